@@ -1,0 +1,33 @@
+/// Bounds on what a decoder accepts, so memory and time stay bounded whatever
+/// the input claims.
+///
+/// One value holds every limit of the payload codec and the frame layer. The
+/// defaults suit IM traffic with a wide margin; lower them for hostile input
+/// you expect to be small, raise them for archives.
+public struct DecodingLimits: Sendable, Hashable {
+    /// The largest frame body (stored bytes after the header) a frame decoder
+    /// or stream reader accepts. Default 4 MiB.
+    public var maxFrameBytes: Int = 4 << 20
+    /// The largest payload a frame may declare and inflate to. Default 16 MiB.
+    public var maxInflatedBytes: Int = 16 << 20
+    /// The largest payload-to-body size ratio of a compressed frame. Deflate
+    /// cannot exceed about 1032:1, so this bounds decompression bombs well
+    /// below that. Default 250.
+    public var maxInflateRatio: Int = 250
+    /// How many merger layers may nest: a message inside `maxDepth` nested
+    /// mergers decodes, one more layer is `limit.depth`. Default 100, the
+    /// documented merger nesting limit.
+    public var maxDepth: Int = 100
+    /// The most elems one message may hold. Default 1,000.
+    public var maxElems: Int = 1_000
+    /// The most entries any other repeated field may hold. Default 10,000.
+    public var maxRepeated: Int = 10_000
+    /// The most messages one batch may hold. Default 1,000.
+    public var maxBatchMessages: Int = 1_000
+
+    /// Creates limits with the documented defaults.
+    public init() {}
+
+    /// The documented defaults.
+    public static let `default` = DecodingLimits()
+}

@@ -1,0 +1,149 @@
+/// The one error type of the library: every decoding, framing and JSON problem.
+///
+/// An error carries a stable ``Code`` (a short string such as `frame.truncated`
+/// that every implementation of the format uses), the ``path`` into the value
+/// where the problem was found (`elems[2].image.levels[1].width`, empty for the
+/// root), a human ``reason``, and for limit errors the ``limit`` and the
+/// ``observed`` value. Two errors are equal when their codes and paths are
+/// equal; the reason and source location are for people, not for matching.
+public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The stable code naming the kind of problem.
+    public var code: Code
+    /// Where in the value the problem was found, as field names and indexes.
+    public var path: String
+    /// A human explanation; its wording may change between releases.
+    public var reason: String
+    /// The limit that was crossed, for `limit.*` codes.
+    public var limit: Int?
+    /// The value that crossed the limit, for `limit.*` codes.
+    public var observed: Int?
+    /// The source file that raised the error, for debugging.
+    public var file: String
+    /// The source line that raised the error, for debugging.
+    public var line: UInt
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - code: The stable code.
+    ///   - path: The path into the value; empty for the root.
+    ///   - reason: A human explanation.
+    ///   - limit: The limit crossed, for limit errors.
+    ///   - observed: The observed value, for limit errors.
+    public init(
+        _ code: Code,
+        path: String = "",
+        reason: String,
+        limit: Int? = nil,
+        observed: Int? = nil,
+        file: String = #fileID,
+        line: UInt = #line
+    ) {
+        self.code = code
+        self.path = path
+        self.reason = reason
+        self.limit = limit
+        self.observed = observed
+        self.file = file
+        self.line = line
+    }
+
+    public static func == (lhs: IMCodecError, rhs: IMCodecError) -> Bool {
+        lhs.code == rhs.code && lhs.path == rhs.path
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(path)
+    }
+
+    /// `code at path: reason`, with the limit and observed value when present.
+    public var description: String {
+        var text = code.rawValue
+        if !path.isEmpty { text += " at \(path)" }
+        text += ": \(reason)"
+        if let limit, let observed { text += " (limit \(limit), observed \(observed))" }
+        return text
+    }
+
+    /// Returns this error with `component` put in front of its path.
+    ///
+    /// Decoders build paths on the way out of a failed nested decode, so the
+    /// successful path pays nothing for them.
+    func prefixed(with component: String) -> IMCodecError {
+        var copy = self
+        if copy.path.isEmpty {
+            copy.path = component
+        } else if copy.path.hasPrefix("[") {
+            copy.path = component + copy.path
+        } else {
+            copy.path = component + "." + copy.path
+        }
+        return copy
+    }
+}
+
+extension IMCodecError {
+    /// A stable error code. Codes are strings shared by every implementation of
+    /// the format and named in the golden vectors; new codes may be added in
+    /// later releases, so switch over them with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's string form, such as `frame.truncated`.
+        public let rawValue: String
+
+        /// Creates a code from its string form.
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+
+        public var description: String { rawValue }
+    }
+}
+
+extension IMCodecError.Code {
+    // MARK: Payload (protobuf binary) codes
+
+    /// The payload ends inside a tag, a value or a length-delimited body.
+    public static let payloadTruncated = Self("payload.truncated")
+    /// A varint is longer than 10 bytes.
+    public static let payloadVarint = Self("payload.varint")
+    /// A tag has field number 0 or above 2^29 - 1, or wire type 6 or 7.
+    public static let payloadTag = Self("payload.tag")
+    /// An end-group tag does not close the group that is open.
+    public static let payloadGroup = Self("payload.group")
+    /// A length-delimited field claims 2 GiB or more.
+    public static let payloadLength = Self("payload.length")
+    /// A string field holds bytes that are not valid UTF-8.
+    public static let payloadUTF8 = Self("payload.utf8")
+
+    // MARK: Limit codes
+
+    /// Messages nest deeper than the depth budget (merger layers).
+    public static let limitDepth = Self("limit.depth")
+    /// A message holds more elems than allowed.
+    public static let limitElems = Self("limit.elems")
+    /// A repeated field holds more entries than allowed.
+    public static let limitRepeated = Self("limit.repeated")
+    /// A batch holds more messages than allowed.
+    public static let limitBatchMessages = Self("limit.batch-messages")
+    /// A frame's body is larger than allowed.
+    public static let limitFrameSize = Self("limit.frame-size")
+    /// A frame's payload is larger than allowed.
+    public static let limitInflatedSize = Self("limit.inflated-size")
+    /// A frame's payload is larger than its body times the allowed ratio.
+    public static let limitInflateRatio = Self("limit.inflate-ratio")
+
+    // MARK: JSON codes
+
+    /// The text is not JSON.
+    public static let jsonSyntax = Self("json.syntax")
+    /// A value has the wrong JSON type for its field.
+    public static let jsonType = Self("json.type")
+    /// A value has the right JSON type but is not valid for its field (range,
+    /// enum name, base64, number form).
+    public static let jsonValue = Self("json.value")
+    /// An object names a field the schema does not have.
+    public static let jsonUnknownField = Self("json.unknown-field")
+    /// An object names the same field twice, or two members of one oneof.
+    public static let jsonDuplicateField = Self("json.duplicate-field")
+    /// JSON arrays and objects nest deeper than allowed.
+    public static let jsonDepth = Self("json.depth")
+}

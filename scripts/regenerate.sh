@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Regenerates every piece of generated code from Schemas/:
+#   Sources/IMCodecOracle/Generated   swift-protobuf types (the oracle)
+#   Sources/IMCodec/Generated         the schema-specialised Swift model and codecs
+#   Sources/IMCodecReference/Generated  protoc-c output for the C reference
+# Needs protoc and protoc-c (Debian: protobuf-compiler, protobuf-c-compiler) and
+# python3. protoc-gen-swift is built from the swift-protobuf dependency on first
+# use (about a minute) into .build-plugin; set PROTOC_GEN_SWIFT to use another.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+plugin=${PROTOC_GEN_SWIFT:-}
+if [ -z "$plugin" ]; then
+    swift build -c release --product protoc-gen-swift --scratch-path .build-plugin >&2
+    plugin=.build-plugin/release/protoc-gen-swift
+fi
+
+protos=(Schemas/imcodec/v1/model.proto Schemas/imcodec/testee/v1/testee.proto)
+
+out=Sources/IMCodecOracle/Generated
+rm -rf "$out" && mkdir -p "$out"
+protoc -ISchemas --plugin=protoc-gen-swift="$plugin" \
+    --swift_opt=Visibility=Public --swift_opt=FileNaming=PathToUnderscores \
+    --swift_out="$out" "${protos[@]}"
+
+if [ -d Sources/IMCodecReference ]; then
+    out=Sources/IMCodecReference/Generated
+    rm -rf "$out" && mkdir -p "$out"
+    protoc-c -ISchemas --c_out="$out" "${protos[@]}"
+fi
+
+descriptors=$(mktemp)
+trap 'rm -f "$descriptors"' EXIT
+protoc -ISchemas --include_source_info --descriptor_set_out="$descriptors" "${protos[@]}"
+python3 scripts/generate_swift.py "$descriptors"
