@@ -22,6 +22,10 @@ let package = Package(
             dependencies: ["CZlib"]
         ),
         .target(
+            name: "IMCodecTestSupport",
+            dependencies: ["IMCodec"]
+        ),
+        .target(
             name: "IMCodecOracle",
             dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]
         ),
@@ -37,6 +41,7 @@ let package = Package(
             dependencies: [
                 "IMCodec",
                 "IMCodecOracle",
+                "IMCodecTestSupport",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),

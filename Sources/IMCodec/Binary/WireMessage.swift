@@ -1,0 +1,110 @@
+/// A value of the imcodec schema that has a canonical protobuf encoding and a
+/// proto3 JSON form.
+///
+/// Every message type of `Schemas/imcodec/v1/model.proto` conforms; the
+/// conformances are generated. The underscored requirements are the
+/// schema-specialised encoder, decoder and JSON mapping that generated code
+/// provides; use the public members of the extension instead.
+public protocol WireMessage: Sendable, Hashable {
+    /// Creates a value with every field at its default.
+    init()
+
+    /// Fields the decoder did not recognise; the encoder writes them back.
+    var unknownFields: UnknownFields { get set }
+
+    /// The fully qualified protobuf name, such as `imcodec.v1.Message`.
+    static var protoMessageName: String { get }
+
+    /// Computes the encoded size, recording nested sizes in `cache`.
+    func _encodedSize(_ cache: inout SizeCache) -> Int
+
+    /// Writes the canonical encoding, reading nested sizes back from `cache`.
+    func _encode(to writer: inout WireWriter, _ cache: inout SizeCache)
+
+    /// Decodes fields from `reader` into this value, merging with what it holds.
+    mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError)
+
+    /// Creates a value from its proto3 JSON form.
+    init(_json value: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError)
+
+    /// Writes the proto3 JSON form.
+    func _writeJSON(to writer: inout JSONWriter)
+}
+
+extension WireMessage {
+    /// Decodes a value from its protobuf encoding.
+    ///
+    /// The bytes are read in place; strings and byte fields are copied into
+    /// the value, nothing else is.
+    ///
+    /// - Parameters:
+    ///   - serializedBytes: The protobuf encoding.
+    ///   - limits: Bounds on depth and repeated counts.
+    /// - Throws: ``IMCodecError`` with a `payload.*` or `limit.*` code and the
+    ///   path of the field where decoding stopped.
+    @inlinable
+    public init(serializedBytes: UnsafeRawBufferPointer, limits: DecodingLimits = .default) throws(IMCodecError) {
+        self.init()
+        var reader = WireReader(serializedBytes)
+        var context = DecodeContext(limits: limits)
+        try _merge(from: &reader, &context)
+    }
+
+    /// Decodes a value from its protobuf encoding.
+    ///
+    /// - Parameters:
+    ///   - serializedBytes: The protobuf encoding.
+    ///   - limits: Bounds on depth and repeated counts.
+    /// - Throws: ``IMCodecError`` with a `payload.*` or `limit.*` code and the
+    ///   path of the field where decoding stopped.
+    @inlinable
+    public init(serializedBytes: [UInt8], limits: DecodingLimits = .default) throws(IMCodecError) {
+        var result: Result<Self, IMCodecError> = .success(Self())
+        serializedBytes.withUnsafeBytes { buffer in
+            do throws(IMCodecError) {
+                result = .success(try Self(serializedBytes: buffer, limits: limits))
+            } catch {
+                result = .failure(error)
+            }
+        }
+        self = try result.get()
+    }
+
+    /// The size of the canonical encoding, in bytes.
+    @inlinable
+    public var serializedSize: Int {
+        var cache = SizeCache()
+        return _encodedSize(&cache)
+    }
+
+    /// The canonical protobuf encoding: fields in number order, defaults
+    /// omitted, unknown fields last.
+    @inlinable
+    public func serializedBytes() -> [UInt8] {
+        var cache = SizeCache()
+        let size = _encodedSize(&cache)
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var writer = WireWriter(UnsafeMutableRawBufferPointer(buffer))
+            _encode(to: &writer, &cache)
+            assert(writer.isFull, "encoded size differs from the computed size")
+            count = size
+        }
+    }
+
+    /// Appends the canonical protobuf encoding to `bytes`.
+    ///
+    /// - Returns: The number of bytes written.
+    @inlinable @discardableResult
+    public func serialize(appendingTo bytes: inout [UInt8]) -> Int {
+        var cache = SizeCache()
+        let size = _encodedSize(&cache)
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: size))
+        bytes.withUnsafeMutableBytes { buffer in
+            var writer = WireWriter(UnsafeMutableRawBufferPointer(rebasing: buffer[start...]))
+            _encode(to: &writer, &cache)
+            assert(writer.isFull, "encoded size differs from the computed size")
+        }
+        return size
+    }
+}

@@ -1,0 +1,232 @@
+/// Reads protobuf wire encodings from borrowed bytes, advancing a cursor.
+///
+/// The reader never copies its input: nested messages are read through a
+/// reader over a sub-range of the same memory. Every length from the wire is
+/// checked against the bytes that remain before it is used. The memory must
+/// stay valid while the reader is in use.
+public struct WireReader {
+    @usableFromInline var position: UnsafeRawPointer
+    @usableFromInline let end: UnsafeRawPointer
+
+    /// Creates a reader over `buffer`.
+    @inlinable public init(_ buffer: UnsafeRawBufferPointer) {
+        // An empty buffer may have no base address; nothing is read then.
+        let base = buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 0x10)!
+        position = base
+        end = base + buffer.count
+    }
+
+    @inlinable init(position: UnsafeRawPointer, end: UnsafeRawPointer) {
+        self.position = position
+        self.end = end
+    }
+
+    /// Whether unread bytes remain.
+    @inlinable public var hasMore: Bool { position < end }
+
+    /// The number of unread bytes.
+    @inlinable public var remaining: Int { end - position }
+
+    /// The address of the next unread byte, to mark the start of a field.
+    @inlinable public var mark: UnsafeRawPointer { position }
+
+    @inlinable @inline(__always)
+    static func truncated() -> IMCodecError {
+        IMCodecError(.payloadTruncated, reason: "the payload ends inside a field")
+    }
+
+    /// Reads a varint of up to 10 bytes; bits past 64 are ignored.
+    ///
+    /// - Throws: `payload.truncated`, `payload.varint`.
+    @inlinable @inline(__always)
+    public mutating func readVarint() throws(IMCodecError) -> UInt64 {
+        guard position < end else { throw Self.truncated() }
+        let first = position.load(as: UInt8.self)
+        position += 1
+        if first < 0x80 { return UInt64(first) }
+        return try readVarintTail(UInt64(first & 0x7F))
+    }
+
+    @inlinable
+    mutating func readVarintTail(_ low: UInt64) throws(IMCodecError) -> UInt64 {
+        var value = low
+        var shift: UInt64 = 7
+        while true {
+            guard position < end else { throw Self.truncated() }
+            guard shift <= 63 else {
+                throw IMCodecError(.payloadVarint, reason: "a varint is longer than 10 bytes")
+            }
+            let byte = position.load(as: UInt8.self)
+            position += 1
+            value |= UInt64(byte & 0x7F) &<< shift
+            if byte < 0x80 { return value }
+            shift &+= 7
+        }
+    }
+
+    /// Reads a field tag, checking its field number and wire type.
+    ///
+    /// Returns the tag as `fieldNumber << 3 | wireType`, so generated code can
+    /// switch on the expected tag and treat any other wire type as unknown.
+    ///
+    /// - Throws: `payload.truncated`, `payload.tag`.
+    @inlinable @inline(__always)
+    public mutating func readTag() throws(IMCodecError) -> UInt32 {
+        guard position < end else { throw Self.truncated() }
+        let first = position.load(as: UInt8.self)
+        if first < 0x80 {
+            position += 1
+            guard first >= 8, first & 7 < 6 else { throw Self.badTag() }
+            return UInt32(first)
+        }
+        return try readTagTail()
+    }
+
+    @inlinable
+    mutating func readTagTail() throws(IMCodecError) -> UInt32 {
+        var value: UInt32 = 0
+        var shift: UInt32 = 0
+        for index in 0..<5 {
+            guard position < end else { throw Self.truncated() }
+            let byte = position.load(as: UInt8.self)
+            position += 1
+            if index == 4 && byte > 15 { throw Self.badTag() }
+            value |= UInt32(byte & 0x7F) &<< shift
+            if byte < 0x80 { break }
+            shift &+= 7
+        }
+        guard value >> 3 != 0, value & 7 < 6 else { throw Self.badTag() }
+        return value
+    }
+
+    @inlinable
+    static func badTag() -> IMCodecError {
+        IMCodecError(.payloadTag, reason: "a tag has field number 0, a number of 2^29 or more, or wire type 6 or 7")
+    }
+
+    /// Reads 8 bytes little-endian.
+    ///
+    /// - Throws: `payload.truncated`.
+    @inlinable @inline(__always)
+    public mutating func readFixed64() throws(IMCodecError) -> UInt64 {
+        guard end - position >= 8 else { throw Self.truncated() }
+        let value = UInt64(littleEndian: position.loadUnaligned(as: UInt64.self))
+        position += 8
+        return value
+    }
+
+    /// Reads a length prefix and returns the body it covers, advancing past it.
+    ///
+    /// - Throws: `payload.truncated`, `payload.varint`, `payload.length`.
+    @inlinable @inline(__always)
+    public mutating func readLengthDelimited() throws(IMCodecError) -> UnsafeRawBufferPointer {
+        let length = try readVarint()
+        guard length < 0x7FFF_FFFF else {
+            throw IMCodecError(.payloadLength, reason: "a length of 2 GiB or more")
+        }
+        guard Int(truncatingIfNeeded: length) <= end - position else { throw Self.truncated() }
+        let body = UnsafeRawBufferPointer(start: position, count: Int(truncatingIfNeeded: length))
+        position += Int(truncatingIfNeeded: length)
+        return body
+    }
+
+    /// Reads a nested message body as a reader of its own.
+    ///
+    /// - Throws: `payload.truncated`, `payload.varint`, `payload.length`.
+    @inlinable @inline(__always)
+    public mutating func readNested() throws(IMCodecError) -> WireReader {
+        let body = try readLengthDelimited()
+        let start = body.baseAddress ?? position
+        return WireReader(position: start, end: start + body.count)
+    }
+
+    /// Reads a length-delimited UTF-8 string.
+    ///
+    /// - Throws: `payload.truncated`, `payload.length`, `payload.utf8`.
+    @inlinable
+    public mutating func readString() throws(IMCodecError) -> String {
+        let body = try readLengthDelimited()
+        if body.isEmpty { return "" }
+        let units = body.assumingMemoryBound(to: UInt8.self)
+        guard let string = String(validating: units, as: UTF8.self) else {
+            throw IMCodecError(.payloadUTF8, reason: "a string field is not valid UTF-8")
+        }
+        return string
+    }
+
+    /// Reads a length-delimited byte string.
+    ///
+    /// - Throws: `payload.truncated`, `payload.length`.
+    @inlinable
+    public mutating func readBytes() throws(IMCodecError) -> [UInt8] {
+        let body = try readLengthDelimited()
+        return [UInt8](body)
+    }
+
+    /// Skips the value of the field whose tag was just read and appends the
+    /// whole field, from `start`, to `unknown`.
+    ///
+    /// Groups (wire type 3) are skipped to their matching end tag without
+    /// recursion; each open group counts one layer against the depth budget.
+    ///
+    /// - Parameters:
+    ///   - tag: The tag returned by ``readTag()``.
+    ///   - start: The ``mark`` taken before the tag was read.
+    ///   - unknown: Where the raw field is kept.
+    ///   - context: The decoding context, for the depth budget.
+    /// - Throws: `payload.truncated`, `payload.varint`, `payload.length`,
+    ///   `payload.tag`, `payload.group`, `limit.depth`.
+    @inlinable
+    public mutating func skipUnknown(
+        tag: UInt32, from start: UnsafeRawPointer, into unknown: inout UnknownFields,
+        context: DecodeContext
+    ) throws(IMCodecError) {
+        try skipValue(tag: tag, context: context)
+        unknown.bytes.append(contentsOf: UnsafeRawBufferPointer(start: start, count: position - start))
+    }
+
+    @usableFromInline
+    mutating func skipValue(tag: UInt32, context: DecodeContext) throws(IMCodecError) {
+        switch tag & 7 {
+        case 0: _ = try readVarint()
+        case 1: _ = try readFixed64()
+        case 2: _ = try readLengthDelimited()
+        case 5:
+            guard end - position >= 4 else { throw Self.truncated() }
+            position += 4
+        case 3: try skipGroup(fieldNumber: tag >> 3, context: context)
+        default:
+            throw IMCodecError(.payloadGroup, reason: "an end-group tag closes no open group")
+        }
+    }
+
+    @usableFromInline
+    mutating func skipGroup(fieldNumber: UInt32, context: DecodeContext) throws(IMCodecError) {
+        // The open groups' field numbers; the innermost is last.
+        var open: [UInt32] = [fieldNumber]
+        func checkDepth(_ count: Int) throws(IMCodecError) {
+            let layer = context.depth + count
+            if layer > context.limits.maxDepth {
+                throw IMCodecError(
+                    .limitDepth, reason: "groups nest deeper than the depth budget",
+                    limit: context.limits.maxDepth, observed: layer)
+            }
+        }
+        try checkDepth(open.count)
+        while let innermost = open.last {
+            let tag = try readTag()
+            switch tag & 7 {
+            case 3:
+                open.append(tag >> 3)
+                try checkDepth(open.count)
+            case 4:
+                guard tag >> 3 == innermost else {
+                    throw IMCodecError(.payloadGroup, reason: "an end-group tag does not match the open group")
+                }
+                open.removeLast()
+            default:
+                try skipValue(tag: tag, context: context)
+            }
+        }
+    }
+}

@@ -1,0 +1,228 @@
+/// State shared by the nested JSON decoders of one value: the limits and the
+/// current merger layer.
+public struct JSONDecodeContext: Sendable {
+    /// The limits the value is decoded under.
+    public let limits: DecodingLimits
+    /// The merger layer of the message being decoded; 0 at the top level.
+    public var depth: Int
+
+    /// Creates a context at layer 0.
+    public init(limits: DecodingLimits) {
+        self.limits = limits
+        self.depth = 0
+    }
+
+    /// Enters the messages of a merger: one layer deeper.
+    ///
+    /// - Throws: `limit.depth` when the new layer is past `maxDepth`.
+    public mutating func enterLayer() throws(IMCodecError) {
+        depth += 1
+        if depth > limits.maxDepth {
+            throw IMCodecError(
+                .limitDepth, reason: "messages nest deeper than the depth budget",
+                limit: limits.maxDepth, observed: depth)
+        }
+    }
+
+    /// Leaves a merger's messages.
+    public mutating func leaveLayer() { depth -= 1 }
+
+    /// Checks that a repeated field may hold `count` entries.
+    ///
+    /// - Throws: `code` at the first entry past the limit.
+    public func checkCount(_ count: Int, limit: Int, code: IMCodecError.Code) throws(IMCodecError) {
+        if count > limit {
+            throw IMCodecError(
+                code, path: "[\(limit)]", reason: "more entries than the limit allows",
+                limit: limit, observed: count)
+        }
+    }
+}
+
+/// Converts proto3 JSON scalars to field values; used by generated code.
+public enum JSONScalar {
+    static func typeError(_ value: JSONValue, _ expected: String) -> IMCodecError {
+        IMCodecError(.jsonType, reason: "expected \(expected), found \(value.typeName)")
+    }
+
+    static func valueError(_ reason: String) -> IMCodecError {
+        IMCodecError(.jsonValue, reason: reason)
+    }
+
+    /// A string field.
+    public static func string(_ value: JSONValue) throws(IMCodecError) -> String {
+        guard case .string(let text) = value else { throw typeError(value, "a string") }
+        return text
+    }
+
+    /// A bool field: `true` or `false`.
+    public static func bool(_ value: JSONValue) throws(IMCodecError) -> Bool {
+        guard case .bool(let flag) = value else { throw typeError(value, "true or false") }
+        return flag
+    }
+
+    /// A bytes field: base64 in either alphabet, padding optional.
+    public static func bytes(_ value: JSONValue) throws(IMCodecError) -> [UInt8] {
+        guard case .string(let text) = value else { throw typeError(value, "a base64 string") }
+        guard let bytes = Base64.decode(text) else { throw valueError("not base64") }
+        return bytes
+    }
+
+    // The integer text of a number or numeric string: an optional minus sign
+    // and digits. Fractions and exponents are accepted when the value is whole.
+    private static func integerText(_ value: JSONValue) throws(IMCodecError) -> String {
+        let text: String
+        switch value {
+        case .number(let literal): text = literal
+        case .string(let literal): text = literal
+        default: throw typeError(value, "an integer")
+        }
+        if text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 || $0 == UInt8(ascii: "-") }) {
+            return text
+        }
+        // 1e3 or 5.0: whole numbers in other notation, within 2^53.
+        guard let double = Double(text), double.isFinite, double == double.rounded(.towardZero),
+            abs(double) <= 9_007_199_254_740_992
+        else { throw valueError("\(text) is not an integer") }
+        return String(Int64(double))
+    }
+
+    /// An int32 field (also enum numbers): a number or a numeric string.
+    public static func int32(_ value: JSONValue) throws(IMCodecError) -> Int32 {
+        let text = try integerText(value)
+        guard let number = Int32(text) else { throw valueError("\(text) is not a 32-bit integer") }
+        return number
+    }
+
+    /// A uint32 field: a number or a numeric string.
+    public static func uint32(_ value: JSONValue) throws(IMCodecError) -> UInt32 {
+        let text = try integerText(value)
+        guard let number = UInt32(text) else { throw valueError("\(text) is not an unsigned 32-bit integer") }
+        return number
+    }
+
+    /// An int64 field: a numeric string (the canonical form) or a number.
+    public static func int64(_ value: JSONValue) throws(IMCodecError) -> Int64 {
+        let text = try integerText(value)
+        guard let number = Int64(text) else { throw valueError("\(text) is not a 64-bit integer") }
+        return number
+    }
+
+    /// A uint64 field: a numeric string (the canonical form) or a number.
+    public static func uint64(_ value: JSONValue) throws(IMCodecError) -> UInt64 {
+        let text = try integerText(value)
+        guard let number = UInt64(text) else { throw valueError("\(text) is not an unsigned 64-bit integer") }
+        return number
+    }
+
+    /// A double field: a number, a numeric string, or `"NaN"`, `"Infinity"`,
+    /// `"-Infinity"`.
+    public static func double(_ value: JSONValue) throws(IMCodecError) -> Double {
+        switch value {
+        case .number(let text):
+            guard let number = Double(text), number.isFinite else { throw valueError("\(text) is out of range") }
+            return number
+        case .string(let text):
+            switch text {
+            case "NaN": return .nan
+            case "Infinity": return .infinity
+            case "-Infinity": return -.infinity
+            default:
+                guard let number = Double(text), number.isFinite, !text.contains(where: { $0.isWhitespace })
+                else { throw valueError("\(text) is not a number") }
+                return number
+            }
+        default:
+            throw typeError(value, "a number")
+        }
+    }
+
+    /// An enum field: a value name, or a number (values outside the schema's
+    /// names are kept, as in the binary form).
+    public static func enumValue(_ value: JSONValue, named: (String) -> Int32?) throws(IMCodecError) -> Int32 {
+        switch value {
+        case .string(let name):
+            guard let number = named(name) else { throw valueError("\(name) is not a value of the enum") }
+            return number
+        case .number:
+            return try int32(value)
+        default:
+            throw typeError(value, "an enum name or number")
+        }
+    }
+
+    /// The members of an object.
+    public static func object(_ value: JSONValue) throws(IMCodecError) -> [JSONValue.Member] {
+        guard case .object(let members) = value else { throw typeError(value, "an object") }
+        return members
+    }
+
+    /// The elements of an array.
+    public static func array(_ value: JSONValue) throws(IMCodecError) -> [JSONValue] {
+        guard case .array(let elements) = value else { throw typeError(value, "an array") }
+        return elements
+    }
+}
+
+extension WireMessage {
+    /// Decodes a value from its proto3 JSON form.
+    ///
+    /// Field names may be the JSON (lowerCamelCase) or the original schema
+    /// names; enums may be names or numbers; 64-bit integers may be strings or
+    /// numbers; `null` leaves a field at its default. Unknown field names are
+    /// an error.
+    ///
+    /// - Parameters:
+    ///   - jsonUTF8: The JSON text as UTF-8 bytes.
+    ///   - limits: Bounds on depth and repeated counts.
+    /// - Throws: ``IMCodecError`` with a `json.*` or `limit.*` code and the path.
+    public init(jsonUTF8: some Collection<UInt8>, limits: DecodingLimits = .default) throws(IMCodecError) {
+        // Each merger layer nests about five JSON containers.
+        let value = try JSONValue(parsing: jsonUTF8, maxNesting: limits.maxDepth * 8 + 64)
+        var context = JSONDecodeContext(limits: limits)
+        try self.init(_json: value, &context)
+    }
+
+    /// Decodes a value from its proto3 JSON form.
+    ///
+    /// - Parameters:
+    ///   - jsonString: The JSON text.
+    ///   - limits: Bounds on depth and repeated counts.
+    /// - Throws: ``IMCodecError`` with a `json.*` or `limit.*` code and the path.
+    public init(jsonString: String, limits: DecodingLimits = .default) throws(IMCodecError) {
+        try self.init(jsonUTF8: jsonString.utf8, limits: limits)
+    }
+
+    /// The proto3 JSON form: JSON field names, defaults omitted, 64-bit
+    /// integers as strings, bytes as base64, enums by name. Unknown fields
+    /// have no JSON form and are left out.
+    ///
+    /// - Parameter pretty: Indent nested values, one member per line.
+    public func jsonString(pretty: Bool = false) -> String {
+        var writer = JSONWriter(pretty: pretty)
+        _writeJSON(to: &writer)
+        return writer.string
+    }
+
+    /// The proto3 JSON form as UTF-8 bytes, without whitespace.
+    public func jsonUTF8() -> [UInt8] {
+        var writer = JSONWriter()
+        _writeJSON(to: &writer)
+        return writer.bytes
+    }
+}
+
+extension JSONDecodeContext {
+    /// Records that the field (or oneof) with `bit` was seen in an object.
+    ///
+    /// - Throws: `json.duplicate-field` when it was seen before: the same
+    ///   field twice (under either of its names) or two members of one oneof.
+    public static func markSeen(_ seen: inout UInt64, bit: Int, key: String) throws(IMCodecError) {
+        let mask: UInt64 = 1 << UInt64(bit)
+        if seen & mask != 0 {
+            throw IMCodecError(
+                .jsonDuplicateField, path: key, reason: "\(key) repeats a field or a oneof already set")
+        }
+        seen |= mask
+    }
+}

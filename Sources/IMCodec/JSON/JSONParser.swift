@@ -1,0 +1,232 @@
+/// A strict RFC 8259 parser producing ``JSONValue``.
+struct JSONParser {
+    private let bytes: [UInt8]
+    private var index = 0
+    private let maxNesting: Int
+    private var nesting = 0
+
+    init(bytes: [UInt8], maxNesting: Int) {
+        self.bytes = bytes
+        self.maxNesting = maxNesting
+    }
+
+    mutating func parseDocument() throws(IMCodecError) -> JSONValue {
+        skipWhitespace()
+        let value = try parseValue()
+        skipWhitespace()
+        guard index == bytes.count else { throw syntax("unexpected text after the JSON value") }
+        return value
+    }
+
+    private func syntax(_ reason: String) -> IMCodecError {
+        IMCodecError(.jsonSyntax, reason: "\(reason) at byte offset \(index)")
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue() throws(IMCodecError) -> JSONValue {
+        guard index < bytes.count else { throw syntax("the text ends where a value was expected") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw syntax("unexpected character")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(IMCodecError) {
+        let count = literal.utf8CodeUnitCount
+        guard bytes.count - index >= count else { throw syntax("invalid literal") }
+        let matches = literal.withUTF8Buffer { expected in
+            for offset in 0..<count where bytes[index + offset] != expected[offset] { return false }
+            return true
+        }
+        guard matches else { throw syntax("invalid literal") }
+        index += count
+    }
+
+    private mutating func enter() throws(IMCodecError) {
+        nesting += 1
+        if nesting > maxNesting {
+            throw IMCodecError(
+                .jsonDepth, reason: "arrays and objects nest deeper than allowed",
+                limit: maxNesting, observed: nesting)
+        }
+    }
+
+    private mutating func parseObject() throws(IMCodecError) -> JSONValue {
+        try enter()
+        index += 1
+        var members: [JSONValue.Member] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            nesting -= 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw syntax("an object member must start with a string key")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw syntax("expected ':'") }
+            index += 1
+            skipWhitespace()
+            let value = try parseValue()
+            members.append(JSONValue.Member(key, value))
+            skipWhitespace()
+            guard index < bytes.count else { throw syntax("the text ends inside an object") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            guard bytes[index] == UInt8(ascii: "}") else { throw syntax("expected ',' or '}'") }
+            index += 1
+            nesting -= 1
+            return .object(members)
+        }
+    }
+
+    private mutating func parseArray() throws(IMCodecError) -> JSONValue {
+        try enter()
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            nesting -= 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw syntax("the text ends inside an array") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            guard bytes[index] == UInt8(ascii: "]") else { throw syntax("expected ',' or ']'") }
+            index += 1
+            nesting -= 1
+            return .array(elements)
+        }
+    }
+
+    private mutating func parseNumber() throws(IMCodecError) -> String {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw syntax("invalid number") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw syntax("invalid number") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw syntax("invalid number") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    private mutating func parseString() throws(IMCodecError) -> String {
+        index += 1
+        var utf8: [UInt8] = []
+        var runStart = index
+        while true {
+            guard index < bytes.count else { throw syntax("the text ends inside a string") }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                utf8.append(contentsOf: bytes[runStart..<index])
+                index += 1
+                break
+            }
+            if byte < 0x20 { throw syntax("a control character inside a string must be escaped") }
+            if byte != UInt8(ascii: "\\") {
+                index += 1
+                continue
+            }
+            utf8.append(contentsOf: bytes[runStart..<index])
+            index += 1
+            guard index < bytes.count else { throw syntax("the text ends inside an escape") }
+            let escape = bytes[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""): utf8.append(0x22)
+            case UInt8(ascii: "\\"): utf8.append(0x5C)
+            case UInt8(ascii: "/"): utf8.append(0x2F)
+            case UInt8(ascii: "b"): utf8.append(0x08)
+            case UInt8(ascii: "f"): utf8.append(0x0C)
+            case UInt8(ascii: "n"): utf8.append(0x0A)
+            case UInt8(ascii: "r"): utf8.append(0x0D)
+            case UInt8(ascii: "t"): utf8.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try parseHex4()
+                if (0xD800...0xDBFF).contains(scalar) {
+                    guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index + 1] == UInt8(ascii: "u")
+                    else { throw syntax("a high surrogate escape without its low surrogate") }
+                    index += 2
+                    let low = try parseHex4()
+                    guard (0xDC00...0xDFFF).contains(low) else {
+                        throw syntax("a high surrogate escape without its low surrogate")
+                    }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00...0xDFFF).contains(scalar) {
+                    throw syntax("a low surrogate escape without its high surrogate")
+                }
+                guard let unicode = Unicode.Scalar(scalar) else { throw syntax("invalid \\u escape") }
+                utf8.append(contentsOf: String(unicode).utf8)
+            default:
+                throw syntax("invalid escape")
+            }
+            runStart = index
+        }
+        guard let string = String(validating: utf8, as: UTF8.self) else {
+            throw syntax("a string is not valid UTF-8")
+        }
+        return string
+    }
+
+    private mutating func parseHex4() throws(IMCodecError) -> UInt32 {
+        guard bytes.count - index >= 4 else { throw syntax("invalid \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw syntax("invalid \\u escape")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+}

@@ -1,0 +1,847 @@
+#!/usr/bin/env python3
+"""Generates the schema-specialised Swift model, binary codec and JSON mapping.
+
+Input: a FileDescriptorSet written by `protoc --include_source_info
+--descriptor_set_out=FILE` (scripts/regenerate.sh runs it). Only files of the
+package `imcodec.v1` are generated; other packages (the testee protocol) use
+swift-protobuf.
+
+Output (overwritten):
+  Sources/IMCodec/Generated/Model.swift          value types and enums
+  Sources/IMCodec/Generated/Model+Binary.swift   canonical encoder and decoder
+  Sources/IMCodec/Generated/Model+JSON.swift     proto3 JSON mapping
+  Sources/IMCodecTestSupport/Generated/Arbitrary.swift  random values for tests
+
+The descriptor set is read with a small protobuf reader below, so the script
+needs nothing beyond Python's standard library.
+"""
+
+import os
+import sys
+
+PACKAGE = "imcodec.v1"
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+# Repeated fields with a limit of their own; every other repeated field is
+# bounded by maxRepeated.
+REPEATED_LIMITS = {
+    ("Message", "elems"): ("maxElems", "limitElems"),
+    ("MessageBatch", "messages"): ("maxBatchMessages", "limitBatchMessages"),
+}
+# Fields whose messages are one merger layer deeper.
+LAYER_FIELDS = {("MergerElem", "messages")}
+
+# --------------------------------------------------------------------------
+# A minimal protobuf reader for descriptor.proto
+# --------------------------------------------------------------------------
+
+
+def read_varint(data, i):
+    shift = 0
+    value = 0
+    while True:
+        b = data[i]
+        i += 1
+        value |= (b & 0x7F) << shift
+        if b < 0x80:
+            return value, i
+        shift += 7
+
+
+def fields(data):
+    """Yields (number, wire_type, value) for each field of a message."""
+    i = 0
+    while i < len(data):
+        tag, i = read_varint(data, i)
+        number, wire = tag >> 3, tag & 7
+        if wire == 0:
+            value, i = read_varint(data, i)
+        elif wire == 1:
+            value, i = data[i:i + 8], i + 8
+        elif wire == 2:
+            length, i = read_varint(data, i)
+            value, i = data[i:i + length], i + length
+        elif wire == 5:
+            value, i = data[i:i + 4], i + 4
+        else:
+            raise ValueError("unexpected wire type %d in descriptor" % wire)
+        yield number, wire, value
+
+
+def packed_ints(wire, value):
+    if wire == 0:
+        return [value]
+    out, i = [], 0
+    while i < len(value):
+        v, i = read_varint(value, i)
+        out.append(v)
+    return out
+
+
+class Field:
+    def __init__(self, data):
+        self.name = ""
+        self.number = 0
+        self.label = 1
+        self.type = 0
+        self.type_name = ""
+        self.oneof_index = None
+        self.json_name = ""
+        self.proto3_optional = False
+        for n, w, v in fields(data):
+            if n == 1: self.name = v.decode()
+            elif n == 3: self.number = v
+            elif n == 4: self.label = v
+            elif n == 5: self.type = v
+            elif n == 6: self.type_name = v.decode()
+            elif n == 9: self.oneof_index = v
+            elif n == 10: self.json_name = v.decode()
+            elif n == 17: self.proto3_optional = bool(v)
+        self.comment = ""
+
+    @property
+    def repeated(self):
+        return self.label == 3
+
+    @property
+    def short_type(self):
+        return self.type_name.rsplit(".", 1)[-1]
+
+
+class MessageDesc:
+    def __init__(self, data):
+        self.name = ""
+        self.fields = []
+        self.oneofs = []
+        self.comment = ""
+        for n, w, v in fields(data):
+            if n == 1: self.name = v.decode()
+            elif n == 2: self.fields.append(Field(v))
+            elif n == 3: raise ValueError("nested messages are not supported: keep messages top level")
+            elif n == 4: raise ValueError("nested enums are not supported: keep enums top level")
+            elif n == 8:
+                for n2, w2, v2 in fields(v):
+                    if n2 == 1: self.oneofs.append(v2.decode())
+
+
+class EnumDesc:
+    def __init__(self, data):
+        self.name = ""
+        self.values = []  # (name, number, comment)
+        self.comment = ""
+        for n, w, v in fields(data):
+            if n == 1: self.name = v.decode()
+            elif n == 2:
+                name, number = "", 0
+                for n2, w2, v2 in fields(v):
+                    if n2 == 1: name = v2.decode()
+                    elif n2 == 2: number = v2 if v2 < 2**31 else v2 - 2**64
+                self.values.append([name, number, ""])
+
+
+class FileDesc:
+    def __init__(self, data):
+        self.name = ""
+        self.package = ""
+        self.messages = []
+        self.enums = []
+        locations = []
+        for n, w, v in fields(data):
+            if n == 1: self.name = v.decode()
+            elif n == 2: self.package = v.decode()
+            elif n == 4: self.messages.append(MessageDesc(v))
+            elif n == 5: self.enums.append(EnumDesc(v))
+            elif n == 9:
+                for n2, w2, v2 in fields(v):
+                    if n2 == 1: locations.append(v2)
+        for loc in locations:
+            path, leading, trailing = [], "", ""
+            for n, w, v in fields(loc):
+                if n == 1: path.extend(packed_ints(w, v))
+                elif n == 3: leading = v.decode()
+                elif n == 4: trailing = v.decode()
+            comment = (leading or trailing).strip("\n")
+            if not comment:
+                continue
+            if len(path) == 2 and path[0] == 4: self.messages[path[1]].comment = comment
+            elif len(path) == 4 and path[0] == 4 and path[2] == 2:
+                self.messages[path[1]].fields[path[3]].comment = comment
+            elif len(path) == 2 and path[0] == 5: self.enums[path[1]].comment = comment
+            elif len(path) == 4 and path[0] == 5 and path[2] == 2:
+                self.enums[path[1]].values[path[3]][2] = comment
+
+
+def load(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    return [FileDesc(v) for n, w, v in fields(data) if n == 1]
+
+
+# --------------------------------------------------------------------------
+# Naming
+# --------------------------------------------------------------------------
+
+SWIFT_KEYWORDS = {
+    "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
+    "inout", "internal", "let", "open", "operator", "private", "protocol", "public", "rethrows", "static",
+    "struct", "subscript", "typealias", "var", "break", "case", "continue", "default", "defer", "do",
+    "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "switch", "where", "while",
+    "as", "catch", "false", "is", "nil", "super", "self", "Self", "throw", "throws", "true", "try", "Type",
+}
+ACRONYMS = {"id": "ID", "url": "URL", "uuid": "UUID"}
+
+
+def swift_name(proto_name):
+    """lower_snake → lowerCamel with Swift's capitalised acronyms (msg_id → msgID)."""
+    parts = proto_name.split("_")
+    out = parts[0]
+    for p in parts[1:]:
+        out += ACRONYMS.get(p, p[:1].upper() + p[1:])
+    return out
+
+
+def escape(name):
+    return "`%s`" % name if name in SWIFT_KEYWORDS else name
+
+
+def enum_case_name(enum, value_name):
+    prefix = ""
+    for ch in enum.name:
+        if ch.isupper() and prefix:
+            prefix += "_"
+        prefix += ch.upper()
+    prefix += "_"
+    base = value_name[len(prefix):] if value_name.startswith(prefix) else value_name
+    parts = base.lower().split("_")
+    return parts[0] + "".join(p[:1].upper() + p[1:] for p in parts[1:])
+
+
+def doc(comment, indent, fallback):
+    text = comment.strip() if comment else fallback
+    lines = [l.rstrip() for l in text.split("\n")]
+    lines = [l[1:] if l.startswith(" ") else l for l in lines]
+    return "".join("%s///%s\n" % (indent, (" " + l) if l else "") for l in lines)
+
+
+# --------------------------------------------------------------------------
+# Field kinds
+# --------------------------------------------------------------------------
+
+T_DOUBLE, T_INT64, T_UINT64, T_INT32, T_BOOL, T_STRING, T_MESSAGE, T_BYTES, T_UINT32, T_ENUM = \
+    1, 3, 4, 5, 8, 9, 11, 12, 13, 14
+WIRE = {T_DOUBLE: 1, T_INT64: 0, T_UINT64: 0, T_INT32: 0, T_BOOL: 0, T_STRING: 2, T_MESSAGE: 2,
+        T_BYTES: 2, T_UINT32: 0, T_ENUM: 0}
+SWIFT_TYPE = {T_DOUBLE: "Double", T_INT64: "Int64", T_UINT64: "UInt64", T_INT32: "Int32", T_BOOL: "Bool",
+              T_STRING: "String", T_BYTES: "[UInt8]", T_UINT32: "UInt32"}
+PROTO_TYPE = {T_DOUBLE: "double", T_INT64: "int64", T_UINT64: "uint64", T_INT32: "int32", T_BOOL: "bool",
+              T_STRING: "string", T_BYTES: "bytes", T_UINT32: "uint32"}
+DEFAULT = {T_DOUBLE: "0", T_INT64: "0", T_UINT64: "0", T_INT32: "0", T_BOOL: "false", T_STRING: '""',
+           T_BYTES: "[]", T_UINT32: "0"}
+
+
+def check_supported(msg, f):
+    if f.type not in WIRE:
+        raise SystemExit("%s.%s: field type %d is not supported by the generator" % (msg.name, f.name, f.type))
+    if f.proto3_optional:
+        raise SystemExit("%s.%s: proto3 optional is not supported (protoc-c refuses it)" % (msg.name, f.name))
+    if f.repeated and f.type not in (T_STRING, T_BYTES, T_MESSAGE):
+        raise SystemExit("%s.%s: repeated scalars (packed encoding) are not supported" % (msg.name, f.name))
+
+
+def swift_type(f):
+    if f.type == T_MESSAGE or f.type == T_ENUM:
+        return f.short_type
+    return SWIFT_TYPE[f.type]
+
+
+def tag_bytes(f):
+    value = (f.number << 3) | WIRE[f.type]
+    out = []
+    while value >= 0x80:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return out
+
+
+def tag_value(f):
+    return (f.number << 3) | WIRE[f.type]
+
+
+def is_default_check(f, v):
+    """Swift condition that is true when scalar `v` must be written."""
+    t = f.type
+    if t in (T_STRING, T_BYTES): return "!%s.isEmpty" % v
+    if t == T_BOOL: return v
+    if t == T_DOUBLE: return "%s.bitPattern != 0" % v
+    if t == T_ENUM: return "%s.rawValue != 0" % v
+    return "%s != 0" % v
+
+
+def size_expr(f, v):
+    """Swift expression: bytes of the value of scalar field `f` (without tag)."""
+    t = f.type
+    if t == T_STRING: return "WireFormat.lengthDelimitedSize(%s.utf8.count)" % v
+    if t == T_BYTES: return "WireFormat.lengthDelimitedSize(%s.count)" % v
+    if t == T_BOOL: return "1"
+    if t == T_DOUBLE: return "8"
+    if t == T_INT32: return "WireFormat.int32Size(%s)" % v
+    if t == T_ENUM: return "WireFormat.int32Size(%s.rawValue)" % v
+    if t == T_INT64: return "WireFormat.varintSize(UInt64(bitPattern: %s))" % v
+    if t == T_UINT64: return "WireFormat.varintSize(%s)" % v
+    if t == T_UINT32: return "WireFormat.varintSize(UInt64(%s))" % v
+    raise AssertionError(t)
+
+
+def write_stmt(f, v):
+    t = f.type
+    if t in (T_STRING, T_BYTES): return "writer.writeLengthDelimited(%s)" % v
+    if t == T_BOOL: return "writer.writeByte(1)"
+    if t == T_DOUBLE: return "writer.writeFixed64(%s.bitPattern)" % v
+    if t == T_INT32: return "writer.writeInt32(%s)" % v
+    if t == T_ENUM: return "writer.writeInt32(%s.rawValue)" % v
+    if t == T_INT64: return "writer.writeVarint(UInt64(bitPattern: %s))" % v
+    if t == T_UINT64: return "writer.writeVarint(%s)" % v
+    if t == T_UINT32: return "writer.writeVarint(UInt64(%s))" % v
+    raise AssertionError(t)
+
+
+def read_expr(f):
+    t = f.type
+    if t == T_STRING: return "try reader.readString()"
+    if t == T_BYTES: return "try reader.readBytes()"
+    if t == T_BOOL: return "try reader.readVarint() != 0"
+    if t == T_DOUBLE: return "Double(bitPattern: try reader.readFixed64())"
+    if t == T_INT32: return "Int32(truncatingIfNeeded: try reader.readVarint())"
+    if t == T_ENUM: return "%s(rawValue: Int32(truncatingIfNeeded: try reader.readVarint()))" % f.short_type
+    if t == T_INT64: return "Int64(bitPattern: try reader.readVarint())"
+    if t == T_UINT64: return "try reader.readVarint()"
+    if t == T_UINT32: return "UInt32(truncatingIfNeeded: try reader.readVarint())"
+    raise AssertionError(t)
+
+
+def json_write_stmt(f, v):
+    t = f.type
+    if t == T_STRING: return "writer.string(%s)" % v
+    if t == T_BYTES: return "writer.bytes(%s)" % v
+    if t == T_BOOL: return "writer.bool(%s)" % v
+    if t == T_DOUBLE: return "writer.double(%s)" % v
+    if t == T_INT32: return "writer.int32(%s)" % v
+    if t == T_UINT32: return "writer.uint32(%s)" % v
+    if t == T_INT64: return "writer.int64(%s)" % v
+    if t == T_UINT64: return "writer.uint64(%s)" % v
+    if t == T_ENUM:
+        return "if let name = %s.protoName { writer.string(name) } else { writer.int32(%s.rawValue) }" % (v, v)
+    if t == T_MESSAGE: return "%s._writeJSON(to: &writer)" % v
+    raise AssertionError(t)
+
+
+def json_read_expr(f, v):
+    t = f.type
+    if t == T_MESSAGE: return "try %s(_json: %s, &context)" % (f.short_type, v)
+    if t == T_ENUM:
+        return "%s(rawValue: try JSONScalar.enumValue(%s, named: %s._number(forProtoName:)))" % (
+            f.short_type, v, f.short_type)
+    return "try JSONScalar.%s(%s)" % (
+        {T_STRING: "string", T_BYTES: "bytes", T_BOOL: "bool", T_DOUBLE: "double", T_INT32: "int32",
+         T_UINT32: "uint32", T_INT64: "int64", T_UINT64: "uint64"}[t], v)
+
+
+HEADER = "// Generated by scripts/generate_swift.py from %s. Do not edit.\n\n"
+
+# --------------------------------------------------------------------------
+# Model.swift
+# --------------------------------------------------------------------------
+
+
+def gen_enum(e):
+    out = []
+    out.append(doc(e.comment, "", "The `%s` enum of the schema." % e.name))
+    out.append("///\n/// Values the schema does not name are kept (proto3 enums are open), so\n"
+               "/// data from a newer schema survives decoding and re-encoding.\n")
+    out.append("public struct %s: RawRepresentable, Hashable, Sendable, CustomStringConvertible {\n" % e.name)
+    out.append("    /// The numeric value on the wire.\n    public var rawValue: Int32\n\n")
+    out.append("    /// Creates a value from its number; any number is kept.\n")
+    out.append("    @inlinable public init(rawValue: Int32) { self.rawValue = rawValue }\n\n")
+    for name, number, comment in e.values:
+        fallback = "`%s` (%d)." % (name, number)
+        text = ("`%s` (%d): %s" % (name, number, comment.strip())) if comment else fallback
+        out.append(doc(text, "    ", fallback))
+        out.append("    public static let %s = %s(rawValue: %d)\n" % (escape(enum_case_name(e, name)), e.name, number))
+    out.append("\n    /// The values the schema names, in declaration order.\n")
+    out.append("    public static let knownValues: [%s] = [%s]\n\n" % (
+        e.name, ", ".join("." + escape(enum_case_name(e, v[0])) for v in e.values)))
+    out.append("    /// Whether the schema names this value.\n")
+    out.append("    public var isKnown: Bool { protoName != nil }\n\n")
+    out.append("    /// The schema's name of this value (`%s`), or nil for an unnamed value.\n" % e.values[-1][0])
+    out.append("    public var protoName: String? {\n        switch rawValue {\n")
+    seen = set()
+    for name, number, _ in e.values:
+        if number in seen:
+            continue
+        seen.add(number)
+        out.append('        case %d: "%s"\n' % (number, name))
+    out.append("        default: nil\n        }\n    }\n\n")
+    out.append("    /// The number of the value the schema names `name`.\n")
+    out.append("    public static func _number(forProtoName name: String) -> Int32? {\n        switch name {\n")
+    for name, number, _ in e.values:
+        out.append('        case "%s": %d\n' % (name, number))
+    out.append("        default: nil\n        }\n    }\n\n")
+    out.append("    /// The schema's name, or the number for an unnamed value.\n")
+    out.append("    public var description: String { protoName ?? String(rawValue) }\n}\n")
+    return "".join(out)
+
+
+def field_doc(f, msg):
+    kind = f.short_type if f.type in (T_MESSAGE, T_ENUM) else PROTO_TYPE[f.type]
+    label = "repeated " if f.repeated else ""
+    fallback = "`%s` (field %d, %s%s)." % (f.name, f.number, label, kind)
+    if f.comment:
+        return f.comment.strip() + "\n\n" + fallback
+    return fallback
+
+
+def member_decl(f):
+    """(declaration type, default expression) of a non-oneof field."""
+    t = swift_type(f)
+    if f.repeated:
+        return "[%s]" % t, "[]"
+    if f.type == T_MESSAGE:
+        return "%s?" % t, "nil"
+    if f.type == T_ENUM:
+        return t, "%s(rawValue: 0)" % t
+    return t, DEFAULT[f.type]
+
+
+def gen_message(m):
+    out = []
+    out.append(doc(m.comment, "", "The `%s` message of the schema." % m.name))
+    out.append("public struct %s: WireMessage {\n" % m.name)
+    out.append('    /// `%s.%s`.\n    public static var protoMessageName: String { "%s.%s" }\n\n' % (
+        PACKAGE, m.name, PACKAGE, m.name))
+    params = []
+    emitted_oneofs = set()
+    for f in m.fields:
+        check_supported(m, f)
+        if f.oneof_index is not None:
+            o = f.oneof_index
+            if o in emitted_oneofs:
+                continue
+            emitted_oneofs.add(o)
+            oname = m.oneofs[o]
+            members = [g for g in m.fields if g.oneof_index == o]
+            enum_name = oname[:1].upper() + swift_name(oname)[1:]
+            out.append("    /// Which member of the `%s` oneof is set, with its value.\n" % oname)
+            out.append("    public enum %s: Hashable, Sendable {\n" % enum_name)
+            for g in members:
+                out.append(doc(field_doc(g, m), "        ", ""))
+                out.append("        case %s(%s)\n" % (escape(swift_name(g.name)), swift_type(g)))
+            out.append("    }\n\n")
+            out.append("    /// The `%s` oneof: at most one member is set.\n" % oname)
+            out.append("    public var %s: %s?\n\n" % (escape(swift_name(oname)), enum_name))
+            params.append((swift_name(oname), enum_name + "?", "nil"))
+            continue
+        decl, default = member_decl(f)
+        out.append(doc(field_doc(f, m), "    ", ""))
+        out.append("    public var %s: %s = %s\n\n" % (escape(swift_name(f.name)), decl, default))
+        params.append((swift_name(f.name), decl, default))
+    out.append("    /// Fields this schema does not know, kept for re-encoding.\n")
+    out.append("    public var unknownFields = UnknownFields()\n\n")
+    out.append("    /// Creates a value with every field at its default.\n    public init() {}\n")
+    if params:
+        out.append("\n    /// Creates a value from its fields; omitted fields keep their defaults.\n")
+        out.append("    public init(\n")
+        out.append(",\n".join("        %s: %s = %s" % (escape(n), t, d) for n, t, d in params))
+        out.append("\n    ) {\n")
+        for n, _, _ in params:
+            out.append("        self.%s = %s\n" % (escape(n), escape(n)))
+        out.append("    }\n")
+    out.append("}\n")
+    return "".join(out)
+
+
+# --------------------------------------------------------------------------
+# Model+Binary.swift
+# --------------------------------------------------------------------------
+
+
+def runs(m):
+    """Fields in number order, consecutive members of one oneof grouped."""
+    ordered = sorted(m.fields, key=lambda f: f.number)
+    groups = []
+    for f in ordered:
+        if f.oneof_index is not None and groups and isinstance(groups[-1], list) \
+                and groups[-1][0].oneof_index == f.oneof_index:
+            groups[-1].append(f)
+        elif f.oneof_index is not None:
+            groups.append([f])
+        else:
+            groups.append(f)
+    return groups
+
+
+def oneof_var(m, f):
+    return escape(swift_name(m.oneofs[f.oneof_index]))
+
+
+def gen_size(m):
+    out = ["    public func _encodedSize(_ cache: inout SizeCache) -> Int {\n",
+           "        var size = 0\n"]
+
+    def nested(f, v, ind):
+        return ("%slet slot = cache.reserve()\n%slet count = %s._encodedSize(&cache)\n"
+                "%scache.record(count, at: slot)\n%ssize &+= %d &+ WireFormat.lengthDelimitedSize(count)\n") % (
+            ind, ind, v, ind, ind, len(tag_bytes(f)))
+
+    for g in runs(m):
+        if isinstance(g, list):
+            out.append("        switch %s {\n" % oneof_var(m, g[0]))
+            for f in g:
+                out.append("        case .%s(let value)?:\n" % escape(swift_name(f.name)))
+                if f.type == T_MESSAGE:
+                    out.append(nested(f, "value", "            "))
+                else:
+                    out.append("            size &+= %d &+ %s\n" % (len(tag_bytes(f)), size_expr(f, "value")))
+            out.append("        default: break\n        }\n")
+            continue
+        f = g
+        v = "self." + escape(swift_name(f.name))
+        if f.repeated:
+            out.append("        for value in %s {\n" % v)
+            if f.type == T_MESSAGE:
+                out.append(nested(f, "value", "            "))
+            else:
+                out.append("            size &+= %d &+ %s\n" % (len(tag_bytes(f)), size_expr(f, "value")))
+            out.append("        }\n")
+        elif f.type == T_MESSAGE:
+            out.append("        if let value = %s {\n" % v)
+            out.append(nested(f, "value", "            "))
+            out.append("        }\n")
+        else:
+            out.append("        if %s { size &+= %d &+ %s }\n" % (is_default_check(f, v), len(tag_bytes(f)),
+                                                                    size_expr(f, v)))
+    out.append("        size &+= unknownFields.bytes.count\n        return size\n    }\n")
+    return "".join(out)
+
+
+def write_tag(f, ind):
+    return "".join("%swriter.writeByte(0x%02X)\n" % (ind, b) for b in tag_bytes(f))
+
+
+def gen_encode(m):
+    out = ["    public func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {\n"]
+
+    def emit(f, v, ind):
+        s = write_tag(f, ind)
+        if f.type == T_MESSAGE:
+            s += "%swriter.writeLength(cache.next())\n%s%s._encode(to: &writer, &cache)\n" % (ind, ind, v)
+        else:
+            s += "%s%s\n" % (ind, write_stmt(f, v))
+        return s
+
+    for g in runs(m):
+        if isinstance(g, list):
+            out.append("        switch %s {\n" % oneof_var(m, g[0]))
+            for f in g:
+                out.append("        case .%s(let value)?:\n" % escape(swift_name(f.name)))
+                out.append(emit(f, "value", "            "))
+            out.append("        default: break\n        }\n")
+            continue
+        f = g
+        v = "self." + escape(swift_name(f.name))
+        if f.repeated:
+            out.append("        for value in %s {\n" % v)
+            out.append(emit(f, "value", "            "))
+            out.append("        }\n")
+        elif f.type == T_MESSAGE:
+            out.append("        if let value = %s {\n" % v)
+            out.append(emit(f, "value", "            "))
+            out.append("        }\n")
+        else:
+            out.append("        if %s {\n" % is_default_check(f, v))
+            out.append(emit(f, v, "            "))
+            out.append("        }\n")
+    out.append("        if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }\n    }\n")
+    return "".join(out)
+
+
+def limit_of(m, f):
+    return REPEATED_LIMITS.get((m.name, f.name), ("maxRepeated", "limitRepeated"))
+
+
+def gen_merge(m):
+    out = [
+           "    public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext)"
+           " throws(IMCodecError) {\n",
+           "        while reader.hasMore {\n",
+           "            let start = reader.mark\n",
+           "            let tag = try reader.readTag()\n",
+           "            switch tag {\n"]
+    for f in sorted(m.fields, key=lambda f: f.number):
+        json = f.json_name
+        name = escape(swift_name(f.name))
+        out.append("            case %d:\n" % tag_value(f))
+        ind = "                "
+        if f.repeated:
+            limit, code = limit_of(m, f)
+            out.append("%slet index = self.%s.count\n" % (ind, name))
+            out.append("%sif index >= context.limits.%s {\n" % (ind, limit))
+            out.append('%s    throw IMCodecError(\n%s        .%s, path: "%s[\\(index)]",\n'
+                       '%s        reason: "more entries than the limit allows", limit: context.limits.%s,'
+                       ' observed: index + 1)\n%s}\n' % (ind, ind, code, json, ind, limit, ind))
+            out.append("%sdo {\n" % ind)
+            if f.type == T_MESSAGE:
+                out.append("%s    var nested = try reader.readNested()\n" % ind)
+                layered = (m.name, f.name) in LAYER_FIELDS
+                if layered:
+                    out.append("%s    try context.enterLayer()\n" % ind)
+                out.append("%s    var value = %s()\n" % (ind, f.short_type))
+                out.append("%s    try value._merge(from: &nested, &context)\n" % ind)
+                if layered:
+                    out.append("%s    context.leaveLayer()\n" % ind)
+                out.append("%s    self.%s.append(value)\n" % (ind, name))
+            else:
+                out.append("%s    self.%s.append(%s)\n" % (ind, name, read_expr(f)))
+            out.append('%s} catch { throw error.prefixed(with: "%s[\\(index)]") }\n' % (ind, json))
+        elif f.oneof_index is not None:
+            ov = oneof_var(m, f)
+            case = escape(swift_name(f.name))
+            out.append("%sdo {\n" % ind)
+            if f.type == T_MESSAGE:
+                out.append("%s    var nested = try reader.readNested()\n" % ind)
+                out.append("%s    var value: %s\n" % (ind, f.short_type))
+                out.append("%s    if case .%s(let existing)? = self.%s {\n" % (ind, case, ov))
+                out.append("%s        value = existing\n%s        self.%s = nil\n" % (ind, ind, ov))
+                out.append("%s    } else {\n%s        value = %s()\n%s    }\n" % (ind, ind, f.short_type, ind))
+                out.append("%s    try value._merge(from: &nested, &context)\n" % ind)
+                out.append("%s    self.%s = .%s(value)\n" % (ind, ov, case))
+            else:
+                out.append("%s    self.%s = .%s(%s)\n" % (ind, ov, case, read_expr(f)))
+            out.append('%s} catch { throw error.prefixed(with: "%s") }\n' % (ind, json))
+        elif f.type == T_MESSAGE:
+            out.append("%sdo {\n" % ind)
+            out.append("%s    var nested = try reader.readNested()\n" % ind)
+            out.append("%s    var value = self.%s ?? %s()\n" % (ind, name, f.short_type))
+            out.append("%s    self.%s = nil\n" % (ind, name))
+            out.append("%s    try value._merge(from: &nested, &context)\n" % ind)
+            out.append("%s    self.%s = value\n" % (ind, name))
+            out.append('%s} catch { throw error.prefixed(with: "%s") }\n' % (ind, json))
+        else:
+            out.append('%sdo { self.%s = %s } catch { throw error.prefixed(with: "%s") }\n' % (
+                ind, name, read_expr(f), json))
+    out.append("            default:\n")
+    out.append("                try reader.skipUnknown(tag: tag, from: start, into: &unknownFields,"
+               " context: context)\n")
+    out.append("            }\n        }\n    }\n")
+    return "".join(out)
+
+
+# --------------------------------------------------------------------------
+# Model+JSON.swift
+# --------------------------------------------------------------------------
+
+
+def gen_json_write(m):
+    out = ["    public func _writeJSON(to writer: inout JSONWriter) {\n", "        writer.beginObject()\n"]
+    for g in runs(m):
+        if isinstance(g, list):
+            out.append("        switch %s {\n" % oneof_var(m, g[0]))
+            for f in g:
+                out.append("        case .%s(let value)?:\n" % escape(swift_name(f.name)))
+                out.append('            writer.key("%s")\n' % f.json_name)
+                out.append("            %s\n" % json_write_stmt(f, "value"))
+            out.append("        default: break\n        }\n")
+            continue
+        f = g
+        v = "self." + escape(swift_name(f.name))
+        if f.repeated:
+            out.append("        if !%s.isEmpty {\n" % v)
+            out.append('            writer.key("%s")\n            writer.beginArray()\n' % f.json_name)
+            out.append("            for value in %s { %s }\n" % (v, json_write_stmt(f, "value")))
+            out.append("            writer.endArray()\n        }\n")
+        elif f.type == T_MESSAGE:
+            out.append("        if let value = %s {\n" % v)
+            out.append('            writer.key("%s")\n            value._writeJSON(to: &writer)\n        }\n'
+                       % f.json_name)
+        else:
+            out.append("        if %s {\n" % is_default_check(f, v))
+            out.append('            writer.key("%s")\n' % f.json_name)
+            out.append("            %s\n        }\n" % json_write_stmt(f, v))
+    out.append("        writer.endObject()\n    }\n")
+    return "".join(out)
+
+
+def gen_json_read(m):
+    ordered = sorted(m.fields, key=lambda f: f.number)
+    if len(ordered) + len(m.oneofs) > 64:
+        raise SystemExit("%s: more than 64 fields and oneofs" % m.name)
+    out = ["    public init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {\n",
+           "        self.init()\n",
+           "        var seen: UInt64 = 0\n",
+           "        for member in try JSONScalar.object(json) {\n",
+           "            switch member.key {\n"]
+    for i, f in enumerate(ordered):
+        names = [f.json_name] + ([f.name] if f.name != f.json_name else [])
+        out.append("            case %s:\n" % ", ".join('"%s"' % n for n in names))
+        ind = "                "
+        out.append("%stry JSONDecodeContext.markSeen(&seen, bit: %d, key: member.key)\n" % (ind, i))
+        out.append("%sif case .null = member.value { continue }\n" % ind)
+        name = escape(swift_name(f.name))
+        if f.oneof_index is not None:
+            bit = len(ordered) + f.oneof_index
+            out.append("%stry JSONDecodeContext.markSeen(&seen, bit: %d, key: member.key)\n" % (ind, bit))
+            out.append("%sdo {\n%s    self.%s = .%s(%s)\n" % (
+                ind, ind, oneof_var(m, f), name, json_read_expr(f, "member.value")))
+            out.append('%s} catch { throw error.prefixed(with: "%s") }\n' % (ind, f.json_name))
+        elif f.repeated:
+            limit, code = limit_of(m, f)
+            layered = (m.name, f.name) in LAYER_FIELDS
+            out.append("%slet elements: [JSONValue]\n" % ind)
+            out.append('%sdo { elements = try JSONScalar.array(member.value) } catch {'
+                       ' throw error.prefixed(with: "%s") }\n' % (ind, f.json_name))
+            out.append("%sif elements.count > context.limits.%s {\n" % (ind, limit))
+            out.append('%s    throw IMCodecError(\n%s        .%s, path: "%s[\\(context.limits.%s)]",\n'
+                       '%s        reason: "more entries than the limit allows", limit: context.limits.%s,'
+                       ' observed: elements.count)\n%s}\n' % (ind, ind, code, f.json_name, limit, ind, limit, ind))
+            out.append("%sself.%s.reserveCapacity(elements.count)\n" % (ind, name))
+            out.append("%sfor (index, element) in elements.enumerated() {\n" % ind)
+            out.append("%s    do {\n" % ind)
+            if layered:
+                out.append("%s        try context.enterLayer()\n" % ind)
+            out.append("%s        self.%s.append(%s)\n" % (ind, name, json_read_expr(f, "element")))
+            if layered:
+                out.append("%s        context.leaveLayer()\n" % ind)
+            out.append('%s    } catch { throw error.prefixed(with: "%s[\\(index)]") }\n' % (ind, f.json_name))
+            out.append("%s}\n" % ind)
+        else:
+            out.append("%sdo {\n%s    self.%s = %s\n" % (ind, ind, name, json_read_expr(f, "member.value")))
+            out.append('%s} catch { throw error.prefixed(with: "%s") }\n' % (ind, f.json_name))
+    out.append("            default:\n")
+    out.append("                throw IMCodecError(\n")
+    out.append("                    .jsonUnknownField, path: member.key,\n")
+    out.append('                    reason: "%s has no field named \\(member.key)")\n' % m.name)
+    out.append("            }\n        }\n    }\n")
+    return "".join(out)
+
+
+# --------------------------------------------------------------------------
+# Arbitrary.swift (test support)
+# --------------------------------------------------------------------------
+
+
+def arb_scalar(f):
+    t = f.type
+    if t == T_STRING: return "generator.string()"
+    if t == T_BYTES: return "generator.bytes()"
+    if t == T_BOOL: return "generator.bool()"
+    if t == T_DOUBLE: return "generator.double()"
+    if t == T_INT32: return "generator.int32()"
+    if t == T_UINT32: return "generator.uint32()"
+    if t == T_INT64: return "generator.int64()"
+    if t == T_UINT64: return "generator.uint64()"
+    if t == T_ENUM: return "%s(rawValue: generator.enumNumber(known: %s.knownValues.map(\\.rawValue)))" % (
+        f.short_type, f.short_type)
+    raise AssertionError(t)
+
+
+def gen_arbitrary(m):
+    out = ["extension %s: Arbitrary {\n" % m.name,
+           "    public static func arbitrary(using generator: inout ValueGenerator) -> %s {\n" % m.name,
+           "        var value = %s()\n" % m.name]
+    done_oneofs = set()
+    for f in sorted(m.fields, key=lambda f: f.number):
+        name = escape(swift_name(f.name))
+        if f.oneof_index is not None:
+            o = f.oneof_index
+            if o in done_oneofs:
+                continue
+            done_oneofs.add(o)
+            members = [g for g in m.fields if g.oneof_index == o]
+            out.append("        switch generator.choice(%d) {\n" % (len(members) + 1))
+            for i, g in enumerate(members):
+                expr = ("%s.arbitrary(using: &generator)" % g.short_type) if g.type == T_MESSAGE else arb_scalar(g)
+                if g.type == T_MESSAGE:
+                    out.append("        case %d:\n" % i)
+                    out.append("            if generator.enterNested() {\n")
+                    out.append("                value.%s = .%s(%s)\n" % (oneof_var(m, g), escape(swift_name(g.name)),
+                                                                       expr))
+                    out.append("                generator.leaveNested()\n            }\n")
+                else:
+                    out.append("        case %d: value.%s = .%s(%s)\n" % (i, oneof_var(m, g),
+                                                                      escape(swift_name(g.name)), expr))
+            out.append("        default: break\n        }\n")
+            continue
+        if f.type == T_MESSAGE:
+            expr = "%s.arbitrary(using: &generator)" % f.short_type
+            layered = (m.name, f.name) in LAYER_FIELDS
+            enter = "generator.enterLayer()" if layered else "generator.enterNested()"
+            leave = "generator.leaveLayer()" if layered else "generator.leaveNested()"
+            if f.repeated:
+                out.append("        if %s {\n" % enter)
+                out.append("            for _ in 0..<generator.count() { value.%s.append(%s) }\n" % (name, expr))
+                out.append("            %s\n        }\n" % leave)
+            else:
+                out.append("        if generator.setField(), %s {\n" % enter)
+                out.append("            value.%s = %s\n            %s\n        }\n" % (name, expr, leave))
+        elif f.repeated:
+            out.append("        for _ in 0..<generator.count() { value.%s.append(%s) }\n" % (name, arb_scalar(f)))
+        else:
+            out.append("        if generator.setField() { value.%s = %s }\n" % (name, arb_scalar(f)))
+    out.append("        value.unknownFields = generator.unknownFields()\n")
+    out.append("        return value\n    }\n}\n")
+    return "".join(out)
+
+
+# --------------------------------------------------------------------------
+
+
+def main():
+    if len(sys.argv) != 2:
+        raise SystemExit("usage: generate_swift.py DESCRIPTOR_SET")
+    files = [f for f in load(sys.argv[1]) if f.package == PACKAGE]
+    if not files:
+        raise SystemExit("no file of package %s in the descriptor set" % PACKAGE)
+    sources = ", ".join("Schemas/" + f.name for f in files)
+    enums = [e for f in files for e in f.enums]
+    messages = [m for f in files for m in f.messages]
+
+    model = HEADER % sources + "\n".join([gen_enum(e) for e in enums] + [gen_message(m) for m in messages])
+    binary = HEADER % sources
+    for m in messages:
+        binary += "extension %s {\n%s\n%s\n%s}\n\n" % (m.name, gen_size(m), gen_encode(m), gen_merge(m))
+    json = HEADER % sources
+    for m in messages:
+        json += "extension %s {\n%s\n%s}\n\n" % (m.name, gen_json_write(m), gen_json_read(m))
+    arbitrary = HEADER % sources + "import IMCodec\n\n" + "\n".join(gen_arbitrary(m) for m in messages)
+    schema = HEADER % sources + gen_schema_table(messages)
+
+    outputs = {
+        "Sources/IMCodec/Generated/Model.swift": model,
+        "Sources/IMCodec/Generated/Model+Binary.swift": binary.rstrip() + "\n",
+        "Sources/IMCodec/Generated/Model+JSON.swift": json.rstrip() + "\n",
+        "Sources/IMCodec/Generated/SchemaFields.swift": schema,
+        "Sources/IMCodecTestSupport/Generated/Arbitrary.swift": arbitrary,
+    }
+    for rel, text in outputs.items():
+        path = os.path.join(ROOT, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+
+
+def gen_schema_table(messages):
+    out = ["/// The fields the generated model handles, by message: the schema as the\n",
+           "/// generator saw it. Tests compare it with the swift-protobuf oracle's view\n",
+           "/// of the same schema.\n",
+           "public enum SchemaFields {\n",
+           "    /// Field numbers and proto names of every message, keyed by full name.\n",
+           "    public static let byMessage: [String: [(number: Int, name: String)]] = [\n"]
+    for m in messages:
+        out.append('        "%s.%s": [%s],\n' % (PACKAGE, m.name, ", ".join(
+            '(%d, "%s")' % (f.number, f.name) for f in sorted(m.fields, key=lambda f: f.number))))
+    out.append("    ]\n}\n")
+    return "".join(out)
+
+
+if __name__ == "__main__":
+    main()
