@@ -6,7 +6,7 @@ Input: a FileDescriptorSet written by `protoc --include_source_info
 package `imcodec.v1` are generated; other packages (the testee protocol) use
 swift-protobuf.
 
-Output (overwritten):
+Output (overwritten), relative to the repository or to OUTPUT_ROOT:
   Sources/IMCodec/Generated/Model.swift          value types and enums
   Sources/IMCodec/Generated/Model+Binary.swift   canonical encoder and decoder
   Sources/IMCodec/Generated/Model+JSON.swift     proto3 JSON mapping
@@ -796,8 +796,9 @@ def gen_arbitrary(m):
 
 
 def main():
-    if len(sys.argv) != 2:
-        raise SystemExit("usage: generate_swift.py DESCRIPTOR_SET")
+    if len(sys.argv) not in (2, 3):
+        raise SystemExit("usage: generate_swift.py DESCRIPTOR_SET [OUTPUT_ROOT]")
+    root = sys.argv[2] if len(sys.argv) == 3 else ROOT
     files = [f for f in load(sys.argv[1]) if f.package == PACKAGE]
     if not files:
         raise SystemExit("no file of package %s in the descriptor set" % PACKAGE)
@@ -823,7 +824,7 @@ def main():
         "Sources/IMCodecTestSupport/Generated/Arbitrary.swift": arbitrary,
     }
     for rel, text in outputs.items():
-        path = os.path.join(ROOT, rel)
+        path = os.path.join(root, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             f.write(text)

@@ -1,3 +1,4 @@
+import Foundation
 import IMCodec
 import IMCodecOracle
 import IMCodecTestSupport
@@ -89,7 +90,8 @@ func schemaFields(protoFile path: String, package: String) throws -> [String: [I
     var current: String?
     var braces = 0
     for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
-        let line = rawLine.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first
+        let line =
+            rawLine.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first
             .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         if line.hasPrefix("message "), current == nil {
             current = "\(package).\(line.dropFirst(8).split(separator: " ")[0])"
@@ -119,5 +121,3 @@ let repositoryRoot: String = {
     components.removeLast(3)
     return components.joined(separator: "/")
 }()
-
-import Foundation

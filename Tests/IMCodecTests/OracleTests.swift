@@ -52,18 +52,24 @@ import Testing
         var covered: Set<String> = []
         var checked = 0
         for _ in 0..<10_000 {
-            covered.formUnion(try check(Message.arbitrary(using: &generator), oracle: Imcodec_V1_Message.self,
-                                        differences: &differences))
+            covered.formUnion(
+                try check(
+                    Message.arbitrary(using: &generator), oracle: Imcodec_V1_Message.self,
+                    differences: &differences))
             checked += 1
         }
         for _ in 0..<2_000 {
-            covered.formUnion(try check(Event.arbitrary(using: &generator), oracle: Imcodec_V1_Event.self,
-                                        differences: &differences))
+            covered.formUnion(
+                try check(
+                    Event.arbitrary(using: &generator), oracle: Imcodec_V1_Event.self,
+                    differences: &differences))
             checked += 1
         }
         for _ in 0..<300 {
-            covered.formUnion(try check(MessageBatch.arbitrary(using: &generator),
-                                        oracle: Imcodec_V1_MessageBatch.self, differences: &differences))
+            covered.formUnion(
+                try check(
+                    MessageBatch.arbitrary(using: &generator),
+                    oracle: Imcodec_V1_MessageBatch.self, differences: &differences))
             checked += 1
         }
         #expect(differences.isEmpty, "\(differences.count) differences, first: \(differences.prefix(3))")

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Proves the committed generated code matches Schemas/: regenerates the Swift
+# model and codecs (scripts/generate_swift.py) and the protoc-c output into a
+# temporary folder and compares them with the committed files. The
+# swift-protobuf oracle is not rebuilt here (that needs protoc-gen-swift, built
+# by scripts/regenerate.sh); the oracle tests compare it with the schema.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+protos=(Schemas/imcodec/v1/model.proto Schemas/imcodec/testee/v1/testee.proto)
+
+protoc -ISchemas --include_source_info --descriptor_set_out="$tmp/descriptors" "${protos[@]}"
+python3 scripts/generate_swift.py "$tmp/descriptors" "$tmp"
+status=0
+for dir in Sources/IMCodec/Generated Sources/IMCodecTestSupport/Generated; do
+    diff -r "$tmp/$dir" "$dir" || status=1
+done
+if [ -d Sources/IMCodecReference/Generated ]; then
+    mkdir -p "$tmp/c"
+    protoc-c -ISchemas --c_out="$tmp/c" "${protos[@]}"
+    for file in imcodec/v1/model.pb-c.c imcodec/v1/model.pb-c.h imcodec/testee/v1/testee.pb-c.c imcodec/testee/v1/testee.pb-c.h; do
+        diff "$tmp/c/$file" "Sources/IMCodecReference/Generated/$file" || status=1
+    done
+fi
+if [ "$status" -ne 0 ]; then
+    echo "generated code differs from Schemas/: run scripts/regenerate.sh" >&2
+    exit 1
+fi
+echo "generated code matches Schemas/"
