@@ -1,0 +1,77 @@
+extension ValidationRun {
+    /// F2–F5, F8: a relationship-chain system elem at the current position.
+    mutating func visit(snsSystem sns: SnsSystemElem) {
+        let type = sns.type.rawValue
+        if type == 0 {
+            report(
+                .unspecifiedEnumValue, at: "type", actual: 0, "relationship-chain system type is left unspecified (0)")
+        } else if !limits.snsSystemTypes.contains(type) {
+            report(
+                .unknownEnumValue, at: "type", actual: Int64(type),
+                "relationship-chain system type \(type) is not a documented value")
+        }
+        push("users")
+        for (index, user) in sns.users.enumerated() {
+            push(index: index)
+            if user.identifier.isEmpty {
+                report(.snsIdentifierMissing, at: "identifier", "a relationship change without a user")
+            } else {
+                checkUserID(user.identifier, at: "identifier")
+            }
+            if !user.wording.isEmpty && sns.type != .addFriendReq {
+                report(.snsWordingType, at: "wording", "a wording on a \(sns.type) change; only add requests carry one")
+            }
+            checkCount(
+                user.wording.utf8.count, against: limits.maxFriendWordingBytes, .snsWordingBytes, at: "wording",
+                what: "the wording")
+            checkAddSource(user.source)
+            pop()
+        }
+        pop()
+    }
+
+    /// F3: `AddSource_Type_` followed by at most 8 bytes of English letters.
+    /// An empty source is unset; a bare prefix names no source.
+    private mutating func checkAddSource(_ source: String) {
+        guard !source.isEmpty, let prefix = limits.addSourcePrefix else { return }
+        let bytes = source.utf8
+        guard bytes.starts(with: prefix.utf8) else {
+            report(.snsSourceFormat, at: "source", "the add source does not start with \"\(prefix)\"")
+            return
+        }
+        let name = bytes.dropFirst(prefix.utf8.count)
+        let isLetter: (UInt8) -> Bool = { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+        if name.isEmpty || !name.allSatisfy(isLetter) {
+            report(.snsSourceFormat, at: "source", "the add source name after the prefix is not English letters")
+        }
+        checkCount(
+            name.count, against: limits.maxAddSourceBytes, .snsSourceBytes, at: "source", what: "the add source name")
+    }
+
+    /// F6, F7, F8: a profile-change system elem at the current position.
+    mutating func visit(profileSystem profile: ProfileSystemElem) {
+        checkDiscriminator(profile.type.isKnown, profile.type.rawValue, at: "type", what: "profile system type")
+        checkUserID(profile.fromUser, at: "fromUser")
+        checkProfileBytes(profile.nickname.utf8.count, at: "nickname")
+    }
+
+    /// F7, F8: a user profile at the current position.
+    mutating func visit(profile: UserProfile) {
+        checkUserID(profile.identifier, at: "identifier")
+        checkProfileBytes(profile.nickname.utf8.count, at: "nickname")
+        checkEnum(profile.allowType.isKnown, profile.allowType.rawValue, at: "allowType", what: "allow type")
+        checkProfileBytes(profile.faceURL.utf8.count, at: "faceUrl")
+        checkProfileBytes(profile.selfSignature.count, at: "selfSignature")
+        checkEnum(profile.gender.isKnown, profile.gender.rawValue, at: "gender", what: "gender")
+        checkProfileBytes(profile.location.count, at: "location")
+        guard limits.maxProfileStringBytes != nil else { return }
+        push("customInfo")
+        for (index, entry) in profile.customInfo.enumerated() {
+            guard case .data(let data) = entry.value else { continue }
+            push(index: index)
+            checkProfileBytes(data.count, at: "data")
+            pop()
+        }
+        pop()
+    }
+}

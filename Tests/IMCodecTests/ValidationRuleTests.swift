@@ -1,0 +1,566 @@
+import Foundation
+import IMCodec
+import Testing
+
+/// A value and exactly the findings it must yield; an empty list is a valid
+/// counterpart of the cases beside it.
+struct RuleCase: Sendable, CustomTestStringConvertible {
+    var name: String
+    var profile = "seed"
+    var payload: FramePayload
+    var expected: [ValidationFinding]
+
+    var testDescription: String { "\(name) (\(profile))" }
+}
+
+/// The cross-field rules, ranges and formats of `reference/limits.md`, each
+/// with a passing and a failing value.
+@Suite struct ValidationRuleTests {
+    typealias F = ValidationFixtures
+
+    static func message(_ build: (inout Message) -> Void) -> FramePayload {
+        var message = F.groupMessage([F.text()])
+        build(&message)
+        return .message(message)
+    }
+
+    static func image(_ levels: [ImageLevel]) -> FramePayload {
+        F.direct(.image(ImageElem(uuid: "u", format: .jpg, levels: levels)))
+    }
+
+    static func level(_ type: ImageLevelType, _ width: UInt32, _ height: UInt32) -> ImageLevel {
+        ImageLevel(type: type, uuid: "u", size: 1_000, width: width, height: height, url: "https://x")
+    }
+
+    /// M3, M6, M7, M9–M12.
+    static let messageCases: [RuleCase] = [
+        // M12
+        RuleCase(name: "group message", payload: message { _ in }, expected: []),
+        RuleCase(name: "one-to-one message", payload: .message(F.directMessage([F.text()])), expected: []),
+        RuleCase(
+            name: "message without a target", payload: .message(Message(sender: "a", elems: [F.text()])),
+            expected: [F.error(.messageTargetMissing, "")]),
+        RuleCase(
+            name: "message with receiver and group", payload: message { $0.receiver = "bob" },
+            expected: [F.error(.messageTargetAmbiguous, "")]),
+        // M10
+        RuleCase(name: "group @ text message", payload: message { $0.atUserList = ["bob"] }, expected: []),
+        RuleCase(
+            name: "@ list on a one-to-one message",
+            payload: .message(Message(sender: "a", receiver: "b", atUserList: ["b"], elems: [F.text()])),
+            expected: [F.error(.atNotGroupMessage, "atUserList")]),
+        RuleCase(
+            name: "@ message with a face elem",
+            payload: message {
+                $0.atUserList = ["bob"]
+                $0.elems.append(Elem(kind: .face(FaceElem(index: 1))))
+            },
+            expected: [F.error(.atTextOnly, "elems[1]")]),
+        RuleCase(
+            name: "@ message without elems",
+            payload: message {
+                $0.atUserList = ["bob"]
+                $0.elems = []
+            },
+            expected: [F.error(.atTextOnly, "elems")]),
+        // M11
+        RuleCase(name: "targeted group message", payload: message { $0.targetedReceivers = ["bob"] }, expected: []),
+        RuleCase(
+            name: "targeted one-to-one message",
+            payload: .message(Message(sender: "a", receiver: "b", targetedReceivers: ["b"], elems: [F.text()])),
+            expected: [F.error(.targetedNotGroupMessage, "targetedReceivers")]),
+        RuleCase(
+            name: "targeted @ message",
+            payload: message {
+                $0.targetedReceivers = ["bob"]
+                $0.atUserList = ["bob"]
+            },
+            expected: [F.error(.targetedWithAt, "targetedReceivers")]),
+        RuleCase(
+            name: "targeted AVChatRoom message",
+            payload: message {
+                $0.targetedReceivers = ["bob"]
+                $0.groupType = "AVChatRoom"
+            },
+            expected: [F.error(.targetedGroupType, "targetedReceivers")]),
+        RuleCase(
+            name: "targeted Community message",
+            payload: message {
+                $0.targetedReceivers = ["bob"]
+                $0.groupType = "Community"
+            },
+            expected: [F.error(.targetedGroupType, "targetedReceivers")]),
+        // M3
+        RuleCase(
+            name: "merger of a merger",
+            payload: .message(
+                F.directMessage([
+                    Elem(
+                        kind: .merger(
+                            MergerElem(
+                                title: "t", compatibleText: "c", messages: [F.directMessage([F.merger(messages: 2)])])))
+                ])),
+            expected: []),
+        RuleCase(
+            name: "merger holding group tips",
+            payload: .message(
+                F.directMessage([
+                    Elem(
+                        kind: .merger(
+                            MergerElem(
+                                title: "t", compatibleText: "c",
+                                messages: [
+                                    F.groupMessage([F.text(), Elem(kind: .groupTips(GroupTipsElem(type: .quit)))])
+                                ])))
+                ])),
+            expected: [F.error(.mergerContainsGroupTips, "elems[0].merger.messages[0].elems[1]")]),
+        RuleCase(
+            name: "group tips outside a merger",
+            payload: F.tips(GroupTipsElem(type: .quit)), expected: []),
+        // M9
+        RuleCase(
+            name: "coordinates at the bounds",
+            payload: F.direct(.location(LocationElem(desc: "pole", longitude: -180, latitude: 90))), expected: []),
+        RuleCase(
+            name: "coordinates at the other bounds",
+            payload: F.direct(.location(LocationElem(longitude: 180, latitude: -90))), expected: []),
+        RuleCase(
+            name: "coordinates past the bounds",
+            payload: F.direct(.location(LocationElem(longitude: 180.000001, latitude: -90.000001))),
+            expected: [
+                F.error(.locationLatitude, "elems[0].location.latitude", limit: 90),
+                F.error(.locationLongitude, "elems[0].location.longitude", limit: 180),
+            ]),
+        RuleCase(
+            name: "coordinates that are not numbers",
+            payload: F.direct(.location(LocationElem(longitude: .infinity, latitude: .nan))),
+            expected: [
+                F.error(.locationLatitude, "elems[0].location.latitude", limit: 90),
+                F.error(.locationLongitude, "elems[0].location.longitude", limit: 180),
+            ]),
+        // M6
+        RuleCase(
+            name: "one level of each type",
+            payload: image([level(.original, 1080, 1920), level(.large, 720, 1280), level(.thumbnail, 198, 352)]),
+            expected: []),
+        RuleCase(
+            name: "two originals",
+            payload: image([level(.original, 1080, 1920), level(.thumbnail, 198, 352), level(.original, 1080, 1920)]),
+            expected: [F.error(.imageDuplicateLevel, "elems[0].image.levels[2].type")]),
+        // M7
+        RuleCase(
+            name: "large image 1 px too big",
+            payload: image([level(.original, 1080, 1920), level(.large, 721, 1282)]),
+            expected: [F.warning(.imageLargeSize, "elems[0].image.levels[1]", limit: 720, actual: 721)]),
+        RuleCase(
+            name: "thumbnail 1 px too big",
+            payload: image([level(.original, 1920, 1080), level(.thumbnail, 353, 199)]),
+            expected: [F.warning(.imageThumbnailSize, "elems[0].image.levels[1]", limit: 198, actual: 199)]),
+        RuleCase(
+            name: "small original reused as large image",
+            payload: image([level(.original, 500, 600), level(.large, 500, 600), level(.thumbnail, 198, 238)]),
+            expected: []),
+        RuleCase(
+            name: "small original scaled up to 720",
+            payload: image([level(.original, 500, 600), level(.large, 720, 864)]),
+            expected: [F.warning(.imageLargeSize, "elems[0].image.levels[1]", limit: 500, actual: 720)]),
+        RuleCase(
+            name: "tiny original reused as thumbnail",
+            payload: image([level(.original, 100, 150), level(.large, 100, 150), level(.thumbnail, 100, 150)]),
+            expected: []),
+        RuleCase(
+            name: "tiny original scaled up to a thumbnail",
+            payload: image([level(.original, 100, 150), level(.thumbnail, 198, 297)]),
+            expected: [F.warning(.imageThumbnailSize, "elems[0].image.levels[1]", limit: 100, actual: 198)]),
+        RuleCase(
+            name: "large image without original within 720",
+            payload: image([level(.large, 720, 1280), level(.thumbnail, 150, 150)]), expected: []),
+        RuleCase(
+            name: "large image without original above 720",
+            payload: image([level(.large, 721, 1280)]),
+            expected: [F.warning(.imageLargeSize, "elems[0].image.levels[0]", limit: 720, actual: 721)]),
+        RuleCase(
+            name: "levels without sizes",
+            payload: image([level(.original, 0, 0), level(.large, 0, 0), level(.thumbnail, 0, 0)]), expected: []),
+    ]
+
+    /// G1, G2, G9, G10, G12–G14.
+    static let groupCases: [RuleCase] = [
+        // G1
+        RuleCase(name: "Community group", payload: message { $0.groupType = "Community" }, expected: []),
+        RuleCase(name: "BChatRoom group", payload: message { $0.groupType = "BChatRoom" }, expected: []),
+        RuleCase(
+            name: "undocumented group type", payload: message { $0.groupType = "Work" },
+            expected: [F.warning(.unknownGroupType, "groupType")]),
+        // G9
+        RuleCase(
+            name: "member count on invite", payload: F.tips(GroupTipsElem(type: .invite, memberCount: 5)), expected: []),
+        RuleCase(
+            name: "member count on quit", payload: F.tips(GroupTipsElem(type: .quit, memberCount: 5)), expected: []),
+        RuleCase(
+            name: "member count on kicked", payload: F.tips(GroupTipsElem(type: .kicked, memberCount: 5)), expected: []),
+        RuleCase(
+            name: "member count on set admin", payload: F.tips(GroupTipsElem(type: .setAdmin, memberCount: 5)),
+            expected: [F.error(.groupTipsMemberCountType, "elems[0].groupTips.memberCount")]),
+        RuleCase(
+            name: "group change on info change",
+            payload: F.tips(
+                GroupTipsElem(type: .infoChange, groupChangeList: [GroupChangeInfo(type: .name, value: "n")])),
+            expected: []),
+        RuleCase(
+            name: "group change on invite",
+            payload: F.tips(GroupTipsElem(type: .invite, groupChangeList: [GroupChangeInfo(type: .name, value: "n")])),
+            expected: [F.error(.groupTipsGroupChangeListType, "elems[0].groupTips.groupChangeList")]),
+        RuleCase(
+            name: "member change on member info change",
+            payload: F.tips(
+                GroupTipsElem(
+                    type: .memberInfoChange, memberChangeList: [MemberChangeInfo(identifier: "u", shutupTime: 60)])),
+            expected: []),
+        RuleCase(
+            name: "member change on cancel admin",
+            payload: F.tips(GroupTipsElem(type: .cancelAdmin, memberChangeList: [MemberChangeInfo(identifier: "u")])),
+            expected: [F.error(.groupTipsMemberChangeListType, "elems[0].groupTips.memberChangeList")]),
+        RuleCase(
+            name: "fields of an undocumented tips type",
+            payload: F.tips(
+                GroupTipsElem(
+                    type: GroupTipsType(rawValue: 9), groupChangeList: [GroupChangeInfo(type: .name, value: "n")],
+                    memberCount: 3)),
+            expected: [F.warning(.unknownEnumValue, "elems[0].groupTips.type", actual: 9)]),
+        // G10
+        RuleCase(
+            name: "name change without a name",
+            payload: F.tips(GroupTipsElem(type: .infoChange, groupChangeList: [GroupChangeInfo(type: .name)])),
+            expected: [F.error(.groupChangeValueMissing, "elems[0].groupTips.groupChangeList[0].value")]),
+        RuleCase(
+            name: "owner change without an owner",
+            payload: F.tips(
+                GroupTipsElem(
+                    type: .infoChange,
+                    groupChangeList: [GroupChangeInfo(type: .owner, value: "bob"), GroupChangeInfo(type: .owner)])),
+            expected: [F.error(.groupChangeValueMissing, "elems[0].groupTips.groupChangeList[1].value")]),
+        RuleCase(
+            name: "cleared introduction",
+            payload: F.tips(GroupTipsElem(type: .infoChange, groupChangeList: [GroupChangeInfo(type: .introduction)])),
+            expected: []),
+        RuleCase(
+            name: "key on a name change",
+            payload: F.tips(
+                GroupTipsElem(type: .infoChange, groupChangeList: [GroupChangeInfo(type: .name, value: "n", key: "k")])),
+            expected: [F.error(.groupChangeKeyType, "elems[0].groupTips.groupChangeList[0].key")]),
+        RuleCase(
+            name: "custom change without a key",
+            payload: F.tips(
+                GroupTipsElem(type: .infoChange, groupChangeList: [GroupChangeInfo(type: .custom, value: "v")])),
+            expected: [F.error(.groupChangeKeyMissing, "elems[0].groupTips.groupChangeList[0].key")]),
+        RuleCase(
+            name: "custom change with a key",
+            payload: F.tips(
+                GroupTipsElem(
+                    type: .infoChange, groupChangeList: [GroupChangeInfo(type: .custom, value: "v", key: "k")])),
+            expected: []),
+        // G12
+        RuleCase(
+            name: "user data on a custom notice",
+            payload: F.direct(.groupSystem(GroupSystemElem(type: .customInfo, groupID: "g", userData: [1, 2]))),
+            expected: []),
+        RuleCase(
+            name: "user data on a join request",
+            payload: F.direct(.groupSystem(GroupSystemElem(type: .addGroupRequest, groupID: "g", userData: [1, 2]))),
+            expected: [F.error(.groupSystemUserDataType, "elems[0].groupSystem.userData")]),
+        // G13
+        RuleCase(
+            name: "documented platforms",
+            payload: .message(
+                F.groupMessage([
+                    Elem(kind: .groupTips(GroupTipsElem(type: .quit, platform: "RESTful API"))),
+                    Elem(kind: .groupSystem(GroupSystemElem(type: .createGroup, platform: "Web"))),
+                ])),
+            expected: []),
+        RuleCase(
+            name: "undocumented platforms",
+            payload: .message(
+                F.groupMessage([
+                    Elem(kind: .groupTips(GroupTipsElem(type: .quit, platform: "Linux"))),
+                    Elem(kind: .groupSystem(GroupSystemElem(type: .createGroup, platform: "ios"))),
+                ])),
+            expected: [
+                F.warning(.unknownPlatform, "elems[0].groupTips.platform"),
+                F.warning(.unknownPlatform, "elems[1].groupSystem.platform"),
+            ]),
+        // G14
+        RuleCase(
+            name: "printable ASCII group ID", profile: "current",
+            payload: .message(Message(sender: "a", groupID: "@TGS#2J4SZEAEL ~", elems: [F.text()])), expected: []),
+        RuleCase(
+            name: "group ID with a Chinese character", profile: "current",
+            payload: .message(Message(sender: "a", groupID: "群1", elems: [F.text()])),
+            expected: [F.error(.groupIDCharacters, "groupId", actual: 0xE7)]),
+        RuleCase(
+            name: "group ID with a tab", profile: "current",
+            payload: F.tips(GroupTipsElem(groupID: "g\t1", type: .quit)),
+            expected: [F.error(.groupIDCharacters, "elems[0].groupTips.groupId", actual: 0x09)]),
+        RuleCase(
+            name: "group ID with DEL", profile: "current",
+            payload: F.direct(.groupSystem(GroupSystemElem(type: .createGroup, groupID: "g\u{7F}"))),
+            expected: [F.error(.groupIDCharacters, "elems[0].groupSystem.groupId", actual: 0x7F)]),
+        RuleCase(
+            name: "group ID with a Chinese character in the seed profile",
+            payload: .message(Message(sender: "a", groupID: "群1", elems: [F.text()])), expected: []),
+    ]
+
+    /// F3–F5.
+    static func sns(_ type: SnsSystemType, _ users: [SnsChangeInfo]) -> FramePayload {
+        F.direct(.snsSystem(SnsSystemElem(type: type, users: users)))
+    }
+
+    static let relationshipCases: [RuleCase] = [
+        // F3
+        RuleCase(
+            name: "add source with letters",
+            payload: sns(.addFriendReq, [SnsChangeInfo(identifier: "u", wording: "hi", source: "AddSource_Type_iOS")]),
+            expected: []),
+        RuleCase(
+            name: "add source without the prefix",
+            payload: sns(.addFriendReq, [SnsChangeInfo(identifier: "u", source: "iOS")]),
+            expected: [F.error(.snsSourceFormat, "elems[0].snsSystem.users[0].source")]),
+        RuleCase(
+            name: "add source with a lowercase prefix",
+            payload: sns(.addFriendReq, [SnsChangeInfo(identifier: "u", source: "addsource_type_iOS")]),
+            expected: [F.error(.snsSourceFormat, "elems[0].snsSystem.users[0].source")]),
+        RuleCase(
+            name: "add source of the bare prefix",
+            payload: sns(.addFriendReq, [SnsChangeInfo(identifier: "u", source: "AddSource_Type_")]),
+            expected: [F.error(.snsSourceFormat, "elems[0].snsSystem.users[0].source")]),
+        RuleCase(
+            name: "add source with a digit",
+            payload: sns(.addFriendReq, [SnsChangeInfo(identifier: "u", source: "AddSource_Type_i0S")]),
+            expected: [F.error(.snsSourceFormat, "elems[0].snsSystem.users[0].source")]),
+        RuleCase(
+            name: "add source with a Chinese name",
+            payload: sns(.addFriendReq, [SnsChangeInfo(identifier: "u", source: "AddSource_Type_微信")]),
+            expected: [F.error(.snsSourceFormat, "elems[0].snsSystem.users[0].source")]),
+        RuleCase(
+            name: "add source with a Chinese name past 8 bytes",
+            payload: sns(.addFriendReq, [SnsChangeInfo(identifier: "u", source: "AddSource_Type_微信好")]),
+            expected: [
+                F.error(.snsSourceFormat, "elems[0].snsSystem.users[0].source"),
+                F.error(.snsSourceBytes, "elems[0].snsSystem.users[0].source", limit: 8, actual: 9),
+            ]),
+        // F4
+        RuleCase(
+            name: "relationship type 5 in the seed profile",
+            payload: sns(SnsSystemType(rawValue: 5), [SnsChangeInfo(identifier: "u")]),
+            expected: [F.warning(.unknownEnumValue, "elems[0].snsSystem.type", actual: 5)]),
+        RuleCase(
+            name: "relationship type 5 in the current profile", profile: "current",
+            payload: sns(SnsSystemType(rawValue: 5), [SnsChangeInfo(identifier: "u")]), expected: []),
+        RuleCase(
+            name: "relationship type 14 in the current profile", profile: "current",
+            payload: sns(SnsSystemType(rawValue: 14), [SnsChangeInfo(identifier: "u")]), expected: []),
+        RuleCase(
+            name: "relationship type 15 in the current profile", profile: "current",
+            payload: sns(SnsSystemType(rawValue: 15), [SnsChangeInfo(identifier: "u")]),
+            expected: [F.warning(.unknownEnumValue, "elems[0].snsSystem.type", actual: 15)]),
+        RuleCase(
+            name: "relationship type left unspecified",
+            payload: sns(.unspecified, [SnsChangeInfo(identifier: "u")]),
+            expected: [F.warning(.unspecifiedEnumValue, "elems[0].snsSystem.type", actual: 0)]),
+        // F5
+        RuleCase(
+            name: "wording on an add-friend notice",
+            payload: sns(.addFriend, [SnsChangeInfo(identifier: "u"), SnsChangeInfo(identifier: "v", wording: "hi")]),
+            expected: [F.error(.snsWordingType, "elems[0].snsSystem.users[1].wording")]),
+        RuleCase(
+            name: "relationship change without a user",
+            payload: sns(.delFriend, [SnsChangeInfo(identifier: "")]),
+            expected: [F.error(.snsIdentifierMissing, "elems[0].snsSystem.users[0].identifier")]),
+    ]
+
+    /// C1, C2, C4, C5, events and batches.
+    static func event(_ kind: Event.Kind) -> FramePayload { .event(Event(kind: kind)) }
+
+    static func receipts(_ receipts: [MessageReceipt]) -> FramePayload {
+        event(.readReceipt(ReadReceiptEvent(receipts: receipts)))
+    }
+
+    static let eventCases: [RuleCase] = [
+        // C1, C3
+        RuleCase(name: "connected", payload: event(.connection(ConnectionEvent(state: .connected))), expected: []),
+        RuleCase(
+            name: "failed with code and text",
+            payload: event(.connection(ConnectionEvent(state: .failed, code: 6_208, text: "kicked", status: .timeout))),
+            expected: []),
+        RuleCase(
+            name: "disconnected with code and text",
+            payload: event(.connection(ConnectionEvent(state: .disconnected, code: 1, text: "x"))), expected: []),
+        RuleCase(
+            name: "connecting with code and text",
+            payload: event(.connection(ConnectionEvent(state: .connecting, code: 7, text: "x"))),
+            expected: [
+                F.error(.connectionCodeState, "connection.code", actual: 7),
+                F.error(.connectionCodeState, "connection.text"),
+            ]),
+        RuleCase(
+            name: "connection state and status undocumented",
+            payload: event(
+                .connection(ConnectionEvent(state: ConnectionState(rawValue: 9), status: .init(rawValue: 7)))),
+            expected: [
+                F.warning(.unknownEnumValue, "connection.state", actual: 9),
+                F.warning(.unknownEnumValue, "connection.status", actual: 7),
+            ]),
+        RuleCase(
+            name: "connection state unspecified", payload: event(.connection(ConnectionEvent())),
+            expected: [F.warning(.unspecifiedEnumValue, "connection.state", actual: 0)]),
+        // C2
+        RuleCase(
+            name: "reconnect failed with code",
+            payload: event(.userStatus(UserStatusEvent(type: .reconnectFailed, code: 5, text: "t"))), expected: []),
+        RuleCase(
+            name: "forced offline with code",
+            payload: event(.userStatus(UserStatusEvent(type: .forcedOffline, code: 6_208))),
+            expected: [F.error(.userStatusCodeType, "userStatus.code", actual: 6_208)]),
+        RuleCase(
+            name: "signature expired with text",
+            payload: event(.userStatus(UserStatusEvent(type: .userSigExpired, text: "expired"))),
+            expected: [F.error(.userStatusCodeType, "userStatus.text")]),
+        RuleCase(
+            name: "user status undocumented",
+            payload: event(.userStatus(UserStatusEvent(type: .init(rawValue: 4), code: 1))),
+            expected: [F.warning(.unknownEnumValue, "userStatus.type", actual: 4)]),
+        // C4
+        RuleCase(
+            name: "one-to-one and group receipts",
+            payload: receipts([
+                MessageReceipt(msgID: "m", userID: "u", isPeerRead: true, timestamp: 1),
+                MessageReceipt(msgID: "m", groupID: "g", readCount: 3, unreadCount: 2),
+                MessageReceipt(userID: "u", timestamp: 1),
+            ]),
+            expected: []),
+        RuleCase(
+            name: "receipt without target", payload: receipts([MessageReceipt(msgID: "m")]),
+            expected: [F.error(.receiptTargetMissing, "readReceipt.receipts[0]")]),
+        RuleCase(
+            name: "receipt with both targets",
+            payload: receipts([
+                MessageReceipt(msgID: "m", userID: "u"), MessageReceipt(msgID: "m", userID: "u", groupID: "g"),
+            ]),
+            expected: [F.error(.receiptTargetAmbiguous, "readReceipt.receipts[1]")]),
+        RuleCase(
+            name: "group receipt read by the peer",
+            payload: receipts([MessageReceipt(msgID: "m", groupID: "g", isPeerRead: true)]),
+            expected: [F.error(.receiptPeerReadOnGroup, "readReceipt.receipts[0].isPeerRead")]),
+        RuleCase(
+            name: "one-to-one receipt with counts",
+            payload: receipts([MessageReceipt(msgID: "m", userID: "u", readCount: 1, unreadCount: 1)]),
+            expected: [
+                F.error(.receiptCountsOnOneToOne, "readReceipt.receipts[0].readCount"),
+                F.error(.receiptCountsOnOneToOne, "readReceipt.receipts[0].unreadCount"),
+            ]),
+        // C5
+        RuleCase(name: "recall", payload: event(.recall(RecallEvent(msgID: "m"))), expected: []),
+        RuleCase(
+            name: "recall without message ID", payload: event(.recall(RecallEvent())),
+            expected: [F.error(.recallMsgIDMissing, "recall.msgId")]),
+        RuleCase(
+            name: "modification",
+            payload: event(.modification(ModificationEvent(message: F.directMessage([F.text()])))),
+            expected: []),
+        RuleCase(
+            name: "modification without message", payload: event(.modification(ModificationEvent())),
+            expected: [F.error(.modificationMessageMissing, "modification.message")]),
+        RuleCase(
+            name: "modified message breaking rules",
+            payload: event(
+                .modification(
+                    ModificationEvent(
+                        message: Message(
+                            sender: "a", elems: [Elem(kind: .location(LocationElem(latitude: 100)))])))),
+            expected: [
+                F.error(.messageTargetMissing, "modification.message"),
+                F.error(.locationLatitude, "modification.message.elems[0].location.latitude", limit: 90),
+            ]),
+        RuleCase(
+            name: "event of no known kind", payload: .event(Event()),
+            expected: [F.warning(.unknownKind, "")]),
+        // Batches
+        RuleCase(
+            name: "batch", payload: .batch(MessageBatch(messages: [F.directMessage(), F.groupMessage()])),
+            expected: []),
+        RuleCase(
+            name: "batch with broken messages",
+            payload: .batch(
+                MessageBatch(messages: [
+                    F.directMessage(), Message(sender: "a"),
+                    F.directMessage([F.text(), Elem(kind: .merger(MergerElem(title: "t", messages: [Message()])))]),
+                ])),
+            expected: [
+                F.error(.messageTargetMissing, "messages[1]"),
+                F.error(.messageTargetMissing, "messages[2].elems[1].merger.messages[0]"),
+            ]),
+        RuleCase(name: "empty batch", payload: .batch(MessageBatch()), expected: []),
+    ]
+
+    @Test(arguments: messageCases + groupCases + relationshipCases + eventCases)
+    func ruleYieldsExactlyItsFindings(_ ruleCase: RuleCase) {
+        #expect(Validator.validate(ruleCase.payload, limits: F.limits(ruleCase.profile)) == ruleCase.expected)
+    }
+
+    @Test func reportsTheSeverityOfEachCode() {
+        let warnings = FindingCode.validatorCodes.filter { $0.severity == .warning }
+        #expect(
+            Set(warnings) == [
+                .unknownEnumValue, .unspecifiedEnumValue, .unknownKind, .unknownGroupType, .unknownPlatform,
+                .imageLargeSize, .imageThumbnailSize,
+            ])
+    }
+
+    @Test func codesAreUniqueDottedLowercaseStrings() {
+        let codes = FindingCode.validatorCodes.map(\.rawValue)
+        #expect(Set(codes).count == codes.count)
+        for code in codes {
+            let parts = code.split(separator: ".", omittingEmptySubsequences: false)
+            #expect(parts.count >= 2, "\(code)")
+            #expect(["limit", "range", "format", "rule", "enum"].contains(String(parts[0])), "\(code)")
+            #expect(code.allSatisfy { $0.isLowercase || $0 == "." || $0 == "-" }, "\(code)")
+        }
+    }
+
+    @Test func checkThrowsTheFirstErrorAsValidationFailed() {
+        var message = F.groupMessage([F.text()])
+        message.groupType = "Work"
+        #expect(throws: Never.self) { try Validator.check(message) }
+
+        message.receiver = "bob"
+        message.elems.append(Elem(kind: .file(FileElem(size: UInt32.max))))
+        let error = #expect(throws: IMCodecError.self) { try Validator.check(message) }
+        #expect(error?.code == .validationFailed)
+        #expect(error?.path == "")
+        #expect(error?.reason.hasPrefix("rule.message.target-ambiguous") == true)
+
+        let batch = MessageBatch(messages: [F.directMessage([Elem(kind: .file(FileElem(size: UInt32.max)))])])
+        let batchError = #expect(throws: IMCodecError.self) { try Validator.check(.batch(batch)) }
+        #expect(batchError?.code == .validationFailed)
+        #expect(batchError?.path == "messages[0].elems[0].file.size")
+        #expect(batchError?.limit == 100 << 20)
+        #expect(batchError?.observed == Int(UInt32.max))
+        #expect(throws: Never.self) { try Validator.check(Event()) }
+        let eventError = #expect(throws: IMCodecError.self) { try Validator.check(Event(kind: .recall(RecallEvent()))) }
+        #expect(eventError?.path == "recall.msgId")
+    }
+
+    @Test func validationDocNamesEveryCodeAndEveryLimitsRow() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("docs/VALIDATION.md"), encoding: .utf8)
+        for code in FindingCode.validatorCodes {
+            #expect(text.contains("| `\(code.rawValue)` |"), "\(code) has no row in the code table")
+        }
+        let rows =
+            (1...16).map { "M\($0)" } + (1...17).map { "G\($0)" } + (1...9).map { "F\($0)" } + (1...5).map { "C\($0)" }
+        for row in rows {
+            #expect(text.contains("\n| \(row) |"), "limits.md row \(row) is not mapped")
+        }
+    }
+}
