@@ -1,0 +1,171 @@
+/// Decodes single frames: checks every field, inflates the body and verifies
+/// the checksum (`docs/FRAME_FORMAT.md`).
+///
+/// A decoder keeps one zlib stream and reuses it for every compressed frame,
+/// so create one per connection or thread and reuse it. It is not `Sendable`:
+/// use it from one task at a time.
+///
+/// Memory stays bounded by ``limits`` whatever a frame declares: sizes are
+/// checked against them before anything is allocated, the payload is
+/// allocated once at its declared size, and inflation stops the moment it is
+/// full.
+public final class FrameDecoder {
+    /// The limits every frame is checked against.
+    public let limits: DecodingLimits
+    private var inflaterStorage: Inflater?
+
+    /// Creates a decoder.
+    ///
+    /// - Parameter limits: The limits to check frames and payloads against.
+    public init(limits: DecodingLimits = .default) {
+        self.limits = limits
+    }
+
+    /// Decodes a buffer that holds exactly one frame.
+    ///
+    /// - Parameter bytes: The frame.
+    /// - Returns: The header and the payload; the payload of an uncompressed
+    ///   frame shares `bytes`' storage.
+    /// - Throws: `frame.truncated`, `frame.version`, `frame.kind`,
+    ///   `frame.compression`, `frame.reserved-bits`, `frame.varint`,
+    ///   `frame.dictionary`, `limit.frame-size`, `limit.inflated-size`,
+    ///   `limit.inflate-ratio`, `frame.deflate`, `frame.payload-length`,
+    ///   `frame.checksum` and `frame.trailing-bytes`, checked in that order.
+    public func decodeFrame(_ bytes: [UInt8]) throws(IMCodecError) -> Frame {
+        try decodeFrame(bytes[...])
+    }
+
+    /// Decodes a buffer that holds exactly one frame.
+    ///
+    /// - Parameter bytes: The frame.
+    /// - Returns: The header and the payload; the payload of an uncompressed
+    ///   frame shares `bytes`' storage.
+    /// - Throws: The codes of ``decodeFrame(_:)-([UInt8])``.
+    public func decodeFrame(_ bytes: ArraySlice<UInt8>) throws(IMCodecError) -> Frame {
+        let header = try frameHeader(of: bytes)
+        let frame = try decodeFrame(bytes.prefix(header.frameLength), header: header)
+        try checkNoTrailingBytes(bytes.count, header)
+        return frame
+    }
+
+    /// Decodes a buffer that holds exactly one frame, copying a stored payload
+    /// out of it.
+    ///
+    /// - Parameter bytes: The frame.
+    /// - Returns: The header and the payload.
+    /// - Throws: The codes of ``decodeFrame(_:)-([UInt8])``.
+    public func decodeFrame(_ bytes: UnsafeRawBufferPointer) throws(IMCodecError) -> Frame {
+        let header = try frameHeader(of: bytes)
+        let frameBytes = UnsafeRawBufferPointer(rebasing: bytes[0..<header.frameLength])
+        let payload: ArraySlice<UInt8> =
+            switch try decodeBody(frameBytes, header) {
+            case .stored(let range): Array(frameBytes[range])[...]
+            case .inflated(let inflated): inflated[...]
+            }
+        try checkNoTrailingBytes(bytes.count, header)
+        return Frame(header: header, payload: payload)
+    }
+
+    /// Checks 1 to 4: the header, the limits, and that the whole frame is there.
+    func frameHeader(of bytes: some Collection<UInt8>) throws(IMCodecError) -> FrameHeader {
+        guard let header = try FrameHeader.peek(bytes) else { throw Self.truncated(bytes.count) }
+        try header.checkLimits(limits)
+        guard bytes.count >= header.frameLength else { throw Self.truncated(bytes.count, header) }
+        return header
+    }
+
+    /// Checks 5 and 6 of a frame whose header passed checks 1 to 4.
+    ///
+    /// - Parameters:
+    ///   - frameBytes: Exactly the frame's bytes, header included.
+    ///   - header: The frame's header, already checked against the limits.
+    /// - Returns: The frame; a stored payload shares `frameBytes`' storage.
+    /// - Throws: `frame.deflate`, `frame.payload-length`, `frame.checksum`.
+    func decodeFrame(_ frameBytes: ArraySlice<UInt8>, header: FrameHeader) throws(IMCodecError) -> Frame {
+        let body = try frameBytes.withUnsafeBytes { raw in
+            Result { () throws(IMCodecError) in try decodeBody(raw, header) }
+        }.get()
+        switch body {
+        case .stored(let range):
+            let start = frameBytes.startIndex
+            return Frame(header: header, payload: frameBytes[(start + range.lowerBound)..<(start + range.upperBound)])
+        case .inflated(let payload):
+            return Frame(header: header, payload: payload[...])
+        }
+    }
+
+    /// Where a checked payload is.
+    enum Body {
+        /// The payload is the body: these offsets into the frame.
+        case stored(Range<Int>)
+        /// The payload inflated from the body.
+        case inflated([UInt8])
+    }
+
+    /// Checks 5 and 6: inflates the body and verifies the checksum.
+    ///
+    /// - Parameters:
+    ///   - frame: Exactly the frame's bytes, header included.
+    ///   - header: The frame's header, already checked against the limits.
+    /// - Returns: Where the payload is.
+    /// - Throws: `frame.deflate`, `frame.payload-length`, `frame.checksum`.
+    func decodeBody(_ frame: UnsafeRawBufferPointer, _ header: FrameHeader) throws(IMCodecError) -> Body {
+        precondition(frame.count == header.frameLength, "decodeBody takes exactly one frame")
+        let checksumStart = header.encodedLength - 4
+        let checked = UnsafeRawBufferPointer(rebasing: frame[0..<checksumStart])
+        let bodyRange = header.encodedLength..<frame.count
+        let body = UnsafeRawBufferPointer(rebasing: frame[bodyRange])
+        switch header.compression {
+        case .none:
+            try verifyChecksum(header, CRC32.checksum(checked, body))
+            return .stored(bodyRange)
+        case .deflate:
+            // The header check already refused ids that name no dictionary.
+            let dictionary = header.dictionaryID.flatMap { PresetDictionary(id: $0) }
+            let payload = try inflater.inflate(body, payloadLength: header.payloadLength, dictionary: dictionary?.bytes)
+            try verifyChecksum(header, payload.withUnsafeBytes { CRC32.checksum(checked, $0) })
+            return .inflated(payload)
+        }
+    }
+
+    private var inflater: Inflater {
+        if let inflaterStorage { return inflaterStorage }
+        let inflater = Inflater()
+        inflaterStorage = inflater
+        return inflater
+    }
+
+    private func verifyChecksum(_ header: FrameHeader, _ computed: UInt32) throws(IMCodecError) {
+        guard computed == header.checksum else {
+            throw IMCodecError(
+                .frameChecksum,
+                reason: "checksum mismatch: stored \(Self.hex(header.checksum)), computed \(Self.hex(computed))")
+        }
+    }
+
+    private func checkNoTrailingBytes(_ count: Int, _ header: FrameHeader) throws(IMCodecError) {
+        guard count == header.frameLength else { throw Self.trailingBytes(count, header) }
+    }
+
+    static func trailingBytes(_ count: Int, _ header: FrameHeader) -> IMCodecError {
+        IMCodecError(
+            .frameTrailingBytes,
+            reason: "\(count - header.frameLength) bytes after the end of the \(header.frameLength)-byte frame")
+    }
+
+    static func truncated(_ count: Int, _ header: FrameHeader? = nil) -> IMCodecError {
+        if let header {
+            return IMCodecError(
+                .frameTruncated, reason: "input ends after \(count) of the frame's \(header.frameLength) bytes")
+        }
+        return IMCodecError(.frameTruncated, reason: "input ends inside the frame header after \(count) bytes")
+    }
+
+    static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
+    }
+}
+
+@available(*, unavailable, message: "a FrameDecoder owns a zlib stream; use one per task")
+extension FrameDecoder: Sendable {}
