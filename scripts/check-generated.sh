@@ -22,6 +22,8 @@ if [ -d Sources/IMCodecReference/Generated ]; then
     for file in imcodec/v1/model.pb-c.c imcodec/v1/model.pb-c.h imcodec/testee/v1/testee.pb-c.c imcodec/testee/v1/testee.pb-c.h; do
         diff "$tmp/c/$file" "Sources/IMCodecReference/Generated/$file" || status=1
     done
+    scripts/embed_dictionary_c.sh Schemas/dictionaries/1.bin "$tmp/c/dictionary_1.h"
+    diff "$tmp/c/dictionary_1.h" Sources/IMCodecReference/Generated/dictionary_1.h || status=1
 fi
 if [ "$status" -ne 0 ]; then
     echo "generated code differs from Schemas/: run scripts/regenerate.sh" >&2

@@ -27,6 +27,7 @@ if [ -d Sources/IMCodecReference ]; then
     out=Sources/IMCodecReference/Generated
     rm -rf "$out" && mkdir -p "$out"
     protoc-c -ISchemas --c_out="$out" "${protos[@]}"
+    scripts/embed_dictionary_c.sh
 fi
 
 descriptors=$(mktemp)
