@@ -16,6 +16,7 @@ status=0
 for dir in Sources/IMCodec/Generated Sources/IMCodecTestSupport/Generated; do
     diff -r "$tmp/$dir" "$dir" || status=1
 done
+python3 scripts/embed_dictionary.py --check 1 || status=1
 if [ -d Sources/IMCodecReference/Generated ]; then
     mkdir -p "$tmp/c"
     protoc-c -ISchemas --c_out="$tmp/c" "${protos[@]}"
