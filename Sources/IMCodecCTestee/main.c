@@ -6,8 +6,9 @@
  * both framed as a 4-byte little-endian length and that many bytes of a
  * serialized message. Exits 0 when standard input ends. Every answer is a
  * Response: a result, a failure with the format's code and path, `skipped`
- * for operations or values this implementation does not support, or
- * `runtime_error` for a request it cannot handle.
+ * for operations this implementation does not support, or `runtime_error`
+ * for a request it cannot handle, including valid values protobuf-c cannot
+ * represent (listed in failure-list.txt beside this file).
  */
 #include "imcodec/testee/v1/testee.pb-c.h"
 #include "imcodec_ref.h"
@@ -184,9 +185,13 @@ static int answer_status(answer *a, imcodec_ref_status status, const imcodec_ref
         }
         return 1;
     case IMCODEC_REF_UNSUPPORTED:
-        a->response.result_case = IMCODEC__TESTEE__V1__RESPONSE__RESULT_SKIPPED;
-        a->response.skipped = err->path[0] != '\0' ? format_text(a, "%s at %s", err->reason, err->path)
-                                                   : format_text(a, "%s", err->reason);
+        /* A valid value protobuf-c cannot represent is a failure of this
+           implementation, not an unsupported operation: it is answered as a
+           runtime error and listed in the committed failure list
+           (Sources/IMCodecCTestee/failure-list.txt) with its reason. */
+        a->response.result_case = IMCODEC__TESTEE__V1__RESPONSE__RESULT_RUNTIME_ERROR;
+        a->response.runtime_error = err->path[0] != '\0' ? format_text(a, "%s at %s", err->reason, err->path)
+                                                         : format_text(a, "%s", err->reason);
         return 1;
     case IMCODEC_REF_MISUSE:
     case IMCODEC_REF_NO_MEMORY:

@@ -52,10 +52,12 @@ public struct WireReader {
         var value = low
         var shift: UInt64 = 7
         while true {
-            guard position < end else { throw Self.truncated() }
+            // A tenth byte that continues makes the varint invalid whatever
+            // follows, so this is checked before the end of the input.
             guard shift <= 63 else {
                 throw IMCodecError(.payloadVarint, reason: "a varint is longer than 10 bytes")
             }
+            guard position < end else { throw Self.truncated() }
             let byte = position.load(as: UInt8.self)
             position += 1
             value |= UInt64(byte & 0x7F) &<< shift

@@ -1,0 +1,23 @@
+import ArgumentParser
+import Foundation
+import IMCodec
+
+/// Prints an input error as `error: <code> at <path>: <reason>` on standard
+/// error and returns the exit code for invalid input (1).
+///
+/// The root of a value has the empty path; it is printed as `(root)` so the
+/// line keeps one shape for scripts.
+///
+/// - Parameters:
+///   - error: The error the library threw.
+///   - context: Where in the input it happened, such as `frame 3 at byte 120`;
+///     appended to the reason.
+func report(_ error: IMCodecError, context: String? = nil) -> ExitCode {
+    var line = "error: \(error.code) at \(error.path.isEmpty ? "(root)" : error.path): \(error.reason)"
+    if let limit = error.limit, let observed = error.observed {
+        line += " (limit \(limit), observed \(observed))"
+    }
+    if let context { line += " [\(context)]" }
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+    return .failure
+}

@@ -1,0 +1,199 @@
+import Foundation
+import IMCodec
+import IMCodecOracle
+
+/// The verdict on one answer.
+public enum CheckOutcome: Sendable, Equatable {
+    case passed
+    /// The testee does not implement the operation; the reason is its own.
+    case skipped(String)
+    /// The answer differs from the expectation; the reason says how.
+    case failed(String)
+}
+
+extension CaseCheck {
+    /// Compares a testee's answer with the expectation.
+    ///
+    /// - Parameter response: The answer.
+    /// - Returns: The verdict, with what differed when it failed.
+    public func verify(_ response: TesteeResponse) -> CheckOutcome {
+        switch response.result {
+        case .skipped(let reason):
+            return .skipped(reason.isEmpty ? "\(operation) not supported" : reason)
+        case .runtimeError(let reason):
+            return .failed("runtime error: \(reason)")
+        case nil:
+            return .failed("the response holds no result")
+        default:
+            break
+        }
+        switch expectation {
+        case .payload(let expected):
+            guard case .payload(let actual) = response.result else { return unexpected(response, "a payload") }
+            if [UInt8](actual) == expected { return .passed }
+            return .failed(
+                "payload differs:\n  expected \(Hex.abbreviated(expected, limit: 160))\n  actual   "
+                    + Hex.abbreviated([UInt8](actual), limit: 160) + firstDifference(expected, [UInt8](actual)))
+        case .json(let expected):
+            guard case .json(let text) = response.result else { return unexpected(response, "JSON") }
+            let actual: VectorJSON
+            do {
+                actual = try VectorJSON(parsing: text)
+            } catch {
+                return .failed("the JSON answer does not parse (\(error)): \(Self.shorten(text))")
+            }
+            if actual.isEquivalent(to: expected) { return .passed }
+            return .failed("JSON differs:\n  expected \(Self.shorten(expected.text))\n  actual   \(Self.shorten(text))")
+        case .failure(let expected):
+            guard case .failure(let failure) = response.result else {
+                return unexpected(response, "failure \(expected)")
+            }
+            if failure.code == expected.code && failure.path == expected.path { return .passed }
+            return .failed("rejected with \(Self.describe(failure)), expected \(expected)")
+        case .frame(let expected):
+            guard case .frame(let frame) = response.result else { return unexpected(response, "a decoded frame") }
+            return compare(frame, expected, prefix: "")
+        case .encodedFrame(let expected, let payloadLength):
+            guard case .frameBytes(let bytes) = response.result else { return unexpected(response, "frame bytes") }
+            return checkEncoded([UInt8](bytes), expected, payloadLength: payloadLength)
+        case .stream(let frames, let error, let incompleteTail):
+            guard case .stream(let stream) = response.result else { return unexpected(response, "a stream result") }
+            var problems: [String] = []
+            if stream.frames.count != frames.count {
+                problems.append("\(stream.frames.count) frames, expected \(frames.count)")
+            }
+            for (index, (actual, wanted)) in zip(stream.frames, frames).enumerated() {
+                if case .failed(let reason) = compare(actual, wanted, prefix: "frame \(index): ") {
+                    problems.append(reason)
+                }
+            }
+            switch (stream.hasFailure ? stream.failure : nil, error) {
+            case (nil, nil): break
+            case (let actual?, nil): problems.append("stream ended with \(Self.describe(actual)), expected no error")
+            case (nil, let wanted?): problems.append("stream ended without an error, expected \(wanted)")
+            case (let actual?, let wanted?):
+                if actual.code != wanted.code || actual.path != wanted.path {
+                    problems.append("stream ended with \(Self.describe(actual)), expected \(wanted)")
+                }
+            }
+            if stream.incompleteTail != incompleteTail {
+                problems.append("incomplete_tail \(stream.incompleteTail), expected \(incompleteTail)")
+            }
+            return problems.isEmpty ? .passed : .failed(problems.joined(separator: "; "))
+        case .findings(let expected):
+            guard case .findings(let findings) = response.result else { return unexpected(response, "findings") }
+            return compare(findings.findings, expected)
+        }
+    }
+
+    private func unexpected(_ response: TesteeResponse, _ wanted: String) -> CheckOutcome {
+        let actual: String
+        switch response.result {
+        case .payload(let bytes): actual = "a payload \(Hex.abbreviated([UInt8](bytes)))"
+        case .frame(let frame): actual = "a frame with payload \(Hex.abbreviated([UInt8](frame.payload)))"
+        case .frameBytes(let bytes): actual = "frame bytes \(Hex.abbreviated([UInt8](bytes)))"
+        case .stream(let stream): actual = "a stream result with \(stream.frames.count) frames"
+        case .findings(let findings): actual = "\(findings.findings.count) findings"
+        case .json(let text): actual = "JSON \(Self.shorten(text))"
+        case .failure(let failure): actual = "failure \(Self.describe(failure))"
+        case .skipped, .runtimeError, nil: actual = "nothing"
+        }
+        return .failed("answered \(actual), expected \(wanted)")
+    }
+
+    static func describe(_ failure: Imcodec_Testee_V1_Failure) -> String {
+        var text = failure.path.isEmpty ? failure.code : "\(failure.code) at \(failure.path)"
+        if !failure.reason.isEmpty { text += " (\(failure.reason))" }
+        return text
+    }
+
+    static func shorten(_ text: String, limit: Int = 400) -> String {
+        text.count <= limit ? text : String(text.prefix(limit)) + "… (\(text.count) characters)"
+    }
+
+    private func firstDifference(_ expected: [UInt8], _ actual: [UInt8]) -> String {
+        let common = min(expected.count, actual.count)
+        let index = (0..<common).first { expected[$0] != actual[$0] } ?? common
+        return "\n  first difference at byte \(index) (lengths \(expected.count) and \(actual.count))"
+    }
+
+    private func compare(_ frame: Imcodec_Testee_V1_DecodedFrame, _ expected: VectorCase.ExpectedFrame, prefix: String)
+        -> CheckOutcome
+    {
+        var problems: [String] = []
+        if frame.kind.rawValue != expected.kind.number {
+            problems.append("kind \(frame.kind.rawValue), expected \(expected.kind.number) (\(expected.kind))")
+        }
+        if Int(frame.compression) != expected.compression {
+            problems.append("compression \(frame.compression), expected \(expected.compression)")
+        }
+        if Int(frame.dictionaryID) != expected.dictionaryID {
+            problems.append("dictionary \(frame.dictionaryID), expected \(expected.dictionaryID)")
+        }
+        if [UInt8](frame.payload) != expected.payload {
+            problems.append(
+                "payload \(Hex.abbreviated([UInt8](frame.payload))), expected \(Hex.abbreviated(expected.payload))")
+        }
+        return problems.isEmpty ? .passed : .failed(prefix + problems.joined(separator: "; "))
+    }
+
+    /// Checks a frame the testee built: it must decode (with the library's
+    /// frame decoder, which the frame vectors pin down) to the expected
+    /// header and payload, and a stored frame must be exactly header plus
+    /// payload.
+    private func checkEncoded(_ bytes: [UInt8], _ expected: VectorCase.ExpectedFrame, payloadLength: Int)
+        -> CheckOutcome
+    {
+        let frame: Frame
+        do {
+            frame = try FrameDecoder().decodeFrame(bytes)
+        } catch {
+            return .failed("the frame built does not decode: \(error); bytes \(Hex.abbreviated(bytes))")
+        }
+        var decoded = Imcodec_Testee_V1_DecodedFrame()
+        decoded.kind = Imcodec_Testee_V1_PayloadKind(rawValue: Int(frame.header.kind.rawValue)) ?? .unspecified
+        decoded.compression = UInt32(frame.header.compression.rawValue)
+        decoded.dictionaryID = frame.header.dictionaryID ?? 0
+        decoded.payload = Data(frame.payload)
+        let outcome = compare(decoded, expected, prefix: "the frame built has ")
+        if case .failed = outcome { return outcome }
+        if bytes.count > frame.header.encodedLength + payloadLength {
+            return .failed("the frame built is \(bytes.count) bytes, more than its header and payload")
+        }
+        return .passed
+    }
+
+    private func compare(_ actual: [Imcodec_Testee_V1_Finding], _ expected: [VectorCase.ExpectedFinding])
+        -> CheckOutcome
+    {
+        var unmatched = actual
+        var missing: [VectorCase.ExpectedFinding] = []
+        for wanted in expected {
+            if let index = unmatched.firstIndex(where: { Self.matches($0, wanted) }) {
+                unmatched.remove(at: index)
+            } else {
+                missing.append(wanted)
+            }
+        }
+        if missing.isEmpty && unmatched.isEmpty { return .passed }
+        var problems: [String] = []
+        if !missing.isEmpty { problems.append("missing " + missing.map(\.description).joined(separator: ", ")) }
+        if !unmatched.isEmpty {
+            problems.append(
+                "unexpected "
+                    + unmatched.map { finding in
+                        var text = finding.path.isEmpty ? finding.code : "\(finding.code) at \(finding.path)"
+                        text += " [\(finding.severity)] limit \(finding.limit) actual \(finding.actual)"
+                        return text
+                    }.joined(separator: ", "))
+        }
+        return .failed(problems.joined(separator: "; "))
+    }
+
+    private static func matches(_ finding: Imcodec_Testee_V1_Finding, _ wanted: VectorCase.ExpectedFinding) -> Bool {
+        finding.code == wanted.code && finding.path == wanted.path
+            && (wanted.severity.map { $0 == finding.severity } ?? true)
+            && (wanted.limit.map { $0 == finding.limit } ?? true)
+            && (wanted.actual.map { $0 == finding.actual } ?? true)
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import IMCodecOracle
+
+/// One request a case sends to a testee, with what its answer must be.
+///
+/// A case becomes one or more checks: a valid payload case given as JSON is
+/// read from JSON (`json_to_payload`), decoded from its payload
+/// (`decode_payload`) and printed as JSON (`payload_to_json`). The case passes
+/// when no check fails and at least one passed; checks a testee skips (it
+/// does not implement the operation) do not fail it.
+public struct CaseCheck: Sendable {
+    /// What the answer must be.
+    public enum Expectation: Sendable {
+        /// `payload` with exactly these bytes.
+        case payload([UInt8])
+        /// `json` equivalent to this value (``VectorJSON/isEquivalent(to:)``).
+        case json(VectorJSON)
+        /// `failure` with this code and path.
+        case failure(VectorCase.ExpectedError)
+        /// `frame` with these header fields and payload.
+        case frame(VectorCase.ExpectedFrame)
+        /// `frame_bytes` that decode to this frame.
+        case encodedFrame(VectorCase.ExpectedFrame, payloadLength: Int)
+        /// `stream` with these frames, this failure and this tail.
+        case stream(frames: [VectorCase.ExpectedFrame], error: VectorCase.ExpectedError?, incompleteTail: Bool)
+        /// `findings` holding exactly these, in any order.
+        case findings([VectorCase.ExpectedFinding])
+    }
+
+    /// The operation's name in the testee protocol, for messages.
+    public var operation: String
+    public var request: TesteeRequest
+    public var expectation: Expectation
+
+    /// The checks of one case.
+    ///
+    /// - Parameter vector: The case.
+    /// - Returns: Its checks, in the order they are sent.
+    public static func checks(for vector: VectorCase) -> [CaseCheck] {
+        var base = TesteeRequest()
+        base.caseID = vector.id
+        if !vector.limits.isEmpty { base.limits = limits(vector.limits) }
+        let kind = Imcodec_Testee_V1_PayloadKind(rawValue: vector.kind?.number ?? 0) ?? .unspecified
+        let input = vector.input
+        let expected = vector.expected
+        var checks: [CaseCheck] = []
+
+        func add(_ operation: String, _ expectation: Expectation, _ build: (inout TesteeRequest) -> Void) {
+            var request = base
+            build(&request)
+            checks.append(CaseCheck(operation: operation, request: request, expectation: expectation))
+        }
+
+        switch vector.operation {
+        case .payload:
+            let jsonText = input.jsonText ?? input.json?.text
+            let payloadInput = input.payload ?? expected.payload
+            if let error = expected.error {
+                if let payload = input.payload {
+                    add("decode_payload", .failure(error)) { $0.decodePayload = decodePayload(kind, payload) }
+                } else if let jsonText {
+                    add("json_to_payload", .failure(error)) { $0.jsonToPayload = jsonToPayload(kind, jsonText) }
+                }
+                break
+            }
+            guard let canonical = expected.payload, let payloadInput else { break }
+            if let jsonText {
+                add("json_to_payload", .payload(canonical)) { $0.jsonToPayload = jsonToPayload(kind, jsonText) }
+            }
+            add("decode_payload", .payload(canonical)) { $0.decodePayload = decodePayload(kind, payloadInput) }
+            if let json = expected.json {
+                add("payload_to_json", .json(json)) {
+                    var operation = Imcodec_Testee_V1_PayloadToJsonRequest()
+                    operation.kind = kind
+                    operation.payload = Data(payloadInput)
+                    $0.payloadToJson = operation
+                }
+            }
+        case .decodeFrame:
+            let expectation: Expectation
+            if let error = expected.error {
+                expectation = .failure(error)
+            } else if let frame = expected.frame {
+                expectation = .frame(frame)
+            } else {
+                break
+            }
+            add("decode_frame", expectation) {
+                var operation = Imcodec_Testee_V1_DecodeFrameRequest()
+                operation.frame = Data(input.frame ?? [])
+                $0.decodeFrame = operation
+            }
+        case .encodeFrame:
+            guard let frame = expected.frame, let policy = input.policy, let payload = input.payload else { break }
+            let expectation: Expectation =
+                expected.error.map { .failure($0) } ?? .encodedFrame(frame, payloadLength: payload.count)
+            add("encode_frame", expectation) {
+                var operation = Imcodec_Testee_V1_EncodeFrameRequest()
+                operation.kind = kind
+                operation.payload = Data(payload)
+                operation.compression = UInt32(clamping: policy.compression)
+                operation.threshold = UInt32(clamping: policy.threshold)
+                operation.level = UInt32(clamping: policy.level)
+                operation.dictionaryID = UInt32(clamping: policy.dictionaryID)
+                $0.encodeFrame = operation
+            }
+        case .decodeStream:
+            let expectation = Expectation.stream(
+                frames: expected.frames ?? [], error: expected.error, incompleteTail: expected.incompleteTail ?? false)
+            add("decode_stream", expectation) {
+                var operation = Imcodec_Testee_V1_DecodeStreamRequest()
+                operation.chunks = (input.chunks ?? []).map { Data($0) }
+                $0.decodeStream = operation
+            }
+        case .validate:
+            let expectation: Expectation =
+                expected.error.map { .failure($0) } ?? .findings(expected.findings ?? [])
+            add("validate", expectation) {
+                var operation = Imcodec_Testee_V1_ValidateRequest()
+                operation.kind = kind
+                operation.payload = Data(input.payload ?? [])
+                operation.profile = input.profile ?? ""
+                $0.validate = operation
+            }
+        }
+        return checks
+    }
+
+    static func limits(_ values: [String: Int]) -> Imcodec_Testee_V1_Limits {
+        var limits = Imcodec_Testee_V1_Limits()
+        for (name, value) in values {
+            let number = UInt32(clamping: value)
+            switch name {
+            case "maxFrameBytes": limits.maxFrameBytes = number
+            case "maxInflatedBytes": limits.maxInflatedBytes = number
+            case "maxInflateRatio": limits.maxInflateRatio = number
+            case "maxDepth": limits.maxDepth = number
+            case "maxElems": limits.maxElems = number
+            case "maxRepeated": limits.maxRepeated = number
+            case "maxBatchMessages": limits.maxBatchMessages = number
+            default: break
+            }
+        }
+        return limits
+    }
+
+    static func decodePayload(_ kind: Imcodec_Testee_V1_PayloadKind, _ payload: [UInt8])
+        -> Imcodec_Testee_V1_DecodePayloadRequest
+    {
+        var operation = Imcodec_Testee_V1_DecodePayloadRequest()
+        operation.kind = kind
+        operation.payload = Data(payload)
+        return operation
+    }
+
+    static func jsonToPayload(_ kind: Imcodec_Testee_V1_PayloadKind, _ json: String)
+        -> Imcodec_Testee_V1_JsonToPayloadRequest
+    {
+        var operation = Imcodec_Testee_V1_JsonToPayloadRequest()
+        operation.kind = kind
+        operation.json = json
+        return operation
+    }
+}

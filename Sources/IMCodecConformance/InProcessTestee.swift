@@ -1,0 +1,179 @@
+import Foundation
+import IMCodec
+import IMCodecOracle
+
+/// The imcodec Swift library as a testee: answers testee-protocol requests by
+/// calling the library in this process.
+///
+/// The same handler serves `imcodec testee` over standard input and output
+/// (``TesteeServer``), so an in-process run and a run through the protocol
+/// exercise the same code. It never traps on a request: whatever the bytes,
+/// the answer is a result, a `failure` with the library's error code, or a
+/// `runtime_error` for a request that makes no sense (an unknown kind, a zlib
+/// level above 9).
+public final class InProcessTestee: Testee {
+    public let name = "in-process (imcodec Swift library)"
+
+    /// Creates the testee.
+    public init() {}
+
+    public func respond(to request: TesteeRequest, deadline: ContinuousClock.Instant?) -> TesteeOutcome {
+        .response(handle(request))
+    }
+
+    public func finish() -> String? { nil }
+
+    /// Answers one request.
+    ///
+    /// - Parameter request: The request.
+    /// - Returns: Its response; never throws or traps.
+    public func handle(_ request: TesteeRequest) -> TesteeResponse {
+        var response = TesteeResponse()
+        do {
+            let limits = try Self.limits(request)
+            switch request.operation {
+            case .decodePayload(let operation):
+                let kind = try Self.frameKind(operation.kind)
+                let value = try decodePayload(kind, [UInt8](operation.payload), limits)
+                response.payload = Data(value.serializedBytes())
+            case .decodeFrame(let operation):
+                response.frame = try decodeFrame([UInt8](operation.frame), limits)
+            case .encodeFrame(let operation):
+                response.frameBytes = Data(try encodeFrame(operation))
+            case .decodeStream(let operation):
+                response.stream = decodeStream(operation.chunks, limits)
+            case .validate(let operation):
+                response = try validate(operation, limits)
+            case .jsonToPayload(let operation):
+                let kind = try Self.frameKind(operation.kind)
+                let value = try FramePayload(kind: kind, jsonString: operation.json, limits: limits)
+                response.payload = Data(value.serializedBytes())
+            case .payloadToJson(let operation):
+                let kind = try Self.frameKind(operation.kind)
+                response.json = try decodePayload(kind, [UInt8](operation.payload), limits).jsonString()
+            case nil:
+                response.runtimeError = "the request names no operation"
+            }
+        } catch let error as IMCodecError {
+            response.failure = Self.failure(error)
+        } catch let error as BadRequest {
+            response.runtimeError = error.reason
+        } catch {
+            response.runtimeError = "\(error)"
+        }
+        return response
+    }
+
+    /// A request the testee cannot carry out as asked.
+    struct BadRequest: Error {
+        var reason: String
+    }
+
+    static func failure(_ error: IMCodecError) -> Imcodec_Testee_V1_Failure {
+        var failure = Imcodec_Testee_V1_Failure()
+        failure.code = error.code.rawValue
+        failure.path = error.path
+        failure.reason = error.reason
+        return failure
+    }
+
+    static func frameKind(_ kind: Imcodec_Testee_V1_PayloadKind) throws -> FrameKind {
+        switch kind {
+        case .message: return .message
+        case .batch: return .batch
+        case .event: return .event
+        default: throw BadRequest(reason: "payload kind \(kind.rawValue) is not message, batch or event")
+        }
+    }
+
+    static func payloadKind(_ kind: FrameKind) -> Imcodec_Testee_V1_PayloadKind {
+        switch kind {
+        case .message: .message
+        case .batch: .batch
+        case .event: .event
+        }
+    }
+
+    /// The request's limits; 0 (or no limits at all) means the default.
+    static func limits(_ request: TesteeRequest) throws -> DecodingLimits {
+        var limits = DecodingLimits()
+        guard request.hasLimits else { return limits }
+        let given = request.limits
+        func apply(_ value: UInt32, _ keyPath: WritableKeyPath<DecodingLimits, Int>) {
+            if value != 0 { limits[keyPath: keyPath] = Int(value) }
+        }
+        apply(given.maxFrameBytes, \.maxFrameBytes)
+        apply(given.maxInflatedBytes, \.maxInflatedBytes)
+        apply(given.maxInflateRatio, \.maxInflateRatio)
+        apply(given.maxDepth, \.maxDepth)
+        apply(given.maxElems, \.maxElems)
+        apply(given.maxRepeated, \.maxRepeated)
+        apply(given.maxBatchMessages, \.maxBatchMessages)
+        return limits
+    }
+
+    func decodePayload(_ kind: FrameKind, _ bytes: [UInt8], _ limits: DecodingLimits) throws(IMCodecError)
+        -> FramePayload
+    {
+        try bytes.withUnsafeBytes { raw in
+            Result { () throws(IMCodecError) in try FramePayload(kind: kind, serializedBytes: raw, limits: limits) }
+        }.get()
+    }
+
+    func decodedFrame(_ frame: Frame, _ limits: DecodingLimits) throws(IMCodecError) -> Imcodec_Testee_V1_DecodedFrame {
+        let value = try FramePayload(decoding: frame, limits: limits)
+        var decoded = Imcodec_Testee_V1_DecodedFrame()
+        decoded.kind = Self.payloadKind(frame.header.kind)
+        decoded.compression = UInt32(frame.header.compression.rawValue)
+        decoded.dictionaryID = frame.header.dictionaryID ?? 0
+        decoded.payload = Data(value.serializedBytes())
+        return decoded
+    }
+
+    func decodeFrame(_ bytes: [UInt8], _ limits: DecodingLimits) throws(IMCodecError) -> Imcodec_Testee_V1_DecodedFrame
+    {
+        let frame = try FrameDecoder(limits: limits).decodeFrame(bytes)
+        return try decodedFrame(frame, limits)
+    }
+
+    func encodeFrame(_ operation: Imcodec_Testee_V1_EncodeFrameRequest) throws -> [UInt8] {
+        let kind = try Self.frameKind(operation.kind)
+        guard operation.level <= 9 else { throw BadRequest(reason: "zlib level \(operation.level) is not 0...9") }
+        var dictionary: PresetDictionary?
+        if operation.dictionaryID != 0 {
+            guard let known = PresetDictionary(id: operation.dictionaryID) else {
+                throw IMCodecError(.frameDictionary, reason: "no dictionary has id \(operation.dictionaryID)")
+            }
+            dictionary = known
+        }
+        let policy: CompressionPolicy
+        switch operation.compression {
+        case 0:
+            policy = .disabled
+        case 1:
+            policy = CompressionPolicy(
+                threshold: Int(operation.threshold), level: operation.level == 0 ? 6 : Int(operation.level),
+                dictionary: dictionary)
+        default:
+            throw BadRequest(reason: "compression \(operation.compression) is not 0 or 1")
+        }
+        return FrameEncoder(policy: policy).encodeFrame(payload: [UInt8](operation.payload), kind: kind)
+    }
+
+    func decodeStream(_ chunks: [Data], _ limits: DecodingLimits) -> Imcodec_Testee_V1_StreamResult {
+        var result = Imcodec_Testee_V1_StreamResult()
+        let reader = FrameReader(limits: limits)
+        do throws(IMCodecError) {
+            for chunk in chunks {
+                reader.append([UInt8](chunk))
+                while let frame = try reader.next() {
+                    result.frames.append(try decodedFrame(frame, limits))
+                }
+            }
+            result.incompleteTail = !reader.isAtFrameBoundary
+        } catch {
+            result.failure = Self.failure(error)
+        }
+        return result
+    }
+}

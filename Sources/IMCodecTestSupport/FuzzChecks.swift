@@ -1,0 +1,202 @@
+import IMCodec
+import IMCodecOracle
+import IMCodecReference
+import SwiftProtobuf
+
+/// The properties every decoder must keep on any input, shared by the
+/// libFuzzer targets (FuzzTesting/) and by `swift test`, which replays the
+/// inputs the fuzzers once failed on (FuzzTesting/FailCases/).
+///
+/// Each check returns nil when the property holds, or a description of the
+/// finding. Rejecting an input is never a finding; crashing, hanging,
+/// accepting what the reference rejects, or decoding to another value is.
+public enum FuzzChecks {
+    /// swift-protobuf options: a depth above anything the default merger
+    /// budget admits (each layer is three protobuf levels, plus the profiles
+    /// inside elems), yet low enough that its recursion fits the stack.
+    static let oracleOptions: BinaryDecodingOptions = {
+        var options = BinaryDecodingOptions()
+        options.messageDepthLimit = 400
+        return options
+    }()
+
+    /// What swift-protobuf says of an input; `nil` when it stopped at its
+    /// depth limit and so has no verdict on the input's structure.
+    static func oracleVerdict(_ input: [UInt8]) -> Imcodec_V1_Message?? {
+        do {
+            return .some(try Imcodec_V1_Message(serializedBytes: input, options: oracleOptions))
+        } catch BinaryDecodingError.messageDepthLimit {
+            return nil
+        } catch {
+            return .some(nil)
+        }
+    }
+
+    /// Payload decoding against swift-protobuf and the C reference.
+    ///
+    /// Our decoder must accept exactly what swift-protobuf accepts (but for
+    /// inputs past our decoding limits, which it does not have) and
+    /// re-encode to the bytes it re-encodes to; an accepted value must
+    /// re-encode to bytes that decode to the same value; the C reference must
+    /// agree on acceptance, error code and path, and canonical bytes, except
+    /// where it reports a value protobuf-c cannot represent.
+    public static func payload(_ input: [UInt8]) -> String? {
+        let verdict = oracleVerdict(input)
+        let decoded: Result<IMCodec.Message, IMCodecError>
+        do throws(IMCodecError) {
+            decoded = .success(try IMCodec.Message(serializedBytes: input))
+        } catch {
+            decoded = .failure(error)
+        }
+        let reference = referenceDecode(input)
+        switch decoded {
+        case .failure(let error):
+            // swift-protobuf runs without our limits (depth, counts), so only
+            // a structural rejection must match its verdict.
+            if case .some(.some) = verdict, !error.code.rawValue.hasPrefix("limit.") {
+                return "rejected with \(error.code) what swift-protobuf accepts"
+            }
+            if case .failure(let code, let path) = reference, code != error.code.rawValue || path != error.path {
+                return "rejected with \(error.code) at \(error.path), the C reference with \(code) at \(path)"
+            }
+            if case .success = reference { return "rejected with \(error.code) what the C reference accepts" }
+            return nil
+        case .success(let value):
+            let encoded = value.serializedBytes()
+            guard let again = try? IMCodec.Message(serializedBytes: encoded), again.serializedBytes() == encoded
+            else { return "the re-encoding does not decode to the same value" }
+            switch verdict {
+            case .some(.none): return "accepted what swift-protobuf rejects"
+            case .some(.some(let oracle)):
+                guard let oracleBytes: [UInt8] = try? oracle.serializedBytes(), oracleBytes == encoded else {
+                    return "re-encodes differently from swift-protobuf"
+                }
+            case .none: break
+            }
+            switch reference {
+            case .failure(let code, let path): return "the C reference rejects it with \(code) at \(path)"
+            case .success(let bytes) where bytes != encoded: return "the C reference re-encodes it differently"
+            default: return nil
+            }
+        }
+    }
+
+    enum ReferenceResult {
+        case success([UInt8])
+        case failure(code: String, path: String)
+        case unsupported
+    }
+
+    static func referenceDecode(_ input: [UInt8]) -> ReferenceResult {
+        var out: UnsafeMutablePointer<UInt8>?
+        var count = 0
+        var error = imcodec_ref_error()
+        let status = input.withUnsafeBufferPointer { buffer in
+            imcodec_ref_decode_payload(
+                IMCODEC_REF_KIND_MESSAGE, buffer.baseAddress, buffer.count, nil, &out, &count, &error)
+        }
+        defer { imcodec_ref_free(out) }
+        switch status {
+        case IMCODEC_REF_OK:
+            return .success(out.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? [])
+        case IMCODEC_REF_ERROR:
+            return .failure(code: String(cString: imcodec_ref_error_code(&error)), path: String(cString: imcodec_ref_error_path(&error)))
+        default:
+            return .unsupported
+        }
+    }
+
+    static func referenceDecodeFrame(_ input: [UInt8]) -> ReferenceResult {
+        var out: UnsafeMutablePointer<UInt8>?
+        var count = 0
+        var error = imcodec_ref_error()
+        let status = input.withUnsafeBufferPointer { buffer in
+            imcodec_ref_decode_frame(nil, buffer.baseAddress, buffer.count, nil, nil, nil, nil, &out, &count, &error)
+        }
+        defer { imcodec_ref_free(out) }
+        switch status {
+        case IMCODEC_REF_OK:
+            return .success(out.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? [])
+        case IMCODEC_REF_ERROR:
+            return .failure(code: String(cString: imcodec_ref_error_code(&error)), path: String(cString: imcodec_ref_error_path(&error)))
+        default:
+            return .unsupported
+        }
+    }
+
+    /// JSON decoding: an accepted document prints to JSON that reads back to
+    /// the same value.
+    public static func json(_ input: [UInt8]) -> String? {
+        guard let value = try? IMCodec.Message(jsonUTF8: input) else { return nil }
+        let printed = value.jsonString()
+        guard let again = try? IMCodec.Message(jsonString: printed) else {
+            return "printed JSON does not read back: \(printed)"
+        }
+        return again.serializedBytes() == value.serializedBytes() ? nil : "printed JSON reads to another value"
+    }
+
+    /// Frame decoding followed by validation: a decoded payload validates
+    /// without crashing (in both profiles), re-frames to a frame that decodes
+    /// to the same payload, and the C reference agrees on acceptance.
+    public static func frame(_ input: [UInt8]) -> String? {
+        let decoder = FrameDecoder()
+        let reference = referenceDecodeFrame(input)
+        let payload: FramePayload
+        do throws(IMCodecError) {
+            payload = try decoder.decode(input)
+        } catch {
+            switch reference {
+            case .success: return "rejected with \(error.code) what the C reference accepts"
+            case .failure(let code, let path) where code != error.code.rawValue || path != error.path:
+                return "rejected with \(error.code) at \(error.path), the C reference with \(code) at \(path)"
+            default: return nil
+            }
+        }
+        switch reference {
+        case .failure(let code, let path): return "the C reference rejects it with \(code) at \(path)"
+        case .success(let bytes) where bytes != payload.serializedBytes():
+            return "the C reference decodes another payload"
+        default: break
+        }
+        _ = Validator.validate(payload, limits: .seed)
+        _ = Validator.validate(payload, limits: .current)
+        let bytes = payload.serializedBytes()
+        let reframed = FrameEncoder().encode(payload)
+        guard let again = try? decoder.decode(reframed), again.serializedBytes() == bytes else {
+            return "the re-framed payload decodes differently"
+        }
+        return nil
+    }
+
+    /// Streaming: the input, cut into chunks whose sizes the first bytes
+    /// choose, yields exactly the frames (or the error) the same input yields
+    /// when given to the reader whole.
+    public static func stream(_ input: [UInt8]) -> String? {
+        guard input.count >= 2 else { return nil }
+        let sizes = [1 + Int(input[0] & 0x3F), 1 + Int(input[1])]
+        let stream = Array(input.dropFirst(2))
+        func read(chunked: Bool) -> ([[UInt8]], String?) {
+            let reader = FrameReader()
+            var payloads: [[UInt8]] = []
+            var offset = 0
+            var turn = 0
+            repeat {
+                let size = chunked ? sizes[turn % 2] : stream.count
+                turn += 1
+                let end = min(stream.count, offset + size)
+                reader.append(stream[offset..<end])
+                offset = end
+                do throws(IMCodecError) {
+                    while let payload = try reader.nextPayload() { payloads.append(payload.serializedBytes()) }
+                } catch {
+                    return (payloads, error.code.rawValue)
+                }
+            } while offset < stream.count
+            return (payloads, nil)
+        }
+        let whole = read(chunked: false)
+        let chunked = read(chunked: true)
+        return whole.0 == chunked.0 && whole.1 == chunked.1
+            ? nil : "chunked reading differs: \(chunked.0.count) frames \(chunked.1 ?? "ok") against \(whole.0.count) \(whole.1 ?? "ok")"
+    }
+}

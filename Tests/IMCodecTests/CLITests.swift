@@ -1,0 +1,147 @@
+import Foundation
+import IMCodec
+import Testing
+
+/// The `imcodec` executable, run as a user runs it: arguments, standard
+/// input, standard output and error, exit status.
+@Suite struct CLITests {
+    /// The `imcodec` binary, built beside the test binary.
+    static let binary = URL(fileURLWithPath: ChildProcess.currentExecutable)
+        .deletingLastPathComponent().appendingPathComponent("imcodec").path
+
+    static let textMessage =
+        #"{"msgId":"144115000123-1700000000-42","sender":"alice","receiver":"bob","timestamp":"1700000000","elems":[{"text":{"text":"你好，世界 👋 hello"}}]}"#
+
+    func imcodec(_ arguments: String..., input: [UInt8] = []) throws -> ChildProcess.Result {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary), "build the imcodec product first")
+        return try ChildProcess.run(executable: Self.binary, arguments: arguments, input: input)
+    }
+
+    func imcodec(_ arguments: String..., text: String) throws -> ChildProcess.Result {
+        try ChildProcess.run(executable: Self.binary, arguments: arguments, input: Array(text.utf8))
+    }
+
+    /// A temporary file holding `bytes`, removed at the end of the test.
+    func file(_ bytes: [UInt8]) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("imcodec-cli-\(UUID().uuidString)")
+            .path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func encodeThenDecodePrintsTheSameMessage() throws {
+        let encoded = try imcodec("encode", text: Self.textMessage + "\n")
+        #expect(encoded.status == 0, "\(encoded.standardError)")
+        let decoded = try imcodec("decode", input: encoded.standardOutputBytes)
+        #expect(decoded.status == 0, "\(decoded.standardError)")
+        #expect(decoded.standardOutput == Self.textMessage + "\n")
+        #expect(decoded.standardError.isEmpty)
+    }
+
+    @Test func encodeWritesAFrameTheLibraryReads() throws {
+        let encoded = try imcodec("encode", "--threshold", "0", "--dictionary", "1", text: Self.textMessage)
+        let payload = try FrameDecoder().decode(encoded.standardOutputBytes)
+        #expect(payload == .message(try Message(jsonString: Self.textMessage)))
+        let header = try #require(try FrameHeader.peek(encoded.standardOutputBytes))
+        #expect(header.compression == .deflate)
+        #expect(header.dictionaryID == 1)
+    }
+
+    @Test func encodeNoneStoresAndEncodeKindSetsTheKind() throws {
+        let encoded = try imcodec(
+            "encode", "--compression", "none", "--kind", "event", text: #"{"recall":{"msgId":"m1"}}"#)
+        let header = try #require(try FrameHeader.peek(encoded.standardOutputBytes))
+        #expect(header.kind == .event)
+        #expect(header.compression == .none)
+    }
+
+    @Test func decodesAStreamAsOneJSONDocumentPerLine() throws {
+        let documents = [Self.textMessage, #"{"msgId":"2","elems":[{"face":{"index":3}}]}"#, #"{"msgId":"3"}"#]
+        let encoded = try imcodec(
+            "encode", "--lines", "--threshold", "0", text: documents.joined(separator: "\n") + "\n\n")
+        #expect(encoded.status == 0, "\(encoded.standardError)")
+        let decoded = try imcodec("decode", try file(encoded.standardOutputBytes))
+        #expect(decoded.standardOutput == documents.map { $0 + "\n" }.joined())
+    }
+
+    @Test func inspectShowsEveryHeaderFieldAndTheValue() throws {
+        let encoded = try imcodec("encode", "--threshold", "0", "--dictionary", "1", text: Self.textMessage)
+        let header = try #require(try FrameHeader.peek(encoded.standardOutputBytes))
+        let inspected = try imcodec("inspect", input: encoded.standardOutputBytes)
+        #expect(inspected.status == 0, "\(inspected.standardError)")
+        let lines = inspected.standardOutput
+        for expected in [
+            "frame 0 at byte 0", "version         1", "flags           0x15", "kind            message",
+            "compression     deflate", "dictionary      1", "body length     \(header.bodyLength)",
+            "payload length  \(header.payloadLength)", "checksum        0x",
+            "header size     \(header.encodedLength) bytes",
+            "frame size      \(header.frameLength) bytes", "ratio           0.", "integrity       ok",
+            #""msgId": "144115000123-1700000000-42""#,
+        ] {
+            #expect(lines.contains(expected), "missing \(expected) in\n\(lines)")
+        }
+    }
+
+    @Test func invalidJSONExitsOneWithCodeAndPath() throws {
+        let result = try imcodec("encode", text: #"{"elems":[{"text":{"text":7}}]}"#)
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("error: json.type at elems[0].text.text: "), "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test func anInvalidLineIsReportedWithItsLineNumber() throws {
+        let result = try imcodec("encode", "--lines", text: Self.textMessage + "\n\n" + #"{"msgId":}"# + "\n")
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("error: json.syntax at (root): "), "\(result.standardError)")
+        #expect(result.standardError.hasSuffix("[line 3]\n"), "\(result.standardError)")
+    }
+
+    @Test func aCorruptFrameExitsOneWithItsCode() throws {
+        var frame = try imcodec("encode", text: Self.textMessage).standardOutputBytes
+        frame[frame.count - 1] ^= 0x01
+        let decoded = try imcodec("decode", input: frame)
+        #expect(decoded.status == 1)
+        #expect(decoded.standardError.hasPrefix("error: frame.checksum at (root): "), "\(decoded.standardError)")
+        let inspected = try imcodec("inspect", input: frame)
+        #expect(inspected.status == 1)
+        #expect(inspected.standardOutput.contains("integrity       failed: frame.checksum"))
+        #expect(inspected.standardError.hasPrefix("error: frame.checksum at (root): "))
+    }
+
+    @Test func aStreamCutShortExitsOneAfterTheWholeFrames() throws {
+        let frames = try imcodec("encode", "--lines", text: Self.textMessage + "\n" + Self.textMessage)
+            .standardOutputBytes
+        let decoded = try imcodec("decode", input: Array(frames.dropLast(3)))
+        #expect(decoded.status == 1)
+        #expect(decoded.standardOutput == Self.textMessage + "\n")
+        #expect(decoded.standardError.hasPrefix("error: frame.truncated at (root): "))
+    }
+
+    @Test(arguments: [
+        ["encode", "--level", "0"], ["encode", "--level", "10"], ["encode", "--threshold", "-1"],
+        ["encode", "--dictionary", "2"], ["encode", "--kind", "letter"], ["encode", "--compression", "always"],
+        ["decode", "--no-such-option"], ["decode", "/no/such/file"], ["frobnicate"],
+    ])
+    func usageErrorsExitSixtyFour(arguments: [String]) throws {
+        let result = try ChildProcess.run(executable: Self.binary, arguments: arguments)
+        #expect(result.status == 64, "\(arguments): \(result.standardError)")
+        #expect(result.standardError.contains("Error: "))
+    }
+
+    @Test(arguments: [["--help"], ["encode", "--help"], ["decode", "--help"], ["inspect", "--help"]])
+    func helpShowsExamplesAndExitsZero(arguments: [String]) throws {
+        let result = try ChildProcess.run(executable: Self.binary, arguments: arguments)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("Examples:"))
+    }
+
+    @Test func decodingABombPeaksUnder64MiB() throws {
+        let bomb = FrameBombTests.zeroBomb(mebibytes: 1024).stream
+        let frame = FrameBombTests.frame(body: bomb, declaring: UInt64(DecodingLimits.default.maxInflatedBytes))
+        let result = try imcodec("decode", try file(frame))
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("error: frame.payload-length at (root): "), "\(result.standardError)")
+        print("imcodec decode of a 1 GiB bomb declaring 16 MiB: peak RSS \(result.maxRSS >> 20) MiB")
+        #expect(result.maxRSS < 64 << 20)
+    }
+}

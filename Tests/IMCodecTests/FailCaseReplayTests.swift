@@ -1,0 +1,42 @@
+import Foundation
+import IMCodec
+import IMCodecTestSupport
+import Testing
+
+/// Replays every input a fuzz target once failed on (FuzzTesting/FailCases/)
+/// through the same check the target runs, so a fixed bug stays fixed.
+@Suite struct FailCaseReplayTests {
+    static let checks: [(target: String, check: @Sendable ([UInt8]) -> String?)] = [
+        ("FuzzPayload", FuzzChecks.payload),
+        ("FuzzJSON", FuzzChecks.json),
+        ("FuzzFrame", FuzzChecks.frame),
+        ("FuzzStream", FuzzChecks.stream),
+    ]
+
+    @Test func everySavedFuzzInputPassesItsCheck() throws {
+        var replayed = 0
+        for (target, check) in Self.checks {
+            let folder = repositoryRoot + "/FuzzTesting/FailCases/" + target
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            for name in names.sorted() where !name.hasPrefix(".") && !name.hasSuffix(".md") {
+                let input = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)))
+                let finding = check(input)
+                #expect(finding == nil, "\(target)/\(name): \(finding ?? "")")
+                replayed += 1
+            }
+        }
+        print("fuzz fail cases replayed: \(replayed)")
+    }
+
+    @Test func checksPassOnWellFormedAndOnRejectedInputs() {
+        let message = Message(msgID: "m", sender: "a", receiver: "b", elems: [.text("你好")])
+        let frame = FrameEncoder().encode(.message(message))
+        #expect(FuzzChecks.payload(message.serializedBytes()) == nil)
+        #expect(FuzzChecks.payload([0x0A, 0x05]) == nil)
+        #expect(FuzzChecks.json(Array(message.jsonString().utf8)) == nil)
+        #expect(FuzzChecks.json(Array("{".utf8)) == nil)
+        #expect(FuzzChecks.frame(frame) == nil)
+        #expect(FuzzChecks.frame(Array(frame.dropLast())) == nil)
+        #expect(FuzzChecks.stream([3, 5] + frame + frame) == nil)
+    }
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Writes the libFuzzer dictionaries in FuzzTesting/ from the schema.
+
+FuzzPayload.dict: every field tag of Schemas/imcodec/v1/model.proto as its
+varint bytes. FuzzJSON.dict: every JSON field name, enum value name and the
+JSON punctuation. FuzzFrame.dict and FuzzStream.dict: frame header bytes
+(version, flag bytes for every kind, compression and dictionary bit).
+"""
+import os
+import re
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+WIRE = {"double": 1, "string": 2, "bytes": 2, "bool": 0, "int32": 0, "uint32": 0, "int64": 0, "uint64": 0}
+
+
+def varint(value):
+    out = []
+    while value >= 0x80:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return out
+
+
+def quoted(data):
+    return '"' + "".join("\\x%02X" % b for b in data) + '"'
+
+
+def main():
+    with open(os.path.join(ROOT, "Schemas/imcodec/v1/model.proto")) as f:
+        text = f.read()
+    enums = set(re.findall(r"^enum (\w+)", text, re.M))
+    tags, names, values = set(), set(), set()
+    for type_name, name, number in re.findall(r"^\s+(?:repeated\s+)?(\w+)\s+(\w+)\s*=\s*(\d+);", text, re.M):
+        if type_name.isupper() or type_name == "repeated":
+            continue
+        wire = 0 if type_name in enums else WIRE.get(type_name, 2)
+        tags.add(tuple(varint(int(number) << 3 | wire)))
+        parts = name.split("_")
+        names.add(parts[0] + "".join(p[:1].upper() + p[1:] for p in parts[1:]))
+        names.add(name)
+    values.update(re.findall(r"^\s+([A-Z][A-Z0-9_]+)\s*=", text, re.M))
+    out = os.path.join(ROOT, "FuzzTesting")
+    with open(os.path.join(out, "FuzzPayload.dict"), "w") as f:
+        f.write("# Field tags of Schemas/imcodec/v1/model.proto (scripts/make_fuzz_dicts.py).\n")
+        for tag in sorted(tags):
+            f.write(quoted(bytes(tag)) + "\n")
+    with open(os.path.join(out, "FuzzJSON.dict"), "w") as f:
+        f.write("# JSON names of Schemas/imcodec/v1/model.proto (scripts/make_fuzz_dicts.py).\n")
+        for name in sorted(names | values):
+            f.write('"\\"%s\\""\n' % name)
+        for token in ["{", "}", "[", "]", ":", ",", "null", "true", "false", "\\\"NaN\\\"", "-0", "1e308",
+                      "\\\\u0000", "\\\\ud83d\\\\ude00"]:
+            f.write('"%s"\n' % token)
+    header = []
+    for kind in (1, 2, 3):
+        for compression in (0, 1):
+            for dictionary in ((0, 1) if compression else (0,)):
+                flags = kind | compression << 2 | dictionary << 4
+                header.append(bytes([1, flags] + ([1] if dictionary else [])))
+    for name in ("FuzzFrame.dict", "FuzzStream.dict"):
+        with open(os.path.join(out, name), "w") as f:
+            f.write("# Frame header starts: version, flags, dictionary id (scripts/make_fuzz_dicts.py).\n")
+            for start in header:
+                f.write(quoted(start) + "\n")
+            f.write(quoted(bytes([0xFF, 0xFF, 0xFF, 0xFF, 0x0F])) + "\n")
+
+
+if __name__ == "__main__":
+    main()

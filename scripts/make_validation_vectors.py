@@ -1,0 +1,530 @@
+#!/usr/bin/env python3
+"""Writes the validator vectors: Vectors/limits/validation-seed.json and
+validation-current.json (every numeric rule of reference/limits.md at N and
+N + 1, and where a profile has no such rule, a value far past the other
+profile's limit that passes) and Vectors/limits/validation-rules.json (every
+rule without a number, passing and failing side by side).
+
+Numbers, codes, severities and profiles come from docs/VALIDATION.md ("Profiles",
+"How values are measured", "Finding codes", "Decisions the documentation leaves
+open"). Where that document does not say at which path a finding is reported,
+the case carries the flag PathDecision and its comment names the reading.
+Payloads come from make_vectors_common.encode and are re-derived with
+swift-protobuf by VectorOracleTests.
+
+Run from anywhere: python3 scripts/make_validation_vectors.py
+"""
+
+import sys
+
+sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
+
+import base64
+
+from make_vectors_common import VectorFile, encode, hexs, report
+
+DERIVATION = (
+    "Limits, codes, severities and profiles from docs/VALIDATION.md (which sources every number in "
+    "reference/limits.md): every case sits at a limit (N, no finding) or one unit past it (N+1, one finding with the "
+    "limit and the measured value), or breaks one rule against an otherwise clean message. Built by "
+    "scripts/make_validation_vectors.py; payloads from scripts/make_vectors_common.py, re-derived with swift-protobuf "
+    "by VectorOracleTests. Paths VALIDATION.md leaves open are flagged PathDecision."
+)
+
+FLAGS = {
+    "AtLimit": "A value exactly at the profile's limit: no finding.",
+    "PastLimit": "A value one unit (byte, entry, UTF-16 unit, member, layer) past the profile's limit: one finding "
+    "with the limit and the measured value.",
+    "RuleOff": "The profile has no such rule (a '–' in VALIDATION.md's profile table): a value far past the other "
+    "profile's limit passes.",
+    "MultiByte": "Byte limits count UTF-8 bytes: CJK characters are 3 bytes, emoji 4. Merger abstract lines count "
+    "UTF-16 code units: an emoji is 2.",
+    "Warning": "The finding is a warning (enum.* codes and the image scaling rules); the message is still valid.",
+    "PathDecision": "docs/VALIDATION.md names the code but not the path; the vector takes the path of the field the "
+    "rule measures (for count limits, the repeated field; for rules about a whole elem, that elem's kind).",
+    "Clean": "A message that breaks no rule: no finding at all.",
+    "DecodeLimits": "The payload nests deeper than the default decoding depth, so the case raises maxDepth for the "
+    "decode that precedes validation.",
+}
+
+WARNING_CODES = {"rule.image.large-size", "rule.image.thumbnail-size"}
+
+C2C = {"msgId": "m1", "sender": "user_alice", "receiver": "user_bob"}
+GROUP = {"msgId": "m1", "sender": "user_alice", "groupId": "@TGS#2C5SZEAEF", "groupType": "Public"}
+TEXT = {"text": {"text": "hi"}}
+
+
+def b64(data):
+    return base64.b64encode(data).decode("ascii")
+
+
+def msg(base, *elems, **fields):
+    value = dict(base)
+    value.update(fields)
+    value["elems"] = list(elems) if elems else [TEXT]
+    return value
+
+
+def finding(code, path, limit=None, actual=None):
+    item = {"code": code, "path": path,
+            "severity": "warning" if code.startswith("enum.") or code in WARNING_CODES else "error"}
+    if limit is not None:
+        item["limit"] = limit
+    if actual is not None:
+        item["actual"] = actual
+    return item
+
+
+def add(vf, cid, comment, kind, value, profile, findings, flags=(), limits=None):
+    result = "invalid" if any(f["severity"] == "error" for f in findings) else "valid"
+    flags = list(flags)
+    if any(f["severity"] == "warning" for f in findings) and "Warning" not in flags:
+        flags.append("Warning")
+    if not findings and not any(f in flags for f in ("AtLimit", "RuleOff")):
+        flags.append("Clean")
+    case = {"id": cid, "comment": comment, "flags": flags, "operation": "validate", "result": result, "kind": kind}
+    if limits:
+        case["limits"] = limits
+    case["input"] = {"json": value, "payloadHex": hexs(encode({"message": "Message", "batch": "MessageBatch",
+                                                                "event": "Event"}[kind], value)), "profile": profile}
+    case["expected"] = {"findings": findings}
+    vf.add(case)
+
+
+# ---------------------------------------------------------------------------
+# Numeric limits: (name, code, {profile: N or None}, unit, build(n) -> (kind, value), path, flags)
+# ---------------------------------------------------------------------------
+
+MB = 1024 * 1024
+
+
+def tips(**fields):
+    value = {"type": "GROUP_TIPS_TYPE_INFO_CHANGE", "platform": "iOS"}
+    value.update(fields)
+    return {"groupTips": value}
+
+
+def group_with(elem, **fields):
+    return msg(GROUP, elem, **fields)
+
+
+def change(kind, value, key=None):
+    entry = {"type": f"GROUP_INFO_CHANGE_TYPE_{kind}", "value": value}
+    if key is not None:
+        entry["key"] = key
+    return tips(groupChangeList=[entry])
+
+
+def sns(users, kind="ADD_FRIEND_REQ"):
+    return {"snsSystem": {"type": f"SNS_SYSTEM_TYPE_{kind}", "users": users}}
+
+
+def merger(messages, **fields):
+    value = {"title": "history", "compatibleText": "upgrade to view", "messages": messages}
+    value.update(fields)
+    return {"merger": value}
+
+
+def nested(n):
+    return [{"receiver": "user_bob", "elems": [TEXT]} for _ in range(n)]
+
+
+def body_text(n):
+    """A text elem whose elems field is exactly n bytes: 92 01 L1 0a L2 0a L3 text."""
+    def vlen(x):
+        return 1 if x < 128 else 2 if x < 16384 else 3
+    for t in range(n, 0, -1):
+        l2 = 1 + vlen(t) + t
+        l1 = 1 + vlen(l2) + l2
+        if 2 + vlen(l1) + l1 == n:
+            return {"text": {"text": "a" * t}}
+    raise ValueError(n)
+
+
+STRING_LIMITS = [
+    # name, code, {seed, current}, build(text) -> message, path
+    ("group-tips-group-name", "limit.group.name-bytes", {"seed": 30, "current": 30},
+     lambda s: group_with(tips(groupName=s)), "elems[0].groupTips.groupName"),
+    ("group-name-change", "limit.group.name-bytes", {"seed": 30, "current": 30},
+     lambda s: group_with(change("NAME", s)), "elems[0].groupTips.groupChangeList[0].value"),
+    ("group-introduction-change", "limit.group.introduction-bytes", {"seed": 120, "current": 240},
+     lambda s: group_with(change("INTRODUCTION", s)), "elems[0].groupTips.groupChangeList[0].value"),
+    ("group-notification-change", "limit.group.notification-bytes", {"seed": 150, "current": 300},
+     lambda s: group_with(change("NOTIFICATION", s)), "elems[0].groupTips.groupChangeList[0].value"),
+    ("group-face-url-change", "limit.group.face-url-bytes", {"seed": 100, "current": 100},
+     lambda s: group_with(change("FACE_URL", s)), "elems[0].groupTips.groupChangeList[0].value"),
+    ("member-name-card", "limit.group.name-card-bytes", {"seed": None, "current": 50},
+     lambda s: group_with(tips(opGroupMemberInfo={"member": "user_bob", "nameCard": s})),
+     "elems[0].groupTips.opGroupMemberInfo.nameCard"),
+    ("group-id", "limit.group.id-bytes", {"seed": None, "current": 48},
+     lambda s: msg(GROUP, groupId=s), "groupId"),
+    ("group-custom-key", "limit.group.custom-key-bytes", {"seed": None, "current": 16},
+     lambda s: group_with(change("CUSTOM", "v", key=s)), "elems[0].groupTips.groupChangeList[0].key"),
+    ("group-custom-value", "limit.group.custom-value-bytes", {"seed": None, "current": 512},
+     lambda s: group_with(change("CUSTOM", s, key="k")), "elems[0].groupTips.groupChangeList[0].value"),
+    ("add-friend-wording", "limit.sns.wording-bytes", {"seed": 120, "current": 120},
+     lambda s: msg(C2C, sns([{"identifier": "user_dave", "wording": s}])), "elems[0].snsSystem.users[0].wording"),
+    ("profile-nickname", "limit.profile.string-bytes", {"seed": None, "current": 500},
+     lambda s: group_with(tips(opUserInfo={"identifier": "user_alice", "nickname": s})),
+     "elems[0].groupTips.opUserInfo.nickname"),
+    ("profile-system-nickname", "limit.profile.string-bytes", {"seed": None, "current": 500},
+     lambda s: msg(C2C, {"profileSystem": {"type": "PROFILE_SYSTEM_TYPE_FRIEND_PROFILE_CHANGE", "fromUser": "user_bob",
+                                           "nickname": s}}), "elems[0].profileSystem.nickname"),
+    ("sender-user-id", "limit.user.id-bytes", {"seed": None, "current": 32},
+     lambda s: msg(C2C, sender=s), "sender"),
+    ("receiver-user-id", "limit.user.id-bytes", {"seed": None, "current": 32},
+     lambda s: msg(C2C, receiver=s), "receiver"),
+]
+
+BYTES_LIMITS = [
+    ("member-custom-value", "limit.member.custom-value-bytes", {"seed": None, "current": 64},
+     lambda n: group_with(tips(opGroupMemberInfo={"member": "user_bob", "customInfo": [{"key": "k", "data": b64(b"v" * n)}]})),
+     "elems[0].groupTips.opGroupMemberInfo.customInfo[0].data"),
+    ("custom-desc-ext", "limit.custom.desc-ext-bytes", {"seed": None, "current": 3 * 1024},
+     lambda n: msg(C2C, {"custom": {"desc": "d" * (n // 2), "ext": "e" * (n - n // 2)}}), "elems[0].custom"),
+]
+
+NUMBER_LIMITS = [
+    ("file-size", "limit.file.size", {"seed": 100 * MB, "current": 100 * MB},
+     lambda n: msg(C2C, {"file": {"uuid": "f", "size": n}}), "elems[0].file.size"),
+    ("video-size", "limit.video.size", {"seed": None, "current": 100 * MB},
+     lambda n: msg(C2C, {"video": {"videoUuid": "v", "videoSize": n}}), "elems[0].video.videoSize"),
+    ("image-size", "limit.image.size", {"seed": None, "current": 28 * MB},
+     lambda n: msg(C2C, {"image": {"levels": [{"type": "IMAGE_LEVEL_TYPE_ORIGINAL", "size": n}]}}),
+     "elems[0].image.levels[0].size"),
+    ("sound-size", "limit.sound.size", {"seed": None, "current": 28 * MB},
+     lambda n: msg(C2C, {"sound": {"uuid": "s", "size": n}}), "elems[0].sound.size"),
+    ("group-members-public", "limit.group.members", {"seed": 6000, "current": 6000},
+     lambda n: group_with({"groupTips": {"type": "GROUP_TIPS_TYPE_INVITE", "platform": "iOS", "memberCount": n}}),
+     "elems[0].groupTips.memberCount"),
+    ("group-members-community", "limit.group.members", {"seed": None, "current": 100000},
+     lambda n: group_with({"groupTips": {"type": "GROUP_TIPS_TYPE_QUIT", "platform": "iOS", "memberCount": n}},
+                          groupType="Community"), "elems[0].groupTips.memberCount"),
+]
+
+COUNT_LIMITS = [
+    ("merger-messages", "limit.merger.messages", {"seed": 300, "current": 300},
+     lambda n: msg(C2C, merger(nested(n))), "elems[0].merger.messages"),
+    ("merger-abstracts", "limit.merger.abstracts", {"seed": None, "current": 5},
+     lambda n: msg(C2C, merger(nested(1), abstracts=[f"line {i}" for i in range(n)])), "elems[0].merger.abstracts"),
+    ("group-custom-fields", "limit.group.custom-fields", {"seed": None, "current": 10},
+     lambda n: group_with(tips(groupChangeList=[{"type": "GROUP_INFO_CHANGE_TYPE_CUSTOM", "key": f"k{i}", "value": "v"}
+                                                for i in range(n)])), "elems[0].groupTips.groupChangeList"),
+    ("member-custom-fields", "limit.member.custom-fields", {"seed": None, "current": 5},
+     lambda n: group_with(tips(opGroupMemberInfo={"member": "user_bob", "customInfo": [
+         {"key": f"k{i}", "data": b64(b"v")} for i in range(n)]})), "elems[0].groupTips.opGroupMemberInfo.customInfo"),
+]
+
+
+def write_limit_files():
+    written = []
+    for profile in ("seed", "current"):
+        other = {"seed": "current", "current": "seed"}[profile]
+        vf = VectorFile("limits", f"validation-{profile}", f"Validator limits, {profile} profile",
+                        f"Every numeric rule of reference/limits.md in the {profile} profile of docs/VALIDATION.md: "
+                        "N passes, N+1 is one finding; a rule the profile does not have passes far past the other "
+                        "profile's number.", DERIVATION, FLAGS)
+
+        def pair(name, code, limits, build, path, measure, unit, flags=(), extra_limits=None, past=None):
+            n = limits[profile]
+            if n is None:
+                far = limits[other] * 10 + 1
+                kind, value = build(far)
+                add(vf, f"validate.{profile}.{name}.off", f"{name}: {far} {unit}; the {profile} profile has no limit.",
+                    kind, value, profile, [], flags=["RuleOff"] + list(flags), limits=extra_limits)
+                return
+            kind, value = build(n)
+            add(vf, f"validate.{profile}.{name}.n", f"{name}: {n} {unit}, the {profile} limit.", kind, value, profile,
+                [], flags=["AtLimit"] + list(flags), limits=extra_limits)
+            kind, value = build(n + 1)
+            add(vf, f"validate.{profile}.{name}.n-plus-1", f"{name}: {n + 1} {unit}, one past the {profile} limit.",
+                kind, value, profile, [finding(code, path if past is None else past(n + 1), n, measure(n + 1))],
+                flags=["PastLimit"] + list(flags), limits=extra_limits)
+
+        for name, code, limits, build, path in STRING_LIMITS:
+            pair(name, code, limits, lambda n, b=build: ("message", b("a" * n)), path, lambda n: n, "bytes")
+        for name, code, limits, build, path in BYTES_LIMITS:
+            flags = ["PathDecision"] if path.endswith("custom") else []
+            pair(name, code, limits, lambda n, b=build: ("message", b(n)), path, lambda n: n, "bytes", flags=flags)
+        for name, code, limits, build, path in NUMBER_LIMITS:
+            pair(name, code, limits, lambda n, b=build: ("message", b(n)), path, lambda n: n, "")
+        for name, code, limits, build, path in COUNT_LIMITS:
+            pair(name, code, limits, lambda n, b=build: ("message", b(n)), path, lambda n: n, "entries",
+                 flags=["PathDecision"])
+        # Multi-byte measurements.
+        add(vf, f"validate.{profile}.group-name-ten-cjk", "Ten CJK characters: 30 UTF-8 bytes fill the 30-byte "
+            "group name.", "message", group_with(tips(groupName="群" * 10)), profile, [],
+            flags=["AtLimit", "MultiByte"])
+        add(vf, f"validate.{profile}.group-name-eleven-cjk", "Eleven CJK characters: 33 bytes.", "message",
+            group_with(tips(groupName="群" * 11)), profile,
+            [finding("limit.group.name-bytes", "elems[0].groupTips.groupName", 30, 33)],
+            flags=["PastLimit", "MultiByte"])
+        add(vf, f"validate.{profile}.group-name-eight-emoji", "Eight emoji: 32 bytes.", "message",
+            group_with(tips(groupName="🎉" * 8)), profile,
+            [finding("limit.group.name-bytes", "elems[0].groupTips.groupName", 30, 32)],
+            flags=["PastLimit", "MultiByte"])
+        # The add source: the prefix plus at most 8 bytes of letters.
+        for n, result in ((8, "n"), (9, "n-plus-1")):
+            source = "AddSource_Type_" + "A" * n
+            add(vf, f"validate.{profile}.add-source.{result}", f"An add source with {n} letters after the prefix.",
+                "message", msg(C2C, sns([{"identifier": "user_dave", "source": source}])), profile,
+                [] if n == 8 else [finding("limit.sns.source-bytes", "elems[0].snsSystem.users[0].source", 8, 9)],
+                flags=["AtLimit"] if n == 8 else ["PastLimit"])
+        # Merger abstract lines, in UTF-16 code units (current only).
+        for text, units, label in (("a" * 100, 100, "ascii-100"), ("a" * 101, 101, "ascii-101"),
+                                   ("字" * 100, 100, "cjk-100"), ("😀" * 51, 102, "emoji-51")):
+            past = profile == "current" and units > 100
+            add(vf, f"validate.{profile}.merger-abstract-length.{label}",
+                f"A merger abstract of {units} UTF-16 units.", "message",
+                msg(C2C, merger(nested(1), abstracts=[text])), profile,
+                [finding("limit.merger.abstract-length", "elems[0].merger.abstracts[0]", 100, units)] if past else [],
+                flags=(["PastLimit"] if past else ["AtLimit"] if profile == "current" else ["RuleOff"])
+                + (["MultiByte"] if label[:5] in ("cjk-1", "emoji") else []))
+        # The message body, the canonical size of the elems field (current only: 12 KB).
+        for n, result in ((12 * 1024, "n"), (12 * 1024 + 1, "n-plus-1")):
+            value = msg(C2C, body_text(n))
+            assert len(encode("Message", value)) - len(encode("Message", dict(C2C))) == n
+            past = profile == "current" and result == "n-plus-1"
+            add(vf, f"validate.{profile}.message-body.{result}", f"A text elem whose elems field is {n} bytes.",
+                "message", value, profile, [finding("limit.message.body-bytes", "elems", 12 * 1024, n)] if past else [],
+                flags=(["PastLimit", "PathDecision"] if past else ["AtLimit"] if profile == "current" else ["RuleOff"]))
+        # Custom elems per message (current only: 1).
+        for n, result in ((1, "n"), (2, "n-plus-1")):
+            past = profile == "current" and n == 2
+            add(vf, f"validate.{profile}.custom-elems.{result}", f"{n} custom elems.", "message",
+                msg(C2C, *[{"custom": {"desc": "d"}}] * n), profile,
+                [finding("limit.message.custom-elems", "elems[1]", 1, 2)] if past else [],
+                flags=["PastLimit"] if past else ["AtLimit"] if profile == "current" else ["RuleOff"])
+        # Merger depth (current only: 100 layers).
+        for layers, result in ((100, "n"), (101, "n-plus-1")):
+            value = {"receiver": "user_bob", "elems": [TEXT]}
+            for _ in range(layers):
+                value = {"receiver": "user_bob", "elems": [merger([value])]}
+            past = profile == "current" and layers == 101
+            path = ".".join(["elems[0].merger.messages[0]"] * 100) + ".elems[0].merger.messages"
+            add(vf, f"validate.{profile}.merger-depth.{result}", f"Mergers nested {layers} layers deep.", "message",
+                value, profile, [finding("limit.merger.depth", path, 100, 101)] if past else [],
+                flags=(["PastLimit", "DecodeLimits"] if past else
+                       ["AtLimit", "DecodeLimits"] if profile == "current" else ["RuleOff", "DecodeLimits"]),
+                limits={"maxDepth": 200})
+        written.append(vf.write())
+    return written
+
+
+# ---------------------------------------------------------------------------
+# Rules without numbers
+# ---------------------------------------------------------------------------
+
+
+def write_rule_file():
+    vf = VectorFile("limits", "validation-rules", "Validator rules",
+                    "Every rule of reference/limits.md that has no number (M3, M6, M7, M9-M12, M16, G1, G8-G14, F3-F6, "
+                    "C1-C5), breaking and keeping each against an otherwise clean message, in the seed profile "
+                    "(rules are the same in both) and, where a profile changes the outcome, in both.",
+                    DERIVATION, FLAGS)
+
+    def rule(cid, comment, value, findings, kind="message", profile="seed", flags=()):
+        add(vf, f"validate.rule.{cid}", comment, kind, value, profile, findings, flags=flags)
+
+    rule("clean-one-to-one", "A one-to-one text message.", msg(C2C), [])
+    rule("clean-group", "A group text message.", msg(GROUP), [])
+    rule("clean-current", "A group text message, current profile.", msg(GROUP), [], profile="current")
+    # M12
+    rule("target-missing", "Neither receiver nor group ID.", msg({"msgId": "m", "sender": "user_alice"}),
+         [finding("rule.message.target-missing", "")])
+    rule("target-ambiguous", "Both receiver and group ID.", msg(GROUP, receiver="user_bob"),
+         [finding("rule.message.target-ambiguous", "")])
+    rule("nested-target-missing", "A merged message without a target (M12 applies to nested messages).",
+         msg(C2C, merger([{"elems": [TEXT]}])), [finding("rule.message.target-missing", "elems[0].merger.messages[0]")])
+    # M10, M11
+    rule("at-on-group-text", "An @ list on a group text message.", msg(GROUP, atUserList=["user_bob"]), [])
+    rule("at-on-one-to-one", "An @ list on a one-to-one message.", msg(C2C, atUserList=["user_bob"]),
+         [finding("rule.at.not-group-message", "atUserList")], flags=["PathDecision"])
+    rule("at-with-face", "An @ message holding a face elem.", msg(GROUP, TEXT, {"face": {"index": 1}},
+                                                                  atUserList=["user_bob"]),
+         [finding("rule.at.text-only", "elems[1]")])
+    rule("at-without-elems", "An @ message without elems.", dict(GROUP, atUserList=["user_bob"]),
+         [finding("rule.at.text-only", "elems")])
+    rule("targeted-group", "Targeted receivers on a group message.", msg(GROUP, targetedReceivers=["user_bob"]), [])
+    rule("targeted-one-to-one", "Targeted receivers on a one-to-one message.",
+         msg(C2C, targetedReceivers=["user_bob"]), [finding("rule.targeted.not-group-message", "targetedReceivers")],
+         flags=["PathDecision"])
+    rule("targeted-with-at", "Targeted receivers on an @ message.",
+         msg(GROUP, targetedReceivers=["user_bob"], atUserList=["user_carol"]),
+         [finding("rule.targeted.with-at", "targetedReceivers")], flags=["PathDecision"])
+    for group_type in ("AVChatRoom", "Community"):
+        rule(f"targeted-{group_type.lower()}", f"Targeted receivers in a {group_type} group.",
+             msg(GROUP, groupType=group_type, targetedReceivers=["user_bob"]),
+             [finding("rule.targeted.group-type", "targetedReceivers")], flags=["PathDecision"])
+    # G1
+    rule("group-type-community", "Group type Community (seed 002 names it).", msg(GROUP, groupType="Community"), [])
+    rule("group-type-undocumented", "Group type Work, which no profile documents.", msg(GROUP, groupType="Work"),
+         [finding("enum.unknown-group-type", "groupType")])
+    # M16 and unknown kinds
+    rule("priority-undocumented", "Priority 9.", msg(C2C, priority=9), [finding("enum.unknown-value", "priority",
+                                                                                  actual=9)])
+    rule("elem-of-no-kind", "An elem with no kind.", msg(C2C, {}), [finding("enum.unknown-kind", "elems[0]")])
+    # M3
+    rule("merger-with-group-tips", "A merged message holding group tips.",
+         msg(C2C, merger([msg({"groupId": "@TGS#1", "groupType": "Public"},
+                              {"groupTips": {"type": "GROUP_TIPS_TYPE_QUIT", "platform": "iOS"}})])),
+         [finding("rule.merger.contains-group-tips", "elems[0].merger.messages[0].elems[0]")])
+    rule("merger-of-merger", "A merged message holding a merger.", msg(C2C, merger([msg({"receiver": "user_bob"},
+                                                                                        merger(nested(1)))])), [])
+    # M5 compatible text (current only)
+    rule("merger-without-compatible-text-seed", "A merger without compatible text, seed profile.",
+         msg(C2C, {"merger": {"title": "t", "messages": nested(1)}}), [])
+    rule("merger-without-compatible-text-current", "A merger without compatible text, current profile.",
+         msg(C2C, {"merger": {"title": "t", "messages": nested(1)}}),
+         [finding("rule.merger.compatible-text-missing", "elems[0].merger.compatibleText")], profile="current")
+    # M6, M7
+    level = lambda t, w, h: {"type": f"IMAGE_LEVEL_TYPE_{t}", "width": w, "height": h}
+    rule("image-levels", "Original 3024x4032, large 720x960, thumbnail 198x264.",
+         msg(C2C, {"image": {"format": "IMAGE_FORMAT_JPG", "levels": [level("ORIGINAL", 3024, 4032),
+                                                                       level("LARGE", 720, 960),
+                                                                       level("THUMBNAIL", 198, 264)]}}), [])
+    rule("image-two-originals", "Two original levels.",
+         msg(C2C, {"image": {"levels": [level("ORIGINAL", 100, 100), level("ORIGINAL", 100, 100)]}}),
+         [finding("rule.image.duplicate-level", "elems[0].image.levels[1].type")])
+    rule("image-large-too-big", "A large level whose shorter side is 721 px under a 3024 px original.",
+         msg(C2C, {"image": {"levels": [level("ORIGINAL", 3024, 4032), level("LARGE", 721, 961)]}}),
+         [finding("rule.image.large-size", "elems[0].image.levels[1]", 720, 721)], flags=["PathDecision"])
+    rule("image-thumbnail-too-big", "A thumbnail whose shorter side is 199 px under a 3024 px original.",
+         msg(C2C, {"image": {"levels": [level("ORIGINAL", 3024, 4032), level("THUMBNAIL", 199, 265)]}}),
+         [finding("rule.image.thumbnail-size", "elems[0].image.levels[1]", 198, 199)], flags=["PathDecision"])
+    rule("image-small-original-reused", "A 500x600 original reused as the large level.",
+         msg(C2C, {"image": {"levels": [level("ORIGINAL", 500, 600), level("LARGE", 500, 600)]}}), [])
+    rule("image-format-undocumented", "Image format 7.", msg(C2C, {"image": {"format": 7}}),
+         [finding("enum.unknown-value", "elems[0].image.format", actual=7)])
+    # M9
+    location = lambda lat, lon: msg(C2C, {"location": {"desc": "here", "latitude": lat, "longitude": lon}})
+    rule("location-bounds", "Latitude 90 and longitude -180: bounds included.", location(90, -180), [])
+    rule("location-other-bounds", "Latitude -90 and longitude 180.", location(-90, 180), [])
+    rule("location-past-bounds", "Latitude 90.5 and longitude -180.5.", location(90.5, -180.5),
+         [finding("range.location.latitude", "elems[0].location.latitude", 90),
+          finding("range.location.longitude", "elems[0].location.longitude", 180)])
+    rule("location-nan", "Latitude NaN.", location("NaN", 0),
+         [finding("range.location.latitude", "elems[0].location.latitude", 90)])
+    # G8-G13
+    rule("tips-type-undocumented", "Group tips type 12.", msg(GROUP, {"groupTips": {"type": 12, "platform": "iOS"}}),
+         [finding("enum.unknown-value", "elems[0].groupTips.type", actual=12)])
+    rule("tips-type-unspecified", "Group tips type 0.", msg(GROUP, {"groupTips": {"platform": "iOS"}}),
+         [finding("enum.unspecified", "elems[0].groupTips.type")])
+    rule("tips-member-count-on-set-admin", "A member count on SET_ADMIN tips.",
+         msg(GROUP, {"groupTips": {"type": "GROUP_TIPS_TYPE_SET_ADMIN", "platform": "iOS", "memberCount": 5}}),
+         [finding("rule.group-tips.member-count-type", "elems[0].groupTips.memberCount")])
+    rule("tips-group-change-on-invite", "Group changes on INVITE tips.",
+         msg(GROUP, {"groupTips": {"type": "GROUP_TIPS_TYPE_INVITE", "platform": "iOS",
+                                   "groupChangeList": [{"type": "GROUP_INFO_CHANGE_TYPE_NAME", "value": "n"}]}}),
+         [finding("rule.group-tips.group-change-list-type", "elems[0].groupTips.groupChangeList")])
+    rule("tips-member-change-on-cancel-admin", "Member changes on CANCEL_ADMIN tips.",
+         msg(GROUP, {"groupTips": {"type": "GROUP_TIPS_TYPE_CANCEL_ADMIN", "platform": "iOS",
+                                   "memberChangeList": [{"identifier": "user_bob", "shutupTime": 60}]}}),
+         [finding("rule.group-tips.member-change-list-type", "elems[0].groupTips.memberChangeList")])
+    rule("tips-member-change", "Member changes on MEMBER_INFO_CHANGE tips.",
+         msg(GROUP, {"groupTips": {"type": "GROUP_TIPS_TYPE_MEMBER_INFO_CHANGE", "platform": "iOS",
+                                   "memberChangeList": [{"identifier": "user_bob", "shutupTime": 60}]}}), [])
+    rule("name-change-without-value", "A name change without a name.", msg(GROUP, change("NAME", "")),
+         [finding("rule.group-change.value-missing", "elems[0].groupTips.groupChangeList[0].value")])
+    rule("introduction-cleared", "An introduction change to the empty string (clearing it).",
+         msg(GROUP, change("INTRODUCTION", "")), [])
+    rule("key-on-name-change", "A key on a name change.", msg(GROUP, change("NAME", "n", key="k")),
+         [finding("rule.group-change.key-type", "elems[0].groupTips.groupChangeList[0].key")])
+    rule("custom-change-without-key", "A custom-field change without a key.", msg(GROUP, change("CUSTOM", "v")),
+         [finding("rule.group-change.key-missing", "elems[0].groupTips.groupChangeList[0].key")])
+    rule("system-user-data-on-custom", "User data on a CUSTOM_INFO group system elem.",
+         msg(GROUP, {"groupSystem": {"type": "GROUP_SYSTEM_TYPE_CUSTOM_INFO", "platform": "iOS",
+                                     "userData": b64(b"x")}}), [])
+    rule("system-user-data-on-request", "User data on an ADD_GROUP_REQUEST group system elem.",
+         msg(GROUP, {"groupSystem": {"type": "GROUP_SYSTEM_TYPE_ADD_GROUP_REQUEST", "platform": "iOS",
+                                     "userData": b64(b"x")}}),
+         [finding("rule.group-system.user-data-type", "elems[0].groupSystem.userData")])
+    rule("system-type-undocumented", "Group system type 15.",
+         msg(GROUP, {"groupSystem": {"type": 15, "platform": "iOS"}}),
+         [finding("enum.unknown-value", "elems[0].groupSystem.type", actual=15)])
+    rule("platform-restful-api", "Platform 'RESTful API'.", msg(GROUP, tips(platform="RESTful API")), [])
+    rule("platform-undocumented", "Platform 'Linux'.", msg(GROUP, tips(platform="Linux")),
+         [finding("enum.unknown-platform", "elems[0].groupTips.platform")])
+    # G14 characters (current only)
+    for profile, findings in (("seed", []), ("current", [finding("format.group.id-characters", "groupId", actual=9)])):
+        rule(f"group-id-with-tab-{profile}", f"A group ID holding a tab, {profile} profile.",
+             msg(GROUP, groupId="@TGS#\tx"), findings, profile=profile, flags=[] if findings else ["RuleOff"])
+    # F3-F6
+    rule("add-source-no-prefix", "An add source without the AddSource_Type_ prefix.",
+         msg(C2C, sns([{"identifier": "user_dave", "source": "Android"}])),
+         [finding("format.sns.source", "elems[0].snsSystem.users[0].source")])
+    rule("add-source-bare-prefix", "The bare prefix names no source.",
+         msg(C2C, sns([{"identifier": "user_dave", "source": "AddSource_Type_"}])),
+         [finding("format.sns.source", "elems[0].snsSystem.users[0].source")])
+    rule("add-source-digit", "An add source name with a digit.",
+         msg(C2C, sns([{"identifier": "user_dave", "source": "AddSource_Type_Web2"}])),
+         [finding("format.sns.source", "elems[0].snsSystem.users[0].source")])
+    rule("wording-on-add-friend", "A wording on an ADD_FRIEND change (wording belongs to add requests).",
+         msg(C2C, sns([{"identifier": "user_dave", "wording": "hi"}], kind="ADD_FRIEND")),
+         [finding("rule.sns.wording-type", "elems[0].snsSystem.users[0].wording")])
+    rule("sns-change-without-user", "A relationship change without an identifier.",
+         msg(C2C, sns([{"source": "AddSource_Type_Web"}])),
+         [finding("rule.sns.identifier-missing", "elems[0].snsSystem.users[0].identifier")])
+    for profile, findings in (("seed", [finding("enum.unknown-value", "elems[0].snsSystem.type", actual=5)]),
+                              ("current", [])):
+        rule(f"sns-type-5-{profile}", f"Relationship-chain type 5, {profile} profile (the seed documents 1-4, the SDK "
+             "headers 1-14).", msg(C2C, {"snsSystem": {"type": 5, "users": [{"identifier": "user_dave"}]}}), findings,
+             profile=profile)
+    rule("profile-system-type-undocumented", "Profile system type 2.",
+         msg(C2C, {"profileSystem": {"type": 2, "fromUser": "user_bob"}}),
+         [finding("enum.unknown-value", "elems[0].profileSystem.type", actual=2)])
+    rule("profile-gender-undocumented", "Gender 5 in a user profile.",
+         msg(GROUP, tips(opUserInfo={"identifier": "user_alice", "gender": 5})),
+         [finding("enum.unknown-value", "elems[0].groupTips.opUserInfo.gender", actual=5)])
+    # C1-C5
+    conn = lambda **f: {"connection": f}
+    rule("connection-connected", "A CONNECTED event.", conn(state="CONNECTION_STATE_CONNECTED"), [], kind="event")
+    rule("connection-failed-with-code", "A FAILED event with code and text.",
+         conn(state="CONNECTION_STATE_FAILED", code=6208, text="kicked"), [], kind="event")
+    rule("connection-connected-with-code", "A CONNECTED event with an error code.",
+         conn(state="CONNECTION_STATE_CONNECTED", code=1), [finding("rule.connection.code-state", "connection.code")],
+         kind="event")
+    rule("connection-state-unspecified", "A connection event with state 0.", conn(text="?"),
+         [finding("enum.unspecified", "connection.state")], kind="event")
+    status = lambda **f: {"userStatus": f}
+    rule("user-status-reconnect-failed", "RECONNECT_FAILED with code and text.",
+         status(type="USER_STATUS_TYPE_RECONNECT_FAILED", code=-1, text="timeout"), [], kind="event")
+    rule("user-status-forced-offline-with-code", "FORCED_OFFLINE with a code.",
+         status(type="USER_STATUS_TYPE_FORCED_OFFLINE", code=6208),
+         [finding("rule.user-status.code-type", "userStatus.code")], kind="event")
+    receipts = lambda *r: {"readReceipt": {"receipts": list(r)}}
+    rule("receipts", "A one-to-one and a group receipt.",
+         receipts({"msgId": "m", "userId": "user_bob", "isPeerRead": True, "timestamp": "1700000000"},
+                  {"msgId": "m", "groupId": "@TGS#1", "readCount": "3", "unreadCount": "4"}), [], kind="event")
+    rule("receipt-without-target", "A receipt naming neither user nor group.", receipts({"msgId": "m"}),
+         [finding("rule.receipt.target-missing", "readReceipt.receipts[0]")], kind="event")
+    rule("receipt-both-targets", "A receipt naming user and group.",
+         receipts({"msgId": "m", "userId": "user_bob", "groupId": "@TGS#1"}),
+         [finding("rule.receipt.target-ambiguous", "readReceipt.receipts[0]")], kind="event")
+    rule("receipt-peer-read-on-group", "The peer-read flag on a group receipt.",
+         receipts({"msgId": "m", "groupId": "@TGS#1", "isPeerRead": True}),
+         [finding("rule.receipt.peer-read-on-group", "readReceipt.receipts[0].isPeerRead")], kind="event")
+    rule("receipt-counts-on-one-to-one", "A read count on a one-to-one receipt.",
+         receipts({"msgId": "m", "userId": "user_bob", "readCount": "1"}),
+         [finding("rule.receipt.counts-on-one-to-one", "readReceipt.receipts[0].readCount")], kind="event")
+    rule("recall", "A recall naming its message.", {"recall": {"msgId": "m"}}, [], kind="event")
+    rule("recall-without-message-id", "A recall naming no message.", {"recall": {}},
+         [finding("rule.recall.msg-id-missing", "recall.msgId")], kind="event")
+    rule("modification-without-message", "A modification without the modified message.", {"modification": {}},
+         [finding("rule.modification.message-missing", "modification.message")], kind="event")
+    rule("modification-message-breaking-rules", "A modified message without a target.",
+         {"modification": {"message": {"msgId": "m", "elems": [TEXT]}}},
+         [finding("rule.message.target-missing", "modification.message")], kind="event")
+    rule("event-of-no-kind", "An event with no kind.", {}, [finding("enum.unknown-kind", "")], kind="event")
+    rule("batch", "A batch whose second message has no target: paths start at messages[1].",
+         {"messages": [msg(C2C), {"msgId": "m2", "elems": [TEXT]}]},
+         [finding("rule.message.target-missing", "messages[1]")], kind="batch")
+    return [vf.write()]
+
+
+def main():
+    report(write_limit_files() + write_rule_file())
+
+
+if __name__ == "__main__":
+    main()
