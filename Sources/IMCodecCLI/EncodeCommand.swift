@@ -18,12 +18,18 @@ struct EncodeCommand: ParsableCommand {
             payload; '--threshold 0' tries every payload. --dictionary 1 primes \
             deflate with the shipped IM dictionary; readers need no option for it.
 
+            Each document is validated against the documented limits first \
+            (--profile seed, the default, or current; docs/VALIDATION.md): an error \
+            finding stops the command with 'validation.failed' and the finding's \
+            code and path; --no-validate encodes without checking.
+
             Frames are binary: they are not written to a terminal unless asked for \
             with '--output -'.
 
             Examples:
               imcodec encode message.json > message.frame
-              echo '{"msgId":"m1"}' | imcodec encode | imcodec decode
+              echo '{"sender":"a","receiver":"b","elems":[{"text":{"text":"hi"}}]}' | imcodec encode | imcodec decode
+              echo '{"msgId":"draft"}' | imcodec encode --no-validate > draft.frame
               imcodec encode --kind event --output recall.frame recall.json
               imcodec encode --lines --dictionary 1 --threshold 0 -o all.frames all.jsonl
             """
@@ -38,6 +44,12 @@ struct EncodeCommand: ParsableCommand {
 
     @Flag(help: "Read one JSON document per line and write a stream of frames.")
     var lines = false
+
+    @Option(help: "The limits to validate against: seed (the default) or current.")
+    var profile: ProfileOption = .seed
+
+    @Flag(help: "Encode without validating against the documented limits.")
+    var noValidate = false
 
     func validate() throws {
         if outputOptions.isImplicitTerminal {
@@ -56,6 +68,7 @@ struct EncodeCommand: ParsableCommand {
         for (index, document) in documents.enumerated() where !lines || !document.allSatisfy(Self.isJSONWhitespace) {
             do {
                 let payload = try FramePayload(kind: kind.frameKind, jsonUTF8: document)
+                if !noValidate { try Validator.check(payload, limits: profile.limits) }
                 encoder.encode(payload, appendingTo: &frames)
             } catch {
                 throw report(error, context: lines ? "line \(index + 1)" : nil)

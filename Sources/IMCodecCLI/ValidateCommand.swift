@@ -18,26 +18,13 @@ struct ValidateCommand: ParsableCommand {
             1 when one has, 2 when a file cannot be read or decoded, 64 for usage errors.
             """)
 
-    /// The limit profiles, as `--profile` spells them.
-    enum Profile: String, ExpressibleByArgument, CaseIterable {
-        case seed, current
-
-        /// The profile's limits.
-        var limits: ValidationLimits {
-            switch self {
-            case .seed: .seed
-            case .current: .current
-            }
-        }
-    }
-
     /// How findings are printed.
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case text, json
     }
 
     @Option(help: "The limits: seed (the seed documents, the default) or current (newer documentation).")
-    var profile: Profile = .seed
+    var profile: ProfileOption = .seed
 
     @Option(help: "How to print findings: text or json.")
     var format: Format = .text

@@ -58,7 +58,7 @@ import Testing
     @Test func decodesAStreamAsOneJSONDocumentPerLine() throws {
         let documents = [Self.textMessage, #"{"msgId":"2","elems":[{"face":{"index":3}}]}"#, #"{"msgId":"3"}"#]
         let encoded = try imcodec(
-            "encode", "--lines", "--threshold", "0", text: documents.joined(separator: "\n") + "\n\n")
+            "encode", "--lines", "--threshold", "0", "--no-validate", text: documents.joined(separator: "\n") + "\n\n")
         #expect(encoded.status == 0, "\(encoded.standardError)")
         let decoded = try imcodec("decode", try file(encoded.standardOutputBytes))
         #expect(decoded.standardOutput == documents.map { $0 + "\n" }.joined())
@@ -87,6 +87,30 @@ import Testing
         #expect(result.status == 1)
         #expect(result.standardError.hasPrefix("error: json.type at elems[0].text.text: "), "\(result.standardError)")
         #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test func encodeRefusesAMessageThatBreaksADocumentedLimit() throws {
+        // 31 bytes of group name in a group tips elem: one past the seed profile's 30.
+        let tips = #"{"groupId":"g","elems":[{"groupTips":{"type":"GROUP_TIPS_TYPE_INFO_CHANGE","#
+            + #""groupChangeList":[{"type":"GROUP_INFO_CHANGE_TYPE_NAME","value":"0123456789012345678901234567890"}]}}]}"#
+        let refused = try imcodec("encode", "--output", "-", text: tips)
+        #expect(refused.status == 1)
+        #expect(
+            refused.standardError.hasPrefix("error: validation.failed at elems[0].groupTips.groupChangeList[0].value: "),
+            "\(refused.standardError)")
+        #expect(refused.standardOutput.isEmpty)
+        let unchecked = try imcodec("encode", "--no-validate", "--output", "-", text: tips)
+        #expect(unchecked.status == 0, "\(unchecked.standardError)")
+        #expect(try FrameDecoder().decode(unchecked.standardOutputBytes) == .message(try Message(jsonString: tips)))
+    }
+
+    @Test func encodeValidatesAgainstTheChosenProfile() throws {
+        // A 200-byte introduction: past the seed profile's 120 bytes, within current's 240.
+        let intro = String(repeating: "x", count: 200)
+        let tips = #"{"groupId":"g","elems":[{"groupTips":{"type":"GROUP_TIPS_TYPE_INFO_CHANGE","#
+            + #""groupChangeList":[{"type":"GROUP_INFO_CHANGE_TYPE_INTRODUCTION","value":""# + intro + #""}]}}]}"#
+        #expect(try imcodec("encode", "--output", "-", text: tips).status == 1)
+        #expect(try imcodec("encode", "--profile", "current", "--output", "-", text: tips).status == 0)
     }
 
     @Test func anInvalidLineIsReportedWithItsLineNumber() throws {

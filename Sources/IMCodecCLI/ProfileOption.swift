@@ -1,0 +1,15 @@
+import ArgumentParser
+import IMCodec
+
+/// The validation limit profiles, as `--profile` spells them.
+enum ProfileOption: String, ExpressibleByArgument, CaseIterable {
+    case seed, current
+
+    /// The profile's limits.
+    var limits: ValidationLimits {
+        switch self {
+        case .seed: .seed
+        case .current: .current
+        }
+    }
+}
