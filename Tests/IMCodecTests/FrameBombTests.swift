@@ -10,7 +10,8 @@ import XCTest
 /// Peak memory is measured as the maximum resident set size (`ru_maxrss`)
 /// of a process that does nothing else: ``testBombsStayUnder64MiBInAFreshProcess()``
 /// runs ``testDecodingBombs()`` alone in a child copy of the test binary and
-/// reads the child's `ru_maxrss` from `wait4`. Measured inside this process
+/// reads the child's own `ru_maxrss` (``ChildProcess/measuringLauncher``
+/// explains why a launcher sits in between). Measured inside this process
 /// the number would mean little: `ru_maxrss` is a high-water mark of the whole
 /// process, which other tests may have raised before.
 final class FrameBombTests: XCTestCase {
@@ -28,7 +29,7 @@ final class FrameBombTests: XCTestCase {
         let child = try ChildProcess.run(
             executable: ChildProcess.currentExecutable,
             arguments: ["IMCodecTests.FrameBombTests/testDecodingBombs"],
-            environment: [Self.childVariable: "1"])
+            environment: [Self.childVariable: "1"], measuringMemory: true)
         XCTAssertEqual(child.status, 0, child.standardError)
         XCTAssertTrue(child.standardOutput.contains("Executed 1 test, with 0 failures"), child.standardOutput)
         for line in child.standardOutput.split(separator: "\n") where line.hasPrefix("bomb child:") { print(line) }
@@ -178,11 +179,43 @@ enum ChildProcess {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 
+    /// Forks, executes the program named in its arguments, waits, and writes
+    /// the child's `ru_maxrss` (KiB) to the file `IMCODEC_RSS_FILE` names.
+    ///
+    /// Linux carries the high-water mark of the memory a process had before
+    /// `exec` into its `ru_maxrss`, so a child spawned straight from this
+    /// (large) test process would report this process's peak. A small Python
+    /// process in between forks the program from its own small memory.
+    static let measuringLauncher = """
+        import os, sys
+        pid = os.fork()
+        if pid == 0:
+            os.execv(sys.argv[1], sys.argv[1:])
+        _, status, usage = os.wait4(pid, 0)
+        with open(os.environ["IMCODEC_RSS_FILE"], "w") as f:
+            f.write(str(usage.ru_maxrss))
+        sys.exit(os.waitstatus_to_exitcode(status) & 0xFF)
+        """
+
     /// Runs `executable` with `arguments`, `input` on its standard input, and
-    /// `environment` added to this process's environment.
+    /// `environment` added to this process's environment. With
+    /// `measuringMemory`, the result's `maxRSS` is the program's own peak
+    /// (see ``measuringLauncher``); without, it is not meaningful.
     static func run(
-        executable: String, arguments: [String], input: [UInt8] = [], environment: [String: String] = [:]
+        executable: String, arguments: [String], input: [UInt8] = [], environment: [String: String] = [:],
+        measuringMemory: Bool = false
     ) throws -> Result {
+        if measuringMemory {
+            let rssFile = FileManager.default.temporaryDirectory
+                .appendingPathComponent("imcodec-rss-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: rssFile) }
+            var result = try run(
+                executable: "/usr/bin/env", arguments: ["python3", "-c", measuringLauncher, executable] + arguments,
+                input: input, environment: environment.merging(["IMCODEC_RSS_FILE": rssFile]) { $1 })
+            let kibibytes = try String(contentsOfFile: rssFile, encoding: .utf8)
+            result.maxRSS = (Int(kibibytes) ?? Int.max / 2048) * 1024
+            return result
+        }
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("imcodec-child-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
