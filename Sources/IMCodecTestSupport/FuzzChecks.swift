@@ -1,6 +1,5 @@
 import IMCodec
 import IMCodecOracle
-import IMCodecReference
 import SwiftProtobuf
 
 /// The properties every decoder must keep on any input, shared by the
@@ -48,7 +47,7 @@ public enum FuzzChecks {
         } catch {
             decoded = .failure(error)
         }
-        let reference = referenceDecode(input)
+        let reference = ReferenceC.decodePayload(input)
         switch decoded {
         case .failure(let error):
             // swift-protobuf runs without our limits (depth, counts), so only
@@ -59,7 +58,7 @@ public enum FuzzChecks {
             if case .failure(let code, let path) = reference, code != error.code.rawValue || path != error.path {
                 return "rejected with \(error.code) at \(error.path), the C reference with \(code) at \(path)"
             }
-            if case .success = reference { return "rejected with \(error.code) what the C reference accepts" }
+            if case .bytes = reference { return "rejected with \(error.code) what the C reference accepts" }
             return nil
         case .success(let value):
             let encoded = value.serializedBytes()
@@ -75,52 +74,9 @@ public enum FuzzChecks {
             }
             switch reference {
             case .failure(let code, let path): return "the C reference rejects it with \(code) at \(path)"
-            case .success(let bytes) where bytes != encoded: return "the C reference re-encodes it differently"
+            case .bytes(let bytes) where bytes != encoded: return "the C reference re-encodes it differently"
             default: return nil
             }
-        }
-    }
-
-    enum ReferenceResult {
-        case success([UInt8])
-        case failure(code: String, path: String)
-        case unsupported
-    }
-
-    static func referenceDecode(_ input: [UInt8]) -> ReferenceResult {
-        var out: UnsafeMutablePointer<UInt8>?
-        var count = 0
-        var error = imcodec_ref_error()
-        let status = input.withUnsafeBufferPointer { buffer in
-            imcodec_ref_decode_payload(
-                IMCODEC_REF_KIND_MESSAGE, buffer.baseAddress, buffer.count, nil, &out, &count, &error)
-        }
-        defer { imcodec_ref_free(out) }
-        switch status {
-        case IMCODEC_REF_OK:
-            return .success(out.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? [])
-        case IMCODEC_REF_ERROR:
-            return .failure(code: String(cString: imcodec_ref_error_code(&error)), path: String(cString: imcodec_ref_error_path(&error)))
-        default:
-            return .unsupported
-        }
-    }
-
-    static func referenceDecodeFrame(_ input: [UInt8]) -> ReferenceResult {
-        var out: UnsafeMutablePointer<UInt8>?
-        var count = 0
-        var error = imcodec_ref_error()
-        let status = input.withUnsafeBufferPointer { buffer in
-            imcodec_ref_decode_frame(nil, buffer.baseAddress, buffer.count, nil, nil, nil, nil, &out, &count, &error)
-        }
-        defer { imcodec_ref_free(out) }
-        switch status {
-        case IMCODEC_REF_OK:
-            return .success(out.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? [])
-        case IMCODEC_REF_ERROR:
-            return .failure(code: String(cString: imcodec_ref_error_code(&error)), path: String(cString: imcodec_ref_error_path(&error)))
-        default:
-            return .unsupported
         }
     }
 
@@ -140,13 +96,13 @@ public enum FuzzChecks {
     /// to the same payload, and the C reference agrees on acceptance.
     public static func frame(_ input: [UInt8]) -> String? {
         let decoder = FrameDecoder()
-        let reference = referenceDecodeFrame(input)
+        let reference = ReferenceC.decodeFrame(input)
         let payload: FramePayload
         do throws(IMCodecError) {
             payload = try decoder.decode(input)
         } catch {
             switch reference {
-            case .success: return "rejected with \(error.code) what the C reference accepts"
+            case .bytes: return "rejected with \(error.code) what the C reference accepts"
             case .failure(let code, let path) where code != error.code.rawValue || path != error.path:
                 return "rejected with \(error.code) at \(error.path), the C reference with \(code) at \(path)"
             default: return nil
@@ -154,7 +110,7 @@ public enum FuzzChecks {
         }
         switch reference {
         case .failure(let code, let path): return "the C reference rejects it with \(code) at \(path)"
-        case .success(let bytes) where bytes != payload.serializedBytes():
+        case .bytes(let bytes) where bytes != payload.serializedBytes():
             return "the C reference decodes another payload"
         default: break
         }
