@@ -153,6 +153,7 @@ public enum FuzzChecks {
         let whole = read(chunked: false)
         let chunked = read(chunked: true)
         return whole.0 == chunked.0 && whole.1 == chunked.1
-            ? nil : "chunked reading differs: \(chunked.0.count) frames \(chunked.1 ?? "ok") against \(whole.0.count) \(whole.1 ?? "ok")"
+            ? nil
+            : "chunked reading differs: \(chunked.0.count) frames \(chunked.1 ?? "ok") against \(whole.0.count) \(whole.1 ?? "ok")"
     }
 }

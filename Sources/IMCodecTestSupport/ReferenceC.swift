@@ -19,7 +19,8 @@ public enum ReferenceC {
     }
 
     static func outcome(
-        _ status: imcodec_ref_status, _ out: UnsafeMutablePointer<UInt8>?, _ count: Int, _ error: inout imcodec_ref_error
+        _ status: imcodec_ref_status, _ out: UnsafeMutablePointer<UInt8>?, _ count: Int,
+        _ error: inout imcodec_ref_error
     ) -> Outcome {
         switch status {
         case IMCODEC_REF_OK:

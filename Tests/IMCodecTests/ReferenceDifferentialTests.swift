@@ -66,7 +66,8 @@ import Testing
         }
         #expect(differences.isEmpty, "\(differences.count) differences: \(differences.prefix(5))")
         #expect(agreed == 10_000)
-        print("Swift/C differential: \(agreed) values agree as payloads and frames both ways; "
-              + "\(unrepresentable) hold values protobuf-c cannot represent (NUL in a string, -0.0)")
+        print(
+            "Swift/C differential: \(agreed) values agree as payloads and frames both ways; "
+                + "\(unrepresentable) hold values protobuf-c cannot represent (NUL in a string, -0.0)")
     }
 }
