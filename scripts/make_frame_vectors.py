@@ -83,6 +83,8 @@ FLAGS = {
     "SplitChunks": "The stream arrives in chunks split at arbitrary points, inside headers and bodies.",
     "IncompleteTail": "The stream ends inside a frame; the reader reports the complete frames and the tail.",
     "StreamError": "A frame in the stream is broken; the reader reports the frames before it and the error.",
+    "RatioCap": "The payload deflates by more than the default maxInflateRatio (250), so a writer stores it: a "
+                "compressed frame would be refused by readers with default limits.",
     "EncodePolicy": "The implementation builds the frame; the runner decodes it and checks kind, compression, "
     "dictionary and payload (compressed bytes are not canonical).",
 }
@@ -896,6 +898,13 @@ def write_encode_file():
     for level in (1, 9):
         case(f"encode.level-{level}", f"Compression 1 at level {level}: deflated.", "batch", BATCH,
              {"compression": 1, "threshold": 0, "level": level}, 1, flags=["Deflate"])
+    repetitive = encode("Message", {"sender": "a", "receiver": "b", "elems": [{"text": {"text": "x" * 64000}}]})
+    for level in (6, 9):
+        assert len(repetitive) > 2 * 250 * len(deflate(repetitive, level))
+    case("encode.past-the-default-ratio", "Compression 1 at level 9, threshold 0, 64,000 repeated letters: deflate "
+         "shrinks it about 800 times, past the default maxInflateRatio of 250 that readers enforce "
+         "(limit.inflate-ratio), so the writer stores it.",
+         "message", repetitive, {"compression": 1, "threshold": 0, "level": 9}, 0, flags=["RatioCap"])
     if 1 in DICTIONARIES:
         case("encode.dictionary", "Compression 1 with dictionary 1: deflated, the header names dictionary 1.",
              "message", MSG_TEXT, {"compression": 1, "threshold": 0, "dictionaryId": 1}, 1, 1,

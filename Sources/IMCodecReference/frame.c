@@ -265,7 +265,9 @@ imcodec_ref_status imcodec_ref_encode_frame(imcodec_ref_codec *codec, imcodec_re
             free(frame);
             return imcodec_ref__status(err, IMCODEC_REF_NO_MEMORY, "deflate failed");
         }
-        deflated = fit == 1;
+        /* A body that inflates past the default ratio limit would be refused
+           by readers with default limits: store such a payload instead. */
+        deflated = fit == 1 && (uint64_t)len <= (uint64_t)body_len * imcodec_ref_limits_default().max_inflate_ratio;
     }
 
     size_t pos = 0;

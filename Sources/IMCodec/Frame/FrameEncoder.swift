@@ -77,7 +77,9 @@ public final class FrameEncoder {
                     payload, dictionary: policy.dictionary?.bytes,
                     into: UnsafeMutableRawBufferPointer(rebasing: output[0..<(payload.count - 1)]))
             }
-            if let deflated {
+            // A body that inflates past the ratio limit would be refused by
+            // readers with default limits: store such a payload instead.
+            if let deflated, payload.count <= deflated * policy.maxRatio {
                 bodyLength = deflated
                 compression = .deflate
             }

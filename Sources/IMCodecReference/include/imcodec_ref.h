@@ -202,8 +202,9 @@ void imcodec_ref_codec_free(imcodec_ref_codec *codec);
  * not decoded).
  *
  * With compression DEFLATE the payload is compressed only when it is at least
- * `threshold` bytes and the raw deflate body is smaller than the payload;
- * otherwise it is stored (compression 0, no dictionary bit). A dictionary is
+ * `threshold` bytes, the raw deflate body is smaller than the payload, and
+ * the payload is at most the default max_inflate_ratio times the body (so
+ * readers with default limits accept the frame); otherwise it is stored (compression 0, no dictionary bit). A dictionary is
  * used, and its id written, only when the payload is compressed.
  *
  * @param codec         Reusable streams, or NULL.
