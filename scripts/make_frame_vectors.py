@@ -464,6 +464,10 @@ def write_frame_files():
         frame_case(vf, "frame.dictionary.on-stored-frame", "The dictionary bit (with id 1) on a stored frame.",
                    build_frame("message", MSG_SMALL, flags=0x11, dict_varint=varint(1)),
                    flags=["Stored", "BadDictionary"])
+        frame_case(vf, "frame.dictionary.on-stored-frame-id-missing",
+                   "The dictionary bit on a stored frame, the input ending before the id: the id is read before it "
+                   "is judged, so frame.truncated (found by FuzzFrame: one implementation judged the bit first).",
+                   bytes([0x01, 0x11]), flags=["Stored", "BadDictionary", "Truncated", "CheckOrder"])
         frame_case(vf, "frame.dictionary.id-padded", "Dictionary id 1 written as 81 00: a padded varint.",
                    build_frame("message", MSG_TEXT, compress=True, dictionary_id=1, dict_varint=b"\x81\x00"),
                    flags=["Deflate", "BadVarint"])

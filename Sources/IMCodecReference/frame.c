@@ -55,12 +55,13 @@ imcodec_ref_status imcodec_ref__parse_header(const unsigned char *bytes, size_t 
     size_t pos = 2;
     imcodec_ref_status st;
     if (flags & 0x10) {
-        /* Decided from the flags alone, before the id is read. */
+        /* The id is read first (frame.truncated, frame.varint), then judged:
+           a dictionary on a stored frame, id 0 or an unknown id. */
+        st = read_header_varint(bytes, len, &pos, &header->dictionary_id, "dictionary id", err);
+        if (st != IMCODEC_REF_OK) return st;
         if (header->compression == 0) {
             return imcodec_ref__fail(err, "frame.dictionary", "the dictionary bit is set on an uncompressed frame");
         }
-        st = read_header_varint(bytes, len, &pos, &header->dictionary_id, "dictionary id", err);
-        if (st != IMCODEC_REF_OK) return st;
         if (!imcodec_ref_dictionary(header->dictionary_id, NULL, NULL)) {
             return imcodec_ref__fail(err, "frame.dictionary", "dictionary %u is not known",
                                      (unsigned)header->dictionary_id);

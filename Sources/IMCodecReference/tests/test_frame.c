@@ -102,7 +102,8 @@ static void test_header_checks(void) {
     frame_error_hex("reserved bits: bit 5", "01 21 00 00 00 00 00", NULL, "frame.reserved-bits");
     frame_error_hex("reserved bits: bit 7", "01 81", NULL, "frame.reserved-bits");
     frame_error_hex("dictionary: bit with compression 0", "01 11 01 00 00 00 00 00", NULL, "frame.dictionary");
-    frame_error_hex("dictionary: bit with compression 0, decided before the id", "01 11", NULL, "frame.dictionary");
+    frame_error_hex("dictionary: bit with compression 0, the id not there yet", "01 11", NULL, "frame.truncated");
+    frame_error_hex("dictionary: bit with compression 0, judged after the id", "01 11 01", NULL, "frame.dictionary");
     frame_error_hex("dictionary: id 0", "01 15 00 00 00 00 00 00 00", NULL, "frame.dictionary");
     frame_error_hex("dictionary: unknown id 2", "01 15 02 00 00 00 00 00 00", NULL, "frame.dictionary");
     frame_error_hex("dictionary: unknown id 2^32 - 1", "01 15 ff ff ff ff 0f", NULL, "frame.dictionary");
