@@ -1113,6 +1113,11 @@ def write_malformed_payload_files():
                           "seq as a 10-byte varint whose last byte is 0x7f: bits past 64 are ignored, so 2^64 - 1.",
                           "message", tag(7, VARINT) + b"\xff" * 9 + b"\x7f", vf(7, (1 << 64) - 1),
                           {"seq": "18446744073709551615"}, flags=["NonCanonicalInput", "MaxValues"])
+    vf_.payload_hex_valid("payload.varint.bool-bits-past-64",
+                          "online_user_only as a 10-byte varint whose only set bits are past bit 64: those bits are "
+                          "ignored, so false, the default, left out (found by FuzzPayload).",
+                          "message", tag(13, VARINT) + b"\x80" * 9 + b"\x40", b"", {},
+                          flags=["NonCanonicalInput", "OverlongVarint"])
     vf_.payload_hex_valid("payload.varint.non-minimal-value", "seq 1 as 81 80 80 00: accepted, re-encoded as 01.",
                           "message", tag(7, VARINT) + b"\x81\x80\x80\x00", vf(7, 1), {"seq": "1"},
                           flags=["NonMinimalVarint", "NonCanonicalInput"])

@@ -450,11 +450,25 @@ static imcodec_ref_status scan_known(scanner *s, const ProtobufCFieldDescriptor 
     switch (wire_type_of(field)) {
     case 0: {
         uint64_t value;
+        size_t varint_start = s->pos;
         int r = read_varint(s, end, &value);
         if (r == READ_TRUNCATED)
             return fail_at(s, "payload.truncated", field, repeated, index, "the payload ends inside a varint");
         if (r == READ_TOO_LONG)
             return fail_at(s, "payload.varint", field, repeated, index, "a varint is longer than 10 bytes");
+        if (field->type == PROTOBUF_C_TYPE_BOOL && value == 0) {
+            /* Bits past 64 are ignored (false), but protobuf-c reads a bool as
+               true when any byte of its varint has a payload bit set. */
+            for (size_t i = varint_start; i < s->pos; i++) {
+                if (s->bytes[i] & 0x7f) {
+                    imcodec_ref_status st = note_unsupported(
+                        s, "protobuf-c cannot represent a bool whose only set bits are past bit 64 (it reads true)",
+                        field, repeated, index);
+                    if (st != IMCODEC_REF_OK) return st;
+                    break;
+                }
+            }
+        }
         break;
     }
     case 1:

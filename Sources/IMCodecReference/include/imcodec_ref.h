@@ -42,7 +42,7 @@ typedef enum imcodec_ref_status {
     /**
      * The input is valid, but protobuf-c 1.4.1 cannot represent its value
      * (a -0.0 double, a string with an embedded NUL, an unknown group, a known
-     * field with the wrong wire type, a singular message seen twice, a
+     * field with the wrong wire type, a bool set only past bit 64, a singular message seen twice, a
      * non-minimal tag on an unknown field, nesting beyond
      * IMCODEC_REF_MAX_NESTING). The error has an empty code, the path where
      * the construct was found, and a reason starting "protobuf-c cannot".
