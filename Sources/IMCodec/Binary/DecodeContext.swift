@@ -27,20 +27,4 @@ public struct DecodeContext: Sendable {
 
     /// Leaves a merger's messages.
     @inlinable public mutating func leaveLayer() { depth &-= 1 }
-
-    /// Checks that a repeated field may take one more entry.
-    ///
-    /// - Parameters:
-    ///   - count: The entries it holds already.
-    ///   - limit: The most it may hold.
-    ///   - code: The code to throw.
-    /// - Throws: `code` with the limit and the entry count it would reach.
-    @inlinable @inline(__always)
-    public func checkCount(_ count: Int, limit: Int, code: IMCodecError.Code) throws(IMCodecError) {
-        if count >= limit {
-            throw IMCodecError(
-                code, path: "[\(count)]", reason: "more entries than the limit allows",
-                limit: limit, observed: count + 1)
-        }
-    }
 }

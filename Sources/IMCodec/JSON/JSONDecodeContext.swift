@@ -26,17 +26,6 @@ public struct JSONDecodeContext: Sendable {
 
     /// Leaves a merger's messages.
     public mutating func leaveLayer() { depth -= 1 }
-
-    /// Checks that a repeated field may hold `count` entries.
-    ///
-    /// - Throws: `code` at the first entry past the limit.
-    public func checkCount(_ count: Int, limit: Int, code: IMCodecError.Code) throws(IMCodecError) {
-        if count > limit {
-            throw IMCodecError(
-                code, path: "[\(limit)]", reason: "more entries than the limit allows",
-                limit: limit, observed: count)
-        }
-    }
 }
 
 /// Converts proto3 JSON scalars to field values; used by generated code.
