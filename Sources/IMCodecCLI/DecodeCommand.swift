@@ -16,10 +16,17 @@ struct DecodeCommand: ParsableCommand {
             The first problem stops decoding with exit status 1; the frames before \
             it have been written.
 
+            --to restapi writes each message or batch as Tencent Cloud IM REST JSON \
+            (docs/REST.md) instead: a message with no envelope field as a bare \
+            MsgBody array, else a message object; a batch as {"MsgList": [...]}. A \
+            value the REST form cannot hold (an event, a group tips elem, a msgId, \
+            ...) stops decoding with 'rest.unrepresentable' and its path.
+
             Examples:
               imcodec decode message.frame
               imcodec encode < message.json | imcodec decode
               imcodec decode --pretty - < messages.frames
+              imcodec decode --to restapi message.frame
             """
     )
 
@@ -29,6 +36,9 @@ struct DecodeCommand: ParsableCommand {
     @Flag(help: "Indent the JSON, one member per line.")
     var pretty = false
 
+    @Option(help: "The output's JSON: json (proto3 JSON, the default) or restapi (Tencent REST MsgBody JSON).")
+    var to: DocumentFormatOption = .json
+
     func run() throws {
         let output = try outputOptions.open()
         let reader = FrameReader()
@@ -36,7 +46,13 @@ struct DecodeCommand: ParsableCommand {
             try inputOptions.forEachChunk { chunk in
                 reader.append(chunk)
                 while let payload = try reader.nextPayload() {
-                    output.write(line: payload.jsonString(pretty: pretty))
+                    switch to {
+                    case .json:
+                        output.write(line: payload.jsonString(pretty: pretty))
+                    case .restapi:
+                        let text = try RESTCodec.export(payload)
+                        output.write(line: pretty ? try JSONValue(parsing: Array(text.utf8)).serialized(pretty: true) : text)
+                    }
                 }
             }
             try reader.finish()

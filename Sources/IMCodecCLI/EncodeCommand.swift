@@ -23,6 +23,13 @@ struct EncodeCommand: ParsableCommand {
             finding stops the command with 'validation.failed' and the finding's \
             code and path; --no-validate encodes without checking.
 
+            --from restapi reads Tencent Cloud IM REST JSON instead (docs/REST.md): a \
+            MsgBody array or a message object (a send request, a callback) becomes a \
+            message frame, a message list (MsgList or RspMsgList) a batch frame; \
+            --kind is not used. Envelope keys that are not part of the message \
+            (CallbackCommand, MsgTime, ...) are named on standard error. Validation \
+            then also measures the REST rules on the REST form.
+
             Frames are binary: they are not written to a terminal unless asked for \
             with '--output -'.
 
@@ -32,6 +39,7 @@ struct EncodeCommand: ParsableCommand {
               echo '{"msgId":"draft"}' | imcodec encode --no-validate > draft.frame
               imcodec encode --kind event --output recall.frame recall.json
               imcodec encode --lines --dictionary 1 --threshold 0 -o all.frames all.jsonl
+              imcodec encode --from restapi --profile current callback.json > message.frame
             """
     )
 
@@ -41,6 +49,9 @@ struct EncodeCommand: ParsableCommand {
 
     @Option(help: "What the JSON holds.")
     var kind: KindOption = .message
+
+    @Option(help: "The input's JSON: json (proto3 JSON, the default) or restapi (Tencent REST MsgBody JSON).")
+    var from: DocumentFormatOption = .json
 
     @Flag(help: "Read one JSON document per line and write a stream of frames.")
     var lines = false
@@ -66,9 +77,27 @@ struct EncodeCommand: ParsableCommand {
         let encoder = FrameEncoder(policy: compressionOptions.policy)
         var frames: [UInt8] = []
         for (index, document) in documents.enumerated() where !lines || !document.allSatisfy(Self.isJSONWhitespace) {
-            do {
-                let payload = try FramePayload(kind: kind.frameKind, jsonUTF8: document)
-                if !noValidate { try Validator.check(payload, limits: profile.limits) }
+            do throws(IMCodecError) {
+                let payload: FramePayload
+                switch from {
+                case .json:
+                    payload = try FramePayload(kind: kind.frameKind, jsonUTF8: document)
+                    if !noValidate { try Validator.check(payload, limits: profile.limits) }
+                case .restapi:
+                    let imported = try RESTCodec.importPayload(document)
+                    if !imported.skippedKeys.isEmpty {
+                        note(
+                            "not part of the message, not encoded: \(imported.skippedKeys.joined(separator: ", "))",
+                            context: lines ? "line \(index + 1)" : nil)
+                    }
+                    payload = imported.value
+                    if !noValidate {
+                        let findings = RESTValidator.validate(document, limits: profile.limits)
+                        if let first = findings.first(where: { $0.severity == .error }) {
+                            throw IMCodecError(validationFailure: first)
+                        }
+                    }
+                }
                 encoder.encode(payload, appendingTo: &frames)
             } catch {
                 throw report(error, context: lines ? "line \(index + 1)" : nil)

@@ -21,3 +21,15 @@ func report(_ error: IMCodecError, context: String? = nil) -> ExitCode {
     FileHandle.standardError.write(Data((line + "\n").utf8))
     return .failure
 }
+
+/// Prints `note: <text>` on standard error: something the user should know
+/// that is not an error.
+///
+/// - Parameters:
+///   - text: The note.
+///   - context: Where in the input it applies, such as `line 3`.
+func note(_ text: String, context: String? = nil) {
+    var line = "note: \(text)"
+    if let context { line += " [\(context)]" }
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}

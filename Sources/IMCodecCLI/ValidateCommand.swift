@@ -14,6 +14,20 @@ struct ValidateCommand: ParsableCommand {
             holds one frame or a stream of frames, each naming its own kind. '-' reads standard \
             input. docs/VALIDATION.md lists every finding code.
 
+            With --from restapi each FILE is one Tencent Cloud IM REST document \
+            (docs/REST.md): a MsgBody array, a message object such as a send request \
+            or a callback, or a message list such as a history answer. Every problem \
+            is reported with its JSON path (MsgBody[1].MsgContent.ImageInfoArray[0].URL): \
+            first what keeps the document from being read (wrong types, unknown or \
+            mis-cased keys, missing keys, ranges), else the limits and rules of \
+            --profile; the current profile adds the REST rules (12 KB body measured \
+            on the compact JSON, download flags of 2, documented image formats).
+
+            Examples:
+              imcodec validate message.json
+              imcodec validate --profile current --format json messages.frames
+              imcodec validate --from restapi --profile current callback.json
+
             Exit status: 0 when no file has an error finding (with --strict: no finding at all), \
             1 when one has, 2 when a file cannot be read or decoded, 64 for usage errors.
             """)
@@ -31,6 +45,9 @@ struct ValidateCommand: ParsableCommand {
 
     @Option(help: "What JSON input holds: message, batch or event. Frames name their own kind.")
     var kind: KindOption = .message
+
+    @Option(help: "The JSON of JSON files: json (proto3 JSON, the default) or restapi (Tencent REST MsgBody JSON).")
+    var from: DocumentFormatOption = .json
 
     @Flag(help: "Exit with status 1 on warnings too, not only on errors.")
     var strict = false
@@ -94,7 +111,9 @@ struct ValidateCommand: ParsableCommand {
             report.failure = IMCodecError(.inputEmpty, reason: "\(file) is empty")
             return report
         }
-        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || Self.isJSONWhitespace(first) {
+        if from == .restapi {
+            report.findings = RESTValidator.validate(body, limits: limits).map { LocatedFinding(finding: $0) }
+        } else if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || Self.isJSONWhitespace(first) {
             checkJSON(Array(body), limits: limits, into: &report)
         } else {
             checkFrames(bytes, limits: limits, into: &report)

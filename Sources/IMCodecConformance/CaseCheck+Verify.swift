@@ -34,16 +34,12 @@ extension CaseCheck {
             return .failed(
                 "payload differs:\n  expected \(Hex.abbreviated(expected, limit: 160))\n  actual   "
                     + Hex.abbreviated([UInt8](actual), limit: 160) + firstDifference(expected, [UInt8](actual)))
+        case .rest(let expected):
+            guard case .rest(let text) = response.result else { return unexpected(response, "a REST document") }
+            return compare(text: text, expected, what: "REST document")
         case .json(let expected):
             guard case .json(let text) = response.result else { return unexpected(response, "JSON") }
-            let actual: VectorJSON
-            do {
-                actual = try VectorJSON(parsing: text)
-            } catch {
-                return .failed("the JSON answer does not parse (\(error)): \(Self.shorten(text))")
-            }
-            if actual.isEquivalent(to: expected) { return .passed }
-            return .failed("JSON differs:\n  expected \(Self.shorten(expected.text))\n  actual   \(Self.shorten(text))")
+            return compare(text: text, expected, what: "JSON")
         case .failure(let expected):
             guard case .failure(let failure) = response.result else {
                 return unexpected(response, "failure \(expected)")
@@ -86,6 +82,18 @@ extension CaseCheck {
         }
     }
 
+    /// Compares JSON text with the expected value (``VectorJSON/isEquivalent(to:)``).
+    private func compare(text: String, _ expected: VectorJSON, what: String) -> CheckOutcome {
+        let actual: VectorJSON
+        do {
+            actual = try VectorJSON(parsing: text)
+        } catch {
+            return .failed("the \(what) answer does not parse (\(error)): \(Self.shorten(text))")
+        }
+        if actual.isEquivalent(to: expected) { return .passed }
+        return .failed("\(what) differs:\n  expected \(Self.shorten(expected.text))\n  actual   \(Self.shorten(text))")
+    }
+
     private func unexpected(_ response: TesteeResponse, _ wanted: String) -> CheckOutcome {
         let actual: String
         switch response.result {
@@ -95,6 +103,7 @@ extension CaseCheck {
         case .stream(let stream): actual = "a stream result with \(stream.frames.count) frames"
         case .findings(let findings): actual = "\(findings.findings.count) findings"
         case .json(let text): actual = "JSON \(Self.shorten(text))"
+        case .rest(let text): actual = "REST \(Self.shorten(text))"
         case .failure(let failure): actual = "failure \(Self.describe(failure))"
         case .skipped, .runtimeError, nil: actual = "nothing"
         }

@@ -25,6 +25,8 @@ public struct CaseCheck: Sendable {
         case stream(frames: [VectorCase.ExpectedFrame], error: VectorCase.ExpectedError?, incompleteTail: Bool)
         /// `findings` holding exactly these, in any order.
         case findings([VectorCase.ExpectedFinding])
+        /// `rest` text equivalent to this value.
+        case rest(VectorJSON)
     }
 
     /// The operation's name in the testee protocol, for messages.
@@ -122,6 +124,32 @@ public struct CaseCheck: Sendable {
                 operation.profile = input.profile ?? ""
                 $0.validate = operation
             }
+        case .restImport:
+            let restText = input.restText ?? input.rest?.text ?? ""
+            if let error = expected.error {
+                add("rest_to_payload", .failure(error)) { $0.restToPayload = restToPayload(kind, restText) }
+                break
+            }
+            guard let canonical = expected.payload, let rest = expected.rest else { break }
+            add("rest_to_payload", .payload(canonical)) { $0.restToPayload = restToPayload(kind, restText) }
+            add("payload_to_rest", .rest(rest)) { $0.payloadToRest = payloadToRest(kind, canonical) }
+        case .restExport:
+            // A case may give its input as proto3 JSON only; swift-protobuf
+            // turns it into the payload, so the library under test is not
+            // trusted to prepare its own input.
+            guard let payload = input.payload ?? input.json.flatMap({ oraclePayload(vector.kind, $0.text) }) else {
+                break
+            }
+            let expectation: Expectation = expected.error.map { .failure($0) } ?? expected.rest.map { .rest($0) }
+                ?? .failure(VectorCase.ExpectedError(code: "", path: ""))
+            add("payload_to_rest", expectation) { $0.payloadToRest = payloadToRest(kind, payload) }
+        case .restValidate:
+            add("validate_rest", .findings(expected.findings ?? [])) {
+                var operation = Imcodec_Testee_V1_ValidateRestRequest()
+                operation.rest = input.restText ?? input.rest?.text ?? ""
+                operation.profile = input.profile ?? ""
+                $0.validateRest = operation
+            }
         }
         return checks
     }
@@ -148,6 +176,33 @@ public struct CaseCheck: Sendable {
         -> Imcodec_Testee_V1_DecodePayloadRequest
     {
         var operation = Imcodec_Testee_V1_DecodePayloadRequest()
+        operation.kind = kind
+        operation.payload = Data(payload)
+        return operation
+    }
+
+    /// The payload of a proto3 JSON value, written by swift-protobuf.
+    static func oraclePayload(_ kind: VectorCase.Kind?, _ json: String) -> [UInt8]? {
+        switch kind {
+        case .message: (try? Imcodec_V1_Message(jsonString: json)).flatMap { try? $0.serializedBytes() }
+        case .batch: (try? Imcodec_V1_MessageBatch(jsonString: json)).flatMap { try? $0.serializedBytes() }
+        case .event, nil: nil
+        }
+    }
+
+    static func restToPayload(_ kind: Imcodec_Testee_V1_PayloadKind, _ rest: String)
+        -> Imcodec_Testee_V1_RestToPayloadRequest
+    {
+        var operation = Imcodec_Testee_V1_RestToPayloadRequest()
+        operation.kind = kind
+        operation.rest = rest
+        return operation
+    }
+
+    static func payloadToRest(_ kind: Imcodec_Testee_V1_PayloadKind, _ payload: [UInt8])
+        -> Imcodec_Testee_V1_PayloadToRestRequest
+    {
+        var operation = Imcodec_Testee_V1_PayloadToRestRequest()
         operation.kind = kind
         operation.payload = Data(payload)
         return operation

@@ -6,14 +6,44 @@ extension InProcessTestee {
     /// the named profile; a payload that does not decode is a `failure`.
     func validate(_ operation: Imcodec_Testee_V1_ValidateRequest, _ limits: DecodingLimits) throws -> TesteeResponse {
         let kind = try Self.frameKind(operation.kind)
-        guard let profile = ValidationLimits.profile(named: operation.profile) else {
-            throw BadRequest(
-                reason: "unknown profile \"\(operation.profile)\"; known: "
-                    + ValidationLimits.profileNames.joined(separator: ", "))
-        }
+        let profile = try Self.profile(operation.profile)
         let value = try decodePayload(kind, [UInt8](operation.payload), limits)
+        return Self.response(Validator.validate(value, limits: profile))
+    }
+
+    /// Answers every finding of the REST validator under the named profile,
+    /// import problems included.
+    func validateREST(_ operation: Imcodec_Testee_V1_ValidateRestRequest, _ limits: DecodingLimits) throws
+        -> TesteeResponse
+    {
+        let profile = try Self.profile(operation.profile)
+        return Self.response(
+            RESTValidator.validate(Array(operation.rest.utf8), limits: profile, decodingLimits: limits))
+    }
+
+    /// Reads a REST document of the requested kind.
+    func restToPayload(_ operation: Imcodec_Testee_V1_RestToPayloadRequest, _ limits: DecodingLimits) throws
+        -> FramePayload
+    {
+        let text = Array(operation.rest.utf8)
+        switch try Self.frameKind(operation.kind) {
+        case .message: return .message(try RESTCodec.importMessage(text, limits: limits).value)
+        case .batch: return .batch(try RESTCodec.importBatch(text, limits: limits).value)
+        case .event: throw BadRequest(reason: "events have no REST form")
+        }
+    }
+
+    static func profile(_ name: String) throws -> ValidationLimits {
+        guard let profile = ValidationLimits.profile(named: name) else {
+            throw BadRequest(
+                reason: "unknown profile \"\(name)\"; known: " + ValidationLimits.profileNames.joined(separator: ", "))
+        }
+        return profile
+    }
+
+    static func response(_ validation: [ValidationFinding]) -> TesteeResponse {
         var findings = Imcodec_Testee_V1_Findings()
-        for finding in Validator.validate(value, limits: profile) {
+        for finding in validation {
             var item = Imcodec_Testee_V1_Finding()
             item.code = finding.code.rawValue
             item.path = finding.path

@@ -51,6 +51,13 @@ public final class InProcessTestee: Testee {
             case .payloadToJson(let operation):
                 let kind = try Self.frameKind(operation.kind)
                 response.json = try decodePayload(kind, [UInt8](operation.payload), limits).jsonString()
+            case .restToPayload(let operation):
+                response.payload = Data(try restToPayload(operation, limits).serializedBytes())
+            case .payloadToRest(let operation):
+                let kind = try Self.frameKind(operation.kind)
+                response.rest = try RESTCodec.export(decodePayload(kind, [UInt8](operation.payload), limits))
+            case .validateRest(let operation):
+                response = try validateREST(operation, limits)
             case nil:
                 response.runtimeError = "the request names no operation"
             }

@@ -14,6 +14,14 @@ public struct VectorCase: Sendable, Hashable {
         case decodeStream = "decode-stream"
         /// Validate a value against a limits profile.
         case validate
+        /// Read a Tencent REST document (docs/REST.md) and answer its
+        /// canonical payload, or the first problem.
+        case restImport = "rest-import"
+        /// Write a payload as a canonical REST document, or answer why it
+        /// has no REST form.
+        case restExport = "rest-export"
+        /// Validate a REST document against a limits profile.
+        case restValidate = "rest-validate"
     }
 
     /// What a payload holds; the names of the frame kinds.
@@ -123,6 +131,10 @@ public struct VectorCase: Sendable, Hashable {
         public var policy: FramePolicy?
         /// The limits profile name (validate cases).
         public var profile: String?
+        /// A REST document as a JSON value (REST cases).
+        public var rest: VectorJSON?
+        /// A REST document as verbatim text (REST cases).
+        public var restText: String?
     }
 
     /// The case's expected result.
@@ -141,6 +153,8 @@ public struct VectorCase: Sendable, Hashable {
         public var incompleteTail: Bool?
         /// All validation findings (validate).
         public var findings: [ExpectedFinding]?
+        /// The canonical REST document (rest-import, rest-export).
+        public var rest: VectorJSON?
     }
 
     /// The stable id, unique across all vector files.

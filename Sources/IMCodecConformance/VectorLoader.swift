@@ -157,7 +157,7 @@ public enum VectorLoader {
         -> VectorCase.Input
     {
         let reader = parent.nested(value, context: "input")
-        try reader.allow(["json", "jsonText", "payloadHex", "frameHex", "chunksHex", "policy", "profile"])
+        try reader.allow(["json", "jsonText", "payloadHex", "frameHex", "chunksHex", "policy", "profile", "rest", "restText"])
         var input = VectorCase.Input()
         input.json = reader.has("json") ? try reader.member("json") : nil
         input.jsonText = try reader.optionalString("jsonText")
@@ -181,6 +181,8 @@ public enum VectorLoader {
                 level: try policy.optionalInt("level") ?? 0, dictionaryID: try policy.optionalInt("dictionaryId") ?? 0)
         }
         input.profile = try reader.optionalString("profile")
+        input.rest = reader.has("rest") ? try reader.member("rest") : nil
+        input.restText = try reader.optionalString("restText")
         return input
     }
 
@@ -202,7 +204,7 @@ public enum VectorLoader {
         -> VectorCase.Expected
     {
         let reader = parent.nested(value, context: "expected")
-        try reader.allow(["payloadHex", "json", "error", "frame", "frames", "incompleteTail", "findings"])
+        try reader.allow(["payloadHex", "json", "error", "frame", "frames", "incompleteTail", "findings", "rest"])
         var expected = VectorCase.Expected()
         expected.payload = try reader.optionalHex("payloadHex")
         expected.json = reader.has("json") ? try reader.member("json") : nil
@@ -241,6 +243,7 @@ public enum VectorLoader {
             }
             expected.findings = findings
         }
+        expected.rest = reader.has("rest") ? try reader.member("rest") : nil
         return expected
     }
 
@@ -248,8 +251,8 @@ public enum VectorLoader {
     static func checkShape(_ vector: VectorCase, reader: ObjectReader) throws(VectorLoadError) {
         let input = vector.input
         let expected = vector.expected
-        if vector.result == .invalid, vector.operation != .validate, vector.operation != .decodeStream,
-            expected.error == nil
+        if vector.result == .invalid, vector.operation != .validate, vector.operation != .restValidate,
+            vector.operation != .decodeStream, expected.error == nil
         {
             throw reader.error("an invalid case needs expected.error")
         }
@@ -281,6 +284,24 @@ public enum VectorLoader {
         case .validate:
             guard vector.kind != nil, input.payload != nil, input.profile != nil, expected.findings != nil else {
                 throw reader.error("a validate case needs kind, input payloadHex and profile, expected findings")
+            }
+        case .restImport:
+            guard vector.kind != nil, input.rest != nil || input.restText != nil else {
+                throw reader.error("a rest-import case needs kind and input rest or restText")
+            }
+            if vector.result == .valid, expected.payload == nil || expected.rest == nil {
+                throw reader.error("a valid rest-import case needs expected payloadHex and rest")
+            }
+        case .restExport:
+            guard vector.kind != nil, input.payload != nil || input.json != nil else {
+                throw reader.error("a rest-export case needs kind and input payloadHex or json")
+            }
+            if vector.result == .valid, expected.rest == nil {
+                throw reader.error("a valid rest-export case needs expected rest")
+            }
+        case .restValidate:
+            guard input.rest != nil || input.restText != nil, input.profile != nil, expected.findings != nil else {
+                throw reader.error("a rest-validate case needs input rest or restText and profile, expected findings")
             }
         }
     }

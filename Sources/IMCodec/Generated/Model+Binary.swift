@@ -474,6 +474,7 @@ extension SoundElem {
         if !self.url.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.url.utf8.count) }
         if self.size != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.size)) }
         if self.duration != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.duration)) }
+        if self.downloadFlag != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.downloadFlag)) }
         size &+= unknownFields.bytes.count
         return size
     }
@@ -495,6 +496,10 @@ extension SoundElem {
             writer.writeByte(0x20)
             writer.writeVarint(UInt64(self.duration))
         }
+        if self.downloadFlag != 0 {
+            writer.writeByte(0x28)
+            writer.writeVarint(UInt64(self.downloadFlag))
+        }
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
@@ -511,6 +516,8 @@ extension SoundElem {
                 do { self.size = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "size") }
             case 32:
                 do { self.duration = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "duration") }
+            case 40:
+                do { self.downloadFlag = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "downloadFlag") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -532,6 +539,8 @@ extension VideoElem {
         if self.snapshotWidth != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.snapshotWidth)) }
         if self.snapshotHeight != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.snapshotHeight)) }
         if !self.snapshotFormat.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.snapshotFormat.utf8.count) }
+        if self.videoDownloadFlag != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.videoDownloadFlag)) }
+        if self.snapshotDownloadFlag != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.snapshotDownloadFlag)) }
         size &+= unknownFields.bytes.count
         return size
     }
@@ -581,6 +590,14 @@ extension VideoElem {
             writer.writeByte(0x5A)
             writer.writeLengthDelimited(self.snapshotFormat)
         }
+        if self.videoDownloadFlag != 0 {
+            writer.writeByte(0x60)
+            writer.writeVarint(UInt64(self.videoDownloadFlag))
+        }
+        if self.snapshotDownloadFlag != 0 {
+            writer.writeByte(0x68)
+            writer.writeVarint(UInt64(self.snapshotDownloadFlag))
+        }
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
@@ -611,6 +628,10 @@ extension VideoElem {
                 do { self.snapshotHeight = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "snapshotHeight") }
             case 90:
                 do { self.snapshotFormat = try reader.readString() } catch { throw error.prefixed(with: "snapshotFormat") }
+            case 96:
+                do { self.videoDownloadFlag = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "videoDownloadFlag") }
+            case 104:
+                do { self.snapshotDownloadFlag = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "snapshotDownloadFlag") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -625,6 +646,7 @@ extension FileElem {
         if !self.url.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.url.utf8.count) }
         if !self.name.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.name.utf8.count) }
         if self.size != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.size)) }
+        if self.downloadFlag != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.downloadFlag)) }
         size &+= unknownFields.bytes.count
         return size
     }
@@ -646,6 +668,10 @@ extension FileElem {
             writer.writeByte(0x20)
             writer.writeVarint(UInt64(self.size))
         }
+        if self.downloadFlag != 0 {
+            writer.writeByte(0x28)
+            writer.writeVarint(UInt64(self.downloadFlag))
+        }
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
@@ -662,6 +688,8 @@ extension FileElem {
                 do { self.name = try reader.readString() } catch { throw error.prefixed(with: "name") }
             case 32:
                 do { self.size = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "size") }
+            case 40:
+                do { self.downloadFlag = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "downloadFlag") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -765,6 +793,8 @@ extension MergerElem {
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
         }
         if self.layersOverLimit { size &+= 1 &+ 1 }
+        if self.msgNum != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.msgNum)) }
+        if !self.jsonMsgKey.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.jsonMsgKey.utf8.count) }
         size &+= unknownFields.bytes.count
         return size
     }
@@ -790,6 +820,14 @@ extension MergerElem {
         if self.layersOverLimit {
             writer.writeByte(0x28)
             writer.writeByte(1)
+        }
+        if self.msgNum != 0 {
+            writer.writeByte(0x30)
+            writer.writeVarint(UInt64(self.msgNum))
+        }
+        if !self.jsonMsgKey.isEmpty {
+            writer.writeByte(0x3A)
+            writer.writeLengthDelimited(self.jsonMsgKey)
         }
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
@@ -830,6 +868,10 @@ extension MergerElem {
                 } catch { throw error.prefixed(with: "messages[\(index)]") }
             case 40:
                 do { self.layersOverLimit = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "layersOverLimit") }
+            case 48:
+                do { self.msgNum = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "msgNum") }
+            case 58:
+                do { self.jsonMsgKey = try reader.readString() } catch { throw error.prefixed(with: "jsonMsgKey") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -1813,6 +1855,19 @@ extension OfflinePushInfo {
         if !self.desc.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.desc.utf8.count) }
         if !self.ext.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.ext.utf8.count) }
         if !self.iosSound.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.iosSound.utf8.count) }
+        if self.pushFlag != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.pushFlag)) }
+        if let value = self.android {
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
+        }
+        if let value = self.apns {
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
+        }
         size &+= unknownFields.bytes.count
         return size
     }
@@ -1834,6 +1889,20 @@ extension OfflinePushInfo {
             writer.writeByte(0x22)
             writer.writeLengthDelimited(self.iosSound)
         }
+        if self.pushFlag != 0 {
+            writer.writeByte(0x28)
+            writer.writeVarint(UInt64(self.pushFlag))
+        }
+        if let value = self.android {
+            writer.writeByte(0x32)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        }
+        if let value = self.apns {
+            writer.writeByte(0x3A)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        }
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
@@ -1850,6 +1919,168 @@ extension OfflinePushInfo {
                 do { self.ext = try reader.readString() } catch { throw error.prefixed(with: "ext") }
             case 34:
                 do { self.iosSound = try reader.readString() } catch { throw error.prefixed(with: "iosSound") }
+            case 40:
+                do { self.pushFlag = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "pushFlag") }
+            case 50:
+                do {
+                    var nested = try reader.readNested()
+                    var value = self.android ?? AndroidPushInfo()
+                    self.android = nil
+                    try value._merge(from: &nested, &context)
+                    self.android = value
+                } catch { throw error.prefixed(with: "android") }
+            case 58:
+                do {
+                    var nested = try reader.readNested()
+                    var value = self.apns ?? ApnsPushInfo()
+                    self.apns = nil
+                    try value._merge(from: &nested, &context)
+                    self.apns = value
+                } catch { throw error.prefixed(with: "apns") }
+            default:
+                try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
+            }
+        }
+    }
+}
+
+extension AndroidPushInfo {
+    public func _encodedSize(_ cache: inout SizeCache) -> Int {
+        var size = 0
+        if !self.sound.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.sound.utf8.count) }
+        if !self.huaweiChannelID.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.huaweiChannelID.utf8.count) }
+        if !self.xiaomiChannelID.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.xiaomiChannelID.utf8.count) }
+        if !self.oppoChannelID.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.oppoChannelID.utf8.count) }
+        if !self.googleChannelID.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.googleChannelID.utf8.count) }
+        if self.vivoClassification != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.vivoClassification)) }
+        if !self.huaweiImportance.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.huaweiImportance.utf8.count) }
+        if self.extAsHuaweiIntentParam != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.extAsHuaweiIntentParam)) }
+        if !self.huaweiCategory.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.huaweiCategory.utf8.count) }
+        size &+= unknownFields.bytes.count
+        return size
+    }
+
+    public func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+        if !self.sound.isEmpty {
+            writer.writeByte(0x0A)
+            writer.writeLengthDelimited(self.sound)
+        }
+        if !self.huaweiChannelID.isEmpty {
+            writer.writeByte(0x12)
+            writer.writeLengthDelimited(self.huaweiChannelID)
+        }
+        if !self.xiaomiChannelID.isEmpty {
+            writer.writeByte(0x1A)
+            writer.writeLengthDelimited(self.xiaomiChannelID)
+        }
+        if !self.oppoChannelID.isEmpty {
+            writer.writeByte(0x22)
+            writer.writeLengthDelimited(self.oppoChannelID)
+        }
+        if !self.googleChannelID.isEmpty {
+            writer.writeByte(0x2A)
+            writer.writeLengthDelimited(self.googleChannelID)
+        }
+        if self.vivoClassification != 0 {
+            writer.writeByte(0x30)
+            writer.writeVarint(UInt64(self.vivoClassification))
+        }
+        if !self.huaweiImportance.isEmpty {
+            writer.writeByte(0x3A)
+            writer.writeLengthDelimited(self.huaweiImportance)
+        }
+        if self.extAsHuaweiIntentParam != 0 {
+            writer.writeByte(0x40)
+            writer.writeVarint(UInt64(self.extAsHuaweiIntentParam))
+        }
+        if !self.huaweiCategory.isEmpty {
+            writer.writeByte(0x4A)
+            writer.writeLengthDelimited(self.huaweiCategory)
+        }
+        if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
+    }
+
+    public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+        while reader.hasMore {
+            let start = reader.mark
+            let tag = try reader.readTag()
+            switch tag {
+            case 10:
+                do { self.sound = try reader.readString() } catch { throw error.prefixed(with: "sound") }
+            case 18:
+                do { self.huaweiChannelID = try reader.readString() } catch { throw error.prefixed(with: "huaweiChannelId") }
+            case 26:
+                do { self.xiaomiChannelID = try reader.readString() } catch { throw error.prefixed(with: "xiaomiChannelId") }
+            case 34:
+                do { self.oppoChannelID = try reader.readString() } catch { throw error.prefixed(with: "oppoChannelId") }
+            case 42:
+                do { self.googleChannelID = try reader.readString() } catch { throw error.prefixed(with: "googleChannelId") }
+            case 48:
+                do { self.vivoClassification = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "vivoClassification") }
+            case 58:
+                do { self.huaweiImportance = try reader.readString() } catch { throw error.prefixed(with: "huaweiImportance") }
+            case 64:
+                do { self.extAsHuaweiIntentParam = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "extAsHuaweiIntentParam") }
+            case 74:
+                do { self.huaweiCategory = try reader.readString() } catch { throw error.prefixed(with: "huaweiCategory") }
+            default:
+                try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
+            }
+        }
+    }
+}
+
+extension ApnsPushInfo {
+    public func _encodedSize(_ cache: inout SizeCache) -> Int {
+        var size = 0
+        if self.badgeMode != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.badgeMode)) }
+        if !self.title.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.title.utf8.count) }
+        if !self.subTitle.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.subTitle.utf8.count) }
+        if !self.image.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.image.utf8.count) }
+        if self.mutableContent != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.mutableContent)) }
+        size &+= unknownFields.bytes.count
+        return size
+    }
+
+    public func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+        if self.badgeMode != 0 {
+            writer.writeByte(0x08)
+            writer.writeVarint(UInt64(self.badgeMode))
+        }
+        if !self.title.isEmpty {
+            writer.writeByte(0x12)
+            writer.writeLengthDelimited(self.title)
+        }
+        if !self.subTitle.isEmpty {
+            writer.writeByte(0x1A)
+            writer.writeLengthDelimited(self.subTitle)
+        }
+        if !self.image.isEmpty {
+            writer.writeByte(0x22)
+            writer.writeLengthDelimited(self.image)
+        }
+        if self.mutableContent != 0 {
+            writer.writeByte(0x28)
+            writer.writeVarint(UInt64(self.mutableContent))
+        }
+        if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
+    }
+
+    public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+        while reader.hasMore {
+            let start = reader.mark
+            let tag = try reader.readTag()
+            switch tag {
+            case 8:
+                do { self.badgeMode = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "badgeMode") }
+            case 18:
+                do { self.title = try reader.readString() } catch { throw error.prefixed(with: "title") }
+            case 26:
+                do { self.subTitle = try reader.readString() } catch { throw error.prefixed(with: "subTitle") }
+            case 34:
+                do { self.image = try reader.readString() } catch { throw error.prefixed(with: "image") }
+            case 40:
+                do { self.mutableContent = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "mutableContent") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }

@@ -548,6 +548,10 @@ extension SoundElem {
             writer.key("duration")
             writer.uint32(self.duration)
         }
+        if self.downloadFlag != 0 {
+            writer.key("downloadFlag")
+            writer.uint32(self.downloadFlag)
+        }
         writer.endObject()
     }
 
@@ -580,6 +584,12 @@ extension SoundElem {
                 do {
                     self.duration = try JSONScalar.uint32(member.value)
                 } catch { throw error.prefixed(with: "duration") }
+            case "downloadFlag", "download_flag":
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.downloadFlag = try JSONScalar.uint32(member.value)
+                } catch { throw error.prefixed(with: "downloadFlag") }
             default:
                 throw IMCodecError(
                     .jsonUnknownField, path: member.key,
@@ -635,6 +645,14 @@ extension VideoElem {
         if !self.snapshotFormat.isEmpty {
             writer.key("snapshotFormat")
             writer.string(self.snapshotFormat)
+        }
+        if self.videoDownloadFlag != 0 {
+            writer.key("videoDownloadFlag")
+            writer.uint32(self.videoDownloadFlag)
+        }
+        if self.snapshotDownloadFlag != 0 {
+            writer.key("snapshotDownloadFlag")
+            writer.uint32(self.snapshotDownloadFlag)
         }
         writer.endObject()
     }
@@ -710,6 +728,18 @@ extension VideoElem {
                 do {
                     self.snapshotFormat = try JSONScalar.string(member.value)
                 } catch { throw error.prefixed(with: "snapshotFormat") }
+            case "videoDownloadFlag", "video_download_flag":
+                try JSONDecodeContext.markSeen(&seen, bit: 11, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.videoDownloadFlag = try JSONScalar.uint32(member.value)
+                } catch { throw error.prefixed(with: "videoDownloadFlag") }
+            case "snapshotDownloadFlag", "snapshot_download_flag":
+                try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.snapshotDownloadFlag = try JSONScalar.uint32(member.value)
+                } catch { throw error.prefixed(with: "snapshotDownloadFlag") }
             default:
                 throw IMCodecError(
                     .jsonUnknownField, path: member.key,
@@ -737,6 +767,10 @@ extension FileElem {
         if self.size != 0 {
             writer.key("size")
             writer.uint32(self.size)
+        }
+        if self.downloadFlag != 0 {
+            writer.key("downloadFlag")
+            writer.uint32(self.downloadFlag)
         }
         writer.endObject()
     }
@@ -770,6 +804,12 @@ extension FileElem {
                 do {
                     self.size = try JSONScalar.uint32(member.value)
                 } catch { throw error.prefixed(with: "size") }
+            case "downloadFlag", "download_flag":
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.downloadFlag = try JSONScalar.uint32(member.value)
+                } catch { throw error.prefixed(with: "downloadFlag") }
             default:
                 throw IMCodecError(
                     .jsonUnknownField, path: member.key,
@@ -896,6 +936,14 @@ extension MergerElem {
             writer.key("layersOverLimit")
             writer.bool(self.layersOverLimit)
         }
+        if self.msgNum != 0 {
+            writer.key("msgNum")
+            writer.uint32(self.msgNum)
+        }
+        if !self.jsonMsgKey.isEmpty {
+            writer.key("jsonMsgKey")
+            writer.string(self.jsonMsgKey)
+        }
         writer.endObject()
     }
 
@@ -956,6 +1004,18 @@ extension MergerElem {
                 do {
                     self.layersOverLimit = try JSONScalar.bool(member.value)
                 } catch { throw error.prefixed(with: "layersOverLimit") }
+            case "msgNum", "msg_num":
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.msgNum = try JSONScalar.uint32(member.value)
+                } catch { throw error.prefixed(with: "msgNum") }
+            case "jsonMsgKey", "json_msg_key":
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.jsonMsgKey = try JSONScalar.string(member.value)
+                } catch { throw error.prefixed(with: "jsonMsgKey") }
             default:
                 throw IMCodecError(
                     .jsonUnknownField, path: member.key,
@@ -1789,6 +1849,18 @@ extension OfflinePushInfo {
             writer.key("iosSound")
             writer.string(self.iosSound)
         }
+        if self.pushFlag != 0 {
+            writer.key("pushFlag")
+            writer.uint32(self.pushFlag)
+        }
+        if let value = self.android {
+            writer.key("android")
+            value._writeJSON(to: &writer)
+        }
+        if let value = self.apns {
+            writer.key("apns")
+            value._writeJSON(to: &writer)
+        }
         writer.endObject()
     }
 
@@ -1821,10 +1893,208 @@ extension OfflinePushInfo {
                 do {
                     self.iosSound = try JSONScalar.string(member.value)
                 } catch { throw error.prefixed(with: "iosSound") }
+            case "pushFlag", "push_flag":
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.pushFlag = try JSONScalar.uint32(member.value)
+                } catch { throw error.prefixed(with: "pushFlag") }
+            case "android":
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.android = try AndroidPushInfo(_json: member.value, &context)
+                } catch { throw error.prefixed(with: "android") }
+            case "apns":
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.apns = try ApnsPushInfo(_json: member.value, &context)
+                } catch { throw error.prefixed(with: "apns") }
             default:
                 throw IMCodecError(
                     .jsonUnknownField, path: member.key,
                     reason: "OfflinePushInfo has no field named \(member.key)")
+            }
+        }
+    }
+}
+
+extension AndroidPushInfo {
+    public func _writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if !self.sound.isEmpty {
+            writer.key("sound")
+            writer.string(self.sound)
+        }
+        if !self.huaweiChannelID.isEmpty {
+            writer.key("huaweiChannelId")
+            writer.string(self.huaweiChannelID)
+        }
+        if !self.xiaomiChannelID.isEmpty {
+            writer.key("xiaomiChannelId")
+            writer.string(self.xiaomiChannelID)
+        }
+        if !self.oppoChannelID.isEmpty {
+            writer.key("oppoChannelId")
+            writer.string(self.oppoChannelID)
+        }
+        if !self.googleChannelID.isEmpty {
+            writer.key("googleChannelId")
+            writer.string(self.googleChannelID)
+        }
+        if self.vivoClassification != 0 {
+            writer.key("vivoClassification")
+            writer.uint32(self.vivoClassification)
+        }
+        if !self.huaweiImportance.isEmpty {
+            writer.key("huaweiImportance")
+            writer.string(self.huaweiImportance)
+        }
+        if self.extAsHuaweiIntentParam != 0 {
+            writer.key("extAsHuaweiIntentParam")
+            writer.uint32(self.extAsHuaweiIntentParam)
+        }
+        if !self.huaweiCategory.isEmpty {
+            writer.key("huaweiCategory")
+            writer.string(self.huaweiCategory)
+        }
+        writer.endObject()
+    }
+
+    public init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+        self.init()
+        var seen: UInt64 = 0
+        for member in try JSONScalar.object(json) {
+            switch member.key {
+            case "sound":
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.sound = try JSONScalar.string(member.value)
+                } catch { throw error.prefixed(with: "sound") }
+            case "huaweiChannelId", "huawei_channel_id":
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.huaweiChannelID = try JSONScalar.string(member.value)
+                } catch { throw error.prefixed(with: "huaweiChannelId") }
+            case "xiaomiChannelId", "xiaomi_channel_id":
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.xiaomiChannelID = try JSONScalar.string(member.value)
+                } catch { throw error.prefixed(with: "xiaomiChannelId") }
+            case "oppoChannelId", "oppo_channel_id":
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.oppoChannelID = try JSONScalar.string(member.value)
+                } catch { throw error.prefixed(with: "oppoChannelId") }
+            case "googleChannelId", "google_channel_id":
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.googleChannelID = try JSONScalar.string(member.value)
+                } catch { throw error.prefixed(with: "googleChannelId") }
+            case "vivoClassification", "vivo_classification":
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.vivoClassification = try JSONScalar.uint32(member.value)
+                } catch { throw error.prefixed(with: "vivoClassification") }
+            case "huaweiImportance", "huawei_importance":
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.huaweiImportance = try JSONScalar.string(member.value)
+                } catch { throw error.prefixed(with: "huaweiImportance") }
+            case "extAsHuaweiIntentParam", "ext_as_huawei_intent_param":
+                try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.extAsHuaweiIntentParam = try JSONScalar.uint32(member.value)
+                } catch { throw error.prefixed(with: "extAsHuaweiIntentParam") }
+            case "huaweiCategory", "huawei_category":
+                try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.huaweiCategory = try JSONScalar.string(member.value)
+                } catch { throw error.prefixed(with: "huaweiCategory") }
+            default:
+                throw IMCodecError(
+                    .jsonUnknownField, path: member.key,
+                    reason: "AndroidPushInfo has no field named \(member.key)")
+            }
+        }
+    }
+}
+
+extension ApnsPushInfo {
+    public func _writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if self.badgeMode != 0 {
+            writer.key("badgeMode")
+            writer.uint32(self.badgeMode)
+        }
+        if !self.title.isEmpty {
+            writer.key("title")
+            writer.string(self.title)
+        }
+        if !self.subTitle.isEmpty {
+            writer.key("subTitle")
+            writer.string(self.subTitle)
+        }
+        if !self.image.isEmpty {
+            writer.key("image")
+            writer.string(self.image)
+        }
+        if self.mutableContent != 0 {
+            writer.key("mutableContent")
+            writer.uint32(self.mutableContent)
+        }
+        writer.endObject()
+    }
+
+    public init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+        self.init()
+        var seen: UInt64 = 0
+        for member in try JSONScalar.object(json) {
+            switch member.key {
+            case "badgeMode", "badge_mode":
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.badgeMode = try JSONScalar.uint32(member.value)
+                } catch { throw error.prefixed(with: "badgeMode") }
+            case "title":
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.title = try JSONScalar.string(member.value)
+                } catch { throw error.prefixed(with: "title") }
+            case "subTitle", "sub_title":
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.subTitle = try JSONScalar.string(member.value)
+                } catch { throw error.prefixed(with: "subTitle") }
+            case "image":
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.image = try JSONScalar.string(member.value)
+                } catch { throw error.prefixed(with: "image") }
+            case "mutableContent", "mutable_content":
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.mutableContent = try JSONScalar.uint32(member.value)
+                } catch { throw error.prefixed(with: "mutableContent") }
+            default:
+                throw IMCodecError(
+                    .jsonUnknownField, path: member.key,
+                    reason: "ApnsPushInfo has no field named \(member.key)")
             }
         }
     }

@@ -1129,6 +1129,12 @@ public struct SoundElem: WireMessage {
     /// `duration` (field 4, uint32).
     public var duration: UInt32 = 0
 
+    /// REST `Download_Flag`: 2 means "download through url"; 0 when the
+    /// message did not come through the REST API.
+    ///
+    /// `download_flag` (field 5, uint32).
+    public var downloadFlag: UInt32 = 0
+
     /// Fields this schema does not know, kept for re-encoding.
     public var unknownFields = UnknownFields()
 
@@ -1140,12 +1146,14 @@ public struct SoundElem: WireMessage {
         uuid: String = "",
         url: String = "",
         size: UInt32 = 0,
-        duration: UInt32 = 0
+        duration: UInt32 = 0,
+        downloadFlag: UInt32 = 0
     ) {
         self.uuid = uuid
         self.url = url
         self.size = size
         self.duration = duration
+        self.downloadFlag = downloadFlag
     }
 }
 
@@ -1187,6 +1195,14 @@ public struct VideoElem: WireMessage {
     /// `snapshot_format` (field 11, string).
     public var snapshotFormat: String = ""
 
+    /// REST `VideoDownloadFlag` and `ThumbDownloadFlag` (see SoundElem.download_flag).
+    ///
+    /// `video_download_flag` (field 12, uint32).
+    public var videoDownloadFlag: UInt32 = 0
+
+    /// `snapshot_download_flag` (field 13, uint32).
+    public var snapshotDownloadFlag: UInt32 = 0
+
     /// Fields this schema does not know, kept for re-encoding.
     public var unknownFields = UnknownFields()
 
@@ -1205,7 +1221,9 @@ public struct VideoElem: WireMessage {
         snapshotSize: UInt32 = 0,
         snapshotWidth: UInt32 = 0,
         snapshotHeight: UInt32 = 0,
-        snapshotFormat: String = ""
+        snapshotFormat: String = "",
+        videoDownloadFlag: UInt32 = 0,
+        snapshotDownloadFlag: UInt32 = 0
     ) {
         self.videoUUID = videoUUID
         self.videoURL = videoURL
@@ -1218,6 +1236,8 @@ public struct VideoElem: WireMessage {
         self.snapshotWidth = snapshotWidth
         self.snapshotHeight = snapshotHeight
         self.snapshotFormat = snapshotFormat
+        self.videoDownloadFlag = videoDownloadFlag
+        self.snapshotDownloadFlag = snapshotDownloadFlag
     }
 }
 
@@ -1238,6 +1258,11 @@ public struct FileElem: WireMessage {
     /// `size` (field 4, uint32).
     public var size: UInt32 = 0
 
+    /// REST `Download_Flag` (see SoundElem.download_flag).
+    ///
+    /// `download_flag` (field 5, uint32).
+    public var downloadFlag: UInt32 = 0
+
     /// Fields this schema does not know, kept for re-encoding.
     public var unknownFields = UnknownFields()
 
@@ -1249,12 +1274,14 @@ public struct FileElem: WireMessage {
         uuid: String = "",
         url: String = "",
         name: String = "",
-        size: UInt32 = 0
+        size: UInt32 = 0,
+        downloadFlag: UInt32 = 0
     ) {
         self.uuid = uuid
         self.url = url
         self.name = name
         self.size = size
+        self.downloadFlag = downloadFlag
     }
 }
 
@@ -1338,6 +1365,18 @@ public struct MergerElem: WireMessage {
     /// `layers_over_limit` (field 5, bool).
     public var layersOverLimit: Bool = false
 
+    /// REST `MsgNum`: how many messages were combined; 0 when not stated, in
+    /// which case the count of `messages` is the number.
+    ///
+    /// `msg_num` (field 6, uint32).
+    public var msgNum: UInt32 = 0
+
+    /// REST `JsonMsgKey`: the key of forwarded messages stored apart from the
+    /// elem (bodies over 12 KB); then `messages` is empty.
+    ///
+    /// `json_msg_key` (field 7, string).
+    public var jsonMsgKey: String = ""
+
     /// Fields this schema does not know, kept for re-encoding.
     public var unknownFields = UnknownFields()
 
@@ -1350,13 +1389,17 @@ public struct MergerElem: WireMessage {
         abstracts: [String] = [],
         compatibleText: String = "",
         messages: [Message] = [],
-        layersOverLimit: Bool = false
+        layersOverLimit: Bool = false,
+        msgNum: UInt32 = 0,
+        jsonMsgKey: String = ""
     ) {
         self.title = title
         self.abstracts = abstracts
         self.compatibleText = compatibleText
         self.messages = messages
         self.layersOverLimit = layersOverLimit
+        self.msgNum = msgNum
+        self.jsonMsgKey = jsonMsgKey
     }
 }
 
@@ -1798,8 +1841,25 @@ public struct OfflinePushInfo: WireMessage {
     /// `ext` (field 3, string).
     public var ext: String = ""
 
+    /// iOS sound file name (REST `ApnsInfo.Sound`).
+    ///
     /// `ios_sound` (field 4, string).
     public var iosSound: String = ""
+
+    /// REST `PushFlag`: 0 pushes, 1 does not.
+    ///
+    /// `push_flag` (field 5, uint32).
+    public var pushFlag: UInt32 = 0
+
+    /// REST `AndroidInfo`.
+    ///
+    /// `android` (field 6, AndroidPushInfo).
+    public var android: AndroidPushInfo? = nil
+
+    /// REST `ApnsInfo`, except `Sound`, which is `ios_sound`.
+    ///
+    /// `apns` (field 7, ApnsPushInfo).
+    public var apns: ApnsPushInfo? = nil
 
     /// Fields this schema does not know, kept for re-encoding.
     public var unknownFields = UnknownFields()
@@ -1812,12 +1872,122 @@ public struct OfflinePushInfo: WireMessage {
         title: String = "",
         desc: String = "",
         ext: String = "",
-        iosSound: String = ""
+        iosSound: String = "",
+        pushFlag: UInt32 = 0,
+        android: AndroidPushInfo? = nil,
+        apns: ApnsPushInfo? = nil
     ) {
         self.title = title
         self.desc = desc
         self.ext = ext
         self.iosSound = iosSound
+        self.pushFlag = pushFlag
+        self.android = android
+        self.apns = apns
+    }
+}
+
+/// Android vendor push settings (REST `OfflinePushInfo.AndroidInfo`).
+public struct AndroidPushInfo: WireMessage {
+    /// `imcodec.v1.AndroidPushInfo`.
+    public static var protoMessageName: String { "imcodec.v1.AndroidPushInfo" }
+
+    /// `sound` (field 1, string).
+    public var sound: String = ""
+
+    /// `huawei_channel_id` (field 2, string).
+    public var huaweiChannelID: String = ""
+
+    /// `xiaomi_channel_id` (field 3, string).
+    public var xiaomiChannelID: String = ""
+
+    /// `oppo_channel_id` (field 4, string).
+    public var oppoChannelID: String = ""
+
+    /// `google_channel_id` (field 5, string).
+    public var googleChannelID: String = ""
+
+    /// `vivo_classification` (field 6, uint32).
+    public var vivoClassification: UInt32 = 0
+
+    /// `huawei_importance` (field 7, string).
+    public var huaweiImportance: String = ""
+
+    /// `ext_as_huawei_intent_param` (field 8, uint32).
+    public var extAsHuaweiIntentParam: UInt32 = 0
+
+    /// `huawei_category` (field 9, string).
+    public var huaweiCategory: String = ""
+
+    /// Fields this schema does not know, kept for re-encoding.
+    public var unknownFields = UnknownFields()
+
+    /// Creates a value with every field at its default.
+    public init() {}
+
+    /// Creates a value from its fields; omitted fields keep their defaults.
+    public init(
+        sound: String = "",
+        huaweiChannelID: String = "",
+        xiaomiChannelID: String = "",
+        oppoChannelID: String = "",
+        googleChannelID: String = "",
+        vivoClassification: UInt32 = 0,
+        huaweiImportance: String = "",
+        extAsHuaweiIntentParam: UInt32 = 0,
+        huaweiCategory: String = ""
+    ) {
+        self.sound = sound
+        self.huaweiChannelID = huaweiChannelID
+        self.xiaomiChannelID = xiaomiChannelID
+        self.oppoChannelID = oppoChannelID
+        self.googleChannelID = googleChannelID
+        self.vivoClassification = vivoClassification
+        self.huaweiImportance = huaweiImportance
+        self.extAsHuaweiIntentParam = extAsHuaweiIntentParam
+        self.huaweiCategory = huaweiCategory
+    }
+}
+
+/// APNs push settings (REST `OfflinePushInfo.ApnsInfo`, without `Sound`).
+public struct ApnsPushInfo: WireMessage {
+    /// `imcodec.v1.ApnsPushInfo`.
+    public static var protoMessageName: String { "imcodec.v1.ApnsPushInfo" }
+
+    /// `badge_mode` (field 1, uint32).
+    public var badgeMode: UInt32 = 0
+
+    /// `title` (field 2, string).
+    public var title: String = ""
+
+    /// `sub_title` (field 3, string).
+    public var subTitle: String = ""
+
+    /// `image` (field 4, string).
+    public var image: String = ""
+
+    /// `mutable_content` (field 5, uint32).
+    public var mutableContent: UInt32 = 0
+
+    /// Fields this schema does not know, kept for re-encoding.
+    public var unknownFields = UnknownFields()
+
+    /// Creates a value with every field at its default.
+    public init() {}
+
+    /// Creates a value from its fields; omitted fields keep their defaults.
+    public init(
+        badgeMode: UInt32 = 0,
+        title: String = "",
+        subTitle: String = "",
+        image: String = "",
+        mutableContent: UInt32 = 0
+    ) {
+        self.badgeMode = badgeMode
+        self.title = title
+        self.subTitle = subTitle
+        self.image = image
+        self.mutableContent = mutableContent
     }
 }
 

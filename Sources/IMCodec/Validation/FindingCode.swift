@@ -55,6 +55,12 @@ extension FindingCode {
     /// A merger has no compatible text while
     /// ``ValidationLimits/requiresMergerCompatibleText`` is set (M5).
     public static let mergerCompatibleTextMissing = Self("rule.merger.compatible-text-missing")
+    /// A merger states a message count (`msgNum`, REST `MsgNum`) other than
+    /// the number of messages it carries.
+    public static let mergerMsgNum = Self("rule.merger.msg-num")
+    /// A merger carries messages and also the key of messages stored apart
+    /// (`jsonMsgKey`, REST `JsonMsgKey`): it has one or the other.
+    public static let mergerKeyWithMessages = Self("rule.merger.key-with-messages")
     /// An image elem holds a second level of the same type (M6).
     public static let imageDuplicateLevel = Self("rule.image.duplicate-level")
     /// A large image's shorter side is not the 720 px the SDK scales it to,
@@ -242,5 +248,16 @@ extension FindingCode {
         .connectionCodeState, .userStatusCodeType, .receiptTargetMissing, .receiptTargetAmbiguous,
         .receiptPeerReadOnGroup, .receiptCountsOnOneToOne, .recallMsgIDMissing, .modificationMessageMissing,
         .unknownEnumValue, .unspecifiedEnumValue, .unknownKind,
+        .mergerMsgNum, .mergerKeyWithMessages, .restDownloadFlag, .restImageFormat,
     ]
+}
+
+extension FindingCode {
+    // MARK: REST rules (docs/REST.md, "Validation"), reported by RESTValidator
+
+    /// A REST download flag (`Download_Flag`, `VideoDownloadFlag`,
+    /// `ThumbDownloadFlag`) is not the value the profile requires (2).
+    public static let restDownloadFlag = Self("rule.rest.download-flag")
+    /// A REST `ImageFormat` is not one of the documented codes.
+    public static let restImageFormat = Self("rule.rest.image-format")
 }

@@ -12,7 +12,8 @@ extension ValidationLimits {
     /// merger depth 100 and abstracts (5 lines of 100), compatible text, name
     /// card 50 bytes, group ID rules, group and member custom fields, profile
     /// strings 500 bytes, user ID 32 bytes, Community groups of 100,000 and
-    /// relationship-chain system types up to 14.
+    /// relationship-chain system types up to 14; on REST documents, download
+    /// flags of 2 and the documented image format codes.
     public static let current: ValidationLimits = {
         var limits = ValidationLimits()
         limits.maxVideoBytes = 100 << 20
@@ -25,6 +26,8 @@ extension ValidationLimits {
         limits.maxMessageBodyBytes = 12 << 10
         limits.maxCustomElems = 1
         limits.maxCustomDescExtBytes = 3 << 10
+        limits.restDownloadFlag = 2
+        limits.restImageFormats = [1, 2, 3, 4, 255]
         limits.maxGroupMembers["Community"] = 100_000
         limits.maxGroupIntroductionBytes = 240
         limits.maxGroupNotificationBytes = 300

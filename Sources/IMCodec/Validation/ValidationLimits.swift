@@ -57,6 +57,15 @@ public struct ValidationLimits: Sendable, Hashable {
     /// The most UTF-8 bytes of a custom elem's desc and ext together (M15).
     /// Seed: no limit; current: 3 KB.
     public var maxCustomDescExtBytes: Int? = nil
+    /// The value every REST download flag must have (`Download_Flag`,
+    /// `VideoDownloadFlag`, `ThumbDownloadFlag`: 2, "download through the
+    /// URL"); checked by ``RESTValidator`` on REST documents. Seed: not
+    /// checked; current: 2.
+    public var restDownloadFlag: UInt32? = nil
+    /// The image format codes a REST `ImageFormat` may have (M8); checked by
+    /// ``RESTValidator`` on REST documents. Seed: not checked; current: JPG 1,
+    /// GIF 2, PNG 3, BMP 4, other 255.
+    public var restImageFormats: Set<Int32>? = nil
 
     // MARK: Groups
 

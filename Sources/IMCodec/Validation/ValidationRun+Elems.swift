@@ -97,6 +97,14 @@ extension ValidationRun {
         if limits.requiresMergerCompatibleText && merger.compatibleText.isEmpty {
             report(.mergerCompatibleTextMissing, at: "compatibleText", "the merger has no compatible text")
         }
+        if merger.msgNum != 0 && !merger.messages.isEmpty && Int(merger.msgNum) != merger.messages.count {
+            report(
+                .mergerMsgNum, at: "msgNum", limit: Int64(merger.messages.count), actual: Int64(merger.msgNum),
+                "msgNum is \(merger.msgNum) but the merger carries \(merger.messages.count) messages")
+        }
+        if !merger.jsonMsgKey.isEmpty && !merger.messages.isEmpty {
+            report(.mergerKeyWithMessages, at: "jsonMsgKey", "the merger carries messages and a jsonMsgKey")
+        }
         guard !merger.messages.isEmpty else { return }
         let nestedLayer = layer + 1
         if let limit = limits.maxMergerDepth, nestedLayer > limit {

@@ -227,6 +227,54 @@ public nonisolated struct Imcodec_Testee_V1_PayloadToJsonRequest: Sendable {
 }
 
 /// One request of the runner.
+/// Read a REST document (docs/REST.md) of the given kind; answered with the
+/// canonical payload or the first problem.
+public nonisolated struct Imcodec_Testee_V1_RestToPayloadRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var kind: Imcodec_Testee_V1_PayloadKind = .unspecified
+
+  public var rest: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Write a payload as a canonical REST document; answered with its text or a
+/// failure.
+public nonisolated struct Imcodec_Testee_V1_PayloadToRestRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var kind: Imcodec_Testee_V1_PayloadKind = .unspecified
+
+  public var payload: Data = Data()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Validate a REST document against a profile; answered with every finding,
+/// import problems included, with REST paths.
+public nonisolated struct Imcodec_Testee_V1_ValidateRestRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var rest: String = String()
+
+  public var profile: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Imcodec_Testee_V1_Request: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -294,13 +342,37 @@ public nonisolated struct Imcodec_Testee_V1_Request: Sendable {
     set {operation = .jsonToPayload(newValue)}
   }
 
-  /// Operations for Tencent REST MsgBody JSON use numbers 20 and above.
   public var payloadToJson: Imcodec_Testee_V1_PayloadToJsonRequest {
     get {
       if case .payloadToJson(let v)? = operation {return v}
       return Imcodec_Testee_V1_PayloadToJsonRequest()
     }
     set {operation = .payloadToJson(newValue)}
+  }
+
+  /// Tencent REST MsgBody JSON (docs/REST.md).
+  public var restToPayload: Imcodec_Testee_V1_RestToPayloadRequest {
+    get {
+      if case .restToPayload(let v)? = operation {return v}
+      return Imcodec_Testee_V1_RestToPayloadRequest()
+    }
+    set {operation = .restToPayload(newValue)}
+  }
+
+  public var payloadToRest: Imcodec_Testee_V1_PayloadToRestRequest {
+    get {
+      if case .payloadToRest(let v)? = operation {return v}
+      return Imcodec_Testee_V1_PayloadToRestRequest()
+    }
+    set {operation = .payloadToRest(newValue)}
+  }
+
+  public var validateRest: Imcodec_Testee_V1_ValidateRestRequest {
+    get {
+      if case .validateRest(let v)? = operation {return v}
+      return Imcodec_Testee_V1_ValidateRestRequest()
+    }
+    set {operation = .validateRest(newValue)}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -312,8 +384,11 @@ public nonisolated struct Imcodec_Testee_V1_Request: Sendable {
     case decodeStream(Imcodec_Testee_V1_DecodeStreamRequest)
     case validate(Imcodec_Testee_V1_ValidateRequest)
     case jsonToPayload(Imcodec_Testee_V1_JsonToPayloadRequest)
-    /// Operations for Tencent REST MsgBody JSON use numbers 20 and above.
     case payloadToJson(Imcodec_Testee_V1_PayloadToJsonRequest)
+    /// Tencent REST MsgBody JSON (docs/REST.md).
+    case restToPayload(Imcodec_Testee_V1_RestToPayloadRequest)
+    case payloadToRest(Imcodec_Testee_V1_PayloadToRestRequest)
+    case validateRest(Imcodec_Testee_V1_ValidateRestRequest)
 
   }
 
@@ -484,6 +559,15 @@ public nonisolated struct Imcodec_Testee_V1_Response: Sendable {
     set {result = .json(newValue)}
   }
 
+  /// payload_to_rest.
+  public var rest: String {
+    get {
+      if case .rest(let v)? = result {return v}
+      return String()
+    }
+    set {result = .rest(newValue)}
+  }
+
   /// The input was rejected with a stable code.
   public var failure: Imcodec_Testee_V1_Failure {
     get {
@@ -528,6 +612,8 @@ public nonisolated struct Imcodec_Testee_V1_Response: Sendable {
     case findings(Imcodec_Testee_V1_Findings)
     /// payload_to_json.
     case json(String)
+    /// payload_to_rest.
+    case rest(String)
     /// The input was rejected with a stable code.
     case failure(Imcodec_Testee_V1_Failure)
     /// The testee does not support this operation; the reason is shown. The
@@ -870,9 +956,114 @@ nonisolated extension Imcodec_Testee_V1_PayloadToJsonRequest: SwiftProtobuf.Mess
   }
 }
 
+nonisolated extension Imcodec_Testee_V1_RestToPayloadRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RestToPayloadRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}rest\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.kind) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.rest) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.kind != .unspecified {
+      try visitor.visitSingularEnumField(value: self.kind, fieldNumber: 1)
+    }
+    if !self.rest.isEmpty {
+      try visitor.visitSingularStringField(value: self.rest, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Imcodec_Testee_V1_RestToPayloadRequest, rhs: Imcodec_Testee_V1_RestToPayloadRequest) -> Bool {
+    if lhs.kind != rhs.kind {return false}
+    if lhs.rest != rhs.rest {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Imcodec_Testee_V1_PayloadToRestRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PayloadToRestRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{1}payload\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.kind) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.payload) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.kind != .unspecified {
+      try visitor.visitSingularEnumField(value: self.kind, fieldNumber: 1)
+    }
+    if !self.payload.isEmpty {
+      try visitor.visitSingularBytesField(value: self.payload, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Imcodec_Testee_V1_PayloadToRestRequest, rhs: Imcodec_Testee_V1_PayloadToRestRequest) -> Bool {
+    if lhs.kind != rhs.kind {return false}
+    if lhs.payload != rhs.payload {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Imcodec_Testee_V1_ValidateRestRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ValidateRestRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}rest\0\u{1}profile\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.rest) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.profile) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.rest.isEmpty {
+      try visitor.visitSingularStringField(value: self.rest, fieldNumber: 1)
+    }
+    if !self.profile.isEmpty {
+      try visitor.visitSingularStringField(value: self.profile, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Imcodec_Testee_V1_ValidateRestRequest, rhs: Imcodec_Testee_V1_ValidateRestRequest) -> Bool {
+    if lhs.rest != rhs.rest {return false}
+    if lhs.profile != rhs.profile {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Imcodec_Testee_V1_Request: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Request"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}case_id\0\u{1}limits\0\u{4}\u{8}decode_payload\0\u{3}decode_frame\0\u{3}encode_frame\0\u{3}decode_stream\0\u{1}validate\0\u{3}json_to_payload\0\u{3}payload_to_json\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}case_id\0\u{1}limits\0\u{4}\u{8}decode_payload\0\u{3}decode_frame\0\u{3}encode_frame\0\u{3}decode_stream\0\u{1}validate\0\u{3}json_to_payload\0\u{3}payload_to_json\0\u{4}\u{4}rest_to_payload\0\u{3}payload_to_rest\0\u{3}validate_rest\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -973,6 +1164,45 @@ nonisolated extension Imcodec_Testee_V1_Request: SwiftProtobuf.Message, SwiftPro
           self.operation = .payloadToJson(v)
         }
       }()
+      case 20: try {
+        var v: Imcodec_Testee_V1_RestToPayloadRequest?
+        var hadOneofValue = false
+        if let current = self.operation {
+          hadOneofValue = true
+          if case .restToPayload(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.operation = .restToPayload(v)
+        }
+      }()
+      case 21: try {
+        var v: Imcodec_Testee_V1_PayloadToRestRequest?
+        var hadOneofValue = false
+        if let current = self.operation {
+          hadOneofValue = true
+          if case .payloadToRest(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.operation = .payloadToRest(v)
+        }
+      }()
+      case 22: try {
+        var v: Imcodec_Testee_V1_ValidateRestRequest?
+        var hadOneofValue = false
+        if let current = self.operation {
+          hadOneofValue = true
+          if case .validateRest(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.operation = .validateRest(v)
+        }
+      }()
       default: break
       }
     }
@@ -1017,6 +1247,18 @@ nonisolated extension Imcodec_Testee_V1_Request: SwiftProtobuf.Message, SwiftPro
     case .payloadToJson?: try {
       guard case .payloadToJson(let v)? = self.operation else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 16)
+    }()
+    case .restToPayload?: try {
+      guard case .restToPayload(let v)? = self.operation else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 20)
+    }()
+    case .payloadToRest?: try {
+      guard case .payloadToRest(let v)? = self.operation else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 21)
+    }()
+    case .validateRest?: try {
+      guard case .validateRest(let v)? = self.operation else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 22)
     }()
     case nil: break
     }
@@ -1243,7 +1485,7 @@ nonisolated extension Imcodec_Testee_V1_Findings: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Imcodec_Testee_V1_Response: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Response"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}payload\0\u{1}frame\0\u{3}frame_bytes\0\u{1}stream\0\u{1}findings\0\u{1}json\0\u{1}failure\0\u{1}skipped\0\u{3}runtime_error\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}payload\0\u{1}frame\0\u{3}frame_bytes\0\u{1}stream\0\u{1}findings\0\u{1}json\0\u{1}failure\0\u{1}skipped\0\u{3}runtime_error\0\u{1}rest\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1343,6 +1585,14 @@ nonisolated extension Imcodec_Testee_V1_Response: SwiftProtobuf.Message, SwiftPr
           self.result = .runtimeError(v)
         }
       }()
+      case 10: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.result != nil {try decoder.handleConflictingOneOf()}
+          self.result = .rest(v)
+        }
+      }()
       default: break
       }
     }
@@ -1389,6 +1639,10 @@ nonisolated extension Imcodec_Testee_V1_Response: SwiftProtobuf.Message, SwiftPr
     case .runtimeError?: try {
       guard case .runtimeError(let v)? = self.result else { preconditionFailure() }
       try visitor.visitSingularStringField(value: v, fieldNumber: 9)
+    }()
+    case .rest?: try {
+      guard case .rest(let v)? = self.result else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 10)
     }()
     case nil: break
     }

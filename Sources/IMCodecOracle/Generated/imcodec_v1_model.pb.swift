@@ -910,6 +910,10 @@ public nonisolated struct Imcodec_V1_SoundElem: Sendable {
 
   public var duration: UInt32 = 0
 
+  /// REST `Download_Flag`: 2 means "download through url"; 0 when the
+  /// message did not come through the REST API.
+  public var downloadFlag: UInt32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -943,6 +947,11 @@ public nonisolated struct Imcodec_V1_VideoElem: Sendable {
 
   public var snapshotFormat: String = String()
 
+  /// REST `VideoDownloadFlag` and `ThumbDownloadFlag` (see SoundElem.download_flag).
+  public var videoDownloadFlag: UInt32 = 0
+
+  public var snapshotDownloadFlag: UInt32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -961,6 +970,9 @@ public nonisolated struct Imcodec_V1_FileElem: Sendable {
   public var name: String = String()
 
   public var size: UInt32 = 0
+
+  /// REST `Download_Flag` (see SoundElem.download_flag).
+  public var downloadFlag: UInt32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1015,6 +1027,14 @@ public nonisolated struct Imcodec_V1_MergerElem: Sendable {
   public var messages: [Imcodec_V1_Message] = []
 
   public var layersOverLimit: Bool = false
+
+  /// REST `MsgNum`: how many messages were combined; 0 when not stated, in
+  /// which case the count of `messages` is the number.
+  public var msgNum: UInt32 = 0
+
+  /// REST `JsonMsgKey`: the key of forwarded messages stored apart from the
+  /// elem (bodies over 12 KB); then `messages` is empty.
+  public var jsonMsgKey: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1452,18 +1472,109 @@ public nonisolated struct Imcodec_V1_Elem: Sendable {
 }
 
 /// Offline push settings of a message (V2TIMOfflinePushInfo).
-public nonisolated struct Imcodec_V1_OfflinePushInfo: Sendable {
+public nonisolated struct Imcodec_V1_OfflinePushInfo: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
+  public var title: String {
+    get {_storage._title}
+    set {_uniqueStorage()._title = newValue}
+  }
+
+  public var desc: String {
+    get {_storage._desc}
+    set {_uniqueStorage()._desc = newValue}
+  }
+
+  public var ext: String {
+    get {_storage._ext}
+    set {_uniqueStorage()._ext = newValue}
+  }
+
+  /// iOS sound file name (REST `ApnsInfo.Sound`).
+  public var iosSound: String {
+    get {_storage._iosSound}
+    set {_uniqueStorage()._iosSound = newValue}
+  }
+
+  /// REST `PushFlag`: 0 pushes, 1 does not.
+  public var pushFlag: UInt32 {
+    get {_storage._pushFlag}
+    set {_uniqueStorage()._pushFlag = newValue}
+  }
+
+  /// REST `AndroidInfo`.
+  public var android: Imcodec_V1_AndroidPushInfo {
+    get {_storage._android ?? Imcodec_V1_AndroidPushInfo()}
+    set {_uniqueStorage()._android = newValue}
+  }
+  /// Returns true if `android` has been explicitly set.
+  public var hasAndroid: Bool {_storage._android != nil}
+  /// Clears the value of `android`. Subsequent reads from it will return its default value.
+  public mutating func clearAndroid() {_uniqueStorage()._android = nil}
+
+  /// REST `ApnsInfo`, except `Sound`, which is `ios_sound`.
+  public var apns: Imcodec_V1_ApnsPushInfo {
+    get {_storage._apns ?? Imcodec_V1_ApnsPushInfo()}
+    set {_uniqueStorage()._apns = newValue}
+  }
+  /// Returns true if `apns` has been explicitly set.
+  public var hasApns: Bool {_storage._apns != nil}
+  /// Clears the value of `apns`. Subsequent reads from it will return its default value.
+  public mutating func clearApns() {_uniqueStorage()._apns = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// Android vendor push settings (REST `OfflinePushInfo.AndroidInfo`).
+public nonisolated struct Imcodec_V1_AndroidPushInfo: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var sound: String = String()
+
+  public var huaweiChannelID: String = String()
+
+  public var xiaomiChannelID: String = String()
+
+  public var oppoChannelID: String = String()
+
+  public var googleChannelID: String = String()
+
+  public var vivoClassification: UInt32 = 0
+
+  public var huaweiImportance: String = String()
+
+  public var extAsHuaweiIntentParam: UInt32 = 0
+
+  public var huaweiCategory: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// APNs push settings (REST `OfflinePushInfo.ApnsInfo`, without `Sound`).
+public nonisolated struct Imcodec_V1_ApnsPushInfo: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var badgeMode: UInt32 = 0
+
   public var title: String = String()
 
-  public var desc: String = String()
+  public var subTitle: String = String()
 
-  public var ext: String = String()
+  public var image: String = String()
 
-  public var iosSound: String = String()
+  public var mutableContent: UInt32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2208,7 +2319,7 @@ nonisolated extension Imcodec_V1_ImageElem: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Imcodec_V1_SoundElem: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SoundElem"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}url\0\u{1}size\0\u{1}duration\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}url\0\u{1}size\0\u{1}duration\0\u{3}download_flag\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2220,6 +2331,7 @@ nonisolated extension Imcodec_V1_SoundElem: SwiftProtobuf.Message, SwiftProtobuf
       case 2: try { try decoder.decodeSingularStringField(value: &self.url) }()
       case 3: try { try decoder.decodeSingularUInt32Field(value: &self.size) }()
       case 4: try { try decoder.decodeSingularUInt32Field(value: &self.duration) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.downloadFlag) }()
       default: break
       }
     }
@@ -2238,6 +2350,9 @@ nonisolated extension Imcodec_V1_SoundElem: SwiftProtobuf.Message, SwiftProtobuf
     if self.duration != 0 {
       try visitor.visitSingularUInt32Field(value: self.duration, fieldNumber: 4)
     }
+    if self.downloadFlag != 0 {
+      try visitor.visitSingularUInt32Field(value: self.downloadFlag, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2246,6 +2361,7 @@ nonisolated extension Imcodec_V1_SoundElem: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.url != rhs.url {return false}
     if lhs.size != rhs.size {return false}
     if lhs.duration != rhs.duration {return false}
+    if lhs.downloadFlag != rhs.downloadFlag {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2253,7 +2369,7 @@ nonisolated extension Imcodec_V1_SoundElem: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Imcodec_V1_VideoElem: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".VideoElem"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}video_uuid\0\u{3}video_url\0\u{3}video_size\0\u{3}video_duration\0\u{3}video_format\0\u{3}snapshot_uuid\0\u{3}snapshot_url\0\u{3}snapshot_size\0\u{3}snapshot_width\0\u{3}snapshot_height\0\u{3}snapshot_format\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}video_uuid\0\u{3}video_url\0\u{3}video_size\0\u{3}video_duration\0\u{3}video_format\0\u{3}snapshot_uuid\0\u{3}snapshot_url\0\u{3}snapshot_size\0\u{3}snapshot_width\0\u{3}snapshot_height\0\u{3}snapshot_format\0\u{3}video_download_flag\0\u{3}snapshot_download_flag\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2272,6 +2388,8 @@ nonisolated extension Imcodec_V1_VideoElem: SwiftProtobuf.Message, SwiftProtobuf
       case 9: try { try decoder.decodeSingularUInt32Field(value: &self.snapshotWidth) }()
       case 10: try { try decoder.decodeSingularUInt32Field(value: &self.snapshotHeight) }()
       case 11: try { try decoder.decodeSingularStringField(value: &self.snapshotFormat) }()
+      case 12: try { try decoder.decodeSingularUInt32Field(value: &self.videoDownloadFlag) }()
+      case 13: try { try decoder.decodeSingularUInt32Field(value: &self.snapshotDownloadFlag) }()
       default: break
       }
     }
@@ -2311,6 +2429,12 @@ nonisolated extension Imcodec_V1_VideoElem: SwiftProtobuf.Message, SwiftProtobuf
     if !self.snapshotFormat.isEmpty {
       try visitor.visitSingularStringField(value: self.snapshotFormat, fieldNumber: 11)
     }
+    if self.videoDownloadFlag != 0 {
+      try visitor.visitSingularUInt32Field(value: self.videoDownloadFlag, fieldNumber: 12)
+    }
+    if self.snapshotDownloadFlag != 0 {
+      try visitor.visitSingularUInt32Field(value: self.snapshotDownloadFlag, fieldNumber: 13)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2326,6 +2450,8 @@ nonisolated extension Imcodec_V1_VideoElem: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.snapshotWidth != rhs.snapshotWidth {return false}
     if lhs.snapshotHeight != rhs.snapshotHeight {return false}
     if lhs.snapshotFormat != rhs.snapshotFormat {return false}
+    if lhs.videoDownloadFlag != rhs.videoDownloadFlag {return false}
+    if lhs.snapshotDownloadFlag != rhs.snapshotDownloadFlag {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2333,7 +2459,7 @@ nonisolated extension Imcodec_V1_VideoElem: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Imcodec_V1_FileElem: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".FileElem"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}url\0\u{1}name\0\u{1}size\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}url\0\u{1}name\0\u{1}size\0\u{3}download_flag\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2345,6 +2471,7 @@ nonisolated extension Imcodec_V1_FileElem: SwiftProtobuf.Message, SwiftProtobuf.
       case 2: try { try decoder.decodeSingularStringField(value: &self.url) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self.name) }()
       case 4: try { try decoder.decodeSingularUInt32Field(value: &self.size) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.downloadFlag) }()
       default: break
       }
     }
@@ -2363,6 +2490,9 @@ nonisolated extension Imcodec_V1_FileElem: SwiftProtobuf.Message, SwiftProtobuf.
     if self.size != 0 {
       try visitor.visitSingularUInt32Field(value: self.size, fieldNumber: 4)
     }
+    if self.downloadFlag != 0 {
+      try visitor.visitSingularUInt32Field(value: self.downloadFlag, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2371,6 +2501,7 @@ nonisolated extension Imcodec_V1_FileElem: SwiftProtobuf.Message, SwiftProtobuf.
     if lhs.url != rhs.url {return false}
     if lhs.name != rhs.name {return false}
     if lhs.size != rhs.size {return false}
+    if lhs.downloadFlag != rhs.downloadFlag {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2453,7 +2584,7 @@ nonisolated extension Imcodec_V1_FaceElem: SwiftProtobuf.Message, SwiftProtobuf.
 
 nonisolated extension Imcodec_V1_MergerElem: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".MergerElem"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}title\0\u{1}abstracts\0\u{3}compatible_text\0\u{1}messages\0\u{3}layers_over_limit\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}title\0\u{1}abstracts\0\u{3}compatible_text\0\u{1}messages\0\u{3}layers_over_limit\0\u{3}msg_num\0\u{3}json_msg_key\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2466,6 +2597,8 @@ nonisolated extension Imcodec_V1_MergerElem: SwiftProtobuf.Message, SwiftProtobu
       case 3: try { try decoder.decodeSingularStringField(value: &self.compatibleText) }()
       case 4: try { try decoder.decodeRepeatedMessageField(value: &self.messages) }()
       case 5: try { try decoder.decodeSingularBoolField(value: &self.layersOverLimit) }()
+      case 6: try { try decoder.decodeSingularUInt32Field(value: &self.msgNum) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.jsonMsgKey) }()
       default: break
       }
     }
@@ -2487,6 +2620,12 @@ nonisolated extension Imcodec_V1_MergerElem: SwiftProtobuf.Message, SwiftProtobu
     if self.layersOverLimit != false {
       try visitor.visitSingularBoolField(value: self.layersOverLimit, fieldNumber: 5)
     }
+    if self.msgNum != 0 {
+      try visitor.visitSingularUInt32Field(value: self.msgNum, fieldNumber: 6)
+    }
+    if !self.jsonMsgKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.jsonMsgKey, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2496,6 +2635,8 @@ nonisolated extension Imcodec_V1_MergerElem: SwiftProtobuf.Message, SwiftProtobu
     if lhs.compatibleText != rhs.compatibleText {return false}
     if lhs.messages != rhs.messages {return false}
     if lhs.layersOverLimit != rhs.layersOverLimit {return false}
+    if lhs.msgNum != rhs.msgNum {return false}
+    if lhs.jsonMsgKey != rhs.jsonMsgKey {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3312,7 +3453,119 @@ nonisolated extension Imcodec_V1_Elem: SwiftProtobuf.Message, SwiftProtobuf._Mes
 
 nonisolated extension Imcodec_V1_OfflinePushInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".OfflinePushInfo"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}title\0\u{1}desc\0\u{1}ext\0\u{3}ios_sound\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}title\0\u{1}desc\0\u{1}ext\0\u{3}ios_sound\0\u{3}push_flag\0\u{1}android\0\u{1}apns\0")
+
+  fileprivate class _StorageClass {
+    var _title: String = String()
+    var _desc: String = String()
+    var _ext: String = String()
+    var _iosSound: String = String()
+    var _pushFlag: UInt32 = 0
+    var _android: Imcodec_V1_AndroidPushInfo? = nil
+    var _apns: Imcodec_V1_ApnsPushInfo? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _title = source._title
+      _desc = source._desc
+      _ext = source._ext
+      _iosSound = source._iosSound
+      _pushFlag = source._pushFlag
+      _android = source._android
+      _apns = source._apns
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._title) }()
+        case 2: try { try decoder.decodeSingularStringField(value: &_storage._desc) }()
+        case 3: try { try decoder.decodeSingularStringField(value: &_storage._ext) }()
+        case 4: try { try decoder.decodeSingularStringField(value: &_storage._iosSound) }()
+        case 5: try { try decoder.decodeSingularUInt32Field(value: &_storage._pushFlag) }()
+        case 6: try { try decoder.decodeSingularMessageField(value: &_storage._android) }()
+        case 7: try { try decoder.decodeSingularMessageField(value: &_storage._apns) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._title.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._title, fieldNumber: 1)
+      }
+      if !_storage._desc.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._desc, fieldNumber: 2)
+      }
+      if !_storage._ext.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._ext, fieldNumber: 3)
+      }
+      if !_storage._iosSound.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._iosSound, fieldNumber: 4)
+      }
+      if _storage._pushFlag != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._pushFlag, fieldNumber: 5)
+      }
+      try { if let v = _storage._android {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+      } }()
+      try { if let v = _storage._apns {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+      } }()
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Imcodec_V1_OfflinePushInfo, rhs: Imcodec_V1_OfflinePushInfo) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._title != rhs_storage._title {return false}
+        if _storage._desc != rhs_storage._desc {return false}
+        if _storage._ext != rhs_storage._ext {return false}
+        if _storage._iosSound != rhs_storage._iosSound {return false}
+        if _storage._pushFlag != rhs_storage._pushFlag {return false}
+        if _storage._android != rhs_storage._android {return false}
+        if _storage._apns != rhs_storage._apns {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Imcodec_V1_AndroidPushInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AndroidPushInfo"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}sound\0\u{3}huawei_channel_id\0\u{3}xiaomi_channel_id\0\u{3}oppo_channel_id\0\u{3}google_channel_id\0\u{3}vivo_classification\0\u{3}huawei_importance\0\u{3}ext_as_huawei_intent_param\0\u{3}huawei_category\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3320,36 +3573,111 @@ nonisolated extension Imcodec_V1_OfflinePushInfo: SwiftProtobuf.Message, SwiftPr
       // allocates stack space for every case branch when no optimizations are
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self.title) }()
-      case 2: try { try decoder.decodeSingularStringField(value: &self.desc) }()
-      case 3: try { try decoder.decodeSingularStringField(value: &self.ext) }()
-      case 4: try { try decoder.decodeSingularStringField(value: &self.iosSound) }()
+      case 1: try { try decoder.decodeSingularStringField(value: &self.sound) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.huaweiChannelID) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.xiaomiChannelID) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.oppoChannelID) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.googleChannelID) }()
+      case 6: try { try decoder.decodeSingularUInt32Field(value: &self.vivoClassification) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.huaweiImportance) }()
+      case 8: try { try decoder.decodeSingularUInt32Field(value: &self.extAsHuaweiIntentParam) }()
+      case 9: try { try decoder.decodeSingularStringField(value: &self.huaweiCategory) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    if !self.title.isEmpty {
-      try visitor.visitSingularStringField(value: self.title, fieldNumber: 1)
+    if !self.sound.isEmpty {
+      try visitor.visitSingularStringField(value: self.sound, fieldNumber: 1)
     }
-    if !self.desc.isEmpty {
-      try visitor.visitSingularStringField(value: self.desc, fieldNumber: 2)
+    if !self.huaweiChannelID.isEmpty {
+      try visitor.visitSingularStringField(value: self.huaweiChannelID, fieldNumber: 2)
     }
-    if !self.ext.isEmpty {
-      try visitor.visitSingularStringField(value: self.ext, fieldNumber: 3)
+    if !self.xiaomiChannelID.isEmpty {
+      try visitor.visitSingularStringField(value: self.xiaomiChannelID, fieldNumber: 3)
     }
-    if !self.iosSound.isEmpty {
-      try visitor.visitSingularStringField(value: self.iosSound, fieldNumber: 4)
+    if !self.oppoChannelID.isEmpty {
+      try visitor.visitSingularStringField(value: self.oppoChannelID, fieldNumber: 4)
+    }
+    if !self.googleChannelID.isEmpty {
+      try visitor.visitSingularStringField(value: self.googleChannelID, fieldNumber: 5)
+    }
+    if self.vivoClassification != 0 {
+      try visitor.visitSingularUInt32Field(value: self.vivoClassification, fieldNumber: 6)
+    }
+    if !self.huaweiImportance.isEmpty {
+      try visitor.visitSingularStringField(value: self.huaweiImportance, fieldNumber: 7)
+    }
+    if self.extAsHuaweiIntentParam != 0 {
+      try visitor.visitSingularUInt32Field(value: self.extAsHuaweiIntentParam, fieldNumber: 8)
+    }
+    if !self.huaweiCategory.isEmpty {
+      try visitor.visitSingularStringField(value: self.huaweiCategory, fieldNumber: 9)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  public static func ==(lhs: Imcodec_V1_OfflinePushInfo, rhs: Imcodec_V1_OfflinePushInfo) -> Bool {
+  public static func ==(lhs: Imcodec_V1_AndroidPushInfo, rhs: Imcodec_V1_AndroidPushInfo) -> Bool {
+    if lhs.sound != rhs.sound {return false}
+    if lhs.huaweiChannelID != rhs.huaweiChannelID {return false}
+    if lhs.xiaomiChannelID != rhs.xiaomiChannelID {return false}
+    if lhs.oppoChannelID != rhs.oppoChannelID {return false}
+    if lhs.googleChannelID != rhs.googleChannelID {return false}
+    if lhs.vivoClassification != rhs.vivoClassification {return false}
+    if lhs.huaweiImportance != rhs.huaweiImportance {return false}
+    if lhs.extAsHuaweiIntentParam != rhs.extAsHuaweiIntentParam {return false}
+    if lhs.huaweiCategory != rhs.huaweiCategory {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Imcodec_V1_ApnsPushInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ApnsPushInfo"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}badge_mode\0\u{1}title\0\u{3}sub_title\0\u{1}image\0\u{3}mutable_content\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.badgeMode) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.title) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.subTitle) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.image) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.mutableContent) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.badgeMode != 0 {
+      try visitor.visitSingularUInt32Field(value: self.badgeMode, fieldNumber: 1)
+    }
+    if !self.title.isEmpty {
+      try visitor.visitSingularStringField(value: self.title, fieldNumber: 2)
+    }
+    if !self.subTitle.isEmpty {
+      try visitor.visitSingularStringField(value: self.subTitle, fieldNumber: 3)
+    }
+    if !self.image.isEmpty {
+      try visitor.visitSingularStringField(value: self.image, fieldNumber: 4)
+    }
+    if self.mutableContent != 0 {
+      try visitor.visitSingularUInt32Field(value: self.mutableContent, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Imcodec_V1_ApnsPushInfo, rhs: Imcodec_V1_ApnsPushInfo) -> Bool {
+    if lhs.badgeMode != rhs.badgeMode {return false}
     if lhs.title != rhs.title {return false}
-    if lhs.desc != rhs.desc {return false}
-    if lhs.ext != rhs.ext {return false}
-    if lhs.iosSound != rhs.iosSound {return false}
+    if lhs.subTitle != rhs.subTitle {return false}
+    if lhs.image != rhs.image {return false}
+    if lhs.mutableContent != rhs.mutableContent {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -112,6 +112,7 @@ extension SoundElem: Arbitrary {
         if generator.setField() { value.url = generator.string() }
         if generator.setField() { value.size = generator.uint32() }
         if generator.setField() { value.duration = generator.uint32() }
+        if generator.setField() { value.downloadFlag = generator.uint32() }
         value.unknownFields = generator.unknownFields()
         return value
     }
@@ -131,6 +132,8 @@ extension VideoElem: Arbitrary {
         if generator.setField() { value.snapshotWidth = generator.uint32() }
         if generator.setField() { value.snapshotHeight = generator.uint32() }
         if generator.setField() { value.snapshotFormat = generator.string() }
+        if generator.setField() { value.videoDownloadFlag = generator.uint32() }
+        if generator.setField() { value.snapshotDownloadFlag = generator.uint32() }
         value.unknownFields = generator.unknownFields()
         return value
     }
@@ -143,6 +146,7 @@ extension FileElem: Arbitrary {
         if generator.setField() { value.url = generator.string() }
         if generator.setField() { value.name = generator.string() }
         if generator.setField() { value.size = generator.uint32() }
+        if generator.setField() { value.downloadFlag = generator.uint32() }
         value.unknownFields = generator.unknownFields()
         return value
     }
@@ -180,6 +184,8 @@ extension MergerElem: Arbitrary {
             generator.leaveLayer()
         }
         if generator.setField() { value.layersOverLimit = generator.bool() }
+        if generator.setField() { value.msgNum = generator.uint32() }
+        if generator.setField() { value.jsonMsgKey = generator.string() }
         value.unknownFields = generator.unknownFields()
         return value
     }
@@ -413,6 +419,45 @@ extension OfflinePushInfo: Arbitrary {
         if generator.setField() { value.desc = generator.string() }
         if generator.setField() { value.ext = generator.string() }
         if generator.setField() { value.iosSound = generator.string() }
+        if generator.setField() { value.pushFlag = generator.uint32() }
+        if generator.setField(), generator.enterNested() {
+            value.android = AndroidPushInfo.arbitrary(using: &generator)
+            generator.leaveNested()
+        }
+        if generator.setField(), generator.enterNested() {
+            value.apns = ApnsPushInfo.arbitrary(using: &generator)
+            generator.leaveNested()
+        }
+        value.unknownFields = generator.unknownFields()
+        return value
+    }
+}
+
+extension AndroidPushInfo: Arbitrary {
+    public static func arbitrary(using generator: inout ValueGenerator) -> AndroidPushInfo {
+        var value = AndroidPushInfo()
+        if generator.setField() { value.sound = generator.string() }
+        if generator.setField() { value.huaweiChannelID = generator.string() }
+        if generator.setField() { value.xiaomiChannelID = generator.string() }
+        if generator.setField() { value.oppoChannelID = generator.string() }
+        if generator.setField() { value.googleChannelID = generator.string() }
+        if generator.setField() { value.vivoClassification = generator.uint32() }
+        if generator.setField() { value.huaweiImportance = generator.string() }
+        if generator.setField() { value.extAsHuaweiIntentParam = generator.uint32() }
+        if generator.setField() { value.huaweiCategory = generator.string() }
+        value.unknownFields = generator.unknownFields()
+        return value
+    }
+}
+
+extension ApnsPushInfo: Arbitrary {
+    public static func arbitrary(using generator: inout ValueGenerator) -> ApnsPushInfo {
+        var value = ApnsPushInfo()
+        if generator.setField() { value.badgeMode = generator.uint32() }
+        if generator.setField() { value.title = generator.string() }
+        if generator.setField() { value.subTitle = generator.string() }
+        if generator.setField() { value.image = generator.string() }
+        if generator.setField() { value.mutableContent = generator.uint32() }
         value.unknownFields = generator.unknownFields()
         return value
     }

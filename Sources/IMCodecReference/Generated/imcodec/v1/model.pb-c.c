@@ -1087,6 +1087,96 @@ void   imcodec__v1__offline_push_info__free_unpacked
   assert(message->base.descriptor == &imcodec__v1__offline_push_info__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   imcodec__v1__android_push_info__init
+                     (Imcodec__V1__AndroidPushInfo         *message)
+{
+  static const Imcodec__V1__AndroidPushInfo init_value = IMCODEC__V1__ANDROID_PUSH_INFO__INIT;
+  *message = init_value;
+}
+size_t imcodec__v1__android_push_info__get_packed_size
+                     (const Imcodec__V1__AndroidPushInfo *message)
+{
+  assert(message->base.descriptor == &imcodec__v1__android_push_info__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imcodec__v1__android_push_info__pack
+                     (const Imcodec__V1__AndroidPushInfo *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imcodec__v1__android_push_info__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imcodec__v1__android_push_info__pack_to_buffer
+                     (const Imcodec__V1__AndroidPushInfo *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imcodec__v1__android_push_info__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imcodec__V1__AndroidPushInfo *
+       imcodec__v1__android_push_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imcodec__V1__AndroidPushInfo *)
+     protobuf_c_message_unpack (&imcodec__v1__android_push_info__descriptor,
+                                allocator, len, data);
+}
+void   imcodec__v1__android_push_info__free_unpacked
+                     (Imcodec__V1__AndroidPushInfo *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imcodec__v1__android_push_info__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   imcodec__v1__apns_push_info__init
+                     (Imcodec__V1__ApnsPushInfo         *message)
+{
+  static const Imcodec__V1__ApnsPushInfo init_value = IMCODEC__V1__APNS_PUSH_INFO__INIT;
+  *message = init_value;
+}
+size_t imcodec__v1__apns_push_info__get_packed_size
+                     (const Imcodec__V1__ApnsPushInfo *message)
+{
+  assert(message->base.descriptor == &imcodec__v1__apns_push_info__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imcodec__v1__apns_push_info__pack
+                     (const Imcodec__V1__ApnsPushInfo *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imcodec__v1__apns_push_info__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imcodec__v1__apns_push_info__pack_to_buffer
+                     (const Imcodec__V1__ApnsPushInfo *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imcodec__v1__apns_push_info__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imcodec__V1__ApnsPushInfo *
+       imcodec__v1__apns_push_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imcodec__V1__ApnsPushInfo *)
+     protobuf_c_message_unpack (&imcodec__v1__apns_push_info__descriptor,
+                                allocator, len, data);
+}
+void   imcodec__v1__apns_push_info__free_unpacked
+                     (Imcodec__V1__ApnsPushInfo *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imcodec__v1__apns_push_info__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   imcodec__v1__message__init
                      (Imcodec__V1__Message         *message)
 {
@@ -2122,7 +2212,7 @@ const ProtobufCMessageDescriptor imcodec__v1__image_elem__descriptor =
   (ProtobufCMessageInit) imcodec__v1__image_elem__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor imcodec__v1__sound_elem__field_descriptors[4] =
+static const ProtobufCFieldDescriptor imcodec__v1__sound_elem__field_descriptors[5] =
 {
   {
     "uuid",
@@ -2172,8 +2262,21 @@ static const ProtobufCFieldDescriptor imcodec__v1__sound_elem__field_descriptors
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "download_flag",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__SoundElem, download_flag),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imcodec__v1__sound_elem__field_indices_by_name[] = {
+  4,   /* field[4] = download_flag */
   3,   /* field[3] = duration */
   2,   /* field[2] = size */
   1,   /* field[1] = url */
@@ -2182,7 +2285,7 @@ static const unsigned imcodec__v1__sound_elem__field_indices_by_name[] = {
 static const ProtobufCIntRange imcodec__v1__sound_elem__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor imcodec__v1__sound_elem__descriptor =
 {
@@ -2192,14 +2295,14 @@ const ProtobufCMessageDescriptor imcodec__v1__sound_elem__descriptor =
   "Imcodec__V1__SoundElem",
   "imcodec.v1",
   sizeof(Imcodec__V1__SoundElem),
-  4,
+  5,
   imcodec__v1__sound_elem__field_descriptors,
   imcodec__v1__sound_elem__field_indices_by_name,
   1,  imcodec__v1__sound_elem__number_ranges,
   (ProtobufCMessageInit) imcodec__v1__sound_elem__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor imcodec__v1__video_elem__field_descriptors[11] =
+static const ProtobufCFieldDescriptor imcodec__v1__video_elem__field_descriptors[13] =
 {
   {
     "video_uuid",
@@ -2333,14 +2436,40 @@ static const ProtobufCFieldDescriptor imcodec__v1__video_elem__field_descriptors
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "video_download_flag",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__VideoElem, video_download_flag),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "snapshot_download_flag",
+    13,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__VideoElem, snapshot_download_flag),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imcodec__v1__video_elem__field_indices_by_name[] = {
+  12,   /* field[12] = snapshot_download_flag */
   10,   /* field[10] = snapshot_format */
   9,   /* field[9] = snapshot_height */
   7,   /* field[7] = snapshot_size */
   6,   /* field[6] = snapshot_url */
   5,   /* field[5] = snapshot_uuid */
   8,   /* field[8] = snapshot_width */
+  11,   /* field[11] = video_download_flag */
   3,   /* field[3] = video_duration */
   4,   /* field[4] = video_format */
   2,   /* field[2] = video_size */
@@ -2350,7 +2479,7 @@ static const unsigned imcodec__v1__video_elem__field_indices_by_name[] = {
 static const ProtobufCIntRange imcodec__v1__video_elem__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 11 }
+  { 0, 13 }
 };
 const ProtobufCMessageDescriptor imcodec__v1__video_elem__descriptor =
 {
@@ -2360,14 +2489,14 @@ const ProtobufCMessageDescriptor imcodec__v1__video_elem__descriptor =
   "Imcodec__V1__VideoElem",
   "imcodec.v1",
   sizeof(Imcodec__V1__VideoElem),
-  11,
+  13,
   imcodec__v1__video_elem__field_descriptors,
   imcodec__v1__video_elem__field_indices_by_name,
   1,  imcodec__v1__video_elem__number_ranges,
   (ProtobufCMessageInit) imcodec__v1__video_elem__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor imcodec__v1__file_elem__field_descriptors[4] =
+static const ProtobufCFieldDescriptor imcodec__v1__file_elem__field_descriptors[5] =
 {
   {
     "uuid",
@@ -2417,8 +2546,21 @@ static const ProtobufCFieldDescriptor imcodec__v1__file_elem__field_descriptors[
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "download_flag",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__FileElem, download_flag),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imcodec__v1__file_elem__field_indices_by_name[] = {
+  4,   /* field[4] = download_flag */
   2,   /* field[2] = name */
   3,   /* field[3] = size */
   1,   /* field[1] = url */
@@ -2427,7 +2569,7 @@ static const unsigned imcodec__v1__file_elem__field_indices_by_name[] = {
 static const ProtobufCIntRange imcodec__v1__file_elem__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor imcodec__v1__file_elem__descriptor =
 {
@@ -2437,7 +2579,7 @@ const ProtobufCMessageDescriptor imcodec__v1__file_elem__descriptor =
   "Imcodec__V1__FileElem",
   "imcodec.v1",
   sizeof(Imcodec__V1__FileElem),
-  4,
+  5,
   imcodec__v1__file_elem__field_descriptors,
   imcodec__v1__file_elem__field_indices_by_name,
   1,  imcodec__v1__file_elem__number_ranges,
@@ -2559,7 +2701,7 @@ const ProtobufCMessageDescriptor imcodec__v1__face_elem__descriptor =
   (ProtobufCMessageInit) imcodec__v1__face_elem__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor imcodec__v1__merger_elem__field_descriptors[5] =
+static const ProtobufCFieldDescriptor imcodec__v1__merger_elem__field_descriptors[7] =
 {
   {
     "title",
@@ -2621,18 +2763,44 @@ static const ProtobufCFieldDescriptor imcodec__v1__merger_elem__field_descriptor
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "msg_num",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__MergerElem, msg_num),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "json_msg_key",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__MergerElem, json_msg_key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imcodec__v1__merger_elem__field_indices_by_name[] = {
   1,   /* field[1] = abstracts */
   2,   /* field[2] = compatible_text */
+  6,   /* field[6] = json_msg_key */
   4,   /* field[4] = layers_over_limit */
   3,   /* field[3] = messages */
+  5,   /* field[5] = msg_num */
   0,   /* field[0] = title */
 };
 static const ProtobufCIntRange imcodec__v1__merger_elem__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor imcodec__v1__merger_elem__descriptor =
 {
@@ -2642,7 +2810,7 @@ const ProtobufCMessageDescriptor imcodec__v1__merger_elem__descriptor =
   "Imcodec__V1__MergerElem",
   "imcodec.v1",
   sizeof(Imcodec__V1__MergerElem),
-  5,
+  7,
   imcodec__v1__merger_elem__field_descriptors,
   imcodec__v1__merger_elem__field_indices_by_name,
   1,  imcodec__v1__merger_elem__number_ranges,
@@ -3588,7 +3756,7 @@ const ProtobufCMessageDescriptor imcodec__v1__elem__descriptor =
   (ProtobufCMessageInit) imcodec__v1__elem__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor imcodec__v1__offline_push_info__field_descriptors[4] =
+static const ProtobufCFieldDescriptor imcodec__v1__offline_push_info__field_descriptors[7] =
 {
   {
     "title",
@@ -3638,17 +3806,56 @@ static const ProtobufCFieldDescriptor imcodec__v1__offline_push_info__field_desc
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "push_flag",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__OfflinePushInfo, push_flag),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "android",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__OfflinePushInfo, android),
+    &imcodec__v1__android_push_info__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "apns",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__OfflinePushInfo, apns),
+    &imcodec__v1__apns_push_info__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imcodec__v1__offline_push_info__field_indices_by_name[] = {
+  5,   /* field[5] = android */
+  6,   /* field[6] = apns */
   1,   /* field[1] = desc */
   2,   /* field[2] = ext */
   3,   /* field[3] = ios_sound */
+  4,   /* field[4] = push_flag */
   0,   /* field[0] = title */
 };
 static const ProtobufCIntRange imcodec__v1__offline_push_info__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor imcodec__v1__offline_push_info__descriptor =
 {
@@ -3658,11 +3865,243 @@ const ProtobufCMessageDescriptor imcodec__v1__offline_push_info__descriptor =
   "Imcodec__V1__OfflinePushInfo",
   "imcodec.v1",
   sizeof(Imcodec__V1__OfflinePushInfo),
-  4,
+  7,
   imcodec__v1__offline_push_info__field_descriptors,
   imcodec__v1__offline_push_info__field_indices_by_name,
   1,  imcodec__v1__offline_push_info__number_ranges,
   (ProtobufCMessageInit) imcodec__v1__offline_push_info__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor imcodec__v1__android_push_info__field_descriptors[9] =
+{
+  {
+    "sound",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__AndroidPushInfo, sound),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "huawei_channel_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__AndroidPushInfo, huawei_channel_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "xiaomi_channel_id",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__AndroidPushInfo, xiaomi_channel_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "oppo_channel_id",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__AndroidPushInfo, oppo_channel_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "google_channel_id",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__AndroidPushInfo, google_channel_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "vivo_classification",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__AndroidPushInfo, vivo_classification),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "huawei_importance",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__AndroidPushInfo, huawei_importance),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "ext_as_huawei_intent_param",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__AndroidPushInfo, ext_as_huawei_intent_param),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "huawei_category",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__AndroidPushInfo, huawei_category),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imcodec__v1__android_push_info__field_indices_by_name[] = {
+  7,   /* field[7] = ext_as_huawei_intent_param */
+  4,   /* field[4] = google_channel_id */
+  8,   /* field[8] = huawei_category */
+  1,   /* field[1] = huawei_channel_id */
+  6,   /* field[6] = huawei_importance */
+  3,   /* field[3] = oppo_channel_id */
+  0,   /* field[0] = sound */
+  5,   /* field[5] = vivo_classification */
+  2,   /* field[2] = xiaomi_channel_id */
+};
+static const ProtobufCIntRange imcodec__v1__android_push_info__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 9 }
+};
+const ProtobufCMessageDescriptor imcodec__v1__android_push_info__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imcodec.v1.AndroidPushInfo",
+  "AndroidPushInfo",
+  "Imcodec__V1__AndroidPushInfo",
+  "imcodec.v1",
+  sizeof(Imcodec__V1__AndroidPushInfo),
+  9,
+  imcodec__v1__android_push_info__field_descriptors,
+  imcodec__v1__android_push_info__field_indices_by_name,
+  1,  imcodec__v1__android_push_info__number_ranges,
+  (ProtobufCMessageInit) imcodec__v1__android_push_info__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor imcodec__v1__apns_push_info__field_descriptors[5] =
+{
+  {
+    "badge_mode",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__ApnsPushInfo, badge_mode),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "title",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__ApnsPushInfo, title),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "sub_title",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__ApnsPushInfo, sub_title),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "image",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__ApnsPushInfo, image),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "mutable_content",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__ApnsPushInfo, mutable_content),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imcodec__v1__apns_push_info__field_indices_by_name[] = {
+  0,   /* field[0] = badge_mode */
+  3,   /* field[3] = image */
+  4,   /* field[4] = mutable_content */
+  2,   /* field[2] = sub_title */
+  1,   /* field[1] = title */
+};
+static const ProtobufCIntRange imcodec__v1__apns_push_info__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor imcodec__v1__apns_push_info__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imcodec.v1.ApnsPushInfo",
+  "ApnsPushInfo",
+  "Imcodec__V1__ApnsPushInfo",
+  "imcodec.v1",
+  sizeof(Imcodec__V1__ApnsPushInfo),
+  5,
+  imcodec__v1__apns_push_info__field_descriptors,
+  imcodec__v1__apns_push_info__field_indices_by_name,
+  1,  imcodec__v1__apns_push_info__number_ranges,
+  (ProtobufCMessageInit) imcodec__v1__apns_push_info__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor imcodec__v1__message__field_descriptors[18] =

@@ -39,6 +39,8 @@ typedef struct Imcodec__V1__SnsSystemElem Imcodec__V1__SnsSystemElem;
 typedef struct Imcodec__V1__ProfileSystemElem Imcodec__V1__ProfileSystemElem;
 typedef struct Imcodec__V1__Elem Imcodec__V1__Elem;
 typedef struct Imcodec__V1__OfflinePushInfo Imcodec__V1__OfflinePushInfo;
+typedef struct Imcodec__V1__AndroidPushInfo Imcodec__V1__AndroidPushInfo;
+typedef struct Imcodec__V1__ApnsPushInfo Imcodec__V1__ApnsPushInfo;
 typedef struct Imcodec__V1__Message Imcodec__V1__Message;
 typedef struct Imcodec__V1__MessageBatch Imcodec__V1__MessageBatch;
 typedef struct Imcodec__V1__MessageReceipt Imcodec__V1__MessageReceipt;
@@ -364,10 +366,15 @@ struct  Imcodec__V1__SoundElem
   char *url;
   uint32_t size;
   uint32_t duration;
+  /*
+   * REST `Download_Flag`: 2 means "download through url"; 0 when the
+   * message did not come through the REST API.
+   */
+  uint32_t download_flag;
 };
 #define IMCODEC__V1__SOUND_ELEM__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__sound_elem__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0 }
 
 
 /*
@@ -387,10 +394,15 @@ struct  Imcodec__V1__VideoElem
   uint32_t snapshot_width;
   uint32_t snapshot_height;
   char *snapshot_format;
+  /*
+   * REST `VideoDownloadFlag` and `ThumbDownloadFlag` (see SoundElem.download_flag).
+   */
+  uint32_t video_download_flag;
+  uint32_t snapshot_download_flag;
 };
 #define IMCODEC__V1__VIDEO_ELEM__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__video_elem__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, (char *)protobuf_c_empty_string, 0, 0 }
 
 
 /*
@@ -403,10 +415,14 @@ struct  Imcodec__V1__FileElem
   char *url;
   char *name;
   uint32_t size;
+  /*
+   * REST `Download_Flag` (see SoundElem.download_flag).
+   */
+  uint32_t download_flag;
 };
 #define IMCODEC__V1__FILE_ELEM__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__file_elem__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0 }
 
 
 /*
@@ -452,10 +468,20 @@ struct  Imcodec__V1__MergerElem
   size_t n_messages;
   Imcodec__V1__Message **messages;
   protobuf_c_boolean layers_over_limit;
+  /*
+   * REST `MsgNum`: how many messages were combined; 0 when not stated, in
+   * which case the count of `messages` is the number.
+   */
+  uint32_t msg_num;
+  /*
+   * REST `JsonMsgKey`: the key of forwarded messages stored apart from the
+   * elem (bodies over 12 KB); then `messages` is empty.
+   */
+  char *json_msg_key;
 };
 #define IMCODEC__V1__MERGER_ELEM__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__merger_elem__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0,NULL, 0 }
+    , (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0,NULL, 0, 0, (char *)protobuf_c_empty_string }
 
 
 /*
@@ -695,11 +721,64 @@ struct  Imcodec__V1__OfflinePushInfo
   char *title;
   char *desc;
   char *ext;
+  /*
+   * iOS sound file name (REST `ApnsInfo.Sound`).
+   */
   char *ios_sound;
+  /*
+   * REST `PushFlag`: 0 pushes, 1 does not.
+   */
+  uint32_t push_flag;
+  /*
+   * REST `AndroidInfo`.
+   */
+  Imcodec__V1__AndroidPushInfo *android;
+  /*
+   * REST `ApnsInfo`, except `Sound`, which is `ios_sound`.
+   */
+  Imcodec__V1__ApnsPushInfo *apns;
 };
 #define IMCODEC__V1__OFFLINE_PUSH_INFO__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__offline_push_info__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, NULL, NULL }
+
+
+/*
+ * Android vendor push settings (REST `OfflinePushInfo.AndroidInfo`).
+ */
+struct  Imcodec__V1__AndroidPushInfo
+{
+  ProtobufCMessage base;
+  char *sound;
+  char *huawei_channel_id;
+  char *xiaomi_channel_id;
+  char *oppo_channel_id;
+  char *google_channel_id;
+  uint32_t vivo_classification;
+  char *huawei_importance;
+  uint32_t ext_as_huawei_intent_param;
+  char *huawei_category;
+};
+#define IMCODEC__V1__ANDROID_PUSH_INFO__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__android_push_info__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string }
+
+
+/*
+ * APNs push settings (REST `OfflinePushInfo.ApnsInfo`, without `Sound`).
+ */
+struct  Imcodec__V1__ApnsPushInfo
+{
+  ProtobufCMessage base;
+  uint32_t badge_mode;
+  char *title;
+  char *sub_title;
+  char *image;
+  uint32_t mutable_content;
+};
+#define IMCODEC__V1__APNS_PUSH_INFO__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__apns_push_info__descriptor) \
+    , 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
 
 
 /*
@@ -1354,6 +1433,44 @@ Imcodec__V1__OfflinePushInfo *
 void   imcodec__v1__offline_push_info__free_unpacked
                      (Imcodec__V1__OfflinePushInfo *message,
                       ProtobufCAllocator *allocator);
+/* Imcodec__V1__AndroidPushInfo methods */
+void   imcodec__v1__android_push_info__init
+                     (Imcodec__V1__AndroidPushInfo         *message);
+size_t imcodec__v1__android_push_info__get_packed_size
+                     (const Imcodec__V1__AndroidPushInfo   *message);
+size_t imcodec__v1__android_push_info__pack
+                     (const Imcodec__V1__AndroidPushInfo   *message,
+                      uint8_t             *out);
+size_t imcodec__v1__android_push_info__pack_to_buffer
+                     (const Imcodec__V1__AndroidPushInfo   *message,
+                      ProtobufCBuffer     *buffer);
+Imcodec__V1__AndroidPushInfo *
+       imcodec__v1__android_push_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imcodec__v1__android_push_info__free_unpacked
+                     (Imcodec__V1__AndroidPushInfo *message,
+                      ProtobufCAllocator *allocator);
+/* Imcodec__V1__ApnsPushInfo methods */
+void   imcodec__v1__apns_push_info__init
+                     (Imcodec__V1__ApnsPushInfo         *message);
+size_t imcodec__v1__apns_push_info__get_packed_size
+                     (const Imcodec__V1__ApnsPushInfo   *message);
+size_t imcodec__v1__apns_push_info__pack
+                     (const Imcodec__V1__ApnsPushInfo   *message,
+                      uint8_t             *out);
+size_t imcodec__v1__apns_push_info__pack_to_buffer
+                     (const Imcodec__V1__ApnsPushInfo   *message,
+                      ProtobufCBuffer     *buffer);
+Imcodec__V1__ApnsPushInfo *
+       imcodec__v1__apns_push_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imcodec__v1__apns_push_info__free_unpacked
+                     (Imcodec__V1__ApnsPushInfo *message,
+                      ProtobufCAllocator *allocator);
 /* Imcodec__V1__Message methods */
 void   imcodec__v1__message__init
                      (Imcodec__V1__Message         *message);
@@ -1599,6 +1716,12 @@ typedef void (*Imcodec__V1__Elem_Closure)
 typedef void (*Imcodec__V1__OfflinePushInfo_Closure)
                  (const Imcodec__V1__OfflinePushInfo *message,
                   void *closure_data);
+typedef void (*Imcodec__V1__AndroidPushInfo_Closure)
+                 (const Imcodec__V1__AndroidPushInfo *message,
+                  void *closure_data);
+typedef void (*Imcodec__V1__ApnsPushInfo_Closure)
+                 (const Imcodec__V1__ApnsPushInfo *message,
+                  void *closure_data);
 typedef void (*Imcodec__V1__Message_Closure)
                  (const Imcodec__V1__Message *message,
                   void *closure_data);
@@ -1670,6 +1793,8 @@ extern const ProtobufCMessageDescriptor imcodec__v1__sns_system_elem__descriptor
 extern const ProtobufCMessageDescriptor imcodec__v1__profile_system_elem__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__elem__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__offline_push_info__descriptor;
+extern const ProtobufCMessageDescriptor imcodec__v1__android_push_info__descriptor;
+extern const ProtobufCMessageDescriptor imcodec__v1__apns_push_info__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__message__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__message_batch__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__message_receipt__descriptor;

@@ -367,6 +367,141 @@ void   imcodec__testee__v1__payload_to_json_request__free_unpacked
   assert(message->base.descriptor == &imcodec__testee__v1__payload_to_json_request__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   imcodec__testee__v1__rest_to_payload_request__init
+                     (Imcodec__Testee__V1__RestToPayloadRequest         *message)
+{
+  static const Imcodec__Testee__V1__RestToPayloadRequest init_value = IMCODEC__TESTEE__V1__REST_TO_PAYLOAD_REQUEST__INIT;
+  *message = init_value;
+}
+size_t imcodec__testee__v1__rest_to_payload_request__get_packed_size
+                     (const Imcodec__Testee__V1__RestToPayloadRequest *message)
+{
+  assert(message->base.descriptor == &imcodec__testee__v1__rest_to_payload_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imcodec__testee__v1__rest_to_payload_request__pack
+                     (const Imcodec__Testee__V1__RestToPayloadRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imcodec__testee__v1__rest_to_payload_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imcodec__testee__v1__rest_to_payload_request__pack_to_buffer
+                     (const Imcodec__Testee__V1__RestToPayloadRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imcodec__testee__v1__rest_to_payload_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imcodec__Testee__V1__RestToPayloadRequest *
+       imcodec__testee__v1__rest_to_payload_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imcodec__Testee__V1__RestToPayloadRequest *)
+     protobuf_c_message_unpack (&imcodec__testee__v1__rest_to_payload_request__descriptor,
+                                allocator, len, data);
+}
+void   imcodec__testee__v1__rest_to_payload_request__free_unpacked
+                     (Imcodec__Testee__V1__RestToPayloadRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imcodec__testee__v1__rest_to_payload_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   imcodec__testee__v1__payload_to_rest_request__init
+                     (Imcodec__Testee__V1__PayloadToRestRequest         *message)
+{
+  static const Imcodec__Testee__V1__PayloadToRestRequest init_value = IMCODEC__TESTEE__V1__PAYLOAD_TO_REST_REQUEST__INIT;
+  *message = init_value;
+}
+size_t imcodec__testee__v1__payload_to_rest_request__get_packed_size
+                     (const Imcodec__Testee__V1__PayloadToRestRequest *message)
+{
+  assert(message->base.descriptor == &imcodec__testee__v1__payload_to_rest_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imcodec__testee__v1__payload_to_rest_request__pack
+                     (const Imcodec__Testee__V1__PayloadToRestRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imcodec__testee__v1__payload_to_rest_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imcodec__testee__v1__payload_to_rest_request__pack_to_buffer
+                     (const Imcodec__Testee__V1__PayloadToRestRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imcodec__testee__v1__payload_to_rest_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imcodec__Testee__V1__PayloadToRestRequest *
+       imcodec__testee__v1__payload_to_rest_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imcodec__Testee__V1__PayloadToRestRequest *)
+     protobuf_c_message_unpack (&imcodec__testee__v1__payload_to_rest_request__descriptor,
+                                allocator, len, data);
+}
+void   imcodec__testee__v1__payload_to_rest_request__free_unpacked
+                     (Imcodec__Testee__V1__PayloadToRestRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imcodec__testee__v1__payload_to_rest_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   imcodec__testee__v1__validate_rest_request__init
+                     (Imcodec__Testee__V1__ValidateRestRequest         *message)
+{
+  static const Imcodec__Testee__V1__ValidateRestRequest init_value = IMCODEC__TESTEE__V1__VALIDATE_REST_REQUEST__INIT;
+  *message = init_value;
+}
+size_t imcodec__testee__v1__validate_rest_request__get_packed_size
+                     (const Imcodec__Testee__V1__ValidateRestRequest *message)
+{
+  assert(message->base.descriptor == &imcodec__testee__v1__validate_rest_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imcodec__testee__v1__validate_rest_request__pack
+                     (const Imcodec__Testee__V1__ValidateRestRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imcodec__testee__v1__validate_rest_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imcodec__testee__v1__validate_rest_request__pack_to_buffer
+                     (const Imcodec__Testee__V1__ValidateRestRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imcodec__testee__v1__validate_rest_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imcodec__Testee__V1__ValidateRestRequest *
+       imcodec__testee__v1__validate_rest_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imcodec__Testee__V1__ValidateRestRequest *)
+     protobuf_c_message_unpack (&imcodec__testee__v1__validate_rest_request__descriptor,
+                                allocator, len, data);
+}
+void   imcodec__testee__v1__validate_rest_request__free_unpacked
+                     (Imcodec__Testee__V1__ValidateRestRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imcodec__testee__v1__validate_rest_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   imcodec__testee__v1__request__init
                      (Imcodec__Testee__V1__Request         *message)
 {
@@ -1194,7 +1329,160 @@ const ProtobufCMessageDescriptor imcodec__testee__v1__payload_to_json_request__d
   (ProtobufCMessageInit) imcodec__testee__v1__payload_to_json_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor imcodec__testee__v1__request__field_descriptors[9] =
+static const ProtobufCFieldDescriptor imcodec__testee__v1__rest_to_payload_request__field_descriptors[2] =
+{
+  {
+    "kind",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__Testee__V1__RestToPayloadRequest, kind),
+    &imcodec__testee__v1__payload_kind__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "rest",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__Testee__V1__RestToPayloadRequest, rest),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imcodec__testee__v1__rest_to_payload_request__field_indices_by_name[] = {
+  0,   /* field[0] = kind */
+  1,   /* field[1] = rest */
+};
+static const ProtobufCIntRange imcodec__testee__v1__rest_to_payload_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor imcodec__testee__v1__rest_to_payload_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imcodec.testee.v1.RestToPayloadRequest",
+  "RestToPayloadRequest",
+  "Imcodec__Testee__V1__RestToPayloadRequest",
+  "imcodec.testee.v1",
+  sizeof(Imcodec__Testee__V1__RestToPayloadRequest),
+  2,
+  imcodec__testee__v1__rest_to_payload_request__field_descriptors,
+  imcodec__testee__v1__rest_to_payload_request__field_indices_by_name,
+  1,  imcodec__testee__v1__rest_to_payload_request__number_ranges,
+  (ProtobufCMessageInit) imcodec__testee__v1__rest_to_payload_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor imcodec__testee__v1__payload_to_rest_request__field_descriptors[2] =
+{
+  {
+    "kind",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__Testee__V1__PayloadToRestRequest, kind),
+    &imcodec__testee__v1__payload_kind__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "payload",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__Testee__V1__PayloadToRestRequest, payload),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imcodec__testee__v1__payload_to_rest_request__field_indices_by_name[] = {
+  0,   /* field[0] = kind */
+  1,   /* field[1] = payload */
+};
+static const ProtobufCIntRange imcodec__testee__v1__payload_to_rest_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor imcodec__testee__v1__payload_to_rest_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imcodec.testee.v1.PayloadToRestRequest",
+  "PayloadToRestRequest",
+  "Imcodec__Testee__V1__PayloadToRestRequest",
+  "imcodec.testee.v1",
+  sizeof(Imcodec__Testee__V1__PayloadToRestRequest),
+  2,
+  imcodec__testee__v1__payload_to_rest_request__field_descriptors,
+  imcodec__testee__v1__payload_to_rest_request__field_indices_by_name,
+  1,  imcodec__testee__v1__payload_to_rest_request__number_ranges,
+  (ProtobufCMessageInit) imcodec__testee__v1__payload_to_rest_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor imcodec__testee__v1__validate_rest_request__field_descriptors[2] =
+{
+  {
+    "rest",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__Testee__V1__ValidateRestRequest, rest),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "profile",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__Testee__V1__ValidateRestRequest, profile),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imcodec__testee__v1__validate_rest_request__field_indices_by_name[] = {
+  1,   /* field[1] = profile */
+  0,   /* field[0] = rest */
+};
+static const ProtobufCIntRange imcodec__testee__v1__validate_rest_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor imcodec__testee__v1__validate_rest_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imcodec.testee.v1.ValidateRestRequest",
+  "ValidateRestRequest",
+  "Imcodec__Testee__V1__ValidateRestRequest",
+  "imcodec.testee.v1",
+  sizeof(Imcodec__Testee__V1__ValidateRestRequest),
+  2,
+  imcodec__testee__v1__validate_rest_request__field_descriptors,
+  imcodec__testee__v1__validate_rest_request__field_indices_by_name,
+  1,  imcodec__testee__v1__validate_rest_request__number_ranges,
+  (ProtobufCMessageInit) imcodec__testee__v1__validate_rest_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor imcodec__testee__v1__request__field_descriptors[12] =
 {
   {
     "case_id",
@@ -1304,6 +1592,42 @@ static const ProtobufCFieldDescriptor imcodec__testee__v1__request__field_descri
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "rest_to_payload",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imcodec__Testee__V1__Request, operation_case),
+    offsetof(Imcodec__Testee__V1__Request, rest_to_payload),
+    &imcodec__testee__v1__rest_to_payload_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "payload_to_rest",
+    21,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imcodec__Testee__V1__Request, operation_case),
+    offsetof(Imcodec__Testee__V1__Request, payload_to_rest),
+    &imcodec__testee__v1__payload_to_rest_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "validate_rest",
+    22,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imcodec__Testee__V1__Request, operation_case),
+    offsetof(Imcodec__Testee__V1__Request, validate_rest),
+    &imcodec__testee__v1__validate_rest_request__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imcodec__testee__v1__request__field_indices_by_name[] = {
   0,   /* field[0] = case_id */
@@ -1314,13 +1638,17 @@ static const unsigned imcodec__testee__v1__request__field_indices_by_name[] = {
   7,   /* field[7] = json_to_payload */
   1,   /* field[1] = limits */
   8,   /* field[8] = payload_to_json */
+  10,   /* field[10] = payload_to_rest */
+  9,   /* field[9] = rest_to_payload */
   6,   /* field[6] = validate */
+  11,   /* field[11] = validate_rest */
 };
-static const ProtobufCIntRange imcodec__testee__v1__request__number_ranges[2 + 1] =
+static const ProtobufCIntRange imcodec__testee__v1__request__number_ranges[3 + 1] =
 {
   { 1, 0 },
   { 10, 2 },
-  { 0, 9 }
+  { 20, 9 },
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor imcodec__testee__v1__request__descriptor =
 {
@@ -1330,10 +1658,10 @@ const ProtobufCMessageDescriptor imcodec__testee__v1__request__descriptor =
   "Imcodec__Testee__V1__Request",
   "imcodec.testee.v1",
   sizeof(Imcodec__Testee__V1__Request),
-  9,
+  12,
   imcodec__testee__v1__request__field_descriptors,
   imcodec__testee__v1__request__field_indices_by_name,
-  2,  imcodec__testee__v1__request__number_ranges,
+  3,  imcodec__testee__v1__request__number_ranges,
   (ProtobufCMessageInit) imcodec__testee__v1__request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
@@ -1670,7 +1998,7 @@ const ProtobufCMessageDescriptor imcodec__testee__v1__findings__descriptor =
   (ProtobufCMessageInit) imcodec__testee__v1__findings__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor imcodec__testee__v1__response__field_descriptors[9] =
+static const ProtobufCFieldDescriptor imcodec__testee__v1__response__field_descriptors[10] =
 {
   {
     "payload",
@@ -1780,6 +2108,18 @@ static const ProtobufCFieldDescriptor imcodec__testee__v1__response__field_descr
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "rest",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Imcodec__Testee__V1__Response, result_case),
+    offsetof(Imcodec__Testee__V1__Response, rest),
+    NULL,
+    &protobuf_c_empty_string,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imcodec__testee__v1__response__field_indices_by_name[] = {
   6,   /* field[6] = failure */
@@ -1788,6 +2128,7 @@ static const unsigned imcodec__testee__v1__response__field_indices_by_name[] = {
   2,   /* field[2] = frame_bytes */
   5,   /* field[5] = json */
   0,   /* field[0] = payload */
+  9,   /* field[9] = rest */
   8,   /* field[8] = runtime_error */
   7,   /* field[7] = skipped */
   3,   /* field[3] = stream */
@@ -1795,7 +2136,7 @@ static const unsigned imcodec__testee__v1__response__field_indices_by_name[] = {
 static const ProtobufCIntRange imcodec__testee__v1__response__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor imcodec__testee__v1__response__descriptor =
 {
@@ -1805,7 +2146,7 @@ const ProtobufCMessageDescriptor imcodec__testee__v1__response__descriptor =
   "Imcodec__Testee__V1__Response",
   "imcodec.testee.v1",
   sizeof(Imcodec__Testee__V1__Response),
-  9,
+  10,
   imcodec__testee__v1__response__field_descriptors,
   imcodec__testee__v1__response__field_indices_by_name,
   1,  imcodec__testee__v1__response__number_ranges,

@@ -23,6 +23,9 @@ typedef struct Imcodec__Testee__V1__DecodeStreamRequest Imcodec__Testee__V1__Dec
 typedef struct Imcodec__Testee__V1__ValidateRequest Imcodec__Testee__V1__ValidateRequest;
 typedef struct Imcodec__Testee__V1__JsonToPayloadRequest Imcodec__Testee__V1__JsonToPayloadRequest;
 typedef struct Imcodec__Testee__V1__PayloadToJsonRequest Imcodec__Testee__V1__PayloadToJsonRequest;
+typedef struct Imcodec__Testee__V1__RestToPayloadRequest Imcodec__Testee__V1__RestToPayloadRequest;
+typedef struct Imcodec__Testee__V1__PayloadToRestRequest Imcodec__Testee__V1__PayloadToRestRequest;
+typedef struct Imcodec__Testee__V1__ValidateRestRequest Imcodec__Testee__V1__ValidateRestRequest;
 typedef struct Imcodec__Testee__V1__Request Imcodec__Testee__V1__Request;
 typedef struct Imcodec__Testee__V1__Failure Imcodec__Testee__V1__Failure;
 typedef struct Imcodec__Testee__V1__DecodedFrame Imcodec__Testee__V1__DecodedFrame;
@@ -181,6 +184,52 @@ struct  Imcodec__Testee__V1__PayloadToJsonRequest
     , IMCODEC__TESTEE__V1__PAYLOAD_KIND__PAYLOAD_KIND_UNSPECIFIED, {0,NULL} }
 
 
+/*
+ * One request of the runner.
+ * Read a REST document (docs/REST.md) of the given kind; answered with the
+ * canonical payload or the first problem.
+ */
+struct  Imcodec__Testee__V1__RestToPayloadRequest
+{
+  ProtobufCMessage base;
+  Imcodec__Testee__V1__PayloadKind kind;
+  char *rest;
+};
+#define IMCODEC__TESTEE__V1__REST_TO_PAYLOAD_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imcodec__testee__v1__rest_to_payload_request__descriptor) \
+    , IMCODEC__TESTEE__V1__PAYLOAD_KIND__PAYLOAD_KIND_UNSPECIFIED, (char *)protobuf_c_empty_string }
+
+
+/*
+ * Write a payload as a canonical REST document; answered with its text or a
+ * failure.
+ */
+struct  Imcodec__Testee__V1__PayloadToRestRequest
+{
+  ProtobufCMessage base;
+  Imcodec__Testee__V1__PayloadKind kind;
+  ProtobufCBinaryData payload;
+};
+#define IMCODEC__TESTEE__V1__PAYLOAD_TO_REST_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imcodec__testee__v1__payload_to_rest_request__descriptor) \
+    , IMCODEC__TESTEE__V1__PAYLOAD_KIND__PAYLOAD_KIND_UNSPECIFIED, {0,NULL} }
+
+
+/*
+ * Validate a REST document against a profile; answered with every finding,
+ * import problems included, with REST paths.
+ */
+struct  Imcodec__Testee__V1__ValidateRestRequest
+{
+  ProtobufCMessage base;
+  char *rest;
+  char *profile;
+};
+#define IMCODEC__TESTEE__V1__VALIDATE_REST_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imcodec__testee__v1__validate_rest_request__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
 typedef enum {
   IMCODEC__TESTEE__V1__REQUEST__OPERATION__NOT_SET = 0,
   IMCODEC__TESTEE__V1__REQUEST__OPERATION_DECODE_PAYLOAD = 10,
@@ -189,13 +238,13 @@ typedef enum {
   IMCODEC__TESTEE__V1__REQUEST__OPERATION_DECODE_STREAM = 13,
   IMCODEC__TESTEE__V1__REQUEST__OPERATION_VALIDATE = 14,
   IMCODEC__TESTEE__V1__REQUEST__OPERATION_JSON_TO_PAYLOAD = 15,
-  IMCODEC__TESTEE__V1__REQUEST__OPERATION_PAYLOAD_TO_JSON = 16
+  IMCODEC__TESTEE__V1__REQUEST__OPERATION_PAYLOAD_TO_JSON = 16,
+  IMCODEC__TESTEE__V1__REQUEST__OPERATION_REST_TO_PAYLOAD = 20,
+  IMCODEC__TESTEE__V1__REQUEST__OPERATION_PAYLOAD_TO_REST = 21,
+  IMCODEC__TESTEE__V1__REQUEST__OPERATION_VALIDATE_REST = 22
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__TESTEE__V1__REQUEST__OPERATION__CASE)
 } Imcodec__Testee__V1__Request__OperationCase;
 
-/*
- * One request of the runner.
- */
 struct  Imcodec__Testee__V1__Request
 {
   ProtobufCMessage base;
@@ -212,10 +261,13 @@ struct  Imcodec__Testee__V1__Request
     Imcodec__Testee__V1__DecodeStreamRequest *decode_stream;
     Imcodec__Testee__V1__ValidateRequest *validate;
     Imcodec__Testee__V1__JsonToPayloadRequest *json_to_payload;
-    /*
-     * Operations for Tencent REST MsgBody JSON use numbers 20 and above.
-     */
     Imcodec__Testee__V1__PayloadToJsonRequest *payload_to_json;
+    /*
+     * Tencent REST MsgBody JSON (docs/REST.md).
+     */
+    Imcodec__Testee__V1__RestToPayloadRequest *rest_to_payload;
+    Imcodec__Testee__V1__PayloadToRestRequest *payload_to_rest;
+    Imcodec__Testee__V1__ValidateRestRequest *validate_rest;
   };
 };
 #define IMCODEC__TESTEE__V1__REQUEST__INIT \
@@ -317,6 +369,7 @@ typedef enum {
   IMCODEC__TESTEE__V1__RESPONSE__RESULT_STREAM = 4,
   IMCODEC__TESTEE__V1__RESPONSE__RESULT_FINDINGS = 5,
   IMCODEC__TESTEE__V1__RESPONSE__RESULT_JSON = 6,
+  IMCODEC__TESTEE__V1__RESPONSE__RESULT_REST = 10,
   IMCODEC__TESTEE__V1__RESPONSE__RESULT_FAILURE = 7,
   IMCODEC__TESTEE__V1__RESPONSE__RESULT_SKIPPED = 8,
   IMCODEC__TESTEE__V1__RESPONSE__RESULT_RUNTIME_ERROR = 9
@@ -355,6 +408,10 @@ struct  Imcodec__Testee__V1__Response
      * payload_to_json.
      */
     char *json;
+    /*
+     * payload_to_rest.
+     */
+    char *rest;
     /*
      * The input was rejected with a stable code.
      */
@@ -528,6 +585,63 @@ Imcodec__Testee__V1__PayloadToJsonRequest *
 void   imcodec__testee__v1__payload_to_json_request__free_unpacked
                      (Imcodec__Testee__V1__PayloadToJsonRequest *message,
                       ProtobufCAllocator *allocator);
+/* Imcodec__Testee__V1__RestToPayloadRequest methods */
+void   imcodec__testee__v1__rest_to_payload_request__init
+                     (Imcodec__Testee__V1__RestToPayloadRequest         *message);
+size_t imcodec__testee__v1__rest_to_payload_request__get_packed_size
+                     (const Imcodec__Testee__V1__RestToPayloadRequest   *message);
+size_t imcodec__testee__v1__rest_to_payload_request__pack
+                     (const Imcodec__Testee__V1__RestToPayloadRequest   *message,
+                      uint8_t             *out);
+size_t imcodec__testee__v1__rest_to_payload_request__pack_to_buffer
+                     (const Imcodec__Testee__V1__RestToPayloadRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Imcodec__Testee__V1__RestToPayloadRequest *
+       imcodec__testee__v1__rest_to_payload_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imcodec__testee__v1__rest_to_payload_request__free_unpacked
+                     (Imcodec__Testee__V1__RestToPayloadRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Imcodec__Testee__V1__PayloadToRestRequest methods */
+void   imcodec__testee__v1__payload_to_rest_request__init
+                     (Imcodec__Testee__V1__PayloadToRestRequest         *message);
+size_t imcodec__testee__v1__payload_to_rest_request__get_packed_size
+                     (const Imcodec__Testee__V1__PayloadToRestRequest   *message);
+size_t imcodec__testee__v1__payload_to_rest_request__pack
+                     (const Imcodec__Testee__V1__PayloadToRestRequest   *message,
+                      uint8_t             *out);
+size_t imcodec__testee__v1__payload_to_rest_request__pack_to_buffer
+                     (const Imcodec__Testee__V1__PayloadToRestRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Imcodec__Testee__V1__PayloadToRestRequest *
+       imcodec__testee__v1__payload_to_rest_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imcodec__testee__v1__payload_to_rest_request__free_unpacked
+                     (Imcodec__Testee__V1__PayloadToRestRequest *message,
+                      ProtobufCAllocator *allocator);
+/* Imcodec__Testee__V1__ValidateRestRequest methods */
+void   imcodec__testee__v1__validate_rest_request__init
+                     (Imcodec__Testee__V1__ValidateRestRequest         *message);
+size_t imcodec__testee__v1__validate_rest_request__get_packed_size
+                     (const Imcodec__Testee__V1__ValidateRestRequest   *message);
+size_t imcodec__testee__v1__validate_rest_request__pack
+                     (const Imcodec__Testee__V1__ValidateRestRequest   *message,
+                      uint8_t             *out);
+size_t imcodec__testee__v1__validate_rest_request__pack_to_buffer
+                     (const Imcodec__Testee__V1__ValidateRestRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Imcodec__Testee__V1__ValidateRestRequest *
+       imcodec__testee__v1__validate_rest_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imcodec__testee__v1__validate_rest_request__free_unpacked
+                     (Imcodec__Testee__V1__ValidateRestRequest *message,
+                      ProtobufCAllocator *allocator);
 /* Imcodec__Testee__V1__Request methods */
 void   imcodec__testee__v1__request__init
                      (Imcodec__Testee__V1__Request         *message);
@@ -687,6 +801,15 @@ typedef void (*Imcodec__Testee__V1__JsonToPayloadRequest_Closure)
 typedef void (*Imcodec__Testee__V1__PayloadToJsonRequest_Closure)
                  (const Imcodec__Testee__V1__PayloadToJsonRequest *message,
                   void *closure_data);
+typedef void (*Imcodec__Testee__V1__RestToPayloadRequest_Closure)
+                 (const Imcodec__Testee__V1__RestToPayloadRequest *message,
+                  void *closure_data);
+typedef void (*Imcodec__Testee__V1__PayloadToRestRequest_Closure)
+                 (const Imcodec__Testee__V1__PayloadToRestRequest *message,
+                  void *closure_data);
+typedef void (*Imcodec__Testee__V1__ValidateRestRequest_Closure)
+                 (const Imcodec__Testee__V1__ValidateRestRequest *message,
+                  void *closure_data);
 typedef void (*Imcodec__Testee__V1__Request_Closure)
                  (const Imcodec__Testee__V1__Request *message,
                   void *closure_data);
@@ -723,6 +846,9 @@ extern const ProtobufCMessageDescriptor imcodec__testee__v1__decode_stream_reque
 extern const ProtobufCMessageDescriptor imcodec__testee__v1__validate_request__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__testee__v1__json_to_payload_request__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__testee__v1__payload_to_json_request__descriptor;
+extern const ProtobufCMessageDescriptor imcodec__testee__v1__rest_to_payload_request__descriptor;
+extern const ProtobufCMessageDescriptor imcodec__testee__v1__payload_to_rest_request__descriptor;
+extern const ProtobufCMessageDescriptor imcodec__testee__v1__validate_rest_request__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__testee__v1__request__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__testee__v1__failure__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__testee__v1__decoded_frame__descriptor;
