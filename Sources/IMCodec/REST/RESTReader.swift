@@ -102,7 +102,8 @@ final class RESTReader {
                 }
             case "OfflinePushInfo":
                 if let fields = self.object(value, at: memberPath) {
-                    message.offlinePushInfo = self.offlinePush(fields, at: memberPath)
+                    let push = self.offlinePush(fields, at: memberPath)
+                    message.offlinePushInfo = push == OfflinePushInfo() ? nil : push
                 }
             default:
                 self.read(value, as: form.key(key)!, into: &envelope, at: memberPath)
@@ -125,13 +126,14 @@ final class RESTReader {
             switch key {
             case "AndroidInfo":
                 if let fields = self.object(value, at: memberPath) {
-                    push.android = self.form(RESTForms.android, fields, at: memberPath, into: AndroidPushInfo())
+                    let android = self.form(RESTForms.android, fields, at: memberPath, into: AndroidPushInfo())
+                    push.android = android == AndroidPushInfo() ? nil : android
                 }
             case "ApnsInfo":
                 if let fields = self.object(value, at: memberPath) {
                     let apns = self.form(RESTForms.apns, fields, at: memberPath, into: RESTApns())
                     push.iosSound = apns.sound
-                    push.apns = apns.apns
+                    push.apns = apns.apns == ApnsPushInfo() ? nil : apns.apns
                 }
             default:
                 self.read(value, as: RESTForms.offlinePush.key(key)!, into: &push, at: memberPath)
