@@ -308,7 +308,14 @@ def default_value(field):
 
 def standard_cases(vf_, prefix, wrap, type_name, sample, kind="message"):
     """The cases every message type gets: full, empty, one per field, defaults."""
-    vf_.payload_valid(f"{prefix}.all-fields", f"Every field of {type_name} set.", kind, wrap(sample))
+    later = [f.name for f in SCHEMA.messages[type_name] if f.json_name not in sample]
+    comment = f"Every field of {type_name} set."
+    if later:
+        # The sample predates these fields; keeping it keeps this case's expectation
+        # (a case id never changes meaning). rest_field_cases sets them.
+        comment = (f"Every field of {type_name} set except {', '.join(later)}, added later "
+                   f"({prefix}.all-fields-with-rest-fields sets them too).")
+    vf_.payload_valid(f"{prefix}.all-fields", comment, kind, wrap(sample))
     vf_.payload_valid(
         f"{prefix}.empty",
         f"A present but empty {type_name}: written as a zero-length field, printed as {{}}.",
@@ -404,8 +411,62 @@ def write_elem_files():
                 flags=["UnknownEnumValue"],
             )
         extra_elem_cases(vf_, prefix, kind_json, wrap)
+        rest_field_cases(vf_, prefix, kind_json, type_name, wrap)
         written.append(vf_.write())
     return written
+
+
+# Fields the schema gained for the REST MsgBody mapping (docs/REST.md). They are
+# not in ELEMS, so the older all-fields cases keep their expectations; here each
+# is set alone, and all of them together with the rest of the sample.
+REST_ELEM_FIELDS = {
+    "sound": {"downloadFlag": 2},
+    "file": {"downloadFlag": 2},
+    "video": {"videoDownloadFlag": 2, "snapshotDownloadFlag": 2},
+    "merger": {"msgNum": 2, "jsonMsgKey": "relay_144115233874815003_1700000003"},
+}
+
+
+def rest_field_cases(vf_, prefix, kind_json, type_name, wrap):
+    extra = REST_ELEM_FIELDS.get(kind_json)
+    if not extra:
+        return
+    for key, value in extra.items():
+        field = SCHEMA.field(type_name, key)
+        vf_.payload_valid(
+            f"{prefix}.field.{kebab(key)}",
+            f"Only {type_name}.{field.name} (field {field.number}, {field.type}) set: the REST "
+            f"{'MsgNum' if key == 'msgNum' else 'JsonMsgKey' if key == 'jsonMsgKey' else 'download flag'} "
+            "of docs/REST.md.",
+            "message",
+            wrap({key: value}),
+        )
+    every = dict(ELEMS[kind_json])
+    every.update(extra)
+    vf_.payload_valid(
+        f"{prefix}.all-fields-with-rest-fields",
+        f"Every field of {type_name} set, including {', '.join(SCHEMA.field(type_name, k).name for k in extra)} "
+        "(the REST mapping's fields).",
+        "message",
+        wrap(every),
+    )
+    if kind_json == "merger":
+        vf_.payload_valid(
+            f"{prefix}.json-msg-key-form",
+            "The REST JsonMsgKey form: 150 forwarded messages stored apart, so a key and a count and no messages.",
+            "message",
+            wrap({"title": "Chat history of Alice and Bob", "abstracts": ["Alice: lunch?", "Bob: 12:30"],
+                  "compatibleText": "Please upgrade to view the chat history", "msgNum": 150,
+                  "jsonMsgKey": "relay_144115233874815003_1700000003"}),
+        )
+    else:
+        vf_.payload_valid(
+            f"{prefix}.download-flags-max",
+            f"Every download flag of {type_name} at 2^32 - 1.",
+            "message",
+            wrap({key: 4294967295 for key in extra}),
+            flags=["MaxValues"],
+        )
 
 
 def extra_elem_cases(vf_, prefix, kind_json, wrap):
@@ -801,6 +862,76 @@ MESSAGE_ALL = {
 }
 
 
+# OfflinePushInfo with every field, and its Android and APNs parts (the REST
+# OfflinePushInfo of docs/REST.md and Tencent's "Message Formats" page).
+ANDROID_PUSH_ALL = {
+    "sound": "android.mp3",
+    "huaweiChannelId": "hw_im_channel",
+    "xiaomiChannelId": "mi_im_channel",
+    "oppoChannelId": "test_OPPO_channel_id",
+    "googleChannelId": "fcm_im_channel",
+    "vivoClassification": 1,
+    "huaweiImportance": "NORMAL",
+    "extAsHuaweiIntentParam": 1,
+    "huaweiCategory": "IM",
+}
+
+APNS_PUSH_ALL = {
+    "badgeMode": 1,
+    "title": "apns title",
+    "subTitle": "apns subtitle",
+    "image": "www.image.com",
+    "mutableContent": 1,
+}
+
+OFFLINE_PUSH_ALL = {
+    "title": "Alice",
+    "desc": "sent you a message",
+    "ext": '{"route":"/chat/alice"}',
+    "iosSound": "apns.mp3",
+    "pushFlag": 1,
+    "android": ANDROID_PUSH_ALL,
+    "apns": APNS_PUSH_ALL,
+}
+
+
+def offline_push_cases(vf_):
+    prefix = "envelope.message.offline-push"
+    wrap = lambda value: {"offlinePushInfo": value}
+    vf_.payload_valid(f"{prefix}.all-fields", "Every field of OfflinePushInfo, AndroidPushInfo and ApnsPushInfo set.",
+                      "message", wrap(OFFLINE_PUSH_ALL))
+    for key in ("pushFlag", "android", "apns"):
+        field = SCHEMA.field("OfflinePushInfo", key)
+        vf_.payload_valid(f"{prefix}.field.{kebab(key)}",
+                          f"Only OfflinePushInfo.{field.name} (field {field.number}, {field.type}) set.",
+                          "message", wrap({key: OFFLINE_PUSH_ALL[key]}))
+    for holder, type_name, sample in (("android", "AndroidPushInfo", ANDROID_PUSH_ALL),
+                                      ("apns", "ApnsPushInfo", APNS_PUSH_ALL)):
+        for field in SCHEMA.messages[type_name]:
+            vf_.payload_valid(
+                f"{prefix}.{holder}.field.{kebab(field.json_name)}",
+                f"Only {type_name}.{field.name} (field {field.number}, {field.type}) set, in OfflinePushInfo.{holder}.",
+                "message",
+                wrap({holder: {field.json_name: sample[field.json_name]}}),
+            )
+        vf_.payload_valid(
+            f"{prefix}.{holder}.explicit-defaults",
+            f"Every field of {type_name} spelled out at its default: all left out, the present message kept.",
+            "message",
+            wrap({holder: {f.json_name: default_value(f) for f in SCHEMA.messages[type_name]}}),
+            flags=["Defaults", "EmptyMessage"],
+        )
+    vf_.payload_valid(f"{prefix}.empty-android-and-apns", "Present but empty android and apns messages: written "
+                      "as zero-length fields, printed as {}.", "message", wrap({"android": {}, "apns": {}}),
+                      flags=["EmptyMessage"])
+    vf_.payload_valid(f"{prefix}.max-values", "pushFlag, vivoClassification, extAsHuaweiIntentParam, badgeMode and "
+                      "mutableContent at 2^32 - 1.", "message",
+                      wrap({"pushFlag": 4294967295, "android": {"vivoClassification": 4294967295,
+                                                                "extAsHuaweiIntentParam": 4294967295},
+                            "apns": {"badgeMode": 4294967295, "mutableContent": 4294967295}}),
+                      flags=["MaxValues"])
+
+
 def write_envelope_files():
     written = []
     vf_ = VectorFile(
@@ -813,6 +944,7 @@ def write_envelope_files():
         COMMON_FLAGS,
     )
     standard_cases(vf_, "envelope.message", lambda v: v, "Message", MESSAGE_ALL)
+    offline_push_cases(vf_)
     vf_.payload_valid("envelope.message.one-to-one", "A one-to-one message: receiver set, no group.", "message",
                       {"msgId": "c2c-1", "sender": "user_alice", "receiver": "user_bob", "timestamp": "1700000001",
                        "random": 1, "elems": [{"text": {"text": "hi"}}]})

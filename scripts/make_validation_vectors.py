@@ -371,6 +371,31 @@ def write_rule_file():
          [finding("rule.merger.contains-group-tips", "elems[0].merger.messages[0].elems[0]")])
     rule("merger-of-merger", "A merged message holding a merger.", msg(C2C, merger([msg({"receiver": "user_bob"},
                                                                                         merger(nested(1)))])), [])
+    # The REST MsgNum and JsonMsgKey of a merger (docs/REST.md), in every profile.
+    rule("merger-msg-num-matches", "msgNum 2 on a merger of two messages.",
+         msg(C2C, merger(nested(2), msgNum=2)), [])
+    rule("merger-msg-num-unset", "msgNum 0 (not stated) on a merger of two messages: the count is the number.",
+         msg(C2C, merger(nested(2))), [])
+    rule("merger-msg-num-with-key", "msgNum 150 with a JsonMsgKey and no messages: the messages are stored apart.",
+         msg(C2C, merger([], msgNum=150, jsonMsgKey="relay_key_1")), [])
+    rule("merger-msg-num-mismatch", "msgNum 3 on a merger of two messages.",
+         msg(C2C, merger(nested(2), msgNum=3)), [finding("rule.merger.msg-num", "elems[0].merger.msgNum")])
+    rule("merger-msg-num-mismatch-current", "msgNum 1 on a merger of two messages, current profile.",
+         msg(C2C, merger(nested(2), msgNum=1)), [finding("rule.merger.msg-num", "elems[0].merger.msgNum")],
+         profile="current")
+    rule("merger-key-with-messages", "A JsonMsgKey on a merger that also holds its messages.",
+         msg(C2C, merger(nested(2), msgNum=2, jsonMsgKey="relay_key_1")),
+         [finding("rule.merger.key-with-messages", "elems[0].merger.jsonMsgKey")])
+    rule("merger-key-with-messages-current", "A JsonMsgKey on a merger that also holds its messages, current "
+         "profile.", msg(C2C, merger(nested(1), jsonMsgKey="relay_key_1")),
+         [finding("rule.merger.key-with-messages", "elems[0].merger.jsonMsgKey")], profile="current")
+    rule("merger-msg-num-and-key-with-messages", "msgNum 5 and a JsonMsgKey on a merger of two messages: both rules.",
+         msg(C2C, merger(nested(2), msgNum=5, jsonMsgKey="relay_key_1")),
+         [finding("rule.merger.msg-num", "elems[0].merger.msgNum"),
+          finding("rule.merger.key-with-messages", "elems[0].merger.jsonMsgKey")])
+    rule("nested-merger-msg-num-mismatch", "A merged message holding a merger whose msgNum 2 differs from its one "
+         "message.", msg(C2C, merger([msg({"receiver": "user_bob"}, merger(nested(1), msgNum=2))])),
+         [finding("rule.merger.msg-num", "elems[0].merger.messages[0].elems[0].merger.msgNum")])
     # M5 compatible text (current only)
     rule("merger-without-compatible-text-seed", "A merger without compatible text, seed profile.",
          msg(C2C, {"merger": {"title": "t", "messages": nested(1)}}), [])

@@ -3,7 +3,6 @@ struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private let maxNesting: Int
-    private var nesting = 0
 
     init(bytes: [UInt8], maxNesting: Int) {
         self.bytes = bytes
@@ -31,18 +30,97 @@ struct JSONParser {
         }
     }
 
+    /// An array or object still open, innermost last.
+    private enum OpenContainer {
+        /// An object, its members so far and the key of the value being read.
+        case object([JSONValue.Member], key: String)
+        /// An array and its elements so far.
+        case array([JSONValue])
+    }
+
+    /// Parses one value. Nesting is kept on a heap stack of open containers,
+    /// not on the call stack, so a document nested as deep as `maxNesting`
+    /// allows costs no stack space per level.
     private mutating func parseValue() throws(IMCodecError) -> JSONValue {
-        guard index < bytes.count else { throw syntax("the text ends where a value was expected") }
-        switch bytes[index] {
-        case UInt8(ascii: "{"): return try parseObject()
-        case UInt8(ascii: "["): return try parseArray()
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
-        default: throw syntax("unexpected character")
+        var open: [OpenContainer] = []
+        while true {
+            skipWhitespace()
+            guard index < bytes.count else { throw syntax("the text ends where a value was expected") }
+            var value: JSONValue
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                try enter(depth: open.count + 1)
+                index += 1
+                skipWhitespace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    value = .object([])
+                } else {
+                    open.append(.object([], key: try parseMemberKey()))
+                    continue
+                }
+            case UInt8(ascii: "["):
+                try enter(depth: open.count + 1)
+                index += 1
+                skipWhitespace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    value = .array([])
+                } else {
+                    open.append(.array([]))
+                    continue
+                }
+            case UInt8(ascii: "\""): value = .string(try parseString())
+            case UInt8(ascii: "t"): try expectLiteral("true"); value = .bool(true)
+            case UInt8(ascii: "f"): try expectLiteral("false"); value = .bool(false)
+            case UInt8(ascii: "n"): try expectLiteral("null"); value = .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = .number(try parseNumber())
+            default: throw syntax("unexpected character")
+            }
+            // A value is complete: add it to the innermost container, and
+            // close every container that ends after it.
+            closing: while let container = open.popLast() {
+                skipWhitespace()
+                switch container {
+                case .object(var members, let key):
+                    members.append(JSONValue.Member(key, value))
+                    guard index < bytes.count else { throw syntax("the text ends inside an object") }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        index += 1
+                        open.append(.object(members, key: try parseMemberKey()))
+                        break closing
+                    }
+                    guard bytes[index] == UInt8(ascii: "}") else { throw syntax("expected ',' or '}'") }
+                    index += 1
+                    value = .object(members)
+                case .array(var elements):
+                    elements.append(value)
+                    guard index < bytes.count else { throw syntax("the text ends inside an array") }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        index += 1
+                        open.append(.array(elements))
+                        break closing
+                    }
+                    guard bytes[index] == UInt8(ascii: "]") else { throw syntax("expected ',' or ']'") }
+                    index += 1
+                    value = .array(elements)
+                }
+            }
+            if open.isEmpty { return value }
         }
+    }
+
+    /// Reads `"key" :` and the whitespace around it.
+    private mutating func parseMemberKey() throws(IMCodecError) -> String {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+            throw syntax("an object member must start with a string key")
+        }
+        let key = try parseString()
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw syntax("expected ':'") }
+        index += 1
+        return key
     }
 
     private mutating func expectLiteral(_ literal: StaticString) throws(IMCodecError) {
@@ -56,73 +134,11 @@ struct JSONParser {
         index += count
     }
 
-    private mutating func enter() throws(IMCodecError) {
-        nesting += 1
-        if nesting > maxNesting {
+    private func enter(depth: Int) throws(IMCodecError) {
+        if depth > maxNesting {
             throw IMCodecError(
                 .jsonDepth, reason: "arrays and objects nest deeper than allowed",
-                limit: maxNesting, observed: nesting)
-        }
-    }
-
-    private mutating func parseObject() throws(IMCodecError) -> JSONValue {
-        try enter()
-        index += 1
-        var members: [JSONValue.Member] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            nesting -= 1
-            return .object(members)
-        }
-        while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw syntax("an object member must start with a string key")
-            }
-            let key = try parseString()
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw syntax("expected ':'") }
-            index += 1
-            skipWhitespace()
-            let value = try parseValue()
-            members.append(JSONValue.Member(key, value))
-            skipWhitespace()
-            guard index < bytes.count else { throw syntax("the text ends inside an object") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            guard bytes[index] == UInt8(ascii: "}") else { throw syntax("expected ',' or '}'") }
-            index += 1
-            nesting -= 1
-            return .object(members)
-        }
-    }
-
-    private mutating func parseArray() throws(IMCodecError) -> JSONValue {
-        try enter()
-        index += 1
-        var elements: [JSONValue] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            nesting -= 1
-            return .array(elements)
-        }
-        while true {
-            skipWhitespace()
-            elements.append(try parseValue())
-            skipWhitespace()
-            guard index < bytes.count else { throw syntax("the text ends inside an array") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            guard bytes[index] == UInt8(ascii: "]") else { throw syntax("expected ',' or ']'") }
-            index += 1
-            nesting -= 1
-            return .array(elements)
+                limit: maxNesting, observed: depth)
         }
     }
 

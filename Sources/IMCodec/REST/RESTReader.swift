@@ -4,12 +4,64 @@
 /// A problem does not stop the walk: the member is skipped and the walk goes
 /// on, so a validation run reports everything at once. The model built
 /// alongside is complete only when ``problems`` is empty.
+///
+/// The walk uses no stack per merger layer: the `MsgList` of a relay is
+/// queued instead of read where it stands, every message is built into
+/// ``built`` under an id, and ``assemble(_:)`` puts forwarded messages into
+/// their mergers once all are read. Problems carry their place in document
+/// order (``Location/order``), so queuing does not change which comes first.
 final class RESTReader {
+    /// Where a value is: its JSON path, and its place in document order as
+    /// member and entry positions from the root (compared lexicographically).
+    struct Location {
+        var path: String
+        var order: [Int]
+
+        static let root = Location(path: "", order: [])
+
+        /// The member `name`, the `position`-th of its object.
+        func member(_ name: String, _ position: Int) -> Location {
+            Location(path: path.isEmpty ? name : "\(path).\(name)", order: order + [position])
+        }
+
+        /// Entry `index` of an array.
+        func entry(_ index: Int) -> Location {
+            Location(path: "\(path)[\(index)]", order: order + [index])
+        }
+
+        /// The key `name` of this object, at the object's end: after every
+        /// member, for problems found once the members are read.
+        func end(_ name: String?, _ sequence: Int) -> Location {
+            let keyPath = name.map { path.isEmpty ? $0 : "\(path).\($0)" } ?? path
+            return Location(path: keyPath, order: order + [Int.max, sequence])
+        }
+    }
+
+    /// A relay's `MsgList` waiting to be read.
+    private struct PendingList {
+        var entries: [JSONValue]
+        var location: Location
+        var layer: Int
+        var owner: Int
+        var elem: Int
+    }
+
+    /// The forwarded messages of one merger: the merger is elem `elem` of
+    /// message `owner`; `children` are message ids.
+    private struct Link {
+        var owner: Int
+        var elem: Int
+        var children: [Int]
+    }
+
     let limits: DecodingLimits
-    private(set) var problems: [IMCodecError] = []
-    /// Paths of the envelope keys skipped (docs/REST.md, "Envelope keys that
-    /// are not part of the message").
-    private(set) var skippedKeys: [String] = []
+    private var found: [(order: [Int], error: IMCodecError)] = []
+    private var skipped: [(order: [Int], path: String)] = []
+    /// Every message read, by id; forwarded messages are put into their
+    /// mergers by ``assemble(_:)``.
+    private var built: [Message] = []
+    private var pending: [PendingList] = []
+    private var links: [Link] = []
     /// Every download flag read, with its path, for the REST-measured rules.
     private(set) var downloadFlags: [(path: String, value: UInt32)] = []
     /// Every image format read, with its path.
@@ -17,6 +69,20 @@ final class RESTReader {
 
     init(limits: DecodingLimits) {
         self.limits = limits
+    }
+
+    /// Every problem, in document order.
+    var problems: [IMCodecError] {
+        found.enumerated().sorted { lhs, rhs in
+            lhs.element.order == rhs.element.order
+                ? lhs.offset < rhs.offset : lhs.element.order.lexicographicallyPrecedes(rhs.element.order)
+        }.map(\.element.error)
+    }
+
+    /// Paths of the envelope keys skipped (docs/REST.md, "Envelope keys that
+    /// are not part of the message"), in document order.
+    var skippedKeys: [String] {
+        skipped.sorted { $0.order.lexicographicallyPrecedes($1.order) }.map(\.path)
     }
 
     /// The JSON nesting a document may reach: a merger layer takes five
@@ -32,46 +98,51 @@ final class RESTReader {
     func message(document root: JSONValue) -> Message {
         switch root {
         case .array(let entries):
+            let id = reserve()
             var message = Message()
-            message.elems = elems(entries, at: "MsgBody", layer: 0)
-            return message
+            message.elems = elems(entries, at: Location.root.member("MsgBody", 0), layer: 0, owner: id)
+            built[id] = message
+            return assemble(id)
         case .object(let members) where !isMessageList(members):
-            return message(members, at: "", layer: 0, forwarded: false)
+            return assemble(message(members, at: .root, layer: 0, forwarded: false))
         case .object:
-            report(.restType, "", "expected a MsgBody array or a message object, found a message list")
+            report(.restType, .root, "expected a MsgBody array or a message object, found a message list")
         default:
-            report(.restType, "", "expected a MsgBody array or a message object, found \(root.typeName)")
+            report(.restType, .root, "expected a MsgBody array or a message object, found \(root.typeName)")
         }
         return Message()
     }
 
     /// Reads a message list: `{"MsgList": [...]}` or `{"RspMsgList": [...]}`.
     func batch(document root: JSONValue) -> MessageBatch {
-        var batch = MessageBatch()
         guard case .object(let members) = root, isMessageList(members) else {
             let found = if case .object = root { "a message object" } else if case .array = root { "a MsgBody array" } else { root.typeName }
-            report(.restType, "", "expected a message list (an object with MsgList or RspMsgList), found \(found)")
-            return batch
+            report(.restType, .root, "expected a message list (an object with MsgList or RspMsgList), found \(found)")
+            return MessageBatch()
         }
         let listKey = members.first { $0.key == "MsgList" || $0.key == "RspMsgList" }!.key
         var groupID: String?
-        walkObject(members, at: "", known: [listKey, "GroupId"], skippable: RESTForms.envelopeOnlyKeys) { key, value, path in
+        var ids: [Int] = []
+        walkObject(members, at: .root, known: [listKey, "GroupId"], skippable: RESTForms.envelopeOnlyKeys) {
+            key, value, location in
             if key == "GroupId" {
-                groupID = self.string(value, at: path)
-            } else if let entries = self.array(value, at: path) {
+                groupID = self.string(value, at: location)
+            } else if let entries = self.array(value, at: location) {
                 guard entries.count <= self.limits.maxBatchMessages else {
                     self.report(
-                        .limitBatchMessages, path, "the list holds \(entries.count) messages",
+                        .limitBatchMessages, location, "the list holds \(entries.count) messages",
                         limit: self.limits.maxBatchMessages, observed: entries.count)
                     return
                 }
                 for (index, entry) in entries.enumerated() {
-                    let entryPath = "\(path)[\(index)]"
-                    guard let fields = self.object(entry, at: entryPath) else { continue }
-                    batch.messages.append(self.message(fields, at: entryPath, layer: 0, forwarded: false))
+                    guard let fields = self.object(entry, at: location.entry(index)) else { continue }
+                    ids.append(self.message(fields, at: location.entry(index), layer: 0, forwarded: false))
                 }
             }
         }
+        readPending()
+        var batch = MessageBatch()
+        batch.messages = ids.map { assembled($0) }
         if let groupID, !groupID.isEmpty {
             for index in batch.messages.indices where batch.messages[index].groupID.isEmpty {
                 batch.messages[index].groupID = groupID
@@ -87,29 +158,76 @@ final class RESTReader {
             && members.contains { $0.key == "MsgList" || $0.key == "RspMsgList" }
     }
 
+    // MARK: Forwarded messages
+
+    private func reserve() -> Int {
+        built.append(Message())
+        return built.count - 1
+    }
+
+    /// Reads every queued `MsgList`; reading one may queue more.
+    private func readPending() {
+        while let list = pending.popLast() {
+            var children: [Int] = []
+            for (index, entry) in list.entries.enumerated() {
+                let location = list.location.entry(index)
+                guard let fields = object(entry, at: location) else { continue }
+                children.append(message(fields, at: location, layer: list.layer, forwarded: true))
+            }
+            links.append(Link(owner: list.owner, elem: list.elem, children: children))
+        }
+    }
+
+    /// Reads what is queued and returns message `id` with every forwarded
+    /// message in place.
+    private func assemble(_ id: Int) -> Message {
+        readPending()
+        return assembled(id)
+    }
+
+    /// Message `id` with its forwarded messages in place. Forwarded messages
+    /// have higher ids than the message whose merger holds them, so filling
+    /// mergers from the highest owner down completes every child before its
+    /// parent takes it.
+    private func assembled(_ id: Int) -> Message {
+        if !links.isEmpty {
+            for link in links.sorted(by: { $0.owner > $1.owner }) {
+                guard link.elem < built[link.owner].elems.count,
+                    case .merger(var merger)? = built[link.owner].elems[link.elem].kind
+                else { continue }
+                merger.messages = link.children.map { built[$0] }
+                built[link.owner].elems[link.elem].kind = .merger(merger)
+            }
+            links.removeAll()
+        }
+        return built[id]
+    }
+
     // MARK: Messages and elements
 
-    private func message(_ members: [JSONValue.Member], at path: String, layer: Int, forwarded: Bool) -> Message {
+    /// Reads a message object into a new id.
+    private func message(_ members: [JSONValue.Member], at location: Location, layer: Int, forwarded: Bool) -> Int {
+        let id = reserve()
         let form = forwarded ? RESTForms.forwardedMessage : RESTForms.message
         var envelope = RESTEnvelope()
         var message = Message()
-        let present = walkObject(members, at: path, known: form.names, skippable: RESTForms.envelopeOnlyKeys) {
-            key, value, memberPath in
+        let present = walkObject(members, at: location, known: form.names, skippable: RESTForms.envelopeOnlyKeys) {
+            key, value, memberLocation in
             switch key {
             case "MsgBody":
-                if let entries = self.array(value, at: memberPath) {
-                    message.elems = self.elems(entries, at: memberPath, layer: layer)
+                if let entries = self.array(value, at: memberLocation) {
+                    message.elems = self.elems(entries, at: memberLocation, layer: layer, owner: id)
                 }
             case "OfflinePushInfo":
-                if let fields = self.object(value, at: memberPath) {
-                    let push = self.offlinePush(fields, at: memberPath)
+                if let fields = self.object(value, at: memberLocation) {
+                    let push = self.offlinePush(fields, at: memberLocation)
                     message.offlinePushInfo = push == OfflinePushInfo() ? nil : push
                 }
             default:
-                self.read(value, as: form.key(key)!, into: &envelope, at: memberPath)
+                self.read(value, as: form.key(key)!, into: &envelope, at: memberLocation)
             }
         }
-        checkPresence(form, present, at: path)
+        checkPresence(form, present, at: location)
         message.sender = envelope.sender
         message.receiver = envelope.receiver
         message.groupID = envelope.groupID
@@ -117,148 +235,160 @@ final class RESTReader {
         message.random = envelope.random
         message.timestamp = Int64(envelope.timestamp)
         message.cloudCustomData = envelope.cloudCustomData
-        return message
+        built[id] = message
+        return id
     }
 
-    private func offlinePush(_ members: [JSONValue.Member], at path: String) -> OfflinePushInfo {
+    private func offlinePush(_ members: [JSONValue.Member], at location: Location) -> OfflinePushInfo {
         var push = OfflinePushInfo()
-        walkObject(members, at: path, known: RESTForms.offlinePush.names) { key, value, memberPath in
+        walkObject(members, at: location, known: RESTForms.offlinePush.names) { key, value, memberLocation in
             switch key {
             case "AndroidInfo":
-                if let fields = self.object(value, at: memberPath) {
-                    let android = self.form(RESTForms.android, fields, at: memberPath, into: AndroidPushInfo())
+                if let fields = self.object(value, at: memberLocation) {
+                    let android = self.form(RESTForms.android, fields, at: memberLocation, into: AndroidPushInfo())
                     push.android = android == AndroidPushInfo() ? nil : android
                 }
             case "ApnsInfo":
-                if let fields = self.object(value, at: memberPath) {
-                    let apns = self.form(RESTForms.apns, fields, at: memberPath, into: RESTApns())
+                if let fields = self.object(value, at: memberLocation) {
+                    let apns = self.form(RESTForms.apns, fields, at: memberLocation, into: RESTApns())
                     push.iosSound = apns.sound
                     push.apns = apns.apns == ApnsPushInfo() ? nil : apns.apns
                 }
             default:
-                self.read(value, as: RESTForms.offlinePush.key(key)!, into: &push, at: memberPath)
+                self.read(value, as: RESTForms.offlinePush.key(key)!, into: &push, at: memberLocation)
             }
         }
         return push
     }
 
-    private func elems(_ entries: [JSONValue], at path: String, layer: Int) -> [Elem] {
+    private func elems(_ entries: [JSONValue], at location: Location, layer: Int, owner: Int) -> [Elem] {
         guard entries.count <= limits.maxElems else {
             report(
-                .limitElems, path, "the body holds \(entries.count) elements",
+                .limitElems, location, "the body holds \(entries.count) elements",
                 limit: limits.maxElems, observed: entries.count)
             return []
         }
         var elems: [Elem] = []
         elems.reserveCapacity(entries.count)
         for (index, entry) in entries.enumerated() {
-            if let kind = element(entry, at: "\(path)[\(index)]", layer: layer) {
+            let target = (owner: owner, elem: elems.count)
+            if let kind = element(entry, at: location.entry(index), layer: layer, target: target) {
                 elems.append(Elem(kind: kind))
             }
         }
         return elems
     }
 
-    private func element(_ value: JSONValue, at path: String, layer: Int) -> Elem.Kind? {
-        guard let members = object(value, at: path) else { return nil }
+    private func element(
+        _ value: JSONValue, at location: Location, layer: Int, target: (owner: Int, elem: Int)
+    ) -> Elem.Kind? {
+        guard let members = object(value, at: location) else { return nil }
         // MsgType decides how MsgContent is read, wherever it stands.
         var type: RESTElemType?
         if let member = members.first(where: { $0.key == "MsgType" }), case .string(let name) = member.value {
             type = RESTElemType(rawValue: name)
         }
         var kind: Elem.Kind?
-        let present = walkObject(members, at: path, known: RESTForms.elementKeys) { key, value, memberPath in
+        let present = walkObject(members, at: location, known: RESTForms.elementKeys) { key, value, memberLocation in
             if key == "MsgType" {
-                guard let name = self.string(value, at: memberPath), type == nil else { return }
+                guard let name = self.string(value, at: memberLocation), type == nil else { return }
                 self.report(
-                    .restMsgType, memberPath,
+                    .restMsgType, memberLocation,
                     "\"\(name)\" is not a REST element type (\(RESTElemType.allCases.map(\.rawValue).joined(separator: ", ")))")
-            } else if let fields = self.object(value, at: memberPath), let type {
-                kind = self.content(type, fields, at: memberPath, layer: layer)
+            } else if let fields = self.object(value, at: memberLocation), let type {
+                kind = self.content(type, fields, at: memberLocation, layer: layer, target: target)
             }
         }
-        for key in RESTForms.elementKeys where !present.contains(key) {
-            report(.restMissingKey, join(path, key), "an element needs \(key)")
+        for (sequence, key) in RESTForms.elementKeys.enumerated() where !present.contains(key) {
+            report(.restMissingKey, location.end(key, sequence), "an element needs \(key)")
         }
         return kind
     }
 
-    private func content(_ type: RESTElemType, _ members: [JSONValue.Member], at path: String, layer: Int) -> Elem.Kind {
+    private func content(
+        _ type: RESTElemType, _ members: [JSONValue.Member], at location: Location, layer: Int,
+        target: (owner: Int, elem: Int)
+    ) -> Elem.Kind {
         switch type {
-        case .text: .text(form(RESTForms.text, members, at: path, into: TextElem()))
-        case .location: .location(form(RESTForms.location, members, at: path, into: LocationElem()))
-        case .face: .face(form(RESTForms.face, members, at: path, into: FaceElem()))
-        case .custom: .custom(form(RESTForms.custom, members, at: path, into: CustomElem()))
-        case .sound: .sound(form(RESTForms.sound, members, at: path, into: SoundElem()))
-        case .file: .file(form(RESTForms.file, members, at: path, into: FileElem()))
-        case .video: .video(form(RESTForms.video, members, at: path, into: VideoElem()))
-        case .image: .image(image(members, at: path))
-        case .relay: .merger(relay(members, at: path, layer: layer))
+        case .text: .text(form(RESTForms.text, members, at: location, into: TextElem()))
+        case .location: .location(form(RESTForms.location, members, at: location, into: LocationElem()))
+        case .face: .face(form(RESTForms.face, members, at: location, into: FaceElem()))
+        case .custom: .custom(form(RESTForms.custom, members, at: location, into: CustomElem()))
+        case .sound: .sound(form(RESTForms.sound, members, at: location, into: SoundElem()))
+        case .file: .file(form(RESTForms.file, members, at: location, into: FileElem()))
+        case .video: .video(form(RESTForms.video, members, at: location, into: VideoElem()))
+        case .image: .image(image(members, at: location))
+        case .relay: .merger(relay(members, at: location, layer: layer, target: target))
         }
     }
 
-    private func image(_ members: [JSONValue.Member], at path: String) -> ImageElem {
-        form(RESTForms.image, members, at: path, into: ImageElem()) { image, key, value, memberPath in
-            guard let entries = self.array(value, at: memberPath), self.withinRepeated(entries, at: memberPath) else {
-                return
-            }
+    private func image(_ members: [JSONValue.Member], at location: Location) -> ImageElem {
+        form(RESTForms.image, members, at: location, into: ImageElem()) { image, _, value, memberLocation in
+            guard let entries = self.array(value, at: memberLocation), self.withinRepeated(entries, at: memberLocation)
+            else { return }
             for (index, entry) in entries.enumerated() {
-                let entryPath = "\(memberPath)[\(index)]"
-                guard let fields = self.object(entry, at: entryPath) else { continue }
-                image.levels.append(self.form(RESTForms.imageLevel, fields, at: entryPath, into: ImageLevel()))
+                let entryLocation = memberLocation.entry(index)
+                guard let fields = self.object(entry, at: entryLocation) else { continue }
+                image.levels.append(self.form(RESTForms.imageLevel, fields, at: entryLocation, into: ImageLevel()))
             }
         }
     }
 
-    private func relay(_ members: [JSONValue.Member], at path: String, layer: Int) -> MergerElem {
+    private func relay(
+        _ members: [JSONValue.Member], at location: Location, layer: Int, target: (owner: Int, elem: Int)
+    ) -> MergerElem {
         var listLength: Int?
         var msgNumRead = false
-        let merger = form(RESTForms.relay, members, at: path, into: MergerElem()) { merger, key, value, memberPath in
-            guard let entries = self.array(value, at: memberPath) else { return }
+        let merger = form(RESTForms.relay, members, at: location, into: MergerElem()) { merger, key, value, memberLocation in
+            guard let entries = self.array(value, at: memberLocation) else { return }
             if key == "AbstractList" {
-                guard self.withinRepeated(entries, at: memberPath) else { return }
+                guard self.withinRepeated(entries, at: memberLocation) else { return }
                 for (index, entry) in entries.enumerated() {
-                    if let line = self.string(entry, at: "\(memberPath)[\(index)]") { merger.abstracts.append(line) }
+                    if let line = self.string(entry, at: memberLocation.entry(index)) { merger.abstracts.append(line) }
                 }
                 return
             }
             guard layer + 1 <= self.limits.maxDepth else {
                 self.report(
-                    .limitDepth, memberPath,
+                    .limitDepth, memberLocation,
                     "forwarded messages would be at merger layer \(layer + 1); at most \(self.limits.maxDepth) are allowed",
                     limit: self.limits.maxDepth, observed: layer + 1)
                 return
             }
-            guard self.withinRepeated(entries, at: memberPath) else { return }
+            guard self.withinRepeated(entries, at: memberLocation) else { return }
             listLength = entries.count
-            for (index, entry) in entries.enumerated() {
-                let entryPath = "\(memberPath)[\(index)]"
-                guard let fields = self.object(entry, at: entryPath) else { continue }
-                merger.messages.append(self.message(fields, at: entryPath, layer: layer + 1, forwarded: true))
-            }
+            self.pending.append(
+                PendingList(
+                    entries: entries, location: memberLocation, layer: layer + 1, owner: target.owner,
+                    elem: target.elem))
         } onRead: { key in
             if key == "MsgNum" { msgNumRead = true }
         }
         let hasList = members.contains { $0.key == "MsgList" }
         let hasKey = members.contains { $0.key == "JsonMsgKey" }
+        // After the missing keys of the table, which take sequence numbers
+        // up to the number of keys.
+        let sequence = RESTForms.relay.keys.count
         if !hasList && !hasKey {
-            report(.restMissingKey, join(path, "MsgList"), "a relay element needs MsgList or JsonMsgKey")
+            report(.restMissingKey, location.end("MsgList", sequence), "a relay element needs MsgList or JsonMsgKey")
         }
         if hasList && hasKey {
-            report(.restRelayListAndKey, path, "a relay element has MsgList or JsonMsgKey, not both")
+            report(
+                .restRelayListAndKey, location.end(nil, sequence + 1),
+                "a relay element has MsgList or JsonMsgKey, not both")
         }
         if let listLength, msgNumRead, Int(merger.msgNum) != listLength {
             report(
-                .restRelayMsgNum, join(path, "MsgNum"),
+                .restRelayMsgNum, location.end("MsgNum", sequence + 2),
                 "MsgNum is \(merger.msgNum) but MsgList holds \(listLength) messages")
         }
         return merger
     }
 
-    private func withinRepeated(_ entries: [JSONValue], at path: String) -> Bool {
+    private func withinRepeated(_ entries: [JSONValue], at location: Location) -> Bool {
         guard entries.count <= limits.maxRepeated else {
             report(
-                .limitRepeated, path, "the array holds \(entries.count) entries",
+                .limitRepeated, location, "the array holds \(entries.count) entries",
                 limit: limits.maxRepeated, observed: entries.count)
             return false
         }
@@ -272,36 +402,36 @@ final class RESTReader {
     private func form<Model>(
         _ form: RESTForm<Model>,
         _ members: [JSONValue.Member],
-        at path: String,
+        at location: Location,
         into model: Model,
-        nested: (inout Model, String, JSONValue, String) -> Void = { _, _, _, _ in },
+        nested: (inout Model, String, JSONValue, Location) -> Void = { _, _, _, _ in },
         onRead: (String) -> Void = { _ in }
     ) -> Model {
         var model = model
-        let present = walkObject(members, at: path, known: form.names) { key, value, memberPath in
+        let present = walkObject(members, at: location, known: form.names) { key, value, memberLocation in
             let spec = form.key(key)!
             if case .nested = spec.value {
-                nested(&model, key, value, memberPath)
-            } else if self.read(value, as: spec, into: &model, at: memberPath) {
+                nested(&model, key, value, memberLocation)
+            } else if self.read(value, as: spec, into: &model, at: memberLocation) {
                 onRead(key)
             }
         }
-        checkPresence(form, present, at: path)
+        checkPresence(form, present, at: location)
         return model
     }
 
     /// Reports, in table order, every required key that is absent and every
     /// group key absent while another key of its group is present.
-    private func checkPresence<Model>(_ form: RESTForm<Model>, _ present: Set<String>, at path: String) {
+    private func checkPresence<Model>(_ form: RESTForm<Model>, _ present: Set<String>, at location: Location) {
         let groupKeys = form.keys.filter { $0.presence == .group }.map(\.name)
         let groupStarted = groupKeys.contains { present.contains($0) }
-        for key in form.keys where !present.contains(key.name) {
+        for (sequence, key) in form.keys.enumerated() where !present.contains(key.name) {
             switch key.presence {
             case .required:
-                report(.restMissingKey, join(path, key.name), "\(key.name) is required")
+                report(.restMissingKey, location.end(key.name, sequence), "\(key.name) is required")
             case .group where groupStarted:
                 let given = groupKeys.filter { present.contains($0) }.joined(separator: ", ")
-                report(.restMissingKey, join(path, key.name), "\(given) needs \(key.name) as well")
+                report(.restMissingKey, location.end(key.name, sequence), "\(given) needs \(key.name) as well")
             case .group, .optional:
                 break
             }
@@ -311,34 +441,36 @@ final class RESTReader {
     /// Reads one scalar key; reports a problem and returns false when its
     /// value does not fit.
     @discardableResult
-    private func read<Model>(_ value: JSONValue, as key: RESTKey<Model>, into model: inout Model, at path: String) -> Bool {
+    private func read<Model>(_ value: JSONValue, as key: RESTKey<Model>, into model: inout Model, at location: Location)
+        -> Bool
+    {
         switch key.value {
         case .string(let field):
-            guard let text = string(value, at: path) else { return false }
+            guard let text = string(value, at: location) else { return false }
             model[keyPath: field] = text
         case .text(let field):
-            guard let text = string(value, at: path) else { return false }
+            guard let text = string(value, at: location) else { return false }
             model[keyPath: field] = Array(text.utf8)
         case .uint32(let field):
-            guard let number = integer(value, at: path, in: 0...Int64(UInt32.max)) else { return false }
+            guard let number = integer(value, at: location, in: 0...Int64(UInt32.max)) else { return false }
             model[keyPath: field] = UInt32(number)
             if key.name.hasSuffix("Download_Flag") || key.name.hasSuffix("DownloadFlag") {
-                downloadFlags.append((path, UInt32(number)))
+                downloadFlags.append((location.path, UInt32(number)))
             }
         case .int32(let field):
-            guard let number = integer(value, at: path, in: Int64(Int32.min)...Int64(Int32.max)) else { return false }
+            guard let number = integer(value, at: location, in: Int64(Int32.min)...Int64(Int32.max)) else { return false }
             model[keyPath: field] = Int32(number)
         case .double(let field):
-            guard let number = double(value, at: path) else { return false }
+            guard let number = double(value, at: location) else { return false }
             model[keyPath: field] = number
         case .imageFormat(let field):
-            guard let number = integer(value, at: path, in: 0...Int64(Int32.max)) else { return false }
+            guard let number = integer(value, at: location, in: 0...Int64(Int32.max)) else { return false }
             model[keyPath: field] = ImageFormat(rawValue: Int32(number))
-            imageFormats.append((path, Int32(number)))
+            imageFormats.append((location.path, Int32(number)))
         case .levelType(let field):
-            guard let number = integer(value, at: path, in: 0...Int64(UInt32.max)) else { return false }
+            guard let number = integer(value, at: location, in: 0...Int64(UInt32.max)) else { return false }
             guard (1...3).contains(number) else {
-                report(.restRange, path, "Type \(number) is not 1 (original), 2 (large) or 3 (thumbnail)")
+                report(.restRange, location, "Type \(number) is not 1 (original), 2 (large) or 3 (thumbnail)")
                 return false
             }
             model[keyPath: field] = ImageLevelType(rawValue: Int32(number))
@@ -356,30 +488,32 @@ final class RESTReader {
     @discardableResult
     private func walkObject(
         _ members: [JSONValue.Member],
-        at path: String,
+        at location: Location,
         known: [String],
         skippable: Set<String> = [],
-        visit: (String, JSONValue, String) -> Void
+        visit: (String, JSONValue, Location) -> Void
     ) -> Set<String> {
         var seen = Set<String>()
         var present = Set<String>()
-        for member in members {
-            let memberPath = join(path, member.key)
+        for (position, member) in members.enumerated() {
+            let memberLocation = location.member(member.key, position)
             guard seen.insert(member.key).inserted else {
-                report(.restDuplicateKey, memberPath, "\(member.key) appears more than once")
+                report(.restDuplicateKey, memberLocation, "\(member.key) appears more than once")
                 continue
             }
             if known.contains(member.key) {
                 present.insert(member.key)
-                visit(member.key, member.value, memberPath)
+                visit(member.key, member.value, memberLocation)
             } else if skippable.contains(member.key) {
-                skippedKeys.append(memberPath)
+                skipped.append((memberLocation.order, memberLocation.path))
             } else if let match = known.first(where: { $0.lowercased() == member.key.lowercased() }) {
                 // Counted as present: the key is there, misspelt, and is not also missing.
                 present.insert(match)
-                report(.restKeyCase, memberPath, "keys are case-sensitive: \(member.key) should be \(match)")
+                report(.restKeyCase, memberLocation, "keys are case-sensitive: \(member.key) should be \(match)")
             } else {
-                report(.restUnknownKey, memberPath, "\(member.key) is not a key of this object (\(known.joined(separator: ", ")))")
+                report(
+                    .restUnknownKey, memberLocation,
+                    "\(member.key) is not a key of this object (\(known.joined(separator: ", ")))")
             }
         }
         return present
@@ -387,48 +521,48 @@ final class RESTReader {
 
     // MARK: Values
 
-    private func string(_ value: JSONValue, at path: String) -> String? {
+    private func string(_ value: JSONValue, at location: Location) -> String? {
         if case .string(let text) = value { return text }
-        report(.restType, path, "expected a string, found \(value.typeName)")
+        report(.restType, location, "expected a string, found \(value.typeName)")
         return nil
     }
 
-    private func object(_ value: JSONValue, at path: String) -> [JSONValue.Member]? {
+    private func object(_ value: JSONValue, at location: Location) -> [JSONValue.Member]? {
         if case .object(let members) = value { return members }
-        report(.restType, path, "expected an object, found \(value.typeName)")
+        report(.restType, location, "expected an object, found \(value.typeName)")
         return nil
     }
 
-    private func array(_ value: JSONValue, at path: String) -> [JSONValue]? {
+    private func array(_ value: JSONValue, at location: Location) -> [JSONValue]? {
         if case .array(let entries) = value { return entries }
-        report(.restType, path, "expected an array, found \(value.typeName)")
+        report(.restType, location, "expected an array, found \(value.typeName)")
         return nil
     }
 
     /// An integer literal in `range`: no fraction, no exponent.
-    private func integer(_ value: JSONValue, at path: String, in range: ClosedRange<Int64>) -> Int64? {
+    private func integer(_ value: JSONValue, at location: Location, in range: ClosedRange<Int64>) -> Int64? {
         guard case .number(let literal) = value else {
-            report(.restType, path, "expected an integer, found \(value.typeName)")
+            report(.restType, location, "expected an integer, found \(value.typeName)")
             return nil
         }
         guard !literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else {
-            report(.restType, path, "expected an integer, found \(literal)")
+            report(.restType, location, "expected an integer, found \(literal)")
             return nil
         }
         guard let number = Int64(literal), range.contains(number) else {
-            report(.restRange, path, "\(literal) is outside \(range.lowerBound)...\(range.upperBound)")
+            report(.restRange, location, "\(literal) is outside \(range.lowerBound)...\(range.upperBound)")
             return nil
         }
         return number
     }
 
-    private func double(_ value: JSONValue, at path: String) -> Double? {
+    private func double(_ value: JSONValue, at location: Location) -> Double? {
         guard case .number(let literal) = value else {
-            report(.restType, path, "expected a number, found \(value.typeName)")
+            report(.restType, location, "expected a number, found \(value.typeName)")
             return nil
         }
         guard let number = Double(literal), number.isFinite else {
-            report(.restRange, path, "\(literal) is outside the range of a double")
+            report(.restRange, location, "\(literal) is outside the range of a double")
             return nil
         }
         return number
@@ -436,11 +570,10 @@ final class RESTReader {
 
     // MARK: Reporting
 
-    private func report(_ code: IMCodecError.Code, _ path: String, _ reason: String, limit: Int? = nil, observed: Int? = nil) {
-        problems.append(IMCodecError(code, path: path, reason: reason, limit: limit, observed: observed))
-    }
-
-    private func join(_ path: String, _ key: String) -> String {
-        path.isEmpty ? key : "\(path).\(key)"
+    private func report(
+        _ code: IMCodecError.Code, _ location: Location, _ reason: String, limit: Int? = nil, observed: Int? = nil
+    ) {
+        found.append(
+            (location.order, IMCodecError(code, path: location.path, reason: reason, limit: limit, observed: observed)))
     }
 }

@@ -1,14 +1,70 @@
 /// Finds the first part of a model value that the REST form cannot hold
 /// (docs/REST.md, "Export"), in field-number order, depth first.
+///
+/// Forwarded messages wait on a heap stack instead of being checked by
+/// recursion, so a deep merger costs no stack.
 enum RESTRepresentability {
+    /// A check still to make, in a stack whose last check comes next.
+    private enum Step {
+        /// A message's fields, then its elems.
+        case message(Message, path: String)
+        /// What follows a message's elems: its unknown fields.
+        case messageEnd(UnknownFields, path: String)
+        /// One elem.
+        case elem(Elem, path: String)
+        /// What follows a merger's messages: the rest of the merger and of
+        /// its elem.
+        case mergerEnd(MergerElem, elem: UnknownFields, path: String)
+    }
+
     static func check(_ batch: MessageBatch) throws(IMCodecError) {
-        for (index, message) in batch.messages.enumerated() {
-            try check(message, at: "messages[\(index)]")
-        }
+        try run(batch.messages.enumerated().map { .message($0.element, path: "messages[\($0.offset)]") })
         try unknown(batch.unknownFields, at: "")
     }
 
     static func check(_ message: Message, at path: String) throws(IMCodecError) {
+        try run([.message(message, path: path)])
+    }
+
+    private static func run(_ steps: [Step]) throws(IMCodecError) {
+        var stack = Array(steps.reversed())
+        while let step = stack.popLast() {
+            switch step {
+            case .message(let message, let path):
+                try fields(of: message, at: path)
+                stack.append(.messageEnd(message.unknownFields, path: path))
+                for (index, elem) in message.elems.enumerated().reversed() {
+                    stack.append(.elem(elem, path: join(path, "elems[\(index)]")))
+                }
+            case .messageEnd(let fields, let path):
+                try unknown(fields, at: path)
+            case .elem(let elem, let path):
+                if case .merger(let merger)? = elem.kind {
+                    let mergerPath = join(path, "merger")
+                    stack.append(.mergerEnd(merger, elem: elem.unknownFields, path: path))
+                    for (index, message) in merger.messages.enumerated().reversed() {
+                        stack.append(.message(message, path: join(mergerPath, "messages[\(index)]")))
+                    }
+                } else {
+                    try check(elem, at: path)
+                }
+            case .mergerEnd(let merger, let elemFields, let path):
+                let mergerPath = join(path, "merger")
+                if merger.layersOverLimit {
+                    throw unrepresentable(join(mergerPath, "layersOverLimit"), "REST relay elements have no layersOverLimit")
+                }
+                if !merger.jsonMsgKey.isEmpty && !merger.messages.isEmpty {
+                    throw unrepresentable(
+                        join(mergerPath, "jsonMsgKey"), "a REST relay element has MsgList or JsonMsgKey, not both")
+                }
+                try unknown(merger.unknownFields, at: mergerPath)
+                try unknown(elemFields, at: path)
+            }
+        }
+    }
+
+    /// A message's fields before its elems (numbers 1 to 17).
+    private static func fields(of message: Message, at path: String) throws(IMCodecError) {
         func field(_ name: String) -> String { join(path, name) }
         if !message.msgID.isEmpty { throw unrepresentable(field("msgId"), "REST messages have no message ID") }
         if !message.groupType.isEmpty { throw unrepresentable(field("groupType"), "REST messages have no group type") }
@@ -35,10 +91,6 @@ enum RESTRepresentability {
             if let android = push.android { try unknown(android.unknownFields, at: field("offlinePushInfo.android")) }
             if let apns = push.apns { try unknown(apns.unknownFields, at: field("offlinePushInfo.apns")) }
         }
-        for (index, elem) in message.elems.enumerated() {
-            try check(elem, at: field("elems[\(index)]"))
-        }
-        try unknown(message.unknownFields, at: path)
     }
 
     private static func check(_ elem: Elem, at path: String) throws(IMCodecError) {
@@ -71,19 +123,8 @@ enum RESTRepresentability {
         case .face(let face):
             try utf8(face.data, at: join(path, "face.data"))
             try unknown(face.unknownFields, at: join(path, "face"))
-        case .merger(let merger):
-            let mergerPath = join(path, "merger")
-            for (index, message) in merger.messages.enumerated() {
-                try check(message, at: join(mergerPath, "messages[\(index)]"))
-            }
-            if merger.layersOverLimit {
-                throw unrepresentable(join(mergerPath, "layersOverLimit"), "REST relay elements have no layersOverLimit")
-            }
-            if !merger.jsonMsgKey.isEmpty && !merger.messages.isEmpty {
-                throw unrepresentable(
-                    join(mergerPath, "jsonMsgKey"), "a REST relay element has MsgList or JsonMsgKey, not both")
-            }
-            try unknown(merger.unknownFields, at: mergerPath)
+        case .merger:
+            preconditionFailure("mergers are checked by run(_:)")
         case .groupTips: throw unrepresentable(join(path, "groupTips"), "group tips are not a REST element type")
         case .groupSystem: throw unrepresentable(join(path, "groupSystem"), "group system elems are not a REST element type")
         case .snsSystem: throw unrepresentable(join(path, "snsSystem"), "relationship system elems are not a REST element type")

@@ -1,15 +1,32 @@
 /// Writes model values as canonical REST documents (docs/REST.md, "Export").
 ///
 /// Callers run ``RESTRepresentability`` first: the writer assumes every value
-/// it meets has a REST form.
+/// it meets has a REST form. Forwarded messages are written from a heap stack
+/// of pending steps, not by recursion, so a deep relay costs no stack.
 struct RESTWriter {
     private(set) var json = JSONWriter()
+
+    /// A step still to write, in a stack whose last step comes next.
+    private enum Step {
+        /// A message object, up to and including the opening of its `MsgBody`.
+        case message(Message, forwarded: Bool)
+        /// The rest of a message object after its `MsgBody` entries.
+        case messageEnd(Message)
+        /// One `MsgBody` entry.
+        case element(Elem)
+        /// The end of a relay's `MsgList`, its `MsgContent` and its element.
+        case relayEnd
+        /// The end of an array.
+        case endArray
+        /// The end of an object.
+        case endObject
+    }
 
     /// Writes a top-level message: a bare `MsgBody` array when no envelope
     /// field is set, else a message object.
     mutating func document(_ message: Message) {
         if hasEnvelope(message) {
-            self.message(message, forwarded: false)
+            run([.message(message, forwarded: false)])
         } else {
             body(message.elems)
         }
@@ -20,16 +37,44 @@ struct RESTWriter {
         json.beginObject()
         json.key("MsgList")
         json.beginArray()
-        for message in batch.messages { self.message(message, forwarded: false) }
-        json.endArray()
-        json.endObject()
+        run(batch.messages.map { .message($0, forwarded: false) } + [.endArray, .endObject])
     }
 
     /// Writes a `MsgBody` array.
     mutating func body(_ elems: [Elem]) {
         json.beginArray()
-        for elem in elems { element(elem) }
-        json.endArray()
+        run(elems.map { .element($0) } + [.endArray])
+    }
+
+    /// Writes `steps` in order, and every step they add.
+    private mutating func run(_ steps: [Step]) {
+        var stack = Array(steps.reversed())
+        while let step = stack.popLast() {
+            switch step {
+            case .message(let message, let forwarded):
+                messageHead(message, forwarded: forwarded)
+                stack.append(.messageEnd(message))
+                stack.append(contentsOf: message.elems.reversed().map { .element($0) })
+            case .messageEnd(let message):
+                messageTail(message)
+            case .element(let elem):
+                if case .merger(let merger)? = elem.kind, merger.jsonMsgKey.isEmpty {
+                    relayHead(merger)
+                    stack.append(.relayEnd)
+                    stack.append(contentsOf: merger.messages.reversed().map { .message($0, forwarded: true) })
+                } else {
+                    element(elem)
+                }
+            case .relayEnd:
+                json.endArray()
+                json.endObject()
+                json.endObject()
+            case .endArray:
+                json.endArray()
+            case .endObject:
+                json.endObject()
+            }
+        }
     }
 
     private func hasEnvelope(_ message: Message) -> Bool {
@@ -38,32 +83,58 @@ struct RESTWriter {
             || message.offlinePushInfo.map(isEmpty) == false
     }
 
-    private mutating func message(_ message: Message, forwarded: Bool) {
+    /// `{`, the keys before `MsgBody`, and `"MsgBody":[`.
+    private mutating func messageHead(_ message: Message, forwarded: Bool) {
         json.beginObject()
-        func text(_ key: String, _ value: String, always: Bool = false) {
-            guard always || !value.isEmpty else { return }
-            json.key(key)
-            json.string(value)
-        }
-        func number(_ key: String, _ value: UInt64) {
-            guard forwarded || value != 0 else { return }
-            json.key(key)
-            json.literal(String(value))
-        }
         text("From_Account", message.sender, always: forwarded)
         text("To_Account", message.receiver)
         text("GroupId", message.groupID)
-        number("MsgSeq", message.seq)
-        number("MsgRandom", UInt64(message.random))
-        number("MsgTimeStamp", UInt64(message.timestamp))
+        for (key, value) in [("MsgSeq", message.seq), ("MsgRandom", UInt64(message.random)),
+                             ("MsgTimeStamp", UInt64(message.timestamp))] where forwarded || value != 0 {
+            json.key(key)
+            json.literal(String(value))
+        }
         json.key("MsgBody")
-        body(message.elems)
+        json.beginArray()
+    }
+
+    /// `]`, the keys after `MsgBody`, and `}`.
+    private mutating func messageTail(_ message: Message) {
+        json.endArray()
         text("CloudCustomData", message.cloudCustomData)
         if let push = message.offlinePushInfo, !isEmpty(push) {
             json.key("OfflinePushInfo")
             offlinePush(push)
         }
         json.endObject()
+    }
+
+    private mutating func text(_ key: String, _ value: String, always: Bool = false) {
+        guard always || !value.isEmpty else { return }
+        json.key(key)
+        json.string(value)
+    }
+
+    /// A relay element up to and including the opening of its `MsgList`
+    /// (the keys of ``RESTForms/relay`` before it, in order).
+    private mutating func relayHead(_ merger: MergerElem) {
+        json.beginObject()
+        json.key("MsgType")
+        json.string(RESTElemType.relay.rawValue)
+        json.key("MsgContent")
+        json.beginObject()
+        json.key("Title")
+        json.string(merger.title)
+        json.key("MsgNum")
+        json.literal(String(merger.msgNum != 0 ? merger.msgNum : UInt32(clamping: merger.messages.count)))
+        json.key("CompatibleText")
+        json.string(merger.compatibleText)
+        json.key("AbstractList")
+        json.beginArray()
+        for line in merger.abstracts { json.string(line) }
+        json.endArray()
+        json.key("MsgList")
+        json.beginArray()
     }
 
     private func isEmpty(_ push: OfflinePushInfo) -> Bool {
@@ -104,7 +175,7 @@ struct RESTWriter {
         case .file(let file): content(.file) { $0.form(RESTForms.file, file) }
         case .video(let video): content(.video) { $0.form(RESTForms.video, video) }
         case .image(let image): content(.image) { $0.image(image) }
-        case .merger(let merger): content(.relay) { $0.relay(merger) }
+        case .merger(let merger): content(.relay) { $0.storedRelay(merger) }
         case .groupTips, .groupSystem, .snsSystem, .profileSystem, nil:
             preconditionFailure("RESTRepresentability admits only REST element kinds")
         }
@@ -127,24 +198,15 @@ struct RESTWriter {
         }
     }
 
-    private mutating func relay(_ merger: MergerElem) {
-        var relay = merger
-        if relay.msgNum == 0 { relay.msgNum = UInt32(clamping: merger.messages.count) }
-        form(RESTForms.relay, relay) { writer, key in
-            switch key {
-            case "AbstractList":
-                writer.json.key(key)
-                writer.json.beginArray()
-                for line in merger.abstracts { writer.json.string(line) }
-                writer.json.endArray()
-            case "MsgList" where merger.jsonMsgKey.isEmpty:
-                writer.json.key(key)
-                writer.json.beginArray()
-                for message in merger.messages { writer.message(message, forwarded: true) }
-                writer.json.endArray()
-            default:
-                return false
-            }
+    /// A relay whose messages are stored apart: `JsonMsgKey` instead of
+    /// `MsgList`.
+    private mutating func storedRelay(_ merger: MergerElem) {
+        form(RESTForms.relay, merger) { writer, key in
+            guard key == "AbstractList" else { return false }
+            writer.json.key(key)
+            writer.json.beginArray()
+            for line in merger.abstracts { writer.json.string(line) }
+            writer.json.endArray()
             return true
         }
     }
