@@ -570,7 +570,11 @@ def limit_of(m, f):
 
 
 def gen_merge(m):
+    # Never inlined into the message that holds this one: a message's frame
+    # then holds its own fields only, which keeps the stack used per merger
+    # layer (Message -> Elem -> MergerElem -> Message) small.
     out = [
+           "    @inline(never)\n",
            "    public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext)"
            " throws(IMCodecError) {\n",
            "        while reader.hasMore {\n",

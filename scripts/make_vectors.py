@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Regenerates every generated file of Vectors/ (all but README.md):
-payloads, frames, streams, decoding limits and validation.
+payloads, frames, streams, decoding limits, validation and the Tencent REST
+form.
 
     python3 scripts/make_vectors.py
 
@@ -15,6 +16,7 @@ sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
 import make_frame_vectors
 import make_limit_vectors
 import make_payload_vectors
+import make_rest_vectors
 import make_validation_vectors
 
 if __name__ == "__main__":
@@ -22,3 +24,4 @@ if __name__ == "__main__":
     make_frame_vectors.main()
     make_limit_vectors.main()
     make_validation_vectors.main()
+    make_rest_vectors.main()

@@ -7,20 +7,77 @@
 /// ``observed`` value. Two errors are equal when their codes and paths are
 /// equal; the reason and source location are for people, not for matching.
 public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The error's fields, in one immutable box: an error is a single
+    /// pointer wherever it is returned or stored, which keeps the stack
+    /// frames of the decoders that pass it on small.
+    private final class Storage: Sendable {
+        let code: Code
+        let path: String
+        let reason: String
+        let limit: Int?
+        let observed: Int?
+        let file: String
+        let line: UInt
+
+        init(code: Code, path: String, reason: String, limit: Int?, observed: Int?, file: String, line: UInt) {
+            self.code = code
+            self.path = path
+            self.reason = reason
+            self.limit = limit
+            self.observed = observed
+            self.file = file
+            self.line = line
+        }
+    }
+
+    private var storage: Storage
+
+    /// Replaces one field, leaving the others as they are.
+    private mutating func update(
+        code: Code? = nil, path: String? = nil, reason: String? = nil, limit: Int?? = nil, observed: Int?? = nil,
+        file: String? = nil, line: UInt? = nil
+    ) {
+        let old = storage
+        storage = Storage(
+            code: code ?? old.code, path: path ?? old.path, reason: reason ?? old.reason, limit: limit ?? old.limit,
+            observed: observed ?? old.observed, file: file ?? old.file, line: line ?? old.line)
+    }
+
     /// The stable code naming the kind of problem.
-    public var code: Code
+    public var code: Code {
+        get { storage.code }
+        set { update(code: newValue) }
+    }
     /// Where in the value the problem was found, as field names and indexes.
-    public var path: String
+    public var path: String {
+        get { storage.path }
+        set { update(path: newValue) }
+    }
     /// A human explanation; its wording may change between releases.
-    public var reason: String
+    public var reason: String {
+        get { storage.reason }
+        set { update(reason: newValue) }
+    }
     /// The limit that was crossed, for `limit.*` codes.
-    public var limit: Int?
+    public var limit: Int? {
+        get { storage.limit }
+        set { update(limit: .some(newValue)) }
+    }
     /// The value that crossed the limit, for `limit.*` codes.
-    public var observed: Int?
+    public var observed: Int? {
+        get { storage.observed }
+        set { update(observed: .some(newValue)) }
+    }
     /// The source file that raised the error, for debugging.
-    public var file: String
+    public var file: String {
+        get { storage.file }
+        set { update(file: newValue) }
+    }
     /// The source line that raised the error, for debugging.
-    public var line: UInt
+    public var line: UInt {
+        get { storage.line }
+        set { update(line: newValue) }
+    }
 
     /// Creates an error.
     ///
@@ -39,13 +96,8 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
         file: String = #fileID,
         line: UInt = #line
     ) {
-        self.code = code
-        self.path = path
-        self.reason = reason
-        self.limit = limit
-        self.observed = observed
-        self.file = file
-        self.line = line
+        storage = Storage(
+            code: code, path: path, reason: reason, limit: limit, observed: observed, file: file, line: line)
     }
 
     public static func == (lhs: IMCodecError, rhs: IMCodecError) -> Bool {

@@ -32,6 +32,7 @@ extension CustomInfoEntry {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -131,6 +132,7 @@ extension UserProfile {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -225,6 +227,7 @@ extension GroupMemberInfo {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -276,6 +279,7 @@ extension TextElem {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -321,6 +325,7 @@ extension CustomElem {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -382,6 +387,7 @@ extension ImageLevel {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -438,6 +444,7 @@ extension ImageElem {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -503,6 +510,7 @@ extension SoundElem {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -601,6 +609,7 @@ extension VideoElem {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -675,6 +684,7 @@ extension FileElem {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -723,6 +733,7 @@ extension LocationElem {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -762,6 +773,7 @@ extension FaceElem {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -832,6 +844,7 @@ extension MergerElem {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -905,6 +918,7 @@ extension GroupChangeInfo {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -944,6 +958,7 @@ extension MemberChangeInfo {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -987,6 +1002,7 @@ extension ChangedUserInfo {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -1036,6 +1052,7 @@ extension ChangedGroupMemberInfo {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -1172,6 +1189,7 @@ extension GroupTipsElem {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -1347,6 +1365,7 @@ extension GroupSystemElem {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -1417,6 +1436,7 @@ extension SnsChangeInfo {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -1462,6 +1482,7 @@ extension SnsSystemElem {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -1515,6 +1536,7 @@ extension ProfileSystemElem {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -1667,6 +1689,7 @@ extension Elem {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -1906,6 +1929,7 @@ extension OfflinePushInfo {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -2000,6 +2024,7 @@ extension AndroidPushInfo {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -2066,6 +2091,7 @@ extension ApnsPushInfo {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -2208,6 +2234,7 @@ extension Message {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -2311,6 +2338,7 @@ extension MessageBatch {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -2382,6 +2410,7 @@ extension MessageReceipt {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -2430,6 +2459,7 @@ extension ReadReceiptEvent {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -2471,6 +2501,7 @@ extension RecallEvent {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -2507,6 +2538,7 @@ extension ModificationEvent {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -2558,6 +2590,7 @@ extension ConnectionEvent {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -2604,6 +2637,7 @@ extension UserStatusEvent {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
@@ -2684,6 +2718,7 @@ extension Event {
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
+    @inline(never)
     public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark

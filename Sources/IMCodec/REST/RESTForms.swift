@@ -49,8 +49,12 @@ enum RESTForms {
         "ErrorDisplay", "ActionStatus", "UnreadMsgNum", "EventTime", "SyncOtherMachine", "MsgLifeTime",
         "SendMsgControl", "ForbidCallbackControl", "SupportMessageExtension", "IsPlaceMsg", "IsSystemMsg",
         "MsgPriority", "MsgFlagBits", "IsPeerRead", "IsFinished", "Complete", "MsgCnt", "LastMsgTime",
-        "LastMsgKey", "Operator_Account", "TopicId",
+        "LastMsgKey", "Operator_Account", "TopicId", "Type", "SyncFromOldSystem",
     ]
+
+    /// Other spellings of message keys: group send requests and group
+    /// callbacks write `Random` for `MsgRandom`.
+    static let messageAliases = ["Random": "MsgRandom"]
 
     static let offlinePush = RESTForm<OfflinePushInfo>([
         RESTKey("PushFlag", "pushFlag", .uint32(\.pushFlag), .optional),

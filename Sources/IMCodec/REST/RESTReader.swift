@@ -211,8 +211,10 @@ final class RESTReader {
         let form = forwarded ? RESTForms.forwardedMessage : RESTForms.message
         var envelope = RESTEnvelope()
         var message = Message()
-        let present = walkObject(members, at: location, known: form.names, skippable: RESTForms.envelopeOnlyKeys) {
-            key, value, memberLocation in
+        let present = walkObject(
+            members, at: location, known: form.names, skippable: RESTForms.envelopeOnlyKeys,
+            aliases: RESTForms.messageAliases
+        ) { key, value, memberLocation in
             switch key {
             case "MsgBody":
                 if let entries = self.array(value, at: memberLocation) {
@@ -484,31 +486,35 @@ final class RESTReader {
 
     /// Walks an object's members in document order: reports duplicate,
     /// unknown and mis-cased keys, records skippable ones, and hands every
-    /// known key's first occurrence to `visit`. Returns the known keys present.
+    /// known key's first occurrence to `visit`. A key of `aliases` stands for
+    /// the known key it names (and is a duplicate of it). Returns the known
+    /// keys present.
     @discardableResult
     private func walkObject(
         _ members: [JSONValue.Member],
         at location: Location,
         known: [String],
         skippable: Set<String> = [],
+        aliases: [String: String] = [:],
         visit: (String, JSONValue, Location) -> Void
     ) -> Set<String> {
         var seen = Set<String>()
         var present = Set<String>()
         for (position, member) in members.enumerated() {
             let memberLocation = location.member(member.key, position)
-            guard seen.insert(member.key).inserted else {
-                report(.restDuplicateKey, memberLocation, "\(member.key) appears more than once")
+            let key = aliases[member.key] ?? member.key
+            guard seen.insert(key).inserted else {
+                report(.restDuplicateKey, memberLocation, "\(member.key) gives \(key) a second time")
                 continue
             }
-            if known.contains(member.key) {
-                present.insert(member.key)
-                visit(member.key, member.value, memberLocation)
+            if known.contains(key) {
+                present.insert(key)
+                visit(key, member.value, memberLocation)
             } else if skippable.contains(member.key) {
                 skipped.append((memberLocation.order, memberLocation.path))
-            } else if let match = known.first(where: { $0.lowercased() == member.key.lowercased() }) {
+            } else if let match = (known + aliases.keys).first(where: { $0.lowercased() == member.key.lowercased() }) {
                 // Counted as present: the key is there, misspelt, and is not also missing.
-                present.insert(match)
+                present.insert(aliases[match] ?? match)
                 report(.restKeyCase, memberLocation, "keys are case-sensitive: \(member.key) should be \(match)")
             } else {
                 report(

@@ -53,6 +53,10 @@ enum RESTRepresentability {
                 if merger.layersOverLimit {
                     throw unrepresentable(join(mergerPath, "layersOverLimit"), "REST relay elements have no layersOverLimit")
                 }
+                if merger.msgNum != 0 && !merger.messages.isEmpty && Int(merger.msgNum) != merger.messages.count {
+                    throw unrepresentable(
+                        join(mergerPath, "msgNum"), "MsgNum must equal the number of messages in MsgList")
+                }
                 if !merger.jsonMsgKey.isEmpty && !merger.messages.isEmpty {
                     throw unrepresentable(
                         join(mergerPath, "jsonMsgKey"), "a REST relay element has MsgList or JsonMsgKey, not both")
