@@ -1858,9 +1858,12 @@ def write_validate():
         val(vf, f"rest.validate.{profile}.latitude-90.5", "Latitude 90.5 is outside [-90, 90].", profile,
             [finding("range.location.latitude", "MsgBody[0].MsgContent.Latitude", 90)],
             rest=[el("TIMLocationElem", {"Desc": "x", "Latitude": 90.5, "Longitude": 0})])
-        val(vf, f"rest.validate.{profile}.target-missing", "A message object naming neither To_Account nor GroupId.",
-            profile, [finding("rule.message.target-missing", "")],
+        val(vf, f"rest.validate.{profile}.no-target", "A message object naming neither To_Account nor GroupId: "
+            "REST requests name their target in the call, so no target rule.", profile, [],
             rest={"From_Account": "user_a", "MsgBody": [TEXT_HELLO]})
+        val(vf, f"rest.validate.{profile}.two-targets", "A message object naming both To_Account and GroupId.",
+            profile, [finding("rule.message.target-ambiguous", "")],
+            rest={"From_Account": "user_a", "To_Account": "user_b", "GroupId": "g", "MsgBody": [TEXT_HELLO]})
     val(vf, "rest.validate.seed.c2c-callback-doc", "The one-to-one callback sample under the seed profile.", "seed",
         [], rest=C2C_CALLBACK_DOC, flags=["DocSample", "Envelope"])
     val(vf, "rest.validate.seed.media-doc-samples", f"The 4.X media samples of {MF} under the seed profile.", "seed",
@@ -1881,9 +1884,9 @@ def write_validate():
         [], rest=SENDMSG_DOC, flags=["DocSample", "Envelope"])
     val(vf, "rest.validate.seed.bare-body-no-target", "A bare MsgBody is a body, not a message: no target rule.",
         "seed", [], rest=[TEXT_HELLO])
-    val(vf, "rest.validate.current.list-target-missing", "A message list validated message by message: the second "
-        "names no target.", "current", [finding("rule.message.target-missing", "MsgList[1]")],
-        rest={"MsgList": [entry([TEXT_HELLO]), entry([TEXT_HELLO], to=None)]})
+    val(vf, "rest.validate.current.list-two-targets", "A message list validated message by message: the second "
+        "names a receiver and a group.", "current", [finding("rule.message.target-ambiguous", "MsgList[1]")],
+        rest={"MsgList": [entry([TEXT_HELLO]), entry([TEXT_HELLO], GroupId="g")]})
     val(vf, "rest.validate.current.user-id-33-bytes", "From_Account of 33 bytes: past the 32-byte user ID limit.",
         "current", [finding("limit.user.id-bytes", "From_Account", 32, 33)],
         rest={"From_Account": "u" * 33, "To_Account": "user_b", "MsgBody": [TEXT_HELLO]}, flags=["PastLimit"])
