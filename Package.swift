@@ -9,6 +9,8 @@ let package = Package(
         .executable(name: "imcodec", targets: ["IMCodecCLI"]),
         .executable(name: "imcodec-devtools", targets: ["IMCodecDevTools"]),
         .executable(name: "imcodec-c-testee", targets: ["IMCodecCTestee"]),
+        // For the nested Benchmarks/ package: the oracle and the C reference beside the library.
+        .library(name: "IMCodecTestSupport", targets: ["IMCodecTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0"),
@@ -36,9 +38,15 @@ let package = Package(
             dependencies: ["IMCodecReference"],
             cSettings: [.headerSearchPath("../IMCodecReference/Generated")]
         ),
+        // CRC-32 by carry-less multiplication for frame checksums (Swift
+        // cannot reach PCLMULQDQ); zlib's crc32 where the processor lacks it.
+        .target(
+            name: "CIMCodecCRC32",
+            linkerSettings: [.linkedLibrary("z")]
+        ),
         .target(
             name: "IMCodec",
-            dependencies: ["CZlib"]
+            dependencies: ["CZlib", "CIMCodecCRC32"]
         ),
         .target(
             name: "IMCodecTestSupport",
@@ -91,11 +99,24 @@ let package = Package(
 
 // libFuzzer targets, one product each, built only when IMCODEC_FUZZ is set
 // (scripts/fuzz.sh sets it): they have no `main` of their own, so an ordinary
-// build could not link them.
+// build could not link them. `fuzzTargets` is the one list of them: the
+// scripts read it from here (`scripts/fuzz.sh --list`). A target NAME is the
+// folder FuzzTesting/NAME with its `LLVMFuzzerTestOneInput`, its check in
+// IMCodecTestSupport's FuzzChecks, seeds in scripts/make_fuzz_corpus.py and,
+// optionally, FuzzTesting/NAME.dict.
 if ProcessInfo.processInfo.environment["IMCODEC_FUZZ"] != nil {
-    for name in ["FuzzPayload", "FuzzJSON", "FuzzFrame", "FuzzStream"] {
+    let fuzzTargets = ["FuzzPayload", "FuzzJSON", "FuzzFrame", "FuzzStream"]
+    package.targets += [
+        // LLVMFuzzerMutate, for the custom mutators.
+        .systemLibrary(name: "CLibFuzzer", path: "FuzzTesting/CLibFuzzer"),
+        // The runner (timing, slow inputs) and the frame-repairing mutator.
+        .target(
+            name: "FuzzSupport", dependencies: ["IMCodec", "CZlib", "CLibFuzzer"], path: "FuzzTesting/FuzzSupport"),
+    ]
+    for name in fuzzTargets {
         package.targets.append(
-            .executableTarget(name: name, dependencies: ["IMCodecTestSupport"], path: "FuzzTesting/\(name)"))
+            .executableTarget(
+                name: name, dependencies: ["IMCodecTestSupport", "FuzzSupport"], path: "FuzzTesting/\(name)"))
         package.products.append(.executable(name: name, targets: [name]))
     }
 }

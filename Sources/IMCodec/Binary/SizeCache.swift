@@ -6,30 +6,88 @@
 /// records each nested message's size in pre-order (a slot is reserved before
 /// the children are sized), and the writing pass reads them back in the same
 /// order.
-public struct SizeCache: Sendable {
-    @usableFromInline var sizes: [Int]
+///
+/// The encoder starts the cache on scratch memory on the stack
+/// (``withScratch(_:)``), which holds the sizes of typical messages, so
+/// encoding allocates nothing but its output; a value with more nested
+/// messages moves the sizes to the heap, freed when the encoder is done. The
+/// cache holds raw memory, never an object, so growing it releases nothing:
+/// that lets the optimizer pass nested values to their size and write
+/// functions in place instead of copying them first. Caches exist only
+/// inside ``withScratch(_:)``.
+public struct SizeCache {
+    @usableFromInline var slots: UnsafeMutablePointer<Int>
+    @usableFromInline var capacity: Int
+    /// The number of slots reserved.
+    @usableFromInline var count: Int
+    /// The next slot ``next()`` reads.
     @usableFromInline var cursor: Int
+    /// Whether `slots` is heap memory the cache must free.
+    @usableFromInline var ownsSlots: Bool
 
-    /// Creates an empty cache.
-    @inlinable public init() {
-        sizes = []
+    /// The number of sizes the stack scratch holds.
+    @usableFromInline static var scratchSlots: Int { 128 }
+
+    @inlinable init(scratch: UnsafeMutableBufferPointer<Int>) {
+        slots = scratch.baseAddress ?? UnsafeMutablePointer(bitPattern: MemoryLayout<Int>.alignment)!
+        capacity = scratch.count
+        count = 0
         cursor = 0
+        ownsSlots = false
+    }
+
+    /// Calls `body` with an empty cache whose first sizes live on the stack.
+    ///
+    /// - Parameter body: Sizes and writes one value; the cache must not
+    ///   escape it.
+    /// - Returns: What `body` returns.
+    @inlinable
+    public static func withScratch<Result>(_ body: (inout SizeCache) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: scratchSlots) { scratch in
+            var cache = SizeCache(scratch: scratch)
+            let result = body(&cache)
+            if cache.ownsSlots { cache.slots.deallocate() }
+            return result
+        }
     }
 
     /// Reserves the slot for a nested message about to be sized.
-    @inlinable public mutating func reserve() -> Int {
-        sizes.append(0)
-        return sizes.count - 1
+    @inlinable @inline(__always)
+    public mutating func reserve() -> Int {
+        if count == capacity { grow() }
+        let slot = count
+        count &+= 1
+        return slot
+    }
+
+    /// Moves the sizes to heap memory twice as large.
+    ///
+    /// Only raw memory is allocated and freed here, so the promise that this
+    /// releases no object holds; without it every caller up the encoder
+    /// would copy the nested values it passes down.
+    @usableFromInline @inline(never) @_effects(releasenone)
+    mutating func grow() {
+        let newCapacity = Swift.max(capacity &* 2, Self.scratchSlots)
+        let newSlots = UnsafeMutablePointer<Int>.allocate(capacity: newCapacity)
+        newSlots.initialize(from: slots, count: count)
+        if ownsSlots { slots.deallocate() }
+        slots = newSlots
+        capacity = newCapacity
+        ownsSlots = true
     }
 
     /// Records the size of the nested message in `slot`.
-    @inlinable public mutating func record(_ size: Int, at slot: Int) {
-        sizes[slot] = size
+    @inlinable @inline(__always)
+    public mutating func record(_ size: Int, at slot: Int) {
+        precondition(slot >= 0 && slot < count, "size recorded in a slot that was not reserved")
+        slots[slot] = size
     }
 
     /// Returns the next recorded size, in the order the slots were reserved.
-    @inlinable public mutating func next() -> Int {
-        let size = sizes[cursor]
+    @inlinable @inline(__always)
+    public mutating func next() -> Int {
+        precondition(cursor < count, "more sizes read than were recorded")
+        let size = slots[cursor]
         cursor &+= 1
         return size
     }

@@ -59,35 +59,60 @@ extension WireMessage {
     ///   path of the field where decoding stopped.
     @inlinable
     public init(serializedBytes: [UInt8], limits: DecodingLimits = .default) throws(IMCodecError) {
-        var result: Result<Self, IMCodecError> = .success(Self())
+        // Decoded straight into `self`: going through a `Result` would copy
+        // the whole value out of it.
+        self.init()
+        var failure: IMCodecError?
         serializedBytes.withUnsafeBytes { buffer in
+            var reader = WireReader(buffer)
+            var context = DecodeContext(limits: limits)
             do throws(IMCodecError) {
-                result = .success(try Self(serializedBytes: buffer, limits: limits))
+                try self._merge(from: &reader, &context)
             } catch {
-                result = .failure(error)
+                failure = error
             }
         }
-        self = try result.get()
+        if let failure { throw failure }
+    }
+
+    /// Decodes a value from bytes in an array slice, such as a frame's payload.
+    ///
+    /// - Throws: `payload.*` and `limit.*` codes with the path of the field
+    ///   where decoding stopped.
+    @inlinable
+    init(serializedSlice bytes: ArraySlice<UInt8>, limits: DecodingLimits) throws(IMCodecError) {
+        self.init()
+        var failure: IMCodecError?
+        bytes.withUnsafeBytes { buffer in
+            var reader = WireReader(buffer)
+            var context = DecodeContext(limits: limits)
+            do throws(IMCodecError) {
+                try self._merge(from: &reader, &context)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// The size of the canonical encoding, in bytes.
     @inlinable
     public var serializedSize: Int {
-        var cache = SizeCache()
-        return _encodedSize(&cache)
+        SizeCache.withScratch { cache in _encodedSize(&cache) }
     }
 
     /// The canonical protobuf encoding: fields in number order, defaults
     /// omitted, unknown fields last.
     @inlinable
     public func serializedBytes() -> [UInt8] {
-        var cache = SizeCache()
-        let size = _encodedSize(&cache)
-        return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            var writer = WireWriter(UnsafeMutableRawBufferPointer(buffer))
-            _encode(to: &writer, &cache)
-            assert(writer.isFull, "encoded size differs from the computed size")
-            count = size
+        SizeCache.withScratch { cache in
+            let size = _encodedSize(&cache)
+            return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                var writer = WireWriter(UnsafeMutableRawBufferPointer(buffer))
+                _encode(to: &writer, &cache)
+                assert(writer.isFull, "encoded size differs from the computed size")
+                count = size
+            }
         }
     }
 
@@ -96,15 +121,16 @@ extension WireMessage {
     /// - Returns: The number of bytes written.
     @inlinable @discardableResult
     public func serialize(appendingTo bytes: inout [UInt8]) -> Int {
-        var cache = SizeCache()
-        let size = _encodedSize(&cache)
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: size))
-        bytes.withUnsafeMutableBytes { buffer in
-            var writer = WireWriter(UnsafeMutableRawBufferPointer(rebasing: buffer[start...]))
-            _encode(to: &writer, &cache)
-            assert(writer.isFull, "encoded size differs from the computed size")
+        SizeCache.withScratch { cache in
+            let size = _encodedSize(&cache)
+            let start = bytes.count
+            bytes.append(contentsOf: repeatElement(0, count: size))
+            bytes.withUnsafeMutableBytes { buffer in
+                var writer = WireWriter(UnsafeMutableRawBufferPointer(rebasing: buffer[start...]))
+                _encode(to: &writer, &cache)
+                assert(writer.isFull, "encoded size differs from the computed size")
+            }
+            return size
         }
-        return size
     }
 }

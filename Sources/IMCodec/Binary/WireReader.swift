@@ -49,6 +49,24 @@ public struct WireReader {
 
     @inlinable
     mutating func readVarintTail(_ low: UInt64) throws(IMCodecError) -> UInt64 {
+        // A varint has at most 9 bytes after its first: when that many
+        // remain it cannot run past the end, so no byte needs a bounds check.
+        if end - position >= 9 {
+            var value = low
+            var shift: UInt64 = 7
+            var cursor = position
+            repeat {
+                let byte = cursor.load(as: UInt8.self)
+                cursor += 1
+                value |= UInt64(byte & 0x7F) &<< shift
+                if byte < 0x80 {
+                    position = cursor
+                    return value
+                }
+                shift &+= 7
+            } while shift <= 63
+            throw IMCodecError(.payloadVarint, reason: "a varint is longer than 10 bytes")
+        }
         var value = low
         var shift: UInt64 = 7
         while true {
@@ -148,12 +166,83 @@ public struct WireReader {
     @inlinable
     public mutating func readString() throws(IMCodecError) -> String {
         let body = try readLengthDelimited()
-        if body.isEmpty { return "" }
-        let units = body.assumingMemoryBound(to: UInt8.self)
-        guard let string = String(validating: units, as: UTF8.self) else {
+        guard let base = body.baseAddress, !body.isEmpty else { return "" }
+        let count = body.count
+        let string = String(unsafeUninitializedCapacity: count) { buffer in
+            UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(from: base, byteCount: count)
+            return count
+        }
+        // ASCII is valid UTF-8 as it stands. Anything else was validated by
+        // the string initialiser (the standard library's concrete validator),
+        // which repairs invalid input instead of failing; a repair always
+        // changes the bytes, so the input was valid exactly when the string's
+        // bytes equal it. `String(validating:as:)` would say so directly, but
+        // through a generic call whose metadata lookups cost more than the
+        // whole copy.
+        if Self.isASCII(base, count) { return string }
+        let valid = string.utf8.withContiguousStorageIfAvailable { utf8 in
+            utf8.count == count && Self.bytesEqual(UnsafeRawPointer(utf8.baseAddress!), base, count)
+        }
+        guard valid ?? string.utf8.elementsEqual(body) else {
             throw IMCodecError(.payloadUTF8, reason: "a string field is not valid UTF-8")
         }
         return string
+    }
+
+    /// Whether the `count` bytes at `start` are all ASCII.
+    @inlinable
+    static func isASCII(_ start: UnsafeRawPointer, _ count: Int) -> Bool {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        if count >= 8 {
+            // Whole words, the last one overlapping the one before it.
+            var bits: UInt64 = 0
+            var offset = 0
+            while offset < count &- 8 {
+                bits |= start.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                offset &+= 8
+            }
+            bits |= start.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            return bits & high == 0
+        }
+        if count >= 4 {
+            let bits =
+                start.loadUnaligned(as: UInt32.self) | start.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+            return bits & 0x8080_8080 == 0
+        }
+        var bits: UInt8 = 0
+        for offset in 0..<count { bits |= start.load(fromByteOffset: offset, as: UInt8.self) }
+        return bits & 0x80 == 0
+    }
+
+    /// Whether `count` bytes at `a` and at `b` are equal.
+    @inlinable
+    static func bytesEqual(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+        // Whole words, the last one overlapping the one before it, so there
+        // is no byte-by-byte tail.
+        if count >= 8 {
+            var offset = 0
+            while offset < count &- 8 {
+                guard
+                    a.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                        == b.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                else { return false }
+                offset &+= 8
+            }
+            return a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+                == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        }
+        if count >= 4 {
+            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+                && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+                    == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+        }
+        var offset = 0
+        while offset < count {
+            guard a.load(fromByteOffset: offset, as: UInt8.self) == b.load(fromByteOffset: offset, as: UInt8.self)
+            else { return false }
+            offset &+= 1
+        }
+        return true
     }
 
     /// Reads a length-delimited byte string.
@@ -162,7 +251,88 @@ public struct WireReader {
     @inlinable
     public mutating func readBytes() throws(IMCodecError) -> [UInt8] {
         let body = try readLengthDelimited()
-        return [UInt8](body)
+        guard let base = body.baseAddress, !body.isEmpty else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: body.count) { buffer, count in
+            buffer.baseAddress!.initialize(from: base.assumingMemoryBound(to: UInt8.self), count: body.count)
+            count = body.count
+        }
+    }
+
+    /// Counts the fields with `tag` from `start` to the end of this reader,
+    /// stopping at `limit`, so a repeated field can be given its final
+    /// capacity before its first entry is decoded.
+    ///
+    /// Only this message's own fields are visited; nested messages and
+    /// strings are stepped over by their lengths. The count is a hint: it
+    /// stops early, without an error, at anything malformed or at a group,
+    /// and decoding then reports the problem where it meets it.
+    ///
+    /// - Parameters:
+    ///   - tag: The whole tag (`number << 3 | wire type`) to count.
+    ///   - start: The ``mark`` taken before a tag of this reader.
+    ///   - limit: The largest count of interest.
+    /// - Returns: The number of fields with `tag`, at most `limit`.
+    @inlinable
+    public func countFields(withTag tag: UInt32, from start: UnsafeRawPointer, limit: Int) -> Int {
+        var position = start
+        var count = 0
+        while position < end && count < limit {
+            let fieldTag: UInt64
+            let first = position.load(as: UInt8.self)
+            if first < 0x80 {
+                fieldTag = UInt64(first)
+                position += 1
+            } else {
+                guard let (value, afterTag) = Self.peekVarint(position, end), value <= UInt64(UInt32.max) else { break }
+                fieldTag = value
+                position = afterTag
+            }
+            if fieldTag == UInt64(tag) { count &+= 1 }
+            switch fieldTag & 7 {
+            case 0:
+                guard let (_, after) = Self.peekVarint(position, end) else { return count }
+                position = after
+            case 1:
+                guard end - position >= 8 else { return count }
+                position += 8
+            case 2:
+                if position < end, position.load(as: UInt8.self) < 0x80 {
+                    let length = Int(position.load(as: UInt8.self))
+                    guard length < end - position else { return count }
+                    position += 1 &+ length
+                } else {
+                    guard let (length, after) = Self.peekVarint(position, end),
+                        length <= UInt64(end - after)
+                    else { return count }
+                    position = after + Int(truncatingIfNeeded: length)
+                }
+            case 5:
+                guard end - position >= 4 else { return count }
+                position += 4
+            default:
+                return count
+            }
+        }
+        return count
+    }
+
+    /// Reads a varint at `position` without consuming it.
+    ///
+    /// - Returns: The value and the address after it, or `nil` when the bytes
+    ///   end inside it or it is longer than 10 bytes.
+    @inlinable
+    static func peekVarint(_ position: UnsafeRawPointer, _ end: UnsafeRawPointer) -> (UInt64, UnsafeRawPointer)? {
+        var cursor = position
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while cursor < end && shift <= 63 {
+            let byte = cursor.load(as: UInt8.self)
+            cursor += 1
+            value |= UInt64(byte & 0x7F) &<< shift
+            if byte < 0x80 { return (value, cursor) }
+            shift &+= 7
+        }
+        return nil
     }
 
     /// Skips the value of the field whose tag was just read and appends the

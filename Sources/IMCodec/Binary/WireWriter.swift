@@ -83,10 +83,19 @@ public struct WireWriter {
     /// Writes a length-prefixed UTF-8 string.
     @inlinable
     public mutating func writeLengthDelimited(_ string: String) {
-        var string = string
-        string.withUTF8 { utf8 in
+        // Native strings are contiguous UTF-8 and are read in place; the
+        // fallback only serves strings bridged from another representation.
+        let written: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
             writeLength(utf8.count)
             writeBytes(UnsafeRawBufferPointer(utf8))
         }
+        if written == nil { writeNonContiguous(string) }
+    }
+
+    /// Writes a length-prefixed string whose UTF-8 is not stored contiguously.
+    @usableFromInline
+    mutating func writeNonContiguous(_ string: String) {
+        writeLength(string.utf8.count)
+        for byte in string.utf8 { writeByte(byte) }
     }
 }

@@ -35,11 +35,7 @@ extension FrameDecoder {
             return try FramePayload(
                 kind: header.kind, serializedBytes: UnsafeRawBufferPointer(rebasing: frameBytes[range]), limits: limits)
         case .inflated(let payload):
-            return try payload.withUnsafeBytes { raw in
-                Result { () throws(IMCodecError) in
-                    try FramePayload(kind: header.kind, serializedBytes: raw, limits: limits)
-                }
-            }.get()
+            return try FramePayload(kind: header.kind, payload: payload[...], limits: limits)
         }
     }
 
@@ -53,17 +49,45 @@ extension FrameDecoder {
     ///   `frame.unexpected-kind` when the frame holds another kind; then
     ///   `payload.*` and `limit.*` codes with the path of the field where
     ///   decoding stopped.
+    @inlinable
     public func decode<Content: FrameContent>(_ type: Content.Type, from bytes: [UInt8]) throws(IMCodecError)
         -> Content
     {
-        let frame = try decodeFrame(bytes)
-        guard frame.header.kind == Content.frameKind else {
-            throw IMCodecError(
-                .frameUnexpectedKind,
-                reason: "expected a \(Content.frameKind) frame, found a \(frame.header.kind) frame")
+        // Inlined so the payload is decoded by the caller's concrete type,
+        // straight from the array: no Frame, no copy of the payload.
+        switch try payloadLocation(in: bytes, kind: Content.frameKind) {
+        case .stored(let range):
+            return try Content(serializedSlice: bytes[range], limits: limits)
+        case .inflated(let payload):
+            return try Content(serializedBytes: payload, limits: limits)
         }
-        return try frame.payload.withUnsafeBytes { raw in
-            Result { () throws(IMCodecError) in try Content(serializedBytes: raw, limits: limits) }
-        }.get()
+    }
+
+    /// Checks a buffer that holds exactly one frame of `kind`, in the order
+    /// of ``decodeFrame(_:)-([UInt8])`` and then the kind, and says where its
+    /// payload is.
+    ///
+    /// - Throws: The frame codes of ``decodeFrame(_:)-([UInt8])``, then
+    ///   `frame.unexpected-kind`.
+    @usableFromInline
+    func payloadLocation(in bytes: [UInt8], kind: FrameKind) throws(IMCodecError) -> Body {
+        var failure: IMCodecError?
+        let location: Body? = bytes.withUnsafeBytes { raw in
+            do throws(IMCodecError) {
+                let header = try frameHeader(of: raw)
+                let body = try decodeBody(UnsafeRawBufferPointer(rebasing: raw[0..<header.frameLength]), header)
+                guard raw.count == header.frameLength else { throw Self.trailingBytes(raw.count, header) }
+                guard header.kind == kind else {
+                    throw IMCodecError(
+                        .frameUnexpectedKind, reason: "expected a \(kind) frame, found a \(header.kind) frame")
+                }
+                return body
+            } catch {
+                failure = error
+                return nil
+            }
+        }
+        guard let location else { throw failure ?? Self.truncated(bytes.count) }
+        return location
     }
 }

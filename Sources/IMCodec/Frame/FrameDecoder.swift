@@ -67,6 +67,14 @@ public final class FrameDecoder {
     }
 
     /// Checks 1 to 4: the header, the limits, and that the whole frame is there.
+    func frameHeader(of bytes: UnsafeRawBufferPointer) throws(IMCodecError) -> FrameHeader {
+        guard let header = try FrameHeader.peek(bytes) else { throw Self.truncated(bytes.count) }
+        try header.checkLimits(limits)
+        guard bytes.count >= header.frameLength else { throw Self.truncated(bytes.count, header) }
+        return header
+    }
+
+    /// Checks 1 to 4: the header, the limits, and that the whole frame is there.
     func frameHeader(of bytes: some Collection<UInt8>) throws(IMCodecError) -> FrameHeader {
         guard let header = try FrameHeader.peek(bytes) else { throw Self.truncated(bytes.count) }
         try header.checkLimits(limits)
@@ -95,6 +103,7 @@ public final class FrameDecoder {
     }
 
     /// Where a checked payload is.
+    @usableFromInline
     enum Body {
         /// The payload is the body: these offsets into the frame.
         case stored(Range<Int>)

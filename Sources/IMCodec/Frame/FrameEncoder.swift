@@ -11,6 +11,9 @@ public final class FrameEncoder {
     /// Receives deflate output before the body length, and so the header,
     /// is known; kept to avoid an allocation per frame.
     private var scratch: [UInt8] = []
+    /// Receives the payload of a value that may be compressed; kept to avoid
+    /// an allocation per frame.
+    private var payloadScratch: [UInt8] = []
 
     /// Creates an encoder.
     ///
@@ -106,6 +109,19 @@ public final class FrameEncoder {
             buffer.append(contentsOf: scratch[0..<bodyLength])
         }
         return buffer.count - start
+    }
+
+    /// Calls `body` with the first `count` bytes of the payload scratch buffer.
+    func withPayloadScratch<Result>(_ count: Int, _ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
+        if payloadScratch.count < count {
+            payloadScratch = [UInt8](repeating: 0, count: Swift.max(count, payloadScratch.count * 2))
+        }
+        // The buffer is moved out while `body` runs, so `body` may use the
+        // encoder's deflate scratch without overlapping access to this one.
+        var payload = payloadScratch
+        payloadScratch = []
+        defer { payloadScratch = payload }
+        return payload.withUnsafeMutableBytes { body(UnsafeMutableRawBufferPointer(rebasing: $0[0..<count])) }
     }
 
     private var deflater: Deflater {

@@ -171,6 +171,31 @@ public struct FrameHeader: Hashable, Sendable {
         }
     }
 
+    /// Writes the header bytes before the checksum at the start of `buffer`.
+    ///
+    /// - Parameter buffer: At least ``encodedLength`` bytes.
+    /// - Returns: The number of bytes written: ``encodedLength`` − 4.
+    func writePrefix(to buffer: UnsafeMutableRawBufferPointer) -> Int {
+        precondition(buffer.count >= encodedLength, "no room for the header")
+        buffer[0] = Self.version
+        buffer[1] = flags
+        var index = 2
+        func put(_ value: UInt32) {
+            var rest = value
+            while rest >= 0x80 {
+                buffer[index] = UInt8(truncatingIfNeeded: rest) | 0x80
+                index += 1
+                rest >>= 7
+            }
+            buffer[index] = UInt8(rest)
+            index += 1
+        }
+        if let dictionaryID { put(dictionaryID) }
+        put(UInt32(truncatingIfNeeded: bodyLength))
+        if compression == .deflate { put(UInt32(truncatingIfNeeded: payloadLength)) }
+        return index
+    }
+
     /// Appends the header bytes before the checksum: version, flags and varints.
     func writePrefix(to buffer: inout [UInt8]) {
         buffer.append(Self.version)

@@ -42,11 +42,16 @@ public enum FramePayload: Hashable, Sendable {
     /// - Throws: `payload.*` and `limit.*` codes, with the path of the field
     ///   where decoding stopped.
     public init(decoding frame: Frame, limits: DecodingLimits = .default) throws(IMCodecError) {
-        self = try frame.payload.withUnsafeBytes { raw in
-            Result { () throws(IMCodecError) in
-                try FramePayload(kind: frame.header.kind, serializedBytes: raw, limits: limits)
-            }
-        }.get()
+        try self.init(kind: frame.header.kind, payload: frame.payload, limits: limits)
+    }
+
+    /// Decodes a payload held in an array slice, straight into the value.
+    init(kind: FrameKind, payload: ArraySlice<UInt8>, limits: DecodingLimits) throws(IMCodecError) {
+        switch kind {
+        case .message: self = .message(try Message(serializedSlice: payload, limits: limits))
+        case .batch: self = .batch(try MessageBatch(serializedSlice: payload, limits: limits))
+        case .event: self = .event(try Event(serializedSlice: payload, limits: limits))
+        }
     }
 
     /// Decodes the proto3 JSON form of a value of `kind`.

@@ -1,0 +1,320 @@
+import BenchmarkCorpus
+import Foundation
+import IMCodec
+import IMCodecOracle
+
+// Prints the benchmark table: times from a benchmark run (the JMH export of
+// `swift package benchmark`), sizes and allocation budgets computed here on
+// the same seeded corpus. Every figure is a ratio of this library to a peer
+// measured in the same run.
+//
+//     imcodec-bench-report [RESULTS.json]
+
+let work = Workload()
+if let problem = work.messages.checkAgreement() ?? work.merger.checkAgreement() ?? work.batches.checkAgreement() {
+    FileHandle.standardError.write("the implementations disagree: \(problem)\n".data(using: .utf8)!)
+    exit(1)
+}
+
+// MARK: - Times
+
+/// Median wall-clock time (µs) and median allocation count per benchmark.
+struct Results {
+    var time: [String: Double] = [:]
+    var mallocs: [String: Double] = [:]
+
+    init(path: String?) throws {
+        guard let path else { return }
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        guard let elements = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return }
+        for element in elements {
+            guard let fullName = element["benchmark"] as? String,
+                let metrics = element["secondaryMetrics"] as? [String: [String: Any]]
+            else { continue }
+            let name = String(fullName.split(separator: ".", maxSplits: 3).last ?? "")
+            func median(_ metric: String) -> Double? {
+                (metrics[metric]?["scorePercentiles"] as? [String: Any])?["50.0"] as? Double
+            }
+            if let value = median("Time (wall clock)") { time[name] = value }
+            if let value = median("Malloc (total)") { mallocs[name] = value }
+        }
+    }
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+let results = try Results(path: arguments.first)
+
+// MARK: - Sizes
+
+func total(_ frames: [[UInt8]]) -> Int { frames.reduce(0) { $0 + $1.count } }
+
+struct SizeRow {
+    var name: String
+    var bytes: Int
+    var raw: Int
+    var ratio: Double { Double(bytes) / Double(raw) }
+}
+
+/// The largest amount by which a frame's bytes exceed its payload's, and by
+/// which a frame's body exceeds its payload (0 when none does).
+func overhead(_ frames: [[UInt8]], _ payloads: [[UInt8]]) -> (header: Int, body: Int) {
+    let decoder = FrameDecoder()
+    var worst = (header: 0, body: 0)
+    for (frame, payload) in zip(frames, payloads) {
+        guard let decoded = try? decoder.decodeFrame(frame), Array(decoded.payload) == payload else {
+            preconditionFailure("a frame does not decode to its payload")
+        }
+        worst.header = max(worst.header, frame.count - payload.count)
+        worst.body = max(worst.body, decoded.header.bodyLength - payload.count)
+    }
+    return worst
+}
+
+let reference = ReferenceCodec()
+var sizeRows: [SizeRow] = []
+var worstOverhead = (header: 0, body: 0)
+for (label, values) in [("traffic", work.messages), ("merger300", work.merger)] {
+    let raw = values.payloadBytes
+    for policy in FramePolicy.allCases {
+        let frames = values.frames(policy)
+        let worst = overhead(frames, values.payloads)
+        worstOverhead = (max(worstOverhead.header, worst.header), max(worstOverhead.body, worst.body))
+        sizeRows.append(SizeRow(name: "\(label), \(policy.rawValue)", bytes: total(frames), raw: raw))
+        if policy != .none {
+            sizeRows.append(
+                SizeRow(
+                    name: "\(label), \(policy.rawValue), C reference",
+                    bytes: total(values.referenceFrames(policy, codec: reference)), raw: raw))
+        }
+    }
+    sizeRows.append(SizeRow(name: "\(label), naive zlib", bytes: total(values.naiveFrames()), raw: raw))
+}
+do {
+    let values = work.batches
+    let raw = values.payloadBytes
+    for policy in FramePolicy.allCases {
+        let frames = values.frames(policy)
+        let worst = overhead(frames, values.payloads)
+        worstOverhead = (max(worstOverhead.header, worst.header), max(worstOverhead.body, worst.body))
+        sizeRows.append(SizeRow(name: "20-message batches, \(policy.rawValue)", bytes: total(frames), raw: raw))
+    }
+    sizeRows.append(SizeRow(name: "20-message batches, naive zlib", bytes: total(values.naiveFrames()), raw: raw))
+}
+func size(_ name: String) -> Double { sizeRows.first { $0.name == name }!.ratio }
+
+// MARK: - Allocation budget
+
+let census = try FieldCensus(of: work.messages.oracle)
+let count = Double(work.messages.count)
+
+// MARK: - Streaming memory
+
+/// The resident set size of this process, in bytes.
+func residentBytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        let digits = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        return digits * 1_024
+    }
+    return 0
+}
+
+let stream = work.stream(bytes: 100_000_000)
+let streamFrames = work.messages.frames(.default)
+let largestFrame = streamFrames.map(\.count).max() ?? 0
+let residentBefore = residentBytes()
+var residentPeak = residentBefore
+do {
+    let reader = FrameReader()
+    var offset = 0
+    var chunks = 0
+    while offset < stream.count {
+        let end = min(offset + 65_536, stream.count)
+        reader.append(stream[offset..<end])
+        while let payload = try reader.nextPayload() { _ = payload }
+        offset = end
+        chunks += 1
+        if chunks % 16 == 0 { residentPeak = max(residentPeak, residentBytes()) }
+    }
+    try reader.finish()
+}
+
+// MARK: - The table
+
+func format(_ value: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", value) }
+
+struct Line {
+    var measure: String
+    var ours: String
+    var swiftProtobuf: String
+    var c: String
+    var naive: String
+    var target: String
+}
+
+var lines: [Line] = []
+var verdicts: [(String, Bool)] = []
+
+/// Our time ÷ a peer's time, or "—" when either is missing.
+func ratio(_ ours: String, _ peer: String) -> Double? {
+    guard let a = results.time[ours], let b = results.time[peer], b > 0 else { return nil }
+    return a / b
+}
+
+func cell(_ value: Double?) -> String { value.map { format($0) + "×" } ?? "—" }
+
+func judge(_ name: String, _ value: Double?, atMost limit: Double) -> String {
+    guard let value else { return "≤ \(format(limit))× (not run)" }
+    let met = value <= limit
+    verdicts.append((name, met))
+    return "≤ \(format(limit))× " + (met ? "met" : "MISSED")
+}
+
+func timeRow(
+    _ measure: String, _ key: String, per: Double, unit: String, c cName: String = "protobuf-c",
+    naive: String? = nil, cTarget: Double? = nil, swiftTarget: Double? = nil
+) {
+    let ours = results.time["\(key)/imcodec"].map { format($0 / per, 3) + " " + unit } ?? "—"
+    let toSwift = ratio("\(key)/imcodec", "\(key)/swift-protobuf")
+    let toC = ratio("\(key)/imcodec", "\(key)/\(cName)")
+    let toNaive = naive.flatMap { ratio("\(key)/imcodec", $0) }
+    var targets: [String] = []
+    if let cTarget { targets.append("C " + judge("\(measure) ÷ C", toC, atMost: cTarget)) }
+    if let swiftTarget {
+        targets.append("swift-protobuf " + judge("\(measure) ÷ swift-protobuf", toSwift, atMost: swiftTarget))
+    }
+    lines.append(
+        Line(
+            measure: measure, ours: ours, swiftProtobuf: cell(toSwift), c: cell(toC), naive: cell(toNaive),
+            target: targets.joined(separator: "; ")))
+}
+
+let messages = Double(work.messages.count)
+let batches = Double(work.batches.count)
+timeRow("payload encode", "payload-encode", per: messages, unit: "µs/msg", cTarget: 1.0, swiftTarget: 0.25)
+timeRow("payload decode", "payload-decode", per: messages, unit: "µs/msg", cTarget: 1.0, swiftTarget: 0.25)
+timeRow("300-message merger encode", "merger300-encode", per: 1, unit: "µs", cTarget: 1.2)
+timeRow("300-message merger decode", "merger300-decode", per: 1, unit: "µs", cTarget: 1.2)
+for policy in FramePolicy.allCases {
+    let target: Double? = policy == .default ? 1.05 : nil
+    for step in ["encode", "decode"] {
+        timeRow(
+            "frame \(step), \(policy.rawValue)", "frame-\(policy.rawValue)-\(step)", per: messages, unit: "µs/msg",
+            c: "c-reference", naive: "frame-naive-\(step)/naive-zlib", cTarget: target)
+    }
+}
+for policy in FramePolicy.allCases {
+    let target: Double? = policy == .default ? 1.05 : nil
+    for step in ["encode", "decode"] {
+        timeRow(
+            "20-message batch \(step), \(policy.rawValue)", "batch-\(policy.rawValue)-\(step)", per: batches,
+            unit: "µs/batch", c: "c-reference", naive: "batch-naive-\(step)/naive-zlib", cTarget: target)
+    }
+}
+for policy in FramePolicy.allCases {
+    let value = ratio("frame-\(policy.rawValue)-decode/imcodec", "frame-\(policy.rawValue)-decode/c-reference-api")
+    lines.append(
+        Line(
+            measure: "frame decode, \(policy.rawValue), ÷ C reference's public API (decode + re-encode)",
+            ours: "", swiftProtobuf: "", c: cell(value), naive: "", target: ""))
+}
+for step in ["encode", "decode"] {
+    let value = ratio("frame-none-\(step)/imcodec", "payload-\(step)/imcodec")
+    lines.append(
+        Line(
+            measure: "uncompressed frame \(step) ÷ bare payload \(step)", ours: cell(value), swiftProtobuf: "",
+            c: "", naive: "", target: judge("uncompressed frame \(step) overhead", value, atMost: 1.10)))
+}
+do {
+    let ours = results.time["stream100mb-read/imcodec"]
+    // Each iteration reads a tenth of the stream (IMCodecBenchmarks).
+    let segmentBytes = Double((stream.count + 9) / 10)
+    let throughput = ours.map { segmentBytes / $0 }  // bytes per µs = MB/s
+    let toC = ratio("stream100mb-read/imcodec", "stream100mb-read/c-reference")
+    lines.append(
+        Line(
+            measure: "streaming reader, \(stream.count / 1_000_000) MB stream in 64 KiB chunks",
+            ours: throughput.map { format($0, 0) + " MB/s" } ?? "—", swiftProtobuf: "", c: cell(toC), naive: "",
+            target:
+                "peak RSS growth \(format(Double(residentPeak - residentBefore) / 1_024, 0)) KiB; largest frame \(largestFrame) B"
+        ))
+}
+do {
+    let ours = results.mallocs["alloc-decode/imcodec"].map { $0 / count }
+    let swift = results.mallocs["alloc-decode/swift-protobuf"].map { $0 / count }
+    let c = results.mallocs["alloc-decode/protobuf-c"].map { $0 / count }
+    let budget = Double(census.budget) / count
+    func divided(_ a: Double?, _ b: Double?) -> Double? { a.flatMap { a in b.map { a / $0 } } }
+    var target = "≤ \(format(budget, 1)) (one per string/bytes/repeated field present)"
+    if let ours {
+        verdicts.append(("allocations per decoded message", ours <= budget))
+        target += ours <= budget ? " met" : " MISSED"
+    }
+    lines.append(
+        Line(
+            measure: "allocations per decoded message", ours: ours.map { format($0, 1) } ?? "—",
+            swiftProtobuf: cell(divided(ours, swift)) + (swift.map { " (\(format($0, 1)))" } ?? ""),
+            c: cell(divided(ours, c)) + (c.map { " (\(format($0, 1)))" } ?? ""), naive: "", target: target))
+}
+
+let traffic = work.messages
+let meanPayload = Double(traffic.payloadBytes) / count
+print(
+    """
+    imcodec benchmark table
+    corpus: seed 0x\(String(Corpus.defaultSeed, radix: 16)), \(traffic.count) messages (mean payload \(format(meanPayload, 0)) B), \
+    \(work.batches.count) batches of 20, one 300-message merger (\(work.merger.payloadBytes) B)
+    times: medians of one run; a ratio is imcodec's time ÷ the peer's time in the same run (below 1: imcodec is faster)
+    peers: swift-protobuf 1.39.0 generated code; protobuf-c 1.4.1 (payload rows) and the C reference's frame pipeline \
+    (frame rows: protobuf-c + zlib with the reference's checks and pre-scan); naive zlib (compress2/uncompress, a new \
+    stream per frame, always compressing, around imcodec's payload)
+
+    """)
+
+func printTable(_ header: [String], _ rows: [[String]]) {
+    var widths = header.map(\.count)
+    for row in rows { for (index, value) in row.enumerated() { widths[index] = max(widths[index], value.count) } }
+    func render(_ row: [String]) -> String {
+        "| "
+            + row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+            .joined(separator: " | ") + " |"
+    }
+    print(render(header))
+    print("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")
+    for row in rows { print(render(row)) }
+}
+
+printTable(
+    ["measure", "imcodec", "÷ swift-protobuf", "÷ C", "÷ naive zlib", "target"],
+    lines.map { [$0.measure, $0.ours, $0.swiftProtobuf, $0.c, $0.naive, $0.target] })
+print("")
+
+var sizeLines: [[String]] = sizeRows.map { row in
+    [row.name, "\(row.bytes)", "\(row.raw)", format(row.ratio, 3) + "×", ""]
+}
+for (index, row) in sizeRows.enumerated() {
+    switch row.name {
+    case "traffic, dictionary":
+        sizeLines[index][4] = judge("wire size, traffic with dictionary", row.ratio, atMost: 0.50)
+    case "20-message batches, default": sizeLines[index][4] = judge("wire size, batches", row.ratio, atMost: 0.45)
+    case "20-message batches, dictionary":
+        sizeLines[index][4] = judge("wire size, batches with dictionary", row.ratio, atMost: 0.45)
+    default: break
+    }
+}
+printTable(["wire bytes", "frame bytes", "raw protobuf bytes", "÷ raw", "target"], sizeLines)
+let headerOK = worstOverhead.body <= 0
+verdicts.append(("no frame exceeds its payload by more than its header", headerOK))
+print(
+    """
+
+    largest frame size − payload size: \(worstOverhead.header) B (a header); largest body − payload: \
+    \(worstOverhead.body) B (\(headerOK ? "met: no body is larger than its payload" : "MISSED"))
+    allocation budget counted over the traffic: \(census.strings) string/bytes values and \(census.repeatedFields) \
+    non-empty repeated fields in \(traffic.count) messages (\(census.scalars) scalar fields, which must not allocate)
+    """)
+print("")
+let missed = verdicts.filter { !$0.1 }.map(\.0)
+print(
+    "targets: \(verdicts.count - missed.count) of \(verdicts.count) met"
+        + (missed.isEmpty ? "" : "; missed: " + missed.joined(separator: ", ")))
