@@ -1,34 +1,144 @@
 #!/usr/bin/env bash
-# Builds one libFuzzer target (coverage + AddressSanitizer) and runs it.
+# Builds the libFuzzer targets (coverage + AddressSanitizer), runs one, and
+# reports its slowest input.
 #
-#   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer flags]
-#   scripts/fuzz.sh FuzzPayload 60
+#   scripts/fuzz.sh TARGET SECONDS [libFuzzer flags]   build TARGET, run it SECONDS, replay its corpus
+#   scripts/fuzz.sh --list                            the targets (Package.swift's fuzzTargets)
+#   scripts/fuzz.sh --build [TARGET...]               build targets (all when none is named)
+#   scripts/fuzz.sh --replay TARGET PATH...           run each input (files, or folders of them)
+#                                                     FUZZ_REPLAY_RUNS times (default 3) and report
+#                                                     the slowest, each input counted by its fastest run
 #
 # Targets: FuzzPayload (our payload decoder against swift-protobuf and the C
 # reference), FuzzJSON, FuzzFrame (frame decoder, then the validator; against
-# the C reference), FuzzStream (the streaming reader in chunks).
+# the C reference), FuzzStream (the streaming reader in chunks). FuzzFrame and
+# FuzzStream repair frame lengths and checksums after mutating
+# (FuzzTesting/FuzzSupport/FrameMutator.swift); IMCODEC_FUZZ_MUTATOR=plain
+# turns that off.
+#
 # The build goes to .build-fuzz so normal builds are untouched. The corpus
-# starts from the golden vectors (scripts/make_fuzz_corpus.py); inputs that
-# find something are written to FuzzTesting/FailCases/TARGET/, which
-# `swift test` replays.
+# (.build-fuzz/corpus/TARGET) starts from the golden vectors
+# (scripts/make_fuzz_corpus.py) and the saved fail cases; inputs that find
+# something are written to FuzzTesting/FailCases/TARGET/, which `swift test`
+# replays. Inputs whose check takes over 100 ms (IMCODEC_FUZZ_SLOW_MS) are
+# written to .build-fuzz/slow/TARGET/ and replayed at the end, so a slow
+# input is told apart from a moment of load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: scripts/fuzz.sh TARGET SECONDS [libFuzzer flags]}
-seconds=${2:?usage: scripts/fuzz.sh TARGET SECONDS [libFuzzer flags]}
-shift 2
 
 export IMCODEC_FUZZ=1
-swift build -c release --product "$target" --scratch-path .build-fuzz \
-    --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address >&2
-binary=.build-fuzz/release/$target
+# SwiftPM keeps the sanitizers in a Set: with per-process hash seeds their
+# order in the compiler flags changes from one `swift build` to the next,
+# and every change rebuilds everything. A fixed seed keeps the order.
+export SWIFT_DETERMINISTIC_HASHING=1
+# A crash must not leave a backtracer holding the pipe.
+export SWIFT_BACKTRACE=enable=no
+scratch=.build-fuzz
+usage="usage: scripts/fuzz.sh TARGET SECONDS [libFuzzer flags] | --list | --build [TARGET...] | --replay TARGET PATH..."
 
-corpus=.build-fuzz/corpus/$target
+list_targets() {
+    swift package --scratch-path "$scratch" describe --type json | python3 -c '
+import json, sys
+package = json.load(sys.stdin)
+paths = {target["name"]: target["path"] for target in package["targets"]}
+for product in package["products"]:
+    if "executable" in product["type"] and all(paths.get(t, "").startswith("FuzzTesting/") for t in product["targets"]):
+        print(product["name"])'
+}
+
+build() {
+    for target in "$@"; do
+        echo "== building $target" >&2
+        swift build -c release --product "$target" --scratch-path "$scratch" \
+            --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address >&2
+    done
+}
+
+# replay TARGET PATH...: prints one "slowest on replay" line; the inputs'
+# per-run lines go to $scratch/replay-TARGET.log.
+replay() {
+    local target=$1
+    shift
+    local log=$scratch/replay-$target.log
+    find "$@" -type f ! -name '.*' -print0 |
+        xargs -0 -r -n 2000 "$scratch/release/$target" -runs="${FUZZ_REPLAY_RUNS:-3}" -rss_limit_mb=512 \
+            -max_len=1048576 >"$log" 2>&1 || { tail -20 "$log" >&2; echo "replay of $target failed" >&2; return 1; }
+    python3 - "$log" "$@" <<'EOF'
+import os, re, sys
+lines = [re.match(r"slowest input: ([0-9.]+) ms, (\d+) bytes, fnv1a (\w+); inputs: (\d+); over (\d+) ms: (\d+)", l)
+         for l in open(sys.argv[1], errors="replace")]
+lines = [m for m in lines if m]
+if not lines:
+    print("slowest on replay: no inputs"); sys.exit(0)
+worst = max(lines, key=lambda m: float(m.group(1)))
+def fnv1a(data):
+    h = 0xcbf29ce484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return "%016x" % h
+name = "?"
+for root in sys.argv[2:]:
+    paths = [root] if os.path.isfile(root) else [os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs]
+    for path in paths:
+        if os.path.getsize(path) == int(worst.group(2)) and fnv1a(open(path, "rb").read()) == worst.group(3):
+            name = path
+print("slowest on replay: %s ms (%s bytes, %s); inputs: %d; over %s ms: %d" % (
+    worst.group(1), worst.group(2), name, sum(int(m.group(4)) for m in lines), worst.group(5),
+    sum(int(m.group(6)) for m in lines)))
+EOF
+}
+
+case "${1:-}" in
+--list)
+    list_targets
+    exit 0
+    ;;
+--build)
+    shift
+    if [ $# -eq 0 ]; then
+        mapfile -t targets < <(list_targets)
+        set -- "${targets[@]}"
+    fi
+    build "$@"
+    exit 0
+    ;;
+--replay)
+    [ $# -ge 3 ] || { echo "$usage" >&2; exit 2; }
+    shift
+    replay "$@"
+    exit 0
+    ;;
+"" | -*)
+    echo "$usage" >&2
+    exit 2
+    ;;
+esac
+
+target=$1
+seconds=${2:?$usage}
+shift 2
+build "$target"
+binary=$scratch/release/$target
+
+corpus=$scratch/corpus/$target
 python3 scripts/make_fuzz_corpus.py "$target" "$corpus"
 findings=FuzzTesting/FailCases/$target
 mkdir -p "$findings"
-dict=FuzzTesting/$target.dict
+slow=$scratch/slow/$target
+rm -rf "$slow"
+mkdir -p "$slow"
+dict=()
+[ -f "FuzzTesting/$target.dict" ] && dict=(-dict="FuzzTesting/$target.dict")
 
-# SWIFT_BACKTRACE=enable=no: a crash must not leave a backtracer holding the pipe.
-SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=1 "$binary" "$corpus" \
+status=0
+IMCODEC_FUZZ_SLOW_DIR=$slow ASAN_OPTIONS=detect_leaks=1 "$binary" "$corpus" "$findings" \
     -max_total_time="$seconds" -timeout=1 -rss_limit_mb=512 -max_len=65536 \
-    -dict="$dict" -artifact_prefix="$findings/" -print_final_stats=1 "$@"
+    "${dict[@]}" -artifact_prefix="$findings/" -print_final_stats=1 "$@" || status=$?
+
+echo "== slowest input of $target, replaying the corpus (each input run ${FUZZ_REPLAY_RUNS:-3} times)" >&2
+replay "$target" "$corpus" >&2
+if compgen -G "$slow/slow-*" >/dev/null; then
+    echo "== inputs over ${IMCODEC_FUZZ_SLOW_MS:-100} ms while fuzzing, replayed" >&2
+    FUZZ_REPLAY_RUNS=5 replay "$target" "$slow"/slow-* >&2
+fi
+exit "$status"

@@ -1,15 +1,10 @@
-import Foundation
+import FuzzSupport
 import IMCodecTestSupport
 
-// libFuzzer entry point: a finding stops the run with the input saved, which
-// is what a fuzzer is for; swift test replays saved inputs through the same
-// check (FuzzTesting/FailCases/FuzzJSON).
+// libFuzzer entry point: FuzzRunner times the check and stops the run on a
+// finding, with the input saved; swift test replays saved inputs through the
+// same check (FuzzTesting/FailCases/FuzzJSON).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSON(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    let input = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
-    if let finding = FuzzChecks.json(input) {
-        FileHandle.standardError.write(Data("finding: \(finding)\n".utf8))
-        abort()
-    }
-    return 0
+    FuzzRunner.run(start, count, check: FuzzChecks.json)
 }
