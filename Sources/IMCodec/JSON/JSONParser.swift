@@ -78,10 +78,13 @@ struct JSONParser {
             default: throw syntax("unexpected character")
             }
             // A value is complete: add it to the innermost container, and
-            // close every container that ends after it.
+            // close every container that ends after it. `consume` ends the
+            // binding's hold on the container's storage, so the append below
+            // grows it in place instead of copying it (which made an array
+            // of n values cost O(n²)).
             closing: while let container = open.popLast() {
                 skipWhitespace()
-                switch container {
+                switch consume container {
                 case .object(var members, let key):
                     members.append(JSONValue.Member(key, value))
                     guard index < bytes.count else { throw syntax("the text ends inside an object") }
