@@ -99,21 +99,25 @@ let package = Package(
 
 // libFuzzer targets, one product each, built only when IMCODEC_FUZZ is set
 // (scripts/fuzz.sh sets it): they have no `main` of their own, so an ordinary
-// build could not link them. `fuzzTargets` is the one list of them: the
-// scripts read it from here (`scripts/fuzz.sh --list`). A target NAME is the
-// folder FuzzTesting/NAME with its `LLVMFuzzerTestOneInput`, its check in
+// build could not link them. The executable products whose targets live in
+// FuzzTesting/ are the fuzz targets; the scripts find them here
+// (`scripts/fuzz.sh --list`). A Swift target NAME is the folder
+// FuzzTesting/NAME with its `LLVMFuzzerTestOneInput` calling its check in
 // IMCodecTestSupport's FuzzChecks, seeds in scripts/make_fuzz_corpus.py and,
-// optionally, FuzzTesting/NAME.dict.
+// optionally, FuzzTesting/NAME.dict. FuzzReference is C only: the C
+// reference's decoders with no Swift in the loop.
 if ProcessInfo.processInfo.environment["IMCODEC_FUZZ"] != nil {
-    let fuzzTargets = ["FuzzPayload", "FuzzJSON", "FuzzFrame", "FuzzStream"]
+    let swiftFuzzTargets = ["FuzzPayload", "FuzzJSON", "FuzzFrame", "FuzzStream", "FuzzREST"]
     package.targets += [
         // LLVMFuzzerMutate, for the custom mutators.
         .systemLibrary(name: "CLibFuzzer", path: "FuzzTesting/CLibFuzzer"),
         // The runner (timing, slow inputs) and the frame-repairing mutator.
         .target(
             name: "FuzzSupport", dependencies: ["IMCodec", "CZlib", "CLibFuzzer"], path: "FuzzTesting/FuzzSupport"),
+        .executableTarget(name: "FuzzReference", dependencies: ["IMCodecReference"], path: "FuzzTesting/FuzzReference"),
     ]
-    for name in fuzzTargets {
+    package.products.append(.executable(name: "FuzzReference", targets: ["FuzzReference"]))
+    for name in swiftFuzzTargets {
         package.targets.append(
             .executableTarget(
                 name: name, dependencies: ["IMCodecTestSupport", "FuzzSupport"], path: "FuzzTesting/\(name)"))

@@ -5,8 +5,10 @@ usage: make_fuzz_corpus.py TARGET DIR
 
 Every vector input of the kind the target reads becomes one seed file:
 payload hex for FuzzPayload, JSON text for FuzzJSON, frame hex for FuzzFrame,
-and the concatenated chunks (behind two chunk-size bytes) for FuzzStream.
-Seeds are named by a hash of their content, so rerunning adds nothing twice.
+the concatenated chunks (behind two chunk-size bytes) for FuzzStream, REST
+MsgBody JSON text for FuzzREST, and all of these behind the operation byte
+FuzzTesting/FuzzReference/FuzzReference.c reads for FuzzReference. Seeds are
+named by a hash of their content, so rerunning adds nothing twice.
 """
 import hashlib
 import json
@@ -27,9 +29,32 @@ def walk(value):
             yield from walk(item)
 
 
-def seeds(target, case):
+KINDS = {"message": 0, "batch": 1, "event": 2}
+
+
+def reference_seeds(case):
+    """FuzzReference's inputs: an operation byte, then what it reads."""
+    kind = KINDS.get(case.get("kind") or "message", 0)
+    payloads = list(seeds("FuzzPayload", case, any_kind=True))
+    for payload in payloads:
+        yield bytes([0, kind]) + payload
+        # Framed and deflated at threshold 0, with the dictionary (level 6) and without (level 1).
+        yield bytes([2, kind, 1, 0, 0x16]) + payload
+        yield bytes([2, kind, 1, 0, 0x01]) + payload
+    for frame in seeds("FuzzFrame", case):
+        yield bytes([1]) + frame
+    for stream in seeds("FuzzStream", case):
+        yield bytes([3]) + stream
+
+
+def seeds(target, case, any_kind=False):
+    if target == "FuzzReference":
+        yield from reference_seeds(case)
+        return
     inputs = case.get("input", {})
-    kind = case.get("kind", "message")
+    kind = case.get("kind") or "message"
+    if any_kind:
+        kind = "message"
     for key, value in walk(inputs):
         if not isinstance(value, str):
             continue
@@ -43,6 +68,13 @@ def seeds(target, case):
         yield bytes.fromhex(expected["payloadHex"])
     if target == "FuzzJSON" and kind == "message" and isinstance(inputs.get("json"), (dict, list)):
         yield json.dumps(inputs["json"], ensure_ascii=False).encode()
+    if target == "FuzzREST":
+        if isinstance(inputs.get("restText"), str):
+            yield inputs["restText"].encode()
+        elif isinstance(inputs.get("rest"), (dict, list)):
+            yield json.dumps(inputs["rest"], ensure_ascii=False).encode()
+        if isinstance(expected.get("rest"), (dict, list)):
+            yield json.dumps(expected["rest"], ensure_ascii=False, separators=(",", ":")).encode()
     if target == "FuzzStream":
         chunks = [bytes.fromhex(c) for key, value in walk(inputs) if key == "chunksHex"
                   for c in (value if isinstance(value, list) else [])]

@@ -5,6 +5,8 @@ FuzzPayload.dict: every field tag of Schemas/imcodec/v1/model.proto as its
 varint bytes. FuzzJSON.dict: every JSON field name, enum value name and the
 JSON punctuation. FuzzFrame.dict and FuzzStream.dict: frame header bytes
 (version, flag bytes for every kind, compression and dictionary bit).
+FuzzREST.dict: every REST key and MsgType docs/REST.md names, and JSON
+punctuation. FuzzReference.dict: the field tags and the frame header starts.
 """
 import os
 import re
@@ -52,6 +54,18 @@ def main():
         for token in ["{", "}", "[", "]", ":", ",", "null", "true", "false", "\\\"NaN\\\"", "-0", "1e308",
                       "\\\\u0000", "\\\\ud83d\\\\ude00"]:
             f.write('"%s"\n' % token)
+    with open(os.path.join(ROOT, "docs/REST.md")) as f:
+        rest = f.read()
+    # REST keys and MsgTypes: the capitalised names docs/REST.md quotes.
+    rest_names = set(re.findall(r"`([A-Z][A-Za-z_]*)`", rest))
+    rest_names.update(re.findall(r"`([A-Z][A-Za-z_]*)` →", rest))
+    with open(os.path.join(out, "FuzzREST.dict"), "w") as f:
+        f.write("# REST keys and MsgTypes named in docs/REST.md (scripts/make_fuzz_dicts.py).\n")
+        for name in sorted(rest_names):
+            f.write('"\\"%s\\""\n' % name)
+        for token in ["{", "}", "[", "]", ":", ",", "null", "true", "false", "-0", "4294967295", "4294967296",
+                      "1e3", "\\\\u0000"]:
+            f.write('"%s"\n' % token)
     header = []
     for kind in (1, 2, 3):
         for compression in (0, 1):
@@ -64,6 +78,12 @@ def main():
             for start in header:
                 f.write(quoted(start) + "\n")
             f.write(quoted(bytes([0xFF, 0xFF, 0xFF, 0xFF, 0x0F])) + "\n")
+    with open(os.path.join(out, "FuzzReference.dict"), "w") as f:
+        f.write("# Field tags and frame header starts (scripts/make_fuzz_dicts.py).\n")
+        for tag in sorted(tags):
+            f.write(quoted(bytes(tag)) + "\n")
+        for start in header:
+            f.write(quoted(start) + "\n")
 
 
 if __name__ == "__main__":

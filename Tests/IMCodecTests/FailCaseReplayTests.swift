@@ -11,6 +11,7 @@ import Testing
         ("FuzzJSON", FuzzChecks.json),
         ("FuzzFrame", FuzzChecks.frame),
         ("FuzzStream", FuzzChecks.stream),
+        ("FuzzREST", FuzzChecks.rest),
     ]
 
     @Test func everySavedFuzzInputPassesItsCheck() throws {
@@ -38,5 +39,7 @@ import Testing
         #expect(FuzzChecks.frame(frame) == nil)
         #expect(FuzzChecks.frame(Array(frame.dropLast())) == nil)
         #expect(FuzzChecks.stream([3, 5] + frame + frame) == nil)
+        #expect(FuzzChecks.rest(Array(#"[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hi"}}]"#.utf8)) == nil)
+        #expect(FuzzChecks.rest(Array(#"[{"MsgType":"TIMTextElem"}]"#.utf8)) == nil)
     }
 }
