@@ -44,9 +44,12 @@ let package = Package(
             name: "CIMCodecCRC32",
             linkerSettings: [.linkedLibrary("z")]
         ),
+        // UTF-8 validation of string fields, sixteen bytes at a time (SSSE3
+        // lookups, which Swift cannot express); one sequence at a time elsewhere.
+        .target(name: "CIMCodecUTF8"),
         .target(
             name: "IMCodec",
-            dependencies: ["CZlib", "CIMCodecCRC32"]
+            dependencies: ["CZlib", "CIMCodecCRC32", "CIMCodecUTF8"]
         ),
         .target(
             name: "IMCodecTestSupport",

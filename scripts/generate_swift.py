@@ -413,6 +413,45 @@ def member_decl(f):
     return t, DEFAULT[f.type]
 
 
+# Messages by name, for the inline-size estimate below; set by main().
+MESSAGES = {}
+
+# A oneof member whose value would take more than this many bytes inline is an
+# `indirect` case. The oneof enum is as large as its largest member, and every
+# value holding it (an Elem in an array, a Message's elems) pays for that size
+# on each initialisation and move, also when it holds a small member: without
+# this, a text elem would be as large as a group tips elem (about 300 bytes).
+# An indirect member costs one allocation when it is present.
+INDIRECT_ABOVE = 96
+INLINE_SIZE = {T_DOUBLE: 8, T_INT64: 8, T_UINT64: 8, T_INT32: 4, T_BOOL: 1, T_STRING: 16, T_BYTES: 8,
+               T_UINT32: 4, T_ENUM: 4}
+
+
+def inline_size(m):
+    """An estimate of a message's inline size in bytes (Swift's layout, ignoring padding)."""
+    size = 8  # unknownFields
+    oneofs = {}
+    for f in m.fields:
+        if f.repeated:
+            field = 8
+        elif f.type == T_MESSAGE:
+            field = inline_size(MESSAGES[f.short_type]) + 1
+        else:
+            field = INLINE_SIZE[f.type]
+        if f.oneof_index is not None:
+            member = 8 if is_indirect(f) else field
+            oneofs[f.oneof_index] = max(oneofs.get(f.oneof_index, 0), member)
+        else:
+            size += field
+    return size + sum(v + 1 for v in oneofs.values())
+
+
+def is_indirect(f):
+    """Whether a oneof member is an `indirect` case (see INDIRECT_ABOVE)."""
+    return f.oneof_index is not None and f.type == T_MESSAGE and \
+        inline_size(MESSAGES[f.short_type]) > INDIRECT_ABOVE
+
+
 def gen_message(m):
     out = []
     out.append(doc(m.comment, "", "The `%s` message of the schema." % m.name))
@@ -435,7 +474,8 @@ def gen_message(m):
             out.append("    public enum %s: Hashable, Sendable {\n" % enum_name)
             for g in members:
                 out.append(doc(field_doc(g, m), "        ", ""))
-                out.append("        case %s(%s)\n" % (escape(swift_name(g.name)), swift_type(g)))
+                out.append("        %scase %s(%s)\n" % (
+                    "indirect " if is_indirect(g) else "", escape(swift_name(g.name)), swift_type(g)))
             out.append("    }\n\n")
             out.append("    /// The `%s` oneof: at most one member is set.\n" % oname)
             out.append("    public var %s: %s?\n\n" % (escape(swift_name(oname)), enum_name))
@@ -826,6 +866,7 @@ def main():
     sources = ", ".join("Schemas/" + f.name for f in files)
     enums = [e for f in files for e in f.enums]
     messages = [m for f in files for m in f.messages]
+    MESSAGES.update((m.name, m) for m in messages)
 
     model = HEADER % sources + "\n".join([gen_enum(e) for e in enums] + [gen_message(m) for m in messages])
     binary = HEADER % sources

@@ -16,9 +16,10 @@ extern "C" {
  * Continues a CRC-32 over `len` bytes at `bytes`; start with 0.
  *
  * Gives exactly zlib's crc32_z(crc, bytes, len). On x86-64 processors with
- * PCLMULQDQ, runs of 64 bytes or more are folded 64 bytes at a time with
- * carry-less multiplication (several times faster than zlib's tables);
- * shorter inputs, the last few bytes and other processors use zlib's table.
+ * PCLMULQDQ (and SSSE3), inputs of 16 bytes or more are folded with
+ * carry-less multiplication, 64 bytes at a time where they are that long,
+ * then 16, then the last few (several times faster than zlib's tables);
+ * shorter inputs and other processors use zlib's table.
  */
 uint32_t imcodec_crc32(uint32_t crc, const unsigned char *bytes, size_t len);
 

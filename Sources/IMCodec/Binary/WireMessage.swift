@@ -98,18 +98,32 @@ extension WireMessage {
     /// The size of the canonical encoding, in bytes.
     @inlinable
     public var serializedSize: Int {
-        SizeCache.withScratch { cache in _encodedSize(&cache) }
+        Self._serializedSize(of: self)
+    }
+
+    /// ``serializedSize`` with the value as a parameter (see ``_serializedBytes(of:)``).
+    @inlinable
+    static func _serializedSize(of value: Self) -> Int {
+        SizeCache.withScratch { cache in value._encodedSize(&cache) }
     }
 
     /// The canonical protobuf encoding: fields in number order, defaults
     /// omitted, unknown fields last.
     @inlinable
     public func serializedBytes() -> [UInt8] {
+        Self._serializedBytes(of: self)
+    }
+
+    /// ``serializedBytes()`` with the value as a parameter, which the closures
+    /// capture in place: when they captured `self`, the value was copied
+    /// (every string and array in it retained) before a byte was written.
+    @inlinable
+    static func _serializedBytes(of value: Self) -> [UInt8] {
         SizeCache.withScratch { cache in
-            let size = _encodedSize(&cache)
+            let size = value._encodedSize(&cache)
             return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
                 var writer = WireWriter(UnsafeMutableRawBufferPointer(buffer))
-                _encode(to: &writer, &cache)
+                value._encode(to: &writer, &cache)
                 assert(writer.isFull, "encoded size differs from the computed size")
                 count = size
             }
@@ -121,13 +135,19 @@ extension WireMessage {
     /// - Returns: The number of bytes written.
     @inlinable @discardableResult
     public func serialize(appendingTo bytes: inout [UInt8]) -> Int {
+        Self._serialize(self, appendingTo: &bytes)
+    }
+
+    /// ``serialize(appendingTo:)`` with the value as a parameter (see ``_serializedBytes(of:)``).
+    @inlinable
+    static func _serialize(_ value: Self, appendingTo bytes: inout [UInt8]) -> Int {
         SizeCache.withScratch { cache in
-            let size = _encodedSize(&cache)
+            let size = value._encodedSize(&cache)
             let start = bytes.count
             bytes.append(contentsOf: repeatElement(0, count: size))
             bytes.withUnsafeMutableBytes { buffer in
                 var writer = WireWriter(UnsafeMutableRawBufferPointer(rebasing: buffer[start...]))
-                _encode(to: &writer, &cache)
+                value._encode(to: &writer, &cache)
                 assert(writer.isFull, "encoded size differs from the computed size")
             }
             return size

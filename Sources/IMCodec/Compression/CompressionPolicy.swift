@@ -67,6 +67,7 @@ public struct CompressionPolicy: Hashable, Sendable {
     ///
     /// Deflate needs at least 2 bytes even for an empty payload, so payloads of
     /// 2 bytes or fewer can never shrink.
+    @inlinable
     func attemptsCompression(ofLength length: Int) -> Bool {
         length >= threshold && length > 2
     }

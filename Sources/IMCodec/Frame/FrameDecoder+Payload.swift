@@ -55,7 +55,10 @@ extension FrameDecoder {
     {
         // Inlined so the payload is decoded by the caller's concrete type,
         // straight from the array: no Frame, no copy of the payload.
-        switch try payloadLocation(in: bytes, kind: Content.frameKind) {
+        let location = try bytes.withUnsafeBytes { raw in
+            Result { () throws(IMCodecError) in try payloadLocation(in: raw, kind: Content.frameKind) }
+        }.get()
+        switch location {
         case .stored(let range):
             return try Content(serializedSlice: bytes[range], limits: limits)
         case .inflated(let payload):
@@ -70,24 +73,14 @@ extension FrameDecoder {
     /// - Throws: The frame codes of ``decodeFrame(_:)-([UInt8])``, then
     ///   `frame.unexpected-kind`.
     @usableFromInline
-    func payloadLocation(in bytes: [UInt8], kind: FrameKind) throws(IMCodecError) -> Body {
-        var failure: IMCodecError?
-        let location: Body? = bytes.withUnsafeBytes { raw in
-            do throws(IMCodecError) {
-                let header = try frameHeader(of: raw)
-                let body = try decodeBody(UnsafeRawBufferPointer(rebasing: raw[0..<header.frameLength]), header)
-                guard raw.count == header.frameLength else { throw Self.trailingBytes(raw.count, header) }
-                guard header.kind == kind else {
-                    throw IMCodecError(
-                        .frameUnexpectedKind, reason: "expected a \(kind) frame, found a \(header.kind) frame")
-                }
-                return body
-            } catch {
-                failure = error
-                return nil
-            }
+    func payloadLocation(in raw: UnsafeRawBufferPointer, kind: FrameKind) throws(IMCodecError) -> Body {
+        let header = try frameHeader(of: raw)
+        let frameLength = header.frameLength
+        let body = try decodeBody(UnsafeRawBufferPointer(rebasing: raw[0..<frameLength]), header)
+        guard raw.count == frameLength else { throw Self.trailingBytes(raw.count, header) }
+        guard header.kind == kind else {
+            throw IMCodecError(.frameUnexpectedKind, reason: "expected a \(kind) frame, found a \(header.kind) frame")
         }
-        guard let location else { throw failure ?? Self.truncated(bytes.count) }
-        return location
+        return body
     }
 }

@@ -119,10 +119,12 @@ public final class FrameDecoder {
     /// - Returns: Where the payload is.
     /// - Throws: `frame.deflate`, `frame.payload-length`, `frame.checksum`.
     func decodeBody(_ frame: UnsafeRawBufferPointer, _ header: FrameHeader) throws(IMCodecError) -> Body {
-        precondition(frame.count == header.frameLength, "decodeBody takes exactly one frame")
-        let checksumStart = header.encodedLength - 4
-        let checked = UnsafeRawBufferPointer(rebasing: frame[0..<checksumStart])
-        let bodyRange = header.encodedLength..<frame.count
+        // The body is the frame's last bytes: the header's length is not
+        // worked out again from its varints.
+        let headerLength = frame.count - header.bodyLength
+        assert(headerLength == header.encodedLength, "decodeBody takes exactly one frame")
+        let checked = UnsafeRawBufferPointer(rebasing: frame[0..<(headerLength - 4)])
+        let bodyRange = headerLength..<frame.count
         let body = UnsafeRawBufferPointer(rebasing: frame[bodyRange])
         switch header.compression {
         case .none:

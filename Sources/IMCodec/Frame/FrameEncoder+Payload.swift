@@ -31,7 +31,10 @@ extension FrameEncoder {
     ///
     /// - Parameter content: The value to frame.
     /// - Returns: The frame.
+    @inlinable
     public func encode<Content: FrameContent>(_ content: Content) -> [UInt8] {
+        // Inlined so the caller's concrete type sizes and writes the payload
+        // without generic dispatch or metadata lookups.
         SizeCache.withScratch { cache in
             let size = content._encodedSize(&cache)
             precondition(UInt32(exactly: size) != nil, "a frame payload is at most 2^32 - 1 bytes")
@@ -42,12 +45,12 @@ extension FrameEncoder {
             }
             // Stored: the frame is allocated once, at its final size, and
             // the payload is written straight into it.
-            let header = FrameHeader(
-                kind: Content.frameKind, compression: .none, dictionaryID: nil, bodyLength: size, payloadLength: size,
-                checksum: 0)
-            return [UInt8](unsafeUninitializedCapacity: header.frameLength) { buffer, count in
-                Self.writeStored(content, header: header, &cache, into: UnsafeMutableRawBufferPointer(buffer))
-                count = header.frameLength
+            let prefixLength = Self.storedPrefixLength(payloadLength: size)
+            let frameLength = prefixLength + 4 + size
+            return [UInt8](unsafeUninitializedCapacity: frameLength) { buffer, count in
+                Self.writeStored(
+                    content, prefixLength: prefixLength, &cache, into: UnsafeMutableRawBufferPointer(buffer))
+                count = frameLength
             }
         }
     }
@@ -63,7 +66,7 @@ extension FrameEncoder {
     ///   - content: The value to frame.
     ///   - buffer: Where the frame is appended.
     /// - Returns: The number of bytes appended.
-    @discardableResult
+    @inlinable @discardableResult
     public func encode<Content: FrameContent>(_ content: Content, appendingTo buffer: inout [UInt8]) -> Int {
         SizeCache.withScratch { cache in
             let size = content._encodedSize(&cache)
@@ -71,23 +74,23 @@ extension FrameEncoder {
             if policy.attemptsCompression(ofLength: size) {
                 return encodeCompressible(content, size: size, &cache, appendingTo: &buffer)
             }
-            let header = FrameHeader(
-                kind: Content.frameKind, compression: .none, dictionaryID: nil, bodyLength: size, payloadLength: size,
-                checksum: 0)
+            let prefixLength = Self.storedPrefixLength(payloadLength: size)
+            let frameLength = prefixLength + 4 + size
             let start = buffer.count
-            buffer.append(contentsOf: repeatElement(0, count: header.frameLength))
+            buffer.append(contentsOf: repeatElement(0, count: frameLength))
             buffer.withUnsafeMutableBytes { frame in
                 Self.writeStored(
-                    content, header: header, &cache, into: UnsafeMutableRawBufferPointer(rebasing: frame[start...]))
+                    content, prefixLength: prefixLength, &cache,
+                    into: UnsafeMutableRawBufferPointer(rebasing: frame[start...]))
             }
-            return header.frameLength
+            return frameLength
         }
     }
 
     /// Encodes a payload that may be compressed into the payload scratch
     /// buffer, then frames it as the policy says.
-    @discardableResult
-    private func encodeCompressible<Content: FrameContent>(
+    @inlinable @discardableResult
+    func encodeCompressible<Content: FrameContent>(
         _ content: Content, size: Int, _ cache: inout SizeCache, appendingTo buffer: inout [UInt8]
     ) -> Int {
         withPayloadScratch(size) { payload in
@@ -98,20 +101,48 @@ extension FrameEncoder {
         }
     }
 
-    /// Writes a stored frame: the header, the payload behind it, then the
-    /// checksum over both.
+    /// Writes a stored frame: the payload behind the room for its header,
+    /// then the header and the checksum over both.
     ///
-    /// - Parameter frame: Exactly `header.frameLength` bytes.
-    private static func writeStored<Content: FrameContent>(
-        _ content: Content, header: FrameHeader, _ cache: inout SizeCache, into frame: UnsafeMutableRawBufferPointer
+    /// - Parameters:
+    ///   - prefixLength: ``storedPrefixLength(payloadLength:)`` for the payload.
+    ///   - frame: Exactly the frame's length: the prefix, 4 checksum bytes, the payload.
+    @inlinable
+    static func writeStored<Content: FrameContent>(
+        _ content: Content, prefixLength: Int, _ cache: inout SizeCache, into frame: UnsafeMutableRawBufferPointer
     ) {
-        let prefixLength = header.writePrefix(to: frame)
-        let payload = UnsafeMutableRawBufferPointer(rebasing: frame[(prefixLength + 4)...])
-        var writer = WireWriter(payload)
+        var writer = WireWriter(UnsafeMutableRawBufferPointer(rebasing: frame[(prefixLength + 4)...]))
         content._encode(to: &writer, &cache)
         assert(writer.isFull, "encoded size differs from the computed size")
-        let checksum = CRC32.checksum(
-            UnsafeRawBufferPointer(rebasing: frame[0..<prefixLength]), UnsafeRawBufferPointer(payload))
+        finishStored(frame, kind: Content.frameKind, prefixLength: prefixLength)
+    }
+
+    /// The length of a stored frame's header before its checksum.
+    @usableFromInline
+    static func storedPrefixLength(payloadLength: Int) -> Int {
+        storedHeader(kind: .message, payloadLength: payloadLength).encodedLength - 4
+    }
+
+    /// Writes the header and the checksum of a stored frame whose payload is
+    /// already in place behind them.
+    ///
+    /// - Parameters:
+    ///   - frame: The whole frame: header, checksum, payload.
+    ///   - prefixLength: The header's length before the checksum.
+    @usableFromInline
+    static func finishStored(_ frame: UnsafeMutableRawBufferPointer, kind: FrameKind, prefixLength: Int) {
+        let header = storedHeader(kind: kind, payloadLength: frame.count - prefixLength - 4)
+        let written = header.writePrefix(to: frame)
+        precondition(written == prefixLength, "the header is not the length it was given room for")
+        let payload = UnsafeRawBufferPointer(rebasing: frame[(prefixLength + 4)...])
+        let checksum = CRC32.checksum(UnsafeRawBufferPointer(rebasing: frame[0..<prefixLength]), payload)
         frame.storeBytes(of: checksum.littleEndian, toByteOffset: prefixLength, as: UInt32.self)
+    }
+
+    /// The header of a stored frame.
+    static func storedHeader(kind: FrameKind, payloadLength: Int) -> FrameHeader {
+        FrameHeader(
+            kind: kind, compression: .none, dictionaryID: nil, bodyLength: payloadLength, payloadLength: payloadLength,
+            checksum: 0)
     }
 }

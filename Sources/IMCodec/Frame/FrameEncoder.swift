@@ -112,6 +112,7 @@ public final class FrameEncoder {
     }
 
     /// Calls `body` with the first `count` bytes of the payload scratch buffer.
+    @usableFromInline
     func withPayloadScratch<Result>(_ count: Int, _ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
         if payloadScratch.count < count {
             payloadScratch = [UInt8](repeating: 0, count: Swift.max(count, payloadScratch.count * 2))

@@ -77,6 +77,7 @@ public struct FrameHeader: Hashable, Sendable {
     /// - Throws: `frame.version`, `frame.kind`, `frame.compression`,
     ///   `frame.reserved-bits`, `frame.varint`, `frame.dictionary`.
     public static func peek(_ bytes: UnsafeRawBufferPointer) throws(IMCodecError) -> FrameHeader? {
+        if let header = peekStored(bytes) { return header }
         guard bytes.count >= 2 else { return nil }
         guard bytes[0] == version else {
             throw IMCodecError(.frameVersion, reason: "unsupported frame version \(bytes[0])")
@@ -124,6 +125,28 @@ public struct FrameHeader: Hashable, Sendable {
             bodyLength: Int(bodyLength),
             payloadLength: Int(payloadLength),
             checksum: checksum)
+    }
+
+    /// The most common header, read without the general path's checks: a
+    /// stored frame (flags are the kind alone) whose body length takes one
+    /// or two bytes. Every such header passes those checks; anything else
+    /// gives `nil`, and the general path reads it.
+    @inline(__always)
+    static func peekStored(_ bytes: UnsafeRawBufferPointer) -> FrameHeader? {
+        guard bytes.count >= 7, bytes[0] == version, let kind = FrameKind(rawValue: bytes[1]) else { return nil }
+        let first = bytes[2]
+        var bodyLength = Int(first)
+        var index = 3
+        if first >= 0x80 {
+            // A minimal two-byte varint: its second byte is 1 to 127.
+            guard bytes.count >= 8, bytes[3] != 0, bytes[3] < 0x80 else { return nil }
+            bodyLength = Int(first & 0x7F) | Int(bytes[3]) << 7
+            index = 4
+        }
+        let checksum = bytes.loadUnaligned(fromByteOffset: index, as: UInt32.self)
+        return FrameHeader(
+            kind: kind, compression: .none, dictionaryID: nil, bodyLength: bodyLength, payloadLength: bodyLength,
+            checksum: UInt32(littleEndian: checksum))
     }
 
     /// Reads the header at the start of `bytes` without consuming anything.
@@ -175,6 +198,7 @@ public struct FrameHeader: Hashable, Sendable {
     ///
     /// - Parameter buffer: At least ``encodedLength`` bytes.
     /// - Returns: The number of bytes written: ``encodedLength`` − 4.
+    @usableFromInline
     func writePrefix(to buffer: UnsafeMutableRawBufferPointer) -> Int {
         precondition(buffer.count >= encodedLength, "no room for the header")
         buffer[0] = Self.version

@@ -1791,7 +1791,7 @@ public struct Elem: WireMessage {
         /// `sound` (field 4, SoundElem).
         case sound(SoundElem)
         /// `video` (field 5, VideoElem).
-        case video(VideoElem)
+        indirect case video(VideoElem)
         /// `file` (field 6, FileElem).
         case file(FileElem)
         /// `location` (field 7, LocationElem).
@@ -1801,9 +1801,9 @@ public struct Elem: WireMessage {
         /// `merger` (field 9, MergerElem).
         case merger(MergerElem)
         /// `group_tips` (field 10, GroupTipsElem).
-        case groupTips(GroupTipsElem)
+        indirect case groupTips(GroupTipsElem)
         /// `group_system` (field 11, GroupSystemElem).
-        case groupSystem(GroupSystemElem)
+        indirect case groupSystem(GroupSystemElem)
         /// `sns_system` (field 12, SnsSystemElem).
         case snsSystem(SnsSystemElem)
         /// `profile_system` (field 13, ProfileSystemElem).
@@ -2340,7 +2340,7 @@ public struct Event: WireMessage {
         /// `recall` (field 2, RecallEvent).
         case recall(RecallEvent)
         /// `modification` (field 3, ModificationEvent).
-        case modification(ModificationEvent)
+        indirect case modification(ModificationEvent)
         /// `connection` (field 4, ConnectionEvent).
         case connection(ConnectionEvent)
         /// `user_status` (field 5, UserStatusEvent).
