@@ -1,36 +1,105 @@
 import Benchmark
 import BenchmarkCorpus
+import Foundation
 import IMCodec
 import IMCodecOracle
 import SwiftProtobuf
 
-// Every benchmark is named "<measure>/<implementation>"; one iteration runs
-// the measure over the whole of its input (1,000 messages, 50 history pages,
-// one 300-message merger or one 100 MB stream), so the time per value is the
-// iteration time divided by the count. scripts/bench.sh turns the results
-// into ratios of this library's time to each peer's, taken in the same run.
+// Every timing benchmark is one measure (payload decode, frame encode with the
+// default policy, ...) run by every implementation *interleaved*: one
+// iteration runs each implementation once over the measure's whole input
+// (the 1,000 messages, the 50 history pages, the 300-message merger or a
+// tenth of the 100 MB stream), in an order that rotates from one iteration to
+// the next, and records
+//
+//   - "<implementation> ns": that implementation's time per value, and
+//   - "÷ <peer> ‱": imcodec's time ÷ the peer's time in that iteration, in
+//     units of 1/10,000.
+//
+// The harness reports percentiles of each; scripts/bench.sh prints the
+// medians. Timing the implementations back to back inside one iteration is
+// what makes the ratios trustworthy on a shared machine: sequential
+// benchmarks of a few seconds each saw the speed of the whole machine move by
+// 20–40% between them, and ratios of their medians moved with it, while
+// ratios taken within one iteration stay within a few percent
+// (docs/PERFORMANCE.md).
 
-/// Timing only: the allocation counter stays off, so it costs nothing here.
-let timing = Benchmark.Configuration(
-    metrics: [.wallClock, .throughput], warmupIterations: 5, scalingFactor: .one,
-    maxDuration: .seconds(2), maxIterations: 2_000)
+/// One implementation's pass over a measure's input.
+struct Implementation {
+    let name: String
+    let run: () -> Void
+}
+
+/// The names of the implementations, in the column order of the table.
+let implementationNames = [
+    "imcodec", "swift-protobuf", "protobuf-c", "c-reference", "c-reference-api", "naive-zlib", "imcodec-payload",
+]
+
+/// The metrics of an interleaved measure: the whole iteration's time and
+/// throughput (the JMH export needs one), a time per implementation and a
+/// ratio per peer.
+func interleavedMetrics(_ implementations: [Implementation]) -> [BenchmarkMetric] {
+    [.wallClock, .throughput]
+        + implementations.map { .custom("\($0.name) ns", polarity: .prefersSmaller, useScalingFactor: true) }
+        + implementations.dropFirst().map {
+            .custom("÷ \($0.name) ‱", polarity: .prefersSmaller, useScalingFactor: true)
+        }
+}
 
 /// Allocation counts, measured apart from the timings.
 let allocations = Benchmark.Configuration(
     metrics: [.throughput, .mallocCountTotal], warmupIterations: 1, scalingFactor: .one,
     maxDuration: .seconds(1), maxIterations: 20)
 
-/// The 100 MB stream, a tenth of it per iteration, so every part is read
-/// more than once.
-let streaming = Benchmark.Configuration(
-    metrics: [.wallClock, .throughput], warmupIterations: 2, scalingFactor: .one,
-    maxDuration: .seconds(30), maxIterations: 20)
-
 /// The stream is read in this many segments, one per iteration.
 let streamSegments = 10
 
 /// Size of the chunks a stream arrives in, as from a socket read.
 let chunkSize = 64 * 1_024
+
+/// The monotonic clock in nanoseconds.
+@inline(__always)
+func now() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+}
+
+/// Registers one interleaved measure.
+///
+/// - Parameters:
+///   - name: The measure's name; the benchmark is named after it.
+///   - units: How many values one pass processes (the time metrics are per value).
+///   - seconds: How long the measure runs.
+///   - implementations: imcodec first, then its peers.
+func interleaved(_ name: String, units: Int, seconds: Int = 3, _ implementations: [Implementation]) {
+    precondition(implementations.first?.name == "imcodec", "imcodec comes first")
+    for implementation in implementations {
+        precondition(implementationNames.contains(implementation.name), "unknown implementation \(implementation.name)")
+    }
+    let configuration = Benchmark.Configuration(
+        metrics: interleavedMetrics(implementations), warmupIterations: 3, scalingFactor: .one,
+        maxDuration: .seconds(seconds),
+        maxIterations: 2_000)
+    var rotation = 0
+    Benchmark(name, configuration: configuration) { benchmark in
+        var times = [UInt64](repeating: 0, count: implementations.count)
+        for step in 0..<implementations.count {
+            let index = (step + rotation) % implementations.count
+            let start = now()
+            implementations[index].run()
+            times[index] = now() - start
+        }
+        rotation += 1
+        for (index, implementation) in implementations.enumerated() {
+            benchmark.measurement(.custom("\(implementation.name) ns"), Int(times[index]) / units)
+        }
+        for (index, peer) in implementations.enumerated().dropFirst() {
+            let ratio = Double(times[0]) / Double(max(times[index], 1))
+            benchmark.measurement(.custom("÷ \(peer.name) ‱"), Int((ratio * 10_000).rounded()))
+        }
+    }
+}
 
 /// Runs `body`, which does not throw on the benchmarks' own valid inputs.
 @inline(__always)
@@ -46,6 +115,17 @@ func require(_ condition: Bool, _ what: @autoclosure () -> String) {
     if !condition { preconditionFailure("benchmark input failed: \(what())") }
 }
 
+/// Calls `body` with each of `values` in place. A `for value in values` loop
+/// would copy each value first, retaining every string and array it holds:
+/// the loop's cost, not the codec's, and much larger for this library's
+/// inline structs than for swift-protobuf's boxed ones.
+@inline(__always)
+func forEach<Value>(_ values: [Value], _ body: (borrowing Value) -> Void) {
+    values.withUnsafeBufferPointer { buffer in
+        for index in buffer.indices { body(buffer[index]) }
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
     let work = Workload()
     require(work.messages.checkAgreement() == nil, "the three implementations disagree on the corpus")
@@ -53,38 +133,41 @@ let benchmarks: @Sendable () -> Void = {
     payloadBenchmarks("payload", work.messages)
     payloadBenchmarks("merger300", work.merger)
     allocationBenchmarks(work.messages)
-
     for policy in FramePolicy.allCases {
         frameBenchmarks("frame-\(policy.rawValue)", work.messages, policy)
         frameBenchmarks("batch-\(policy.rawValue)", work.batches, policy)
     }
-    naiveBenchmarks("frame-naive", work.messages)
-    naiveBenchmarks("batch-naive", work.batches)
-    streamBenchmarks(work)
+    streamBenchmark(work)
 }
 
 /// Payload encode and decode: this library, swift-protobuf, protobuf-c.
 func payloadBenchmarks<Value: FrameContent, Oracle: SwiftProtobuf.Message>(
     _ name: String, _ values: PreparedValues<Value, Oracle>
 ) {
-    Benchmark("\(name)-encode/imcodec", configuration: timing) { _ in
-        for value in values.values { blackHole(value.serializedBytes()) }
-    }
-    Benchmark("\(name)-encode/swift-protobuf", configuration: timing) { _ in
-        for value in values.oracle { blackHole(must { try value.serializedBytes() as [UInt8] }) }
-    }
-    Benchmark("\(name)-encode/protobuf-c", configuration: timing) { _ in
-        for value in values.protobufC { blackHole(Peer.protobufCEncode(value)) }
-    }
-    Benchmark("\(name)-decode/imcodec", configuration: timing) { _ in
-        for payload in values.payloads { blackHole(must { try Value(serializedBytes: payload) }) }
-    }
-    Benchmark("\(name)-decode/swift-protobuf", configuration: timing) { _ in
-        for payload in values.payloads { blackHole(must { try Oracle(serializedBytes: payload) }) }
-    }
-    Benchmark("\(name)-decode/protobuf-c", configuration: timing) { _ in
-        for payload in values.payloads { blackHole(Peer.protobufCDecode(payload, kind: values.kind)) }
-    }
+    interleaved(
+        "\(name)-encode", units: values.count,
+        [
+            Implementation(name: "imcodec") { forEach(values.values) { blackHole($0.serializedBytes()) } },
+            Implementation(name: "swift-protobuf") {
+                forEach(values.oracle) { value in blackHole(must { try value.serializedBytes() as [UInt8] }) }
+            },
+            Implementation(name: "protobuf-c") {
+                for value in values.protobufC { blackHole(Peer.protobufCEncode(value)) }
+            },
+        ])
+    interleaved(
+        "\(name)-decode", units: values.count,
+        [
+            Implementation(name: "imcodec") {
+                for payload in values.payloads { blackHole(must { try Value(serializedBytes: payload) }) }
+            },
+            Implementation(name: "swift-protobuf") {
+                for payload in values.payloads { blackHole(must { try Oracle(serializedBytes: payload) }) }
+            },
+            Implementation(name: "protobuf-c") {
+                for payload in values.payloads { blackHole(Peer.protobufCDecode(payload, kind: values.kind)) }
+            },
+        ])
 }
 
 /// Allocations while decoding the traffic.
@@ -100,14 +183,18 @@ func allocationBenchmarks(_ values: PreparedValues<IMCodec.Message, Imcodec_V1_M
     }
 }
 
-/// Whole frames under one policy: this library, swift-protobuf's payload
-/// codec inside this library's frames, and the C reference.
+/// Whole frames under one policy: this library; swift-protobuf's payload
+/// codec inside this library's frames; the C reference's pipeline and its
+/// public decode call; zlib the naive way around this library's payload
+/// codec; and, without compression, this library's bare payload codec, which
+/// shows what the frame adds.
 func frameBenchmarks<Value: FrameContent, Oracle: SwiftProtobuf.Message>(
     _ name: String, _ values: PreparedValues<Value, Oracle>, _ policy: FramePolicy
 ) {
     let frames = values.frames(policy)
     let reference = ReferenceCodec()
     let referenceFrames = values.referenceFrames(policy, codec: reference)
+    let naiveFrames = values.naiveFrames()
     let decoder = FrameDecoder()
     for (index, frame) in frames.enumerated() {
         require((try? decoder.decode(Value.self, from: frame)) == values.values[index], "\(name) frame \(index)")
@@ -116,62 +203,62 @@ func frameBenchmarks<Value: FrameContent, Oracle: SwiftProtobuf.Message>(
         require(
             (try? decoder.decode(Value.self, from: referenceFrames[index])) == values.values[index],
             "\(name) C frame \(index) here")
+        require(
+            (try? Peer.naiveDecode(naiveFrames[index], as: Value.self)) == values.values[index],
+            "\(name) naive frame \(index)")
     }
-
-    Benchmark("\(name)-encode/imcodec", configuration: timing) { _ in
-        let encoder = FrameEncoder(policy: policy.policy)
-        for value in values.values { blackHole(encoder.encode(value)) }
+    let encoder = FrameEncoder(policy: policy.policy)
+    var encode = [
+        Implementation(name: "imcodec") { forEach(values.values) { blackHole(encoder.encode($0)) } },
+        Implementation(name: "swift-protobuf") {
+            forEach(values.oracle) { value in
+                blackHole(encoder.encodeFrame(payload: must { try value.serializedBytes() }, kind: Value.frameKind))
+            }
+        },
+        Implementation(name: "c-reference") {
+            for value in values.protobufC {
+                blackHole(reference.encodeFrame(kind: values.kind, message: value, policy: policy))
+            }
+        },
+        Implementation(name: "naive-zlib") { forEach(values.values) { blackHole(Peer.naiveEncode($0)) } },
+    ]
+    var decode = [
+        Implementation(name: "imcodec") {
+            for frame in frames { blackHole(must { try decoder.decode(Value.self, from: frame) }) }
+        },
+        Implementation(name: "swift-protobuf") {
+            for frame in frames {
+                blackHole(must { try Peer.oracleDecode(decoder.decodeFrame(frame).payload, as: Oracle.self) })
+            }
+        },
+        Implementation(name: "c-reference") {
+            for frame in referenceFrames { blackHole(reference.decodeFrame(frame)) }
+        },
+        Implementation(name: "c-reference-api") {
+            for frame in referenceFrames { blackHole(reference.decodeFramePublic(frame)) }
+        },
+        Implementation(name: "naive-zlib") {
+            for frame in naiveFrames { blackHole(must { try Peer.naiveDecode(frame, as: Value.self) }) }
+        },
+    ]
+    if policy == .none {
+        encode.append(
+            Implementation(name: "imcodec-payload") { forEach(values.values) { blackHole($0.serializedBytes()) } })
+        decode.append(
+            Implementation(name: "imcodec-payload") {
+                for payload in values.payloads { blackHole(must { try Value(serializedBytes: payload) }) }
+            })
     }
-    Benchmark("\(name)-encode/swift-protobuf", configuration: timing) { _ in
-        let encoder = FrameEncoder(policy: policy.policy)
-        for value in values.oracle {
-            blackHole(encoder.encodeFrame(payload: must { try value.serializedBytes() }, kind: Value.frameKind))
-        }
-    }
-    Benchmark("\(name)-encode/c-reference", configuration: timing) { _ in
-        for value in values.protobufC {
-            blackHole(reference.encodeFrame(kind: values.kind, message: value, policy: policy))
-        }
-    }
-    Benchmark("\(name)-decode/imcodec", configuration: timing) { _ in
-        let decoder = FrameDecoder()
-        for frame in frames { blackHole(must { try decoder.decode(Value.self, from: frame) }) }
-    }
-    Benchmark("\(name)-decode/swift-protobuf", configuration: timing) { _ in
-        let decoder = FrameDecoder()
-        for frame in frames {
-            blackHole(must { try Peer.oracleDecode(decoder.decodeFrame(frame).payload, as: Oracle.self) })
-        }
-    }
-    Benchmark("\(name)-decode/c-reference", configuration: timing) { _ in
-        for frame in referenceFrames { blackHole(reference.decodeFrame(frame)) }
-    }
-    Benchmark("\(name)-decode/c-reference-api", configuration: timing) { _ in
-        for frame in referenceFrames { blackHole(reference.decodeFramePublic(frame)) }
-    }
+    interleaved("\(name)-encode", units: values.count, seconds: policy == .none ? 3 : 6, encode)
+    interleaved("\(name)-decode", units: values.count, seconds: policy == .none ? 3 : 4, decode)
 }
 
-/// zlib the naive way around this library's payload codec.
-func naiveBenchmarks<Value: FrameContent, Oracle: SwiftProtobuf.Message>(
-    _ name: String, _ values: PreparedValues<Value, Oracle>
-) {
-    let frames = values.naiveFrames()
-    for (index, frame) in frames.enumerated() {
-        require((try? Peer.naiveDecode(frame, as: Value.self)) == values.values[index], "\(name) frame \(index)")
-    }
-    Benchmark("\(name)-encode/naive-zlib", configuration: timing) { _ in
-        for value in values.values { blackHole(Peer.naiveEncode(value)) }
-    }
-    Benchmark("\(name)-decode/naive-zlib", configuration: timing) { _ in
-        for frame in frames { blackHole(must { try Peer.naiveDecode(frame, as: Value.self) }) }
-    }
-}
-
-/// A 100 MB stream of frames arriving in 64 KiB chunks. One reader reads the
-/// whole stream, a tenth of it per iteration, starting again at the top after
-/// the last tenth (the stream ends at a frame boundary), so a frame cut by a
+/// A 100 MB stream of frames arriving in 64 KiB chunks, read by this
+/// library's streaming reader and the C reference's. Each reads the whole
+/// stream, a tenth of it per iteration, starting again at the top after the
+/// last tenth (the stream ends at a frame boundary), so a frame cut by a
 /// segment's end is completed by the next iteration, as on a connection.
-func streamBenchmarks(_ work: Workload) {
+func streamBenchmark(_ work: Workload) {
     var stream: [UInt8] = []
     func prepare() {
         guard stream.isEmpty else { return }
@@ -183,42 +270,33 @@ func streamBenchmarks(_ work: Workload) {
         let start = (index % streamSegments) * size
         return start..<min(start + size, stream.count)
     }
-
-    var reader = FrameReader()
+    let reader = FrameReader()
     var readerSegment = 0
-    Benchmark("stream100mb-read/imcodec", configuration: streaming) { benchmark in
-        let range = segment(readerSegment)
-        readerSegment += 1
-        var offset = range.lowerBound
-        benchmark.startMeasurement()
-        while offset < range.upperBound {
-            let end = min(offset + chunkSize, range.upperBound)
-            reader.append(stream[offset..<end])
-            while let payload = must({ try reader.nextPayload() }) { blackHole(payload) }
-            offset = end
-        }
-        benchmark.stopMeasurement()
-    } setup: {
-        prepare()
-        reader = FrameReader()
-        readerSegment = 0
-    }
-
-    var referenceReader = ReferenceStreamReader()
+    let referenceReader = ReferenceStreamReader()
     var referenceSegment = 0
-    Benchmark("stream100mb-read/c-reference", configuration: streaming) { benchmark in
-        let range = segment(referenceSegment)
-        referenceSegment += 1
-        stream.withUnsafeBytes { raw in
-            let bytes = UnsafeRawBufferPointer(rebasing: raw[range])
-            benchmark.startMeasurement()
-            let frames = referenceReader.read(bytes, chunk: chunkSize)
-            benchmark.stopMeasurement()
-            require(frames >= 0, "the C reference reads its segment")
-        }
-    } setup: {
-        prepare()
-        referenceReader = ReferenceStreamReader()
-        referenceSegment = 0
-    }
+    interleaved(
+        "stream100mb-read", units: 1, seconds: 10,
+        [
+            Implementation(name: "imcodec") {
+                prepare()
+                let range = segment(readerSegment)
+                readerSegment += 1
+                var offset = range.lowerBound
+                while offset < range.upperBound {
+                    let end = min(offset + chunkSize, range.upperBound)
+                    reader.append(stream[offset..<end])
+                    while let payload = must({ try reader.nextPayload() }) { blackHole(payload) }
+                    offset = end
+                }
+            },
+            Implementation(name: "c-reference") {
+                prepare()
+                let range = segment(referenceSegment)
+                referenceSegment += 1
+                stream.withUnsafeBytes { raw in
+                    let frames = referenceReader.read(UnsafeRawBufferPointer(rebasing: raw[range]), chunk: chunkSize)
+                    require(frames >= 0, "the C reference reads its segment")
+                }
+            },
+        ])
 }

@@ -10,7 +10,8 @@ import IMCodecOracle
 //
 // MEASURE: payload-encode, payload-decode, merger300-encode, merger300-decode,
 // frame-default-encode, frame-default-decode, frame-none-encode,
-// frame-none-decode, c-payload-encode, c-payload-decode.
+// frame-none-decode, c-payload-encode, c-payload-decode; `layout` prints the
+// model's inline sizes and `dump` writes the corpus's payloads to files.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let measure = arguments.first else {
@@ -25,9 +26,19 @@ var sink = 0
     for _ in 0..<rounds { sink &+= try body() }
 }
 
+/// Sums `body` over the traffic's values, each borrowed in place (a
+/// `for`-in or `reduce` over the array would copy every value first).
+@MainActor func sumOverMessages(_ body: (borrowing Message) -> Int) -> Int {
+    work.messages.values.withUnsafeBufferPointer { values in
+        var sum = 0
+        for index in values.indices { sum &+= body(values[index]) }
+        return sum
+    }
+}
+
 switch measure {
 case "payload-encode":
-    run { work.messages.values.reduce(0) { $0 &+ $1.serializedBytes().count } }
+    run { sumOverMessages { $0.serializedBytes().count } }
 case "payload-decode":
     try run { try work.messages.payloads.reduce(0) { $0 &+ (try Message(serializedBytes: $1)).elems.count } }
 case "merger300-encode":
@@ -36,7 +47,7 @@ case "merger300-decode":
     try run { try Message(serializedBytes: work.merger.payloads[0]).elems.count }
 case "frame-default-encode", "frame-none-encode":
     let encoder = FrameEncoder(policy: measure == "frame-none-encode" ? .disabled : .default)
-    run { work.messages.values.reduce(0) { $0 &+ encoder.encode($1).count } }
+    run { sumOverMessages { encoder.encode($0).count } }
 case "frame-default-decode", "frame-none-decode":
     let frames = work.messages.frames(measure == "frame-none-decode" ? .none : .default)
     let decoder = FrameDecoder()
@@ -44,9 +55,16 @@ case "frame-default-decode", "frame-none-decode":
 case "c-payload-encode":
     run { work.messages.protobufC.reduce(0) { $0 &+ Peer.protobufCEncode($1) } }
 case "layout":
-    print(
-        "Message \(MemoryLayout<Message>.size) B, Elem \(MemoryLayout<Elem>.size) B, Elem.Kind \(MemoryLayout<Elem.Kind>.size) B"
-    )
+    // The inline sizes of the model's values, which every move pays for.
+    let sizes: [(String, Int)] = [
+        ("Message", MemoryLayout<Message>.size), ("Elem", MemoryLayout<Elem>.size),
+        ("Elem.Kind", MemoryLayout<Elem.Kind>.size), ("OfflinePushInfo", MemoryLayout<OfflinePushInfo>.size),
+        ("TextElem", MemoryLayout<TextElem>.size), ("CustomElem", MemoryLayout<CustomElem>.size),
+        ("ImageElem", MemoryLayout<ImageElem>.size), ("VideoElem", MemoryLayout<VideoElem>.size),
+        ("MergerElem", MemoryLayout<MergerElem>.size), ("GroupTipsElem", MemoryLayout<GroupTipsElem>.size),
+        ("Event", MemoryLayout<Event>.size),
+    ]
+    print(sizes.map { "\($0.0) \($0.1) B" }.joined(separator: ", "))
 case "dump":
     // The payloads, each behind a 4-byte little-endian length, for offline analysis.
     for (name, payloads) in [("traffic", work.messages.payloads), ("batches", work.batches.payloads)] {

@@ -3,10 +3,10 @@ import Foundation
 import IMCodec
 import IMCodecOracle
 
-// Prints the benchmark table: times from a benchmark run (the JMH export of
-// `swift package benchmark`), sizes and allocation budgets computed here on
-// the same seeded corpus. Every figure is a ratio of this library to a peer
-// measured in the same run.
+// Prints the benchmark table: times and ratios from a benchmark run (the JMH
+// export of `swift package benchmark`), sizes and allocation budgets computed
+// here on the same seeded corpus. Every ratio is imcodec's time ÷ a peer's
+// time taken in the same iteration of the same run (IMCodecBenchmarks).
 //
 //     imcodec-bench-report [RESULTS.json]
 
@@ -18,9 +18,12 @@ if let problem = work.messages.checkAgreement() ?? work.merger.checkAgreement() 
 
 // MARK: - Times
 
-/// Median wall-clock time (µs) and median allocation count per benchmark.
+/// Medians from the run: per measure, each implementation's time per value
+/// (ns) and imcodec's ratio to each peer; per allocation benchmark, its
+/// allocation count.
 struct Results {
-    var time: [String: Double] = [:]
+    var time: [String: [String: Double]] = [:]
+    var ratio: [String: [String: Double]] = [:]
     var mallocs: [String: Double] = [:]
 
     init(path: String?) throws {
@@ -35,8 +38,19 @@ struct Results {
             func median(_ metric: String) -> Double? {
                 (metrics[metric]?["scorePercentiles"] as? [String: Any])?["50.0"] as? Double
             }
-            if let value = median("Time (wall clock)") { time[name] = value }
             if let value = median("Malloc (total)") { mallocs[name] = value }
+            // The exporter may carry other benchmarks' metrics along: only
+            // implementations with a time of their own count.
+            for (metric, _) in metrics where metric.hasSuffix(" ns") {
+                let implementation = String(metric.dropLast(3))
+                guard let nanoseconds = median(metric), nanoseconds > 0 else { continue }
+                time[name, default: [:]][implementation] = nanoseconds
+            }
+            for implementation in time[name]?.keys ?? [:].keys {
+                if let value = median("÷ \(implementation) ‱"), value > 0 {
+                    ratio[name, default: [:]][implementation] = value / 10_000
+                }
+            }
         }
     }
 }
@@ -155,11 +169,8 @@ struct Line {
 var lines: [Line] = []
 var verdicts: [(String, Bool)] = []
 
-/// Our time ÷ a peer's time, or "—" when either is missing.
-func ratio(_ ours: String, _ peer: String) -> Double? {
-    guard let a = results.time[ours], let b = results.time[peer], b > 0 else { return nil }
-    return a / b
-}
+/// imcodec's time ÷ a peer's time in the measure `key`, or `nil` when not run.
+func ratio(_ key: String, _ peer: String) -> Double? { results.ratio[key]?[peer] }
 
 func cell(_ value: Double?) -> String { value.map { format($0) + "×" } ?? "—" }
 
@@ -170,14 +181,15 @@ func judge(_ name: String, _ value: Double?, atMost limit: Double) -> String {
     return "≤ \(format(limit))× " + (met ? "met" : "MISSED")
 }
 
+/// One row of the table: imcodec's time per value and its ratios to the peers.
 func timeRow(
-    _ measure: String, _ key: String, per: Double, unit: String, c cName: String = "protobuf-c",
+    _ measure: String, _ key: String, unit: String, c cName: String = "protobuf-c",
     naive: String? = nil, cTarget: Double? = nil, swiftTarget: Double? = nil
 ) {
-    let ours = results.time["\(key)/imcodec"].map { format($0 / per, 3) + " " + unit } ?? "—"
-    let toSwift = ratio("\(key)/imcodec", "\(key)/swift-protobuf")
-    let toC = ratio("\(key)/imcodec", "\(key)/\(cName)")
-    let toNaive = naive.flatMap { ratio("\(key)/imcodec", $0) }
+    let ours = results.time[key]?["imcodec"].map { format($0 / 1_000, 3) + " " + unit } ?? "—"
+    let toSwift = ratio(key, "swift-protobuf")
+    let toC = ratio(key, cName)
+    let toNaive = naive.flatMap { ratio(key, $0) }
     var targets: [String] = []
     if let cTarget { targets.append("C " + judge("\(measure) ÷ C", toC, atMost: cTarget)) }
     if let swiftTarget {
@@ -189,48 +201,46 @@ func timeRow(
             target: targets.joined(separator: "; ")))
 }
 
-let messages = Double(work.messages.count)
-let batches = Double(work.batches.count)
-timeRow("payload encode", "payload-encode", per: messages, unit: "µs/msg", cTarget: 1.0, swiftTarget: 0.25)
-timeRow("payload decode", "payload-decode", per: messages, unit: "µs/msg", cTarget: 1.0, swiftTarget: 0.25)
-timeRow("300-message merger encode", "merger300-encode", per: 1, unit: "µs", cTarget: 1.2)
-timeRow("300-message merger decode", "merger300-decode", per: 1, unit: "µs", cTarget: 1.2)
+timeRow("payload encode", "payload-encode", unit: "µs/msg", cTarget: 1.0, swiftTarget: 0.25)
+timeRow("payload decode", "payload-decode", unit: "µs/msg", cTarget: 1.0, swiftTarget: 0.25)
+timeRow("300-message merger encode", "merger300-encode", unit: "µs", cTarget: 1.2)
+timeRow("300-message merger decode", "merger300-decode", unit: "µs", cTarget: 1.2)
 for policy in FramePolicy.allCases {
     let target: Double? = policy == .default ? 1.05 : nil
     for step in ["encode", "decode"] {
         timeRow(
-            "frame \(step), \(policy.rawValue)", "frame-\(policy.rawValue)-\(step)", per: messages, unit: "µs/msg",
-            c: "c-reference", naive: "frame-naive-\(step)/naive-zlib", cTarget: target)
+            "frame \(step), \(policy.rawValue)", "frame-\(policy.rawValue)-\(step)", unit: "µs/msg",
+            c: "c-reference", naive: "naive-zlib", cTarget: target)
     }
 }
 for policy in FramePolicy.allCases {
     let target: Double? = policy == .default ? 1.05 : nil
     for step in ["encode", "decode"] {
         timeRow(
-            "20-message batch \(step), \(policy.rawValue)", "batch-\(policy.rawValue)-\(step)", per: batches,
-            unit: "µs/batch", c: "c-reference", naive: "batch-naive-\(step)/naive-zlib", cTarget: target)
+            "20-message batch \(step), \(policy.rawValue)", "batch-\(policy.rawValue)-\(step)",
+            unit: "µs/batch", c: "c-reference", naive: "naive-zlib", cTarget: target)
     }
 }
 for policy in FramePolicy.allCases {
-    let value = ratio("frame-\(policy.rawValue)-decode/imcodec", "frame-\(policy.rawValue)-decode/c-reference-api")
+    let value = ratio("frame-\(policy.rawValue)-decode", "c-reference-api")
     lines.append(
         Line(
             measure: "frame decode, \(policy.rawValue), ÷ C reference's public API (decode + re-encode)",
             ours: "", swiftProtobuf: "", c: cell(value), naive: "", target: ""))
 }
 for step in ["encode", "decode"] {
-    let value = ratio("frame-none-\(step)/imcodec", "payload-\(step)/imcodec")
+    let value = ratio("frame-none-\(step)", "imcodec-payload")
     lines.append(
         Line(
             measure: "uncompressed frame \(step) ÷ bare payload \(step)", ours: cell(value), swiftProtobuf: "",
             c: "", naive: "", target: judge("uncompressed frame \(step) overhead", value, atMost: 1.10)))
 }
 do {
-    let ours = results.time["stream100mb-read/imcodec"]
+    let ours = results.time["stream100mb-read"]?["imcodec"]
     // Each iteration reads a tenth of the stream (IMCodecBenchmarks).
     let segmentBytes = Double((stream.count + 9) / 10)
-    let throughput = ours.map { segmentBytes / $0 }  // bytes per µs = MB/s
-    let toC = ratio("stream100mb-read/imcodec", "stream100mb-read/c-reference")
+    let throughput = ours.map { segmentBytes * 1_000 / $0 }  // bytes per µs = MB/s
+    let toC = ratio("stream100mb-read", "c-reference")
     lines.append(
         Line(
             measure: "streaming reader, \(stream.count / 1_000_000) MB stream in 64 KiB chunks",
@@ -264,7 +274,7 @@ print(
     imcodec benchmark table
     corpus: seed 0x\(String(Corpus.defaultSeed, radix: 16)), \(traffic.count) messages (mean payload \(format(meanPayload, 0)) B), \
     \(work.batches.count) batches of 20, one 300-message merger (\(work.merger.payloadBytes) B)
-    times: medians of one run; a ratio is imcodec's time ÷ the peer's time in the same run (below 1: imcodec is faster)
+    times: medians of one run; a ratio is the median over iterations of imcodec's time ÷ the peer's time in the same iteration (below 1: imcodec is faster)
     peers: swift-protobuf 1.39.0 generated code; protobuf-c 1.4.1 (payload rows) and the C reference's frame pipeline \
     (frame rows: protobuf-c + zlib with the reference's checks and pre-scan); naive zlib (compress2/uncompress, a new \
     stream per frame, always compressing, around imcodec's payload)
