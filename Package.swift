@@ -11,6 +11,8 @@ let package = Package(
         .executable(name: "imcodec-c-testee", targets: ["IMCodecCTestee"]),
         // For the nested Benchmarks/ package: the oracle and the C reference beside the library.
         .library(name: "IMCodecTestSupport", targets: ["IMCodecTestSupport"]),
+        // The seeded model of IM traffic the benchmarks run on and dictionaries are trained on.
+        .library(name: "IMCodecTraffic", targets: ["IMCodecTraffic"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0"),
@@ -80,10 +82,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(
+            name: "IMCodecTraffic",
+            dependencies: ["IMCodec"]
+        ),
         .executableTarget(
             name: "IMCodecDevTools",
             dependencies: [
                 "IMCodec",
+                "IMCodecTraffic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

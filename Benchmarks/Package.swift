@@ -24,32 +24,34 @@ let package = Package(
             ],
             linkerSettings: [.linkedLibrary("protobuf-c"), .linkedLibrary("z")]
         ),
-        // The seeded corpus and the peers behind one Swift interface.
+        // The prepared corpus and the peers behind one Swift interface.
         .target(
             name: "BenchmarkCorpus",
             dependencies: [
                 "CBenchmarkPeers",
                 .product(name: "IMCodec", package: "imcodec"),
                 .product(name: "IMCodecTestSupport", package: "imcodec"),
+                .product(name: "IMCodecTraffic", package: "imcodec"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
         // Wire sizes, allocation budgets and the table of ratios.
         .executableTarget(
             name: "imcodec-bench-report",
-            dependencies: ["BenchmarkCorpus"],
+            dependencies: ["BenchmarkCorpus", .product(name: "IMCodecTraffic", package: "imcodec")],
             // A script-like top level: its globals are read by its functions.
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // One benchmark body in a loop, for callgrind and perf.
         .executableTarget(
             name: "imcodec-bench-profile",
-            dependencies: ["BenchmarkCorpus"]
+            dependencies: ["BenchmarkCorpus", .product(name: "IMCodecTraffic", package: "imcodec")]
         ),
         .executableTarget(
             name: "IMCodecBenchmarks",
             dependencies: [
                 "BenchmarkCorpus",
+                .product(name: "IMCodecTraffic", package: "imcodec"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/IMCodecBenchmarks",

@@ -16,15 +16,19 @@ status=0
 for dir in Sources/IMCodec/Generated Sources/IMCodecTestSupport/Generated; do
     diff -r "$tmp/$dir" "$dir" || status=1
 done
-python3 scripts/embed_dictionary.py --check 1 || status=1
+dictionary_ids=()
+for file in Schemas/dictionaries/*.bin; do dictionary_ids+=("$(basename "$file" .bin)"); done
+python3 scripts/embed_dictionary.py --check "${dictionary_ids[@]}" || status=1
 if [ -d Sources/IMCodecReference/Generated ]; then
     mkdir -p "$tmp/c"
     protoc-c -ISchemas --c_out="$tmp/c" "${protos[@]}"
     for file in imcodec/v1/model.pb-c.c imcodec/v1/model.pb-c.h imcodec/testee/v1/testee.pb-c.c imcodec/testee/v1/testee.pb-c.h; do
         diff "$tmp/c/$file" "Sources/IMCodecReference/Generated/$file" || status=1
     done
-    scripts/embed_dictionary_c.sh Schemas/dictionaries/1.bin "$tmp/c/dictionary_1.h"
-    diff "$tmp/c/dictionary_1.h" Sources/IMCodecReference/Generated/dictionary_1.h || status=1
+    scripts/embed_dictionary_c.sh "$tmp/c"
+    for id in "${dictionary_ids[@]}"; do
+        diff "$tmp/c/dictionary_$id.h" "Sources/IMCodecReference/Generated/dictionary_$id.h" || status=1
+    done
 fi
 if [ "$status" -ne 0 ]; then
     echo "generated code differs from Schemas/: run scripts/regenerate.sh" >&2

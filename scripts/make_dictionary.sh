@@ -1,28 +1,53 @@
 #!/usr/bin/env bash
-# Makes the shipped preset dictionary and embeds it in the library:
-#   Schemas/dictionaries/1.bin                      trained on a synthetic corpus
-#   Sources/IMCodec/Frame/Generated/Dictionary1.swift  its base64, for the library
-# The trainer and the corpus are deterministic: running this again gives the
-# same bytes (docs/DICTIONARY.md). --check rebuilds into a temporary file and
-# fails if the committed dictionary or its Swift embedding differ.
+# Makes the shipped preset dictionaries and embeds them in both libraries:
+#   Schemas/dictionaries/<id>.bin                          trained on synthetic IM traffic
+#   Sources/IMCodec/Frame/Generated/Dictionary<id>.swift   its base64, for the Swift library
+#   Sources/IMCodecReference/Generated/dictionary_<id>.h   its bytes, for the C reference
+#
+#   scripts/make_dictionary.sh ID            retrain dictionary ID (1 or 2), embed it, print its ratios
+#   scripts/make_dictionary.sh --check [ID]  retrain into a temporary file and compare (every id by default)
+#
+# The trainer and the traffic models are deterministic: retraining gives the
+# same bytes (docs/DICTIONARY.md). A published id's bytes never change, so
+# --check failing means the trainer or a traffic model changed, which belongs
+# to a new id.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# The trainer's settings for each id, chosen by measurement (docs/DICTIONARY.md).
+options_for() {
+    local common=(--seed 488403200 --samples 20000 --size 8192 --segment 64 --dmer 6)
+    case "$1" in
+    1) echo "${common[@]}" ;;
+    2) echo "${common[@]}" --traffic-samples 20000 --traffic-seed 1927785557268892956 ;;
+    *) echo "make_dictionary.sh: no recipe for dictionary $1" >&2; return 1 ;;
+    esac
+}
 
 scratch=${SCRATCH_PATH:-.build-devtools}
 swift build -c release --product imcodec-devtools --scratch-path "$scratch" >&2
 tool="$scratch/release/imcodec-devtools"
-# The trainer's settings, chosen by measurement (docs/DICTIONARY.md).
-options=(--seed 488403200 --samples 20000 --size 8192 --segment 64 --dmer 6)
 
 if [ "${1:-}" = "--check" ]; then
+    shift
+    ids=("$@")
+    if [ ${#ids[@]} -eq 0 ]; then
+        for file in Schemas/dictionaries/*.bin; do ids+=("$(basename "$file" .bin)"); done
+    fi
     fresh=$(mktemp)
     trap 'rm -f "$fresh"' EXIT
-    "$tool" train-dictionary "${options[@]}" --output "$fresh" >&2
-    cmp "$fresh" Schemas/dictionaries/1.bin
-    python3 scripts/embed_dictionary.py --check 1
-    echo "dictionary 1 is up to date"
+    for id in "${ids[@]}"; do
+        read -r -a options <<<"$(options_for "$id")"
+        "$tool" train-dictionary "${options[@]}" --output "$fresh" >&2
+        cmp "$fresh" "Schemas/dictionaries/$id.bin"
+        echo "dictionary $id is up to date"
+    done
+    python3 scripts/embed_dictionary.py --check "${ids[@]}"
 else
+    id=${1:?usage: scripts/make_dictionary.sh ID | --check [ID...]}
+    read -r -a options <<<"$(options_for "$id")"
     mkdir -p Schemas/dictionaries
-    "$tool" train-dictionary "${options[@]}" --output Schemas/dictionaries/1.bin --evaluate
-    python3 scripts/embed_dictionary.py 1
+    "$tool" train-dictionary "${options[@]}" --output "Schemas/dictionaries/$id.bin" --evaluate
+    python3 scripts/embed_dictionary.py "$id"
+    scripts/embed_dictionary_c.sh
 fi

@@ -40,10 +40,12 @@ KINDS = {1: "message", 2: "batch", 3: "event"}
 KIND_NUMBERS = {v: k for k, v in KINDS.items()}
 DEFAULT_LIMITS = {"maxFrameBytes": 4 * 1024 * 1024, "maxInflatedBytes": 16 * 1024 * 1024, "maxInflateRatio": 250}
 
-DICTIONARY_PATH = os.path.join(ROOT, "Schemas", "dictionaries", "1.bin")
+# The shipped preset dictionaries, by id: Schemas/dictionaries/<id>.bin.
+DICTIONARY_DIR = os.path.join(ROOT, "Schemas", "dictionaries")
 DICTIONARIES = {}
-if os.path.exists(DICTIONARY_PATH):
-    DICTIONARIES[1] = open(DICTIONARY_PATH, "rb").read()
+for _name in sorted(os.listdir(DICTIONARY_DIR)) if os.path.isdir(DICTIONARY_DIR) else []:
+    if _name.endswith(".bin"):
+        DICTIONARIES[int(_name[:-4])] = open(os.path.join(DICTIONARY_DIR, _name), "rb").read()
 
 FRAME_DERIVATION = (
     "Built by scripts/make_frame_vectors.py, a second implementation of docs/FRAME_FORMAT.md using only Python's "
@@ -57,8 +59,8 @@ FRAME_DERIVATION = (
 FLAGS = {
     "Stored": "Compression 0: the body is the payload.",
     "Deflate": "Compression 1: the body is a raw deflate stream of the payload (no zlib or gzip wrapper).",
-    "Dictionary": "The frame names preset dictionary 1 (Schemas/dictionaries/1.bin); the deflate stream is "
-    "primed with it.",
+    "Dictionary": "The frame names a shipped preset dictionary (Schemas/dictionaries/<id>.bin); the deflate stream "
+    "is primed with it.",
     "MultiByteVarint": "A header varint of two or more bytes.",
     "NonCanonicalPayload": "The payload decodes but is not canonical; the decoded frame's payload is its canonical "
     "re-encoding.",
@@ -433,14 +435,35 @@ def write_frame_files():
 
     # -- dictionary --------------------------------------------------------------------
     if 1 in DICTIONARIES:
-        sha = hashlib.sha256(DICTIONARIES[1]).hexdigest()
+        shipped = "; ".join(f"dictionary {i}: Schemas/dictionaries/{i}.bin, {len(d)} bytes, SHA-256 "
+                            f"{hashlib.sha256(d).hexdigest()}" for i, d in sorted(DICTIONARIES.items()))
         vf = VectorFile("frames", "dictionary", "Preset dictionary",
-                        f"Frames whose deflate stream is primed with dictionary 1 (Schemas/dictionaries/1.bin, "
-                        f"{len(DICTIONARIES[1])} bytes, SHA-256 {sha}).", FRAME_DERIVATION, FLAGS)
+                        f"Frames whose deflate stream is primed with a shipped preset dictionary ({shipped}).",
+                        FRAME_DERIVATION, FLAGS)
         for kind, payload in (("message", MSG_TEXT), ("batch", BATCH), ("event", EVENT_CONN), ("message", MSG_SMALL)):
             cid = f"frame.dictionary.{kind}" + ("-small" if payload is MSG_SMALL else "")
             frame_case(vf, cid, f"A {kind} deflated with dictionary 1.",
                        build_frame(kind, payload, compress=True, dictionary_id=1), flags=["Deflate", "Dictionary"])
+        if 2 in DICTIONARIES:
+            for kind, payload in (("message", MSG_TEXT), ("batch", BATCH), ("event", EVENT_CONN), ("message", MSG_SMALL)):
+                cid = f"frame.dictionary-2.{kind}" + ("-small" if payload is MSG_SMALL else "")
+                frame_case(vf, cid, f"A {kind} deflated with dictionary 2.",
+                           build_frame(kind, payload, compress=True, dictionary_id=2), flags=["Deflate", "Dictionary"])
+            uses_2 = next(p for p in (MSG_SMALL, MSG_TEXT, EVENT_CONN, BATCH)
+                          if _needs_dictionary(deflate(p, 6, DICTIONARIES[2]), len(p)))
+            mixed = build_frame("message", uses_2, compress=True, dictionary_id=1, body=deflate(uses_2, 6, DICTIONARIES[2]))
+            try:
+                decode_frame(mixed)
+                mixed = None  # it happened to inflate to the right bytes: no case
+            except Ambiguous:
+                mixed = None  # the documented order would allow two codes: no case
+            except FrameError:
+                pass
+            if mixed is not None:
+                frame_case(vf, "frame.dictionary.names-1-made-with-2",
+                           "A stream made with dictionary 2 in a frame that names dictionary 1: it inflates with the "
+                           "wrong history, so the inflater or the checksum refuses it.", mixed,
+                           flags=["Deflate", "Dictionary", "CorruptDeflate"])
         frame_case(vf, "frame.dictionary.named-but-unused",
                    "The header names dictionary 1 but the stream was made without it: it never refers back into the "
                    "dictionary, so it still inflates.", build_frame("message", MSG_SMALL, compress=True,
@@ -455,8 +478,10 @@ def write_frame_files():
         frame_case(vf, "frame.dictionary.id-0", "Dictionary id 0 (ids start at 1).",
                    build_frame("message", MSG_TEXT, compress=True, dictionary_id=1, dict_varint=varint(0)),
                    flags=["Deflate", "BadDictionary"])
-        frame_case(vf, "frame.dictionary.unknown-id-2", "Dictionary id 2, which no implementation ships.",
-                   build_frame("message", MSG_TEXT, compress=True, dictionary_id=1, dict_varint=varint(2)),
+        unknown = max(DICTIONARIES) + 1
+        frame_case(vf, f"frame.dictionary.unknown-id-{unknown}", f"Dictionary id {unknown}, which no implementation "
+                   "ships.", build_frame("message", MSG_TEXT, compress=True, dictionary_id=1,
+                                         dict_varint=varint(unknown)),
                    flags=["Deflate", "BadDictionary"])
         frame_case(vf, "frame.dictionary.unknown-id-large", "Dictionary id 2^32 - 1.",
                    build_frame("message", MSG_TEXT, compress=True, dictionary_id=1, dict_varint=varint(0xFFFFFFFF)),
@@ -916,6 +941,10 @@ def write_encode_file():
         case("encode.dictionary-below-threshold", "Dictionary 1 but a payload under the threshold: stored, and a "
              "stored frame names no dictionary.", "message", MSG_SMALL,
              {"compression": 1, "threshold": 1000, "dictionaryId": 1}, 0, 0, flags=["Dictionary"])
+    if 2 in DICTIONARIES:
+        case("encode.dictionary-2", "Compression 1 with dictionary 2: deflated, the header names dictionary 2.",
+             "message", MSG_TEXT, {"compression": 1, "threshold": 0, "dictionaryId": 2}, 1, 2,
+             flags=["Deflate", "Dictionary"])
     return [vf.write()]
 
 

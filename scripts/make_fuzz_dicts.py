@@ -4,7 +4,8 @@
 FuzzPayload.dict: every field tag of Schemas/imcodec/v1/model.proto as its
 varint bytes. FuzzJSON.dict: every JSON field name, enum value name and the
 JSON punctuation. FuzzFrame.dict and FuzzStream.dict: frame header bytes
-(version, flag bytes for every kind, compression and dictionary bit).
+(version, flag bytes for every kind, compression and dictionary bit, and
+every shipped dictionary id).
 FuzzREST.dict: every REST key and MsgType docs/REST.md names, and JSON
 punctuation. FuzzReference.dict: the field tags and the frame header starts.
 """
@@ -66,12 +67,14 @@ def main():
         for token in ["{", "}", "[", "]", ":", ",", "null", "true", "false", "-0", "4294967295", "4294967296",
                       "1e3", "\\\\u0000"]:
             f.write('"%s"\n' % token)
+    dictionary_ids = sorted(int(name[:-4]) for name in os.listdir(os.path.join(ROOT, "Schemas/dictionaries"))
+                            if name.endswith(".bin"))
     header = []
     for kind in (1, 2, 3):
         for compression in (0, 1):
-            for dictionary in ((0, 1) if compression else (0,)):
-                flags = kind | compression << 2 | dictionary << 4
-                header.append(bytes([1, flags] + ([1] if dictionary else [])))
+            for dictionary in ([None] + dictionary_ids if compression else [None]):
+                flags = kind | compression << 2 | (0 if dictionary is None else 0x10)
+                header.append(bytes([1, flags] + ([] if dictionary is None else varint(dictionary))))
     for name in ("FuzzFrame.dict", "FuzzStream.dict"):
         with open(os.path.join(out, name), "w") as f:
             f.write("# Frame header starts: version, flags, dictionary id (scripts/make_fuzz_dicts.py).\n")

@@ -7,10 +7,10 @@
  *   0  payload: byte 1 picks the kind, then payload bytes.
  *      Accepted payloads decode again to the same canonical bytes.
  *   1  frame: frame bytes. An accepted frame's payload is canonical (it
- *      decodes to itself), and framed again, stored and deflated with and
- *      without the dictionary, it decodes to itself.
+ *      decodes to itself), and framed again, stored and deflated without a
+ *      dictionary and with each shipped one, it decodes to itself.
  *   2  framing: bytes 1-4 pick the kind, the compression, the threshold and
- *      the level and dictionary, then payload bytes. The payload, framed as
+ *      the level and dictionary (none, 1 or 2), then payload bytes. The payload, framed as
  *      it is, must decode exactly as the bare payload does: the same status,
  *      error code and path, or the same canonical bytes. This reaches the
  *      inflater and the payload decoder behind frames whose checksum is
@@ -155,6 +155,8 @@ static void fuzz_frame(imcodec_ref_codec *codec, const unsigned char *data, size
                      payload, payload_len);
         check_framed(codec, kind, payload, payload_len, IMCODEC_REF_COMPRESSION_DEFLATE, 0, 6, 1, status, &err1,
                      payload, payload_len);
+        check_framed(codec, kind, payload, payload_len, IMCODEC_REF_COMPRESSION_DEFLATE, 0, 6, 2, status, &err1,
+                     payload, payload_len);
     }
     imcodec_ref_free(payload);
 }
@@ -165,7 +167,7 @@ static void fuzz_framing(imcodec_ref_codec *codec, const unsigned char *data, si
     imcodec_ref_compression compression = (imcodec_ref_compression)(data[1] & 1);
     uint64_t threshold = (uint64_t)data[2] * 4;
     int level = data[3] % 10;
-    uint32_t dictionary = (data[3] >> 4) & 1;
+    uint32_t dictionary = (uint32_t)(data[3] >> 4) % 3; /* none, 1 or 2 */
     const unsigned char *payload = data + 4;
     size_t len = size - 4;
 

@@ -95,7 +95,9 @@ public enum FrameMutator {
             switch random.next() % 3 {
             case 0: header = stored(like: header)
             case 1: header = deflated(like: header, dictionary: nil)
-            default: header = deflated(like: header, dictionary: PresetDictionary.imMessages.id)
+            default:
+                let known = PresetDictionary.known
+                header = deflated(like: header, dictionary: known[Int(random.next() % UInt64(known.count))].id)
             }
         }
         let body: [UInt8]

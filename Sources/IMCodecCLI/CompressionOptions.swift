@@ -27,7 +27,7 @@ struct CompressionOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Prime deflate with this shipped preset dictionary (1: IM messages). Default: none.", valueName: "id"))
+            "Prime deflate with this shipped preset dictionary (1 or 2: IM messages). Default: none.", valueName: "id"))
     var dictionary: UInt32?
 
     func validate() throws {

@@ -15,8 +15,8 @@ struct EncodeCommand: ParsableCommand {
             Compression: by default ('--compression auto') a payload of at least \
             --threshold bytes (256) is deflated at --level (6) and kept compressed \
             only when that makes it smaller; '--compression none' stores every \
-            payload; '--threshold 0' tries every payload. --dictionary 1 primes \
-            deflate with the shipped IM dictionary; readers need no option for it.
+            payload; '--threshold 0' tries every payload. --dictionary 1 or 2 primes \
+            deflate with a shipped IM dictionary; readers need no option for it.
 
             Each document is validated against the documented limits first \
             (--profile seed, the default, or current; docs/VALIDATION.md): an error \

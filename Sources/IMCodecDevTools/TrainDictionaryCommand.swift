@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IMCodec
+import IMCodecTraffic
 
 /// `imcodec-devtools train-dictionary`: makes `Schemas/dictionaries/<id>.bin`.
 struct TrainDictionaryCommand: ParsableCommand {
@@ -8,16 +9,19 @@ struct TrainDictionaryCommand: ParsableCommand {
         commandName: "train-dictionary",
         abstract: "Train a preset deflate dictionary on a synthetic IM corpus.",
         discussion: """
-            Generates --samples payloads of realistic IM traffic from --seed, trains a \
-            dictionary of --size bytes on them (COVER: frequent segments by estimated \
-            savings, most valuable last; docs/DICTIONARY.md) and writes it to --output. \
-            The same options always give the same bytes.
+            Generates --samples payloads of the training model of IM traffic from \
+            --seed and --traffic-samples messages of the benchmarks' traffic model from \
+            --traffic-seed, trains a dictionary of --size bytes on them (COVER: frequent \
+            segments by estimated savings, most valuable last; docs/DICTIONARY.md) and \
+            writes it to --output. The same options always give the same bytes.
 
-            --evaluate frames a held-out corpus (seed + 1) with and without the \
-            dictionary and prints the ratios; --sweep does so for several sizes.
+            --evaluate frames held-out payloads of each model (the next seeds) with and \
+            without the dictionary and prints the ratios; --sweep does so for several \
+            sizes.
 
-            Example:
+            Examples:
               imcodec-devtools train-dictionary --output Schemas/dictionaries/1.bin --evaluate
+              imcodec-devtools train-dictionary --traffic-samples 20000 --output 2.bin --evaluate
             """
     )
 
@@ -26,6 +30,12 @@ struct TrainDictionaryCommand: ParsableCommand {
 
     @Option(help: "How many training payloads to generate.")
     var samples = 20_000
+
+    @Option(help: "The seed of the benchmarks' traffic model for training.")
+    var trafficSeed: UInt64 = 0x1AC0_DEC0_2024_0D1C
+
+    @Option(help: "How many messages of the benchmarks' traffic model to train on as well.")
+    var trafficSamples = 0
 
     @Option(help: "The dictionary size in bytes.")
     var size = 8_192
@@ -49,11 +59,17 @@ struct TrainDictionaryCommand: ParsableCommand {
         guard (4...8).contains(dmer) else { throw ValidationError("--dmer must be 4 to 8") }
         guard segment > dmer else { throw ValidationError("--segment must be longer than --dmer") }
         guard (1...32_000).contains(size) else { throw ValidationError("--size must be 1 to 32000") }
+        guard trafficSeed &+ 1 != Corpus.defaultSeed, trafficSeed != Corpus.defaultSeed else {
+            throw ValidationError("--traffic-seed must not give the benchmarks' own corpus")
+        }
     }
 
     func run() throws {
         var corpus = TrainingCorpus(seed: seed)
-        let training = corpus.payloads(count: samples).map { $0.serializedBytes() }
+        var training = corpus.payloads(count: samples).map { $0.serializedBytes() }
+        if trafficSamples > 0 {
+            training += Corpus(seed: trafficSeed, count: trafficSamples).payloads
+        }
         let trainer = DictionaryTrainer(dmerLength: dmer, segmentLength: segment)
         let dictionary = trainer.train(samples: training, size: size)
         if let output {
@@ -65,15 +81,34 @@ struct TrainDictionaryCommand: ParsableCommand {
         guard evaluate || sweep else { return }
 
         var heldOut = TrainingCorpus(seed: seed &+ 1)
-        let payloads = heldOut.payloads(count: 5_000).map { ($0.serializedBytes(), $0.kind) }
+        evaluate(
+            heldOut.payloads(count: 5_000).map { ($0.serializedBytes(), $0.kind) }, training, trainer, dictionary,
+            title: "held-out payloads of the training model (seed \(seed &+ 1))")
+        let traffic = Corpus(seed: trafficSeed &+ 1, count: 5_000)
+        evaluate(
+            traffic.payloads.map { ($0, FrameKind.message) }, training, trainer, dictionary,
+            title: "held-out messages of the benchmarks' traffic model (seed \(trafficSeed &+ 1))")
+    }
+
+    /// Prints the ratios of frames of `payloads` with and without dictionaries.
+    private func evaluate(
+        _ payloads: [([UInt8], FrameKind)], _ training: [[UInt8]], _ trainer: DictionaryTrainer,
+        _ dictionary: [UInt8], title: String
+    ) {
         let mean = payloads.map(\.0.count).reduce(0, +) / payloads.count
-        print("held-out corpus: \(payloads.count) payloads, mean \(mean) bytes")
+        print("\(title): \(payloads.count) payloads, mean \(mean) bytes")
         report("no compression", DictionaryEvaluation(payloads: payloads, policy: .disabled))
         for threshold in [256, 0] {
             report(
                 "threshold \(threshold), no dictionary",
                 DictionaryEvaluation(payloads: payloads, policy: CompressionPolicy(threshold: threshold)))
             if evaluate {
+                for shipped in PresetDictionary.known {
+                    report(
+                        "threshold \(threshold), shipped dictionary \(shipped.id)",
+                        DictionaryEvaluation(
+                            payloads: payloads, policy: CompressionPolicy(threshold: threshold, dictionary: shipped)))
+                }
                 report(
                     "threshold \(threshold), this dictionary (\(dictionary.count) B)",
                     evaluation(payloads, threshold: threshold, dictionary: dictionary))

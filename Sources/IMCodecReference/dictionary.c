@@ -3,12 +3,26 @@
  */
 #include "internal.h"
 
-/* Generated from Schemas/dictionaries/1.bin by scripts/embed_dictionary_c.sh. */
+/* Generated from Schemas/dictionaries/<id>.bin by scripts/embed_dictionary_c.sh. */
 #include "dictionary_1.h"
+#include "dictionary_2.h"
 
 int imcodec_ref_dictionary(uint32_t dictionary_id, const unsigned char **bytes, size_t *len) {
-    if (dictionary_id != 1) return 0;
-    if (bytes != NULL) *bytes = imcodec_ref_dictionary_1;
-    if (len != NULL) *len = IMCODEC_REF_DICTIONARY_1_LEN;
+    const unsigned char *found;
+    size_t found_len;
+    switch (dictionary_id) {
+    case 1:
+        found = imcodec_ref_dictionary_1;
+        found_len = IMCODEC_REF_DICTIONARY_1_LEN;
+        break;
+    case 2:
+        found = imcodec_ref_dictionary_2;
+        found_len = IMCODEC_REF_DICTIONARY_2_LEN;
+        break;
+    default:
+        return 0;
+    }
+    if (bytes != NULL) *bytes = found;
+    if (len != NULL) *len = found_len;
     return 1;
 }

@@ -122,15 +122,33 @@ import Testing
         #expect(try decoder.decode(Message.self, from: primed) == message)
     }
 
-    @Test func theEmbeddedDictionaryIsTheShippedFile() throws {
-        let file = URL(fileURLWithPath: #filePath)
+    @Test func theEmbeddedDictionariesAreTheShippedFiles() throws {
+        let folder = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Schemas/dictionaries/1.bin")
-        let shipped = [UInt8](try Data(contentsOf: file))
-        #expect(PresetDictionary.imMessages.bytes == shipped)
-        #expect(shipped.count == 8_192)
-        #expect(PresetDictionary(id: 1) == .imMessages)
+            .appendingPathComponent("Schemas/dictionaries")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".bin") }
+        #expect(files.sorted() == ["1.bin", "2.bin"])
+        for (id, dictionary) in [(UInt32(1), PresetDictionary.imMessages), (2, .imMessages2)] {
+            let shipped = [UInt8](try Data(contentsOf: folder.appendingPathComponent("\(id).bin")))
+            #expect(dictionary.bytes == shipped, "dictionary \(id)")
+            #expect(shipped.count == 8_192)
+            #expect(PresetDictionary(id: id) == dictionary)
+        }
+        #expect(PresetDictionary.imMessages.bytes != PresetDictionary.imMessages2.bytes)
+        #expect(PresetDictionary.known == [.imMessages, .imMessages2])
         #expect(PresetDictionary(id: 0) == nil)
-        #expect(PresetDictionary(id: 2) == nil)
+        #expect(PresetDictionary(id: 3) == nil)
+    }
+
+    @Test func everyShippedDictionaryRoundTrips() throws {
+        let message = Message(
+            msgID: "144115233834113432-1700000000-7791", sender: "user_31337", groupID: "@TGS#2FHJB3AQ7",
+            elems: [.text("今天下午三点开会，记得带电脑 👍")])
+        let decoder = FrameDecoder()
+        for dictionary in PresetDictionary.known {
+            let frame = FrameEncoder(policy: .init(threshold: 0, dictionary: dictionary)).encode(message)
+            #expect(try FrameHeader.peek(frame)?.dictionaryID == dictionary.id)
+            #expect(try decoder.decode(Message.self, from: frame) == message)
+        }
     }
 }

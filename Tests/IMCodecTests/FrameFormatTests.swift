@@ -213,7 +213,7 @@ func expectError(
     }
 
     @Test func rejectsDictionaryIdZeroAndUnknownIds() {
-        for id: UInt64 in [0, 2, 1 << 32 - 1] {
+        for id: UInt64 in [0, 3, 1 << 32 - 1] {
             expectError(.frameDictionary) { () throws(IMCodecError) in
                 _ = try decoder.decodeFrame(handFrame(flags: 0x15, fields: varintBytes(id) + [0, 0], payload: []))
             }

@@ -3,6 +3,7 @@ import BenchmarkCorpus
 import Foundation
 import IMCodec
 import IMCodecOracle
+import IMCodecTraffic
 import SwiftProtobuf
 
 // Every timing benchmark is one measure (payload decode, frame encode with the

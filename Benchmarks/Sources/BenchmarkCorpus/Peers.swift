@@ -2,6 +2,7 @@ import CBenchmarkPeers
 import Foundation
 import IMCodec
 import IMCodecOracle
+import IMCodecTraffic
 import SwiftProtobuf
 
 /// How frames are compressed in a benchmark, for this library and the C
@@ -11,7 +12,7 @@ public enum FramePolicy: String, CaseIterable, Sendable {
     case none
     /// The default policy: deflate level 6 from 256 bytes, no dictionary.
     case `default`
-    /// Deflate level 6 with the shipped dictionary 1, from 0 bytes (the
+    /// Deflate level 6 with the shipped dictionary 2, from 0 bytes (the
     /// threshold a writer lowers to with a dictionary, docs/DICTIONARY.md).
     case dictionary
 
@@ -20,7 +21,7 @@ public enum FramePolicy: String, CaseIterable, Sendable {
         switch self {
         case .none: .disabled
         case .default: .default
-        case .dictionary: CompressionPolicy(threshold: 0, level: 6, dictionary: .imMessages)
+        case .dictionary: CompressionPolicy(threshold: 0, level: 6, dictionary: .imMessages2)
         }
     }
 
@@ -29,7 +30,7 @@ public enum FramePolicy: String, CaseIterable, Sendable {
         switch self {
         case .none: (0, 0, 6, 0)
         case .default: (1, 256, 6, 0)
-        case .dictionary: (1, 0, 6, 1)
+        case .dictionary: (1, 0, 6, 2)
         }
     }
 }

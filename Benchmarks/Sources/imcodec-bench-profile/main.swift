@@ -2,6 +2,7 @@ import BenchmarkCorpus
 import Foundation
 import IMCodec
 import IMCodecOracle
+import IMCodecTraffic
 
 // Runs one benchmark body in a loop, for profilers (valgrind --tool=callgrind,
 // perf record), which need a plain process rather than the benchmark harness.

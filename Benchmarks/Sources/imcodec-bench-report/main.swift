@@ -2,6 +2,7 @@ import BenchmarkCorpus
 import Foundation
 import IMCodec
 import IMCodecOracle
+import IMCodecTraffic
 
 // Prints the benchmark table: times and ratios from a benchmark run (the JMH
 // export of `swift package benchmark`), sizes and allocation budgets computed

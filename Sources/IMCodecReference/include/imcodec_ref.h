@@ -179,7 +179,7 @@ typedef enum imcodec_ref_compression {
 } imcodec_ref_compression;
 
 /**
- * Whether a dictionary id names a known preset dictionary (only 1 today).
+ * Whether a dictionary id names a known preset dictionary (1 and 2).
  * Returns its bytes and length through the out-parameters when known.
  */
 int imcodec_ref_dictionary(uint32_t dictionary_id, const unsigned char **bytes, size_t *len);

@@ -105,7 +105,7 @@ static void test_header_checks(void) {
     frame_error_hex("dictionary: bit with compression 0, the id not there yet", "01 11", NULL, "frame.truncated");
     frame_error_hex("dictionary: bit with compression 0, judged after the id", "01 11 01", NULL, "frame.dictionary");
     frame_error_hex("dictionary: id 0", "01 15 00 00 00 00 00 00 00", NULL, "frame.dictionary");
-    frame_error_hex("dictionary: unknown id 2", "01 15 02 00 00 00 00 00 00", NULL, "frame.dictionary");
+    frame_error_hex("dictionary: unknown id 3", "01 15 03 00 00 00 00 00 00", NULL, "frame.dictionary");
     frame_error_hex("dictionary: unknown id 2^32 - 1", "01 15 ff ff ff ff 0f", NULL, "frame.dictionary");
     frame_error_hex("varint: non-minimal body length", "01 01 80 00 00 00 00 00", NULL, "frame.varint");
     frame_error_hex("varint: above 2^32 - 1", "01 01 ff ff ff ff 1f", NULL, "frame.varint");

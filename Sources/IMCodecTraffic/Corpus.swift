@@ -1,6 +1,8 @@
 import IMCodec
 
-/// The messages every benchmark runs on, generated from a seed.
+/// A seeded model of IM traffic: the messages every benchmark runs on (the
+/// default seed), and, from other seeds, training data for preset
+/// dictionaries (`docs/DICTIONARY.md`).
 ///
 /// The mix follows what an IM client sends and receives: mostly short text
 /// (English, Chinese, emoji, mentions), custom JSON signalling, images with
