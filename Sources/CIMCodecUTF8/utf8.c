@@ -15,6 +15,41 @@
 #include <stdint.h>
 #include <string.h>
 
+/* The `len` bytes at `p` (0 to 16) as two little-endian words, zeros after
+   them. Built from whole-word loads that stay inside the bytes: a copy
+   through a buffer in memory would make a following vector load wait for the
+   byte stores (a failed store-to-load forwarding costs more than checking a
+   short string). */
+static inline void load_words(const unsigned char *p, size_t len, uint64_t *low_out, uint64_t *high_out) {
+    uint64_t low = 0, high = 0;
+    if (len >= 8) {
+        memcpy(&low, p, 8);
+        if (len > 8) {
+            uint64_t last;
+            memcpy(&last, p + len - 8, 8);
+            high = len == 16 ? last : last >> (8 * (16 - len));
+        }
+    } else if (len >= 4) {
+        uint32_t first, last;
+        memcpy(&first, p, 4);
+        memcpy(&last, p + len - 4, 4);
+        low = (uint64_t)first | (uint64_t)last << (8 * (len - 4));
+    } else if (len > 0) {
+        low = (uint64_t)p[0] | (uint64_t)p[len / 2] << (8 * (len / 2)) | (uint64_t)p[len - 1] << (8 * (len - 1));
+    }
+    *low_out = low;
+    *high_out = high;
+}
+
+/* Whether `len` bytes (at most 16) are ASCII, without vectors: most string
+   fields are short ASCII (ids, user names, URLs' pieces), and this answers
+   them in a few instructions. */
+static inline int short_ascii(const unsigned char *p, size_t len) {
+    uint64_t low, high;
+    load_words(p, len, &low, &high);
+    return ((low | high) & 0x8080808080808080ULL) == 0;
+}
+
 int imcodec_utf8_check_scalar(const unsigned char *p, size_t len) {
     int ascii = 1;
     size_t i = 0;
@@ -135,27 +170,10 @@ __attribute__((target("ssse3"))) static inline __m128i check_block(__m128i input
     return _mm_xor_si128(must_continue, special);
 }
 
-/* The `len` bytes at `p` (0 to 16) in a vector, zeros after them. Built from
-   whole-word loads that stay inside the bytes: a copy through a buffer in
-   memory would make the vector load wait for the byte stores (a failed
-   store-to-load forwarding costs more than checking a short string). */
+/* The `len` bytes at `p` (0 to 16) in a vector, zeros after them. */
 __attribute__((target("ssse3"))) static inline __m128i load_partial(const unsigned char *p, size_t len) {
-    uint64_t low = 0, high = 0;
-    if (len >= 8) {
-        memcpy(&low, p, 8);
-        if (len > 8) {
-            uint64_t last;
-            memcpy(&last, p + len - 8, 8);
-            high = len == 16 ? last : last >> (8 * (16 - len));
-        }
-    } else if (len >= 4) {
-        uint32_t first, last;
-        memcpy(&first, p, 4);
-        memcpy(&last, p + len - 4, 4);
-        low = (uint64_t)first | (uint64_t)last << (8 * (len - 4));
-    } else if (len > 0) {
-        low = (uint64_t)p[0] | (uint64_t)p[len / 2] << (8 * (len / 2)) | (uint64_t)p[len - 1] << (8 * (len - 1));
-    }
+    uint64_t low, high;
+    load_words(p, len, &low, &high);
     return _mm_set_epi64x((long long)high, (long long)low);
 }
 
@@ -198,12 +216,16 @@ __attribute__((target("ssse3"))) static int check_ssse3(const unsigned char *p, 
 }
 
 int imcodec_utf8_check(const unsigned char *bytes, size_t len) {
+    if (len <= 16 && short_ascii(bytes, len)) return IMCODEC_UTF8_ASCII;
     if (has_ssse3()) return check_ssse3(bytes, len);
     return imcodec_utf8_check_scalar(bytes, len);
 }
 
 #else
 
-int imcodec_utf8_check(const unsigned char *bytes, size_t len) { return imcodec_utf8_check_scalar(bytes, len); }
+int imcodec_utf8_check(const unsigned char *bytes, size_t len) {
+    if (len <= 16 && short_ascii(bytes, len)) return IMCODEC_UTF8_ASCII;
+    return imcodec_utf8_check_scalar(bytes, len);
+}
 
 #endif
