@@ -98,6 +98,7 @@ let package = Package(
             name: "IMCodecTests",
             dependencies: [
                 "IMCodec",
+                "IMCodecTraffic",
                 "IMCodecConformance",
                 "IMCodecOracle",
                 "IMCodecTestSupport",
