@@ -57,6 +57,7 @@ let package = Package(
             name: "IMCodecTestSupport",
             dependencies: [
                 "IMCodec",
+                "IMCodecTraffic",
                 "IMCodecOracle",
                 "IMCodecReference",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
@@ -124,7 +125,8 @@ if ProcessInfo.processInfo.environment["IMCODEC_FUZZ"] != nil {
         .systemLibrary(name: "CLibFuzzer", path: "FuzzTesting/CLibFuzzer"),
         // The runner (timing, slow inputs) and the frame-repairing mutator.
         .target(
-            name: "FuzzSupport", dependencies: ["IMCodec", "CZlib", "CLibFuzzer"], path: "FuzzTesting/FuzzSupport"),
+            name: "FuzzSupport", dependencies: ["IMCodec", "IMCodecTraffic", "CZlib", "CLibFuzzer"],
+            path: "FuzzTesting/FuzzSupport"),
         .executableTarget(name: "FuzzReference", dependencies: ["IMCodecReference"], path: "FuzzTesting/FuzzReference"),
     ]
     package.products.append(.executable(name: "FuzzReference", targets: ["FuzzReference"]))

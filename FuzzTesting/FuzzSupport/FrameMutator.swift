@@ -1,5 +1,6 @@
 import CLibFuzzer
 import IMCodec
+import IMCodecTraffic
 
 #if canImport(Glibc)
     import Glibc
@@ -50,7 +51,7 @@ public enum FrameMutator {
         prefixLength: Int,
         singleFrame: Bool
     ) -> Int {
-        var random = SplitMix64(seed: UInt64(seed))
+        var random = SeededGenerator(seed: UInt64(seed))
         let choice = isPlain ? 0 : random.next() % 8
         if choice >= 4, size > prefixLength,
             let mutated = mutatePayload(
@@ -75,7 +76,7 @@ public enum FrameMutator {
         maxSize: Int,
         prefixLength: Int,
         singleFrame: Bool,
-        random: inout SplitMix64
+        random: inout SeededGenerator
     ) -> [UInt8]? {
         let (frames, rest) = FrameRepair.split(input[prefixLength...], singleFrame: singleFrame)
         let candidates = frames.indices.filter { frames[$0].content != nil }
@@ -148,23 +149,5 @@ public enum FrameMutator {
             if let base = buffer.baseAddress { data.update(from: base, count: buffer.count) }
         }
         return bytes.count
-    }
-}
-
-/// A small, fast generator seeded from libFuzzer's seed, so a mutation is
-/// reproducible from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    /// Creates a generator.
-    init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

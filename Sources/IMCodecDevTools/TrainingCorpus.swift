@@ -1,4 +1,5 @@
 import IMCodec
+import IMCodecTraffic
 
 /// A deterministic synthetic corpus of realistic IM traffic, for training
 /// and evaluating preset dictionaries.
@@ -13,12 +14,12 @@ import IMCodec
 /// very messages it was made from.
 struct TrainingCorpus {
     /// SplitMix64, so a seed always yields the same corpus on every platform.
-    private var state: UInt64
+    private var random: SeededGenerator
     private var clock: Int64 = 1_700_000_000
     private var sequence: UInt64 = 1
 
     /// Creates a generator; equal seeds give equal corpora.
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SeededGenerator(seed: seed) }
 
     /// The payloads of `count` frames: mostly messages, some batches and events.
     mutating func payloads(count: Int) -> [FramePayload] {
@@ -35,13 +36,7 @@ struct TrainingCorpus {
 
     // MARK: Random choices
 
-    private mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private mutating func next() -> UInt64 { random.next() }
 
     private mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
     private mutating func chance(_ percent: Int) -> Bool { below(100) < percent }

@@ -1,4 +1,5 @@
 import IMCodec
+import IMCodecTraffic
 
 /// A type whose values a ``ValueGenerator`` can produce.
 public protocol Arbitrary {
@@ -14,7 +15,7 @@ public protocol Arbitrary {
 /// integer extremes, enum numbers the schema does not name, and unknown
 /// fields.
 public struct ValueGenerator {
-    private var state: UInt64
+    private var random: SeededGenerator
     private var nested = 0
     private var layers = 0
     /// The deepest merger nesting generated.
@@ -29,19 +30,13 @@ public struct ValueGenerator {
     ///   - maxLayers: The deepest merger nesting to generate.
     ///   - unknownFields: Whether to add unknown fields.
     public init(seed: UInt64, maxLayers: Int = 2, unknownFields: Bool = true) {
-        self.state = seed
+        self.random = SeededGenerator(seed: seed)
         self.maxLayers = maxLayers
         self.unknownFieldsEnabled = unknownFields
     }
 
     /// The next 64 random bits (SplitMix64).
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    public mutating func next() -> UInt64 { random.next() }
 
     /// A number in `0..<bound`.
     public mutating func choice(_ bound: Int) -> Int {

@@ -1,4 +1,5 @@
 import CZlib
+import IMCodecTraffic
 import Testing
 
 @testable import IMCodec
@@ -8,7 +9,7 @@ import Testing
 struct ChecksumTests {
     /// Bytes that repeat no short pattern.
     static let bytes: [UInt8] = {
-        var generator = SeededGenerator(state: 0xC4C3_2000)
+        var generator = SeededGenerator(seed: 0xC4C3_2000)
         return (0..<4_200).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
     }()
 

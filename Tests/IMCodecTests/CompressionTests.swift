@@ -1,4 +1,5 @@
 import Foundation
+import IMCodecTraffic
 import Testing
 
 @testable import IMCodec
@@ -22,7 +23,7 @@ import Testing
     }
 
     @Test func storesAPayloadThatDeflateDoesNotShrink() throws {
-        var random = SeededGenerator(state: 42)
+        var random = SeededGenerator(seed: 42)
         let noise = (0..<4_000).map { _ in UInt8.random(in: 0...255, using: &random) }
         let frame = FrameEncoder(policy: .init(threshold: 0)).encodeFrame(payload: noise, kind: .message)
         #expect(try header(frame).compression == .none)
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func neverMakesAFrameLargerThanItsPayloadPlusAStoredHeader() throws {
-        var random = SeededGenerator(state: 7)
+        var random = SeededGenerator(seed: 7)
         let encoders = [
             FrameEncoder(), FrameEncoder(policy: .init(threshold: 0, level: 9)),
             FrameEncoder(policy: .init(threshold: 0, dictionary: .imMessages)),

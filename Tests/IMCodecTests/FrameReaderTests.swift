@@ -1,21 +1,9 @@
 import Foundation
+import IMCodecTraffic
 import Testing
 import XCTest
 
 @testable import IMCodec
-
-/// SplitMix64: a small seeded generator, so streams are the same every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// A few frames of every kind and compression, back to back.
 func sampleStream() -> (stream: [UInt8], payloads: [[UInt8]]) {
@@ -180,7 +168,7 @@ final class FrameReaderStreamTests: XCTestCase {
     /// The stream is made and read one block of about 1 MiB at a time, so the
     /// test never holds the whole stream either.
     func testYieldsEveryFrameOfAHundredMegabyteStreamInRandomChunksExactlyOnce() throws {
-        var random = SeededGenerator(state: 0x5EED_0100)
+        var random = SeededGenerator(seed: 0x5EED_0100)
         let words = [
             "你好", "世界", "😀", "👍🏽", "hello", "message", "group", "图片", "http://", "https://cdn.example.com/",
             "uuid", "{\"k\":", "\"v\"}", " ", " ", "的", "了", "\n",

@@ -1,4 +1,5 @@
 import CIMCodecUTF8
+import IMCodecTraffic
 import Testing
 
 @testable import IMCodec
@@ -68,7 +69,7 @@ struct UTF8Tests {
     /// Random mixes of valid sequences of every length with random bytes,
     /// from empty to several blocks long.
     @Test func agreesWithTheStandardLibraryOnRandomText() {
-        var generator = SeededGenerator(state: 0x0075_7466_0008)
+        var generator = SeededGenerator(seed: 0x0075_7466_0008)
         let pieces: [[UInt8]] = [
             "a", "é", "中", "😀", "\u{10FFFF}", "\u{FFFD}", "\u{7F}", "\u{80}", "\u{7FF}", "\u{800}",
         ]
