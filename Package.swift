@@ -87,6 +87,13 @@ let package = Package(
             name: "IMCodecTraffic",
             dependencies: ["IMCodec"]
         ),
+        // The properties the FuzzReference fuzz target checks on the C
+        // reference, so `swift test` replays its saved inputs too.
+        .target(
+            name: "CReferenceChecks",
+            dependencies: ["IMCodecReference"],
+            path: "FuzzTesting/CReferenceChecks"
+        ),
         .executableTarget(
             name: "IMCodecDevTools",
             dependencies: [
@@ -100,6 +107,7 @@ let package = Package(
             dependencies: [
                 "IMCodec",
                 "IMCodecTraffic",
+                "CReferenceChecks",
                 "IMCodecConformance",
                 "IMCodecOracle",
                 "IMCodecTestSupport",
@@ -127,7 +135,7 @@ if ProcessInfo.processInfo.environment["IMCODEC_FUZZ"] != nil {
         .target(
             name: "FuzzSupport", dependencies: ["IMCodec", "IMCodecTraffic", "CZlib", "CLibFuzzer"],
             path: "FuzzTesting/FuzzSupport"),
-        .executableTarget(name: "FuzzReference", dependencies: ["IMCodecReference"], path: "FuzzTesting/FuzzReference"),
+        .executableTarget(name: "FuzzReference", dependencies: ["CReferenceChecks"], path: "FuzzTesting/FuzzReference"),
     ]
     package.products.append(.executable(name: "FuzzReference", targets: ["FuzzReference"]))
     for name in swiftFuzzTargets {

@@ -1,3 +1,4 @@
+import CReferenceChecks
 import Foundation
 import IMCodec
 import IMCodecTestSupport
@@ -12,7 +13,15 @@ import Testing
         ("FuzzFrame", FuzzChecks.frame),
         ("FuzzStream", FuzzChecks.stream),
         ("FuzzREST", FuzzChecks.rest),
+        ("FuzzReference", referenceCheck),
     ]
+
+    /// FuzzReference's checks, in C.
+    @Sendable static func referenceCheck(_ input: [UInt8]) -> String? {
+        input.withUnsafeBufferPointer { buffer in
+            imcodec_reference_check(buffer.baseAddress, buffer.count).map { String(cString: $0) }
+        }
+    }
 
     @Test func everySavedFuzzInputPassesItsCheck() throws {
         var replayed = 0
@@ -41,5 +50,11 @@ import Testing
         #expect(FuzzChecks.stream([3, 5] + frame + frame) == nil)
         #expect(FuzzChecks.rest(Array(#"[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hi"}}]"#.utf8)) == nil)
         #expect(FuzzChecks.rest(Array(#"[{"MsgType":"TIMTextElem"}]"#.utf8)) == nil)
+        let payload = message.serializedBytes()
+        #expect(Self.referenceCheck([0, 0] + payload) == nil)
+        #expect(Self.referenceCheck([1] + frame) == nil)
+        #expect(Self.referenceCheck([2, 0, 1, 0, 0x16] + payload) == nil)
+        #expect(Self.referenceCheck([3, 3, 5] + frame + frame) == nil)
+        #expect(Self.referenceCheck([1, 0x01, 0x11]) == nil)
     }
 }
