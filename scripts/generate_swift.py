@@ -434,6 +434,8 @@ def inline_size(m):
     for f in m.fields:
         if f.repeated:
             field = 8
+        elif is_boxed(f):
+            field = 8
         elif f.type == T_MESSAGE:
             field = inline_size(MESSAGES[f.short_type]) + 1
         else:
@@ -444,6 +446,24 @@ def inline_size(m):
         else:
             size += field
     return size + sum(v + 1 for v in oneofs.values())
+
+
+def is_boxed(f):
+    """Whether a singular message field outside a oneof is held in an `Indirect` box.
+
+    The same reasoning as for `indirect` oneof members: a `Message` would
+    otherwise carry its 270-byte `OfflinePushInfo` inline, absent or not.
+    """
+    return f.oneof_index is None and not f.repeated and f.type == T_MESSAGE and \
+        inline_size(MESSAGES[f.short_type]) > INDIRECT_ABOVE
+
+
+def present_binding(f):
+    """A Swift condition binding `value` to the set value of singular message field `f`, without copying it."""
+    name = escape(swift_name(f.name))
+    if is_boxed(f):
+        return "case .value(let value)? = self._%s" % swift_name(f.name)
+    return "let value = self.%s" % name
 
 
 def is_indirect(f):
@@ -483,7 +503,15 @@ def gen_message(m):
             continue
         decl, default = member_decl(f)
         out.append(doc(field_doc(f, m), "    ", ""))
-        out.append("    public var %s: %s = %s\n\n" % (escape(swift_name(f.name)), decl, default))
+        if is_boxed(f):
+            storage = "_" + swift_name(f.name)
+            out.append("    public var %s: %s {\n" % (escape(swift_name(f.name)), decl))
+            out.append("        get { %s?.value }\n" % storage)
+            out.append("        set { %s = newValue.map { Indirect.value($0) } }\n    }\n\n" % storage)
+            out.append("    /// ``%s``, held on the heap (see ``Indirect``).\n" % swift_name(f.name))
+            out.append("    var %s: Indirect<%s>? = nil\n\n" % (storage, swift_type(f)))
+        else:
+            out.append("    public var %s: %s = %s\n\n" % (escape(swift_name(f.name)), decl, default))
         params.append((swift_name(f.name), decl, default))
     out.append("    /// Fields this schema does not know, kept for re-encoding.\n")
     out.append("    public var unknownFields = UnknownFields()\n\n")
@@ -562,7 +590,7 @@ def gen_size(m):
                 out.append("            size &+= %d &+ %s\n" % (len(tag_bytes(f)), size_expr(f, "value")))
             out.append("        }\n")
         elif f.type == T_MESSAGE:
-            out.append("        if let value = %s {\n" % v)
+            out.append("        if %s {\n" % present_binding(f))
             out.append(nested(f, "value", "            "))
             out.append("        }\n")
         else:
@@ -602,7 +630,7 @@ def gen_encode(m):
             out.append(emit(f, "value", "            "))
             out.append("        }\n")
         elif f.type == T_MESSAGE:
-            out.append("        if let value = %s {\n" % v)
+            out.append("        if %s {\n" % present_binding(f))
             out.append(emit(f, "value", "            "))
             out.append("        }\n")
         else:
@@ -641,15 +669,14 @@ def gen_merge(m):
             out.append('%s    throw IMCodecError(\n%s        .%s, path: "%s[\\(index)]",\n'
                        '%s        reason: "more entries than the limit allows", limit: context.limits.%s,'
                        ' observed: index + 1)\n%s}\n' % (ind, ind, code, json, ind, limit, ind))
-            # The first entry sizes the array for all of them: one allocation.
-            out.append("%sif index == 0 {\n" % ind)
-            out.append("%s    self.%s.reserveCapacity(\n" % (ind, name))
-            out.append("%s        reader.countFields(withTag: %d, from: start, limit: context.limits.%s))\n" % (
-                ind, tag_value(f), limit))
-            out.append("%s}\n" % ind)
+            # The first entry, once read, sizes the array for all of them:
+            # one allocation.
+            reserve = ("%s    if index == 0 {\n%s        self.%s.reserveCapacity(reader.entryCount(withTag: %d, limit: "
+                       "context.limits.%s))\n%s    }\n") % (ind, ind, name, tag_value(f), limit, ind)
             out.append("%sdo {\n" % ind)
             if f.type == T_MESSAGE:
                 out.append("%s    var nested = try reader.readNested()\n" % ind)
+                out.append(reserve)
                 layered = (m.name, f.name) in LAYER_FIELDS
                 if layered:
                     out.append("%s    try context.enterLayer()\n" % ind)
@@ -659,7 +686,9 @@ def gen_merge(m):
                 if layered:
                     out.append("%s    context.leaveLayer()\n" % ind)
             else:
-                out.append("%s    self.%s.append(%s)\n" % (ind, name, read_expr(f)))
+                out.append("%s    let value = %s\n" % (ind, read_expr(f)))
+                out.append(reserve)
+                out.append("%s    self.%s.append(value)\n" % (ind, name))
             out.append('%s} catch { throw error.prefixed(with: "%s[\\(index)]") }\n' % (ind, json))
         elif f.oneof_index is not None:
             ov = oneof_var(m, f)
@@ -721,7 +750,7 @@ def gen_json_write(m):
             out.append("            for value in %s { %s }\n" % (v, json_write_stmt(f, "value")))
             out.append("            writer.endArray()\n        }\n")
         elif f.type == T_MESSAGE:
-            out.append("        if let value = %s {\n" % v)
+            out.append("        if %s {\n" % present_binding(f))
             out.append('            writer.key("%s")\n            value._writeJSON(to: &writer)\n        }\n'
                        % f.json_name)
         else:

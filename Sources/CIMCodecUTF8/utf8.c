@@ -188,10 +188,18 @@ __attribute__((target("ssse3"))) static int check_ssse3(const unsigned char *p, 
         if (len == 16) error = _mm_or_si128(error, incomplete(input));
         return _mm_movemask_epi8(_mm_cmpeq_epi8(error, zero)) == 0xFFFF ? IMCODEC_UTF8_VALID : IMCODEC_UTF8_INVALID;
     }
+    /* ASCII first, a block at a time and the last 16 bytes overlapping the
+       blocks before: most long string fields are ids, URLs and JSON. */
+    size_t i = 0;
+    while (i + 16 <= len && _mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(p + i))) == 0) i += 16;
+    if (i == len || (i + 16 > len && _mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(p + len - 16))) == 0)) {
+        return IMCODEC_UTF8_ASCII;
+    }
+    /* The whole check from the first block with a high bit. The ASCII bytes
+       before it leave no sequence open and count as zeros do. */
     __m128i previous = zero;
     __m128i error = zero;
     int high_bits = 0;
-    size_t i = 0;
     for (; i + 16 <= len; i += 16) {
         __m128i input = _mm_loadu_si128((const __m128i *)(p + i));
         int high = _mm_movemask_epi8(input);

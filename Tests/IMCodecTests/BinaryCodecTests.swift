@@ -72,6 +72,25 @@ import Testing
         #expect(message.offlinePushInfo == OfflinePushInfo(title: "a", desc: "b"))
     }
 
+    @Test func keepsValueSemanticsForAFieldHeldOnTheHeap() throws {
+        // offlinePushInfo is stored out of line (Indirect): a copy must
+        // still behave as an independent value, compare and hash by value.
+        let original = Message(msgID: "m", offlinePushInfo: OfflinePushInfo(title: "a"))
+        var copy = original
+        copy.offlinePushInfo?.title = "b"
+        #expect(original.offlinePushInfo?.title == "a")
+        #expect(copy.offlinePushInfo?.title == "b")
+        #expect(original != copy)
+        copy.offlinePushInfo?.title = "a"
+        #expect(original == copy)
+        #expect(original.hashValue == copy.hashValue)
+        // 0A 01 "m" | 82 01 03 (offlinePushInfo) 0A 01 "a"
+        #expect(copy.serializedBytes() == hex("0A016D 820103 0A0161"))
+        copy.offlinePushInfo = nil
+        #expect(copy.serializedBytes() == hex("0A016D"))
+        #expect(try Message(serializedBytes: original.serializedBytes()) == original)
+    }
+
     @Test func replacesADifferentOneofMemberAndMergesTheSameOne() throws {
         // text "a", then image uuid "u": the image replaces the text.
         let replaced = try Elem(serializedBytes: hex("0A03 0A0161 1A03 0A0175"))

@@ -165,11 +165,20 @@ public struct WireReader {
     /// Reads a length-delimited UTF-8 string.
     ///
     /// - Throws: `payload.truncated`, `payload.length`, `payload.utf8`.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func readString() throws(IMCodecError) -> String {
+        // The cursor moves here, inlined into the caller, so that it can stay
+        // in a register there; making the string is a call of its own.
         let body = try readLengthDelimited()
         guard !body.isEmpty else { return "" }
-        let units = body.assumingMemoryBound(to: UInt8.self)
+        return try Self.string(from: body.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// Makes a string of UTF-8 bytes, checking them.
+    ///
+    /// - Throws: `payload.utf8`.
+    @inlinable @inline(never)
+    static func string(from units: UnsafeBufferPointer<UInt8>) throws(IMCodecError) -> String {
         // The bytes are checked once, sixteen at a time in C (the standard
         // library's validator takes about ten instructions a byte on Chinese
         // text), and copied once: the string is made from the checked span
@@ -177,6 +186,15 @@ public struct WireReader {
         let check = imcodec_utf8_check(units.baseAddress, units.count)
         guard check != IMCODEC_UTF8_INVALID else {
             throw IMCodecError(.payloadUTF8, reason: "a string field is not valid UTF-8")
+        }
+        if check == IMCODEC_UTF8_ASCII && units.count <= 15 {
+            // Short ASCII (ids, names) fits a small string, which this
+            // initialiser fills with one copy and takes as it is, while
+            // `String(copying:)` assembles it a byte at a time.
+            return String(unsafeUninitializedCapacity: units.count) { buffer in
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(units))
+                return units.count
+            }
         }
         return String(copying: unsafe UTF8Span(unchecked: units.span, isKnownASCII: check == IMCODEC_UTF8_ASCII))
     }
@@ -194,6 +212,24 @@ public struct WireReader {
         }
     }
 
+    /// The number of entries of a repeated field, counted when its first
+    /// entry has just been read, so that the array can be given its final
+    /// capacity in one allocation.
+    ///
+    /// A field written last (most often a message's elems) is answered at
+    /// once, as nothing follows it; otherwise the rest of this reader is
+    /// counted with ``countFields(withTag:from:limit:)``.
+    ///
+    /// - Parameters:
+    ///   - tag: The field's whole tag (`number << 3 | wire type`).
+    ///   - limit: The largest count of interest, at least 1.
+    /// - Returns: 1 plus the fields with `tag` after this position, at most `limit`.
+    @inlinable @inline(__always)
+    public func entryCount(withTag tag: UInt32, limit: Int) -> Int {
+        guard position < end, limit > 1 else { return 1 }
+        return 1 &+ countFields(withTag: tag, from: position, limit: limit &- 1)
+    }
+
     /// Counts the fields with `tag` from `start` to the end of this reader,
     /// stopping at `limit`, so a repeated field can be given its final
     /// capacity before its first entry is decoded.
@@ -205,7 +241,8 @@ public struct WireReader {
     ///
     /// - Parameters:
     ///   - tag: The whole tag (`number << 3 | wire type`) to count.
-    ///   - start: The ``mark`` taken before a tag of this reader.
+    ///   - start: Where to start: the ``mark`` taken before a tag of this
+    ///     reader, or the current position.
     ///   - limit: The largest count of interest.
     /// - Returns: The number of fields with `tag`, at most `limit`.
     @inlinable

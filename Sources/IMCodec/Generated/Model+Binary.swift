@@ -171,12 +171,11 @@ extension UserProfile {
                         .limitRepeated, path: "customInfo[\(index)]",
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
-                if index == 0 {
-                    self.customInfo.reserveCapacity(
-                        reader.countFields(withTag: 98, from: start, limit: context.limits.maxRepeated))
-                }
                 do {
                     var nested = try reader.readNested()
+                    if index == 0 {
+                        self.customInfo.reserveCapacity(reader.entryCount(withTag: 98, limit: context.limits.maxRepeated))
+                    }
                     self.customInfo.append(CustomInfoEntry())
                     try self.customInfo[index]._merge(from: &nested, &context)
                 } catch { throw error.prefixed(with: "customInfo[\(index)]") }
@@ -259,12 +258,11 @@ extension GroupMemberInfo {
                         .limitRepeated, path: "customInfo[\(index)]",
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
-                if index == 0 {
-                    self.customInfo.reserveCapacity(
-                        reader.countFields(withTag: 50, from: start, limit: context.limits.maxRepeated))
-                }
                 do {
                     var nested = try reader.readNested()
+                    if index == 0 {
+                        self.customInfo.reserveCapacity(reader.entryCount(withTag: 50, limit: context.limits.maxRepeated))
+                    }
                     self.customInfo.append(CustomInfoEntry())
                     try self.customInfo[index]._merge(from: &nested, &context)
                 } catch { throw error.prefixed(with: "customInfo[\(index)]") }
@@ -481,12 +479,11 @@ extension ImageElem {
                         .limitRepeated, path: "levels[\(index)]",
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
-                if index == 0 {
-                    self.levels.reserveCapacity(
-                        reader.countFields(withTag: 26, from: start, limit: context.limits.maxRepeated))
-                }
                 do {
                     var nested = try reader.readNested()
+                    if index == 0 {
+                        self.levels.reserveCapacity(reader.entryCount(withTag: 26, limit: context.limits.maxRepeated))
+                    }
                     self.levels.append(ImageLevel())
                     try self.levels[index]._merge(from: &nested, &context)
                 } catch { throw error.prefixed(with: "levels[\(index)]") }
@@ -894,12 +891,12 @@ extension MergerElem {
                         .limitRepeated, path: "abstracts[\(index)]",
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
-                if index == 0 {
-                    self.abstracts.reserveCapacity(
-                        reader.countFields(withTag: 18, from: start, limit: context.limits.maxRepeated))
-                }
                 do {
-                    self.abstracts.append(try reader.readString())
+                    let value = try reader.readString()
+                    if index == 0 {
+                        self.abstracts.reserveCapacity(reader.entryCount(withTag: 18, limit: context.limits.maxRepeated))
+                    }
+                    self.abstracts.append(value)
                 } catch { throw error.prefixed(with: "abstracts[\(index)]") }
             case 26:
                 do { self.compatibleText = try reader.readString() } catch { throw error.prefixed(with: "compatibleText") }
@@ -910,12 +907,11 @@ extension MergerElem {
                         .limitRepeated, path: "messages[\(index)]",
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
-                if index == 0 {
-                    self.messages.reserveCapacity(
-                        reader.countFields(withTag: 34, from: start, limit: context.limits.maxRepeated))
-                }
                 do {
                     var nested = try reader.readNested()
+                    if index == 0 {
+                        self.messages.reserveCapacity(reader.entryCount(withTag: 34, limit: context.limits.maxRepeated))
+                    }
                     try context.enterLayer()
                     self.messages.append(Message())
                     try self.messages[index]._merge(from: &nested, &context)
@@ -1026,7 +1022,7 @@ extension ChangedUserInfo {
     public func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.identifier.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.identifier.utf8.count) }
-        if let value = self.profile {
+        if case .value(let value)? = self._profile {
             let slot = cache.reserve()
             let count = value._encodedSize(&cache)
             cache.record(count, at: slot)
@@ -1042,7 +1038,7 @@ extension ChangedUserInfo {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.identifier)
         }
-        if let value = self.profile {
+        if case .value(let value)? = self._profile {
             writer.writeByte(0x12)
             writer.writeLength(cache.next())
             value._encode(to: &writer, &cache)
@@ -1146,7 +1142,7 @@ extension GroupTipsElem {
             cache.record(count, at: slot)
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
         }
-        if let value = self.opUserInfo {
+        if case .value(let value)? = self._opUserInfo {
             let slot = cache.reserve()
             let count = value._encodedSize(&cache)
             cache.record(count, at: slot)
@@ -1208,7 +1204,7 @@ extension GroupTipsElem {
             writer.writeLength(cache.next())
             value._encode(to: &writer, &cache)
         }
-        if let value = self.opUserInfo {
+        if case .value(let value)? = self._opUserInfo {
             writer.writeByte(0x42)
             writer.writeLength(cache.next())
             value._encode(to: &writer, &cache)
@@ -1258,12 +1254,12 @@ extension GroupTipsElem {
                         .limitRepeated, path: "userList[\(index)]",
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
-                if index == 0 {
-                    self.userList.reserveCapacity(
-                        reader.countFields(withTag: 34, from: start, limit: context.limits.maxRepeated))
-                }
                 do {
-                    self.userList.append(try reader.readString())
+                    let value = try reader.readString()
+                    if index == 0 {
+                        self.userList.reserveCapacity(reader.entryCount(withTag: 34, limit: context.limits.maxRepeated))
+                    }
+                    self.userList.append(value)
                 } catch { throw error.prefixed(with: "userList[\(index)]") }
             case 42:
                 do { self.groupName = try reader.readString() } catch { throw error.prefixed(with: "groupName") }
@@ -1274,12 +1270,11 @@ extension GroupTipsElem {
                         .limitRepeated, path: "groupChangeList[\(index)]",
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
-                if index == 0 {
-                    self.groupChangeList.reserveCapacity(
-                        reader.countFields(withTag: 50, from: start, limit: context.limits.maxRepeated))
-                }
                 do {
                     var nested = try reader.readNested()
+                    if index == 0 {
+                        self.groupChangeList.reserveCapacity(reader.entryCount(withTag: 50, limit: context.limits.maxRepeated))
+                    }
                     self.groupChangeList.append(GroupChangeInfo())
                     try self.groupChangeList[index]._merge(from: &nested, &context)
                 } catch { throw error.prefixed(with: "groupChangeList[\(index)]") }
@@ -1290,12 +1285,11 @@ extension GroupTipsElem {
                         .limitRepeated, path: "memberChangeList[\(index)]",
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
-                if index == 0 {
-                    self.memberChangeList.reserveCapacity(
-                        reader.countFields(withTag: 58, from: start, limit: context.limits.maxRepeated))
-                }
                 do {
                     var nested = try reader.readNested()
+                    if index == 0 {
+                        self.memberChangeList.reserveCapacity(reader.entryCount(withTag: 58, limit: context.limits.maxRepeated))
+                    }
                     self.memberChangeList.append(MemberChangeInfo())
                     try self.memberChangeList[index]._merge(from: &nested, &context)
                 } catch { throw error.prefixed(with: "memberChangeList[\(index)]") }
@@ -1320,12 +1314,11 @@ extension GroupTipsElem {
                         .limitRepeated, path: "changedUserInfo[\(index)]",
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
-                if index == 0 {
-                    self.changedUserInfo.reserveCapacity(
-                        reader.countFields(withTag: 82, from: start, limit: context.limits.maxRepeated))
-                }
                 do {
                     var nested = try reader.readNested()
+                    if index == 0 {
+                        self.changedUserInfo.reserveCapacity(reader.entryCount(withTag: 82, limit: context.limits.maxRepeated))
+                    }
                     self.changedUserInfo.append(ChangedUserInfo())
                     try self.changedUserInfo[index]._merge(from: &nested, &context)
                 } catch { throw error.prefixed(with: "changedUserInfo[\(index)]") }
@@ -1336,12 +1329,11 @@ extension GroupTipsElem {
                         .limitRepeated, path: "changedGroupMemberInfo[\(index)]",
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
-                if index == 0 {
-                    self.changedGroupMemberInfo.reserveCapacity(
-                        reader.countFields(withTag: 90, from: start, limit: context.limits.maxRepeated))
-                }
                 do {
                     var nested = try reader.readNested()
+                    if index == 0 {
+                        self.changedGroupMemberInfo.reserveCapacity(reader.entryCount(withTag: 90, limit: context.limits.maxRepeated))
+                    }
                     self.changedGroupMemberInfo.append(ChangedGroupMemberInfo())
                     try self.changedGroupMemberInfo[index]._merge(from: &nested, &context)
                 } catch { throw error.prefixed(with: "changedGroupMemberInfo[\(index)]") }
@@ -1367,7 +1359,7 @@ extension GroupSystemElem {
         if self.msgKey != 0 { size &+= 1 &+ WireFormat.varintSize(self.msgKey) }
         if !self.authKey.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.authKey.count) }
         if !self.userData.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.userData.count) }
-        if let value = self.opUserInfo {
+        if case .value(let value)? = self._opUserInfo {
             let slot = cache.reserve()
             let count = value._encodedSize(&cache)
             cache.record(count, at: slot)
@@ -1414,7 +1406,7 @@ extension GroupSystemElem {
             writer.writeByte(0x3A)
             writer.writeLengthDelimited(self.userData)
         }
-        if let value = self.opUserInfo {
+        if case .value(let value)? = self._opUserInfo {
             writer.writeByte(0x42)
             writer.writeLength(cache.next())
             value._encode(to: &writer, &cache)
@@ -1565,12 +1557,11 @@ extension SnsSystemElem {
                         .limitRepeated, path: "users[\(index)]",
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
-                if index == 0 {
-                    self.users.reserveCapacity(
-                        reader.countFields(withTag: 18, from: start, limit: context.limits.maxRepeated))
-                }
                 do {
                     var nested = try reader.readNested()
+                    if index == 0 {
+                        self.users.reserveCapacity(reader.entryCount(withTag: 18, limit: context.limits.maxRepeated))
+                    }
                     self.users.append(SnsChangeInfo())
                     try self.users[index]._merge(from: &nested, &context)
                 } catch { throw error.prefixed(with: "users[\(index)]") }
@@ -1942,7 +1933,7 @@ extension OfflinePushInfo {
         if !self.ext.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.ext.utf8.count) }
         if !self.iosSound.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.iosSound.utf8.count) }
         if self.pushFlag != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.pushFlag)) }
-        if let value = self.android {
+        if case .value(let value)? = self._android {
             let slot = cache.reserve()
             let count = value._encodedSize(&cache)
             cache.record(count, at: slot)
@@ -1980,7 +1971,7 @@ extension OfflinePushInfo {
             writer.writeByte(0x28)
             writer.writeVarint(UInt64(self.pushFlag))
         }
-        if let value = self.android {
+        if case .value(let value)? = self._android {
             writer.writeByte(0x32)
             writer.writeLength(cache.next())
             value._encode(to: &writer, &cache)
@@ -2203,7 +2194,7 @@ extension Message {
         for value in self.atUserList {
             size &+= 1 &+ WireFormat.lengthDelimitedSize(value.utf8.count)
         }
-        if let value = self.offlinePushInfo {
+        if case .value(let value)? = self._offlinePushInfo {
             let slot = cache.reserve()
             let count = value._encodedSize(&cache)
             cache.record(count, at: slot)
@@ -2282,7 +2273,7 @@ extension Message {
             writer.writeByte(0x7A)
             writer.writeLengthDelimited(value)
         }
-        if let value = self.offlinePushInfo {
+        if case .value(let value)? = self._offlinePushInfo {
             writer.writeByte(0x82)
             writer.writeByte(0x01)
             writer.writeLength(cache.next())
@@ -2341,12 +2332,12 @@ extension Message {
                         .limitRepeated, path: "targetedReceivers[\(index)]",
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
-                if index == 0 {
-                    self.targetedReceivers.reserveCapacity(
-                        reader.countFields(withTag: 114, from: start, limit: context.limits.maxRepeated))
-                }
                 do {
-                    self.targetedReceivers.append(try reader.readString())
+                    let value = try reader.readString()
+                    if index == 0 {
+                        self.targetedReceivers.reserveCapacity(reader.entryCount(withTag: 114, limit: context.limits.maxRepeated))
+                    }
+                    self.targetedReceivers.append(value)
                 } catch { throw error.prefixed(with: "targetedReceivers[\(index)]") }
             case 122:
                 let index = self.atUserList.count
@@ -2355,12 +2346,12 @@ extension Message {
                         .limitRepeated, path: "atUserList[\(index)]",
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
-                if index == 0 {
-                    self.atUserList.reserveCapacity(
-                        reader.countFields(withTag: 122, from: start, limit: context.limits.maxRepeated))
-                }
                 do {
-                    self.atUserList.append(try reader.readString())
+                    let value = try reader.readString()
+                    if index == 0 {
+                        self.atUserList.reserveCapacity(reader.entryCount(withTag: 122, limit: context.limits.maxRepeated))
+                    }
+                    self.atUserList.append(value)
                 } catch { throw error.prefixed(with: "atUserList[\(index)]") }
             case 130:
                 do {
@@ -2378,12 +2369,11 @@ extension Message {
                         .limitElems, path: "elems[\(index)]",
                         reason: "more entries than the limit allows", limit: context.limits.maxElems, observed: index + 1)
                 }
-                if index == 0 {
-                    self.elems.reserveCapacity(
-                        reader.countFields(withTag: 146, from: start, limit: context.limits.maxElems))
-                }
                 do {
                     var nested = try reader.readNested()
+                    if index == 0 {
+                        self.elems.reserveCapacity(reader.entryCount(withTag: 146, limit: context.limits.maxElems))
+                    }
                     self.elems.append(Elem())
                     try self.elems[index]._merge(from: &nested, &context)
                 } catch { throw error.prefixed(with: "elems[\(index)]") }
@@ -2431,12 +2421,11 @@ extension MessageBatch {
                         .limitBatchMessages, path: "messages[\(index)]",
                         reason: "more entries than the limit allows", limit: context.limits.maxBatchMessages, observed: index + 1)
                 }
-                if index == 0 {
-                    self.messages.reserveCapacity(
-                        reader.countFields(withTag: 10, from: start, limit: context.limits.maxBatchMessages))
-                }
                 do {
                     var nested = try reader.readNested()
+                    if index == 0 {
+                        self.messages.reserveCapacity(reader.entryCount(withTag: 10, limit: context.limits.maxBatchMessages))
+                    }
                     self.messages.append(Message())
                     try self.messages[index]._merge(from: &nested, &context)
                 } catch { throw error.prefixed(with: "messages[\(index)]") }
@@ -2559,12 +2548,11 @@ extension ReadReceiptEvent {
                         .limitRepeated, path: "receipts[\(index)]",
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
-                if index == 0 {
-                    self.receipts.reserveCapacity(
-                        reader.countFields(withTag: 10, from: start, limit: context.limits.maxRepeated))
-                }
                 do {
                     var nested = try reader.readNested()
+                    if index == 0 {
+                        self.receipts.reserveCapacity(reader.entryCount(withTag: 10, limit: context.limits.maxRepeated))
+                    }
                     self.receipts.append(MessageReceipt())
                     try self.receipts[index]._merge(from: &nested, &context)
                 } catch { throw error.prefixed(with: "receipts[\(index)]") }
@@ -2612,7 +2600,7 @@ extension ModificationEvent {
     @_effects(releasenone)
     public func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
-        if let value = self.message {
+        if case .value(let value)? = self._message {
             let slot = cache.reserve()
             let count = value._encodedSize(&cache)
             cache.record(count, at: slot)
@@ -2624,7 +2612,7 @@ extension ModificationEvent {
 
     @_effects(releasenone)
     public func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
-        if let value = self.message {
+        if case .value(let value)? = self._message {
             writer.writeByte(0x0A)
             writer.writeLength(cache.next())
             value._encode(to: &writer, &cache)

@@ -1122,7 +1122,7 @@ extension ChangedUserInfo {
             writer.key("identifier")
             writer.string(self.identifier)
         }
-        if let value = self.profile {
+        if case .value(let value)? = self._profile {
             writer.key("profile")
             value._writeJSON(to: &writer)
         }
@@ -1232,7 +1232,7 @@ extension GroupTipsElem {
             for value in self.memberChangeList { value._writeJSON(to: &writer) }
             writer.endArray()
         }
-        if let value = self.opUserInfo {
+        if case .value(let value)? = self._opUserInfo {
             writer.key("opUserInfo")
             value._writeJSON(to: &writer)
         }
@@ -1436,7 +1436,7 @@ extension GroupSystemElem {
             writer.key("userData")
             writer.bytes(self.userData)
         }
-        if let value = self.opUserInfo {
+        if case .value(let value)? = self._opUserInfo {
             writer.key("opUserInfo")
             value._writeJSON(to: &writer)
         }
@@ -1853,7 +1853,7 @@ extension OfflinePushInfo {
             writer.key("pushFlag")
             writer.uint32(self.pushFlag)
         }
-        if let value = self.android {
+        if case .value(let value)? = self._android {
             writer.key("android")
             value._writeJSON(to: &writer)
         }
@@ -2167,7 +2167,7 @@ extension Message {
             for value in self.atUserList { writer.string(value) }
             writer.endArray()
         }
-        if let value = self.offlinePushInfo {
+        if case .value(let value)? = self._offlinePushInfo {
             writer.key("offlinePushInfo")
             value._writeJSON(to: &writer)
         }
@@ -2543,7 +2543,7 @@ extension RecallEvent {
 extension ModificationEvent {
     public func _writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        if let value = self.message {
+        if case .value(let value)? = self._message {
             writer.key("message")
             value._writeJSON(to: &writer)
         }

@@ -1475,7 +1475,13 @@ public struct ChangedUserInfo: WireMessage {
     public var identifier: String = ""
 
     /// `profile` (field 2, UserProfile).
-    public var profile: UserProfile? = nil
+    public var profile: UserProfile? {
+        get { _profile?.value }
+        set { _profile = newValue.map { Indirect.value($0) } }
+    }
+
+    /// ``profile``, held on the heap (see ``Indirect``).
+    var _profile: Indirect<UserProfile>? = nil
 
     /// Fields this schema does not know, kept for re-encoding.
     public var unknownFields = UnknownFields()
@@ -1547,7 +1553,13 @@ public struct GroupTipsElem: WireMessage {
     public var memberChangeList: [MemberChangeInfo] = []
 
     /// `op_user_info` (field 8, UserProfile).
-    public var opUserInfo: UserProfile? = nil
+    public var opUserInfo: UserProfile? {
+        get { _opUserInfo?.value }
+        set { _opUserInfo = newValue.map { Indirect.value($0) } }
+    }
+
+    /// ``opUserInfo``, held on the heap (see ``Indirect``).
+    var _opUserInfo: Indirect<UserProfile>? = nil
 
     /// `op_group_member_info` (field 9, GroupMemberInfo).
     public var opGroupMemberInfo: GroupMemberInfo? = nil
@@ -1639,7 +1651,13 @@ public struct GroupSystemElem: WireMessage {
     public var userData: [UInt8] = []
 
     /// `op_user_info` (field 8, UserProfile).
-    public var opUserInfo: UserProfile? = nil
+    public var opUserInfo: UserProfile? {
+        get { _opUserInfo?.value }
+        set { _opUserInfo = newValue.map { Indirect.value($0) } }
+    }
+
+    /// ``opUserInfo``, held on the heap (see ``Indirect``).
+    var _opUserInfo: Indirect<UserProfile>? = nil
 
     /// `op_group_member_info` (field 9, GroupMemberInfo).
     public var opGroupMemberInfo: GroupMemberInfo? = nil
@@ -1854,7 +1872,13 @@ public struct OfflinePushInfo: WireMessage {
     /// REST `AndroidInfo`.
     ///
     /// `android` (field 6, AndroidPushInfo).
-    public var android: AndroidPushInfo? = nil
+    public var android: AndroidPushInfo? {
+        get { _android?.value }
+        set { _android = newValue.map { Indirect.value($0) } }
+    }
+
+    /// ``android``, held on the heap (see ``Indirect``).
+    var _android: Indirect<AndroidPushInfo>? = nil
 
     /// REST `ApnsInfo`, except `Sound`, which is `ios_sound`.
     ///
@@ -2056,7 +2080,13 @@ public struct Message: WireMessage {
     public var atUserList: [String] = []
 
     /// `offline_push_info` (field 16, OfflinePushInfo).
-    public var offlinePushInfo: OfflinePushInfo? = nil
+    public var offlinePushInfo: OfflinePushInfo? {
+        get { _offlinePushInfo?.value }
+        set { _offlinePushInfo = newValue.map { Indirect.value($0) } }
+    }
+
+    /// ``offlinePushInfo``, held on the heap (see ``Indirect``).
+    var _offlinePushInfo: Indirect<OfflinePushInfo>? = nil
 
     /// `cloud_custom_data` (field 17, string).
     public var cloudCustomData: String = ""
@@ -2238,7 +2268,13 @@ public struct ModificationEvent: WireMessage {
     public static var protoMessageName: String { "imcodec.v1.ModificationEvent" }
 
     /// `message` (field 1, Message).
-    public var message: Message? = nil
+    public var message: Message? {
+        get { _message?.value }
+        set { _message = newValue.map { Indirect.value($0) } }
+    }
+
+    /// ``message``, held on the heap (see ``Indirect``).
+    var _message: Indirect<Message>? = nil
 
     /// Fields this schema does not know, kept for re-encoding.
     public var unknownFields = UnknownFields()
@@ -2340,7 +2376,7 @@ public struct Event: WireMessage {
         /// `recall` (field 2, RecallEvent).
         case recall(RecallEvent)
         /// `modification` (field 3, ModificationEvent).
-        indirect case modification(ModificationEvent)
+        case modification(ModificationEvent)
         /// `connection` (field 4, ConnectionEvent).
         case connection(ConnectionEvent)
         /// `user_status` (field 5, UserStatusEvent).
