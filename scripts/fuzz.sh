@@ -11,8 +11,9 @@
 #
 # Targets: FuzzPayload (our payload decoder against swift-protobuf and the C
 # reference), FuzzJSON, FuzzFrame (frame decoder, then the validator; against
-# the C reference), FuzzStream (the streaming reader in chunks). FuzzFrame and
-# FuzzStream repair frame lengths and checksums after mutating
+# the C reference), FuzzStream (the streaming reader in chunks), FuzzREST (the
+# Tencent REST MsgBody importer), FuzzReference (the C reference alone, in C).
+# FuzzFrame and FuzzStream repair frame lengths and checksums after mutating
 # (FuzzTesting/FuzzSupport/FrameMutator.swift); IMCODEC_FUZZ_MUTATOR=plain
 # turns that off.
 #

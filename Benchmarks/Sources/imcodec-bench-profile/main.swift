@@ -1,4 +1,5 @@
 import BenchmarkCorpus
+import CBenchmarkPeers
 import Foundation
 import IMCodec
 import IMCodecOracle
@@ -12,7 +13,9 @@ import IMCodecTraffic
 // MEASURE: payload-encode, payload-decode, merger300-encode, merger300-decode,
 // frame-default-encode, frame-default-decode, frame-none-encode,
 // frame-none-decode, c-payload-encode, c-payload-decode; `layout` prints the
-// model's inline sizes and `dump` writes the corpus's payloads to files.
+// model's inline sizes, `dump` writes the corpus's payloads to files, and
+// `decode-split` times decoding the traffic and releasing the values apart,
+// for this library, swift-protobuf and protobuf-c (medians over ROUNDS).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let measure = arguments.first else {
@@ -75,6 +78,48 @@ case "dump":
             file.append(contentsOf: payload)
         }
         _ = FileManager.default.createFile(atPath: "\(name).payloads", contents: Data(file))
+    }
+case "decode-split":
+    // Where the decode benchmark's time goes between making the values and
+    // releasing them: every payload is decoded into an array, then the
+    // array is released, each step timed over the whole traffic.
+    let payloads = work.messages.payloads
+    func nanoseconds(_ body: () throws -> Void) rethrows -> Double {
+        var start = timespec()
+        var end = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &start)
+        try body()
+        clock_gettime(CLOCK_MONOTONIC, &end)
+        return Double(end.tv_sec - start.tv_sec) * 1e9 + Double(end.tv_nsec - start.tv_nsec)
+    }
+    var times: [String: [Double]] = [:]
+    for _ in 0..<rounds {
+        var ours: [Message] = []
+        ours.reserveCapacity(payloads.count)
+        times["imcodec decode", default: []].append(
+            try nanoseconds { for payload in payloads { ours.append(try Message(serializedBytes: payload)) } })
+        times["imcodec release", default: []].append(nanoseconds { ours = [] })
+        var oracle: [Imcodec_V1_Message] = []
+        oracle.reserveCapacity(payloads.count)
+        times["swift-protobuf decode", default: []].append(
+            try nanoseconds { for payload in payloads { oracle.append(try Imcodec_V1_Message(serializedBytes: payload)) } })
+        times["swift-protobuf release", default: []].append(nanoseconds { oracle = [] })
+        var unpacked: [UnsafeMutableRawPointer] = []
+        unpacked.reserveCapacity(payloads.count)
+        times["protobuf-c decode", default: []].append(
+            nanoseconds {
+                for payload in payloads {
+                    if let value = payload.withUnsafeBufferPointer({ bench_pbc_unpack(1, $0.baseAddress, $0.count) }) {
+                        unpacked.append(value)
+                    }
+                }
+            })
+        times["protobuf-c release", default: []].append(nanoseconds { for value in unpacked { bench_pbc_free(value) } })
+        sink &+= ours.count &+ oracle.count &+ unpacked.count
+    }
+    for name in times.keys.sorted() {
+        let sorted = times[name]!.sorted()
+        print("\(name): \(String(format: "%.0f", sorted[sorted.count / 2] / Double(payloads.count))) ns/msg")
     }
 case "c-payload-decode":
     run { work.messages.payloads.reduce(0) { $0 &+ (Peer.protobufCDecode($1, kind: 1) ? 1 : 0) } }
