@@ -479,9 +479,16 @@ class Importer:
                     out.append(self.message(e, q, layer + 1, entry=True))
             return out
 
+        def json_msg_key(x, p):
+            key = self.read("str", x, p)
+            if key == "":  # names no stored list
+                self.problem("rest.range", p)
+                return None
+            return key
+
         handlers = {"Title": lambda x, p: self.read("str", x, p), "MsgNum": lambda x, p: self.read("u32", x, p),
                     "CompatibleText": lambda x, p: self.read("str", x, p), "AbstractList": abstracts,
-                    "MsgList": msg_list, "JsonMsgKey": lambda x, p: self.read("str", x, p)}
+                    "MsgList": msg_list, "JsonMsgKey": json_msg_key}
         results, present, clean = self.members(v, path, handlers)
         for key in ("Title", "MsgNum", "CompatibleText", "AbstractList"):
             if key not in present:
@@ -640,7 +647,9 @@ def export_merger(c, path):
     entries = [export_message(m, f"{path}.messages[{i}]", "entry") for i, m in enumerate(messages)]
     if c.get("layersOverLimit"):
         raise Unrepresentable(f"{path}.layersOverLimit")
-    if int(c.get("msgNum", 0)) and messages and int(c.get("msgNum", 0)) != len(messages):
+    # MsgNum is free only when the relay is written with JsonMsgKey: a key and no messages.
+    with_list = messages or not c.get("jsonMsgKey")
+    if int(c.get("msgNum", 0)) and with_list and int(c.get("msgNum", 0)) != len(messages):
         raise Unrepresentable(f"{path}.msgNum")
     if c.get("jsonMsgKey") and messages:
         raise Unrepresentable(f"{path}.jsonMsgKey")
@@ -1479,7 +1488,7 @@ def write_relay():
                                 entry([CUSTOM_DOC], frm="user_b", to="user_a")])])
     imp(vf, "rest.relay.json-msg-key-zero", "JsonMsgKey with MsgNum 0.",
         rest=[el("TIMRelayElem", {"Title": "t", "MsgNum": 0, "CompatibleText": "", "AbstractList": [""],
-                                  "JsonMsgKey": ""})])
+                                  "JsonMsgKey": "k"})])
     imp(vf, "rest.relay.chinese", "A relay titled and summarized in Chinese, as the Chinese SDK pages show them.",
         rest=[relay([entry([text("新版本 SDK 计划什么时候上线呢？")], frm="vinson", to="lynx"),
                      entry([text("计划下周一")], frm="lynx", to="vinson", seq=2)],
@@ -1501,6 +1510,14 @@ def write_relay():
         rest=[relay([entry([text("1")]), entry([text("2")])], msg_num=3)], error=("rest.relay-msg-num", f"{E}.MsgNum"))
     imp(vf, "rest.relay.list-and-key", "MsgList and JsonMsgKey together.",
         rest=[relay([entry([text("1")])], JsonMsgKey="k")], error=("rest.relay-list-and-key", E))
+    imp(vf, "rest.relay.json-msg-key-empty", "An empty JsonMsgKey names no stored list (the model's absent key, "
+        "which would be written back as an empty MsgList); found by FuzzREST with MsgNum 1.",
+        rest=[el("TIMRelayElem", {"Title": "t", "MsgNum": 1, "CompatibleText": "", "AbstractList": [""],
+                                  "JsonMsgKey": ""})], error=("rest.range", f"{E}.JsonMsgKey"))
+    imp(vf, "rest.relay.json-msg-key-empty-with-list", "An empty JsonMsgKey beside MsgList: the key's value, at its "
+        "place in the document, comes before the relay's own checks.",
+        rest=[relay([entry([text("1")])], JsonMsgKey="")], error=("rest.range", f"{E}.JsonMsgKey"),
+        flags=["FirstProblem"])
     imp(vf, "rest.relay.neither-list-nor-key", "Neither MsgList nor JsonMsgKey: missing MsgList.",
         rest=[el("TIMRelayElem", {"Title": "t", "MsgNum": 0, "CompatibleText": "c", "AbstractList": []})],
         error=("rest.missing-key", f"{E}.MsgList"))
@@ -1784,6 +1801,9 @@ def write_export():
         "equal the length of MsgList.", "message",
         {"elems": [{"merger": {"title": "t", "msgNum": 3, "messages": [{"sender": "a", "elems": [t]}]}}]},
         error="elems[0].merger.msgNum")
+    exp(vf, "rest.export.msg-num-without-messages", "A merger with msgNum 2 and neither messages nor a JSON message "
+        "key: it would be written with an empty MsgList, which MsgNum must then equal.", "message",
+        {"elems": [{"merger": {"title": "t", "msgNum": 2}}]}, error="elems[0].merger.msgNum")
     exp(vf, "rest.export.merger-messages-first", "A nested message ID (merger field 4) comes before "
         "layers_over_limit (field 5): depth first.", "message",
         {"elems": [{"merger": {"title": "t", "messages": [{"msgId": "inner", "elems": [t]}],

@@ -93,6 +93,8 @@ import Testing
          "rest.relay-msg-num", "MsgBody[0].MsgContent.MsgNum"),
         (#"[{"MsgType":"TIMRelayElem","MsgContent":{"Title":"t","MsgNum":0,"CompatibleText":"c","AbstractList":[]}}]"#,
          "rest.missing-key", "MsgBody[0].MsgContent.MsgList"),
+        (#"[{"MsgType":"TIMRelayElem","MsgContent":{"Title":"t","MsgNum":1,"CompatibleText":"c","AbstractList":[],"JsonMsgKey":""}}]"#,
+         "rest.range", "MsgBody[0].MsgContent.JsonMsgKey"),
         (#"{"CallbackCommand":"C2C.CallbackAfterSendMsg","Unknown":1,"MsgBody":[]}"#, "rest.unknown-key", "Unknown"),
         (#""text""#, "rest.type", ""),
         (#"[1"#, "json.syntax", ""),
@@ -152,6 +154,8 @@ import Testing
         (Message(elems: [Elem(kind: .location(LocationElem(longitude: .nan)))]), "elems[0].location.longitude"),
         (Message(elems: [Elem(kind: .merger(MergerElem(messages: [Message(msgID: "inner")], layersOverLimit: true)))]),
          "elems[0].merger.messages[0].msgId"),
+        // Written with an empty MsgList, which MsgNum 2 would contradict.
+        (Message(elems: [Elem(kind: .merger(MergerElem(msgNum: 2)))]), "elems[0].merger.msgNum"),
     ])
     func unrepresentableValuesAreRefused(_ message: Message, _ path: String) {
         #expect(throws: IMCodecError(.restUnrepresentable, path: path, reason: "")) { try RESTCodec.export(message) }

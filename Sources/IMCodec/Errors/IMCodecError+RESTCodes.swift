@@ -5,8 +5,8 @@ extension IMCodecError.Code {
     /// expected or the reverse, `null`, a fraction where an integer is
     /// expected, or a document of none of the three shapes.
     public static let restType = Self("rest.type")
-    /// A REST integer is outside its range, or an image level `Type` is not
-    /// 1, 2 or 3.
+    /// A REST integer is outside its range, an image level `Type` is not
+    /// 1, 2 or 3, or a `TIMRelayElem`'s `JsonMsgKey` is empty.
     public static let restRange = Self("rest.range")
     /// A required REST key is absent, or a key of a form's pair without the
     /// rest of the pair.

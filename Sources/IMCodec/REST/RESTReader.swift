@@ -367,7 +367,15 @@ final class RESTReader {
             if key == "MsgNum" { msgNumRead = true }
         }
         let hasList = members.contains { $0.key == "MsgList" }
-        let hasKey = members.contains { $0.key == "JsonMsgKey" }
+        let keyPosition = members.firstIndex { $0.key == "JsonMsgKey" }
+        let hasKey = keyPosition != nil
+        // An empty key names no stored list, and the model, where "" is the
+        // absent key, could not give it back.
+        if let keyPosition, case .string("") = members[keyPosition].value {
+            report(
+                .restRange, location.member("JsonMsgKey", keyPosition),
+                "JsonMsgKey names where the forwarded messages are stored and cannot be empty")
+        }
         // After the missing keys of the table, which take sequence numbers
         // up to the number of keys.
         let sequence = RESTForms.relay.keys.count

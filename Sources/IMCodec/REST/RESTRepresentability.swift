@@ -53,7 +53,11 @@ enum RESTRepresentability {
                 if merger.layersOverLimit {
                     throw unrepresentable(join(mergerPath, "layersOverLimit"), "REST relay elements have no layersOverLimit")
                 }
-                if merger.msgNum != 0 && !merger.messages.isEmpty && Int(merger.msgNum) != merger.messages.count {
+                // Only a relay written with JsonMsgKey (a key and no
+                // messages) has a MsgNum of its own; with MsgList, even an
+                // empty one, MsgNum is its length.
+                let writtenWithList = merger.jsonMsgKey.isEmpty || !merger.messages.isEmpty
+                if merger.msgNum != 0 && writtenWithList && Int(merger.msgNum) != merger.messages.count {
                     throw unrepresentable(
                         join(mergerPath, "msgNum"), "MsgNum must equal the number of messages in MsgList")
                 }
