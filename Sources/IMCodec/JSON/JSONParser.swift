@@ -174,12 +174,23 @@ struct JSONParser {
 
     private mutating func parseString() throws(IMCodecError) -> String {
         index += 1
+        // The unescaped text so far; a string without escapes (most keys
+        // and values) is made straight from the input instead.
         var utf8: [UInt8] = []
+        var escaped = false
         var runStart = index
         while true {
             guard index < bytes.count else { throw syntax("the text ends inside a string") }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
+                if !escaped {
+                    let run = bytes[runStart..<index]
+                    index += 1
+                    guard let string = String(validating: run, as: UTF8.self) else {
+                        throw syntax("a string is not valid UTF-8")
+                    }
+                    return string
+                }
                 utf8.append(contentsOf: bytes[runStart..<index])
                 index += 1
                 break
@@ -189,6 +200,7 @@ struct JSONParser {
                 index += 1
                 continue
             }
+            escaped = true
             utf8.append(contentsOf: bytes[runStart..<index])
             index += 1
             guard index < bytes.count else { throw syntax("the text ends inside an escape") }

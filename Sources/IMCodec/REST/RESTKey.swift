@@ -57,18 +57,18 @@ struct RESTKey<Model>: Sendable {
 /// The keys of one REST object, in documentation order.
 struct RESTForm<Model>: Sendable {
     let keys: [RESTKey<Model>]
+    /// Every key name, in order.
+    let names: [String]
 
     init(_ keys: [RESTKey<Model>]) {
         self.keys = keys
+        self.names = keys.map(\.name)
     }
 
     /// The key spelled `name`.
     func key(_ name: String) -> RESTKey<Model>? {
         keys.first { $0.name == name }
     }
-
-    /// Every key name, in order.
-    var names: [String] { keys.map(\.name) }
 
     /// Whether the group keys are in use for `model`: some group field is not
     /// its default.

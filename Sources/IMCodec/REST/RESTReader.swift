@@ -13,27 +13,104 @@
 final class RESTReader {
     /// Where a value is: its JSON path, and its place in document order as
     /// member and entry positions from the root (compared lexicographically).
-    struct Location {
-        var path: String
-        var order: [Int]
+    ///
+    /// Both are built only when asked for, by a problem or a recorded key:
+    /// most members are read without either. A location is its last step,
+    /// held by value, over the steps before it, shared; so naming a member or
+    /// an entry allocates nothing, and ``settled()`` shares the last step
+    /// once for an object or array whose members or entries are named.
+    struct Location: Sendable {
+        /// One step down from the root.
+        enum Step: Sendable {
+            /// The member `name`, the `position`-th of its object.
+            case member(String, position: Int)
+            /// Entry `index` of an array.
+            case entry(Int)
+            /// The key `name` (or the object itself) at the object's end,
+            /// after every member, `sequence`-th of the problems found there.
+            case end(String?, sequence: Int)
+        }
 
-        static let root = Location(path: "", order: [])
+        /// A shared step and the steps before it.
+        final class Node: Sendable {
+            let parent: Node?
+            let step: Step
+
+            init(parent: Node?, step: Step) {
+                self.parent = parent
+                self.step = step
+            }
+        }
+
+        private let parent: Node?
+        private let last: Step?
+
+        static let root = Location(parent: nil, last: nil)
 
         /// The member `name`, the `position`-th of its object.
         func member(_ name: String, _ position: Int) -> Location {
-            Location(path: path.isEmpty ? name : "\(path).\(name)", order: order + [position])
+            Location(parent: shared, last: .member(name, position: position))
         }
 
         /// Entry `index` of an array.
         func entry(_ index: Int) -> Location {
-            Location(path: "\(path)[\(index)]", order: order + [index])
+            Location(parent: shared, last: .entry(index))
         }
 
         /// The key `name` of this object, at the object's end: after every
         /// member, for problems found once the members are read.
         func end(_ name: String?, _ sequence: Int) -> Location {
-            let keyPath = name.map { path.isEmpty ? $0 : "\(path).\($0)" } ?? path
-            return Location(path: keyPath, order: order + [Int.max, sequence])
+            Location(parent: shared, last: .end(name, sequence: sequence))
+        }
+
+        /// The same location with its last step shared, so that the many
+        /// locations under it share it instead of each copying it.
+        func settled() -> Location {
+            Location(parent: shared, last: nil)
+        }
+
+        /// Every step as a shared node.
+        private var shared: Node? {
+            guard let last else { return parent }
+            return Node(parent: parent, step: last)
+        }
+
+        /// The steps from the root.
+        private var steps: [Step] {
+            var steps: [Step] = []
+            if let last { steps.append(last) }
+            var node = parent
+            while let current = node {
+                steps.append(current.step)
+                node = current.parent
+            }
+            return steps.reversed()
+        }
+
+        /// The JSON path (`MsgBody[0].MsgContent.Text`).
+        var path: String {
+            var path = ""
+            for step in steps {
+                switch step {
+                case .member(let name, _), .end(let name?, _): path = path.isEmpty ? name : "\(path).\(name)"
+                case .entry(let index): path += "[\(index)]"
+                case .end(nil, _): break
+                }
+            }
+            return path
+        }
+
+        /// The place in document order.
+        var order: [Int] {
+            var order: [Int] = []
+            for step in steps {
+                switch step {
+                case .member(_, let position): order.append(position)
+                case .entry(let index): order.append(index)
+                case .end(_, let sequence): order += [Int.max, sequence]
+                }
+            }
+            return order
         }
     }
 
@@ -169,8 +246,9 @@ final class RESTReader {
     private func readPending() {
         while let list = pending.popLast() {
             var children: [Int] = []
+            let listLocation = list.location.settled()
             for (index, entry) in list.entries.enumerated() {
-                let location = list.location.entry(index)
+                let location = listLocation.entry(index)
                 guard let fields = object(entry, at: location) else { continue }
                 children.append(message(fields, at: location, layer: list.layer, forwarded: true))
             }
@@ -272,9 +350,10 @@ final class RESTReader {
         }
         var elems: [Elem] = []
         elems.reserveCapacity(entries.count)
+        let body = location.settled()
         for (index, entry) in entries.enumerated() {
             let target = (owner: owner, elem: elems.count)
-            if let kind = element(entry, at: location.entry(index), layer: layer, target: target) {
+            if let kind = element(entry, at: body.entry(index), layer: layer, target: target) {
                 elems.append(Elem(kind: kind))
             }
         }
@@ -328,8 +407,9 @@ final class RESTReader {
         form(RESTForms.image, members, at: location, into: ImageElem()) { image, _, value, memberLocation in
             guard let entries = self.array(value, at: memberLocation), self.withinRepeated(entries, at: memberLocation)
             else { return }
+            let levels = memberLocation.settled()
             for (index, entry) in entries.enumerated() {
-                let entryLocation = memberLocation.entry(index)
+                let entryLocation = levels.entry(index)
                 guard let fields = self.object(entry, at: entryLocation) else { continue }
                 image.levels.append(self.form(RESTForms.imageLevel, fields, at: entryLocation, into: ImageLevel()))
             }
@@ -345,8 +425,9 @@ final class RESTReader {
             guard let entries = self.array(value, at: memberLocation) else { return }
             if key == "AbstractList" {
                 guard self.withinRepeated(entries, at: memberLocation) else { return }
+                let lines = memberLocation.settled()
                 for (index, entry) in entries.enumerated() {
-                    if let line = self.string(entry, at: memberLocation.entry(index)) { merger.abstracts.append(line) }
+                    if let line = self.string(entry, at: lines.entry(index)) { merger.abstracts.append(line) }
                 }
                 return
             }
@@ -432,7 +513,7 @@ final class RESTReader {
 
     /// Reports, in table order, every required key that is absent and every
     /// group key absent while another key of its group is present.
-    private func checkPresence<Model>(_ form: RESTForm<Model>, _ present: Set<String>, at location: Location) {
+    private func checkPresence<Model>(_ form: RESTForm<Model>, _ present: PresentKeys, at location: Location) {
         let groupKeys = form.keys.filter { $0.presence == .group }.map(\.name)
         let groupStarted = groupKeys.contains { present.contains($0) }
         for (sequence, key) in form.keys.enumerated() where !present.contains(key.name) {
@@ -492,6 +573,23 @@ final class RESTReader {
 
     // MARK: Objects
 
+    /// The known keys found in an object: a set over the positions of its
+    /// list of known keys, which has at most 64.
+    struct PresentKeys {
+        let known: [String]
+        fileprivate(set) var bits: UInt64 = 0
+
+        init(known: [String]) {
+            precondition(known.count <= 64, "a REST form has at most 64 keys")
+            self.known = known
+        }
+
+        func contains(_ key: String) -> Bool {
+            guard let position = known.firstIndex(of: key) else { return false }
+            return bits & (1 << position) != 0
+        }
+    }
+
     /// Walks an object's members in document order: reports duplicate,
     /// unknown and mis-cased keys, records skippable ones, and hands every
     /// known key's first occurrence to `visit`. A key of `aliases` stands for
@@ -505,24 +603,37 @@ final class RESTReader {
         skippable: Set<String> = [],
         aliases: [String: String] = [:],
         visit: (String, JSONValue, Location) -> Void
-    ) -> Set<String> {
-        var seen = Set<String>()
-        var present = Set<String>()
+    ) -> PresentKeys {
+        // Known keys are tracked by their position in `known`, without a
+        // hash table per object; any other key seen is remembered in a set
+        // made only when such a key occurs.
+        var seenKnown: UInt64 = 0
+        var seenOther = Set<String>()
+        var present = PresentKeys(known: known)
+        let object = location.settled()
         for (position, member) in members.enumerated() {
-            let memberLocation = location.member(member.key, position)
-            let key = aliases[member.key] ?? member.key
-            guard seen.insert(key).inserted else {
+            let memberLocation = object.member(member.key, position)
+            let key = aliases.isEmpty ? member.key : aliases[member.key] ?? member.key
+            let knownPosition = known.firstIndex(of: key)
+            let first: Bool
+            if let knownPosition {
+                first = seenKnown & (1 << knownPosition) == 0
+                seenKnown |= 1 << knownPosition
+            } else {
+                first = seenOther.insert(key).inserted
+            }
+            guard first else {
                 report(.restDuplicateKey, memberLocation, "\(member.key) gives \(key) a second time")
                 continue
             }
-            if known.contains(key) {
-                present.insert(key)
+            if let knownPosition {
+                present.bits |= 1 << knownPosition
                 visit(key, member.value, memberLocation)
             } else if skippable.contains(member.key) {
                 skipped.append((memberLocation.order, memberLocation.path))
             } else if let match = (known + aliases.keys).first(where: { $0.lowercased() == member.key.lowercased() }) {
                 // Counted as present: the key is there, misspelt, and is not also missing.
-                present.insert(aliases[match] ?? match)
+                if let matched = known.firstIndex(of: aliases[match] ?? match) { present.bits |= 1 << matched }
                 report(.restKeyCase, memberLocation, "keys are case-sensitive: \(member.key) should be \(match)")
             } else {
                 report(
