@@ -75,43 +75,59 @@ final class RESTReader {
             return Node(parent: parent, step: last)
         }
 
-        /// The steps from the root.
+        /// The steps from the root, outermost first.
         private var steps: [Step] {
-            var steps: [Step] = []
-            if let last { steps.append(last) }
+            var depth = last == nil ? 0 : 1
             var node = parent
+            while let current = node {
+                depth += 1
+                node = current.parent
+            }
+            var steps: [Step] = []
+            steps.reserveCapacity(depth)
+            if let last { steps.append(last) }
+            node = parent
             while let current = node {
                 steps.append(current.step)
                 node = current.parent
             }
-            return steps.reversed()
+            steps.reverse()
+            return steps
+        }
+
+        /// The JSON path (`MsgBody[0].MsgContent.Text`) and the place in
+        /// document order, made together from one walk of the steps.
+        var resolved: (path: String, order: [Int]) {
+            let steps = steps
+            var path = ""
+            path.reserveCapacity(64)
+            var order: [Int] = []
+            order.reserveCapacity(steps.count + 1)
+            for step in steps {
+                switch step {
+                case .member(let name, let position):
+                    if !path.isEmpty { path.append(".") }
+                    path.append(name)
+                    order.append(position)
+                case .entry(let index):
+                    path.append("[")
+                    path.append(String(index))
+                    path.append("]")
+                    order.append(index)
+                case .end(let name, let sequence):
+                    if let name {
+                        if !path.isEmpty { path.append(".") }
+                        path.append(name)
+                    }
+                    order.append(Int.max)
+                    order.append(sequence)
+                }
+            }
+            return (path, order)
         }
 
         /// The JSON path (`MsgBody[0].MsgContent.Text`).
-        var path: String {
-            var path = ""
-            for step in steps {
-                switch step {
-                case .member(let name, _), .end(let name?, _): path = path.isEmpty ? name : "\(path).\(name)"
-                case .entry(let index): path += "[\(index)]"
-                case .end(nil, _): break
-                }
-            }
-            return path
-        }
-
-        /// The place in document order.
-        var order: [Int] {
-            var order: [Int] = []
-            for step in steps {
-                switch step {
-                case .member(_, let position): order.append(position)
-                case .entry(let index): order.append(index)
-                case .end(_, let sequence): order += [Int.max, sequence]
-                }
-            }
-            return order
-        }
+        var path: String { resolved.path }
     }
 
     /// A relay's `MsgList` waiting to be read.
@@ -150,11 +166,18 @@ final class RESTReader {
 
     /// Every problem, in document order.
     var problems: [IMCodecError] {
-        found.enumerated().sorted { lhs, rhs in
+        if let sortedProblems { return sortedProblems }
+        // A stable sort: problems at one place keep the order they were found in.
+        let sorted = found.enumerated().sorted { lhs, rhs in
             lhs.element.order == rhs.element.order
                 ? lhs.offset < rhs.offset : lhs.element.order.lexicographicallyPrecedes(rhs.element.order)
         }.map(\.element.error)
+        sortedProblems = sorted
+        return sorted
     }
+
+    /// ``problems`` once sorted, until another is found.
+    private var sortedProblems: [IMCodecError]?
 
     /// Paths of the envelope keys skipped (docs/REST.md, "Envelope keys that
     /// are not part of the message"), in document order.
@@ -211,9 +234,11 @@ final class RESTReader {
                         limit: self.limits.maxBatchMessages, observed: entries.count)
                     return
                 }
+                let list = location.settled()
                 for (index, entry) in entries.enumerated() {
-                    guard let fields = self.object(entry, at: location.entry(index)) else { continue }
-                    ids.append(self.message(fields, at: location.entry(index), layer: 0, forwarded: false))
+                    let entryLocation = list.entry(index)
+                    guard let fields = self.object(entry, at: entryLocation) else { continue }
+                    ids.append(self.message(fields, at: entryLocation, layer: 0, forwarded: false))
                 }
             }
         }
@@ -630,7 +655,8 @@ final class RESTReader {
                 present.bits |= 1 << knownPosition
                 visit(key, member.value, memberLocation)
             } else if skippable.contains(member.key) {
-                skipped.append((memberLocation.order, memberLocation.path))
+                let (path, order) = memberLocation.resolved
+                skipped.append((order, path))
             } else if let match = (known + aliases.keys).first(where: { $0.lowercased() == member.key.lowercased() }) {
                 // Counted as present: the key is there, misspelt, and is not also missing.
                 if let matched = known.firstIndex(of: aliases[match] ?? match) { present.bits |= 1 << matched }
@@ -698,7 +724,8 @@ final class RESTReader {
     private func report(
         _ code: IMCodecError.Code, _ location: Location, _ reason: String, limit: Int? = nil, observed: Int? = nil
     ) {
-        found.append(
-            (location.order, IMCodecError(code, path: location.path, reason: reason, limit: limit, observed: observed)))
+        let (path, order) = location.resolved
+        found.append((order, IMCodecError(code, path: path, reason: reason, limit: limit, observed: observed)))
+        sortedProblems = nil
     }
 }
