@@ -25,6 +25,8 @@ cd "$(dirname "$0")/.."
 seconds=${FUZZ_SMOKE_SECONDS:-40}
 threshold_ms=${IMCODEC_FUZZ_SLOW_MS:-100}
 export IMCODEC_FUZZ=1 SWIFT_DETERMINISTIC_HASHING=1 SWIFT_BACKTRACE=enable=no
+# The quarantine as scripts/fuzz.sh sets it (which says why).
+export ASAN_OPTIONS="detect_leaks=1:quarantine_size_mb=64${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 start=$SECONDS
 
 mapfile -t targets < <(scripts/fuzz.sh --list)
@@ -52,7 +54,7 @@ for target in "${targets[@]}"; do
 
     echo "== fuzz smoke: $target for $seconds s"
     status=0
-    IMCODEC_FUZZ_SLOW_DIR=$work/slow ASAN_OPTIONS=detect_leaks=1 \
+    IMCODEC_FUZZ_SLOW_DIR=$work/slow \
         ".build-fuzz/release/$target" "${seeds[@]}" -max_total_time="$seconds" -timeout=10 \
         -rss_limit_mb=512 -max_len=65536 "${dict[@]}" -artifact_prefix="$work/" -print_final_stats=1 \
         >"$work/fuzz.log" 2>&1 || status=$?

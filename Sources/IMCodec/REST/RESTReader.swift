@@ -75,59 +75,103 @@ final class RESTReader {
             return Node(parent: parent, step: last)
         }
 
-        /// The steps from the root, outermost first.
-        private var steps: [Step] {
-            var depth = last == nil ? 0 : 1
+        /// Calls `body` with every step, innermost first, and whether it is
+        /// the outermost.
+        private func forEachStepInward(_ body: (Step, _ outermost: Bool) -> Void) {
+            if let last { body(last, parent == nil) }
             var node = parent
             while let current = node {
-                depth += 1
+                body(current.step, current.parent == nil)
                 node = current.parent
             }
-            var steps: [Step] = []
-            steps.reserveCapacity(depth)
-            if let last { steps.append(last) }
-            node = parent
-            while let current = node {
-                steps.append(current.step)
-                node = current.parent
-            }
-            steps.reverse()
-            return steps
         }
 
         /// The JSON path (`MsgBody[0].MsgContent.Text`) and the place in
-        /// document order, made together from one walk of the steps.
-        var resolved: (path: String, order: [Int]) {
-            let steps = steps
-            var path = ""
-            path.reserveCapacity(64)
-            var order: [Int] = []
-            order.reserveCapacity(steps.count + 1)
-            for step in steps {
+        /// document order.
+        var resolved: (path: String, order: [Int]) { (path, order) }
+
+        /// The JSON path (`MsgBody[0].MsgContent.Text`): measured, then
+        /// written from its end in one allocation. A name follows a dot
+        /// unless it is the outermost step.
+        var path: String {
+            var count = 0
+            forEachStepInward { step, outermost in
                 switch step {
-                case .member(let name, let position):
-                    if !path.isEmpty { path.append(".") }
-                    path.append(name)
-                    order.append(position)
-                case .entry(let index):
-                    path.append("[")
-                    path.append(String(index))
-                    path.append("]")
-                    order.append(index)
-                case .end(let name, let sequence):
-                    if let name {
-                        if !path.isEmpty { path.append(".") }
-                        path.append(name)
-                    }
-                    order.append(Int.max)
-                    order.append(sequence)
+                case .member(let name, _), .end(let name?, _): count += name.utf8.count + (outermost ? 0 : 1)
+                case .entry(let index): count += Self.decimalDigits(index) + 2
+                case .end(nil, _): break
                 }
             }
-            return (path, order)
+            guard count > 0 else { return "" }
+            return String(unsafeUninitializedCapacity: count) { buffer in
+                var end = count
+                forEachStepInward { step, outermost in
+                    switch step {
+                    case .member(let name, _), .end(let name?, _):
+                        let length = name.utf8.count
+                        end -= length
+                        _ = UnsafeMutableBufferPointer(rebasing: buffer[end..<end + length])
+                            .initialize(fromContentsOf: name.utf8)
+                        if !outermost {
+                            end -= 1
+                            buffer[end] = UInt8(ascii: ".")
+                        }
+                    case .entry(let index):
+                        end -= 1
+                        buffer[end] = UInt8(ascii: "]")
+                        var rest = index
+                        repeat {
+                            end -= 1
+                            buffer[end] = UInt8(ascii: "0") + UInt8(rest % 10)
+                            rest /= 10
+                        } while rest > 0
+                        end -= 1
+                        buffer[end] = UInt8(ascii: "[")
+                    case .end(nil, _):
+                        break
+                    }
+                }
+                return count
+            }
         }
 
-        /// The JSON path (`MsgBody[0].MsgContent.Text`).
-        var path: String { resolved.path }
+        /// The place in document order: a position or index per step, and
+        /// `Int.max` then the sequence number for a place at an object's end.
+        var order: [Int] {
+            var count = 0
+            forEachStepInward { step, _ in
+                if case .end = step { count += 2 } else { count += 1 }
+            }
+            return [Int](unsafeUninitializedCapacity: count) { buffer, initialized in
+                var end = count
+                forEachStepInward { step, _ in
+                    switch step {
+                    case .member(_, let position):
+                        end -= 1
+                        buffer[end] = position
+                    case .entry(let index):
+                        end -= 1
+                        buffer[end] = index
+                    case .end(_, let sequence):
+                        end -= 2
+                        buffer[end] = Int.max
+                        buffer[end + 1] = sequence
+                    }
+                }
+                initialized = count
+            }
+        }
+
+        /// The number of decimal digits of `value`, which is not negative.
+        private static func decimalDigits(_ value: Int) -> Int {
+            var digits = 1
+            var rest = value / 10
+            while rest > 0 {
+                digits += 1
+                rest /= 10
+            }
+            return digits
+        }
     }
 
     /// A relay's `MsgList` waiting to be read.
@@ -160,11 +204,23 @@ final class RESTReader {
     /// Every image format read, with its path.
     private(set) var imageFormats: [(path: String, value: Int32)] = []
 
-    init(limits: DecodingLimits) {
-        self.limits = limits
+    /// Which problems a walk keeps.
+    enum Keeping {
+        /// Every problem, for validation.
+        case all
+        /// The first in document order, for an import, which throws it:
+        /// the others cost no message and no path.
+        case first
     }
 
-    /// Every problem, in document order.
+    let keeping: Keeping
+
+    init(limits: DecodingLimits, keeping: Keeping = .all) {
+        self.limits = limits
+        self.keeping = keeping
+    }
+
+    /// Every problem kept, in document order.
     var problems: [IMCodecError] {
         if let sortedProblems { return sortedProblems }
         // A stable sort: problems at one place keep the order they were found in.
@@ -722,10 +778,21 @@ final class RESTReader {
     // MARK: Reporting
 
     private func report(
-        _ code: IMCodecError.Code, _ location: Location, _ reason: String, limit: Int? = nil, observed: Int? = nil
+        _ code: IMCodecError.Code, _ location: Location, _ reason: @autoclosure () -> String, limit: Int? = nil,
+        observed: Int? = nil
     ) {
-        let (path, order) = location.resolved
-        found.append((order, IMCodecError(code, path: path, reason: reason, limit: limit, observed: observed)))
-        sortedProblems = nil
+        switch keeping {
+        case .all:
+            let (path, order) = location.resolved
+            found.append((order, IMCodecError(code, path: path, reason: reason(), limit: limit, observed: observed)))
+            sortedProblems = nil
+        case .first:
+            // Of two problems at one place, the one found first is kept, as
+            // the stable sort of `.all` keeps it first.
+            let order = location.order
+            if let kept = found.first, !order.lexicographicallyPrecedes(kept.order) { return }
+            found = [(order, IMCodecError(code, path: location.path, reason: reason(), limit: limit, observed: observed))]
+            sortedProblems = nil
+        }
     }
 }
