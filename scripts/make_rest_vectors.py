@@ -463,6 +463,8 @@ class Importer:
                 return None
             return [self.read("str", s, f"{p}[{i}]") for i, s in enumerate(x)]
 
+        list_length = []
+
         def msg_list(x, p):
             if not self.is_array(x, p):
                 return None
@@ -472,6 +474,8 @@ class Importer:
             if len(x) > MAX_REPEATED:
                 self.problem("limit.repeated", p)
                 return None
+            # MsgNum is compared with the number of entries, whatever they hold.
+            list_length.append(len(x))
             out = []
             for i, e in enumerate(x):
                 q = f"{p}[{i}]"
@@ -497,7 +501,7 @@ class Importer:
             self.problem("rest.missing-key", member(path, "MsgList"))
         if "MsgList" in present and "JsonMsgKey" in present:
             self.problem("rest.relay-list-and-key", path)
-        elif "MsgNum" in clean and "MsgList" in clean and results["MsgNum"] != len(results["MsgList"]):
+        if "MsgNum" in clean and list_length and results["MsgNum"] != list_length[0]:
             self.problem("rest.relay-msg-num", member(path, "MsgNum"))
         out = {}
         for key, field in (("Title", "title"), ("AbstractList", "abstracts"), ("CompatibleText", "compatibleText"),
@@ -866,6 +870,10 @@ def finding(code, path, limit=None, actual=None, severity=None):
     return f
 
 
+# DecodingLimits.maxProblems: how many import problems a validation reports.
+MAX_PROBLEMS = 100
+
+
 def val(vf, cid, comment, profile, findings, rest=None, text=None, flags=()):
     """A rest-validate case. Import problems (all of them) are checked against the importer."""
     flags = list(flags)
@@ -879,8 +887,15 @@ def val(vf, cid, comment, profile, findings, rest=None, text=None, flags=()):
         kind = "message"
     _, problems = import_text(sent, kind)
     import_findings = [f for f in findings if f["code"].startswith(("rest.", "json."))
-                       or f["code"] in ("limit.depth", "limit.elems", "limit.repeated", "limit.batch-messages")]
-    assert [(f["code"], f["path"]) for f in import_findings] == problems, f"{cid}: importer says {problems}"
+                       or f["code"] in ("limit.depth", "limit.elems", "limit.repeated", "limit.batch-messages",
+                                        "limit.problems")]
+    # The first MAX_PROBLEMS in document order, then their number.
+    reported = problems[:MAX_PROBLEMS]
+    if len(problems) > MAX_PROBLEMS:
+        reported.append(("limit.problems", ""))
+        count = import_findings[-1] if import_findings else {}
+        assert (count.get("limit"), count.get("actual")) == (MAX_PROBLEMS, len(problems)), f"{cid}: {len(problems)}"
+    assert [(f["code"], f["path"]) for f in import_findings] == reported, f"{cid}: importer says {problems}"
     if problems:
         assert len(import_findings) == len(findings), cid
     if text is not None and "RestText" not in flags:
@@ -1921,6 +1936,21 @@ def write_validate():
     val(vf, "rest.validate.seed.duplicate-key", "A duplicate key is an import problem.", "seed",
         [finding("rest.duplicate-key", "MsgBody[0].MsgContent.Text")],
         text='[{"MsgType":"TIMTextElem","MsgContent":{"Text":"a","Text":"b"}}]')
+    keys = ["From_Account", "MsgSeq", "MsgRandom", "MsgTimeStamp", "MsgBody"]
+    val(vf, "rest.validate.seed.problems-past-limit", "A TIMRelayElem with MsgNum 1 and a MsgList of 20 empty "
+        "messages: 5 missing keys each, then the wrong MsgNum after the list, 101 problems. The first 100 in "
+        "document order are reported, then limit.problems with their number: the MsgNum problem, found before "
+        "the list is read, is the one left out.", "seed",
+        [finding("rest.missing-key", f"MsgBody[0].MsgContent.MsgList[{i}].{key}") for i in range(20) for key in keys]
+        + [finding("limit.problems", "", MAX_PROBLEMS, 101)],
+        rest=[el("TIMRelayElem", {"Title": "t", "MsgNum": 1, "CompatibleText": "c", "AbstractList": [],
+                                  "MsgList": [{} for _ in range(20)]})], flags=["PastLimit"])
+    val(vf, "rest.validate.seed.relay-list-key-and-msg-num", "A TIMRelayElem with MsgList, JsonMsgKey and a MsgNum "
+        "that is not the list's length: both problems, at the end of the content in this order.", "seed",
+        [finding("rest.relay-list-and-key", "MsgBody[0].MsgContent"),
+         finding("rest.relay-msg-num", "MsgBody[0].MsgContent.MsgNum")],
+        rest=[el("TIMRelayElem", {"Title": "t", "MsgNum": 2, "CompatibleText": "c", "AbstractList": [],
+                                  "MsgList": [entry([TEXT_HELLO])], "JsonMsgKey": "k"})])
     val(vf, "rest.validate.current.relay-doc-sample", f"The TIMRelayElem sample of {MF}: forwarded group messages "
         "name their group; two abstracts, compatible text set.", "current", [], rest=[relay_doc_sample()],
         flags=["DocSample"])

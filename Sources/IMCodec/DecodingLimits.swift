@@ -31,6 +31,14 @@ public struct DecodingLimits: Sendable, Hashable {
     public var maxRepeated: Int = 10_000
     /// The most messages one batch may hold. Default 1,000.
     public var maxBatchMessages: Int = 1_000
+    /// The most problems ``RESTValidator`` reports for one REST document:
+    /// the first ones in document order, then one `limit.problems` finding
+    /// that counts them all. The walk still reads the whole document;
+    /// problems past the limit are counted but given no path and no reason,
+    /// so a document of many small mistakes costs time in proportion to its
+    /// size, not to what reporting each mistake would take. Import, which
+    /// throws the first problem, is not affected. Default 100.
+    public var maxProblems: Int = 100
 
     /// Creates limits with the documented defaults.
     public init() {}

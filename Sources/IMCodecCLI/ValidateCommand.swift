@@ -19,7 +19,8 @@ struct ValidateCommand: ParsableCommand {
             or a callback, or a message list such as a history answer. Every problem \
             is reported with its JSON path (MsgBody[1].MsgContent.ImageInfoArray[0].URL): \
             first what keeps the document from being read (wrong types, unknown or \
-            mis-cased keys, missing keys, ranges), else the limits and rules of \
+            mis-cased keys, missing keys, ranges; the first 100, then \
+            limit.problems with their number), else the limits and rules of \
             --profile; the current profile adds the REST rules (12 KB body measured \
             on the compact JSON, download flags of 2, documented image formats).
 

@@ -4,7 +4,8 @@ extension FuzzChecks {
     /// Tencent REST import, export and validation (docs/REST.md).
     ///
     /// On any input: the validator reports import problems exactly when the
-    /// import throws, and the first of them is what the import throws. An
+    /// import throws, the first of them is what the import throws, and they
+    /// are at most `maxProblems` and the `limit.problems` count. An
     /// accepted document must export (everything REST reads has a REST
     /// form); the export must import to the same value and export to the
     /// same text; and the value must survive a frame unchanged.
@@ -18,6 +19,8 @@ extension FuzzChecks {
             if first.code.rawValue != error.code.rawValue || first.path != error.path {
                 return "the import throws \(error) but validation reports \(first.code) at \(first.path) first"
             }
+            let bound = DecodingLimits.default.maxProblems + 1
+            if findings.count > bound { return "validation reports \(findings.count) import problems, above \(bound)" }
             return nil
         }
         if let problem = findings.first(where: { $0.code.rawValue.hasPrefix("rest.") || $0.code.rawValue.hasPrefix("json.") }) {

@@ -118,6 +118,71 @@ import Testing
             ])
     }
 
+    /// A relay whose `MsgNum` (1) disagrees with its `MsgList` of `entries`
+    /// empty messages: five missing keys each, in the table order
+    /// From_Account, MsgSeq, MsgRandom, MsgTimeStamp, MsgBody, and then, after
+    /// the list in document order but found before it, `rest.relay-msg-num`.
+    private static func emptyEntries(_ entries: Int) -> [UInt8] {
+        let list = Array(repeating: "{}", count: entries).joined(separator: ",")
+        return Array(
+            #"[{"MsgType":"TIMRelayElem","MsgContent":{"Title":"t","MsgNum":1,"CompatibleText":"c","AbstractList":[],"MsgList":[\#(list)]}}]"#
+                .utf8)
+    }
+
+    @Test func validationReportsTheFirstProblemsAndCountsTheRest() {
+        var limits = DecodingLimits()
+        limits.maxProblems = 3
+        let findings = RESTValidator.validate(Self.emptyEntries(20), decodingLimits: limits)
+        #expect(
+            findings.map { "\($0.code) \($0.path)" } == [
+                "rest.missing-key MsgBody[0].MsgContent.MsgList[0].From_Account",
+                "rest.missing-key MsgBody[0].MsgContent.MsgList[0].MsgSeq",
+                "rest.missing-key MsgBody[0].MsgContent.MsgList[0].MsgRandom",
+                "limit.problems ",
+            ])
+        #expect(findings.last?.limit == 3)
+        #expect(findings.last?.actual == 101)
+        #expect(findings.last?.severity == .error)
+        #expect(findings.last?.reason == "the document has 101 problems; the first 3 are reported")
+        // Import throws the first problem whatever the limit.
+        #expect(problem(String(decoding: Self.emptyEntries(20), as: UTF8.self))?.path == "MsgBody[0].MsgContent.MsgList[0].From_Account")
+    }
+
+    @Test func theProblemFoundFirstYieldsToOnesBeforeIt() {
+        // rest.relay-msg-num is found before the queued list is read; it is
+        // the 11th problem in document order, so a limit of 10 leaves it out
+        // and a limit of 11 keeps it last.
+        var limits = DecodingLimits()
+        limits.maxProblems = 10
+        let ten = RESTValidator.validate(Self.emptyEntries(2), decodingLimits: limits)
+        #expect(ten.map(\.code.rawValue) == Array(repeating: "rest.missing-key", count: 10) + ["limit.problems"])
+        #expect(ten.last?.actual == 11)
+        limits.maxProblems = 11
+        let eleven = RESTValidator.validate(Self.emptyEntries(2), decodingLimits: limits)
+        #expect(eleven.map(\.code.rawValue) == Array(repeating: "rest.missing-key", count: 10) + ["rest.relay-msg-num"])
+        #expect(eleven.last?.path == "MsgBody[0].MsgContent.MsgNum")
+    }
+
+    @Test func theDefaultLimitIsAHundredAndZeroReportsOnlyTheCount() {
+        let findings = RESTValidator.validate(Self.emptyEntries(20))
+        #expect(findings.count == 101)
+        #expect(findings.prefix(100).allSatisfy { $0.code.rawValue == "rest.missing-key" })
+        #expect(findings[99].path == "MsgBody[0].MsgContent.MsgList[19].MsgBody")
+        #expect(findings.last?.code.rawValue == "limit.problems")
+        #expect(findings.last?.actual == 101)
+        var limits = DecodingLimits()
+        limits.maxProblems = 0
+        let none = RESTValidator.validate(Self.emptyEntries(20), decodingLimits: limits)
+        #expect(none.map { "\($0.code) \($0.path) \($0.limit ?? -1) \($0.actual ?? -1)" } == ["limit.problems  0 101"])
+        // At the limit exactly, or with no limit, there is nothing to count.
+        for limit in [101, Int.max] {
+            limits.maxProblems = limit
+            let all = RESTValidator.validate(Self.emptyEntries(20), decodingLimits: limits)
+            #expect(all.count == 101)
+            #expect(all.last?.code.rawValue == "rest.relay-msg-num")
+        }
+    }
+
     @Test func relayNestingStopsAtTheDepthLimit() {
         func relay(_ inner: String) -> String {
             #"[{"MsgType":"TIMRelayElem","MsgContent":{"Title":"t","MsgNum":1,"CompatibleText":"c","AbstractList":[],"MsgList":[{"From_Account":"a","MsgSeq":1,"MsgRandom":1,"MsgTimeStamp":1,"MsgBody":"#

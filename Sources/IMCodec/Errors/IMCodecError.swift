@@ -177,6 +177,8 @@ extension IMCodecError.Code {
     public static let limitRepeated = Self("limit.repeated")
     /// A batch holds more messages than allowed.
     public static let limitBatchMessages = Self("limit.batch-messages")
+    /// A REST document has more problems than a validation reports.
+    public static let limitProblems = Self("limit.problems")
     /// A frame's body is larger than allowed.
     public static let limitFrameSize = Self("limit.frame-size")
     /// A frame's payload is larger than allowed.

@@ -25,7 +25,7 @@ public enum RESTCodec {
         _ utf8: some Collection<UInt8>,
         limits: DecodingLimits = .default
     ) throws(IMCodecError) -> RESTImport<Message> {
-        let reader = RESTReader(limits: limits, keeping: .first)
+        let reader = RESTReader(limits: limits, keep: 1)
         let message = reader.message(document: try parse(utf8, limits: limits))
         return try result(message, reader)
     }
@@ -42,7 +42,7 @@ public enum RESTCodec {
         _ utf8: some Collection<UInt8>,
         limits: DecodingLimits = .default
     ) throws(IMCodecError) -> RESTImport<MessageBatch> {
-        let reader = RESTReader(limits: limits, keeping: .first)
+        let reader = RESTReader(limits: limits, keep: 1)
         let batch = reader.batch(document: try parse(utf8, limits: limits))
         return try result(batch, reader)
     }
@@ -60,7 +60,7 @@ public enum RESTCodec {
         limits: DecodingLimits = .default
     ) throws(IMCodecError) -> RESTImport<FramePayload> {
         let root = try parse(utf8, limits: limits)
-        let reader = RESTReader(limits: limits, keeping: .first)
+        let reader = RESTReader(limits: limits, keep: 1)
         if case .object(let members) = root, reader.isMessageList(members) {
             return try result(.batch(reader.batch(document: root)), reader)
         }

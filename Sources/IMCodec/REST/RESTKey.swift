@@ -59,10 +59,20 @@ struct RESTForm<Model>: Sendable {
     let keys: [RESTKey<Model>]
     /// Every key name, in order.
     let names: [String]
+    /// The positions in ``keys`` of the required keys, as bits.
+    let requiredBits: UInt64
+    /// The positions in ``keys`` of the group keys, as bits.
+    let groupBits: UInt64
 
     init(_ keys: [RESTKey<Model>]) {
+        precondition(keys.count <= 64, "a REST form has at most 64 keys")
         self.keys = keys
         self.names = keys.map(\.name)
+        func bits(_ presence: RESTKey<Model>.Presence) -> UInt64 {
+            keys.indices.reduce(0) { keys[$1].presence == presence ? $0 | 1 << $1 : $0 }
+        }
+        self.requiredBits = bits(.required)
+        self.groupBits = bits(.group)
     }
 
     /// The key spelled `name`.

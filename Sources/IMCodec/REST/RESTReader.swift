@@ -2,8 +2,9 @@
 /// problem, in document order (docs/REST.md, "Strictness").
 ///
 /// A problem does not stop the walk: the member is skipped and the walk goes
-/// on, so a validation run reports everything at once. The model built
-/// alongside is complete only when ``problems`` is empty.
+/// on, so a validation run reports everything at once (the first ``keep``
+/// problems, and how many there are). The model built alongside is complete
+/// only when ``problemCount`` is 0.
 ///
 /// The walk uses no stack per merger layer: the `MsgList` of a relay is
 /// queued instead of read where it stands, every message is built into
@@ -29,16 +30,24 @@ final class RESTReader {
             /// The key `name` (or the object itself) at the object's end,
             /// after every member, `sequence`-th of the problems found there.
             case end(String?, sequence: Int)
+
+            /// How many entries the step adds to ``Location/order``.
+            var places: Int {
+                if case .end = self { 2 } else { 1 }
+            }
         }
 
         /// A shared step and the steps before it.
         final class Node: Sendable {
             let parent: Node?
             let step: Step
+            /// The length of ``Location/order`` through this step.
+            let places: Int
 
             init(parent: Node?, step: Step) {
                 self.parent = parent
                 self.step = step
+                self.places = (parent?.places ?? 0) + step.places
             }
         }
 
@@ -69,6 +78,10 @@ final class RESTReader {
             Location(parent: shared, last: nil)
         }
 
+        /// The shared steps before the last: what every location named in
+        /// one object or array has in common.
+        var container: Node? { parent }
+
         /// Every step as a shared node.
         private var shared: Node? {
             guard let last else { return parent }
@@ -79,7 +92,9 @@ final class RESTReader {
         /// the outermost.
         private func forEachStepInward(_ body: (Step, _ outermost: Bool) -> Void) {
             if let last { body(last, parent == nil) }
-            var node = parent
+            // `parent` holds the chain for the whole walk, so stepping along
+            // it needs no reference counting.
+            unowned(unsafe) var node = parent
             while let current = node {
                 body(current.step, current.parent == nil)
                 node = current.parent
@@ -137,12 +152,13 @@ final class RESTReader {
 
         /// The place in document order: a position or index per step, and
         /// `Int.max` then the sequence number for a place at an object's end.
-        var order: [Int] {
-            var count = 0
-            forEachStepInward { step, _ in
-                if case .end = step { count += 2 } else { count += 1 }
-            }
-            return [Int](unsafeUninitializedCapacity: count) { buffer, initialized in
+        var order: [Int] { withOrder { Array($0) } }
+
+        /// Calls `body` with ``order`` in a buffer that lives for the call
+        /// and is not allocated on the heap.
+        func withOrder<Result>(_ body: (UnsafeBufferPointer<Int>) -> Result) -> Result {
+            let count = (parent?.places ?? 0) + (last?.places ?? 0)
+            return withUnsafeTemporaryAllocation(of: Int.self, capacity: count) { buffer in
                 var end = count
                 forEachStepInward { step, _ in
                     switch step {
@@ -158,7 +174,23 @@ final class RESTReader {
                         buffer[end + 1] = sequence
                     }
                 }
-                initialized = count
+                return body(UnsafeBufferPointer(buffer))
+            }
+        }
+
+        /// Where this location stands against the place `order`: whether it
+        /// comes before it, and whether every location sharing its
+        /// ``container`` comes after it.
+        func placed(against order: [Int]) -> (before: Bool, restAfter: Bool) {
+            let shared = parent?.places ?? 0
+            return withOrder { mine in
+                var index = 0
+                while index < mine.count, index < order.count, mine[index] == order[index] { index += 1 }
+                if index == mine.count { return (mine.count < order.count, false) }
+                // `order` is a prefix of this place, and of all of them if the shared steps cover it.
+                if index == order.count { return (false, shared >= order.count) }
+                let before = mine[index] < order[index]
+                return (before, !before && index < shared)
             }
         }
 
@@ -192,7 +224,16 @@ final class RESTReader {
     }
 
     let limits: DecodingLimits
+    /// The problems kept so far, in the order they were found: the first
+    /// ones in document order once ``compact()`` has run, and any found
+    /// since that come before ``threshold``.
     private var found: [(order: [Int], error: IMCodecError)] = []
+    /// The place of the last problem kept by ``compact()``: a problem not
+    /// before it cannot be among the first ``keep``.
+    private var threshold: [Int]?
+    /// A container whose every location is past ``threshold``, so that the
+    /// problems of one object are passed over with one comparison.
+    private var passedOver: Location.Node?
     private var skipped: [(order: [Int], path: String)] = []
     /// Every message read, by id; forwarded messages are put into their
     /// mergers by ``assemble(_:)``.
@@ -204,36 +245,54 @@ final class RESTReader {
     /// Every image format read, with its path.
     private(set) var imageFormats: [(path: String, value: Int32)] = []
 
-    /// Which problems a walk keeps.
-    enum Keeping {
-        /// Every problem, for validation.
-        case all
-        /// The first in document order, for an import, which throws it:
-        /// the others cost no message and no path.
-        case first
-    }
+    /// How many problems the walk keeps: the first ones in document order,
+    /// 1 for an import, which throws it. The others are only counted
+    /// (``problemCount``): they cost no path and no reason.
+    let keep: Int
+    /// Every problem found, kept or not.
+    private(set) var problemCount = 0
 
-    let keeping: Keeping
-
-    init(limits: DecodingLimits, keeping: Keeping = .all) {
+    init(limits: DecodingLimits, keep: Int) {
         self.limits = limits
-        self.keeping = keeping
+        self.keep = max(keep, 0)
     }
 
-    /// Every problem kept, in document order.
+    /// The first ``keep`` problems, in document order.
     var problems: [IMCodecError] {
         if let sortedProblems { return sortedProblems }
-        // A stable sort: problems at one place keep the order they were found in.
-        let sorted = found.enumerated().sorted { lhs, rhs in
-            lhs.element.order == rhs.element.order
-                ? lhs.offset < rhs.offset : lhs.element.order.lexicographicallyPrecedes(rhs.element.order)
-        }.map(\.element.error)
-        sortedProblems = sorted
-        return sorted
+        sortFound()
+        let first = found.prefix(keep).map(\.error)
+        sortedProblems = first
+        return first
     }
 
     /// ``problems`` once sorted, until another is found.
     private var sortedProblems: [IMCodecError]?
+
+    /// Puts ``found`` in document order. The sort is stable: problems at one
+    /// place keep the order they were found in.
+    private func sortFound() {
+        // Problems are mostly found in document order; only the forwarded
+        // messages read after their outer message are not.
+        let inOrder = found.indices.dropFirst().allSatisfy {
+            !found[$0].order.lexicographicallyPrecedes(found[$0 - 1].order)
+        }
+        guard !inOrder else { return }
+        found = found.enumerated().sorted { lhs, rhs in
+            lhs.element.order == rhs.element.order
+                ? lhs.offset < rhs.offset : lhs.element.order.lexicographicallyPrecedes(rhs.element.order)
+        }.map(\.element)
+    }
+
+    /// Keeps the first ``keep`` problems of ``found`` and remembers where
+    /// the last of them is. Run each time ``found`` doubles past ``keep``,
+    /// so a problem is sorted a bounded number of times.
+    private func compact() {
+        sortFound()
+        found.removeLast(found.count - keep)
+        threshold = found.last?.order
+        passedOver = nil
+    }
 
     /// Paths of the envelope keys skipped (docs/REST.md, "Envelope keys that
     /// are not part of the message"), in document order.
@@ -461,8 +520,11 @@ final class RESTReader {
                 kind = self.content(type, fields, at: memberLocation, layer: layer, target: target)
             }
         }
-        for (sequence, key) in RESTForms.elementKeys.enumerated() where !present.contains(key) {
-            report(.restMissingKey, location.end(key, sequence), "an element needs \(key)")
+        if present.count < RESTForms.elementKeys.count {
+            let object = location.settled()
+            for (sequence, key) in RESTForms.elementKeys.enumerated() where !present.contains(sequence) {
+                report(.restMissingKey, object.end(key, sequence), "an element needs \(key)")
+            }
         }
         return kind
     }
@@ -593,21 +655,30 @@ final class RESTReader {
     }
 
     /// Reports, in table order, every required key that is absent and every
-    /// group key absent while another key of its group is present.
+    /// group key absent while another key of its group is present. `present`
+    /// is what ``walkObject(_:at:known:skippable:aliases:visit:)`` returned
+    /// for `known: form.names`, so its positions are those of `form.keys`.
     private func checkPresence<Model>(_ form: RESTForm<Model>, _ present: PresentKeys, at location: Location) {
-        let groupKeys = form.keys.filter { $0.presence == .group }.map(\.name)
-        let groupStarted = groupKeys.contains { present.contains($0) }
-        for (sequence, key) in form.keys.enumerated() where !present.contains(key.name) {
-            switch key.presence {
-            case .required:
-                report(.restMissingKey, location.end(key.name, sequence), "\(key.name) is required")
-            case .group where groupStarted:
-                let given = groupKeys.filter { present.contains($0) }.joined(separator: ", ")
-                report(.restMissingKey, location.end(key.name, sequence), "\(given) needs \(key.name) as well")
-            case .group, .optional:
-                break
+        let groupStarted = present.bits & form.groupBits != 0
+        var missing = (form.requiredBits | (groupStarted ? form.groupBits : 0)) & ~present.bits
+        guard missing != 0 else { return }
+        let object = location.settled()
+        while missing != 0 {
+            let sequence = missing.trailingZeroBitCount
+            missing &= missing - 1
+            let key = form.keys[sequence]
+            if key.presence == .required {
+                report(.restMissingKey, object.end(key.name, sequence), "\(key.name) is required")
+            } else {
+                report(.restMissingKey, object.end(key.name, sequence), "\(given(form, present)) needs \(key.name) as well")
             }
         }
+    }
+
+    /// The group keys present, in table order, for a reason.
+    private func given<Model>(_ form: RESTForm<Model>, _ present: PresentKeys) -> String {
+        form.keys.indices.filter { form.groupBits & present.bits & (1 << $0) != 0 }
+            .map { form.keys[$0].name }.joined(separator: ", ")
     }
 
     /// Reads one scalar key; reports a problem and returns false when its
@@ -657,18 +728,15 @@ final class RESTReader {
     /// The known keys found in an object: a set over the positions of its
     /// list of known keys, which has at most 64.
     struct PresentKeys {
-        let known: [String]
         fileprivate(set) var bits: UInt64 = 0
 
-        init(known: [String]) {
-            precondition(known.count <= 64, "a REST form has at most 64 keys")
-            self.known = known
+        /// Whether the known key at `position` is present.
+        func contains(_ position: Int) -> Bool {
+            bits & (1 << position) != 0
         }
 
-        func contains(_ key: String) -> Bool {
-            guard let position = known.firstIndex(of: key) else { return false }
-            return bits & (1 << position) != 0
-        }
+        /// How many known keys are present.
+        var count: Int { bits.nonzeroBitCount }
     }
 
     /// Walks an object's members in document order: reports duplicate,
@@ -690,7 +758,8 @@ final class RESTReader {
         // made only when such a key occurs.
         var seenKnown: UInt64 = 0
         var seenOther = Set<String>()
-        var present = PresentKeys(known: known)
+        precondition(known.count <= 64, "a REST form has at most 64 keys")
+        var present = PresentKeys()
         let object = location.settled()
         for (position, member) in members.enumerated() {
             let memberLocation = object.member(member.key, position)
@@ -781,18 +850,22 @@ final class RESTReader {
         _ code: IMCodecError.Code, _ location: Location, _ reason: @autoclosure () -> String, limit: Int? = nil,
         observed: Int? = nil
     ) {
-        switch keeping {
-        case .all:
-            let (path, order) = location.resolved
-            found.append((order, IMCodecError(code, path: path, reason: reason(), limit: limit, observed: observed)))
-            sortedProblems = nil
-        case .first:
-            // Of two problems at one place, the one found first is kept, as
-            // the stable sort of `.all` keeps it first.
-            let order = location.order
-            if let kept = found.first, !order.lexicographicallyPrecedes(kept.order) { return }
-            found = [(order, IMCodecError(code, path: location.path, reason: reason(), limit: limit, observed: observed))]
-            sortedProblems = nil
+        problemCount += 1
+        guard keep > 0 else { return }
+        // Of two problems at one place the one found first comes first, so
+        // one at the threshold's place is not among the first `keep` either.
+        if let threshold {
+            if let container = location.container, container === passedOver { return }
+            let place = location.placed(against: threshold)
+            guard place.before else {
+                if place.restAfter { passedOver = location.container }
+                return
+            }
         }
+        let (path, order) = location.resolved
+        found.append((order, IMCodecError(code, path: path, reason: reason(), limit: limit, observed: observed)))
+        sortedProblems = nil
+        // Written so that a `keep` of Int.max, every problem, cannot overflow.
+        if found.count - keep >= keep { compact() }
     }
 }

@@ -8,7 +8,9 @@
 ///
 /// Import problems come first and alone: when the document does not import,
 /// each problem is an error finding with its `json.*`, `rest.*` or `limit.*`
-/// code. A document that imports is checked with ``Validator`` against
+/// code, the first `decodingLimits.maxProblems` of them in document order
+/// and then, when there are more, one `limit.problems` finding with their
+/// number. A document that imports is checked with ``Validator`` against
 /// `limits`, paths turned into REST paths, and with the rules measured on the
 /// REST form: the body size (`limits.maxMessageBodyBytes`, the UTF-8 bytes of
 /// the compact canonical `MsgBody`), download flags
@@ -21,7 +23,7 @@ public enum RESTValidator {
     ///   - utf8: The document's UTF-8 text.
     ///   - limits: The validation profile.
     ///   - decodingLimits: Bounds on elements, arrays, batch size and relay
-    ///     nesting while reading.
+    ///     nesting while reading, and how many import problems to report.
     /// - Returns: Every finding; empty for a clean document.
     public static func validate(
         _ utf8: some Collection<UInt8>,
@@ -34,14 +36,14 @@ public enum RESTValidator {
         } catch {
             return [finding(error)]
         }
-        let reader = RESTReader(limits: decodingLimits)
+        let reader = RESTReader(limits: decodingLimits, keep: decodingLimits.maxProblems)
         var modelLimits = limits
         modelLimits.maxMessageBodyBytes = nil
         var findings: [ValidationFinding]
         var bodies: [(path: String, elems: [Elem])] = []
         if case .object(let members) = root, reader.isMessageList(members) {
             let batch = reader.batch(document: root)
-            guard reader.problems.isEmpty else { return reader.problems.map(finding) }
+            guard reader.problemCount == 0 else { return importFindings(reader) }
             let listKey = members.first { $0.key == "MsgList" || $0.key == "RspMsgList" }!.key
             findings = Validator.validate(batch, limits: modelLimits).map {
                 translated($0, root: listKey)
@@ -51,7 +53,7 @@ public enum RESTValidator {
             }
         } else {
             let message = reader.message(document: root)
-            guard reader.problems.isEmpty else { return reader.problems.map(finding) }
+            guard reader.problemCount == 0 else { return importFindings(reader) }
             findings = Validator.validate(message, limits: modelLimits).map { translated($0, root: nil) }
             bodies.append(("MsgBody", message.elems))
         }
@@ -90,6 +92,19 @@ public enum RESTValidator {
                         actual: Int64(format.value),
                         reason: "ImageFormat \(format.value) is not a documented code (1, 2, 3, 4, 255)"))
             }
+        }
+        return findings
+    }
+
+    /// The import problems reported, and `limit.problems` when there are more.
+    private static func importFindings(_ reader: RESTReader) -> [ValidationFinding] {
+        var findings = reader.problems.map(finding)
+        if reader.problemCount > findings.count {
+            let error = IMCodecError(
+                .limitProblems, path: "",
+                reason: "the document has \(reader.problemCount) problems; the first \(findings.count) are reported",
+                limit: reader.keep, observed: reader.problemCount)
+            findings.append(finding(error))
         }
         return findings
     }
