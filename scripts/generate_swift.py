@@ -726,6 +726,64 @@ def gen_merge(m):
     return "".join(out)
 
 
+def gen_check_limits(m):
+    """What a decoder with the context's limits would refuse in the value's canonical encoding.
+
+    The walk follows the encoding: fields in number order, each entry of a
+    repeated field in order, unknown fields last, and throws the first
+    `limit.*` (or, for unknown bytes, `payload.*`) error `_merge` would throw
+    reading those bytes, with the same path. An entry past a count limit is
+    refused before it is looked at, as `_merge` refuses it before reading it.
+    """
+    out = ["    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {\n"]
+
+    def visit(f, v, path, ind):
+        s = "%sdo {\n" % ind
+        layered = (m.name, f.name) in LAYER_FIELDS
+        if layered:
+            s += "%s    try context.enterLayer()\n" % ind
+        s += "%s    try %s._checkLimits(&context)\n" % (ind, v)
+        if layered:
+            s += "%s    context.leaveLayer()\n" % ind
+        s += '%s} catch { throw error.prefixed(with: "%s") }\n' % (ind, path)
+        return s
+
+    for g in runs(m):
+        if isinstance(g, list):
+            members = [f for f in g if f.type == T_MESSAGE]
+            if not members:
+                continue
+            out.append("        switch %s {\n" % oneof_var(m, g[0]))
+            for f in members:
+                out.append("        case .%s(let value)?:\n" % escape(swift_name(f.name)))
+                out.append(visit(f, "value", f.json_name, "            "))
+            out.append("        default: break\n        }\n")
+            continue
+        f = g
+        v = "self." + escape(swift_name(f.name))
+        if f.repeated:
+            limit, code = limit_of(m, f)
+            if f.type == T_MESSAGE:
+                out.append("        for index in %s.indices {\n" % v)
+                out.append("            if index >= context.limits.%s {\n" % limit)
+                out.append("                throw Self._overLimit(.%s, \"%s\", index, context.limits.%s)\n"
+                           % (code, f.json_name, limit))
+                out.append("            }\n")
+                out.append(visit(f, "%s[index]" % v, "%s[\\(index)]" % f.json_name, "            "))
+                out.append("        }\n")
+            else:
+                out.append("        if %s.count > context.limits.%s {\n" % (v, limit))
+                out.append("            throw Self._overLimit(.%s, \"%s\", context.limits.%s, context.limits.%s)\n"
+                           % (code, f.json_name, limit, limit))
+                out.append("        }\n")
+        elif f.type == T_MESSAGE:
+            out.append("        if %s {\n" % present_binding(f))
+            out.append(visit(f, "value", f.json_name, "            "))
+            out.append("        }\n")
+    out.append("        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }\n    }\n")
+    return "".join(out)
+
+
 # --------------------------------------------------------------------------
 # Model+JSON.swift
 # --------------------------------------------------------------------------
@@ -900,7 +958,8 @@ def main():
     model = HEADER % sources + "\n".join([gen_enum(e) for e in enums] + [gen_message(m) for m in messages])
     binary = HEADER % sources
     for m in messages:
-        binary += "extension %s {\n%s\n%s\n%s}\n\n" % (m.name, gen_size(m), gen_encode(m), gen_merge(m))
+        binary += "extension %s {\n%s\n%s\n%s\n%s}\n\n" % (
+            m.name, gen_size(m), gen_encode(m), gen_merge(m), gen_check_limits(m))
     json = HEADER % sources
     for m in messages:
         json += "extension %s {\n%s\n%s}\n\n" % (m.name, gen_json_write(m), gen_json_read(m))

@@ -105,7 +105,7 @@ static void check_framed(imcodec_ref_codec *codec, imcodec_ref_kind kind, const 
     unsigned char *frame = NULL;
     size_t frame_len = 0;
     imcodec_ref_status status = imcodec_ref_encode_frame(codec, kind, payload, len, compression, threshold, level,
-                                                         dictionary, &frame, &frame_len, &err2);
+                                                         dictionary, NULL, &frame, &frame_len, &err2);
     if (status != IMCODEC_REF_OK) finding("a payload cannot be framed", &err2);
     /* A frame is at most its payload and a header (21 bytes at most). */
     if (frame_len > len + 21) finding("a frame is larger than its payload and a header", NULL);

@@ -32,6 +32,7 @@ struct DecodeCommand: ParsableCommand {
 
     @OptionGroup var inputOptions: InputOptions
     @OptionGroup var outputOptions: OutputOptions
+    @OptionGroup(title: "Reader limits") var limitOptions: LimitOptions
 
     @Flag(help: "Indent the JSON, one member per line.")
     var pretty = false
@@ -41,7 +42,7 @@ struct DecodeCommand: ParsableCommand {
 
     func run() throws {
         let output = try outputOptions.open()
-        let reader = FrameReader()
+        let reader = FrameReader(limits: limitOptions.limits)
         do {
             try inputOptions.forEachChunk { chunk in
                 reader.append(chunk)

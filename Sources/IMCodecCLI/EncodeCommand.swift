@@ -30,6 +30,14 @@ struct EncodeCommand: ParsableCommand {
             (CallbackCommand, MsgTime, ...) are named on standard error. Validation \
             then also measures the REST rules on the REST form.
 
+            Nothing is written that a reader with the default decoding limits \
+            would refuse: a frame whose body would pass --max-frame-bytes, or a \
+            value past --max-depth, --max-elems, --max-repeated or \
+            --max-batch-messages, stops the command with that limit's code \
+            (docs/ERRORS.md), and a compressed body a reader would refuse is \
+            stored instead. Pass the limits of the readers the frames are for when \
+            they differ from the defaults.
+
             Frames are binary: they are not written to a terminal unless asked for \
             with '--output -'.
 
@@ -46,6 +54,7 @@ struct EncodeCommand: ParsableCommand {
     @OptionGroup var inputOptions: InputOptions
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var compressionOptions: CompressionOptions
+    @OptionGroup(title: "Reader limits") var limitOptions: LimitOptions
 
     @Option(help: "What the JSON holds.")
     var kind: KindOption = .message
@@ -74,17 +83,18 @@ struct EncodeCommand: ParsableCommand {
         let input = try inputOptions.readAll()
         let documents =
             lines ? input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) : [input[...]]
-        let encoder = FrameEncoder(policy: compressionOptions.policy)
+        let limits = limitOptions.limits
+        let encoder = FrameEncoder(policy: compressionOptions.policy, limits: limits)
         var frames: [UInt8] = []
         for (index, document) in documents.enumerated() where !lines || !document.allSatisfy(Self.isJSONWhitespace) {
             do throws(IMCodecError) {
                 let payload: FramePayload
                 switch from {
                 case .json:
-                    payload = try FramePayload(kind: kind.frameKind, jsonUTF8: document)
+                    payload = try FramePayload(kind: kind.frameKind, jsonUTF8: document, limits: limits)
                     if !noValidate { try Validator.check(payload, limits: profile.limits) }
                 case .restapi:
-                    let imported = try RESTCodec.importPayload(document)
+                    let imported = try RESTCodec.importPayload(document, limits: limits)
                     if !imported.skippedKeys.isEmpty {
                         note(
                             "not part of the message, not encoded: \(imported.skippedKeys.joined(separator: ", "))",
@@ -98,7 +108,7 @@ struct EncodeCommand: ParsableCommand {
                         }
                     }
                 }
-                encoder.encode(payload, appendingTo: &frames)
+                try encoder.encode(payload, appendingTo: &frames)
             } catch {
                 throw report(error, context: lines ? "line \(index + 1)" : nil)
             }

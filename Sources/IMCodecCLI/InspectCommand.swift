@@ -25,13 +25,14 @@ struct InspectCommand: ParsableCommand {
     )
 
     @OptionGroup var inputOptions: InputOptions
+    @OptionGroup(title: "Reader limits") var limitOptions: LimitOptions
 
     @Flag(help: "Leave out the decoded values.")
     var headersOnly = false
 
     func run() throws {
         let bytes = try inputOptions.readAll()[...]
-        let decoder = FrameDecoder()
+        let decoder = FrameDecoder(limits: limitOptions.limits)
         var offset = bytes.startIndex
         var index = 0
         while offset < bytes.endIndex {

@@ -308,7 +308,7 @@ static void encode_frame(answer *a, const Imcodec__Testee__V1__EncodeFrameReques
     size_t frame_len = 0;
     st = imcodec_ref_encode_frame(codec, (imcodec_ref_kind)op->kind, canonical, canonical_len,
                                   (imcodec_ref_compression)op->compression, op->threshold, (int)op->level,
-                                  op->dictionary_id, &frame, &frame_len, err);
+                                  op->dictionary_id, limits, &frame, &frame_len, err);
     if (answer_status(a, st, err)) return;
     if (!keep(a, frame)) {
         set_runtime_error(a, "out of memory");

@@ -39,7 +39,7 @@ public final class InProcessTestee: Testee {
             case .decodeFrame(let operation):
                 response.frame = try decodeFrame([UInt8](operation.frame), limits)
             case .encodeFrame(let operation):
-                response.frameBytes = Data(try encodeFrame(operation))
+                response.frameBytes = Data(try encodeFrame(operation, limits))
             case .decodeStream(let operation):
                 response.stream = decodeStream(operation.chunks, limits)
             case .validate(let operation):
@@ -143,7 +143,7 @@ public final class InProcessTestee: Testee {
         return try decodedFrame(frame, limits)
     }
 
-    func encodeFrame(_ operation: Imcodec_Testee_V1_EncodeFrameRequest) throws -> [UInt8] {
+    func encodeFrame(_ operation: Imcodec_Testee_V1_EncodeFrameRequest, _ limits: DecodingLimits) throws -> [UInt8] {
         let kind = try Self.frameKind(operation.kind)
         guard operation.level <= 9 else { throw BadRequest(reason: "zlib level \(operation.level) is not 0...9") }
         var dictionary: PresetDictionary?
@@ -164,7 +164,10 @@ public final class InProcessTestee: Testee {
         default:
             throw BadRequest(reason: "compression \(operation.compression) is not 0 or 1")
         }
-        return FrameEncoder(policy: policy).encodeFrame(payload: [UInt8](operation.payload), kind: kind)
+        // Framed as a writer holding the decoded value frames it: values a
+        // reader with these limits would refuse are refused here.
+        let value = try decodePayload(kind, [UInt8](operation.payload), limits)
+        return try FrameEncoder(policy: policy, limits: limits).encode(value)
     }
 
     func decodeStream(_ chunks: [Data], _ limits: DecodingLimits) -> Imcodec_Testee_V1_StreamResult {

@@ -21,13 +21,22 @@ struct DictionaryEvaluation {
     /// - Parameters:
     ///   - payloads: The canonical payloads and their kinds.
     ///   - policy: The compression policy.
-    init(payloads: [(bytes: [UInt8], kind: FrameKind)], policy: CompressionPolicy) {
+    /// - Throws: What decoding a payload or framing its value throws.
+    init(payloads: [(bytes: [UInt8], kind: FrameKind)], policy: CompressionPolicy) throws(IMCodecError) {
         let encoder = FrameEncoder(policy: policy)
+        // Decoded before the clock starts, so the time is the encoder's alone.
+        var values: [FramePayload] = []
+        for payload in payloads {
+            let value = payload.bytes.withUnsafeBytes { raw in
+                Result { () throws(IMCodecError) in try FramePayload(kind: payload.kind, serializedBytes: raw) }
+            }
+            try values.append(value.get())
+        }
         var buffer: [UInt8] = []
         let start = Date()
-        for payload in payloads {
+        for (payload, value) in zip(payloads, values) {
             buffer.removeAll(keepingCapacity: true)
-            let written = encoder.encodeFrame(payload: payload.bytes, kind: payload.kind, appendingTo: &buffer)
+            let written = try encoder.encode(value, appendingTo: &buffer)
             payloadBytes += payload.bytes.count
             frameBytes += written
             if buffer[1] & 0x0C != 0 { compressedFrames += 1 }

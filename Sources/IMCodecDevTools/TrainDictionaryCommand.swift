@@ -81,11 +81,11 @@ struct TrainDictionaryCommand: ParsableCommand {
         guard evaluate || sweep else { return }
 
         var heldOut = TrainingCorpus(seed: seed &+ 1)
-        evaluate(
+        try evaluate(
             heldOut.payloads(count: 5_000).map { ($0.serializedBytes(), $0.kind) }, training, trainer, dictionary,
             title: "held-out payloads of the training model (seed \(seed &+ 1))")
         let traffic = Corpus(seed: trafficSeed &+ 1, count: 5_000)
-        evaluate(
+        try evaluate(
             traffic.payloads.map { ($0, FrameKind.message) }, training, trainer, dictionary,
             title: "held-out messages of the benchmarks' traffic model (seed \(trafficSeed &+ 1))")
     }
@@ -94,31 +94,31 @@ struct TrainDictionaryCommand: ParsableCommand {
     private func evaluate(
         _ payloads: [([UInt8], FrameKind)], _ training: [[UInt8]], _ trainer: DictionaryTrainer,
         _ dictionary: [UInt8], title: String
-    ) {
+    ) throws(IMCodecError) {
         let mean = payloads.map(\.0.count).reduce(0, +) / payloads.count
         print("\(title): \(payloads.count) payloads, mean \(mean) bytes")
-        report("no compression", DictionaryEvaluation(payloads: payloads, policy: .disabled))
+        report("no compression", try DictionaryEvaluation(payloads: payloads, policy: .disabled))
         for threshold in [256, 0] {
             report(
                 "threshold \(threshold), no dictionary",
-                DictionaryEvaluation(payloads: payloads, policy: CompressionPolicy(threshold: threshold)))
+                try DictionaryEvaluation(payloads: payloads, policy: CompressionPolicy(threshold: threshold)))
             if evaluate {
                 for shipped in PresetDictionary.known {
                     report(
                         "threshold \(threshold), shipped dictionary \(shipped.id)",
-                        DictionaryEvaluation(
+                        try DictionaryEvaluation(
                             payloads: payloads, policy: CompressionPolicy(threshold: threshold, dictionary: shipped)))
                 }
                 report(
                     "threshold \(threshold), this dictionary (\(dictionary.count) B)",
-                    evaluation(payloads, threshold: threshold, dictionary: dictionary))
+                    try evaluation(payloads, threshold: threshold, dictionary: dictionary))
             }
             if sweep {
                 for kib in [1, 2, 4, 8, 16, 32] where kib * 1_024 != dictionary.count {
                     let other = trainer.train(samples: training, size: min(kib * 1_024, 32_000))
                     report(
                         "threshold \(threshold), \(other.count) B dictionary",
-                        evaluation(payloads, threshold: threshold, dictionary: other))
+                        try evaluation(payloads, threshold: threshold, dictionary: other))
                 }
             }
         }
@@ -126,10 +126,10 @@ struct TrainDictionaryCommand: ParsableCommand {
 
     /// Frames the payloads with a candidate dictionary.
     private func evaluation(_ payloads: [([UInt8], FrameKind)], threshold: Int, dictionary: [UInt8])
-        -> DictionaryEvaluation
+        throws(IMCodecError) -> DictionaryEvaluation
     {
         let candidate = PresetDictionary(id: .max, bytes: dictionary)
-        return DictionaryEvaluation(
+        return try DictionaryEvaluation(
             payloads: payloads, policy: CompressionPolicy(threshold: threshold, dictionary: candidate))
     }
 

@@ -10,6 +10,40 @@
 /* Header                                                                    */
 
 /*
+ * Check 3 of FRAME_FORMAT.md: a header's sizes against the limits. The
+ * reader makes it before anything is allocated for the body; the writer
+ * makes it on the frame it is about to write, so it writes nothing a reader
+ * with the same limits refuses.
+ */
+static imcodec_ref_status check_sizes(const imcodec_ref__header *header, const imcodec_ref_limits *limits,
+                                      imcodec_ref_error *err) {
+    if (header->body_len > limits->max_frame_bytes) {
+        return imcodec_ref__fail_limit(err, "limit.frame-size", limits->max_frame_bytes, header->body_len,
+                                       "a frame body of %u bytes is larger than %llu", (unsigned)header->body_len,
+                                       (unsigned long long)limits->max_frame_bytes);
+    }
+    if (header->compression == 1) {
+        if (header->payload_len > limits->max_inflated_bytes) {
+            return imcodec_ref__fail_limit(err, "limit.inflated-size", limits->max_inflated_bytes, header->payload_len,
+                                           "the frame declares a payload of %u bytes, more than %llu",
+                                           (unsigned)header->payload_len,
+                                           (unsigned long long)limits->max_inflated_bytes);
+        }
+        /* body < 2^32 and a ratio above 2^32 allows everything, so the product cannot overflow. */
+        uint64_t ratio = limits->max_inflate_ratio;
+        if (ratio < ((uint64_t)1 << 32) && header->payload_len > (uint64_t)header->body_len * ratio) {
+            /* The observed ratio, rounded up; an empty body counts as one byte. */
+            uint64_t body = header->body_len > 0 ? header->body_len : 1;
+            uint64_t observed = ((uint64_t)header->payload_len + body - 1) / body;
+            return imcodec_ref__fail_limit(err, "limit.inflate-ratio", ratio, observed,
+                                           "the frame declares %u payload bytes from a body of %u",
+                                           (unsigned)header->payload_len, (unsigned)header->body_len);
+        }
+    }
+    return IMCODEC_REF_OK;
+}
+
+/*
  * A header varint: at most 5 bytes, at most 2^32 - 1, minimal. Returns OK,
  * NEED_MORE when the bytes end inside it, or ERROR frame.varint.
  */
@@ -82,30 +116,7 @@ imcodec_ref_status imcodec_ref__parse_header(const unsigned char *bytes, size_t 
     header->frame_len = pos + 4 + (size_t)header->body_len;
 
     /* Check 3: the declared sizes, before anything is allocated for the body. */
-    if (header->body_len > limits->max_frame_bytes) {
-        return imcodec_ref__fail_limit(err, "limit.frame-size", limits->max_frame_bytes, header->body_len,
-                                       "a frame body of %u bytes is larger than %llu", (unsigned)header->body_len,
-                                       (unsigned long long)limits->max_frame_bytes);
-    }
-    if (header->compression == 1) {
-        if (header->payload_len > limits->max_inflated_bytes) {
-            return imcodec_ref__fail_limit(err, "limit.inflated-size", limits->max_inflated_bytes, header->payload_len,
-                                           "the frame declares a payload of %u bytes, more than %llu",
-                                           (unsigned)header->payload_len,
-                                           (unsigned long long)limits->max_inflated_bytes);
-        }
-        /* body < 2^32 and a ratio above 2^32 allows everything, so the product cannot overflow. */
-        uint64_t ratio = limits->max_inflate_ratio;
-        if (ratio < ((uint64_t)1 << 32) && header->payload_len > (uint64_t)header->body_len * ratio) {
-            /* The observed ratio, rounded up; an empty body counts as one byte. */
-            uint64_t body = header->body_len > 0 ? header->body_len : 1;
-            uint64_t observed = ((uint64_t)header->payload_len + body - 1) / body;
-            return imcodec_ref__fail_limit(err, "limit.inflate-ratio", ratio, observed,
-                                           "the frame declares %u payload bytes from a body of %u",
-                                           (unsigned)header->payload_len, (unsigned)header->body_len);
-        }
-    }
-    return IMCODEC_REF_OK;
+    return check_sizes(header, limits, err);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -223,9 +234,10 @@ static size_t put_varint(unsigned char *out, uint32_t value) {
 imcodec_ref_status imcodec_ref_encode_frame(imcodec_ref_codec *codec, imcodec_ref_kind kind,
                                             const unsigned char *payload, size_t len,
                                             imcodec_ref_compression compression, uint64_t threshold, int level,
-                                            uint32_t dictionary_id, unsigned char **out, size_t *out_len,
-                                            imcodec_ref_error *err) {
+                                            uint32_t dictionary_id, const imcodec_ref_limits *limits,
+                                            unsigned char **out, size_t *out_len, imcodec_ref_error *err) {
     static const unsigned char empty[1] = {0};
+    const imcodec_ref_limits lim = limits != NULL ? *limits : imcodec_ref_limits_default();
     if (out == NULL || out_len == NULL)
         return imcodec_ref__status(err, IMCODEC_REF_MISUSE, "out and out_len are required");
     *out = NULL;
@@ -244,6 +256,14 @@ imcodec_ref_status imcodec_ref_encode_frame(imcodec_ref_codec *codec, imcodec_re
     }
     if (len > UINT32_MAX)
         return imcodec_ref__status(err, IMCODEC_REF_MISUSE, "a payload of %zu bytes does not fit a frame", len);
+    /* The stored frame, the one written when compression is not kept. */
+    imcodec_ref__header stored = {.kind = (unsigned)kind, .body_len = (uint32_t)len, .payload_len = (uint32_t)len};
+    /* A payload past max_inflated_bytes is never kept compressed, so when the
+       stored frame is refused too, no frame of it is accepted. */
+    if ((uint64_t)len > lim.max_inflated_bytes) {
+        imcodec_ref_status st = check_sizes(&stored, &lim, err);
+        if (st != IMCODEC_REF_OK) return st;
+    }
 
     /* Room for the longest header, then the body: at most the payload. */
     unsigned char *frame = malloc(IMCODEC_REF__MAX_HEADER + len);
@@ -253,7 +273,8 @@ imcodec_ref_status imcodec_ref_encode_frame(imcodec_ref_codec *codec, imcodec_re
     unsigned char *body = NULL;
     size_t body_len = 0;
     int deflated = 0;
-    if (compression == IMCODEC_REF_COMPRESSION_DEFLATE && (uint64_t)len >= threshold && len > 1) {
+    if (compression == IMCODEC_REF_COMPRESSION_DEFLATE && (uint64_t)len >= threshold && len > 1 &&
+        (uint64_t)len <= lim.max_inflated_bytes) {
         body = malloc(len - 1);
         if (body == NULL) {
             free(frame);
@@ -266,9 +287,19 @@ imcodec_ref_status imcodec_ref_encode_frame(imcodec_ref_codec *codec, imcodec_re
             free(frame);
             return imcodec_ref__status(err, IMCODEC_REF_NO_MEMORY, "deflate failed");
         }
-        /* A body that inflates past the default ratio limit would be refused
-           by readers with default limits: store such a payload instead. */
-        deflated = fit == 1 && (uint64_t)len <= (uint64_t)body_len * imcodec_ref_limits_default().max_inflate_ratio;
+        /* A body the readers would refuse (too large, inflating past their
+           size or ratio limit) is not kept: the payload is stored instead. */
+        imcodec_ref__header compressed = {
+            .kind = (unsigned)kind, .compression = 1, .body_len = (uint32_t)body_len, .payload_len = (uint32_t)len};
+        deflated = fit == 1 && check_sizes(&compressed, &lim, NULL) == IMCODEC_REF_OK;
+    }
+    if (!deflated) {
+        imcodec_ref_status st = check_sizes(&stored, &lim, err);
+        if (st != IMCODEC_REF_OK) {
+            free(body);
+            free(frame);
+            return st;
+        }
     }
 
     size_t pos = 0;

@@ -147,7 +147,14 @@ public enum FuzzChecks {
         _ = Validator.validate(payload, limits: .seed)
         _ = Validator.validate(payload, limits: .current)
         let bytes = payload.serializedBytes()
-        let reframed = FrameEncoder().encode(payload)
+        // Writer within reader: what the decoder accepted, an encoder with
+        // its limits frames, and the frame decodes to the same payload.
+        let reframed: [UInt8]
+        do {
+            reframed = try FrameEncoder(limits: decoder.limits).encode(payload)
+        } catch {
+            return "an encoder with the decoder's limits refuses the decoded payload: \(error)"
+        }
         guard let again = try? decoder.decode(reframed), again.serializedBytes() == bytes else {
             return "the re-framed payload decodes differently"
         }

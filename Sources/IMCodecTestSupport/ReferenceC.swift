@@ -68,7 +68,7 @@ public enum ReferenceC {
         let status = payload.withUnsafeBufferPointer {
             imcodec_ref_encode_frame(
                 codec, Self.kind(kind), $0.baseAddress, $0.count, IMCODEC_REF_COMPRESSION_DEFLATE, threshold, 6,
-                dictionary, &out, &count, &error)
+                dictionary, nil, &out, &count, &error)
         }
         defer { imcodec_ref_free(out) }
         return outcome(status, out, count, &error)

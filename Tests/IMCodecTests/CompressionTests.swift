@@ -25,7 +25,7 @@ import Testing
     @Test func storesAPayloadThatDeflateDoesNotShrink() throws {
         var random = SeededGenerator(seed: 42)
         let noise = (0..<4_000).map { _ in UInt8.random(in: 0...255, using: &random) }
-        let frame = FrameEncoder(policy: .init(threshold: 0)).encodeFrame(payload: noise, kind: .message)
+        let frame = try FrameEncoder(policy: .init(threshold: 0)).encodeFrame(payload: noise, kind: .message)
         #expect(try header(frame).compression == .none)
         #expect(frame.count == noise.count + 2 + 2 + 4)
     }
@@ -43,7 +43,7 @@ import Testing
                 ? (0..<size).map { _ in UInt8.random(in: 0...255, using: &random) }
                 : compressible(size)
             for encoder in encoders {
-                let frame = encoder.encodeFrame(payload: payload, kind: .batch)
+                let frame = try encoder.encodeFrame(payload: payload, kind: .batch)
                 let stored = FrameHeader(
                     kind: .batch, compression: .none, dictionaryID: nil, bodyLength: size,
                     payloadLength: size, checksum: 0)
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func disabledPolicyStoresEverything() throws {
-        let frame = FrameEncoder(policy: .disabled).encodeFrame(payload: compressible(100_000), kind: .event)
+        let frame = try FrameEncoder(policy: .disabled).encodeFrame(payload: compressible(100_000), kind: .event)
         #expect(try header(frame).compression == .none)
     }
 
@@ -71,7 +71,7 @@ import Testing
     @Test(arguments: [1, 6, 9])
     func everyLevelRoundTrips(level: Int) throws {
         let payload = compressible(5_000)
-        let frame = FrameEncoder(policy: .init(threshold: 0, level: level)).encodeFrame(
+        let frame = try FrameEncoder(policy: .init(threshold: 0, level: level)).encodeFrame(
             payload: payload, kind: .message)
         #expect(try header(frame).compression == .deflate)
         #expect(Array(try decoder.decodeFrame(frame).payload) == payload)
@@ -81,14 +81,14 @@ import Testing
         let reused = FrameEncoder(policy: .init(threshold: 0, dictionary: .imMessages))
         let payloads = (0..<20).map { compressible(300 + 97 * $0) }
         for payload in payloads {
-            let fresh = FrameEncoder(policy: reused.policy).encodeFrame(payload: payload, kind: .message)
-            #expect(reused.encodeFrame(payload: payload, kind: .message) == fresh)
+            let fresh = try FrameEncoder(policy: reused.policy).encodeFrame(payload: payload, kind: .message)
+            #expect(try reused.encodeFrame(payload: payload, kind: .message) == fresh)
         }
     }
 
     @Test func aDecoderRecoversAfterACorruptStream() throws {
         let encoder = FrameEncoder(policy: .init(threshold: 0, dictionary: .imMessages))
-        let good = encoder.encodeFrame(payload: compressible(2_000), kind: .message)
+        let good = try encoder.encodeFrame(payload: compressible(2_000), kind: .message)
         var corrupt = good
         corrupt[corrupt.count / 2] ^= 0x55
         for _ in 0..<3 {
@@ -116,8 +116,8 @@ import Testing
                         ])))
         ]
         let payload = message.serializedBytes()
-        let plain = FrameEncoder(policy: .init(threshold: 0)).encode(message)
-        let primed = FrameEncoder(policy: .init(threshold: 0, dictionary: .imMessages)).encode(message)
+        let plain = try FrameEncoder(policy: .init(threshold: 0)).encode(message)
+        let primed = try FrameEncoder(policy: .init(threshold: 0, dictionary: .imMessages)).encode(message)
         print("image message: payload \(payload.count) B, deflate \(plain.count) B, with dictionary \(primed.count) B")
         #expect(primed.count < plain.count)
         #expect(try decoder.decode(Message.self, from: primed) == message)
@@ -147,7 +147,7 @@ import Testing
             elems: [.text("今天下午三点开会，记得带电脑 👍")])
         let decoder = FrameDecoder()
         for dictionary in PresetDictionary.known {
-            let frame = FrameEncoder(policy: .init(threshold: 0, dictionary: dictionary)).encode(message)
+            let frame = try FrameEncoder(policy: .init(threshold: 0, dictionary: dictionary)).encode(message)
             #expect(try FrameHeader.peek(frame)?.dictionaryID == dictionary.id)
             #expect(try decoder.decode(Message.self, from: frame) == message)
         }

@@ -38,9 +38,9 @@ import Testing
         print("fuzz fail cases replayed: \(replayed)")
     }
 
-    @Test func checksPassOnWellFormedAndOnRejectedInputs() {
+    @Test func checksPassOnWellFormedAndOnRejectedInputs() throws {
         let message = Message(msgID: "m", sender: "a", receiver: "b", elems: [.text("你好")])
-        let frame = FrameEncoder().encode(.message(message))
+        let frame = try FrameEncoder().encode(.message(message))
         #expect(FuzzChecks.payload(message.serializedBytes()) == nil)
         #expect(FuzzChecks.payload([0x0A, 0x05]) == nil)
         #expect(FuzzChecks.json(Array(message.jsonString().utf8)) == nil)

@@ -77,7 +77,7 @@ func expectError(
 
     @Test func writesTheDocumentedLayoutForAStoredFrame() throws {
         let payload: [UInt8] = [0x0A, 0x02, 0x68, 0x69]
-        let frame = FrameEncoder().encodeFrame(payload: payload, kind: .message)
+        let frame = try FrameEncoder().encodeFrame(payload: payload, kind: .message)
         #expect(frame == handFrame(flags: 0x01, fields: [0x04], payload: payload))
         #expect(frame.count == 7 + payload.count)
     }
@@ -85,7 +85,7 @@ func expectError(
     @Test func writesTheDocumentedLayoutForACompressedFrameWithADictionary() throws {
         let payload = Array(String(repeating: "hello imcodec ", count: 40).utf8)
         let policy = CompressionPolicy(threshold: 0, dictionary: .imMessages)
-        let frame = FrameEncoder(policy: policy).encodeFrame(payload: payload, kind: .event)
+        let frame = try FrameEncoder(policy: policy).encodeFrame(payload: payload, kind: .event)
         // flags: kind 3, compression 1 (bits 2-3), dictionary bit 4.
         #expect(frame[0] == 0x01)
         #expect(frame[1] == 0x03 | 0x04 | 0x10)
@@ -281,7 +281,7 @@ func expectError(
         limits.maxInflatedBytes = 1_000
         let decoder = FrameDecoder(limits: limits)
         let payload = [UInt8](repeating: 0x61, count: 1_000)
-        let frame = FrameEncoder(policy: .init(threshold: 0)).encodeFrame(payload: payload, kind: .message)
+        let frame = try FrameEncoder(policy: .init(threshold: 0)).encodeFrame(payload: payload, kind: .message)
         #expect(try decoder.decodeFrame(frame).payload.count == 1_000)
         expectError(.limitInflatedSize) { () throws(IMCodecError) in
             _ = try decoder.decodeFrame(handFrame(flags: 0x05, fields: [0x10] + varintBytes(1_001), payload: []))
@@ -402,7 +402,7 @@ func expectError(
     @Test func rejectsADictionaryStreamReadWithoutItsDictionary() throws {
         let dictionary = PresetDictionary.imMessages.bytes
         let payload = Array(repeating: dictionary, count: 300 / dictionary.count + 1).flatMap { $0 }
-        let frame = FrameEncoder(policy: .init(threshold: 0, dictionary: .imMessages))
+        let frame = try FrameEncoder(policy: .init(threshold: 0, dictionary: .imMessages))
             .encodeFrame(payload: payload, kind: .message)
         // Clearing the dictionary bit and dropping the id: the stream refers
         // back into a dictionary the reader does not have.
@@ -443,7 +443,7 @@ func expectError(
         let encoder = FrameEncoder()
         for size in [0, 10, 300, 5_000] {
             let payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 % 11) }
-            let frame = encoder.encodeFrame(payload: payload, kind: .event)
+            let frame = try encoder.encodeFrame(payload: payload, kind: .event)
             let viaRaw = try frame.withUnsafeBytes { raw in
                 Result { () throws(IMCodecError) in try decoder.decodeFrame(raw) }
             }.get()

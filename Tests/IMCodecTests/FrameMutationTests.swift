@@ -18,7 +18,7 @@ import Testing
             let payload: FramePayload =
                 index % 5 == 0
                 ? .event(Event.arbitrary(using: &generator)) : .message(Message.arbitrary(using: &generator))
-            seeds.append(encoders[index % encoders.count].encode(payload))
+            seeds.append(try encoders[index % encoders.count].encode(payload))
         }
         var findings: [String] = []
         var inputs = 0

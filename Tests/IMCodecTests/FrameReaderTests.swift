@@ -6,7 +6,7 @@ import XCTest
 @testable import IMCodec
 
 /// A few frames of every kind and compression, back to back.
-func sampleStream() -> (stream: [UInt8], payloads: [[UInt8]]) {
+func sampleStream() throws -> (stream: [UInt8], payloads: [[UInt8]]) {
     var stream: [UInt8] = []
     var payloads: [[UInt8]] = []
     let encoders = [
@@ -16,7 +16,7 @@ func sampleStream() -> (stream: [UInt8], payloads: [[UInt8]]) {
     for index in 0..<12 {
         let size = [0, 1, 5, 40, 300, 2_000][index % 6]
         let payload = (0..<size).map { UInt8(truncatingIfNeeded: ($0 % 13) &* 7 &+ index) }
-        encoders[index % 3].encodeFrame(payload: payload, kind: FrameKind.allCases[index % 3], appendingTo: &stream)
+        try encoders[index % 3].encodeFrame(payload: payload, kind: FrameKind.allCases[index % 3], appendingTo: &stream)
         payloads.append(payload)
     }
     return (stream, payloads)
@@ -37,19 +37,19 @@ func sampleStream() -> (stream: [UInt8], payloads: [[UInt8]]) {
     }
 
     @Test func yieldsEveryFrameOnceWhateverTheSplitPoint() throws {
-        let (stream, payloads) = sampleStream()
+        let (stream, payloads) = try sampleStream()
         for cut in 0...stream.count {
             #expect(try read(stream, splitAt: [cut]) == payloads, "split at \(cut)")
         }
     }
 
     @Test func yieldsEveryFrameOnceFedOneByteAtATime() throws {
-        let (stream, payloads) = sampleStream()
+        let (stream, payloads) = try sampleStream()
         #expect(try read(stream, splitAt: Array(1..<stream.count)) == payloads)
     }
 
     @Test func yieldsEveryFrameOnceFedInOneChunk() throws {
-        let (stream, payloads) = sampleStream()
+        let (stream, payloads) = try sampleStream()
         let reader = FrameReader()
         #expect(try read(stream, splitAt: [], reader: reader) == payloads)
         #expect(reader.frameCount == payloads.count)
@@ -59,7 +59,7 @@ func sampleStream() -> (stream: [UInt8], payloads: [[UInt8]]) {
     }
 
     @Test func returnsNilUntilTheFrameIsComplete() throws {
-        let frame = FrameEncoder().encodeFrame(payload: [1, 2, 3], kind: .message)
+        let frame = try FrameEncoder().encodeFrame(payload: [1, 2, 3], kind: .message)
         let reader = FrameReader()
         #expect(reader.isAtFrameBoundary)
         for byte in frame.dropLast() {
@@ -75,7 +75,7 @@ func sampleStream() -> (stream: [UInt8], payloads: [[UInt8]]) {
     }
 
     @Test func sharesTheStorageOfAChunkThatHoldsWholeFrames() throws {
-        let frame = FrameEncoder(policy: .disabled).encodeFrame(payload: [9, 8, 7], kind: .event)
+        let frame = try FrameEncoder(policy: .disabled).encodeFrame(payload: [9, 8, 7], kind: .event)
         let chunk = frame + frame
         let reader = FrameReader()
         reader.append(chunk)
@@ -88,7 +88,7 @@ func sampleStream() -> (stream: [UInt8], payloads: [[UInt8]]) {
     }
 
     @Test func keepsOnlyTheIncompleteFrame() throws {
-        let (stream, _) = sampleStream()
+        let (stream, _) = try sampleStream()
         let reader = FrameReader()
         let cut = stream.count - 5
         reader.append(stream[0..<cut])
@@ -103,7 +103,7 @@ func sampleStream() -> (stream: [UInt8], payloads: [[UInt8]]) {
     }
 
     @Test func reportsAStreamThatEndsInsideAFrameAsTruncated() throws {
-        let (stream, _) = sampleStream()
+        let (stream, _) = try sampleStream()
         let reader = FrameReader()
         reader.append(stream.dropLast())
         while try reader.next() != nil {}
@@ -113,7 +113,7 @@ func sampleStream() -> (stream: [UInt8], payloads: [[UInt8]]) {
     }
 
     @Test func makesTheFirstErrorFinal() throws {
-        let good = FrameEncoder().encodeFrame(payload: [1], kind: .message)
+        let good = try FrameEncoder().encodeFrame(payload: [1], kind: .message)
         var bad = good
         bad[bad.count - 1] ^= 0xFF
         let reader = FrameReader()
@@ -144,10 +144,10 @@ func sampleStream() -> (stream: [UInt8], payloads: [[UInt8]]) {
         let encoder = FrameEncoder()
         var message = Message()
         message.msgID = "m-1"
-        var stream = encoder.encode(message)
+        var stream = try encoder.encode(message)
         // A message frame whose payload is a truncated protobuf field.
-        stream += encoder.encodeFrame(payload: [0x0A, 0x05, 0x61], kind: .message)
-        stream += encoder.encode(message)
+        stream += try encoder.encodeFrame(payload: [0x0A, 0x05, 0x61], kind: .message)
+        stream += try encoder.encode(message)
         let reader = FrameReader()
         reader.append(stream)
         #expect(try reader.nextPayload() == .message(message))
@@ -208,7 +208,7 @@ final class FrameReaderStreamTests: XCTestCase {
                 let offset = Int.random(in: 0...(pool.count - length), using: &random)
                 var payload = withUnsafeBytes(of: UInt64(index).littleEndian) { Array($0) }
                 payload += pool[offset..<(offset + length)]
-                encoders[index % encoders.count].encodeFrame(
+                try encoders[index % encoders.count].encodeFrame(
                     payload: payload, kind: FrameKind.allCases[index % 3], appendingTo: &block)
                 expected.append((payload.count, referenceCRC32Fast(payload)))
             }

@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func decodeRefusesAValueWithoutARESTForm() throws {
-        let frame = FrameEncoder().encode(.message(Message(msgID: "m1", sender: "a", receiver: "b")))
+        let frame = try FrameEncoder().encode(.message(Message(msgID: "m1", sender: "a", receiver: "b")))
         let result = try cli.imcodec("decode", "--to", "restapi", input: frame)
         #expect(result.status == 1)
         #expect(result.standardError.hasPrefix("error: rest.unrepresentable at msgId:"))

@@ -50,7 +50,7 @@ import Testing
         ]
         for document in documents {
             let message = try importMessage(document)
-            let frame = FrameEncoder().encode(message)
+            let frame = try FrameEncoder().encode(message)
             guard case .message(let decoded) = try FrameDecoder().decode(frame) else {
                 Issue.record("not a message frame")
                 continue

@@ -44,7 +44,7 @@ import Testing
 
             // Swift frames (stored and deflated with the dictionary) → C.
             for encoder in [plain, withDictionary] {
-                if ReferenceC.decodeFrame(encoder.encode(payload), codec: codec) != .bytes(bytes) {
+                if ReferenceC.decodeFrame(try encoder.encode(payload), codec: codec) != .bytes(bytes) {
                     differences.append("\(index): C decodes a Swift frame differently")
                 }
             }

@@ -192,7 +192,7 @@ func allocationBenchmarks(_ values: PreparedValues<IMCodec.Message, Imcodec_V1_M
 func frameBenchmarks<Value: FrameContent, Oracle: SwiftProtobuf.Message>(
     _ name: String, _ values: PreparedValues<Value, Oracle>, _ policy: FramePolicy
 ) {
-    let frames = values.frames(policy)
+    let frames = must { try values.frames(policy) }
     let reference = ReferenceCodec()
     let referenceFrames = values.referenceFrames(policy, codec: reference)
     let naiveFrames = values.naiveFrames()
@@ -210,10 +210,10 @@ func frameBenchmarks<Value: FrameContent, Oracle: SwiftProtobuf.Message>(
     }
     let encoder = FrameEncoder(policy: policy.policy)
     var encode = [
-        Implementation(name: "imcodec") { forEach(values.values) { blackHole(encoder.encode($0)) } },
+        Implementation(name: "imcodec") { forEach(values.values) { blackHole(must { try encoder.encode($0) }) } },
         Implementation(name: "swift-protobuf") {
             forEach(values.oracle) { value in
-                blackHole(encoder.encodeFrame(payload: must { try value.serializedBytes() }, kind: Value.frameKind))
+                blackHole(must { try encoder.encodeFrame(payload: try value.serializedBytes(), kind: Value.frameKind) })
             }
         },
         Implementation(name: "c-reference") {
@@ -263,7 +263,7 @@ func streamBenchmark(_ work: Workload) {
     var stream: [UInt8] = []
     func prepare() {
         guard stream.isEmpty else { return }
-        stream = work.stream(bytes: 100_000_000)
+        stream = must { try work.stream(bytes: 100_000_000) }
         require(Peer.referenceReadStream(stream, chunk: chunkSize) > 0, "the C reference reads the stream")
     }
     func segment(_ index: Int) -> Range<Int> {

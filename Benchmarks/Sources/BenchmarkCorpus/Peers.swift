@@ -97,9 +97,13 @@ public final class PreparedValues<Value: FrameContent, Oracle: SwiftProtobuf.Mes
     }
 
     /// Frames every value with this library.
-    public func frames(_ policy: FramePolicy) -> [[UInt8]] {
+    ///
+    /// - Throws: What the encoder throws for a value past the default limits.
+    public func frames(_ policy: FramePolicy) throws(IMCodecError) -> [[UInt8]] {
         let encoder = FrameEncoder(policy: policy.policy)
-        return values.map { encoder.encode($0) }
+        var frames: [[UInt8]] = []
+        for value in values { frames.append(try encoder.encode(value)) }
+        return frames
     }
 
     /// Frames every value with the C reference.
@@ -254,8 +258,8 @@ public final class Workload {
 
     /// A stream of at least `bytes` bytes: the traffic's frames under the
     /// default policy, repeated.
-    public func stream(bytes: Int) -> [UInt8] {
-        let frames = messages.frames(.default)
+    public func stream(bytes: Int) throws(IMCodecError) -> [UInt8] {
+        let frames = try messages.frames(.default)
         var stream: [UInt8] = []
         stream.reserveCapacity(bytes + 65_536)
         while stream.count < bytes {

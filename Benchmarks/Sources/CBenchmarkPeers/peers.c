@@ -78,7 +78,7 @@ size_t bench_cref_encode_frame(bench_cref *codec, int kind, const void *message,
     size_t frame_len = 0;
     imcodec_ref_status st = imcodec_ref_encode_frame(
         (imcodec_ref_codec *)codec, (imcodec_ref_kind)kind, payload, size, (imcodec_ref_compression)compression,
-        threshold, level, dictionary, &frame, &frame_len, NULL);
+        threshold, level, dictionary, NULL, &frame, &frame_len, NULL);
     free(payload);
     if (st != IMCODEC_REF_OK) return 0;
     if (out != NULL) {

@@ -91,7 +91,7 @@ var worstOverhead = (header: 0, body: 0)
 for (label, values) in [("traffic", work.messages), ("merger300", work.merger)] {
     let raw = values.payloadBytes
     for policy in FramePolicy.allCases {
-        let frames = values.frames(policy)
+        let frames = try values.frames(policy)
         let worst = overhead(frames, values.payloads)
         worstOverhead = (max(worstOverhead.header, worst.header), max(worstOverhead.body, worst.body))
         sizeRows.append(SizeRow(name: "\(label), \(policy.rawValue)", bytes: total(frames), raw: raw))
@@ -108,7 +108,7 @@ do {
     let values = work.batches
     let raw = values.payloadBytes
     for policy in FramePolicy.allCases {
-        let frames = values.frames(policy)
+        let frames = try values.frames(policy)
         let worst = overhead(frames, values.payloads)
         worstOverhead = (max(worstOverhead.header, worst.header), max(worstOverhead.body, worst.body))
         sizeRows.append(SizeRow(name: "20-message batches, \(policy.rawValue)", bytes: total(frames), raw: raw))
@@ -134,8 +134,8 @@ func residentBytes() -> Int {
     return 0
 }
 
-let stream = work.stream(bytes: 100_000_000)
-let streamFrames = work.messages.frames(.default)
+let stream = try work.stream(bytes: 100_000_000)
+let streamFrames = try work.messages.frames(.default)
 let largestFrame = streamFrames.map(\.count).max() ?? 0
 let residentBefore = residentBytes()
 var residentPeak = residentBefore

@@ -41,13 +41,15 @@ public struct SizeCache {
     /// - Parameter body: Sizes and writes one value; the cache must not
     ///   escape it.
     /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
     @inlinable
-    public static func withScratch<Result>(_ body: (inout SizeCache) -> Result) -> Result {
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: scratchSlots) { scratch in
+    public static func withScratch<Result, Failure: Error>(
+        _ body: (inout SizeCache) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try withUnsafeTemporaryAllocation(of: Int.self, capacity: scratchSlots) { scratch throws(Failure) in
             var cache = SizeCache(scratch: scratch)
-            let result = body(&cache)
-            if cache.ownsSlots { cache.slots.deallocate() }
-            return result
+            defer { if cache.ownsSlots { cache.slots.deallocate() } }
+            return try body(&cache)
         }
     }
 

@@ -14,10 +14,33 @@ public struct UnknownFields: Hashable, Sendable {
 
     /// Creates unknown fields from raw, already-encoded protobuf fields.
     ///
-    /// - Parameter bytes: Complete fields (tag followed by value). The encoder
-    ///   copies them verbatim; it does not check them.
+    /// - Parameter bytes: Complete fields (tag followed by value). The
+    ///   encoder writes them verbatim; a ``FrameEncoder`` refuses a value
+    ///   whose unknown fields a decoder would refuse.
     public init(bytes: [UInt8]) { self.bytes = bytes }
 
     /// Whether there are no unknown fields.
     @inlinable public var isEmpty: Bool { bytes.isEmpty }
+}
+
+extension UnknownFields {
+    /// Throws what a decoder with the context's limits throws skipping these
+    /// bytes as the unknown fields of a message (`payload.*` for bytes that
+    /// are not whole fields, `limit.depth` for groups nested past the
+    /// budget).
+    func _checkLimits(_ context: DecodeContext) throws(IMCodecError) {
+        var failure: IMCodecError?
+        bytes.withUnsafeBytes { buffer in
+            var reader = WireReader(buffer)
+            do throws(IMCodecError) {
+                while reader.hasMore {
+                    let tag = try reader.readTag()
+                    try reader.skipValue(tag: tag, context: context)
+                }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+    }
 }

@@ -24,6 +24,13 @@ public protocol WireMessage: Sendable, Hashable {
     /// Decodes fields from `reader` into this value, merging with what it holds.
     mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError)
 
+    /// Throws the first error a decoder with the context's limits would
+    /// throw reading this value's canonical encoding (`limit.*`, and
+    /// `payload.*` for malformed unknown fields), with the same path; returns
+    /// when such a decoder accepts it. Costs a walk of the value, no
+    /// encoding.
+    func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError)
+
     /// Creates a value from its proto3 JSON form.
     init(_json value: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError)
 
@@ -152,5 +159,15 @@ extension WireMessage {
             }
             return size
         }
+    }
+}
+
+extension WireMessage {
+    /// The error `_merge` throws for entry `index` of the repeated field
+    /// `field` when the field may hold at most `limit` entries.
+    static func _overLimit(_ code: IMCodecError.Code, _ field: String, _ index: Int, _ limit: Int) -> IMCodecError {
+        IMCodecError(
+            code, path: "\(field)[\(index)]", reason: "more entries than the limit allows", limit: limit,
+            observed: index + 1)
     }
 }

@@ -2,11 +2,10 @@
 ///
 /// A payload is deflated only when it is at least ``threshold`` bytes long,
 /// and the deflated body is kept only when it is smaller than the payload and
-/// the payload is at most ``maxRatio`` times the body; otherwise the payload
-/// is stored. So a frame is never larger than its payload plus the header, as
-/// the frame format requires, and a reader with the default decoding limits
-/// accepts every frame written with the default policy, however well its
-/// payload compresses.
+/// a reader with the encoder's ``FrameEncoder/limits`` accepts the compressed
+/// frame (its size, inflated size and ratio); otherwise the payload is
+/// stored. So a frame is never larger than its payload plus the header, as
+/// the frame format requires, however well its payload compresses.
 ///
 /// The defaults come from measurements of zlib on single IM messages on the
 /// project's kind of machine (`reference/measurements.md`):
@@ -36,10 +35,6 @@ public struct CompressionPolicy: Hashable, Sendable {
     /// The preset dictionary to prime the compressor with, named in the
     /// header of every compressed frame. Default none.
     public var dictionary: PresetDictionary? = nil
-    /// The largest payload-to-body ratio a compressed frame may have; a
-    /// payload that deflates better is stored. Default 250, the default
-    /// ``DecodingLimits/maxInflateRatio``.
-    public var maxRatio: Int = DecodingLimits.default.maxInflateRatio
 
     /// Creates the default policy: threshold 256 bytes, level 6, no dictionary.
     public init() {}

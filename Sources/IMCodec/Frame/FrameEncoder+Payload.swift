@@ -3,11 +3,16 @@ extension FrameEncoder {
     ///
     /// - Parameter payload: The value to frame.
     /// - Returns: The frame.
-    public func encode(_ payload: FramePayload) -> [UInt8] {
+    /// - Throws: What a decoder with ``limits`` would throw reading the
+    ///   frame: `limit.frame-size` when even a stored frame is too large,
+    ///   then `limit.depth`, `limit.elems`, `limit.repeated` or
+    ///   `limit.batch-messages` with the path of the entry past the limit
+    ///   (`payload.*` for unknown fields that are not whole fields).
+    public func encode(_ payload: FramePayload) throws(IMCodecError) -> [UInt8] {
         switch payload {
-        case .message(let message): encode(message)
-        case .batch(let batch): encode(batch)
-        case .event(let event): encode(event)
+        case .message(let message): try encode(message)
+        case .batch(let batch): try encode(batch)
+        case .event(let event): try encode(event)
         }
     }
 
@@ -16,14 +21,15 @@ extension FrameEncoder {
     ///
     /// - Parameters:
     ///   - payload: The value to frame.
-    ///   - buffer: Where the frame is appended.
+    ///   - buffer: Where the frame is appended; unchanged when this throws.
     /// - Returns: The number of bytes appended.
+    /// - Throws: The codes of ``encode(_:)-(FramePayload)``.
     @discardableResult
-    public func encode(_ payload: FramePayload, appendingTo buffer: inout [UInt8]) -> Int {
+    public func encode(_ payload: FramePayload, appendingTo buffer: inout [UInt8]) throws(IMCodecError) -> Int {
         switch payload {
-        case .message(let message): encode(message, appendingTo: &buffer)
-        case .batch(let batch): encode(batch, appendingTo: &buffer)
-        case .event(let event): encode(event, appendingTo: &buffer)
+        case .message(let message): try encode(message, appendingTo: &buffer)
+        case .batch(let batch): try encode(batch, appendingTo: &buffer)
+        case .event(let event): try encode(event, appendingTo: &buffer)
         }
     }
 
@@ -31,22 +37,24 @@ extension FrameEncoder {
     ///
     /// - Parameter content: The value to frame.
     /// - Returns: The frame.
+    /// - Throws: The codes of ``encode(_:)-(FramePayload)``.
     @inlinable
-    public func encode<Content: FrameContent>(_ content: Content) -> [UInt8] {
+    public func encode<Content: FrameContent>(_ content: Content) throws(IMCodecError) -> [UInt8] {
         // Inlined so the caller's concrete type sizes and writes the payload
         // without generic dispatch or metadata lookups.
-        SizeCache.withScratch { cache in
+        try SizeCache.withScratch { cache throws(IMCodecError) in
             let size = content._encodedSize(&cache)
-            precondition(UInt32(exactly: size) != nil, "a frame payload is at most 2^32 - 1 bytes")
-            if policy.attemptsCompression(ofLength: size) {
+            if compresses(payloadLength: size) {
                 var frame: [UInt8] = []
-                encodeCompressible(content, size: size, &cache, appendingTo: &frame)
+                try encodeCompressible(content, size: size, &cache, appendingTo: &frame)
                 return frame
             }
+            let header = try storedHeader(kind: Content.frameKind, payloadLength: size)
+            try checkLimits(of: content)
             // Stored: the frame is allocated once, at its final size, and
             // the payload is written straight into it.
-            let prefixLength = Self.storedPrefixLength(payloadLength: size)
-            let frameLength = prefixLength + 4 + size
+            let prefixLength = header.encodedLength - 4
+            let frameLength = header.frameLength
             return [UInt8](unsafeUninitializedCapacity: frameLength) { buffer, count in
                 Self.writeStored(
                     content, prefixLength: prefixLength, &cache, into: UnsafeMutableRawBufferPointer(buffer))
@@ -64,18 +72,22 @@ extension FrameEncoder {
     ///
     /// - Parameters:
     ///   - content: The value to frame.
-    ///   - buffer: Where the frame is appended.
+    ///   - buffer: Where the frame is appended; unchanged when this throws.
     /// - Returns: The number of bytes appended.
+    /// - Throws: The codes of ``encode(_:)-(FramePayload)``.
     @inlinable @discardableResult
-    public func encode<Content: FrameContent>(_ content: Content, appendingTo buffer: inout [UInt8]) -> Int {
-        SizeCache.withScratch { cache in
+    public func encode<Content: FrameContent>(
+        _ content: Content, appendingTo buffer: inout [UInt8]
+    ) throws(IMCodecError) -> Int {
+        try SizeCache.withScratch { cache throws(IMCodecError) in
             let size = content._encodedSize(&cache)
-            precondition(UInt32(exactly: size) != nil, "a frame payload is at most 2^32 - 1 bytes")
-            if policy.attemptsCompression(ofLength: size) {
-                return encodeCompressible(content, size: size, &cache, appendingTo: &buffer)
+            if compresses(payloadLength: size) {
+                return try encodeCompressible(content, size: size, &cache, appendingTo: &buffer)
             }
-            let prefixLength = Self.storedPrefixLength(payloadLength: size)
-            let frameLength = prefixLength + 4 + size
+            let header = try storedHeader(kind: Content.frameKind, payloadLength: size)
+            try checkLimits(of: content)
+            let prefixLength = header.encodedLength - 4
+            let frameLength = header.frameLength
             let start = buffer.count
             buffer.append(contentsOf: repeatElement(0, count: frameLength))
             buffer.withUnsafeMutableBytes { frame in
@@ -87,17 +99,27 @@ extension FrameEncoder {
         }
     }
 
+    /// Throws what a decoder with ``limits`` would throw reading `content`'s
+    /// payload: a walk of the value, no encoding.
+    @inlinable
+    func checkLimits<Content: FrameContent>(of content: Content) throws(IMCodecError) {
+        var context = DecodeContext(limits: limits)
+        try content._checkLimits(&context)
+    }
+
     /// Encodes a payload that may be compressed into the payload scratch
-    /// buffer, then frames it as the policy says.
+    /// buffer, then frames it as the policy and the limits allow.
     @inlinable @discardableResult
     func encodeCompressible<Content: FrameContent>(
         _ content: Content, size: Int, _ cache: inout SizeCache, appendingTo buffer: inout [UInt8]
-    ) -> Int {
-        withPayloadScratch(size) { payload in
+    ) throws(IMCodecError) -> Int {
+        try withPayloadScratch(size) { payload throws(IMCodecError) in
             var writer = WireWriter(payload)
             content._encode(to: &writer, &cache)
             assert(writer.isFull, "encoded size differs from the computed size")
-            return encodeFrame(payload: UnsafeRawBufferPointer(payload), kind: Content.frameKind, appendingTo: &buffer)
+            let header = try settleFrame(payload: UnsafeRawBufferPointer(payload), kind: Content.frameKind)
+            try checkLimits(of: content)
+            return write(header, payload: UnsafeRawBufferPointer(payload), appendingTo: &buffer)
         }
     }
 
@@ -115,12 +137,6 @@ extension FrameEncoder {
         content._encode(to: &writer, &cache)
         assert(writer.isFull, "encoded size differs from the computed size")
         finishStored(frame, kind: Content.frameKind, prefixLength: prefixLength)
-    }
-
-    /// The length of a stored frame's header before its checksum.
-    @usableFromInline
-    static func storedPrefixLength(payloadLength: Int) -> Int {
-        storedHeader(kind: .message, payloadLength: payloadLength).encodedLength - 4
     }
 
     /// Writes the header and the checksum of a stored frame whose payload is

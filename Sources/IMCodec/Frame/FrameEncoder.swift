@@ -1,12 +1,23 @@
 /// Encodes payloads into frames, compressing them as a ``CompressionPolicy``
 /// says (`docs/FRAME_FORMAT.md`).
 ///
+/// An encoder writes only frames that a reader with its ``limits`` accepts:
+/// a value such a reader would refuse is refused here, with the code and path
+/// the reader would give (`limit.frame-size`, `limit.depth`, `limit.elems`,
+/// `limit.repeated`, `limit.batch-messages`), and a compressed body that
+/// reader would refuse (`limit.inflated-size`, `limit.inflate-ratio`,
+/// `limit.frame-size`) is stored instead when the stored frame is accepted.
+/// The default limits are the readers' defaults; pass the limits your
+/// readers use when they differ.
+///
 /// An encoder keeps one zlib stream and one scratch buffer and reuses both
 /// for every frame, so create one per connection or thread and reuse it. It is
 /// not `Sendable`: use it from one task at a time.
 public final class FrameEncoder {
     /// When and how payloads are compressed.
     public let policy: CompressionPolicy
+    /// The decoding limits of the readers the frames are written for.
+    public let limits: DecodingLimits
     private var deflaterStorage: Deflater?
     /// Receives deflate output before the body length, and so the header,
     /// is known; kept to avoid an allocation per frame.
@@ -17,22 +28,35 @@ public final class FrameEncoder {
 
     /// Creates an encoder.
     ///
-    /// - Parameter policy: When and how to compress.
-    public init(policy: CompressionPolicy = .default) {
+    /// - Parameters:
+    ///   - policy: When and how to compress.
+    ///   - limits: The decoding limits of the readers the frames are for;
+    ///     nothing they would refuse is written. Default: the readers'
+    ///     defaults.
+    public init(policy: CompressionPolicy = .default, limits: DecodingLimits = .default) {
         precondition((0...9).contains(policy.level), "zlib levels are 0...9")
         self.policy = policy
+        self.limits = limits
     }
 
-    /// Encodes one payload as a frame.
+    /// Encodes one payload, as given, as a frame.
+    ///
+    /// The frame is one that ``FrameDecoder/decodeFrame(_:)-([UInt8])`` and
+    /// ``FrameReader`` with ``limits`` accept; the payload bytes are framed
+    /// without being decoded, as a relay forwards them. To frame a value so
+    /// that decoding its payload with ``limits`` succeeds too, use
+    /// ``encode(_:)-(FramePayload)``, which checks the value's depth and
+    /// counts.
     ///
     /// - Parameters:
-    ///   - payload: The canonical protobuf encoding of a value of `kind`; at
-    ///     most 2^32 − 1 bytes.
+    ///   - payload: The protobuf encoding of a value of `kind`.
     ///   - kind: What the payload holds.
     /// - Returns: The frame.
-    public func encodeFrame(payload: [UInt8], kind: FrameKind) -> [UInt8] {
+    /// - Throws: `limit.frame-size` when even a stored frame of the payload
+    ///   would be too large for a reader with ``limits``.
+    public func encodeFrame(payload: [UInt8], kind: FrameKind) throws(IMCodecError) -> [UInt8] {
         var frame: [UInt8] = []
-        encodeFrame(payload: payload, kind: kind, appendingTo: &frame)
+        try encodeFrame(payload: payload, kind: kind, appendingTo: &frame)
         return frame
     }
 
@@ -40,36 +64,50 @@ public final class FrameEncoder {
     /// frames is written.
     ///
     /// - Parameters:
-    ///   - payload: The canonical protobuf encoding of a value of `kind`; at
-    ///     most 2^32 − 1 bytes.
+    ///   - payload: The protobuf encoding of a value of `kind`.
     ///   - kind: What the payload holds.
-    ///   - buffer: Where the frame is appended.
+    ///   - buffer: Where the frame is appended; unchanged when this throws.
     /// - Returns: The number of bytes appended.
+    /// - Throws: The codes of ``encodeFrame(payload:kind:)``.
     @discardableResult
-    public func encodeFrame(payload: [UInt8], kind: FrameKind, appendingTo buffer: inout [UInt8]) -> Int {
-        payload.withUnsafeBytes { encodeFrame(payload: $0, kind: kind, appendingTo: &buffer) }
+    public func encodeFrame(
+        payload: [UInt8], kind: FrameKind, appendingTo buffer: inout [UInt8]
+    ) throws(IMCodecError) -> Int {
+        try payload.withUnsafeBytes { raw in
+            Result { () throws(IMCodecError) in try encodeFrame(payload: raw, kind: kind, appendingTo: &buffer) }
+        }.get()
     }
 
     /// Encodes one payload as a frame at the end of `buffer`, as a stream of
     /// frames is written.
     ///
     /// - Parameters:
-    ///   - payload: The canonical protobuf encoding of a value of `kind`; at
-    ///     most 2^32 − 1 bytes.
+    ///   - payload: The protobuf encoding of a value of `kind`.
     ///   - kind: What the payload holds.
-    ///   - buffer: Where the frame is appended.
+    ///   - buffer: Where the frame is appended; unchanged when this throws.
     /// - Returns: The number of bytes appended.
+    /// - Throws: The codes of ``encodeFrame(payload:kind:)``.
     @discardableResult
     public func encodeFrame(
         payload: UnsafeRawBufferPointer,
         kind: FrameKind,
         appendingTo buffer: inout [UInt8]
-    ) -> Int {
-        precondition(UInt32(exactly: payload.count) != nil, "a frame payload is at most 2^32 - 1 bytes")
-        let start = buffer.count
-        var bodyLength = payload.count
-        var compression = FrameCompression.none
-        if policy.attemptsCompression(ofLength: payload.count) {
+    ) throws(IMCodecError) -> Int {
+        let header = try settleFrame(payload: payload, kind: kind)
+        return write(header, payload: payload, appendingTo: &buffer)
+    }
+
+    /// Chooses how a payload is stored: deflated when the policy asks, the
+    /// body is smaller than the payload and a reader with ``limits`` accepts
+    /// the compressed frame; stored otherwise.
+    ///
+    /// - Returns: The frame's header, its checksum not yet computed; a
+    ///   compressed body is in the encoder's scratch buffer.
+    /// - Throws: `limit.frame-size` when a reader would refuse even the
+    ///   stored frame.
+    @usableFromInline
+    func settleFrame(payload: UnsafeRawBufferPointer, kind: FrameKind) throws(IMCodecError) -> FrameHeader {
+        if compresses(payloadLength: payload.count) {
             // Only a body smaller than the payload is kept, so one byte less
             // is all the room deflate gets.
             if scratch.count < payload.count - 1 {
@@ -80,20 +118,48 @@ public final class FrameEncoder {
                     payload, dictionary: policy.dictionary?.bytes,
                     into: UnsafeMutableRawBufferPointer(rebasing: output[0..<(payload.count - 1)]))
             }
-            // A body that inflates past the ratio limit would be refused by
-            // readers with default limits: store such a payload instead.
-            if let deflated, payload.count <= deflated * policy.maxRatio {
-                bodyLength = deflated
-                compression = .deflate
+            if let deflated {
+                let header = FrameHeader(
+                    kind: kind, compression: .deflate, dictionaryID: policy.dictionary?.id, bodyLength: deflated,
+                    payloadLength: payload.count, checksum: 0)
+                // A body the readers would refuse (too large, inflating
+                // past their size or ratio limit) is not kept: the payload
+                // is stored instead.
+                if (try? header.checkLimits(limits)) != nil { return header }
             }
         }
-        var header = FrameHeader(
-            kind: kind,
-            compression: compression,
-            dictionaryID: compression == .deflate ? policy.dictionary?.id : nil,
-            bodyLength: bodyLength,
-            payloadLength: payload.count,
-            checksum: 0)
+        return try storedHeader(kind: kind, payloadLength: payload.count)
+    }
+
+    /// Whether a payload of `payloadLength` bytes is worth an attempt to
+    /// deflate: the policy says so, and a reader with ``limits`` could accept
+    /// a compressed frame of it.
+    @usableFromInline
+    func compresses(payloadLength: Int) -> Bool {
+        policy.attemptsCompression(ofLength: payloadLength) && payloadLength <= limits.maxInflatedBytes
+    }
+
+    /// The header of a stored frame of `payloadLength` bytes.
+    ///
+    /// - Throws: `limit.frame-size` when a reader with ``limits`` would
+    ///   refuse the frame, or the payload does not fit a frame at all.
+    @usableFromInline
+    func storedHeader(kind: FrameKind, payloadLength: Int) throws(IMCodecError) -> FrameHeader {
+        guard UInt32(exactly: payloadLength) != nil else {
+            throw IMCodecError(
+                .limitFrameSize, reason: "a payload of \(payloadLength) bytes does not fit a frame (at most 2^32 - 1)",
+                limit: Int(UInt32.max), observed: payloadLength)
+        }
+        let header = Self.storedHeader(kind: kind, payloadLength: payloadLength)
+        try header.checkLimits(limits)
+        return header
+    }
+
+    /// Writes a settled frame: its header, the checksum, and the body.
+    @usableFromInline
+    func write(_ header: FrameHeader, payload: UnsafeRawBufferPointer, appendingTo buffer: inout [UInt8]) -> Int {
+        var header = header
+        let start = buffer.count
         buffer.reserveCapacity(start + header.frameLength)
         header.writePrefix(to: &buffer)
         header.checksum = buffer.withUnsafeBytes {
@@ -102,18 +168,20 @@ public final class FrameEncoder {
         for shift in stride(from: 0, to: 32, by: 8) {
             buffer.append(UInt8(truncatingIfNeeded: header.checksum >> UInt32(shift)))
         }
-        switch compression {
+        switch header.compression {
         case .none:
             buffer.append(contentsOf: payload)
         case .deflate:
-            buffer.append(contentsOf: scratch[0..<bodyLength])
+            buffer.append(contentsOf: scratch[0..<header.bodyLength])
         }
         return buffer.count - start
     }
 
     /// Calls `body` with the first `count` bytes of the payload scratch buffer.
     @usableFromInline
-    func withPayloadScratch<Result>(_ count: Int, _ body: (UnsafeMutableRawBufferPointer) -> Result) -> Result {
+    func withPayloadScratch<Value>(
+        _ count: Int, _ body: (UnsafeMutableRawBufferPointer) throws(IMCodecError) -> Value
+    ) throws(IMCodecError) -> Value {
         if payloadScratch.count < count {
             payloadScratch = [UInt8](repeating: 0, count: Swift.max(count, payloadScratch.count * 2))
         }
@@ -122,7 +190,9 @@ public final class FrameEncoder {
         var payload = payloadScratch
         payloadScratch = []
         defer { payloadScratch = payload }
-        return payload.withUnsafeMutableBytes { body(UnsafeMutableRawBufferPointer(rebasing: $0[0..<count])) }
+        return try payload.withUnsafeMutableBytes { bytes in
+            Result { () throws(IMCodecError) in try body(UnsafeMutableRawBufferPointer(rebasing: bytes[0..<count])) }
+        }.get()
     }
 
     private var deflater: Deflater {

@@ -55,6 +55,10 @@ extension CustomInfoEntry {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension UserProfile {
@@ -184,6 +188,18 @@ extension UserProfile {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        for index in self.customInfo.indices {
+            if index >= context.limits.maxRepeated {
+                throw Self._overLimit(.limitRepeated, "customInfo", index, context.limits.maxRepeated)
+            }
+            do {
+                try self.customInfo[index]._checkLimits(&context)
+            } catch { throw error.prefixed(with: "customInfo[\(index)]") }
+        }
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension GroupMemberInfo {
@@ -271,6 +287,18 @@ extension GroupMemberInfo {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        for index in self.customInfo.indices {
+            if index >= context.limits.maxRepeated {
+                throw Self._overLimit(.limitRepeated, "customInfo", index, context.limits.maxRepeated)
+            }
+            do {
+                try self.customInfo[index]._checkLimits(&context)
+            } catch { throw error.prefixed(with: "customInfo[\(index)]") }
+        }
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension TextElem {
@@ -303,6 +331,10 @@ extension TextElem {
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
         }
+    }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
 }
 
@@ -357,6 +389,10 @@ extension CustomElem {
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
         }
+    }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
 }
 
@@ -426,6 +462,10 @@ extension ImageLevel {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension ImageElem {
@@ -492,6 +532,18 @@ extension ImageElem {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        for index in self.levels.indices {
+            if index >= context.limits.maxRepeated {
+                throw Self._overLimit(.limitRepeated, "levels", index, context.limits.maxRepeated)
+            }
+            do {
+                try self.levels[index]._checkLimits(&context)
+            } catch { throw error.prefixed(with: "levels[\(index)]") }
+        }
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension SoundElem {
@@ -552,6 +604,10 @@ extension SoundElem {
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
         }
+    }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
 }
 
@@ -670,6 +726,10 @@ extension VideoElem {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension FileElem {
@@ -731,6 +791,10 @@ extension FileElem {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension LocationElem {
@@ -778,6 +842,10 @@ extension LocationElem {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension FaceElem {
@@ -817,6 +885,10 @@ extension FaceElem {
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
         }
+    }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
 }
 
@@ -928,6 +1000,23 @@ extension MergerElem {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if self.abstracts.count > context.limits.maxRepeated {
+            throw Self._overLimit(.limitRepeated, "abstracts", context.limits.maxRepeated, context.limits.maxRepeated)
+        }
+        for index in self.messages.indices {
+            if index >= context.limits.maxRepeated {
+                throw Self._overLimit(.limitRepeated, "messages", index, context.limits.maxRepeated)
+            }
+            do {
+                try context.enterLayer()
+                try self.messages[index]._checkLimits(&context)
+                context.leaveLayer()
+            } catch { throw error.prefixed(with: "messages[\(index)]") }
+        }
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension GroupChangeInfo {
@@ -975,6 +1064,10 @@ extension GroupChangeInfo {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension MemberChangeInfo {
@@ -1014,6 +1107,10 @@ extension MemberChangeInfo {
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
         }
+    }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
 }
 
@@ -1066,6 +1163,15 @@ extension ChangedUserInfo {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if case .value(let value)? = self._profile {
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "profile") }
+        }
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension ChangedGroupMemberInfo {
@@ -1116,6 +1222,15 @@ extension ChangedGroupMemberInfo {
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
         }
+    }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if let value = self.info {
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "info") }
+        }
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
 }
 
@@ -1346,6 +1461,55 @@ extension GroupTipsElem {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if self.userList.count > context.limits.maxRepeated {
+            throw Self._overLimit(.limitRepeated, "userList", context.limits.maxRepeated, context.limits.maxRepeated)
+        }
+        for index in self.groupChangeList.indices {
+            if index >= context.limits.maxRepeated {
+                throw Self._overLimit(.limitRepeated, "groupChangeList", index, context.limits.maxRepeated)
+            }
+            do {
+                try self.groupChangeList[index]._checkLimits(&context)
+            } catch { throw error.prefixed(with: "groupChangeList[\(index)]") }
+        }
+        for index in self.memberChangeList.indices {
+            if index >= context.limits.maxRepeated {
+                throw Self._overLimit(.limitRepeated, "memberChangeList", index, context.limits.maxRepeated)
+            }
+            do {
+                try self.memberChangeList[index]._checkLimits(&context)
+            } catch { throw error.prefixed(with: "memberChangeList[\(index)]") }
+        }
+        if case .value(let value)? = self._opUserInfo {
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "opUserInfo") }
+        }
+        if let value = self.opGroupMemberInfo {
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "opGroupMemberInfo") }
+        }
+        for index in self.changedUserInfo.indices {
+            if index >= context.limits.maxRepeated {
+                throw Self._overLimit(.limitRepeated, "changedUserInfo", index, context.limits.maxRepeated)
+            }
+            do {
+                try self.changedUserInfo[index]._checkLimits(&context)
+            } catch { throw error.prefixed(with: "changedUserInfo[\(index)]") }
+        }
+        for index in self.changedGroupMemberInfo.indices {
+            if index >= context.limits.maxRepeated {
+                throw Self._overLimit(.limitRepeated, "changedGroupMemberInfo", index, context.limits.maxRepeated)
+            }
+            do {
+                try self.changedGroupMemberInfo[index]._checkLimits(&context)
+            } catch { throw error.prefixed(with: "changedGroupMemberInfo[\(index)]") }
+        }
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension GroupSystemElem {
@@ -1464,6 +1628,20 @@ extension GroupSystemElem {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if case .value(let value)? = self._opUserInfo {
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "opUserInfo") }
+        }
+        if let value = self.opGroupMemberInfo {
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "opGroupMemberInfo") }
+        }
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension SnsChangeInfo {
@@ -1510,6 +1688,10 @@ extension SnsChangeInfo {
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
         }
+    }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
 }
 
@@ -1570,6 +1752,18 @@ extension SnsSystemElem {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        for index in self.users.indices {
+            if index >= context.limits.maxRepeated {
+                throw Self._overLimit(.limitRepeated, "users", index, context.limits.maxRepeated)
+            }
+            do {
+                try self.users[index]._checkLimits(&context)
+            } catch { throw error.prefixed(with: "users[\(index)]") }
+        }
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension ProfileSystemElem {
@@ -1616,6 +1810,10 @@ extension ProfileSystemElem {
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
         }
+    }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
 }
 
@@ -1922,6 +2120,65 @@ extension Elem {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        switch kind {
+        case .text(let value)?:
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "text") }
+        case .custom(let value)?:
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "custom") }
+        case .image(let value)?:
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "image") }
+        case .sound(let value)?:
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "sound") }
+        case .video(let value)?:
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "video") }
+        case .file(let value)?:
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "file") }
+        case .location(let value)?:
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "location") }
+        case .face(let value)?:
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "face") }
+        case .merger(let value)?:
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "merger") }
+        case .groupTips(let value)?:
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "groupTips") }
+        case .groupSystem(let value)?:
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "groupSystem") }
+        case .snsSystem(let value)?:
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "snsSystem") }
+        case .profileSystem(let value)?:
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "profileSystem") }
+        default: break
+        }
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension OfflinePushInfo {
@@ -2019,6 +2276,20 @@ extension OfflinePushInfo {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if case .value(let value)? = self._android {
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "android") }
+        }
+        if let value = self.apns {
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "apns") }
+        }
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension AndroidPushInfo {
@@ -2108,6 +2379,10 @@ extension AndroidPushInfo {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension ApnsPushInfo {
@@ -2168,6 +2443,10 @@ extension ApnsPushInfo {
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
         }
+    }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
 }
 
@@ -2382,6 +2661,29 @@ extension Message {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if self.targetedReceivers.count > context.limits.maxRepeated {
+            throw Self._overLimit(.limitRepeated, "targetedReceivers", context.limits.maxRepeated, context.limits.maxRepeated)
+        }
+        if self.atUserList.count > context.limits.maxRepeated {
+            throw Self._overLimit(.limitRepeated, "atUserList", context.limits.maxRepeated, context.limits.maxRepeated)
+        }
+        if case .value(let value)? = self._offlinePushInfo {
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "offlinePushInfo") }
+        }
+        for index in self.elems.indices {
+            if index >= context.limits.maxElems {
+                throw Self._overLimit(.limitElems, "elems", index, context.limits.maxElems)
+            }
+            do {
+                try self.elems[index]._checkLimits(&context)
+            } catch { throw error.prefixed(with: "elems[\(index)]") }
+        }
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension MessageBatch {
@@ -2433,6 +2735,18 @@ extension MessageBatch {
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
         }
+    }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        for index in self.messages.indices {
+            if index >= context.limits.maxBatchMessages {
+                throw Self._overLimit(.limitBatchMessages, "messages", index, context.limits.maxBatchMessages)
+            }
+            do {
+                try self.messages[index]._checkLimits(&context)
+            } catch { throw error.prefixed(with: "messages[\(index)]") }
+        }
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
 }
 
@@ -2509,6 +2823,10 @@ extension MessageReceipt {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension ReadReceiptEvent {
@@ -2561,6 +2879,18 @@ extension ReadReceiptEvent {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        for index in self.receipts.indices {
+            if index >= context.limits.maxRepeated {
+                throw Self._overLimit(.limitRepeated, "receipts", index, context.limits.maxRepeated)
+            }
+            do {
+                try self.receipts[index]._checkLimits(&context)
+            } catch { throw error.prefixed(with: "receipts[\(index)]") }
+        }
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension RecallEvent {
@@ -2593,6 +2923,10 @@ extension RecallEvent {
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
         }
+    }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
 }
 
@@ -2637,6 +2971,15 @@ extension ModificationEvent {
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
         }
+    }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if case .value(let value)? = self._message {
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "message") }
+        }
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
 }
 
@@ -2692,6 +3035,10 @@ extension ConnectionEvent {
             }
         }
     }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    }
 }
 
 extension UserStatusEvent {
@@ -2738,6 +3085,10 @@ extension UserStatusEvent {
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
         }
+    }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
 }
 
@@ -2875,5 +3226,32 @@ extension Event {
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
         }
+    }
+
+    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+        switch kind {
+        case .readReceipt(let value)?:
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "readReceipt") }
+        case .recall(let value)?:
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "recall") }
+        case .modification(let value)?:
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "modification") }
+        case .connection(let value)?:
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "connection") }
+        case .userStatus(let value)?:
+            do {
+                try value._checkLimits(&context)
+            } catch { throw error.prefixed(with: "userStatus") }
+        default: break
+        }
+        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
 }

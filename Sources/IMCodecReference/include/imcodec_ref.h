@@ -199,13 +199,18 @@ void imcodec_ref_codec_free(imcodec_ref_codec *codec);
 
 /**
  * Builds one frame around a payload (the payload is framed as given; it is
- * not decoded).
+ * not decoded: decode it with imcodec_ref_decode_payload and the same limits
+ * first to refuse a payload past the depth and count limits).
  *
- * With compression DEFLATE the payload is compressed only when it is at least
- * `threshold` bytes, the raw deflate body is smaller than the payload, and
- * the payload is at most the default max_inflate_ratio times the body (so
- * readers with default limits accept the frame); otherwise it is stored (compression 0, no dictionary bit). A dictionary is
- * used, and its id written, only when the payload is compressed.
+ * The frame is one that imcodec_ref_decode_frame with `limits` accepts. With
+ * compression DEFLATE the payload is compressed only when it is at least
+ * `threshold` bytes, the raw deflate body is smaller than the payload, and a
+ * reader with `limits` accepts the compressed frame (body at most
+ * max_frame_bytes, payload at most max_inflated_bytes and at most
+ * max_inflate_ratio times the body); otherwise it is stored (compression 0,
+ * no dictionary bit), and a stored body past max_frame_bytes is ERROR
+ * limit.frame-size. A dictionary is used, and its id written, only when the
+ * payload is compressed.
  *
  * @param codec         Reusable streams, or NULL.
  * @param kind          Frame kind 1-3 (else ERROR frame.kind).
@@ -216,6 +221,7 @@ void imcodec_ref_codec_free(imcodec_ref_codec *codec);
  * @param level         zlib level 1-9; 0 means Z_DEFAULT_COMPRESSION (6); >9 is MISUSE.
  * @param dictionary_id 0 for none, else a known dictionary id (else ERROR
  *                      frame.dictionary, checked whatever the compression).
+ * @param limits        The limits of the readers the frame is for; NULL for the defaults.
  * @param out           Receives the frame (malloc'ed).
  * @param out_len       Receives its length.
  * @param err           Receives details on failure; may be NULL.
@@ -223,8 +229,8 @@ void imcodec_ref_codec_free(imcodec_ref_codec *codec);
 imcodec_ref_status imcodec_ref_encode_frame(imcodec_ref_codec *codec, imcodec_ref_kind kind,
                                             const unsigned char *payload, size_t len,
                                             imcodec_ref_compression compression, uint64_t threshold, int level,
-                                            uint32_t dictionary_id, unsigned char **out, size_t *out_len,
-                                            imcodec_ref_error *err);
+                                            uint32_t dictionary_id, const imcodec_ref_limits *limits,
+                                            unsigned char **out, size_t *out_len, imcodec_ref_error *err);
 
 /** A decoded frame's header and its canonical payload. */
 typedef struct imcodec_ref_frame {

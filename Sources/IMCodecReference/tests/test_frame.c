@@ -282,7 +282,7 @@ static void test_body_checks(void) {
         unsigned char *out = NULL;
         size_t out_len = 0;
         imcodec_ref_encode_frame(NULL, IMCODEC_REF_KIND_MESSAGE, payload.data, payload.len,
-                                 IMCODEC_REF_COMPRESSION_DEFLATE, 0, 0, 1, &out, &out_len, NULL);
+                                 IMCODEC_REF_COMPRESSION_DEFLATE, 0, 0, 1, NULL, &out, &out_len, NULL);
         b_raw(&dict, out, out_len);
         imcodec_ref_free(out);
     }
@@ -328,7 +328,7 @@ static void round_trip(imcodec_ref_codec *codec, const char *name, imcodec_ref_k
     unsigned char *frame = NULL;
     size_t frame_len = 0;
     imcodec_ref_status st = imcodec_ref_encode_frame(codec, kind, payload->data, payload->len, compression, threshold,
-                                                     level, dictionary_id, &frame, &frame_len, &err);
+                                                     level, dictionary_id, NULL, &frame, &frame_len, &err);
     if (!check(st == IMCODEC_REF_OK, "%s: encode %s %s", name, imcodec_ref_status_name(st), err.reason)) return;
     check(frame_len <= payload->len + IMCODEC_REF__MAX_HEADER_FOR_TESTS, "%s: frame no larger than payload + header",
           name);
@@ -412,16 +412,16 @@ static void test_round_trips(void) {
     unsigned char *out = NULL;
     size_t out_len = 0;
     imcodec_ref_status st = imcodec_ref_encode_frame(NULL, (imcodec_ref_kind)0, small.data, small.len,
-                                                     IMCODEC_REF_COMPRESSION_NONE, 0, 0, 0, &out, &out_len, &err);
+                                                     IMCODEC_REF_COMPRESSION_NONE, 0, 0, 0, NULL, &out, &out_len, &err);
     check(st == IMCODEC_REF_ERROR && strcmp(err.code, "frame.kind") == 0, "encode: kind 0 is frame.kind");
     st = imcodec_ref_encode_frame(NULL, IMCODEC_REF_KIND_MESSAGE, small.data, small.len, (imcodec_ref_compression)2, 0,
-                                  0, 0, &out, &out_len, &err);
+                                  0, 0, NULL, &out, &out_len, &err);
     check(st == IMCODEC_REF_ERROR && strcmp(err.code, "frame.compression") == 0, "encode: compression 2");
     st = imcodec_ref_encode_frame(NULL, IMCODEC_REF_KIND_MESSAGE, small.data, small.len, IMCODEC_REF_COMPRESSION_NONE,
-                                  0, 0, 7, &out, &out_len, &err);
+                                  0, 0, 7, NULL, &out, &out_len, &err);
     check(st == IMCODEC_REF_ERROR && strcmp(err.code, "frame.dictionary") == 0, "encode: unknown dictionary");
     st = imcodec_ref_encode_frame(NULL, IMCODEC_REF_KIND_MESSAGE, small.data, small.len, IMCODEC_REF_COMPRESSION_NONE,
-                                  0, 10, 0, &out, &out_len, &err);
+                                  0, 10, 0, NULL, &out, &out_len, &err);
     check(st == IMCODEC_REF_MISUSE, "encode: level 10 is misuse");
     check(out == NULL, "encode: no output on failure");
 

@@ -77,7 +77,7 @@ static bytes encode(imcodec_ref_kind kind, const bytes *payload, int compression
     size_t out_len = 0;
     imcodec_ref_status st =
         imcodec_ref_encode_frame(NULL, kind, payload->data, payload->len, (imcodec_ref_compression)compression, 0, 0,
-                                 dictionary_id, &out, &out_len, NULL);
+                                 dictionary_id, NULL, &out, &out_len, NULL);
     if (st != IMCODEC_REF_OK) exit(2);
     bytes b = {0};
     b_raw(&b, out, out_len);

@@ -1,0 +1,59 @@
+import ArgumentParser
+import IMCodec
+
+/// The decoding limits options of `encode`, `decode` and `inspect`: they
+/// build a ``DecodingLimits``, each option left out keeping its default.
+///
+/// A reader refuses a frame past its limits; a writer refuses to write one
+/// that readers with these limits would refuse, so `encode` takes the limits
+/// of the readers its frames are for.
+struct LimitOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The largest frame body readers accept. Default 4194304.", valueName: "bytes"))
+    var maxFrameBytes: Int?
+
+    @Option(help: ArgumentHelp("The largest payload a frame may inflate to. Default 16777216.", valueName: "bytes"))
+    var maxInflatedBytes: Int?
+
+    @Option(help: ArgumentHelp("The largest payload-to-body ratio of a compressed frame. Default 250.", valueName: "n"))
+    var maxInflateRatio: Int?
+
+    @Option(help: ArgumentHelp("How many merger layers may nest. Default 100.", valueName: "n"))
+    var maxDepth: Int?
+
+    @Option(help: ArgumentHelp("The most elems one message may hold. Default 1000.", valueName: "n"))
+    var maxElems: Int?
+
+    @Option(help: ArgumentHelp("The most entries any other repeated field may hold. Default 10000.", valueName: "n"))
+    var maxRepeated: Int?
+
+    @Option(help: ArgumentHelp("The most messages one batch may hold. Default 1000.", valueName: "n"))
+    var maxBatchMessages: Int?
+
+    /// Each option with its name, for the checks.
+    private var given: [(String, Int?)] {
+        [
+            ("--max-frame-bytes", maxFrameBytes), ("--max-inflated-bytes", maxInflatedBytes),
+            ("--max-inflate-ratio", maxInflateRatio), ("--max-depth", maxDepth), ("--max-elems", maxElems),
+            ("--max-repeated", maxRepeated), ("--max-batch-messages", maxBatchMessages),
+        ]
+    }
+
+    func validate() throws {
+        for (name, value) in given {
+            if let value, value < 0 { throw ValidationError("\(name) must be 0 or more, not \(value)") }
+        }
+    }
+
+    /// The limits these options describe.
+    var limits: DecodingLimits {
+        var limits = DecodingLimits.default
+        if let maxFrameBytes { limits.maxFrameBytes = maxFrameBytes }
+        if let maxInflatedBytes { limits.maxInflatedBytes = maxInflatedBytes }
+        if let maxInflateRatio { limits.maxInflateRatio = maxInflateRatio }
+        if let maxDepth { limits.maxDepth = maxDepth }
+        if let maxElems { limits.maxElems = maxElems }
+        if let maxRepeated { limits.maxRepeated = maxRepeated }
+        if let maxBatchMessages { limits.maxBatchMessages = maxBatchMessages }
+        return limits
+    }
+}
