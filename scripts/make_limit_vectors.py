@@ -13,10 +13,11 @@ Run from anywhere: python3 scripts/make_limit_vectors.py
 """
 
 import sys
+import zlib
 
 sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
 
-from make_vectors_common import SCHEMA, VectorFile, encode, ld, report, tag, START_GROUP, END_GROUP
+from make_vectors_common import SCHEMA, VectorFile, encode, hexs, ld, report, tag, START_GROUP, END_GROUP
 
 DERIVATION = (
     "Limits and defaults from docs/FRAME_FORMAT.md ('Limits and their defaults') and docs/PAYLOAD.md ('Limits', "
@@ -254,7 +255,138 @@ def main():
                                         ("ReadReceiptEvent", "receipts")]}
     every = {f"{m}.{f.name}" for m, fields in SCHEMA.messages.items() for f in fields if f.repeated}
     assert every == counted, f"repeated fields without a limit case: {every - counted}"
-    report([vf.write()])
+    report([vf.write(), write_encode_limits_file()])
+
+
+ENCODE_DERIVATION = (
+    "Writer within reader (docs/FRAME_FORMAT.md, 'Writing frames'): a writer builds only frames that a reader with "
+    "the request's limits accepts, and otherwise answers with the error that reader would give the frame, in the "
+    "reader's order (the frame's sizes, then the payload). Sizes and limits from docs/FRAME_FORMAT.md; payloads from "
+    "the canonical encoder of scripts/make_vectors_common.py; whether a payload compresses, and by how much, is "
+    "checked here with Python's zlib at levels 1, 6 and 9 with a wide margin, so every deflate implementation agrees "
+    "on the expected compression."
+)
+
+ENCODE_FLAGS = {
+    "Limit": "A limit at exactly its value (N, a frame is written) or one past it (N+1, refused).",
+    "DefaultLimits": "The case uses the documented default limits.",
+    "CustomLimits": "The case sets the readers' limits, passed to the implementation with the request.",
+    "StoredInstead": "Compressing pays, but readers with these limits would refuse the compressed frame, so the "
+    "writer stores the payload.",
+    "FrameBeforePayload": "The value is past a payload limit and its frame past a size limit: the reader checks the "
+    "frame's sizes first, and so does the writer.",
+}
+
+
+def raw_deflate(payload, level):
+    compressor = zlib.compressobj(level, zlib.DEFLATED, -15)
+    return compressor.compress(payload) + compressor.flush()
+
+
+def write_encode_limits_file():
+    vf = VectorFile("limits", "encode-limits", "Writers refuse what readers would refuse",
+                    "encode-frame at the decoding limits: every frame-size limit (maxFrameBytes, maxInflatedBytes, "
+                    "maxInflateRatio) and every payload limit (maxDepth, maxElems, maxRepeated, maxBatchMessages) at "
+                    "N, where the frame is written, and N+1, where the writer refuses with the reader's code and "
+                    "path; a compressed body readers would refuse is stored instead.", ENCODE_DERIVATION,
+                    ENCODE_FLAGS)
+
+    def stored(kind, payload):
+        return {"kind": kind, "compression": 0, "dictionaryId": 0, "payloadHex": hexs(payload)}
+
+    def case(cid, comment, kind, payload, policy, flags, limits=None, frame=None, error=None):
+        c = {"id": cid, "comment": comment, "flags": flags, "operation": "encode-frame",
+             "result": "valid" if error is None else "invalid", "kind": kind}
+        if limits:
+            c["limits"] = limits
+        c["input"] = {"payloadHex": hexs(payload), "policy": policy}
+        c["expected"] = {"frame": frame} if error is None else {"error": {"code": error[0], "path": error[1]}}
+        vf.add(c)
+
+    never = {"compression": 0}
+    deflate_all = {"compression": 1, "threshold": 0}
+
+    # -- frame sizes: a stored body against maxFrameBytes ----------------------------------
+    small = encode("Message", {"sender": "alice", "receiver": "bob", "elems": [{"text": {"text": "hi"}}]})
+    n = len(small)
+    case("encode-limit.frame-size.stored-n", f"A stored {n}-byte payload with maxFrameBytes {n}: written.",
+         "message", small, never, ["Limit", "CustomLimits"], {"maxFrameBytes": n}, frame=stored("message", small))
+    case("encode-limit.frame-size.stored-n-plus-1", f"A stored {n}-byte payload with maxFrameBytes {n - 1}: a "
+         "reader would refuse the frame, so the writer does (limit.frame-size, at the root).", "message", small,
+         never, ["Limit", "CustomLimits"], {"maxFrameBytes": n - 1}, error=("limit.frame-size", ""))
+
+    # -- a compressible payload: compressed when readers accept that -----------------------
+    text = encode("Message", {"sender": "alice", "receiver": "bob", "elems": [{"text": {"text": "ab" * 300}}]})
+    size = len(text)
+    for level in (1, 6, 9):
+        body = len(raw_deflate(text, level))
+        assert body < 0.2 * size and size < 100 * body, (level, body, size)
+    case("encode-limit.frame-size.compressed-fits", f"A {size}-byte repetitive payload, compression 1, "
+         f"maxFrameBytes {size - 1}: the stored frame would be refused, the compressed one (a body under a fifth of "
+         "the payload) is accepted, so it is written compressed.", "message", text, deflate_all,
+         ["Limit", "CustomLimits"], {"maxFrameBytes": size - 1},
+         frame={"kind": "message", "compression": 1, "dictionaryId": 0, "payloadHex": hexs(text)})
+    case("encode-limit.inflated-size.n", f"The same payload with maxInflatedBytes {size}: written compressed.",
+         "message", text, deflate_all, ["Limit", "CustomLimits"], {"maxInflatedBytes": size},
+         frame={"kind": "message", "compression": 1, "dictionaryId": 0, "payloadHex": hexs(text)})
+    case("encode-limit.inflated-size.n-plus-1", f"The same payload with maxInflatedBytes {size - 1}: a reader would "
+         "refuse the compressed frame (limit.inflated-size), so the payload is stored.", "message", text,
+         deflate_all, ["Limit", "CustomLimits", "StoredInstead"], {"maxInflatedBytes": size - 1},
+         frame=stored("message", text))
+    case("encode-limit.inflated-size.no-frame", f"maxInflatedBytes {size - 1} and maxFrameBytes {size - 1}: "
+         "neither the compressed nor the stored frame would be accepted; the stored one's error is the answer.",
+         "message", text, deflate_all, ["Limit", "CustomLimits"],
+         {"maxInflatedBytes": size - 1, "maxFrameBytes": size - 1}, error=("limit.frame-size", ""))
+    case("encode-limit.inflate-ratio.stored-instead", "The same payload with maxInflateRatio 2: deflate shrinks it "
+         "more than 5 times, so a reader would refuse the compressed frame (limit.inflate-ratio) and the payload is "
+         "stored.", "message", text, deflate_all, ["Limit", "CustomLimits", "StoredInstead"], {"maxInflateRatio": 2},
+         frame=stored("message", text))
+    case("encode-limit.inflate-ratio.compressed", "The same payload with maxInflateRatio 100: deflate shrinks it "
+         "less than 100 times, so it is written compressed.", "message", text, deflate_all,
+         ["Limit", "CustomLimits"], {"maxInflateRatio": 100},
+         frame={"kind": "message", "compression": 1, "dictionaryId": 0, "payloadHex": hexs(text)})
+
+    # -- payload limits, as the reader checks them after the frame -------------------------
+    def at_limit(name, kind, value_n, value_n1, limits, error_path, code, flags):
+        type_name = {"message": "Message", "batch": "MessageBatch", "event": "Event"}[kind]
+        ok = encode(type_name, value_n)
+        over = encode(type_name, value_n1)
+        case(f"encode-limit.{name}-n", f"{name}: at the limit, written.", kind, ok, never, ["Limit"] + flags,
+             limits, frame=stored(kind, ok))
+        case(f"encode-limit.{name}-n-plus-1", f"{name}: one past the limit, refused with {code} at {error_path}, as "
+             "a reader refuses its frame.", kind, over, never, ["Limit"] + flags, limits, error=(code, error_path))
+
+    at_limit("depth.custom", "message", merger_nest(3), merger_nest(4), {"maxDepth": 3}, merger_path(4),
+             "limit.depth", ["CustomLimits"])
+    at_limit("depth.default", "message", merger_nest(100), merger_nest(101), None, merger_path(101), "limit.depth",
+             ["DefaultLimits"])
+    groups = lambda count: tag(20, START_GROUP) * count + tag(20, END_GROUP) * count
+    case("encode-limit.depth.groups-n", "100 nested unknown groups, default maxDepth 100: written.", "message",
+         groups(100), never, ["Limit", "DefaultLimits"], frame=stored("message", groups(100)))
+    case("encode-limit.depth.groups-n-plus-1", "101 nested unknown groups, default maxDepth 100: refused at the root.",
+         "message", groups(101), never, ["Limit", "DefaultLimits"], error=("limit.depth", ""))
+    texts = lambda count: {"elems": [{"text": {"text": str(i)}} for i in range(count)]}
+    at_limit("elems.custom", "message", texts(3), texts(4), {"maxElems": 3}, "elems[3]", "limit.elems",
+             ["CustomLimits"])
+    at_limit("elems.default", "message", {"elems": [{"text": {}}] * 1000}, {"elems": [{"text": {}}] * 1001}, None,
+             "elems[1000]", "limit.elems", ["DefaultLimits"])
+    at_limit("repeated.custom", "message", {"atUserList": ["a", "b"]}, {"atUserList": ["a", "b", "c"]},
+             {"maxRepeated": 2}, "atUserList[2]", "limit.repeated", ["CustomLimits"])
+    at_limit("repeated.nested-custom", "message",
+             {"elems": [{"image": {"levels": [{}, {}]}}]}, {"elems": [{"image": {"levels": [{}, {}, {}]}}]},
+             {"maxRepeated": 2}, "elems[0].image.levels[2]", "limit.repeated", ["CustomLimits"])
+    at_limit("repeated.default", "message", {"atUserList": ["u"] * 10000}, {"atUserList": ["u"] * 10001}, None,
+             "atUserList[10000]", "limit.repeated", ["DefaultLimits"])
+    at_limit("batch-messages.custom", "batch", {"messages": [{}, {}]}, {"messages": [{}, {}, {}]},
+             {"maxBatchMessages": 2}, "messages[2]", "limit.batch-messages", ["CustomLimits"])
+    at_limit("batch-messages.default", "batch", {"messages": [{}] * 1000}, {"messages": [{}] * 1001}, None,
+             "messages[1000]", "limit.batch-messages", ["DefaultLimits"])
+    over = encode("Message", texts(4))
+    case("encode-limit.frame-before-payload", "4 elems with maxElems 3, and maxFrameBytes one under the payload: "
+         "the frame's size is checked first, as a reader checks it.", "message", over, never,
+         ["Limit", "CustomLimits", "FrameBeforePayload"], {"maxElems": 3, "maxFrameBytes": len(over) - 1},
+         error=("limit.frame-size", ""))
+    return vf.write()
 
 
 if __name__ == "__main__":

@@ -269,9 +269,10 @@ static void decode_frame(answer *a, const Imcodec__Testee__V1__DecodeFrameReques
 }
 
 /*
- * Frames the canonical re-encoding of the payload: the payload is decoded
- * first (with the request's limits), as a writer holding a decoded value
- * would, so an invalid payload is answered with its failure.
+ * Frames the canonical re-encoding of the payload, as a writer holding the
+ * decoded value would, and answers with the failure a reader with the
+ * request's limits would give its frame: the frame's sizes, then the payload
+ * decoded with the limits.
  */
 static void encode_frame(answer *a, const Imcodec__Testee__V1__EncodeFrameRequest *op, const imcodec_ref_limits *limits,
                          imcodec_ref_codec *codec, imcodec_ref_error *err) {
@@ -295,17 +296,27 @@ static void encode_frame(answer *a, const Imcodec__Testee__V1__EncodeFrameReques
         answer_status(a, st, err);
         return;
     }
+    /* Refused as a reader with these limits would refuse the frame: its
+       sizes first (a frame of the payload as given), then its payload. */
+    unsigned char *frame = NULL;
+    size_t frame_len = 0;
+    imcodec_ref_status st = imcodec_ref_encode_frame(codec, (imcodec_ref_kind)op->kind, op->payload.data,
+                                                     op->payload.len, (imcodec_ref_compression)op->compression,
+                                                     op->threshold, (int)op->level, op->dictionary_id, limits, &frame,
+                                                     &frame_len, err);
+    imcodec_ref_free(frame);
+    if (answer_status(a, st, err)) return;
     unsigned char *canonical = NULL;
     size_t canonical_len = 0;
-    imcodec_ref_status st = imcodec_ref_decode_payload((imcodec_ref_kind)op->kind, op->payload.data, op->payload.len,
-                                                       limits, &canonical, &canonical_len, err);
+    st = imcodec_ref_decode_payload((imcodec_ref_kind)op->kind, op->payload.data, op->payload.len, limits, &canonical,
+                                    &canonical_len, err);
     if (answer_status(a, st, err)) return;
     if (!keep(a, canonical)) {
         set_runtime_error(a, "out of memory");
         return;
     }
-    unsigned char *frame = NULL;
-    size_t frame_len = 0;
+    frame = NULL;
+    frame_len = 0;
     st = imcodec_ref_encode_frame(codec, (imcodec_ref_kind)op->kind, canonical, canonical_len,
                                   (imcodec_ref_compression)op->compression, op->threshold, (int)op->level,
                                   op->dictionary_id, limits, &frame, &frame_len, err);

@@ -93,9 +93,15 @@ public struct CaseCheck: Sendable {
                 $0.decodeFrame = operation
             }
         case .encodeFrame:
-            guard let frame = expected.frame, let policy = input.policy, let payload = input.payload else { break }
-            let expectation: Expectation =
-                expected.error.map { .failure($0) } ?? .encodedFrame(frame, payloadLength: payload.count)
+            guard let policy = input.policy, let payload = input.payload else { break }
+            let expectation: Expectation
+            if let error = expected.error {
+                expectation = .failure(error)
+            } else if let frame = expected.frame {
+                expectation = .encodedFrame(frame, payloadLength: payload.count)
+            } else {
+                break
+            }
             add("encode_frame", expectation) {
                 var operation = Imcodec_Testee_V1_EncodeFrameRequest()
                 operation.kind = kind

@@ -164,10 +164,13 @@ public final class InProcessTestee: Testee {
         default:
             throw BadRequest(reason: "compression \(operation.compression) is not 0 or 1")
         }
-        // Framed as a writer holding the decoded value frames it: values a
-        // reader with these limits would refuse are refused here.
-        let value = try decodePayload(kind, [UInt8](operation.payload), limits)
-        return try FrameEncoder(policy: policy, limits: limits).encode(value)
+        // Refused as a reader with these limits would refuse the frame: its
+        // sizes first, then its payload. What is framed is the decoded
+        // value's canonical encoding.
+        let encoder = FrameEncoder(policy: policy, limits: limits)
+        let payload = [UInt8](operation.payload)
+        _ = try encoder.encodeFrame(payload: payload, kind: kind)
+        return try encoder.encode(decodePayload(kind, payload, limits))
     }
 
     func decodeStream(_ chunks: [Data], _ limits: DecodingLimits) -> Imcodec_Testee_V1_StreamResult {

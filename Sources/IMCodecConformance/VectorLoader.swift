@@ -271,8 +271,12 @@ public enum VectorLoader {
                 throw reader.error("a valid decode-frame case needs expected.frame")
             }
         case .encodeFrame:
-            guard vector.kind != nil, input.payload != nil, input.policy != nil, expected.frame != nil else {
-                throw reader.error("an encode-frame case needs kind, input payloadHex and policy, expected.frame")
+            guard vector.kind != nil, input.payload != nil, input.policy != nil else {
+                throw reader.error("an encode-frame case needs kind, input payloadHex and policy")
+            }
+            let valid = vector.result == .valid
+            guard valid == (expected.frame != nil), valid == (expected.error == nil) else {
+                throw reader.error("an encode-frame case expects a frame when valid and an error when invalid")
             }
         case .decodeStream:
             guard input.chunks != nil, expected.frames != nil else {
