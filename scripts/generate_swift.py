@@ -847,10 +847,12 @@ def gen_json_read(m):
             out.append("%slet elements: [JSONValue]\n" % ind)
             out.append('%sdo { elements = try JSONScalar.array(member.value) } catch {'
                        ' throw error.prefixed(with: "%s") }\n' % (ind, f.json_name))
+            # The error of the binary decoder for the first entry past the
+            # limit; the array's own length is not told, as the parser keeps
+            # only the entries a reader looks at.
             out.append("%sif elements.count > context.limits.%s {\n" % (ind, limit))
-            out.append('%s    throw IMCodecError(\n%s        .%s, path: "%s[\\(context.limits.%s)]",\n'
-                       '%s        reason: "more entries than the limit allows", limit: context.limits.%s,'
-                       ' observed: elements.count)\n%s}\n' % (ind, ind, code, f.json_name, limit, ind, limit, ind))
+            out.append('%s    throw Self._overLimit(.%s, "%s", context.limits.%s, context.limits.%s)\n%s}\n'
+                       % (ind, code, f.json_name, limit, limit, ind))
             out.append("%sself.%s.reserveCapacity(elements.count)\n" % (ind, name))
             out.append("%sfor (index, element) in elements.enumerated() {\n" % ind)
             out.append("%s    do {\n" % ind)

@@ -31,6 +31,18 @@ public struct DecodingLimits: Sendable, Hashable {
     public var maxRepeated: Int = 10_000
     /// The most messages one batch may hold. Default 1,000.
     public var maxBatchMessages: Int = 1_000
+    /// The largest JSON document (proto3 JSON or Tencent REST) a reader
+    /// parses, in bytes; a larger one is `limit.document-size` before a byte
+    /// of it is parsed. Default 64 MiB, room for the JSON form of the
+    /// largest payload a frame may hold (``maxInflatedBytes``) with base64
+    /// and escapes.
+    ///
+    /// Parsing keeps memory to a small multiple of the document: an array
+    /// keeps at most ``largestCount`` + 1 entries (the rest are checked for
+    /// syntax, then dropped), which no schema field accepts anyway, so the
+    /// count limit of the field refuses such an array exactly as it would
+    /// refuse it whole (`docs/PAYLOAD.md`, "JSON input").
+    public var maxDocumentBytes: Int = 64 << 20
     /// The most problems ``RESTValidator`` reports for one REST document:
     /// the first ones in document order, then one `limit.problems` finding
     /// that counts them all. The walk still reads the whole document;
@@ -39,6 +51,10 @@ public struct DecodingLimits: Sendable, Hashable {
     /// size, not to what reporting each mistake would take. Import, which
     /// throws the first problem, is not affected. Default 100.
     public var maxProblems: Int = 100
+
+    /// The most entries any repeated field may hold under these limits: the
+    /// largest of ``maxElems``, ``maxRepeated`` and ``maxBatchMessages``.
+    public var largestCount: Int { Swift.max(maxElems, maxRepeated, maxBatchMessages) }
 
     /// Creates limits with the documented defaults.
     public init() {}

@@ -38,6 +38,10 @@ struct EncodeCommand: ParsableCommand {
             stored instead. Pass the limits of the readers the frames are for when \
             they differ from the defaults.
 
+            A JSON document (a line, with --lines) past --max-document-bytes \
+            (64 MiB) is refused with 'limit.document-size' as soon as that much \
+            has been read; with --lines the input is read a line at a time.
+
             Frames are binary: they are not written to a terminal unless asked for \
             with '--output -'.
 
@@ -80,40 +84,55 @@ struct EncodeCommand: ParsableCommand {
     }
 
     func run() throws {
-        let input = try inputOptions.readAll()
-        let documents =
-            lines ? input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) : [input[...]]
         let limits = limitOptions.limits
         let encoder = FrameEncoder(policy: compressionOptions.policy, limits: limits)
         var frames: [UInt8] = []
-        for (index, document) in documents.enumerated() where !lines || !document.allSatisfy(Self.isJSONWhitespace) {
-            do throws(IMCodecError) {
-                let payload: FramePayload
-                switch from {
-                case .json:
-                    payload = try FramePayload(kind: kind.frameKind, jsonUTF8: document, limits: limits)
-                    if !noValidate { try Validator.check(payload, limits: profile.limits) }
-                case .restapi:
-                    let imported = try RESTCodec.importPayload(document, limits: limits)
-                    if !imported.skippedKeys.isEmpty {
-                        note(
-                            "not part of the message, not encoded: \(imported.skippedKeys.joined(separator: ", "))",
-                            context: lines ? "line \(index + 1)" : nil)
-                    }
-                    payload = imported.value
-                    if !noValidate {
-                        let findings = RESTValidator.validate(document, limits: profile.limits)
-                        if let first = findings.first(where: { $0.severity == .error }) {
-                            throw IMCodecError(validationFailure: first)
-                        }
-                    }
-                }
-                try encoder.encode(payload, appendingTo: &frames)
-            } catch {
-                throw report(error, context: lines ? "line \(index + 1)" : nil)
+        if lines {
+            // A line at a time, so a large file of documents is never held whole.
+            try inputOptions.forEachLine(atMost: limits.maxDocumentBytes) { line, number in
+                guard !line.allSatisfy(Self.isJSONWhitespace) else { return }
+                try encode(line, limits: limits, with: encoder, appendingTo: &frames, context: "line \(number)")
             }
+        } else {
+            let input = try inputOptions.readAll(atMost: limits.maxDocumentBytes)
+            try encode(input, limits: limits, with: encoder, appendingTo: &frames, context: nil)
         }
         try outputOptions.open().write(bytes: frames)
+    }
+
+    /// Reads, validates and frames one document.
+    ///
+    /// The document is an array, not a slice: the parser then reads it
+    /// without a copy.
+    private func encode(
+        _ document: [UInt8], limits: DecodingLimits, with encoder: FrameEncoder,
+        appendingTo frames: inout [UInt8], context: String?
+    ) throws {
+        do throws(IMCodecError) {
+            let payload: FramePayload
+            switch from {
+            case .json:
+                payload = try FramePayload(kind: kind.frameKind, jsonUTF8: document, limits: limits)
+                if !noValidate { try Validator.check(payload, limits: profile.limits) }
+            case .restapi:
+                let imported = try RESTCodec.importPayload(document, limits: limits)
+                if !imported.skippedKeys.isEmpty {
+                    note(
+                        "not part of the message, not encoded: \(imported.skippedKeys.joined(separator: ", "))",
+                        context: context)
+                }
+                payload = imported.value
+                if !noValidate {
+                    let findings = RESTValidator.validate(document, limits: profile.limits)
+                    if let first = findings.first(where: { $0.severity == .error }) {
+                        throw IMCodecError(validationFailure: first)
+                    }
+                }
+            }
+            try encoder.encode(payload, appendingTo: &frames)
+        } catch {
+            throw report(error, context: context)
+        }
     }
 
     private static func isJSONWhitespace(_ byte: UInt8) -> Bool {

@@ -29,12 +29,16 @@ struct LimitOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The most messages one batch may hold. Default 1000.", valueName: "n"))
     var maxBatchMessages: Int?
 
+    @Option(help: ArgumentHelp("The largest JSON document read. Default 67108864.", valueName: "bytes"))
+    var maxDocumentBytes: Int?
+
     /// Each option with its name, for the checks.
     private var given: [(String, Int?)] {
         [
             ("--max-frame-bytes", maxFrameBytes), ("--max-inflated-bytes", maxInflatedBytes),
             ("--max-inflate-ratio", maxInflateRatio), ("--max-depth", maxDepth), ("--max-elems", maxElems),
             ("--max-repeated", maxRepeated), ("--max-batch-messages", maxBatchMessages),
+            ("--max-document-bytes", maxDocumentBytes),
         ]
     }
 
@@ -54,6 +58,7 @@ struct LimitOptions: ParsableArguments {
         if let maxElems { limits.maxElems = maxElems }
         if let maxRepeated { limits.maxRepeated = maxRepeated }
         if let maxBatchMessages { limits.maxBatchMessages = maxBatchMessages }
+        if let maxDocumentBytes { limits.maxDocumentBytes = maxDocumentBytes }
         return limits
     }
 }

@@ -125,6 +125,12 @@ struct ValidateCommand: ParsableCommand {
     /// A JSON value of `--kind`, or an array of them.
     func checkJSON(_ bytes: [UInt8], limits: ValidationLimits, into report: inout FileReport) {
         do throws(IMCodecError) {
+            let maxBytes = DecodingLimits.default.maxDocumentBytes
+            guard bytes.count <= maxBytes else {
+                throw IMCodecError(
+                    .limitDocumentSize, reason: "a JSON document of \(bytes.count) bytes is too large", limit: maxBytes,
+                    observed: bytes.count)
+            }
             let document = try JSONValue(parsing: bytes)
             guard case .array(let entries) = document else {
                 let payload = try FramePayload(kind: kind.frameKind, jsonString: document.serialized())

@@ -104,6 +104,54 @@ import Testing
         #expect(try FrameDecoder().decode(unchecked.standardOutputBytes) == .message(try Message(jsonString: tips)))
     }
 
+    @Test func encodeRefusesWhatReadersWithItsLimitsWouldRefuse() throws {
+        let three = #"{"receiver":"b","elems":[{"text":{"text":"a"}},{"text":{"text":"b"}},{"text":{"text":"c"}}]}"#
+        let elems = try imcodec("encode", "--max-elems", "2", "--output", "-", text: three)
+        #expect(elems.status == 1)
+        #expect(elems.standardError.hasPrefix("error: limit.elems at elems[2]: "), "\(elems.standardError)")
+        #expect(elems.standardOutput.isEmpty)
+        let size = try imcodec("encode", "--compression", "none", "--max-frame-bytes", "10", "--output", "-", text: three)
+        #expect(size.status == 1)
+        #expect(size.standardError.hasPrefix("error: limit.frame-size at (root): "), "\(size.standardError)")
+        // Its frame, read by a reader with the same limits.
+        let written = try imcodec("encode", "--max-elems", "3", "--output", "-", text: three)
+        #expect(written.status == 0, "\(written.standardError)")
+        let read = try imcodec("decode", "--max-elems", "3", input: written.standardOutputBytes)
+        #expect(read.status == 0, "\(read.standardError)")
+        #expect(try imcodec("decode", "--max-elems", "2", input: written.standardOutputBytes).status == 1)
+    }
+
+    @Test func aNegativeLimitIsAUsageError() throws {
+        let result = try imcodec("encode", "--max-depth=-1", "--output", "-", text: Self.textMessage)
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("--max-depth must be 0 or more"), "\(result.standardError)")
+    }
+
+    @Test func aDocumentPastTheSizeLimitIsRefusedWhileReading() throws {
+        let whole = try imcodec("encode", "--max-document-bytes", "40", "--output", "-", text: Self.textMessage)
+        #expect(whole.status == 1)
+        #expect(whole.standardError.hasPrefix("error: limit.document-size at (root): "), "\(whole.standardError)")
+        let lines = try imcodec(
+            "encode", "--lines", "--max-document-bytes", "200", "--output", "-",
+            text: Self.textMessage + "\n" + #"{"msgId":""# + String(repeating: "x", count: 300) + #""}"# + "\n")
+        #expect(lines.status == 1)
+        #expect(lines.standardError.hasPrefix("error: limit.document-size at (root): "), "\(lines.standardError)")
+        #expect(lines.standardError.hasSuffix("[line 2]\n"), "\(lines.standardError)")
+    }
+
+    @Test func aMillionElemsDocumentIsRefusedKeepingOnlyWhatTheLimitsLetThrough() throws {
+        let elem = #"{"text":{"text":"hello"}}"#
+        let document = Array(
+            (#"{"sender":"a","elems":["# + Array(repeating: elem, count: 1_000_000).joined(separator: ",") + "]}").utf8)
+        let result = try ChildProcess.run(
+            executable: Self.binary, arguments: ["encode", "--output", "-", try file(document)], measuringMemory: true)
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("error: limit.elems at elems[1000]: "), "\(result.standardError)")
+        print("imcodec encode of a \(document.count >> 20) MiB document of 1,000,000 elems: peak RSS \(result.maxRSS >> 20) MiB")
+        // The document itself, read once, and the 10,001 entries kept.
+        #expect(result.maxRSS < 2 * document.count + (64 << 20))
+    }
+
     @Test func encodeValidatesAgainstTheChosenProfile() throws {
         // A 200-byte introduction: past the seed profile's 120 bytes, within current's 240.
         let intro = String(repeating: "x", count: 200)

@@ -210,7 +210,7 @@ func frameBenchmarks<Value: FrameContent, Oracle: SwiftProtobuf.Message>(
     }
     let encoder = FrameEncoder(policy: policy.policy)
     var encode = [
-        Implementation(name: "imcodec") { forEach(values.values) { blackHole(must { try encoder.encode($0) }) } },
+        Implementation(name: "imcodec") { forEach(values.values) { value in blackHole(must { try encoder.encode(value) }) } },
         Implementation(name: "swift-protobuf") {
             forEach(values.oracle) { value in
                 blackHole(must { try encoder.encodeFrame(payload: try value.serializedBytes(), kind: Value.frameKind) })

@@ -185,6 +185,8 @@ extension IMCodecError.Code {
     public static let limitInflatedSize = Self("limit.inflated-size")
     /// A frame's payload is larger than its body times the allowed ratio.
     public static let limitInflateRatio = Self("limit.inflate-ratio")
+    /// A JSON document is larger than allowed.
+    public static let limitDocumentSize = Self("limit.document-size")
 
     // MARK: JSON codes
 

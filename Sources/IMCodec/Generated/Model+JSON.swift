@@ -186,9 +186,7 @@ extension UserProfile {
                 let elements: [JSONValue]
                 do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "customInfo") }
                 if elements.count > context.limits.maxRepeated {
-                    throw IMCodecError(
-                        .limitRepeated, path: "customInfo[\(context.limits.maxRepeated)]",
-                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: elements.count)
+                    throw Self._overLimit(.limitRepeated, "customInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
                 self.customInfo.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
@@ -278,9 +276,7 @@ extension GroupMemberInfo {
                 let elements: [JSONValue]
                 do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "customInfo") }
                 if elements.count > context.limits.maxRepeated {
-                    throw IMCodecError(
-                        .limitRepeated, path: "customInfo[\(context.limits.maxRepeated)]",
-                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: elements.count)
+                    throw Self._overLimit(.limitRepeated, "customInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
                 self.customInfo.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
@@ -510,9 +506,7 @@ extension ImageElem {
                 let elements: [JSONValue]
                 do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "levels") }
                 if elements.count > context.limits.maxRepeated {
-                    throw IMCodecError(
-                        .limitRepeated, path: "levels[\(context.limits.maxRepeated)]",
-                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: elements.count)
+                    throw Self._overLimit(.limitRepeated, "levels", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
                 self.levels.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
@@ -964,9 +958,7 @@ extension MergerElem {
                 let elements: [JSONValue]
                 do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "abstracts") }
                 if elements.count > context.limits.maxRepeated {
-                    throw IMCodecError(
-                        .limitRepeated, path: "abstracts[\(context.limits.maxRepeated)]",
-                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: elements.count)
+                    throw Self._overLimit(.limitRepeated, "abstracts", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
                 self.abstracts.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
@@ -986,9 +978,7 @@ extension MergerElem {
                 let elements: [JSONValue]
                 do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "messages") }
                 if elements.count > context.limits.maxRepeated {
-                    throw IMCodecError(
-                        .limitRepeated, path: "messages[\(context.limits.maxRepeated)]",
-                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: elements.count)
+                    throw Self._overLimit(.limitRepeated, "messages", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
                 self.messages.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
@@ -1292,9 +1282,7 @@ extension GroupTipsElem {
                 let elements: [JSONValue]
                 do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "userList") }
                 if elements.count > context.limits.maxRepeated {
-                    throw IMCodecError(
-                        .limitRepeated, path: "userList[\(context.limits.maxRepeated)]",
-                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: elements.count)
+                    throw Self._overLimit(.limitRepeated, "userList", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
                 self.userList.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
@@ -1314,9 +1302,7 @@ extension GroupTipsElem {
                 let elements: [JSONValue]
                 do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "groupChangeList") }
                 if elements.count > context.limits.maxRepeated {
-                    throw IMCodecError(
-                        .limitRepeated, path: "groupChangeList[\(context.limits.maxRepeated)]",
-                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: elements.count)
+                    throw Self._overLimit(.limitRepeated, "groupChangeList", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
                 self.groupChangeList.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
@@ -1330,9 +1316,7 @@ extension GroupTipsElem {
                 let elements: [JSONValue]
                 do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "memberChangeList") }
                 if elements.count > context.limits.maxRepeated {
-                    throw IMCodecError(
-                        .limitRepeated, path: "memberChangeList[\(context.limits.maxRepeated)]",
-                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: elements.count)
+                    throw Self._overLimit(.limitRepeated, "memberChangeList", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
                 self.memberChangeList.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
@@ -1358,9 +1342,7 @@ extension GroupTipsElem {
                 let elements: [JSONValue]
                 do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "changedUserInfo") }
                 if elements.count > context.limits.maxRepeated {
-                    throw IMCodecError(
-                        .limitRepeated, path: "changedUserInfo[\(context.limits.maxRepeated)]",
-                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: elements.count)
+                    throw Self._overLimit(.limitRepeated, "changedUserInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
                 self.changedUserInfo.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
@@ -1374,9 +1356,7 @@ extension GroupTipsElem {
                 let elements: [JSONValue]
                 do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "changedGroupMemberInfo") }
                 if elements.count > context.limits.maxRepeated {
-                    throw IMCodecError(
-                        .limitRepeated, path: "changedGroupMemberInfo[\(context.limits.maxRepeated)]",
-                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: elements.count)
+                    throw Self._overLimit(.limitRepeated, "changedGroupMemberInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
                 self.changedGroupMemberInfo.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
@@ -1608,9 +1588,7 @@ extension SnsSystemElem {
                 let elements: [JSONValue]
                 do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "users") }
                 if elements.count > context.limits.maxRepeated {
-                    throw IMCodecError(
-                        .limitRepeated, path: "users[\(context.limits.maxRepeated)]",
-                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: elements.count)
+                    throw Self._overLimit(.limitRepeated, "users", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
                 self.users.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
@@ -2273,9 +2251,7 @@ extension Message {
                 let elements: [JSONValue]
                 do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "targetedReceivers") }
                 if elements.count > context.limits.maxRepeated {
-                    throw IMCodecError(
-                        .limitRepeated, path: "targetedReceivers[\(context.limits.maxRepeated)]",
-                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: elements.count)
+                    throw Self._overLimit(.limitRepeated, "targetedReceivers", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
                 self.targetedReceivers.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
@@ -2289,9 +2265,7 @@ extension Message {
                 let elements: [JSONValue]
                 do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "atUserList") }
                 if elements.count > context.limits.maxRepeated {
-                    throw IMCodecError(
-                        .limitRepeated, path: "atUserList[\(context.limits.maxRepeated)]",
-                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: elements.count)
+                    throw Self._overLimit(.limitRepeated, "atUserList", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
                 self.atUserList.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
@@ -2317,9 +2291,7 @@ extension Message {
                 let elements: [JSONValue]
                 do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "elems") }
                 if elements.count > context.limits.maxElems {
-                    throw IMCodecError(
-                        .limitElems, path: "elems[\(context.limits.maxElems)]",
-                        reason: "more entries than the limit allows", limit: context.limits.maxElems, observed: elements.count)
+                    throw Self._overLimit(.limitElems, "elems", context.limits.maxElems, context.limits.maxElems)
                 }
                 self.elems.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
@@ -2359,9 +2331,7 @@ extension MessageBatch {
                 let elements: [JSONValue]
                 do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "messages") }
                 if elements.count > context.limits.maxBatchMessages {
-                    throw IMCodecError(
-                        .limitBatchMessages, path: "messages[\(context.limits.maxBatchMessages)]",
-                        reason: "more entries than the limit allows", limit: context.limits.maxBatchMessages, observed: elements.count)
+                    throw Self._overLimit(.limitBatchMessages, "messages", context.limits.maxBatchMessages, context.limits.maxBatchMessages)
                 }
                 self.messages.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
@@ -2491,9 +2461,7 @@ extension ReadReceiptEvent {
                 let elements: [JSONValue]
                 do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "receipts") }
                 if elements.count > context.limits.maxRepeated {
-                    throw IMCodecError(
-                        .limitRepeated, path: "receipts[\(context.limits.maxRepeated)]",
-                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: elements.count)
+                    throw Self._overLimit(.limitRepeated, "receipts", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
                 self.receipts.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {

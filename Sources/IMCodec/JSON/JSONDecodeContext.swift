@@ -164,10 +164,12 @@ extension WireMessage {
     /// - Parameters:
     ///   - jsonUTF8: The JSON text as UTF-8 bytes.
     ///   - limits: Bounds on depth and repeated counts.
-    /// - Throws: ``IMCodecError`` with a `json.*` or `limit.*` code and the path.
+    /// - Throws: ``IMCodecError`` with a `json.*` or `limit.*` code and the
+    ///   path; `limit.document-size` for a document past
+    ///   ``DecodingLimits/maxDocumentBytes``, before it is parsed.
     public init(jsonUTF8: some Collection<UInt8>, limits: DecodingLimits = .default) throws(IMCodecError) {
         // Each merger layer nests about five JSON containers.
-        let value = try JSONValue(parsing: jsonUTF8, maxNesting: limits.maxDepth * 8 + 64)
+        let value = try JSONValue(parsing: jsonUTF8, limits: limits, maxNesting: limits.maxDepth * 8 + 64)
         var context = JSONDecodeContext(limits: limits)
         try self.init(_json: value, &context)
     }

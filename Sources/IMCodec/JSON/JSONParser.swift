@@ -3,10 +3,13 @@ struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private let maxNesting: Int
+    /// The most entries an array keeps; later ones are parsed, then dropped.
+    private let maxArrayEntries: Int
 
-    init(bytes: [UInt8], maxNesting: Int) {
+    init(bytes: [UInt8], maxNesting: Int, maxArrayEntries: Int = .max) {
         self.bytes = bytes
         self.maxNesting = maxNesting
+        self.maxArrayEntries = maxArrayEntries
     }
 
     mutating func parseDocument() throws(IMCodecError) -> JSONValue {
@@ -97,7 +100,7 @@ struct JSONParser {
                     index += 1
                     value = .object(members)
                 case .array(var elements):
-                    elements.append(value)
+                    if elements.count < maxArrayEntries { elements.append(value) }
                     guard index < bytes.count else { throw syntax("the text ends inside an array") }
                     if bytes[index] == UInt8(ascii: ",") {
                         index += 1

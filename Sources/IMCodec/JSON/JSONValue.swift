@@ -56,6 +56,29 @@ extension JSONValue {
         self = try parser.parseDocument()
     }
 
+    /// Parses a document that is read as a value under `limits`: refused
+    /// as `limit.document-size` past ``DecodingLimits/maxDocumentBytes``
+    /// before it is parsed, and no array keeping more than
+    /// ``DecodingLimits/largestCount`` + 1 entries, so a document past the
+    /// count limits costs no memory for the entries no reader looks at.
+    ///
+    /// - Parameters:
+    ///   - utf8: The document's UTF-8 bytes.
+    ///   - limits: The limits the value is read with.
+    ///   - maxNesting: The deepest nesting of arrays and objects accepted.
+    /// - Throws: `limit.document-size`, `json.syntax`, `json.depth`.
+    init(parsing utf8: some Collection<UInt8>, limits: DecodingLimits, maxNesting: Int) throws(IMCodecError) {
+        let count = utf8.count
+        guard count <= limits.maxDocumentBytes else {
+            throw IMCodecError(
+                .limitDocumentSize, reason: "a JSON document of \(count) bytes is too large",
+                limit: limits.maxDocumentBytes, observed: count)
+        }
+        let (entries, overflow) = limits.largestCount.addingReportingOverflow(1)
+        var parser = JSONParser(bytes: Array(utf8), maxNesting: maxNesting, maxArrayEntries: overflow ? .max : entries)
+        self = try parser.parseDocument()
+    }
+
     /// The value as JSON text.
     ///
     /// - Parameter pretty: Indent nested values by two spaces, one member per

@@ -109,7 +109,7 @@ public enum RESTCodec {
     }
 
     static func parse(_ utf8: some Collection<UInt8>, limits: DecodingLimits) throws(IMCodecError) -> JSONValue {
-        try JSONValue(parsing: utf8, maxNesting: RESTReader.maxNesting(for: limits))
+        try JSONValue(parsing: utf8, limits: limits, maxNesting: RESTReader.maxNesting(for: limits))
     }
 
     private static func result<Value>(_ value: Value, _ reader: RESTReader) throws(IMCodecError) -> RESTImport<Value> {

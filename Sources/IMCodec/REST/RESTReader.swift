@@ -345,7 +345,7 @@ final class RESTReader {
             } else if let entries = self.array(value, at: location) {
                 guard entries.count <= self.limits.maxBatchMessages else {
                     self.report(
-                        .limitBatchMessages, location, "the list holds \(entries.count) messages",
+                        .limitBatchMessages, location, "the list holds \(self.described(entries.count)) messages",
                         limit: self.limits.maxBatchMessages, observed: entries.count)
                     return
                 }
@@ -484,7 +484,7 @@ final class RESTReader {
     private func elems(_ entries: [JSONValue], at location: Location, layer: Int, owner: Int) -> [Elem] {
         guard entries.count <= limits.maxElems else {
             report(
-                .limitElems, location, "the body holds \(entries.count) elements",
+                .limitElems, location, "the body holds \(described(entries.count)) elements",
                 limit: limits.maxElems, observed: entries.count)
             return []
         }
@@ -619,10 +619,17 @@ final class RESTReader {
         return merger
     }
 
+    /// The number of entries of an array, as a problem's reason states it:
+    /// the parser keeps at most ``DecodingLimits/largestCount`` + 1 entries
+    /// of an array, so an array that long holds at least that many.
+    private func described(_ count: Int) -> String {
+        count > limits.largestCount ? "more than \(limits.largestCount)" : "\(count)"
+    }
+
     private func withinRepeated(_ entries: [JSONValue], at location: Location) -> Bool {
         guard entries.count <= limits.maxRepeated else {
             report(
-                .limitRepeated, location, "the array holds \(entries.count) entries",
+                .limitRepeated, location, "the array holds \(described(entries.count)) entries",
                 limit: limits.maxRepeated, observed: entries.count)
             return false
         }
