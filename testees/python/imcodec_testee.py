@@ -560,8 +560,8 @@ def nesting(value):
 
 
 def check_json(descriptor, value, path, layer, limits):
-    """Applies the proto3 JSON rules to a value; paths name members as they
-    are written (docs/PAYLOAD.md, "Paths")."""
+    """Applies the proto3 JSON rules to a value, with the paths of
+    docs/PAYLOAD.md ("Paths")."""
     if not isinstance(value, Members):
         raise Failure("json.type", path, "expected an object")
     seen = {}
@@ -569,18 +569,21 @@ def check_json(descriptor, value, path, layer, limits):
     plain = []
     for name, member in value:
         field = descriptor.fields_by_camelcase_name.get(name) or descriptor.fields_by_name.get(name)
-        member_path = join(path, name)
+        # An unknown or repeated member is named as written; every other
+        # path names fields by their JSON names, whatever the spelling.
+        written = join(path, name)
         if field is None:
-            raise Failure("json.unknown-field", member_path, f"{descriptor.full_name} has no field {name}")
+            raise Failure("json.unknown-field", written, f"{descriptor.full_name} has no field {name}")
         if field.number in seen:
-            raise Failure("json.duplicate-field", member_path, f"{field.name} given twice")
+            raise Failure("json.duplicate-field", written, f"{field.name} given twice")
         seen[field.number] = True
         if field.containing_oneof is not None and member is not None:
             if field.containing_oneof.name in oneofs:
-                raise Failure("json.duplicate-field", member_path, f"a second member of oneof {field.containing_oneof.name}")
+                raise Failure("json.duplicate-field", written, f"a second member of oneof {field.containing_oneof.name}")
             oneofs[field.containing_oneof.name] = True
         if member is None:
             continue
+        member_path = join(path, field.json_name)
         plain.append((field.json_name, check_field(descriptor, field, member, member_path, layer, limits)))
     return dict(plain)
 
