@@ -440,7 +440,7 @@ static void handle(answer *a, const unsigned char *bytes, size_t len, imcodec_re
         set_skipped(a, "the C reference does not implement Tencent REST JSON");
         break;
     default:
-        set_runtime_error(a, "the request names an operation the C reference does not know");
+        set_runtime_error(a, "the request names no operation the C reference knows");
         break;
     }
     imcodec__testee__v1__request__free_unpacked(request, NULL);
