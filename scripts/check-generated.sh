@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Proves the committed generated code matches Schemas/: regenerates the Swift
-# model and codecs (scripts/generate_swift.py) and the protoc-c output into a
-# temporary folder and compares them with the committed files. The
+# model and codecs (scripts/generate_swift.py), the protoc-c output and the
+# Python testee's protoc output into a temporary folder and compares them with
+# the committed files. The
 # swift-protobuf oracle is not rebuilt here (that needs protoc-gen-swift, built
 # by scripts/regenerate.sh); the oracle tests compare it with the schema.
 set -euo pipefail
@@ -29,6 +30,11 @@ if [ -d Sources/IMCodecReference/Generated ]; then
     for id in "${dictionary_ids[@]}"; do
         diff "$tmp/c/dictionary_$id.h" "Sources/IMCodecReference/Generated/dictionary_$id.h" || status=1
     done
+fi
+if [ -d testees/python/generated ]; then
+    mkdir -p "$tmp/python"
+    protoc -ISchemas --python_out="$tmp/python" "${protos[@]}"
+    diff -r -x __pycache__ "$tmp/python" testees/python/generated || status=1
 fi
 if [ "$status" -ne 0 ]; then
     echo "generated code differs from Schemas/: run scripts/regenerate.sh" >&2

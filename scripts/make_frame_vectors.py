@@ -241,8 +241,10 @@ def inflate(body, payload_length, dictionary):
             raise FrameError("frame.deflate")
         return out
     if d.eof:
+        # The stream's end is judged before the count: a stream that ends
+        # before the body does is frame.deflate even when it is also short.
         if d.unused_data:
-            raise Ambiguous("fewer bytes and a stream that ends before the body")
+            raise FrameError("frame.deflate")
         raise FrameError("frame.payload-length")
     raise FrameError("frame.deflate")
 

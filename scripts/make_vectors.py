@@ -16,6 +16,7 @@ sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
 import make_frame_vectors
 import make_limit_vectors
 import make_payload_vectors
+import make_precedence_vectors
 import make_rest_vectors
 import make_validation_vectors
 
@@ -25,3 +26,4 @@ if __name__ == "__main__":
     make_limit_vectors.main()
     make_validation_vectors.main()
     make_rest_vectors.main()
+    make_precedence_vectors.main()

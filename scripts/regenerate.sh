@@ -3,6 +3,7 @@
 #   Sources/IMCodecOracle/Generated   swift-protobuf types (the oracle)
 #   Sources/IMCodec/Generated         the schema-specialised Swift model and codecs
 #   Sources/IMCodecReference/Generated  protoc-c output for the C reference
+#   testees/python/generated          protoc's Python output for the Python testee
 # Needs protoc and protoc-c (Debian: protobuf-compiler, protobuf-c-compiler) and
 # python3. protoc-gen-swift is built from the swift-protobuf dependency on first
 # use (about a minute) into .build-plugin; set PROTOC_GEN_SWIFT to use another.
@@ -28,6 +29,12 @@ if [ -d Sources/IMCodecReference ]; then
     rm -rf "$out" && mkdir -p "$out"
     protoc-c -ISchemas --c_out="$out" "${protos[@]}"
     scripts/embed_dictionary_c.sh
+fi
+
+if [ -d testees/python ]; then
+    out=testees/python/generated
+    rm -rf "$out" && mkdir -p "$out"
+    protoc -ISchemas --python_out="$out" "${protos[@]}"
 fi
 
 descriptors=$(mktemp)

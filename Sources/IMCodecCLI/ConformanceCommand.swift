@@ -18,20 +18,29 @@ struct ConformanceCommand: ParsableCommand {
             a testee that crashes is restarted too.
 
             Prints each unexpected result with what differed and a summary per \
-            area. A failure list (one 'case-id  # reason' per line) names cases \
-            known to fail; a listed case that passes is an error.
+            area. A case passes only when every one of its checks ran and \
+            passed. A failure list declares what the testee does not do: \
+            'skip OPERATION  # reason' for an operation it does not implement \
+            (a skipped answer to any other operation fails the case), and \
+            'case-id  FAILURE  # reason' for a case it is known to fail, where \
+            FAILURE is runtime-error, wrong-answer or error:CODE. A listed case \
+            that passes, is skipped or fails another way is an error, and so is \
+            an entry that names no case, a declared skip never used, a filter \
+            that selects nothing, and a testee that does not exit cleanly. \
+            --require AREA fails the run when a case of that area is skipped.
 
             The vectors are read from ./Vectors by default: run from the \
             repository root, or pass --vectors.
 
-            Exit status: 0 when every case is as expected; 1 when a case failed \
-            or a listed case passed; 64 on a usage error.
+            Exit status: 0 when every case is as expected; 1 when a case failed, \
+            a listed case did not fail as listed, or the run had a problem; 64 on \
+            a usage error.
 
             Examples:
               swift run imcodec conformance
               swift run imcodec conformance --testee "$(swift build --show-bin-path)/imcodec testee"
               imcodec conformance --testee ./my-testee --failure-list known-failures.txt \\
-                  --junit conformance.xml --json conformance.json
+                  --require frames --junit conformance.xml --json conformance.json
             """
     )
 
@@ -44,8 +53,16 @@ struct ConformanceCommand: ParsableCommand {
             valueName: "command"))
     var testee: String?
 
-    @Option(help: ArgumentHelp("Cases expected to fail, one 'case-id  # reason' per line.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Declared skips ('skip OPERATION  # reason') and known failures ('case-id  FAILURE  # reason').",
+            valueName: "file"))
     var failureList: String?
+
+    @Option(
+        name: .customLong("require"),
+        help: ArgumentHelp("Fail when a case of this area is skipped or none runs; repeatable.", valueName: "area"))
+    var requiredAreas: [String] = []
 
     @Option(help: ArgumentHelp("Write a JUnit XML report here.", valueName: "file"))
     var junit: String?
@@ -74,6 +91,7 @@ struct ConformanceCommand: ParsableCommand {
         session.jsonPath = json
         session.timeout = .milliseconds(Int64((timeout * 1000).rounded()))
         session.filters = filters
+        session.requiredAreas = requiredAreas
         let report: RunReport
         do {
             report = try session.run { print($0) }

@@ -176,7 +176,13 @@ static int answer_status(answer *a, imcodec_ref_status status, const imcodec_ref
         return 0;
     case IMCODEC_REF_ERROR:
         if (err->path_truncated) {
-            set_skipped(a, "the error path is longer than the C reference can hold");
+            /* Not a skip: the input was rejected, but its path does not fit
+               the library's fixed buffer, so the answer would be wrong. The
+               case fails with a runtime error that says why. */
+            a->response.result_case = IMCODEC__TESTEE__V1__RESPONSE__RESULT_RUNTIME_ERROR;
+            a->response.runtime_error =
+                format_text(a, "%s rejected the input, but its path is longer than the %d bytes the C reference holds",
+                            err->code, IMCODEC_REF_PATH_CAPACITY - 1);
         } else if (fill_failure(a, &a->failure, err)) {
             a->response.result_case = IMCODEC__TESTEE__V1__RESPONSE__RESULT_FAILURE;
             a->response.failure = &a->failure;
@@ -445,7 +451,7 @@ static void handle(answer *a, const unsigned char *bytes, size_t len, imcodec_re
         set_skipped(a, "the C reference does not implement Tencent REST JSON");
         break;
     default:
-        set_skipped(a, "the C reference does not know this operation");
+        set_runtime_error(a, "the request names no operation the C reference knows");
         break;
     }
     imcodec__testee__v1__request__free_unpacked(request, NULL);

@@ -7,8 +7,9 @@ public enum CheckOutcome: Sendable, Equatable {
     case passed
     /// The testee does not implement the operation; the reason is its own.
     case skipped(String)
-    /// The answer differs from the expectation; the reason says how.
-    case failed(String)
+    /// The answer differs from the expectation; the reason says how and
+    /// `failure` is the stable code of ``CheckFailure``.
+    case failed(String, failure: String)
 }
 
 extension CaseCheck {
@@ -21,9 +22,9 @@ extension CaseCheck {
         case .skipped(let reason):
             return .skipped(reason.isEmpty ? "\(operation) not supported" : reason)
         case .runtimeError(let reason):
-            return .failed("runtime error: \(reason)")
+            return .failed("runtime error: \(reason)", failure: CheckFailure.runtimeError)
         case nil:
-            return .failed("the response holds no result")
+            return .failed("the response holds no result", failure: CheckFailure.wrongAnswer)
         default:
             break
         }
@@ -33,10 +34,11 @@ extension CaseCheck {
             if [UInt8](actual) == expected { return .passed }
             return .failed(
                 "payload differs:\n  expected \(Hex.abbreviated(expected, limit: 160))\n  actual   "
-                    + Hex.abbreviated([UInt8](actual), limit: 160) + firstDifference(expected, [UInt8](actual)))
+                    + Hex.abbreviated([UInt8](actual), limit: 160) + firstDifference(expected, [UInt8](actual)),
+                failure: CheckFailure.wrongAnswer)
         case .rest(let expected):
             guard case .rest(let text) = response.result else { return unexpected(response, "a REST document") }
-            return compare(text: text, expected, what: "REST document")
+            return compareCanonical(rest: text, expected)
         case .json(let expected):
             guard case .json(let text) = response.result else { return unexpected(response, "JSON") }
             return compare(text: text, expected, what: "JSON")
@@ -45,7 +47,9 @@ extension CaseCheck {
                 return unexpected(response, "failure \(expected)")
             }
             if failure.code == expected.code && failure.path == expected.path { return .passed }
-            return .failed("rejected with \(Self.describe(failure)), expected \(expected)")
+            return .failed(
+                "rejected with \(Self.describe(failure)), expected \(expected)",
+                failure: CheckFailure.error(failure.code))
         case .frame(let expected):
             guard case .frame(let frame) = response.result else { return unexpected(response, "a decoded frame") }
             return compare(frame, expected, prefix: "")
@@ -59,7 +63,7 @@ extension CaseCheck {
                 problems.append("\(stream.frames.count) frames, expected \(frames.count)")
             }
             for (index, (actual, wanted)) in zip(stream.frames, frames).enumerated() {
-                if case .failed(let reason) = compare(actual, wanted, prefix: "frame \(index): ") {
+                if case .failed(let reason, _) = compare(actual, wanted, prefix: "frame \(index): ") {
                     problems.append(reason)
                 }
             }
@@ -75,7 +79,8 @@ extension CaseCheck {
             if stream.incompleteTail != incompleteTail {
                 problems.append("incomplete_tail \(stream.incompleteTail), expected \(incompleteTail)")
             }
-            return problems.isEmpty ? .passed : .failed(problems.joined(separator: "; "))
+            return problems.isEmpty
+                ? .passed : .failed(problems.joined(separator: "; "), failure: CheckFailure.wrongAnswer)
         case .findings(let expected):
             guard case .findings(let findings) = response.result else { return unexpected(response, "findings") }
             return compare(findings.findings, expected)
@@ -83,15 +88,45 @@ extension CaseCheck {
     }
 
     /// Compares JSON text with the expected value (``VectorJSON/isEquivalent(to:)``).
+    ///
+    /// An answer that does not parse, or that has an object with a member
+    /// name twice, is a wrong answer whatever the values.
     private func compare(text: String, _ expected: VectorJSON, what: String) -> CheckOutcome {
         let actual: VectorJSON
         do {
             actual = try VectorJSON(parsing: text)
         } catch {
-            return .failed("the \(what) answer does not parse (\(error)): \(Self.shorten(text))")
+            return .failed(
+                "the \(what) answer does not parse (\(error)): \(Self.shorten(text))", failure: CheckFailure.wrongAnswer
+            )
+        }
+        if let duplicate = actual.firstDuplicateKey() {
+            return .failed(
+                "the \(what) answer has the member \(duplicate) twice in one object: \(Self.shorten(text))",
+                failure: CheckFailure.wrongAnswer)
         }
         if actual.isEquivalent(to: expected) { return .passed }
-        return .failed("\(what) differs:\n  expected \(Self.shorten(expected.text))\n  actual   \(Self.shorten(text))")
+        return .failed(
+            "\(what) differs:\n  expected \(Self.shorten(expected.text))\n  actual   \(Self.shorten(text))",
+            failure: CheckFailure.wrongAnswer)
+    }
+
+    /// Compares a REST export byte for byte with the canonical text of the
+    /// expected document (``VectorJSON/canonicalRESTText``, docs/REST.md,
+    /// "Export").
+    private func compareCanonical(rest text: String, _ expected: VectorJSON) -> CheckOutcome {
+        let canonical = expected.canonicalRESTText
+        if text == canonical { return .passed }
+        let wanted = Array(canonical.utf8)
+        let actual = Array(text.utf8)
+        var reason = "REST document is not the canonical text:\n  expected \(Self.shorten(canonical))\n  actual   "
+        reason += Self.shorten(text) + firstDifference(wanted, actual)
+        if let parsed = try? VectorJSON(parsing: text), parsed.firstDuplicateKey() == nil,
+            parsed.isEquivalent(to: expected)
+        {
+            reason += "\n  (the same JSON value, written differently)"
+        }
+        return .failed(reason, failure: CheckFailure.wrongAnswer)
     }
 
     private func unexpected(_ response: TesteeResponse, _ wanted: String) -> CheckOutcome {
@@ -107,7 +142,10 @@ extension CaseCheck {
         case .failure(let failure): actual = "failure \(Self.describe(failure))"
         case .skipped, .runtimeError, nil: actual = "nothing"
         }
-        return .failed("answered \(actual), expected \(wanted)")
+        if case .failure(let failure) = response.result {
+            return .failed("answered \(actual), expected \(wanted)", failure: CheckFailure.error(failure.code))
+        }
+        return .failed("answered \(actual), expected \(wanted)", failure: CheckFailure.wrongAnswer)
     }
 
     static func describe(_ failure: Imcodec_Testee_V1_Failure) -> String {
@@ -143,7 +181,8 @@ extension CaseCheck {
             problems.append(
                 "payload \(Hex.abbreviated([UInt8](frame.payload))), expected \(Hex.abbreviated(expected.payload))")
         }
-        return problems.isEmpty ? .passed : .failed(prefix + problems.joined(separator: "; "))
+        return problems.isEmpty
+            ? .passed : .failed(prefix + problems.joined(separator: "; "), failure: CheckFailure.wrongAnswer)
     }
 
     /// Checks a frame the testee built: it must decode (with the library's
@@ -157,7 +196,9 @@ extension CaseCheck {
         do {
             frame = try FrameDecoder().decodeFrame(bytes)
         } catch {
-            return .failed("the frame built does not decode: \(error); bytes \(Hex.abbreviated(bytes))")
+            return .failed(
+                "the frame built does not decode: \(error); bytes \(Hex.abbreviated(bytes))",
+                failure: CheckFailure.wrongAnswer)
         }
         var decoded = Imcodec_Testee_V1_DecodedFrame()
         decoded.kind = Imcodec_Testee_V1_PayloadKind(rawValue: Int(frame.header.kind.rawValue)) ?? .unspecified
@@ -167,7 +208,9 @@ extension CaseCheck {
         let outcome = compare(decoded, expected, prefix: "the frame built has ")
         if case .failed = outcome { return outcome }
         if bytes.count > frame.header.encodedLength + payloadLength {
-            return .failed("the frame built is \(bytes.count) bytes, more than its header and payload")
+            return .failed(
+                "the frame built is \(bytes.count) bytes, more than its header and payload",
+                failure: CheckFailure.wrongAnswer)
         }
         return .passed
     }
@@ -196,7 +239,7 @@ extension CaseCheck {
                         return text
                     }.joined(separator: ", "))
         }
-        return .failed(problems.joined(separator: "; "))
+        return .failed(problems.joined(separator: "; "), failure: CheckFailure.wrongAnswer)
     }
 
     private static func matches(_ finding: Imcodec_Testee_V1_Finding, _ wanted: VectorCase.ExpectedFinding) -> Bool {

@@ -6,8 +6,9 @@ import IMCodecOracle
 /// A case becomes one or more checks: a valid payload case given as JSON is
 /// read from JSON (`json_to_payload`), decoded from its payload
 /// (`decode_payload`) and printed as JSON (`payload_to_json`). The case passes
-/// when no check fails and at least one passed; checks a testee skips (it
-/// does not implement the operation) do not fail it.
+/// only when every check ran and passed; a check the testee skips fails it
+/// unless the operation is declared unsupported (``FailureList/skips``), and
+/// then the case counts as skipped.
 public struct CaseCheck: Sendable {
     /// What the answer must be.
     public enum Expectation: Sendable {
@@ -25,7 +26,8 @@ public struct CaseCheck: Sendable {
         case stream(frames: [VectorCase.ExpectedFrame], error: VectorCase.ExpectedError?, incompleteTail: Bool)
         /// `findings` holding exactly these, in any order.
         case findings([VectorCase.ExpectedFinding])
-        /// `rest` text equivalent to this value.
+        /// `rest` text equal, byte for byte, to this value's canonical text
+        /// (``VectorJSON/canonicalRESTText``).
         case rest(VectorJSON)
     }
 
@@ -33,6 +35,18 @@ public struct CaseCheck: Sendable {
     public var operation: String
     public var request: TesteeRequest
     public var expectation: Expectation
+
+    /// A check of one request.
+    ///
+    /// - Parameters:
+    ///   - operation: The operation's name in the testee protocol.
+    ///   - request: The request sent.
+    ///   - expectation: What the answer must be.
+    public init(operation: String, request: TesteeRequest, expectation: Expectation) {
+        self.operation = operation
+        self.request = request
+        self.expectation = expectation
+    }
 
     /// The checks of one case.
     ///
@@ -146,7 +160,8 @@ public struct CaseCheck: Sendable {
             guard let payload = input.payload ?? input.json.flatMap({ oraclePayload(vector.kind, $0.text) }) else {
                 break
             }
-            let expectation: Expectation = expected.error.map { .failure($0) } ?? expected.rest.map { .rest($0) }
+            let expectation: Expectation =
+                expected.error.map { .failure($0) } ?? expected.rest.map { .rest($0) }
                 ?? .failure(VectorCase.ExpectedError(code: "", path: ""))
             add("payload_to_rest", expectation) { $0.payloadToRest = payloadToRest(kind, payload) }
         case .restValidate:

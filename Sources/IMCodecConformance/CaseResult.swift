@@ -2,13 +2,13 @@
 public struct CaseResult: Sendable {
     /// What happened, after the failure list is applied.
     public enum Status: String, Sendable, CaseIterable {
-        /// Every check that ran passed.
+        /// Every check of the case ran and passed.
         case passed
         /// A check failed, timed out or crashed the testee, and the case is
         /// not in the failure list.
         case failed
-        /// The testee skipped every check (it does not implement the
-        /// operations).
+        /// No check failed and at least one was skipped by an operation the
+        /// testee declares unsupported.
         case skipped
         /// The case failed and the failure list expects that.
         case knownFailure = "known-failure"
@@ -32,12 +32,16 @@ public struct CaseResult: Sendable {
     public var passedChecks: Int
     public var failedChecks: Int
     public var skippedChecks: Int
+    /// The failure code (``CheckFailure``) of the first check that failed,
+    /// or nil when none did.
+    public var failure: String?
     /// Wall time of the case, in seconds.
     public var seconds: Double
 
     public init(
         id: String, file: String, area: String, operation: VectorCase.Operation, status: Status, messages: [String],
-        passedChecks: Int, failedChecks: Int, skippedChecks: Int, seconds: Double
+        passedChecks: Int, failedChecks: Int, skippedChecks: Int, failure: String? = nil,
+        seconds: Double
     ) {
         self.id = id
         self.file = file
@@ -48,6 +52,7 @@ public struct CaseResult: Sendable {
         self.passedChecks = passedChecks
         self.failedChecks = failedChecks
         self.skippedChecks = skippedChecks
+        self.failure = failure
         self.seconds = seconds
     }
 }

@@ -21,6 +21,8 @@ public struct ConformanceSession {
     public var timeout: Duration = .seconds(10)
     /// Only cases whose id contains one of these run; empty runs all.
     public var filters: [String] = []
+    /// Areas that must be fully covered (``Runner/Options/requiredAreas``).
+    public var requiredAreas: [String] = []
     /// Whether to list every failing case and what differed. Default true.
     public var listsFailures = true
 
@@ -52,6 +54,7 @@ public struct ConformanceSession {
         var options = Runner.Options()
         options.timeout = timeout
         options.filters = filters
+        options.requiredAreas = requiredAreas
         if let failureListPath {
             do {
                 options.failureList = try FailureList(parsing: String(contentsOfFile: failureListPath, encoding: .utf8))
@@ -63,6 +66,12 @@ public struct ConformanceSession {
         let caseCount = files.reduce(0) { $0 + $1.cases.count }
         print("imcodec conformance: \(caseCount) cases in \(files.count) files from \(vectorsDirectory)")
         print("testee: \(testee.name)")
+        for (operation, reason) in options.failureList.skips.sorted(by: { $0.key < $1.key }) {
+            print("declared unsupported: \(operation) (\(reason))")
+        }
+        if !options.requiredAreas.isEmpty {
+            print("required areas (no skipped case): \(options.requiredAreas.joined(separator: ", "))")
+        }
         let report = Runner(options: options).run(files, against: testee) { done, total in
             progress.update(done, of: total)
         }
@@ -84,7 +93,8 @@ public struct ConformanceSession {
 
 extension RunReport {
     /// The terminal report: every unexpected result with what differed, the
-    /// warnings, the per-area table and the closing line.
+    /// problems and warnings, what the testee declared, the per-area table
+    /// and the closing line.
     public func textLines(listingFailures: Bool = true) -> [String] {
         var lines: [String] = []
         if listingFailures {
@@ -96,10 +106,32 @@ extension RunReport {
                 }
             }
         }
+        for problem in problems { lines.append("ERROR \(problem)") }
         for warning in warnings { lines.append("warning: \(warning)") }
         lines.append("")
+        for (operation, reason) in declaredSkips.sorted(by: { $0.key < $1.key }) {
+            let count = results.reduce(0) {
+                $0 + ($1.messages.contains { $0.hasPrefix(operation + " skipped") } ? 1 : 0)
+            }
+            lines.append("declared unsupported: \(operation), skipped in \(count) cases (\(reason))")
+        }
+        let known = results.filter { $0.status == .knownFailure }.count
+        if known > 0 { lines.append("declared known failures: \(known) (listed with their failure codes)") }
+        for area in requiredAreas {
+            let counts = summary.areas.first { $0.area == area }?.counts ?? Summary.Counts()
+            lines.append("required area \(area): \(counts.total) cases, \(counts.skipped) skipped")
+        }
         lines.append("\(results.count) cases in \(String(format1: seconds)) s against \(testee)")
+        let checks = results.reduce(into: (0, 0, 0)) {
+            $0.0 += $1.passedChecks
+            $0.1 += $1.failedChecks
+            $0.2 += $1.skippedChecks
+        }
+        lines.append("checks: \(checks.0) passed, \(checks.1) failed, \(checks.2) skipped as declared")
         lines += summary.text().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if !problems.isEmpty {
+            lines.append("conformance failed: \(problems.count) problems of the run (the ERROR lines above)")
+        }
         return lines
     }
 }

@@ -1,19 +1,57 @@
-/// Cases a testee is known to fail, each with the reason.
+/// What a testee declares about itself: the operations it does not implement
+/// and the cases it is known to fail, each with the reason, and each known
+/// failure with the way it fails.
 ///
 /// The text format, one entry per line:
 ///
 /// ```text
 /// # Comments start with #; blank lines are ignored.
-/// elem.text.nul            # protobuf-c keeps strings as C strings and cuts them at NUL
-/// elem.location.negative-zero  # protobuf-c leaves -0.0 out as a default
+/// skip validate               # validation is not implemented yet
+/// elem.text.nul  runtime-error  # protobuf-c keeps strings as C strings and cuts them at NUL
+/// payload.wire-type.seq-as-fixed64  error:payload.wire-type  # rejects a known field with the wrong wire type
 /// ```
 ///
-/// A line is a case id, whitespace, `#` and the reason; the reason is
-/// required. A listed case that fails counts as a known failure; one that
-/// passes is an error, so the list cannot go stale unnoticed.
+/// - `skip OPERATION # reason` declares that the testee answers `skipped` to
+///   every request of a testee-protocol operation (`decode_payload`,
+///   `decode_frame`, `encode_frame`, `decode_stream`, `validate`,
+///   `json_to_payload`, `payload_to_json`, `rest_to_payload`,
+///   `payload_to_rest`, `validate_rest`). A `skipped` answer to an operation
+///   not declared here fails its case; a declaration the testee never uses
+///   (it answered every such request) fails the run.
+/// - `CASE-ID FAILURE # reason` declares a known failure. `FAILURE` is the
+///   failure code the case is expected to end with (``CheckFailure``):
+///   `runtime-error`, `wrong-answer` or `error:CODE`. A listed case that
+///   passes, is skipped, or fails another way fails the run.
+///
+/// The reason is required everywhere.
 public struct FailureList: Sendable, Hashable {
+    /// A known failure: how the case fails and why.
+    public struct Entry: Sendable, Hashable {
+        /// The failure code of ``CheckFailure`` the case must end with.
+        public var failure: String
+        /// Why the implementation fails it.
+        public var reason: String
+
+        public init(failure: String, reason: String) {
+            self.failure = failure
+            self.reason = reason
+        }
+    }
+
+    /// Every known failure, by case id.
+    public var entries: [String: Entry]
+    /// The operations declared unsupported, with the reason, by operation
+    /// name.
+    public var skips: [String: String]
+
     /// The reason of every listed case, by case id.
-    public var reasons: [String: String]
+    public var reasons: [String: String] { entries.mapValues(\.reason) }
+
+    /// The operation names of the testee protocol, in request field order.
+    public static let operations = [
+        "decode_payload", "decode_frame", "encode_frame", "decode_stream", "validate", "json_to_payload",
+        "payload_to_json", "rest_to_payload", "payload_to_rest", "validate_rest",
+    ]
 
     /// A line of a failure list that does not follow the format.
     public struct FormatError: Error, CustomStringConvertible, Sendable {
@@ -22,36 +60,90 @@ public struct FailureList: Sendable, Hashable {
         public var description: String { "failure list line \(line): \(reason)" }
     }
 
-    /// An empty list.
-    public init() { reasons = [:] }
+    /// An empty list: every operation implemented, no known failure.
+    public init() {
+        entries = [:]
+        skips = [:]
+    }
 
     /// Parses the text format.
     ///
     /// - Parameter text: The list.
-    /// - Throws: ``FormatError`` for an entry without a reason, with more than
-    ///   one id, or listed twice.
+    /// - Throws: ``FormatError`` for an entry without a reason or without a
+    ///   failure code, a failure code that is not an answer
+    ///   (`runtime-error`, `wrong-answer`, `error:CODE`), an unknown
+    ///   operation, or an id or operation listed twice.
     public init(parsing text: String) throws(FormatError) {
-        reasons = [:]
+        self.init()
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") { continue }
+            func fail(_ reason: String) -> FormatError { FormatError(line: index + 1, reason: reason) }
             guard let hash = line.firstIndex(of: "#") else {
-                throw FormatError(line: index + 1, reason: "\(line): every entry needs `# reason`")
+                throw fail("\(line): every entry needs `# reason`")
             }
-            let id = line[..<hash].trimmingWhitespace()
+            let words = line[..<hash].split(whereSeparator: \.isWhitespace).map(String.init)
             let reason = line[line.index(after: hash)...].trimmingWhitespace()
-            guard !id.isEmpty, !id.contains(where: \.isWhitespace) else {
-                throw FormatError(line: index + 1, reason: "expected one case id before #")
+            guard words.count == 2 else {
+                throw fail(
+                    "expected `skip OPERATION # reason` or `CASE-ID FAILURE # reason`"
+                        + " (FAILURE: runtime-error, wrong-answer or error:CODE)")
             }
-            guard !reason.isEmpty else { throw FormatError(line: index + 1, reason: "\(id): the reason is empty") }
-            guard reasons[id] == nil else { throw FormatError(line: index + 1, reason: "\(id) is listed twice") }
-            reasons[id] = reason
+            guard !reason.isEmpty else { throw fail("\(words[1]): the reason is empty") }
+            if words[0] == "skip" {
+                let operation = words[1]
+                guard Self.operations.contains(operation) else {
+                    throw fail("\(operation) is not an operation of the testee protocol")
+                }
+                guard skips[operation] == nil else { throw fail("skip \(operation) is declared twice") }
+                skips[operation] = reason
+                continue
+            }
+            let (id, failure) = (words[0], words[1])
+            guard CheckFailure.isListable(failure) else {
+                throw fail(
+                    "\(id): \(failure) is not a failure a list may expect (runtime-error, wrong-answer, error:CODE)")
+            }
+            guard entries[id] == nil else { throw fail("\(id) is listed twice") }
+            entries[id] = Entry(failure: failure, reason: reason)
         }
     }
 
-    /// The text format of the list, sorted by id.
+    /// The text format of the list: declared skips, then known failures,
+    /// each sorted.
     public var text: String {
-        reasons.sorted { $0.key < $1.key }.map { "\($0.key)  # \($0.value)" }.joined(separator: "\n") + "\n"
+        let skipLines = skips.sorted { $0.key < $1.key }.map { "skip \($0.key)  # \($0.value)" }
+        let entryLines = entries.sorted { $0.key < $1.key }.map {
+            "\($0.key)  \($0.value.failure)  # \($0.value.reason)"
+        }
+        return (skipLines + entryLines).joined(separator: "\n") + "\n"
+    }
+}
+
+/// How a check failed, as a short stable code: what failure lists pin.
+///
+/// - `runtime-error`: the testee answered `runtime_error`.
+/// - `error:CODE`: the testee rejected the input with `CODE` where another
+///   result was expected (a different code or path, or an accepted input).
+/// - `wrong-answer`: the testee answered a result that differs from the
+///   expected one.
+/// - `undeclared-skip`: the testee answered `skipped` to an operation it does
+///   not declare unsupported.
+/// - `no-answer`: the testee timed out, crashed or broke the framing.
+public enum CheckFailure {
+    public static let runtimeError = "runtime-error"
+    public static let wrongAnswer = "wrong-answer"
+    public static let undeclaredSkip = "undeclared-skip"
+    public static let noAnswer = "no-answer"
+
+    /// The code for a rejection with `code`.
+    public static func error(_ code: String) -> String { "error:" + code }
+
+    /// Whether a failure list may expect `failure`: only answers can be
+    /// known failures, never a skip, a timeout or a crash.
+    public static func isListable(_ failure: String) -> Bool {
+        failure == runtimeError || failure == wrongAnswer
+            || (failure.hasPrefix("error:") && failure.count > "error:".count)
     }
 }
 

@@ -4,15 +4,17 @@
 /// {"format": "imcodec-conformance-report", "version": 1, "testee": "...",
 ///  "success": true, "seconds": 1.2,
 ///  "summary": {"total": {...counts...}, "areas": {"elems": {...counts...}}},
-///  "warnings": [],
+///  "problems": [], "warnings": [], "declaredSkips": {"validate": "reason"},
+///  "requiredAreas": ["frames"],
 ///  "cases": [{"id": "...", "file": "elems/text.json", "area": "elems",
-///             "operation": "payload", "status": "passed", "messages": [],
+///             "operation": "payload", "status": "passed", "messages": [], "failure": null,
 ///             "checks": {"passed": 3, "failed": 0, "skipped": 0}, "seconds": 0.001}]}
 /// ```
 ///
 /// Counts are `cases`, `passed`, `failed`, `skipped`, `knownFailures` and
 /// `unexpectedPasses`; a status is one of `passed`, `failed`, `skipped`,
-/// `known-failure`, `unexpected-pass`.
+/// `known-failure`, `unexpected-pass`; `failure` is the failure code of the
+/// first failed check (``CheckFailure``). `problems` fail the run.
 public enum JSONReport {
     /// The report document, pretty-printed.
     public static func json(_ report: RunReport) -> String {
@@ -29,6 +31,7 @@ public enum JSONReport {
                 ("id", .string(result.id)), ("file", .string(result.file)), ("area", .string(result.area)),
                 ("operation", .string(result.operation.rawValue)), ("status", .string(result.status.rawValue)),
                 ("messages", .array(result.messages.map { .string($0) })),
+                ("failure", result.failure.map { .string($0) } ?? .null),
                 (
                     "checks",
                     .object([
@@ -50,7 +53,13 @@ public enum JSONReport {
                     ("areas", .object(summary.areas.map { ($0.area, counts($0.counts)) })),
                 ])
             ),
+            ("problems", .array(report.problems.map { .string($0) })),
             ("warnings", .array(report.warnings.map { .string($0) })),
+            (
+                "declaredSkips",
+                .object(report.declaredSkips.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+            ),
+            ("requiredAreas", .array(report.requiredAreas.map { .string($0) })),
             ("cases", .array(cases)),
         ])
         return document.prettyText + "\n"

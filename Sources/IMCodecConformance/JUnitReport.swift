@@ -4,7 +4,8 @@
 /// case id with the vector file as its class name. A failure or an unexpected
 /// pass has a `<failure>` element; a skipped case and a known failure have a
 /// `<skipped>` element (JUnit has no "expected failure"), whose message says
-/// which it is.
+/// which it is. Problems of the run itself (``RunReport/problems``) are
+/// failed test cases of a suite named `run`.
 public enum JUnitReport {
     /// The XML document.
     ///
@@ -15,8 +16,9 @@ public enum JUnitReport {
     public static func xml(_ report: RunReport, suiteName: String = "imcodec-conformance") -> String {
         let summary = report.summary
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"\(escape(suiteName))\" tests=\"\(summary.total.total)\""
-        out += " failures=\"\(summary.total.failed + summary.total.unexpectedPasses)\" errors=\"0\""
+        out += "<testsuites name=\"\(escape(suiteName))\" tests=\"\(summary.total.total + report.problems.count)\""
+        out += " failures=\"\(summary.total.failed + summary.total.unexpectedPasses + report.problems.count)\""
+        out += " errors=\"0\""
         out += " skipped=\"\(summary.total.skipped + summary.total.knownFailures)\""
         out += " time=\"\(seconds(report.seconds))\">\n"
         for (area, counts) in summary.areas {
@@ -43,6 +45,16 @@ public enum JUnitReport {
                     out += ">\n      <skipped message=\"\(escape(first))\">\(escape(message))</skipped>\n"
                     out += "    </testcase>\n"
                 }
+            }
+            out += "  </testsuite>\n"
+        }
+        if !report.problems.isEmpty {
+            out += "  <testsuite name=\"run\" tests=\"\(report.problems.count)\" failures=\"\(report.problems.count)\""
+            out += " errors=\"0\" skipped=\"0\" time=\"0.000\">\n"
+            for (index, problem) in report.problems.enumerated() {
+                out += "    <testcase classname=\"run\" name=\"problem-\(index + 1)\" time=\"0.000\">\n"
+                out += "      <failure type=\"run\" message=\"\(escape(problem))\">\(escape(problem))</failure>\n"
+                out += "    </testcase>\n"
             }
             out += "  </testsuite>\n"
         }

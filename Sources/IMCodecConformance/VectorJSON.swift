@@ -92,7 +92,9 @@ extension VectorJSON {
         case (.array(let a), .array(let b)):
             return a.count == b.count && zip(a, b).allSatisfy { $0.isEquivalent(to: $1) }
         case (.object(let a), .object(let b)):
-            guard a.count == b.count else { return false }
+            // Member names are compared as sets of distinct names, so an
+            // object that repeats a name never matches, whatever the counts.
+            guard a.count == b.count, Self.hasDistinctKeys(a), Self.hasDistinctKeys(b) else { return false }
             for member in a {
                 guard let match = b.first(where: { $0.key == member.key }),
                     member.value.isEquivalent(to: match.value)
@@ -101,6 +103,32 @@ extension VectorJSON {
             return true
         default:
             return self == other
+        }
+    }
+
+    private static func hasDistinctKeys(_ members: [(key: String, value: VectorJSON)]) -> Bool {
+        Set(members.map(\.key)).count == members.count
+    }
+
+    /// The first member name that occurs twice in one object, depth first,
+    /// or nil when every object's names are distinct. RFC 8259 leaves such
+    /// documents to the reader; an answer with one is always wrong.
+    public func firstDuplicateKey() -> String? {
+        switch self {
+        case .array(let values):
+            for value in values {
+                if let duplicate = value.firstDuplicateKey() { return duplicate }
+            }
+            return nil
+        case .object(let members):
+            var seen = Set<String>()
+            for member in members {
+                if !seen.insert(member.key).inserted { return member.key }
+                if let duplicate = member.value.firstDuplicateKey() { return duplicate }
+            }
+            return nil
+        default:
+            return nil
         }
     }
 
@@ -121,6 +149,112 @@ extension VectorJSON {
         }
         guard let x = Double(a), let y = Double(b) else { return false }
         return x.bitPattern == y.bitPattern
+    }
+}
+
+// MARK: - Canonical REST text
+
+extension VectorJSON {
+    /// The canonical REST text of this document (docs/REST.md, "Export"):
+    /// compact, members in the order given, strings escaped as Python's
+    /// `json.dumps(ensure_ascii=False)` escapes them, integers as written,
+    /// and numbers written with a fraction or an exponent (doubles) as
+    /// JavaScript's `Number` to string writes them (`30`, `1e-7`, `-0`).
+    ///
+    /// A REST export answer must equal this text byte for byte.
+    public var canonicalRESTText: String {
+        var out = ""
+        writeREST(to: &out)
+        return out
+    }
+
+    private func writeREST(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let value): out += value ? "true" : "false"
+        case .number(let literal): out += Self.javaScriptNumber(literal)
+        case .string(let text): Self.writeRESTString(text, to: &out)
+        case .array(let values):
+            out += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { out += "," }
+                value.writeREST(to: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { out += "," }
+                Self.writeRESTString(member.key, to: &out)
+                out += ":"
+                member.value.writeREST(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    private static func writeRESTString(_ text: String, to out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\u{08}": out += "\\b"
+            case "\t": out += "\\t"
+            case "\n": out += "\\n"
+            case "\u{0C}": out += "\\f"
+            case "\r": out += "\\r"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+
+    /// A number literal as JavaScript writes the same double: the literal's
+    /// significant digits (a shortest round-trip literal, as vector files
+    /// hold, has JavaScript's digits) placed by ECMA-262's Number::toString.
+    /// Integer literals are kept as they are.
+    static func javaScriptNumber(_ literal: String) -> String {
+        guard literal.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else { return literal }
+        var text = Substring(literal)
+        var sign = ""
+        if text.first == "-" {
+            sign = "-"
+            text = text.dropFirst()
+        }
+        var exponent = 0
+        if let marker = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            exponent = Int(text[text.index(after: marker)...].filter { $0 != "+" }) ?? 0
+            text = text[..<marker]
+        }
+        var digits = String(text.filter { $0 != "." })
+        if let dot = text.firstIndex(of: ".") {
+            exponent -= text.distance(from: text.index(after: dot), to: text.endIndex)
+        }
+        digits = String(digits.drop(while: { $0 == "0" }))
+        guard !digits.isEmpty else { return sign + "0" }
+        while digits.hasSuffix("0") {
+            digits.removeLast()
+            exponent += 1
+        }
+        let k = digits.count
+        let n = exponent + k
+        let body: String
+        if k <= n && n <= 21 {
+            body = digits + String(repeating: "0", count: n - k)
+        } else if 0 < n && n <= 21 {
+            body = String(digits.prefix(n)) + "." + String(digits.dropFirst(n))
+        } else if -6 < n && n <= 0 {
+            body = "0." + String(repeating: "0", count: -n) + digits
+        } else {
+            let e = n - 1
+            let mantissa = k == 1 ? digits : String(digits.prefix(1)) + "." + String(digits.dropFirst())
+            body = mantissa + "e" + (e >= 0 ? "+" : "-") + String(abs(e))
+        }
+        return sign + body
     }
 }
 

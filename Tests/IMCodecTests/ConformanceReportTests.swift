@@ -48,7 +48,8 @@ import Testing
         var options = Runner.Options()
         // One listed case that passes (an unexpected pass, a <failure>) and
         // nothing else amiss.
-        options.failureList = try FailureList(parsing: "elem.text.all-fields  # listed to test the report\n")
+        options.failureList = try FailureList(
+            parsing: "elem.text.all-fields  wrong-answer  # listed to test the report\n")
         let report = Runner(options: options).run(files, against: InProcessTestee())
         let xml = JUnitReport.xml(report)
         let counter = try #require(Self.parseJUnit(xml), "the JUnit report is not well-formed XML")
@@ -104,29 +105,54 @@ import Testing
         #expect(last == "conformance: \(report.results.count) passed, 0 failed, 0 skipped")
     }
 
-    @Test func failureListNeedsReasonsAndRejectsDuplicates() throws {
+    @Test func failureListNeedsReasonsAndFailureCodesAndRejectsDuplicates() throws {
         let list = try FailureList(
             parsing: """
                 # known differences of an implementation
-                elem.text.nul   # cuts strings at NUL
+                skip validate   # no validator yet
+                elem.text.nul   runtime-error  # cuts strings at NUL
 
-                elem.location.negative-zero # drops -0.0
+                elem.location.negative-zero wrong-answer # drops -0.0
+                payload.wire-type.seq-as-fixed64  error:payload.wire-type  # rejects it
                 """)
-        #expect(list.reasons == ["elem.text.nul": "cuts strings at NUL", "elem.location.negative-zero": "drops -0.0"])
+        #expect(
+            list.entries == [
+                "elem.text.nul": .init(failure: "runtime-error", reason: "cuts strings at NUL"),
+                "elem.location.negative-zero": .init(failure: "wrong-answer", reason: "drops -0.0"),
+                "payload.wire-type.seq-as-fixed64": .init(failure: "error:payload.wire-type", reason: "rejects it"),
+            ])
+        #expect(list.skips == ["validate": "no validator yet"])
         #expect(try FailureList(parsing: list.text) == list)
-        #expect(throws: FailureList.FormatError.self) { try FailureList(parsing: "elem.text.nul\n") }
-        #expect(throws: FailureList.FormatError.self) { try FailureList(parsing: "a # x\na # y\n") }
-        #expect(throws: FailureList.FormatError.self) { try FailureList(parsing: "a b # x\n") }
-        #expect(throws: FailureList.FormatError.self) { try FailureList(parsing: "a #   \n") }
+        for bad in [
+            "elem.text.nul\n",  // no reason
+            "elem.text.nul  # no failure code\n",  // the old format: the failure is not pinned
+            "a runtime-error # x\na wrong-answer # y\n",  // listed twice
+            "a b c # x\n",
+            "a runtime-error #   \n",  // empty reason
+            "a undeclared-skip # a skip is never a known failure\n",
+            "a no-answer # nor is a crash\n",
+            "a error: # no code\n",
+            "skip decode_everything # not an operation\n",
+            "skip validate # x\nskip validate # y\n",
+        ] {
+            #expect(throws: FailureList.FormatError.self, "\(bad)") { try FailureList(parsing: bad) }
+        }
     }
 
-    @Test func failureListNamingUnknownCasesIsAWarning() throws {
+    @Test func failureListNamingAnUnknownCaseFailsTheRun() throws {
         let files = try Self.files().filter { $0.area == "batches" }
         var options = Runner.Options()
-        options.failureList = try FailureList(parsing: "no.such.case  # stale\n")
+        options.failureList = try FailureList(parsing: "no.such.case  runtime-error  # stale\n")
         let report = Runner(options: options).run(files, against: InProcessTestee())
-        #expect(report.isSuccess)
-        #expect(report.warnings.contains { $0.contains("no.such.case") })
+        #expect(!report.isSuccess)
+        #expect(report.problems.contains { $0.contains("no.such.case") && $0.contains("not a case") })
+        #expect(report.textLines().contains { $0.hasPrefix("ERROR ") && $0.contains("no.such.case") })
+        // A case that exists but was filtered out is only noted.
+        options.failureList = try FailureList(parsing: "elem.text.nul  runtime-error  # filtered out\n")
+        options.filters = ["batch."]
+        let filtered = Runner(options: options).run(try Self.files(), against: InProcessTestee())
+        #expect(filtered.isSuccess)
+        #expect(filtered.warnings.contains { $0.contains("elem.text.nul") })
     }
 
     // MARK: The command line

@@ -7,7 +7,8 @@ import Testing
 /// testee is restarted for the remaining cases.
 @Suite struct ConformanceTesteeTests {
     /// A testee in Python: it skips every request except the one for case
-    /// `target`, where it misbehaves as `mode` says.
+    /// `target`, where it misbehaves as `mode` says. Mode `dirty` answers
+    /// everything with `skipped` and exits 4 when its input ends.
     static let fakeTestee = """
         import os, sys, time
 
@@ -53,7 +54,7 @@ import Testing
         while True:
             prefix = read_exact(4)
             if prefix is None:
-                sys.exit(0)
+                sys.exit(4 if mode == "dirty" else 0)
             request = read_exact(int.from_bytes(prefix, "little"))
             if case_id(request) == target:
                 if mode == "wrong":
@@ -84,9 +85,16 @@ import Testing
 
     static let target = "elem.text.all-fields"
 
+    /// A failure list declaring every operation unsupported, as the fake
+    /// testee skips every request.
+    static func skipEverything(_ extra: String = "") throws -> FailureList {
+        try FailureList(parsing: FailureList.operations.map { "skip \($0)  # the fake testee\n" }.joined() + extra)
+    }
+
     static func run(_ mode: String, timeout: Duration = .seconds(10)) throws -> (RunReport, ProcessTestee) {
         let testee = ProcessTestee(command: try fakeCommand(mode, target: target))
         var options = Runner.Options()
+        options.failureList = try skipEverything()
         options.timeout = timeout
         let report = Runner(options: options).run(try textCases(), against: testee)
         return (report, testee)
@@ -143,10 +151,59 @@ import Testing
     @Test func aKnownFailureKeepsTheRunGreen() throws {
         let testee = ProcessTestee(command: try Self.fakeCommand("wrong", target: Self.target))
         var options = Runner.Options()
-        options.failureList = try FailureList(parsing: "\(Self.target)  # answers a bogus payload on purpose\n")
+        options.failureList = try Self.skipEverything("\(Self.target)  wrong-answer  # a bogus payload on purpose\n")
         let report = Runner(options: options).run(try Self.textCases(), against: testee)
         #expect(report.isSuccess)
         #expect(report.summary.total.knownFailures == 1)
+    }
+
+    @Test func aKnownFailureThatFailsAnotherWayFailsTheRun() throws {
+        let testee = ProcessTestee(command: try Self.fakeCommand("crash", target: Self.target))
+        var options = Runner.Options()
+        options.failureList = try Self.skipEverything("\(Self.target)  wrong-answer  # a bogus payload on purpose\n")
+        let report = Runner(options: options).run(try Self.textCases(), against: testee)
+        #expect(!report.isSuccess)
+        #expect(report.unexpected.map(\.id) == [Self.target])
+        #expect(report.unexpected.first?.failure == CheckFailure.noAnswer)
+        #expect(report.unexpected.first?.messages.first?.contains("but it failed with no-answer") == true)
+    }
+
+    @Test func aTesteeThatSkipsEverythingUndeclaredFailsEveryCase() throws {
+        let testee = ProcessTestee(command: try Self.fakeCommand("skip", target: "none"))
+        let files = try Self.textCases()
+        let report = Runner().run(files, against: testee)
+        #expect(!report.isSuccess)
+        #expect(report.summary.total.failed == report.results.count)
+        #expect(report.results.allSatisfy { $0.failure == CheckFailure.undeclaredSkip })
+        let message = report.results.first?.messages.first ?? ""
+        #expect(message.contains("answered skipped (fake testee), but the failure list does not declare `skip "))
+    }
+
+    @Test func declaredSkipsAreReportedAndARequiredAreaRefusesThem() throws {
+        var options = Runner.Options()
+        options.failureList = try Self.skipEverything()
+        let files = try Self.textCases()
+        let report = Runner(options: options).run(
+            files, against: ProcessTestee(command: try Self.fakeCommand("skip", target: "none")))
+        #expect(report.isSuccess)
+        #expect(report.summary.total.skipped == report.results.count)
+        #expect(report.declaredSkips["decode_payload"] == "the fake testee")
+        #expect(report.textLines().contains { $0.hasPrefix("declared unsupported: decode_payload, skipped in") })
+        options.requiredAreas = ["elems"]
+        let required = Runner(options: options).run(
+            files, against: ProcessTestee(command: try Self.fakeCommand("skip", target: "none")))
+        #expect(!required.isSuccess)
+        #expect(required.problems.contains { $0.hasPrefix("--require elems:") && $0.contains("skipped") })
+    }
+
+    @Test func aTesteeThatExitsWithAnErrorFailsTheRun() throws {
+        var options = Runner.Options()
+        options.failureList = try Self.skipEverything()
+        let report = Runner(options: options).run(
+            try Self.textCases(), against: ProcessTestee(command: try Self.fakeCommand("dirty", target: "none")))
+        #expect(report.unexpected.isEmpty)
+        #expect(!report.isSuccess)
+        #expect(report.problems.contains { $0.contains("exited with status 4") }, "\(report.problems)")
     }
 
     @Test func theLibraryAsATesteeProcessPassesEveryVector() throws {
@@ -157,7 +214,7 @@ import Testing
         let failures = report.unexpected.map { "\($0.id): \($0.messages.joined(separator: " | "))" }
         #expect(failures.isEmpty, "\(failures.prefix(20).joined(separator: "\n"))")
         #expect(report.summary.total.passed == files.reduce(0) { $0 + $1.cases.count })
-        #expect(report.warnings.isEmpty, "\(report.warnings)")
+        #expect(report.warnings.isEmpty && report.problems.isEmpty, "\(report.warnings) \(report.problems)")
         #expect(testee.starts == 1)
     }
 }
