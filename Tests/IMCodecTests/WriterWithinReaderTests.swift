@@ -1,4 +1,5 @@
 import IMCodecTestSupport
+import IMCodecTraffic
 import Testing
 
 @testable import IMCodec
@@ -97,6 +98,25 @@ import Testing
             }
             #expect(try writerError(limitCase.atLimit, limits: .default, policy: .disabled) == nil)
         }
+    }
+
+    /// Text of `count` letters drawn from sixteen, which deflate shrinks
+    /// about two times: far from the default ratio limit.
+    func letters(_ count: Int) -> String {
+        var random = SeededGenerator(seed: 7)
+        let alphabet = Array("abcdefghijklmnop".utf8)
+        return String(decoding: (0..<count).map { _ in alphabet[Int(random.next() % 16)] }, as: UTF8.self)
+    }
+
+    @Test func theDefaultFrameSizeLimitsDecideBetweenCompressedStoredAndRefused() throws {
+        // 6 MiB: past maxFrameBytes stored; compressed, about 3 MiB, within it.
+        let large = FramePayload.message(Message(elems: [.text(letters(6 << 20))]))
+        #expect(try writerError(large, limits: .default, policy: .default) == nil)
+        #expect(try writerError(large, limits: .default, policy: .disabled)?.code == .limitFrameSize)
+        // 17 MiB: past maxInflatedBytes, so never compressed, and too large stored.
+        let huge = FramePayload.message(Message(elems: [.text(letters(17 << 20))]))
+        let refused = try #require(try writerError(huge, limits: .default, policy: .default))
+        #expect(refused.code == .limitFrameSize)
     }
 
     @Test func storesABodyReadersWouldRefuseCompressed() throws {
