@@ -596,7 +596,10 @@ def gen_size(m):
         else:
             out.append("        if %s { size &+= %d &+ %s }\n" % (is_default_check(f, v), len(tag_bytes(f)),
                                                                     size_expr(f, v)))
-    out.append("        size &+= unknownFields.bytes.count\n        return size\n    }\n")
+    # Noted in the cache, so a frame encoder knows whether the value's walk
+    # (_checkLimits) can find anything in a payload of this size.
+    out.append("        if !unknownFields.isEmpty {\n            size &+= unknownFields.bytes.count\n"
+               "            cache.holdsUnknownFields = true\n        }\n        return size\n    }\n")
     return "".join(out)
 
 
@@ -738,7 +741,7 @@ def gen_check_limits(m):
     out = ["    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {\n"]
 
     def visit(f, v, path, ind):
-        s = "%sdo {\n" % ind
+        s = "%sdo throws(IMCodecError) {\n" % ind
         layered = (m.name, f.name) in LAYER_FIELDS
         if layered:
             s += "%s    try context.enterLayer()\n" % ind
@@ -764,13 +767,16 @@ def gen_check_limits(m):
         if f.repeated:
             limit, code = limit_of(m, f)
             if f.type == T_MESSAGE:
-                out.append("        for index in %s.indices {\n" % v)
-                out.append("            if index >= context.limits.%s {\n" % limit)
-                out.append("                throw Self._overLimit(.%s, \"%s\", index, context.limits.%s)\n"
+                # Through a buffer pointer, so each entry is walked in place:
+                # an array subscript here copies the entry first.
+                out.append("        try %s.withUnsafeBufferPointer { (entries) throws(IMCodecError) in\n" % v)
+                out.append("            for index in entries.indices {\n")
+                out.append("                if index >= context.limits.%s {\n" % limit)
+                out.append("                    throw Self._overLimit(.%s, \"%s\", index, context.limits.%s)\n"
                            % (code, f.json_name, limit))
-                out.append("            }\n")
-                out.append(visit(f, "%s[index]" % v, "%s[\\(index)]" % f.json_name, "            "))
-                out.append("        }\n")
+                out.append("                }\n")
+                out.append(visit(f, "entries[index]", "%s[\\(index)]" % f.json_name, "                "))
+                out.append("            }\n        }\n")
             else:
                 out.append("        if %s.count > context.limits.%s {\n" % (v, limit))
                 out.append("            throw Self._overLimit(.%s, \"%s\", context.limits.%s, context.limits.%s)\n"

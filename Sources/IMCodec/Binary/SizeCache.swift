@@ -24,6 +24,8 @@ public struct SizeCache {
     @usableFromInline var cursor: Int
     /// Whether `slots` is heap memory the cache must free.
     @usableFromInline var ownsSlots: Bool
+    /// Whether a value sized with this cache holds unknown fields anywhere.
+    @usableFromInline var holdsUnknownFields: Bool
 
     /// The number of sizes the stack scratch holds.
     @usableFromInline static var scratchSlots: Int { 128 }
@@ -34,6 +36,7 @@ public struct SizeCache {
         count = 0
         cursor = 0
         ownsSlots = false
+        holdsUnknownFields = false
     }
 
     /// Calls `body` with an empty cache whose first sizes live on the stack.
@@ -41,15 +44,13 @@ public struct SizeCache {
     /// - Parameter body: Sizes and writes one value; the cache must not
     ///   escape it.
     /// - Returns: What `body` returns.
-    /// - Throws: What `body` throws.
     @inlinable
-    public static func withScratch<Result, Failure: Error>(
-        _ body: (inout SizeCache) throws(Failure) -> Result
-    ) throws(Failure) -> Result {
-        try withUnsafeTemporaryAllocation(of: Int.self, capacity: scratchSlots) { scratch throws(Failure) in
+    public static func withScratch<Result>(_ body: (inout SizeCache) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: scratchSlots) { scratch in
             var cache = SizeCache(scratch: scratch)
-            defer { if cache.ownsSlots { cache.slots.deallocate() } }
-            return try body(&cache)
+            let result = body(&cache)
+            if cache.ownsSlots { cache.slots.deallocate() }
+            return result
         }
     }
 

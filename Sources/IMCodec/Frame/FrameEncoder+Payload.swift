@@ -42,7 +42,7 @@ extension FrameEncoder {
     public func encode<Content: FrameContent>(_ content: Content) throws(IMCodecError) -> [UInt8] {
         // Inlined so the caller's concrete type sizes and writes the payload
         // without generic dispatch or metadata lookups.
-        try SizeCache.withScratch { cache throws(IMCodecError) in
+        let result: Result<[UInt8], IMCodecError> = SizeCache.withScratch { cache in Result { () throws(IMCodecError) in
             let size = content._encodedSize(&cache)
             if compresses(payloadLength: size) {
                 var frame: [UInt8] = []
@@ -50,7 +50,7 @@ extension FrameEncoder {
                 return frame
             }
             let header = try storedHeader(kind: Content.frameKind, payloadLength: size)
-            try checkLimits(of: content)
+            try checkLimits(of: content, size: size, cache)
             // Stored: the frame is allocated once, at its final size, and
             // the payload is written straight into it.
             let prefixLength = header.encodedLength - 4
@@ -60,7 +60,8 @@ extension FrameEncoder {
                     content, prefixLength: prefixLength, &cache, into: UnsafeMutableRawBufferPointer(buffer))
                 count = frameLength
             }
-        }
+        } }
+        return try result.get()
     }
 
     /// Encodes a `Message`, `MessageBatch` or `Event` as a frame of its kind at
@@ -79,13 +80,13 @@ extension FrameEncoder {
     public func encode<Content: FrameContent>(
         _ content: Content, appendingTo buffer: inout [UInt8]
     ) throws(IMCodecError) -> Int {
-        try SizeCache.withScratch { cache throws(IMCodecError) in
+        let result: Result<Int, IMCodecError> = SizeCache.withScratch { cache in Result { () throws(IMCodecError) in
             let size = content._encodedSize(&cache)
             if compresses(payloadLength: size) {
                 return try encodeCompressible(content, size: size, &cache, appendingTo: &buffer)
             }
             let header = try storedHeader(kind: Content.frameKind, payloadLength: size)
-            try checkLimits(of: content)
+            try checkLimits(of: content, size: size, cache)
             let prefixLength = header.encodedLength - 4
             let frameLength = header.frameLength
             let start = buffer.count
@@ -96,13 +97,18 @@ extension FrameEncoder {
                     into: UnsafeMutableRawBufferPointer(rebasing: frame[start...]))
             }
             return frameLength
-        }
+        } }
+        return try result.get()
     }
 
     /// Throws what a decoder with ``limits`` would throw reading `content`'s
-    /// payload: a walk of the value, no encoding.
+    /// payload of `size` bytes: a walk of the value, no encoding, unless the
+    /// payload is too small to pass a limit and holds no unknown fields.
     @inlinable
-    func checkLimits<Content: FrameContent>(of content: Content) throws(IMCodecError) {
+    func checkLimits<Content: FrameContent>(
+        of content: Content, size: Int, _ cache: SizeCache
+    ) throws(IMCodecError) {
+        guard cache.holdsUnknownFields || size >= smallestPayloadPastALimit else { return }
         var context = DecodeContext(limits: limits)
         try content._checkLimits(&context)
     }
@@ -118,7 +124,7 @@ extension FrameEncoder {
             content._encode(to: &writer, &cache)
             assert(writer.isFull, "encoded size differs from the computed size")
             let header = try settleFrame(payload: UnsafeRawBufferPointer(payload), kind: Content.frameKind)
-            try checkLimits(of: content)
+            try checkLimits(of: content, size: size, cache)
             return write(header, payload: UnsafeRawBufferPointer(payload), appendingTo: &buffer)
         }
     }

@@ -18,6 +18,12 @@ public final class FrameEncoder {
     public let policy: CompressionPolicy
     /// The decoding limits of the readers the frames are written for.
     public let limits: DecodingLimits
+    /// The fewest payload bytes that can hold more entries than a count
+    /// limit allows or nest merger layers past `maxDepth`: an elem takes at
+    /// least 3 bytes, any other repeated entry 2, a merger layer 7. A payload
+    /// smaller than this without unknown fields is within the limits, and its
+    /// value is not walked.
+    @usableFromInline let smallestPayloadPastALimit: Int
     private var deflaterStorage: Deflater?
     /// Receives deflate output before the body length, and so the header,
     /// is known; kept to avoid an allocation per frame.
@@ -37,6 +43,14 @@ public final class FrameEncoder {
         precondition((0...9).contains(policy.level), "zlib levels are 0...9")
         self.policy = policy
         self.limits = limits
+        func bytes(_ perEntry: Int, _ limit: Int) -> Int {
+            let (entries, overflow) = Swift.max(limit, -1).addingReportingOverflow(1)
+            let (total, overflowAgain) = entries.multipliedReportingOverflow(by: perEntry)
+            return overflow || overflowAgain ? .max : total
+        }
+        smallestPayloadPastALimit = Swift.min(
+            bytes(3, limits.maxElems), bytes(2, limits.maxRepeated), bytes(2, limits.maxBatchMessages),
+            bytes(7, limits.maxDepth))
     }
 
     /// Encodes one payload, as given, as a frame.

@@ -12,7 +12,10 @@ extension CustomInfoEntry {
             size &+= 1 &+ WireFormat.varintSize(UInt64(bitPattern: value))
         default: break
         }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -82,7 +85,10 @@ extension UserProfile {
             cache.record(count, at: slot)
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
         }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -190,13 +196,15 @@ extension UserProfile {
     }
 
     public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        for index in self.customInfo.indices {
-            if index >= context.limits.maxRepeated {
-                throw Self._overLimit(.limitRepeated, "customInfo", index, context.limits.maxRepeated)
+        try self.customInfo.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
+            for index in entries.indices {
+                if index >= context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "customInfo", index, context.limits.maxRepeated)
+                }
+                do throws(IMCodecError) {
+                    try entries[index]._checkLimits(&context)
+                } catch { throw error.prefixed(with: "customInfo[\(index)]") }
             }
-            do {
-                try self.customInfo[index]._checkLimits(&context)
-            } catch { throw error.prefixed(with: "customInfo[\(index)]") }
         }
         if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
@@ -217,7 +225,10 @@ extension GroupMemberInfo {
             cache.record(count, at: slot)
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
         }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -289,13 +300,15 @@ extension GroupMemberInfo {
     }
 
     public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        for index in self.customInfo.indices {
-            if index >= context.limits.maxRepeated {
-                throw Self._overLimit(.limitRepeated, "customInfo", index, context.limits.maxRepeated)
+        try self.customInfo.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
+            for index in entries.indices {
+                if index >= context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "customInfo", index, context.limits.maxRepeated)
+                }
+                do throws(IMCodecError) {
+                    try entries[index]._checkLimits(&context)
+                } catch { throw error.prefixed(with: "customInfo[\(index)]") }
             }
-            do {
-                try self.customInfo[index]._checkLimits(&context)
-            } catch { throw error.prefixed(with: "customInfo[\(index)]") }
         }
         if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
@@ -306,7 +319,10 @@ extension TextElem {
     public func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.text.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.text.utf8.count) }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -346,7 +362,10 @@ extension CustomElem {
         if !self.desc.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.desc.utf8.count) }
         if !self.ext.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.ext.utf8.count) }
         if !self.sound.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.sound.utf8.count) }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -406,7 +425,10 @@ extension ImageLevel {
         if self.width != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.width)) }
         if self.height != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.height)) }
         if !self.url.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.url.utf8.count) }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -480,7 +502,10 @@ extension ImageElem {
             cache.record(count, at: slot)
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
         }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -534,13 +559,15 @@ extension ImageElem {
     }
 
     public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        for index in self.levels.indices {
-            if index >= context.limits.maxRepeated {
-                throw Self._overLimit(.limitRepeated, "levels", index, context.limits.maxRepeated)
+        try self.levels.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
+            for index in entries.indices {
+                if index >= context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "levels", index, context.limits.maxRepeated)
+                }
+                do throws(IMCodecError) {
+                    try entries[index]._checkLimits(&context)
+                } catch { throw error.prefixed(with: "levels[\(index)]") }
             }
-            do {
-                try self.levels[index]._checkLimits(&context)
-            } catch { throw error.prefixed(with: "levels[\(index)]") }
         }
         if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
@@ -555,7 +582,10 @@ extension SoundElem {
         if self.size != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.size)) }
         if self.duration != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.duration)) }
         if self.downloadFlag != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.downloadFlag)) }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -628,7 +658,10 @@ extension VideoElem {
         if !self.snapshotFormat.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.snapshotFormat.utf8.count) }
         if self.videoDownloadFlag != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.videoDownloadFlag)) }
         if self.snapshotDownloadFlag != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.snapshotDownloadFlag)) }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -741,7 +774,10 @@ extension FileElem {
         if !self.name.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.name.utf8.count) }
         if self.size != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.size)) }
         if self.downloadFlag != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.downloadFlag)) }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -804,7 +840,10 @@ extension LocationElem {
         if !self.desc.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.desc.utf8.count) }
         if self.longitude.bitPattern != 0 { size &+= 1 &+ 8 }
         if self.latitude.bitPattern != 0 { size &+= 1 &+ 8 }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -854,7 +893,10 @@ extension FaceElem {
         var size = 0
         if self.index != 0 { size &+= 1 &+ WireFormat.int32Size(self.index) }
         if !self.data.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.data.count) }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -910,7 +952,10 @@ extension MergerElem {
         if self.layersOverLimit { size &+= 1 &+ 1 }
         if self.msgNum != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.msgNum)) }
         if !self.jsonMsgKey.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.jsonMsgKey.utf8.count) }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -1005,15 +1050,17 @@ extension MergerElem {
         if self.abstracts.count > context.limits.maxRepeated {
             throw Self._overLimit(.limitRepeated, "abstracts", context.limits.maxRepeated, context.limits.maxRepeated)
         }
-        for index in self.messages.indices {
-            if index >= context.limits.maxRepeated {
-                throw Self._overLimit(.limitRepeated, "messages", index, context.limits.maxRepeated)
+        try self.messages.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
+            for index in entries.indices {
+                if index >= context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "messages", index, context.limits.maxRepeated)
+                }
+                do throws(IMCodecError) {
+                    try context.enterLayer()
+                    try entries[index]._checkLimits(&context)
+                    context.leaveLayer()
+                } catch { throw error.prefixed(with: "messages[\(index)]") }
             }
-            do {
-                try context.enterLayer()
-                try self.messages[index]._checkLimits(&context)
-                context.leaveLayer()
-            } catch { throw error.prefixed(with: "messages[\(index)]") }
         }
         if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
@@ -1026,7 +1073,10 @@ extension GroupChangeInfo {
         if self.type.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.type.rawValue) }
         if !self.value.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.value.utf8.count) }
         if !self.key.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.key.utf8.count) }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -1076,7 +1126,10 @@ extension MemberChangeInfo {
         var size = 0
         if !self.identifier.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.identifier.utf8.count) }
         if self.shutupTime != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.shutupTime)) }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -1125,7 +1178,10 @@ extension ChangedUserInfo {
             cache.record(count, at: slot)
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
         }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -1166,7 +1222,7 @@ extension ChangedUserInfo {
 
     public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
         if case .value(let value)? = self._profile {
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "profile") }
         }
@@ -1185,7 +1241,10 @@ extension ChangedGroupMemberInfo {
             cache.record(count, at: slot)
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
         }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -1226,7 +1285,7 @@ extension ChangedGroupMemberInfo {
 
     public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
         if let value = self.info {
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "info") }
         }
@@ -1283,7 +1342,10 @@ extension GroupTipsElem {
         }
         if self.memberCount != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.memberCount)) }
         if !self.platform.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.platform.utf8.count) }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -1466,47 +1528,55 @@ extension GroupTipsElem {
         if self.userList.count > context.limits.maxRepeated {
             throw Self._overLimit(.limitRepeated, "userList", context.limits.maxRepeated, context.limits.maxRepeated)
         }
-        for index in self.groupChangeList.indices {
-            if index >= context.limits.maxRepeated {
-                throw Self._overLimit(.limitRepeated, "groupChangeList", index, context.limits.maxRepeated)
+        try self.groupChangeList.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
+            for index in entries.indices {
+                if index >= context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "groupChangeList", index, context.limits.maxRepeated)
+                }
+                do throws(IMCodecError) {
+                    try entries[index]._checkLimits(&context)
+                } catch { throw error.prefixed(with: "groupChangeList[\(index)]") }
             }
-            do {
-                try self.groupChangeList[index]._checkLimits(&context)
-            } catch { throw error.prefixed(with: "groupChangeList[\(index)]") }
         }
-        for index in self.memberChangeList.indices {
-            if index >= context.limits.maxRepeated {
-                throw Self._overLimit(.limitRepeated, "memberChangeList", index, context.limits.maxRepeated)
+        try self.memberChangeList.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
+            for index in entries.indices {
+                if index >= context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "memberChangeList", index, context.limits.maxRepeated)
+                }
+                do throws(IMCodecError) {
+                    try entries[index]._checkLimits(&context)
+                } catch { throw error.prefixed(with: "memberChangeList[\(index)]") }
             }
-            do {
-                try self.memberChangeList[index]._checkLimits(&context)
-            } catch { throw error.prefixed(with: "memberChangeList[\(index)]") }
         }
         if case .value(let value)? = self._opUserInfo {
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "opUserInfo") }
         }
         if let value = self.opGroupMemberInfo {
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "opGroupMemberInfo") }
         }
-        for index in self.changedUserInfo.indices {
-            if index >= context.limits.maxRepeated {
-                throw Self._overLimit(.limitRepeated, "changedUserInfo", index, context.limits.maxRepeated)
+        try self.changedUserInfo.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
+            for index in entries.indices {
+                if index >= context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "changedUserInfo", index, context.limits.maxRepeated)
+                }
+                do throws(IMCodecError) {
+                    try entries[index]._checkLimits(&context)
+                } catch { throw error.prefixed(with: "changedUserInfo[\(index)]") }
             }
-            do {
-                try self.changedUserInfo[index]._checkLimits(&context)
-            } catch { throw error.prefixed(with: "changedUserInfo[\(index)]") }
         }
-        for index in self.changedGroupMemberInfo.indices {
-            if index >= context.limits.maxRepeated {
-                throw Self._overLimit(.limitRepeated, "changedGroupMemberInfo", index, context.limits.maxRepeated)
+        try self.changedGroupMemberInfo.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
+            for index in entries.indices {
+                if index >= context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "changedGroupMemberInfo", index, context.limits.maxRepeated)
+                }
+                do throws(IMCodecError) {
+                    try entries[index]._checkLimits(&context)
+                } catch { throw error.prefixed(with: "changedGroupMemberInfo[\(index)]") }
             }
-            do {
-                try self.changedGroupMemberInfo[index]._checkLimits(&context)
-            } catch { throw error.prefixed(with: "changedGroupMemberInfo[\(index)]") }
         }
         if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
@@ -1536,7 +1606,10 @@ extension GroupSystemElem {
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
         }
         if !self.platform.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.platform.utf8.count) }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -1631,12 +1704,12 @@ extension GroupSystemElem {
 
     public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
         if case .value(let value)? = self._opUserInfo {
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "opUserInfo") }
         }
         if let value = self.opGroupMemberInfo {
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "opGroupMemberInfo") }
         }
@@ -1651,7 +1724,10 @@ extension SnsChangeInfo {
         if !self.identifier.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.identifier.utf8.count) }
         if !self.wording.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.wording.utf8.count) }
         if !self.source.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.source.utf8.count) }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -1706,7 +1782,10 @@ extension SnsSystemElem {
             cache.record(count, at: slot)
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
         }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -1754,13 +1833,15 @@ extension SnsSystemElem {
     }
 
     public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        for index in self.users.indices {
-            if index >= context.limits.maxRepeated {
-                throw Self._overLimit(.limitRepeated, "users", index, context.limits.maxRepeated)
+        try self.users.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
+            for index in entries.indices {
+                if index >= context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "users", index, context.limits.maxRepeated)
+                }
+                do throws(IMCodecError) {
+                    try entries[index]._checkLimits(&context)
+                } catch { throw error.prefixed(with: "users[\(index)]") }
             }
-            do {
-                try self.users[index]._checkLimits(&context)
-            } catch { throw error.prefixed(with: "users[\(index)]") }
         }
         if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
@@ -1773,7 +1854,10 @@ extension ProfileSystemElem {
         if self.type.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.type.rawValue) }
         if !self.fromUser.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.fromUser.utf8.count) }
         if !self.nickname.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.nickname.utf8.count) }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -1889,7 +1973,10 @@ extension Elem {
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
         default: break
         }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -2124,55 +2211,55 @@ extension Elem {
     public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
         switch kind {
         case .text(let value)?:
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "text") }
         case .custom(let value)?:
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "custom") }
         case .image(let value)?:
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "image") }
         case .sound(let value)?:
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "sound") }
         case .video(let value)?:
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "video") }
         case .file(let value)?:
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "file") }
         case .location(let value)?:
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "location") }
         case .face(let value)?:
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "face") }
         case .merger(let value)?:
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "merger") }
         case .groupTips(let value)?:
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "groupTips") }
         case .groupSystem(let value)?:
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "groupSystem") }
         case .snsSystem(let value)?:
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "snsSystem") }
         case .profileSystem(let value)?:
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "profileSystem") }
         default: break
@@ -2202,7 +2289,10 @@ extension OfflinePushInfo {
             cache.record(count, at: slot)
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
         }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -2279,12 +2369,12 @@ extension OfflinePushInfo {
 
     public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
         if case .value(let value)? = self._android {
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "android") }
         }
         if let value = self.apns {
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "apns") }
         }
@@ -2305,7 +2395,10 @@ extension AndroidPushInfo {
         if !self.huaweiImportance.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.huaweiImportance.utf8.count) }
         if self.extAsHuaweiIntentParam != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.extAsHuaweiIntentParam)) }
         if !self.huaweiCategory.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.huaweiCategory.utf8.count) }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -2394,7 +2487,10 @@ extension ApnsPushInfo {
         if !self.subTitle.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.subTitle.utf8.count) }
         if !self.image.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.image.utf8.count) }
         if self.mutableContent != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.mutableContent)) }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -2486,7 +2582,10 @@ extension Message {
             cache.record(count, at: slot)
             size &+= 2 &+ WireFormat.lengthDelimitedSize(count)
         }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -2670,17 +2769,19 @@ extension Message {
             throw Self._overLimit(.limitRepeated, "atUserList", context.limits.maxRepeated, context.limits.maxRepeated)
         }
         if case .value(let value)? = self._offlinePushInfo {
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "offlinePushInfo") }
         }
-        for index in self.elems.indices {
-            if index >= context.limits.maxElems {
-                throw Self._overLimit(.limitElems, "elems", index, context.limits.maxElems)
+        try self.elems.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
+            for index in entries.indices {
+                if index >= context.limits.maxElems {
+                    throw Self._overLimit(.limitElems, "elems", index, context.limits.maxElems)
+                }
+                do throws(IMCodecError) {
+                    try entries[index]._checkLimits(&context)
+                } catch { throw error.prefixed(with: "elems[\(index)]") }
             }
-            do {
-                try self.elems[index]._checkLimits(&context)
-            } catch { throw error.prefixed(with: "elems[\(index)]") }
         }
         if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
@@ -2696,7 +2797,10 @@ extension MessageBatch {
             cache.record(count, at: slot)
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
         }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -2738,13 +2842,15 @@ extension MessageBatch {
     }
 
     public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        for index in self.messages.indices {
-            if index >= context.limits.maxBatchMessages {
-                throw Self._overLimit(.limitBatchMessages, "messages", index, context.limits.maxBatchMessages)
+        try self.messages.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
+            for index in entries.indices {
+                if index >= context.limits.maxBatchMessages {
+                    throw Self._overLimit(.limitBatchMessages, "messages", index, context.limits.maxBatchMessages)
+                }
+                do throws(IMCodecError) {
+                    try entries[index]._checkLimits(&context)
+                } catch { throw error.prefixed(with: "messages[\(index)]") }
             }
-            do {
-                try self.messages[index]._checkLimits(&context)
-            } catch { throw error.prefixed(with: "messages[\(index)]") }
         }
         if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
@@ -2761,7 +2867,10 @@ extension MessageReceipt {
         if self.timestamp != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(bitPattern: self.timestamp)) }
         if self.readCount != 0 { size &+= 1 &+ WireFormat.varintSize(self.readCount) }
         if self.unreadCount != 0 { size &+= 1 &+ WireFormat.varintSize(self.unreadCount) }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -2839,7 +2948,10 @@ extension ReadReceiptEvent {
             cache.record(count, at: slot)
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
         }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -2881,13 +2993,15 @@ extension ReadReceiptEvent {
     }
 
     public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        for index in self.receipts.indices {
-            if index >= context.limits.maxRepeated {
-                throw Self._overLimit(.limitRepeated, "receipts", index, context.limits.maxRepeated)
+        try self.receipts.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
+            for index in entries.indices {
+                if index >= context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "receipts", index, context.limits.maxRepeated)
+                }
+                do throws(IMCodecError) {
+                    try entries[index]._checkLimits(&context)
+                } catch { throw error.prefixed(with: "receipts[\(index)]") }
             }
-            do {
-                try self.receipts[index]._checkLimits(&context)
-            } catch { throw error.prefixed(with: "receipts[\(index)]") }
         }
         if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
     }
@@ -2898,7 +3012,10 @@ extension RecallEvent {
     public func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.msgID.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.msgID.utf8.count) }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -2940,7 +3057,10 @@ extension ModificationEvent {
             cache.record(count, at: slot)
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
         }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -2975,7 +3095,7 @@ extension ModificationEvent {
 
     public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
         if case .value(let value)? = self._message {
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "message") }
         }
@@ -2991,7 +3111,10 @@ extension ConnectionEvent {
         if self.code != 0 { size &+= 1 &+ WireFormat.int32Size(self.code) }
         if !self.text.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.text.utf8.count) }
         if self.status.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.status.rawValue) }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -3048,7 +3171,10 @@ extension UserStatusEvent {
         if self.type.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.type.rawValue) }
         if self.code != 0 { size &+= 1 &+ WireFormat.int32Size(self.code) }
         if !self.text.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.text.utf8.count) }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -3124,7 +3250,10 @@ extension Event {
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
         default: break
         }
-        size &+= unknownFields.bytes.count
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
         return size
     }
 
@@ -3231,23 +3360,23 @@ extension Event {
     public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
         switch kind {
         case .readReceipt(let value)?:
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "readReceipt") }
         case .recall(let value)?:
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "recall") }
         case .modification(let value)?:
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "modification") }
         case .connection(let value)?:
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "connection") }
         case .userStatus(let value)?:
-            do {
+            do throws(IMCodecError) {
                 try value._checkLimits(&context)
             } catch { throw error.prefixed(with: "userStatus") }
         default: break
