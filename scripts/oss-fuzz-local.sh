@@ -58,7 +58,7 @@ export PATH=$WORK/bin:$PATH
 start=$SECONDS
 echo "== oss-fuzz-local: SANITIZER=$SANITIZER OUT=$OUT"
 echo "CFLAGS=$CFLAGS"
-bash -eu .clusterfuzzlite/build.sh
+bash -eux .clusterfuzzlite/build.sh
 echo "oss-fuzz-local: build.sh took $((SECONDS - start)) s"
 
 mapfile -t targets < <(scripts/fuzz-build.sh --list)
