@@ -62,7 +62,8 @@ coverage)
     swift_flags+=(--sanitize="$SANITIZER" -Xswiftc -sanitize=fuzzer,"$SANITIZER")
     ;;
 esac
-for flag in $CFLAGS; do
+read -ra cflags <<<"$CFLAGS"
+for flag in "${cflags[@]}"; do
     swift_flags+=(-Xcc "$flag")
 done
 
@@ -118,7 +119,7 @@ for target in "$@"; do
     # libraries they load past glibc and the GCC runtime (protobuf-c, zlib)
     # go to $OUT/lib, which their RUNPATH names.
     ldd "$scratch/release/$target" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' |
-        grep -Ev '/(libc|libm|libdl|libpthread|librt|libresolv|libgcc_s|libstdc\+\+)\.so' |
+        { grep -Ev '/(libc|libm|libdl|libpthread|librt|libresolv|libgcc_s|libstdc\+\+)\.so' || true; } |
         xargs -r cp -L -t "$out/lib"
     python3 scripts/make_fuzz_corpus.py --zip "$target" "$out/${target}_seed_corpus.zip"
     [ -f "FuzzTesting/$target.dict" ] && cp "FuzzTesting/$target.dict" "$out/$target.dict"
