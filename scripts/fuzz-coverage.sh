@@ -20,7 +20,9 @@
 # folder. Lines are llvm-cov's executable lines. Generated code
 # (Sources/IMCodec/Generated, Sources/IMCodec/Frame/Generated,
 # Sources/IMCodecReference/Generated) is counted in "all" and shown on its
-# own in the by-folder table; the "hand-written" columns leave it out.
+# own in the by-folder table; the "hand-written" columns leave it out. The
+# lines themselves, covered or not, are in
+# .build-fuzz-coverage/profiles/html/index.html.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd -P)
@@ -62,6 +64,12 @@ for target in "${targets[@]}"; do
 done
 "$toolchain/llvm-profdata" merge -sparse "${merged[@]}" -o "$profiles/all.profdata"
 "$toolchain/llvm-cov" export -summary-only -instr-profile="$profiles/all.profdata" "${objects[@]}" >"$profiles/all.json"
+# Line by line, for reading: all targets together, the library's files only.
+rm -rf "$profiles/html"
+# (llvm-cov takes its first binary without -object, then the source paths.)
+"$toolchain/llvm-cov" show -format=html -output-dir="$profiles/html" -instr-profile="$profiles/all.profdata" \
+    "${objects[@]:1}" "$repo/Sources/IMCodec" "$repo/Sources/IMCodecReference"
+echo "fuzz-coverage: line by line in $profiles/html/index.html" >&2
 
 python3 - "$repo" "$profiles" "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources FuzzTesting || echo +)" \
     "${targets[@]}" <<'PY'

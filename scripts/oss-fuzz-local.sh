@@ -18,7 +18,8 @@
 #
 # The layout check fails unless every target listed by scripts/fuzz-build.sh
 # is an executable $OUT/TARGET with a non-empty $OUT/TARGET_seed_corpus.zip,
-# $OUT/TARGET.dict and $OUT/TARGET.options. A run fails on any finding
+# $OUT/TARGET.dict and $OUT/TARGET.options, loading no shared library but
+# glibc's, the GCC runtime's and those in $OUT/lib. A run fails on any finding
 # (libFuzzer's exit status), as a fuzzing job would report one; its log and
 # any crash-* input stay in $WORK/run/TARGET/.
 set -euo pipefail
@@ -71,6 +72,15 @@ for target in "${targets[@]}"; do
 done
 [ "$missing" -eq 0 ] || exit 1
 [ -x "$OUT/llvm-symbolizer" ] || { echo "oss-fuzz-local: no llvm-symbolizer in \$OUT" >&2; exit 1; }
+# Only $OUT reaches the machines that fuzz: every shared library a target
+# loads must come from $OUT/lib, or be glibc's or the GCC runtime's (no
+# Swift runtime, no protobuf-c from the system).
+for target in "${targets[@]}"; do
+    outside=$(ldd "$OUT/$target" | awk '$2 == "=>" { print $1, $3 }' |
+        grep -Ev "^(libc|libm|libdl|libpthread|librt|libresolv|libgcc_s|libstdc\+\+)\.so[.0-9]* |^[^ ]+ $OUT/lib/" || true)
+    [ -z "$outside" ] || { echo "oss-fuzz-local: $target loads libraries from outside \$OUT:" >&2; echo "$outside" >&2; missing=1; }
+done
+[ "$missing" -eq 0 ] || exit 1
 python3 - "$OUT" "${targets[@]}" <<'PY'
 import os, sys, zipfile
 out = sys.argv[1]
