@@ -12,6 +12,7 @@
 # $OUT/TARGET.options. scripts/oss-fuzz-local.sh runs this script the same
 # way without the image (docs/FUZZING.md, "On OSS-Fuzz and ClusterFuzzLite").
 
+# shellcheck disable=SC1091 # the image's, on PATH
 . precompile_swift
 
 # The SwiftPM build stays out of $SRC, which a coverage build copies to $OUT.

@@ -59,7 +59,7 @@ coverage)
     swift_flags+=(-Xswiftc -sanitize=fuzzer -Xswiftc -profile-generate -Xswiftc -profile-coverage-mapping)
     ;;
 *)
-    swift_flags+=(--sanitize="$SANITIZER" -Xswiftc -sanitize=fuzzer,"$SANITIZER")
+    swift_flags+=(--sanitize="$SANITIZER" -Xswiftc "-sanitize=fuzzer,$SANITIZER")
     ;;
 esac
 read -ra cflags <<<"$CFLAGS"
