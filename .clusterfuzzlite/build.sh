@@ -15,6 +15,7 @@
 # shellcheck disable=SC1091 # the image's, on PATH
 . precompile_swift
 
-# The SwiftPM build stays out of $SRC, which a coverage build copies to $OUT.
-export FUZZ_SCRATCH=${FUZZ_SCRATCH:-$WORK/swiftpm-$SANITIZER}
+# SwiftPM builds in the package (.build-fuzz, or .build-fuzz-coverage), as
+# scripts/fuzz.sh does, so the dependencies' sources are under $SRC, where
+# a coverage report looks for them.
 scripts/fuzz-build.sh --out "$OUT"

@@ -45,7 +45,6 @@ root=$scratch/oss-fuzz
 [[ $root == /* ]] || root=$repo/$root
 mkdir -p "$root/out" "$root/work/bin"
 export OUT=$root/out WORK=$root/work SRC=${repo%/*}
-export FUZZ_SCRATCH=$scratch
 rm -rf "${OUT:?}"/*
 
 # What build.sh takes from the image's precompile_swift: the symbolizer, the
