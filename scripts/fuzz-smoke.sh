@@ -5,9 +5,14 @@
 #
 #   scripts/fuzz-smoke.sh            # FUZZ_SMOKE_SECONDS per target (default 40)
 #
-# The targets are Package.swift's fuzzTargets (scripts/fuzz.sh --list). Each
-# runs in .build-fuzz/smoke/TARGET/ with a fresh corpus: the golden vectors
-# (scripts/make_fuzz_corpus.py) plus FuzzTesting/FailCases/TARGET. A failing
+# The build is the ClusterFuzzLite / OSS-Fuzz one, run as the image would
+# run it (scripts/oss-fuzz-local.sh --build: .clusterfuzzlite/build.sh into
+# $OUT, the same flags and scratch path as scripts/fuzz.sh), so the smoke
+# also proves that layout: every target runs as $OUT/TARGET, in
+# .build-fuzz/smoke/TARGET/ with a fresh corpus unpacked from
+# $OUT/TARGET_seed_corpus.zip (the golden vectors by
+# scripts/make_fuzz_corpus.py, plus FuzzTesting/FailCases/TARGET) and with
+# $OUT/TARGET.dict. A failing
 # input is left there as crash-*, leak-*, timeout-*, oom-* or slow-* and
 # printed in hex; minimise it (scripts/fuzz.sh's binary with
 # -minimize_crash=1) and add it to FuzzTesting/FailCases/TARGET.
@@ -24,14 +29,15 @@ cd "$(dirname "$0")/.."
 
 seconds=${FUZZ_SMOKE_SECONDS:-40}
 threshold_ms=${IMCODEC_FUZZ_SLOW_MS:-100}
-export IMCODEC_FUZZ=1 SWIFT_DETERMINISTIC_HASHING=1 SWIFT_BACKTRACE=enable=no
+export SWIFT_BACKTRACE=enable=no
 # The quarantine as scripts/fuzz.sh sets it (which says why).
 export ASAN_OPTIONS="detect_leaks=1:quarantine_size_mb=64${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 start=$SECONDS
 
-mapfile -t targets < <(scripts/fuzz.sh --list)
+scripts/oss-fuzz-local.sh --build
+out=$(scripts/fuzz-build.sh --scratch-path)/oss-fuzz/out
+mapfile -t targets < <(scripts/fuzz-build.sh --list)
 [ ${#targets[@]} -gt 0 ] || { echo "fuzz smoke: no fuzz targets listed" >&2; exit 1; }
-scripts/fuzz.sh --build "${targets[@]}"
 echo "fuzz smoke: built ${targets[*]} in $((SECONDS - start)) s"
 
 show_hex() {
@@ -46,17 +52,13 @@ for target in "${targets[@]}"; do
     work=.build-fuzz/smoke/$target
     rm -rf "$work"
     mkdir -p "$work/corpus" "$work/slow"
-    python3 scripts/make_fuzz_corpus.py "$target" "$work/corpus"
-    seeds=("$work/corpus")
-    [ -d "FuzzTesting/FailCases/$target" ] && seeds+=("FuzzTesting/FailCases/$target")
-    dict=()
-    [ -f "FuzzTesting/$target.dict" ] && dict=(-dict="FuzzTesting/$target.dict")
+    python3 -m zipfile -e "$out/${target}_seed_corpus.zip" "$work/corpus"
 
     echo "== fuzz smoke: $target for $seconds s"
     status=0
     IMCODEC_FUZZ_SLOW_DIR=$work/slow \
-        ".build-fuzz/release/$target" "${seeds[@]}" -max_total_time="$seconds" -timeout=10 \
-        -rss_limit_mb=512 -max_len=65536 "${dict[@]}" -artifact_prefix="$work/" -print_final_stats=1 \
+        "$out/$target" "$work/corpus" -max_total_time="$seconds" -timeout=10 \
+        -rss_limit_mb=512 -max_len=65536 -dict="$out/$target.dict" -artifact_prefix="$work/" -print_final_stats=1 \
         >"$work/fuzz.log" 2>&1 || status=$?
     grep -E "^#[0-9]+[[:space:]]+(INITED|DONE)|^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)|^slowest input" \
         "$work/fuzz.log" || true

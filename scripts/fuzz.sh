@@ -3,7 +3,7 @@
 # reports its slowest input.
 #
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer flags]   build TARGET, run it SECONDS, replay its corpus
-#   scripts/fuzz.sh --list                            the targets (Package.swift's fuzzTargets)
+#   scripts/fuzz.sh --list                            the targets (scripts/fuzz-build.sh --list)
 #   scripts/fuzz.sh --build [TARGET...]               build targets (all when none is named)
 #   scripts/fuzz.sh --replay TARGET PATH...           run each input (files, or folders of them)
 #                                                     FUZZ_REPLAY_RUNS times (default 3) and report
@@ -17,7 +17,8 @@
 # (FuzzTesting/FuzzSupport/FrameMutator.swift); IMCODEC_FUZZ_MUTATOR=plain
 # turns that off.
 #
-# The build goes to .build-fuzz so normal builds are untouched. The corpus
+# The build (scripts/fuzz-build.sh: the flags OSS-Fuzz's address build uses)
+# goes to .build-fuzz so normal builds are untouched. The corpus
 # (.build-fuzz/corpus/TARGET) starts from the golden vectors
 # (scripts/make_fuzz_corpus.py) and the saved fail cases; inputs that find
 # something are written to FuzzTesting/FailCases/TARGET/, which `swift test`
@@ -27,11 +28,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-export IMCODEC_FUZZ=1
-# SwiftPM keeps the sanitizers in a Set: with per-process hash seeds their
-# order in the compiler flags changes from one `swift build` to the next,
-# and every change rebuilds everything. A fixed seed keeps the order.
-export SWIFT_DETERMINISTIC_HASHING=1
 # A crash must not leave a backtracer holding the pipe.
 export SWIFT_BACKTRACE=enable=no
 # ASan keeps freed memory in a quarantine to catch late uses; its default
@@ -39,26 +35,9 @@ export SWIFT_BACKTRACE=enable=no
 # allocations it alone costs some 500 MB of RSS, the whole -rss_limit_mb. 64 MB,
 # as ClusterFuzz and FuzzBench run fuzzers, still holds the recent frees.
 export ASAN_OPTIONS="detect_leaks=1:quarantine_size_mb=64${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
-scratch=.build-fuzz
+# The build (flags, scratch path, the target list) is scripts/fuzz-build.sh's.
+scratch=$(scripts/fuzz-build.sh --scratch-path)
 usage="usage: scripts/fuzz.sh TARGET SECONDS [libFuzzer flags] | --list | --build [TARGET...] | --replay TARGET PATH..."
-
-list_targets() {
-    swift package --scratch-path "$scratch" describe --type json | python3 -c '
-import json, sys
-package = json.load(sys.stdin)
-paths = {target["name"]: target["path"] for target in package["targets"]}
-for product in package["products"]:
-    if "executable" in product["type"] and all(paths.get(t, "").startswith("FuzzTesting/") for t in product["targets"]):
-        print(product["name"])'
-}
-
-build() {
-    for target in "$@"; do
-        echo "== building $target" >&2
-        swift build -c release --product "$target" --scratch-path "$scratch" \
-            --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address >&2
-    done
-}
 
 # replay TARGET PATH...: prints one "slowest on replay" line; the inputs'
 # per-run lines go to $scratch/replay-TARGET.log.
@@ -96,17 +75,11 @@ EOF
 
 case "${1:-}" in
 --list)
-    list_targets
-    exit 0
+    exec scripts/fuzz-build.sh --list
     ;;
 --build)
     shift
-    if [ $# -eq 0 ]; then
-        mapfile -t targets < <(list_targets)
-        set -- "${targets[@]}"
-    fi
-    build "$@"
-    exit 0
+    exec scripts/fuzz-build.sh "$@"
     ;;
 --replay)
     [ $# -ge 3 ] || { echo "$usage" >&2; exit 2; }
@@ -123,7 +96,7 @@ esac
 target=$1
 seconds=${2:?$usage}
 shift 2
-build "$target"
+scripts/fuzz-build.sh "$target"
 binary=$scratch/release/$target
 
 corpus=$scratch/corpus/$target

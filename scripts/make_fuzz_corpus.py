@@ -2,6 +2,8 @@
 """Builds a fuzzing seed corpus from the golden vectors.
 
 usage: make_fuzz_corpus.py TARGET DIR
+       make_fuzz_corpus.py --zip TARGET FILE.zip
+
 
 Every vector input of the kind the target reads becomes one seed file:
 payload hex for FuzzPayload, JSON text for FuzzJSON, frame hex for FuzzFrame,
@@ -9,11 +11,18 @@ the concatenated chunks (behind two chunk-size bytes) for FuzzStream, REST
 MsgBody JSON text for FuzzREST, and all of these behind the operation byte
 FuzzTesting/FuzzReference/FuzzReference.c reads for FuzzReference. Seeds are
 named by a hash of their content, so rerunning adds nothing twice.
+
+With --zip the seeds and the target's saved inputs
+(FuzzTesting/FailCases/TARGET) go into one zip archive, as OSS-Fuzz and
+ClusterFuzzLite take a seed corpus ($OUT/TARGET_seed_corpus.zip); its
+entries are in name order with a fixed date, so the same seeds make the
+same archive.
 """
 import hashlib
 import json
 import os
 import sys
+import zipfile
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -85,11 +94,10 @@ def seeds(target, case, any_kind=False):
             yield bytes([3, 17]) + frame + frame
 
 
-def main():
-    target, out = sys.argv[1], sys.argv[2]
-    os.makedirs(out, exist_ok=True)
-    count = 0
-    for folder, _, files in os.walk(os.path.join(ROOT, "Vectors")):
+def vector_seeds(target):
+    """Every seed of the golden vectors for target, by its file name."""
+    found = {}
+    for folder, _, files in sorted(os.walk(os.path.join(ROOT, "Vectors"))):
         for name in sorted(files):
             if not name.endswith(".json"):
                 continue
@@ -97,11 +105,39 @@ def main():
                 document = json.load(f)
             for case in document.get("cases", []):
                 for seed in seeds(target, case):
-                    path = os.path.join(out, hashlib.sha1(seed).hexdigest())
-                    if not os.path.exists(path):
-                        with open(path, "wb") as f:
-                            f.write(seed)
-                        count += 1
+                    found.setdefault(hashlib.sha1(seed).hexdigest(), seed)
+    return found
+
+
+def write_zip(target, path):
+    """The seeds and the saved fail cases of target, as one zip archive."""
+    found = vector_seeds(target)
+    saved = os.path.join(ROOT, "FuzzTesting", "FailCases", target)
+    if os.path.isdir(saved):
+        for name in sorted(os.listdir(saved)):
+            if not name.startswith("."):
+                with open(os.path.join(saved, name), "rb") as f:
+                    found.setdefault(name, f.read())
+    with zipfile.ZipFile(path + ".tmp", "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in sorted(found):
+            archive.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), found[name])
+    os.replace(path + ".tmp", path)
+    print("%s: %d seeds in %s" % (target, len(found), path), file=sys.stderr)
+
+
+def main():
+    if sys.argv[1] == "--zip":
+        write_zip(sys.argv[2], sys.argv[3])
+        return
+    target, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    count = 0
+    for name, seed in vector_seeds(target).items():
+        path = os.path.join(out, name)
+        if not os.path.exists(path):
+            with open(path, "wb") as f:
+                f.write(seed)
+            count += 1
     print("%s: %d new seeds in %s" % (target, count, out), file=sys.stderr)
 
 
