@@ -16,7 +16,9 @@
 /// throws the reader's first error (then ends), `frame.truncated` when the
 /// source ends inside a frame, the source's own errors, and
 /// `CancellationError` when the task is cancelled while more bytes are
-/// needed: cancellation is checked before every chunk is requested.
+/// needed: cancellation is checked before every chunk is requested and when
+/// the source ends (sources such as `AsyncStream` end when their task is
+/// cancelled).
 public struct AsyncFrameSequence<Base: AsyncSequence>: AsyncSequence where Base.Element: FrameStreamChunk {
     /// A frame: its checked header and inflated payload.
     public typealias Element = Frame
@@ -99,6 +101,9 @@ struct ChunkedFrameStream<Base: AsyncIteratorProtocol> where Base.Element: Frame
                 try Task.checkCancellation()
                 guard let chunk = try await base.next(isolation: actor) else {
                     isFinished = true
+                    // Sources such as AsyncStream end when their task is
+                    // cancelled; that is not the end of the byte stream.
+                    try Task.checkCancellation()
                     try reader.finish()
                     return nil
                 }
