@@ -76,7 +76,9 @@ public final class AsyncFrameWriter {
     /// - Throws: What `send` throws.
     public func write(_ frame: Frame) async throws {
         var bytes: [UInt8] = []
-        _ = frame.payload.withUnsafeBytes { encoder.encodeFrame(payload: $0, kind: frame.header.kind, appendingTo: &bytes) }
+        _ = frame.payload.withUnsafeBytes {
+            encoder.encodeFrame(payload: $0, kind: frame.header.kind, appendingTo: &bytes)
+        }
         try await send(bytes)
         frameCount += 1
     }

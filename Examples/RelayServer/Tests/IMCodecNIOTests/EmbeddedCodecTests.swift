@@ -34,8 +34,10 @@ import Testing
         let stream = Samples.stream()
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<500 {
-            let cuts = [Int.random(in: 0...stream.count, using: &generator),
-                        Int.random(in: 0...stream.count, using: &generator)].sorted()
+            let cuts = [
+                Int.random(in: 0...stream.count, using: &generator),
+                Int.random(in: 0...stream.count, using: &generator),
+            ].sorted()
             let channel = try payloadChannel()
             for piece in [stream[..<cuts[0]], stream[cuts[0]..<cuts[1]], stream[cuts[1]...]] {
                 try channel.writeInbound(ByteBuffer(bytes: piece))

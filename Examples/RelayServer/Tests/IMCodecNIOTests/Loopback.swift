@@ -54,7 +54,8 @@ final class LoggingServer: Sendable {
                     return logs.count - 1
                 }
                 try channel.pipeline.syncOperations.addHandler(ReadCounter(logs: logs, index: index))
-                try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(IMCodecPayloadDecoder(limits: limits)))
+                try channel.pipeline.syncOperations.addHandler(
+                    ByteToMessageHandler(IMCodecPayloadDecoder(limits: limits)))
                 try channel.pipeline.syncOperations.addHandler(PayloadLogger(logs: logs, index: index))
             }
         }
