@@ -68,4 +68,7 @@
             return .needMoreData
         }
     }
+
+    @available(*, unavailable, message: "a decoder owns a FrameReader and its zlib stream; use one per channel")
+    extension IMCodecFrameDecoder: Sendable {}
 #endif

@@ -72,4 +72,7 @@
             return .needMoreData
         }
     }
+
+    @available(*, unavailable, message: "a decoder owns a FrameReader and its zlib stream; use one per channel")
+    extension IMCodecPayloadDecoder: Sendable {}
 #endif

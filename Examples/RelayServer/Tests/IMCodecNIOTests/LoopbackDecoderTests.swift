@@ -102,13 +102,13 @@ import Testing
         ]
         try await eventually("three connections") { server.logs.withLock { $0.count } == 3 }
         let rounds = 200
-        let before = (0..<10).map { FramePayload.message(Samples.message(sender: "mallory", seq: $0)) }
-        for (index, payload) in before.enumerated() {
-            try await bad.send(Samples.stream([payload]))
-            if index == 5 {
-                try await bad.send(Samples.corruptFrame())
-                try await bad.send(Samples.stream([.message(Samples.message(sender: "mallory", seq: 99))]))
-            }
+        let before = (0..<6).map { FramePayload.message(Samples.message(sender: "mallory", seq: $0)) }
+        try await bad.send(Samples.stream(before))
+        try await bad.send(Samples.corruptFrame())
+        // The server may have closed the connection by now; what still goes
+        // out is dropped unread.
+        for seq in 6..<10 {
+            try? await bad.send(Samples.stream([.message(Samples.message(sender: "mallory", seq: seq))]))
         }
         for round in 0..<rounds {
             for (index, client) in good.enumerated() {
@@ -121,7 +121,7 @@ import Testing
         }
         try await bad.closeFuture.get()
 
-        #expect(server.log(0).payloads == Array(before.prefix(6)))
+        #expect(server.log(0).payloads == before)
         #expect(server.log(0).errors.map(\.code) == [.frameChecksum])
         for index in 0..<2 {
             let log = server.log(index + 1)
