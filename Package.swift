@@ -13,10 +13,21 @@ let package = Package(
         .library(name: "IMCodecTestSupport", targets: ["IMCodecTestSupport"]),
         // The seeded model of IM traffic the benchmarks run on and dictionaries are trained on.
         .library(name: "IMCodecTraffic", targets: ["IMCodecTraffic"]),
+        // SwiftNIO channel handlers; empty unless the SwiftNIO trait is enabled.
+        .library(name: "IMCodecNIO", targets: ["IMCodecNIO"]),
+    ],
+    // Opt-in integrations. A package that depends on imcodec without naming a
+    // trait never fetches or builds their dependencies (docs/SERVERS.md).
+    traits: [
+        .trait(
+            name: "SwiftNIO",
+            description: "Builds IMCodecNIO: SwiftNIO decoders and encoders for frames, on swift-nio."
+        )
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
     targets: [
         .systemLibrary(
@@ -52,6 +63,15 @@ let package = Package(
         .target(
             name: "IMCodec",
             dependencies: ["CZlib", "CIMCodecCRC32", "CIMCodecUTF8"]
+        ),
+        // Compiled empty unless the SwiftNIO trait is on: its sources are
+        // inside `#if SwiftNIO`, and swift-nio is a dependency only then.
+        .target(
+            name: "IMCodecNIO",
+            dependencies: [
+                "IMCodec",
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["SwiftNIO"])),
+            ]
         ),
         .target(
             name: "IMCodecTestSupport",

@@ -14,7 +14,7 @@ public protocol Arbitrary {
 /// sequences, NUL and U+2028 inside strings, -0.0, NaN and infinities,
 /// integer extremes, enum numbers the schema does not name, and unknown
 /// fields.
-public struct ValueGenerator {
+public struct ValueGenerator: Sendable {
     private var random: SeededGenerator
     private var nested = 0
     private var layers = 0

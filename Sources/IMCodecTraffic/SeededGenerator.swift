@@ -1,6 +1,6 @@
 /// SplitMix64: a small, fast generator whose whole output follows from its
 /// seed, so the corpus is the same on every machine and in every run.
-public struct SeededGenerator: RandomNumberGenerator {
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// Creates a generator.

@@ -1,6 +1,6 @@
 /// Writes JSON text: the proto3 JSON form of generated types, or any
 /// ``JSONValue``.
-public struct JSONWriter {
+public struct JSONWriter: Sendable {
     /// The UTF-8 text written so far.
     public private(set) var bytes: [UInt8] = []
     private let pretty: Bool

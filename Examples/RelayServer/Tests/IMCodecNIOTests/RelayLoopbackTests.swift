@@ -1,0 +1,230 @@
+import IMCodec
+import IMCodecNIO
+import NIOCore
+import NIOPosix
+import RelayServer
+import Testing
+
+/// A relay client: writes frames it encodes itself (so a test can also write
+/// malformed ones), logs the payloads the relay sends back.
+final class RelayClient: Sendable {
+    let channel: Channel
+    let received = Locked<[FramePayload]>([])
+    let sawUnwritable = Locked(false)
+
+    init(port: Int, group: EventLoopGroup, autoRead: Bool = true) async throws {
+        let received = self.received
+        let sawUnwritable = self.sawUnwritable
+        channel = try await ClientBootstrap(group: group)
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .channelOption(.autoRead, value: autoRead)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(IMCodecPayloadDecoder()))
+                    try channel.pipeline.syncOperations.addHandler(
+                        ClientLogger(received: received, sawUnwritable: sawUnwritable))
+                }
+            }
+            .connect(host: "127.0.0.1", port: port).get()
+    }
+
+    var messages: [Message] {
+        received.withLock { $0.compactMap { if case .message(let message) = $0 { message } else { nil } } }
+    }
+
+    /// Joins `group` and waits for the relay's acknowledgement.
+    func join(_ group: String, as sender: String) async throws {
+        var join = Message()
+        join.groupID = group
+        join.sender = sender
+        try await channel.writeAndFlush(Self.frame(join))
+        try await eventually("the join of \(sender)") { messages.contains { $0.elems.isEmpty && $0.sender == sender } }
+    }
+
+    func send(_ message: Message) async throws {
+        try await channel.writeAndFlush(Self.frame(message))
+    }
+
+    static func frame(_ message: Message) -> ByteBuffer {
+        ByteBuffer(bytes: FrameEncoder(policy: .disabled).encode(message))
+    }
+
+    /// The non-join messages received from `sender`, as their sequence numbers.
+    func sequences(from sender: String) -> [Int] {
+        messages.filter { $0.sender == sender && !$0.elems.isEmpty }.map { Int($0.seq) }
+    }
+}
+
+final class ClientLogger: ChannelInboundHandler {
+    typealias InboundIn = FramePayload
+    let received: Locked<[FramePayload]>
+    let sawUnwritable: Locked<Bool>
+
+    init(received: Locked<[FramePayload]>, sawUnwritable: Locked<Bool>) {
+        self.received = received
+        self.sawUnwritable = sawUnwritable
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let payload = unwrapInboundIn(data)
+        received.withLock { $0.append(payload) }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if !context.channel.isWritable { sawUnwritable.withLock { $0 = true } }
+        context.fireChannelWritabilityChanged()
+    }
+}
+
+/// The example relay over 127.0.0.1: fan-out, one bad connection among
+/// good ones, and a member that stops reading.
+@Suite(.serialized) struct RelayLoopbackTests {
+    func startRelay(_ configure: (inout RelayConfiguration) -> Void = { _ in }) async throws
+        -> (RelayServer, MultiThreadedEventLoopGroup)
+    {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        var configuration = RelayConfiguration()
+        configure(&configuration)
+        let server = try await RelayServer.start(configuration: configuration, on: group.next())
+        return (server, group)
+    }
+
+    @Test func fansMessagesOutToTheOtherMembersOnly() async throws {
+        let (server, serverGroup) = try await startRelay()
+        let clientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let port = try #require(server.localAddress.port)
+        let members = [
+            try await RelayClient(port: port, group: clientGroup),
+            try await RelayClient(port: port, group: clientGroup),
+        ]
+        let outsider = try await RelayClient(port: port, group: clientGroup)
+        try await members[0].join("g1", as: "a")
+        try await members[1].join("g1", as: "b")
+        try await outsider.join("g2", as: "c")
+
+        for seq in 0..<50 { try await members[0].send(Samples.message(group: "g1", sender: "a", seq: seq)) }
+        try await eventually("b's copies") { members[1].sequences(from: "a").count == 50 }
+        #expect(members[1].sequences(from: "a") == Array(0..<50))
+        #expect(members[0].sequences(from: "a").isEmpty)
+        #expect(outsider.messages.count == 1)
+
+        // A message the profile refuses is not delivered: a group message
+        // must not also name a receiver.
+        var invalid = Samples.message(group: "g1", sender: "a", seq: 50)
+        invalid.receiver = "b"
+        try await members[0].send(invalid)
+        try await members[0].send(Samples.message(group: "g1", sender: "a", seq: 51))
+        try await eventually("the message after the refused one") { members[1].sequences(from: "a").last == 51 }
+        #expect(!members[1].sequences(from: "a").contains(50))
+        let statistics = try await server.statistics()
+        #expect(statistics.messagesRejected == 1)
+        #expect(statistics.framesDelivered == 51)
+
+        for client in members + [outsider] { try await client.channel.close() }
+        try await server.close()
+        try await clientGroup.shutdownGracefully()
+        try await serverGroup.shutdownGracefully()
+    }
+
+    @Test func aMalformedFrameClosesItsSenderWhileTheGroupLosesNothing() async throws {
+        let (server, serverGroup) = try await startRelay()
+        let clientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let port = try #require(server.localAddress.port)
+        let names = ["a", "b", "c"]
+        var joined: [RelayClient] = []
+        for name in names {
+            let client = try await RelayClient(port: port, group: clientGroup)
+            try await client.join("g", as: name)
+            joined.append(client)
+        }
+        let clients = joined
+        let rounds = 300
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                for seq in 0..<20 { try await clients[0].send(Samples.message(group: "g", sender: "a", seq: seq)) }
+                try await clients[0].channel.writeAndFlush(ByteBuffer(bytes: Samples.corruptFrame()))
+                for seq in 20..<40 {
+                    try? await clients[0].send(Samples.message(group: "g", sender: "a", seq: seq))
+                }
+            }
+            for index in 1...2 {
+                tasks.addTask {
+                    for seq in 0..<rounds {
+                        try await clients[index].send(Samples.message(group: "g", sender: names[index], seq: seq))
+                    }
+                }
+            }
+            try await tasks.waitForAll()
+        }
+        try await clients[0].channel.closeFuture.get()
+        try await eventually("every frame of b and c") {
+            clients[1].sequences(from: "c").count == rounds && clients[2].sequences(from: "b").count == rounds
+        }
+        #expect(clients[1].sequences(from: "c") == Array(0..<rounds))
+        #expect(clients[2].sequences(from: "b") == Array(0..<rounds))
+        // What a sent before its malformed frame arrived, and nothing after.
+        #expect(clients[1].sequences(from: "a") == Array(0..<20))
+        #expect(clients[2].sequences(from: "a") == Array(0..<20))
+        let statistics = try await server.statistics()
+        #expect(statistics.connectionsFailed == 1)
+        #expect(clients[1].channel.isActive && clients[2].channel.isActive)
+
+        for client in clients.dropFirst() { try await client.channel.close() }
+        try await server.close()
+        try await clientGroup.shutdownGracefully()
+        try await serverGroup.shutdownGracefully()
+    }
+
+    @Test func aMemberThatStopsReadingHoldsItsSendersBack() async throws {
+        let (server, serverGroup) = try await startRelay { $0.policy = .disabled }
+        let clientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let port = try #require(server.localAddress.port)
+        let sender = try await RelayClient(port: port, group: clientGroup)
+        let reader = try await RelayClient(port: port, group: clientGroup, autoRead: false)
+        try await sender.join("g", as: "sender")
+        // The reader reads once, for its join's acknowledgement, then stops.
+        reader.channel.read()
+        try await reader.join("g", as: "reader")
+
+        // 6,000 messages of 10 KB: far more than the socket buffers between
+        // the three processes' ends hold, so the relay must stop reading.
+        let count = 6_000
+        let text = String(repeating: "0123456789", count: 1_000)
+        let sending = Task {
+            for seq in 0..<count {
+                var message = Samples.message(group: "g", sender: "sender", seq: seq)
+                message.elems = [.text(text)]
+                sender.channel.writeAndFlush(RelayClient.frame(message), promise: nil)
+                // Writes queue in the channel until it turns unwritable, then
+                // the sender waits for the socket to take them.
+                while !sender.channel.isWritable { try await Task.sleep(for: .milliseconds(1)) }
+            }
+        }
+        try await eventually("the relay pausing the sender") { try await server.statistics().readPauses > 0 }
+        try await eventually("the sender's channel filling up") { sender.sawUnwritable.withLock { $0 } }
+        // Paused, the relay stops reading from the sender (the pause may come
+        // and go while the kernel's buffers toward the reader still grow),
+        // far short of everything sent.
+        var received = try await server.statistics().framesReceived
+        try await eventually("the relay to stop reading from the sender") {
+            try await Task.sleep(for: .milliseconds(200))
+            let now = try await server.statistics().framesReceived
+            defer { received = now }
+            return now == received
+        }
+        #expect(received < count / 2)
+
+        // Reading again lets every frame through, in order.
+        try await reader.channel.setOption(.autoRead, value: true).get()
+        reader.channel.read()
+        try await eventually("every frame", seconds: 60) { reader.sequences(from: "sender").count == count }
+        #expect(reader.sequences(from: "sender") == Array(0..<count))
+        try await sending.value
+
+        try await sender.channel.close()
+        try await reader.channel.close()
+        try await server.close()
+        try await clientGroup.shutdownGracefully()
+        try await serverGroup.shutdownGracefully()
+    }
+}

@@ -1,0 +1,43 @@
+import IMCodec
+
+/// Hand-built values of every frame kind that the tests send: small and
+/// large (the large ones compress under the default policy).
+enum Samples {
+    static func message(group: String = "g1", sender: String = "alice", seq: Int = 0, textBytes: Int = 24) -> Message {
+        var message = Message()
+        message.groupID = group
+        message.sender = sender
+        message.msgID = "\(sender)-\(seq)"
+        message.seq = UInt64(seq)
+        message.timestamp = 1_700_000_000
+        message.elems = [.text(String(repeating: "hello, group ", count: textBytes / 13 + 1))]
+        return message
+    }
+
+    static var payloads: [FramePayload] {
+        var batch = MessageBatch()
+        batch.messages = [message(seq: 1), message(sender: "bob", seq: 2)]
+        return [
+            .message(message(seq: 0)),
+            .message(message(seq: 1, textBytes: 2_000)),
+            .batch(batch),
+            .message(message(seq: 3, textBytes: 0)),
+        ]
+    }
+
+    /// The frames of `payloads`, back to back, as a client would send them.
+    static func stream(_ payloads: [FramePayload] = payloads, policy: CompressionPolicy = .default) -> [UInt8] {
+        let encoder = FrameEncoder(policy: policy)
+        var bytes: [UInt8] = []
+        for payload in payloads { encoder.encode(payload, appendingTo: &bytes) }
+        return bytes
+    }
+
+    /// One uncompressed frame with its last payload byte changed, which its
+    /// checksum must catch (docs/FRAME_FORMAT.md).
+    static func corruptFrame() -> [UInt8] {
+        var bytes = FrameEncoder(policy: .disabled).encode(FramePayload.message(message(sender: "mallory")))
+        bytes[bytes.count - 1] ^= 0x01
+        return bytes
+    }
+}

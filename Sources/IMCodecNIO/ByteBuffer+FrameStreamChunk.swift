@@ -1,0 +1,71 @@
+#if SwiftNIO
+    import IMCodec
+    import NIOCore
+
+    extension ByteBuffer: FrameStreamChunk {
+        /// Appends the buffer's readable bytes to `reader`, copying them once.
+        ///
+        /// This makes the inbound stream of a `NIOAsyncChannel<ByteBuffer, _>` a
+        /// source of ``AsyncFrameSequence`` and ``AsyncPayloadSequence``:
+        ///
+        /// ```swift
+        /// for try await payload in inbound.framePayloads() { ... }
+        /// ```
+        ///
+        /// - Parameter reader: The reader of the stream the chunk belongs to.
+        public func appendBytes(to reader: FrameReader) {
+            withUnsafeReadableBytes { reader.append($0) }
+        }
+    }
+
+    extension AsyncFrameWriter {
+        /// Creates a writer that writes frames to a `NIOAsyncChannel`'s outbound
+        /// side, waiting whenever the channel is not writable.
+        ///
+        /// - Parameters:
+        ///   - outbound: The channel's outbound writer.
+        ///   - policy: When and how to compress.
+        public convenience init(
+            outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, policy: CompressionPolicy = .default
+        ) {
+            self.init(policy: policy) { bytes in
+                try await outbound.write(ByteBuffer(bytes: bytes))
+            }
+        }
+    }
+
+    extension ChannelPipeline.SynchronousOperations {
+        /// Adds the decoder and encoder of frames that carry messages, batches and
+        /// events: after them the channel reads and writes ``FramePayload``s.
+        ///
+        /// - Parameters:
+        ///   - limits: The limits every inbound frame and payload is checked
+        ///     against.
+        ///   - policy: When and how outbound payloads are compressed.
+        /// - Throws: What adding a handler throws, such as when the channel has
+        ///   closed.
+        public func addIMCodecPayloadHandlers(
+            limits: DecodingLimits = .default,
+            policy: CompressionPolicy = .default
+        ) throws {
+            try addHandler(ByteToMessageHandler(IMCodecPayloadDecoder(limits: limits)))
+            try addHandler(MessageToByteHandler(IMCodecPayloadEncoder(policy: policy)))
+        }
+
+        /// Adds the decoder and encoder of checked but undecoded frames: after
+        /// them the channel reads and writes ``Frame``s.
+        ///
+        /// - Parameters:
+        ///   - limits: The limits every inbound frame is checked against.
+        ///   - policy: When and how outbound payloads are compressed.
+        /// - Throws: What adding a handler throws, such as when the channel has
+        ///   closed.
+        public func addIMCodecFrameHandlers(
+            limits: DecodingLimits = .default,
+            policy: CompressionPolicy = .default
+        ) throws {
+            try addHandler(ByteToMessageHandler(IMCodecFrameDecoder(limits: limits)))
+            try addHandler(MessageToByteHandler(IMCodecFrameEncoder(policy: policy)))
+        }
+    }
+#endif

@@ -1,0 +1,136 @@
+import IMCodec
+import Testing
+
+/// An asynchronous source of chunks that ends with an error.
+struct FailingChunks: AsyncSequence {
+    struct SourceError: Error {}
+    let chunks: [[UInt8]]
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var chunks: [[UInt8]]
+        mutating func next() async throws -> [UInt8]? {
+            guard !chunks.isEmpty else { throw SourceError() }
+            return chunks.removeFirst()
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunks: chunks) }
+}
+
+/// Splits `bytes` into chunks of `size` bytes, the last one shorter.
+func chunked(_ bytes: [UInt8], by size: Int) -> [[UInt8]] {
+    stride(from: 0, to: bytes.count, by: size).map { Array(bytes[$0..<min($0 + size, bytes.count)]) }
+}
+
+/// The chunks as an AsyncStream that then ends.
+func asyncChunks(_ chunks: [[UInt8]]) -> AsyncStream<[UInt8]> {
+    AsyncStream { continuation in
+        for chunk in chunks { continuation.yield(chunk) }
+        continuation.finish()
+    }
+}
+
+@Suite struct AsyncFrameStreamTests {
+    func sampleMessages() -> [FramePayload] {
+        (0..<6).map { index in
+            var message = Message()
+            message.sender = "user-\(index)"
+            message.receiver = "peer"
+            message.seq = UInt64(index)
+            message.elems = [.text(String(repeating: "text \(index) ", count: index * 60))]
+            return .message(message)
+        }
+    }
+
+    @Test func yieldsEveryFrameWhateverTheChunkSize() async throws {
+        let (stream, payloads) = sampleStream()
+        for size in [1, 2, 3, 7, 64, 1_000, stream.count] {
+            var read: [[UInt8]] = []
+            for try await frame in asyncChunks(chunked(stream, by: size)).frames() { read.append(Array(frame.payload)) }
+            #expect(read == payloads, "chunks of \(size)")
+        }
+    }
+
+    @Test func decodesPayloadsFromSlices() async throws {
+        let messages = sampleMessages()
+        let encoder = FrameEncoder()
+        var stream: [UInt8] = []
+        for message in messages { encoder.encode(message, appendingTo: &stream) }
+        let slices = AsyncStream<ArraySlice<UInt8>> { continuation in
+            for start in stride(from: 0, to: stream.count, by: 5) {
+                continuation.yield(stream[start..<min(start + 5, stream.count)])
+            }
+            continuation.finish()
+        }
+        var read: [FramePayload] = []
+        for try await payload in slices.framePayloads() { read.append(payload) }
+        #expect(read == messages)
+    }
+
+    @Test func throwsTruncatedWhenTheSourceEndsInsideAFrame() async throws {
+        let (stream, payloads) = sampleStream()
+        var iterator = asyncChunks(chunked(Array(stream.dropLast()), by: 100)).frames().makeAsyncIterator()
+        for payload in payloads.dropLast() {
+            #expect(try await iterator.next().map { Array($0.payload) } == payload)
+        }
+        await #expect { try await iterator.next() } throws: { ($0 as? IMCodecError)?.code == .frameTruncated }
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test func throwsTheFirstMalformedFrameThenEnds() async throws {
+        let (stream, _) = sampleStream()
+        var broken = FrameEncoder(policy: .disabled).encodeFrame(payload: [1, 2, 3, 4], kind: .message)
+        broken[broken.count - 1] ^= 0xFF
+        var iterator = asyncChunks(chunked(broken + stream, by: 9)).frames()
+            .makeAsyncIterator()
+        await #expect { try await iterator.next() } throws: { ($0 as? IMCodecError)?.code == .frameChecksum }
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test func passesTheSourcesErrorOn() async throws {
+        let (stream, _) = sampleStream()
+        var iterator = FailingChunks(chunks: [Array(stream.prefix(3))]).frames().makeAsyncIterator()
+        await #expect(throws: FailingChunks.SourceError.self) { try await iterator.next() }
+    }
+
+    @Test func endsWithCancellationWhileWaitingForBytes() async throws {
+        let (stream, _) = sampleStream()
+        let (chunks, continuation) = AsyncStream.makeStream(of: [UInt8].self)
+        // Half a frame, then nothing: the reader waits for the rest.
+        continuation.yield(Array(stream.prefix(5)))
+        let reading = Task {
+            var count = 0
+            for try await _ in chunks.frames() { count += 1 }
+            return count
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        reading.cancel()
+        await #expect(throws: CancellationError.self) { try await reading.value }
+        continuation.finish()
+    }
+
+    @Test func writerFramesWhatItIsGivenUnderItsPolicy() async throws {
+        let messages = sampleMessages()
+        var sent: [[UInt8]] = []
+        let writer = AsyncFrameWriter(policy: .default) { bytes in sent.append(bytes) }
+        for message in messages.prefix(3) { try await writer.write(message) }
+        try await writer.write(contentsOf: messages.dropFirst(3))
+        #expect(sent.count == 4)
+        #expect(writer.frameCount == messages.count)
+
+        let reader = FrameReader()
+        reader.append(sent.flatMap { $0 })
+        var frames: [Frame] = []
+        while let frame = try reader.next() { frames.append(frame) }
+        try reader.finish()
+        #expect(try frames.map { try FramePayload(decoding: $0) } == messages)
+        // Only the empty message is under the policy's 256-byte threshold.
+        #expect(frames.map(\.header.compression) == [.none, .deflate, .deflate, .deflate, .deflate, .deflate])
+
+        // A frame read back is forwarded with its payload unchanged.
+        var forwarded: [UInt8] = []
+        let relay = AsyncFrameWriter(policy: .disabled) { bytes in forwarded += bytes }
+        try await relay.write(frames[4])
+        #expect(try FrameDecoder().decodeFrame(forwarded).payload == frames[4].payload)
+    }
+}
