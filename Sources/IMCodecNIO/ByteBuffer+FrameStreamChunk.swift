@@ -25,10 +25,12 @@
         /// - Parameters:
         ///   - outbound: The channel's outbound writer.
         ///   - policy: When and how to compress.
+        ///   - limits: The decoding limits of the peer's reader.
         public convenience init(
-            outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, policy: CompressionPolicy = .default
+            outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, policy: CompressionPolicy = .default,
+            limits: DecodingLimits = .default
         ) {
-            self.init(policy: policy) { bytes in
+            self.init(policy: policy, limits: limits) { bytes in
                 try await outbound.write(ByteBuffer(bytes: bytes))
             }
         }
@@ -40,7 +42,7 @@
         ///
         /// - Parameters:
         ///   - limits: The limits every inbound frame and payload is checked
-        ///     against.
+        ///     against, and outbound frames are written for.
         ///   - policy: When and how outbound payloads are compressed.
         /// - Throws: What adding a handler throws, such as when the channel has
         ///   closed.
@@ -49,7 +51,7 @@
             policy: CompressionPolicy = .default
         ) throws {
             try addHandler(ByteToMessageHandler(IMCodecPayloadDecoder(limits: limits)))
-            try addHandler(MessageToByteHandler(IMCodecPayloadEncoder(policy: policy)))
+            try addHandler(MessageToByteHandler(IMCodecPayloadEncoder(policy: policy, limits: limits)))
         }
 
         /// Adds the decoder and encoder of checked but undecoded frames: after
@@ -65,7 +67,7 @@
             policy: CompressionPolicy = .default
         ) throws {
             try addHandler(ByteToMessageHandler(IMCodecFrameDecoder(limits: limits)))
-            try addHandler(MessageToByteHandler(IMCodecFrameEncoder(policy: policy)))
+            try addHandler(MessageToByteHandler(IMCodecFrameEncoder(policy: policy, limits: limits)))
         }
     }
 #endif

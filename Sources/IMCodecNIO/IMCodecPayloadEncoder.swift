@@ -26,9 +26,12 @@
 
         /// Creates an encoder for one channel.
         ///
-        /// - Parameter policy: When and how to compress.
-        public init(policy: CompressionPolicy = .default) {
-            frames = FrameWriting(policy: policy)
+        /// - Parameters:
+        ///   - policy: When and how to compress.
+        ///   - limits: The decoding limits of the peer's reader; nothing it
+        ///     would refuse is written.
+        public init(policy: CompressionPolicy = .default, limits: DecodingLimits = .default) {
+            frames = FrameWriting(policy: policy, limits: limits)
         }
 
         /// Encodes one value as a frame.
@@ -36,8 +39,12 @@
         /// - Parameters:
         ///   - data: The message, batch or event.
         ///   - out: Where the frame is written.
-        public func encode(data: FramePayload, out: inout ByteBuffer) {
-            frames.write(into: &out) { encoder, bytes in _ = encoder.encode(data, appendingTo: &bytes) }
+        /// - Throws: What ``FrameEncoder`` throws for a value the peer's
+        ///   reader would refuse; the write fails and nothing is written.
+        public func encode(data: FramePayload, out: inout ByteBuffer) throws {
+            try frames.write(into: &out) { encoder, bytes throws(IMCodecError) in
+                try encoder.encode(data, appendingTo: &bytes)
+            }
         }
     }
 
@@ -65,9 +72,12 @@
 
         /// Creates an encoder for one channel.
         ///
-        /// - Parameter policy: When and how to compress.
-        public init(policy: CompressionPolicy = .default) {
-            frames = FrameWriting(policy: policy)
+        /// - Parameters:
+        ///   - policy: When and how to compress.
+        ///   - limits: The decoding limits of the peer's reader; no frame it
+        ///     would refuse is written.
+        public init(policy: CompressionPolicy = .default, limits: DecodingLimits = .default) {
+            frames = FrameWriting(policy: policy, limits: limits)
         }
 
         /// Frames one frame's payload again.
@@ -75,11 +85,16 @@
         /// - Parameters:
         ///   - data: The frame.
         ///   - out: Where the frame is written.
-        public func encode(data: Frame, out: inout ByteBuffer) {
-            frames.write(into: &out) { encoder, bytes in
-                _ = data.payload.withUnsafeBytes {
-                    encoder.encodeFrame(payload: $0, kind: data.header.kind, appendingTo: &bytes)
-                }
+        /// - Throws: `limit.frame-size` when the peer's reader would refuse
+        ///   even the stored frame; nothing is written.
+        public func encode(data: Frame, out: inout ByteBuffer) throws {
+            try frames.write(into: &out) { encoder, bytes throws(IMCodecError) in
+                // The payload is read in place, not copied.
+                try data.payload.withUnsafeBytes { payload in
+                    Result { () throws(IMCodecError) in
+                        try encoder.encodeFrame(payload: payload, kind: data.header.kind, appendingTo: &bytes)
+                    }
+                }.get()
             }
         }
     }
@@ -97,18 +112,18 @@
         let encoder: FrameEncoder
         private var scratch: [UInt8] = []
 
-        init(policy: CompressionPolicy) {
-            encoder = FrameEncoder(policy: policy)
+        init(policy: CompressionPolicy, limits: DecodingLimits) {
+            encoder = FrameEncoder(policy: policy, limits: limits)
         }
 
-        mutating func write(into out: inout ByteBuffer, encode: (FrameEncoder, inout [UInt8]) -> Void) {
-            encode(encoder, &scratch)
+        mutating func write(
+            into out: inout ByteBuffer, encode: (FrameEncoder, inout [UInt8]) throws(IMCodecError) -> Void
+        ) throws(IMCodecError) {
+            // Emptied whether or not the encoder throws; past the kept
+            // capacity, released.
+            defer { scratch.removeAll(keepingCapacity: scratch.capacity <= Self.keptCapacity) }
+            try encode(encoder, &scratch)
             out.writeBytes(scratch)
-            if scratch.capacity > Self.keptCapacity {
-                scratch = []
-            } else {
-                scratch.removeAll(keepingCapacity: true)
-            }
         }
     }
 #endif

@@ -43,7 +43,7 @@ func asyncChunks(_ chunks: [[UInt8]]) -> AsyncStream<[UInt8]> {
     }
 
     @Test func yieldsEveryFrameWhateverTheChunkSize() async throws {
-        let (stream, payloads) = sampleStream()
+        let (stream, payloads) = try sampleStream()
         for size in [1, 2, 3, 7, 64, 1_000, stream.count] {
             var read: [[UInt8]] = []
             for try await frame in asyncChunks(chunked(stream, by: size)).frames() { read.append(Array(frame.payload)) }
@@ -55,7 +55,7 @@ func asyncChunks(_ chunks: [[UInt8]]) -> AsyncStream<[UInt8]> {
         let messages = sampleMessages()
         let encoder = FrameEncoder()
         var stream: [UInt8] = []
-        for message in messages { encoder.encode(message, appendingTo: &stream) }
+        for message in messages { try encoder.encode(message, appendingTo: &stream) }
         let slices = AsyncStream<ArraySlice<UInt8>> { continuation in
             for start in stride(from: 0, to: stream.count, by: 5) {
                 continuation.yield(stream[start..<min(start + 5, stream.count)])
@@ -68,7 +68,7 @@ func asyncChunks(_ chunks: [[UInt8]]) -> AsyncStream<[UInt8]> {
     }
 
     @Test func throwsTruncatedWhenTheSourceEndsInsideAFrame() async throws {
-        let (stream, payloads) = sampleStream()
+        let (stream, payloads) = try sampleStream()
         var iterator = asyncChunks(chunked(Array(stream.dropLast()), by: 100)).frames().makeAsyncIterator()
         for payload in payloads.dropLast() {
             #expect(try await iterator.next().map { Array($0.payload) } == payload)
@@ -78,8 +78,8 @@ func asyncChunks(_ chunks: [[UInt8]]) -> AsyncStream<[UInt8]> {
     }
 
     @Test func throwsTheFirstMalformedFrameThenEnds() async throws {
-        let (stream, _) = sampleStream()
-        var broken = FrameEncoder(policy: .disabled).encodeFrame(payload: [1, 2, 3, 4], kind: .message)
+        let (stream, _) = try sampleStream()
+        var broken = try FrameEncoder(policy: .disabled).encodeFrame(payload: [1, 2, 3, 4], kind: .message)
         broken[broken.count - 1] ^= 0xFF
         var iterator = asyncChunks(chunked(broken + stream, by: 9)).frames()
             .makeAsyncIterator()
@@ -88,13 +88,13 @@ func asyncChunks(_ chunks: [[UInt8]]) -> AsyncStream<[UInt8]> {
     }
 
     @Test func passesTheSourcesErrorOn() async throws {
-        let (stream, _) = sampleStream()
+        let (stream, _) = try sampleStream()
         var iterator = FailingChunks(chunks: [Array(stream.prefix(3))]).frames().makeAsyncIterator()
         await #expect(throws: FailingChunks.SourceError.self) { try await iterator.next() }
     }
 
     @Test func endsWithCancellationWhileWaitingForBytes() async throws {
-        let (stream, _) = sampleStream()
+        let (stream, _) = try sampleStream()
         let (chunks, continuation) = AsyncStream.makeStream(of: [UInt8].self)
         // Half a frame, then nothing: the reader waits for the rest.
         continuation.yield(Array(stream.prefix(5)))

@@ -29,7 +29,7 @@ final class RelayHub: @unchecked Sendable {
     init(eventLoop: EventLoop, configuration: RelayConfiguration) {
         self.eventLoop = eventLoop
         self.configuration = configuration
-        encoder = FrameEncoder(policy: configuration.policy)
+        encoder = FrameEncoder(policy: configuration.policy, limits: configuration.limits)
     }
 
     var statistics: RelayStatistics {
@@ -69,7 +69,13 @@ final class RelayHub: @unchecked Sendable {
                 stats.joinsRefused += 1
                 return
             }
-            write(frameBytes(frame), to: sender)
+            // A frame its readers would refuse is not written (it cannot
+            // happen with the reader's own limits and a policy that compresses).
+            guard let bytes = try? frameBytes(frame) else {
+                stats.messagesRejected += 1
+                return
+            }
+            write(bytes, to: sender)
             return
         }
         let findings = Validator.validate(message, limits: configuration.profile)
@@ -81,7 +87,10 @@ final class RelayHub: @unchecked Sendable {
             stats.framesUnrouted += 1
             return
         }
-        let bytes = frameBytes(frame)
+        guard let bytes = try? frameBytes(frame) else {
+            stats.messagesRejected += 1
+            return
+        }
         for member in members.values where member !== sender {
             write(bytes, to: member)
             stats.framesDelivered += 1
@@ -89,11 +98,16 @@ final class RelayHub: @unchecked Sendable {
     }
 
     /// Frames a payload once; every member is written the same buffer.
-    private func frameBytes(_ frame: Frame) -> ByteBuffer {
+    ///
+    /// - Throws: `limit.frame-size` when the members' readers would refuse
+    ///   even the stored frame.
+    private func frameBytes(_ frame: Frame) throws(IMCodecError) -> ByteBuffer {
         scratch.removeAll(keepingCapacity: true)
-        _ = frame.payload.withUnsafeBytes {
-            encoder.encodeFrame(payload: $0, kind: frame.header.kind, appendingTo: &scratch)
-        }
+        try frame.payload.withUnsafeBytes { payload in
+            Result { () throws(IMCodecError) in
+                try encoder.encodeFrame(payload: payload, kind: frame.header.kind, appendingTo: &scratch)
+            }
+        }.get()
         return ByteBuffer(bytes: scratch)
     }
 

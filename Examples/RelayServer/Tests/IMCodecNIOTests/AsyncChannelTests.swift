@@ -26,10 +26,10 @@ import Testing
         // buffers hold.
         let count = 2_000
         let text = String(repeating: "0123456789", count: 1_000)
-        let frames = (0..<count).map { seq in
+        let frames = try (0..<count).map { seq in
             var message = Samples.message(sender: "fast", seq: seq)
             message.elems = [.text(text)]
-            return FrameEncoder(policy: .disabled).encode(message)
+            return try FrameEncoder(policy: .disabled).encode(message)
         }
         let total = frames.reduce(0) { $0 + $1.count }
         let replies = Locked<[UInt8]>([])

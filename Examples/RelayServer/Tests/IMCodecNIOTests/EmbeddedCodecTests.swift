@@ -63,7 +63,7 @@ import Testing
         // Field 1, length-delimited, declaring 5 bytes of which 1 follows:
         // a truncated payload inside a well-formed frame.
         let payload: [UInt8] = [0x0A, 0x05, 0x61]
-        let frame = FrameEncoder(policy: .disabled).encodeFrame(payload: payload, kind: .message)
+        let frame = try FrameEncoder(policy: .disabled).encodeFrame(payload: payload, kind: .message)
         let channel = try payloadChannel()
         var caught: IMCodecError?
         do { try channel.writeInbound(ByteBuffer(bytes: frame)) } catch { caught = error as? IMCodecError }
@@ -91,7 +91,7 @@ import Testing
     @Test func refusesAnOversizedFrameBeforeItsBodyArrives() throws {
         var limits = DecodingLimits()
         limits.maxFrameBytes = 1_000
-        let frame = FrameEncoder(policy: .disabled).encode(Samples.payloads[1])
+        let frame = try FrameEncoder(policy: .disabled).encode(Samples.payloads[1])
         let channel = try payloadChannel(limits: limits)
         #expect {
             try channel.writeInbound(ByteBuffer(bytes: frame.prefix(FrameHeader.maxEncodedLength)))

@@ -32,7 +32,7 @@ import Testing
         var sent = 0
         var expected: [FramePayload] = []
         for payload in payloads {
-            let frame = FrameEncoder().encode(payload)
+            let frame = try FrameEncoder().encode(payload)
             for offset in 1..<frame.count {
                 try await client.send(frame[..<offset])
                 let before = sent + offset
@@ -59,7 +59,7 @@ import Testing
         let server = try await LoggingServer()
         let client = try await connectRawClient(port: server.port, group: server.group)
         let whole = Samples.stream(Array(Samples.payloads.prefix(2)))
-        let last = FrameEncoder().encode(Samples.payloads[2])
+        let last = try FrameEncoder().encode(Samples.payloads[2])
         try await client.send(whole + last.prefix(last.count / 2))
         try await eventually("the whole frames") { server.log(0).payloads.count == 2 }
         try await client.close()
@@ -74,7 +74,7 @@ import Testing
     @Test func aClientStalledInsideAFrameHoldsUpNoOne() async throws {
         let server = try await LoggingServer()
         let stalled = try await connectRawClient(port: server.port, group: server.group)
-        let frame = FrameEncoder().encode(Samples.payloads[1])
+        let frame = try FrameEncoder().encode(Samples.payloads[1])
         try await stalled.send(frame.prefix(frame.count - 1))
         try await eventually("the stalled client's bytes") { server.log(0).bytesRead == frame.count - 1 }
 
@@ -138,7 +138,7 @@ import Testing
         limits.maxFrameBytes = 1_000
         let server = try await LoggingServer(limits: limits)
         let client = try await connectRawClient(port: server.port, group: server.group)
-        let frame = FrameEncoder(policy: .disabled).encode(Samples.payloads[1])
+        let frame = try FrameEncoder(policy: .disabled).encode(Samples.payloads[1])
         #expect(frame.count > 2_000)
         // The header and a few body bytes; the rest never comes.
         try await client.send(frame.prefix(FrameHeader.maxEncodedLength + 4))

@@ -46,7 +46,7 @@ final class RelayClient: Sendable {
     }
 
     static func frame(_ message: Message) -> ByteBuffer {
-        ByteBuffer(bytes: FrameEncoder(policy: .disabled).encode(message))
+        ByteBuffer(bytes: Samples.frame(.message(message)))
     }
 
     /// The non-join messages received from `sender`, as their sequence numbers.

@@ -29,14 +29,23 @@ enum Samples {
     static func stream(_ payloads: [FramePayload] = payloads, policy: CompressionPolicy = .default) -> [UInt8] {
         let encoder = FrameEncoder(policy: policy)
         var bytes: [UInt8] = []
-        for payload in payloads { encoder.encode(payload, appendingTo: &bytes) }
+        for payload in payloads { bytes += frame(payload, with: encoder) }
         return bytes
+    }
+
+    /// The frame of a sample, which is within every default limit.
+    static func frame(_ payload: FramePayload, with encoder: FrameEncoder = FrameEncoder(policy: .disabled)) -> [UInt8] {
+        do {
+            return try encoder.encode(payload)
+        } catch {
+            preconditionFailure("a sample within the default limits is refused: \(error)")
+        }
     }
 
     /// One uncompressed frame with its last payload byte changed, which its
     /// checksum must catch (docs/FRAME_FORMAT.md).
     static func corruptFrame() -> [UInt8] {
-        var bytes = FrameEncoder(policy: .disabled).encode(FramePayload.message(message(sender: "mallory")))
+        var bytes = frame(.message(message(sender: "mallory")))
         bytes[bytes.count - 1] ^= 0x01
         return bytes
     }
