@@ -729,6 +729,17 @@ def gen_merge(m):
     return "".join(out)
 
 
+def holds_counts(name, seen=None):
+    """Whether a value of message `name` can hold a repeated field, itself or in a message it holds."""
+    seen = set() if seen is None else seen
+    if name in seen:
+        return False
+    seen.add(name)
+    m = MESSAGES[name]
+    return any(f.repeated for f in m.fields) or any(
+        holds_counts(f.short_type, seen) for f in m.fields if f.type == T_MESSAGE)
+
+
 def gen_check_limits(m):
     """What a decoder with the context's limits would refuse in the value's canonical encoding.
 
@@ -737,15 +748,17 @@ def gen_check_limits(m):
     `limit.*` (or, for unknown bytes, `payload.*`) error `_merge` would throw
     reading those bytes, with the same path. An entry past a count limit is
     refused before it is looked at, as `_merge` refuses it before reading it.
+    Without unknown fields anywhere in the value, a nested message that can
+    hold no repeated field has nothing to refuse and is not visited.
     """
-    out = ["    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {\n"]
+    out = ["    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {\n"]
 
     def visit(f, v, path, ind):
         s = "%sdo throws(IMCodecError) {\n" % ind
         layered = (m.name, f.name) in LAYER_FIELDS
         if layered:
             s += "%s    try context.enterLayer()\n" % ind
-        s += "%s    try %s._checkLimits(&context)\n" % (ind, v)
+        s += "%s    try %s._checkLimits(&context, unknownFields: unknownFields)\n" % (ind, v)
         if layered:
             s += "%s    context.leaveLayer()\n" % ind
         s += '%s} catch { throw error.prefixed(with: "%s") }\n' % (ind, path)
@@ -754,13 +767,23 @@ def gen_check_limits(m):
     for g in runs(m):
         if isinstance(g, list):
             members = [f for f in g if f.type == T_MESSAGE]
-            if not members:
-                continue
-            out.append("        switch %s {\n" % oneof_var(m, g[0]))
-            for f in members:
-                out.append("        case .%s(let value)?:\n" % escape(swift_name(f.name)))
-                out.append(visit(f, "value", f.json_name, "            "))
-            out.append("        default: break\n        }\n")
+            counted = [f for f in members if holds_counts(f.short_type)]
+            others = [f for f in members if not holds_counts(f.short_type)]
+            # One member is set at most, so the two switches keep the order.
+            for group, condition in ((counted, None), (others, "unknownFields")):
+                if not group:
+                    continue
+                ind = "        "
+                if condition:
+                    out.append("        if %s {\n" % condition)
+                    ind = "            "
+                out.append("%sswitch %s {\n" % (ind, oneof_var(m, g[0])))
+                for f in group:
+                    out.append("%scase .%s(let value)?:\n" % (ind, escape(swift_name(f.name))))
+                    out.append(visit(f, "value", f.json_name, ind + "    "))
+                out.append("%sdefault: break\n%s}\n" % (ind, ind))
+                if condition:
+                    out.append("        }\n")
             continue
         f = g
         v = "self." + escape(swift_name(f.name))
@@ -775,7 +798,11 @@ def gen_check_limits(m):
                 out.append("                    throw Self._overLimit(.%s, \"%s\", index, context.limits.%s)\n"
                            % (code, f.json_name, limit))
                 out.append("                }\n")
-                out.append(visit(f, "entries[index]", "%s[\\(index)]" % f.json_name, "                "))
+                if holds_counts(f.short_type):
+                    out.append(visit(f, "entries[index]", "%s[\\(index)]" % f.json_name, "                "))
+                else:
+                    out.append("                guard unknownFields else { continue }\n")
+                    out.append(visit(f, "entries[index]", "%s[\\(index)]" % f.json_name, "                "))
                 out.append("            }\n        }\n")
             else:
                 out.append("        if %s.count > context.limits.%s {\n" % (v, limit))
@@ -783,10 +810,11 @@ def gen_check_limits(m):
                            % (code, f.json_name, limit, limit))
                 out.append("        }\n")
         elif f.type == T_MESSAGE:
-            out.append("        if %s {\n" % present_binding(f))
+            condition = present_binding(f) if holds_counts(f.short_type) else "unknownFields, " + present_binding(f)
+            out.append("        if %s {\n" % condition)
             out.append(visit(f, "value", f.json_name, "            "))
             out.append("        }\n")
-    out.append("        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }\n    }\n")
+    out.append("        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }\n    }\n")
     return "".join(out)
 
 

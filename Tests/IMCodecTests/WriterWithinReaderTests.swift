@@ -148,15 +148,17 @@ import Testing
     }
 
     /// Generated values against low limits, so many of them are past one:
-    /// the encoder and the decoder agree on every one.
-    @Test(arguments: [1, 2, 3])
-    func agreesWithTheReaderOnGeneratedValues(limit: Int) throws {
+    /// the encoder and the decoder agree on every one, with unknown fields
+    /// in the values (every nested value walked) and without (only those
+    /// that can hold repeated fields).
+    @Test(arguments: [1, 2, 3], [true, false])
+    func agreesWithTheReaderOnGeneratedValues(limit: Int, unknownFields: Bool) throws {
         var limits = DecodingLimits()
         limits.maxDepth = limit
         limits.maxElems = limit + 1
         limits.maxRepeated = limit
         limits.maxBatchMessages = limit + 1
-        var generator = ValueGenerator(seed: UInt64(limit) &* 0x9E37_79B9, maxLayers: 3)
+        var generator = ValueGenerator(seed: UInt64(limit) &* 0x9E37_79B9, maxLayers: 3, unknownFields: unknownFields)
         var refusedCount = 0
         for index in 0..<400 {
             let value: FramePayload =

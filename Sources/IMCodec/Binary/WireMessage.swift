@@ -29,7 +29,13 @@ public protocol WireMessage: Sendable, Hashable {
     /// `payload.*` for malformed unknown fields), with the same path; returns
     /// when such a decoder accepts it. Costs a walk of the value, no
     /// encoding.
-    func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError)
+    ///
+    /// - Parameters:
+    ///   - context: The limits, and the depth of this value.
+    ///   - unknownFields: Whether the value may hold unknown fields; when
+    ///     it holds none, nested values that can hold no repeated field are
+    ///     not visited.
+    func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError)
 
     /// Creates a value from its proto3 JSON form.
     init(_json value: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError)

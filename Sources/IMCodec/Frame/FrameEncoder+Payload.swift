@@ -110,7 +110,7 @@ extension FrameEncoder {
     ) throws(IMCodecError) {
         guard cache.holdsUnknownFields || size >= smallestPayloadPastALimit else { return }
         var context = DecodeContext(limits: limits)
-        try content._checkLimits(&context)
+        try content._checkLimits(&context, unknownFields: cache.holdsUnknownFields)
     }
 
     /// Encodes a payload that may be compressed into the payload scratch

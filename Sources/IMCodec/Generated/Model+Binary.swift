@@ -59,8 +59,8 @@ extension CustomInfoEntry {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -195,18 +195,19 @@ extension UserProfile {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         try self.customInfo.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
             for index in entries.indices {
                 if index >= context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "customInfo", index, context.limits.maxRepeated)
                 }
+                guard unknownFields else { continue }
                 do throws(IMCodecError) {
-                    try entries[index]._checkLimits(&context)
+                    try entries[index]._checkLimits(&context, unknownFields: unknownFields)
                 } catch { throw error.prefixed(with: "customInfo[\(index)]") }
             }
         }
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -299,18 +300,19 @@ extension GroupMemberInfo {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         try self.customInfo.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
             for index in entries.indices {
                 if index >= context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "customInfo", index, context.limits.maxRepeated)
                 }
+                guard unknownFields else { continue }
                 do throws(IMCodecError) {
-                    try entries[index]._checkLimits(&context)
+                    try entries[index]._checkLimits(&context, unknownFields: unknownFields)
                 } catch { throw error.prefixed(with: "customInfo[\(index)]") }
             }
         }
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -349,8 +351,8 @@ extension TextElem {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -410,8 +412,8 @@ extension CustomElem {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -485,8 +487,8 @@ extension ImageLevel {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -558,18 +560,19 @@ extension ImageElem {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         try self.levels.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
             for index in entries.indices {
                 if index >= context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "levels", index, context.limits.maxRepeated)
                 }
+                guard unknownFields else { continue }
                 do throws(IMCodecError) {
-                    try entries[index]._checkLimits(&context)
+                    try entries[index]._checkLimits(&context, unknownFields: unknownFields)
                 } catch { throw error.prefixed(with: "levels[\(index)]") }
             }
         }
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -636,8 +639,8 @@ extension SoundElem {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -760,8 +763,8 @@ extension VideoElem {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -828,8 +831,8 @@ extension FileElem {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -882,8 +885,8 @@ extension LocationElem {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -929,8 +932,8 @@ extension FaceElem {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -1046,7 +1049,7 @@ extension MergerElem {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if self.abstracts.count > context.limits.maxRepeated {
             throw Self._overLimit(.limitRepeated, "abstracts", context.limits.maxRepeated, context.limits.maxRepeated)
         }
@@ -1057,12 +1060,12 @@ extension MergerElem {
                 }
                 do throws(IMCodecError) {
                     try context.enterLayer()
-                    try entries[index]._checkLimits(&context)
+                    try entries[index]._checkLimits(&context, unknownFields: unknownFields)
                     context.leaveLayer()
                 } catch { throw error.prefixed(with: "messages[\(index)]") }
             }
         }
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -1115,8 +1118,8 @@ extension GroupChangeInfo {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -1162,8 +1165,8 @@ extension MemberChangeInfo {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -1220,13 +1223,13 @@ extension ChangedUserInfo {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if case .value(let value)? = self._profile {
             do throws(IMCodecError) {
-                try value._checkLimits(&context)
+                try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(with: "profile") }
         }
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -1283,13 +1286,13 @@ extension ChangedGroupMemberInfo {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if let value = self.info {
             do throws(IMCodecError) {
-                try value._checkLimits(&context)
+                try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(with: "info") }
         }
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -1524,7 +1527,7 @@ extension GroupTipsElem {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if self.userList.count > context.limits.maxRepeated {
             throw Self._overLimit(.limitRepeated, "userList", context.limits.maxRepeated, context.limits.maxRepeated)
         }
@@ -1533,8 +1536,9 @@ extension GroupTipsElem {
                 if index >= context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "groupChangeList", index, context.limits.maxRepeated)
                 }
+                guard unknownFields else { continue }
                 do throws(IMCodecError) {
-                    try entries[index]._checkLimits(&context)
+                    try entries[index]._checkLimits(&context, unknownFields: unknownFields)
                 } catch { throw error.prefixed(with: "groupChangeList[\(index)]") }
             }
         }
@@ -1543,19 +1547,20 @@ extension GroupTipsElem {
                 if index >= context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "memberChangeList", index, context.limits.maxRepeated)
                 }
+                guard unknownFields else { continue }
                 do throws(IMCodecError) {
-                    try entries[index]._checkLimits(&context)
+                    try entries[index]._checkLimits(&context, unknownFields: unknownFields)
                 } catch { throw error.prefixed(with: "memberChangeList[\(index)]") }
             }
         }
         if case .value(let value)? = self._opUserInfo {
             do throws(IMCodecError) {
-                try value._checkLimits(&context)
+                try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(with: "opUserInfo") }
         }
         if let value = self.opGroupMemberInfo {
             do throws(IMCodecError) {
-                try value._checkLimits(&context)
+                try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(with: "opGroupMemberInfo") }
         }
         try self.changedUserInfo.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
@@ -1564,7 +1569,7 @@ extension GroupTipsElem {
                     throw Self._overLimit(.limitRepeated, "changedUserInfo", index, context.limits.maxRepeated)
                 }
                 do throws(IMCodecError) {
-                    try entries[index]._checkLimits(&context)
+                    try entries[index]._checkLimits(&context, unknownFields: unknownFields)
                 } catch { throw error.prefixed(with: "changedUserInfo[\(index)]") }
             }
         }
@@ -1574,11 +1579,11 @@ extension GroupTipsElem {
                     throw Self._overLimit(.limitRepeated, "changedGroupMemberInfo", index, context.limits.maxRepeated)
                 }
                 do throws(IMCodecError) {
-                    try entries[index]._checkLimits(&context)
+                    try entries[index]._checkLimits(&context, unknownFields: unknownFields)
                 } catch { throw error.prefixed(with: "changedGroupMemberInfo[\(index)]") }
             }
         }
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -1702,18 +1707,18 @@ extension GroupSystemElem {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if case .value(let value)? = self._opUserInfo {
             do throws(IMCodecError) {
-                try value._checkLimits(&context)
+                try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(with: "opUserInfo") }
         }
         if let value = self.opGroupMemberInfo {
             do throws(IMCodecError) {
-                try value._checkLimits(&context)
+                try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(with: "opGroupMemberInfo") }
         }
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -1766,8 +1771,8 @@ extension SnsChangeInfo {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -1832,18 +1837,19 @@ extension SnsSystemElem {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         try self.users.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
             for index in entries.indices {
                 if index >= context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "users", index, context.limits.maxRepeated)
                 }
+                guard unknownFields else { continue }
                 do throws(IMCodecError) {
-                    try entries[index]._checkLimits(&context)
+                    try entries[index]._checkLimits(&context, unknownFields: unknownFields)
                 } catch { throw error.prefixed(with: "users[\(index)]") }
             }
         }
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -1896,8 +1902,8 @@ extension ProfileSystemElem {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -2208,63 +2214,68 @@ extension Elem {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         switch kind {
-        case .text(let value)?:
-            do throws(IMCodecError) {
-                try value._checkLimits(&context)
-            } catch { throw error.prefixed(with: "text") }
-        case .custom(let value)?:
-            do throws(IMCodecError) {
-                try value._checkLimits(&context)
-            } catch { throw error.prefixed(with: "custom") }
         case .image(let value)?:
             do throws(IMCodecError) {
-                try value._checkLimits(&context)
+                try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(with: "image") }
-        case .sound(let value)?:
-            do throws(IMCodecError) {
-                try value._checkLimits(&context)
-            } catch { throw error.prefixed(with: "sound") }
-        case .video(let value)?:
-            do throws(IMCodecError) {
-                try value._checkLimits(&context)
-            } catch { throw error.prefixed(with: "video") }
-        case .file(let value)?:
-            do throws(IMCodecError) {
-                try value._checkLimits(&context)
-            } catch { throw error.prefixed(with: "file") }
-        case .location(let value)?:
-            do throws(IMCodecError) {
-                try value._checkLimits(&context)
-            } catch { throw error.prefixed(with: "location") }
-        case .face(let value)?:
-            do throws(IMCodecError) {
-                try value._checkLimits(&context)
-            } catch { throw error.prefixed(with: "face") }
         case .merger(let value)?:
             do throws(IMCodecError) {
-                try value._checkLimits(&context)
+                try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(with: "merger") }
         case .groupTips(let value)?:
             do throws(IMCodecError) {
-                try value._checkLimits(&context)
+                try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(with: "groupTips") }
         case .groupSystem(let value)?:
             do throws(IMCodecError) {
-                try value._checkLimits(&context)
+                try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(with: "groupSystem") }
         case .snsSystem(let value)?:
             do throws(IMCodecError) {
-                try value._checkLimits(&context)
+                try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(with: "snsSystem") }
-        case .profileSystem(let value)?:
-            do throws(IMCodecError) {
-                try value._checkLimits(&context)
-            } catch { throw error.prefixed(with: "profileSystem") }
         default: break
         }
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+        if unknownFields {
+            switch kind {
+            case .text(let value)?:
+                do throws(IMCodecError) {
+                    try value._checkLimits(&context, unknownFields: unknownFields)
+                } catch { throw error.prefixed(with: "text") }
+            case .custom(let value)?:
+                do throws(IMCodecError) {
+                    try value._checkLimits(&context, unknownFields: unknownFields)
+                } catch { throw error.prefixed(with: "custom") }
+            case .sound(let value)?:
+                do throws(IMCodecError) {
+                    try value._checkLimits(&context, unknownFields: unknownFields)
+                } catch { throw error.prefixed(with: "sound") }
+            case .video(let value)?:
+                do throws(IMCodecError) {
+                    try value._checkLimits(&context, unknownFields: unknownFields)
+                } catch { throw error.prefixed(with: "video") }
+            case .file(let value)?:
+                do throws(IMCodecError) {
+                    try value._checkLimits(&context, unknownFields: unknownFields)
+                } catch { throw error.prefixed(with: "file") }
+            case .location(let value)?:
+                do throws(IMCodecError) {
+                    try value._checkLimits(&context, unknownFields: unknownFields)
+                } catch { throw error.prefixed(with: "location") }
+            case .face(let value)?:
+                do throws(IMCodecError) {
+                    try value._checkLimits(&context, unknownFields: unknownFields)
+                } catch { throw error.prefixed(with: "face") }
+            case .profileSystem(let value)?:
+                do throws(IMCodecError) {
+                    try value._checkLimits(&context, unknownFields: unknownFields)
+                } catch { throw error.prefixed(with: "profileSystem") }
+            default: break
+            }
+        }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -2367,18 +2378,18 @@ extension OfflinePushInfo {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        if case .value(let value)? = self._android {
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if unknownFields, case .value(let value)? = self._android {
             do throws(IMCodecError) {
-                try value._checkLimits(&context)
+                try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(with: "android") }
         }
-        if let value = self.apns {
+        if unknownFields, let value = self.apns {
             do throws(IMCodecError) {
-                try value._checkLimits(&context)
+                try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(with: "apns") }
         }
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -2473,8 +2484,8 @@ extension AndroidPushInfo {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -2541,8 +2552,8 @@ extension ApnsPushInfo {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -2761,16 +2772,16 @@ extension Message {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if self.targetedReceivers.count > context.limits.maxRepeated {
             throw Self._overLimit(.limitRepeated, "targetedReceivers", context.limits.maxRepeated, context.limits.maxRepeated)
         }
         if self.atUserList.count > context.limits.maxRepeated {
             throw Self._overLimit(.limitRepeated, "atUserList", context.limits.maxRepeated, context.limits.maxRepeated)
         }
-        if case .value(let value)? = self._offlinePushInfo {
+        if unknownFields, case .value(let value)? = self._offlinePushInfo {
             do throws(IMCodecError) {
-                try value._checkLimits(&context)
+                try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(with: "offlinePushInfo") }
         }
         try self.elems.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
@@ -2779,11 +2790,11 @@ extension Message {
                     throw Self._overLimit(.limitElems, "elems", index, context.limits.maxElems)
                 }
                 do throws(IMCodecError) {
-                    try entries[index]._checkLimits(&context)
+                    try entries[index]._checkLimits(&context, unknownFields: unknownFields)
                 } catch { throw error.prefixed(with: "elems[\(index)]") }
             }
         }
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -2841,18 +2852,18 @@ extension MessageBatch {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         try self.messages.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
             for index in entries.indices {
                 if index >= context.limits.maxBatchMessages {
                     throw Self._overLimit(.limitBatchMessages, "messages", index, context.limits.maxBatchMessages)
                 }
                 do throws(IMCodecError) {
-                    try entries[index]._checkLimits(&context)
+                    try entries[index]._checkLimits(&context, unknownFields: unknownFields)
                 } catch { throw error.prefixed(with: "messages[\(index)]") }
             }
         }
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -2933,8 +2944,8 @@ extension MessageReceipt {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -2992,18 +3003,19 @@ extension ReadReceiptEvent {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         try self.receipts.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
             for index in entries.indices {
                 if index >= context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "receipts", index, context.limits.maxRepeated)
                 }
+                guard unknownFields else { continue }
                 do throws(IMCodecError) {
-                    try entries[index]._checkLimits(&context)
+                    try entries[index]._checkLimits(&context, unknownFields: unknownFields)
                 } catch { throw error.prefixed(with: "receipts[\(index)]") }
             }
         }
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -3042,8 +3054,8 @@ extension RecallEvent {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -3093,13 +3105,13 @@ extension ModificationEvent {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if case .value(let value)? = self._message {
             do throws(IMCodecError) {
-                try value._checkLimits(&context)
+                try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(with: "message") }
         }
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -3159,8 +3171,8 @@ extension ConnectionEvent {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -3213,8 +3225,8 @@ extension UserStatusEvent {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
 
@@ -3357,30 +3369,35 @@ extension Event {
         }
     }
 
-    public func _checkLimits(_ context: inout DecodeContext) throws(IMCodecError) {
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         switch kind {
         case .readReceipt(let value)?:
             do throws(IMCodecError) {
-                try value._checkLimits(&context)
+                try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(with: "readReceipt") }
-        case .recall(let value)?:
-            do throws(IMCodecError) {
-                try value._checkLimits(&context)
-            } catch { throw error.prefixed(with: "recall") }
         case .modification(let value)?:
             do throws(IMCodecError) {
-                try value._checkLimits(&context)
+                try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(with: "modification") }
-        case .connection(let value)?:
-            do throws(IMCodecError) {
-                try value._checkLimits(&context)
-            } catch { throw error.prefixed(with: "connection") }
-        case .userStatus(let value)?:
-            do throws(IMCodecError) {
-                try value._checkLimits(&context)
-            } catch { throw error.prefixed(with: "userStatus") }
         default: break
         }
-        if !unknownFields.isEmpty { try unknownFields._checkLimits(context) }
+        if unknownFields {
+            switch kind {
+            case .recall(let value)?:
+                do throws(IMCodecError) {
+                    try value._checkLimits(&context, unknownFields: unknownFields)
+                } catch { throw error.prefixed(with: "recall") }
+            case .connection(let value)?:
+                do throws(IMCodecError) {
+                    try value._checkLimits(&context, unknownFields: unknownFields)
+                } catch { throw error.prefixed(with: "connection") }
+            case .userStatus(let value)?:
+                do throws(IMCodecError) {
+                    try value._checkLimits(&context, unknownFields: unknownFields)
+                } catch { throw error.prefixed(with: "userStatus") }
+            default: break
+            }
+        }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
