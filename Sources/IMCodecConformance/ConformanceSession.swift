@@ -3,7 +3,7 @@ import Foundation
 /// One conformance run as the `imcodec conformance` command performs it:
 /// load the vectors and the failure list, pick the testee, run, write the
 /// reports, and say whether everything was as expected.
-public struct ConformanceSession {
+public struct ConformanceSession: Sendable {
     /// The vectors directory. Relative paths are resolved against the
     /// current directory, so the default `Vectors` means: run from the
     /// repository root.

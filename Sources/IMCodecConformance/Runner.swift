@@ -9,7 +9,7 @@
 /// then turns expected failures (with the expected failure code) into known
 /// failures; a listed case that passes, is skipped or fails another way is
 /// unexpected.
-public struct Runner {
+public struct Runner: Sendable {
     /// How a run behaves.
     public struct Options: Sendable {
         /// The most time one case may take, all its checks together; nil for

@@ -133,6 +133,4 @@ public struct RESTImport<Value> {
         self.skippedKeys = skippedKeys
     }
 }
-
-extension RESTImport: Sendable where Value: Sendable {}
 extension RESTImport: Equatable where Value: Equatable {}
