@@ -41,8 +41,10 @@ extension FrameEncoder {
     @inlinable
     public func encode<Content: FrameContent>(_ content: Content) throws(IMCodecError) -> [UInt8] {
         // Inlined so the caller's concrete type sizes and writes the payload
-        // without generic dispatch or metadata lookups.
-        let result: Result<[UInt8], IMCodecError> = SizeCache.withScratch { cache in Result { () throws(IMCodecError) in
+        // without generic dispatch or metadata lookups. The scratch's body
+        // returns a Result rather than throwing: a throwing body measured
+        // about 0.1 µs more per frame.
+        let frame = SizeCache.withScratch { cache in Result { () throws(IMCodecError) -> [UInt8] in
             let size = content._encodedSize(&cache)
             if compresses(payloadLength: size) {
                 var frame: [UInt8] = []
@@ -61,7 +63,7 @@ extension FrameEncoder {
                 count = frameLength
             }
         } }
-        return try result.get()
+        return try frame.get()
     }
 
     /// Encodes a `Message`, `MessageBatch` or `Event` as a frame of its kind at
@@ -80,7 +82,8 @@ extension FrameEncoder {
     public func encode<Content: FrameContent>(
         _ content: Content, appendingTo buffer: inout [UInt8]
     ) throws(IMCodecError) -> Int {
-        let result: Result<Int, IMCodecError> = SizeCache.withScratch { cache in Result { () throws(IMCodecError) in
+        // A Result, not a throwing body, as in encode(_:).
+        let appended = SizeCache.withScratch { cache in Result { () throws(IMCodecError) -> Int in
             let size = content._encodedSize(&cache)
             if compresses(payloadLength: size) {
                 return try encodeCompressible(content, size: size, &cache, appendingTo: &buffer)
@@ -98,7 +101,7 @@ extension FrameEncoder {
             }
             return frameLength
         } }
-        return try result.get()
+        return try appended.get()
     }
 
     /// Throws what a decoder with ``limits`` would throw reading `content`'s
