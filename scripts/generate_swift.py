@@ -584,7 +584,12 @@ def gen_size(m):
         v = "self." + escape(swift_name(f.name))
         if f.repeated:
             out.append("        for value in %s {\n" % v)
-            if f.type == T_MESSAGE:
+            if f.type == T_MESSAGE and (m.name, f.name) in LAYER_FIELDS:
+                # The deepest merger layer, noted for a frame encoder.
+                out.append("            cache.enterLayer()\n")
+                out.append(nested(f, "value", "            "))
+                out.append("            cache.leaveLayer()\n")
+            elif f.type == T_MESSAGE:
                 out.append(nested(f, "value", "            "))
             else:
                 out.append("            size &+= %d &+ %s\n" % (len(tag_bytes(f)), size_expr(f, "value")))
@@ -751,7 +756,12 @@ def gen_check_limits(m):
     Without unknown fields anywhere in the value, a nested message that can
     hold no repeated field has nothing to refuse and is not visited.
     """
-    out = ["    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {\n"]
+    # releasenone, as for sizing and writing, so entries are walked in place
+    # rather than copied (a merger's messages were copied whole without it).
+    # The walk releases nothing it is given; only on the way out of an error
+    # does it release the errors it made itself while prefixing their paths.
+    out = [RELEASE_NONE,
+           "    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {\n"]
 
     def visit(f, v, path, ind):
         s = "%sdo throws(IMCodecError) {\n" % ind

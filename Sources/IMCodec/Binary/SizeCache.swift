@@ -26,6 +26,10 @@ public struct SizeCache {
     @usableFromInline var ownsSlots: Bool
     /// Whether a value sized with this cache holds unknown fields anywhere.
     @usableFromInline var holdsUnknownFields: Bool
+    /// The merger layer of the message being sized (0 for the value itself).
+    @usableFromInline var layer: Int
+    /// The deepest merger layer of a message the value holds.
+    @usableFromInline var deepestLayer: Int
 
     /// The number of sizes the stack scratch holds.
     @usableFromInline static var scratchSlots: Int { 128 }
@@ -37,6 +41,8 @@ public struct SizeCache {
         cursor = 0
         ownsSlots = false
         holdsUnknownFields = false
+        layer = 0
+        deepestLayer = 0
     }
 
     /// Calls `body` with an empty cache whose first sizes live on the stack.
@@ -53,6 +59,17 @@ public struct SizeCache {
             return result
         }
     }
+
+    /// Notes that a merger's message, one layer deeper, is about to be sized.
+    @inlinable @inline(__always)
+    public mutating func enterLayer() {
+        layer &+= 1
+        if layer > deepestLayer { deepestLayer = layer }
+    }
+
+    /// Notes that a merger's message has been sized.
+    @inlinable @inline(__always)
+    public mutating func leaveLayer() { layer &-= 1 }
 
     /// Reserves the slot for a nested message about to be sized.
     @inlinable @inline(__always)

@@ -105,13 +105,15 @@ extension FrameEncoder {
     }
 
     /// Throws what a decoder with ``limits`` would throw reading `content`'s
-    /// payload of `size` bytes: a walk of the value, no encoding, unless the
-    /// payload is too small to pass a limit and holds no unknown fields.
+    /// payload of `size` bytes: a walk of the value, no encoding, unless what
+    /// sizing noted shows there is nothing to find (no unknown fields,
+    /// mergers within `maxDepth`, too few bytes to pass a count limit).
     @inlinable
     func checkLimits<Content: FrameContent>(
         of content: Content, size: Int, _ cache: SizeCache
     ) throws(IMCodecError) {
-        guard cache.holdsUnknownFields || size >= smallestPayloadPastALimit else { return }
+        guard cache.holdsUnknownFields || cache.deepestLayer > limits.maxDepth || size >= smallestPayloadPastACount
+        else { return }
         var context = DecodeContext(limits: limits)
         try content._checkLimits(&context, unknownFields: cache.holdsUnknownFields)
     }

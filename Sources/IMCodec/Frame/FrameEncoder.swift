@@ -19,11 +19,11 @@ public final class FrameEncoder {
     /// The decoding limits of the readers the frames are written for.
     public let limits: DecodingLimits
     /// The fewest payload bytes that can hold more entries than a count
-    /// limit allows or nest merger layers past `maxDepth`: an elem takes at
-    /// least 3 bytes, any other repeated entry 2, a merger layer 7. A payload
-    /// smaller than this without unknown fields is within the limits, and its
-    /// value is not walked.
-    @usableFromInline let smallestPayloadPastALimit: Int
+    /// limit allows: an elem takes at least 3 bytes, any other repeated entry
+    /// 2. A smaller payload of a value without unknown fields whose mergers
+    /// nest no deeper than `maxDepth` (both noted while it is sized) is
+    /// within the limits, and the value is not walked.
+    @usableFromInline let smallestPayloadPastACount: Int
     private var deflaterStorage: Deflater?
     /// Receives deflate output before the body length, and so the header,
     /// is known; kept to avoid an allocation per frame.
@@ -48,9 +48,8 @@ public final class FrameEncoder {
             let (total, overflowAgain) = entries.multipliedReportingOverflow(by: perEntry)
             return overflow || overflowAgain ? .max : total
         }
-        smallestPayloadPastALimit = Swift.min(
-            bytes(3, limits.maxElems), bytes(2, limits.maxRepeated), bytes(2, limits.maxBatchMessages),
-            bytes(7, limits.maxDepth))
+        smallestPayloadPastACount = Swift.min(
+            bytes(3, limits.maxElems), bytes(2, limits.maxRepeated), bytes(2, limits.maxBatchMessages))
     }
 
     /// Encodes one payload, as given, as a frame.

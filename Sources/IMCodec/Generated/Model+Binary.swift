@@ -59,6 +59,7 @@ extension CustomInfoEntry {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -195,6 +196,7 @@ extension UserProfile {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         try self.customInfo.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
             for index in entries.indices {
@@ -300,6 +302,7 @@ extension GroupMemberInfo {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         try self.customInfo.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
             for index in entries.indices {
@@ -351,6 +354,7 @@ extension TextElem {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -412,6 +416,7 @@ extension CustomElem {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -487,6 +492,7 @@ extension ImageLevel {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -560,6 +566,7 @@ extension ImageElem {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         try self.levels.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
             for index in entries.indices {
@@ -639,6 +646,7 @@ extension SoundElem {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -763,6 +771,7 @@ extension VideoElem {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -831,6 +840,7 @@ extension FileElem {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -885,6 +895,7 @@ extension LocationElem {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -932,6 +943,7 @@ extension FaceElem {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -947,10 +959,12 @@ extension MergerElem {
         }
         if !self.compatibleText.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.compatibleText.utf8.count) }
         for value in self.messages {
+            cache.enterLayer()
             let slot = cache.reserve()
             let count = value._encodedSize(&cache)
             cache.record(count, at: slot)
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
+            cache.leaveLayer()
         }
         if self.layersOverLimit { size &+= 1 &+ 1 }
         if self.msgNum != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.msgNum)) }
@@ -1049,6 +1063,7 @@ extension MergerElem {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if self.abstracts.count > context.limits.maxRepeated {
             throw Self._overLimit(.limitRepeated, "abstracts", context.limits.maxRepeated, context.limits.maxRepeated)
@@ -1118,6 +1133,7 @@ extension GroupChangeInfo {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -1165,6 +1181,7 @@ extension MemberChangeInfo {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -1223,6 +1240,7 @@ extension ChangedUserInfo {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if case .value(let value)? = self._profile {
             do throws(IMCodecError) {
@@ -1286,6 +1304,7 @@ extension ChangedGroupMemberInfo {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if let value = self.info {
             do throws(IMCodecError) {
@@ -1527,6 +1546,7 @@ extension GroupTipsElem {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if self.userList.count > context.limits.maxRepeated {
             throw Self._overLimit(.limitRepeated, "userList", context.limits.maxRepeated, context.limits.maxRepeated)
@@ -1707,6 +1727,7 @@ extension GroupSystemElem {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if case .value(let value)? = self._opUserInfo {
             do throws(IMCodecError) {
@@ -1771,6 +1792,7 @@ extension SnsChangeInfo {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -1837,6 +1859,7 @@ extension SnsSystemElem {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         try self.users.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
             for index in entries.indices {
@@ -1902,6 +1925,7 @@ extension ProfileSystemElem {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -2214,6 +2238,7 @@ extension Elem {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         switch kind {
         case .image(let value)?:
@@ -2378,6 +2403,7 @@ extension OfflinePushInfo {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if unknownFields, case .value(let value)? = self._android {
             do throws(IMCodecError) {
@@ -2484,6 +2510,7 @@ extension AndroidPushInfo {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -2552,6 +2579,7 @@ extension ApnsPushInfo {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -2772,6 +2800,7 @@ extension Message {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if self.targetedReceivers.count > context.limits.maxRepeated {
             throw Self._overLimit(.limitRepeated, "targetedReceivers", context.limits.maxRepeated, context.limits.maxRepeated)
@@ -2852,6 +2881,7 @@ extension MessageBatch {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         try self.messages.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
             for index in entries.indices {
@@ -2944,6 +2974,7 @@ extension MessageReceipt {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -3003,6 +3034,7 @@ extension ReadReceiptEvent {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         try self.receipts.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
             for index in entries.indices {
@@ -3054,6 +3086,7 @@ extension RecallEvent {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -3105,6 +3138,7 @@ extension ModificationEvent {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if case .value(let value)? = self._message {
             do throws(IMCodecError) {
@@ -3171,6 +3205,7 @@ extension ConnectionEvent {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -3225,6 +3260,7 @@ extension UserStatusEvent {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -3369,6 +3405,7 @@ extension Event {
         }
     }
 
+    @_effects(releasenone)
     public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
         switch kind {
         case .readReceipt(let value)?:
