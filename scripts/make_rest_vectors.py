@@ -1895,6 +1895,20 @@ def write_validate():
         val(vf, f"rest.validate.{profile}.latitude-90.5", "Latitude 90.5 is outside [-90, 90].", profile,
             [finding("range.location.latitude", "MsgBody[0].MsgContent.Latitude", 90)],
             rest=[el("TIMLocationElem", {"Desc": "x", "Latitude": 90.5, "Longitude": 0})])
+        # M17, M18 at their bounds, in both profiles.
+        val(vf, f"rest.validate.{profile}.empty-body", "An empty MsgBody: a message holds at least one element.",
+            profile, [finding("rule.message.elems-missing", "MsgBody")], rest=[])
+        val(vf, f"rest.validate.{profile}.one-element-body", "A MsgBody of exactly one element.", profile, [],
+            rest=[TEXT_HELLO], flags=["AtLimit"])
+        val(vf, f"rest.validate.{profile}.message-empty-body", "A message object whose MsgBody is empty.",
+            profile, [finding("rule.message.elems-missing", "MsgBody")],
+            rest={"From_Account": "user_a", "To_Account": "user_b", "MsgBody": []})
+        val(vf, f"rest.validate.{profile}.image-no-entries", "A TIMImageElem whose ImageInfoArray is empty.",
+            profile, [finding("rule.image.levels-missing", "MsgBody[0].MsgContent.ImageInfoArray")],
+            rest=[el("TIMImageElem", {"UUID": "i", "ImageFormat": 1, "ImageInfoArray": []})])
+        val(vf, f"rest.validate.{profile}.image-one-entry", "A TIMImageElem with exactly one ImageInfoArray entry.",
+            profile, [], rest=[el("TIMImageElem", {"UUID": "i", "ImageFormat": 1, "ImageInfoArray": [
+                {"Type": 3, "Size": 100, "Width": 198, "Height": 300, "URL": "https://x/3"}]})], flags=["AtLimit"])
         val(vf, f"rest.validate.{profile}.no-target", "A message object naming neither To_Account nor GroupId: "
             "REST requests name their target in the call, so no target rule.", profile, [],
             rest={"From_Account": "user_a", "MsgBody": [TEXT_HELLO]})

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the validator vectors: Vectors/limits/validation-seed.json and
-validation-current.json (every numeric rule of reference/limits.md at N and
+validation-current.json (every numeric rule of docs/LIMITS.md at N and
 N + 1, and where a profile has no such rule, a value far past the other
 profile's limit that passes) and Vectors/limits/validation-rules.json (every
 rule without a number, passing and failing side by side).
@@ -25,7 +25,7 @@ from make_vectors_common import VectorFile, encode, hexs, report
 
 DERIVATION = (
     "Limits, codes, severities and profiles from docs/VALIDATION.md (which sources every number in "
-    "reference/limits.md): every case sits at a limit (N, no finding) or one unit past it (N+1, one finding with the "
+    "docs/LIMITS.md): every case sits at a limit (N, no finding) or one unit past it (N+1, one finding with the "
     "limit and the measured value), or breaks one rule against an otherwise clean message. Built by "
     "scripts/make_validation_vectors.py; payloads from scripts/make_vectors_common.py, re-derived with swift-protobuf "
     "by VectorOracleTests. Paths VALIDATION.md leaves open are flagged PathDecision."
@@ -221,7 +221,7 @@ def write_limit_files():
     for profile in ("seed", "current"):
         other = {"seed": "current", "current": "seed"}[profile]
         vf = VectorFile("limits", f"validation-{profile}", f"Validator limits, {profile} profile",
-                        f"Every numeric rule of reference/limits.md in the {profile} profile of docs/VALIDATION.md: "
+                        f"Every numeric rule of docs/LIMITS.md in the {profile} profile of docs/VALIDATION.md: "
                         "N passes, N+1 is one finding; a rule the profile does not have passes far past the other "
                         "profile's number.", DERIVATION, FLAGS)
 
@@ -318,7 +318,7 @@ def write_limit_files():
 
 def write_rule_file():
     vf = VectorFile("limits", "validation-rules", "Validator rules",
-                    "Every rule of reference/limits.md that has no number (M3, M6, M7, M9-M12, M16, G1, G8-G14, F3-F6, "
+                    "Every rule of docs/LIMITS.md that has no number (M3, M6, M7, M9-M12, M16-M18, G1, G8-G14, F3-F6, "
                     "C1-C5), breaking and keeping each against an otherwise clean message, in the seed profile "
                     "(rules are the same in both) and, where a profile changes the outcome, in both.",
                     DERIVATION, FLAGS)
@@ -343,8 +343,9 @@ def write_rule_file():
     rule("at-with-face", "An @ message holding a face elem.", msg(GROUP, TEXT, {"face": {"index": 1}},
                                                                   atUserList=["user_bob"]),
          [finding("rule.at.text-only", "elems[1]")])
-    rule("at-without-elems", "An @ message without elems.", dict(GROUP, atUserList=["user_bob"]),
-         [finding("rule.at.text-only", "elems")])
+    rule("at-without-elems", "An @ message without elems: no text elem (M10) and no elem at all (M17).",
+         dict(GROUP, atUserList=["user_bob"]),
+         [finding("rule.at.text-only", "elems"), finding("rule.message.elems-missing", "elems")])
     rule("targeted-group", "Targeted receivers on a group message.", msg(GROUP, targetedReceivers=["user_bob"]), [])
     rule("targeted-one-to-one", "Targeted receivers on a one-to-one message.",
          msg(C2C, targetedReceivers=["user_bob"]), [finding("rule.targeted.not-group-message", "targetedReceivers")],
@@ -419,8 +420,24 @@ def write_rule_file():
          [finding("rule.image.thumbnail-size", "elems[0].image.levels[1]", 198, 199)], flags=["PathDecision"])
     rule("image-small-original-reused", "A 500x600 original reused as the large level.",
          msg(C2C, {"image": {"levels": [level("ORIGINAL", 500, 600), level("LARGE", 500, 600)]}}), [])
-    rule("image-format-undocumented", "Image format 7.", msg(C2C, {"image": {"format": 7}}),
+    rule("image-format-undocumented", "Image format 7, on an image with an original level.",
+         msg(C2C, {"image": {"format": 7, "levels": [level("ORIGINAL", 800, 600)]}}),
          [finding("enum.unknown-value", "elems[0].image.format", actual=7)])
+    # M17, M18: in both profiles
+    for profile in ("seed", "current"):
+        rule(f"message-one-elem-{profile}", "A message with exactly one elem (M17 at its bound).",
+             msg(C2C), [], profile=profile)
+        rule(f"message-no-elems-{profile}", "A one-to-one message without elems (M17).", dict(C2C),
+             [finding("rule.message.elems-missing", "elems")], profile=profile)
+        rule(f"nested-no-elems-{profile}", "A merged message without elems (M17 applies to nested messages).",
+             msg(C2C, merger([dict(C2C)])),
+             [finding("rule.message.elems-missing", "elems[0].merger.messages[0].elems")], profile=profile)
+        rule(f"image-one-level-{profile}", "An image with exactly one level, a thumbnail (M18 at its bound).",
+             msg(C2C, {"image": {"format": "IMAGE_FORMAT_JPG", "levels": [level("THUMBNAIL", 198, 300)]}}), [],
+             profile=profile)
+        rule(f"image-no-levels-{profile}", "An image elem without levels (M18).",
+             msg(C2C, {"image": {"format": "IMAGE_FORMAT_JPG"}}),
+             [finding("rule.image.levels-missing", "elems[0].image.levels")], profile=profile)
     # M9
     location = lambda lat, lon: msg(C2C, {"location": {"desc": "here", "latitude": lat, "longitude": lon}})
     rule("location-bounds", "Latitude 90 and longitude -180: bounds included.", location(90, -180), [])

@@ -122,7 +122,7 @@ struct RuleOffCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-/// Every limit of `reference/limits.md`, at N and N + 1, in each profile.
+/// Every limit of docs/LIMITS.md, at N and N + 1, in each profile.
 @Suite struct ValidationLimitTests {
     typealias F = ValidationFixtures
 
