@@ -62,7 +62,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
                 $0.atUserList = ["bob"]
                 $0.elems = []
             },
-            expected: [F.error(.atTextOnly, "elems")]),
+            expected: [F.error(.atTextOnly, "elems"), F.error(.messageElemsMissing, "elems")]),
         // M11
         RuleCase(name: "targeted group message", payload: message { $0.targetedReceivers = ["bob"] }, expected: []),
         RuleCase(
@@ -492,8 +492,10 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
             name: "batch with broken messages",
             payload: .batch(
                 MessageBatch(messages: [
-                    F.directMessage(), Message(sender: "a"),
-                    F.directMessage([F.text(), Elem(kind: .merger(MergerElem(title: "t", messages: [Message()])))]),
+                    F.directMessage(), Message(sender: "a", elems: [F.text()]),
+                    F.directMessage([
+                        F.text(), Elem(kind: .merger(MergerElem(title: "t", messages: [Message(elems: [F.text()])]))),
+                    ]),
                 ])),
             expected: [
                 F.error(.messageTargetMissing, "messages[1]"),
