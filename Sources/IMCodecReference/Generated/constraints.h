@@ -2,7 +2,10 @@
 #ifndef IMCODEC_REF_CONSTRAINTS_H
 #define IMCODEC_REF_CONSTRAINTS_H
 
-/* Decoding limit defaults (the testee protocol's Limits). */
+#include <stddef.h>
+#include <stdint.h>
+
+/* Decoding limit defaults (the testee protocol's Limits; docs/LIMITS.md D rows). */
 #define IMCODEC_REF_DEFAULT_MAX_FRAME_BYTES 4194304ULL /* limit.frame-size, D1 */
 #define IMCODEC_REF_DEFAULT_MAX_INFLATED_BYTES 16777216ULL /* limit.inflated-size, D2 */
 #define IMCODEC_REF_DEFAULT_MAX_INFLATE_RATIO 250ULL /* limit.inflate-ratio, D3 */
@@ -13,167 +16,136 @@
 #define IMCODEC_REF_DEFAULT_MAX_DOCUMENT_BYTES 67108864ULL /* limit.document-size, D8 */
 #define IMCODEC_REF_DEFAULT_MAX_PROBLEMS 100ULL /* limit.problems, D9 */
 
-/* Validation limits per profile: IMCODEC_REF_<PROFILE>_<NAME>; a rule a
- * profile does not have is _HAS_<NAME> 0. */
-#define IMCODEC_REF_SEED_HAS_MAX_IMAGE_BYTES 0
-#define IMCODEC_REF_SEED_MAX_IMAGE_BYTES 0LL /* limit.image.size, M1 */
-#define IMCODEC_REF_SEED_HAS_MAX_SOUND_BYTES 0
-#define IMCODEC_REF_SEED_MAX_SOUND_BYTES 0LL /* limit.sound.size, M1 */
-#define IMCODEC_REF_SEED_HAS_MAX_VIDEO_BYTES 0
-#define IMCODEC_REF_SEED_MAX_VIDEO_BYTES 0LL /* limit.video.size, M1 */
-#define IMCODEC_REF_SEED_HAS_MAX_FILE_BYTES 1
-#define IMCODEC_REF_SEED_MAX_FILE_BYTES 104857600LL /* limit.file.size, M1 */
-#define IMCODEC_REF_SEED_HAS_REST_DOWNLOAD_FLAG 0
-#define IMCODEC_REF_SEED_REST_DOWNLOAD_FLAG 0LL /* rule.rest.download-flag, M1 */
-#define IMCODEC_REF_SEED_HAS_MAX_MERGER_MESSAGES 1
-#define IMCODEC_REF_SEED_MAX_MERGER_MESSAGES 300LL /* limit.merger.messages, M2 */
-#define IMCODEC_REF_SEED_HAS_MAX_MERGER_DEPTH 0
-#define IMCODEC_REF_SEED_MAX_MERGER_DEPTH 0LL /* limit.merger.depth, M4 */
-#define IMCODEC_REF_SEED_HAS_MAX_MERGER_ABSTRACTS 0
-#define IMCODEC_REF_SEED_MAX_MERGER_ABSTRACTS 0LL /* limit.merger.abstracts, M5 */
-#define IMCODEC_REF_SEED_HAS_MAX_MERGER_ABSTRACT_LENGTH 0
-#define IMCODEC_REF_SEED_MAX_MERGER_ABSTRACT_LENGTH 0LL /* limit.merger.abstract-length, M5 */
-#define IMCODEC_REF_SEED_REQUIRES_MERGER_COMPATIBLE_TEXT 0 /* rule.merger.compatible-text-missing */
-#define IMCODEC_REF_SEED_HAS_LARGE_IMAGE_SHORT_SIDE 1
-#define IMCODEC_REF_SEED_LARGE_IMAGE_SHORT_SIDE 720LL /* rule.image.large-size, M7 */
-#define IMCODEC_REF_SEED_HAS_THUMBNAIL_SHORT_SIDE 1
-#define IMCODEC_REF_SEED_THUMBNAIL_SHORT_SIDE 198LL /* rule.image.thumbnail-size, M7 */
-#define IMCODEC_REF_SEED_HAS_REST_IMAGE_FORMATS 0
-#define IMCODEC_REF_SEED_REST_IMAGE_FORMATS { 0 }
-#define IMCODEC_REF_SEED_REST_IMAGE_FORMATS_COUNT 0
-#define IMCODEC_REF_SEED_HAS_MAX_MESSAGE_BODY_BYTES 0
-#define IMCODEC_REF_SEED_MAX_MESSAGE_BODY_BYTES 0LL /* limit.message.body-bytes, M13 */
-#define IMCODEC_REF_SEED_HAS_MAX_CUSTOM_ELEMS 0
-#define IMCODEC_REF_SEED_MAX_CUSTOM_ELEMS 0LL /* limit.message.custom-elems, M14 */
-#define IMCODEC_REF_SEED_HAS_MAX_CUSTOM_DESC_EXT_BYTES 0
-#define IMCODEC_REF_SEED_MAX_CUSTOM_DESC_EXT_BYTES 0LL /* limit.custom.desc-ext-bytes, M15 */
-#define IMCODEC_REF_SEED_HAS_GROUP_TYPES 1
-#define IMCODEC_REF_SEED_GROUP_TYPES { "Private", "Public", "ChatRoom", "AVChatRoom", "BChatRoom", "Community" }
-#define IMCODEC_REF_SEED_GROUP_TYPES_COUNT 6
-#define IMCODEC_REF_SEED_MAX_GROUP_MEMBERS_KEYS { "Private", "Public", "ChatRoom" }
-#define IMCODEC_REF_SEED_MAX_GROUP_MEMBERS_VALUES { 6000LL, 6000LL, 6000LL }
-#define IMCODEC_REF_SEED_MAX_GROUP_MEMBERS_COUNT 3
-#define IMCODEC_REF_SEED_HAS_MAX_GROUP_NAME_BYTES 1
-#define IMCODEC_REF_SEED_MAX_GROUP_NAME_BYTES 30LL /* limit.group.name-bytes, G3 */
-#define IMCODEC_REF_SEED_HAS_MAX_GROUP_INTRODUCTION_BYTES 1
-#define IMCODEC_REF_SEED_MAX_GROUP_INTRODUCTION_BYTES 120LL /* limit.group.introduction-bytes, G4 */
-#define IMCODEC_REF_SEED_HAS_MAX_GROUP_NOTIFICATION_BYTES 1
-#define IMCODEC_REF_SEED_MAX_GROUP_NOTIFICATION_BYTES 150LL /* limit.group.notification-bytes, G5 */
-#define IMCODEC_REF_SEED_HAS_MAX_GROUP_FACE_U_R_L_BYTES 1
-#define IMCODEC_REF_SEED_MAX_GROUP_FACE_U_R_L_BYTES 100LL /* limit.group.face-url-bytes, G6 */
-#define IMCODEC_REF_SEED_HAS_MAX_NAME_CARD_BYTES 0
-#define IMCODEC_REF_SEED_MAX_NAME_CARD_BYTES 0LL /* limit.group.name-card-bytes, G7 */
-#define IMCODEC_REF_SEED_HAS_OPERATOR_PLATFORMS 1
-#define IMCODEC_REF_SEED_OPERATOR_PLATFORMS { "iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown" }
-#define IMCODEC_REF_SEED_OPERATOR_PLATFORMS_COUNT 7
-#define IMCODEC_REF_SEED_HAS_MAX_GROUP_I_D_BYTES 0
-#define IMCODEC_REF_SEED_MAX_GROUP_I_D_BYTES 0LL /* limit.group.id-bytes, G14 */
-#define IMCODEC_REF_SEED_REQUIRES_PRINTABLE_A_S_C_I_I_GROUP_I_D 0 /* format.group.id-characters */
-#define IMCODEC_REF_SEED_HAS_MAX_GROUP_CUSTOM_VALUE_BYTES 0
-#define IMCODEC_REF_SEED_MAX_GROUP_CUSTOM_VALUE_BYTES 0LL /* limit.group.custom-value-bytes, G15 */
-#define IMCODEC_REF_SEED_HAS_MAX_GROUP_CUSTOM_KEY_BYTES 0
-#define IMCODEC_REF_SEED_MAX_GROUP_CUSTOM_KEY_BYTES 0LL /* limit.group.custom-key-bytes, G15 */
-#define IMCODEC_REF_SEED_HAS_MAX_GROUP_CUSTOM_FIELDS 0
-#define IMCODEC_REF_SEED_MAX_GROUP_CUSTOM_FIELDS 0LL /* limit.group.custom-fields, G15 */
-#define IMCODEC_REF_SEED_HAS_MAX_MEMBER_CUSTOM_FIELDS 0
-#define IMCODEC_REF_SEED_MAX_MEMBER_CUSTOM_FIELDS 0LL /* limit.member.custom-fields, G16 */
-#define IMCODEC_REF_SEED_HAS_MAX_MEMBER_CUSTOM_VALUE_BYTES 0
-#define IMCODEC_REF_SEED_MAX_MEMBER_CUSTOM_VALUE_BYTES 0LL /* limit.member.custom-value-bytes, G16 */
-#define IMCODEC_REF_SEED_HAS_MAX_FRIEND_WORDING_BYTES 1
-#define IMCODEC_REF_SEED_MAX_FRIEND_WORDING_BYTES 120LL /* limit.sns.wording-bytes, F2 */
-#define IMCODEC_REF_SEED_HAS_ADD_SOURCE_PREFIX 1
-#define IMCODEC_REF_SEED_ADD_SOURCE_PREFIX "AddSource_Type_"
-#define IMCODEC_REF_SEED_HAS_MAX_ADD_SOURCE_BYTES 1
-#define IMCODEC_REF_SEED_MAX_ADD_SOURCE_BYTES 8LL /* limit.sns.source-bytes, F3 */
-#define IMCODEC_REF_SEED_HAS_SNS_SYSTEM_TYPES 1
-#define IMCODEC_REF_SEED_SNS_SYSTEM_TYPES { 1, 4 }
-#define IMCODEC_REF_SEED_SNS_SYSTEM_TYPES_COUNT 2
-#define IMCODEC_REF_SEED_HAS_MAX_PROFILE_STRING_BYTES 0
-#define IMCODEC_REF_SEED_MAX_PROFILE_STRING_BYTES 0LL /* limit.profile.string-bytes, F7 */
-#define IMCODEC_REF_SEED_HAS_MAX_USER_I_D_BYTES 0
-#define IMCODEC_REF_SEED_MAX_USER_I_D_BYTES 0LL /* limit.user.id-bytes, F8 */
-#define IMCODEC_REF_CURRENT_HAS_MAX_IMAGE_BYTES 1
-#define IMCODEC_REF_CURRENT_MAX_IMAGE_BYTES 29360128LL /* limit.image.size, M1 */
-#define IMCODEC_REF_CURRENT_HAS_MAX_SOUND_BYTES 1
-#define IMCODEC_REF_CURRENT_MAX_SOUND_BYTES 29360128LL /* limit.sound.size, M1 */
-#define IMCODEC_REF_CURRENT_HAS_MAX_VIDEO_BYTES 1
-#define IMCODEC_REF_CURRENT_MAX_VIDEO_BYTES 104857600LL /* limit.video.size, M1 */
-#define IMCODEC_REF_CURRENT_HAS_MAX_FILE_BYTES 1
-#define IMCODEC_REF_CURRENT_MAX_FILE_BYTES 104857600LL /* limit.file.size, M1 */
-#define IMCODEC_REF_CURRENT_HAS_REST_DOWNLOAD_FLAG 1
-#define IMCODEC_REF_CURRENT_REST_DOWNLOAD_FLAG 2LL /* rule.rest.download-flag, M1 */
-#define IMCODEC_REF_CURRENT_HAS_MAX_MERGER_MESSAGES 1
-#define IMCODEC_REF_CURRENT_MAX_MERGER_MESSAGES 300LL /* limit.merger.messages, M2 */
-#define IMCODEC_REF_CURRENT_HAS_MAX_MERGER_DEPTH 1
-#define IMCODEC_REF_CURRENT_MAX_MERGER_DEPTH 100LL /* limit.merger.depth, M4 */
-#define IMCODEC_REF_CURRENT_HAS_MAX_MERGER_ABSTRACTS 1
-#define IMCODEC_REF_CURRENT_MAX_MERGER_ABSTRACTS 5LL /* limit.merger.abstracts, M5 */
-#define IMCODEC_REF_CURRENT_HAS_MAX_MERGER_ABSTRACT_LENGTH 1
-#define IMCODEC_REF_CURRENT_MAX_MERGER_ABSTRACT_LENGTH 100LL /* limit.merger.abstract-length, M5 */
-#define IMCODEC_REF_CURRENT_REQUIRES_MERGER_COMPATIBLE_TEXT 1 /* rule.merger.compatible-text-missing */
-#define IMCODEC_REF_CURRENT_HAS_LARGE_IMAGE_SHORT_SIDE 1
-#define IMCODEC_REF_CURRENT_LARGE_IMAGE_SHORT_SIDE 720LL /* rule.image.large-size, M7 */
-#define IMCODEC_REF_CURRENT_HAS_THUMBNAIL_SHORT_SIDE 1
-#define IMCODEC_REF_CURRENT_THUMBNAIL_SHORT_SIDE 198LL /* rule.image.thumbnail-size, M7 */
-#define IMCODEC_REF_CURRENT_HAS_REST_IMAGE_FORMATS 1
-#define IMCODEC_REF_CURRENT_REST_IMAGE_FORMATS { 1, 2, 3, 4, 255 }
-#define IMCODEC_REF_CURRENT_REST_IMAGE_FORMATS_COUNT 5
-#define IMCODEC_REF_CURRENT_HAS_MAX_MESSAGE_BODY_BYTES 1
-#define IMCODEC_REF_CURRENT_MAX_MESSAGE_BODY_BYTES 12288LL /* limit.message.body-bytes, M13 */
-#define IMCODEC_REF_CURRENT_HAS_MAX_CUSTOM_ELEMS 1
-#define IMCODEC_REF_CURRENT_MAX_CUSTOM_ELEMS 1LL /* limit.message.custom-elems, M14 */
-#define IMCODEC_REF_CURRENT_HAS_MAX_CUSTOM_DESC_EXT_BYTES 1
-#define IMCODEC_REF_CURRENT_MAX_CUSTOM_DESC_EXT_BYTES 3072LL /* limit.custom.desc-ext-bytes, M15 */
-#define IMCODEC_REF_CURRENT_HAS_GROUP_TYPES 1
-#define IMCODEC_REF_CURRENT_GROUP_TYPES { "Private", "Public", "ChatRoom", "AVChatRoom", "BChatRoom", "Community" }
-#define IMCODEC_REF_CURRENT_GROUP_TYPES_COUNT 6
-#define IMCODEC_REF_CURRENT_MAX_GROUP_MEMBERS_KEYS { "Private", "Public", "ChatRoom", "Community" }
-#define IMCODEC_REF_CURRENT_MAX_GROUP_MEMBERS_VALUES { 6000LL, 6000LL, 6000LL, 100000LL }
-#define IMCODEC_REF_CURRENT_MAX_GROUP_MEMBERS_COUNT 4
-#define IMCODEC_REF_CURRENT_HAS_MAX_GROUP_NAME_BYTES 1
-#define IMCODEC_REF_CURRENT_MAX_GROUP_NAME_BYTES 30LL /* limit.group.name-bytes, G3 */
-#define IMCODEC_REF_CURRENT_HAS_MAX_GROUP_INTRODUCTION_BYTES 1
-#define IMCODEC_REF_CURRENT_MAX_GROUP_INTRODUCTION_BYTES 240LL /* limit.group.introduction-bytes, G4 */
-#define IMCODEC_REF_CURRENT_HAS_MAX_GROUP_NOTIFICATION_BYTES 1
-#define IMCODEC_REF_CURRENT_MAX_GROUP_NOTIFICATION_BYTES 300LL /* limit.group.notification-bytes, G5 */
-#define IMCODEC_REF_CURRENT_HAS_MAX_GROUP_FACE_U_R_L_BYTES 1
-#define IMCODEC_REF_CURRENT_MAX_GROUP_FACE_U_R_L_BYTES 100LL /* limit.group.face-url-bytes, G6 */
-#define IMCODEC_REF_CURRENT_HAS_MAX_NAME_CARD_BYTES 1
-#define IMCODEC_REF_CURRENT_MAX_NAME_CARD_BYTES 50LL /* limit.group.name-card-bytes, G7 */
-#define IMCODEC_REF_CURRENT_HAS_OPERATOR_PLATFORMS 1
-#define IMCODEC_REF_CURRENT_OPERATOR_PLATFORMS { "iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown" }
-#define IMCODEC_REF_CURRENT_OPERATOR_PLATFORMS_COUNT 7
-#define IMCODEC_REF_CURRENT_HAS_MAX_GROUP_I_D_BYTES 1
-#define IMCODEC_REF_CURRENT_MAX_GROUP_I_D_BYTES 48LL /* limit.group.id-bytes, G14 */
-#define IMCODEC_REF_CURRENT_REQUIRES_PRINTABLE_A_S_C_I_I_GROUP_I_D 1 /* format.group.id-characters */
-#define IMCODEC_REF_CURRENT_HAS_MAX_GROUP_CUSTOM_VALUE_BYTES 1
-#define IMCODEC_REF_CURRENT_MAX_GROUP_CUSTOM_VALUE_BYTES 512LL /* limit.group.custom-value-bytes, G15 */
-#define IMCODEC_REF_CURRENT_HAS_MAX_GROUP_CUSTOM_KEY_BYTES 1
-#define IMCODEC_REF_CURRENT_MAX_GROUP_CUSTOM_KEY_BYTES 16LL /* limit.group.custom-key-bytes, G15 */
-#define IMCODEC_REF_CURRENT_HAS_MAX_GROUP_CUSTOM_FIELDS 1
-#define IMCODEC_REF_CURRENT_MAX_GROUP_CUSTOM_FIELDS 10LL /* limit.group.custom-fields, G15 */
-#define IMCODEC_REF_CURRENT_HAS_MAX_MEMBER_CUSTOM_FIELDS 1
-#define IMCODEC_REF_CURRENT_MAX_MEMBER_CUSTOM_FIELDS 5LL /* limit.member.custom-fields, G16 */
-#define IMCODEC_REF_CURRENT_HAS_MAX_MEMBER_CUSTOM_VALUE_BYTES 1
-#define IMCODEC_REF_CURRENT_MAX_MEMBER_CUSTOM_VALUE_BYTES 64LL /* limit.member.custom-value-bytes, G16 */
-#define IMCODEC_REF_CURRENT_HAS_MAX_FRIEND_WORDING_BYTES 1
-#define IMCODEC_REF_CURRENT_MAX_FRIEND_WORDING_BYTES 120LL /* limit.sns.wording-bytes, F2 */
-#define IMCODEC_REF_CURRENT_HAS_ADD_SOURCE_PREFIX 1
-#define IMCODEC_REF_CURRENT_ADD_SOURCE_PREFIX "AddSource_Type_"
-#define IMCODEC_REF_CURRENT_HAS_MAX_ADD_SOURCE_BYTES 1
-#define IMCODEC_REF_CURRENT_MAX_ADD_SOURCE_BYTES 8LL /* limit.sns.source-bytes, F3 */
-#define IMCODEC_REF_CURRENT_HAS_SNS_SYSTEM_TYPES 1
-#define IMCODEC_REF_CURRENT_SNS_SYSTEM_TYPES { 1, 14 }
-#define IMCODEC_REF_CURRENT_SNS_SYSTEM_TYPES_COUNT 2
-#define IMCODEC_REF_CURRENT_HAS_MAX_PROFILE_STRING_BYTES 1
-#define IMCODEC_REF_CURRENT_MAX_PROFILE_STRING_BYTES 500LL /* limit.profile.string-bytes, F7 */
-#define IMCODEC_REF_CURRENT_HAS_MAX_USER_I_D_BYTES 1
-#define IMCODEC_REF_CURRENT_MAX_USER_I_D_BYTES 32LL /* limit.user.id-bytes, F8 */
-
 /* Ranges every profile has. */
-#define IMCODEC_REF_RANGE_LONGITUDE_MIN -180.0 /* range.location.longitude */
-#define IMCODEC_REF_RANGE_LONGITUDE_MAX 180.0
-#define IMCODEC_REF_RANGE_LATITUDE_MIN -90.0 /* range.location.latitude */
-#define IMCODEC_REF_RANGE_LATITUDE_MAX 90.0
+#define IMCODEC_REF_RANGE_LONGITUDE_MIN (-180.0) /* range.location.longitude, M9 */
+#define IMCODEC_REF_RANGE_LONGITUDE_MAX (180.0)
+#define IMCODEC_REF_RANGE_LATITUDE_MIN (-90.0) /* range.location.latitude, M9 */
+#define IMCODEC_REF_RANGE_LATITUDE_MAX (90.0)
+
+/*
+ * The validation limits of one profile (docs/LIMITS.md). `has_x` 0 means the
+ * profile does not have the rule; sets are arrays with their count; a range
+ * is two numbers, lower and upper bound.
+ */
+typedef struct imcodec_ref_validation_limits {
+    /* M1 maxImageBytes (limit.image.size) */
+    int has_max_image_bytes;
+    int64_t max_image_bytes;
+    /* M1 maxSoundBytes (limit.sound.size) */
+    int has_max_sound_bytes;
+    int64_t max_sound_bytes;
+    /* M1 maxVideoBytes (limit.video.size) */
+    int has_max_video_bytes;
+    int64_t max_video_bytes;
+    /* M1 maxFileBytes (limit.file.size) */
+    int has_max_file_bytes;
+    int64_t max_file_bytes;
+    /* M1 restDownloadFlag (rule.rest.download-flag) */
+    int has_rest_download_flag;
+    int64_t rest_download_flag;
+    /* M2 maxMergerMessages (limit.merger.messages) */
+    int has_max_merger_messages;
+    int64_t max_merger_messages;
+    /* M4 maxMergerDepth (limit.merger.depth) */
+    int has_max_merger_depth;
+    int64_t max_merger_depth;
+    /* M5 maxMergerAbstracts (limit.merger.abstracts) */
+    int has_max_merger_abstracts;
+    int64_t max_merger_abstracts;
+    /* M5 maxMergerAbstractLength (limit.merger.abstract-length) */
+    int has_max_merger_abstract_length;
+    int64_t max_merger_abstract_length;
+    /* M5 requiresMergerCompatibleText (rule.merger.compatible-text-missing) */
+    int requires_merger_compatible_text;
+    /* M7 largeImageShortSide (rule.image.large-size) */
+    int has_large_image_short_side;
+    int64_t large_image_short_side;
+    /* M7 thumbnailShortSide (rule.image.thumbnail-size) */
+    int has_thumbnail_short_side;
+    int64_t thumbnail_short_side;
+    /* M8 restImageFormats (rule.rest.image-format) */
+    int has_rest_image_formats;
+    const int64_t *rest_image_formats;
+    size_t n_rest_image_formats;
+    /* M13 maxMessageBodyBytes (limit.message.body-bytes) */
+    int has_max_message_body_bytes;
+    int64_t max_message_body_bytes;
+    /* M14 maxCustomElems (limit.message.custom-elems) */
+    int has_max_custom_elems;
+    int64_t max_custom_elems;
+    /* M15 maxCustomDescExtBytes (limit.custom.desc-ext-bytes) */
+    int has_max_custom_desc_ext_bytes;
+    int64_t max_custom_desc_ext_bytes;
+    /* G1 groupTypes (enum.unknown-group-type) */
+    int has_group_types;
+    const char *const *group_types;
+    size_t n_group_types;
+    /* G2 maxGroupMembers (limit.group.members) */
+    const char *const *max_group_members_keys;
+    const int64_t *max_group_members_values;
+    size_t n_max_group_members;
+    /* G3 maxGroupNameBytes (limit.group.name-bytes) */
+    int has_max_group_name_bytes;
+    int64_t max_group_name_bytes;
+    /* G4 maxGroupIntroductionBytes (limit.group.introduction-bytes) */
+    int has_max_group_introduction_bytes;
+    int64_t max_group_introduction_bytes;
+    /* G5 maxGroupNotificationBytes (limit.group.notification-bytes) */
+    int has_max_group_notification_bytes;
+    int64_t max_group_notification_bytes;
+    /* G6 maxGroupFaceURLBytes (limit.group.face-url-bytes) */
+    int has_max_group_face_url_bytes;
+    int64_t max_group_face_url_bytes;
+    /* G7 maxNameCardBytes (limit.group.name-card-bytes) */
+    int has_max_name_card_bytes;
+    int64_t max_name_card_bytes;
+    /* G13 operatorPlatforms (enum.unknown-platform) */
+    int has_operator_platforms;
+    const char *const *operator_platforms;
+    size_t n_operator_platforms;
+    /* G14 maxGroupIDBytes (limit.group.id-bytes) */
+    int has_max_group_id_bytes;
+    int64_t max_group_id_bytes;
+    /* G14 requiresPrintableASCIIGroupID (format.group.id-characters) */
+    int requires_printable_ascii_group_id;
+    /* G15 maxGroupCustomValueBytes (limit.group.custom-value-bytes) */
+    int has_max_group_custom_value_bytes;
+    int64_t max_group_custom_value_bytes;
+    /* G15 maxGroupCustomKeyBytes (limit.group.custom-key-bytes) */
+    int has_max_group_custom_key_bytes;
+    int64_t max_group_custom_key_bytes;
+    /* G15 maxGroupCustomFields (limit.group.custom-fields) */
+    int has_max_group_custom_fields;
+    int64_t max_group_custom_fields;
+    /* G16 maxMemberCustomFields (limit.member.custom-fields) */
+    int has_max_member_custom_fields;
+    int64_t max_member_custom_fields;
+    /* G16 maxMemberCustomValueBytes (limit.member.custom-value-bytes) */
+    int has_max_member_custom_value_bytes;
+    int64_t max_member_custom_value_bytes;
+    /* F2 maxFriendWordingBytes (limit.sns.wording-bytes) */
+    int has_max_friend_wording_bytes;
+    int64_t max_friend_wording_bytes;
+    /* F3 addSourcePrefix (format.sns.source) */
+    const char *add_source_prefix;
+    /* F3 maxAddSourceBytes (limit.sns.source-bytes) */
+    int has_max_add_source_bytes;
+    int64_t max_add_source_bytes;
+    /* F4 snsSystemTypes (enum.unknown-value) */
+    int has_sns_system_types;
+    const int64_t *sns_system_types;
+    size_t n_sns_system_types;
+    /* F7 maxProfileStringBytes (limit.profile.string-bytes) */
+    int has_max_profile_string_bytes;
+    int64_t max_profile_string_bytes;
+    /* F8 maxUserIDBytes (limit.user.id-bytes) */
+    int has_max_user_id_bytes;
+    int64_t max_user_id_bytes;
+} imcodec_ref_validation_limits;
+
+/** The seed profile. */
+extern const imcodec_ref_validation_limits imcodec_ref_validation_seed;
+/** The current profile. */
+extern const imcodec_ref_validation_limits imcodec_ref_validation_current;
 
 #endif
