@@ -190,6 +190,23 @@ def _read_field_constraints(decl, data, message, field, pending_uses):
             decl.rules.append(Rule("discriminator", message, field))
 
 
+def _read_message_constraints(decl, data, message):
+    for n, w, v in _fields(data):
+        if n == 1:
+            info = {"codes": []}
+            for n2, w2, v2 in _fields(v):
+                if n2 == 1: info["row"] = v2.decode()
+                elif n2 == 2: info["codes"].append(v2.decode())
+                elif n2 == 3: info["summary"] = v2.decode()
+                elif n2 == 4: info["source"] = v2.decode()
+            rule = Rule("message", message, "", row=info.get("row", ""), code=", ".join(info["codes"]),
+                        summary=info.get("summary", ""), source=info.get("source", ""))
+            rule.codes = info["codes"]
+            decl.rules.append(rule)
+        elif n == 2:
+            decl.limits.append(Limit(v, message, ""))
+
+
 def parse(descriptor_set):
     """Reads the declarations from the bytes of a FileDescriptorSet."""
     decl = Declarations()
@@ -204,6 +221,10 @@ def parse(descriptor_set):
             for n3, w3, v3 in _fields(v2):
                 if n3 == 1:
                     message = v3.decode()
+                elif n3 == 7:  # MessageOptions
+                    for n5, w5, v5 in _fields(v3):
+                        if n5 == OPTION_NUMBER:
+                            _read_message_constraints(decl, v5, message)
                 elif n3 == 2:  # field
                     field, options = "", b""
                     for n4, w4, v4 in _fields(v3):
