@@ -92,8 +92,18 @@ def wrap(text, width, prefix):
     return "\n".join(lines)
 
 
+def swift_array(head, items, indent):
+    """`head [a, b]`, or the items on their own lines when that is wider than 120 columns."""
+    one = "%s%s[%s]" % (indent, head, ", ".join(items))
+    if len(one) <= 120:
+        return one
+    body = wrap(" ".join(item + "," for item in items), 120, indent + "    ")
+    return "%s%s[\n%s\n%s]" % (indent, head, body, indent)
+
+
 def swift_doc(limit, indent):
     seed, current = human(limit, limit.value("seed")), human(limit, limit.value("current"))
+    seed, current = (v.replace("–", "no limit") for v in (seed, current))
     values = "Seed and current: %s." % seed if seed == current else "Seed: %s; current: %s." % (seed, current)
     text = "%s (%s, `%s`). %s" % (limit.summary.rstrip("."), limit.row, limit.code, values)
     return wrap(text, 120, indent + "/// ")
@@ -150,11 +160,13 @@ def gen_validation(decl):
                "    }\n" % ", ".join('"%s"' % p for p in constraints.PROFILES))
     seed_types = decl.limit("groupTypes").value("seed")
     platforms = decl.limit("operatorPlatforms").value("seed")
-    out.append("    /// The group types the seed documents name.\n"
-               "    public static let documentedGroupTypes: Set<String> = %s\n\n"
-               "    /// The operator platforms the seed documents name.\n"
-               "    public static let documentedPlatforms: Set<String> = %s\n}\n"
-               % (swift_value(decl.limit("groupTypes"), seed_types), swift_value(decl.limit("operatorPlatforms"), platforms)))
+    out.append("    /// The group types the seed documents name.")
+    out.append(swift_array("public static let documentedGroupTypes: Set<String> = ",
+                           ['"%s"' % t for t in seed_types], "    "))
+    out.append("\n    /// The operator platforms the seed documents name.")
+    out.append(swift_array("public static let documentedPlatforms: Set<String> = ",
+                           ['"%s"' % t for t in platforms], "    "))
+    out.append("}\n")
     out.append("/// The rules every profile has, with their declared bounds.\n"
                "enum DeclaredRanges {")
     for rule in decl.rules:
@@ -199,7 +211,7 @@ def gen_runner(decl):
     out.append("extension VectorFile {\n"
                "    /// The limits named in vector files and the testee protocol, by their\n"
                "    /// JSON names.\n"
-               "    public static let limitNames = [%s]\n}\n" % ", ".join('"%s"' % l.name for l in limits))
+               + swift_array("public static let limitNames = ", ['"%s"' % l.name for l in limits], "    ") + "\n}\n")
     out.append("extension Imcodec_Testee_V1_Limits {\n"
                "    /// Sets the limit a vector file names; `false` for a name that is not a limit.\n"
                "    mutating func set(named name: String, to value: UInt32) -> Bool {\n"

@@ -57,7 +57,7 @@ static size_t enter(run *r, const char *field) {
 /* Enters entry `index` of the repeated field just entered. */
 static size_t enter_index(run *r, size_t index) {
     size_t mark = r->length;
-    char digits[32];
+    char digits[sizeof "[18446744073709551615]"];
     int n = snprintf(digits, sizeof digits, "[%zu]", index);
     if (n < 0 || !reserve(r, (size_t)n)) return mark;
     memcpy(r->path + r->length, digits, (size_t)n);
@@ -82,7 +82,7 @@ static void report(run *r, const char *code, const char *field, int64_t limit, i
     size_t mark = field != NULL ? enter(r, field) : r->length;
     imcodec_ref_findings *out = r->out;
     if (out->count == out->capacity) {
-        size_t capacity = out->capacity == 0 ? 8 : out->capacity * 2;
+        size_t capacity = out->capacity == 0 ? 4 : out->capacity * 2;
         imcodec_ref_finding *items = realloc(out->items, capacity * sizeof *items);
         if (items == NULL) {
             r->out_of_memory = 1;
@@ -190,7 +190,7 @@ static int64_t utf16_length(const char *text) {
     int64_t units = 0;
     for (const unsigned char *p = (const unsigned char *)text; *p != '\0'; p++) {
         if ((*p & 0xC0) == 0x80) continue;
-        units += *p >= 0xF0 ? 2 : 1;
+        units += *p > 0xEF ? 2 : 1; /* a four-byte sequence is a surrogate pair */
     }
     return units;
 }

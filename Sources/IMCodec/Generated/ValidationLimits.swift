@@ -19,26 +19,26 @@
 /// UTF-8 bytes; sizes written in MB or KB are binary (1 MB = 1,048,576
 /// bytes, 1 KB = 1,024 bytes).
 public struct ValidationLimits: Sendable, Hashable {
-    /// The largest image level, in bytes (M1, `limit.image.size`). Seed: –; current: 28 MB.
+    /// The largest image level, in bytes (M1, `limit.image.size`). Seed: no limit; current: 28 MB.
     public var maxImageBytes: Int? = nil
-    /// The largest sound elem, in bytes (M1, `limit.sound.size`). Seed: –; current: 28 MB.
+    /// The largest sound elem, in bytes (M1, `limit.sound.size`). Seed: no limit; current: 28 MB.
     public var maxSoundBytes: Int? = nil
-    /// The largest video elem, in bytes (M1, `limit.video.size`). Seed: –; current: 100 MB.
+    /// The largest video elem, in bytes (M1, `limit.video.size`). Seed: no limit; current: 100 MB.
     public var maxVideoBytes: Int? = nil
     /// The largest file elem, in bytes (M1, `limit.file.size`). Seed and current: 100 MB.
     public var maxFileBytes: Int? = 104_857_600
     /// The value every REST download flag must have (Download_Flag, VideoDownloadFlag, ThumbDownloadFlag: 2, download
-    /// through the URL); checked on REST documents (M1, `rule.rest.download-flag`). Seed: –; current: 2.
+    /// through the URL); checked on REST documents (M1, `rule.rest.download-flag`). Seed: no limit; current: 2.
     public var restDownloadFlag: UInt32? = nil
     /// The most messages one merger elem combines (M2, `limit.merger.messages`). Seed and current: 300.
     public var maxMergerMessages: Int? = 300
     /// The most merger layers: the messages of a merger in a top-level message are layer 1, and a message at layer
-    /// maxMergerDepth + 1 is too deep (M4, `limit.merger.depth`). Seed: –; current: 100.
+    /// maxMergerDepth + 1 is too deep (M4, `limit.merger.depth`). Seed: no limit; current: 100.
     public var maxMergerDepth: Int? = nil
-    /// The most abstract lines of a merger (M5, `limit.merger.abstracts`). Seed: –; current: 5.
+    /// The most abstract lines of a merger (M5, `limit.merger.abstracts`). Seed: no limit; current: 5.
     public var maxMergerAbstracts: Int? = nil
     /// The longest merger abstract line, in UTF-16 code units, the unit of the SDKs' string length (M5,
-    /// `limit.merger.abstract-length`). Seed: –; current: 100.
+    /// `limit.merger.abstract-length`). Seed: no limit; current: 100.
     public var maxMergerAbstractLength: Int? = nil
     /// Whether a merger must carry compatible text for older clients (M5, `rule.merger.compatible-text-missing`). Seed:
     /// no; current: yes.
@@ -50,16 +50,16 @@ public struct ValidationLimits: Sendable, Hashable {
     /// Seed and current: 198.
     public var thumbnailShortSide: Int? = 198
     /// The image format codes a REST ImageFormat may have; checked on REST documents (M8, `rule.rest.image-format`).
-    /// Seed: –; current: 1, 2, 3, 4, 255.
+    /// Seed: no limit; current: 1, 2, 3, 4, 255.
     public var restImageFormats: Set<Int32>? = nil
     /// The largest message body, in bytes: the canonical protobuf size of the message's elems, where a merger elem
     /// counts without its nested messages (each of which is measured on its own) (M13, `limit.message.body-bytes`).
-    /// Seed: –; current: 12 KB.
+    /// Seed: no limit; current: 12 KB.
     public var maxMessageBodyBytes: Int? = nil
-    /// The most custom elems one message holds (M14, `limit.message.custom-elems`). Seed: –; current: 1.
+    /// The most custom elems one message holds (M14, `limit.message.custom-elems`). Seed: no limit; current: 1.
     public var maxCustomElems: Int? = nil
-    /// The most UTF-8 bytes of a custom elem's desc and ext together (M15, `limit.custom.desc-ext-bytes`). Seed: –;
-    /// current: 3 KB.
+    /// The most UTF-8 bytes of a custom elem's desc and ext together (M15, `limit.custom.desc-ext-bytes`). Seed: no
+    /// limit; current: 3 KB.
     public var maxCustomDescExtBytes: Int? = nil
     /// The group types a message's groupType may name; nil accepts any (G1, `enum.unknown-group-type`). Seed and
     /// current: Private, Public, ChatRoom, AVChatRoom, BChatRoom, Community.
@@ -76,26 +76,28 @@ public struct ValidationLimits: Sendable, Hashable {
     public var maxGroupNotificationBytes: Int? = 150
     /// The longest group face URL, in bytes (G6, `limit.group.face-url-bytes`). Seed and current: 100.
     public var maxGroupFaceURLBytes: Int? = 100
-    /// The longest member name card, in bytes (G7, `limit.group.name-card-bytes`). Seed: –; current: 50.
+    /// The longest member name card, in bytes (G7, `limit.group.name-card-bytes`). Seed: no limit; current: 50.
     public var maxNameCardBytes: Int? = nil
     /// The operator platforms a group tips or group system elem may name; nil accepts any (G13,
     /// `enum.unknown-platform`). Seed and current: iOS, Android, Windows, Mac, Web, RESTful API, Unknown.
     public var operatorPlatforms: Set<String>? = ["iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown"]
-    /// The longest group ID, in bytes (G14, `limit.group.id-bytes`). Seed: –; current: 48.
+    /// The longest group ID, in bytes (G14, `limit.group.id-bytes`). Seed: no limit; current: 48.
     public var maxGroupIDBytes: Int? = nil
     /// Whether group IDs must be printable ASCII, 0x20 to 0x7E (G14, `format.group.id-characters`). Seed: no; current:
     /// yes.
     public var requiresPrintableASCIIGroupID: Bool = false
-    /// The longest group custom field value, in bytes (G15, `limit.group.custom-value-bytes`). Seed: –; current: 512.
+    /// The longest group custom field value, in bytes (G15, `limit.group.custom-value-bytes`). Seed: no limit; current:
+    /// 512.
     public var maxGroupCustomValueBytes: Int? = nil
-    /// The longest group custom field key, in bytes (G15, `limit.group.custom-key-bytes`). Seed: –; current: 16.
+    /// The longest group custom field key, in bytes (G15, `limit.group.custom-key-bytes`). Seed: no limit; current: 16.
     public var maxGroupCustomKeyBytes: Int? = nil
-    /// The most group custom fields one group tips elem changes (G15, `limit.group.custom-fields`). Seed: –; current:
-    /// 10.
+    /// The most group custom fields one group tips elem changes (G15, `limit.group.custom-fields`). Seed: no limit;
+    /// current: 10.
     public var maxGroupCustomFields: Int? = nil
-    /// The most custom fields of one group member (G16, `limit.member.custom-fields`). Seed: –; current: 5.
+    /// The most custom fields of one group member (G16, `limit.member.custom-fields`). Seed: no limit; current: 5.
     public var maxMemberCustomFields: Int? = nil
-    /// The longest member custom field value, in bytes (G16, `limit.member.custom-value-bytes`). Seed: –; current: 64.
+    /// The longest member custom field value, in bytes (G16, `limit.member.custom-value-bytes`). Seed: no limit;
+    /// current: 64.
     public var maxMemberCustomValueBytes: Int? = nil
     /// The longest add-friend wording, in bytes (F2, `limit.sns.wording-bytes`). Seed and current: 120.
     public var maxFriendWordingBytes: Int? = 120
@@ -109,9 +111,9 @@ public struct ValidationLimits: Sendable, Hashable {
     /// 1…14.
     public var snsSystemTypes: ClosedRange<Int32> = 1...4
     /// The longest profile string (nickname, face URL, signature, location, custom value), in bytes (F7,
-    /// `limit.profile.string-bytes`). Seed: –; current: 500.
+    /// `limit.profile.string-bytes`). Seed: no limit; current: 500.
     public var maxProfileStringBytes: Int? = nil
-    /// The longest user ID, in bytes (F8, `limit.user.id-bytes`). Seed: –; current: 32.
+    /// The longest user ID, in bytes (F8, `limit.user.id-bytes`). Seed: no limit; current: 32.
     public var maxUserIDBytes: Int? = nil
 
     /// Creates limits with the defaults: the ``seed`` profile.
@@ -170,10 +172,14 @@ extension ValidationLimits {
     }
 
     /// The group types the seed documents name.
-    public static let documentedGroupTypes: Set<String> = ["Private", "Public", "ChatRoom", "AVChatRoom", "BChatRoom", "Community"]
+    public static let documentedGroupTypes: Set<String> = [
+        "Private", "Public", "ChatRoom", "AVChatRoom", "BChatRoom", "Community",
+    ]
 
     /// The operator platforms the seed documents name.
-    public static let documentedPlatforms: Set<String> = ["iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown"]
+    public static let documentedPlatforms: Set<String> = [
+        "iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown",
+    ]
 }
 
 /// The rules every profile has, with their declared bounds.

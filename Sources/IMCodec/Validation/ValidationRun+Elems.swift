@@ -38,9 +38,11 @@ extension ValidationRun {
             pop()
         case .location(let location):
             push("location")
-            checkCoordinate(location.latitude, in: DeclaredRanges.latitude, .locationLatitude, at: "latitude", what: "latitude")
             checkCoordinate(
-                location.longitude, in: DeclaredRanges.longitude, .locationLongitude, at: "longitude", what: "longitude")
+                location.latitude, in: DeclaredRanges.latitude, .locationLatitude, at: "latitude", what: "latitude")
+            checkCoordinate(
+                location.longitude, in: DeclaredRanges.longitude, .locationLongitude, at: "longitude", what: "longitude"
+            )
             pop()
         case .merger(let merger):
             push("merger")

@@ -6,7 +6,10 @@ import IMCodecOracle
 extension VectorFile {
     /// The limits named in vector files and the testee protocol, by their
     /// JSON names.
-    public static let limitNames = ["maxFrameBytes", "maxInflatedBytes", "maxInflateRatio", "maxDepth", "maxElems", "maxRepeated", "maxBatchMessages", "maxDocumentBytes", "maxProblems"]
+    public static let limitNames = [
+        "maxFrameBytes", "maxInflatedBytes", "maxInflateRatio", "maxDepth", "maxElems", "maxRepeated",
+        "maxBatchMessages", "maxDocumentBytes", "maxProblems",
+    ]
 }
 
 extension Imcodec_Testee_V1_Limits {
