@@ -19,7 +19,8 @@ status=0
 for dir in Sources/IMCodec/Generated Sources/IMCodecTestSupport/Generated Sources/IMCodecConformance/Generated; do
     diff -r "$tmp/$dir" "$dir" || status=1
 done
-for file in Sources/IMCodecReference/Generated/constraints.h Sources/IMCodecReference/Generated/constraints.c docs/LIMITS.md docs/VALIDATION.md; do
+for file in Sources/IMCodecReference/Generated/constraints.h Sources/IMCodecReference/Generated/constraints.c docs/LIMITS.md docs/VALIDATION.md \
+    Sources/IMCodec/IMCodec.docc/Limits.md; do
     diff "$tmp/$file" "$file" || status=1
 done
 dictionary_ids=()

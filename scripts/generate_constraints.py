@@ -11,6 +11,7 @@ OUTPUT_ROOT:
   Sources/IMCodecReference/Generated/constraints.c   the C reference's seed and current profiles
   docs/LIMITS.md                                     every limit and rule with its source
   docs/VALIDATION.md                                 the profile table (between markers)
+  Sources/IMCodec/IMCodec.docc/Limits.md             the decoding limits table (between markers)
 
     python3 scripts/generate_constraints.py [OUTPUT_ROOT]
 """
@@ -19,6 +20,7 @@ import os
 import re
 import sys
 
+sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import constraints  # noqa: E402
 
@@ -388,6 +390,27 @@ def gen_limits_md(decl):
     return "\n".join(out) + "\n"
 
 
+DOCC_START = "<!-- generated: decoding limits (scripts/generate_constraints.py) -->"
+DOCC_END = "<!-- end of generated decoding limits -->"
+
+
+def docc_decoding_table(decl):
+    rows = ["| limit | default | error code |", "|---|---|---|"]
+    for l in decl.limits:
+        if l.decoding:
+            rows.append("| ``DecodingLimits/%s`` | %s | `%s` |" % (
+                l.name, human(l, l.value("seed")).replace(" MB", " MiB"), l.code))
+    return "\n".join(rows)
+
+
+def fill(root, rel, start_marker, end_marker, table):
+    """Replaces the text between two markers of a committed document."""
+    with open(os.path.join(ROOT, rel)) as f:
+        doc = f.read()
+    start, end = doc.index(start_marker) + len(start_marker), doc.index(end_marker)
+    write(root, rel, doc[:start] + "\n" + table + "\n" + doc[end:])
+
+
 def write(root, rel, text):
     path = os.path.join(root, rel)
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -404,10 +427,8 @@ def main():
     write(root, "Sources/IMCodecReference/Generated/constraints.h", gen_c(decl))
     write(root, "Sources/IMCodecReference/Generated/constraints.c", gen_c_tables(decl))
     write(root, "docs/LIMITS.md", gen_limits_md(decl))
-    with open(os.path.join(ROOT, "docs/VALIDATION.md")) as f:
-        doc = f.read()
-    start, end = doc.index(DOC_START) + len(DOC_START), doc.index(DOC_END)
-    write(root, "docs/VALIDATION.md", doc[:start] + "\n" + doc_profile_table(decl) + "\n" + doc[end:])
+    fill(root, "docs/VALIDATION.md", DOC_START, DOC_END, doc_profile_table(decl))
+    fill(root, "Sources/IMCodec/IMCodec.docc/Limits.md", DOCC_START, DOCC_END, docc_decoding_table(decl))
 
 
 if __name__ == "__main__":
