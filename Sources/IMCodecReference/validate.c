@@ -423,7 +423,7 @@ static void check_add_source(run *r, const char *source) {
 /* F2-F5, F8: a relationship-chain system elem at the current path. */
 static void visit_sns_system(run *r, const Imcodec__V1__SnsSystemElem *sns) {
     const imcodec_ref_validation_limits *l = r->limits;
-    int64_t type = sns->type;
+    int64_t type = (int32_t)sns->type; /* an open enum: negative values stay negative */
     if (type == 0)
         report(r, "enum.unspecified", "type", 0, 0);
     else if (l->has_sns_system_types && l->n_sns_system_types == 2 &&
