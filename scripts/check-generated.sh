@@ -10,12 +10,18 @@ cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 protos=(Schemas/imcodec/v1/model.proto Schemas/imcodec/testee/v1/testee.proto)
+options=Schemas/imcodec/constraints/v1/constraints.proto
 
 protoc -ISchemas --include_source_info --descriptor_set_out="$tmp/descriptors" "${protos[@]}"
 python3 scripts/generate_swift.py "$tmp/descriptors" "$tmp"
+python3 scripts/generate_constraints.py "$tmp"
 status=0
-for dir in Sources/IMCodec/Generated Sources/IMCodecTestSupport/Generated; do
+for dir in Sources/IMCodec/Generated Sources/IMCodecTestSupport/Generated Sources/IMCodecConformance/Generated; do
     diff -r "$tmp/$dir" "$dir" || status=1
+done
+for file in Sources/IMCodecReference/Generated/constraints.h Sources/IMCodecReference/Generated/constraints.c docs/LIMITS.md docs/VALIDATION.md \
+    Sources/IMCodec/IMCodec.docc/Limits.md; do
+    diff "$tmp/$file" "$file" || status=1
 done
 dictionary_ids=()
 for file in Schemas/dictionaries/*.bin; do dictionary_ids+=("$(basename "$file" .bin)"); done
@@ -23,6 +29,7 @@ python3 scripts/embed_dictionary.py --check "${dictionary_ids[@]}" || status=1
 if [ -d Sources/IMCodecReference/Generated ]; then
     mkdir -p "$tmp/c"
     protoc-c -ISchemas --c_out="$tmp/c" "${protos[@]}"
+    scripts/strip_option_includes.sh "$tmp/c"
     for file in imcodec/v1/model.pb-c.c imcodec/v1/model.pb-c.h imcodec/testee/v1/testee.pb-c.c imcodec/testee/v1/testee.pb-c.h; do
         diff "$tmp/c/$file" "Sources/IMCodecReference/Generated/$file" || status=1
     done
@@ -33,7 +40,7 @@ if [ -d Sources/IMCodecReference/Generated ]; then
 fi
 if [ -d testees/python/generated ]; then
     mkdir -p "$tmp/python"
-    protoc -ISchemas --python_out="$tmp/python" "${protos[@]}"
+    protoc -ISchemas --python_out="$tmp/python" "${protos[@]}" "$options"
     diff -r -x __pycache__ "$tmp/python" testees/python/generated || status=1
 fi
 if [ "$status" -ne 0 ]; then

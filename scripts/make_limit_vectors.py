@@ -3,8 +3,9 @@
 docs/PAYLOAD.md ('Limits') at N and N + 1, with the default limits and with
 limits passed in the request, for every repeated field of the schema.
 
-The numbers are the documented defaults (docs/FRAME_FORMAT.md, 'Limits and
-their defaults'); the paths follow docs/PAYLOAD.md ('Paths': the first entry
+The numbers are the defaults declared in Schemas/ (the testee protocol's
+Limits, read by scripts/constraints.py; docs/LIMITS.md lists them); the
+paths follow docs/PAYLOAD.md ('Paths': the first entry
 past the limit; for depth, the first message one layer too deep). Payloads
 come from the canonical encoder of make_vectors_common.py and are re-derived
 with swift-protobuf by VectorOracleTests.
@@ -17,7 +18,14 @@ import zlib
 
 sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
 
+import constraints
 from make_vectors_common import SCHEMA, VectorFile, encode, hexs, ld, report, tag, START_GROUP, END_GROUP
+
+_DECLARED = constraints.load()
+MAX_DEPTH = _DECLARED.value("maxDepth")
+MAX_ELEMS = _DECLARED.value("maxElems")
+MAX_REPEATED = _DECLARED.value("maxRepeated")
+MAX_BATCH = _DECLARED.value("maxBatchMessages")
 
 DERIVATION = (
     "Limits and defaults from docs/FRAME_FORMAT.md ('Limits and their defaults') and docs/PAYLOAD.md ('Limits', "
@@ -102,15 +110,15 @@ def main():
                     "the request.", DERIVATION, FLAGS)
 
     # -- depth ----------------------------------------------------------------------------
-    for layers, result in ((100, "n"), (101, "n-plus-1")):
+    for layers, result in ((MAX_DEPTH, "n"), (MAX_DEPTH + 1, "n-plus-1")):
         value = merger_nest(layers)
         cid = f"limit.depth.default-{result}"
-        comment = f"{layers} merger layers with the default maxDepth 100."
-        if layers == 100:
+        comment = f"{layers} merger layers with the default maxDepth {MAX_DEPTH}."
+        if layers == MAX_DEPTH:
             vf.payload_valid(cid, comment, "message", value, flags=["Limit", "DefaultLimits"])
         else:
-            vf.payload_invalid(cid, comment, "message", encode("Message", value), "limit.depth", merger_path(101),
-                               flags=["Limit", "DefaultLimits"])
+            vf.payload_invalid(cid, comment, "message", encode("Message", value), "limit.depth",
+                               merger_path(MAX_DEPTH + 1), flags=["Limit", "DefaultLimits"])
     for layers, result in ((3, "n"), (4, "n-plus-1")):
         value = merger_nest(layers)
         cid = f"limit.depth.custom-{result}"
@@ -144,11 +152,11 @@ def main():
             vf.payload_invalid(cid, comment, "event", encode("Event", event), "limit.depth",
                                "modification.message." + merger_path(4), flags=["Limit", "CustomLimits"],
                                limits={"maxDepth": 3})
-    for count, result in ((100, "n"), (101, "n-plus-1")):
+    for count, result in ((MAX_DEPTH, "n"), (MAX_DEPTH + 1, "n-plus-1")):
         groups = tag(20, START_GROUP) * count + tag(20, END_GROUP) * count
         cid = f"limit.depth.groups-default-{result}"
-        comment = f"{count} nested unknown groups in the top-level message, default maxDepth 100."
-        if count == 100:
+        comment = f"{count} nested unknown groups in the top-level message, default maxDepth {MAX_DEPTH}."
+        if count == MAX_DEPTH:
             vf.payload_hex_valid(cid, comment, "message", groups, groups, {}, flags=["Limit", "DefaultLimits",
                                                                                      "UnknownField"])
         else:
@@ -168,15 +176,15 @@ def main():
 
     # -- elems --------------------------------------------------------------------------------
     text = {"text": {}}
-    for count, result in ((1000, "n"), (1001, "n-plus-1")):
+    for count, result in ((MAX_ELEMS, "n"), (MAX_ELEMS + 1, "n-plus-1")):
         value = {"elems": [text] * count}
         cid = f"limit.elems.default-{result}"
-        comment = f"A message with {count} empty text elems, default maxElems 1,000."
-        if count == 1000:
+        comment = f"A message with {count} empty text elems, default maxElems {MAX_ELEMS:,}."
+        if count == MAX_ELEMS:
             vf.payload_valid(cid, comment, "message", value, flags=["Limit", "DefaultLimits"])
         else:
-            vf.payload_invalid(cid, comment, "message", encode("Message", value), "limit.elems", "elems[1000]",
-                               flags=["Limit", "DefaultLimits"])
+            vf.payload_invalid(cid, comment, "message", encode("Message", value), "limit.elems",
+                               f"elems[{MAX_ELEMS}]", flags=["Limit", "DefaultLimits"])
     for count, result in ((3, "n"), (4, "n-plus-1")):
         value = {"elems": [{"text": {"text": str(i)}} for i in range(count)]}
         cid = f"limit.elems.custom-{result}"
@@ -201,15 +209,15 @@ def main():
                      limits={"maxRepeated": 2})
 
     # -- batch messages --------------------------------------------------------------------------
-    for count, result in ((1000, "n"), (1001, "n-plus-1")):
+    for count, result in ((MAX_BATCH, "n"), (MAX_BATCH + 1, "n-plus-1")):
         value = {"messages": [{}] * count}
         cid = f"limit.batch-messages.default-{result}"
-        comment = f"A batch of {count} empty messages, default maxBatchMessages 1,000."
-        if count == 1000:
+        comment = f"A batch of {count} empty messages, default maxBatchMessages {MAX_BATCH:,}."
+        if count == MAX_BATCH:
             vf.payload_valid(cid, comment, "batch", value, flags=["Limit", "DefaultLimits"])
         else:
             vf.payload_invalid(cid, comment, "batch", encode("MessageBatch", value), "limit.batch-messages",
-                               "messages[1000]", flags=["Limit", "DefaultLimits"])
+                               f"messages[{MAX_BATCH}]", flags=["Limit", "DefaultLimits"])
     for count, result in ((2, "n"), (3, "n-plus-1")):
         value = {"messages": [{"msgId": str(i)} for i in range(count)]}
         cid = f"limit.batch-messages.custom-{result}"
@@ -226,15 +234,15 @@ def main():
                      limits={"maxRepeated": 2})
 
     # -- every other repeated field ------------------------------------------------------------------
-    for count, result in ((10000, "n"), (10001, "n-plus-1")):
+    for count, result in ((MAX_REPEATED, "n"), (MAX_REPEATED + 1, "n-plus-1")):
         value = {"atUserList": [""] * count}
         cid = f"limit.repeated.default-{result}"
-        comment = f"atUserList with {count} empty entries, default maxRepeated 10,000."
-        if count == 10000:
+        comment = f"atUserList with {count} empty entries, default maxRepeated {MAX_REPEATED:,}."
+        if count == MAX_REPEATED:
             vf.payload_valid(cid, comment, "message", value, flags=["Limit", "DefaultLimits"])
         else:
             vf.payload_invalid(cid, comment, "message", encode("Message", value), "limit.repeated",
-                               "atUserList[10000]", flags=["Limit", "DefaultLimits"])
+                               f"atUserList[{MAX_REPEATED}]", flags=["Limit", "DefaultLimits"])
     for name, kind, wrap, path, entry in repeated_fields():
         type_name = {"message": "Message", "event": "Event"}[kind]
         for count, result in ((2, "n"), (3, "n-plus-1")):
@@ -358,29 +366,32 @@ def write_encode_limits_file():
 
     at_limit("depth.custom", "message", merger_nest(3), merger_nest(4), {"maxDepth": 3}, merger_path(4),
              "limit.depth", ["CustomLimits"])
-    at_limit("depth.default", "message", merger_nest(100), merger_nest(101), None, merger_path(101), "limit.depth",
-             ["DefaultLimits"])
+    at_limit("depth.default", "message", merger_nest(MAX_DEPTH), merger_nest(MAX_DEPTH + 1), None,
+             merger_path(MAX_DEPTH + 1), "limit.depth", ["DefaultLimits"])
     groups = lambda count: tag(20, START_GROUP) * count + tag(20, END_GROUP) * count
-    case("encode-limit.depth.groups-n", "100 nested unknown groups, default maxDepth 100: written.", "message",
-         groups(100), never, ["Limit", "DefaultLimits"], frame=stored("message", groups(100)))
-    case("encode-limit.depth.groups-n-plus-1", "101 nested unknown groups, default maxDepth 100: refused at the root.",
-         "message", groups(101), never, ["Limit", "DefaultLimits"], error=("limit.depth", ""))
+    case("encode-limit.depth.groups-n", f"{MAX_DEPTH} nested unknown groups, default maxDepth {MAX_DEPTH}: written.",
+         "message", groups(MAX_DEPTH), never, ["Limit", "DefaultLimits"], frame=stored("message", groups(MAX_DEPTH)))
+    case("encode-limit.depth.groups-n-plus-1",
+         f"{MAX_DEPTH + 1} nested unknown groups, default maxDepth {MAX_DEPTH}: refused at the root.",
+         "message", groups(MAX_DEPTH + 1), never, ["Limit", "DefaultLimits"], error=("limit.depth", ""))
     texts = lambda count: {"elems": [{"text": {"text": str(i)}} for i in range(count)]}
     at_limit("elems.custom", "message", texts(3), texts(4), {"maxElems": 3}, "elems[3]", "limit.elems",
              ["CustomLimits"])
-    at_limit("elems.default", "message", {"elems": [{"text": {}}] * 1000}, {"elems": [{"text": {}}] * 1001}, None,
-             "elems[1000]", "limit.elems", ["DefaultLimits"])
+    at_limit("elems.default", "message", {"elems": [{"text": {}}] * MAX_ELEMS},
+             {"elems": [{"text": {}}] * (MAX_ELEMS + 1)}, None, f"elems[{MAX_ELEMS}]", "limit.elems", ["DefaultLimits"])
     at_limit("repeated.custom", "message", {"atUserList": ["a", "b"]}, {"atUserList": ["a", "b", "c"]},
              {"maxRepeated": 2}, "atUserList[2]", "limit.repeated", ["CustomLimits"])
     at_limit("repeated.nested-custom", "message",
              {"elems": [{"image": {"levels": [{}, {}]}}]}, {"elems": [{"image": {"levels": [{}, {}, {}]}}]},
              {"maxRepeated": 2}, "elems[0].image.levels[2]", "limit.repeated", ["CustomLimits"])
-    at_limit("repeated.default", "message", {"atUserList": ["u"] * 10000}, {"atUserList": ["u"] * 10001}, None,
-             "atUserList[10000]", "limit.repeated", ["DefaultLimits"])
+    at_limit("repeated.default", "message", {"atUserList": ["u"] * MAX_REPEATED},
+             {"atUserList": ["u"] * (MAX_REPEATED + 1)}, None, f"atUserList[{MAX_REPEATED}]", "limit.repeated",
+             ["DefaultLimits"])
     at_limit("batch-messages.custom", "batch", {"messages": [{}, {}]}, {"messages": [{}, {}, {}]},
              {"maxBatchMessages": 2}, "messages[2]", "limit.batch-messages", ["CustomLimits"])
-    at_limit("batch-messages.default", "batch", {"messages": [{}] * 1000}, {"messages": [{}] * 1001}, None,
-             "messages[1000]", "limit.batch-messages", ["DefaultLimits"])
+    at_limit("batch-messages.default", "batch", {"messages": [{}] * MAX_BATCH},
+             {"messages": [{}] * (MAX_BATCH + 1)}, None, f"messages[{MAX_BATCH}]", "limit.batch-messages",
+             ["DefaultLimits"])
     over = encode("Message", texts(4))
     case("encode-limit.frame-before-payload", "4 elems with maxElems 3, and maxFrameBytes one under the payload: "
          "the frame's size is checked first, as a reader checks it.", "message", over, never,

@@ -35,16 +35,19 @@ import math
 import os
 import re
 
+import constraints
 from make_vectors_common import KIND_TYPES, SCHEMA, VECTORS, VectorFile, encode, hexs, ld, report, tag, varint
 
 U32 = (0, 2**32 - 1)
 I32 = (-(2**31), 2**31 - 1)
 FMT = (0, 2**31 - 1)
-MAX_DEPTH = 100
-MAX_ELEMS = 1000
-MAX_REPEATED = 10000
-MAX_BATCH = 1000
-BODY_LIMIT = 12 * 1024
+# The declared defaults and the current body limit (Schemas/, read by scripts/constraints.py).
+_DECLARED = constraints.load()
+MAX_DEPTH = _DECLARED.value("maxDepth")
+MAX_ELEMS = _DECLARED.value("maxElems")
+MAX_REPEATED = _DECLARED.value("maxRepeated")
+MAX_BATCH = _DECLARED.value("maxBatchMessages")
+BODY_LIMIT = _DECLARED.value("maxMessageBodyBytes", "current")
 
 # Keys about the delivery rather than the message (docs/REST.md, "Envelope keys").
 ENVELOPE_KEYS = [
@@ -872,7 +875,7 @@ def finding(code, path, limit=None, actual=None, severity=None):
 
 
 # DecodingLimits.maxProblems: how many import problems a validation reports.
-MAX_PROBLEMS = 100
+MAX_PROBLEMS = _DECLARED.value("maxProblems")
 
 
 def val(vf, cid, comment, profile, findings, rest=None, text=None, flags=()):
@@ -1496,8 +1499,8 @@ def write_relay():
         rest=[relay([entry([TEXT_HELLO], to=None, GroupId="@TGS#1", CloudCustomData="ccd")])])
     imp(vf, "rest.relay.entry-defaults", "A forwarded message with From_Account \"\" and zeros: a MsgList entry "
         "always has those four keys.", rest=[relay([entry([TEXT_HELLO], frm="", to=None, seq=0, rnd=0, ts=0)])])
-    imp(vf, "rest.relay.depth-100", "100 relays nested: the innermost forwarded message is at merger layer 100, the "
-        "deepest allowed (maxDepth 100).", text=dump(chain(100)), flags=["DeepNesting"])
+    imp(vf, "rest.relay.depth-100", f"{MAX_DEPTH} relays nested: the innermost forwarded message is at merger layer "
+        f"{MAX_DEPTH}, the deepest allowed (maxDepth {MAX_DEPTH}).", text=dump(chain(MAX_DEPTH)), flags=["DeepNesting"])
     imp(vf, "rest.relay.three-hundred", "300 forwarded messages (the SDK's limit for one merger), MsgNum 300.",
         text=dump([relay([entry([text(f"m{i}")], seq=i, rnd=i) for i in range(300)])]), flags=["LargeInput"])
     imp(vf, "rest.relay.mixed-entries", "Forwarded one-to-one and group messages with image, location and custom "
@@ -1551,8 +1554,9 @@ def write_relay():
         error=("rest.type", f"{E}.MsgList[0]"))
     imp(vf, "rest.relay.abstract-not-string", "An AbstractList entry that is a number.",
         rest=[relay([entry([text("1")])], abstracts=["a", 1])], error=("rest.type", f"{E}.AbstractList[1]"))
-    imp(vf, "rest.relay.abstracts-over-limit", "10,001 abstract lines: past maxRepeated, reported at the array.",
-        text=dump([relay([], abstracts=[""] * 10001)]), error=("limit.repeated", f"{E}.AbstractList"),
+    imp(vf, "rest.relay.abstracts-over-limit", f"{MAX_REPEATED + 1:,} abstract lines: past maxRepeated, reported at "
+        "the array.", text=dump([relay([], abstracts=[""] * (MAX_REPEATED + 1))]),
+        error=("limit.repeated", f"{E}.AbstractList"),
         flags=["LargeInput"])
     imp(vf, "rest.relay.msg-num-fraction", "MsgNum 2.0: a fraction where an integer is expected.",
         text=dump([relay([entry([text("1")]), entry([text("2")])])]).replace('"MsgNum":2', '"MsgNum":2.0'),
@@ -1650,10 +1654,10 @@ def write_strictness():
          "A raw tab inside a string must be escaped."),
     ):
         imp(vf, f"rest.strict.syntax.{cid}", comment, text=t, error=("json.syntax", ""), flags=["PathDecision"])
-    imp(vf, "rest.strict.limit.elems", "1,001 elements: past maxElems, reported at MsgBody.",
-        text=dump([text("")] * 1001), error=("limit.elems", "MsgBody"), flags=["LargeInput"])
-    imp(vf, "rest.strict.limit.elems-at-limit", "1,000 elements: at maxElems.", text=dump([text("")] * 1000),
-        flags=["LargeInput"])
+    imp(vf, "rest.strict.limit.elems", f"{MAX_ELEMS + 1:,} elements: past maxElems, reported at MsgBody.",
+        text=dump([text("")] * (MAX_ELEMS + 1)), error=("limit.elems", "MsgBody"), flags=["LargeInput"])
+    imp(vf, "rest.strict.limit.elems-at-limit", f"{MAX_ELEMS:,} elements: at maxElems.",
+        text=dump([text("")] * MAX_ELEMS), flags=["LargeInput"])
     imp(vf, "rest.strict.first.member-order", "Three problems: the unknown key of the second element comes before "
         "the type error of the third.",
         rest=[TEXT_HELLO, el("TIMTextElem", {"Text": "a", "Foo": 1}), el("TIMTextElem", {"Text": 5})],
@@ -1847,16 +1851,20 @@ def write_validate():
     body_at = text_of_bytes(BODY_LIMIT)
     body_past = text_of_bytes(BODY_LIMIT + 1)
     for profile in ("seed", "current"):
-        val(vf, f"rest.validate.{profile}.body-12288", "A bare MsgBody whose compact canonical JSON is exactly 12,288 "
-            "UTF-8 bytes.", profile, [], rest=body_at, flags=["AtLimit" if profile == "current" else "RuleOff"])
-        val(vf, f"rest.validate.{profile}.body-12289", "A bare MsgBody of 12,289 bytes: past 12 KB under current.",
+        val(vf, f"rest.validate.{profile}.body-12288", "A bare MsgBody whose compact canonical JSON is exactly "
+            f"{BODY_LIMIT:,} UTF-8 bytes.", profile, [], rest=body_at,
+            flags=["AtLimit" if profile == "current" else "RuleOff"])
+        val(vf, f"rest.validate.{profile}.body-12289", f"A bare MsgBody of {BODY_LIMIT + 1:,} bytes: past "
+            f"{BODY_LIMIT // 1024} KB under current.",
             profile, [finding("limit.message.body-bytes", "MsgBody", BODY_LIMIT, BODY_LIMIT + 1)]
             if profile == "current" else [], rest=body_past, flags=["PastLimit" if profile == "current" else "RuleOff"])
     cjk = text_of_bytes(BODY_LIMIT, fill="中")
-    val(vf, "rest.validate.current.body-12288-cjk", "A message object whose MsgBody is exactly 12,288 bytes of "
+    val(vf, "rest.validate.current.body-12288-cjk", f"A message object whose MsgBody is exactly {BODY_LIMIT:,} bytes "
+        "of "
         "mostly CJK text (3 bytes each); To_Account and CloudCustomData beside MsgBody do not count.", "current", [],
         rest={"To_Account": "user_b", "MsgBody": cjk, "CloudCustomData": "x" * 500}, flags=["AtLimit", "MultiByte"])
-    val(vf, "rest.validate.current.body-12289-escapes", "A body of 12,289 bytes counted in the canonical text: each "
+    val(vf, "rest.validate.current.body-12289-escapes", f"A body of {BODY_LIMIT + 1:,} bytes counted in the canonical "
+        "text: each "
         "newline is written \\n (2 bytes), each NUL \\u0000 (6 bytes).", "current",
         [finding("limit.message.body-bytes", "MsgBody", BODY_LIMIT, BODY_LIMIT + 1)],
         rest=text_of_bytes(BODY_LIMIT + 1, prefix="\n" * 10 + "\u0000" * 10), flags=["PastLimit", "NulInString"])
@@ -1895,6 +1903,20 @@ def write_validate():
         val(vf, f"rest.validate.{profile}.latitude-90.5", "Latitude 90.5 is outside [-90, 90].", profile,
             [finding("range.location.latitude", "MsgBody[0].MsgContent.Latitude", 90)],
             rest=[el("TIMLocationElem", {"Desc": "x", "Latitude": 90.5, "Longitude": 0})])
+        # M17, M18 at their bounds, in both profiles.
+        val(vf, f"rest.validate.{profile}.empty-body", "An empty MsgBody: a message holds at least one element.",
+            profile, [finding("rule.message.elems-missing", "MsgBody")], rest=[])
+        val(vf, f"rest.validate.{profile}.one-element-body", "A MsgBody of exactly one element.", profile, [],
+            rest=[TEXT_HELLO], flags=["AtLimit"])
+        val(vf, f"rest.validate.{profile}.message-empty-body", "A message object whose MsgBody is empty.",
+            profile, [finding("rule.message.elems-missing", "MsgBody")],
+            rest={"From_Account": "user_a", "To_Account": "user_b", "MsgBody": []})
+        val(vf, f"rest.validate.{profile}.image-no-entries", "A TIMImageElem whose ImageInfoArray is empty.",
+            profile, [finding("rule.image.levels-missing", "MsgBody[0].MsgContent.ImageInfoArray")],
+            rest=[el("TIMImageElem", {"UUID": "i", "ImageFormat": 1, "ImageInfoArray": []})])
+        val(vf, f"rest.validate.{profile}.image-one-entry", "A TIMImageElem with exactly one ImageInfoArray entry.",
+            profile, [], rest=[el("TIMImageElem", {"UUID": "i", "ImageFormat": 1, "ImageInfoArray": [
+                {"Type": 3, "Size": 100, "Width": 198, "Height": 300, "URL": "https://x/3"}]})], flags=["AtLimit"])
         val(vf, f"rest.validate.{profile}.no-target", "A message object naming neither To_Account nor GroupId: "
             "REST requests name their target in the call, so no target rule.", profile, [],
             rest={"From_Account": "user_a", "MsgBody": [TEXT_HELLO]})

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Writes the validator vectors: Vectors/limits/validation-seed.json and
-validation-current.json (every numeric rule of reference/limits.md at N and
+validation-current.json (every numeric rule of docs/LIMITS.md at N and
 N + 1, and where a profile has no such rule, a value far past the other
 profile's limit that passes) and Vectors/limits/validation-rules.json (every
 rule without a number, passing and failing side by side).
 
-Numbers, codes, severities and profiles come from docs/VALIDATION.md ("Profiles",
-"How values are measured", "Finding codes", "Decisions the documentation leaves
-open"). Where that document does not say at which path a finding is reported,
+The numbers of every profile are read from the declarations in Schemas/
+(scripts/constraints.py reads them with its own protobuf reader; set
+IMCODEC_SCHEMAS to read another schema folder); what they mean (how values are
+measured, codes, severities and paths) comes from docs/VALIDATION.md ("How
+values are measured", "Finding codes", "Decisions the documentation leaves
+open"), and this script computes every expectation itself. Where that document does not say at which path a finding is reported,
 the case carries the flag PathDecision and its comment names the reading.
 Payloads come from make_vectors_common.encode and are re-derived with
 swift-protobuf by VectorOracleTests.
@@ -21,11 +24,24 @@ sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
 
 import base64
 
+import constraints
 from make_vectors_common import VectorFile, encode, hexs, report
+
+DECLARED = constraints.load()
+
+
+def declared(name):
+    """A declared limit's value in each profile (None where the profile lacks the rule)."""
+    return {profile: DECLARED.value(name, profile) for profile in constraints.PROFILES}
+
+
+def declared_key(name, key):
+    """One key of a declared per-key limit, in each profile."""
+    return {profile: (DECLARED.value(name, profile) or {}).get(key) for profile in constraints.PROFILES}
 
 DERIVATION = (
     "Limits, codes, severities and profiles from docs/VALIDATION.md (which sources every number in "
-    "reference/limits.md): every case sits at a limit (N, no finding) or one unit past it (N+1, one finding with the "
+    "docs/LIMITS.md): every case sits at a limit (N, no finding) or one unit past it (N+1, one finding with the "
     "limit and the measured value), or breaks one rule against an otherwise clean message. Built by "
     "scripts/make_validation_vectors.py; payloads from scripts/make_vectors_common.py, re-derived with swift-protobuf "
     "by VectorOracleTests. Paths VALIDATION.md leaves open are flagged PathDecision."
@@ -143,74 +159,74 @@ def body_text(n):
 
 STRING_LIMITS = [
     # name, code, {seed, current}, build(text) -> message, path
-    ("group-tips-group-name", "limit.group.name-bytes", {"seed": 30, "current": 30},
+    ("group-tips-group-name", "limit.group.name-bytes", declared("maxGroupNameBytes"),
      lambda s: group_with(tips(groupName=s)), "elems[0].groupTips.groupName"),
-    ("group-name-change", "limit.group.name-bytes", {"seed": 30, "current": 30},
+    ("group-name-change", "limit.group.name-bytes", declared("maxGroupNameBytes"),
      lambda s: group_with(change("NAME", s)), "elems[0].groupTips.groupChangeList[0].value"),
-    ("group-introduction-change", "limit.group.introduction-bytes", {"seed": 120, "current": 240},
+    ("group-introduction-change", "limit.group.introduction-bytes", declared("maxGroupIntroductionBytes"),
      lambda s: group_with(change("INTRODUCTION", s)), "elems[0].groupTips.groupChangeList[0].value"),
-    ("group-notification-change", "limit.group.notification-bytes", {"seed": 150, "current": 300},
+    ("group-notification-change", "limit.group.notification-bytes", declared("maxGroupNotificationBytes"),
      lambda s: group_with(change("NOTIFICATION", s)), "elems[0].groupTips.groupChangeList[0].value"),
-    ("group-face-url-change", "limit.group.face-url-bytes", {"seed": 100, "current": 100},
+    ("group-face-url-change", "limit.group.face-url-bytes", declared("maxGroupFaceURLBytes"),
      lambda s: group_with(change("FACE_URL", s)), "elems[0].groupTips.groupChangeList[0].value"),
-    ("member-name-card", "limit.group.name-card-bytes", {"seed": None, "current": 50},
+    ("member-name-card", "limit.group.name-card-bytes", declared("maxNameCardBytes"),
      lambda s: group_with(tips(opGroupMemberInfo={"member": "user_bob", "nameCard": s})),
      "elems[0].groupTips.opGroupMemberInfo.nameCard"),
-    ("group-id", "limit.group.id-bytes", {"seed": None, "current": 48},
+    ("group-id", "limit.group.id-bytes", declared("maxGroupIDBytes"),
      lambda s: msg(GROUP, groupId=s), "groupId"),
-    ("group-custom-key", "limit.group.custom-key-bytes", {"seed": None, "current": 16},
+    ("group-custom-key", "limit.group.custom-key-bytes", declared("maxGroupCustomKeyBytes"),
      lambda s: group_with(change("CUSTOM", "v", key=s)), "elems[0].groupTips.groupChangeList[0].key"),
-    ("group-custom-value", "limit.group.custom-value-bytes", {"seed": None, "current": 512},
+    ("group-custom-value", "limit.group.custom-value-bytes", declared("maxGroupCustomValueBytes"),
      lambda s: group_with(change("CUSTOM", s, key="k")), "elems[0].groupTips.groupChangeList[0].value"),
-    ("add-friend-wording", "limit.sns.wording-bytes", {"seed": 120, "current": 120},
+    ("add-friend-wording", "limit.sns.wording-bytes", declared("maxFriendWordingBytes"),
      lambda s: msg(C2C, sns([{"identifier": "user_dave", "wording": s}])), "elems[0].snsSystem.users[0].wording"),
-    ("profile-nickname", "limit.profile.string-bytes", {"seed": None, "current": 500},
+    ("profile-nickname", "limit.profile.string-bytes", declared("maxProfileStringBytes"),
      lambda s: group_with(tips(opUserInfo={"identifier": "user_alice", "nickname": s})),
      "elems[0].groupTips.opUserInfo.nickname"),
-    ("profile-system-nickname", "limit.profile.string-bytes", {"seed": None, "current": 500},
+    ("profile-system-nickname", "limit.profile.string-bytes", declared("maxProfileStringBytes"),
      lambda s: msg(C2C, {"profileSystem": {"type": "PROFILE_SYSTEM_TYPE_FRIEND_PROFILE_CHANGE", "fromUser": "user_bob",
                                            "nickname": s}}), "elems[0].profileSystem.nickname"),
-    ("sender-user-id", "limit.user.id-bytes", {"seed": None, "current": 32},
+    ("sender-user-id", "limit.user.id-bytes", declared("maxUserIDBytes"),
      lambda s: msg(C2C, sender=s), "sender"),
-    ("receiver-user-id", "limit.user.id-bytes", {"seed": None, "current": 32},
+    ("receiver-user-id", "limit.user.id-bytes", declared("maxUserIDBytes"),
      lambda s: msg(C2C, receiver=s), "receiver"),
 ]
 
 BYTES_LIMITS = [
-    ("member-custom-value", "limit.member.custom-value-bytes", {"seed": None, "current": 64},
+    ("member-custom-value", "limit.member.custom-value-bytes", declared("maxMemberCustomValueBytes"),
      lambda n: group_with(tips(opGroupMemberInfo={"member": "user_bob", "customInfo": [{"key": "k", "data": b64(b"v" * n)}]})),
      "elems[0].groupTips.opGroupMemberInfo.customInfo[0].data"),
-    ("custom-desc-ext", "limit.custom.desc-ext-bytes", {"seed": None, "current": 3 * 1024},
+    ("custom-desc-ext", "limit.custom.desc-ext-bytes", declared("maxCustomDescExtBytes"),
      lambda n: msg(C2C, {"custom": {"desc": "d" * (n // 2), "ext": "e" * (n - n // 2)}}), "elems[0].custom"),
 ]
 
 NUMBER_LIMITS = [
-    ("file-size", "limit.file.size", {"seed": 100 * MB, "current": 100 * MB},
+    ("file-size", "limit.file.size", declared("maxFileBytes"),
      lambda n: msg(C2C, {"file": {"uuid": "f", "size": n}}), "elems[0].file.size"),
-    ("video-size", "limit.video.size", {"seed": None, "current": 100 * MB},
+    ("video-size", "limit.video.size", declared("maxVideoBytes"),
      lambda n: msg(C2C, {"video": {"videoUuid": "v", "videoSize": n}}), "elems[0].video.videoSize"),
-    ("image-size", "limit.image.size", {"seed": None, "current": 28 * MB},
+    ("image-size", "limit.image.size", declared("maxImageBytes"),
      lambda n: msg(C2C, {"image": {"levels": [{"type": "IMAGE_LEVEL_TYPE_ORIGINAL", "size": n}]}}),
      "elems[0].image.levels[0].size"),
-    ("sound-size", "limit.sound.size", {"seed": None, "current": 28 * MB},
+    ("sound-size", "limit.sound.size", declared("maxSoundBytes"),
      lambda n: msg(C2C, {"sound": {"uuid": "s", "size": n}}), "elems[0].sound.size"),
-    ("group-members-public", "limit.group.members", {"seed": 6000, "current": 6000},
+    ("group-members-public", "limit.group.members", declared_key("maxGroupMembers", "Public"),
      lambda n: group_with({"groupTips": {"type": "GROUP_TIPS_TYPE_INVITE", "platform": "iOS", "memberCount": n}}),
      "elems[0].groupTips.memberCount"),
-    ("group-members-community", "limit.group.members", {"seed": None, "current": 100000},
+    ("group-members-community", "limit.group.members", declared_key("maxGroupMembers", "Community"),
      lambda n: group_with({"groupTips": {"type": "GROUP_TIPS_TYPE_QUIT", "platform": "iOS", "memberCount": n}},
                           groupType="Community"), "elems[0].groupTips.memberCount"),
 ]
 
 COUNT_LIMITS = [
-    ("merger-messages", "limit.merger.messages", {"seed": 300, "current": 300},
+    ("merger-messages", "limit.merger.messages", declared("maxMergerMessages"),
      lambda n: msg(C2C, merger(nested(n))), "elems[0].merger.messages"),
-    ("merger-abstracts", "limit.merger.abstracts", {"seed": None, "current": 5},
+    ("merger-abstracts", "limit.merger.abstracts", declared("maxMergerAbstracts"),
      lambda n: msg(C2C, merger(nested(1), abstracts=[f"line {i}" for i in range(n)])), "elems[0].merger.abstracts"),
-    ("group-custom-fields", "limit.group.custom-fields", {"seed": None, "current": 10},
+    ("group-custom-fields", "limit.group.custom-fields", declared("maxGroupCustomFields"),
      lambda n: group_with(tips(groupChangeList=[{"type": "GROUP_INFO_CHANGE_TYPE_CUSTOM", "key": f"k{i}", "value": "v"}
                                                 for i in range(n)])), "elems[0].groupTips.groupChangeList"),
-    ("member-custom-fields", "limit.member.custom-fields", {"seed": None, "current": 5},
+    ("member-custom-fields", "limit.member.custom-fields", declared("maxMemberCustomFields"),
      lambda n: group_with(tips(opGroupMemberInfo={"member": "user_bob", "customInfo": [
          {"key": f"k{i}", "data": b64(b"v")} for i in range(n)]})), "elems[0].groupTips.opGroupMemberInfo.customInfo"),
 ]
@@ -221,7 +237,7 @@ def write_limit_files():
     for profile in ("seed", "current"):
         other = {"seed": "current", "current": "seed"}[profile]
         vf = VectorFile("limits", f"validation-{profile}", f"Validator limits, {profile} profile",
-                        f"Every numeric rule of reference/limits.md in the {profile} profile of docs/VALIDATION.md: "
+                        f"Every numeric rule of docs/LIMITS.md in the {profile} profile of docs/VALIDATION.md: "
                         "N passes, N+1 is one finding; a rule the profile does not have passes far past the other "
                         "profile's number.", DERIVATION, FLAGS)
 
@@ -251,62 +267,79 @@ def write_limit_files():
         for name, code, limits, build, path in COUNT_LIMITS:
             pair(name, code, limits, lambda n, b=build: ("message", b(n)), path, lambda n: n, "entries",
                  flags=["PathDecision"])
-        # Multi-byte measurements.
-        add(vf, f"validate.{profile}.group-name-ten-cjk", "Ten CJK characters: 30 UTF-8 bytes fill the 30-byte "
-            "group name.", "message", group_with(tips(groupName="群" * 10)), profile, [],
-            flags=["AtLimit", "MultiByte"])
-        add(vf, f"validate.{profile}.group-name-eleven-cjk", "Eleven CJK characters: 33 bytes.", "message",
-            group_with(tips(groupName="群" * 11)), profile,
-            [finding("limit.group.name-bytes", "elems[0].groupTips.groupName", 30, 33)],
-            flags=["PastLimit", "MultiByte"])
-        add(vf, f"validate.{profile}.group-name-eight-emoji", "Eight emoji: 32 bytes.", "message",
-            group_with(tips(groupName="🎉" * 8)), profile,
-            [finding("limit.group.name-bytes", "elems[0].groupTips.groupName", 30, 32)],
-            flags=["PastLimit", "MultiByte"])
-        # The add source: the prefix plus at most 8 bytes of letters.
-        for n, result in ((8, "n"), (9, "n-plus-1")):
-            source = "AddSource_Type_" + "A" * n
+        # Multi-byte measurements: CJK characters are 3 UTF-8 bytes, emoji 4.
+        name_limit = DECLARED.value("maxGroupNameBytes", profile)
+        if name_limit is not None:
+            fit, over = name_limit // 3, name_limit // 3 + 1
+            emoji = name_limit // 4 + 1
+            add(vf, f"validate.{profile}.group-name-ten-cjk", f"{fit} CJK characters: {3 * fit} UTF-8 bytes fit the "
+                f"{name_limit}-byte group name.", "message", group_with(tips(groupName="群" * fit)), profile, [],
+                flags=["AtLimit", "MultiByte"])
+            add(vf, f"validate.{profile}.group-name-eleven-cjk", f"{over} CJK characters: {3 * over} bytes.", "message",
+                group_with(tips(groupName="群" * over)), profile,
+                [finding("limit.group.name-bytes", "elems[0].groupTips.groupName", name_limit, 3 * over)],
+                flags=["PastLimit", "MultiByte"])
+            add(vf, f"validate.{profile}.group-name-eight-emoji", f"{emoji} emoji: {4 * emoji} bytes.", "message",
+                group_with(tips(groupName="🎉" * emoji)), profile,
+                [finding("limit.group.name-bytes", "elems[0].groupTips.groupName", name_limit, 4 * emoji)],
+                flags=["PastLimit", "MultiByte"])
+        # The add source: the declared prefix plus at most the declared number of letters.
+        prefix = DECLARED.value("addSourcePrefix", profile)
+        letters = DECLARED.value("maxAddSourceBytes", profile)
+        for n, result in ((letters, "n"), (letters + 1, "n-plus-1")):
+            source = prefix + "A" * n
             add(vf, f"validate.{profile}.add-source.{result}", f"An add source with {n} letters after the prefix.",
                 "message", msg(C2C, sns([{"identifier": "user_dave", "source": source}])), profile,
-                [] if n == 8 else [finding("limit.sns.source-bytes", "elems[0].snsSystem.users[0].source", 8, 9)],
-                flags=["AtLimit"] if n == 8 else ["PastLimit"])
-        # Merger abstract lines, in UTF-16 code units (current only).
-        for text, units, label in (("a" * 100, 100, "ascii-100"), ("a" * 101, 101, "ascii-101"),
-                                   ("字" * 100, 100, "cjk-100"), ("😀" * 51, 102, "emoji-51")):
-            past = profile == "current" and units > 100
+                [] if n == letters else [finding("limit.sns.source-bytes", "elems[0].snsSystem.users[0].source",
+                                                 letters, n)],
+                flags=["AtLimit"] if n == letters else ["PastLimit"])
+        # Merger abstract lines, in UTF-16 code units (a profile without the rule: the other's number).
+        own = DECLARED.value("maxMergerAbstractLength", profile)
+        units_limit = own if own is not None else DECLARED.value("maxMergerAbstractLength", other)
+        half = units_limit // 2 + 1
+        for text, units, label in (("a" * units_limit, units_limit, "ascii-100"),
+                                   ("a" * (units_limit + 1), units_limit + 1, "ascii-101"),
+                                   ("字" * units_limit, units_limit, "cjk-100"), ("😀" * half, 2 * half, "emoji-51")):
+            past = own is not None and units > own
             add(vf, f"validate.{profile}.merger-abstract-length.{label}",
                 f"A merger abstract of {units} UTF-16 units.", "message",
                 msg(C2C, merger(nested(1), abstracts=[text])), profile,
-                [finding("limit.merger.abstract-length", "elems[0].merger.abstracts[0]", 100, units)] if past else [],
-                flags=(["PastLimit"] if past else ["AtLimit"] if profile == "current" else ["RuleOff"])
+                [finding("limit.merger.abstract-length", "elems[0].merger.abstracts[0]", own, units)] if past else [],
+                flags=(["PastLimit"] if past else ["AtLimit"] if own is not None else ["RuleOff"])
                 + (["MultiByte"] if label[:5] in ("cjk-1", "emoji") else []))
-        # The message body, the canonical size of the elems field (current only: 12 KB).
-        for n, result in ((12 * 1024, "n"), (12 * 1024 + 1, "n-plus-1")):
+        # The message body, the canonical size of the elems field.
+        own = DECLARED.value("maxMessageBodyBytes", profile)
+        body_limit = own if own is not None else DECLARED.value("maxMessageBodyBytes", other)
+        for n, result in ((body_limit, "n"), (body_limit + 1, "n-plus-1")):
             value = msg(C2C, body_text(n))
             assert len(encode("Message", value)) - len(encode("Message", dict(C2C))) == n
-            past = profile == "current" and result == "n-plus-1"
+            past = own is not None and result == "n-plus-1"
             add(vf, f"validate.{profile}.message-body.{result}", f"A text elem whose elems field is {n} bytes.",
-                "message", value, profile, [finding("limit.message.body-bytes", "elems", 12 * 1024, n)] if past else [],
-                flags=(["PastLimit", "PathDecision"] if past else ["AtLimit"] if profile == "current" else ["RuleOff"]))
-        # Custom elems per message (current only: 1).
-        for n, result in ((1, "n"), (2, "n-plus-1")):
-            past = profile == "current" and n == 2
+                "message", value, profile, [finding("limit.message.body-bytes", "elems", own, n)] if past else [],
+                flags=(["PastLimit", "PathDecision"] if past else ["AtLimit"] if own is not None else ["RuleOff"]))
+        # Custom elems per message.
+        own = DECLARED.value("maxCustomElems", profile)
+        custom_limit = own if own is not None else DECLARED.value("maxCustomElems", other)
+        for n, result in ((custom_limit, "n"), (custom_limit + 1, "n-plus-1")):
+            past = own is not None and n == own + 1
             add(vf, f"validate.{profile}.custom-elems.{result}", f"{n} custom elems.", "message",
                 msg(C2C, *[{"custom": {"desc": "d"}}] * n), profile,
-                [finding("limit.message.custom-elems", "elems[1]", 1, 2)] if past else [],
-                flags=["PastLimit"] if past else ["AtLimit"] if profile == "current" else ["RuleOff"])
-        # Merger depth (current only: 100 layers).
-        for layers, result in ((100, "n"), (101, "n-plus-1")):
+                [finding("limit.message.custom-elems", f"elems[{own}]", own, n)] if past else [],
+                flags=["PastLimit"] if past else ["AtLimit"] if own is not None else ["RuleOff"])
+        # Merger depth.
+        own = DECLARED.value("maxMergerDepth", profile)
+        depth_limit = own if own is not None else DECLARED.value("maxMergerDepth", other)
+        for layers, result in ((depth_limit, "n"), (depth_limit + 1, "n-plus-1")):
             value = {"receiver": "user_bob", "elems": [TEXT]}
             for _ in range(layers):
                 value = {"receiver": "user_bob", "elems": [merger([value])]}
-            past = profile == "current" and layers == 101
-            path = ".".join(["elems[0].merger.messages[0]"] * 100) + ".elems[0].merger.messages"
+            past = own is not None and layers == own + 1
+            path = ".".join(["elems[0].merger.messages[0]"] * depth_limit) + ".elems[0].merger.messages"
             add(vf, f"validate.{profile}.merger-depth.{result}", f"Mergers nested {layers} layers deep.", "message",
-                value, profile, [finding("limit.merger.depth", path, 100, 101)] if past else [],
+                value, profile, [finding("limit.merger.depth", path, own, own + 1)] if past else [],
                 flags=(["PastLimit", "DecodeLimits"] if past else
-                       ["AtLimit", "DecodeLimits"] if profile == "current" else ["RuleOff", "DecodeLimits"]),
-                limits={"maxDepth": 200})
+                       ["AtLimit", "DecodeLimits"] if own is not None else ["RuleOff", "DecodeLimits"]),
+                limits={"maxDepth": 2 * depth_limit})
         written.append(vf.write())
     return written
 
@@ -318,7 +351,7 @@ def write_limit_files():
 
 def write_rule_file():
     vf = VectorFile("limits", "validation-rules", "Validator rules",
-                    "Every rule of reference/limits.md that has no number (M3, M6, M7, M9-M12, M16, G1, G8-G14, F3-F6, "
+                    "Every rule of docs/LIMITS.md that has no number (M3, M6, M7, M9-M12, M16-M18, G1, G8-G14, F3-F6, "
                     "C1-C5), breaking and keeping each against an otherwise clean message, in the seed profile "
                     "(rules are the same in both) and, where a profile changes the outcome, in both.",
                     DERIVATION, FLAGS)
@@ -343,8 +376,9 @@ def write_rule_file():
     rule("at-with-face", "An @ message holding a face elem.", msg(GROUP, TEXT, {"face": {"index": 1}},
                                                                   atUserList=["user_bob"]),
          [finding("rule.at.text-only", "elems[1]")])
-    rule("at-without-elems", "An @ message without elems.", dict(GROUP, atUserList=["user_bob"]),
-         [finding("rule.at.text-only", "elems")])
+    rule("at-without-elems", "An @ message without elems: no text elem (M10) and no elem at all (M17).",
+         dict(GROUP, atUserList=["user_bob"]),
+         [finding("rule.at.text-only", "elems"), finding("rule.message.elems-missing", "elems")])
     rule("targeted-group", "Targeted receivers on a group message.", msg(GROUP, targetedReceivers=["user_bob"]), [])
     rule("targeted-one-to-one", "Targeted receivers on a one-to-one message.",
          msg(C2C, targetedReceivers=["user_bob"]), [finding("rule.targeted.not-group-message", "targetedReceivers")],
@@ -419,17 +453,39 @@ def write_rule_file():
          [finding("rule.image.thumbnail-size", "elems[0].image.levels[1]", 198, 199)], flags=["PathDecision"])
     rule("image-small-original-reused", "A 500x600 original reused as the large level.",
          msg(C2C, {"image": {"levels": [level("ORIGINAL", 500, 600), level("LARGE", 500, 600)]}}), [])
-    rule("image-format-undocumented", "Image format 7.", msg(C2C, {"image": {"format": 7}}),
+    rule("image-format-undocumented", "Image format 7, on an image with an original level.",
+         msg(C2C, {"image": {"format": 7, "levels": [level("ORIGINAL", 800, 600)]}}),
          [finding("enum.unknown-value", "elems[0].image.format", actual=7)])
-    # M9
-    location = lambda lat, lon: msg(C2C, {"location": {"desc": "here", "latitude": lat, "longitude": lon}})
-    rule("location-bounds", "Latitude 90 and longitude -180: bounds included.", location(90, -180), [])
-    rule("location-other-bounds", "Latitude -90 and longitude 180.", location(-90, 180), [])
-    rule("location-past-bounds", "Latitude 90.5 and longitude -180.5.", location(90.5, -180.5),
-         [finding("range.location.latitude", "elems[0].location.latitude", 90),
-          finding("range.location.longitude", "elems[0].location.longitude", 180)])
+    # M17, M18: in both profiles
+    for profile in ("seed", "current"):
+        rule(f"message-one-elem-{profile}", "A message with exactly one elem (M17 at its bound).",
+             msg(C2C), [], profile=profile)
+        rule(f"message-no-elems-{profile}", "A one-to-one message without elems (M17).", dict(C2C),
+             [finding("rule.message.elems-missing", "elems")], profile=profile)
+        rule(f"nested-no-elems-{profile}", "A merged message without elems (M17 applies to nested messages).",
+             msg(C2C, merger([dict(C2C)])),
+             [finding("rule.message.elems-missing", "elems[0].merger.messages[0].elems")], profile=profile)
+        rule(f"image-one-level-{profile}", "An image with exactly one level, a thumbnail (M18 at its bound).",
+             msg(C2C, {"image": {"format": "IMAGE_FORMAT_JPG", "levels": [level("THUMBNAIL", 198, 300)]}}), [],
+             profile=profile)
+        rule(f"image-no-levels-{profile}", "An image elem without levels (M18).",
+             msg(C2C, {"image": {"format": "IMAGE_FORMAT_JPG"}}),
+             [finding("rule.image.levels-missing", "elems[0].image.levels")], profile=profile)
+    # M9, at the declared bounds
+    lat_range = DECLARED.rule("range.location.latitude")
+    lon_range = DECLARED.rule("range.location.longitude")
+    num = lambda x: int(x) if x == int(x) else x
+    lat_low, lat_high, lon_low, lon_high = map(num, (lat_range.low, lat_range.high, lon_range.low, lon_range.high))
+    location = lambda la, lo: msg(C2C, {"location": {"desc": "here", "latitude": la, "longitude": lo}})
+    rule("location-bounds", f"Latitude {lat_high} and longitude {lon_low}: bounds included.",
+         location(lat_high, lon_low), [])
+    rule("location-other-bounds", f"Latitude {lat_low} and longitude {lon_high}.", location(lat_low, lon_high), [])
+    rule("location-past-bounds", f"Latitude {lat_high + 0.5} and longitude {lon_low - 0.5}.",
+         location(lat_high + 0.5, lon_low - 0.5),
+         [finding("range.location.latitude", "elems[0].location.latitude", lat_high),
+          finding("range.location.longitude", "elems[0].location.longitude", lon_high)])
     rule("location-nan", "Latitude NaN.", location("NaN", 0),
-         [finding("range.location.latitude", "elems[0].location.latitude", 90)])
+         [finding("range.location.latitude", "elems[0].location.latitude", lat_high)])
     # G8-G13
     rule("tips-type-undocumented", "Group tips type 12.", msg(GROUP, {"groupTips": {"type": 12, "platform": "iOS"}}),
          [finding("enum.unknown-value", "elems[0].groupTips.type", actual=12)])

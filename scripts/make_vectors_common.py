@@ -65,6 +65,10 @@ class Schema:
     def __init__(self, path):
         text = open(path, encoding="utf-8").read()
         text = re.sub(r"//[^\n]*", "", text)
+        # Field options (the constraint declarations) say nothing about the
+        # wire format: drop their string values, then the bracketed options.
+        text = re.sub(r'"(?:[^"\\]|\\.)*"', '""', text)
+        text = re.sub(r"\[[^\]]*\]", "", text)
         tokens = re.findall(r"[A-Za-z_][A-Za-z0-9_.]*|-?\d+|[{}=;]", text)
         self.messages = {}
         self.enums = {}

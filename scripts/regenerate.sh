@@ -4,6 +4,7 @@
 #   Sources/IMCodec/Generated         the schema-specialised Swift model and codecs
 #   Sources/IMCodecReference/Generated  protoc-c output for the C reference
 #   testees/python/generated          protoc's Python output for the Python testee
+#   limit tables and docs/LIMITS.md   scripts/generate_constraints.py
 # Needs protoc and protoc-c (Debian: protobuf-compiler, protobuf-c-compiler) and
 # python3. protoc-gen-swift is built from the swift-protobuf dependency on first
 # use (about a minute) into .build-plugin; set PROTOC_GEN_SWIFT to use another.
@@ -17,6 +18,9 @@ if [ -z "$plugin" ]; then
 fi
 
 protos=(Schemas/imcodec/v1/model.proto Schemas/imcodec/testee/v1/testee.proto)
+# The constraint options: imported by both, read by the generators; only
+# Python needs its generated module (the others never see the option types).
+options=Schemas/imcodec/constraints/v1/constraints.proto
 
 out=Sources/IMCodecOracle/Generated
 rm -rf "$out" && mkdir -p "$out"
@@ -28,16 +32,18 @@ if [ -d Sources/IMCodecReference ]; then
     out=Sources/IMCodecReference/Generated
     rm -rf "$out" && mkdir -p "$out"
     protoc-c -ISchemas --c_out="$out" "${protos[@]}"
+    scripts/strip_option_includes.sh "$out"
     scripts/embed_dictionary_c.sh
 fi
 
 if [ -d testees/python ]; then
     out=testees/python/generated
     rm -rf "$out" && mkdir -p "$out"
-    protoc -ISchemas --python_out="$out" "${protos[@]}"
+    protoc -ISchemas --python_out="$out" "${protos[@]}" "$options"
 fi
 
 descriptors=$(mktemp)
 trap 'rm -f "$descriptors"' EXIT
 protoc -ISchemas --include_source_info --descriptor_set_out="$descriptors" "${protos[@]}"
 python3 scripts/generate_swift.py "$descriptors"
+python3 scripts/generate_constraints.py

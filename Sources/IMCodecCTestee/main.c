@@ -81,6 +81,10 @@ typedef struct answer {
     unsigned char **buffers;
     size_t n_buffers;
     size_t buffers_capacity;
+    Imcodec__Testee__V1__Findings findings;
+    Imcodec__Testee__V1__Finding *finding_items;
+    Imcodec__Testee__V1__Finding **finding_list;
+    imcodec_ref_findings validation;
     char *code;
     char *path;
     char *text;
@@ -92,6 +96,7 @@ static void answer_init(answer *a) {
     imcodec__testee__v1__failure__init(&a->failure);
     imcodec__testee__v1__decoded_frame__init(&a->frame);
     imcodec__testee__v1__stream_result__init(&a->stream);
+    imcodec__testee__v1__findings__init(&a->findings);
 }
 
 static void answer_release(answer *a) {
@@ -101,6 +106,9 @@ static void answer_release(answer *a) {
     for (size_t i = 0; i < a->n_frames; i++)
         free(a->frames[i]);
     free(a->frames);
+    free(a->finding_items);
+    free(a->finding_list);
+    imcodec_ref_findings_free(&a->validation);
     free(a->code);
     free(a->path);
     free(a->text);
@@ -415,6 +423,46 @@ static void decode_stream(answer *a, const Imcodec__Testee__V1__DecodeStreamRequ
     a->response.stream = &a->stream;
 }
 
+/* Decodes the payload and answers every finding of the named profile. */
+static void validate(answer *a, const Imcodec__Testee__V1__ValidateRequest *op, const imcodec_ref_limits *limits,
+                     imcodec_ref_error *err) {
+    if (!valid_kind(op->kind)) {
+        set_runtime_error(a, "validate needs a payload kind of 1, 2 or 3");
+        return;
+    }
+    const imcodec_ref_validation_limits *profile = imcodec_ref_validation_profile(op->profile);
+    if (profile == NULL) {
+        a->response.result_case = IMCODEC__TESTEE__V1__RESPONSE__RESULT_RUNTIME_ERROR;
+        a->response.runtime_error = format_text(a, "unknown profile \"%s\"; known: seed, current", op->profile);
+        return;
+    }
+    imcodec_ref_status st = imcodec_ref_validate_payload((imcodec_ref_kind)op->kind, op->payload.data,
+                                                         op->payload.len, limits, profile, &a->validation, err);
+    if (answer_status(a, st, err)) return;
+    size_t n = a->validation.count;
+    a->finding_items = malloc((n > 0 ? n : 1) * sizeof *a->finding_items);
+    a->finding_list = malloc((n > 0 ? n : 1) * sizeof *a->finding_list);
+    if (a->finding_items == NULL || a->finding_list == NULL) {
+        set_runtime_error(a, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const imcodec_ref_finding *finding = &a->validation.items[i];
+        Imcodec__Testee__V1__Finding *item = &a->finding_items[i];
+        imcodec__testee__v1__finding__init(item);
+        item->code = (char *)finding->code;
+        item->path = finding->path;
+        item->severity = (char *)(finding->warning ? "warning" : "error");
+        item->limit = finding->limit;
+        item->actual = finding->actual;
+        a->finding_list[i] = item;
+    }
+    a->findings.findings = a->finding_list;
+    a->findings.n_findings = n;
+    a->response.result_case = IMCODEC__TESTEE__V1__RESPONSE__RESULT_FINDINGS;
+    a->response.findings = &a->findings;
+}
+
 static void handle(answer *a, const unsigned char *bytes, size_t len, imcodec_ref_codec *codec,
                    imcodec_ref_error *err) {
     Request *request = imcodec__testee__v1__request__unpack(NULL, len, bytes);
@@ -437,7 +485,7 @@ static void handle(answer *a, const unsigned char *bytes, size_t len, imcodec_re
         decode_stream(a, request->decode_stream, &limits, err);
         break;
     case IMCODEC__TESTEE__V1__REQUEST__OPERATION_VALIDATE:
-        set_skipped(a, "the C reference does not implement validate");
+        validate(a, request->validate, &limits, err);
         break;
     case IMCODEC__TESTEE__V1__REQUEST__OPERATION_JSON_TO_PAYLOAD:
         set_skipped(a, "the C reference does not implement json_to_payload");

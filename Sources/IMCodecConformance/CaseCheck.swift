@@ -178,17 +178,8 @@ public struct CaseCheck: Sendable {
     static func limits(_ values: [String: Int]) -> Imcodec_Testee_V1_Limits {
         var limits = Imcodec_Testee_V1_Limits()
         for (name, value) in values {
-            let number = UInt32(clamping: value)
-            switch name {
-            case "maxFrameBytes": limits.maxFrameBytes = number
-            case "maxInflatedBytes": limits.maxInflatedBytes = number
-            case "maxInflateRatio": limits.maxInflateRatio = number
-            case "maxDepth": limits.maxDepth = number
-            case "maxElems": limits.maxElems = number
-            case "maxRepeated": limits.maxRepeated = number
-            case "maxBatchMessages": limits.maxBatchMessages = number
-            default: break
-            }
+            // Unknown names are refused when the vector file is loaded.
+            _ = limits.set(named: name, to: UInt32(clamping: value))
         }
         return limits
     }

@@ -103,20 +103,8 @@ public final class InProcessTestee: Testee {
 
     /// The request's limits; 0 (or no limits at all) means the default.
     static func limits(_ request: TesteeRequest) throws -> DecodingLimits {
-        var limits = DecodingLimits()
-        guard request.hasLimits else { return limits }
-        let given = request.limits
-        func apply(_ value: UInt32, _ keyPath: WritableKeyPath<DecodingLimits, Int>) {
-            if value != 0 { limits[keyPath: keyPath] = Int(value) }
-        }
-        apply(given.maxFrameBytes, \.maxFrameBytes)
-        apply(given.maxInflatedBytes, \.maxInflatedBytes)
-        apply(given.maxInflateRatio, \.maxInflateRatio)
-        apply(given.maxDepth, \.maxDepth)
-        apply(given.maxElems, \.maxElems)
-        apply(given.maxRepeated, \.maxRepeated)
-        apply(given.maxBatchMessages, \.maxBatchMessages)
-        return limits
+        guard request.hasLimits else { return DecodingLimits() }
+        return request.limits.applied(to: DecodingLimits())
     }
 
     func decodePayload(_ kind: FrameKind, _ bytes: [UInt8], _ limits: DecodingLimits) throws(IMCodecError)

@@ -19,11 +19,4 @@ public struct VectorFile: Sendable, Hashable {
     /// The flags the cases use, each with its explanation.
     public var flags: [String: String]
     public var cases: [VectorCase]
-
-    /// The limits named in vector files and the testee protocol, by their
-    /// JSON names.
-    public static let limitNames = [
-        "maxFrameBytes", "maxInflatedBytes", "maxInflateRatio", "maxDepth", "maxElems", "maxRepeated",
-        "maxBatchMessages",
-    ]
 }

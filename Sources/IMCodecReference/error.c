@@ -2,6 +2,7 @@
  * Errors, statuses, limits and buffer release.
  */
 #include "internal.h"
+#include "constraints.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,13 +46,13 @@ void imcodec_ref_free(void *buffer) {
 
 imcodec_ref_limits imcodec_ref_limits_default(void) {
     imcodec_ref_limits limits;
-    limits.max_frame_bytes = 4194304;
-    limits.max_inflated_bytes = 16777216;
-    limits.max_inflate_ratio = 250;
-    limits.max_depth = 100;
-    limits.max_elems = 1000;
-    limits.max_repeated = 10000;
-    limits.max_batch_messages = 1000;
+    limits.max_frame_bytes = IMCODEC_REF_DEFAULT_MAX_FRAME_BYTES;
+    limits.max_inflated_bytes = IMCODEC_REF_DEFAULT_MAX_INFLATED_BYTES;
+    limits.max_inflate_ratio = IMCODEC_REF_DEFAULT_MAX_INFLATE_RATIO;
+    limits.max_depth = IMCODEC_REF_DEFAULT_MAX_DEPTH;
+    limits.max_elems = IMCODEC_REF_DEFAULT_MAX_ELEMS;
+    limits.max_repeated = IMCODEC_REF_DEFAULT_MAX_REPEATED;
+    limits.max_batch_messages = IMCODEC_REF_DEFAULT_MAX_BATCH_MESSAGES;
     return limits;
 }
 

@@ -62,7 +62,8 @@ public enum FuzzChecks {
     /// bytes it reads as the same value); an accepted value must
     /// re-encode to bytes that decode to the same value; the C reference must
     /// agree on acceptance, error code and path, and canonical bytes, except
-    /// where it reports a value protobuf-c cannot represent.
+    /// where it reports a value protobuf-c cannot represent, and its validator
+    /// must report the findings of ``Validator`` in both profiles.
     public static func payload(_ input: [UInt8]) -> String? {
         let verdict = oracleVerdict(input)
         let decoded: Result<IMCodec.Message, IMCodecError>
@@ -105,9 +106,25 @@ public enum FuzzChecks {
             switch reference {
             case .failure(let code, let path): return "the C reference rejects it with \(code) at \(path)"
             case .bytes(let bytes) where bytes != encoded: return "the C reference re-encodes it differently"
+            case .bytes: return validatorDifference(.message(value), encoded)
             default: return nil
             }
         }
+    }
+
+    /// The Swift and C validators on one decoded value: the same findings, in
+    /// order, in every profile.
+    static func validatorDifference(_ payload: FramePayload, _ bytes: [UInt8]) -> String? {
+        for profile in ValidationLimits.profileNames {
+            guard let limits = ValidationLimits.profile(named: profile),
+                let fromC = ReferenceC.validate(bytes, kind: payload.kind.rawValue, profile: profile)
+            else { continue }
+            let fromSwift = Validator.validate(payload, limits: limits).map {
+                "\($0.code) \($0.path) \($0.severity.rawValue) \($0.limit ?? 0) \($0.actual ?? 0)"
+            }
+            if fromSwift != fromC { return "the Swift and C validators disagree in the \(profile) profile" }
+        }
+        return nil
     }
 
     /// JSON decoding: an accepted document prints to JSON that reads back to

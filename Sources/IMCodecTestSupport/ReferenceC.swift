@@ -46,6 +46,34 @@ public enum ReferenceC {
         return outcome(status, out, count, &error)
     }
 
+    /// One finding of the C validator, as `code path severity limit actual`.
+    public typealias Finding = String
+
+    /// Decodes a payload and validates it with the C reference under a
+    /// profile; `nil` when it does not decode or protobuf-c cannot
+    /// represent it.
+    ///
+    /// - Parameters:
+    ///   - bytes: The payload.
+    ///   - kind: 1 message, 2 batch, 3 event.
+    ///   - profile: `seed` or `current`.
+    /// - Returns: Every finding, in order.
+    public static func validate(_ bytes: [UInt8], kind: UInt8 = 1, profile: String) -> [Finding]? {
+        guard let limits = imcodec_ref_validation_profile(profile) else { return nil }
+        var findings = imcodec_ref_findings()
+        var error = imcodec_ref_error()
+        let status = bytes.withUnsafeBufferPointer {
+            imcodec_ref_validate_payload(Self.kind(kind), $0.baseAddress, $0.count, nil, limits, &findings, &error)
+        }
+        defer { imcodec_ref_findings_free(&findings) }
+        guard status == IMCODEC_REF_OK else { return nil }
+        return (0..<findings.count).map { index in
+            let item = findings.items[index]
+            return "\(String(cString: item.code)) \(String(cString: item.path)) "
+                + "\(item.warning != 0 ? "warning" : "error") \(item.limit) \(item.actual)"
+        }
+    }
+
     /// Decodes one frame and answers its canonical payload.
     public static func decodeFrame(_ bytes: [UInt8], codec: OpaquePointer? = nil) -> Outcome {
         var out: UnsafeMutablePointer<UInt8>?

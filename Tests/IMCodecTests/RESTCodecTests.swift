@@ -252,7 +252,9 @@ import Testing
         #expect(over.first?.path == "MsgBody")
         #expect(RESTValidator.validate(Array(body(String(repeating: "a", count: 20_000)).utf8), limits: .seed).isEmpty)
 
-        let flags = #"[{"MsgType":"TIMImageElem","MsgContent":{"UUID":"i","ImageFormat":7,"ImageInfoArray":[]}},"#
+        let flags =
+            #"[{"MsgType":"TIMImageElem","MsgContent":{"UUID":"i","ImageFormat":7,"ImageInfoArray":["#
+            + #"{"Type":1,"Size":1,"Width":0,"Height":0,"URL":"u"}]}},"#
             + #"{"MsgType":"TIMFileElem","MsgContent":{"Url":"u","UUID":"f","FileSize":1,"FileName":"n","Download_Flag":1}}]"#
         let findings = RESTValidator.validate(Array(flags.utf8), limits: .current).map { "\($0.code) \($0.path)" }
         #expect(
@@ -263,6 +265,17 @@ import Testing
                 ])
         // The seed profile does not check REST codes: only the model's warning remains.
         #expect(RESTValidator.validate(Array(flags.utf8), limits: .seed).map(\.code) == [.unknownEnumValue])
+
+        // M17 and M18 hold in every profile: an empty MsgBody, an empty ImageInfoArray.
+        let emptyImage = #"[{"MsgType":"TIMImageElem","MsgContent":{"UUID":"i","ImageFormat":1,"ImageInfoArray":[]}}]"#
+        for limits in [ValidationLimits.seed, .current] {
+            #expect(
+                RESTValidator.validate(Array("[]".utf8), limits: limits).map { "\($0.code) \($0.path)" }
+                    == ["rule.message.elems-missing MsgBody"])
+            #expect(
+                RESTValidator.validate(Array(emptyImage.utf8), limits: limits).map { "\($0.code) \($0.path)" }
+                    == ["rule.image.levels-missing MsgBody[0].MsgContent.ImageInfoArray"])
+        }
     }
 
     @Test func modelFindingsGetRESTPaths() {

@@ -70,4 +70,42 @@ import Testing
             "Swift/C differential: \(agreed) values agree as payloads and frames both ways; "
                 + "\(unrepresentable) hold values protobuf-c cannot represent (NUL in a string, -0.0)")
     }
+
+    @Test func swiftAndCValidatorsReportTheSameFindingsOnTheGeneratedPopulation() {
+        var generator = ValueGenerator(seed: 0x5EED)
+        var compared = 0
+        var findings = 0
+        var differences: [String] = []
+        for index in 0..<6_000 where compared < 4_000 {
+            let payload: FramePayload =
+                switch index % 10 {
+                case 0: .event(Event.arbitrary(using: &generator))
+                case 1 where index % 50 == 1: .batch(MessageBatch.arbitrary(using: &generator))
+                default: .message(Message.arbitrary(using: &generator))
+                }
+            let bytes = payload.serializedBytes()
+            for profile in ValidationLimits.profileNames {
+                guard let limits = ValidationLimits.profile(named: profile),
+                    let fromC = ReferenceC.validate(bytes, kind: payload.kind.rawValue, profile: profile)
+                else { continue }
+                let fromSwift = Validator.validate(payload, limits: limits).map {
+                    "\($0.code) \($0.path) \($0.severity.rawValue) \($0.limit ?? 0) \($0.actual ?? 0)"
+                }
+                if fromSwift != fromC {
+                    let at =
+                        zip(fromSwift, fromC).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                        ?? min(fromSwift.count, fromC.count)
+                    differences.append(
+                        "\(index) \(profile) at finding \(at): Swift \(fromSwift.dropFirst(at).prefix(2)), "
+                            + "C \(fromC.dropFirst(at).prefix(2))")
+                }
+                findings += fromSwift.count
+                compared += 1
+            }
+        }
+        #expect(differences.isEmpty, "\(differences.count) differences: \(differences.prefix(3))")
+        #expect(compared >= 4_000)
+        #expect(findings > 0)
+        print("Swift/C validators: \(compared) values and profiles, \(findings) findings, all equal in order")
+    }
 }

@@ -24,7 +24,8 @@ struct EnumCase: Sendable, CustomTestStringConvertible {
             expected: F.warning(.unknownEnumValue, "priority", actual: 7)),
         EnumCase(
             name: "image format",
-            payload: F.direct(.image(ImageElem(format: ImageFormat(rawValue: 5)))),
+            payload: F.direct(
+                .image(ImageElem(format: ImageFormat(rawValue: 5), levels: [ImageLevel(type: .original)]))),
             expected: F.warning(.unknownEnumValue, "elems[0].image.format", actual: 5)),
         EnumCase(
             name: "image level type",
@@ -106,10 +107,13 @@ struct EnumCase: Sendable, CustomTestStringConvertible {
 
     @Test func everyDocumentedValueOfAnEnumFieldPasses() {
         for priority in Priority.knownValues {
-            #expect(Validator.validate(Message(sender: "a", receiver: "b", priority: priority)) == [])
+            #expect(
+                Validator.validate(Message(sender: "a", receiver: "b", priority: priority, elems: [F.text()])) == [])
         }
         for format in ImageFormat.knownValues {
-            #expect(Validator.validate(F.direct(.image(ImageElem(format: format)))) == [])
+            #expect(
+                Validator.validate(F.direct(.image(ImageElem(format: format, levels: [ImageLevel(type: .original)]))))
+                    == [])
         }
         for type in GroupSystemType.knownValues where type != .unspecified {
             #expect(Validator.validate(F.direct(.groupSystem(GroupSystemElem(type: type)))) == [])

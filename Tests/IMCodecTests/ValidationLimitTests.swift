@@ -4,12 +4,12 @@ import Testing
 /// Messages and findings the validation tests build on.
 enum ValidationFixtures {
     /// A valid group message in a Public group.
-    static func groupMessage(_ elems: [Elem] = [], groupType: String = "Public") -> Message {
+    static func groupMessage(_ elems: [Elem] = [text()], groupType: String = "Public") -> Message {
         Message(msgID: "m1", sender: "alice", groupID: "group1", groupType: groupType, elems: elems)
     }
 
     /// A valid one-to-one message.
-    static func directMessage(_ elems: [Elem] = []) -> Message {
+    static func directMessage(_ elems: [Elem] = [text()]) -> Message {
         Message(msgID: "m1", sender: "alice", receiver: "bob", elems: elems)
     }
 
@@ -122,7 +122,7 @@ struct RuleOffCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-/// Every limit of `reference/limits.md`, at N and N + 1, in each profile.
+/// Every limit of docs/LIMITS.md, at N and N + 1, in each profile.
 @Suite struct ValidationLimitTests {
     typealias F = ValidationFixtures
 

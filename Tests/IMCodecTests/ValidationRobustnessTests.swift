@@ -10,7 +10,10 @@ import Testing
 
     @Test func emptyValuesYieldOnlyTheirMissingParts() {
         for limits in [ValidationLimits.seed, .current] {
-            #expect(Validator.validate(Message(), limits: limits) == [F.error(.messageTargetMissing, "")])
+            #expect(
+                Validator.validate(Message(), limits: limits) == [
+                    F.error(.messageTargetMissing, ""), F.error(.messageElemsMissing, "elems"),
+                ])
             #expect(Validator.validate(MessageBatch(), limits: limits) == [])
             #expect(Validator.validate(Event(), limits: limits) == [F.warning(.unknownKind, "")])
             #expect(
@@ -28,6 +31,7 @@ import Testing
         let message = F.directMessage(kinds.map { Elem(kind: $0) } + [Elem()])
         #expect(
             Validator.validate(message, limits: .current) == [
+                F.error(.imageLevelsMissing, "elems[2].image.levels"),
                 F.error(.mergerCompatibleTextMissing, "elems[8].merger.compatibleText"),
                 F.warning(.unspecifiedEnumValue, "elems[9].groupTips.type", actual: 0),
                 F.warning(.unspecifiedEnumValue, "elems[10].groupSystem.type", actual: 0),

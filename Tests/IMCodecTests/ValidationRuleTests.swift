@@ -13,7 +13,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(name) (\(profile))" }
 }
 
-/// The cross-field rules, ranges and formats of `reference/limits.md`, each
+/// The cross-field rules, ranges and formats of docs/LIMITS.md, each
 /// with a passing and a failing value.
 @Suite struct ValidationRuleTests {
     typealias F = ValidationFixtures
@@ -62,7 +62,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
                 $0.atUserList = ["bob"]
                 $0.elems = []
             },
-            expected: [F.error(.atTextOnly, "elems")]),
+            expected: [F.error(.atTextOnly, "elems"), F.error(.messageElemsMissing, "elems")]),
         // M11
         RuleCase(name: "targeted group message", payload: message { $0.targetedReceivers = ["bob"] }, expected: []),
         RuleCase(
@@ -492,8 +492,10 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
             name: "batch with broken messages",
             payload: .batch(
                 MessageBatch(messages: [
-                    F.directMessage(), Message(sender: "a"),
-                    F.directMessage([F.text(), Elem(kind: .merger(MergerElem(title: "t", messages: [Message()])))]),
+                    F.directMessage(), Message(sender: "a", elems: [F.text()]),
+                    F.directMessage([
+                        F.text(), Elem(kind: .merger(MergerElem(title: "t", messages: [Message(elems: [F.text()])]))),
+                    ]),
                 ])),
             expected: [
                 F.error(.messageTargetMissing, "messages[1]"),
@@ -558,9 +560,9 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
             #expect(text.contains("| `\(code.rawValue)` |"), "\(code) has no row in the code table")
         }
         let rows =
-            (1...16).map { "M\($0)" } + (1...17).map { "G\($0)" } + (1...9).map { "F\($0)" } + (1...5).map { "C\($0)" }
+            (1...18).map { "M\($0)" } + (1...17).map { "G\($0)" } + (1...9).map { "F\($0)" } + (1...5).map { "C\($0)" }
         for row in rows {
-            #expect(text.contains("\n| \(row) |"), "limits.md row \(row) is not mapped")
+            #expect(text.contains("\n| \(row) |"), "docs/LIMITS.md row \(row) is not mapped")
         }
     }
 }

@@ -35,6 +35,7 @@ from google.protobuf import descriptor as pbd  # noqa: E402
 from google.protobuf import json_format  # noqa: E402
 from google.protobuf.internal import api_implementation  # noqa: E402
 
+from imcodec.constraints.v1 import constraints_pb2 as cp  # noqa: E402
 from imcodec.testee.v1 import testee_pb2 as tp  # noqa: E402
 from imcodec.v1 import model_pb2 as mp  # noqa: E402
 
@@ -53,15 +54,21 @@ sys.setrecursionlimit(20000)
 
 KINDS = {1: mp.Message, 2: mp.MessageBatch, 3: mp.Event}
 
-DEFAULT_LIMITS = {
-    "max_frame_bytes": 4194304,
-    "max_inflated_bytes": 16777216,
-    "max_inflate_ratio": 250,
-    "max_depth": 100,
-    "max_elems": 1000,
-    "max_repeated": 10000,
-    "max_batch_messages": 1000,
-}
+
+
+def declared_defaults():
+    """The default of every decoding limit, as the schema declares it: the
+    constraint option on each field of the testee protocol's Limits
+    (Schemas/imcodec/constraints/v1/constraints.proto, docs/LIMITS.md)."""
+    defaults = {}
+    for field in tp.Limits.DESCRIPTOR.fields:
+        options = field.GetOptions()
+        if options.HasExtension(cp.field):
+            defaults[field.name] = options.Extensions[cp.field].limit[0].seed.number
+    return defaults
+
+
+DEFAULT_LIMITS = declared_defaults()
 
 
 class Failure(Exception):

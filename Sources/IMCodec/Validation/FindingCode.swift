@@ -1,7 +1,7 @@
 /// The stable code of a validation finding, such as `limit.group.name-bytes`.
 ///
 /// Codes are dotted lowercase strings shared by every implementation of the
-/// format and listed in `docs/VALIDATION.md` with the `reference/limits.md`
+/// format and listed in `docs/VALIDATION.md` with the docs/LIMITS.md
 /// rows they enforce. The first component says what kind of rule was broken:
 ///
 /// - `limit.*`: a size or count is above its limit; the finding carries the
@@ -29,7 +29,7 @@ public struct FindingCode: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension FindingCode {
-    // MARK: Message elems (limits.md M1–M16)
+    // MARK: Message elems (docs/LIMITS.md M1–M18)
 
     /// A file elem's size is above ``ValidationLimits/maxFileBytes`` (M1).
     public static let fileSize = Self("limit.file.size")
@@ -97,8 +97,13 @@ extension FindingCode {
     /// A custom elem's desc and ext together are longer than
     /// ``ValidationLimits/maxCustomDescExtBytes`` (M15).
     public static let customDescExtBytes = Self("limit.custom.desc-ext-bytes")
+    /// A message holds no elem (M17); on a REST document, an empty `MsgBody`.
+    public static let messageElemsMissing = Self("rule.message.elems-missing")
+    /// An image elem carries no level (M18); on a REST document, an empty
+    /// `ImageInfoArray`.
+    public static let imageLevelsMissing = Self("rule.image.levels-missing")
 
-    // MARK: Groups (limits.md G1–G17)
+    // MARK: Groups (docs/LIMITS.md G1–G17)
 
     /// A message's group type is not in ``ValidationLimits/groupTypes`` (G1).
     /// A warning.
@@ -157,7 +162,7 @@ extension FindingCode {
     /// ``ValidationLimits/maxMemberCustomValueBytes`` (G16).
     public static let memberCustomValueBytes = Self("limit.member.custom-value-bytes")
 
-    // MARK: Relationship chain and profiles (limits.md F1–F9)
+    // MARK: Relationship chain and profiles (docs/LIMITS.md F1–F9)
 
     /// An add-friend wording is longer than
     /// ``ValidationLimits/maxFriendWordingBytes`` (F2).
@@ -177,7 +182,7 @@ extension FindingCode {
     /// A user ID is longer than ``ValidationLimits/maxUserIDBytes`` (F8).
     public static let userIDBytes = Self("limit.user.id-bytes")
 
-    // MARK: Events (limits.md C1–C5)
+    // MARK: Events (docs/LIMITS.md C1–C5)
 
     /// A connected or connecting event carries an error code or text (C1).
     public static let connectionCodeState = Self("rule.connection.code-state")
@@ -248,7 +253,8 @@ extension FindingCode {
         .connectionCodeState, .userStatusCodeType, .receiptTargetMissing, .receiptTargetAmbiguous,
         .receiptPeerReadOnGroup, .receiptCountsOnOneToOne, .recallMsgIDMissing, .modificationMessageMissing,
         .unknownEnumValue, .unspecifiedEnumValue, .unknownKind,
-        .mergerMsgNum, .mergerKeyWithMessages, .restDownloadFlag, .restImageFormat,
+        .mergerMsgNum, .mergerKeyWithMessages, .restDownloadFlag, .restImageFormat, .messageElemsMissing,
+        .imageLevelsMissing,
     ]
 }
 

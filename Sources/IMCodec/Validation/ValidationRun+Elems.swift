@@ -38,8 +38,11 @@ extension ValidationRun {
             pop()
         case .location(let location):
             push("location")
-            checkCoordinate(location.latitude, bound: 90, .locationLatitude, at: "latitude", what: "latitude")
-            checkCoordinate(location.longitude, bound: 180, .locationLongitude, at: "longitude", what: "longitude")
+            checkCoordinate(
+                location.latitude, in: DeclaredRanges.latitude, .locationLatitude, at: "latitude", what: "latitude")
+            checkCoordinate(
+                location.longitude, in: DeclaredRanges.longitude, .locationLongitude, at: "longitude", what: "longitude"
+            )
             pop()
         case .merger(let merger):
             push("merger")
@@ -64,12 +67,16 @@ extension ValidationRun {
         }
     }
 
-    /// M9: a coordinate within ±`bound` degrees; NaN and infinities are out.
+    /// M9: a coordinate within its declared range; NaN and infinities are
+    /// out. The finding's limit is the range's upper bound.
     private mutating func checkCoordinate(
-        _ value: Double, bound: Double, _ code: FindingCode, at field: StaticString, what: StaticString
+        _ value: Double, in range: ClosedRange<Double>, _ code: FindingCode, at field: StaticString,
+        what: StaticString
     ) {
-        guard !(value >= -bound && value <= bound) else { return }
-        report(code, at: field, limit: Int64(bound), "\(what) \(value) is outside [-\(Int(bound)), \(Int(bound))]")
+        guard !range.contains(value) else { return }
+        report(
+            code, at: field, limit: Int64(range.upperBound),
+            "\(what) \(value) is outside [\(Int(range.lowerBound)), \(Int(range.upperBound))]")
     }
 
     /// M2, M4, M5: the merger's own fields, then its messages are queued
@@ -116,9 +123,12 @@ extension ValidationRun {
         pending.append(PendingList(messages: merger.messages, next: 0, parent: node, elem: elem, layer: nestedLayer))
     }
 
-    /// M1, M6, M7, M8: level types, duplicates, byte sizes and pixel sizes.
+    /// M1, M6, M7, M8, M18: level types, duplicates, byte sizes and pixel sizes.
     private mutating func visit(image: ImageElem) {
         checkEnum(image.format.isKnown, image.format.rawValue, at: "format", what: "image format")
+        if image.levels.isEmpty {
+            report(.imageLevelsMissing, at: "levels", "the image carries no level")
+        }
         let original = image.levels.first { $0.type == .original }
         let originalShortSide = original.flatMap(Self.shortSide(of:))
         var seen: UInt8 = 0

@@ -20,7 +20,8 @@ extension ValidationRun {
     /// G14: a group ID's length and characters (printable ASCII 0x20–0x7E).
     mutating func checkGroupID(_ id: String, at field: StaticString) {
         checkCount(id.utf8.count, against: limits.maxGroupIDBytes, .groupIDBytes, at: field, what: "the group ID")
-        if limits.requiresPrintableASCIIGroupID, let byte = id.utf8.first(where: { !(0x20...0x7E).contains($0) }) {
+        let printable = UInt8(ascii: " ")...UInt8(ascii: "~")
+        if limits.requiresPrintableASCIIGroupID, let byte = id.utf8.first(where: { !printable.contains($0) }) {
             report(
                 .groupIDCharacters, at: field, actual: Int64(byte),
                 "the group ID holds byte 0x\(String(byte, radix: 16)), outside printable ASCII")

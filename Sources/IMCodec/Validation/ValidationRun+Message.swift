@@ -45,6 +45,10 @@ extension ValidationRun {
             checkTargetedReceivers(of: message, isGroupMessage: isGroupMessage)
         }
 
+        if message.elems.isEmpty {
+            report(.messageElemsMissing, at: "elems", "the message holds no elem")
+        }
+
         let customElemCount = limits.maxCustomElems == nil ? 0 : message.elems.count(where: { $0.isCustom })
         var customElemsSeen = 0
         var bodyBytes = 0

@@ -30,7 +30,7 @@ extension ValidationRun {
         pop()
     }
 
-    /// F3: `AddSource_Type_` followed by at most 8 bytes of English letters.
+    /// F3: the declared prefix followed by a bounded number of English letters.
     /// An empty source is unset; a bare prefix names no source.
     private mutating func checkAddSource(_ source: String) {
         guard !source.isEmpty, let prefix = limits.addSourcePrefix else { return }
@@ -40,7 +40,9 @@ extension ValidationRun {
             return
         }
         let name = bytes.dropFirst(prefix.utf8.count)
-        let isLetter: (UInt8) -> Bool = { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+        let upper = UInt8(ascii: "A")...UInt8(ascii: "Z")
+        let lower = UInt8(ascii: "a")...UInt8(ascii: "z")
+        let isLetter: (UInt8) -> Bool = { upper.contains($0) || lower.contains($0) }
         if name.isEmpty || !name.allSatisfy(isLetter) {
             report(.snsSourceFormat, at: "source", "the add source name after the prefix is not English letters")
         }

@@ -1,5 +1,5 @@
 /// Checks messages, batches and events against the documented limits and
-/// rules of `reference/limits.md` (`docs/VALIDATION.md` maps every rule to
+/// rules of docs/LIMITS.md (`docs/VALIDATION.md` maps every rule to
 /// its finding code).
 ///
 /// The validator never throws and never stops early: one pass collects every

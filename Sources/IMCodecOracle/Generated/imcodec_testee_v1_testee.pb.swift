@@ -83,26 +83,45 @@ public nonisolated enum Imcodec_Testee_V1_PayloadKind: SwiftProtobuf.Enum, Swift
 
 }
 
-/// Decoding limits for one request; 0 means the implementation's default
-/// (the defaults are part of the format and documented beside it).
+/// Decoding limits for one request; 0 means the implementation's default.
+/// The defaults are declared here, once, with the options of
+/// imcodec/constraints/v1/constraints.proto; docs/LIMITS.md lists them.
 public nonisolated struct Imcodec_Testee_V1_Limits: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
+  /// The largest frame body (stored bytes after the header) a frame decoder or
+  /// stream reader accepts.
   public var maxFrameBytes: UInt32 = 0
 
+  /// The largest payload a frame may declare and inflate to.
   public var maxInflatedBytes: UInt32 = 0
 
+  /// The largest payload-to-body size ratio of a compressed frame; deflate
+  /// cannot exceed about 1032:1, so this bounds decompression bombs well below that.
   public var maxInflateRatio: UInt32 = 0
 
+  /// How many merger layers may nest: a message inside maxDepth nested mergers
+  /// decodes, one more layer is limit.depth.
   public var maxDepth: UInt32 = 0
 
+  /// The most elems one message may hold.
   public var maxElems: UInt32 = 0
 
+  /// The most entries any other repeated field may hold.
   public var maxRepeated: UInt32 = 0
 
+  /// The most messages one batch may hold.
   public var maxBatchMessages: UInt32 = 0
+
+  /// The largest JSON document (proto3 JSON or Tencent REST) a reader parses,
+  /// in bytes.
+  public var maxDocumentBytes: UInt32 = 0
+
+  /// The most problems the REST validator reports for one document, before one
+  /// limit.problems finding that counts them all.
+  public var maxProblems: UInt32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -638,7 +657,7 @@ nonisolated extension Imcodec_Testee_V1_PayloadKind: SwiftProtobuf._ProtoNamePro
 
 nonisolated extension Imcodec_Testee_V1_Limits: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Limits"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}max_frame_bytes\0\u{3}max_inflated_bytes\0\u{3}max_inflate_ratio\0\u{3}max_depth\0\u{3}max_elems\0\u{3}max_repeated\0\u{3}max_batch_messages\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}max_frame_bytes\0\u{3}max_inflated_bytes\0\u{3}max_inflate_ratio\0\u{3}max_depth\0\u{3}max_elems\0\u{3}max_repeated\0\u{3}max_batch_messages\0\u{3}max_document_bytes\0\u{3}max_problems\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -653,6 +672,8 @@ nonisolated extension Imcodec_Testee_V1_Limits: SwiftProtobuf.Message, SwiftProt
       case 5: try { try decoder.decodeSingularUInt32Field(value: &self.maxElems) }()
       case 6: try { try decoder.decodeSingularUInt32Field(value: &self.maxRepeated) }()
       case 7: try { try decoder.decodeSingularUInt32Field(value: &self.maxBatchMessages) }()
+      case 8: try { try decoder.decodeSingularUInt32Field(value: &self.maxDocumentBytes) }()
+      case 9: try { try decoder.decodeSingularUInt32Field(value: &self.maxProblems) }()
       default: break
       }
     }
@@ -680,6 +701,12 @@ nonisolated extension Imcodec_Testee_V1_Limits: SwiftProtobuf.Message, SwiftProt
     if self.maxBatchMessages != 0 {
       try visitor.visitSingularUInt32Field(value: self.maxBatchMessages, fieldNumber: 7)
     }
+    if self.maxDocumentBytes != 0 {
+      try visitor.visitSingularUInt32Field(value: self.maxDocumentBytes, fieldNumber: 8)
+    }
+    if self.maxProblems != 0 {
+      try visitor.visitSingularUInt32Field(value: self.maxProblems, fieldNumber: 9)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -691,6 +718,8 @@ nonisolated extension Imcodec_Testee_V1_Limits: SwiftProtobuf.Message, SwiftProt
     if lhs.maxElems != rhs.maxElems {return false}
     if lhs.maxRepeated != rhs.maxRepeated {return false}
     if lhs.maxBatchMessages != rhs.maxBatchMessages {return false}
+    if lhs.maxDocumentBytes != rhs.maxDocumentBytes {return false}
+    if lhs.maxProblems != rhs.maxProblems {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -169,6 +169,64 @@ imcodec_ref_status imcodec_ref_decode_payload(imcodec_ref_kind kind, const unsig
                                               imcodec_ref_error *err);
 
 /* ------------------------------------------------------------------------ */
+/* Validation                                                                */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * The validation limits of one profile (docs/LIMITS.md). Its members are
+ * generated from the declarations in Schemas/ (Generated/constraints.h);
+ * users take a profile by name.
+ */
+typedef struct imcodec_ref_validation_limits imcodec_ref_validation_limits;
+
+/** The profile named "seed" or "current"; NULL for any other name. */
+const imcodec_ref_validation_limits *imcodec_ref_validation_profile(const char *name);
+
+/** One finding of the validator (docs/VALIDATION.md). */
+typedef struct imcodec_ref_finding {
+    /** The stable code, such as "limit.group.name-bytes" (a static string). */
+    const char *code;
+    /** Where, in the payload path syntax (malloc'ed; freed by imcodec_ref_findings_free). */
+    char *path;
+    /** 1 for a warning, 0 for an error. */
+    int warning;
+    /** The limit crossed; 0 when the finding has none. */
+    int64_t limit;
+    /** The observed value; 0 when the finding has none. */
+    int64_t actual;
+} imcodec_ref_finding;
+
+/** Every finding of one validation, in the order docs/VALIDATION.md gives. */
+typedef struct imcodec_ref_findings {
+    imcodec_ref_finding *items;
+    size_t count;
+    size_t capacity;
+} imcodec_ref_findings;
+
+/**
+ * Decodes a payload (as imcodec_ref_decode_payload does) and checks it
+ * against the documented limits and rules of `profile`, collecting every
+ * finding in one pass.
+ *
+ * @param kind    IMCODEC_REF_KIND_MESSAGE, _BATCH or _EVENT (else MISUSE).
+ * @param bytes   The payload; may be NULL when len is 0.
+ * @param len     Its length.
+ * @param limits  Decoding limits; NULL for the defaults.
+ * @param profile A profile from imcodec_ref_validation_profile.
+ * @param out     Receives the findings; release them with imcodec_ref_findings_free.
+ * @param err     Receives details when the payload does not decode; may be NULL.
+ * @return IMCODEC_REF_OK (with zero or more findings), _ERROR (payload.* /
+ *         limit.* codes of decoding), _UNSUPPORTED, _MISUSE or _NO_MEMORY.
+ */
+imcodec_ref_status imcodec_ref_validate_payload(imcodec_ref_kind kind, const unsigned char *bytes, size_t len,
+                                                const imcodec_ref_limits *limits,
+                                                const imcodec_ref_validation_limits *profile,
+                                                imcodec_ref_findings *out, imcodec_ref_error *err);
+
+/** Releases the findings' paths and array. NULL is allowed. */
+void imcodec_ref_findings_free(imcodec_ref_findings *findings);
+
+/* ------------------------------------------------------------------------ */
 /* Frames                                                                    */
 /* ------------------------------------------------------------------------ */
 

@@ -10,6 +10,7 @@ int main(int argc, char **argv) {
     test_payload();
     test_frame();
     test_reader();
+    test_validate();
     if (argc > 1) test_testee(argv[1]);
     printf("%d passed, %d failed\n", tests_passed, tests_failed);
     return tests_failed == 0 ? 0 : 1;

@@ -223,11 +223,33 @@ void test_testee(const char *path) {
     {
         Request request = IMCODEC__TESTEE__V1__REQUEST__INIT;
         Imcodec__Testee__V1__ValidateRequest op = IMCODEC__TESTEE__V1__VALIDATE_REQUEST__INIT;
+        static unsigned char receiver_only[] = {0x1a, 0x03, 'b', 'o', 'b'};
+        op.kind = IMCODEC__TESTEE__V1__PAYLOAD_KIND__PAYLOAD_KIND_MESSAGE;
+        op.payload.data = receiver_only;
+        op.payload.len = sizeof receiver_only;
+        op.profile = (char *)"seed";
         request.operation_case = IMCODEC__TESTEE__V1__REQUEST__OPERATION_VALIDATE;
         request.validate = &op;
         r = call(&t, &request);
+        check(r != NULL && r->result_case == IMCODEC__TESTEE__V1__RESPONSE__RESULT_FINDINGS &&
+                  r->findings->n_findings == 1 &&
+                  strcmp(r->findings->findings[0]->code, "rule.message.elems-missing") == 0 &&
+                  strcmp(r->findings->findings[0]->path, "elems") == 0 &&
+                  strcmp(r->findings->findings[0]->severity, "error") == 0,
+              "testee: validate answers the findings (%s)", describe(r));
+        if (r) imcodec__testee__v1__response__free_unpacked(r, NULL);
+        op.profile = (char *)"newest";
+        r = call(&t, &request);
+        check(r != NULL && r->result_case == IMCODEC__TESTEE__V1__RESPONSE__RESULT_RUNTIME_ERROR,
+              "testee: validate with an unknown profile is a runtime error (%s)", describe(r));
+        if (r) imcodec__testee__v1__response__free_unpacked(r, NULL);
+        Request json = IMCODEC__TESTEE__V1__REQUEST__INIT;
+        Imcodec__Testee__V1__JsonToPayloadRequest json_op = IMCODEC__TESTEE__V1__JSON_TO_PAYLOAD_REQUEST__INIT;
+        json.operation_case = IMCODEC__TESTEE__V1__REQUEST__OPERATION_JSON_TO_PAYLOAD;
+        json.json_to_payload = &json_op;
+        r = call(&t, &json);
         check(r != NULL && r->result_case == IMCODEC__TESTEE__V1__RESPONSE__RESULT_SKIPPED,
-              "testee: validate is skipped (%s)", describe(r));
+              "testee: json_to_payload is skipped (%s)", describe(r));
         if (r) imcodec__testee__v1__response__free_unpacked(r, NULL);
         Request empty = IMCODEC__TESTEE__V1__REQUEST__INIT;
         r = call(&t, &empty);

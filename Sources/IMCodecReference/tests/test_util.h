@@ -55,6 +55,7 @@ bytes sample_message(int variant);
 void test_payload(void);
 void test_frame(void);
 void test_reader(void);
+void test_validate(void);
 void test_testee(const char *testee_path);
 
 #endif

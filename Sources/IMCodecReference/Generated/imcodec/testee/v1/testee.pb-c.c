@@ -817,7 +817,7 @@ void   imcodec__testee__v1__response__free_unpacked
   assert(message->base.descriptor == &imcodec__testee__v1__response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor imcodec__testee__v1__limits__field_descriptors[7] =
+static const ProtobufCFieldDescriptor imcodec__testee__v1__limits__field_descriptors[9] =
 {
   {
     "max_frame_bytes",
@@ -903,20 +903,46 @@ static const ProtobufCFieldDescriptor imcodec__testee__v1__limits__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "max_document_bytes",
+    8,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__Testee__V1__Limits, max_document_bytes),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "max_problems",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__Testee__V1__Limits, max_problems),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imcodec__testee__v1__limits__field_indices_by_name[] = {
   6,   /* field[6] = max_batch_messages */
   3,   /* field[3] = max_depth */
+  7,   /* field[7] = max_document_bytes */
   4,   /* field[4] = max_elems */
   0,   /* field[0] = max_frame_bytes */
   2,   /* field[2] = max_inflate_ratio */
   1,   /* field[1] = max_inflated_bytes */
+  8,   /* field[8] = max_problems */
   5,   /* field[5] = max_repeated */
 };
 static const ProtobufCIntRange imcodec__testee__v1__limits__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 7 }
+  { 0, 9 }
 };
 const ProtobufCMessageDescriptor imcodec__testee__v1__limits__descriptor =
 {
@@ -926,7 +952,7 @@ const ProtobufCMessageDescriptor imcodec__testee__v1__limits__descriptor =
   "Imcodec__Testee__V1__Limits",
   "imcodec.testee.v1",
   sizeof(Imcodec__Testee__V1__Limits),
-  7,
+  9,
   imcodec__testee__v1__limits__field_descriptors,
   imcodec__testee__v1__limits__field_indices_by_name,
   1,  imcodec__testee__v1__limits__number_ranges,

@@ -51,23 +51,58 @@ typedef enum _Imcodec__Testee__V1__PayloadKind {
 /* --- messages --- */
 
 /*
- * Decoding limits for one request; 0 means the implementation's default
- * (the defaults are part of the format and documented beside it).
+ * Decoding limits for one request; 0 means the implementation's default.
+ * The defaults are declared here, once, with the options of
+ * imcodec/constraints/v1/constraints.proto; docs/LIMITS.md lists them.
  */
 struct  Imcodec__Testee__V1__Limits
 {
   ProtobufCMessage base;
+  /*
+   * The largest frame body (stored bytes after the header) a frame decoder or
+   * stream reader accepts.
+   */
   uint32_t max_frame_bytes;
+  /*
+   * The largest payload a frame may declare and inflate to.
+   */
   uint32_t max_inflated_bytes;
+  /*
+   * The largest payload-to-body size ratio of a compressed frame; deflate
+   * cannot exceed about 1032:1, so this bounds decompression bombs well below that.
+   */
   uint32_t max_inflate_ratio;
+  /*
+   * How many merger layers may nest: a message inside maxDepth nested mergers
+   * decodes, one more layer is limit.depth.
+   */
   uint32_t max_depth;
+  /*
+   * The most elems one message may hold.
+   */
   uint32_t max_elems;
+  /*
+   * The most entries any other repeated field may hold.
+   */
   uint32_t max_repeated;
+  /*
+   * The most messages one batch may hold.
+   */
   uint32_t max_batch_messages;
+  /*
+   * The largest JSON document (proto3 JSON or Tencent REST) a reader parses,
+   * in bytes.
+   */
+  uint32_t max_document_bytes;
+  /*
+   * The most problems the REST validator reports for one document, before one
+   * limit.problems finding that counts them all.
+   */
+  uint32_t max_problems;
 };
 #define IMCODEC__TESTEE__V1__LIMITS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imcodec__testee__v1__limits__descriptor) \
-    , 0, 0, 0, 0, 0, 0, 0 }
+    , 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 
 /*

@@ -11,51 +11,70 @@ from google.protobuf import symbol_database as _symbol_database
 _sym_db = _symbol_database.Default()
 
 
+from imcodec.constraints.v1 import constraints_pb2 as imcodec_dot_constraints_dot_v1_dot_constraints__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1eimcodec/testee/v1/testee.proto\x12\x11imcodec.testee.v1\"\xb0\x01\n\x06Limits\x12\x17\n\x0fmax_frame_bytes\x18\x01 \x01(\r\x12\x1a\n\x12max_inflated_bytes\x18\x02 \x01(\r\x12\x19\n\x11max_inflate_ratio\x18\x03 \x01(\r\x12\x11\n\tmax_depth\x18\x04 \x01(\r\x12\x11\n\tmax_elems\x18\x05 \x01(\r\x12\x14\n\x0cmax_repeated\x18\x06 \x01(\r\x12\x1a\n\x12max_batch_messages\x18\x07 \x01(\r\"U\n\x14\x44\x65\x63odePayloadRequest\x12,\n\x04kind\x18\x01 \x01(\x0e\x32\x1e.imcodec.testee.v1.PayloadKind\x12\x0f\n\x07payload\x18\x02 \x01(\x0c\"#\n\x12\x44\x65\x63odeFrameRequest\x12\r\n\x05\x66rame\x18\x01 \x01(\x0c\"\xa1\x01\n\x12\x45ncodeFrameRequest\x12,\n\x04kind\x18\x01 \x01(\x0e\x32\x1e.imcodec.testee.v1.PayloadKind\x12\x0f\n\x07payload\x18\x02 \x01(\x0c\x12\x13\n\x0b\x63ompression\x18\x03 \x01(\r\x12\x11\n\tthreshold\x18\x04 \x01(\r\x12\r\n\x05level\x18\x05 \x01(\r\x12\x15\n\rdictionary_id\x18\x06 \x01(\r\"%\n\x13\x44\x65\x63odeStreamRequest\x12\x0e\n\x06\x63hunks\x18\x01 \x03(\x0c\"a\n\x0fValidateRequest\x12,\n\x04kind\x18\x01 \x01(\x0e\x32\x1e.imcodec.testee.v1.PayloadKind\x12\x0f\n\x07payload\x18\x02 \x01(\x0c\x12\x0f\n\x07profile\x18\x03 \x01(\t\"R\n\x14JsonToPayloadRequest\x12,\n\x04kind\x18\x01 \x01(\x0e\x32\x1e.imcodec.testee.v1.PayloadKind\x12\x0c\n\x04json\x18\x02 \x01(\t\"U\n\x14PayloadToJsonRequest\x12,\n\x04kind\x18\x01 \x01(\x0e\x32\x1e.imcodec.testee.v1.PayloadKind\x12\x0f\n\x07payload\x18\x02 \x01(\x0c\"R\n\x14RestToPayloadRequest\x12,\n\x04kind\x18\x01 \x01(\x0e\x32\x1e.imcodec.testee.v1.PayloadKind\x12\x0c\n\x04rest\x18\x02 \x01(\t\"U\n\x14PayloadToRestRequest\x12,\n\x04kind\x18\x01 \x01(\x0e\x32\x1e.imcodec.testee.v1.PayloadKind\x12\x0f\n\x07payload\x18\x02 \x01(\x0c\"4\n\x13ValidateRestRequest\x12\x0c\n\x04rest\x18\x01 \x01(\t\x12\x0f\n\x07profile\x18\x02 \x01(\t\"\xdd\x05\n\x07Request\x12\x0f\n\x07\x63\x61se_id\x18\x01 \x01(\t\x12)\n\x06limits\x18\x02 \x01(\x0b\x32\x19.imcodec.testee.v1.Limits\x12\x41\n\x0e\x64\x65\x63ode_payload\x18\n \x01(\x0b\x32\'.imcodec.testee.v1.DecodePayloadRequestH\x00\x12=\n\x0c\x64\x65\x63ode_frame\x18\x0b \x01(\x0b\x32%.imcodec.testee.v1.DecodeFrameRequestH\x00\x12=\n\x0c\x65ncode_frame\x18\x0c \x01(\x0b\x32%.imcodec.testee.v1.EncodeFrameRequestH\x00\x12?\n\rdecode_stream\x18\r \x01(\x0b\x32&.imcodec.testee.v1.DecodeStreamRequestH\x00\x12\x36\n\x08validate\x18\x0e \x01(\x0b\x32\".imcodec.testee.v1.ValidateRequestH\x00\x12\x42\n\x0fjson_to_payload\x18\x0f \x01(\x0b\x32\'.imcodec.testee.v1.JsonToPayloadRequestH\x00\x12\x42\n\x0fpayload_to_json\x18\x10 \x01(\x0b\x32\'.imcodec.testee.v1.PayloadToJsonRequestH\x00\x12\x42\n\x0frest_to_payload\x18\x14 \x01(\x0b\x32\'.imcodec.testee.v1.RestToPayloadRequestH\x00\x12\x42\n\x0fpayload_to_rest\x18\x15 \x01(\x0b\x32\'.imcodec.testee.v1.PayloadToRestRequestH\x00\x12?\n\rvalidate_rest\x18\x16 \x01(\x0b\x32&.imcodec.testee.v1.ValidateRestRequestH\x00\x42\x0b\n\toperation\"5\n\x07\x46\x61ilure\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0c\n\x04path\x18\x02 \x01(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\"y\n\x0c\x44\x65\x63odedFrame\x12,\n\x04kind\x18\x01 \x01(\x0e\x32\x1e.imcodec.testee.v1.PayloadKind\x12\x13\n\x0b\x63ompression\x18\x02 \x01(\r\x12\x15\n\rdictionary_id\x18\x03 \x01(\r\x12\x0f\n\x07payload\x18\x04 \x01(\x0c\"\x85\x01\n\x0cStreamResult\x12/\n\x06\x66rames\x18\x01 \x03(\x0b\x32\x1f.imcodec.testee.v1.DecodedFrame\x12+\n\x07\x66\x61ilure\x18\x02 \x01(\x0b\x32\x1a.imcodec.testee.v1.Failure\x12\x17\n\x0fincomplete_tail\x18\x03 \x01(\x08\"V\n\x07\x46inding\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0c\n\x04path\x18\x02 \x01(\t\x12\x10\n\x08severity\x18\x03 \x01(\t\x12\r\n\x05limit\x18\x04 \x01(\x03\x12\x0e\n\x06\x61\x63tual\x18\x05 \x01(\x03\"8\n\x08\x46indings\x12,\n\x08\x66indings\x18\x01 \x03(\x0b\x32\x1a.imcodec.testee.v1.Finding\"\xcf\x02\n\x08Response\x12\x11\n\x07payload\x18\x01 \x01(\x0cH\x00\x12\x30\n\x05\x66rame\x18\x02 \x01(\x0b\x32\x1f.imcodec.testee.v1.DecodedFrameH\x00\x12\x15\n\x0b\x66rame_bytes\x18\x03 \x01(\x0cH\x00\x12\x31\n\x06stream\x18\x04 \x01(\x0b\x32\x1f.imcodec.testee.v1.StreamResultH\x00\x12/\n\x08\x66indings\x18\x05 \x01(\x0b\x32\x1b.imcodec.testee.v1.FindingsH\x00\x12\x0e\n\x04json\x18\x06 \x01(\tH\x00\x12\x0e\n\x04rest\x18\n \x01(\tH\x00\x12-\n\x07\x66\x61ilure\x18\x07 \x01(\x0b\x32\x1a.imcodec.testee.v1.FailureH\x00\x12\x11\n\x07skipped\x18\x08 \x01(\tH\x00\x12\x17\n\rruntime_error\x18\t \x01(\tH\x00\x42\x08\n\x06result*u\n\x0bPayloadKind\x12\x1c\n\x18PAYLOAD_KIND_UNSPECIFIED\x10\x00\x12\x18\n\x14PAYLOAD_KIND_MESSAGE\x10\x01\x12\x16\n\x12PAYLOAD_KIND_BATCH\x10\x02\x12\x16\n\x12PAYLOAD_KIND_EVENT\x10\x03\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1eimcodec/testee/v1/testee.proto\x12\x11imcodec.testee.v1\x1a(imcodec/constraints/v1/constraints.proto\"\xc9\x13\n\x06Limits\x12\x9e\x02\n\x0fmax_frame_bytes\x18\x01 \x01(\rB\x84\x02\xf2\xa9\x19\xff\x01\n\xfc\x01\n\rmaxFrameBytes\x12\x02\x44\x31\x1a\x10limit.frame-size \x04(\x01\x32\x05\x08\x80\x80\x80\x02:\x05\x08\x80\x80\x80\x02\x42`The largest frame body (stored bytes after the header) a frame decoder or stream reader accepts.JaChosen for this format (docs/FRAME_FORMAT.md), far above the documented 12 KB message body (M13).\x12\x9e\x02\n\x12max_inflated_bytes\x18\x02 \x01(\rB\x81\x02\xf2\xa9\x19\xfc\x01\n\xf9\x01\n\x10maxInflatedBytes\x12\x02\x44\x32\x1a\x13limit.inflated-size \x04(\x01\x32\x05\x08\x80\x80\x80\x08:\x05\x08\x80\x80\x80\x08\x42\x37The largest payload a frame may declare and inflate to.J\x80\x01\x43hosen for this format (docs/FRAME_FORMAT.md): room for a batch of maxBatchMessages messages of the documented 12 KB body (M13).\x12\xd2\x02\n\x11max_inflate_ratio\x18\x03 \x01(\rB\xb6\x02\xf2\xa9\x19\xb1\x02\n\xae\x02\n\x0fmaxInflateRatio\x12\x02\x44\x33\x1a\x13limit.inflate-ratio \x04\x32\x03\x08\xfa\x01:\x03\x08\xfa\x01\x42\x95\x01The largest payload-to-body size ratio of a compressed frame; deflate cannot exceed about 1032:1, so this bounds decompression bombs well below that.J^Chosen for this format (docs/FRAME_FORMAT.md), well below deflate\'s own bound of about 1032:1.\x12\xa3\x02\n\tmax_depth\x18\x04 \x01(\rB\x8f\x02\xf2\xa9\x19\x8a\x02\n\x87\x02\n\x08maxDepth\x12\x02\x44\x34\x1a\x0blimit.depth \x04\x32\x02\x08\x64:\x02\x08\x64\x42qHow many merger layers may nest: a message inside maxDepth nested mergers decodes, one more layer is limit.depth.JmThe documented merger nesting limit (M4): the V2TIMMergerElem reference sets layersOverLimit past 100 layers.\x12\xd7\x01\n\tmax_elems\x18\x05 \x01(\rB\xc3\x01\xf2\xa9\x19\xbe\x01\n\xbb\x01\n\x08maxElems\x12\x02\x44\x35\x1a\x0blimit.elems \x04\x32\x03\x08\xe8\x07:\x03\x08\xe8\x07\x42$The most elems one message may hold.JlChosen for this format (docs/PAYLOAD.md): a wide margin above what the documented 12 KB body (M13) can hold.\x12\xea\x01\n\x0cmax_repeated\x18\x06 \x01(\rB\xd3\x01\xf2\xa9\x19\xce\x01\n\xcb\x01\n\x0bmaxRepeated\x12\x02\x44\x36\x1a\x0elimit.repeated \x04\x32\x03\x08\x90N:\x03\x08\x90NB3The most entries any other repeated field may hold.JgChosen for this format (docs/PAYLOAD.md): above every documented list length (300 merged messages, M2).\x12\xd7\x01\n\x12max_batch_messages\x18\x07 \x01(\rB\xba\x01\xf2\xa9\x19\xb5\x01\n\xb2\x01\n\x10maxBatchMessages\x12\x02\x44\x37\x1a\x14limit.batch-messages \x04\x32\x03\x08\xe8\x07:\x03\x08\xe8\x07\x42%The most messages one batch may hold.JQChosen for this format (docs/FRAME_FORMAT.md): a history page or an offline sync.\x12\xbb\x02\n\x12max_document_bytes\x18\x08 \x01(\rB\x9e\x02\xf2\xa9\x19\x99\x02\n\x96\x02\n\x10maxDocumentBytes\x12\x02\x44\x38\x1a\x13limit.document-size \x04(\x01\x32\x05\x08\x80\x80\x80 :\x05\x08\x80\x80\x80 BRThe largest JSON document (proto3 JSON or Tencent REST) a reader parses, in bytes.J\x82\x01\x43hosen for this format: room for the JSON form of the largest payload a frame may hold (maxInflatedBytes) with base64 and escapes.\x12\xa2\x02\n\x0cmax_problems\x18\t \x01(\rB\x8b\x02\xf2\xa9\x19\x86\x02\n\x83\x02\n\x0bmaxProblems\x12\x02\x44\x39\x1a\x0elimit.problems \x04\x32\x02\x08\x64:\x02\x08\x64\x42vThe most problems the REST validator reports for one document, before one limit.problems finding that counts them all.J^Chosen for this format (docs/REST.md): bounds the report of a document of many small mistakes.\"U\n\x14\x44\x65\x63odePayloadRequest\x12,\n\x04kind\x18\x01 \x01(\x0e\x32\x1e.imcodec.testee.v1.PayloadKind\x12\x0f\n\x07payload\x18\x02 \x01(\x0c\"#\n\x12\x44\x65\x63odeFrameRequest\x12\r\n\x05\x66rame\x18\x01 \x01(\x0c\"\xa1\x01\n\x12\x45ncodeFrameRequest\x12,\n\x04kind\x18\x01 \x01(\x0e\x32\x1e.imcodec.testee.v1.PayloadKind\x12\x0f\n\x07payload\x18\x02 \x01(\x0c\x12\x13\n\x0b\x63ompression\x18\x03 \x01(\r\x12\x11\n\tthreshold\x18\x04 \x01(\r\x12\r\n\x05level\x18\x05 \x01(\r\x12\x15\n\rdictionary_id\x18\x06 \x01(\r\"%\n\x13\x44\x65\x63odeStreamRequest\x12\x0e\n\x06\x63hunks\x18\x01 \x03(\x0c\"a\n\x0fValidateRequest\x12,\n\x04kind\x18\x01 \x01(\x0e\x32\x1e.imcodec.testee.v1.PayloadKind\x12\x0f\n\x07payload\x18\x02 \x01(\x0c\x12\x0f\n\x07profile\x18\x03 \x01(\t\"R\n\x14JsonToPayloadRequest\x12,\n\x04kind\x18\x01 \x01(\x0e\x32\x1e.imcodec.testee.v1.PayloadKind\x12\x0c\n\x04json\x18\x02 \x01(\t\"U\n\x14PayloadToJsonRequest\x12,\n\x04kind\x18\x01 \x01(\x0e\x32\x1e.imcodec.testee.v1.PayloadKind\x12\x0f\n\x07payload\x18\x02 \x01(\x0c\"R\n\x14RestToPayloadRequest\x12,\n\x04kind\x18\x01 \x01(\x0e\x32\x1e.imcodec.testee.v1.PayloadKind\x12\x0c\n\x04rest\x18\x02 \x01(\t\"U\n\x14PayloadToRestRequest\x12,\n\x04kind\x18\x01 \x01(\x0e\x32\x1e.imcodec.testee.v1.PayloadKind\x12\x0f\n\x07payload\x18\x02 \x01(\x0c\"4\n\x13ValidateRestRequest\x12\x0c\n\x04rest\x18\x01 \x01(\t\x12\x0f\n\x07profile\x18\x02 \x01(\t\"\xdd\x05\n\x07Request\x12\x0f\n\x07\x63\x61se_id\x18\x01 \x01(\t\x12)\n\x06limits\x18\x02 \x01(\x0b\x32\x19.imcodec.testee.v1.Limits\x12\x41\n\x0e\x64\x65\x63ode_payload\x18\n \x01(\x0b\x32\'.imcodec.testee.v1.DecodePayloadRequestH\x00\x12=\n\x0c\x64\x65\x63ode_frame\x18\x0b \x01(\x0b\x32%.imcodec.testee.v1.DecodeFrameRequestH\x00\x12=\n\x0c\x65ncode_frame\x18\x0c \x01(\x0b\x32%.imcodec.testee.v1.EncodeFrameRequestH\x00\x12?\n\rdecode_stream\x18\r \x01(\x0b\x32&.imcodec.testee.v1.DecodeStreamRequestH\x00\x12\x36\n\x08validate\x18\x0e \x01(\x0b\x32\".imcodec.testee.v1.ValidateRequestH\x00\x12\x42\n\x0fjson_to_payload\x18\x0f \x01(\x0b\x32\'.imcodec.testee.v1.JsonToPayloadRequestH\x00\x12\x42\n\x0fpayload_to_json\x18\x10 \x01(\x0b\x32\'.imcodec.testee.v1.PayloadToJsonRequestH\x00\x12\x42\n\x0frest_to_payload\x18\x14 \x01(\x0b\x32\'.imcodec.testee.v1.RestToPayloadRequestH\x00\x12\x42\n\x0fpayload_to_rest\x18\x15 \x01(\x0b\x32\'.imcodec.testee.v1.PayloadToRestRequestH\x00\x12?\n\rvalidate_rest\x18\x16 \x01(\x0b\x32&.imcodec.testee.v1.ValidateRestRequestH\x00\x42\x0b\n\toperation\"5\n\x07\x46\x61ilure\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0c\n\x04path\x18\x02 \x01(\t\x12\x0e\n\x06reason\x18\x03 \x01(\t\"y\n\x0c\x44\x65\x63odedFrame\x12,\n\x04kind\x18\x01 \x01(\x0e\x32\x1e.imcodec.testee.v1.PayloadKind\x12\x13\n\x0b\x63ompression\x18\x02 \x01(\r\x12\x15\n\rdictionary_id\x18\x03 \x01(\r\x12\x0f\n\x07payload\x18\x04 \x01(\x0c\"\x85\x01\n\x0cStreamResult\x12/\n\x06\x66rames\x18\x01 \x03(\x0b\x32\x1f.imcodec.testee.v1.DecodedFrame\x12+\n\x07\x66\x61ilure\x18\x02 \x01(\x0b\x32\x1a.imcodec.testee.v1.Failure\x12\x17\n\x0fincomplete_tail\x18\x03 \x01(\x08\"V\n\x07\x46inding\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0c\n\x04path\x18\x02 \x01(\t\x12\x10\n\x08severity\x18\x03 \x01(\t\x12\r\n\x05limit\x18\x04 \x01(\x03\x12\x0e\n\x06\x61\x63tual\x18\x05 \x01(\x03\"8\n\x08\x46indings\x12,\n\x08\x66indings\x18\x01 \x03(\x0b\x32\x1a.imcodec.testee.v1.Finding\"\xcf\x02\n\x08Response\x12\x11\n\x07payload\x18\x01 \x01(\x0cH\x00\x12\x30\n\x05\x66rame\x18\x02 \x01(\x0b\x32\x1f.imcodec.testee.v1.DecodedFrameH\x00\x12\x15\n\x0b\x66rame_bytes\x18\x03 \x01(\x0cH\x00\x12\x31\n\x06stream\x18\x04 \x01(\x0b\x32\x1f.imcodec.testee.v1.StreamResultH\x00\x12/\n\x08\x66indings\x18\x05 \x01(\x0b\x32\x1b.imcodec.testee.v1.FindingsH\x00\x12\x0e\n\x04json\x18\x06 \x01(\tH\x00\x12\x0e\n\x04rest\x18\n \x01(\tH\x00\x12-\n\x07\x66\x61ilure\x18\x07 \x01(\x0b\x32\x1a.imcodec.testee.v1.FailureH\x00\x12\x11\n\x07skipped\x18\x08 \x01(\tH\x00\x12\x17\n\rruntime_error\x18\t \x01(\tH\x00\x42\x08\n\x06result*u\n\x0bPayloadKind\x12\x1c\n\x18PAYLOAD_KIND_UNSPECIFIED\x10\x00\x12\x18\n\x14PAYLOAD_KIND_MESSAGE\x10\x01\x12\x16\n\x12PAYLOAD_KIND_BATCH\x10\x02\x12\x16\n\x12PAYLOAD_KIND_EVENT\x10\x03\x62\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'imcodec.testee.v1.testee_pb2', globals())
 if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
-  _PAYLOADKIND._serialized_start=2588
-  _PAYLOADKIND._serialized_end=2705
-  _LIMITS._serialized_start=54
-  _LIMITS._serialized_end=230
-  _DECODEPAYLOADREQUEST._serialized_start=232
-  _DECODEPAYLOADREQUEST._serialized_end=317
-  _DECODEFRAMEREQUEST._serialized_start=319
-  _DECODEFRAMEREQUEST._serialized_end=354
-  _ENCODEFRAMEREQUEST._serialized_start=357
-  _ENCODEFRAMEREQUEST._serialized_end=518
-  _DECODESTREAMREQUEST._serialized_start=520
-  _DECODESTREAMREQUEST._serialized_end=557
-  _VALIDATEREQUEST._serialized_start=559
-  _VALIDATEREQUEST._serialized_end=656
-  _JSONTOPAYLOADREQUEST._serialized_start=658
-  _JSONTOPAYLOADREQUEST._serialized_end=740
-  _PAYLOADTOJSONREQUEST._serialized_start=742
-  _PAYLOADTOJSONREQUEST._serialized_end=827
-  _RESTTOPAYLOADREQUEST._serialized_start=829
-  _RESTTOPAYLOADREQUEST._serialized_end=911
-  _PAYLOADTORESTREQUEST._serialized_start=913
-  _PAYLOADTORESTREQUEST._serialized_end=998
-  _VALIDATERESTREQUEST._serialized_start=1000
-  _VALIDATERESTREQUEST._serialized_end=1052
-  _REQUEST._serialized_start=1055
-  _REQUEST._serialized_end=1788
-  _FAILURE._serialized_start=1790
-  _FAILURE._serialized_end=1843
-  _DECODEDFRAME._serialized_start=1845
-  _DECODEDFRAME._serialized_end=1966
-  _STREAMRESULT._serialized_start=1969
-  _STREAMRESULT._serialized_end=2102
-  _FINDING._serialized_start=2104
-  _FINDING._serialized_end=2190
-  _FINDINGS._serialized_start=2192
-  _FINDINGS._serialized_end=2248
-  _RESPONSE._serialized_start=2251
-  _RESPONSE._serialized_end=2586
+  _LIMITS.fields_by_name['max_frame_bytes']._options = None
+  _LIMITS.fields_by_name['max_frame_bytes']._serialized_options = b'\362\251\031\377\001\n\374\001\n\rmaxFrameBytes\022\002D1\032\020limit.frame-size \004(\0012\005\010\200\200\200\002:\005\010\200\200\200\002B`The largest frame body (stored bytes after the header) a frame decoder or stream reader accepts.JaChosen for this format (docs/FRAME_FORMAT.md), far above the documented 12 KB message body (M13).'
+  _LIMITS.fields_by_name['max_inflated_bytes']._options = None
+  _LIMITS.fields_by_name['max_inflated_bytes']._serialized_options = b'\362\251\031\374\001\n\371\001\n\020maxInflatedBytes\022\002D2\032\023limit.inflated-size \004(\0012\005\010\200\200\200\010:\005\010\200\200\200\010B7The largest payload a frame may declare and inflate to.J\200\001Chosen for this format (docs/FRAME_FORMAT.md): room for a batch of maxBatchMessages messages of the documented 12 KB body (M13).'
+  _LIMITS.fields_by_name['max_inflate_ratio']._options = None
+  _LIMITS.fields_by_name['max_inflate_ratio']._serialized_options = b'\362\251\031\261\002\n\256\002\n\017maxInflateRatio\022\002D3\032\023limit.inflate-ratio \0042\003\010\372\001:\003\010\372\001B\225\001The largest payload-to-body size ratio of a compressed frame; deflate cannot exceed about 1032:1, so this bounds decompression bombs well below that.J^Chosen for this format (docs/FRAME_FORMAT.md), well below deflate\'s own bound of about 1032:1.'
+  _LIMITS.fields_by_name['max_depth']._options = None
+  _LIMITS.fields_by_name['max_depth']._serialized_options = b'\362\251\031\212\002\n\207\002\n\010maxDepth\022\002D4\032\013limit.depth \0042\002\010d:\002\010dBqHow many merger layers may nest: a message inside maxDepth nested mergers decodes, one more layer is limit.depth.JmThe documented merger nesting limit (M4): the V2TIMMergerElem reference sets layersOverLimit past 100 layers.'
+  _LIMITS.fields_by_name['max_elems']._options = None
+  _LIMITS.fields_by_name['max_elems']._serialized_options = b'\362\251\031\276\001\n\273\001\n\010maxElems\022\002D5\032\013limit.elems \0042\003\010\350\007:\003\010\350\007B$The most elems one message may hold.JlChosen for this format (docs/PAYLOAD.md): a wide margin above what the documented 12 KB body (M13) can hold.'
+  _LIMITS.fields_by_name['max_repeated']._options = None
+  _LIMITS.fields_by_name['max_repeated']._serialized_options = b'\362\251\031\316\001\n\313\001\n\013maxRepeated\022\002D6\032\016limit.repeated \0042\003\010\220N:\003\010\220NB3The most entries any other repeated field may hold.JgChosen for this format (docs/PAYLOAD.md): above every documented list length (300 merged messages, M2).'
+  _LIMITS.fields_by_name['max_batch_messages']._options = None
+  _LIMITS.fields_by_name['max_batch_messages']._serialized_options = b'\362\251\031\265\001\n\262\001\n\020maxBatchMessages\022\002D7\032\024limit.batch-messages \0042\003\010\350\007:\003\010\350\007B%The most messages one batch may hold.JQChosen for this format (docs/FRAME_FORMAT.md): a history page or an offline sync.'
+  _LIMITS.fields_by_name['max_document_bytes']._options = None
+  _LIMITS.fields_by_name['max_document_bytes']._serialized_options = b'\362\251\031\231\002\n\226\002\n\020maxDocumentBytes\022\002D8\032\023limit.document-size \004(\0012\005\010\200\200\200 :\005\010\200\200\200 BRThe largest JSON document (proto3 JSON or Tencent REST) a reader parses, in bytes.J\202\001Chosen for this format: room for the JSON form of the largest payload a frame may hold (maxInflatedBytes) with base64 and escapes.'
+  _LIMITS.fields_by_name['max_problems']._options = None
+  _LIMITS.fields_by_name['max_problems']._serialized_options = b'\362\251\031\206\002\n\203\002\n\013maxProblems\022\002D9\032\016limit.problems \0042\002\010d:\002\010dBvThe most problems the REST validator reports for one document, before one limit.problems finding that counts them all.J^Chosen for this format (docs/REST.md): bounds the report of a document of many small mistakes.'
+  _PAYLOADKIND._serialized_start=4959
+  _PAYLOADKIND._serialized_end=5076
+  _LIMITS._serialized_start=96
+  _LIMITS._serialized_end=2601
+  _DECODEPAYLOADREQUEST._serialized_start=2603
+  _DECODEPAYLOADREQUEST._serialized_end=2688
+  _DECODEFRAMEREQUEST._serialized_start=2690
+  _DECODEFRAMEREQUEST._serialized_end=2725
+  _ENCODEFRAMEREQUEST._serialized_start=2728
+  _ENCODEFRAMEREQUEST._serialized_end=2889
+  _DECODESTREAMREQUEST._serialized_start=2891
+  _DECODESTREAMREQUEST._serialized_end=2928
+  _VALIDATEREQUEST._serialized_start=2930
+  _VALIDATEREQUEST._serialized_end=3027
+  _JSONTOPAYLOADREQUEST._serialized_start=3029
+  _JSONTOPAYLOADREQUEST._serialized_end=3111
+  _PAYLOADTOJSONREQUEST._serialized_start=3113
+  _PAYLOADTOJSONREQUEST._serialized_end=3198
+  _RESTTOPAYLOADREQUEST._serialized_start=3200
+  _RESTTOPAYLOADREQUEST._serialized_end=3282
+  _PAYLOADTORESTREQUEST._serialized_start=3284
+  _PAYLOADTORESTREQUEST._serialized_end=3369
+  _VALIDATERESTREQUEST._serialized_start=3371
+  _VALIDATERESTREQUEST._serialized_end=3423
+  _REQUEST._serialized_start=3426
+  _REQUEST._serialized_end=4159
+  _FAILURE._serialized_start=4161
+  _FAILURE._serialized_end=4214
+  _DECODEDFRAME._serialized_start=4216
+  _DECODEDFRAME._serialized_end=4337
+  _STREAMRESULT._serialized_start=4340
+  _STREAMRESULT._serialized_end=4473
+  _FINDING._serialized_start=4475
+  _FINDING._serialized_end=4561
+  _FINDINGS._serialized_start=4563
+  _FINDINGS._serialized_end=4619
+  _RESPONSE._serialized_start=4622
+  _RESPONSE._serialized_end=4957
 # @@protoc_insertion_point(module_scope)

@@ -1,0 +1,123 @@
+import Foundation
+import IMCodec
+import IMCodecConformance
+import Testing
+
+/// The limits are declared once, in `Schemas/`: changing one declaration and
+/// regenerating moves the Swift tables, the C tables, the docs and the
+/// boundary vectors together, and nothing else.
+@Suite struct ConstraintDeclarationTests {
+    /// Runs a script of `scripts/` with python3 and the given environment.
+    private static func python(_ script: String, _ arguments: [String], environment: [String: String]) throws
+        -> Int32
+    {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", repositoryRoot + "/scripts/" + script] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    private static func text(_ path: String) throws -> String {
+        try String(contentsOfFile: path, encoding: .utf8)
+    }
+
+    /// The cases of a vector file by id.
+    private static func cases(_ path: String) throws -> [String: VectorCase] {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let file = try VectorLoader.load(bytes, path: path)
+        return Dictionary(file.cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The lines of `new` that are not lines of `old`.
+    private static func addedLines(_ old: String, _ new: String) -> [String] {
+        let before = Set(old.split(separator: "\n", omittingEmptySubsequences: false))
+        return new.split(separator: "\n", omittingEmptySubsequences: false).filter { !before.contains($0) }.map(
+            String.init)
+    }
+
+    @Test func oneChangedDeclarationMovesTheTablesTheDocsAndTheVectorsTogether() throws {
+        let declared = ValidationLimits.seed.maxGroupNameBytes ?? 0
+        let changed = declared + 7
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "imcodec-constraints-\(UUID().uuidString)"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/Schemas", toPath: scratch + "/Schemas")
+
+        // The seed value of maxGroupNameBytes, in the copy.
+        let model = scratch + "/Schemas/imcodec/v1/model.proto"
+        var schema = try Self.text(model)
+        let name = try #require(schema.range(of: #"name: "maxGroupNameBytes""#))
+        let seed = try #require(
+            schema.range(of: "seed: {number: \(declared)}", range: name.upperBound..<schema.endIndex))
+        schema.replaceSubrange(seed, with: "seed: {number: \(changed)}")
+        try schema.write(toFile: model, atomically: true, encoding: .utf8)
+
+        let environment = ["IMCODEC_SCHEMAS": scratch + "/Schemas", "IMCODEC_VECTORS_DIR": scratch + "/Vectors"]
+        #expect(try Self.python("generate_constraints.py", [scratch + "/out"], environment: environment) == 0)
+        #expect(try Self.python("make_validation_vectors.py", [], environment: environment) == 0)
+
+        // Swift: the seed default moves; the current profile keeps its own number.
+        let swiftFile = "/Sources/IMCodec/Generated/ValidationLimits.swift"
+        let swiftAdded = Self.addedLines(
+            try Self.text(repositoryRoot + swiftFile), try Self.text(scratch + "/out" + swiftFile))
+        #expect(swiftAdded.contains("    public var maxGroupNameBytes: Int? = \(changed)"))
+        #expect(swiftAdded.contains("        limits.maxGroupNameBytes = \(declared)"))
+        #expect(
+            swiftAdded.allSatisfy { $0.contains("maxGroupNameBytes") || $0.contains("group name") }, "\(swiftAdded)")
+
+        // C: the seed table moves, the current table does not.
+        let cFile = "/Sources/IMCodecReference/Generated/constraints.c"
+        let cAdded = Self.addedLines(try Self.text(repositoryRoot + cFile), try Self.text(scratch + "/out" + cFile))
+        #expect(cAdded == ["    .has_max_group_name_bytes = 1, .max_group_name_bytes = \(changed),"])
+        let cTables = try Self.text(scratch + "/out" + cFile)
+        let current = try #require(cTables.range(of: "imcodec_ref_validation_current = {"))
+        #expect(cTables[current.upperBound...].contains(".max_group_name_bytes = \(declared),"))
+
+        // Docs: the G3 rows of docs/LIMITS.md and of the profile table of docs/VALIDATION.md.
+        let limitsAdded = Self.addedLines(
+            try Self.text(repositoryRoot + "/docs/LIMITS.md"), try Self.text(scratch + "/out/docs/LIMITS.md"))
+        #expect(limitsAdded.count == 1)
+        #expect(
+            limitsAdded.first?.hasPrefix(
+                "| G3 | `maxGroupNameBytes` | `limit.group.name-bytes` | \(changed) | \(declared) |") == true)
+        let validationAdded = Self.addedLines(
+            try Self.text(repositoryRoot + "/docs/VALIDATION.md"), try Self.text(scratch + "/out/docs/VALIDATION.md"))
+        #expect(validationAdded.count == 1)
+        #expect(
+            validationAdded.first?.hasPrefix(
+                "| `maxGroupNameBytes` | G3 | `limit.group.name-bytes` | \(changed) | \(declared) |") == true)
+
+        // Vectors: the seed boundary cases sit at the new number; no other case changes.
+        let committed = try Self.cases(repositoryRoot + "/Vectors/limits/validation-seed.json")
+        let made = try Self.cases(scratch + "/Vectors/limits/validation-seed.json")
+        #expect(Set(committed.keys) == Set(made.keys))
+        let past = try #require(made["validate.seed.group-tips-group-name.n-plus-1"])
+        let finding = try #require(past.expected.findings?.first)
+        #expect(finding.limit == Int64(changed))
+        #expect(finding.actual == Int64(changed + 1))
+        let moved = made.keys.filter { made[$0] != committed[$0] }.sorted()
+        #expect(
+            !moved.isEmpty && moved.allSatisfy { $0.contains("group-name") || $0.contains("group-tips-group-name") },
+            "\(moved)")
+        #expect(
+            try Self.cases(scratch + "/Vectors/limits/validation-current.json")
+                == Self.cases(repositoryRoot + "/Vectors/limits/validation-current.json"))
+    }
+
+    @Test func limitsDocumentNamesEveryRow() throws {
+        let text = try Self.text(repositoryRoot + "/docs/LIMITS.md")
+        let rows =
+            (1...18).map { "M\($0)" } + (1...17).map { "G\($0)" } + (1...9).map { "F\($0)" } + (1...5).map { "C\($0)" }
+            + (1...9).map { "D\($0)" }
+        for row in rows {
+            #expect(text.contains("\n| \(row) |"), "docs/LIMITS.md has no row \(row)")
+        }
+        #expect(!text.contains("../"), "docs/LIMITS.md points outside the repository")
+    }
+}
