@@ -369,8 +369,8 @@ def write_encode_limits_file():
     at_limit("depth.default", "message", merger_nest(MAX_DEPTH), merger_nest(MAX_DEPTH + 1), None,
              merger_path(MAX_DEPTH + 1), "limit.depth", ["DefaultLimits"])
     groups = lambda count: tag(20, START_GROUP) * count + tag(20, END_GROUP) * count
-    case("encode-limit.depth.groups-n", f"{MAX_DEPTH} nested unknown groups, default maxDepth {MAX_DEPTH}: written.",
-         "message", groups(MAX_DEPTH), never, ["Limit", "DefaultLimits"], frame=stored("message", groups(MAX_DEPTH)))
+    # The N case, maxDepth nested groups written, is in WriterWithinReaderTests: protobuf-c cannot represent
+    # unknown groups, so a vector of it would only add a listed difference for the C reference.
     case("encode-limit.depth.groups-n-plus-1",
          f"{MAX_DEPTH + 1} nested unknown groups, default maxDepth {MAX_DEPTH}: refused at the root.",
          "message", groups(MAX_DEPTH + 1), never, ["Limit", "DefaultLimits"], error=("limit.depth", ""))

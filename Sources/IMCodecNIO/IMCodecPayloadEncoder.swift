@@ -90,7 +90,7 @@
         public func encode(data: Frame, out: inout ByteBuffer) throws {
             try frames.write(into: &out) { encoder, bytes throws(IMCodecError) in
                 // The payload is read in place, not copied.
-                try data.payload.withUnsafeBytes { payload in
+                _ = try data.payload.withUnsafeBytes { payload in
                     Result { () throws(IMCodecError) in
                         try encoder.encodeFrame(payload: payload, kind: data.header.kind, appendingTo: &bytes)
                     }

@@ -145,6 +145,11 @@ import Testing
             bytes: Array(repeatElement(start, count: 101).joined()) + Array(repeatElement(end, count: 101).joined()))
         let tooDeep = try #require(try writerError(.message(deep), limits: .default))
         #expect(tooDeep.code == .limitDepth && tooDeep.path == "")
+        // 100 nested groups: at the limit, written (and read back).
+        var atLimit = Message()
+        atLimit.unknownFields = UnknownFields(
+            bytes: Array(repeatElement(start, count: 100).joined()) + Array(repeatElement(end, count: 100).joined()))
+        #expect(try writerError(.message(atLimit), limits: .default) == nil)
     }
 
     /// Generated values against low limits, so many of them are past one:

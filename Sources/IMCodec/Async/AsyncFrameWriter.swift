@@ -91,7 +91,7 @@ public final class AsyncFrameWriter {
     public func write(_ frame: Frame) async throws {
         var bytes: [UInt8] = []
         // The payload is read in place, not copied.
-        try frame.payload.withUnsafeBytes { payload in
+        _ = try frame.payload.withUnsafeBytes { payload in
             Result { () throws(IMCodecError) in
                 try encoder.encodeFrame(payload: payload, kind: frame.header.kind, appendingTo: &bytes)
             }

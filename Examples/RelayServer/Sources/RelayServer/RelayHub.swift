@@ -103,7 +103,7 @@ final class RelayHub: @unchecked Sendable {
     ///   even the stored frame.
     private func frameBytes(_ frame: Frame) throws(IMCodecError) -> ByteBuffer {
         scratch.removeAll(keepingCapacity: true)
-        try frame.payload.withUnsafeBytes { payload in
+        _ = try frame.payload.withUnsafeBytes { payload in
             Result { () throws(IMCodecError) in
                 try encoder.encodeFrame(payload: payload, kind: frame.header.kind, appendingTo: &scratch)
             }
