@@ -14,6 +14,14 @@ let package = Package(
         // The seeded model of IM traffic the benchmarks run on and dictionaries are trained on.
         .library(name: "IMCodecTraffic", targets: ["IMCodecTraffic"]),
     ],
+    traits: [
+        // zstd frames (compression 2) through the system libzstd; on by
+        // default. A package that depends on imcodec with `traits: []`
+        // builds without libzstd, and its readers answer zstd frames with
+        // frame.zstd-unavailable (docs/FRAME_FORMAT.md).
+        .trait(name: "Zstd", description: "zstd frames through the system libzstd (libzstd-dev)."),
+        .default(enabledTraits: ["Zstd"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -25,15 +33,23 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
         .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
+        .systemLibrary(
             name: "CProtobufC",
             pkgConfig: "libprotobuf-c",
             providers: [.apt(["libprotobuf-c-dev"])]
         ),
         .target(
             name: "IMCodecReference",
-            dependencies: ["CProtobufC", "CZlib"],
+            dependencies: ["CProtobufC", "CZlib", .target(name: "CZstd", condition: .when(traits: ["Zstd"]))],
             exclude: ["tests", "Makefile", "README.md"],
-            cSettings: [.headerSearchPath("."), .headerSearchPath("Generated")]
+            cSettings: [
+                .headerSearchPath("."), .headerSearchPath("Generated"),
+                .define("IMCODEC_REF_ZSTD", .when(traits: ["Zstd"])),
+            ]
         ),
         .executableTarget(
             name: "IMCodecCTestee",
@@ -51,7 +67,9 @@ let package = Package(
         .target(name: "CIMCodecUTF8"),
         .target(
             name: "IMCodec",
-            dependencies: ["CZlib", "CIMCodecCRC32", "CIMCodecUTF8"]
+            dependencies: [
+                "CZlib", "CIMCodecCRC32", "CIMCodecUTF8", .target(name: "CZstd", condition: .when(traits: ["Zstd"])),
+            ]
         ),
         .target(
             name: "IMCodecTestSupport",
@@ -98,6 +116,7 @@ let package = Package(
             name: "IMCodecDevTools",
             dependencies: [
                 "IMCodec",
+                .target(name: "CZstd", condition: .when(traits: ["Zstd"])),
                 "IMCodecTraffic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -4,7 +4,9 @@ of Vectors/malformed and the frame files of Vectors/limits.
 
 The frame layout is implemented here a second time, from docs/FRAME_FORMAT.md
 alone, with nothing but Python's own zlib (raw deflate, windowBits -15),
-binascii.crc32 and struct:
+binascii.crc32, struct and, for zstd bodies, the `zstandard` package from PyPI
+(pinned in testees/python/requirements.txt; its own bundled libzstd, not the
+system one the Swift library and the C reference link):
 
 - `build_frame` writes a frame field by field, and every field can be made to
   lie (a wrong length, a padded varint, a flipped flag, a bad checksum);
@@ -34,6 +36,14 @@ import random
 import struct
 import zlib
 
+try:
+    import zstandard
+except ImportError:  # pragma: no cover - a setup problem, not a vector problem
+    sys.exit("make_frame_vectors.py needs zstandard==0.25.0 (testees/python/requirements.txt): "
+             "python3 -m venv .build/python-testee && .build/python-testee/bin/pip install -r "
+             "testees/python/requirements.txt, then run the scripts with .build/python-testee/bin/python")
+assert zstandard.__version__ == "0.25.0", "the zstd vectors are made with zstandard 0.25.0"
+
 from make_vectors_common import ROOT, VectorFile, encode, hexs, ld, report, varint
 
 KINDS = {1: "message", 2: "batch", 3: "event"}
@@ -49,7 +59,7 @@ for _name in sorted(os.listdir(DICTIONARY_DIR)) if os.path.isdir(DICTIONARY_DIR)
 
 FRAME_DERIVATION = (
     "Built by scripts/make_frame_vectors.py, a second implementation of docs/FRAME_FORMAT.md using only Python's "
-    "zlib (raw deflate), binascii.crc32 and struct. Valid frames are written field by field; malformed ones by "
+    "zlib (raw deflate), zstandard 0.25.0 from PyPI (zstd bodies), binascii.crc32 and struct. Valid frames are written field by field; malformed ones by "
     "making one field lie; the expected result of every frame is what that script's reader, which applies the "
     "documented checks in the documented order, says (cases where the document would allow two codes are never "
     "generated). Payloads are canonical encodings from scripts/make_vectors_common.py, re-derived with "
@@ -67,7 +77,13 @@ FLAGS = {
     "CheckOrder": "More than one thing is wrong; the documented order of checks decides which code is reported.",
     "Truncated": "The input ends before the frame does.",
     "BadVersion": "The version byte is not 0x01.",
-    "BadFlags": "The flags byte names kind 0, compression 2 or 3, a reserved bit, or a dictionary on a stored frame.",
+    "BadFlags": "The flags byte names kind 0, compression 3, a reserved bit, or a dictionary on a stored frame.",
+    "Zstd": "Compression 2: the body is a magicless zstd frame of the payload. A reader built without zstd answers "
+    "frame.zstd-unavailable instead of the expected result.",
+    "CorruptZstd": "The body is not one valid magicless zstd frame: a reserved block type or frame header bit, a "
+    "frame that ends early, bytes after its last block.",
+    "ZstdWindow": "The zstd frame header declares a window larger than 8 MiB (window log 23).",
+    "HandWrittenZstd": "The zstd body is written by hand from RFC 8878 (raw and RLE blocks), not by a compressor.",
     "BadVarint": "A header varint is longer than 5 bytes, above 2^32 - 1, or padded with a trailing 0x80...0x00.",
     "BadDictionary": "The dictionary id is 0 or names no known dictionary, or the dictionary bit is set on a stored "
     "frame.",
@@ -110,10 +126,38 @@ def deflate(payload, level=6, dictionary=None, strategy=zlib.Z_DEFAULT_STRATEGY,
     return c.compress(payload) + c.flush()
 
 
+MAX_ZSTD_WINDOW_LOG = 23
+
+
+def zstd_compress(payload, level=3, dictionary=None):
+    """A magicless zstd frame without content size, checksum or dictionary id (FRAME_FORMAT.md)."""
+    params = zstandard.ZstdCompressionParameters.from_level(
+        level, source_size=len(payload), dict_size=len(dictionary) if dictionary else 0,
+        format=zstandard.FORMAT_ZSTD1_MAGICLESS, write_content_size=False, write_checksum=False,
+        write_dict_id=False)
+    if dictionary is not None:
+        c = zstandard.ZstdCompressor(compression_params=params, dict_data=zstandard.ZstdCompressionDict(dictionary))
+    else:
+        c = zstandard.ZstdCompressor(compression_params=params)
+    return c.compress(payload)
+
+
+def hand_zstd(blocks, window=0x00):
+    """A magicless zstd frame written from RFC 8878: a frame header descriptor with no optional field, a window
+    descriptor, then blocks (type, last, content, repeat): type 0 raw, 1 RLE (content is the byte), 3 reserved."""
+    body = bytes([0x00, window])
+    for block_type, last, content, repeat in blocks:
+        size = repeat if block_type == 1 else len(content)
+        header = (1 if last else 0) | block_type << 1 | size << 3
+        body += struct.pack("<I", header)[:3] + content
+    return body
+
+
 def build_frame(
     kind,
     payload,
     compress=False,
+    zstd=False,
     dictionary_id=None,
     level=6,
     body=None,
@@ -126,10 +170,15 @@ def build_frame(
     crc_payload=None,
 ):
     """A frame; every argument after `payload` can make one field lie."""
+    if zstd:
+        compress = True
     if body is None:
-        body = deflate(payload, level, DICTIONARIES.get(dictionary_id)) if compress else payload
+        if zstd:
+            body = zstd_compress(payload, 3 if level == 6 else level, DICTIONARIES.get(dictionary_id))
+        else:
+            body = deflate(payload, level, DICTIONARIES.get(dictionary_id)) if compress else payload
     if flags is None:
-        flags = KIND_NUMBERS[kind] | (4 if compress else 0) | (0x10 if dictionary_id is not None else 0)
+        flags = KIND_NUMBERS[kind] | ((8 if zstd else 4) if compress else 0) | (0x10 if dictionary_id is not None else 0)
     header = bytes([version, flags])
     if dictionary_id is not None or dict_varint is not None:
         header += dict_varint if dict_varint is not None else varint(dictionary_id)
@@ -182,7 +231,7 @@ def parse_header(data, limits):
     kind, compression, has_dictionary = flags & 3, (flags >> 2) & 3, flags & 0x10
     if kind == 0:
         raise FrameError("frame.kind")
-    if compression >= 2:
+    if compression == 3:
         raise FrameError("frame.compression")
     if flags & 0xE0:
         raise FrameError("frame.reserved-bits")
@@ -194,7 +243,7 @@ def parse_header(data, limits):
             raise FrameError("frame.dictionary")
     body_length, i = read_varint(data, i)
     payload_length = body_length
-    if compression == 1:
+    if compression != 0:
         payload_length, i = read_varint(data, i)
     if len(data) < i + 4:
         raise FrameError("frame.truncated")
@@ -202,7 +251,7 @@ def parse_header(data, limits):
     header_length = i + 4
     if body_length > limits["maxFrameBytes"]:
         raise FrameError("limit.frame-size")
-    if compression == 1:
+    if compression != 0:
         if payload_length > limits["maxInflatedBytes"]:
             raise FrameError("limit.inflated-size")
         if payload_length > body_length * limits["maxInflateRatio"]:
@@ -249,6 +298,46 @@ def inflate(body, payload_length, dictionary):
     raise FrameError("frame.deflate")
 
 
+def unzstd(body, payload_length, dictionary):
+    """Step 5 for a zstd body: one magicless zstd frame that ends with the body and decodes to exactly
+    payload_length bytes; blocks are decoded in order, so a body that produces too much is found at the block that
+    overflows, before anything after it is looked at."""
+    try:
+        window = zstandard.get_frame_parameters(body, format=zstandard.FORMAT_ZSTD1_MAGICLESS).window_size
+    except zstandard.ZstdError:
+        raise FrameError("frame.zstd")
+    if window > 1 << MAX_ZSTD_WINDOW_LOG:
+        raise FrameError("frame.zstd-window")
+    kwargs = {"format": zstandard.FORMAT_ZSTD1_MAGICLESS, "max_window_size": 1 << MAX_ZSTD_WINDOW_LOG}
+    if dictionary is not None:
+        kwargs["dict_data"] = zstandard.ZstdCompressionDict(dictionary)
+    dctx = zstandard.ZstdDecompressor(**kwargs)
+    d = dctx.decompressobj()
+    try:
+        out = d.decompress(body)
+    except zstandard.ZstdError:
+        # The blocks before the broken one, a byte at a time: when they already overflow the payload, that is
+        # found first; when they fill it exactly, the broken block might overflow it too: no case.
+        produced, reader = 0, dctx.stream_reader(body, read_across_frames=False)
+        try:
+            while reader.read(1):
+                produced += 1
+        except zstandard.ZstdError:
+            pass
+        if produced > payload_length:
+            raise FrameError("frame.payload-length")
+        if produced == payload_length:
+            raise Ambiguous("a full payload, then a corrupt zstd block")
+        raise FrameError("frame.zstd")
+    if len(out) > payload_length:
+        raise FrameError("frame.payload-length")
+    if not d.eof or d.unused_data:
+        raise FrameError("frame.zstd")
+    if len(out) < payload_length:
+        raise FrameError("frame.payload-length")
+    return out
+
+
 def decode_frame(data, limits=None, single=True):
     """Checks 1 to 6 (and trailing bytes for a single-frame decoder)."""
     limits = dict(DEFAULT_LIMITS, **(limits or {}))
@@ -259,6 +348,8 @@ def decode_frame(data, limits=None, single=True):
     body = bytes(data[header["header_length"] : end])
     if header["compression"] == 1:
         payload = inflate(body, header["payload_length"], DICTIONARIES.get(header["dictionary_id"]))
+    elif header["compression"] == 2:
+        payload = unzstd(body, header["payload_length"], DICTIONARIES.get(header["dictionary_id"]))
     else:
         payload = body
     if binascii.crc32(header["prefix"] + payload) != header["checksum"]:
