@@ -20,9 +20,9 @@ options_for() {
     case "$1" in
     1) echo "${common[@]}" ;;
     2) echo "${common[@]}" --traffic-samples 20000 --traffic-seed 1927785557268892956 ;;
-    # zstd dictionaries: zstd's own trainer (ZDICT), 8 and 32 KiB.
-    3) echo --seed 488403200 --samples 20000 --trainer zdict --size 8192 ;;
-    4) echo --seed 488403200 --samples 20000 --trainer zdict --size 32768 ;;
+    # zstd dictionaries: zstd's own trainer (ZDICT) on both traffic models, 8 and 32 KiB.
+    3) echo --seed 488403200 --samples 20000 --traffic-samples 20000 --traffic-seed 1927785557268892956 --trainer zdict --size 8192 ;;
+    4) echo --seed 488403200 --samples 20000 --traffic-samples 20000 --traffic-seed 1927785557268892956 --trainer zdict --size 32768 ;;
     *) echo "make_dictionary.sh: no recipe for dictionary $1" >&2; return 1 ;;
     esac
 }
