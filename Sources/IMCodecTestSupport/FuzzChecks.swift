@@ -158,6 +158,18 @@ public enum FuzzChecks {
         guard let again = try? decoder.decode(reframed), again.serializedBytes() == bytes else {
             return "the re-framed payload decodes differently"
         }
+        // The same with zstd and its dictionary, and through the C reference.
+        if FrameCompression.zstd.isAvailable {
+            guard let zstdFrame = try? FrameEncoder(policy: .zstd(), limits: decoder.limits).encode(payload) else {
+                return "a zstd encoder with the decoder's limits refuses the decoded payload"
+            }
+            guard let again = try? decoder.decode(zstdFrame), again.serializedBytes() == bytes else {
+                return "the payload re-framed with zstd decodes differently"
+            }
+            guard case .bytes(let fromC) = ReferenceC.decodeFrame(zstdFrame), fromC == bytes else {
+                return "the C reference decodes the zstd re-framed payload differently"
+            }
+        }
         return nil
     }
 
