@@ -20,7 +20,10 @@ let package = Package(
         // builds without libzstd, and its readers answer zstd frames with
         // frame.zstd-unavailable (docs/FRAME_FORMAT.md).
         .trait(name: "Zstd", description: "zstd frames through the system libzstd (libzstd-dev)."),
-        .default(enabledTraits: ["Zstd"]),
+        // Deflate without a preset dictionary through the system libdeflate
+        // (a third less time than zlib for the same bytes); zlib otherwise.
+        .trait(name: "LibDeflate", description: "Dictionary-less deflate through libdeflate (libdeflate-dev)."),
+        .default(enabledTraits: ["Zstd", "LibDeflate"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0"),
@@ -36,6 +39,11 @@ let package = Package(
             name: "CZstd",
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibDeflate",
+            pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]
         ),
         .systemLibrary(
             name: "CProtobufC",
@@ -69,6 +77,7 @@ let package = Package(
             name: "IMCodec",
             dependencies: [
                 "CZlib", "CIMCodecCRC32", "CIMCodecUTF8", .target(name: "CZstd", condition: .when(traits: ["Zstd"])),
+                .target(name: "CLibDeflate", condition: .when(traits: ["LibDeflate"])),
             ]
         ),
         .target(
