@@ -4,7 +4,7 @@
 #   Sources/IMCodec/Frame/Generated/Dictionary<id>.swift   its base64, for the Swift library
 #   Sources/IMCodecReference/Generated/dictionary_<id>.h   its bytes, for the C reference
 #
-#   scripts/make_dictionary.sh ID            retrain dictionary ID (1 or 2), embed it, print its ratios
+#   scripts/make_dictionary.sh ID            retrain dictionary ID (1 to 4), embed it, print its ratios
 #   scripts/make_dictionary.sh --check [ID]  retrain into a temporary file and compare (every id by default)
 #
 # The trainer and the traffic models are deterministic: retraining gives the
@@ -20,6 +20,9 @@ options_for() {
     case "$1" in
     1) echo "${common[@]}" ;;
     2) echo "${common[@]}" --traffic-samples 20000 --traffic-seed 1927785557268892956 ;;
+    # zstd dictionaries: zstd's own trainer (ZDICT) on both traffic models, 8 and 32 KiB.
+    3) echo --seed 488403200 --samples 20000 --traffic-samples 20000 --traffic-seed 1927785557268892956 --trainer zdict --size 8192 ;;
+    4) echo --seed 488403200 --samples 20000 --traffic-samples 20000 --traffic-seed 1927785557268892956 --trainer zdict --size 32768 ;;
     *) echo "make_dictionary.sh: no recipe for dictionary $1" >&2; return 1 ;;
     esac
 }

@@ -4,7 +4,9 @@ of Vectors/malformed and the frame files of Vectors/limits.
 
 The frame layout is implemented here a second time, from docs/FRAME_FORMAT.md
 alone, with nothing but Python's own zlib (raw deflate, windowBits -15),
-binascii.crc32 and struct:
+binascii.crc32, struct and, for zstd bodies, the `zstandard` package from PyPI
+(pinned in testees/python/requirements.txt; its own bundled libzstd, not the
+system one the Swift library and the C reference link):
 
 - `build_frame` writes a frame field by field, and every field can be made to
   lie (a wrong length, a padded varint, a flipped flag, a bad checksum);
@@ -34,6 +36,14 @@ import random
 import struct
 import zlib
 
+try:
+    import zstandard
+except ImportError:  # pragma: no cover - a setup problem, not a vector problem
+    sys.exit("make_frame_vectors.py needs zstandard==0.25.0 (testees/python/requirements.txt): "
+             "python3 -m venv .build/python-testee && .build/python-testee/bin/pip install -r "
+             "testees/python/requirements.txt, then run the scripts with .build/python-testee/bin/python")
+assert zstandard.__version__ == "0.25.0", "the zstd vectors are made with zstandard 0.25.0"
+
 from make_vectors_common import ROOT, VectorFile, encode, hexs, ld, report, varint
 
 KINDS = {1: "message", 2: "batch", 3: "event"}
@@ -49,7 +59,7 @@ for _name in sorted(os.listdir(DICTIONARY_DIR)) if os.path.isdir(DICTIONARY_DIR)
 
 FRAME_DERIVATION = (
     "Built by scripts/make_frame_vectors.py, a second implementation of docs/FRAME_FORMAT.md using only Python's "
-    "zlib (raw deflate), binascii.crc32 and struct. Valid frames are written field by field; malformed ones by "
+    "zlib (raw deflate), zstandard 0.25.0 from PyPI (zstd bodies), binascii.crc32 and struct. Valid frames are written field by field; malformed ones by "
     "making one field lie; the expected result of every frame is what that script's reader, which applies the "
     "documented checks in the documented order, says (cases where the document would allow two codes are never "
     "generated). Payloads are canonical encodings from scripts/make_vectors_common.py, re-derived with "
@@ -67,7 +77,13 @@ FLAGS = {
     "CheckOrder": "More than one thing is wrong; the documented order of checks decides which code is reported.",
     "Truncated": "The input ends before the frame does.",
     "BadVersion": "The version byte is not 0x01.",
-    "BadFlags": "The flags byte names kind 0, compression 2 or 3, a reserved bit, or a dictionary on a stored frame.",
+    "BadFlags": "The flags byte names kind 0, compression 3, a reserved bit, or a dictionary on a stored frame.",
+    "Zstd": "Compression 2: the body is a magicless zstd frame of the payload. A reader built without zstd answers "
+    "frame.zstd-unavailable instead of the expected result.",
+    "CorruptZstd": "The body is not one valid magicless zstd frame: a reserved block type or frame header bit, a "
+    "frame that ends early, bytes after its last block.",
+    "ZstdWindow": "The zstd frame header declares a window larger than 8 MiB (window log 23).",
+    "HandWrittenZstd": "The zstd body is written by hand from RFC 8878 (raw and RLE blocks), not by a compressor.",
     "BadVarint": "A header varint is longer than 5 bytes, above 2^32 - 1, or padded with a trailing 0x80...0x00.",
     "BadDictionary": "The dictionary id is 0 or names no known dictionary, or the dictionary bit is set on a stored "
     "frame.",
@@ -110,10 +126,38 @@ def deflate(payload, level=6, dictionary=None, strategy=zlib.Z_DEFAULT_STRATEGY,
     return c.compress(payload) + c.flush()
 
 
+MAX_ZSTD_WINDOW_LOG = 23
+
+
+def zstd_compress(payload, level=3, dictionary=None):
+    """A magicless zstd frame without content size, checksum or dictionary id (FRAME_FORMAT.md)."""
+    params = zstandard.ZstdCompressionParameters.from_level(
+        level, source_size=len(payload), dict_size=len(dictionary) if dictionary else 0,
+        format=zstandard.FORMAT_ZSTD1_MAGICLESS, write_content_size=False, write_checksum=False,
+        write_dict_id=False)
+    if dictionary is not None:
+        c = zstandard.ZstdCompressor(compression_params=params, dict_data=zstandard.ZstdCompressionDict(dictionary))
+    else:
+        c = zstandard.ZstdCompressor(compression_params=params)
+    return c.compress(payload)
+
+
+def hand_zstd(blocks, window=0x00):
+    """A magicless zstd frame written from RFC 8878: a frame header descriptor with no optional field, a window
+    descriptor, then blocks (type, last, content, repeat): type 0 raw, 1 RLE (content is the byte), 3 reserved."""
+    body = bytes([0x00, window])
+    for block_type, last, content, repeat in blocks:
+        size = repeat if block_type == 1 else len(content)
+        header = (1 if last else 0) | block_type << 1 | size << 3
+        body += struct.pack("<I", header)[:3] + content
+    return body
+
+
 def build_frame(
     kind,
     payload,
     compress=False,
+    zstd=False,
     dictionary_id=None,
     level=6,
     body=None,
@@ -126,10 +170,15 @@ def build_frame(
     crc_payload=None,
 ):
     """A frame; every argument after `payload` can make one field lie."""
+    if zstd:
+        compress = True
     if body is None:
-        body = deflate(payload, level, DICTIONARIES.get(dictionary_id)) if compress else payload
+        if zstd:
+            body = zstd_compress(payload, 3 if level == 6 else level, DICTIONARIES.get(dictionary_id))
+        else:
+            body = deflate(payload, level, DICTIONARIES.get(dictionary_id)) if compress else payload
     if flags is None:
-        flags = KIND_NUMBERS[kind] | (4 if compress else 0) | (0x10 if dictionary_id is not None else 0)
+        flags = KIND_NUMBERS[kind] | ((8 if zstd else 4) if compress else 0) | (0x10 if dictionary_id is not None else 0)
     header = bytes([version, flags])
     if dictionary_id is not None or dict_varint is not None:
         header += dict_varint if dict_varint is not None else varint(dictionary_id)
@@ -182,7 +231,7 @@ def parse_header(data, limits):
     kind, compression, has_dictionary = flags & 3, (flags >> 2) & 3, flags & 0x10
     if kind == 0:
         raise FrameError("frame.kind")
-    if compression >= 2:
+    if compression == 3:
         raise FrameError("frame.compression")
     if flags & 0xE0:
         raise FrameError("frame.reserved-bits")
@@ -194,7 +243,7 @@ def parse_header(data, limits):
             raise FrameError("frame.dictionary")
     body_length, i = read_varint(data, i)
     payload_length = body_length
-    if compression == 1:
+    if compression != 0:
         payload_length, i = read_varint(data, i)
     if len(data) < i + 4:
         raise FrameError("frame.truncated")
@@ -202,7 +251,7 @@ def parse_header(data, limits):
     header_length = i + 4
     if body_length > limits["maxFrameBytes"]:
         raise FrameError("limit.frame-size")
-    if compression == 1:
+    if compression != 0:
         if payload_length > limits["maxInflatedBytes"]:
             raise FrameError("limit.inflated-size")
         if payload_length > body_length * limits["maxInflateRatio"]:
@@ -249,6 +298,90 @@ def inflate(body, payload_length, dictionary):
     raise FrameError("frame.deflate")
 
 
+def walk_zstd(body, payload_length):
+    """Step 5 for a zstd body of raw, RLE and reserved blocks only, from RFC 8878 alone, in the documented order:
+    the frame header (a reserved bit is frame.zstd, a window past 8 MiB frame.zstd-window), then each block in turn,
+    a block that takes the output past payload_length being frame.payload-length there and then, whatever follows.
+    Returns the payload, or None for a body with a compressed block (left to zstandard)."""
+    if len(body) < 1:
+        raise FrameError("frame.zstd")
+    descriptor = body[0]
+    if descriptor & 0x08:
+        raise FrameError("frame.zstd")
+    if descriptor & 0xE7:
+        return None  # optional fields: not written by hand here
+    if len(body) < 2:
+        raise FrameError("frame.zstd")
+    exponent, mantissa = body[1] >> 3, body[1] & 7
+    window = (1 << (10 + exponent)) + ((1 << (10 + exponent)) // 8) * mantissa
+    if window > 1 << MAX_ZSTD_WINDOW_LOG:
+        raise FrameError("frame.zstd-window")
+    i, out = 2, b""
+    while True:
+        if len(body) - i < 3:
+            raise FrameError("frame.zstd")
+        header = body[i] | body[i + 1] << 8 | body[i + 2] << 16
+        i += 3
+        last, block_type, size = header & 1, (header >> 1) & 3, header >> 3
+        if block_type == 2:
+            return None
+        if block_type == 3:
+            raise FrameError("frame.zstd")
+        if block_type == 1:
+            if i >= len(body):
+                raise FrameError("frame.zstd")
+            out += bytes([body[i]]) * size
+            i += 1
+        else:
+            # A raw block is copied as it arrives: what there is counts before a cut is noticed.
+            out += body[i : i + size]
+            if len(out) > payload_length:
+                raise FrameError("frame.payload-length")
+            if len(body) - i < size:
+                raise FrameError("frame.zstd")
+            i += size
+        if len(out) > payload_length:
+            raise FrameError("frame.payload-length")
+        if last:
+            break
+    if i != len(body):
+        raise FrameError("frame.zstd")
+    if len(out) != payload_length:
+        raise FrameError("frame.payload-length")
+    return out
+
+
+def unzstd(body, payload_length, dictionary):
+    """Step 5 for a zstd body: one magicless zstd frame that ends with the body and decodes to exactly
+    payload_length bytes. Bodies of raw and RLE blocks are walked by hand (walk_zstd); compressed ones are
+    decoded with zstandard, and a corrupt one gives no case (which block broke, and whether the blocks before it
+    overflowed the payload, is not known here)."""
+    walked = walk_zstd(body, payload_length)
+    if walked is not None:
+        return walked
+    try:
+        window = zstandard.get_frame_parameters(body, format=zstandard.FORMAT_ZSTD1_MAGICLESS).window_size
+    except zstandard.ZstdError:
+        raise Ambiguous("an unreadable zstd frame header")
+    if window > 1 << MAX_ZSTD_WINDOW_LOG:
+        raise FrameError("frame.zstd-window")
+    kwargs = {"format": zstandard.FORMAT_ZSTD1_MAGICLESS, "max_window_size": 1 << MAX_ZSTD_WINDOW_LOG}
+    if dictionary is not None:
+        kwargs["dict_data"] = zstandard.ZstdCompressionDict(dictionary)
+    d = zstandard.ZstdDecompressor(**kwargs).decompressobj()
+    try:
+        out = d.decompress(body)
+    except zstandard.ZstdError:
+        raise Ambiguous("a corrupt compressed zstd block")
+    if len(out) > payload_length:
+        raise Ambiguous("a compressed block past the payload")
+    if not d.eof or d.unused_data:
+        raise FrameError("frame.zstd")
+    if len(out) < payload_length:
+        raise FrameError("frame.payload-length")
+    return out
+
+
 def decode_frame(data, limits=None, single=True):
     """Checks 1 to 6 (and trailing bytes for a single-frame decoder)."""
     limits = dict(DEFAULT_LIMITS, **(limits or {}))
@@ -259,6 +392,8 @@ def decode_frame(data, limits=None, single=True):
     body = bytes(data[header["header_length"] : end])
     if header["compression"] == 1:
         payload = inflate(body, header["payload_length"], DICTIONARIES.get(header["dictionary_id"]))
+    elif header["compression"] == 2:
+        payload = unzstd(body, header["payload_length"], DICTIONARIES.get(header["dictionary_id"]))
     else:
         payload = body
     if binascii.crc32(header["prefix"] + payload) != header["checksum"]:
@@ -382,22 +517,22 @@ def write_frame_files():
         kind, compression, dictionary, reserved = flags_byte & 3, (flags_byte >> 2) & 3, flags_byte & 0x10, flags_byte >> 5
         kind_name = KINDS.get(kind, "message")
         payload = {"message": MSG_TEXT, "batch": BATCH, "event": EVENT_CONN}[kind_name]
-        compress = compression == 1
+        compress = compression in (1, 2)
         dict_id = 1 if dictionary else None
         if dict_id and compress and 1 not in DICTIONARIES:
             continue
         if compress:
-            data = build_frame(kind_name, payload, compress=True, dictionary_id=dict_id if compress else None,
-                               flags=flags_byte)
+            data = build_frame(kind_name, payload, compress=True, zstd=compression == 2,
+                               dictionary_id=dict_id if compress else None, flags=flags_byte)
         else:
             data = build_frame(kind_name, payload, flags=flags_byte, dict_varint=varint(1) if dictionary else None)
-        problems = [kind == 0, compression >= 2, reserved != 0, bool(dictionary) and compression != 1]
-        flags = ["Stored" if compression == 0 else "Deflate"] if compression < 2 else []
+        problems = [kind == 0, compression == 3, reserved != 0, bool(dictionary) and compression == 0]
+        flags = [["Stored", "Deflate", "Zstd"][compression]] if compression < 3 else []
         if any(problems):
             flags.append("BadFlags")
         if sum(problems) > 1:
             flags.append("CheckOrder")
-        if dictionary and compression == 1:
+        if dictionary and compress:
             flags.append("Dictionary")
         frame_case(vf, f"frame.header.flags-{flags_byte:02x}",
                    f"Flags byte 0x{flags_byte:02x}: kind {kind}, compression {compression}, dictionary bit "
@@ -502,6 +637,8 @@ def write_frame_files():
     else:
         print("warning: Schemas/dictionaries/1.bin is missing; no dictionary vectors written")
 
+    written.append(write_zstd_file())
+
     # -- integrity ---------------------------------------------------------------------
     vf = VectorFile("frames", "integrity", "Integrity: the CRC-32",
                     "The checksum covers the header bytes before it and the payload. Every single-bit flip of a "
@@ -552,6 +689,144 @@ def write_frame_files():
                flags=["PayloadError"], payload_error=("payload.tag", ""))
     written.append(vf.write())
     return written
+
+BIG_TEXT = encode("Message", {"elems": [{"text": {"text": " ".join(
+    f"line {n}: {random.Random(n).choice(['lunch', 'meeting', 'deploy', 'review'])} at {n % 24}:{n % 60:02d}"
+    for n in range(12000))}}]})
+assert len(BIG_TEXT) > 200_000
+
+
+def write_zstd_file():
+    vf = VectorFile("frames", "zstd", "zstd bodies (compression 2)",
+                    "Frames whose body is a magicless zstd frame without the content size, checksum and dictionary "
+                    "id fields (FRAME_FORMAT.md, 'zstd bodies'): each kind, several levels, every shipped "
+                    "dictionary, multi-block bodies, and bodies written by hand from RFC 8878.", FRAME_DERIVATION,
+                    FLAGS)
+    for kind, payload in (("message", MSG_TEXT), ("batch", BATCH), ("event", EVENT_CONN), ("message", MSG_SMALL)):
+        cid = f"frame.zstd.{kind}" + ("-small" if payload is MSG_SMALL else "")
+        frame_case(vf, cid, f"A {kind} compressed with zstd at level 3.", build_frame(kind, payload, zstd=True),
+                   flags=["Zstd"])
+    for level in (1, 9, 19):
+        frame_case(vf, f"frame.zstd.level-{level}", f"A batch compressed with zstd at level {level}.",
+                   build_frame("batch", BATCH, zstd=True, level=level), flags=["Zstd"])
+    for dictionary_id in sorted(DICTIONARIES):
+        for kind, payload in (("message", MSG_TEXT), ("message", MSG_SMALL), ("batch", BATCH)):
+            cid = f"frame.zstd.dictionary-{dictionary_id}.{kind}" + ("-small" if payload is MSG_SMALL else "")
+            kind_of_dictionary = "a zstd dictionary (ZDICT)" if DICTIONARIES[dictionary_id][:4] == \
+                b"\x37\xa4\x30\xec" else "raw content"
+            frame_case(vf, cid, f"A {kind} compressed with zstd and dictionary {dictionary_id} ({kind_of_dictionary}).",
+                       build_frame(kind, payload, zstd=True, dictionary_id=dictionary_id),
+                       flags=["Zstd", "Dictionary"])
+    frame_case(vf, "frame.zstd.multi-block", f"A {len(BIG_TEXT)}-byte message: a zstd frame of several blocks "
+               "(blocks hold at most 128 KiB).", build_frame("message", BIG_TEXT, zstd=True, level=1),
+               flags=["Zstd", "MultiByteVarint"])
+    frame_case(vf, "frame.zstd.empty-payload", "zstd of the empty payload: a frame header and one empty last block.",
+               build_frame("message", b"", zstd=True), flags=["Zstd"])
+    frame_case(vf, "frame.zstd.incompressible", "400 random bytes through zstd: the body is larger than the payload, "
+               "which a reader accepts.", build_frame("message", NOISE, zstd=True), flags=["Zstd"])
+    frame_case(vf, "frame.zstd.hand-raw-block", "A body written by hand: header descriptor 00, window descriptor 00 "
+               "(1 KiB), one last raw block holding the payload.",
+               build_frame("message", MSG_SMALL, zstd=True, body=hand_zstd([(0, True, MSG_SMALL, 0)])),
+               flags=["Zstd", "HandWrittenZstd"])
+    rle = encode("Message", {"msgId": "a" * 200})
+    head, run = rle[:-200], rle[-200:]
+    frame_case(vf, "frame.zstd.hand-raw-and-rle-blocks", "By hand: a raw block with the payload up to the msgId "
+               "text, then an RLE block of 200 'a'.",
+               build_frame("message", rle, zstd=True, body=hand_zstd([(0, False, head, 0), (1, True, b"a", 200)])),
+               flags=["Zstd", "HandWrittenZstd"])
+    frame_case(vf, "frame.zstd.hand-window-8-mib", "By hand: window descriptor 68 (window log 23, 8 MiB), the "
+               "largest a reader accepts.",
+               build_frame("message", MSG_SMALL, zstd=True, body=hand_zstd([(0, True, MSG_SMALL, 0)], window=0x68)),
+               flags=["Zstd", "HandWrittenZstd"])
+    frame_case(vf, "frame.zstd.hand-empty-blocks", "By hand: two empty raw blocks, then the payload in a last raw "
+               "block.", build_frame("message", MSG_SMALL, zstd=True, body=hand_zstd(
+                   [(0, False, b"", 0), (0, False, b"", 0), (0, True, MSG_SMALL, 0)])),
+               flags=["Zstd", "HandWrittenZstd"])
+    frame_case(vf, "frame.zstd.dictionary-named-but-unused", "The header names dictionary 4 but the body is a raw "
+               "block: it never refers to the dictionary, so it decodes.",
+               build_frame("message", MSG_SMALL, zstd=True, dictionary_id=4 if 4 in DICTIONARIES else 1,
+                           body=hand_zstd([(0, True, MSG_SMALL, 0)])), flags=["Zstd", "Dictionary", "HandWrittenZstd"])
+
+    # -- broken zstd bodies: every one written by hand, so its fault is the format's, not one decoder's --
+    def broken(cid, comment, body, payload, payload_length=None, flags=(), dictionary_id=None):
+        data = build_frame("message", payload, zstd=True, body=body, dictionary_id=dictionary_id,
+                           payload_len_varint=None if payload_length is None else varint(payload_length))
+        frame_case(vf, cid, comment, data, flags=["Zstd", "HandWrittenZstd"] + list(flags))
+
+    broken("frame.zstd.window-16-mib", "Window descriptor 70: window log 24 (16 MiB), past the 8 MiB readers accept.",
+           hand_zstd([(0, True, MSG_SMALL, 0)], window=0x70), MSG_SMALL, flags=["ZstdWindow"])
+    broken("frame.zstd.window-largest", "Window descriptor ff: window log 41 and the largest mantissa.",
+           hand_zstd([(0, True, MSG_SMALL, 0)], window=0xFF), MSG_SMALL, flags=["ZstdWindow"])
+    broken("frame.zstd.reserved-block-type", "A last block of the reserved type 3.",
+           hand_zstd([(3, True, MSG_SMALL, 0)]), MSG_SMALL, flags=["CorruptZstd"])
+    broken("frame.zstd.no-last-block", "One raw block without the last-block bit, and nothing after it: the frame "
+           "ends early.", hand_zstd([(0, False, MSG_SMALL, 0)]), MSG_SMALL, flags=["CorruptZstd"])
+    broken("frame.zstd.block-cut", "A raw block header declaring 5 bytes more than the body holds.",
+           hand_zstd([(0, True, MSG_SMALL, 0)])[:2] + struct.pack("<I", 1 | (len(MSG_SMALL) + 5) << 3)[:3] + MSG_SMALL,
+           MSG_SMALL, flags=["CorruptZstd"])
+    broken("frame.zstd.header-only", "A body of the frame header alone (descriptor and window), no block.",
+           bytes([0x00, 0x00]), b"", flags=["CorruptZstd"])
+    broken("frame.zstd.bytes-after-last-block", "One byte after the last block: the zstd frame ends before the "
+           "body does.", hand_zstd([(0, True, MSG_SMALL, 0)]) + b"\x00", MSG_SMALL, flags=["CorruptZstd"])
+    broken("frame.zstd.second-frame-after", "A second (empty) zstd frame after the first: one body is one zstd "
+           "frame.", hand_zstd([(0, True, MSG_SMALL, 0)]) + hand_zstd([(0, True, b"", 0)]), MSG_SMALL,
+           flags=["CorruptZstd"])
+    broken("frame.zstd.reserved-header-bit", "Frame header descriptor 08: the reserved bit 3 set.",
+           bytes([0x08]) + hand_zstd([(0, True, MSG_SMALL, 0)])[1:], MSG_SMALL, flags=["CorruptZstd"])
+    broken("frame.zstd.with-magic", "A standard zstd frame (magic 28 b5 2f fd first): a magicless reader reads the "
+           "magic's first byte as a descriptor with the reserved bit set.",
+           b"\x28\xb5\x2f\xfd" + hand_zstd([(0, True, MSG_SMALL, 0)]), MSG_SMALL, flags=["CorruptZstd"])
+    broken("frame.zstd.long", "A raw block one byte longer than the declared payload length.",
+           hand_zstd([(0, True, MSG_SMALL + b"\x00", 0)]), MSG_SMALL, payload_length=len(MSG_SMALL),
+           flags=["LyingLength"])
+    broken("frame.zstd.short", "A raw block one byte shorter than the declared payload length.",
+           hand_zstd([(0, True, MSG_SMALL[:-1], 0)]), MSG_SMALL, payload_length=len(MSG_SMALL), flags=["LyingLength"])
+    broken("frame.zstd.bomb-stops-at-declared", "A 6-byte body whose RLE block makes 100,000 bytes, declaring "
+           "1,000 (within the ratio limit): decoding stops at 1,000 (frame.payload-length), never making the rest.",
+           hand_zstd([(1, True, b"a", 100000)], window=0x38), b"", payload_length=1000, flags=["LyingLength", "Bomb"])
+    broken("frame.zstd.bomb-declared", "The same 6-byte body declaring all 100,000 bytes: 16,667 times the body, "
+           "refused from the header (limit.inflate-ratio) before anything is allocated.",
+           hand_zstd([(1, True, b"a", 100000)], window=0x38), b"", payload_length=100000, flags=["Bomb"])
+    broken("frame.zstd.long-then-corrupt", "A raw block that overflows the declared payload, then a reserved "
+           "block: the overflow is found first.",
+           hand_zstd([(0, False, MSG_SMALL + b"\x00", 0), (3, True, b"x", 0)]), MSG_SMALL,
+           payload_length=len(MSG_SMALL), flags=["LyingLength", "CorruptZstd", "CheckOrder"])
+    broken("frame.zstd.short-and-ends-early", "A raw block shorter than declared and no last block: ending early "
+           "is frame.zstd even though the output is short too.", hand_zstd([(0, False, MSG_SMALL[:-1], 0)]),
+           MSG_SMALL, payload_length=len(MSG_SMALL), flags=["LyingLength", "CorruptZstd", "CheckOrder"])
+    broken("frame.zstd.window-before-blocks", "A window past 8 MiB and a reserved block: the window is judged "
+           "first, from the frame header.", hand_zstd([(3, True, MSG_SMALL, 0)], window=0x70), MSG_SMALL,
+           flags=["ZstdWindow", "CorruptZstd", "CheckOrder"])
+    # The same body with the wrong dictionary: made with dictionary 4, named 3.
+    if 3 in DICTIONARIES and 4 in DICTIONARIES:
+        body = zstd_compress(MSG_TEXT, 3, DICTIONARIES[4])
+        data = build_frame("message", MSG_TEXT, zstd=True, dictionary_id=3, body=body)
+        try:
+            decode_frame(data)
+        except Ambiguous:
+            pass
+        except FrameError:
+            frame_case(vf, "frame.zstd.names-3-made-with-4", "A body made with dictionary 4 in a frame that names "
+                       "dictionary 3: decoded with the wrong dictionary it is corrupt or decodes to other bytes, "
+                       "which the checksum refuses; never another message.", data,
+                       flags=["Zstd", "Dictionary", "CorruptZstd"])
+        data = build_frame("message", MSG_TEXT, zstd=True, body=body)
+        try:
+            decode_frame(data)
+        except FrameError:
+            frame_case(vf, "frame.zstd.dictionary-missing-from-header", "A body made with dictionary 4 in a frame that "
+                       "names no dictionary.", data, flags=["Zstd", "CorruptZstd"])
+        except Ambiguous:
+            pass
+    frame_case(vf, "frame.zstd.checksum-of-body", "A zstd frame whose checksum covers the compressed body instead of "
+               "the payload: wrong.", build_frame("message", MSG_TEXT, zstd=True, crc_payload=zstd_compress(MSG_TEXT)),
+               flags=["Zstd", "ChecksumMismatch"])
+    frame_case(vf, "frame.zstd.compression-3", "Compression 3 stays undefined.",
+               build_frame("message", MSG_TEXT, zstd=True, flags=0x0D), flags=["BadFlags"])
+    frame_case(vf, "frame.zstd.payload-error", "A sound zstd frame whose payload is cut inside the elems field.",
+               build_frame("message", MSG_SMALL[:-2], zstd=True), flags=["Zstd", "PayloadError"],
+               payload_error=("payload.truncated", "elems[0]"))
+    return vf.write()
 
 
 def _needs_dictionary(body, length):
@@ -902,6 +1177,9 @@ def write_encode_file():
         if compression == 1:
             for level in (1, 9):
                 assert len(deflate(payload, level, DICTIONARIES.get(dictionary_id or None))) < 0.8 * len(payload)
+        if compression == 2:
+            for level in (1, 19):
+                assert len(zstd_compress(payload, level, DICTIONARIES.get(dictionary_id or None))) < 0.8 * len(payload)
         vf.add({"id": cid, "comment": comment, "flags": ["EncodePolicy"] + list(flags), "operation": "encode-frame",
                 "result": "valid", "kind": kind, "input": {"payloadHex": hexs(payload), "policy": policy},
                 "expected": {"frame": expected_frame(kind, payload, compression, dictionary_id)}})
@@ -943,6 +1221,30 @@ def write_encode_file():
         case("encode.dictionary-below-threshold", "Dictionary 1 but a payload under the threshold: stored, and a "
              "stored frame names no dictionary.", "message", MSG_SMALL,
              {"compression": 1, "threshold": 1000, "dictionaryId": 1}, 0, 0, flags=["Dictionary"])
+    if 4 in DICTIONARIES:
+        for dictionary_id in (3, 4):
+            case(f"encode.zstd-dictionary-{dictionary_id}", f"Compression 2 (zstd) with dictionary {dictionary_id}: "
+                 f"compressed, the header names dictionary {dictionary_id}.", "message", MSG_TEXT,
+                 {"compression": 2, "threshold": 0, "dictionaryId": dictionary_id}, 2, dictionary_id,
+                 flags=["Zstd", "Dictionary"])
+    case("encode.zstd", "Compression 2 (zstd), threshold 256, a 600-byte repetitive message: compressed.",
+         "message", MSG_TEXT, {"compression": 2, "threshold": 256}, 2, flags=["Zstd"])
+    for level in (1, 19):
+        case(f"encode.zstd-level-{level}", f"Compression 2 at level {level}: compressed.", "batch", BATCH,
+             {"compression": 2, "threshold": 0, "level": level}, 2, flags=["Zstd"])
+    case("encode.zstd-below-threshold", "Compression 2, threshold 10,000, a 600-byte message: stored.", "message",
+         MSG_TEXT, {"compression": 2, "threshold": 10000}, 0)
+    case("encode.zstd-incompressible", "Compression 2, threshold 0, 400 random bytes: zstd does not make it smaller, "
+         "so it is stored.", "message", NOISE, {"compression": 2, "threshold": 0}, 0)
+    assert all(len(zstd_compress(NOISE, level)) >= len(NOISE) for level in (1, 3, 19))
+    case("encode.zstd-empty-payload", "Compression 2, threshold 0, the empty payload: stored.", "message", b"",
+         {"compression": 2, "threshold": 0}, 0)
+    zstd_repetitive = encode("Message", {"sender": "a", "receiver": "b", "elems": [{"text": {"text": "x" * 64000}}]})
+    for level in (1, 3, 19):
+        assert len(zstd_repetitive) > 2 * 250 * len(zstd_compress(zstd_repetitive, level))
+    case("encode.zstd-past-the-default-ratio", "Compression 2, threshold 0, 64,000 repeated letters: zstd shrinks "
+         "it past the default maxInflateRatio of 250, so the writer stores it.", "message", zstd_repetitive,
+         {"compression": 2, "threshold": 0}, 0, flags=["RatioCap", "Zstd"])
     if 2 in DICTIONARIES:
         case("encode.dictionary-2", "Compression 1 with dictionary 2: deflated, the header names dictionary 2.",
              "message", MSG_TEXT, {"compression": 1, "threshold": 0, "dictionaryId": 2}, 1, 2,

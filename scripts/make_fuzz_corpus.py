@@ -47,9 +47,12 @@ def reference_seeds(case):
     payloads = list(seeds("FuzzPayload", case, any_kind=True))
     for payload in payloads:
         yield bytes([0, kind]) + payload
-        # Framed and deflated at threshold 0, with the dictionary (level 6) and without (level 1).
+        # Framed and deflated at threshold 0, with the dictionary (level 6) and without (level 1);
+        # with zstd at level 3 and dictionary 4, and at level 1 without one.
         yield bytes([2, kind, 1, 0, 0x16]) + payload
         yield bytes([2, kind, 1, 0, 0x01]) + payload
+        yield bytes([2, kind, 2, 0, 0x43]) + payload
+        yield bytes([2, kind, 2, 0, 0x01]) + payload
     for frame in seeds("FuzzFrame", case):
         yield bytes([1]) + frame
     for stream in seeds("FuzzStream", case):

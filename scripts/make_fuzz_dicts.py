@@ -71,7 +71,7 @@ def main():
                             if name.endswith(".bin"))
     header = []
     for kind in (1, 2, 3):
-        for compression in (0, 1):
+        for compression in (0, 1, 2):
             for dictionary in ([None] + dictionary_ids if compression else [None]):
                 flags = kind | compression << 2 | (0 if dictionary is None else 0x10)
                 header.append(bytes([1, flags] + ([] if dictionary is None else varint(dictionary))))

@@ -138,6 +138,12 @@ static void fuzz_frame(imcodec_ref_codec *codec, const unsigned char *data, size
                      payload, payload_len);
         check_framed(codec, kind, payload, payload_len, IMCODEC_REF_COMPRESSION_DEFLATE, 0, 6, 2, status, &err1,
                      payload, payload_len);
+        if (imcodec_ref_zstd_available()) {
+            check_framed(codec, kind, payload, payload_len, IMCODEC_REF_COMPRESSION_ZSTD, 0, 1, 0, status, &err1,
+                         payload, payload_len);
+            check_framed(codec, kind, payload, payload_len, IMCODEC_REF_COMPRESSION_ZSTD, 0, 3, 4, status, &err1,
+                         payload, payload_len);
+        }
     }
     imcodec_ref_free(payload);
 }
@@ -145,10 +151,13 @@ static void fuzz_frame(imcodec_ref_codec *codec, const unsigned char *data, size
 static void fuzz_framing(imcodec_ref_codec *codec, const unsigned char *data, size_t size) {
     if (size < 4) return;
     imcodec_ref_kind kind = (imcodec_ref_kind)(1 + data[0] % 3);
-    imcodec_ref_compression compression = (imcodec_ref_compression)(data[1] & 1);
+    /* 0 none, 1 deflate, 2 zstd (deflate where the build has no zstd). */
+    imcodec_ref_compression compression = (imcodec_ref_compression)(data[1] % 3);
+    if (compression == IMCODEC_REF_COMPRESSION_ZSTD && !imcodec_ref_zstd_available())
+        compression = IMCODEC_REF_COMPRESSION_DEFLATE;
     uint64_t threshold = (uint64_t)data[2] * 4;
     int level = data[3] % 10;
-    uint32_t dictionary = (uint32_t)(data[3] >> 4) % 3; /* none, 1 or 2 */
+    uint32_t dictionary = (uint32_t)(data[3] >> 4) % 5; /* none, or 1 to 4 */
     const unsigned char *payload = data + 4;
     size_t len = size - 4;
 

@@ -59,6 +59,10 @@ public enum FrameRepair {
                 let dictionary = header.dictionaryID.flatMap { PresetDictionary(id: $0) }?.bytes
                 content = RawDeflate.inflate(body, dictionary: dictionary)
                     .map { (payload: $0.payload, bodyUsed: $0.consumed) }
+            case .zstd:
+                // A zstd body is kept as it is: the mutator leaves its
+                // payload alone and repairs only the frame around it.
+                content = nil
             }
             frames.append(
                 FramePiece(

@@ -7,13 +7,15 @@ struct CompressionOptions: ParsableArguments {
     enum Mode: String, ExpressibleByArgument, CaseIterable {
         /// Never compress: every frame stores its payload.
         case none
-        /// Compress payloads of at least the threshold when that makes them smaller.
+        /// Deflate payloads of at least the threshold when that makes them smaller.
         case auto
+        /// zstd instead of deflate (needs a build with the `Zstd` trait).
+        case zstd
     }
 
     @Option(
         help: ArgumentHelp(
-            "'auto' deflates payloads of at least --threshold bytes when that makes them smaller; 'none' stores every payload."
+            "'auto' deflates payloads of at least --threshold bytes when that makes them smaller; 'zstd' does so with zstd; 'none' stores every payload."
         ))
     var compression: Mode = .auto
 
@@ -22,17 +24,29 @@ struct CompressionOptions: ParsableArguments {
             "Payloads shorter than this many bytes are stored. 0 tries every payload.", valueName: "bytes"))
     var threshold: Int = CompressionPolicy.default.threshold
 
-    @Option(help: ArgumentHelp("The zlib level, 1 (fastest) to 9 (smallest).", valueName: "1-9"))
-    var level: Int = CompressionPolicy.default.level
+    @Option(
+        help: ArgumentHelp(
+            "The level: zlib's 1 (fastest) to 9 (smallest), default 6; zstd's 1 to 19, default 3.",
+            valueName: "level"))
+    var level: Int?
 
     @Option(
         help: ArgumentHelp(
-            "Prime deflate with this shipped preset dictionary (1 or 2: IM messages). Default: none.", valueName: "id"))
+            "Compress with this shipped dictionary (1 to 4: IM messages; 3 and 4 are zstd dictionaries). Default: none.",
+            valueName: "id"))
     var dictionary: UInt32?
 
     func validate() throws {
         guard threshold >= 0 else { throw ValidationError("--threshold must be 0 or more") }
-        guard (1...9).contains(level) else { throw ValidationError("--level must be 1 to 9") }
+        if let level {
+            let levels = compression == .zstd ? 1...19 : 1...9
+            guard levels.contains(level) else {
+                throw ValidationError("--level must be \(levels.lowerBound) to \(levels.upperBound)")
+            }
+        }
+        if compression == .zstd && !FrameCompression.zstd.isAvailable {
+            throw ValidationError("--compression zstd: this build has no zstd (the Zstd trait is off)")
+        }
         if let dictionary, PresetDictionary(id: dictionary) == nil {
             let known = PresetDictionary.known.map { String($0.id) }.joined(separator: ", ")
             throw ValidationError("--dictionary \(dictionary) is not a shipped dictionary (known: \(known))")
@@ -46,7 +60,10 @@ struct CompressionOptions: ParsableArguments {
             .disabled
         case .auto:
             CompressionPolicy(
-                threshold: threshold, level: level, dictionary: dictionary.flatMap { PresetDictionary(id: $0) })
+                threshold: threshold, level: level ?? CompressionPolicy.default.level,
+                dictionary: dictionary.flatMap { PresetDictionary(id: $0) })
+        case .zstd:
+            .zstd(level: level ?? 3, dictionary: dictionary.flatMap { PresetDictionary(id: $0) }, threshold: threshold)
         }
     }
 }

@@ -46,7 +46,7 @@ struct InspectCommand: ParsableCommand {
                 printHeader(header)
                 let frame = try decoder.decodeFrame(rest.prefix(header.frameLength))
                 print(
-                    "  integrity       ok (checksum matches\(header.compression == .deflate ? ", deflate stream complete" : ""))"
+                    "  integrity       ok (checksum matches\(header.compression == .none ? "" : ", \(header.compression) stream complete"))"
                 )
                 if !headersOnly {
                     let payload = try FramePayload(decoding: frame, limits: decoder.limits)
@@ -79,7 +79,7 @@ struct InspectCommand: ParsableCommand {
         field("compression", "\(header.compression)")
         field("dictionary", header.dictionaryID.map { "\($0)" } ?? "none")
         field("body length", "\(header.bodyLength)")
-        field("payload length", "\(header.payloadLength)" + (header.compression == .deflate ? "" : " (the body)"))
+        field("payload length", "\(header.payloadLength)" + (header.compression == .none ? " (the body)" : ""))
         field("checksum", "0x\(hex(header.checksum, digits: 8)) (CRC-32 of header and payload)")
         field("header size", "\(header.encodedLength) bytes")
         field("frame size", "\(header.frameLength) bytes")

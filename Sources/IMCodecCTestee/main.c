@@ -294,12 +294,12 @@ static void encode_frame(answer *a, const Imcodec__Testee__V1__EncodeFrameReques
         set_runtime_error(a, "encode_frame needs a payload kind of 1, 2 or 3");
         return;
     }
-    if (op->compression > 1) {
-        set_runtime_error(a, "encode_frame compression must be 0 or 1");
+    if (op->compression > 2) {
+        set_runtime_error(a, "encode_frame compression must be 0, 1 or 2");
         return;
     }
-    if (op->level > 9) {
-        set_runtime_error(a, "encode_frame level must be 0-9");
+    if (op->level > (op->compression == 2 ? 19u : 9u)) {
+        set_runtime_error(a, "encode_frame level must be 0-9 (0-19 for zstd)");
         return;
     }
     if (op->dictionary_id != 0 && !imcodec_ref_dictionary(op->dictionary_id, NULL, NULL)) {

@@ -133,7 +133,9 @@ public final class InProcessTestee: Testee {
 
     func encodeFrame(_ operation: Imcodec_Testee_V1_EncodeFrameRequest, _ limits: DecodingLimits) throws -> [UInt8] {
         let kind = try Self.frameKind(operation.kind)
-        guard operation.level <= 9 else { throw BadRequest(reason: "zlib level \(operation.level) is not 0...9") }
+        guard operation.level <= (operation.compression == 2 ? 19 : 9) else {
+            throw BadRequest(reason: "level \(operation.level) is not 0...9 (0...19 for zstd)")
+        }
         var dictionary: PresetDictionary?
         if operation.dictionaryID != 0 {
             guard let known = PresetDictionary(id: operation.dictionaryID) else {
@@ -149,8 +151,15 @@ public final class InProcessTestee: Testee {
             policy = CompressionPolicy(
                 threshold: Int(operation.threshold), level: operation.level == 0 ? 6 : Int(operation.level),
                 dictionary: dictionary)
+        case 2:
+            guard FrameCompression.zstd.isAvailable else {
+                throw IMCodecError(.frameZstdUnavailable, reason: "zstd asked for, and this build has no zstd")
+            }
+            policy = .zstd(
+                level: operation.level == 0 ? 3 : Int(operation.level), dictionary: dictionary,
+                threshold: Int(operation.threshold))
         default:
-            throw BadRequest(reason: "compression \(operation.compression) is not 0 or 1")
+            throw BadRequest(reason: "compression \(operation.compression) is not 0, 1 or 2")
         }
         // Refused as a reader with these limits would refuse the frame: its
         // sizes first, then its payload. What is framed is the decoded

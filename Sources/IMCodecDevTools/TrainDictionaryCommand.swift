@@ -3,6 +3,19 @@ import Foundation
 import IMCodec
 import IMCodecTraffic
 
+#if Zstd
+    import CZstd
+#endif
+
+/// The dictionary trainers `train-dictionary` offers.
+enum DictionaryTrainerKind: String, ExpressibleByArgument, CaseIterable {
+    /// The package's own COVER trainer (dictionaries 1 and 2).
+    case cover
+    /// zstd's ZDICT trainer (`ZDICT_trainFromBuffer`, fastCover with its
+    /// default parameters): a zstd dictionary with entropy tables.
+    case zdict
+}
+
 /// `imcodec-devtools train-dictionary`: makes `Schemas/dictionaries/<id>.bin`.
 struct TrainDictionaryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,6 +59,9 @@ struct TrainDictionaryCommand: ParsableCommand {
     @Option(help: "The d-mer length of the trainer, 4 to 8.")
     var dmer = 6
 
+    @Option(help: "The trainer: cover (the package's own) or zdict (zstd's, for zstd dictionaries).")
+    var trainer: DictionaryTrainerKind = .cover
+
     @Option(help: "Where to write the dictionary.")
     var output: String?
 
@@ -58,7 +74,9 @@ struct TrainDictionaryCommand: ParsableCommand {
     func validate() throws {
         guard (4...8).contains(dmer) else { throw ValidationError("--dmer must be 4 to 8") }
         guard segment > dmer else { throw ValidationError("--segment must be longer than --dmer") }
-        guard (1...32_000).contains(size) else { throw ValidationError("--size must be 1 to 32000") }
+        guard (1...(trainer == .zdict ? 131_072 : 32_000)).contains(size) else {
+            throw ValidationError("--size must be 1 to 32000 (131072 with --trainer zdict)")
+        }
         guard trafficSeed &+ 1 != Corpus.defaultSeed, trafficSeed != Corpus.defaultSeed else {
             throw ValidationError("--traffic-seed must not give the benchmarks' own corpus")
         }
@@ -71,7 +89,7 @@ struct TrainDictionaryCommand: ParsableCommand {
             training += Corpus(seed: trafficSeed, count: trafficSamples).payloads
         }
         let trainer = DictionaryTrainer(dmerLength: dmer, segmentLength: segment)
-        let dictionary = trainer.train(samples: training, size: size)
+        let dictionary = try self.trainer == .zdict ? Self.zdict(training, size: size) : trainer.train(samples: training, size: size)
         if let output {
             try Data(dictionary).write(to: URL(fileURLWithPath: output))
             print(
@@ -88,6 +106,26 @@ struct TrainDictionaryCommand: ParsableCommand {
         try evaluate(
             traffic.payloads.map { ($0, FrameKind.message) }, training, trainer, dictionary,
             title: "held-out messages of the benchmarks' traffic model (seed \(trafficSeed &+ 1))")
+    }
+
+    /// Trains a zstd dictionary with ZDICT on `samples`.
+    static func zdict(_ samples: [[UInt8]], size: Int) throws -> [UInt8] {
+        #if Zstd
+            let joined = samples.flatMap { $0 }
+            let sizes = samples.map(\.count)
+            var dictionary = [UInt8](repeating: 0, count: size)
+            let written = dictionary.withUnsafeMutableBytes { output in
+                joined.withUnsafeBytes { input in
+                    ZDICT_trainFromBuffer(output.baseAddress, size, input.baseAddress, sizes, UInt32(sizes.count))
+                }
+            }
+            guard ZDICT_isError(written) == 0 else {
+                throw ValidationError("ZDICT_trainFromBuffer failed: \(String(cString: ZDICT_getErrorName(written)))")
+            }
+            return Array(dictionary[0..<written])
+        #else
+            throw ValidationError("--trainer zdict needs the Zstd trait")
+        #endif
     }
 
     /// Prints the ratios of frames of `payloads` with and without dictionaries.
@@ -112,6 +150,22 @@ struct TrainDictionaryCommand: ParsableCommand {
                 report(
                     "threshold \(threshold), this dictionary (\(dictionary.count) B)",
                     try evaluation(payloads, threshold: threshold, dictionary: dictionary))
+            }
+            if evaluate && FrameCompression.zstd.isAvailable {
+                report("zstd-3, threshold \(threshold), no dictionary",
+                       try DictionaryEvaluation(payloads: payloads, policy: .zstd(dictionary: nil, threshold: threshold)))
+                for shipped in PresetDictionary.known {
+                    report(
+                        "zstd-3, threshold \(threshold), shipped dictionary \(shipped.id)",
+                        try DictionaryEvaluation(payloads: payloads, policy: .zstd(dictionary: shipped, threshold: threshold)))
+                }
+                for level in [1, 3] {
+                    let candidate = PresetDictionary(id: .max, bytes: dictionary)
+                    report(
+                        "zstd-\(level), threshold \(threshold), this dictionary",
+                        try DictionaryEvaluation(
+                            payloads: payloads, policy: .zstd(level: level, dictionary: candidate, threshold: threshold)))
+                }
             }
             if sweep {
                 for kib in [1, 2, 4, 8, 16, 32] where kib * 1_024 != dictionary.count {

@@ -12,7 +12,12 @@ struct imcodec_ref_codec {
     int deflater_level;
     z_stream inflater;
     int inflater_ready;
+    imcodec_ref__zstd *zstd;
 };
+
+imcodec_ref__zstd **imcodec_ref__codec_zstd(imcodec_ref_codec *codec) {
+    return codec != NULL ? &codec->zstd : NULL;
+}
 
 /* memLevel 8 is zlib's default; 9 compresses no better on IM payloads. */
 enum { MEM_LEVEL = 8, WINDOW_BITS = -15 };
@@ -26,6 +31,8 @@ static void codec_release(imcodec_ref_codec *codec) {
     if (codec->inflater_ready) inflateEnd(&codec->inflater);
     codec->deflater_ready = 0;
     codec->inflater_ready = 0;
+    imcodec_ref__zstd_free(codec->zstd);
+    codec->zstd = NULL;
 }
 
 void imcodec_ref_codec_free(imcodec_ref_codec *codec) {

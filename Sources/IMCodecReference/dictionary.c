@@ -1,11 +1,13 @@
 /*
- * Preset deflate dictionaries known to the library.
+ * Preset dictionaries known to the library (deflate and zstd).
  */
 #include "internal.h"
 
 /* Generated from Schemas/dictionaries/<id>.bin by scripts/embed_dictionary_c.sh. */
 #include "dictionary_1.h"
 #include "dictionary_2.h"
+#include "dictionary_3.h"
+#include "dictionary_4.h"
 
 int imcodec_ref_dictionary(uint32_t dictionary_id, const unsigned char **bytes, size_t *len) {
     const unsigned char *found;
@@ -18,6 +20,14 @@ int imcodec_ref_dictionary(uint32_t dictionary_id, const unsigned char **bytes, 
     case 2:
         found = imcodec_ref_dictionary_2;
         found_len = IMCODEC_REF_DICTIONARY_2_LEN;
+        break;
+    case 3:
+        found = imcodec_ref_dictionary_3;
+        found_len = IMCODEC_REF_DICTIONARY_3_LEN;
+        break;
+    case 4:
+        found = imcodec_ref_dictionary_4;
+        found_len = IMCODEC_REF_DICTIONARY_4_LEN;
         break;
     default:
         return 0;

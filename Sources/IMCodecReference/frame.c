@@ -22,7 +22,7 @@ static imcodec_ref_status check_sizes(const imcodec_ref__header *header, const i
                                        "a frame body of %u bytes is larger than %llu", (unsigned)header->body_len,
                                        (unsigned long long)limits->max_frame_bytes);
     }
-    if (header->compression == 1) {
+    if (header->compression != 0) {
         if (header->payload_len > limits->max_inflated_bytes) {
             return imcodec_ref__fail_limit(err, "limit.inflated-size", limits->max_inflated_bytes, header->payload_len,
                                            "the frame declares a payload of %u bytes, more than %llu",
@@ -79,7 +79,7 @@ imcodec_ref_status imcodec_ref__parse_header(const unsigned char *bytes, size_t 
     header->kind = flags & 0x03;
     header->compression = (flags >> 2) & 0x03;
     if (header->kind == 0) return imcodec_ref__fail(err, "frame.kind", "frame kind 0 is not defined");
-    if (header->compression > 1) {
+    if (header->compression > 2) {
         return imcodec_ref__fail(err, "frame.compression", "compression %u is not defined", header->compression);
     }
     if (flags & 0xe0)
@@ -104,7 +104,7 @@ imcodec_ref_status imcodec_ref__parse_header(const unsigned char *bytes, size_t 
     st = read_header_varint(bytes, len, &pos, &header->body_len, "body length", err);
     if (st != IMCODEC_REF_OK) return st;
     header->payload_len = header->body_len;
-    if (header->compression == 1) {
+    if (header->compression != 0) {
         st = read_header_varint(bytes, len, &pos, &header->payload_len, "payload length", err);
         if (st != IMCODEC_REF_OK) return st;
     }
@@ -133,15 +133,24 @@ static imcodec_ref_status frame_payload(imcodec_ref_codec *codec, const unsigned
     const unsigned char *body = frame + header->header_len + 4;
     *owned = NULL;
     *payload = body;
-    if (header->compression == 1) {
+    if (header->compression != 0) {
         const unsigned char *dictionary = NULL;
         size_t dictionary_len = 0;
         if (header->dictionary_id != 0) imcodec_ref_dictionary(header->dictionary_id, &dictionary, &dictionary_len);
         /* Exactly the declared size, which check 3 bounded. */
         unsigned char *buffer = malloc(header->payload_len > 0 ? header->payload_len : 1);
         if (buffer == NULL) return imcodec_ref__status(err, IMCODEC_REF_NO_MEMORY, "out of memory for the payload");
-        imcodec_ref_status st = imcodec_ref__inflate(codec, body, header->body_len, dictionary, dictionary_len, buffer,
-                                                     header->payload_len, err);
+        imcodec_ref_status st;
+        if (header->compression == 1) {
+            st = imcodec_ref__inflate(codec, body, header->body_len, dictionary, dictionary_len, buffer,
+                                      header->payload_len, err);
+        } else {
+            imcodec_ref__zstd *local = NULL;
+            imcodec_ref__zstd **slot = codec != NULL ? imcodec_ref__codec_zstd(codec) : &local;
+            st = imcodec_ref__zstd_decompress(slot, header->dictionary_id, body, header->body_len, buffer,
+                                              header->payload_len, err);
+            imcodec_ref__zstd_free(local);
+        }
         if (st != IMCODEC_REF_OK) {
             free(buffer);
             return st;
@@ -245,10 +254,19 @@ imcodec_ref_status imcodec_ref_encode_frame(imcodec_ref_codec *codec, imcodec_re
     if (payload == NULL && len > 0) return imcodec_ref__status(err, IMCODEC_REF_MISUSE, "payload is NULL");
     if (payload == NULL) payload = empty;
     if (kind < 1 || kind > 3) return imcodec_ref__fail(err, "frame.kind", "frame kind %d is not 1, 2 or 3", (int)kind);
-    if (compression != IMCODEC_REF_COMPRESSION_NONE && compression != IMCODEC_REF_COMPRESSION_DEFLATE) {
-        return imcodec_ref__fail(err, "frame.compression", "compression %d is not 0 or 1", (int)compression);
+    if (compression != IMCODEC_REF_COMPRESSION_NONE && compression != IMCODEC_REF_COMPRESSION_DEFLATE &&
+        compression != IMCODEC_REF_COMPRESSION_ZSTD) {
+        return imcodec_ref__fail(err, "frame.compression", "compression %d is not 0, 1 or 2", (int)compression);
     }
-    if (level < 0 || level > 9) return imcodec_ref__status(err, IMCODEC_REF_MISUSE, "zlib level %d is not 0-9", level);
+    if (compression == IMCODEC_REF_COMPRESSION_ZSTD) {
+        if (!imcodec_ref_zstd_available()) {
+            return imcodec_ref__fail(err, "frame.zstd-unavailable", "zstd asked for, and this build has no libzstd");
+        }
+        if (level < 0 || level > 19)
+            return imcodec_ref__status(err, IMCODEC_REF_MISUSE, "zstd level %d is not 0-19", level);
+    } else if (level < 0 || level > 9) {
+        return imcodec_ref__status(err, IMCODEC_REF_MISUSE, "zlib level %d is not 0-9", level);
+    }
     const unsigned char *dictionary = NULL;
     size_t dictionary_len = 0;
     if (dictionary_id != 0 && !imcodec_ref_dictionary(dictionary_id, &dictionary, &dictionary_len)) {
@@ -273,24 +291,35 @@ imcodec_ref_status imcodec_ref_encode_frame(imcodec_ref_codec *codec, imcodec_re
     unsigned char *body = NULL;
     size_t body_len = 0;
     int deflated = 0;
-    if (compression == IMCODEC_REF_COMPRESSION_DEFLATE && (uint64_t)len >= threshold && len > 1 &&
+    if (compression != IMCODEC_REF_COMPRESSION_NONE && (uint64_t)len >= threshold && len > 1 &&
         (uint64_t)len <= lim.max_inflated_bytes) {
         body = malloc(len - 1);
         if (body == NULL) {
             free(frame);
             return imcodec_ref__status(err, IMCODEC_REF_NO_MEMORY, "out of memory for the body");
         }
-        int fit = imcodec_ref__deflate(codec, level == 0 ? Z_DEFAULT_COMPRESSION : level, dictionary, dictionary_len,
+        int fit;
+        if (compression == IMCODEC_REF_COMPRESSION_DEFLATE) {
+            fit = imcodec_ref__deflate(codec, level == 0 ? Z_DEFAULT_COMPRESSION : level, dictionary, dictionary_len,
                                        payload, len, body, len - 1, &body_len);
+        } else {
+            imcodec_ref__zstd *local = NULL;
+            imcodec_ref__zstd **slot = codec != NULL ? imcodec_ref__codec_zstd(codec) : &local;
+            fit = imcodec_ref__zstd_compress(slot, level == 0 ? 3 : level, dictionary_id, payload, len, body, len - 1,
+                                             &body_len);
+            imcodec_ref__zstd_free(local);
+        }
         if (fit < 0) {
             free(body);
             free(frame);
-            return imcodec_ref__status(err, IMCODEC_REF_NO_MEMORY, "deflate failed");
+            return imcodec_ref__status(err, IMCODEC_REF_NO_MEMORY, "compression failed");
         }
         /* A body the readers would refuse (too large, inflating past their
            size or ratio limit) is not kept: the payload is stored instead. */
-        imcodec_ref__header compressed = {
-            .kind = (unsigned)kind, .compression = 1, .body_len = (uint32_t)body_len, .payload_len = (uint32_t)len};
+        imcodec_ref__header compressed = {.kind = (unsigned)kind,
+                                          .compression = (unsigned)compression,
+                                          .body_len = (uint32_t)body_len,
+                                          .payload_len = (uint32_t)len};
         deflated = fit == 1 && check_sizes(&compressed, &lim, NULL) == IMCODEC_REF_OK;
     }
     if (!deflated) {
@@ -304,8 +333,8 @@ imcodec_ref_status imcodec_ref_encode_frame(imcodec_ref_codec *codec, imcodec_re
 
     size_t pos = 0;
     frame[pos++] = 0x01;
-    frame[pos++] =
-        (unsigned char)((unsigned)kind | (deflated ? 1u << 2 : 0u) | (deflated && dictionary_id ? 0x10u : 0u));
+    frame[pos++] = (unsigned char)((unsigned)kind | (deflated ? (unsigned)compression << 2 : 0u) |
+                                   (deflated && dictionary_id ? 0x10u : 0u));
     if (deflated && dictionary_id != 0) pos += put_varint(frame + pos, dictionary_id);
     pos += put_varint(frame + pos, (uint32_t)(deflated ? body_len : len));
     if (deflated) pos += put_varint(frame + pos, (uint32_t)len);

@@ -91,4 +91,31 @@ imcodec_ref_status imcodec_ref__inflate(imcodec_ref_codec *codec, const unsigned
 int imcodec_ref__deflate(imcodec_ref_codec *codec, int level, const unsigned char *dictionary, size_t dictionary_len,
                          const unsigned char *in, size_t in_len, unsigned char *out, size_t cap, size_t *out_len);
 
+/* zstd contexts and digested dictionaries of a codec (zstd.c). */
+typedef struct imcodec_ref__zstd imcodec_ref__zstd;
+
+/* Frees what *slot holds; NULL is allowed. */
+void imcodec_ref__zstd_free(imcodec_ref__zstd *z);
+
+/*
+ * Compresses `in` into one magicless zstd frame in `out` of capacity `cap`,
+ * creating the contexts in *slot on first use. Returns 1 and the length when
+ * it fit, 0 when it did not, -1 on a libzstd failure, -2 when built without
+ * libzstd.
+ */
+int imcodec_ref__zstd_compress(imcodec_ref__zstd **slot, int level, uint32_t dictionary_id, const unsigned char *in,
+                               size_t in_len, unsigned char *out, size_t cap, size_t *out_len);
+
+/*
+ * Decompresses a zstd body into exactly `out_len` bytes (FRAME_FORMAT.md
+ * step 5). Returns OK, ERROR (frame.zstd, frame.zstd-window,
+ * frame.payload-length, frame.zstd-unavailable) or NO_MEMORY.
+ */
+imcodec_ref_status imcodec_ref__zstd_decompress(imcodec_ref__zstd **slot, uint32_t dictionary_id,
+                                                const unsigned char *body, size_t body_len, unsigned char *out,
+                                                size_t out_len, imcodec_ref_error *err);
+
+/* The codec's zstd slot (codec.c); NULL for a NULL codec. */
+imcodec_ref__zstd **imcodec_ref__codec_zstd(imcodec_ref_codec *codec);
+
 #endif /* IMCODEC_REF_INTERNAL_H */

@@ -191,7 +191,7 @@ import Testing
 
     @Test(arguments: [
         ["encode", "--level", "0"], ["encode", "--level", "10"], ["encode", "--threshold", "-1"],
-        ["encode", "--dictionary", "3"], ["encode", "--kind", "letter"], ["encode", "--compression", "always"],
+        ["encode", "--dictionary", "5"], ["encode", "--kind", "letter"], ["encode", "--compression", "always"],
         ["decode", "--no-such-option"], ["decode", "/no/such/file"], ["frobnicate"],
     ])
     func usageErrorsExitSixtyFour(arguments: [String]) throws {

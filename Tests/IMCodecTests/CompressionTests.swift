@@ -128,17 +128,24 @@ import Testing
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Schemas/dictionaries")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".bin") }
-        #expect(files.sorted() == ["1.bin", "2.bin"])
-        for (id, dictionary) in [(UInt32(1), PresetDictionary.imMessages), (2, .imMessages2)] {
+        #expect(files.sorted() == ["1.bin", "2.bin", "3.bin", "4.bin"])
+        let shippedDictionaries: [(UInt32, PresetDictionary, Int)] = [
+            (1, .imMessages, 8_192), (2, .imMessages2, 8_192), (3, .zstdMessagesSmall, 8_192), (4, .zstdMessages, 32_768),
+        ]
+        for (id, dictionary, size) in shippedDictionaries {
             let shipped = [UInt8](try Data(contentsOf: folder.appendingPathComponent("\(id).bin")))
             #expect(dictionary.bytes == shipped, "dictionary \(id)")
-            #expect(shipped.count == 8_192)
+            #expect(shipped.count == size)
             #expect(PresetDictionary(id: id) == dictionary)
         }
+        // ZDICT's format: the zstd dictionary magic, then the dictionary's own id.
+        for dictionary in [PresetDictionary.zstdMessagesSmall, .zstdMessages] {
+            #expect(Array(dictionary.bytes.prefix(4)) == [0x37, 0xA4, 0x30, 0xEC])
+        }
         #expect(PresetDictionary.imMessages.bytes != PresetDictionary.imMessages2.bytes)
-        #expect(PresetDictionary.known == [.imMessages, .imMessages2])
+        #expect(PresetDictionary.known == [.imMessages, .imMessages2, .zstdMessagesSmall, .zstdMessages])
         #expect(PresetDictionary(id: 0) == nil)
-        #expect(PresetDictionary(id: 3) == nil)
+        #expect(PresetDictionary(id: 5) == nil)
     }
 
     @Test func everyShippedDictionaryRoundTrips() throws {

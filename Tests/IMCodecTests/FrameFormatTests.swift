@@ -166,7 +166,7 @@ func expectError(
     }
 
     @Test func rejectsUndefinedCompression() {
-        for flags: UInt8 in [0x09, 0x0D] {
+        for flags: UInt8 in [0x0D, 0x0E, 0x1F] {
             expectError(.frameCompression) { () throws(IMCodecError) in
                 _ = try decoder.decodeFrame(handFrame(flags: flags, fields: [0, 0], payload: []))
             }
@@ -213,7 +213,7 @@ func expectError(
     }
 
     @Test func rejectsDictionaryIdZeroAndUnknownIds() {
-        for id: UInt64 in [0, 3, 1 << 32 - 1] {
+        for id: UInt64 in [0, 5, 1 << 32 - 1] {
             expectError(.frameDictionary) { () throws(IMCodecError) in
                 _ = try decoder.decodeFrame(handFrame(flags: 0x15, fields: varintBytes(id) + [0, 0], payload: []))
             }

@@ -43,7 +43,8 @@ import Testing
         let codes = Set(cases.compactMap { $0.expected.error?.code })
         let documented = [
             "frame.truncated", "frame.version", "frame.kind", "frame.compression", "frame.reserved-bits",
-            "frame.dictionary", "frame.varint", "frame.deflate", "frame.payload-length", "frame.checksum",
+            "frame.dictionary", "frame.varint", "frame.deflate", "frame.zstd", "frame.zstd-window", "frame.payload-length",
+            "frame.checksum",
             "frame.trailing-bytes", "limit.frame-size", "limit.inflated-size", "limit.inflate-ratio",
             "payload.truncated", "payload.varint", "payload.tag", "payload.group", "payload.length", "payload.utf8",
             "limit.depth", "limit.elems", "limit.repeated", "limit.batch-messages", "json.syntax", "json.type",
@@ -58,14 +59,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: scratch) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", repositoryRoot + "/scripts/make_vectors.py"]
+        process.arguments = [Self.vectorPython, repositoryRoot + "/scripts/make_vectors.py"]
         var environment = ProcessInfo.processInfo.environment
         environment["IMCODEC_VECTORS_DIR"] = scratch.path
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "python3 scripts/make_vectors.py failed")
+        #expect(process.terminationStatus == 0, "\(Self.vectorPython) scripts/make_vectors.py failed")
 
         let made = try Self.jsonFiles(under: scratch.path)
         let committed = try Self.jsonFiles(under: Self.directory)
@@ -75,6 +76,16 @@ import Testing
             let stored = try Data(contentsOf: URL(fileURLWithPath: Self.directory).appendingPathComponent(path))
             #expect(fresh == stored, "Vectors/\(path) differs from what the scripts make; run scripts/make_vectors.py")
         }
+    }
+
+    /// The Python that runs the vector scripts: `IMCODEC_PYTHON` when set,
+    /// else the Python testee's virtual environment (`.build/python-testee`,
+    /// made as `.ci/run` and testees/python/README.md make it, with the
+    /// pinned zstandard the zstd vectors are made with), else `python3`.
+    static var vectorPython: String {
+        if let chosen = ProcessInfo.processInfo.environment["IMCODEC_PYTHON"], !chosen.isEmpty { return chosen }
+        let venv = repositoryRoot + "/.build/python-testee/bin/python"
+        return FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3"
     }
 
     static func jsonFiles(under root: String) throws -> [String] {

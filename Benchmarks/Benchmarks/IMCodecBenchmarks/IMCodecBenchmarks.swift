@@ -34,6 +34,7 @@ struct Implementation {
 /// The names of the implementations, in the column order of the table.
 let implementationNames = [
     "imcodec", "swift-protobuf", "protobuf-c", "c-reference", "c-reference-api", "naive-zlib", "imcodec-payload",
+    "c-reference-dictionary",
 ]
 
 /// The metrics of an interleaved measure: the whole iteration's time and
@@ -247,6 +248,21 @@ func frameBenchmarks<Value: FrameContent, Oracle: SwiftProtobuf.Message>(
             for frame in naiveFrames { blackHole(must { try Peer.naiveDecode(frame, as: Value.self) }) }
         },
     ]
+    if policy == .zstd {
+        // The C pipeline as it compressed best before zstd: deflate with
+        // dictionary 2, from 0 bytes.
+        let dictionaryFrames = values.referenceFrames(.dictionary, codec: reference)
+        encode.append(
+            Implementation(name: "c-reference-dictionary") {
+                for value in values.protobufC {
+                    blackHole(reference.encodeFrame(kind: values.kind, message: value, policy: .dictionary))
+                }
+            })
+        decode.append(
+            Implementation(name: "c-reference-dictionary") {
+                for frame in dictionaryFrames { blackHole(reference.decodeFrame(frame)) }
+            })
+    }
     if policy == .none {
         encode.append(
             Implementation(name: "imcodec-payload") { forEach(values.values) { blackHole($0.serializedBytes()) } })

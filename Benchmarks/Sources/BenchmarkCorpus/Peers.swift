@@ -15,6 +15,9 @@ public enum FramePolicy: String, CaseIterable, Sendable {
     /// Deflate level 6 with the shipped dictionary 2, from 0 bytes (the
     /// threshold a writer lowers to with a dictionary, docs/DICTIONARY.md).
     case dictionary
+    /// zstd level 3 with the shipped zstd dictionary 4, from 0 bytes
+    /// (`CompressionPolicy.zstd()`).
+    case zstd
 
     /// This library's policy.
     public var policy: CompressionPolicy {
@@ -22,6 +25,7 @@ public enum FramePolicy: String, CaseIterable, Sendable {
         case .none: .disabled
         case .default: .default
         case .dictionary: CompressionPolicy(threshold: 0, level: 6, dictionary: .imMessages2)
+        case .zstd: .zstd(level: 3, dictionary: .zstdMessages, threshold: 0)
         }
     }
 
@@ -31,6 +35,7 @@ public enum FramePolicy: String, CaseIterable, Sendable {
         case .none: (0, 0, 6, 0)
         case .default: (1, 256, 6, 0)
         case .dictionary: (1, 0, 6, 2)
+        case .zstd: (2, 0, 3, 4)
         }
     }
 }

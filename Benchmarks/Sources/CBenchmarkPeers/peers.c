@@ -109,6 +109,15 @@ int bench_cref_decode_frame(bench_cref *codec, const uint8_t *bytes, size_t len)
             return 0;
         }
         payload = owned;
+    } else if (header.compression == 2) {
+        owned = malloc(header.payload_len > 0 ? header.payload_len : 1);
+        if (owned == NULL) return 0;
+        if (imcodec_ref__zstd_decompress(imcodec_ref__codec_zstd((imcodec_ref_codec *)codec), header.dictionary_id,
+                                         body, header.body_len, owned, header.payload_len, NULL) != IMCODEC_REF_OK) {
+            free(owned);
+            return 0;
+        }
+        payload = owned;
     }
     uLong crc = crc32_z(0L, Z_NULL, 0);
     crc = crc32_z(crc, bytes, header.header_len);

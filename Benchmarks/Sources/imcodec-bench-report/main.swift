@@ -229,6 +229,34 @@ for policy in FramePolicy.allCases {
             measure: "frame decode, \(policy.rawValue), ÷ C reference's public API (decode + re-encode)",
             ours: "", swiftProtobuf: "", c: cell(value), naive: "", target: ""))
 }
+// zstd frames against the C pipeline with deflate + dictionary 2 (same
+// iterations), and against today's deflate-dictionary frames of this library
+// (the medians of two measures).
+for (label, key, unit, timeLimit) in [
+    ("frame", "frame-zstd", "µs/msg", [2.5, 1.5]), ("20-message batch", "batch-zstd", "µs/batch", [nil, nil]),
+] as [(String, String, String, [Double?])] {
+    for (index, step) in ["encode", "decode"].enumerated() {
+        let ours = results.time["\(key)-\(step)"]?["imcodec"]
+        let deflateDictionary = results.time["\(key.replacingOccurrences(of: "zstd", with: "dictionary"))-\(step)"]?["imcodec"]
+        let toDeflate = ours.flatMap { ours in deflateDictionary.map { ours / $0 } }
+        var targets: [String] = []
+        if let limit = timeLimit[index] {
+            let met = ours.map { $0 / 1_000 <= limit }
+            if let met { verdicts.append(("\(label) \(step), zstd ≤ \(limit) \(unit)", met)) }
+            targets.append("≤ \(format(limit, 1)) \(unit) " + (met.map { $0 ? "met" : "MISSED" } ?? "(not run)"))
+        }
+        if step == "encode" && label == "frame" {
+            targets.append("÷ imcodec deflate + dictionary " + judge("zstd frame encode ÷ deflate-dictionary", toDeflate, atMost: 0.15))
+        } else {
+            targets.append("÷ imcodec deflate + dictionary \(cell(toDeflate))")
+        }
+        lines.append(
+            Line(
+                measure: "\(label) \(step), zstd, ÷ C pipeline with deflate + dictionary 2",
+                ours: "", swiftProtobuf: "", c: cell(ratio("\(key)-\(step)", "c-reference-dictionary")), naive: "",
+                target: targets.joined(separator: "; ")))
+    }
+}
 for step in ["encode", "decode"] {
     let value = ratio("frame-none-\(step)", "imcodec-payload")
     lines.append(
@@ -313,6 +341,10 @@ for (index, row) in sizeRows.enumerated() {
         sizeLines[index][4] = "(no dictionary: see the next row)"
     case "20-message batches, dictionary":
         sizeLines[index][4] = judge("wire size, batches with dictionary", row.ratio, atMost: 0.45)
+    case "traffic, zstd":
+        sizeLines[index][4] = judge("wire size, traffic with zstd and its dictionary", row.ratio, atMost: 0.41)
+    case "20-message batches, zstd":
+        sizeLines[index][4] = judge("wire size, batches with zstd and its dictionary", row.ratio, atMost: 0.33)
     default: break
     }
 }

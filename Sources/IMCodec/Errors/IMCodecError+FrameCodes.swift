@@ -7,7 +7,7 @@ extension IMCodecError.Code {
     public static let frameVersion = Self("frame.version")
     /// The kind bits of the flags byte are 0.
     public static let frameKind = Self("frame.kind")
-    /// The compression bits of the flags byte are 2 or 3.
+    /// The compression bits of the flags byte are 3.
     public static let frameCompression = Self("frame.compression")
     /// One of the reserved flag bits 5–7 is set.
     public static let frameReservedBits = Self("frame.reserved-bits")
@@ -20,6 +20,15 @@ extension IMCodecError.Code {
     /// A compressed body is not a valid raw deflate stream, ends early, or
     /// ends before the body does.
     public static let frameDeflate = Self("frame.deflate")
+    /// A zstd body is not one valid magicless zstd frame (with the named
+    /// dictionary), ends before its last block, or ends before the body does.
+    public static let frameZstd = Self("frame.zstd")
+    /// A zstd body's frame header declares a window larger than 8 MiB
+    /// (window log 23), the most a reader accepts.
+    public static let frameZstdWindow = Self("frame.zstd-window")
+    /// A zstd frame reached a reader built without zstd (the `Zstd` package
+    /// trait off), or a writer in such a build was asked for zstd.
+    public static let frameZstdUnavailable = Self("frame.zstd-unavailable")
     /// A compressed body inflates to more or fewer bytes than the header's
     /// payload length.
     public static let framePayloadLength = Self("frame.payload-length")

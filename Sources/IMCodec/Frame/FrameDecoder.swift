@@ -13,6 +13,9 @@ public final class FrameDecoder {
     /// The limits every frame is checked against.
     public let limits: DecodingLimits
     private var inflaterStorage: Inflater?
+    #if Zstd
+        private var zstdStorage: ZstdDecompressor?
+    #endif
 
     /// Creates a decoder.
     ///
@@ -29,8 +32,10 @@ public final class FrameDecoder {
     /// - Throws: `frame.truncated`, `frame.version`, `frame.kind`,
     ///   `frame.compression`, `frame.reserved-bits`, `frame.varint`,
     ///   `frame.dictionary`, `limit.frame-size`, `limit.inflated-size`,
-    ///   `limit.inflate-ratio`, `frame.deflate`, `frame.payload-length`,
-    ///   `frame.checksum` and `frame.trailing-bytes`, checked in that order.
+    ///   `limit.inflate-ratio`, `frame.deflate` (`frame.zstd`,
+    ///   `frame.zstd-window` or `frame.zstd-unavailable` for zstd bodies),
+    ///   `frame.payload-length`, `frame.checksum` and `frame.trailing-bytes`,
+    ///   checked in that order.
     public func decodeFrame(_ bytes: [UInt8]) throws(IMCodecError) -> Frame {
         try decodeFrame(bytes[...])
     }
@@ -136,8 +141,27 @@ public final class FrameDecoder {
             let payload = try inflater.inflate(body, payloadLength: header.payloadLength, dictionary: dictionary?.bytes)
             try verifyChecksum(header, payload.withUnsafeBytes { CRC32.checksum(checked, $0) })
             return .inflated(payload)
+        case .zstd:
+            #if Zstd
+                let dictionary = header.dictionaryID.flatMap { PresetDictionary(id: $0) }
+                let payload = try zstd.decompress(body, payloadLength: header.payloadLength, dictionary: dictionary)
+                try verifyChecksum(header, payload.withUnsafeBytes { CRC32.checksum(checked, $0) })
+                return .inflated(payload)
+            #else
+                throw IMCodecError(
+                    .frameZstdUnavailable, reason: "a zstd frame, and this build has no zstd (the Zstd trait is off)")
+            #endif
         }
     }
+
+    #if Zstd
+        private var zstd: ZstdDecompressor {
+            if let zstdStorage { return zstdStorage }
+            let zstd = ZstdDecompressor()
+            zstdStorage = zstd
+            return zstd
+        }
+    #endif
 
     private var inflater: Inflater {
         if let inflaterStorage { return inflaterStorage }

@@ -40,7 +40,7 @@ public struct FrameHeader: Hashable, Sendable {
         precondition(
             UInt32(exactly: bodyLength) != nil && UInt32(exactly: payloadLength) != nil,
             "frame lengths are varints of at most 2^32 - 1")
-        precondition(dictionaryID == nil || compression == .deflate, "only compressed frames name a dictionary")
+        precondition(dictionaryID == nil || compression != .none, "only compressed frames name a dictionary")
         self.kind = kind
         self.compression = compression
         self.dictionaryID = dictionaryID
@@ -59,7 +59,7 @@ public struct FrameHeader: Hashable, Sendable {
     public var encodedLength: Int {
         var length = 2 + Self.varintLength(UInt32(truncatingIfNeeded: bodyLength)) + 4
         if let dictionaryID { length += Self.varintLength(dictionaryID) }
-        if compression == .deflate { length += Self.varintLength(UInt32(truncatingIfNeeded: payloadLength)) }
+        if compression != .none { length += Self.varintLength(UInt32(truncatingIfNeeded: payloadLength)) }
         return length
     }
 
@@ -100,7 +100,7 @@ public struct FrameHeader: Hashable, Sendable {
             // The id is read first, as every header varint is (check 2), and
             // then checked against the compression and the known ids.
             guard let id = try readVarint(bytes, at: &index, field: "dictionary id") else { return nil }
-            guard compression == .deflate else {
+            guard compression != .none else {
                 throw IMCodecError(.frameDictionary, reason: "dictionary bit set on an uncompressed frame")
             }
             guard id >= 1, PresetDictionary(id: id) != nil else {
@@ -110,7 +110,7 @@ public struct FrameHeader: Hashable, Sendable {
         }
         guard let bodyLength = try readVarint(bytes, at: &index, field: "body length") else { return nil }
         var payloadLength = bodyLength
-        if compression == .deflate {
+        if compression != .none {
             guard let declared = try readVarint(bytes, at: &index, field: "payload length") else { return nil }
             payloadLength = declared
         }
@@ -177,7 +177,7 @@ public struct FrameHeader: Hashable, Sendable {
                 .limitFrameSize, reason: "frame body of \(bodyLength) bytes is too large",
                 limit: limits.maxFrameBytes, observed: bodyLength)
         }
-        guard compression == .deflate else { return }
+        guard compression != .none else { return }
         guard payloadLength <= limits.maxInflatedBytes else {
             throw IMCodecError(
                 .limitInflatedSize, reason: "frame declares a payload of \(payloadLength) bytes",
@@ -216,7 +216,7 @@ public struct FrameHeader: Hashable, Sendable {
         }
         if let dictionaryID { put(dictionaryID) }
         put(UInt32(truncatingIfNeeded: bodyLength))
-        if compression == .deflate { put(UInt32(truncatingIfNeeded: payloadLength)) }
+        if compression != .none { put(UInt32(truncatingIfNeeded: payloadLength)) }
         return index
     }
 
@@ -226,6 +226,6 @@ public struct FrameHeader: Hashable, Sendable {
         buffer.append(flags)
         if let dictionaryID { Self.writeVarint(dictionaryID, to: &buffer) }
         Self.writeVarint(UInt32(truncatingIfNeeded: bodyLength), to: &buffer)
-        if compression == .deflate { Self.writeVarint(UInt32(truncatingIfNeeded: payloadLength), to: &buffer) }
+        if compression != .none { Self.writeVarint(UInt32(truncatingIfNeeded: payloadLength), to: &buffer) }
     }
 }

@@ -44,8 +44,21 @@ public struct PresetDictionary: Hashable, Sendable, CustomStringConvertible {
     /// traffic, slightly larger ones on the trainer's.
     public static let imMessages2 = PresetDictionary(id: 2, bytes: embedded(base64Dictionary2))
 
+    /// Dictionary 3: IM messages, a zstd dictionary (8 KiB, entropy tables
+    /// and content) trained by zstd's ZDICT on the training model
+    /// (`Schemas/dictionaries/3.bin`; see `docs/DICTIONARY.md`). Meant for
+    /// zstd at level 1, the fastest choice; deflate can use it as well, as
+    /// raw history.
+    public static let zstdMessagesSmall = PresetDictionary(id: 3, bytes: embedded(base64Dictionary3))
+
+    /// Dictionary 4: IM messages, a 32 KiB zstd dictionary trained by ZDICT
+    /// on the training model (`Schemas/dictionaries/4.bin`; see
+    /// `docs/DICTIONARY.md`): the smallest frames, and the default of
+    /// ``CompressionPolicy/zstd(level:dictionary:threshold:)``.
+    public static let zstdMessages = PresetDictionary(id: 4, bytes: embedded(base64Dictionary4))
+
     /// Every dictionary the library knows, by increasing id.
-    public static let known: [PresetDictionary] = [imMessages, imMessages2]
+    public static let known: [PresetDictionary] = [imMessages, imMessages2, zstdMessagesSmall, zstdMessages]
 
     /// Decodes the base64 text of a dictionary embedded by
     /// `scripts/embed_dictionary.py`. The text comes from a file in the

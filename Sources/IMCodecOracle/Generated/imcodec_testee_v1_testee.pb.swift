@@ -168,13 +168,13 @@ public nonisolated struct Imcodec_Testee_V1_EncodeFrameRequest: Sendable {
 
   public var payload: Data = Data()
 
-  /// 0 = never compress, 1 = deflate when the payload is at least
+  /// 0 = never compress, 1 = deflate, 2 = zstd, when the payload is at least
   /// `threshold` bytes and compressing makes it smaller.
   public var compression: UInt32 = 0
 
   public var threshold: UInt32 = 0
 
-  /// zlib level 1-9; 0 means the implementation's default.
+  /// zlib level 1-9 (zstd 1-19); 0 means the implementation's default.
   public var level: UInt32 = 0
 
   /// Preset dictionary id; 0 = none.

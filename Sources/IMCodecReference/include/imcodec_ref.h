@@ -233,11 +233,19 @@ void imcodec_ref_findings_free(imcodec_ref_findings *findings);
 /** Frame compression values. */
 typedef enum imcodec_ref_compression {
     IMCODEC_REF_COMPRESSION_NONE = 0,
-    IMCODEC_REF_COMPRESSION_DEFLATE = 1
+    IMCODEC_REF_COMPRESSION_DEFLATE = 1,
+    /** A magicless zstd frame (needs libzstd: imcodec_ref_zstd_available). */
+    IMCODEC_REF_COMPRESSION_ZSTD = 2
 } imcodec_ref_compression;
 
 /**
- * Whether a dictionary id names a known preset dictionary (1 and 2).
+ * Whether this build reads and writes zstd frames (built with libzstd and
+ * IMCODEC_REF_ZSTD). Without it a zstd frame is ERROR frame.zstd-unavailable.
+ */
+int imcodec_ref_zstd_available(void);
+
+/**
+ * Whether a dictionary id names a known preset dictionary (1 to 4).
  * Returns its bytes and length through the out-parameters when known.
  */
 int imcodec_ref_dictionary(uint32_t dictionary_id, const unsigned char **bytes, size_t *len);
@@ -274,9 +282,10 @@ void imcodec_ref_codec_free(imcodec_ref_codec *codec);
  * @param kind          Frame kind 1-3 (else ERROR frame.kind).
  * @param payload       The payload bytes; may be NULL when len is 0.
  * @param len           Payload length, at most 2^32 - 1 (else MISUSE).
- * @param compression   0 never compress, 1 deflate by policy (else ERROR frame.compression).
+ * @param compression   0 never compress, 1 deflate by policy, 2 zstd by policy (else ERROR
+ *                      frame.compression; 2 without libzstd is ERROR frame.zstd-unavailable).
  * @param threshold     Smallest payload length worth compressing.
- * @param level         zlib level 1-9; 0 means Z_DEFAULT_COMPRESSION (6); >9 is MISUSE.
+ * @param level         zlib level 1-9, 0 meaning 6, >9 MISUSE; for zstd 1-19, 0 meaning 3, >19 MISUSE.
  * @param dictionary_id 0 for none, else a known dictionary id (else ERROR
  *                      frame.dictionary, checked whatever the compression).
  * @param limits        The limits of the readers the frame is for; NULL for the defaults.

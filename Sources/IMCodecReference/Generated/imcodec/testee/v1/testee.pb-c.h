@@ -143,13 +143,13 @@ struct  Imcodec__Testee__V1__EncodeFrameRequest
   Imcodec__Testee__V1__PayloadKind kind;
   ProtobufCBinaryData payload;
   /*
-   * 0 = never compress, 1 = deflate when the payload is at least
+   * 0 = never compress, 1 = deflate, 2 = zstd, when the payload is at least
    * `threshold` bytes and compressing makes it smaller.
    */
   uint32_t compression;
   uint32_t threshold;
   /*
-   * zlib level 1-9; 0 means the implementation's default.
+   * zlib level 1-9 (zstd 1-19); 0 means the implementation's default.
    */
   uint32_t level;
   /*
