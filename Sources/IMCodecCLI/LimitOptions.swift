@@ -8,28 +8,30 @@ import IMCodec
 /// that readers with these limits would refuse, so `encode` takes the limits
 /// of the readers its frames are for.
 struct LimitOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The largest frame body readers accept. Default 4194304.", valueName: "bytes"))
+    /// The defaults the help text states.
+    private static let defaults = DecodingLimits.default
+    @Option(help: ArgumentHelp("The largest frame body readers accept. Default \(Self.defaults.maxFrameBytes).", valueName: "bytes"))
     var maxFrameBytes: Int?
 
-    @Option(help: ArgumentHelp("The largest payload a frame may inflate to. Default 16777216.", valueName: "bytes"))
+    @Option(help: ArgumentHelp("The largest payload a frame may inflate to. Default \(Self.defaults.maxInflatedBytes).", valueName: "bytes"))
     var maxInflatedBytes: Int?
 
-    @Option(help: ArgumentHelp("The largest payload-to-body ratio of a compressed frame. Default 250.", valueName: "n"))
+    @Option(help: ArgumentHelp("The largest payload-to-body ratio of a compressed frame. Default \(Self.defaults.maxInflateRatio).", valueName: "n"))
     var maxInflateRatio: Int?
 
-    @Option(help: ArgumentHelp("How many merger layers may nest. Default 100.", valueName: "n"))
+    @Option(help: ArgumentHelp("How many merger layers may nest. Default \(Self.defaults.maxDepth).", valueName: "n"))
     var maxDepth: Int?
 
-    @Option(help: ArgumentHelp("The most elems one message may hold. Default 1000.", valueName: "n"))
+    @Option(help: ArgumentHelp("The most elems one message may hold. Default \(Self.defaults.maxElems).", valueName: "n"))
     var maxElems: Int?
 
-    @Option(help: ArgumentHelp("The most entries any other repeated field may hold. Default 10000.", valueName: "n"))
+    @Option(help: ArgumentHelp("The most entries any other repeated field may hold. Default \(Self.defaults.maxRepeated).", valueName: "n"))
     var maxRepeated: Int?
 
-    @Option(help: ArgumentHelp("The most messages one batch may hold. Default 1000.", valueName: "n"))
+    @Option(help: ArgumentHelp("The most messages one batch may hold. Default \(Self.defaults.maxBatchMessages).", valueName: "n"))
     var maxBatchMessages: Int?
 
-    @Option(help: ArgumentHelp("The largest JSON document read. Default 67108864.", valueName: "bytes"))
+    @Option(help: ArgumentHelp("The largest JSON document read. Default \(Self.defaults.maxDocumentBytes).", valueName: "bytes"))
     var maxDocumentBytes: Int?
 
     /// Each option with its name, for the checks.

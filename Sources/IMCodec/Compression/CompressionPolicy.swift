@@ -8,7 +8,8 @@
 /// the frame format requires, however well its payload compresses.
 ///
 /// The defaults come from measurements of zlib on single IM messages on the
-/// project's kind of machine (`reference/measurements.md`):
+/// project's kind of machine (2 cores; docs/PERFORMANCE.md and
+/// docs/DICTIONARY.md have the corpora):
 ///
 /// - ``threshold`` 256 bytes: messages under 256 bytes only shrink to about
 ///   0.99 of their size while deflating one costs 17–19 µs against well under
