@@ -6,7 +6,7 @@
 ///
 /// ```text
 /// # Comments start with #; blank lines are ignored.
-/// skip validate               # validation is not implemented yet
+/// skip validate               # this implementation has no validator
 /// elem.text.nul  runtime-error  # protobuf-c keeps strings as C strings and cuts them at NUL
 /// payload.wire-type.seq-as-fixed64  error:payload.wire-type  # rejects a known field with the wrong wire type
 /// ```
