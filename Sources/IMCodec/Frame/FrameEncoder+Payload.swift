@@ -51,7 +51,7 @@ extension FrameEncoder {
                 try encodeCompressible(content, size: size, &cache, appendingTo: &frame)
                 return frame
             }
-            let header = try storedHeader(kind: Content.frameKind, payloadLength: size)
+            let header = try acceptedStoredHeader(kind: Content.frameKind, payloadLength: size)
             try checkLimits(of: content, size: size, cache)
             // Stored: the frame is allocated once, at its final size, and
             // the payload is written straight into it.
@@ -88,7 +88,7 @@ extension FrameEncoder {
             if compresses(payloadLength: size) {
                 return try encodeCompressible(content, size: size, &cache, appendingTo: &buffer)
             }
-            let header = try storedHeader(kind: Content.frameKind, payloadLength: size)
+            let header = try acceptedStoredHeader(kind: Content.frameKind, payloadLength: size)
             try checkLimits(of: content, size: size, cache)
             let prefixLength = header.encodedLength - 4
             let frameLength = header.frameLength

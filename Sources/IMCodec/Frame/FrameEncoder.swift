@@ -143,7 +143,7 @@ public final class FrameEncoder {
                 if (try? header.checkLimits(limits)) != nil { return header }
             }
         }
-        return try storedHeader(kind: kind, payloadLength: payload.count)
+        return try acceptedStoredHeader(kind: kind, payloadLength: payload.count)
     }
 
     /// Compresses `payload` into the scratch buffer, which has room for
@@ -180,12 +180,13 @@ public final class FrameEncoder {
         policy.attemptsCompression(ofLength: payloadLength) && payloadLength <= limits.maxInflatedBytes
     }
 
-    /// The header of a stored frame of `payloadLength` bytes.
+    /// The header of a stored frame of `payloadLength` bytes that a reader
+    /// with ``limits`` accepts.
     ///
     /// - Throws: `limit.frame-size` when a reader with ``limits`` would
     ///   refuse the frame, or the payload does not fit a frame at all.
     @usableFromInline
-    func storedHeader(kind: FrameKind, payloadLength: Int) throws(IMCodecError) -> FrameHeader {
+    func acceptedStoredHeader(kind: FrameKind, payloadLength: Int) throws(IMCodecError) -> FrameHeader {
         guard UInt32(exactly: payloadLength) != nil else {
             throw IMCodecError(
                 .limitFrameSize, reason: "a payload of \(payloadLength) bytes does not fit a frame (at most 2^32 - 1)",
