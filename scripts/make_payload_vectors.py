@@ -857,7 +857,7 @@ MESSAGE_ALL = {
     "targetedReceivers": ["user_bob", "user_carol"],
     "atUserList": ["user_bob", "__kImSDK_MesssageAtALL__"],
     "offlinePushInfo": {"title": "Alice", "desc": "sent you a message", "ext": '{"route":"/chat/alice"}', "iosSound": "default"},
-    "cloudCustomData": '{"quote":{"msgId":"m0"}}',
+    "cloudCustomData": b64('{"quote":{"msgId":"m0"}}'),
     "elems": [{"text": {"text": "@Bob lunch?"}}, {"face": {"index": 3}}],
 }
 
@@ -980,8 +980,18 @@ def write_envelope_files():
     vf_.payload_valid("envelope.message.empty-elem", "An elem with no kind: an empty entry, printed as {}.", "message",
                       {"elems": [{}]}, flags=["EmptyMessage"])
     vf_.payload_valid("envelope.message.no-fields", "The message with no fields: the empty payload.", "message", {})
-    vf_.payload_valid("envelope.message.cloud-custom-data-unicode", "cloudCustomData with JSON text and emoji.",
-                      "message", {"cloudCustomData": '{"reply":"好的 👍"}'}, flags=["Unicode"])
+    vf_.payload_valid("envelope.message.cloud-custom-data-unicode", "cloudCustomData (bytes, NSData in the "
+                      "SDK) holding UTF-8 JSON text with emoji; proto3 JSON prints bytes as base64.",
+                      "message", {"cloudCustomData": b64('{"reply":"好的 👍"}')})
+    vf_.payload_hex_valid(
+        "envelope.message.cloud-custom-data-not-utf8",
+        "cloudCustomData holding 3 bytes that are not UTF-8 (ff fe 80): bytes, so accepted and kept; the JSON is "
+        "the base64 of the three bytes, written here by hand.",
+        "message",
+        bytes.fromhex("8a 01 03 ff fe 80"),
+        bytes.fromhex("8a 01 03 ff fe 80"),
+        {"cloudCustomData": "//6A"},
+    )
     vf_.payload_hex_valid(
         "envelope.message.unknown-elem-kind",
         "An elem holding field 14, a kind this schema does not know: the elem keeps it as an unknown field.",
@@ -1015,7 +1025,7 @@ def write_envelope_files():
         "message",
         ld(18, ld(1, ld(1, b"t"))) + ld(17, b"c") + vf(7, 5) + ld(2, b"s") + ld(1, b"m"),
         ld(1, b"m") + ld(2, b"s") + vf(7, 5) + ld(17, b"c") + ld(18, ld(1, ld(1, b"t"))),
-        {"msgId": "m", "sender": "s", "seq": "5", "cloudCustomData": "c", "elems": [{"text": {"text": "t"}}]},
+        {"msgId": "m", "sender": "s", "seq": "5", "cloudCustomData": "Yw==", "elems": [{"text": {"text": "t"}}]},
         flags=["NonCanonicalInput"],
     )
     written.append(vf_.write())

@@ -2614,7 +2614,7 @@ extension Message {
             cache.record(count, at: slot)
             size &+= 2 &+ WireFormat.lengthDelimitedSize(count)
         }
-        if !self.cloudCustomData.isEmpty { size &+= 2 &+ WireFormat.lengthDelimitedSize(self.cloudCustomData.utf8.count) }
+        if !self.cloudCustomData.isEmpty { size &+= 2 &+ WireFormat.lengthDelimitedSize(self.cloudCustomData.count) }
         for value in self.elems {
             let slot = cache.reserve()
             let count = value._encodedSize(&cache)
@@ -2778,7 +2778,7 @@ extension Message {
                     self.offlinePushInfo = value
                 } catch { throw error.prefixed(with: "offlinePushInfo") }
             case 138:
-                do { self.cloudCustomData = try reader.readString() } catch { throw error.prefixed(with: "cloudCustomData") }
+                do { self.cloudCustomData = try reader.readBytes() } catch { throw error.prefixed(with: "cloudCustomData") }
             case 146:
                 let index = self.elems.count
                 if index >= context.limits.maxElems {

@@ -2151,7 +2151,7 @@ extension Message {
         }
         if !self.cloudCustomData.isEmpty {
             writer.key("cloudCustomData")
-            writer.string(self.cloudCustomData)
+            writer.bytes(self.cloudCustomData)
         }
         if !self.elems.isEmpty {
             writer.key("elems")
@@ -2283,7 +2283,7 @@ extension Message {
                 try JSONDecodeContext.markSeen(&seen, bit: 16, key: member.key)
                 if case .null = member.value { continue }
                 do {
-                    self.cloudCustomData = try JSONScalar.string(member.value)
+                    self.cloudCustomData = try JSONScalar.bytes(member.value)
                 } catch { throw error.prefixed(with: "cloudCustomData") }
             case "elems":
                 try JSONDecodeContext.markSeen(&seen, bit: 17, key: member.key)

@@ -2088,8 +2088,11 @@ public struct Message: WireMessage {
     /// ``offlinePushInfo``, held on the heap (see ``Indirect``).
     var _offlinePushInfo: Indirect<OfflinePushInfo>? = nil
 
-    /// `cloud_custom_data` (field 17, string).
-    public var cloudCustomData: String = ""
+    /// Custom data stored in the cloud with the message: NSData in seed 002
+    /// (assigned with dataUsingEncoding:), so any bytes, UTF-8 or not.
+    ///
+    /// `cloud_custom_data` (field 17, bytes).
+    public var cloudCustomData: [UInt8] = []
 
     /// `elems` (field 18, repeated Elem).
     public var elems: [Elem] = []
@@ -2118,7 +2121,7 @@ public struct Message: WireMessage {
         targetedReceivers: [String] = [],
         atUserList: [String] = [],
         offlinePushInfo: OfflinePushInfo? = nil,
-        cloudCustomData: String = "",
+        cloudCustomData: [UInt8] = [],
         elems: [Elem] = []
     ) {
         self.msgID = msgID

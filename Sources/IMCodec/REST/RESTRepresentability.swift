@@ -99,6 +99,7 @@ enum RESTRepresentability {
             if let android = push.android { try unknown(android.unknownFields, at: field("offlinePushInfo.android")) }
             if let apns = push.apns { try unknown(apns.unknownFields, at: field("offlinePushInfo.apns")) }
         }
+        try utf8(message.cloudCustomData, at: field("cloudCustomData"))
     }
 
     private static func check(_ elem: Elem, at path: String) throws(IMCodecError) {

@@ -1679,7 +1679,9 @@ public nonisolated struct Imcodec_V1_Message: @unchecked Sendable {
   /// Clears the value of `offlinePushInfo`. Subsequent reads from it will return its default value.
   public mutating func clearOfflinePushInfo() {_uniqueStorage()._offlinePushInfo = nil}
 
-  public var cloudCustomData: String {
+  /// Custom data stored in the cloud with the message: NSData in seed 002
+  /// (assigned with dataUsingEncoding:), so any bytes, UTF-8 or not.
+  public var cloudCustomData: Data {
     get {_storage._cloudCustomData}
     set {_uniqueStorage()._cloudCustomData = newValue}
   }
@@ -3704,7 +3706,7 @@ nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._
     var _targetedReceivers: [String] = []
     var _atUserList: [String] = []
     var _offlinePushInfo: Imcodec_V1_OfflinePushInfo? = nil
-    var _cloudCustomData: String = String()
+    var _cloudCustomData: Data = Data()
     var _elems: [Imcodec_V1_Elem] = []
 
       // This property is used as the initial default value for new instances of the type.
@@ -3768,7 +3770,7 @@ nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._
         case 14: try { try decoder.decodeRepeatedStringField(value: &_storage._targetedReceivers) }()
         case 15: try { try decoder.decodeRepeatedStringField(value: &_storage._atUserList) }()
         case 16: try { try decoder.decodeSingularMessageField(value: &_storage._offlinePushInfo) }()
-        case 17: try { try decoder.decodeSingularStringField(value: &_storage._cloudCustomData) }()
+        case 17: try { try decoder.decodeSingularBytesField(value: &_storage._cloudCustomData) }()
         case 18: try { try decoder.decodeRepeatedMessageField(value: &_storage._elems) }()
         default: break
         }
@@ -3831,7 +3833,7 @@ nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._
         try visitor.visitSingularMessageField(value: v, fieldNumber: 16)
       } }()
       if !_storage._cloudCustomData.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._cloudCustomData, fieldNumber: 17)
+        try visitor.visitSingularBytesField(value: _storage._cloudCustomData, fieldNumber: 17)
       }
       if !_storage._elems.isEmpty {
         try visitor.visitRepeatedMessageField(value: _storage._elems, fieldNumber: 18)

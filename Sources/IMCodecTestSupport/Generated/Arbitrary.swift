@@ -485,7 +485,7 @@ extension Message: Arbitrary {
             value.offlinePushInfo = OfflinePushInfo.arbitrary(using: &generator)
             generator.leaveNested()
         }
-        if generator.setField() { value.cloudCustomData = generator.string() }
+        if generator.setField() { value.cloudCustomData = generator.bytes() }
         if generator.enterNested() {
             for _ in 0..<generator.count() { value.elems.append(Elem.arbitrary(using: &generator)) }
             generator.leaveNested()

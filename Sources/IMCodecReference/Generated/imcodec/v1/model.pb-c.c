@@ -4302,11 +4302,11 @@ static const ProtobufCFieldDescriptor imcodec__v1__message__field_descriptors[18
     "cloud_custom_data",
     17,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Imcodec__V1__Message, cloud_custom_data),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },

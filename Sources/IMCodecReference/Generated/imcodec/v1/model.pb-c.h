@@ -825,13 +825,17 @@ struct  Imcodec__V1__Message
   size_t n_at_user_list;
   char **at_user_list;
   Imcodec__V1__OfflinePushInfo *offline_push_info;
-  char *cloud_custom_data;
+  /*
+   * Custom data stored in the cloud with the message: NSData in seed 002
+   * (assigned with dataUsingEncoding:), so any bytes, UTF-8 or not.
+   */
+  ProtobufCBinaryData cloud_custom_data;
   size_t n_elems;
   Imcodec__V1__Elem **elems;
 };
 #define IMCODEC__V1__MESSAGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__message__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, IMCODEC__V1__PRIORITY__PRIORITY_DEFAULT, 0, 0, 0, 0, 0,NULL, 0,NULL, NULL, (char *)protobuf_c_empty_string, 0,NULL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, IMCODEC__V1__PRIORITY__PRIORITY_DEFAULT, 0, 0, 0, 0, 0,NULL, 0,NULL, NULL, {0,NULL}, 0,NULL }
 
 
 /*
