@@ -649,8 +649,31 @@ def extra_elem_cases(vf_, prefix, kind_json, wrap):
             f"{prefix}.custom-info-empty-data",
             "A custom-info entry whose data member is empty: written as a zero-length field.",
             "message",
-            wrap({"opGroupMemberInfo": {"customInfo": [{"key": "k", "data": ""}]}}),
+            wrap({"opUserInfo": {"customInfo": [{"key": "k", "data": ""}]}}),
             flags=["OneofDefault"],
+        )
+        vf_.payload_valid(
+            f"{prefix}.member-custom-empty-data",
+            "A member custom entry is a key and bytes (NSData only, seed 004), no oneof: empty data is the default "
+            "and is left out.",
+            "message",
+            wrap({"opGroupMemberInfo": {"customInfo": [{"key": "k", "data": ""}]}}),
+            flags=["Defaults"],
+            expected_json=wrap({"opGroupMemberInfo": {"customInfo": [{"key": "k"}]}}),
+        )
+        # Elem 18 > groupTips 10 > opGroupMemberInfo 9 > customInfo 6 > key 1, and
+        # field 3 varint 9: the number member of a profile custom entry, which
+        # a member custom entry does not have.
+        member_number = ld(18, ld(10, ld(9, ld(6, ld(1, b"k") + bytes.fromhex("18 09")))))
+        vf_.payload_hex_valid(
+            f"{prefix}.member-custom-number-is-unknown",
+            "A member custom entry holding a number (field 3): member custom values are NSData only (seed 004), so "
+            "the number is an unknown field, kept on the wire and absent from the JSON.",
+            "message",
+            member_number,
+            member_number,
+            wrap({"opGroupMemberInfo": {"customInfo": [{"key": "k"}]}}),
+            flags=["UnknownField"],
         )
         vf_.payload_valid(
             f"{prefix}.custom-info-int64-extremes",

@@ -231,10 +231,8 @@ static void visit_member(run *r, const Imcodec__V1__GroupMemberInfo *member) {
     if (!l->has_max_member_custom_value_bytes) return;
     size_t mark = enter(r, "customInfo");
     for (size_t i = 0; i < member->n_custom_info; i++) {
-        const Imcodec__V1__CustomInfoEntry *entry = member->custom_info[i];
-        if (entry->value_case != IMCODEC__V1__CUSTOM_INFO_ENTRY__VALUE_DATA ||
-            (int64_t)entry->data.len <= l->max_member_custom_value_bytes)
-            continue;
+        const Imcodec__V1__MemberCustomEntry *entry = member->custom_info[i];
+        if ((int64_t)entry->data.len <= l->max_member_custom_value_bytes) continue;
         size_t at = enter_index(r, i);
         check_count(r, 1, l->max_member_custom_value_bytes, (int64_t)entry->data.len, "limit.member.custom-value-bytes",
                     "data");

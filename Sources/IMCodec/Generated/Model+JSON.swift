@@ -53,6 +53,46 @@ extension CustomInfoEntry {
     }
 }
 
+extension MemberCustomEntry {
+    public func _writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if !self.key.isEmpty {
+            writer.key("key")
+            writer.string(self.key)
+        }
+        if !self.data.isEmpty {
+            writer.key("data")
+            writer.bytes(self.data)
+        }
+        writer.endObject()
+    }
+
+    public init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+        self.init()
+        var seen: UInt64 = 0
+        for member in try JSONScalar.object(json) {
+            switch member.key {
+            case "key":
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.key = try JSONScalar.string(member.value)
+                } catch { throw error.prefixed(with: "key") }
+            case "data":
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.data = try JSONScalar.bytes(member.value)
+                } catch { throw error.prefixed(with: "data") }
+            default:
+                throw IMCodecError(
+                    .jsonUnknownField, path: member.key,
+                    reason: "MemberCustomEntry has no field named \(member.key)")
+            }
+        }
+    }
+}
+
 extension UserProfile {
     public func _writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
@@ -281,7 +321,7 @@ extension GroupMemberInfo {
                 self.customInfo.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
                     do {
-                        self.customInfo.append(try CustomInfoEntry(_json: element, &context))
+                        self.customInfo.append(try MemberCustomEntry(_json: element, &context))
                     } catch { throw error.prefixed(with: "customInfo[\(index)]") }
                 }
             default:

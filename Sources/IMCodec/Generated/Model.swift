@@ -850,6 +850,37 @@ public struct CustomInfoEntry: WireMessage {
     }
 }
 
+/// One entry of a group member's custom-field dictionary: a key and a bytes
+/// value. Seed 004 gives member custom fields as NSDictionary<NSString*,
+/// NSData*>: unlike profile custom fields, never a number. Field 2 is the
+/// data of CustomInfoEntry, so a data entry has the same bytes as before; a
+/// number (CustomInfoEntry field 3) is an unknown field here.
+public struct MemberCustomEntry: WireMessage {
+    /// `imcodec.v1.MemberCustomEntry`.
+    public static var protoMessageName: String { "imcodec.v1.MemberCustomEntry" }
+
+    /// `key` (field 1, string).
+    public var key: String = ""
+
+    /// `data` (field 2, bytes).
+    public var data: [UInt8] = []
+
+    /// Fields this schema does not know, kept for re-encoding.
+    public var unknownFields = UnknownFields()
+
+    /// Creates a value with every field at its default.
+    public init() {}
+
+    /// Creates a value from its fields; omitted fields keep their defaults.
+    public init(
+        key: String = "",
+        data: [UInt8] = []
+    ) {
+        self.key = key
+        self.data = data
+    }
+}
+
 /// TIMUserProfile (seed 001).
 public struct UserProfile: WireMessage {
     /// `imcodec.v1.UserProfile`.
@@ -947,8 +978,8 @@ public struct GroupMemberInfo: WireMessage {
     /// `silent_until` (field 5, uint32).
     public var silentUntil: UInt32 = 0
 
-    /// `custom_info` (field 6, repeated CustomInfoEntry).
-    public var customInfo: [CustomInfoEntry] = []
+    /// `custom_info` (field 6, repeated MemberCustomEntry).
+    public var customInfo: [MemberCustomEntry] = []
 
     /// Fields this schema does not know, kept for re-encoding.
     public var unknownFields = UnknownFields()
@@ -963,7 +994,7 @@ public struct GroupMemberInfo: WireMessage {
         joinTime: Int64 = 0,
         role: GroupMemberRole = GroupMemberRole(rawValue: 0),
         silentUntil: UInt32 = 0,
-        customInfo: [CustomInfoEntry] = []
+        customInfo: [MemberCustomEntry] = []
     ) {
         self.member = member
         self.nameCard = nameCard

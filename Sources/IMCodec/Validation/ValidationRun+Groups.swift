@@ -178,9 +178,9 @@ extension ValidationRun {
         guard let limit = limits.maxMemberCustomValueBytes else { return }
         push("customInfo")
         for (index, entry) in member.customInfo.enumerated() {
-            guard case .data(let data) = entry.value, data.count > limit else { continue }
+            guard entry.data.count > limit else { continue }
             push(index: index)
-            checkCount(data.count, against: limit, .memberCustomValueBytes, at: "data", what: "the custom field value")
+            checkCount(entry.data.count, against: limit, .memberCustomValueBytes, at: "data", what: "the custom field value")
             pop()
         }
         pop()

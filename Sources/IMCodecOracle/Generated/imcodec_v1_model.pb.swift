@@ -766,6 +766,25 @@ public nonisolated struct Imcodec_V1_CustomInfoEntry: Sendable {
   public init() {}
 }
 
+/// One entry of a group member's custom-field dictionary: a key and a bytes
+/// value. Seed 004 gives member custom fields as NSDictionary<NSString*,
+/// NSData*>: unlike profile custom fields, never a number. Field 2 is the
+/// data of CustomInfoEntry, so a data entry has the same bytes as before; a
+/// number (CustomInfoEntry field 3) is an unknown field here.
+public nonisolated struct Imcodec_V1_MemberCustomEntry: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var key: String = String()
+
+  public var data: Data = Data()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 /// TIMUserProfile (seed 001).
 public nonisolated struct Imcodec_V1_UserProfile: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -817,7 +836,7 @@ public nonisolated struct Imcodec_V1_GroupMemberInfo: Sendable {
 
   public var silentUntil: UInt32 = 0
 
-  public var customInfo: [Imcodec_V1_CustomInfoEntry] = []
+  public var customInfo: [Imcodec_V1_MemberCustomEntry] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2004,6 +2023,41 @@ nonisolated extension Imcodec_V1_CustomInfoEntry: SwiftProtobuf.Message, SwiftPr
   public static func ==(lhs: Imcodec_V1_CustomInfoEntry, rhs: Imcodec_V1_CustomInfoEntry) -> Bool {
     if lhs.key != rhs.key {return false}
     if lhs.value != rhs.value {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Imcodec_V1_MemberCustomEntry: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".MemberCustomEntry"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}data\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.key) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.data) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.key.isEmpty {
+      try visitor.visitSingularStringField(value: self.key, fieldNumber: 1)
+    }
+    if !self.data.isEmpty {
+      try visitor.visitSingularBytesField(value: self.data, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Imcodec_V1_MemberCustomEntry, rhs: Imcodec_V1_MemberCustomEntry) -> Bool {
+    if lhs.key != rhs.key {return false}
+    if lhs.data != rhs.data {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -52,6 +52,51 @@ void   imcodec__v1__custom_info_entry__free_unpacked
   assert(message->base.descriptor == &imcodec__v1__custom_info_entry__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   imcodec__v1__member_custom_entry__init
+                     (Imcodec__V1__MemberCustomEntry         *message)
+{
+  static const Imcodec__V1__MemberCustomEntry init_value = IMCODEC__V1__MEMBER_CUSTOM_ENTRY__INIT;
+  *message = init_value;
+}
+size_t imcodec__v1__member_custom_entry__get_packed_size
+                     (const Imcodec__V1__MemberCustomEntry *message)
+{
+  assert(message->base.descriptor == &imcodec__v1__member_custom_entry__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imcodec__v1__member_custom_entry__pack
+                     (const Imcodec__V1__MemberCustomEntry *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imcodec__v1__member_custom_entry__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imcodec__v1__member_custom_entry__pack_to_buffer
+                     (const Imcodec__V1__MemberCustomEntry *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imcodec__v1__member_custom_entry__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imcodec__V1__MemberCustomEntry *
+       imcodec__v1__member_custom_entry__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imcodec__V1__MemberCustomEntry *)
+     protobuf_c_message_unpack (&imcodec__v1__member_custom_entry__descriptor,
+                                allocator, len, data);
+}
+void   imcodec__v1__member_custom_entry__free_unpacked
+                     (Imcodec__V1__MemberCustomEntry *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imcodec__v1__member_custom_entry__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   imcodec__v1__user_profile__init
                      (Imcodec__V1__UserProfile         *message)
 {
@@ -1646,6 +1691,57 @@ const ProtobufCMessageDescriptor imcodec__v1__custom_info_entry__descriptor =
   (ProtobufCMessageInit) imcodec__v1__custom_info_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor imcodec__v1__member_custom_entry__field_descriptors[2] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__MemberCustomEntry, key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "data",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__MemberCustomEntry, data),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imcodec__v1__member_custom_entry__field_indices_by_name[] = {
+  1,   /* field[1] = data */
+  0,   /* field[0] = key */
+};
+static const ProtobufCIntRange imcodec__v1__member_custom_entry__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor imcodec__v1__member_custom_entry__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imcodec.v1.MemberCustomEntry",
+  "MemberCustomEntry",
+  "Imcodec__V1__MemberCustomEntry",
+  "imcodec.v1",
+  sizeof(Imcodec__V1__MemberCustomEntry),
+  2,
+  imcodec__v1__member_custom_entry__field_descriptors,
+  imcodec__v1__member_custom_entry__field_indices_by_name,
+  1,  imcodec__v1__member_custom_entry__number_ranges,
+  (ProtobufCMessageInit) imcodec__v1__member_custom_entry__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor imcodec__v1__user_profile__field_descriptors[12] =
 {
   {
@@ -1896,7 +1992,7 @@ static const ProtobufCFieldDescriptor imcodec__v1__group_member_info__field_desc
     PROTOBUF_C_TYPE_MESSAGE,
     offsetof(Imcodec__V1__GroupMemberInfo, n_custom_info),
     offsetof(Imcodec__V1__GroupMemberInfo, custom_info),
-    &imcodec__v1__custom_info_entry__descriptor,
+    &imcodec__v1__member_custom_entry__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
