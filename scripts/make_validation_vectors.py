@@ -576,6 +576,15 @@ def write_rule_file():
     rule("wording-on-add-friend", "A wording on an ADD_FRIEND change (wording belongs to add requests).",
          msg(C2C, sns([{"identifier": "user_dave", "wording": "hi"}], kind="ADD_FRIEND")),
          [finding("rule.sns.wording-type", "elems[0].snsSystem.users[0].wording")])
+    for kind in ("ADD_FRIEND", "DEL_FRIEND", "DEL_FRIEND_REQ"):
+        rule(f"source-on-{kind.lower().replace('_', '-')}",
+             f"An add source on a {kind} change: add-friend and delete-friend notices list the identifier alone, "
+             "and the source is filled in when applying.",
+             msg(C2C, sns([{"identifier": "user_dave", "source": "AddSource_Type_Web"}], kind=kind)),
+             [finding("rule.sns.source-type", "elems[0].snsSystem.users[0].source")])
+    rule("source-on-add-friend-req", "An add source and wording on an ADD_FRIEND_REQ change.",
+         msg(C2C, sns([{"identifier": "user_dave", "wording": "hi", "source": "AddSource_Type_Web"}],
+                      kind="ADD_FRIEND_REQ")), [])
     rule("sns-change-without-user", "A relationship change without an identifier.",
          msg(C2C, sns([{"source": "AddSource_Type_Web"}])),
          [finding("rule.sns.identifier-missing", "elems[0].snsSystem.users[0].identifier")])

@@ -496,6 +496,8 @@ static void visit_sns_system(run *r, const Imcodec__V1__SnsSystemElem *sns) {
             report(r, "rule.sns.wording-type", "wording", 0, 0);
         check_count(r, l->has_max_friend_wording_bytes, l->max_friend_wording_bytes, (int64_t)strlen(user->wording),
                     "limit.sns.wording-bytes", "wording");
+        if (user->source[0] != '\0' && sns->type != IMCODEC__V1__SNS_SYSTEM_TYPE__SNS_SYSTEM_TYPE_ADD_FRIEND_REQ)
+            report(r, "rule.sns.source-type", "source", 0, 0);
         check_add_source(r, user->source);
         leave(r, at);
     }

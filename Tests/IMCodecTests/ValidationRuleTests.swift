@@ -414,6 +414,14 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
             payload: sns(.addFriend, [SnsChangeInfo(identifier: "u"), SnsChangeInfo(identifier: "v", wording: "hi")]),
             expected: [F.error(.snsWordingType, "elems[0].snsSystem.users[1].wording")]),
         RuleCase(
+            name: "source on a delete-friend notice",
+            payload: sns(.delFriend, [SnsChangeInfo(identifier: "u", source: "AddSource_Type_Web")]),
+            expected: [F.error(.snsSourceType, "elems[0].snsSystem.users[0].source")]),
+        RuleCase(
+            name: "source on an add request",
+            payload: sns(.addFriendReq, [SnsChangeInfo(identifier: "u", wording: "hi", source: "AddSource_Type_Web")]),
+            expected: []),
+        RuleCase(
             name: "relationship change without a user",
             payload: sns(.delFriend, [SnsChangeInfo(identifier: "")]),
             expected: [F.error(.snsIdentifierMissing, "elems[0].snsSystem.users[0].identifier")]),

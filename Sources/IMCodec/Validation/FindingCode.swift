@@ -181,6 +181,9 @@ extension FindingCode {
     public static let snsSourceBytes = Self("limit.sns.source-bytes")
     /// A relationship change carries a wording but is not an add request (F5).
     public static let snsWordingType = Self("rule.sns.wording-type")
+    /// A relationship change carries an add source but is not an add request
+    /// (F5).
+    public static let snsSourceType = Self("rule.sns.source-type")
     /// A relationship change names no user (F5).
     public static let snsIdentifierMissing = Self("rule.sns.identifier-missing")
     /// A profile string is longer than ``ValidationLimits/maxProfileStringBytes`` (F7).
@@ -255,7 +258,7 @@ extension FindingCode {
         .groupChangeValueMissing, .groupChangeKeyType, .groupChangeKeyMissing,
         .groupSystemUserDataType, .unknownPlatform, .groupIDBytes, .groupIDCharacters, .groupCustomFields,
         .groupCustomKeyBytes, .groupCustomValueBytes, .memberCustomFields, .memberCustomValueBytes,
-        .snsWordingBytes, .snsSourceFormat, .snsSourceBytes, .snsWordingType, .snsIdentifierMissing,
+        .snsWordingBytes, .snsSourceFormat, .snsSourceBytes, .snsWordingType, .snsSourceType, .snsIdentifierMissing,
         .profileStringBytes, .userIDBytes,
         .connectionCodeState, .userStatusCodeType, .receiptTargetMissing, .receiptTargetAmbiguous,
         .receiptPeerReadOnGroup, .receiptCountsOnOneToOne, .recallMsgIDMissing, .modificationMessageMissing,
