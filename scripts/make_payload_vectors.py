@@ -1007,6 +1007,15 @@ def write_envelope_files():
                       "SDK) holding UTF-8 JSON text with emoji; proto3 JSON prints bytes as base64.",
                       "message", {"cloudCustomData": b64('{"reply":"好的 👍"}')})
     vf_.payload_hex_valid(
+        "envelope.message.is-self",
+        "isSelf (V2TIMMessage.isSelf) is field 19, after the elems: tag 98 01, written here by hand.",
+        "message",
+        bytes.fromhex("92 01 00 98 01 01"),
+        bytes.fromhex("92 01 00 98 01 01"),
+        {"elems": [{}], "isSelf": True},
+        flags=["EmptyMessage"],
+    )
+    vf_.payload_hex_valid(
         "envelope.message.cloud-custom-data-not-utf8",
         "cloudCustomData holding 3 bytes that are not UTF-8 (ff fe 80): bytes, so accepted and kept; the JSON is "
         "the base64 of the three bytes, written here by hand.",
@@ -1026,10 +1035,10 @@ def write_envelope_files():
     )
     vf_.payload_hex_valid(
         "envelope.message.unknown-top-level",
-        "Unknown fields 19 and 536870911 (the largest field number) in the message: kept at the end.",
+        "Unknown fields 21 and 536870911 (the largest field number) in the message: kept at the end.",
         "message",
-        vf(536870911, 1) + ld(1, b"m1") + ld(19, b"x") + ld(18, ld(1, ld(1, b"t"))),
-        ld(1, b"m1") + ld(18, ld(1, ld(1, b"t"))) + vf(536870911, 1) + ld(19, b"x"),
+        vf(536870911, 1) + ld(1, b"m1") + ld(21, b"x") + ld(18, ld(1, ld(1, b"t"))),
+        ld(1, b"m1") + ld(18, ld(1, ld(1, b"t"))) + vf(536870911, 1) + ld(21, b"x"),
         {"msgId": "m1", "elems": [{"text": {"text": "t"}}]},
         flags=["UnknownField", "NonCanonicalInput"],
     )

@@ -574,6 +574,8 @@ def export_message(m, path, style):
               "GroupId": m.get("groupId", ""), "MsgSeq": seq, "MsgRandom": int(m.get("random", 0)),
               "MsgTimeStamp": timestamp, "MsgBody": body, "CloudCustomData": cloud_custom_data,
               "OfflinePushInfo": push}
+    if m.get("isSelf"):  # field 19, after the elems
+        raise Unrepresentable(p("isSelf"))
     envelope = any(values[k] for k in values if k != "MsgBody")
     if style == "top" and not envelope:
         return body
@@ -1805,6 +1807,11 @@ def write_export():
         error="elems[0]")
     exp(vf, "rest.export.custom-data-not-utf8", "Custom data that is not UTF-8 cannot be a JSON string.", "message",
         {"elems": [{"custom": {"data": b64(b"\xff\xfe")}}]}, error="elems[0].custom.data")
+    exp(vf, "rest.export.is-self", "isSelf (field 19) is local to one client; REST bodies have no key for it. "
+        "Field 19 follows the elems, so an unrepresentable elem is found first.", "message",
+        {"isSelf": True, "elems": [{"text": {"text": "t"}}]}, error="isSelf")
+    exp(vf, "rest.export.is-self-after-elems", "isSelf and an SDK-only elem: the elem (field 18) comes first.",
+        "message", {"isSelf": True, "elems": [{"groupTips": {"type": 1}}]}, error="elems[0].groupTips")
     exp(vf, "rest.export.cloud-custom-data-not-utf8", "Cloud custom data is bytes in the model and a string in "
         "REST: bytes that are not UTF-8 have no REST form.", "message",
         {"cloudCustomData": b64(b"\xff\xfe\x80"), "elems": [{"custom": {"data": b64(b"\xff")}}]},

@@ -2669,6 +2669,7 @@ extension Message {
             cache.record(count, at: slot)
             size &+= 2 &+ WireFormat.lengthDelimitedSize(count)
         }
+        if self.isSelf { size &+= 2 &+ 1 }
         if !unknownFields.isEmpty {
             size &+= unknownFields.bytes.count
             cache.holdsUnknownFields = true
@@ -2754,6 +2755,11 @@ extension Message {
             writer.writeByte(0x01)
             writer.writeLength(cache.next())
             value._encode(to: &writer, &cache)
+        }
+        if self.isSelf {
+            writer.writeByte(0x98)
+            writer.writeByte(0x01)
+            writer.writeByte(1)
         }
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
@@ -2842,6 +2848,8 @@ extension Message {
                     self.elems.append(Elem())
                     try self.elems[index]._merge(from: &nested, &context)
                 } catch { throw error.prefixed(with: "elems[\(index)]") }
+            case 152:
+                do { self.isSelf = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "isSelf") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }

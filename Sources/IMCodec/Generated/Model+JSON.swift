@@ -2199,6 +2199,10 @@ extension Message {
             for value in self.elems { value._writeJSON(to: &writer) }
             writer.endArray()
         }
+        if self.isSelf {
+            writer.key("isSelf")
+            writer.bool(self.isSelf)
+        }
         writer.endObject()
     }
 
@@ -2339,6 +2343,12 @@ extension Message {
                         self.elems.append(try Elem(_json: element, &context))
                     } catch { throw error.prefixed(with: "elems[\(index)]") }
                 }
+            case "isSelf", "is_self":
+                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.isSelf = try JSONScalar.bool(member.value)
+                } catch { throw error.prefixed(with: "isSelf") }
             default:
                 throw IMCodecError(
                     .jsonUnknownField, path: member.key,

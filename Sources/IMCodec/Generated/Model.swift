@@ -2128,6 +2128,12 @@ public struct Message: WireMessage {
     /// `elems` (field 18, repeated Elem).
     public var elems: [Elem] = []
 
+    /// Whether the logged-in user sent this message (V2TIMMessage.isSelf, seed
+    /// 002: the read-receipt examples branch on it). Local to one client.
+    ///
+    /// `is_self` (field 19, bool).
+    public var isSelf: Bool = false
+
     /// Fields this schema does not know, kept for re-encoding.
     public var unknownFields = UnknownFields()
 
@@ -2153,7 +2159,8 @@ public struct Message: WireMessage {
         atUserList: [String] = [],
         offlinePushInfo: OfflinePushInfo? = nil,
         cloudCustomData: [UInt8] = [],
-        elems: [Elem] = []
+        elems: [Elem] = [],
+        isSelf: Bool = false
     ) {
         self.msgID = msgID
         self.sender = sender
@@ -2173,6 +2180,7 @@ public struct Message: WireMessage {
         self.offlinePushInfo = offlinePushInfo
         self.cloudCustomData = cloudCustomData
         self.elems = elems
+        self.isSelf = isSelf
     }
 }
 

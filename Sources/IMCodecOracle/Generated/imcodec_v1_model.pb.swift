@@ -1710,6 +1710,13 @@ public nonisolated struct Imcodec_V1_Message: @unchecked Sendable {
     set {_uniqueStorage()._elems = newValue}
   }
 
+  /// Whether the logged-in user sent this message (V2TIMMessage.isSelf, seed
+  /// 002: the read-receipt examples branch on it). Local to one client.
+  public var isSelf: Bool {
+    get {_storage._isSelf}
+    set {_uniqueStorage()._isSelf = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -3741,7 +3748,7 @@ nonisolated extension Imcodec_V1_ApnsPushInfo: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Message"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}msg_id\0\u{1}sender\0\u{1}receiver\0\u{3}group_id\0\u{3}group_type\0\u{1}timestamp\0\u{1}seq\0\u{1}random\0\u{1}priority\0\u{3}need_read_receipt\0\u{3}excluded_from_unread_count\0\u{3}excluded_from_last_message\0\u{3}online_user_only\0\u{3}targeted_receivers\0\u{3}at_user_list\0\u{3}offline_push_info\0\u{3}cloud_custom_data\0\u{1}elems\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}msg_id\0\u{1}sender\0\u{1}receiver\0\u{3}group_id\0\u{3}group_type\0\u{1}timestamp\0\u{1}seq\0\u{1}random\0\u{1}priority\0\u{3}need_read_receipt\0\u{3}excluded_from_unread_count\0\u{3}excluded_from_last_message\0\u{3}online_user_only\0\u{3}targeted_receivers\0\u{3}at_user_list\0\u{3}offline_push_info\0\u{3}cloud_custom_data\0\u{1}elems\0\u{3}is_self\0")
 
   fileprivate class _StorageClass {
     var _msgID: String = String()
@@ -3762,6 +3769,7 @@ nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._
     var _offlinePushInfo: Imcodec_V1_OfflinePushInfo? = nil
     var _cloudCustomData: Data = Data()
     var _elems: [Imcodec_V1_Elem] = []
+    var _isSelf: Bool = false
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -3790,6 +3798,7 @@ nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._
       _offlinePushInfo = source._offlinePushInfo
       _cloudCustomData = source._cloudCustomData
       _elems = source._elems
+      _isSelf = source._isSelf
     }
   }
 
@@ -3826,6 +3835,7 @@ nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._
         case 16: try { try decoder.decodeSingularMessageField(value: &_storage._offlinePushInfo) }()
         case 17: try { try decoder.decodeSingularBytesField(value: &_storage._cloudCustomData) }()
         case 18: try { try decoder.decodeRepeatedMessageField(value: &_storage._elems) }()
+        case 19: try { try decoder.decodeSingularBoolField(value: &_storage._isSelf) }()
         default: break
         }
       }
@@ -3892,6 +3902,9 @@ nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._
       if !_storage._elems.isEmpty {
         try visitor.visitRepeatedMessageField(value: _storage._elems, fieldNumber: 18)
       }
+      if _storage._isSelf != false {
+        try visitor.visitSingularBoolField(value: _storage._isSelf, fieldNumber: 19)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -3919,6 +3932,7 @@ nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._
         if _storage._offlinePushInfo != rhs_storage._offlinePushInfo {return false}
         if _storage._cloudCustomData != rhs_storage._cloudCustomData {return false}
         if _storage._elems != rhs_storage._elems {return false}
+        if _storage._isSelf != rhs_storage._isSelf {return false}
         return true
       }
       if !storagesAreEqual {return false}

@@ -500,6 +500,7 @@ extension Message: Arbitrary {
             for _ in 0..<generator.count() { value.elems.append(Elem.arbitrary(using: &generator)) }
             generator.leaveNested()
         }
+        if generator.setField() { value.isSelf = generator.bool() }
         value.unknownFields = generator.unknownFields()
         return value
     }

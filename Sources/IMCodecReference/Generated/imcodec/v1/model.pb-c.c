@@ -4200,7 +4200,7 @@ const ProtobufCMessageDescriptor imcodec__v1__apns_push_info__descriptor =
   (ProtobufCMessageInit) imcodec__v1__apns_push_info__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor imcodec__v1__message__field_descriptors[18] =
+static const ProtobufCFieldDescriptor imcodec__v1__message__field_descriptors[19] =
 {
   {
     "msg_id",
@@ -4418,6 +4418,18 @@ static const ProtobufCFieldDescriptor imcodec__v1__message__field_descriptors[18
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "is_self",
+    19,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__Message, is_self),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imcodec__v1__message__field_indices_by_name[] = {
   14,   /* field[14] = at_user_list */
@@ -4427,6 +4439,7 @@ static const unsigned imcodec__v1__message__field_indices_by_name[] = {
   10,   /* field[10] = excluded_from_unread_count */
   3,   /* field[3] = group_id */
   4,   /* field[4] = group_type */
+  18,   /* field[18] = is_self */
   0,   /* field[0] = msg_id */
   9,   /* field[9] = need_read_receipt */
   15,   /* field[15] = offline_push_info */
@@ -4442,7 +4455,7 @@ static const unsigned imcodec__v1__message__field_indices_by_name[] = {
 static const ProtobufCIntRange imcodec__v1__message__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 18 }
+  { 0, 19 }
 };
 const ProtobufCMessageDescriptor imcodec__v1__message__descriptor =
 {
@@ -4452,7 +4465,7 @@ const ProtobufCMessageDescriptor imcodec__v1__message__descriptor =
   "Imcodec__V1__Message",
   "imcodec.v1",
   sizeof(Imcodec__V1__Message),
-  18,
+  19,
   imcodec__v1__message__field_descriptors,
   imcodec__v1__message__field_indices_by_name,
   1,  imcodec__v1__message__number_ranges,

@@ -851,10 +851,15 @@ struct  Imcodec__V1__Message
   ProtobufCBinaryData cloud_custom_data;
   size_t n_elems;
   Imcodec__V1__Elem **elems;
+  /*
+   * Whether the logged-in user sent this message (V2TIMMessage.isSelf, seed
+   * 002: the read-receipt examples branch on it). Local to one client.
+   */
+  protobuf_c_boolean is_self;
 };
 #define IMCODEC__V1__MESSAGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__message__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, IMCODEC__V1__PRIORITY__PRIORITY_DEFAULT, 0, 0, 0, 0, 0,NULL, 0,NULL, NULL, {0,NULL}, 0,NULL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, IMCODEC__V1__PRIORITY__PRIORITY_DEFAULT, 0, 0, 0, 0, 0,NULL, 0,NULL, NULL, {0,NULL}, 0,NULL, 0 }
 
 
 /*
