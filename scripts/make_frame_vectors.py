@@ -512,6 +512,14 @@ def write_frame_files():
                "A stored frame whose payload has its fields in reverse order: decoded frames answer the canonical "
                "payload.", build_frame("message", ld(2, b"s") + ld(1, b"m")), flags=["Stored", "NonCanonicalPayload"],
                canonical=ld(1, b"m") + ld(2, b"s"))
+    # cloud_custom_data is bytes (NSData in the SDK): three bytes that are not
+    # UTF-8, field 17 written by hand.
+    not_utf8 = bytes.fromhex("8a 01 03 ff fe 80")
+    frame_case(vf, "frame.header.cloud-custom-data-not-utf8-stored",
+               "A stored message frame whose cloud custom data is ff fe 80, not UTF-8: bytes, so the frame decodes "
+               "and its payload is kept byte for byte.", build_frame("message", not_utf8), flags=["Stored"])
+    frame_case(vf, "frame.header.cloud-custom-data-not-utf8-deflate",
+               "The same payload deflated.", build_frame("message", not_utf8, compress=True), flags=["Deflate"])
     # Every value of the flags byte, with a header and body that are right for it.
     for flags_byte in range(256):
         kind, compression, dictionary, reserved = flags_byte & 3, (flags_byte >> 2) & 3, flags_byte & 0x10, flags_byte >> 5

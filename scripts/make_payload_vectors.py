@@ -649,8 +649,31 @@ def extra_elem_cases(vf_, prefix, kind_json, wrap):
             f"{prefix}.custom-info-empty-data",
             "A custom-info entry whose data member is empty: written as a zero-length field.",
             "message",
-            wrap({"opGroupMemberInfo": {"customInfo": [{"key": "k", "data": ""}]}}),
+            wrap({"opUserInfo": {"customInfo": [{"key": "k", "data": ""}]}}),
             flags=["OneofDefault"],
+        )
+        vf_.payload_valid(
+            f"{prefix}.member-custom-empty-data",
+            "A member custom entry is a key and bytes (NSData only, seed 004), no oneof: empty data is the default "
+            "and is left out.",
+            "message",
+            wrap({"opGroupMemberInfo": {"customInfo": [{"key": "k", "data": ""}]}}),
+            flags=["Defaults"],
+            expected_json=wrap({"opGroupMemberInfo": {"customInfo": [{"key": "k"}]}}),
+        )
+        # Elem 18 > groupTips 10 > opGroupMemberInfo 9 > customInfo 6 > key 1, and
+        # field 3 varint 9: the number member of a profile custom entry, which
+        # a member custom entry does not have.
+        member_number = ld(18, ld(10, ld(9, ld(6, ld(1, b"k") + bytes.fromhex("18 09")))))
+        vf_.payload_hex_valid(
+            f"{prefix}.member-custom-number-is-unknown",
+            "A member custom entry holding a number (field 3): member custom values are NSData only (seed 004), so "
+            "the number is an unknown field, kept on the wire and absent from the JSON.",
+            "message",
+            member_number,
+            member_number,
+            wrap({"opGroupMemberInfo": {"customInfo": [{"key": "k"}]}}),
+            flags=["UnknownField"],
         )
         vf_.payload_valid(
             f"{prefix}.custom-info-int64-extremes",
@@ -857,7 +880,7 @@ MESSAGE_ALL = {
     "targetedReceivers": ["user_bob", "user_carol"],
     "atUserList": ["user_bob", "__kImSDK_MesssageAtALL__"],
     "offlinePushInfo": {"title": "Alice", "desc": "sent you a message", "ext": '{"route":"/chat/alice"}', "iosSound": "default"},
-    "cloudCustomData": '{"quote":{"msgId":"m0"}}',
+    "cloudCustomData": b64('{"quote":{"msgId":"m0"}}'),
     "elems": [{"text": {"text": "@Bob lunch?"}}, {"face": {"index": 3}}],
 }
 
@@ -980,8 +1003,27 @@ def write_envelope_files():
     vf_.payload_valid("envelope.message.empty-elem", "An elem with no kind: an empty entry, printed as {}.", "message",
                       {"elems": [{}]}, flags=["EmptyMessage"])
     vf_.payload_valid("envelope.message.no-fields", "The message with no fields: the empty payload.", "message", {})
-    vf_.payload_valid("envelope.message.cloud-custom-data-unicode", "cloudCustomData with JSON text and emoji.",
-                      "message", {"cloudCustomData": '{"reply":"好的 👍"}'}, flags=["Unicode"])
+    vf_.payload_valid("envelope.message.cloud-custom-data-unicode", "cloudCustomData (bytes, NSData in the "
+                      "SDK) holding UTF-8 JSON text with emoji; proto3 JSON prints bytes as base64.",
+                      "message", {"cloudCustomData": b64('{"reply":"好的 👍"}')})
+    vf_.payload_hex_valid(
+        "envelope.message.is-self",
+        "isSelf (V2TIMMessage.isSelf) is field 19, after the elems: tag 98 01, written here by hand.",
+        "message",
+        bytes.fromhex("92 01 00 98 01 01"),
+        bytes.fromhex("92 01 00 98 01 01"),
+        {"elems": [{}], "isSelf": True},
+        flags=["EmptyMessage"],
+    )
+    vf_.payload_hex_valid(
+        "envelope.message.cloud-custom-data-not-utf8",
+        "cloudCustomData holding 3 bytes that are not UTF-8 (ff fe 80): bytes, so accepted and kept; the JSON is "
+        "the base64 of the three bytes, written here by hand.",
+        "message",
+        bytes.fromhex("8a 01 03 ff fe 80"),
+        bytes.fromhex("8a 01 03 ff fe 80"),
+        {"cloudCustomData": "//6A"},
+    )
     vf_.payload_hex_valid(
         "envelope.message.unknown-elem-kind",
         "An elem holding field 14, a kind this schema does not know: the elem keeps it as an unknown field.",
@@ -993,10 +1035,10 @@ def write_envelope_files():
     )
     vf_.payload_hex_valid(
         "envelope.message.unknown-top-level",
-        "Unknown fields 19 and 536870911 (the largest field number) in the message: kept at the end.",
+        "Unknown fields 21 and 536870911 (the largest field number) in the message: kept at the end.",
         "message",
-        vf(536870911, 1) + ld(1, b"m1") + ld(19, b"x") + ld(18, ld(1, ld(1, b"t"))),
-        ld(1, b"m1") + ld(18, ld(1, ld(1, b"t"))) + vf(536870911, 1) + ld(19, b"x"),
+        vf(536870911, 1) + ld(1, b"m1") + ld(21, b"x") + ld(18, ld(1, ld(1, b"t"))),
+        ld(1, b"m1") + ld(18, ld(1, ld(1, b"t"))) + vf(536870911, 1) + ld(21, b"x"),
         {"msgId": "m1", "elems": [{"text": {"text": "t"}}]},
         flags=["UnknownField", "NonCanonicalInput"],
     )
@@ -1015,7 +1057,7 @@ def write_envelope_files():
         "message",
         ld(18, ld(1, ld(1, b"t"))) + ld(17, b"c") + vf(7, 5) + ld(2, b"s") + ld(1, b"m"),
         ld(1, b"m") + ld(2, b"s") + vf(7, 5) + ld(17, b"c") + ld(18, ld(1, ld(1, b"t"))),
-        {"msgId": "m", "sender": "s", "seq": "5", "cloudCustomData": "c", "elems": [{"text": {"text": "t"}}]},
+        {"msgId": "m", "sender": "s", "seq": "5", "cloudCustomData": "Yw==", "elems": [{"text": {"text": "t"}}]},
         flags=["NonCanonicalInput"],
     )
     written.append(vf_.write())

@@ -104,7 +104,7 @@ RELAY_KEYS = ["Title", "MsgNum", "CompatibleText", "AbstractList", "MsgList", "J
 MESSAGE_KEYS = [  # (REST key, type, model field)
     ("From_Account", "str", "sender"), ("To_Account", "str", "receiver"), ("GroupId", "str", "groupId"),
     ("MsgSeq", "u32", "seq"), ("MsgRandom", "u32", "random"), ("MsgTimeStamp", "u32", "timestamp"),
-    ("MsgBody", "body", "elems"), ("CloudCustomData", "str", "cloudCustomData"),
+    ("MsgBody", "body", "elems"), ("CloudCustomData", "bytes", "cloudCustomData"),
     ("OfflinePushInfo", "push", "offlinePushInfo"),
 ]
 ENTRY_REQUIRED = ["From_Account", "MsgSeq", "MsgRandom", "MsgTimeStamp", "MsgBody"]
@@ -568,11 +568,14 @@ def export_message(m, path, style):
         if m.get(field):
             raise Unrepresentable(p(field))
     push = export_push(m.get("offlinePushInfo") or {})
+    cloud_custom_data = _utf8(m.get("cloudCustomData", ""), p("cloudCustomData"))
     body = [export_elem(e, f"{p('elems')}[{i}]") for i, e in enumerate(m.get("elems", []))]
     values = {"From_Account": m.get("sender", ""), "To_Account": m.get("receiver", ""),
               "GroupId": m.get("groupId", ""), "MsgSeq": seq, "MsgRandom": int(m.get("random", 0)),
-              "MsgTimeStamp": timestamp, "MsgBody": body, "CloudCustomData": m.get("cloudCustomData", ""),
+              "MsgTimeStamp": timestamp, "MsgBody": body, "CloudCustomData": cloud_custom_data,
               "OfflinePushInfo": push}
+    if m.get("isSelf"):  # field 19, after the elems
+        raise Unrepresentable(p("isSelf"))
     envelope = any(values[k] for k in values if k != "MsgBody")
     if style == "top" and not envelope:
         return body
@@ -1692,9 +1695,9 @@ def write_export():
         {"elems": [{"text": {}}]})
     exp(vf, "rest.export.message-object", "Envelope fields: a message object in table order, defaults left out.",
         "message", {"sender": "a", "receiver": "b", "seq": "7", "random": 9, "timestamp": "1700000000",
-                    "cloudCustomData": "c", "elems": [t]})
+                    "cloudCustomData": b64(b"c"), "elems": [t]})
     exp(vf, "rest.export.cloud-custom-data-only", "Only cloud custom data set: a message object.", "message",
-        {"cloudCustomData": "c"})
+        {"cloudCustomData": b64(b"c")})
     exp(vf, "rest.export.push-only", "Only offline push info set; AndroidInfo and ApnsInfo hold their non-default "
         "keys, the iOS sound under ApnsInfo.", "message",
         {"offlinePushInfo": {"title": "t", "iosSound": "s.caf", "android": {"vivoClassification": 1},
@@ -1742,7 +1745,7 @@ def write_export():
                    {"face": {"index": 3, "data": b64(b"abc")}}]}, flags=["MultiByte", "NulInString"])
     exp(vf, "rest.export.nested-merger-entry", "A merger whose message has a receiver, group and cloud custom data.",
         "message", {"elems": [{"merger": {"title": "t", "messages": [
-            {"sender": "a", "receiver": "b", "groupId": "g", "cloudCustomData": "c", "seq": "5", "elems": [t]}]}}]})
+            {"sender": "a", "receiver": "b", "groupId": "g", "cloudCustomData": b64(b"c"), "seq": "5", "elems": [t]}]}}]})
 
     exp(vf, "rest.export.every-kind", "One elem of each of the nine kinds in one message with a sender and "
         "receiver.", "message",
@@ -1764,7 +1767,7 @@ def write_export():
                 {"merger": {"title": "inner", "msgNum": 500, "jsonMsgKey": "key"}}]}]}}]})
     exp(vf, "rest.export.full-envelope", "Every envelope field and every push field.", "message",
         {"sender": "a", "receiver": "b", "groupId": "g", "timestamp": "4294967295", "seq": "4294967295",
-         "random": 4294967295, "cloudCustomData": "ccd", "elems": [t],
+         "random": 4294967295, "cloudCustomData": b64(b"ccd"), "elems": [t],
          "offlinePushInfo": {"title": "t", "desc": "d", "ext": "e", "iosSound": "s", "pushFlag": 1,
                              "android": {"sound": "as", "huaweiChannelId": "h", "xiaomiChannelId": "x",
                                          "oppoChannelId": "o", "googleChannelId": "g", "vivoClassification": 1,
@@ -1804,6 +1807,15 @@ def write_export():
         error="elems[0]")
     exp(vf, "rest.export.custom-data-not-utf8", "Custom data that is not UTF-8 cannot be a JSON string.", "message",
         {"elems": [{"custom": {"data": b64(b"\xff\xfe")}}]}, error="elems[0].custom.data")
+    exp(vf, "rest.export.is-self", "isSelf (field 19) is local to one client; REST bodies have no key for it. "
+        "Field 19 follows the elems, so an unrepresentable elem is found first.", "message",
+        {"isSelf": True, "elems": [{"text": {"text": "t"}}]}, error="isSelf")
+    exp(vf, "rest.export.is-self-after-elems", "isSelf and an SDK-only elem: the elem (field 18) comes first.",
+        "message", {"isSelf": True, "elems": [{"groupTips": {"type": 1}}]}, error="elems[0].groupTips")
+    exp(vf, "rest.export.cloud-custom-data-not-utf8", "Cloud custom data is bytes in the model and a string in "
+        "REST: bytes that are not UTF-8 have no REST form.", "message",
+        {"cloudCustomData": b64(b"\xff\xfe\x80"), "elems": [{"custom": {"data": b64(b"\xff")}}]},
+        error="cloudCustomData")
     exp(vf, "rest.export.face-data-not-utf8", "Face data that is not UTF-8.", "message",
         {"elems": [{"face": {"index": 1, "data": b64(b"\xc3")}}]}, error="elems[0].face.data")
     exp(vf, "rest.export.image-level-uuid", "An image level's uuid has no REST key.", "message",

@@ -505,6 +505,39 @@ def write_rule_file():
     rule("tips-member-change", "Member changes on MEMBER_INFO_CHANGE tips.",
          msg(GROUP, {"groupTips": {"type": "GROUP_TIPS_TYPE_MEMBER_INFO_CHANGE", "platform": "iOS",
                                    "memberChangeList": [{"identifier": "user_bob", "shutupTime": 60}]}}), [])
+    for tip_type in ("INVITE", "QUIT", "KICKED", "SET_ADMIN", "CANCEL_ADMIN"):
+        rule(f"tips-user-list-on-{tip_type.lower().replace('_', '-')}",
+             f"A user list on {tip_type} tips, one of the types (0x01 to 0x05) whose comments name it.",
+             msg(GROUP, {"groupTips": {"type": f"GROUP_TIPS_TYPE_{tip_type}", "platform": "iOS",
+                                       "userList": ["user_bob"]}}), [])
+    for tip_type in ("INFO_CHANGE", "MEMBER_INFO_CHANGE"):
+        rule(f"tips-user-list-on-{tip_type.lower().replace('_', '-')}",
+             f"A user list on {tip_type} tips: only 0x01 to 0x05 carry one.",
+             msg(GROUP, {"groupTips": {"type": f"GROUP_TIPS_TYPE_{tip_type}", "platform": "iOS",
+                                       "userList": ["user_bob"]}}),
+             [finding("rule.group-tips.user-list-type", "elems[0].groupTips.userList")])
+    rule("tips-changed-user-info-distinct", "changedUserInfo with two different user IDs.",
+         msg(GROUP, {"groupTips": {"type": "GROUP_TIPS_TYPE_MEMBER_INFO_CHANGE", "platform": "iOS",
+                                   "changedUserInfo": [{"identifier": "user_bob"}, {"identifier": "user_carol"}]}}), [])
+    rule("tips-changed-user-info-repeated", "changedUserInfo (a dictionary in the SDK) naming user_bob twice: the "
+         "second entry is the finding.",
+         msg(GROUP, {"groupTips": {"type": "GROUP_TIPS_TYPE_MEMBER_INFO_CHANGE", "platform": "iOS",
+                                   "changedUserInfo": [{"identifier": "user_bob"}, {"identifier": "user_carol"},
+                                                       {"identifier": "user_bob"}, {"identifier": "user_bob"}]}}),
+         [finding("rule.group-tips.duplicate-identifier", "elems[0].groupTips.changedUserInfo[2].identifier"),
+          finding("rule.group-tips.duplicate-identifier", "elems[0].groupTips.changedUserInfo[3].identifier")])
+    rule("tips-changed-member-info-repeated", "changedGroupMemberInfo naming the same user twice.",
+         msg(GROUP, {"groupTips": {"type": "GROUP_TIPS_TYPE_MEMBER_INFO_CHANGE", "platform": "iOS",
+                                   "changedGroupMemberInfo": [{"identifier": "user_bob"}, {"identifier": "user_bob"}]}}),
+         [finding("rule.group-tips.duplicate-identifier", "elems[0].groupTips.changedGroupMemberInfo[1].identifier")])
+    rule("tips-changed-lists-share-id", "The same user ID once in each changed list: two dictionaries, no repeat.",
+         msg(GROUP, {"groupTips": {"type": "GROUP_TIPS_TYPE_MEMBER_INFO_CHANGE", "platform": "iOS",
+                                   "changedUserInfo": [{"identifier": "user_bob"}],
+                                   "changedGroupMemberInfo": [{"identifier": "user_bob"}]}}), [])
+    rule("tips-changed-ids-canonically-equal", "changedUserInfo with \"é\" precomposed (c3 a9) and decomposed "
+         "(65 cc 81): different bytes, so different keys.",
+         msg(GROUP, {"groupTips": {"type": "GROUP_TIPS_TYPE_MEMBER_INFO_CHANGE", "platform": "iOS",
+                                   "changedUserInfo": [{"identifier": "\u00e9"}, {"identifier": "e\u0301"}]}}), [])
     rule("name-change-without-value", "A name change without a name.", msg(GROUP, change("NAME", "")),
          [finding("rule.group-change.value-missing", "elems[0].groupTips.groupChangeList[0].value")])
     rule("introduction-cleared", "An introduction change to the empty string (clearing it).",
@@ -543,6 +576,15 @@ def write_rule_file():
     rule("wording-on-add-friend", "A wording on an ADD_FRIEND change (wording belongs to add requests).",
          msg(C2C, sns([{"identifier": "user_dave", "wording": "hi"}], kind="ADD_FRIEND")),
          [finding("rule.sns.wording-type", "elems[0].snsSystem.users[0].wording")])
+    for kind in ("ADD_FRIEND", "DEL_FRIEND", "DEL_FRIEND_REQ"):
+        rule(f"source-on-{kind.lower().replace('_', '-')}",
+             f"An add source on a {kind} change: add-friend and delete-friend notices list the identifier alone, "
+             "and the source is filled in when applying.",
+             msg(C2C, sns([{"identifier": "user_dave", "source": "AddSource_Type_Web"}], kind=kind)),
+             [finding("rule.sns.source-type", "elems[0].snsSystem.users[0].source")])
+    rule("source-on-add-friend-req", "An add source and wording on an ADD_FRIEND_REQ change.",
+         msg(C2C, sns([{"identifier": "user_dave", "wording": "hi", "source": "AddSource_Type_Web"}],
+                      kind="ADD_FRIEND_REQ")), [])
     rule("sns-change-without-user", "A relationship change without an identifier.",
          msg(C2C, sns([{"source": "AddSource_Type_Web"}])),
          [finding("rule.sns.identifier-missing", "elems[0].snsSystem.users[0].identifier")])

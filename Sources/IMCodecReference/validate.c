@@ -231,10 +231,8 @@ static void visit_member(run *r, const Imcodec__V1__GroupMemberInfo *member) {
     if (!l->has_max_member_custom_value_bytes) return;
     size_t mark = enter(r, "customInfo");
     for (size_t i = 0; i < member->n_custom_info; i++) {
-        const Imcodec__V1__CustomInfoEntry *entry = member->custom_info[i];
-        if (entry->value_case != IMCODEC__V1__CUSTOM_INFO_ENTRY__VALUE_DATA ||
-            (int64_t)entry->data.len <= l->max_member_custom_value_bytes)
-            continue;
+        const Imcodec__V1__MemberCustomEntry *entry = member->custom_info[i];
+        if ((int64_t)entry->data.len <= l->max_member_custom_value_bytes) continue;
         size_t at = enter_index(r, i);
         check_count(r, 1, l->max_member_custom_value_bytes, (int64_t)entry->data.len, "limit.member.custom-value-bytes",
                     "data");
@@ -297,7 +295,41 @@ static int member_limit(const imcodec_ref_validation_limits *l, const char *grou
     return 0;
 }
 
-/* G2, G3, G8-G10, G13-G15: a group tips elem at the current path. */
+/* G18: which entries repeat the identifier of an earlier entry of the same
+ * list. Sorting the indices by (identifier bytes, index) finds them in
+ * O(n log n); returns NULL (and sets out_of_memory) when allocation fails,
+ * or when n is 0. The caller frees the flags. */
+typedef struct {
+    const char *id;
+    size_t index;
+} keyed_index;
+
+static int compare_keyed_index(const void *a, const void *b) {
+    const keyed_index *x = a, *y = b;
+    int order = strcmp(x->id, y->id);
+    if (order != 0) return order;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static unsigned char *repeated_identifiers(run *r, const char *const *ids, size_t n) {
+    if (n == 0) return NULL;
+    keyed_index *sorted = malloc(n * sizeof *sorted);
+    unsigned char *repeated = calloc(n, 1);
+    if (sorted == NULL || repeated == NULL) {
+        free(sorted);
+        free(repeated);
+        r->out_of_memory = 1;
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) sorted[i] = (keyed_index){ids[i], i};
+    qsort(sorted, n, sizeof *sorted, compare_keyed_index);
+    for (size_t i = 1; i < n; i++)
+        if (strcmp(sorted[i].id, sorted[i - 1].id) == 0) repeated[sorted[i].index] = 1;
+    free(sorted);
+    return repeated;
+}
+
+/* G2, G3, G8-G10, G13-G15, G18: a group tips elem at the current path. */
 static void visit_group_tips(run *r, const Imcodec__V1__GroupTipsElem *tips, const char *group_type) {
     const imcodec_ref_validation_limits *l = r->limits;
     int type = (int)tips->type;
@@ -317,6 +349,9 @@ static void visit_group_tips(run *r, const Imcodec__V1__GroupTipsElem *tips, con
             report(r, "rule.group-tips.group-change-list-type", "groupChangeList", 0, 0);
         if (tips->n_member_change_list > 0 && type != IMCODEC__V1__GROUP_TIPS_TYPE__GROUP_TIPS_TYPE_MEMBER_INFO_CHANGE)
             report(r, "rule.group-tips.member-change-list-type", "memberChangeList", 0, 0);
+        if (tips->n_user_list > 0 && !(type >= IMCODEC__V1__GROUP_TIPS_TYPE__GROUP_TIPS_TYPE_INVITE &&
+                                       type <= IMCODEC__V1__GROUP_TIPS_TYPE__GROUP_TIPS_TYPE_CANCEL_ADMIN))
+            report(r, "rule.group-tips.user-list-type", "userList", 0, 0);
     }
     int64_t members = 0;
     if (member_limit(l, group_type, &members))
@@ -354,10 +389,20 @@ static void visit_group_tips(run *r, const Imcodec__V1__GroupTipsElem *tips, con
         leave(r, mark);
     }
     mark = enter(r, "changedUserInfo");
+    const char **ids = NULL;
+    size_t most = tips->n_changed_user_info > tips->n_changed_group_member_info ? tips->n_changed_user_info
+                                                                                : tips->n_changed_group_member_info;
+    if (most > 0 && (ids = malloc(most * sizeof *ids)) == NULL) r->out_of_memory = 1;
+    unsigned char *repeated = NULL;
+    if (ids != NULL) {
+        for (size_t i = 0; i < tips->n_changed_user_info; i++) ids[i] = tips->changed_user_info[i]->identifier;
+        repeated = repeated_identifiers(r, ids, tips->n_changed_user_info);
+    }
     for (size_t i = 0; i < tips->n_changed_user_info; i++) {
         const Imcodec__V1__ChangedUserInfo *entry = tips->changed_user_info[i];
         size_t at = enter_index(r, i);
         check_user_id(r, entry->identifier, "identifier");
+        if (repeated != NULL && repeated[i]) report(r, "rule.group-tips.duplicate-identifier", "identifier", 0, 0);
         if (entry->profile != NULL) {
             size_t inner = enter(r, "profile");
             visit_profile(r, entry->profile);
@@ -367,10 +412,18 @@ static void visit_group_tips(run *r, const Imcodec__V1__GroupTipsElem *tips, con
     }
     leave(r, mark);
     mark = enter(r, "changedGroupMemberInfo");
+    free(repeated);
+    repeated = NULL;
+    if (ids != NULL) {
+        for (size_t i = 0; i < tips->n_changed_group_member_info; i++)
+            ids[i] = tips->changed_group_member_info[i]->identifier;
+        repeated = repeated_identifiers(r, ids, tips->n_changed_group_member_info);
+    }
     for (size_t i = 0; i < tips->n_changed_group_member_info; i++) {
         const Imcodec__V1__ChangedGroupMemberInfo *entry = tips->changed_group_member_info[i];
         size_t at = enter_index(r, i);
         check_user_id(r, entry->identifier, "identifier");
+        if (repeated != NULL && repeated[i]) report(r, "rule.group-tips.duplicate-identifier", "identifier", 0, 0);
         if (entry->info != NULL) {
             size_t inner = enter(r, "info");
             visit_member(r, entry->info);
@@ -379,6 +432,8 @@ static void visit_group_tips(run *r, const Imcodec__V1__GroupTipsElem *tips, con
         leave(r, at);
     }
     leave(r, mark);
+    free(repeated);
+    free(ids);
     check_platform(r, tips->platform, "platform");
 }
 
@@ -441,6 +496,8 @@ static void visit_sns_system(run *r, const Imcodec__V1__SnsSystemElem *sns) {
             report(r, "rule.sns.wording-type", "wording", 0, 0);
         check_count(r, l->has_max_friend_wording_bytes, l->max_friend_wording_bytes, (int64_t)strlen(user->wording),
                     "limit.sns.wording-bytes", "wording");
+        if (user->source[0] != '\0' && sns->type != IMCODEC__V1__SNS_SYSTEM_TYPE__SNS_SYSTEM_TYPE_ADD_FRIEND_REQ)
+            report(r, "rule.sns.source-type", "source", 0, 0);
         check_add_source(r, user->source);
         leave(r, at);
     }

@@ -147,8 +147,9 @@ struct MessageMaker {
         }
         if random.chance(20) { message.offlinePushInfo = pushInfo() }
         if random.chance(15) {
-            message.cloudCustomData =
+            message.cloudCustomData = Array(
                 #"{"messageReply":{"messageID":"\#(random.hex(16))","messageAbstract":"\#(random.pick(Self.chinesePhrases))","messageSender":"\#(random.pick(nicknames))","messageType":1,"version":1}}"#
+                    .utf8)
         }
         return message
     }

@@ -38,6 +38,18 @@ import Testing
         #expect(message.elems == [Elem(.face(FaceElem(index: 3, data: [1, 2])))])
     }
 
+    /// Cloud custom data is NSData in the SDK: three bytes that are not UTF-8
+    /// survive a frame and proto3 JSON (base64 written by hand).
+    @Test func cloudCustomDataThatIsNotUTF8RoundTripsThroughAFrameAndJSON() throws {
+        let data: [UInt8] = [0xFF, 0xFE, 0x80]
+        #expect(String(validating: data, as: UTF8.self) == nil)
+        let message = Message(cloudCustomData: data)
+        let frame = try FrameEncoder().encode(message)
+        #expect(try FrameDecoder().decode(Message.self, from: frame) == message)
+        #expect(message.jsonString() == #"{"cloudCustomData":"//6A"}"#)
+        #expect(try Message(jsonString: message.jsonString()) == message)
+    }
+
     @Test func readsURLSafeBase64() throws {
         let custom = try CustomElem(jsonString: #"{"data":"-_8"}"#)
         #expect(custom.data == [0xFB, 0xFF])

@@ -240,7 +240,7 @@ struct RuleOffCase: Sendable, CustomTestStringConvertible {
                         GroupTipsElem(
                             type: .invite,
                             opGroupMemberInfo: GroupMemberInfo(customInfo: [
-                                CustomInfoEntry(key: "k", value: .data(Array($0.utf8)))
+                                MemberCustomEntry(key: "k", data: Array($0.utf8))
                             ])))
                 }),
             StringLimitCase(
@@ -507,7 +507,7 @@ struct RuleOffCase: Sendable, CustomTestStringConvertible {
                         GroupTipsElem(
                             type: .invite,
                             opGroupMemberInfo: GroupMemberInfo(
-                                customInfo: (0..<count).map { CustomInfoEntry(key: "k\($0)", value: .number(1)) })))
+                                customInfo: (0..<count).map { MemberCustomEntry(key: "k\($0)", data: [1]) })))
                 }),
             CountLimitCase(
                 name: "message body bytes", profile: "current", limit: 12_288, code: .messageBodyBytes, path: "elems",
@@ -605,7 +605,7 @@ struct RuleOffCase: Sendable, CustomTestStringConvertible {
                     GroupTipsElem(
                         type: .invite,
                         opGroupMemberInfo: GroupMemberInfo(
-                            customInfo: (0..<20).map { CustomInfoEntry(key: "k\($0)", value: .data(Array(big.utf8))) }))
+                            customInfo: (0..<20).map { MemberCustomEntry(key: "k\($0)", data: Array(big.utf8)) }))
                 )),
             RuleOffCase(
                 name: "profile strings",

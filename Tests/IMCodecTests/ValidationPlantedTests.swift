@@ -80,7 +80,7 @@ import Testing
                             SnsChangeInfo(
                                 identifier: "u1",
                                 wording: "hi",  // rule.sns.wording-type
-                                source: "Friends")  // format.sns.source
+                                source: "Friends")  // rule.sns.source-type, format.sns.source
                         ]))),
             Elem(kind: .merger(merger)),
         ]
@@ -111,6 +111,7 @@ import Testing
         F.warning(.unknownPlatform, "elems[8].groupTips.platform"),
         F.error(.groupSystemUserDataType, "elems[9].groupSystem.userData"),
         F.error(.snsWordingType, "elems[10].snsSystem.users[0].wording"),
+        F.error(.snsSourceType, "elems[10].snsSystem.users[0].source"),
         F.error(.snsSourceFormat, "elems[10].snsSystem.users[0].source"),
         F.error(.mergerAbstracts, "elems[11].merger.abstracts", limit: 5, actual: 6),
         F.error(.mergerCompatibleTextMissing, "elems[11].merger.compatibleText"),

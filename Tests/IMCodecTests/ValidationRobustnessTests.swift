@@ -46,7 +46,7 @@ import Testing
         let profile = UserProfile(
             allowType: FriendAllowType(rawValue: odd), gender: Gender(rawValue: odd),
             customInfo: [CustomInfoEntry(key: "k")])
-        let member = GroupMemberInfo(role: GroupMemberRole(rawValue: odd), customInfo: [CustomInfoEntry()])
+        let member = GroupMemberInfo(role: GroupMemberRole(rawValue: odd), customInfo: [MemberCustomEntry()])
         let message = Message(
             receiver: "b", priority: Priority(rawValue: odd),
             elems: [

@@ -228,6 +228,47 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
                     type: GroupTipsType(rawValue: 9), groupChangeList: [GroupChangeInfo(type: .name, value: "n")],
                     memberCount: 3)),
             expected: [F.warning(.unknownEnumValue, "elems[0].groupTips.type", actual: 9)]),
+        RuleCase(
+            name: "user list on invite to cancel admin",
+            payload: .message(
+                F.groupMessage(
+                    (1...5).map { raw in
+                        Elem(kind: .groupTips(GroupTipsElem(type: GroupTipsType(rawValue: Int32(raw)), userList: ["bob"])))
+                    })),
+            expected: []),
+        RuleCase(
+            name: "user list on info change",
+            payload: F.tips(GroupTipsElem(type: .infoChange, userList: ["bob"])),
+            expected: [F.error(.groupTipsUserListType, "elems[0].groupTips.userList")]),
+        // G18
+        RuleCase(
+            name: "changed user info with a repeated ID",
+            payload: F.tips(
+                GroupTipsElem(
+                    type: .memberInfoChange,
+                    changedUserInfo: [
+                        ChangedUserInfo(identifier: "bob"), ChangedUserInfo(identifier: "carol"),
+                        ChangedUserInfo(identifier: "bob"),
+                    ])),
+            expected: [F.error(.groupTipsDuplicateIdentifier, "elems[0].groupTips.changedUserInfo[2].identifier")]),
+        RuleCase(
+            name: "changed member info with a repeated ID",
+            payload: F.tips(
+                GroupTipsElem(
+                    type: .memberInfoChange,
+                    changedGroupMemberInfo: [
+                        ChangedGroupMemberInfo(identifier: "bob"), ChangedGroupMemberInfo(identifier: "bob"),
+                    ])),
+            expected: [
+                F.error(.groupTipsDuplicateIdentifier, "elems[0].groupTips.changedGroupMemberInfo[1].identifier")
+            ]),
+        RuleCase(
+            name: "same ID in both changed lists",
+            payload: F.tips(
+                GroupTipsElem(
+                    type: .memberInfoChange, changedUserInfo: [ChangedUserInfo(identifier: "bob")],
+                    changedGroupMemberInfo: [ChangedGroupMemberInfo(identifier: "bob")])),
+            expected: []),
         // G10
         RuleCase(
             name: "name change without a name",
@@ -372,6 +413,14 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
             name: "wording on an add-friend notice",
             payload: sns(.addFriend, [SnsChangeInfo(identifier: "u"), SnsChangeInfo(identifier: "v", wording: "hi")]),
             expected: [F.error(.snsWordingType, "elems[0].snsSystem.users[1].wording")]),
+        RuleCase(
+            name: "source on a delete-friend notice",
+            payload: sns(.delFriend, [SnsChangeInfo(identifier: "u", source: "AddSource_Type_Web")]),
+            expected: [F.error(.snsSourceType, "elems[0].snsSystem.users[0].source")]),
+        RuleCase(
+            name: "source on an add request",
+            payload: sns(.addFriendReq, [SnsChangeInfo(identifier: "u", wording: "hi", source: "AddSource_Type_Web")]),
+            expected: []),
         RuleCase(
             name: "relationship change without a user",
             payload: sns(.delFriend, [SnsChangeInfo(identifier: "")]),
@@ -559,8 +608,21 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         for code in FindingCode.validatorCodes {
             #expect(text.contains("| `\(code.rawValue)` |"), "\(code) has no row in the code table")
         }
-        let rows =
-            (1...18).map { "M\($0)" } + (1...17).map { "G\($0)" } + (1...9).map { "F\($0)" } + (1...5).map { "C\($0)" }
+        // Every row of the validation tables of docs/LIMITS.md (generated from
+        // the declarations; the decoding limits D1… follow "## Decoding
+        // limits" and are not validation rows), read from that file so a new
+        // row fails here until this file maps it.
+        let limitsText = try String(contentsOf: root.appendingPathComponent("docs/LIMITS.md"), encoding: .utf8)
+        let validationPart = limitsText.components(separatedBy: "\n## Decoding limits")[0]
+        var rows: [String] = []
+        for line in validationPart.split(separator: "\n") where line.hasPrefix("| ") {
+            let cell = line.dropFirst(2).prefix { $0 != " " }
+            guard let letter = cell.first, "MGFC".contains(letter), cell.dropFirst().allSatisfy(\.isNumber),
+                cell.count > 1, !rows.contains(String(cell))
+            else { continue }
+            rows.append(String(cell))
+        }
+        #expect(rows.count >= 50, "docs/LIMITS.md lists \(rows.count) validation rows")
         for row in rows {
             #expect(text.contains("\n| \(row) |"), "docs/LIMITS.md row \(row) is not mapped")
         }

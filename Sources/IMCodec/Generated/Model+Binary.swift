@@ -65,6 +65,54 @@ extension CustomInfoEntry {
     }
 }
 
+extension MemberCustomEntry {
+    @_effects(releasenone)
+    public func _encodedSize(_ cache: inout SizeCache) -> Int {
+        var size = 0
+        if !self.key.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.key.utf8.count) }
+        if !self.data.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.data.count) }
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
+        return size
+    }
+
+    @_effects(releasenone)
+    public func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+        if !self.key.isEmpty {
+            writer.writeByte(0x0A)
+            writer.writeLengthDelimited(self.key)
+        }
+        if !self.data.isEmpty {
+            writer.writeByte(0x12)
+            writer.writeLengthDelimited(self.data)
+        }
+        if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
+    }
+
+    @inline(never)
+    public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+        while reader.hasMore {
+            let start = reader.mark
+            let tag = try reader.readTag()
+            switch tag {
+            case 10:
+                do { self.key = try reader.readString() } catch { throw error.prefixed(with: "key") }
+            case 18:
+                do { self.data = try reader.readBytes() } catch { throw error.prefixed(with: "data") }
+            default:
+                try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
+            }
+        }
+    }
+
+    @_effects(releasenone)
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
+    }
+}
+
 extension UserProfile {
     @_effects(releasenone)
     public func _encodedSize(_ cache: inout SizeCache) -> Int {
@@ -293,7 +341,7 @@ extension GroupMemberInfo {
                     if index == 0 {
                         self.customInfo.reserveCapacity(reader.entryCount(withTag: 50, limit: context.limits.maxRepeated))
                     }
-                    self.customInfo.append(CustomInfoEntry())
+                    self.customInfo.append(MemberCustomEntry())
                     try self.customInfo[index]._merge(from: &nested, &context)
                 } catch { throw error.prefixed(with: "customInfo[\(index)]") }
             default:
@@ -2614,13 +2662,14 @@ extension Message {
             cache.record(count, at: slot)
             size &+= 2 &+ WireFormat.lengthDelimitedSize(count)
         }
-        if !self.cloudCustomData.isEmpty { size &+= 2 &+ WireFormat.lengthDelimitedSize(self.cloudCustomData.utf8.count) }
+        if !self.cloudCustomData.isEmpty { size &+= 2 &+ WireFormat.lengthDelimitedSize(self.cloudCustomData.count) }
         for value in self.elems {
             let slot = cache.reserve()
             let count = value._encodedSize(&cache)
             cache.record(count, at: slot)
             size &+= 2 &+ WireFormat.lengthDelimitedSize(count)
         }
+        if self.isSelf { size &+= 2 &+ 1 }
         if !unknownFields.isEmpty {
             size &+= unknownFields.bytes.count
             cache.holdsUnknownFields = true
@@ -2707,6 +2756,11 @@ extension Message {
             writer.writeLength(cache.next())
             value._encode(to: &writer, &cache)
         }
+        if self.isSelf {
+            writer.writeByte(0x98)
+            writer.writeByte(0x01)
+            writer.writeByte(1)
+        }
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
@@ -2778,7 +2832,7 @@ extension Message {
                     self.offlinePushInfo = value
                 } catch { throw error.prefixed(with: "offlinePushInfo") }
             case 138:
-                do { self.cloudCustomData = try reader.readString() } catch { throw error.prefixed(with: "cloudCustomData") }
+                do { self.cloudCustomData = try reader.readBytes() } catch { throw error.prefixed(with: "cloudCustomData") }
             case 146:
                 let index = self.elems.count
                 if index >= context.limits.maxElems {
@@ -2794,6 +2848,8 @@ extension Message {
                     self.elems.append(Elem())
                     try self.elems[index]._merge(from: &nested, &context)
                 } catch { throw error.prefixed(with: "elems[\(index)]") }
+            case 152:
+                do { self.isSelf = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "isSelf") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }

@@ -53,6 +53,46 @@ extension CustomInfoEntry {
     }
 }
 
+extension MemberCustomEntry {
+    public func _writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if !self.key.isEmpty {
+            writer.key("key")
+            writer.string(self.key)
+        }
+        if !self.data.isEmpty {
+            writer.key("data")
+            writer.bytes(self.data)
+        }
+        writer.endObject()
+    }
+
+    public init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+        self.init()
+        var seen: UInt64 = 0
+        for member in try JSONScalar.object(json) {
+            switch member.key {
+            case "key":
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.key = try JSONScalar.string(member.value)
+                } catch { throw error.prefixed(with: "key") }
+            case "data":
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.data = try JSONScalar.bytes(member.value)
+                } catch { throw error.prefixed(with: "data") }
+            default:
+                throw IMCodecError(
+                    .jsonUnknownField, path: member.key,
+                    reason: "MemberCustomEntry has no field named \(member.key)")
+            }
+        }
+    }
+}
+
 extension UserProfile {
     public func _writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
@@ -281,7 +321,7 @@ extension GroupMemberInfo {
                 self.customInfo.reserveCapacity(elements.count)
                 for (index, element) in elements.enumerated() {
                     do {
-                        self.customInfo.append(try CustomInfoEntry(_json: element, &context))
+                        self.customInfo.append(try MemberCustomEntry(_json: element, &context))
                     } catch { throw error.prefixed(with: "customInfo[\(index)]") }
                 }
             default:
@@ -2151,13 +2191,17 @@ extension Message {
         }
         if !self.cloudCustomData.isEmpty {
             writer.key("cloudCustomData")
-            writer.string(self.cloudCustomData)
+            writer.bytes(self.cloudCustomData)
         }
         if !self.elems.isEmpty {
             writer.key("elems")
             writer.beginArray()
             for value in self.elems { value._writeJSON(to: &writer) }
             writer.endArray()
+        }
+        if self.isSelf {
+            writer.key("isSelf")
+            writer.bool(self.isSelf)
         }
         writer.endObject()
     }
@@ -2283,7 +2327,7 @@ extension Message {
                 try JSONDecodeContext.markSeen(&seen, bit: 16, key: member.key)
                 if case .null = member.value { continue }
                 do {
-                    self.cloudCustomData = try JSONScalar.string(member.value)
+                    self.cloudCustomData = try JSONScalar.bytes(member.value)
                 } catch { throw error.prefixed(with: "cloudCustomData") }
             case "elems":
                 try JSONDecodeContext.markSeen(&seen, bit: 17, key: member.key)
@@ -2299,6 +2343,12 @@ extension Message {
                         self.elems.append(try Elem(_json: element, &context))
                     } catch { throw error.prefixed(with: "elems[\(index)]") }
                 }
+            case "isSelf", "is_self":
+                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.isSelf = try JSONScalar.bool(member.value)
+                } catch { throw error.prefixed(with: "isSelf") }
             default:
                 throw IMCodecError(
                     .jsonUnknownField, path: member.key,

@@ -850,6 +850,37 @@ public struct CustomInfoEntry: WireMessage {
     }
 }
 
+/// One entry of a group member's custom-field dictionary: a key and a bytes
+/// value. Seed 004 gives member custom fields as NSDictionary<NSString*,
+/// NSData*>: unlike profile custom fields, never a number. Field 2 is the
+/// data of CustomInfoEntry, so a data entry has the same bytes as before; a
+/// number (CustomInfoEntry field 3) is an unknown field here.
+public struct MemberCustomEntry: WireMessage {
+    /// `imcodec.v1.MemberCustomEntry`.
+    public static var protoMessageName: String { "imcodec.v1.MemberCustomEntry" }
+
+    /// `key` (field 1, string).
+    public var key: String = ""
+
+    /// `data` (field 2, bytes).
+    public var data: [UInt8] = []
+
+    /// Fields this schema does not know, kept for re-encoding.
+    public var unknownFields = UnknownFields()
+
+    /// Creates a value with every field at its default.
+    public init() {}
+
+    /// Creates a value from its fields; omitted fields keep their defaults.
+    public init(
+        key: String = "",
+        data: [UInt8] = []
+    ) {
+        self.key = key
+        self.data = data
+    }
+}
+
 /// TIMUserProfile (seed 001).
 public struct UserProfile: WireMessage {
     /// `imcodec.v1.UserProfile`.
@@ -947,8 +978,8 @@ public struct GroupMemberInfo: WireMessage {
     /// `silent_until` (field 5, uint32).
     public var silentUntil: UInt32 = 0
 
-    /// `custom_info` (field 6, repeated CustomInfoEntry).
-    public var customInfo: [CustomInfoEntry] = []
+    /// `custom_info` (field 6, repeated MemberCustomEntry).
+    public var customInfo: [MemberCustomEntry] = []
 
     /// Fields this schema does not know, kept for re-encoding.
     public var unknownFields = UnknownFields()
@@ -963,7 +994,7 @@ public struct GroupMemberInfo: WireMessage {
         joinTime: Int64 = 0,
         role: GroupMemberRole = GroupMemberRole(rawValue: 0),
         silentUntil: UInt32 = 0,
-        customInfo: [CustomInfoEntry] = []
+        customInfo: [MemberCustomEntry] = []
     ) {
         self.member = member
         self.nameCard = nameCard
@@ -2088,11 +2119,20 @@ public struct Message: WireMessage {
     /// ``offlinePushInfo``, held on the heap (see ``Indirect``).
     var _offlinePushInfo: Indirect<OfflinePushInfo>? = nil
 
-    /// `cloud_custom_data` (field 17, string).
-    public var cloudCustomData: String = ""
+    /// Custom data stored in the cloud with the message: NSData in seed 002
+    /// (assigned with dataUsingEncoding:), so any bytes, UTF-8 or not.
+    ///
+    /// `cloud_custom_data` (field 17, bytes).
+    public var cloudCustomData: [UInt8] = []
 
     /// `elems` (field 18, repeated Elem).
     public var elems: [Elem] = []
+
+    /// Whether the logged-in user sent this message (V2TIMMessage.isSelf, seed
+    /// 002: the read-receipt examples branch on it). Local to one client.
+    ///
+    /// `is_self` (field 19, bool).
+    public var isSelf: Bool = false
 
     /// Fields this schema does not know, kept for re-encoding.
     public var unknownFields = UnknownFields()
@@ -2118,8 +2158,9 @@ public struct Message: WireMessage {
         targetedReceivers: [String] = [],
         atUserList: [String] = [],
         offlinePushInfo: OfflinePushInfo? = nil,
-        cloudCustomData: String = "",
-        elems: [Elem] = []
+        cloudCustomData: [UInt8] = [],
+        elems: [Elem] = [],
+        isSelf: Bool = false
     ) {
         self.msgID = msgID
         self.sender = sender
@@ -2139,6 +2180,7 @@ public struct Message: WireMessage {
         self.offlinePushInfo = offlinePushInfo
         self.cloudCustomData = cloudCustomData
         self.elems = elems
+        self.isSelf = isSelf
     }
 }
 

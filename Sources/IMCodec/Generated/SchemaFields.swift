@@ -7,6 +7,7 @@ public enum SchemaFields {
     /// Field numbers and proto names of every message, keyed by full name.
     public static let byMessage: [String: [(number: Int, name: String)]] = [
         "imcodec.v1.CustomInfoEntry": [(1, "key"), (2, "data"), (3, "number")],
+        "imcodec.v1.MemberCustomEntry": [(1, "key"), (2, "data")],
         "imcodec.v1.UserProfile": [(1, "identifier"), (2, "nickname"), (3, "allow_type"), (4, "face_url"), (5, "self_signature"), (6, "gender"), (7, "birthday"), (8, "location"), (9, "language"), (10, "level"), (11, "role"), (12, "custom_info")],
         "imcodec.v1.GroupMemberInfo": [(1, "member"), (2, "name_card"), (3, "join_time"), (4, "role"), (5, "silent_until"), (6, "custom_info")],
         "imcodec.v1.TextElem": [(1, "text")],
@@ -32,7 +33,7 @@ public enum SchemaFields {
         "imcodec.v1.OfflinePushInfo": [(1, "title"), (2, "desc"), (3, "ext"), (4, "ios_sound"), (5, "push_flag"), (6, "android"), (7, "apns")],
         "imcodec.v1.AndroidPushInfo": [(1, "sound"), (2, "huawei_channel_id"), (3, "xiaomi_channel_id"), (4, "oppo_channel_id"), (5, "google_channel_id"), (6, "vivo_classification"), (7, "huawei_importance"), (8, "ext_as_huawei_intent_param"), (9, "huawei_category")],
         "imcodec.v1.ApnsPushInfo": [(1, "badge_mode"), (2, "title"), (3, "sub_title"), (4, "image"), (5, "mutable_content")],
-        "imcodec.v1.Message": [(1, "msg_id"), (2, "sender"), (3, "receiver"), (4, "group_id"), (5, "group_type"), (6, "timestamp"), (7, "seq"), (8, "random"), (9, "priority"), (10, "need_read_receipt"), (11, "excluded_from_unread_count"), (12, "excluded_from_last_message"), (13, "online_user_only"), (14, "targeted_receivers"), (15, "at_user_list"), (16, "offline_push_info"), (17, "cloud_custom_data"), (18, "elems")],
+        "imcodec.v1.Message": [(1, "msg_id"), (2, "sender"), (3, "receiver"), (4, "group_id"), (5, "group_type"), (6, "timestamp"), (7, "seq"), (8, "random"), (9, "priority"), (10, "need_read_receipt"), (11, "excluded_from_unread_count"), (12, "excluded_from_last_message"), (13, "online_user_only"), (14, "targeted_receivers"), (15, "at_user_list"), (16, "offline_push_info"), (17, "cloud_custom_data"), (18, "elems"), (19, "is_self")],
         "imcodec.v1.MessageBatch": [(1, "messages")],
         "imcodec.v1.MessageReceipt": [(1, "msg_id"), (2, "user_id"), (3, "group_id"), (4, "is_peer_read"), (5, "timestamp"), (6, "read_count"), (7, "unread_count")],
         "imcodec.v1.ReadReceiptEvent": [(1, "receipts")],

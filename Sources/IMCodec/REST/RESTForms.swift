@@ -7,7 +7,8 @@ struct RESTEnvelope {
     var seq: UInt32 = 0
     var random: UInt32 = 0
     var timestamp: UInt32 = 0
-    var cloudCustomData = ""
+    /// `CloudCustomData`: a JSON string, kept as its UTF-8 bytes.
+    var cloudCustomData: [UInt8] = []
 }
 
 /// `ApnsInfo`: its `Sound` is the model's `offline_push_info.ios_sound`, the
@@ -37,7 +38,7 @@ enum RESTForms {
             key("MsgRandom", "random", .uint32(\.random)),
             key("MsgTimeStamp", "timestamp", .uint32(\.timestamp)),
             key("MsgBody", "elems", .nested),
-            key("CloudCustomData", "cloudCustomData", .string(\.cloudCustomData)),
+            key("CloudCustomData", "cloudCustomData", .text(\.cloudCustomData)),
             key("OfflinePushInfo", "offlinePushInfo", .nested),
         ])
     }

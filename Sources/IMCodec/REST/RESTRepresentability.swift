@@ -8,8 +8,9 @@ enum RESTRepresentability {
     private enum Step {
         /// A message's fields, then its elems.
         case message(Message, path: String)
-        /// What follows a message's elems: its unknown fields.
-        case messageEnd(UnknownFields, path: String)
+        /// What follows a message's elems: `is_self` (field 19) and its
+        /// unknown fields.
+        case messageEnd(Message, path: String)
         /// One elem.
         case elem(Elem, path: String)
         /// What follows a merger's messages: the rest of the merger and of
@@ -32,12 +33,15 @@ enum RESTRepresentability {
             switch step {
             case .message(let message, let path):
                 try fields(of: message, at: path)
-                stack.append(.messageEnd(message.unknownFields, path: path))
+                stack.append(.messageEnd(message, path: path))
                 for (index, elem) in message.elems.enumerated().reversed() {
                     stack.append(.elem(elem, path: join(path, "elems[\(index)]")))
                 }
-            case .messageEnd(let fields, let path):
-                try unknown(fields, at: path)
+            case .messageEnd(let message, let path):
+                if message.isSelf {
+                    throw unrepresentable(join(path, "isSelf"), "REST message bodies carry no isSelf flag")
+                }
+                try unknown(message.unknownFields, at: path)
             case .elem(let elem, let path):
                 if case .merger(let merger)? = elem.kind {
                     let mergerPath = join(path, "merger")
@@ -99,6 +103,7 @@ enum RESTRepresentability {
             if let android = push.android { try unknown(android.unknownFields, at: field("offlinePushInfo.android")) }
             if let apns = push.apns { try unknown(apns.unknownFields, at: field("offlinePushInfo.apns")) }
         }
+        try utf8(message.cloudCustomData, at: field("cloudCustomData"))
     }
 
     private static func check(_ elem: Elem, at path: String) throws(IMCodecError) {

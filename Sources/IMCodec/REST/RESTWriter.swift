@@ -101,7 +101,7 @@ struct RESTWriter {
     /// `]`, the keys after `MsgBody`, and `}`.
     private mutating func messageTail(_ message: Message) {
         json.endArray()
-        text("CloudCustomData", message.cloudCustomData)
+        text("CloudCustomData", String(decoding: message.cloudCustomData, as: UTF8.self))
         if let push = message.offlinePushInfo, !isEmpty(push) {
             json.key("OfflinePushInfo")
             offlinePush(push)

@@ -130,6 +130,12 @@ extension FindingCode {
     /// A group tips elem carries member changes but is not a member-info-change
     /// tip (G9).
     public static let groupTipsMemberChangeListType = Self("rule.group-tips.member-change-list-type")
+    /// A group tips elem carries a user list but is not an invite, quit,
+    /// kicked, set-admin or cancel-admin tip (G9).
+    public static let groupTipsUserListType = Self("rule.group-tips.user-list-type")
+    /// A user ID appears twice in a group tips elem's `changedUserInfo` or
+    /// `changedGroupMemberInfo`, which the SDK holds as dictionaries (G18).
+    public static let groupTipsDuplicateIdentifier = Self("rule.group-tips.duplicate-identifier")
     /// A name or owner change carries no value (G10).
     public static let groupChangeValueMissing = Self("rule.group-change.value-missing")
     /// A group change that is not a custom-field change names a key (G10).
@@ -175,6 +181,9 @@ extension FindingCode {
     public static let snsSourceBytes = Self("limit.sns.source-bytes")
     /// A relationship change carries a wording but is not an add request (F5).
     public static let snsWordingType = Self("rule.sns.wording-type")
+    /// A relationship change carries an add source but is not an add request
+    /// (F5).
+    public static let snsSourceType = Self("rule.sns.source-type")
     /// A relationship change names no user (F5).
     public static let snsIdentifierMissing = Self("rule.sns.identifier-missing")
     /// A profile string is longer than ``ValidationLimits/maxProfileStringBytes`` (F7).
@@ -245,10 +254,11 @@ extension FindingCode {
         .messageTargetAmbiguous, .messageBodyBytes, .messageCustomElems, .customDescExtBytes,
         .unknownGroupType, .groupMembers, .groupNameBytes, .groupIntroductionBytes, .groupNotificationBytes,
         .groupFaceURLBytes, .groupNameCardBytes, .groupTipsMemberCountType, .groupTipsGroupChangeListType,
-        .groupTipsMemberChangeListType, .groupChangeValueMissing, .groupChangeKeyType, .groupChangeKeyMissing,
+        .groupTipsMemberChangeListType, .groupTipsUserListType, .groupTipsDuplicateIdentifier,
+        .groupChangeValueMissing, .groupChangeKeyType, .groupChangeKeyMissing,
         .groupSystemUserDataType, .unknownPlatform, .groupIDBytes, .groupIDCharacters, .groupCustomFields,
         .groupCustomKeyBytes, .groupCustomValueBytes, .memberCustomFields, .memberCustomValueBytes,
-        .snsWordingBytes, .snsSourceFormat, .snsSourceBytes, .snsWordingType, .snsIdentifierMissing,
+        .snsWordingBytes, .snsSourceFormat, .snsSourceBytes, .snsWordingType, .snsSourceType, .snsIdentifierMissing,
         .profileStringBytes, .userIDBytes,
         .connectionCodeState, .userStatusCodeType, .receiptTargetMissing, .receiptTargetAmbiguous,
         .receiptPeerReadOnGroup, .receiptCountsOnOneToOne, .recallMsgIDMissing, .modificationMessageMissing,

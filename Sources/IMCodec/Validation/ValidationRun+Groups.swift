@@ -30,6 +30,13 @@ extension ValidationRun {
                     .groupTipsMemberChangeListType, at: "memberChangeList",
                     "member changes on a \(tips.type) tip; only member-info-change tips carry them")
             }
+            if !tips.userList.isEmpty && !(GroupTipsType.invite.rawValue...GroupTipsType.cancelAdmin.rawValue)
+                .contains(tips.type.rawValue)
+            {
+                report(
+                    .groupTipsUserListType, at: "userList",
+                    "a user list on a \(tips.type) tip; only invite, quit, kicked, set-admin and cancel-admin tips carry one")
+            }
         }
         if let limit = limits.maxGroupMembers[groupType] {
             checkCount(
@@ -69,9 +76,11 @@ extension ValidationRun {
             pop()
         }
         push("changedUserInfo")
+        var seen = Set<[UInt8]>()
         for (index, entry) in tips.changedUserInfo.enumerated() {
             push(index: index)
             checkUserID(entry.identifier, at: "identifier")
+            checkUnique(entry.identifier, in: &seen)
             if let profile = entry.profile {
                 push("profile")
                 visit(profile: profile)
@@ -81,9 +90,11 @@ extension ValidationRun {
         }
         pop()
         push("changedGroupMemberInfo")
+        seen.removeAll()
         for (index, entry) in tips.changedGroupMemberInfo.enumerated() {
             push(index: index)
             checkUserID(entry.identifier, at: "identifier")
+            checkUnique(entry.identifier, in: &seen)
             if let member = entry.info {
                 push("info")
                 visit(member: member)
@@ -93,6 +104,18 @@ extension ValidationRun {
         }
         pop()
         checkPlatform(tips.platform, at: "platform")
+    }
+
+    /// G18: a dictionary key of `changedUserInfo` or `changedGroupMemberInfo`
+    /// that an earlier entry of the same list already has.
+    /// Compares UTF-8 bytes, as the SDK's NSString keys compare code units,
+    /// not canonically equivalent text.
+    private mutating func checkUnique(_ identifier: String, in seen: inout Set<[UInt8]>) {
+        if !seen.insert(Array(identifier.utf8)).inserted {
+            report(
+                .groupTipsDuplicateIdentifier, at: "identifier",
+                "user ID \(identifier) appears twice; the SDK keeps these entries in a dictionary")
+        }
     }
 
     /// G3–G6, G10, G15, F8: one group change; its value obeys the limit of
@@ -178,9 +201,9 @@ extension ValidationRun {
         guard let limit = limits.maxMemberCustomValueBytes else { return }
         push("customInfo")
         for (index, entry) in member.customInfo.enumerated() {
-            guard case .data(let data) = entry.value, data.count > limit else { continue }
+            guard entry.data.count > limit else { continue }
             push(index: index)
-            checkCount(data.count, against: limit, .memberCustomValueBytes, at: "data", what: "the custom field value")
+            checkCount(entry.data.count, against: limit, .memberCustomValueBytes, at: "data", what: "the custom field value")
             pop()
         }
         pop()

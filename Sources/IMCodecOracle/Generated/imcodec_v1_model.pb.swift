@@ -766,6 +766,25 @@ public nonisolated struct Imcodec_V1_CustomInfoEntry: Sendable {
   public init() {}
 }
 
+/// One entry of a group member's custom-field dictionary: a key and a bytes
+/// value. Seed 004 gives member custom fields as NSDictionary<NSString*,
+/// NSData*>: unlike profile custom fields, never a number. Field 2 is the
+/// data of CustomInfoEntry, so a data entry has the same bytes as before; a
+/// number (CustomInfoEntry field 3) is an unknown field here.
+public nonisolated struct Imcodec_V1_MemberCustomEntry: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var key: String = String()
+
+  public var data: Data = Data()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 /// TIMUserProfile (seed 001).
 public nonisolated struct Imcodec_V1_UserProfile: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -817,7 +836,7 @@ public nonisolated struct Imcodec_V1_GroupMemberInfo: Sendable {
 
   public var silentUntil: UInt32 = 0
 
-  public var customInfo: [Imcodec_V1_CustomInfoEntry] = []
+  public var customInfo: [Imcodec_V1_MemberCustomEntry] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1679,7 +1698,9 @@ public nonisolated struct Imcodec_V1_Message: @unchecked Sendable {
   /// Clears the value of `offlinePushInfo`. Subsequent reads from it will return its default value.
   public mutating func clearOfflinePushInfo() {_uniqueStorage()._offlinePushInfo = nil}
 
-  public var cloudCustomData: String {
+  /// Custom data stored in the cloud with the message: NSData in seed 002
+  /// (assigned with dataUsingEncoding:), so any bytes, UTF-8 or not.
+  public var cloudCustomData: Data {
     get {_storage._cloudCustomData}
     set {_uniqueStorage()._cloudCustomData = newValue}
   }
@@ -1687,6 +1708,13 @@ public nonisolated struct Imcodec_V1_Message: @unchecked Sendable {
   public var elems: [Imcodec_V1_Elem] {
     get {_storage._elems}
     set {_uniqueStorage()._elems = newValue}
+  }
+
+  /// Whether the logged-in user sent this message (V2TIMMessage.isSelf, seed
+  /// 002: the read-receipt examples branch on it). Local to one client.
+  public var isSelf: Bool {
+    get {_storage._isSelf}
+    set {_uniqueStorage()._isSelf = newValue}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -2002,6 +2030,41 @@ nonisolated extension Imcodec_V1_CustomInfoEntry: SwiftProtobuf.Message, SwiftPr
   public static func ==(lhs: Imcodec_V1_CustomInfoEntry, rhs: Imcodec_V1_CustomInfoEntry) -> Bool {
     if lhs.key != rhs.key {return false}
     if lhs.value != rhs.value {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Imcodec_V1_MemberCustomEntry: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".MemberCustomEntry"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}key\0\u{1}data\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.key) }()
+      case 2: try { try decoder.decodeSingularBytesField(value: &self.data) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.key.isEmpty {
+      try visitor.visitSingularStringField(value: self.key, fieldNumber: 1)
+    }
+    if !self.data.isEmpty {
+      try visitor.visitSingularBytesField(value: self.data, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Imcodec_V1_MemberCustomEntry, rhs: Imcodec_V1_MemberCustomEntry) -> Bool {
+    if lhs.key != rhs.key {return false}
+    if lhs.data != rhs.data {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3685,7 +3748,7 @@ nonisolated extension Imcodec_V1_ApnsPushInfo: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Message"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}msg_id\0\u{1}sender\0\u{1}receiver\0\u{3}group_id\0\u{3}group_type\0\u{1}timestamp\0\u{1}seq\0\u{1}random\0\u{1}priority\0\u{3}need_read_receipt\0\u{3}excluded_from_unread_count\0\u{3}excluded_from_last_message\0\u{3}online_user_only\0\u{3}targeted_receivers\0\u{3}at_user_list\0\u{3}offline_push_info\0\u{3}cloud_custom_data\0\u{1}elems\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}msg_id\0\u{1}sender\0\u{1}receiver\0\u{3}group_id\0\u{3}group_type\0\u{1}timestamp\0\u{1}seq\0\u{1}random\0\u{1}priority\0\u{3}need_read_receipt\0\u{3}excluded_from_unread_count\0\u{3}excluded_from_last_message\0\u{3}online_user_only\0\u{3}targeted_receivers\0\u{3}at_user_list\0\u{3}offline_push_info\0\u{3}cloud_custom_data\0\u{1}elems\0\u{3}is_self\0")
 
   fileprivate class _StorageClass {
     var _msgID: String = String()
@@ -3704,8 +3767,9 @@ nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._
     var _targetedReceivers: [String] = []
     var _atUserList: [String] = []
     var _offlinePushInfo: Imcodec_V1_OfflinePushInfo? = nil
-    var _cloudCustomData: String = String()
+    var _cloudCustomData: Data = Data()
     var _elems: [Imcodec_V1_Elem] = []
+    var _isSelf: Bool = false
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -3734,6 +3798,7 @@ nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._
       _offlinePushInfo = source._offlinePushInfo
       _cloudCustomData = source._cloudCustomData
       _elems = source._elems
+      _isSelf = source._isSelf
     }
   }
 
@@ -3768,8 +3833,9 @@ nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._
         case 14: try { try decoder.decodeRepeatedStringField(value: &_storage._targetedReceivers) }()
         case 15: try { try decoder.decodeRepeatedStringField(value: &_storage._atUserList) }()
         case 16: try { try decoder.decodeSingularMessageField(value: &_storage._offlinePushInfo) }()
-        case 17: try { try decoder.decodeSingularStringField(value: &_storage._cloudCustomData) }()
+        case 17: try { try decoder.decodeSingularBytesField(value: &_storage._cloudCustomData) }()
         case 18: try { try decoder.decodeRepeatedMessageField(value: &_storage._elems) }()
+        case 19: try { try decoder.decodeSingularBoolField(value: &_storage._isSelf) }()
         default: break
         }
       }
@@ -3831,10 +3897,13 @@ nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._
         try visitor.visitSingularMessageField(value: v, fieldNumber: 16)
       } }()
       if !_storage._cloudCustomData.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._cloudCustomData, fieldNumber: 17)
+        try visitor.visitSingularBytesField(value: _storage._cloudCustomData, fieldNumber: 17)
       }
       if !_storage._elems.isEmpty {
         try visitor.visitRepeatedMessageField(value: _storage._elems, fieldNumber: 18)
+      }
+      if _storage._isSelf != false {
+        try visitor.visitSingularBoolField(value: _storage._isSelf, fieldNumber: 19)
       }
     }
     try unknownFields.traverse(visitor: &visitor)
@@ -3863,6 +3932,7 @@ nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._
         if _storage._offlinePushInfo != rhs_storage._offlinePushInfo {return false}
         if _storage._cloudCustomData != rhs_storage._cloudCustomData {return false}
         if _storage._elems != rhs_storage._elems {return false}
+        if _storage._isSelf != rhs_storage._isSelf {return false}
         return true
       }
       if !storagesAreEqual {return false}

@@ -158,10 +158,12 @@ static void test_utf8(void) {
     error_hex("utf8: above U+10FFFF", MESSAGE, "0a 04 f4 90 80 80", NULL, "payload.utf8", "msgId");
     error_hex("utf8: cut sequence", MESSAGE, "12 02 e2 82", NULL, "payload.utf8", "sender");
     error_hex("utf8: nested", MESSAGE, "92 01 05 0a 03 0a 01 ff", NULL, "payload.utf8", "elems[0].text.text");
-    error_hex("utf8: snake_case to lowerCamelCase", MESSAGE, "8a 01 01 ff", NULL, "payload.utf8", "cloudCustomData");
+    error_hex("utf8: snake_case to lowerCamelCase", MESSAGE, "22 01 ff", NULL, "payload.utf8", "groupId");
+    error_hex("utf8: repeated snake_case field", MESSAGE, "7a 01 ff", NULL, "payload.utf8", "atUserList[0]");
     error_hex("utf8: event", EVENT, "12 03 0a 01 ff", NULL, "payload.utf8", "recall.msgId");
     ok_hex("utf8: 4-byte sequence", MESSAGE, "0a 04 f0 9f 98 80", NULL);
     ok_hex("utf8: bytes fields are not checked", MESSAGE, "92 01 05 12 03 0a 01 ff", NULL);
+    ok_hex("utf8: cloud custom data is bytes", MESSAGE, "8a 01 03 ff fe 80", NULL);
     ok_hex("utf8: unknown fields are not checked", MESSAGE, "a2 06 01 ff", NULL);
 }
 

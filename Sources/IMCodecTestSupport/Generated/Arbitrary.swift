@@ -16,6 +16,16 @@ extension CustomInfoEntry: Arbitrary {
     }
 }
 
+extension MemberCustomEntry: Arbitrary {
+    public static func arbitrary(using generator: inout ValueGenerator) -> MemberCustomEntry {
+        var value = MemberCustomEntry()
+        if generator.setField() { value.key = generator.string() }
+        if generator.setField() { value.data = generator.bytes() }
+        value.unknownFields = generator.unknownFields()
+        return value
+    }
+}
+
 extension UserProfile: Arbitrary {
     public static func arbitrary(using generator: inout ValueGenerator) -> UserProfile {
         var value = UserProfile()
@@ -48,7 +58,7 @@ extension GroupMemberInfo: Arbitrary {
         if generator.setField() { value.role = GroupMemberRole(rawValue: generator.enumNumber(known: GroupMemberRole.knownValues.map(\.rawValue))) }
         if generator.setField() { value.silentUntil = generator.uint32() }
         if generator.enterNested() {
-            for _ in 0..<generator.count() { value.customInfo.append(CustomInfoEntry.arbitrary(using: &generator)) }
+            for _ in 0..<generator.count() { value.customInfo.append(MemberCustomEntry.arbitrary(using: &generator)) }
             generator.leaveNested()
         }
         value.unknownFields = generator.unknownFields()
@@ -485,11 +495,12 @@ extension Message: Arbitrary {
             value.offlinePushInfo = OfflinePushInfo.arbitrary(using: &generator)
             generator.leaveNested()
         }
-        if generator.setField() { value.cloudCustomData = generator.string() }
+        if generator.setField() { value.cloudCustomData = generator.bytes() }
         if generator.enterNested() {
             for _ in 0..<generator.count() { value.elems.append(Elem.arbitrary(using: &generator)) }
             generator.leaveNested()
         }
+        if generator.setField() { value.isSelf = generator.bool() }
         value.unknownFields = generator.unknownFields()
         return value
     }

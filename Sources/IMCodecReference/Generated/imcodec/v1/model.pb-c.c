@@ -52,6 +52,51 @@ void   imcodec__v1__custom_info_entry__free_unpacked
   assert(message->base.descriptor == &imcodec__v1__custom_info_entry__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   imcodec__v1__member_custom_entry__init
+                     (Imcodec__V1__MemberCustomEntry         *message)
+{
+  static const Imcodec__V1__MemberCustomEntry init_value = IMCODEC__V1__MEMBER_CUSTOM_ENTRY__INIT;
+  *message = init_value;
+}
+size_t imcodec__v1__member_custom_entry__get_packed_size
+                     (const Imcodec__V1__MemberCustomEntry *message)
+{
+  assert(message->base.descriptor == &imcodec__v1__member_custom_entry__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imcodec__v1__member_custom_entry__pack
+                     (const Imcodec__V1__MemberCustomEntry *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imcodec__v1__member_custom_entry__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imcodec__v1__member_custom_entry__pack_to_buffer
+                     (const Imcodec__V1__MemberCustomEntry *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imcodec__v1__member_custom_entry__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imcodec__V1__MemberCustomEntry *
+       imcodec__v1__member_custom_entry__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imcodec__V1__MemberCustomEntry *)
+     protobuf_c_message_unpack (&imcodec__v1__member_custom_entry__descriptor,
+                                allocator, len, data);
+}
+void   imcodec__v1__member_custom_entry__free_unpacked
+                     (Imcodec__V1__MemberCustomEntry *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imcodec__v1__member_custom_entry__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   imcodec__v1__user_profile__init
                      (Imcodec__V1__UserProfile         *message)
 {
@@ -1646,6 +1691,57 @@ const ProtobufCMessageDescriptor imcodec__v1__custom_info_entry__descriptor =
   (ProtobufCMessageInit) imcodec__v1__custom_info_entry__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor imcodec__v1__member_custom_entry__field_descriptors[2] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__MemberCustomEntry, key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "data",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__MemberCustomEntry, data),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imcodec__v1__member_custom_entry__field_indices_by_name[] = {
+  1,   /* field[1] = data */
+  0,   /* field[0] = key */
+};
+static const ProtobufCIntRange imcodec__v1__member_custom_entry__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor imcodec__v1__member_custom_entry__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imcodec.v1.MemberCustomEntry",
+  "MemberCustomEntry",
+  "Imcodec__V1__MemberCustomEntry",
+  "imcodec.v1",
+  sizeof(Imcodec__V1__MemberCustomEntry),
+  2,
+  imcodec__v1__member_custom_entry__field_descriptors,
+  imcodec__v1__member_custom_entry__field_indices_by_name,
+  1,  imcodec__v1__member_custom_entry__number_ranges,
+  (ProtobufCMessageInit) imcodec__v1__member_custom_entry__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor imcodec__v1__user_profile__field_descriptors[12] =
 {
   {
@@ -1896,7 +1992,7 @@ static const ProtobufCFieldDescriptor imcodec__v1__group_member_info__field_desc
     PROTOBUF_C_TYPE_MESSAGE,
     offsetof(Imcodec__V1__GroupMemberInfo, n_custom_info),
     offsetof(Imcodec__V1__GroupMemberInfo, custom_info),
-    &imcodec__v1__custom_info_entry__descriptor,
+    &imcodec__v1__member_custom_entry__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -4104,7 +4200,7 @@ const ProtobufCMessageDescriptor imcodec__v1__apns_push_info__descriptor =
   (ProtobufCMessageInit) imcodec__v1__apns_push_info__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor imcodec__v1__message__field_descriptors[18] =
+static const ProtobufCFieldDescriptor imcodec__v1__message__field_descriptors[19] =
 {
   {
     "msg_id",
@@ -4302,11 +4398,11 @@ static const ProtobufCFieldDescriptor imcodec__v1__message__field_descriptors[18
     "cloud_custom_data",
     17,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_STRING,
+    PROTOBUF_C_TYPE_BYTES,
     0,   /* quantifier_offset */
     offsetof(Imcodec__V1__Message, cloud_custom_data),
     NULL,
-    &protobuf_c_empty_string,
+    NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
@@ -4322,6 +4418,18 @@ static const ProtobufCFieldDescriptor imcodec__v1__message__field_descriptors[18
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "is_self",
+    19,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__Message, is_self),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imcodec__v1__message__field_indices_by_name[] = {
   14,   /* field[14] = at_user_list */
@@ -4331,6 +4439,7 @@ static const unsigned imcodec__v1__message__field_indices_by_name[] = {
   10,   /* field[10] = excluded_from_unread_count */
   3,   /* field[3] = group_id */
   4,   /* field[4] = group_type */
+  18,   /* field[18] = is_self */
   0,   /* field[0] = msg_id */
   9,   /* field[9] = need_read_receipt */
   15,   /* field[15] = offline_push_info */
@@ -4346,7 +4455,7 @@ static const unsigned imcodec__v1__message__field_indices_by_name[] = {
 static const ProtobufCIntRange imcodec__v1__message__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 18 }
+  { 0, 19 }
 };
 const ProtobufCMessageDescriptor imcodec__v1__message__descriptor =
 {
@@ -4356,7 +4465,7 @@ const ProtobufCMessageDescriptor imcodec__v1__message__descriptor =
   "Imcodec__V1__Message",
   "imcodec.v1",
   sizeof(Imcodec__V1__Message),
-  18,
+  19,
   imcodec__v1__message__field_descriptors,
   imcodec__v1__message__field_indices_by_name,
   1,  imcodec__v1__message__number_ranges,

@@ -16,6 +16,7 @@ PROTOBUF_C__BEGIN_DECLS
 
 
 typedef struct Imcodec__V1__CustomInfoEntry Imcodec__V1__CustomInfoEntry;
+typedef struct Imcodec__V1__MemberCustomEntry Imcodec__V1__MemberCustomEntry;
 typedef struct Imcodec__V1__UserProfile Imcodec__V1__UserProfile;
 typedef struct Imcodec__V1__GroupMemberInfo Imcodec__V1__GroupMemberInfo;
 typedef struct Imcodec__V1__TextElem Imcodec__V1__TextElem;
@@ -250,6 +251,24 @@ struct  Imcodec__V1__CustomInfoEntry
 
 
 /*
+ * One entry of a group member's custom-field dictionary: a key and a bytes
+ * value. Seed 004 gives member custom fields as NSDictionary<NSString*,
+ * NSData*>: unlike profile custom fields, never a number. Field 2 is the
+ * data of CustomInfoEntry, so a data entry has the same bytes as before; a
+ * number (CustomInfoEntry field 3) is an unknown field here.
+ */
+struct  Imcodec__V1__MemberCustomEntry
+{
+  ProtobufCMessage base;
+  char *key;
+  ProtobufCBinaryData data;
+};
+#define IMCODEC__V1__MEMBER_CUSTOM_ENTRY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__member_custom_entry__descriptor) \
+    , (char *)protobuf_c_empty_string, {0,NULL} }
+
+
+/*
  * TIMUserProfile (seed 001).
  */
 struct  Imcodec__V1__UserProfile
@@ -286,7 +305,7 @@ struct  Imcodec__V1__GroupMemberInfo
   Imcodec__V1__GroupMemberRole role;
   uint32_t silent_until;
   size_t n_custom_info;
-  Imcodec__V1__CustomInfoEntry **custom_info;
+  Imcodec__V1__MemberCustomEntry **custom_info;
 };
 #define IMCODEC__V1__GROUP_MEMBER_INFO__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__group_member_info__descriptor) \
@@ -825,13 +844,22 @@ struct  Imcodec__V1__Message
   size_t n_at_user_list;
   char **at_user_list;
   Imcodec__V1__OfflinePushInfo *offline_push_info;
-  char *cloud_custom_data;
+  /*
+   * Custom data stored in the cloud with the message: NSData in seed 002
+   * (assigned with dataUsingEncoding:), so any bytes, UTF-8 or not.
+   */
+  ProtobufCBinaryData cloud_custom_data;
   size_t n_elems;
   Imcodec__V1__Elem **elems;
+  /*
+   * Whether the logged-in user sent this message (V2TIMMessage.isSelf, seed
+   * 002: the read-receipt examples branch on it). Local to one client.
+   */
+  protobuf_c_boolean is_self;
 };
 #define IMCODEC__V1__MESSAGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__message__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, IMCODEC__V1__PRIORITY__PRIORITY_DEFAULT, 0, 0, 0, 0, 0,NULL, 0,NULL, NULL, (char *)protobuf_c_empty_string, 0,NULL }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, IMCODEC__V1__PRIORITY__PRIORITY_DEFAULT, 0, 0, 0, 0, 0,NULL, 0,NULL, NULL, {0,NULL}, 0,NULL, 0 }
 
 
 /*
@@ -995,6 +1023,25 @@ Imcodec__V1__CustomInfoEntry *
                       const uint8_t       *data);
 void   imcodec__v1__custom_info_entry__free_unpacked
                      (Imcodec__V1__CustomInfoEntry *message,
+                      ProtobufCAllocator *allocator);
+/* Imcodec__V1__MemberCustomEntry methods */
+void   imcodec__v1__member_custom_entry__init
+                     (Imcodec__V1__MemberCustomEntry         *message);
+size_t imcodec__v1__member_custom_entry__get_packed_size
+                     (const Imcodec__V1__MemberCustomEntry   *message);
+size_t imcodec__v1__member_custom_entry__pack
+                     (const Imcodec__V1__MemberCustomEntry   *message,
+                      uint8_t             *out);
+size_t imcodec__v1__member_custom_entry__pack_to_buffer
+                     (const Imcodec__V1__MemberCustomEntry   *message,
+                      ProtobufCBuffer     *buffer);
+Imcodec__V1__MemberCustomEntry *
+       imcodec__v1__member_custom_entry__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imcodec__v1__member_custom_entry__free_unpacked
+                     (Imcodec__V1__MemberCustomEntry *message,
                       ProtobufCAllocator *allocator);
 /* Imcodec__V1__UserProfile methods */
 void   imcodec__v1__user_profile__init
@@ -1647,6 +1694,9 @@ void   imcodec__v1__event__free_unpacked
 typedef void (*Imcodec__V1__CustomInfoEntry_Closure)
                  (const Imcodec__V1__CustomInfoEntry *message,
                   void *closure_data);
+typedef void (*Imcodec__V1__MemberCustomEntry_Closure)
+                 (const Imcodec__V1__MemberCustomEntry *message,
+                  void *closure_data);
 typedef void (*Imcodec__V1__UserProfile_Closure)
                  (const Imcodec__V1__UserProfile *message,
                   void *closure_data);
@@ -1770,6 +1820,7 @@ extern const ProtobufCEnumDescriptor    imcodec__v1__connection_state__descripto
 extern const ProtobufCEnumDescriptor    imcodec__v1__connection_status_code__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__user_status_type__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__custom_info_entry__descriptor;
+extern const ProtobufCMessageDescriptor imcodec__v1__member_custom_entry__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__user_profile__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__group_member_info__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__text_elem__descriptor;
