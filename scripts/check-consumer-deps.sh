@@ -38,7 +38,7 @@ for unwanted in swift-protobuf swift-argument-parser swift-nio; do
         status=1
     fi
 done
-if ! grep -q "imcodec<file://" "$work/deps.txt"; then
+if ! grep -q "── imcodec<" "$work/deps.txt"; then
     echo "the package did not resolve imcodec at all" >&2
     status=1
 fi
