@@ -6,30 +6,32 @@ import IMCodec
 ///
 /// A reader refuses a frame past its limits; a writer refuses to write one
 /// that readers with these limits would refuse, so `encode` takes the limits
-/// of the readers its frames are for.
+/// of the readers its frames are for. Each takes the next argument as its
+/// value even when it starts with `-`, so `--max-depth -1` is refused as
+/// negative (`usage.negative`), not read as a missing value.
 struct LimitOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The largest frame body readers accept. Default 4194304.", valueName: "bytes"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The largest frame body readers accept. Default 4194304.", valueName: "bytes"))
     var maxFrameBytes: Int?
 
-    @Option(help: ArgumentHelp("The largest payload a frame may inflate to. Default 16777216.", valueName: "bytes"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The largest payload a frame may inflate to. Default 16777216.", valueName: "bytes"))
     var maxInflatedBytes: Int?
 
-    @Option(help: ArgumentHelp("The largest payload-to-body ratio of a compressed frame. Default 250.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The largest payload-to-body ratio of a compressed frame. Default 250.", valueName: "n"))
     var maxInflateRatio: Int?
 
-    @Option(help: ArgumentHelp("How many merger layers may nest. Default 100.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many merger layers may nest. Default 100.", valueName: "n"))
     var maxDepth: Int?
 
-    @Option(help: ArgumentHelp("The most elems one message may hold. Default 1000.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most elems one message may hold. Default 1000.", valueName: "n"))
     var maxElems: Int?
 
-    @Option(help: ArgumentHelp("The most entries any other repeated field may hold. Default 10000.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most entries any other repeated field may hold. Default 10000.", valueName: "n"))
     var maxRepeated: Int?
 
-    @Option(help: ArgumentHelp("The most messages one batch may hold. Default 1000.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most messages one batch may hold. Default 1000.", valueName: "n"))
     var maxBatchMessages: Int?
 
-    @Option(help: ArgumentHelp("The largest JSON document read. Default 67108864.", valueName: "bytes"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The largest JSON document read. Default 67108864.", valueName: "bytes"))
     var maxDocumentBytes: Int?
 
     /// Each option with its name, for the checks.
@@ -44,7 +46,7 @@ struct LimitOptions: ParsableArguments {
 
     func validate() throws {
         for (name, value) in given {
-            if let value, value < 0 { throw ValidationError("\(name) must be 0 or more, not \(value)") }
+            if let value, value < 0 { throw negativeOption(name, value) }
         }
     }
 

@@ -131,7 +131,14 @@ public enum JSONScalar {
     public static func enumValue(_ value: JSONValue, named: (String) -> Int32?) throws(IMCodecError) -> Int32 {
         switch value {
         case .string(let name):
-            guard let number = named(name) else { throw valueError("\(name) is not a value of the enum") }
+            guard let number = named(name) else {
+                guard let enumeration = SchemaEnumNames.enumeration(acceptedBy: named) else {
+                    throw valueError("\(name) is not a value of the enum")
+                }
+                throw valueError(
+                    "\(name) is not a value of \(enumeration.type): use one of \(enumeration.names.joined(separator: ", ")) or a number"
+                )
+            }
             return number
         case .number:
             return try int32(value)
