@@ -1,27 +1,49 @@
 // An elem of each kind by the kind's name, as `.text` and `.custom` are:
 // `elems: [.image(ImageElem(...)), .face(FaceElem(index: 3))]`.
 extension Elem {
-    /// An image elem. - Returns: An elem of kind ``Kind/image(_:)``.
+    /// An image elem.
+    ///
+    /// - Returns: An elem of kind ``Kind/image(_:)``.
     public static func image(_ image: ImageElem) -> Elem { Elem(kind: .image(image)) }
-    /// A sound elem. - Returns: An elem of kind ``Kind/sound(_:)``.
+    /// A sound elem.
+    ///
+    /// - Returns: An elem of kind ``Kind/sound(_:)``.
     public static func sound(_ sound: SoundElem) -> Elem { Elem(kind: .sound(sound)) }
-    /// A video elem. - Returns: An elem of kind ``Kind/video(_:)``.
+    /// A video elem.
+    ///
+    /// - Returns: An elem of kind ``Kind/video(_:)``.
     public static func video(_ video: VideoElem) -> Elem { Elem(kind: .video(video)) }
-    /// A file elem. - Returns: An elem of kind ``Kind/file(_:)``.
+    /// A file elem.
+    ///
+    /// - Returns: An elem of kind ``Kind/file(_:)``.
     public static func file(_ file: FileElem) -> Elem { Elem(kind: .file(file)) }
-    /// A location elem. - Returns: An elem of kind ``Kind/location(_:)``.
+    /// A location elem.
+    ///
+    /// - Returns: An elem of kind ``Kind/location(_:)``.
     public static func location(_ location: LocationElem) -> Elem { Elem(kind: .location(location)) }
-    /// A face (sticker) elem. - Returns: An elem of kind ``Kind/face(_:)``.
+    /// A face (sticker) elem.
+    ///
+    /// - Returns: An elem of kind ``Kind/face(_:)``.
     public static func face(_ face: FaceElem) -> Elem { Elem(kind: .face(face)) }
-    /// A merger (forwarded history) elem. - Returns: An elem of kind ``Kind/merger(_:)``.
+    /// A merger (forwarded history) elem.
+    ///
+    /// - Returns: An elem of kind ``Kind/merger(_:)``.
     public static func merger(_ merger: MergerElem) -> Elem { Elem(kind: .merger(merger)) }
-    /// A group tips elem. - Returns: An elem of kind ``Kind/groupTips(_:)``.
+    /// A group tips elem.
+    ///
+    /// - Returns: An elem of kind ``Kind/groupTips(_:)``.
     public static func groupTips(_ tips: GroupTipsElem) -> Elem { Elem(kind: .groupTips(tips)) }
-    /// A group system elem. - Returns: An elem of kind ``Kind/groupSystem(_:)``.
+    /// A group system elem.
+    ///
+    /// - Returns: An elem of kind ``Kind/groupSystem(_:)``.
     public static func groupSystem(_ system: GroupSystemElem) -> Elem { Elem(kind: .groupSystem(system)) }
-    /// A relationship-chain system elem. - Returns: An elem of kind ``Kind/snsSystem(_:)``.
+    /// A relationship-chain system elem.
+    ///
+    /// - Returns: An elem of kind ``Kind/snsSystem(_:)``.
     public static func snsSystem(_ system: SnsSystemElem) -> Elem { Elem(kind: .snsSystem(system)) }
-    /// A profile system elem. - Returns: An elem of kind ``Kind/profileSystem(_:)``.
+    /// A profile system elem.
+    ///
+    /// - Returns: An elem of kind ``Kind/profileSystem(_:)``.
     public static func profileSystem(_ system: ProfileSystemElem) -> Elem { Elem(kind: .profileSystem(system)) }
 }
 
