@@ -1,9 +1,14 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
+// 6.2, not 6.1 (which package traits need): the library reads strings through
+// `UTF8Span` and marks that call with the `unsafe` keyword, both new in Swift
+// 6.2; on Apple platforms `UTF8Span` needs the 26 releases (README: "Use it in
+// your package").
 import Foundation
 import PackageDescription
 
 let package = Package(
     name: "imcodec",
+    platforms: [.macOS(.v26), .iOS(.v26), .tvOS(.v26), .watchOS(.v26), .visionOS(.v26)],
     products: [
         .library(name: "IMCodec", targets: ["IMCodec"]),
         .executable(name: "imcodec", targets: ["IMCodecCLI"]),
@@ -31,10 +36,21 @@ let package = Package(
         // Deflate without a preset dictionary through the system libdeflate
         // (a third less time than zlib for the same bytes); zlib otherwise.
         .trait(name: "LibDeflate", description: "Dictionary-less deflate through libdeflate (libdeflate-dev)."),
-        .default(enabledTraits: ["Zstd", "LibDeflate"]),
+        // The project's own tools: the imcodec CLI and conformance runner,
+        // the swift-protobuf oracle, the test support and the devtools. On by
+        // default so that `swift run imcodec conformance` and `swift test`
+        // work in a clone; a package that depends on imcodec names the
+        // traits it wants (README: "Use it in your package") and then never
+        // fetches or builds swift-protobuf or swift-argument-parser
+        // (scripts/check-consumer-deps.sh).
+        .trait(
+            name: "Tools",
+            description: "The imcodec CLI, conformance runner, swift-protobuf oracle and test support."
+        ),
+        .default(enabledTraits: ["Zstd", "LibDeflate", "Tools"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
@@ -105,19 +121,19 @@ let package = Package(
                 "IMCodecTraffic",
                 "IMCodecOracle",
                 "IMCodecReference",
-                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: .when(traits: ["Tools"])),
             ]
         ),
         .target(
             name: "IMCodecOracle",
-            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]
+            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf", condition: .when(traits: ["Tools"]))]
         ),
         .target(
             name: "IMCodecConformance",
             dependencies: [
                 "IMCodec",
                 "IMCodecOracle",
-                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: .when(traits: ["Tools"])),
             ]
         ),
         .executableTarget(
@@ -125,7 +141,7 @@ let package = Package(
             dependencies: [
                 "IMCodec",
                 "IMCodecConformance",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
             ]
         ),
         .target(
@@ -145,7 +161,7 @@ let package = Package(
                 "IMCodec",
                 .target(name: "CZstd", condition: .when(traits: ["Zstd"])),
                 "IMCodecTraffic",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
             ]
         ),
         .testTarget(
@@ -157,7 +173,7 @@ let package = Package(
                 "IMCodecConformance",
                 "IMCodecOracle",
                 "IMCodecTestSupport",
-                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: .when(traits: ["Tools"])),
             ]
         ),
     ]

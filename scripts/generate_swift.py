@@ -1030,9 +1030,9 @@ def gen_schema_table(messages):
     out = ["/// The fields the generated model handles, by message: the schema as the\n",
            "/// generator saw it. Tests compare it with the swift-protobuf oracle's view\n",
            "/// of the same schema.\n",
-           "public enum SchemaFields {\n",
+           "package enum SchemaFields {\n",
            "    /// Field numbers and proto names of every message, keyed by full name.\n",
-           "    public static let byMessage: [String: [(number: Int, name: String)]] = [\n"]
+           "    package static let byMessage: [String: [(number: Int, name: String)]] = [\n"]
     for m in messages:
         out.append('        "%s.%s": [%s],\n' % (PACKAGE, m.name, ", ".join(
             '(%d, "%s")' % (f.number, f.name) for f in sorted(m.fields, key=lambda f: f.number))))

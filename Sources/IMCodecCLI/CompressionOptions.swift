@@ -19,12 +19,16 @@ struct CompressionOptions: ParsableArguments {
         ))
     var compression: Mode = .auto
 
+    // Unconditional: `--threshold -5` takes -5 as the value (and refuses
+    // it as negative) rather than reading it as an option.
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Payloads shorter than this many bytes are stored. 0 tries every payload.", valueName: "bytes"))
     var threshold: Int = CompressionPolicy.default.threshold
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "The level: zlib's 1 (fastest) to 9 (smallest), default 6; zstd's 1 to 19, default 3.",
             valueName: "level"))
@@ -37,7 +41,7 @@ struct CompressionOptions: ParsableArguments {
     var dictionary: UInt32?
 
     func validate() throws {
-        guard threshold >= 0 else { throw ValidationError("--threshold must be 0 or more") }
+        guard threshold >= 0 else { throw negativeOption("--threshold", threshold) }
         if let level {
             let levels = compression == .zstd ? 1...19 : 1...9
             guard levels.contains(level) else {

@@ -43,10 +43,21 @@ struct DecodeCommand: ParsableCommand {
     func run() throws {
         let output = try outputOptions.open()
         let reader = FrameReader(limits: limitOptions.limits)
+        // Where the frame being read starts: the reader's counters move past
+        // a frame before its payload is decoded and exported.
+        var frameIndex = 0
+        var frameStart = 0
+        var read = 0
         do {
             try inputOptions.forEachChunk { chunk in
+                if read == 0, let kind = nonFrameKind(of: chunk) {
+                    throw notFrames(inputOptions.input, kind: kind, command: "imcodec decode").reported()
+                }
+                read += chunk.count
                 reader.append(chunk)
-                while let payload = try reader.nextPayload() {
+                while true {
+                    (frameIndex, frameStart) = (reader.frameCount, reader.offset)
+                    guard let payload = try reader.nextPayload() else { break }
                     switch to {
                     case .json:
                         output.write(line: payload.jsonString(pretty: pretty))
@@ -56,9 +67,11 @@ struct DecodeCommand: ParsableCommand {
                     }
                 }
             }
+            guard read > 0 else { throw emptyInput(inputOptions.input).reported() }
+            (frameIndex, frameStart) = (reader.frameCount, reader.offset)
             try reader.finish()
         } catch let error as IMCodecError {
-            throw report(error, context: "frame \(reader.frameCount) at byte \(reader.offset)")
+            throw report(error, context: inputOptions.context("frame \(frameIndex) at byte \(frameStart)"))
         }
     }
 }

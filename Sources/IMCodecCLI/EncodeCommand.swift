@@ -91,11 +91,14 @@ struct EncodeCommand: ParsableCommand {
             // A line at a time, so a large file of documents is never held whole.
             try inputOptions.forEachLine(atMost: limits.maxDocumentBytes) { line, number in
                 guard !line.allSatisfy(Self.isJSONWhitespace) else { return }
-                try encode(line, limits: limits, with: encoder, appendingTo: &frames, context: "line \(number)")
+                try encode(
+                    line, limits: limits, with: encoder, appendingTo: &frames,
+                    context: inputOptions.context("line \(number)"))
             }
         } else {
             let input = try inputOptions.readAll(atMost: limits.maxDocumentBytes)
-            try encode(input, limits: limits, with: encoder, appendingTo: &frames, context: nil)
+            guard !input.isEmpty else { throw emptyInput(inputOptions.input).reported() }
+            try encode(input, limits: limits, with: encoder, appendingTo: &frames, context: inputOptions.context(nil))
         }
         try outputOptions.open().write(bytes: frames)
     }

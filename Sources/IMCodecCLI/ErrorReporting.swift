@@ -8,16 +8,23 @@ import IMCodec
 /// The root of a value has the empty path; it is printed as `(root)` so the
 /// line keeps one shape for scripts.
 ///
+/// A `hint: <text>` line follows when there is something to do about it
+/// (the field meant by an unknown one, the command for a file of another
+/// kind).
+///
 /// - Parameters:
 ///   - error: The error the library threw.
 ///   - context: Where in the input it happened, such as `frame 3 at byte 120`;
 ///     appended to the reason.
-func report(_ error: IMCodecError, context: String? = nil) -> ExitCode {
+///   - hint: What to do about it; by default the hint for the error's code,
+///     if it has one.
+func report(_ error: IMCodecError, context: String? = nil, hint given: String? = nil) -> ExitCode {
     var line = "error: \(error.code) at \(error.path.isEmpty ? "(root)" : error.path): \(error.reason)"
     if let limit = error.limit, let observed = error.observed {
         line += " (limit \(limit), observed \(observed))"
     }
     if let context { line += " [\(context)]" }
+    if let hint = given ?? hint(for: error) { line += "\nhint: \(hint)" }
     FileHandle.standardError.write(Data((line + "\n").utf8))
     return .failure
 }

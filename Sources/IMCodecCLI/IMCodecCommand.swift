@@ -1,13 +1,19 @@
 import ArgumentParser
+import IMCodec
 
 /// The `imcodec` command: encode, decode, inspect and validate IM message
 /// frames, and check implementations against the golden vectors.
 ///
 /// One subcommand per file; add a new one to `subcommands`. The exit status of
 /// encode, decode and inspect is 0 on success, 1 when the input is invalid
-/// (with `error: <code> at <path>: <reason>` on standard error) and 64
+/// (with `error: <code> at <path>: <reason>` on standard error), 2 when it
+/// cannot be read at all (missing, a directory, refused by the system) and 64
 /// (`EX_USAGE`, ArgumentParser's own status for a `ValidationError` or a parse
 /// error) on a usage error such as an unknown option or a bad option value.
+/// The version `imcodec --version` prints: the frame format's version and
+/// the release of the tool.
+let imcodecVersion = "0.1.0 (frame format \(FrameHeader.version))"
+
 @main
 struct IMCodecCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,7 +29,9 @@ struct IMCodecCommand: ParsableCommand {
 
             Exit status of encode, decode and inspect: 0 on success; 1 on invalid \
             input, reported as 'error: <code> at <path>: <reason>' (codes in \
-            docs/ERRORS.md); 64 on a usage error.
+            docs/ERRORS.md), often followed by a 'hint:' line; 2 when the input \
+            cannot be read (input.missing, input.directory, input.unreadable); 64 \
+            on a usage error.
 
             Examples:
               imcodec encode message.json > message.frame
@@ -31,6 +39,7 @@ struct IMCodecCommand: ParsableCommand {
               imcodec inspect message.frame
               imcodec encode < message.json | imcodec decode
             """,
+        version: imcodecVersion,
         subcommands: [
             EncodeCommand.self,
             DecodeCommand.self,

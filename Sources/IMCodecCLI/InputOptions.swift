@@ -7,25 +7,53 @@ struct InputOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("The input file; '-' reads standard input.", valueName: "file"))
     var input: String = "-"
 
-    func validate() throws {
-        if input != "-" && !FileManager.default.isReadableFile(atPath: input) {
-            throw ValidationError("cannot read '\(input)'")
-        }
-    }
-
     /// Opens the input for reading.
+    ///
+    /// - Throws: after reporting it, exit status 2 for a file that is
+    ///   missing (`input.missing`), a directory (`input.directory`) or
+    ///   cannot be opened (`input.unreadable`, with the system's reason).
     func open() throws -> FileHandle {
         if input == "-" { return .standardInput }
-        guard let handle = FileHandle(forReadingAtPath: input) else {
-            throw ValidationError("cannot read '\(input)'")
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
+            throw InputProblem(
+                error: IMCodecError(.inputMissing, reason: "cannot read '\(input)': no such file"),
+                hint: "check the name and the directory; '-' or no name reads standard input",
+                status: unreadableInputStatus
+            ).reported()
         }
-        return handle
+        guard !isDirectory.boolValue else {
+            throw InputProblem(
+                error: IMCodecError(.inputDirectory, reason: "cannot read '\(input)': it is a directory"),
+                hint: "name a file in it", status: unreadableInputStatus
+            ).reported()
+        }
+        let descriptor = openFile(input)
+        guard descriptor >= 0 else { throw unreadable(errno: errno) }
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    }
+
+    /// Where in the input a problem is, naming the file when there is one:
+    /// `message.frame, frame 1 at byte 80`.
+    func context(_ position: String?) -> String? {
+        guard input != "-" else { return position }
+        return position.map { "\(input), \($0)" } ?? input
+    }
+
+    /// The reported problem of a file the system refuses to open or read.
+    private func unreadable(errno code: Int32) -> ExitCode {
+        InputProblem(
+            error: IMCodecError(
+                .inputUnreadable, reason: "cannot read \(displayName(input)): \(String(cString: strerror(code)))"),
+            hint: "check that the file is readable by you (ls -l)", status: unreadableInputStatus
+        ).reported()
     }
 
     /// Reads the whole input.
     func readAll() throws -> [UInt8] {
-        let handle = try open()
-        return [UInt8](try handle.readToEnd() ?? Data())
+        var bytes: [UInt8] = []
+        try forEachChunk { bytes += $0 }
+        return bytes
     }
 
     /// Reads the whole input, refusing one longer than `limit` bytes as soon
@@ -96,10 +124,21 @@ struct InputOptions: ParsableArguments {
             let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else {
-                if count < 0 { throw ValidationError("cannot read '\(input)': error \(errno)") }
+                if count < 0 { throw unreadable(errno: errno) }
                 return
             }
             try body(Array(buffer[0..<count]))
         }
     }
+}
+
+/// Opens a file for reading with `open(2)`, whose `errno` says why not.
+private func openFile(_ path: String) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.open(path, O_RDONLY)
+    #elseif canImport(Musl)
+    Musl.open(path, O_RDONLY)
+    #else
+    Darwin.open(path, O_RDONLY)
+    #endif
 }

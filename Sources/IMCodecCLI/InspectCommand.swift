@@ -32,6 +32,10 @@ struct InspectCommand: ParsableCommand {
 
     func run() throws {
         let bytes = try inputOptions.readAll()[...]
+        guard !bytes.isEmpty else { throw emptyInput(inputOptions.input).reported() }
+        if let kind = nonFrameKind(of: bytes) {
+            throw notFrames(inputOptions.input, kind: kind, command: "imcodec inspect").reported()
+        }
         let decoder = FrameDecoder(limits: limitOptions.limits)
         var offset = bytes.startIndex
         var index = 0
@@ -61,7 +65,7 @@ struct InspectCommand: ParsableCommand {
                 index += 1
             } catch {
                 print("  integrity       failed: \(error.code)")
-                throw report(error, context: "frame \(index) at byte \(offset)")
+                throw report(error, context: inputOptions.context("frame \(index) at byte \(offset)"))
             }
         }
     }

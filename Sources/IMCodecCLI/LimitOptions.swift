@@ -6,32 +6,34 @@ import IMCodec
 ///
 /// A reader refuses a frame past its limits; a writer refuses to write one
 /// that readers with these limits would refuse, so `encode` takes the limits
-/// of the readers its frames are for.
+/// of the readers its frames are for. Each takes the next argument as its
+/// value even when it starts with `-`, so `--max-depth -1` is refused as
+/// negative (`usage.negative`), not read as a missing value.
 struct LimitOptions: ParsableArguments {
     /// The defaults the help text states.
     private static let defaults = DecodingLimits.default
-    @Option(help: ArgumentHelp("The largest frame body readers accept. Default \(Self.defaults.maxFrameBytes).", valueName: "bytes"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The largest frame body readers accept. Default \(Self.defaults.maxFrameBytes).", valueName: "bytes"))
     var maxFrameBytes: Int?
 
-    @Option(help: ArgumentHelp("The largest payload a frame may inflate to. Default \(Self.defaults.maxInflatedBytes).", valueName: "bytes"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The largest payload a frame may inflate to. Default \(Self.defaults.maxInflatedBytes).", valueName: "bytes"))
     var maxInflatedBytes: Int?
 
-    @Option(help: ArgumentHelp("The largest payload-to-body ratio of a compressed frame. Default \(Self.defaults.maxInflateRatio).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The largest payload-to-body ratio of a compressed frame. Default \(Self.defaults.maxInflateRatio).", valueName: "n"))
     var maxInflateRatio: Int?
 
-    @Option(help: ArgumentHelp("How many merger layers may nest. Default \(Self.defaults.maxDepth).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many merger layers may nest. Default \(Self.defaults.maxDepth).", valueName: "n"))
     var maxDepth: Int?
 
-    @Option(help: ArgumentHelp("The most elems one message may hold. Default \(Self.defaults.maxElems).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most elems one message may hold. Default \(Self.defaults.maxElems).", valueName: "n"))
     var maxElems: Int?
 
-    @Option(help: ArgumentHelp("The most entries any other repeated field may hold. Default \(Self.defaults.maxRepeated).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most entries any other repeated field may hold. Default \(Self.defaults.maxRepeated).", valueName: "n"))
     var maxRepeated: Int?
 
-    @Option(help: ArgumentHelp("The most messages one batch may hold. Default \(Self.defaults.maxBatchMessages).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The most messages one batch may hold. Default \(Self.defaults.maxBatchMessages).", valueName: "n"))
     var maxBatchMessages: Int?
 
-    @Option(help: ArgumentHelp("The largest JSON document read. Default \(Self.defaults.maxDocumentBytes).", valueName: "bytes"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The largest JSON document read. Default \(Self.defaults.maxDocumentBytes).", valueName: "bytes"))
     var maxDocumentBytes: Int?
 
     /// Each option with its name, for the checks.
@@ -46,7 +48,7 @@ struct LimitOptions: ParsableArguments {
 
     func validate() throws {
         for (name, value) in given {
-            if let value, value < 0 { throw ValidationError("\(name) must be 0 or more, not \(value)") }
+            if let value, value < 0 { throw negativeOption(name, value) }
         }
     }
 

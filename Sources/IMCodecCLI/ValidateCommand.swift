@@ -102,14 +102,23 @@ struct ValidateCommand: ParsableCommand {
     /// Reads, decodes and validates one file.
     func check(file: String, limits: ValidationLimits) -> FileReport {
         var report = FileReport(file: file)
+        var isDirectory: ObjCBool = false
+        if file != "-" && !FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) {
+            report.failure = IMCodecError(.inputMissing, reason: "cannot read '\(file)': no such file")
+            return report
+        }
+        if isDirectory.boolValue {
+            report.failure = IMCodecError(.inputDirectory, reason: "cannot read '\(file)': it is a directory")
+            return report
+        }
         guard let bytes = Self.read(file) else {
-            report.failure = IMCodecError(.inputUnreadable, reason: "cannot read \(file)")
+            report.failure = IMCodecError(.inputUnreadable, reason: "cannot read '\(file)'")
             return report
         }
         var body = bytes[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
         guard let first = body.first else {
-            report.failure = IMCodecError(.inputEmpty, reason: "\(file) is empty")
+            report.failure = IMCodecError(.inputEmpty, reason: "\(displayName(file)) is empty")
             return report
         }
         if from == .restapi {
@@ -270,11 +279,4 @@ struct ValidateCommand: ParsableCommand {
             .init("warnings", number(warnings)),
         ])
     }
-}
-
-extension IMCodecError.Code {
-    /// A file named on the command line cannot be opened or read.
-    fileprivate static let inputUnreadable = Self("input.unreadable")
-    /// A file named on the command line holds no bytes.
-    fileprivate static let inputEmpty = Self("input.empty")
 }

@@ -192,7 +192,7 @@ import Testing
     @Test(arguments: [
         ["encode", "--level", "0"], ["encode", "--level", "10"], ["encode", "--threshold", "-1"],
         ["encode", "--dictionary", "5"], ["encode", "--kind", "letter"], ["encode", "--compression", "always"],
-        ["decode", "--no-such-option"], ["decode", "/no/such/file"], ["frobnicate"],
+        ["decode", "--no-such-option"], ["frobnicate"],
     ])
     func usageErrorsExitSixtyFour(arguments: [String]) throws {
         let result = try ChildProcess.run(executable: Self.binary, arguments: arguments)
@@ -216,5 +216,120 @@ import Testing
         #expect(result.standardError.hasPrefix("error: frame.payload-length at (root): "), "\(result.standardError)")
         print("imcodec decode of a 1 GiB bomb declaring 16 MiB: peak RSS \(result.maxRSS >> 20) MiB")
         #expect(result.maxRSS < 64 << 20)
+    }
+
+    // MARK: Input problems: each a documented code (docs/ERRORS.md), its
+    // exit status, the file named, and a hint.
+
+    /// The standard error of a run that failed with `code`, checked for the
+    /// status, the code, the file's name and a hint.
+    @discardableResult
+    func expectInputProblem(
+        _ result: ChildProcess.Result, code: String, status: Int32, naming file: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> String {
+        let error = result.standardError
+        #expect(result.status == status, "\(error)", sourceLocation: sourceLocation)
+        #expect(error.hasPrefix("error: \(code) at "), "\(error)", sourceLocation: sourceLocation)
+        #expect(error.contains(file), "the message does not name \(file): \(error)", sourceLocation: sourceLocation)
+        #expect(error.contains("\nhint: "), "no hint: \(error)", sourceLocation: sourceLocation)
+        #expect(!error.contains("Usage:"), "\(error)", sourceLocation: sourceLocation)
+        #expect(result.standardOutput.isEmpty, sourceLocation: sourceLocation)
+        return error
+    }
+
+    @Test(arguments: ["encode", "decode", "inspect"])
+    func aMissingFileExitsTwo(command: String) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("imcodec-cli-no-such-\(UUID())").path
+        let result = try imcodec(command, path)
+        expectInputProblem(result, code: "input.missing", status: 2, naming: path)
+    }
+
+    @Test(arguments: ["encode", "decode", "inspect"])
+    func aDirectoryExitsTwo(command: String) throws {
+        let directory = FileManager.default.temporaryDirectory.path
+        let result = try imcodec(command, directory)
+        let error = expectInputProblem(result, code: "input.directory", status: 2, naming: directory)
+        #expect(!error.contains("NSCocoaErrorDomain"))
+    }
+
+    @Test func anUnreadableFileExitsTwoWithTheSystemsReason() throws {
+        // Opens, then every read at offset 0 fails with EIO: unreadable even for root.
+        let result = try imcodec("decode", "/proc/self/mem")
+        let error = expectInputProblem(result, code: "input.unreadable", status: 2, naming: "/proc/self/mem")
+        #expect(error.contains("Input/output error"), "\(error)")
+    }
+
+    @Test(arguments: ["encode", "decode", "inspect"])
+    func anEmptyFileExitsOne(command: String) throws {
+        let path = try file([])
+        expectInputProblem(try imcodec(command, path), code: "input.empty", status: 1, naming: path)
+    }
+
+    @Test(arguments: ["decode", "inspect"])
+    func aJSONFileGivenAsFramesNamesEncode(command: String) throws {
+        let path = try file(Array(Self.textMessage.utf8))
+        let error = expectInputProblem(try imcodec(command, path), code: "input.not-frames", status: 1, naming: path)
+        #expect(error.contains("is JSON, not frames"), "\(error)")
+        #expect(error.contains("'imcodec encode \(path)'"), "\(error)")
+    }
+
+    @Test func aJPEGGivenAsFramesIsNamed() throws {
+        let path = try file([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00])
+        let error = expectInputProblem(try imcodec("decode", path), code: "input.not-frames", status: 1, naming: path)
+        #expect(error.contains("is a JPEG image, not frames"), "\(error)")
+    }
+
+    @Test func anUnknownFieldSuggestsTheFieldMeant() throws {
+        let path = try file(Array(#"{"msgID":"m1","receiver":"bob"}"#.utf8))
+        let error = expectInputProblem(
+            try imcodec("encode", "--output", "-", path), code: "json.unknown-field", status: 1, naming: path)
+        #expect(error.contains("hint: did you mean msgId?"), "\(error)")
+    }
+
+    @Test func anUnknownEnumNameListsTheEnumsValues() throws {
+        let path = try file(Array(#"{"receiver":"bob","elems":[{"image":{"format":"JPEG"}}]}"#.utf8))
+        let result = try imcodec("encode", "--output", "-", path)
+        #expect(result.status == 1)
+        let error = result.standardError
+        #expect(error.hasPrefix("error: json.value at elems[0].image.format: "), "\(error)")
+        #expect(error.contains("JPEG is not a value of ImageFormat"), "\(error)")
+        #expect(error.contains("IMAGE_FORMAT_JPG, IMAGE_FORMAT_GIF, IMAGE_FORMAT_PNG"), "\(error)")
+        #expect(error.contains(path), "\(error)")
+    }
+
+    @Test(arguments: [
+        ["encode", "--threshold", "-5"], ["encode", "--threshold=-5"], ["decode", "--max-depth", "-1"],
+        ["inspect", "--max-frame-bytes", "-1"],
+    ])
+    func aNegativeNumberIsAUsageErrorWithItsCode(arguments: [String]) throws {
+        let result = try ChildProcess.run(executable: Self.binary, arguments: arguments + ["-"])
+        #expect(result.status == 64, "\(arguments): \(result.standardError)")
+        #expect(result.standardError.contains("usage.negative: --"), "\(result.standardError)")
+        #expect(result.standardError.contains("must be 0 or more, not -"), "\(result.standardError)")
+    }
+
+    @Test func decodeToRESTNamesTheFrameThatCannotBeExported() throws {
+        let ok = try imcodec("encode", text: #"{"sender":"a","receiver":"b","elems":[{"text":{"text":"hi"}}]}"#)
+        let withID = try imcodec(
+            "encode", text: #"{"msgId":"m1","sender":"a","receiver":"b","elems":[{"text":{"text":"hi"}}]}"#)
+        let one = try file(withID.standardOutputBytes)
+        let single = try imcodec("decode", "--to", "restapi", one)
+        #expect(single.status == 1)
+        #expect(single.standardError.hasPrefix("error: rest.unrepresentable at msgId: "), "\(single.standardError)")
+        #expect(single.standardError.hasSuffix("[\(one), frame 0 at byte 0]\n"), "\(single.standardError)")
+        let two = try file(ok.standardOutputBytes + withID.standardOutputBytes)
+        let second = try imcodec("decode", "--to", "restapi", two)
+        #expect(second.status == 1)
+        #expect(second.standardOutput.contains(#""MsgBody""#))
+        #expect(
+            second.standardError.hasSuffix("[\(two), frame 1 at byte \(ok.standardOutputBytes.count)]\n"),
+            "\(second.standardError)")
+    }
+
+    @Test func versionPrintsTheReleaseAndFrameFormat() throws {
+        let result = try ChildProcess.run(executable: Self.binary, arguments: ["--version"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "0.1.0 (frame format 1)\n")
     }
 }

@@ -457,15 +457,19 @@ func expectError(
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let document = try String(contentsOf: root.appendingPathComponent("docs/ERRORS.md"), encoding: .utf8)
-        let errors = root.appendingPathComponent("Sources/IMCodec/Errors")
         var codes: [String] = []
-        for file in try FileManager.default.contentsOfDirectory(atPath: errors.path) where file.hasSuffix(".swift") {
-            let source = try String(contentsOf: errors.appendingPathComponent(file), encoding: .utf8)
-            for line in source.split(separator: "\n") where line.contains("static let") && line.contains("Self(\"") {
-                codes += line.split(separator: "\"").dropFirst().prefix(1).map(String.init)
+        // The library's codes, and the command's own about its input.
+        for folder in ["Sources/IMCodec/Errors", "Sources/IMCodecCLI"] {
+            let errors = root.appendingPathComponent(folder)
+            for file in try FileManager.default.contentsOfDirectory(atPath: errors.path) where file.hasSuffix(".swift") {
+                let source = try String(contentsOf: errors.appendingPathComponent(file), encoding: .utf8)
+                for line in source.split(separator: "\n") where line.contains("static let") && line.contains("Self(\"") {
+                    codes += line.split(separator: "\"").dropFirst().prefix(1).map(String.init)
+                }
             }
         }
         #expect(codes.count >= 30)
+        #expect(codes.contains("input.missing") && codes.contains("usage.negative"))
         for code in codes {
             #expect(document.contains("| `\(code)` |"), "docs/ERRORS.md has no row for \(code)")
         }

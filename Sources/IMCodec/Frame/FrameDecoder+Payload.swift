@@ -79,8 +79,17 @@ extension FrameDecoder {
         let body = try decodeBody(UnsafeRawBufferPointer(rebasing: raw[0..<frameLength]), header)
         guard raw.count == frameLength else { throw Self.trailingBytes(raw.count, header) }
         guard header.kind == kind else {
-            throw IMCodecError(.frameUnexpectedKind, reason: "expected a \(kind) frame, found a \(header.kind) frame")
+            throw IMCodecError(
+                .frameUnexpectedKind, reason: "expected \(kind.withArticle) frame, found \(header.kind.withArticle) frame")
         }
         return body
+    }
+}
+
+extension FrameKind {
+    /// The kind's name after its indefinite article: `a message`, `an event`.
+    fileprivate var withArticle: String {
+        let name = description
+        return (name.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + name
     }
 }

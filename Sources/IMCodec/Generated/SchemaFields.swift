@@ -3,9 +3,9 @@
 /// The fields the generated model handles, by message: the schema as the
 /// generator saw it. Tests compare it with the swift-protobuf oracle's view
 /// of the same schema.
-public enum SchemaFields {
+package enum SchemaFields {
     /// Field numbers and proto names of every message, keyed by full name.
-    public static let byMessage: [String: [(number: Int, name: String)]] = [
+    package static let byMessage: [String: [(number: Int, name: String)]] = [
         "imcodec.v1.CustomInfoEntry": [(1, "key"), (2, "data"), (3, "number")],
         "imcodec.v1.MemberCustomEntry": [(1, "key"), (2, "data")],
         "imcodec.v1.UserProfile": [(1, "identifier"), (2, "nickname"), (3, "allow_type"), (4, "face_url"), (5, "self_signature"), (6, "gender"), (7, "birthday"), (8, "location"), (9, "language"), (10, "level"), (11, "role"), (12, "custom_info")],

@@ -1,11 +1,11 @@
 /// Base64 as proto3 JSON uses it for `bytes` fields: written in the standard
 /// alphabet with padding; read in the standard or URL-safe alphabet, with or
 /// without padding.
-public enum Base64 {
+package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// Encodes bytes in the standard alphabet with padding.
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count + 2) / 3 * 4)
         var index = 0
@@ -40,7 +40,7 @@ public enum Base64 {
     }
 
     /// Decodes base64 text, or returns nil when it is not base64.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var characters = Array(text.utf8)
         if characters.count % 4 == 0 {
             // Padding is accepted only as the last one or two characters.

@@ -29,7 +29,7 @@ public struct JSONDecodeContext: Sendable {
 }
 
 /// Converts proto3 JSON scalars to field values; used by generated code.
-public enum JSONScalar {
+package enum JSONScalar {
     static func typeError(_ value: JSONValue, _ expected: String) -> IMCodecError {
         IMCodecError(.jsonType, reason: "expected \(expected), found \(value.typeName)")
     }
@@ -39,19 +39,19 @@ public enum JSONScalar {
     }
 
     /// A string field.
-    public static func string(_ value: JSONValue) throws(IMCodecError) -> String {
+    package static func string(_ value: JSONValue) throws(IMCodecError) -> String {
         guard case .string(let text) = value else { throw typeError(value, "a string") }
         return text
     }
 
     /// A bool field: `true` or `false`.
-    public static func bool(_ value: JSONValue) throws(IMCodecError) -> Bool {
+    package static func bool(_ value: JSONValue) throws(IMCodecError) -> Bool {
         guard case .bool(let flag) = value else { throw typeError(value, "true or false") }
         return flag
     }
 
     /// A bytes field: base64 in either alphabet, padding optional.
-    public static func bytes(_ value: JSONValue) throws(IMCodecError) -> [UInt8] {
+    package static func bytes(_ value: JSONValue) throws(IMCodecError) -> [UInt8] {
         guard case .string(let text) = value else { throw typeError(value, "a base64 string") }
         guard let bytes = Base64.decode(text) else { throw valueError("not base64") }
         return bytes
@@ -77,28 +77,28 @@ public enum JSONScalar {
     }
 
     /// An int32 field (also enum numbers): a number or a numeric string.
-    public static func int32(_ value: JSONValue) throws(IMCodecError) -> Int32 {
+    package static func int32(_ value: JSONValue) throws(IMCodecError) -> Int32 {
         let text = try integerText(value)
         guard let number = Int32(text) else { throw valueError("\(text) is not a 32-bit integer") }
         return number
     }
 
     /// A uint32 field: a number or a numeric string.
-    public static func uint32(_ value: JSONValue) throws(IMCodecError) -> UInt32 {
+    package static func uint32(_ value: JSONValue) throws(IMCodecError) -> UInt32 {
         let text = try integerText(value)
         guard let number = UInt32(text) else { throw valueError("\(text) is not an unsigned 32-bit integer") }
         return number
     }
 
     /// An int64 field: a numeric string (the canonical form) or a number.
-    public static func int64(_ value: JSONValue) throws(IMCodecError) -> Int64 {
+    package static func int64(_ value: JSONValue) throws(IMCodecError) -> Int64 {
         let text = try integerText(value)
         guard let number = Int64(text) else { throw valueError("\(text) is not a 64-bit integer") }
         return number
     }
 
     /// A uint64 field: a numeric string (the canonical form) or a number.
-    public static func uint64(_ value: JSONValue) throws(IMCodecError) -> UInt64 {
+    package static func uint64(_ value: JSONValue) throws(IMCodecError) -> UInt64 {
         let text = try integerText(value)
         guard let number = UInt64(text) else { throw valueError("\(text) is not an unsigned 64-bit integer") }
         return number
@@ -106,7 +106,7 @@ public enum JSONScalar {
 
     /// A double field: a number, a numeric string, or `"NaN"`, `"Infinity"`,
     /// `"-Infinity"`.
-    public static func double(_ value: JSONValue) throws(IMCodecError) -> Double {
+    package static func double(_ value: JSONValue) throws(IMCodecError) -> Double {
         switch value {
         case .number(let text):
             guard let number = Double(text), number.isFinite else { throw valueError("\(text) is out of range") }
@@ -128,10 +128,17 @@ public enum JSONScalar {
 
     /// An enum field: a value name, or a number (values outside the schema's
     /// names are kept, as in the binary form).
-    public static func enumValue(_ value: JSONValue, named: (String) -> Int32?) throws(IMCodecError) -> Int32 {
+    package static func enumValue(_ value: JSONValue, named: (String) -> Int32?) throws(IMCodecError) -> Int32 {
         switch value {
         case .string(let name):
-            guard let number = named(name) else { throw valueError("\(name) is not a value of the enum") }
+            guard let number = named(name) else {
+                guard let enumeration = SchemaEnumNames.enumeration(acceptedBy: named) else {
+                    throw valueError("\(name) is not a value of the enum")
+                }
+                throw valueError(
+                    "\(name) is not a value of \(enumeration.type): use one of \(enumeration.names.joined(separator: ", ")) or a number"
+                )
+            }
             return number
         case .number:
             return try int32(value)
@@ -141,13 +148,13 @@ public enum JSONScalar {
     }
 
     /// The members of an object.
-    public static func object(_ value: JSONValue) throws(IMCodecError) -> [JSONValue.Member] {
+    package static func object(_ value: JSONValue) throws(IMCodecError) -> [JSONValue.Member] {
         guard case .object(let members) = value else { throw typeError(value, "an object") }
         return members
     }
 
     /// The elements of an array.
-    public static func array(_ value: JSONValue) throws(IMCodecError) -> [JSONValue] {
+    package static func array(_ value: JSONValue) throws(IMCodecError) -> [JSONValue] {
         guard case .array(let elements) = value else { throw typeError(value, "an array") }
         return elements
     }
