@@ -80,12 +80,32 @@ import Testing
 
     /// The Python that runs the vector scripts: `IMCODEC_PYTHON` when set,
     /// else the Python testee's virtual environment (`.build/python-testee`,
-    /// made as `.ci/run` and testees/python/README.md make it, with the
-    /// pinned zstandard the zstd vectors are made with), else `python3`.
-    static var vectorPython: String {
+    /// with the pinned zstandard the zstd vectors are made with), which is
+    /// made here, as `.ci/run` and testees/python/README.md make it, when it
+    /// does not exist yet, so `swift test` needs nothing set up first.
+    static let vectorPython: String = {
         if let chosen = ProcessInfo.processInfo.environment["IMCODEC_PYTHON"], !chosen.isEmpty { return chosen }
-        let venv = repositoryRoot + "/.build/python-testee/bin/python"
-        return FileManager.default.isExecutableFile(atPath: venv) ? venv : "python3"
+        let venv = repositoryRoot + "/.build/python-testee"
+        let python = venv + "/bin/python"
+        if !FileManager.default.isExecutableFile(atPath: python) {
+            let requirements = repositoryRoot + "/testees/python/requirements.txt"
+            let made = runQuietly(["python3", "-m", "venv", venv])
+                && runQuietly([python, "-m", "pip", "install", "--quiet", "-r", requirements])
+            if !made { return "python3" }
+        }
+        return python
+    }()
+
+    /// Runs a command with its output discarded; whether it exited 0.
+    static func runQuietly(_ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
     }
 
     static func jsonFiles(under root: String) throws -> [String] {
