@@ -21,6 +21,8 @@ import os
 import subprocess
 import tempfile
 
+from generate_swift import fields, read_varint
+
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 PROTOS = ("imcodec/v1/model.proto", "imcodec/testee/v1/testee.proto")
 PROFILES = ("seed", "current")
@@ -33,34 +35,10 @@ MEASURES = {
 UNITS = {0: "plain", 1: "mebibytes", 2: "kibibytes"}
 
 
-def _varint(data, i):
-    shift = value = 0
-    while True:
-        b = data[i]
-        i += 1
-        value |= (b & 0x7F) << shift
-        if b < 0x80:
-            return value, i
-        shift += 7
-
-
-def _fields(data):
-    i = 0
-    while i < len(data):
-        tag, i = _varint(data, i)
-        number, wire = tag >> 3, tag & 7
-        if wire == 0:
-            value, i = _varint(data, i)
-        elif wire == 1:
-            value, i = data[i:i + 8], i + 8
-        elif wire == 2:
-            length, i = _varint(data, i)
-            value, i = data[i:i + length], i + length
-        elif wire == 5:
-            value, i = data[i:i + 4], i + 4
-        else:
-            raise ValueError("unexpected wire type %d" % wire)
-        yield number, wire, value
+# The protobuf reader of the Swift generator: one reader of descriptor sets
+# for the scripts.
+_varint = read_varint
+_fields = fields
 
 
 def _signed(v):
