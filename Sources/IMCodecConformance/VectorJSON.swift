@@ -164,54 +164,10 @@ extension VectorJSON {
     /// A REST export answer must equal this text byte for byte.
     public var canonicalRESTText: String {
         var out = ""
-        writeREST(to: &out)
+        write(to: &out, canonicalREST: true)
         return out
     }
 
-    private func writeREST(to out: inout String) {
-        switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .number(let literal): out += Self.javaScriptNumber(literal)
-        case .string(let text): Self.writeRESTString(text, to: &out)
-        case .array(let values):
-            out += "["
-            for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
-                value.writeREST(to: &out)
-            }
-            out += "]"
-        case .object(let members):
-            out += "{"
-            for (index, member) in members.enumerated() {
-                if index > 0 { out += "," }
-                Self.writeRESTString(member.key, to: &out)
-                out += ":"
-                member.value.writeREST(to: &out)
-            }
-            out += "}"
-        }
-    }
-
-    private static func writeRESTString(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\u{08}": out += "\\b"
-            case "\t": out += "\\t"
-            case "\n": out += "\\n"
-            case "\u{0C}": out += "\\f"
-            case "\r": out += "\\r"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
-    }
 
     /// A number literal as JavaScript writes the same double: the literal's
     /// significant digits (a shortest round-trip literal, as vector files
@@ -265,36 +221,39 @@ extension VectorJSON {
     /// as they are, control characters escaped.
     public var text: String {
         var out = ""
-        write(to: &out)
+        write(to: &out, canonicalREST: false)
         return out
     }
 
-    private func write(to out: inout String) {
+    /// Writes compact JSON; `canonicalREST` writes doubles as JavaScript does
+    /// and escapes backspace and form feed by letter, as ``canonicalRESTText``
+    /// says.
+    private func write(to out: inout String, canonicalREST: Bool) {
         switch self {
         case .null: out += "null"
         case .bool(let value): out += value ? "true" : "false"
-        case .number(let literal): out += literal
-        case .string(let text): Self.writeString(text, to: &out)
+        case .number(let literal): out += canonicalREST ? Self.javaScriptNumber(literal) : literal
+        case .string(let text): Self.writeString(text, to: &out, canonicalREST: canonicalREST)
         case .array(let values):
             out += "["
             for (index, value) in values.enumerated() {
                 if index > 0 { out += "," }
-                value.write(to: &out)
+                value.write(to: &out, canonicalREST: canonicalREST)
             }
             out += "]"
         case .object(let members):
             out += "{"
             for (index, member) in members.enumerated() {
                 if index > 0 { out += "," }
-                Self.writeString(member.key, to: &out)
+                Self.writeString(member.key, to: &out, canonicalREST: canonicalREST)
                 out += ":"
-                member.value.write(to: &out)
+                member.value.write(to: &out, canonicalREST: canonicalREST)
             }
             out += "}"
         }
     }
 
-    private static func writeString(_ text: String, to out: inout String) {
+    private static func writeString(_ text: String, to out: inout String, canonicalREST: Bool) {
         out += "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -303,6 +262,8 @@ extension VectorJSON {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
+            case "\u{08}" where canonicalREST: out += "\\b"
+            case "\u{0C}" where canonicalREST: out += "\\f"
             case _ where scalar.value < 0x20:
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
