@@ -50,7 +50,7 @@ replay() {
             -max_len=1048576 >"$log" 2>&1 || { tail -20 "$log" >&2; echo "replay of $target failed" >&2; return 1; }
     python3 - "$log" "$@" <<'EOF'
 import os, re, sys
-lines = [re.match(r"slowest input: ([0-9.]+) ms, (\d+) bytes, fnv1a (\w+); inputs: (\d+); over (\d+) ms: (\d+)", l)
+lines = [re.match(r"slowest input: ([0-9.]+) ms, (\d+) bytes, fnv1a (\w+); inputs: (\d+); over (\d+ ms(?: per \d+ KiB)?): (\d+)", l)
          for l in open(sys.argv[1], errors="replace")]
 lines = [m for m in lines if m]
 if not lines:
@@ -67,7 +67,7 @@ for root in sys.argv[2:]:
     for path in paths:
         if os.path.getsize(path) == int(worst.group(2)) and fnv1a(open(path, "rb").read()) == worst.group(3):
             name = path
-print("slowest on replay: %s ms (%s bytes, %s); inputs: %d; over %s ms: %d" % (
+print("slowest on replay: %s ms (%s bytes, %s); inputs: %d; over %s: %d" % (
     worst.group(1), worst.group(2), name, sum(int(m.group(4)) for m in lines), worst.group(5),
     sum(int(m.group(6)) for m in lines)))
 EOF

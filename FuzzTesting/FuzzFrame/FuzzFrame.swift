@@ -6,7 +6,7 @@ import IMCodecTestSupport
 // same check (FuzzTesting/FailCases/FuzzFrame).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFrame(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    FuzzRunner.run(start, count, check: FuzzChecks.frame)
+    FuzzRunner.run(start, count, framesFrom: 0, check: FuzzChecks.frame)
 }
 
 // Most plain mutations of a frame fail its checksum; this one repairs the

@@ -6,7 +6,7 @@ import IMCodecTestSupport
 // same check (FuzzTesting/FailCases/FuzzStream).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStream(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    FuzzRunner.run(start, count, check: FuzzChecks.stream)
+    FuzzRunner.run(start, count, framesFrom: 2, check: FuzzChecks.stream)
 }
 
 // The input is two chunk sizes, then frames back to back: the mutator keeps

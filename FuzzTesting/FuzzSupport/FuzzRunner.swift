@@ -17,10 +17,16 @@ public enum FuzzRunner {
     /// - Parameters:
     ///   - start: The input libFuzzer passes.
     ///   - count: Its length.
+    ///   - framesFrom: Where the input's frames start, for targets whose
+    ///     input holds frames: the time bound then grows with the payload
+    ///     bytes those frames declare (``SlowInputs/bound(payloadBytes:)``).
+    ///     `nil` for inputs that are not frames.
     ///   - check: The property to test; returns a description of a finding,
     ///     or `nil`.
     /// - Returns: 0, as libFuzzer expects.
-    public static func run(_ start: UnsafePointer<UInt8>?, _ count: Int, check: ([UInt8]) -> String?) -> CInt {
+    public static func run(
+        _ start: UnsafePointer<UInt8>?, _ count: Int, framesFrom: Int? = nil, check: ([UInt8]) -> String?
+    ) -> CInt {
         let began = SlowInputs.now()
         let input = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
         let finding = check(input)
@@ -29,7 +35,8 @@ public enum FuzzRunner {
             printError("finding: \(finding)\n")
             abort()
         }
-        SlowInputs.record(start, count, nanoseconds: elapsed)
+        let payloadBytes = framesFrom.map { SlowInputs.declaredPayloadBytes(input.dropFirst($0)) } ?? 0
+        SlowInputs.record(start, count, nanoseconds: elapsed, bound: SlowInputs.bound(payloadBytes: payloadBytes))
         return 0
     }
 

@@ -4,17 +4,26 @@
     import Darwin
 #endif
 
+import IMCodec
+
 /// Per-input timing for the "no input slower than 100 ms" bound, which
 /// libFuzzer's whole-second `-timeout` cannot show.
 ///
-/// Every input's check is timed with the monotonic clock. An input whose
-/// check takes longer than the threshold (`IMCODEC_FUZZ_SLOW_MS`, default
-/// 100) is written, when `IMCODEC_FUZZ_SLOW_DIR` names a folder, as
-/// `slow-HASH` there and announced on stderr. At exit (libFuzzer ends a run
-/// that found nothing with `exit`, so `atexit` handlers run) one line
-/// reports the slowest input:
+/// Every input's check is timed with the monotonic clock. The bound is the
+/// threshold (`IMCODEC_FUZZ_SLOW_MS`, default 100) for every input, and for
+/// an input of frames that declare more than ``payloadBytesPerThreshold``
+/// payload bytes, the threshold per that many bytes: a check's work grows
+/// with the payload it decodes, and a 6 KB deflated frame may inflate to
+/// 764 KB (up to the inflate-ratio limit, 250 times), so a flat bound would
+/// measure the frame's compressibility rather than the decoder. An input
+/// whose check takes longer than its bound is written, when
+/// `IMCODEC_FUZZ_SLOW_DIR` names a folder, as `slow-HASH` there and
+/// announced on stderr. At exit (libFuzzer ends a run that found nothing
+/// with `exit`, so `atexit` handlers run) one line reports the slowest input:
 ///
-///     slowest input: 1.234 ms, 57 bytes, fnv1a 0123456789abcdef; inputs: 1200; over 100 ms: 0
+///     slowest input: 1.234 ms, 57 bytes, fnv1a 0123456789abcdef; inputs: 1200; over 100 ms per 256 KiB: 0
+///
+/// The slowest input is the one with the largest share of its bound.
 ///
 /// and, with `IMCODEC_FUZZ_SLOW_DIR` set, the slowest input is written there
 /// as `slowest`.
@@ -32,6 +41,38 @@ public enum SlowInputs {
         let milliseconds = getenv("IMCODEC_FUZZ_SLOW_MS").flatMap { UInt64(String(cString: $0)) } ?? 100
         return milliseconds * 1_000_000
     }()
+    /// The payload bytes one threshold covers.
+    static let payloadBytesPerThreshold = 262_144
+
+    /// The time an input may take, in nanoseconds: the threshold, or the
+    /// threshold per ``payloadBytesPerThreshold`` of the payload bytes the
+    /// input's frames declare, whichever is more.
+    ///
+    /// - Parameter payloadBytes: The payload bytes the input's frames declare
+    ///   (``declaredPayloadBytes(_:)``); 0 for inputs that are not frames.
+    public static func bound(payloadBytes: Int) -> UInt64 {
+        guard payloadBytes > payloadBytesPerThreshold else { return thresholdNanoseconds }
+        return thresholdNanoseconds / UInt64(payloadBytesPerThreshold) * UInt64(payloadBytes)
+    }
+
+    /// The payload bytes declared by the frames `bytes` start with, each
+    /// counted up to the default `maxInflatedBytes` (a decoder refuses a
+    /// frame that declares more before reading its body); a stored frame
+    /// counts its body. Reading stops at the first header that does not read.
+    ///
+    /// - Parameter bytes: Frames written back to back, possibly mutated.
+    public static func declaredPayloadBytes(_ bytes: ArraySlice<UInt8>) -> Int {
+        let cap = DecodingLimits.default.maxInflatedBytes
+        var rest = bytes
+        var total = 0
+        while let header = try? FrameHeader.peek(rest) {
+            total += min(header.compression == .none ? header.bodyLength : header.payloadLength, cap)
+            guard header.frameLength > 0, header.frameLength <= rest.count else { break }
+            rest = rest.dropFirst(header.frameLength)
+        }
+        return total
+    }
+
     /// Where slow inputs are written, if anywhere.
     static let directory: String? = getenv("IMCODEC_FUZZ_SLOW_DIR").map { String(cString: $0) }
 
@@ -39,9 +80,13 @@ public enum SlowInputs {
     nonisolated(unsafe) static var last = Buffer()
     /// The fastest run so far of the input last run.
     nonisolated(unsafe) static var lastFastest: UInt64 = 0
-    /// The slowest input of those finished, by its fastest run.
+    /// The bound of the input last run.
+    nonisolated(unsafe) static var lastBound: UInt64 = 0
+    /// The slowest input of those finished (the largest share of its bound,
+    /// by its fastest run), its time and its bound.
     nonisolated(unsafe) static var slowest = Buffer()
     nonisolated(unsafe) static var slowestNanoseconds: UInt64 = 0
+    nonisolated(unsafe) static var slowestBound: UInt64 = 1
     nonisolated(unsafe) static var inputCount = 0
     nonisolated(unsafe) static var overThreshold = 0
     nonisolated(unsafe) static var reportRegistered = false
@@ -87,7 +132,8 @@ public enum SlowInputs {
     ///   - start: The input.
     ///   - count: Its length.
     ///   - nanoseconds: How long its check took.
-    public static func record(_ start: UnsafePointer<UInt8>?, _ count: Int, nanoseconds: UInt64) {
+    ///   - bound: How long it may take (``bound(payloadBytes:)``).
+    public static func record(_ start: UnsafePointer<UInt8>?, _ count: Int, nanoseconds: UInt64, bound: UInt64) {
         if !reportRegistered {
             reportRegistered = true
             atexit { SlowInputs.report() }
@@ -99,12 +145,14 @@ public enum SlowInputs {
             finishLast()
             last.set(bytes)
             lastFastest = nanoseconds
+            lastBound = bound
         }
-        if nanoseconds > thresholdNanoseconds, let directory {
+        if nanoseconds > bound, let directory {
             let name = "\(directory)/slow-\(fnv1a(bytes))"
             save(bytes, to: name)
             FuzzRunner.printError(
-                "slow input: \(milliseconds(nanoseconds)) ms, \(bytes.count) bytes, written to \(name)\n")
+                "slow input: \(milliseconds(nanoseconds)) ms (bound \(milliseconds(bound)) ms), \(bytes.count) bytes, "
+                    + "written to \(name)\n")
         }
     }
 
@@ -112,9 +160,13 @@ public enum SlowInputs {
     static func finishLast() {
         guard last.count >= 0 else { return }
         inputCount += 1
-        if lastFastest > thresholdNanoseconds { overThreshold += 1 }
-        if lastFastest > slowestNanoseconds || slowest.count < 0 {
+        if lastFastest > lastBound { overThreshold += 1 }
+        // lastFastest / lastBound > slowestNanoseconds / slowestBound
+        if lastFastest.multipliedFullWidth(by: slowestBound) > slowestNanoseconds.multipliedFullWidth(by: lastBound)
+            || slowest.count < 0
+        {
             slowestNanoseconds = lastFastest
+            slowestBound = lastBound
             slowest.set(last.bytes)
         }
     }
@@ -127,7 +179,7 @@ public enum SlowInputs {
         let line =
             "slowest input: \(milliseconds(slowestNanoseconds)) ms, \(slowest.count) bytes, "
             + "fnv1a \(fnv1a(slowest.bytes)); inputs: \(inputCount); "
-            + "over \(thresholdNanoseconds / 1_000_000) ms: \(overThreshold)\n"
+            + "over \(thresholdNanoseconds / 1_000_000) ms per \(payloadBytesPerThreshold / 1024) KiB: \(overThreshold)\n"
         FuzzRunner.printError(line)
         if let directory { save(slowest.bytes, to: "\(directory)/slowest") }
     }
