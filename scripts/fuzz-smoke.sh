@@ -2,7 +2,7 @@
 # CI smoke of every libFuzzer target: build them all, run each for a short
 # time from the seed corpus, and fail on any finding, crash, leak, timeout,
 # RSS over 512 MB, or input whose check is reproducibly slower than its bound
-# (100 ms; for frames, 100 ms per 256 KiB of declared payload when that is
+# (100 ms; for frames, 100 ms per 64 KiB of declared payload when that is
 # more).
 #
 #   scripts/fuzz-smoke.sh            # FUZZ_SMOKE_SECONDS per target (default 40)

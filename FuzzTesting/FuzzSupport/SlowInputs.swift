@@ -21,7 +21,7 @@ import IMCodec
 /// announced on stderr. At exit (libFuzzer ends a run that found nothing
 /// with `exit`, so `atexit` handlers run) one line reports the slowest input:
 ///
-///     slowest input: 1.234 ms, 57 bytes, fnv1a 0123456789abcdef; inputs: 1200; over 100 ms per 256 KiB: 0
+///     slowest input: 1.234 ms, 57 bytes, fnv1a 0123456789abcdef; inputs: 1200; over 100 ms per 64 KiB: 0
 ///
 /// The slowest input is the one with the largest share of its bound.
 ///
@@ -42,7 +42,7 @@ public enum SlowInputs {
         return milliseconds * 1_000_000
     }()
     /// The payload bytes one threshold covers.
-    static let payloadBytesPerThreshold = 262_144
+    static let payloadBytesPerThreshold = 65_536
 
     /// The time an input may take, in nanoseconds: the threshold, or the
     /// threshold per ``payloadBytesPerThreshold`` of the payload bytes the
