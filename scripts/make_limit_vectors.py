@@ -93,7 +93,34 @@ def repeated_fields():
         cases.append((name, "message", wrap, path, entry_type))
     cases.append(("readReceipt.receipts", "event", lambda e: {"readReceipt": {"receipts": e}},
                   lambda i: f"readReceipt.receipts[{i}]", "message"))
+    # The relationship-chain and group kinds of Event: the repeated field at
+    # the end of the path, inside one entry of each list on the way.
+    for spec, entry_type in [
+        ("friendList.friends", "message"), ("friendList.friends[0].groups", "string"),
+        ("friendList.friends[0].customInfo", "message"), ("blacklist.friends", "message"),
+        ("friendResults.results", "message"), ("friendCheck.info.users", "string"),
+        ("friendCheck.results", "message"), ("friendPendency.items", "message"),
+        ("friendGroups.groups", "message"), ("friendGroups.groups[0].friends", "string"),
+        ("groupProfiles.groups", "message"), ("groupProfiles.groups[0].customInfo", "message"),
+        ("createGroup.customInfo", "message"), ("createGroup.membersInfo", "message"),
+        ("createGroup.membersInfo[0].customInfo", "message"), ("groupMembers.members", "message"),
+        ("groupMemberResults.results", "message"), ("groupPendency.items", "message"),
+    ]:
+        cases.append((spec.replace("[0]", ""), "event", event_wrap(spec), lambda i, s=spec: f"{s}[{i}]", entry_type))
     return [(n, k, w, p, entry[t]) for n, k, w, p, t in cases]
+
+
+def event_wrap(spec):
+    """Wraps entries into the Event the path names: `a.b[0].c` is {"a": {"b": [{"c": entries}]}}."""
+    def wrap(entries):
+        value = entries
+        for part in reversed(spec.split(".")):
+            if part.endswith("[0]"):
+                value = {part[:-3]: [value]}
+            else:
+                value = {part: value}
+        return value
+    return wrap
 
 
 def kebab(text):
@@ -261,6 +288,11 @@ def main():
                                         ("GroupTipsElem", "changed_group_member_info"), ("UserProfile", "custom_info"),
                                         ("GroupMemberInfo", "custom_info"), ("SnsSystemElem", "users"),
                                         ("ReadReceiptEvent", "receipts")]}
+    counted |= {"FriendList.friends", "Friend.groups", "Friend.custom_info", "Blacklist.friends", "FriendResults.results",
+                "FriendCheckInfo.users", "FriendCheck.results", "FriendPendencyPage.items", "FriendGroupList.groups",
+                "FriendGroup.friends", "GroupInfoList.groups", "GroupInfo.custom_info", "CreateGroupInfo.custom_info",
+                "CreateGroupInfo.members_info", "CreateGroupMemberInfo.custom_info", "GroupMemberList.members",
+                "GroupMemberResults.results", "GroupPendencyPage.items"}
     every = {f"{m}.{f.name}" for m, fields in SCHEMA.messages.items() for f in fields if f.repeated}
     assert every == counted, f"repeated fields without a limit case: {every - counted}"
     report([vf.write(), write_encode_limits_file()])

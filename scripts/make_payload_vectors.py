@@ -794,11 +794,12 @@ RELATIONSHIP_EVENTS = {
         "results": [
             {"identifier": "user_bob", "resultCode": "FRIEND_STATUS_SUCC", "resultInfo": "ok",
              "resultType": "FRIEND_RELATION_TYPE_BOTHWAY"},
-            {"identifier": "user_eve", "resultType": "FRIEND_RELATION_TYPE_OTHER_UNI"},
+            {"identifier": "user_eve", "resultCode": "FRIEND_STATUS_ADD_IN_SELF_BLACK_LIST",
+             "resultType": "FRIEND_RELATION_TYPE_OTHER_UNI"},
         ],
     },
     "friendPendency": {
-        "request": {"seq": "12", "timestamp": "0", "numPerPage": "20", "type": "PENDENCY_TYPE_BOTH"},
+        "request": {"seq": "12", "timestamp": "1700000290", "numPerPage": "20", "type": "PENDENCY_TYPE_BOTH"},
         "response": {"seq": "13", "timestamp": "1700000300", "unreadCnt": "2"},
         "items": [
             {"identifier": "user_dave", "addTime": "1700000250", "addSource": "AddSource_Type_Android",
@@ -817,7 +818,7 @@ GROUP_EVENTS = {
         "groupName": "项目组",
         "groupType": "Private",
         "setAddOpt": True,
-        "addOpt": "GROUP_ADD_OPT_FORBID",
+        "addOpt": "GROUP_ADD_OPT_AUTH",
         "maxMemberNum": 3,
         "notification": "this is a notification",
         "introduction": "this is a introduction",

@@ -31,7 +31,8 @@ extension ValidationRun {
                 push(index: index)
                 checkUserID(result.identifier, at: "identifier")
                 checkEnum(
-                    result.resultCode.isKnown, result.resultCode.rawValue, at: "resultCode", what: "friendship status code")
+                    result.resultCode.isKnown, result.resultCode.rawValue, at: "resultCode",
+                    what: "friendship status code")
                 pop()
             }
             pop(2)

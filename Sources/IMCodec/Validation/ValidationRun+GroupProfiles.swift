@@ -192,7 +192,8 @@ extension ValidationRun {
         push("customInfo")
         for (index, entry) in entries.enumerated() where entry.data.count > limit {
             push(index: index)
-            checkCount(entry.data.count, against: limit, .memberCustomValueBytes, at: "data", what: "the custom field value")
+            checkCount(
+                entry.data.count, against: limit, .memberCustomValueBytes, at: "data", what: "the custom field value")
             pop()
         }
         pop()
