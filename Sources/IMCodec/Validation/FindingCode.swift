@@ -105,10 +105,13 @@ extension FindingCode {
 
     // MARK: Groups (docs/LIMITS.md G1–G17)
 
-    /// A message's group type is not in ``ValidationLimits/groupTypes`` (G1).
+    /// A message's, group profile's or group creation's group type is not in
+    /// ``ValidationLimits/groupTypes`` (G1).
     /// A warning.
     public static let unknownGroupType = Self("enum.unknown-group-type")
-    /// A group tips elem reports more members than the group type allows (G2).
+    /// A group tips elem, a group profile (`maxMemberNum` or `memberNum`) or a
+    /// group creation (`maxMemberNum`) reports more members than the group
+    /// type allows (G2).
     public static let groupMembers = Self("limit.group.members")
     /// A group name is longer than ``ValidationLimits/maxGroupNameBytes`` (G3).
     public static let groupNameBytes = Self("limit.group.name-bytes")
