@@ -179,6 +179,17 @@ def main():
             vf.payload_invalid(cid, comment, "event", encode("Event", event), "limit.depth",
                                "modification.message." + merger_path(4), flags=["Limit", "CustomLimits"],
                                limits={"maxDepth": 3})
+    for layers, result in ((3, "n"), (4, "n-plus-1")):
+        event = {"groupProfiles": {"groups": [{"group": "@TGS#1"}, {"group": "@TGS#2", "lastMsg": merger_nest(layers)}]}}
+        cid = f"limit.depth.group-last-message-custom-{result}"
+        comment = (f"A group profile whose last message nests {layers} merger layers, maxDepth 3: a last message is "
+                   "layer 0.")
+        if layers == 3:
+            vf.payload_valid(cid, comment, "event", event, flags=["Limit", "CustomLimits"], limits={"maxDepth": 3})
+        else:
+            vf.payload_invalid(cid, comment, "event", encode("Event", event), "limit.depth",
+                               "groupProfiles.groups[1].lastMsg." + merger_path(4), flags=["Limit", "CustomLimits"],
+                               limits={"maxDepth": 3})
     for count, result in ((MAX_DEPTH, "n"), (MAX_DEPTH + 1, "n-plus-1")):
         groups = tag(20, START_GROUP) * count + tag(20, END_GROUP) * count
         cid = f"limit.depth.groups-default-{result}"
