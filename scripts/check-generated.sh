@@ -9,7 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-protos=(Schemas/imcodec/v1/model.proto Schemas/imcodec/testee/v1/testee.proto)
+protos=(Schemas/imcodec/v1/model.proto Schemas/imcodec/v1/relationship.proto Schemas/imcodec/v1/group.proto
+    Schemas/imcodec/v1/event.proto Schemas/imcodec/testee/v1/testee.proto)
 options=Schemas/imcodec/constraints/v1/constraints.proto
 
 protoc -ISchemas --include_source_info --descriptor_set_out="$tmp/descriptors" "${protos[@]}"
@@ -30,7 +31,9 @@ if [ -d Sources/IMCodecReference/Generated ]; then
     mkdir -p "$tmp/c"
     protoc-c -ISchemas --c_out="$tmp/c" "${protos[@]}"
     scripts/strip_option_includes.sh "$tmp/c"
-    for file in imcodec/v1/model.pb-c.c imcodec/v1/model.pb-c.h imcodec/testee/v1/testee.pb-c.c imcodec/testee/v1/testee.pb-c.h; do
+    for file in imcodec/v1/model.pb-c.c imcodec/v1/model.pb-c.h imcodec/v1/relationship.pb-c.c \
+        imcodec/v1/relationship.pb-c.h imcodec/v1/group.pb-c.c imcodec/v1/group.pb-c.h imcodec/v1/event.pb-c.c \
+        imcodec/v1/event.pb-c.h imcodec/testee/v1/testee.pb-c.c imcodec/testee/v1/testee.pb-c.h; do
         diff "$tmp/c/$file" "Sources/IMCodecReference/Generated/$file" || status=1
     done
     scripts/embed_dictionary_c.sh "$tmp/c"

@@ -24,7 +24,10 @@ import tempfile
 from generate_swift import fields, read_varint
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-PROTOS = ("imcodec/v1/model.proto", "imcodec/testee/v1/testee.proto")
+PROTOS = (
+    "imcodec/v1/model.proto", "imcodec/v1/relationship.proto", "imcodec/v1/group.proto", "imcodec/v1/event.proto",
+    "imcodec/testee/v1/testee.proto",
+)
 PROFILES = ("seed", "current")
 OPTION_NUMBER = 51870  # (imcodec.constraints.v1.field) and (.message)
 MEASURES = {

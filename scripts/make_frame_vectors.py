@@ -494,6 +494,22 @@ def write_frame_files():
                    build_frame(kind, payload, compress=True), flags=["Deflate"])
         frame_case(vf, f"frame.header.{kind}-empty", f"A stored {kind} frame with the empty payload: 7 bytes in all.",
                    build_frame(kind, b""), flags=["Stored"])
+    # The relationship-chain and group kinds of Event (event.proto, kinds 20
+    # to 32) travel in event frames like every other kind.
+    for label, value in (
+            ("friend-list", {"friendList": {"friends": [
+                {"identifier": f"user_{i}", "remark": f"同学 {i}", "addSource": "AddSource_Type_iOS",
+                 "addTime": str(1700000000 + i)} for i in range(12)]}}),
+            ("group-profiles", {"groupProfiles": {"groups": [
+                {"group": f"@TGS#2C5SZEAE{i}", "groupName": f"周末羽毛球 {i}", "groupType": "Public",
+                 "maxMemberNum": 2000, "memberNum": 100 + i, "addOpt": "GROUP_ADD_OPT_AUTH"} for i in range(8)]}}),
+            ("friend-pendency", {"friendPendency": {"response": {"seq": "13", "unreadCnt": "2"}, "items": [
+                {"identifier": "user_dave", "addWording": "我是 Dave", "type": "PENDENCY_TYPE_COME_IN"}]}})):
+        payload = encode("Event", value)
+        frame_case(vf, f"frame.header.event-{label}-stored", f"A stored event frame holding a {label} event "
+                   "(a relationship-chain or group kind).", build_frame("event", payload), flags=["Stored"])
+        frame_case(vf, f"frame.header.event-{label}-deflate", f"The {label} event deflated.",
+                   build_frame("event", payload, compress=True), flags=["Deflate"])
     for size in (127, 128, 16383, 16384):
         length = size - 2 if 1 + len(varint(size - 2)) + size - 2 == size else size - 3
         payload = encode("Message", {"msgId": "x" * length})

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the libFuzzer dictionaries in FuzzTesting/ from the schema.
 
-FuzzPayload.dict: every field tag of Schemas/imcodec/v1/model.proto as its
+FuzzPayload.dict: every field tag of Schemas/imcodec/v1/*.proto as its
 varint bytes. FuzzJSON.dict: every JSON field name, enum value name and the
 JSON punctuation. FuzzFrame.dict and FuzzStream.dict: frame header bytes
 (version, flag bytes for every kind, compression and dictionary bit, and
@@ -30,8 +30,10 @@ def quoted(data):
 
 
 def main():
-    with open(os.path.join(ROOT, "Schemas/imcodec/v1/model.proto")) as f:
-        text = f.read()
+    text = ""
+    for name in ("model.proto", "relationship.proto", "group.proto", "event.proto"):
+        with open(os.path.join(ROOT, "Schemas/imcodec/v1", name)) as f:
+            text += f.read()
     enums = set(re.findall(r"^enum (\w+)", text, re.M))
     tags, names, values = set(), set(), set()
     for type_name, name, number in re.findall(r"^\s+(?:repeated\s+)?(\w+)\s+(\w+)\s*=\s*(\d+);", text, re.M):
@@ -45,11 +47,11 @@ def main():
     values.update(re.findall(r"^\s+([A-Z][A-Z0-9_]+)\s*=", text, re.M))
     out = os.path.join(ROOT, "FuzzTesting")
     with open(os.path.join(out, "FuzzPayload.dict"), "w") as f:
-        f.write("# Field tags of Schemas/imcodec/v1/model.proto (scripts/make_fuzz_dicts.py).\n")
+        f.write("# Field tags of Schemas/imcodec/v1/*.proto (scripts/make_fuzz_dicts.py).\n")
         for tag in sorted(tags):
             f.write(quoted(bytes(tag)) + "\n")
     with open(os.path.join(out, "FuzzJSON.dict"), "w") as f:
-        f.write("# JSON names of Schemas/imcodec/v1/model.proto (scripts/make_fuzz_dicts.py).\n")
+        f.write("# JSON names of Schemas/imcodec/v1/*.proto (scripts/make_fuzz_dicts.py).\n")
         for name in sorted(names | values):
             f.write('"\\"%s\\""\n' % name)
         for token in ["{", "}", "[", "]", ":", ",", "null", "true", "false", "\\\"NaN\\\"", "-0", "1e308",

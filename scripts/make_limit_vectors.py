@@ -93,7 +93,34 @@ def repeated_fields():
         cases.append((name, "message", wrap, path, entry_type))
     cases.append(("readReceipt.receipts", "event", lambda e: {"readReceipt": {"receipts": e}},
                   lambda i: f"readReceipt.receipts[{i}]", "message"))
+    # The relationship-chain and group kinds of Event: the repeated field at
+    # the end of the path, inside one entry of each list on the way.
+    for spec, entry_type in [
+        ("friendList.friends", "message"), ("friendList.friends[0].groups", "string"),
+        ("friendList.friends[0].customInfo", "message"), ("blacklist.friends", "message"),
+        ("friendResults.results", "message"), ("friendCheck.info.users", "string"),
+        ("friendCheck.results", "message"), ("friendPendency.items", "message"),
+        ("friendGroups.groups", "message"), ("friendGroups.groups[0].friends", "string"),
+        ("groupProfiles.groups", "message"), ("groupProfiles.groups[0].customInfo", "message"),
+        ("createGroup.customInfo", "message"), ("createGroup.membersInfo", "message"),
+        ("createGroup.membersInfo[0].customInfo", "message"), ("groupMembers.members", "message"),
+        ("groupMemberResults.results", "message"), ("groupPendency.items", "message"),
+    ]:
+        cases.append((spec.replace("[0]", ""), "event", event_wrap(spec), lambda i, s=spec: f"{s}[{i}]", entry_type))
     return [(n, k, w, p, entry[t]) for n, k, w, p, t in cases]
+
+
+def event_wrap(spec):
+    """Wraps entries into the Event the path names: `a.b[0].c` is {"a": {"b": [{"c": entries}]}}."""
+    def wrap(entries):
+        value = entries
+        for part in reversed(spec.split(".")):
+            if part.endswith("[0]"):
+                value = {part[:-3]: [value]}
+            else:
+                value = {part: value}
+        return value
+    return wrap
 
 
 def kebab(text):
@@ -151,6 +178,17 @@ def main():
         else:
             vf.payload_invalid(cid, comment, "event", encode("Event", event), "limit.depth",
                                "modification.message." + merger_path(4), flags=["Limit", "CustomLimits"],
+                               limits={"maxDepth": 3})
+    for layers, result in ((3, "n"), (4, "n-plus-1")):
+        event = {"groupProfiles": {"groups": [{"group": "@TGS#1"}, {"group": "@TGS#2", "lastMsg": merger_nest(layers)}]}}
+        cid = f"limit.depth.group-last-message-custom-{result}"
+        comment = (f"A group profile whose last message nests {layers} merger layers, maxDepth 3: a last message is "
+                   "layer 0.")
+        if layers == 3:
+            vf.payload_valid(cid, comment, "event", event, flags=["Limit", "CustomLimits"], limits={"maxDepth": 3})
+        else:
+            vf.payload_invalid(cid, comment, "event", encode("Event", event), "limit.depth",
+                               "groupProfiles.groups[1].lastMsg." + merger_path(4), flags=["Limit", "CustomLimits"],
                                limits={"maxDepth": 3})
     for count, result in ((MAX_DEPTH, "n"), (MAX_DEPTH + 1, "n-plus-1")):
         groups = tag(20, START_GROUP) * count + tag(20, END_GROUP) * count
@@ -261,6 +299,11 @@ def main():
                                         ("GroupTipsElem", "changed_group_member_info"), ("UserProfile", "custom_info"),
                                         ("GroupMemberInfo", "custom_info"), ("SnsSystemElem", "users"),
                                         ("ReadReceiptEvent", "receipts")]}
+    counted |= {"FriendList.friends", "Friend.groups", "Friend.custom_info", "Blacklist.friends", "FriendResults.results",
+                "FriendCheckInfo.users", "FriendCheck.results", "FriendPendencyPage.items", "FriendGroupList.groups",
+                "FriendGroup.friends", "GroupInfoList.groups", "GroupInfo.custom_info", "CreateGroupInfo.custom_info",
+                "CreateGroupInfo.members_info", "CreateGroupMemberInfo.custom_info", "GroupMemberList.members",
+                "GroupMemberResults.results", "GroupPendencyPage.items"}
     every = {f"{m}.{f.name}" for m, fields in SCHEMA.messages.items() for f in fields if f.repeated}
     assert every == counted, f"repeated fields without a limit case: {every - counted}"
     report([vf.write(), write_encode_limits_file()])

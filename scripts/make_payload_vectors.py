@@ -742,8 +742,134 @@ EVENTS = {
     "userStatus": {"type": "USER_STATUS_TYPE_RECONNECT_FAILED", "code": -2, "text": "network unreachable"},
 }
 
+# The relationship-chain (seed 001) and group (seed 004) kinds of Event
+# (event.proto, relationship.proto, group.proto): every field of every nested
+# message set, with multi-byte UTF-8 in the strings.
+FRIEND = {
+    "identifier": "user_bob",
+    "remark": "老同学 Bob",
+    "groups": ["同事", "friends"],
+    "addWording": "我是 Alice 👋",
+    "addSource": "AddSource_Type_iOS",
+    "addTime": "1700000000",
+    "customInfo": [{"key": "Tag_SNS_Custom_Level", "number": "3"}, {"key": "Tag_SNS_Custom_Note", "data": "AAH/"}],
+    "profile": USER_PROFILE,
+}
+GROUP_CUSTOM = [{"key": "Grade", "data": "MjAyNA=="}, {"key": "区域", "data": "5LiK5rW3"}]
+GROUP_INFO = {
+    "group": "@TGS#2C5SZEAEF",
+    "groupName": "周末羽毛球",
+    "owner": "user_alice",
+    "groupType": "Public",
+    "createTime": 1700000000,
+    "lastInfoTime": 1700000100,
+    "lastMsgTime": 1700000200,
+    "maxMemberNum": 2000,
+    "memberNum": 128,
+    "addOpt": "GROUP_ADD_OPT_AUTH",
+    "notification": "每周六 9:00 🏸",
+    "introduction": "Badminton on Saturdays",
+    "faceUrl": "https://example.com/g/1.png",
+    "lastMsg": {"msgId": "m7", "sender": "user_bob", "groupId": "@TGS#2C5SZEAEF", "elems": [{"text": {"text": "到了"}}]},
+    "onlineMemberNum": 17,
+    "isSearchable": "GROUP_SEARCHABLE_TYPE_SEARCHABLE",
+    "isMemberVisible": "GROUP_MEMBER_VISIBLE_TYPE_VISIBLE",
+    "allShutup": True,
+    "selfInfo": {"joinTime": 1700000050, "role": "GROUP_MEMBER_ROLE_ADMIN",
+                 "recvOpt": "GROUP_RECEIVE_MESSAGE_OPT_NOT_NOTIFY", "unreadMessageNum": 4},
+    "customInfo": GROUP_CUSTOM,
+}
+RELATIONSHIP_EVENTS = {
+    "friendList": {"friends": [FRIEND, {"identifier": "user_carol"}]},
+    "friendRequest": {"identifier": "user_dave", "remark": "大卫", "addWording": "你好 👋", "addSource": "AddSource_Type_Web",
+                      "group": "同事"},
+    "friendResponse": {"responseType": "FRIEND_RESPONSE_TYPE_AGREE_AND_ADD", "identifier": "user_dave", "remark": "大卫"},
+    "friendResults": {"results": [
+        {"identifier": "user_bob", "resultCode": "FRIEND_STATUS_SUCC"},
+        {"identifier": "user_eve", "resultCode": "FRIEND_STATUS_ADD_IN_OTHER_SIDE_BLACK_LIST", "resultInfo": "blocked"},
+        {"identifier": "user_dave", "resultCode": "FRIEND_STATUS_ADD_PENDING", "resultInfo": "等待验证"},
+    ]},
+    "friendCheck": {
+        "info": {"users": ["user_bob", "user_eve"], "checkType": "FRIEND_CHECK_TYPE_BIDIRECTION"},
+        "results": [
+            {"identifier": "user_bob", "resultCode": "FRIEND_STATUS_SUCC", "resultInfo": "ok",
+             "resultType": "FRIEND_RELATION_TYPE_BOTHWAY"},
+            {"identifier": "user_eve", "resultCode": "FRIEND_STATUS_ADD_IN_SELF_BLACK_LIST",
+             "resultType": "FRIEND_RELATION_TYPE_OTHER_UNI"},
+        ],
+    },
+    "friendPendency": {
+        "request": {"seq": "12", "timestamp": "1700000290", "numPerPage": "20", "type": "PENDENCY_TYPE_BOTH"},
+        "response": {"seq": "13", "timestamp": "1700000300", "unreadCnt": "2"},
+        "items": [
+            {"identifier": "user_dave", "addTime": "1700000250", "addSource": "AddSource_Type_Android",
+             "addWording": "我是 Dave", "nickname": "大卫 🎸", "type": "PENDENCY_TYPE_COME_IN"},
+            {"identifier": "user_frank", "type": "PENDENCY_TYPE_SEND_OUT"},
+        ],
+    },
+    "friendGroups": {"groups": [{"name": "同事", "userCnt": "2", "friends": ["user_bob", "user_carol"]},
+                                {"name": "empty"}]},
+    "blacklist": {"friends": [{"identifier": "user_eve", "addTime": "1700000400"}]},
+}
+GROUP_EVENTS = {
+    "groupProfiles": {"groups": [GROUP_INFO, {"group": "@TGS#1NVTZEAE4", "groupType": "AVChatRoom"}]},
+    "createGroup": {
+        "group": "team_42",
+        "groupName": "项目组",
+        "groupType": "Private",
+        "setAddOpt": True,
+        "addOpt": "GROUP_ADD_OPT_AUTH",
+        "maxMemberNum": 3,
+        "notification": "this is a notification",
+        "introduction": "this is a introduction",
+        "faceUrl": "https://example.com/g/2.png",
+        "customInfo": GROUP_CUSTOM,
+        "membersInfo": [{"member": "iOS_001", "role": "GROUP_MEMBER_ROLE_ADMIN",
+                         "customInfo": [{"key": "Title", "data": "5bel56iL5biI"}]},
+                        {"member": "iOS_002"}],
+    },
+    "groupMembers": {"groupId": "@TGS#2C5SZEAEF", "members": [GROUP_MEMBER_INFO, {"member": "user_carol"}],
+                     "nextSeq": "40"},
+    "groupMemberResults": {"groupId": "TGID1JYSZEAEQ", "results": [
+        {"member": "iOS_002", "status": "GROUP_MEMBER_STATUS_SUCC"},
+        {"member": "iOS_003", "status": "GROUP_MEMBER_STATUS_INVALID"},
+        {"member": "iOS_004", "status": "GROUP_MEMBER_STATUS_PENDING"},
+        {"member": "iOS_005"},
+    ]},
+    "groupPendency": {
+        "meta": {"nextStartTime": "1700000500", "readTimeSeq": "1700000400", "unreadCnt": 3},
+        "items": [
+            {"groupId": "@TGS#2C5SZEAEF", "fromUser": "user_dave", "toUser": "user_alice", "addTime": "1700000450",
+             "getType": "GROUP_PENDENCY_GET_TYPE_INVITE", "handleStatus": "GROUP_PENDENCY_HANDLE_STATUS_OPERATOR_HANDLED",
+             "handleResult": "GROUP_PENDENCY_HANDLE_RESULT_AGREE", "requestMsg": "一起打球吗", "handledMsg": "thanks for inviting",
+             "selfIdentifier": "user_alice"},
+            {"groupId": "@TGS#2C5SZEAEF", "fromUser": "user_frank"},
+        ],
+    },
+}
+EVENTS.update(RELATIONSHIP_EVENTS)
+EVENTS.update(GROUP_EVENTS)
+# Enum fields of the new kinds holding numbers the schema does not name.
+EVENT_ENUMS = {
+    "friendResponse": [("responseType", {"responseType": 7})],
+    "friendResults": [("results.resultCode", {"results": [{"identifier": "user_bob", "resultCode": 30001}]})],
+    "friendCheck": [("results.resultType", {"results": [{"resultType": 4}]}), ("info.checkType", {"info": {"checkType": 3}})],
+    "friendPendency": [("items.type", {"items": [{"type": 4}]})],
+    "groupProfiles": [("groups.addOpt", {"groups": [{"addOpt": 3}]}),
+                      ("groups.isSearchable", {"groups": [{"isSearchable": 3}]})],
+    "groupMemberResults": [("results.status", {"results": [{"status": 4}]})],
+    "groupPendency": [("items.handleResult", {"items": [{"handleResult": 2}]})],
+}
+
 EVENT_NAMES = {"readReceipt": "read-receipt", "recall": "recall", "modification": "modification",
                "connection": "connection", "userStatus": "user-status"}
+EVENT_NAMES.update({
+    "friendList": "friend-list", "friendRequest": "friend-request", "friendResponse": "friend-response",
+    "friendResults": "friend-results", "friendCheck": "friend-check", "friendPendency": "friend-pendency",
+    "friendGroups": "friend-groups", "blacklist": "blacklist", "groupProfiles": "group-profiles",
+    "createGroup": "create-group", "groupMembers": "group-members", "groupMemberResults": "group-member-results",
+    "groupPendency": "group-pendency",
+})
 
 RECEIPT_ALL = {"msgId": "m1", "userId": "user_bob", "groupId": "@TGS#1", "isPeerRead": True,
                "timestamp": "1700000100", "readCount": "18446744073709551615", "unreadCount": "7"}
@@ -805,6 +931,14 @@ def write_event_files():
                                   "event", wrap({"type": t}))
             vf_.payload_valid(f"{prefix}.unknown-type", "Type 4, which the schema does not name.", "event",
                               wrap({"type": 4}), flags=["UnknownEnumValue"])
+        for label, value in EVENT_ENUMS.get(kind_json, []):
+            vf_.payload_valid(
+                f"{prefix}.unknown-enum.{kebab(label).replace('.', '-')}",
+                f"{type_name} {label} holds a number the schema does not name: kept.",
+                "event",
+                wrap(value),
+                flags=["UnknownEnumValue"],
+            )
         if kind_json == "modification":
             vf_.payload_valid(f"{prefix}.message-with-merger", "The modified message holds a merger.", "event",
                               wrap({"message": {"msgId": "m9", "elems": [{"merger": ELEMS["merger"]}]}}))

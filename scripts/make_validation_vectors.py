@@ -25,7 +25,7 @@ sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
 import base64
 
 import constraints
-from make_vectors_common import VectorFile, encode, hexs, report
+from make_vectors_common import SCHEMA, VectorFile, encode, hexs, report
 
 DECLARED = constraints.load()
 
@@ -232,6 +232,122 @@ COUNT_LIMITS = [
 ]
 
 
+# The relationship-chain and group kinds of Event (relationship.proto,
+# group.proto): (name, code, {profile: N}, build(value) -> event, path).
+def friend_request(**fields):
+    value = {"identifier": "user_dave"}
+    value.update(fields)
+    return {"friendRequest": value}
+
+
+def group_profile(**fields):
+    value = {"group": "@TGS#2C5SZEAEF", "groupType": "Public"}
+    value.update(fields)
+    return {"groupProfiles": {"groups": [value]}}
+
+
+def create_group(**fields):
+    value = {"groupName": "team", "groupType": "Private"}
+    value.update(fields)
+    return {"createGroup": value}
+
+
+EVENT_STRING_LIMITS = [
+    ("friend-remark", "limit.friend.remark-bytes", declared("maxFriendRemarkBytes"),
+     lambda s: friend_request(remark=s), "friendRequest.remark"),
+    ("friend-list-remark", "limit.friend.remark-bytes", declared("maxFriendRemarkBytes"),
+     lambda s: {"friendList": {"friends": [{"identifier": "user_bob"}, {"identifier": "user_carol", "remark": s}]}},
+     "friendList.friends[1].remark"),
+    ("friend-response-remark", "limit.friend.remark-bytes", declared("maxFriendRemarkBytes"),
+     lambda s: {"friendResponse": {"identifier": "user_dave", "remark": s}}, "friendResponse.remark"),
+    ("friend-request-wording", "limit.sns.wording-bytes", declared("maxFriendWordingBytes"),
+     lambda s: friend_request(addWording=s), "friendRequest.addWording"),
+    ("friend-list-wording", "limit.sns.wording-bytes", declared("maxFriendWordingBytes"),
+     lambda s: {"blacklist": {"friends": [{"identifier": "user_eve", "addWording": s}]}}, "blacklist.friends[0].addWording"),
+    ("friend-pendency-wording", "limit.sns.wording-bytes", declared("maxFriendWordingBytes"),
+     lambda s: {"friendPendency": {"items": [{"identifier": "user_dave", "addWording": s}]}},
+     "friendPendency.items[0].addWording"),
+    ("friend-pendency-nickname", "limit.profile.string-bytes", declared("maxProfileStringBytes"),
+     lambda s: {"friendPendency": {"items": [{"identifier": "user_dave", "nickname": s}]}},
+     "friendPendency.items[0].nickname"),
+    ("friend-request-user-id", "limit.user.id-bytes", declared("maxUserIDBytes"),
+     lambda s: friend_request(identifier=s), "friendRequest.identifier"),
+    ("group-profile-name", "limit.group.name-bytes", declared("maxGroupNameBytes"),
+     lambda s: group_profile(groupName=s), "groupProfiles.groups[0].groupName"),
+    ("group-profile-notification", "limit.group.notification-bytes", declared("maxGroupNotificationBytes"),
+     lambda s: group_profile(notification=s), "groupProfiles.groups[0].notification"),
+    ("group-profile-introduction", "limit.group.introduction-bytes", declared("maxGroupIntroductionBytes"),
+     lambda s: group_profile(introduction=s), "groupProfiles.groups[0].introduction"),
+    ("group-profile-face-url", "limit.group.face-url-bytes", declared("maxGroupFaceURLBytes"),
+     lambda s: group_profile(faceUrl=s), "groupProfiles.groups[0].faceUrl"),
+    ("group-profile-owner", "limit.user.id-bytes", declared("maxUserIDBytes"),
+     lambda s: group_profile(owner=s), "groupProfiles.groups[0].owner"),
+    ("create-group-name", "limit.group.name-bytes", declared("maxGroupNameBytes"),
+     lambda s: create_group(groupName=s), "createGroup.groupName"),
+    ("create-group-notification", "limit.group.notification-bytes", declared("maxGroupNotificationBytes"),
+     lambda s: create_group(notification=s), "createGroup.notification"),
+    ("create-group-introduction", "limit.group.introduction-bytes", declared("maxGroupIntroductionBytes"),
+     lambda s: create_group(introduction=s), "createGroup.introduction"),
+    ("create-group-face-url", "limit.group.face-url-bytes", declared("maxGroupFaceURLBytes"),
+     lambda s: create_group(faceUrl=s), "createGroup.faceUrl"),
+    ("member-list-name-card", "limit.group.name-card-bytes", declared("maxNameCardBytes"),
+     lambda s: {"groupMembers": {"groupId": "@TGS#2C5SZEAEF", "members": [{"member": "user_bob", "nameCard": s}]}},
+     "groupMembers.members[0].nameCard"),
+    ("group-profile-custom-key", "limit.group.custom-key-bytes", declared("maxGroupCustomKeyBytes"),
+     lambda s: group_profile(customInfo=[{"key": s, "data": b64(b"v")}]), "groupProfiles.groups[0].customInfo[0].key"),
+    ("create-group-custom-key", "limit.group.custom-key-bytes", declared("maxGroupCustomKeyBytes"),
+     lambda s: create_group(customInfo=[{"key": s}]), "createGroup.customInfo[0].key"),
+]
+# Group IDs are printable ASCII in the current profile, so they are measured in ASCII only.
+EVENT_ASCII_LIMITS = [
+    ("group-profile-id", "limit.group.id-bytes", declared("maxGroupIDBytes"),
+     lambda s: group_profile(group=s), "groupProfiles.groups[0].group"),
+    ("create-group-id", "limit.group.id-bytes", declared("maxGroupIDBytes"),
+     lambda s: create_group(group=s), "createGroup.group"),
+    ("member-list-group-id", "limit.group.id-bytes", declared("maxGroupIDBytes"),
+     lambda s: {"groupMembers": {"groupId": s}}, "groupMembers.groupId"),
+    ("member-results-group-id", "limit.group.id-bytes", declared("maxGroupIDBytes"),
+     lambda s: {"groupMemberResults": {"groupId": s}}, "groupMemberResults.groupId"),
+    ("group-pendency-group-id", "limit.group.id-bytes", declared("maxGroupIDBytes"),
+     lambda s: {"groupPendency": {"items": [{"groupId": s, "fromUser": "user_dave"}]}},
+     "groupPendency.items[0].groupId"),
+]
+EVENT_BYTES_LIMITS = [
+    ("group-profile-custom-value", "limit.group.custom-value-bytes", declared("maxGroupCustomValueBytes"),
+     lambda n: group_profile(customInfo=[{"key": "k", "data": b64(b"v" * n)}]),
+     "groupProfiles.groups[0].customInfo[0].data"),
+    ("create-group-custom-value", "limit.group.custom-value-bytes", declared("maxGroupCustomValueBytes"),
+     lambda n: create_group(customInfo=[{"key": "k", "data": b64(b"v" * n)}]), "createGroup.customInfo[0].data"),
+    ("create-group-member-custom-value", "limit.member.custom-value-bytes", declared("maxMemberCustomValueBytes"),
+     lambda n: create_group(membersInfo=[{"member": "iOS_001", "customInfo": [{"key": "k", "data": b64(b"v" * n)}]}]),
+     "createGroup.membersInfo[0].customInfo[0].data"),
+]
+EVENT_NUMBER_LIMITS = [
+    ("group-profile-max-members-public", "limit.group.members", declared_key("maxGroupMembers", "Public"),
+     lambda n: group_profile(maxMemberNum=n), "groupProfiles.groups[0].maxMemberNum"),
+    ("group-profile-members-public", "limit.group.members", declared_key("maxGroupMembers", "Public"),
+     lambda n: group_profile(memberNum=n), "groupProfiles.groups[0].memberNum"),
+    ("group-profile-members-community", "limit.group.members", declared_key("maxGroupMembers", "Community"),
+     lambda n: group_profile(groupType="Community", memberNum=n), "groupProfiles.groups[0].memberNum"),
+    ("create-group-max-members-private", "limit.group.members", declared_key("maxGroupMembers", "Private"),
+     lambda n: create_group(maxMemberNum=n), "createGroup.maxMemberNum"),
+]
+EVENT_COUNT_LIMITS = [
+    ("group-profile-custom-fields", "limit.group.custom-fields", declared("maxGroupCustomFields"),
+     lambda n: group_profile(customInfo=[{"key": f"k{i}"} for i in range(n)]), "groupProfiles.groups[0].customInfo"),
+    ("create-group-custom-fields", "limit.group.custom-fields", declared("maxGroupCustomFields"),
+     lambda n: create_group(customInfo=[{"key": f"k{i}"} for i in range(n)]), "createGroup.customInfo"),
+    ("create-group-member-custom-fields", "limit.member.custom-fields", declared("maxMemberCustomFields"),
+     lambda n: create_group(membersInfo=[{"member": "iOS_001", "customInfo": [{"key": f"k{i}"} for i in range(n)]}]),
+     "createGroup.membersInfo[0].customInfo"),
+]
+
+
+def multibyte(n):
+    """Exactly n UTF-8 bytes, mostly three-byte CJK characters: 32 of them are 96 bytes."""
+    return "字" * (n // 3) + ("é" if n % 3 == 2 else "a" if n % 3 == 1 else "")
+
+
 def write_limit_files():
     written = []
     for profile in ("seed", "current"):
@@ -267,6 +383,46 @@ def write_limit_files():
         for name, code, limits, build, path in COUNT_LIMITS:
             pair(name, code, limits, lambda n, b=build: ("message", b(n)), path, lambda n: n, "entries",
                  flags=["PathDecision"])
+        # The relationship-chain and group kinds of Event: N and N + 1 in ASCII
+        # and, for text fields, in multi-byte UTF-8.
+        for name, code, limits, build, path in EVENT_STRING_LIMITS:
+            pair(name, code, limits, lambda n, b=build: ("event", b("a" * n)), path, lambda n: n, "bytes")
+            pair(f"{name}-multibyte", code, limits, lambda n, b=build: ("event", b(multibyte(n))), path, lambda n: n,
+                 "bytes of CJK text", flags=["MultiByte"])
+        for name, code, limits, build, path in EVENT_ASCII_LIMITS:
+            pair(name, code, limits, lambda n, b=build: ("event", b("g" * n)), path, lambda n: n, "bytes")
+        for name, code, limits, build, path in EVENT_BYTES_LIMITS:
+            pair(name, code, limits, lambda n, b=build: ("event", b(n)), path, lambda n: n, "bytes")
+        for name, code, limits, build, path in EVENT_NUMBER_LIMITS:
+            pair(name, code, limits, lambda n, b=build: ("event", b(n)), path, lambda n: n, "members")
+        for name, code, limits, build, path in EVENT_COUNT_LIMITS:
+            pair(name, code, limits, lambda n, b=build: ("event", b(n)), path, lambda n: n, "entries",
+                 flags=["PathDecision"])
+        # A remark of emoji (4 bytes each): 24 fill the 96-byte limit; one more byte is past it.
+        remark_limit = DECLARED.value("maxFriendRemarkBytes", profile)
+        if remark_limit is not None:
+            emoji = "🎉" * (remark_limit // 4) + "a" * (remark_limit % 4)
+            add(vf, f"validate.{profile}.friend-remark-emoji.n", f"A friend remark of {remark_limit} bytes of emoji.",
+                "event", friend_request(remark=emoji), profile, [], flags=["AtLimit", "MultiByte"])
+            add(vf, f"validate.{profile}.friend-remark-emoji.n-plus-1",
+                f"A friend remark of {remark_limit + 1} bytes: emoji and one letter.", "event",
+                friend_request(remark=emoji + "a"), profile,
+                [finding("limit.friend.remark-bytes", "friendRequest.remark", remark_limit, remark_limit + 1)],
+                flags=["PastLimit", "MultiByte"])
+        # Add sources of requests and pendency items: the prefix plus at most the declared letters.
+        prefix = DECLARED.value("addSourcePrefix", profile)
+        letters = DECLARED.value("maxAddSourceBytes", profile)
+        for label, build, path in (
+                ("friend-request", lambda s: friend_request(addSource=s), "friendRequest.addSource"),
+                ("friend-pendency", lambda s: {"friendPendency": {"items": [{"identifier": "user_dave", "addSource": s}]}},
+                 "friendPendency.items[0].addSource"),
+                ("friend-list", lambda s: {"friendList": {"friends": [{"identifier": "user_bob", "addSource": s}]}},
+                 "friendList.friends[0].addSource")):
+            for n, result in ((letters, "n"), (letters + 1, "n-plus-1")):
+                add(vf, f"validate.{profile}.{label}-add-source.{result}",
+                    f"A {label} add source with {n} letters after the prefix.", "event", build(prefix + "B" * n),
+                    profile, [] if n == letters else [finding("limit.sns.source-bytes", path, letters, n)],
+                    flags=["AtLimit"] if n == letters else ["PastLimit"])
         # Multi-byte measurements: CJK characters are 3 UTF-8 bytes, emoji 4.
         name_limit = DECLARED.value("maxGroupNameBytes", profile)
         if name_limit is not None:
@@ -639,6 +795,47 @@ def write_rule_file():
          {"modification": {"message": {"msgId": "m", "elems": [TEXT]}}},
          [finding("rule.message.target-missing", "modification.message")], kind="event")
     rule("event-of-no-kind", "An event with no kind.", {}, [finding("enum.unknown-kind", "")], kind="event")
+    # F9, G2, G14 on the relationship-chain and group kinds of Event.
+    for name, code in sorted(SCHEMA.enums["FriendStatus"].items(), key=lambda item: item[1]):
+        rule(f"friend-status-{code}", f"Friendship result code {code} ({name}), a documented status.",
+             {"friendResults": {"results": [{"identifier": "user_bob", "resultCode": name}]}}, [], kind="event")
+    rule("friend-status-undocumented", "Friendship result code 30001, which the relationship chain guide does not "
+         "name (F9).", {"friendResults": {"results": [{"identifier": "user_bob", "resultCode": 30001}]}},
+         [finding("enum.unknown-value", "friendResults.results[0].resultCode", actual=30001)], kind="event")
+    rule("friend-check-status-undocumented", "A relationship check result with result code 1 (F9).",
+         {"friendCheck": {"results": [{"identifier": "user_bob", "resultCode": 1,
+                                       "resultType": "FRIEND_RELATION_TYPE_BOTHWAY"}]}},
+         [finding("enum.unknown-value", "friendCheck.results[0].resultCode", actual=1)], kind="event")
+    for profile in ("seed", "current"):
+        rule(f"group-member-num-at-max-{profile}", "A group profile with memberNum equal to its maxMemberNum (G2).",
+             group_profile(maxMemberNum=200, memberNum=200), [], kind="event", profile=profile)
+        rule(f"group-member-num-above-max-{profile}", "A group profile with memberNum one above its maxMemberNum (G2).",
+             group_profile(maxMemberNum=200, memberNum=201),
+             [finding("limit.group.member-num", "groupProfiles.groups[0].memberNum", 200, 201)], kind="event",
+             profile=profile)
+        rule(f"group-member-num-no-max-{profile}", "A group profile with members and maxMemberNum 0 (unset): only the "
+             "type's limit applies.", group_profile(memberNum=201), [], kind="event", profile=profile)
+    rule("group-profile-type-undocumented", "A group profile of type Work.", group_profile(groupType="Work"),
+         [finding("enum.unknown-group-type", "groupProfiles.groups[0].groupType")], kind="event")
+    rule("group-profile-last-message", "A group profile whose last message has no target: validated as a message.",
+         group_profile(lastMsg={"msgId": "m", "elems": [TEXT]}),
+         [finding("rule.message.target-missing", "groupProfiles.groups[0].lastMsg")], kind="event")
+    prefix = DECLARED.value("reservedGroupIDPrefix", "current")
+    for profile, findings in (("seed", []), ("current", [finding("format.group.id-prefix", "createGroup.group")])):
+        rule(f"create-group-reserved-prefix-{profile}", f"Creating a group with the custom ID {prefix}team, {profile} "
+             "profile: server-assigned IDs start with that prefix.", create_group(group=prefix + "team"), findings,
+             kind="event", profile=profile, flags=[] if findings else ["RuleOff"])
+    rule("create-group-prefix-inside", f"A custom group ID holding {prefix} after its first byte.",
+         create_group(group="team" + prefix), [], kind="event", profile="current")
+    rule("create-group-prefix-lowercase", f"A custom group ID starting with {prefix.lower()}: the prefix is compared "
+         "byte for byte.", create_group(group=prefix.lower() + "team"), [], kind="event", profile="current")
+    rule("create-group-server-assigned", "A creation without a custom ID (the server assigns one).", create_group(), [],
+         kind="event", profile="current")
+    rule("create-group-id-with-tab", "A custom group ID holding a tab, current profile.",
+         create_group(group="team\tx"), [finding("format.group.id-characters", "createGroup.group", actual=9)],
+         kind="event", profile="current")
+    rule("friend-request-add-source-no-prefix", "An add-friend request whose source lacks the prefix.",
+         friend_request(addSource="Android"), [finding("format.sns.source", "friendRequest.addSource")], kind="event")
     rule("batch", "A batch whose second message has no target: paths start at messages[1].",
          {"messages": [msg(C2C), {"msgId": "m2", "elems": [TEXT]}]},
          [finding("rule.message.target-missing", "messages[1]")], kind="batch")

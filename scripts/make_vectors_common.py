@@ -4,7 +4,7 @@ This module is a second, deliberately small implementation of the parts of the
 format the vectors pin down, written from the documents rather than from the
 Swift or C code:
 
-- a reader of Schemas/imcodec/v1/model.proto (field numbers, types, oneofs,
+- a reader of Schemas/imcodec/v1/*.proto (field numbers, types, oneofs,
   enum names) that knows just this schema's style;
 - a canonical proto3 encoder from the proto3 JSON form (docs/PAYLOAD.md,
   "Canonical encoding"): fields in number order, defaults omitted except a set
@@ -60,10 +60,10 @@ def json_name(name):
 
 
 class Schema:
-    """Messages and enums of one .proto file, read from its text."""
+    """Messages and enums of the .proto files of one package, read from their text."""
 
-    def __init__(self, path):
-        text = open(path, encoding="utf-8").read()
+    def __init__(self, *paths):
+        text = "\n".join(open(path, encoding="utf-8").read() for path in paths)
         text = re.sub(r"//[^\n]*", "", text)
         # Field options (the constraint declarations) say nothing about the
         # wire format: drop their string values, then the bracketed options.
@@ -122,7 +122,8 @@ class Schema:
         return next(f for f in self.messages[message] if f.number == number)
 
 
-SCHEMA = Schema(os.path.join(ROOT, "Schemas", "imcodec", "v1", "model.proto"))
+SCHEMA = Schema(*(os.path.join(ROOT, "Schemas", "imcodec", "v1", name)
+                  for name in ("model.proto", "relationship.proto", "group.proto", "event.proto")))
 
 KIND_TYPES = {"message": "Message", "batch": "MessageBatch", "event": "Event"}
 

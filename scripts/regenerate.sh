@@ -17,7 +17,8 @@ if [ -z "$plugin" ]; then
     plugin=.build-plugin/release/protoc-gen-swift
 fi
 
-protos=(Schemas/imcodec/v1/model.proto Schemas/imcodec/testee/v1/testee.proto)
+protos=(Schemas/imcodec/v1/model.proto Schemas/imcodec/v1/relationship.proto Schemas/imcodec/v1/group.proto
+    Schemas/imcodec/v1/event.proto Schemas/imcodec/testee/v1/testee.proto)
 # The constraint options: imported by both, read by the generators; only
 # Python needs its generated module (the others never see the option types).
 options=Schemas/imcodec/constraints/v1/constraints.proto

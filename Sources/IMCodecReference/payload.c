@@ -4,7 +4,7 @@
 #include "internal.h"
 #include "prescan.h"
 
-#include "imcodec/v1/model.pb-c.h"
+#include "imcodec/v1/event.pb-c.h"
 
 #include <math.h>
 #include <stdio.h>

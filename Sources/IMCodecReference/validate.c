@@ -9,7 +9,7 @@
 #include "internal.h"
 #include "prescan.h"
 
-#include "imcodec/v1/model.pb-c.h"
+#include "imcodec/v1/event.pb-c.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -458,21 +458,21 @@ static void visit_group_system(run *r, const Imcodec__V1__GroupSystemElem *syste
 }
 
 /* F3: the declared prefix, then English letters, at most the declared number of them. */
-static void check_add_source(run *r, const char *source) {
+static void check_add_source(run *r, const char *source, const char *field) {
     const char *prefix = r->limits->add_source_prefix;
     if (source[0] == '\0' || prefix == NULL) return;
     size_t n = strlen(prefix);
     if (strncmp(source, prefix, n) != 0) {
-        report(r, "format.sns.source", "source", 0, 0);
+        report(r, "format.sns.source", field, 0, 0);
         return;
     }
     const char *name = source + n;
     int letters = name[0] != '\0';
     for (const char *p = name; *p != '\0'; p++)
         if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z'))) letters = 0;
-    if (!letters) report(r, "format.sns.source", "source", 0, 0);
+    if (!letters) report(r, "format.sns.source", field, 0, 0);
     check_count(r, r->limits->has_max_add_source_bytes, r->limits->max_add_source_bytes, (int64_t)strlen(name),
-                "limit.sns.source-bytes", "source");
+                "limit.sns.source-bytes", field);
 }
 
 /* F2-F5, F8: a relationship-chain system elem at the current path. */
@@ -498,7 +498,7 @@ static void visit_sns_system(run *r, const Imcodec__V1__SnsSystemElem *sns) {
                     "limit.sns.wording-bytes", "wording");
         if (user->source[0] != '\0' && sns->type != IMCODEC__V1__SNS_SYSTEM_TYPE__SNS_SYSTEM_TYPE_ADD_FRIEND_REQ)
             report(r, "rule.sns.source-type", "source", 0, 0);
-        check_add_source(r, user->source);
+        check_add_source(r, user->source, "source");
         leave(r, at);
     }
     leave(r, mark);
@@ -819,7 +819,330 @@ static void visit_receipt(run *r, const Imcodec__V1__MessageReceipt *receipt) {
     check_group_id(r, receipt->group_id, "groupId");
 }
 
-/* C1-C5: an event; a modification's message is validated as a message. */
+/* ------------------------------------------------------------------------ */
+/* Relationship chain (relationship.proto)                                   */
+
+/* F1: a friend remark's length. */
+static void check_remark(run *r, const char *remark, const char *field) {
+    check_count(r, r->limits->has_max_friend_remark_bytes, r->limits->max_friend_remark_bytes,
+                (int64_t)strlen(remark), "limit.friend.remark-bytes", field);
+}
+
+/* F2: an add-friend wording's length. */
+static void check_wording(run *r, const char *wording, const char *field) {
+    check_count(r, r->limits->has_max_friend_wording_bytes, r->limits->max_friend_wording_bytes,
+                (int64_t)strlen(wording), "limit.sns.wording-bytes", field);
+}
+
+/* F1-F3, F7, F8: the entries of a friend list or the blacklist, below `field`. */
+static void visit_friends(run *r, Imcodec__V1__Friend *const *friends, size_t n, const char *field) {
+    size_t mark = enter(r, field);
+    enter(r, "friends");
+    for (size_t i = 0; i < n; i++) {
+        const Imcodec__V1__Friend *friend_ = friends[i];
+        size_t at = enter_index(r, i);
+        check_user_id(r, friend_->identifier, "identifier");
+        check_remark(r, friend_->remark, "remark");
+        check_wording(r, friend_->add_wording, "addWording");
+        check_add_source(r, friend_->add_source, "addSource");
+        if (friend_->profile != NULL) {
+            size_t p = enter(r, "profile");
+            visit_profile(r, friend_->profile);
+            leave(r, p);
+        }
+        leave(r, at);
+    }
+    leave(r, mark);
+}
+
+/* F8, F9: a relationship check's question and its per-user results. */
+static void visit_friend_check(run *r, const Imcodec__V1__FriendCheck *check) {
+    if (check->info != NULL) {
+        size_t mark = enter(r, "info");
+        check_user_ids(r, check->info->users, check->info->n_users, "users");
+        check_enum(r, &imcodec__v1__friend_check_type__descriptor, (int)check->info->check_type, "checkType");
+        leave(r, mark);
+    }
+    size_t mark = enter(r, "results");
+    for (size_t i = 0; i < check->n_results; i++) {
+        const Imcodec__V1__CheckFriendResult *result = check->results[i];
+        size_t at = enter_index(r, i);
+        check_user_id(r, result->identifier, "identifier");
+        check_enum(r, &imcodec__v1__friend_status__descriptor, (int)result->result_code, "resultCode");
+        check_enum(r, &imcodec__v1__friend_relation_type__descriptor, (int)result->result_type, "resultType");
+        leave(r, at);
+    }
+    leave(r, mark);
+}
+
+/* F2, F3, F7, F8: a pendency page's request type and its items. */
+static void visit_friend_pendency(run *r, const Imcodec__V1__FriendPendencyPage *page) {
+    if (page->request != NULL) {
+        size_t mark = enter(r, "request");
+        check_enum(r, &imcodec__v1__pendency_type__descriptor, (int)page->request->type, "type");
+        leave(r, mark);
+    }
+    size_t mark = enter(r, "items");
+    for (size_t i = 0; i < page->n_items; i++) {
+        const Imcodec__V1__FriendPendencyItem *item = page->items[i];
+        size_t at = enter_index(r, i);
+        check_user_id(r, item->identifier, "identifier");
+        check_add_source(r, item->add_source, "addSource");
+        check_wording(r, item->add_wording, "addWording");
+        check_profile_bytes(r, strlen(item->nickname), "nickname");
+        check_enum(r, &imcodec__v1__pendency_type__descriptor, (int)item->type, "type");
+        leave(r, at);
+    }
+    leave(r, mark);
+}
+
+/* F1-F3, F7-F9: a relationship-chain event kind; 0 when the kind is another. */
+static int visit_relationship(run *r, const Imcodec__V1__Event *event) {
+    size_t mark = r->length;
+    switch (event->kind_case) {
+    case IMCODEC__V1__EVENT__KIND_FRIEND_LIST:
+        visit_friends(r, event->friend_list->friends, event->friend_list->n_friends, "friendList");
+        break;
+    case IMCODEC__V1__EVENT__KIND_BLACKLIST:
+        visit_friends(r, event->blacklist->friends, event->blacklist->n_friends, "blacklist");
+        break;
+    case IMCODEC__V1__EVENT__KIND_FRIEND_REQUEST: {
+        const Imcodec__V1__FriendRequest *request = event->friend_request;
+        enter(r, "friendRequest");
+        check_user_id(r, request->identifier, "identifier");
+        check_remark(r, request->remark, "remark");
+        check_wording(r, request->add_wording, "addWording");
+        check_add_source(r, request->add_source, "addSource");
+        break;
+    }
+    case IMCODEC__V1__EVENT__KIND_FRIEND_RESPONSE: {
+        const Imcodec__V1__FriendResponse *response = event->friend_response;
+        enter(r, "friendResponse");
+        check_enum(r, &imcodec__v1__friend_response_type__descriptor, (int)response->response_type, "responseType");
+        check_user_id(r, response->identifier, "identifier");
+        check_remark(r, response->remark, "remark");
+        break;
+    }
+    case IMCODEC__V1__EVENT__KIND_FRIEND_RESULTS:
+        enter(r, "friendResults");
+        enter(r, "results");
+        for (size_t i = 0; i < event->friend_results->n_results; i++) {
+            const Imcodec__V1__FriendResult *result = event->friend_results->results[i];
+            size_t at = enter_index(r, i);
+            check_user_id(r, result->identifier, "identifier");
+            check_enum(r, &imcodec__v1__friend_status__descriptor, (int)result->result_code, "resultCode");
+            leave(r, at);
+        }
+        break;
+    case IMCODEC__V1__EVENT__KIND_FRIEND_CHECK:
+        enter(r, "friendCheck");
+        visit_friend_check(r, event->friend_check);
+        break;
+    case IMCODEC__V1__EVENT__KIND_FRIEND_PENDENCY:
+        enter(r, "friendPendency");
+        visit_friend_pendency(r, event->friend_pendency);
+        break;
+    case IMCODEC__V1__EVENT__KIND_FRIEND_GROUPS:
+        enter(r, "friendGroups");
+        enter(r, "groups");
+        for (size_t i = 0; i < event->friend_groups->n_groups; i++) {
+            const Imcodec__V1__FriendGroup *group = event->friend_groups->groups[i];
+            size_t at = enter_index(r, i);
+            check_user_ids(r, group->friends, group->n_friends, "friends");
+            leave(r, at);
+        }
+        break;
+    default:
+        return 0;
+    }
+    leave(r, mark);
+    return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Group management (group.proto)                                            */
+
+/* G1: a group type from the documented list; empty is unset. */
+static void check_group_type(run *r, const char *type, const char *field) {
+    if (type[0] == '\0' || !r->limits->has_group_types) return;
+    if (!in_strings(r->limits->group_types, r->limits->n_group_types, type))
+        report(r, "enum.unknown-group-type", field, 0, 0);
+}
+
+/* G4-G6: a group's notification, introduction and face URL, in field order. */
+static void check_group_texts(run *r, const char *notification, const char *introduction, const char *face_url) {
+    const imcodec_ref_validation_limits *l = r->limits;
+    check_count(r, l->has_max_group_notification_bytes, l->max_group_notification_bytes,
+                (int64_t)strlen(notification), "limit.group.notification-bytes", "notification");
+    check_count(r, l->has_max_group_introduction_bytes, l->max_group_introduction_bytes,
+                (int64_t)strlen(introduction), "limit.group.introduction-bytes", "introduction");
+    check_count(r, l->has_max_group_face_url_bytes, l->max_group_face_url_bytes, (int64_t)strlen(face_url),
+                "limit.group.face-url-bytes", "faceUrl");
+}
+
+/* G15: a group's custom fields: their number, then each key and value. */
+static void check_group_custom_info(run *r, Imcodec__V1__GroupCustomEntry *const *entries, size_t n) {
+    const imcodec_ref_validation_limits *l = r->limits;
+    check_count(r, l->has_max_group_custom_fields, l->max_group_custom_fields, (int64_t)n,
+                "limit.group.custom-fields", "customInfo");
+    size_t mark = enter(r, "customInfo");
+    for (size_t i = 0; i < n; i++) {
+        size_t at = enter_index(r, i);
+        check_count(r, l->has_max_group_custom_key_bytes, l->max_group_custom_key_bytes,
+                    (int64_t)strlen(entries[i]->key), "limit.group.custom-key-bytes", "key");
+        check_count(r, l->has_max_group_custom_value_bytes, l->max_group_custom_value_bytes,
+                    (int64_t)entries[i]->data.len, "limit.group.custom-value-bytes", "data");
+        leave(r, at);
+    }
+    leave(r, mark);
+}
+
+/* G2: a member count against the limit of the group's type, when it has one. */
+static void check_type_members(run *r, const char *group_type, uint32_t count, const char *field) {
+    int64_t limit;
+    if (group_type[0] != '\0' && member_limit(r->limits, group_type, &limit))
+        check_count(r, 1, limit, (int64_t)count, "limit.group.members", field);
+}
+
+/* G1-G6, G14, G15, F8: one group profile's own fields. */
+static void visit_group_info(run *r, const Imcodec__V1__GroupInfo *group) {
+    const imcodec_ref_validation_limits *l = r->limits;
+    check_group_id(r, group->group, "group");
+    check_count(r, l->has_max_group_name_bytes, l->max_group_name_bytes, (int64_t)strlen(group->group_name),
+                "limit.group.name-bytes", "groupName");
+    check_user_id(r, group->owner, "owner");
+    check_group_type(r, group->group_type, "groupType");
+    check_type_members(r, group->group_type, group->max_member_num, "maxMemberNum");
+    if (group->max_member_num != 0 && group->member_num > group->max_member_num)
+        report(r, "limit.group.member-num", "memberNum", group->max_member_num, group->member_num);
+    check_type_members(r, group->group_type, group->member_num, "memberNum");
+    check_enum(r, &imcodec__v1__group_add_opt__descriptor, (int)group->add_opt, "addOpt");
+    check_group_texts(r, group->notification, group->introduction, group->face_url);
+    check_enum(r, &imcodec__v1__group_searchable_type__descriptor, (int)group->is_searchable, "isSearchable");
+    check_enum(r, &imcodec__v1__group_member_visible_type__descriptor, (int)group->is_member_visible,
+               "isMemberVisible");
+    if (group->self_info != NULL) {
+        size_t mark = enter(r, "selfInfo");
+        check_enum(r, &imcodec__v1__group_member_role__descriptor, (int)group->self_info->role, "role");
+        check_enum(r, &imcodec__v1__group_receive_message_opt__descriptor, (int)group->self_info->recv_opt,
+                   "recvOpt");
+        leave(r, mark);
+    }
+    check_group_custom_info(r, group->custom_info, group->n_custom_info);
+}
+
+/* G1-G6, G14 (with the reserved prefix), G15, G16, F8: the parameters of a group creation. */
+static void visit_create_group(run *r, const Imcodec__V1__CreateGroupInfo *info) {
+    const imcodec_ref_validation_limits *l = r->limits;
+    check_group_id(r, info->group, "group");
+    const char *prefix = l->reserved_group_id_prefix;
+    if (prefix != NULL && prefix[0] != '\0' && strncmp(info->group, prefix, strlen(prefix)) == 0)
+        report(r, "format.group.id-prefix", "group", 0, 0);
+    check_count(r, l->has_max_group_name_bytes, l->max_group_name_bytes, (int64_t)strlen(info->group_name),
+                "limit.group.name-bytes", "groupName");
+    check_group_type(r, info->group_type, "groupType");
+    check_enum(r, &imcodec__v1__group_add_opt__descriptor, (int)info->add_opt, "addOpt");
+    check_type_members(r, info->group_type, info->max_member_num, "maxMemberNum");
+    check_group_texts(r, info->notification, info->introduction, info->face_url);
+    check_group_custom_info(r, info->custom_info, info->n_custom_info);
+    size_t mark = enter(r, "membersInfo");
+    for (size_t i = 0; i < info->n_members_info; i++) {
+        const Imcodec__V1__CreateGroupMemberInfo *member = info->members_info[i];
+        size_t at = enter_index(r, i);
+        check_user_id(r, member->member, "member");
+        check_enum(r, &imcodec__v1__group_member_role__descriptor, (int)member->role, "role");
+        check_count(r, l->has_max_member_custom_fields, l->max_member_custom_fields, (int64_t)member->n_custom_info,
+                    "limit.member.custom-fields", "customInfo");
+        if (l->has_max_member_custom_value_bytes) {
+            size_t c = enter(r, "customInfo");
+            for (size_t k = 0; k < member->n_custom_info; k++) {
+                const Imcodec__V1__MemberCustomEntry *entry = member->custom_info[k];
+                if ((int64_t)entry->data.len <= l->max_member_custom_value_bytes) continue;
+                size_t e = enter_index(r, k);
+                check_count(r, 1, l->max_member_custom_value_bytes, (int64_t)entry->data.len,
+                            "limit.member.custom-value-bytes", "data");
+                leave(r, e);
+            }
+            leave(r, c);
+        }
+        leave(r, at);
+    }
+    leave(r, mark);
+}
+
+/* G14, F8: one application to join or invitation. */
+static void visit_group_pendency(run *r, const Imcodec__V1__GroupPendencyItem *item) {
+    check_group_id(r, item->group_id, "groupId");
+    check_user_id(r, item->from_user, "fromUser");
+    check_user_id(r, item->to_user, "toUser");
+    check_enum(r, &imcodec__v1__group_pendency_get_type__descriptor, (int)item->get_type, "getType");
+    check_enum(r, &imcodec__v1__group_pendency_handle_status__descriptor, (int)item->handle_status, "handleStatus");
+    check_enum(r, &imcodec__v1__group_pendency_handle_result__descriptor, (int)item->handle_result, "handleResult");
+    check_user_id(r, item->self_identifier, "selfIdentifier");
+}
+
+/* G1-G7, G14-G16, F8: a group-management event kind; 0 when the kind is another. */
+static int visit_group_management(run *r, const Imcodec__V1__Event *event) {
+    size_t mark = r->length;
+    switch (event->kind_case) {
+    case IMCODEC__V1__EVENT__KIND_GROUP_PROFILES:
+        enter(r, "groupProfiles");
+        enter(r, "groups");
+        for (size_t i = 0; i < event->group_profiles->n_groups && !r->out_of_memory; i++) {
+            const Imcodec__V1__GroupInfo *group = event->group_profiles->groups[i];
+            size_t at = enter_index(r, i);
+            visit_group_info(r, group);
+            if (group->last_msg != NULL) {
+                enter(r, "lastMsg");
+                visit_message(r, group->last_msg, 0, 0);
+            }
+            leave(r, at);
+        }
+        break;
+    case IMCODEC__V1__EVENT__KIND_CREATE_GROUP:
+        enter(r, "createGroup");
+        visit_create_group(r, event->create_group);
+        break;
+    case IMCODEC__V1__EVENT__KIND_GROUP_MEMBERS:
+        enter(r, "groupMembers");
+        check_group_id(r, event->group_members->group_id, "groupId");
+        enter(r, "members");
+        for (size_t i = 0; i < event->group_members->n_members; i++) {
+            size_t at = enter_index(r, i);
+            visit_member(r, event->group_members->members[i]);
+            leave(r, at);
+        }
+        break;
+    case IMCODEC__V1__EVENT__KIND_GROUP_MEMBER_RESULTS:
+        enter(r, "groupMemberResults");
+        check_group_id(r, event->group_member_results->group_id, "groupId");
+        enter(r, "results");
+        for (size_t i = 0; i < event->group_member_results->n_results; i++) {
+            const Imcodec__V1__GroupMemberResult *result = event->group_member_results->results[i];
+            size_t at = enter_index(r, i);
+            check_user_id(r, result->member, "member");
+            check_enum(r, &imcodec__v1__group_member_status__descriptor, (int)result->status, "status");
+            leave(r, at);
+        }
+        break;
+    case IMCODEC__V1__EVENT__KIND_GROUP_PENDENCY:
+        enter(r, "groupPendency");
+        enter(r, "items");
+        for (size_t i = 0; i < event->group_pendency->n_items; i++) {
+            size_t at = enter_index(r, i);
+            visit_group_pendency(r, event->group_pendency->items[i]);
+            leave(r, at);
+        }
+        break;
+    default:
+        return 0;
+    }
+    leave(r, mark);
+    return 1;
+}
+
+/* C1-C5: an event; a modification's message is validated as a message; the
+ * relationship-chain and group kinds are validated by their own visitors. */
 static void visit_event(run *r, const Imcodec__V1__Event *event) {
     size_t mark = r->length;
     switch (event->kind_case) {
@@ -869,7 +1192,8 @@ static void visit_event(run *r, const Imcodec__V1__Event *event) {
         break;
     }
     default:
-        report(r, "enum.unknown-kind", NULL, 0, 0);
+        if (!visit_relationship(r, event) && !visit_group_management(r, event))
+            report(r, "enum.unknown-kind", NULL, 0, 0);
         break;
     }
     leave(r, mark);

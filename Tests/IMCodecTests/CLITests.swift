@@ -327,6 +327,52 @@ import Testing
             "\(second.standardError)")
     }
 
+    /// F1 and G2 on the relationship-chain and group kinds of Event: a
+    /// 97-byte remark (32 CJK characters and a letter) and a group profile
+    /// with one member more than its maximum, in a JSON file and in frames.
+    @Test func validateReportsARemarkPastNinetySixBytesAndMembersPastTheMaximum() throws {
+        let remark = String(repeating: "字", count: 32) + "a"
+        #expect(remark.utf8.count == 97)
+        let request = #"{"friendRequest":{"identifier":"user_dave","remark":"\#(remark)"}}"#
+        let profiles =
+            #"{"groupProfiles":{"groups":[{"group":"@TGS#2C5SZEAEF","groupType":"Public","maxMemberNum":200,"memberNum":201}]}}"#
+        let json = try file(Array("[\(request),\(profiles)]".utf8))
+        let result = try imcodec("validate", "--kind", "event", "--format", "json", json)
+        #expect(result.status == 1, "\(result.standardError)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.standardOutputBytes)) as? [String: Any])
+        let files = try #require(report["files"] as? [[String: Any]])
+        let findings = try #require(files.first?["findings"] as? [[String: Any]])
+        #expect(findings.count == 2)
+        let summary = findings.map { finding in
+            ["code", "path", "limit", "actual"].map { "\(finding[$0] ?? "")" }.joined(separator: " ")
+        }
+        #expect(
+            summary == [
+                "limit.friend.remark-bytes [0].friendRequest.remark 96 97",
+                "limit.group.member-num [1].groupProfiles.groups[0].memberNum 200 201",
+            ])
+
+        // The same two events as a stream of event frames: paths without the
+        // array index, each finding naming its frame.
+        var frames: [UInt8] = []
+        for event in [request, profiles] {
+            let encoded = try imcodec("encode", "--kind", "event", "--no-validate", text: event)
+            #expect(encoded.status == 0, "\(encoded.standardError)")
+            frames += encoded.standardOutputBytes
+        }
+        let stream = try file(frames)
+        let text = try imcodec("validate", stream)
+        #expect(text.status == 1)
+        let lines = text.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(text.standardOutput)")
+        #expect(lines.first?.hasPrefix("\(stream)#0: error limit.friend.remark-bytes at friendRequest.remark:") == true)
+        #expect(
+            lines.dropFirst().first?.hasPrefix(
+                "\(stream)#1: error limit.group.member-num at groupProfiles.groups[0].memberNum:") == true)
+        #expect(lines.last == "1 file: 2 errors, 0 warnings")
+    }
+
     @Test func versionPrintsTheReleaseAndFrameFormat() throws {
         let result = try ChildProcess.run(executable: Self.binary, arguments: ["--version"])
         #expect(result.status == 0)

@@ -103,7 +103,7 @@ import Testing
         #expect(finding.actual == Int64(changed + 1))
         let moved = made.keys.filter { made[$0] != committed[$0] }.sorted()
         #expect(
-            !moved.isEmpty && moved.allSatisfy { $0.contains("group-name") || $0.contains("group-tips-group-name") },
+            !moved.isEmpty && moved.allSatisfy { $0.contains("group-name") || $0.contains("group-profile-name") },
             "\(moved)")
         #expect(
             try Self.cases(scratch + "/Vectors/limits/validation-current.json")

@@ -79,6 +79,22 @@ struct FieldCoverage: SwiftProtobuf.Visitor {
     mutating func visitUnknown(bytes: Data) throws {}
 }
 
+/// The .proto files of the package `imcodec.v1`, relative to the repository.
+let modelProtoFiles = [
+    "Schemas/imcodec/v1/model.proto", "Schemas/imcodec/v1/relationship.proto", "Schemas/imcodec/v1/group.proto",
+    "Schemas/imcodec/v1/event.proto",
+]
+
+/// The field numbers and names of every message of the package `imcodec.v1`,
+/// read from all its .proto files.
+func modelSchemaFields() throws -> [String: [Int: String]] {
+    var result: [String: [Int: String]] = [:]
+    for file in modelProtoFiles {
+        result.merge(try schemaFields(protoFile: repositoryRoot + "/" + file, package: "imcodec.v1")) { $1 }
+    }
+    return result
+}
+
 /// The fields of every message of a `.proto` file, read from its text.
 ///
 /// A deliberately simple reading of the schema, independent of the code

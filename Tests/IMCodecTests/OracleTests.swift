@@ -58,7 +58,7 @@ import Testing
                     differences: &differences))
             checked += 1
         }
-        for _ in 0..<2_000 {
+        for _ in 0..<6_000 {
             covered.formUnion(
                 try check(
                     Event.arbitrary(using: &generator), oracle: Imcodec_V1_Event.self,
@@ -75,8 +75,7 @@ import Testing
         #expect(differences.isEmpty, "\(differences.count) differences, first: \(differences.prefix(3))")
 
         // Every field of every message of the schema was exercised.
-        let schema = try schemaFields(
-            protoFile: repositoryRoot + "/Schemas/imcodec/v1/model.proto", package: "imcodec.v1")
+        let schema = try modelSchemaFields()
         var all: Set<String> = []
         for (message, fields) in schema {
             for number in fields.keys { all.insert("\(message)#\(number)") }
@@ -89,8 +88,7 @@ import Testing
     }
 
     @Test func generatedModelHandlesEverySchemaField() throws {
-        let schema = try schemaFields(
-            protoFile: repositoryRoot + "/Schemas/imcodec/v1/model.proto", package: "imcodec.v1")
+        let schema = try modelSchemaFields()
         #expect(schema.count == SchemaFields.byMessage.count)
         for (message, fields) in schema {
             let handled = SchemaFields.byMessage[message] ?? []

@@ -49,8 +49,7 @@ import Testing
                 covered.formUnion(try Self.coverage(Self.oracleType(kind), payload))
             }
         }
-        let schema = try schemaFields(
-            protoFile: repositoryRoot + "/Schemas/imcodec/v1/model.proto", package: "imcodec.v1")
+        let schema = try modelSchemaFields()
         var all: Set<String> = []
         for (message, fields) in schema {
             for number in fields.keys { all.insert("\(message)#\(number)") }

@@ -39,6 +39,7 @@ from google.protobuf.internal import api_implementation  # noqa: E402
 
 from imcodec.constraints.v1 import constraints_pb2 as cp  # noqa: E402
 from imcodec.testee.v1 import testee_pb2 as tp  # noqa: E402
+from imcodec.v1 import event_pb2 as ep  # noqa: E402
 from imcodec.v1 import model_pb2 as mp  # noqa: E402
 
 # upb refuses messages nested more than 100 protobuf levels deep unless told
@@ -54,7 +55,7 @@ if api_implementation.Type() == "upb":
 # depth limit (maxDepth * 8 + 64 containers) must fit in Python's stack.
 sys.setrecursionlimit(20000)
 
-KINDS = {1: mp.Message, 2: mp.MessageBatch, 3: mp.Event}
+KINDS = {1: mp.Message, 2: mp.MessageBatch, 3: ep.Event}
 
 
 

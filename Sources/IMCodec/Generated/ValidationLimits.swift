@@ -86,6 +86,9 @@ public struct ValidationLimits: Sendable, Hashable {
     /// Whether group IDs must be printable ASCII, 0x20 to 0x7E (G14, `format.group.id-characters`). Seed: no; current:
     /// yes.
     public var requiresPrintableASCIIGroupID: Bool = false
+    /// The prefix of server-assigned group IDs, which a custom group ID given at creation must not start with; nil
+    /// turns the rule off (G14, `format.group.id-prefix`). Seed: no limit; current: `@TGS#`.
+    public var reservedGroupIDPrefix: String? = nil
     /// The longest group custom field value, in bytes (G15, `limit.group.custom-value-bytes`). Seed: no limit; current:
     /// 512.
     public var maxGroupCustomValueBytes: Int? = nil
@@ -99,6 +102,8 @@ public struct ValidationLimits: Sendable, Hashable {
     /// The longest member custom field value, in bytes (G16, `limit.member.custom-value-bytes`). Seed: no limit;
     /// current: 64.
     public var maxMemberCustomValueBytes: Int? = nil
+    /// The longest friend remark, in bytes (F1, `limit.friend.remark-bytes`). Seed and current: 96.
+    public var maxFriendRemarkBytes: Int? = 96
     /// The longest add-friend wording, in bytes (F2, `limit.sns.wording-bytes`). Seed and current: 120.
     public var maxFriendWordingBytes: Int? = 120
     /// The prefix every add source starts with, followed by English letters; nil turns the add source rules off (F3,
@@ -145,6 +150,7 @@ extension ValidationLimits {
         limits.maxNameCardBytes = 50
         limits.maxGroupIDBytes = 48
         limits.requiresPrintableASCIIGroupID = true
+        limits.reservedGroupIDPrefix = "@TGS#"
         limits.maxGroupCustomValueBytes = 512
         limits.maxGroupCustomKeyBytes = 16
         limits.maxGroupCustomFields = 10

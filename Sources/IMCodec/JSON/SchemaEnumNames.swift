@@ -21,6 +21,19 @@ enum SchemaEnumNames {
         ("ConnectionState", ConnectionState.knownValues.compactMap(\.protoName)),
         ("ConnectionStatusCode", ConnectionStatusCode.knownValues.compactMap(\.protoName)),
         ("UserStatusType", UserStatusType.knownValues.compactMap(\.protoName)),
+        ("FriendStatus", FriendStatus.knownValues.compactMap(\.protoName)),
+        ("FriendResponseType", FriendResponseType.knownValues.compactMap(\.protoName)),
+        ("FriendCheckType", FriendCheckType.knownValues.compactMap(\.protoName)),
+        ("FriendRelationType", FriendRelationType.knownValues.compactMap(\.protoName)),
+        ("PendencyType", PendencyType.knownValues.compactMap(\.protoName)),
+        ("GroupAddOpt", GroupAddOpt.knownValues.compactMap(\.protoName)),
+        ("GroupSearchableType", GroupSearchableType.knownValues.compactMap(\.protoName)),
+        ("GroupMemberVisibleType", GroupMemberVisibleType.knownValues.compactMap(\.protoName)),
+        ("GroupReceiveMessageOpt", GroupReceiveMessageOpt.knownValues.compactMap(\.protoName)),
+        ("GroupMemberStatus", GroupMemberStatus.knownValues.compactMap(\.protoName)),
+        ("GroupPendencyGetType", GroupPendencyGetType.knownValues.compactMap(\.protoName)),
+        ("GroupPendencyHandleStatus", GroupPendencyHandleStatus.knownValues.compactMap(\.protoName)),
+        ("GroupPendencyHandleResult", GroupPendencyHandleResult.knownValues.compactMap(\.protoName)),
     ]
 
     /// The enum whose names `lookup` accepts, with its names, or nil when

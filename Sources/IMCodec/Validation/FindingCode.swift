@@ -105,10 +105,13 @@ extension FindingCode {
 
     // MARK: Groups (docs/LIMITS.md G1–G17)
 
-    /// A message's group type is not in ``ValidationLimits/groupTypes`` (G1).
+    /// A message's, group profile's or group creation's group type is not in
+    /// ``ValidationLimits/groupTypes`` (G1).
     /// A warning.
     public static let unknownGroupType = Self("enum.unknown-group-type")
-    /// A group tips elem reports more members than the group type allows (G2).
+    /// A group tips elem, a group profile (`maxMemberNum` or `memberNum`) or a
+    /// group creation (`maxMemberNum`) reports more members than the group
+    /// type allows (G2).
     public static let groupMembers = Self("limit.group.members")
     /// A group name is longer than ``ValidationLimits/maxGroupNameBytes`` (G3).
     public static let groupNameBytes = Self("limit.group.name-bytes")
@@ -152,6 +155,13 @@ extension FindingCode {
     public static let groupIDBytes = Self("limit.group.id-bytes")
     /// A group ID holds a byte outside printable ASCII 0x20–0x7E (G14).
     public static let groupIDCharacters = Self("format.group.id-characters")
+    /// A custom group ID given at creation starts with
+    /// ``ValidationLimits/reservedGroupIDPrefix``, the prefix of
+    /// server-assigned IDs (G14).
+    public static let groupIDPrefix = Self("format.group.id-prefix")
+    /// A group profile's member count is above its own maximum member count
+    /// (G2); the finding's limit is that maximum.
+    public static let groupMemberNum = Self("limit.group.member-num")
     /// A group tips elem changes more group custom fields than
     /// ``ValidationLimits/maxGroupCustomFields`` (G15).
     public static let groupCustomFields = Self("limit.group.custom-fields")
@@ -169,6 +179,9 @@ extension FindingCode {
     public static let memberCustomValueBytes = Self("limit.member.custom-value-bytes")
 
     // MARK: Relationship chain and profiles (docs/LIMITS.md F1–F9)
+
+    /// A friend remark is longer than ``ValidationLimits/maxFriendRemarkBytes`` (F1).
+    public static let friendRemarkBytes = Self("limit.friend.remark-bytes")
 
     /// An add-friend wording is longer than
     /// ``ValidationLimits/maxFriendWordingBytes`` (F2).
@@ -256,9 +269,10 @@ extension FindingCode {
         .groupFaceURLBytes, .groupNameCardBytes, .groupTipsMemberCountType, .groupTipsGroupChangeListType,
         .groupTipsMemberChangeListType, .groupTipsUserListType, .groupTipsDuplicateIdentifier,
         .groupChangeValueMissing, .groupChangeKeyType, .groupChangeKeyMissing,
-        .groupSystemUserDataType, .unknownPlatform, .groupIDBytes, .groupIDCharacters, .groupCustomFields,
-        .groupCustomKeyBytes, .groupCustomValueBytes, .memberCustomFields, .memberCustomValueBytes,
-        .snsWordingBytes, .snsSourceFormat, .snsSourceBytes, .snsWordingType, .snsSourceType, .snsIdentifierMissing,
+        .groupSystemUserDataType, .unknownPlatform, .groupIDBytes, .groupIDCharacters, .groupIDPrefix,
+        .groupMemberNum, .groupCustomFields, .groupCustomKeyBytes, .groupCustomValueBytes, .memberCustomFields,
+        .memberCustomValueBytes, .friendRemarkBytes, .snsWordingBytes, .snsSourceFormat, .snsSourceBytes,
+        .snsWordingType, .snsSourceType, .snsIdentifierMissing,
         .profileStringBytes, .userIDBytes,
         .connectionCodeState, .userStatusCodeType, .receiptTargetMissing, .receiptTargetAmbiguous,
         .receiptPeerReadOnGroup, .receiptCountsOnOneToOne, .recallMsgIDMissing, .modificationMessageMissing,

@@ -7,11 +7,14 @@ extension ValidationRun {
     }
 
     /// C1–C5: validates an event; a modification's message is validated as a
-    /// message.
+    /// message. The relationship-chain and group kinds are validated by
+    /// ``validateRelationship(_:)`` and ``validateGroupManagement(_:)``.
     mutating func validate(event: Event) {
-        switch event.kind {
-        case nil:
+        guard let kind = event.kind else {
             report(.unknownKind, "the event has no kind this schema knows")
+            return
+        }
+        switch kind {
         case .readReceipt(let receipts):
             push("readReceipt")
             push("receipts")
@@ -43,6 +46,11 @@ extension ValidationRun {
             push("userStatus")
             visit(userStatus: status)
             pop()
+        case .friendList, .friendRequest, .friendResponse, .friendResults, .friendCheck, .friendPendency,
+            .friendGroups, .blacklist:
+            validateRelationship(kind)
+        case .groupProfiles, .createGroup, .groupMembers, .groupMemberResults, .groupPendency:
+            validateGroupManagement(kind)
         }
     }
 

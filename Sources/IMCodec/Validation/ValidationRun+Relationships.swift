@@ -27,7 +27,7 @@ extension ValidationRun {
             if !user.source.isEmpty && sns.type != .addFriendReq {
                 report(.snsSourceType, at: "source", "an add source on a \(sns.type) change; only add requests carry one")
             }
-            checkAddSource(user.source)
+            checkAddSource(user.source, at: "source")
             pop()
         }
         pop()
@@ -35,11 +35,11 @@ extension ValidationRun {
 
     /// F3: the declared prefix followed by a bounded number of English letters.
     /// An empty source is unset; a bare prefix names no source.
-    private mutating func checkAddSource(_ source: String) {
+    mutating func checkAddSource(_ source: String, at field: StaticString) {
         guard !source.isEmpty, let prefix = limits.addSourcePrefix else { return }
         let bytes = source.utf8
         guard bytes.starts(with: prefix.utf8) else {
-            report(.snsSourceFormat, at: "source", "the add source does not start with \"\(prefix)\"")
+            report(.snsSourceFormat, at: field, "the add source does not start with \"\(prefix)\"")
             return
         }
         let name = bytes.dropFirst(prefix.utf8.count)
@@ -47,10 +47,10 @@ extension ValidationRun {
         let lower = UInt8(ascii: "a")...UInt8(ascii: "z")
         let isLetter: (UInt8) -> Bool = { upper.contains($0) || lower.contains($0) }
         if name.isEmpty || !name.allSatisfy(isLetter) {
-            report(.snsSourceFormat, at: "source", "the add source name after the prefix is not English letters")
+            report(.snsSourceFormat, at: field, "the add source name after the prefix is not English letters")
         }
         checkCount(
-            name.count, against: limits.maxAddSourceBytes, .snsSourceBytes, at: "source", what: "the add source name")
+            name.count, against: limits.maxAddSourceBytes, .snsSourceBytes, at: field, what: "the add source name")
     }
 
     /// F6, F7, F8: a profile-change system elem at the current position.

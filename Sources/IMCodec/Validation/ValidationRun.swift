@@ -23,6 +23,8 @@ struct ValidationRun {
         case batchMessage(Int)
         /// `modification.message` of an event.
         case modificationMessage
+        /// `groupProfiles.groups[i].lastMsg` of an event.
+        case groupLastMessage(Int)
         /// `elems[elem].merger.messages[message]` of the message above.
         case mergerMessage(elem: Int, message: Int)
     }
@@ -124,6 +126,11 @@ struct ValidationRun {
             case .modificationMessage:
                 Self.append(.field("modification"), to: &text)
                 Self.append(.field("message"), to: &text)
+            case .groupLastMessage(let group):
+                Self.append(.field("groupProfiles"), to: &text)
+                Self.append(.field("groups"), to: &text)
+                Self.append(.index(group), to: &text)
+                Self.append(.field("lastMsg"), to: &text)
             case .mergerMessage(let elem, let message):
                 Self.append(.field("elems"), to: &text)
                 Self.append(.index(elem), to: &text)

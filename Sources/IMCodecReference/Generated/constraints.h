@@ -108,6 +108,8 @@ typedef struct imcodec_ref_validation_limits {
     int64_t max_group_id_bytes;
     /* G14 requiresPrintableASCIIGroupID (format.group.id-characters) */
     int requires_printable_ascii_group_id;
+    /* G14 reservedGroupIDPrefix (format.group.id-prefix) */
+    const char *reserved_group_id_prefix;
     /* G15 maxGroupCustomValueBytes (limit.group.custom-value-bytes) */
     int has_max_group_custom_value_bytes;
     int64_t max_group_custom_value_bytes;
@@ -123,6 +125,9 @@ typedef struct imcodec_ref_validation_limits {
     /* G16 maxMemberCustomValueBytes (limit.member.custom-value-bytes) */
     int has_max_member_custom_value_bytes;
     int64_t max_member_custom_value_bytes;
+    /* F1 maxFriendRemarkBytes (limit.friend.remark-bytes) */
+    int has_max_friend_remark_bytes;
+    int64_t max_friend_remark_bytes;
     /* F2 maxFriendWordingBytes (limit.sns.wording-bytes) */
     int has_max_friend_wording_bytes;
     int64_t max_friend_wording_bytes;

@@ -50,7 +50,6 @@ typedef struct Imcodec__V1__RecallEvent Imcodec__V1__RecallEvent;
 typedef struct Imcodec__V1__ModificationEvent Imcodec__V1__ModificationEvent;
 typedef struct Imcodec__V1__ConnectionEvent Imcodec__V1__ConnectionEvent;
 typedef struct Imcodec__V1__UserStatusEvent Imcodec__V1__UserStatusEvent;
-typedef struct Imcodec__V1__Event Imcodec__V1__Event;
 
 
 /* --- enums --- */
@@ -975,36 +974,6 @@ struct  Imcodec__V1__UserStatusEvent
     , IMCODEC__V1__USER_STATUS_TYPE__USER_STATUS_TYPE_UNSPECIFIED, 0, (char *)protobuf_c_empty_string }
 
 
-typedef enum {
-  IMCODEC__V1__EVENT__KIND__NOT_SET = 0,
-  IMCODEC__V1__EVENT__KIND_READ_RECEIPT = 1,
-  IMCODEC__V1__EVENT__KIND_RECALL = 2,
-  IMCODEC__V1__EVENT__KIND_MODIFICATION = 3,
-  IMCODEC__V1__EVENT__KIND_CONNECTION = 4,
-  IMCODEC__V1__EVENT__KIND_USER_STATUS = 5
-    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__EVENT__KIND__CASE)
-} Imcodec__V1__Event__KindCase;
-
-/*
- * One event: exactly one kind.
- */
-struct  Imcodec__V1__Event
-{
-  ProtobufCMessage base;
-  Imcodec__V1__Event__KindCase kind_case;
-  union {
-    Imcodec__V1__ReadReceiptEvent *read_receipt;
-    Imcodec__V1__RecallEvent *recall;
-    Imcodec__V1__ModificationEvent *modification;
-    Imcodec__V1__ConnectionEvent *connection;
-    Imcodec__V1__UserStatusEvent *user_status;
-  };
-};
-#define IMCODEC__V1__EVENT__INIT \
- { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__event__descriptor) \
-    , IMCODEC__V1__EVENT__KIND__NOT_SET, {0} }
-
-
 /* Imcodec__V1__CustomInfoEntry methods */
 void   imcodec__v1__custom_info_entry__init
                      (Imcodec__V1__CustomInfoEntry         *message);
@@ -1670,25 +1639,6 @@ Imcodec__V1__UserStatusEvent *
 void   imcodec__v1__user_status_event__free_unpacked
                      (Imcodec__V1__UserStatusEvent *message,
                       ProtobufCAllocator *allocator);
-/* Imcodec__V1__Event methods */
-void   imcodec__v1__event__init
-                     (Imcodec__V1__Event         *message);
-size_t imcodec__v1__event__get_packed_size
-                     (const Imcodec__V1__Event   *message);
-size_t imcodec__v1__event__pack
-                     (const Imcodec__V1__Event   *message,
-                      uint8_t             *out);
-size_t imcodec__v1__event__pack_to_buffer
-                     (const Imcodec__V1__Event   *message,
-                      ProtobufCBuffer     *buffer);
-Imcodec__V1__Event *
-       imcodec__v1__event__unpack
-                     (ProtobufCAllocator  *allocator,
-                      size_t               len,
-                      const uint8_t       *data);
-void   imcodec__v1__event__free_unpacked
-                     (Imcodec__V1__Event *message,
-                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Imcodec__V1__CustomInfoEntry_Closure)
@@ -1796,9 +1746,6 @@ typedef void (*Imcodec__V1__ConnectionEvent_Closure)
 typedef void (*Imcodec__V1__UserStatusEvent_Closure)
                  (const Imcodec__V1__UserStatusEvent *message,
                   void *closure_data);
-typedef void (*Imcodec__V1__Event_Closure)
-                 (const Imcodec__V1__Event *message,
-                  void *closure_data);
 
 /* --- services --- */
 
@@ -1854,7 +1801,6 @@ extern const ProtobufCMessageDescriptor imcodec__v1__recall_event__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__modification_event__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__connection_event__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__user_status_event__descriptor;
-extern const ProtobufCMessageDescriptor imcodec__v1__event__descriptor;
 
 PROTOBUF_C__END_DECLS
 
