@@ -1246,25 +1246,25 @@ public struct GroupReceiveMessageOpt: RawRepresentable, Hashable, Sendable, Cust
     /// Creates a value from its number; any number is kept.
     @inlinable public init(rawValue: Int32) { self.rawValue = rawValue }
 
-    /// `GROUP_RECEIVE_MESSAGE_OPT_RECEIVE` (0).
+    /// `GROUP_RECEIVE_MESSAGE_OPT_RECEIVE` (0): TIM_GROUP_RECEIVE_MESSAGE: received, with offline push.
     public static let receive = GroupReceiveMessageOpt(rawValue: 0)
-    /// `GROUP_RECEIVE_MESSAGE_OPT_NOT_NOTIFY` (1).
-    public static let notNotify = GroupReceiveMessageOpt(rawValue: 1)
-    /// `GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEIVE` (2).
-    public static let notReceive = GroupReceiveMessageOpt(rawValue: 2)
+    /// `GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEIVE` (1): TIM_GROUP_NOT_RECEIVE_MESSAGE: the server does not forward them.
+    public static let notReceive = GroupReceiveMessageOpt(rawValue: 1)
+    /// `GROUP_RECEIVE_MESSAGE_OPT_NOT_NOTIFY` (2): TIM_GROUP_RECEIVE_NOT_NOTIFY_MESSAGE: received, without offline push.
+    public static let notNotify = GroupReceiveMessageOpt(rawValue: 2)
 
     /// The values the schema names, in declaration order.
-    public static let knownValues: [GroupReceiveMessageOpt] = [.receive, .notNotify, .notReceive]
+    public static let knownValues: [GroupReceiveMessageOpt] = [.receive, .notReceive, .notNotify]
 
     /// Whether the schema names this value.
     public var isKnown: Bool { protoName != nil }
 
-    /// The schema's name of this value (`GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEIVE`), or nil for an unnamed value.
+    /// The schema's name of this value (`GROUP_RECEIVE_MESSAGE_OPT_NOT_NOTIFY`), or nil for an unnamed value.
     public var protoName: String? {
         switch rawValue {
         case 0: "GROUP_RECEIVE_MESSAGE_OPT_RECEIVE"
-        case 1: "GROUP_RECEIVE_MESSAGE_OPT_NOT_NOTIFY"
-        case 2: "GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEIVE"
+        case 1: "GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEIVE"
+        case 2: "GROUP_RECEIVE_MESSAGE_OPT_NOT_NOTIFY"
         default: nil
         }
     }
@@ -1273,8 +1273,8 @@ public struct GroupReceiveMessageOpt: RawRepresentable, Hashable, Sendable, Cust
     public static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "GROUP_RECEIVE_MESSAGE_OPT_RECEIVE": 0
-        case "GROUP_RECEIVE_MESSAGE_OPT_NOT_NOTIFY": 1
-        case "GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEIVE": 2
+        case "GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEIVE": 1
+        case "GROUP_RECEIVE_MESSAGE_OPT_NOT_NOTIFY": 2
         default: nil
         }
     }

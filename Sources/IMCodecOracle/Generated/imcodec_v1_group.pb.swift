@@ -157,9 +157,15 @@ public nonisolated enum Imcodec_V1_GroupMemberVisibleType: SwiftProtobuf.Enum, S
 /// messages (TIMGroupSelfInfo; numbers from the SDK headers).
 public nonisolated enum Imcodec_V1_GroupReceiveMessageOpt: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
+
+  /// TIM_GROUP_RECEIVE_MESSAGE: received, with offline push.
   case receive // = 0
-  case notNotify // = 1
-  case notReceive // = 2
+
+  /// TIM_GROUP_NOT_RECEIVE_MESSAGE: the server does not forward them.
+  case notReceive // = 1
+
+  /// TIM_GROUP_RECEIVE_NOT_NOTIFY_MESSAGE: received, without offline push.
+  case notNotify // = 2
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -169,8 +175,8 @@ public nonisolated enum Imcodec_V1_GroupReceiveMessageOpt: SwiftProtobuf.Enum, S
   public init?(rawValue: Int) {
     switch rawValue {
     case 0: self = .receive
-    case 1: self = .notNotify
-    case 2: self = .notReceive
+    case 1: self = .notReceive
+    case 2: self = .notNotify
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -178,8 +184,8 @@ public nonisolated enum Imcodec_V1_GroupReceiveMessageOpt: SwiftProtobuf.Enum, S
   public var rawValue: Int {
     switch self {
     case .receive: return 0
-    case .notNotify: return 1
-    case .notReceive: return 2
+    case .notReceive: return 1
+    case .notNotify: return 2
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -187,8 +193,8 @@ public nonisolated enum Imcodec_V1_GroupReceiveMessageOpt: SwiftProtobuf.Enum, S
   // The compiler won't synthesize support with the UNRECOGNIZED case.
   public static let allCases: [Imcodec_V1_GroupReceiveMessageOpt] = [
     .receive,
-    .notNotify,
     .notReceive,
+    .notNotify,
   ]
 
 }
@@ -712,7 +718,7 @@ nonisolated extension Imcodec_V1_GroupMemberVisibleType: SwiftProtobuf._ProtoNam
 }
 
 nonisolated extension Imcodec_V1_GroupReceiveMessageOpt: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0GROUP_RECEIVE_MESSAGE_OPT_RECEIVE\0\u{1}GROUP_RECEIVE_MESSAGE_OPT_NOT_NOTIFY\0\u{1}GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEIVE\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0GROUP_RECEIVE_MESSAGE_OPT_RECEIVE\0\u{1}GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEIVE\0\u{1}GROUP_RECEIVE_MESSAGE_OPT_NOT_NOTIFY\0")
 }
 
 nonisolated extension Imcodec_V1_GroupMemberStatus: SwiftProtobuf._ProtoNameProviding {

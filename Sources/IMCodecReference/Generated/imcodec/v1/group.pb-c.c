@@ -1759,16 +1759,16 @@ const ProtobufCEnumDescriptor imcodec__v1__group_member_visible_type__descriptor
 static const ProtobufCEnumValue imcodec__v1__group_receive_message_opt__enum_values_by_number[3] =
 {
   { "GROUP_RECEIVE_MESSAGE_OPT_RECEIVE", "IMCODEC__V1__GROUP_RECEIVE_MESSAGE_OPT__GROUP_RECEIVE_MESSAGE_OPT_RECEIVE", 0 },
-  { "GROUP_RECEIVE_MESSAGE_OPT_NOT_NOTIFY", "IMCODEC__V1__GROUP_RECEIVE_MESSAGE_OPT__GROUP_RECEIVE_MESSAGE_OPT_NOT_NOTIFY", 1 },
-  { "GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEIVE", "IMCODEC__V1__GROUP_RECEIVE_MESSAGE_OPT__GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEIVE", 2 },
+  { "GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEIVE", "IMCODEC__V1__GROUP_RECEIVE_MESSAGE_OPT__GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEIVE", 1 },
+  { "GROUP_RECEIVE_MESSAGE_OPT_NOT_NOTIFY", "IMCODEC__V1__GROUP_RECEIVE_MESSAGE_OPT__GROUP_RECEIVE_MESSAGE_OPT_NOT_NOTIFY", 2 },
 };
 static const ProtobufCIntRange imcodec__v1__group_receive_message_opt__value_ranges[] = {
 {0, 0},{0, 3}
 };
 static const ProtobufCEnumValueIndex imcodec__v1__group_receive_message_opt__enum_values_by_name[3] =
 {
-  { "GROUP_RECEIVE_MESSAGE_OPT_NOT_NOTIFY", 1 },
-  { "GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEIVE", 2 },
+  { "GROUP_RECEIVE_MESSAGE_OPT_NOT_NOTIFY", 2 },
+  { "GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEIVE", 1 },
   { "GROUP_RECEIVE_MESSAGE_OPT_RECEIVE", 0 },
 };
 const ProtobufCEnumDescriptor imcodec__v1__group_receive_message_opt__descriptor =

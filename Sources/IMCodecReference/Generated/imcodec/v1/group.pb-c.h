@@ -65,9 +65,18 @@ typedef enum _Imcodec__V1__GroupMemberVisibleType {
  * messages (TIMGroupSelfInfo; numbers from the SDK headers).
  */
 typedef enum _Imcodec__V1__GroupReceiveMessageOpt {
+  /*
+   * TIM_GROUP_RECEIVE_MESSAGE: received, with offline push.
+   */
   IMCODEC__V1__GROUP_RECEIVE_MESSAGE_OPT__GROUP_RECEIVE_MESSAGE_OPT_RECEIVE = 0,
-  IMCODEC__V1__GROUP_RECEIVE_MESSAGE_OPT__GROUP_RECEIVE_MESSAGE_OPT_NOT_NOTIFY = 1,
-  IMCODEC__V1__GROUP_RECEIVE_MESSAGE_OPT__GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEIVE = 2
+  /*
+   * TIM_GROUP_NOT_RECEIVE_MESSAGE: the server does not forward them.
+   */
+  IMCODEC__V1__GROUP_RECEIVE_MESSAGE_OPT__GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEIVE = 1,
+  /*
+   * TIM_GROUP_RECEIVE_NOT_NOTIFY_MESSAGE: received, without offline push.
+   */
+  IMCODEC__V1__GROUP_RECEIVE_MESSAGE_OPT__GROUP_RECEIVE_MESSAGE_OPT_NOT_NOTIFY = 2
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GROUP_RECEIVE_MESSAGE_OPT)
 } Imcodec__V1__GroupReceiveMessageOpt;
 /*
