@@ -40,6 +40,17 @@ extension FrameEncoder {
     /// - Throws: The codes of ``encode(_:)-(FramePayload)``.
     @inlinable
     public func encode<Content: FrameContent>(_ content: Content) throws(IMCodecError) -> [UInt8] {
+        func encode<Codable: WireCodable>(as codable: Codable.Type) throws(IMCodecError) -> [UInt8] {
+            try content.withCodable(as: codable) { (value) throws(IMCodecError) in
+                try encodeFrame(value, kind: Content.frameKind)
+            }
+        }
+        return try encode(as: Content.codable)
+    }
+
+    /// `encode(_:)` of a content type, through its codec.
+    @inlinable
+    func encodeFrame<Content: WireCodable>(_ content: Content, kind: FrameKind) throws(IMCodecError) -> [UInt8] {
         // Inlined so the caller's concrete type sizes and writes the payload
         // without generic dispatch or metadata lookups. The scratch's body
         // returns a Result rather than throwing: a throwing body measured
@@ -48,10 +59,10 @@ extension FrameEncoder {
             let size = content._encodedSize(&cache)
             if compresses(payloadLength: size) {
                 var frame: [UInt8] = []
-                try encodeCompressible(content, size: size, &cache, appendingTo: &frame)
+                try encodeCompressible(content, kind: kind, size: size, &cache, appendingTo: &frame)
                 return frame
             }
-            let header = try acceptedStoredHeader(kind: Content.frameKind, payloadLength: size)
+            let header = try acceptedStoredHeader(kind: kind, payloadLength: size)
             try checkLimits(of: content, size: size, cache)
             // Stored: the frame is allocated once, at its final size, and
             // the payload is written straight into it.
@@ -59,7 +70,8 @@ extension FrameEncoder {
             let frameLength = header.frameLength
             return [UInt8](unsafeUninitializedCapacity: frameLength) { buffer, count in
                 Self.writeStored(
-                    content, prefixLength: prefixLength, &cache, into: UnsafeMutableRawBufferPointer(buffer))
+                    content, kind: kind, prefixLength: prefixLength, &cache,
+                    into: UnsafeMutableRawBufferPointer(buffer))
                 count = frameLength
             }
         } }
@@ -82,13 +94,26 @@ extension FrameEncoder {
     public func encode<Content: FrameContent>(
         _ content: Content, appendingTo buffer: inout [UInt8]
     ) throws(IMCodecError) -> Int {
+        func encode<Codable: WireCodable>(as codable: Codable.Type) throws(IMCodecError) -> Int {
+            try content.withCodable(as: codable) { (value) throws(IMCodecError) in
+                try encodeFrame(value, kind: Content.frameKind, appendingTo: &buffer)
+            }
+        }
+        return try encode(as: Content.codable)
+    }
+
+    /// `encode(_:appendingTo:)` of a content type, through its codec.
+    @inlinable
+    func encodeFrame<Content: WireCodable>(
+        _ content: Content, kind: FrameKind, appendingTo buffer: inout [UInt8]
+    ) throws(IMCodecError) -> Int {
         // A Result, not a throwing body, as in encode(_:).
         let appended = SizeCache.withScratch { cache in Result { () throws(IMCodecError) -> Int in
             let size = content._encodedSize(&cache)
             if compresses(payloadLength: size) {
-                return try encodeCompressible(content, size: size, &cache, appendingTo: &buffer)
+                return try encodeCompressible(content, kind: kind, size: size, &cache, appendingTo: &buffer)
             }
-            let header = try acceptedStoredHeader(kind: Content.frameKind, payloadLength: size)
+            let header = try acceptedStoredHeader(kind: kind, payloadLength: size)
             try checkLimits(of: content, size: size, cache)
             let prefixLength = header.encodedLength - 4
             let frameLength = header.frameLength
@@ -96,7 +121,7 @@ extension FrameEncoder {
             buffer.append(contentsOf: repeatElement(0, count: frameLength))
             buffer.withUnsafeMutableBytes { frame in
                 Self.writeStored(
-                    content, prefixLength: prefixLength, &cache,
+                    content, kind: kind, prefixLength: prefixLength, &cache,
                     into: UnsafeMutableRawBufferPointer(rebasing: frame[start...]))
             }
             return frameLength
@@ -109,7 +134,7 @@ extension FrameEncoder {
     /// sizing noted shows there is nothing to find (no unknown fields,
     /// mergers within `maxDepth`, too few bytes to pass a count limit).
     @inlinable
-    func checkLimits<Content: FrameContent>(
+    func checkLimits<Content: WireCodable>(
         of content: Content, size: Int, _ cache: SizeCache
     ) throws(IMCodecError) {
         guard cache.holdsUnknownFields || cache.deepestLayer > limits.maxDepth || size >= smallestPayloadPastACount
@@ -121,14 +146,14 @@ extension FrameEncoder {
     /// Encodes a payload that may be compressed into the payload scratch
     /// buffer, then frames it as the policy and the limits allow.
     @inlinable @discardableResult
-    func encodeCompressible<Content: FrameContent>(
-        _ content: Content, size: Int, _ cache: inout SizeCache, appendingTo buffer: inout [UInt8]
+    func encodeCompressible<Content: WireCodable>(
+        _ content: Content, kind: FrameKind, size: Int, _ cache: inout SizeCache, appendingTo buffer: inout [UInt8]
     ) throws(IMCodecError) -> Int {
         try withPayloadScratch(size) { payload throws(IMCodecError) in
             var writer = WireWriter(payload)
             content._encode(to: &writer, &cache)
             assert(writer.isFull, "encoded size differs from the computed size")
-            let header = try settleFrame(payload: UnsafeRawBufferPointer(payload), kind: Content.frameKind)
+            let header = try settleFrame(payload: UnsafeRawBufferPointer(payload), kind: kind)
             try checkLimits(of: content, size: size, cache)
             return write(header, payload: UnsafeRawBufferPointer(payload), appendingTo: &buffer)
         }
@@ -141,13 +166,13 @@ extension FrameEncoder {
     ///   - prefixLength: ``storedPrefixLength(payloadLength:)`` for the payload.
     ///   - frame: Exactly the frame's length: the prefix, 4 checksum bytes, the payload.
     @inlinable
-    static func writeStored<Content: FrameContent>(
-        _ content: Content, prefixLength: Int, _ cache: inout SizeCache, into frame: UnsafeMutableRawBufferPointer
+    static func writeStored<Content: WireCodable>(
+        _ content: Content, kind: FrameKind, prefixLength: Int, _ cache: inout SizeCache, into frame: UnsafeMutableRawBufferPointer
     ) {
         var writer = WireWriter(UnsafeMutableRawBufferPointer(rebasing: frame[(prefixLength + 4)...]))
         content._encode(to: &writer, &cache)
         assert(writer.isFull, "encoded size differs from the computed size")
-        finishStored(frame, kind: Content.frameKind, prefixLength: prefixLength)
+        finishStored(frame, kind: kind, prefixLength: prefixLength)
     }
 
     /// Writes the header and the checksum of a stored frame whose payload is
