@@ -207,6 +207,38 @@ extension WireMessage {
     }
 }
 
+extension WireMessage {
+    /// `_encodedSize(_:)` through the generated codec, for code generic over
+    /// ``WireMessage`` (the frame encoder).
+    @inlinable @inline(__always)
+    package func wireSize(_ cache: inout SizeCache) -> Int {
+        func size<Codable: WireCodable>(as codable: Codable.Type) -> Int {
+            withCodable(as: codable) { $0._encodedSize(&cache) }
+        }
+        return size(as: Self.codable)
+    }
+
+    /// `_encode(to:_:)` through the generated codec.
+    @inlinable @inline(__always)
+    package func writeWire(to writer: inout WireWriter, _ cache: inout SizeCache) {
+        func write<Codable: WireCodable>(as codable: Codable.Type) {
+            withCodable(as: codable) { $0._encode(to: &writer, &cache) }
+        }
+        write(as: Self.codable)
+    }
+
+    /// `_checkLimits(_:unknownFields:)` through the generated codec.
+    @inlinable @inline(__always)
+    package func checkWireLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        func check<Codable: WireCodable>(as codable: Codable.Type) throws(IMCodecError) {
+            try withCodable(as: codable) { (value) throws(IMCodecError) in
+                try value._checkLimits(&context, unknownFields: unknownFields)
+            }
+        }
+        try check(as: Self.codable)
+    }
+}
+
 extension WireCodable {
     /// ``WireMessage/serializedSize`` with the value as a parameter (see ``_serializedBytes(of:)``).
     @inlinable

@@ -40,29 +40,18 @@ extension FrameEncoder {
     /// - Throws: The codes of ``encode(_:)-(FramePayload)``.
     @inlinable
     public func encode<Content: FrameContent>(_ content: Content) throws(IMCodecError) -> [UInt8] {
-        func encode<Codable: WireCodable>(as codable: Codable.Type) throws(IMCodecError) -> [UInt8] {
-            try content.withCodable(as: codable) { (value) throws(IMCodecError) in
-                try encodeFrame(value, kind: Content.frameKind)
-            }
-        }
-        return try encode(as: Content.codable)
-    }
-
-    /// `encode(_:)` of a content type, through its codec.
-    @inlinable
-    func encodeFrame<Content: WireCodable>(_ content: Content, kind: FrameKind) throws(IMCodecError) -> [UInt8] {
         // Inlined so the caller's concrete type sizes and writes the payload
         // without generic dispatch or metadata lookups. The scratch's body
         // returns a Result rather than throwing: a throwing body measured
         // about 0.1 µs more per frame.
         let frame = SizeCache.withScratch { cache in Result { () throws(IMCodecError) -> [UInt8] in
-            let size = content._encodedSize(&cache)
+            let size = content.wireSize(&cache)
             if compresses(payloadLength: size) {
                 var frame: [UInt8] = []
-                try encodeCompressible(content, kind: kind, size: size, &cache, appendingTo: &frame)
+                try encodeCompressible(content, size: size, &cache, appendingTo: &frame)
                 return frame
             }
-            let header = try acceptedStoredHeader(kind: kind, payloadLength: size)
+            let header = try acceptedStoredHeader(kind: Content.frameKind, payloadLength: size)
             try checkLimits(of: content, size: size, cache)
             // Stored: the frame is allocated once, at its final size, and
             // the payload is written straight into it.
@@ -70,8 +59,7 @@ extension FrameEncoder {
             let frameLength = header.frameLength
             return [UInt8](unsafeUninitializedCapacity: frameLength) { buffer, count in
                 Self.writeStored(
-                    content, kind: kind, prefixLength: prefixLength, &cache,
-                    into: UnsafeMutableRawBufferPointer(buffer))
+                    content, prefixLength: prefixLength, &cache, into: UnsafeMutableRawBufferPointer(buffer))
                 count = frameLength
             }
         } }
@@ -94,26 +82,13 @@ extension FrameEncoder {
     public func encode<Content: FrameContent>(
         _ content: Content, appendingTo buffer: inout [UInt8]
     ) throws(IMCodecError) -> Int {
-        func encode<Codable: WireCodable>(as codable: Codable.Type) throws(IMCodecError) -> Int {
-            try content.withCodable(as: codable) { (value) throws(IMCodecError) in
-                try encodeFrame(value, kind: Content.frameKind, appendingTo: &buffer)
-            }
-        }
-        return try encode(as: Content.codable)
-    }
-
-    /// `encode(_:appendingTo:)` of a content type, through its codec.
-    @inlinable
-    func encodeFrame<Content: WireCodable>(
-        _ content: Content, kind: FrameKind, appendingTo buffer: inout [UInt8]
-    ) throws(IMCodecError) -> Int {
         // A Result, not a throwing body, as in encode(_:).
         let appended = SizeCache.withScratch { cache in Result { () throws(IMCodecError) -> Int in
-            let size = content._encodedSize(&cache)
+            let size = content.wireSize(&cache)
             if compresses(payloadLength: size) {
-                return try encodeCompressible(content, kind: kind, size: size, &cache, appendingTo: &buffer)
+                return try encodeCompressible(content, size: size, &cache, appendingTo: &buffer)
             }
-            let header = try acceptedStoredHeader(kind: kind, payloadLength: size)
+            let header = try acceptedStoredHeader(kind: Content.frameKind, payloadLength: size)
             try checkLimits(of: content, size: size, cache)
             let prefixLength = header.encodedLength - 4
             let frameLength = header.frameLength
@@ -121,7 +96,7 @@ extension FrameEncoder {
             buffer.append(contentsOf: repeatElement(0, count: frameLength))
             buffer.withUnsafeMutableBytes { frame in
                 Self.writeStored(
-                    content, kind: kind, prefixLength: prefixLength, &cache,
+                    content, prefixLength: prefixLength, &cache,
                     into: UnsafeMutableRawBufferPointer(rebasing: frame[start...]))
             }
             return frameLength
@@ -134,26 +109,26 @@ extension FrameEncoder {
     /// sizing noted shows there is nothing to find (no unknown fields,
     /// mergers within `maxDepth`, too few bytes to pass a count limit).
     @inlinable
-    func checkLimits<Content: WireCodable>(
+    func checkLimits<Content: FrameContent>(
         of content: Content, size: Int, _ cache: SizeCache
     ) throws(IMCodecError) {
         guard cache.holdsUnknownFields || cache.deepestLayer > limits.maxDepth || size >= smallestPayloadPastACount
         else { return }
         var context = DecodeContext(limits: limits)
-        try content._checkLimits(&context, unknownFields: cache.holdsUnknownFields)
+        try content.checkWireLimits(&context, unknownFields: cache.holdsUnknownFields)
     }
 
     /// Encodes a payload that may be compressed into the payload scratch
     /// buffer, then frames it as the policy and the limits allow.
     @inlinable @discardableResult
-    func encodeCompressible<Content: WireCodable>(
-        _ content: Content, kind: FrameKind, size: Int, _ cache: inout SizeCache, appendingTo buffer: inout [UInt8]
+    func encodeCompressible<Content: FrameContent>(
+        _ content: Content, size: Int, _ cache: inout SizeCache, appendingTo buffer: inout [UInt8]
     ) throws(IMCodecError) -> Int {
         try withPayloadScratch(size) { payload throws(IMCodecError) in
             var writer = WireWriter(payload)
-            content._encode(to: &writer, &cache)
+            content.writeWire(to: &writer, &cache)
             assert(writer.isFull, "encoded size differs from the computed size")
-            let header = try settleFrame(payload: UnsafeRawBufferPointer(payload), kind: kind)
+            let header = try settleFrame(payload: UnsafeRawBufferPointer(payload), kind: Content.frameKind)
             try checkLimits(of: content, size: size, cache)
             return write(header, payload: UnsafeRawBufferPointer(payload), appendingTo: &buffer)
         }
@@ -166,13 +141,13 @@ extension FrameEncoder {
     ///   - prefixLength: ``storedPrefixLength(payloadLength:)`` for the payload.
     ///   - frame: Exactly the frame's length: the prefix, 4 checksum bytes, the payload.
     @inlinable
-    static func writeStored<Content: WireCodable>(
-        _ content: Content, kind: FrameKind, prefixLength: Int, _ cache: inout SizeCache, into frame: UnsafeMutableRawBufferPointer
+    static func writeStored<Content: FrameContent>(
+        _ content: Content, prefixLength: Int, _ cache: inout SizeCache, into frame: UnsafeMutableRawBufferPointer
     ) {
         var writer = WireWriter(UnsafeMutableRawBufferPointer(rebasing: frame[(prefixLength + 4)...]))
-        content._encode(to: &writer, &cache)
+        content.writeWire(to: &writer, &cache)
         assert(writer.isFull, "encoded size differs from the computed size")
-        finishStored(frame, kind: kind, prefixLength: prefixLength)
+        finishStored(frame, kind: Content.frameKind, prefixLength: prefixLength)
     }
 
     /// Writes the header and the checksum of a stored frame whose payload is
