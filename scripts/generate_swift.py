@@ -561,7 +561,7 @@ RELEASE_NONE = "    @_effects(releasenone)\n"
 
 def gen_size(m):
     out = [RELEASE_NONE,
-           "    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {\n",
+           "    @usableFromInline\n    package func _encodedSize(_ cache: inout SizeCache) -> Int {\n",
            "        var size = 0\n"]
 
     def nested(f, v, ind):
@@ -613,7 +613,7 @@ def write_tag(f, ind):
 
 
 def gen_encode(m):
-    out = [RELEASE_NONE, "    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {\n"]
+    out = [RELEASE_NONE, "    @usableFromInline\n    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {\n"]
 
     def emit(f, v, ind):
         s = write_tag(f, ind)
@@ -659,7 +659,7 @@ def gen_merge(m):
     # layer (Message -> Elem -> MergerElem -> Message) small.
     out = [
            "    @inline(never)\n",
-           "    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext)"
+           "    @usableFromInline\n    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext)"
            " throws(IMCodecError) {\n",
            "        while reader.hasMore {\n",
            "            let start = reader.mark\n",
@@ -834,7 +834,7 @@ def gen_check_limits(m):
 
 
 def gen_json_write(m):
-    out = ["    @usableFromInline package func _writeJSON(to writer: inout JSONWriter) {\n", "        writer.beginObject()\n"]
+    out = ["    @usableFromInline\n    package func _writeJSON(to writer: inout JSONWriter) {\n", "        writer.beginObject()\n"]
     for g in runs(m):
         if isinstance(g, list):
             out.append("        switch %s {\n" % oneof_var(m, g[0]))

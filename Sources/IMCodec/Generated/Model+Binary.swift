@@ -2,7 +2,8 @@
 
 extension CustomInfoEntry: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.key.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.key.utf8.count) }
         switch value {
@@ -20,7 +21,8 @@ extension CustomInfoEntry: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.key.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.key)
@@ -38,7 +40,8 @@ extension CustomInfoEntry: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -68,7 +71,8 @@ extension CustomInfoEntry: WireCodable {
 
 extension MemberCustomEntry: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.key.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.key.utf8.count) }
         if !self.data.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.data.count) }
@@ -80,7 +84,8 @@ extension MemberCustomEntry: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.key.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.key)
@@ -93,7 +98,8 @@ extension MemberCustomEntry: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -117,7 +123,8 @@ extension MemberCustomEntry: WireCodable {
 
 extension UserProfile: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.identifier.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.identifier.utf8.count) }
         if !self.nickname.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.nickname.utf8.count) }
@@ -144,7 +151,8 @@ extension UserProfile: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.identifier.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.identifier)
@@ -198,7 +206,8 @@ extension UserProfile: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -266,7 +275,8 @@ extension UserProfile: WireCodable {
 
 extension GroupMemberInfo: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.member.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.member.utf8.count) }
         if !self.nameCard.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.nameCard.utf8.count) }
@@ -287,7 +297,8 @@ extension GroupMemberInfo: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.member.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.member)
@@ -317,7 +328,8 @@ extension GroupMemberInfo: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -373,7 +385,8 @@ extension GroupMemberInfo: WireCodable {
 
 extension TextElem: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.text.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.text.utf8.count) }
         if !unknownFields.isEmpty {
@@ -384,7 +397,8 @@ extension TextElem: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.text.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.text)
@@ -393,7 +407,8 @@ extension TextElem: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -415,7 +430,8 @@ extension TextElem: WireCodable {
 
 extension CustomElem: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.data.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.data.count) }
         if !self.desc.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.desc.utf8.count) }
@@ -429,7 +445,8 @@ extension CustomElem: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.data.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.data)
@@ -450,7 +467,8 @@ extension CustomElem: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -478,7 +496,8 @@ extension CustomElem: WireCodable {
 
 extension ImageLevel: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if self.type.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.type.rawValue) }
         if !self.uuid.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.uuid.utf8.count) }
@@ -494,7 +513,8 @@ extension ImageLevel: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if self.type.rawValue != 0 {
             writer.writeByte(0x08)
             writer.writeInt32(self.type.rawValue)
@@ -523,7 +543,8 @@ extension ImageLevel: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -555,7 +576,8 @@ extension ImageLevel: WireCodable {
 
 extension ImageElem: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.uuid.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.uuid.utf8.count) }
         if self.format.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.format.rawValue) }
@@ -573,7 +595,8 @@ extension ImageElem: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.uuid.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.uuid)
@@ -591,7 +614,8 @@ extension ImageElem: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -641,7 +665,8 @@ extension ImageElem: WireCodable {
 
 extension SoundElem: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.uuid.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.uuid.utf8.count) }
         if !self.url.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.url.utf8.count) }
@@ -656,7 +681,8 @@ extension SoundElem: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.uuid.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.uuid)
@@ -681,7 +707,8 @@ extension SoundElem: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -711,7 +738,8 @@ extension SoundElem: WireCodable {
 
 extension VideoElem: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.videoUUID.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.videoUUID.utf8.count) }
         if !self.videoURL.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.videoURL.utf8.count) }
@@ -734,7 +762,8 @@ extension VideoElem: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.videoUUID.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.videoUUID)
@@ -791,7 +820,8 @@ extension VideoElem: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -837,7 +867,8 @@ extension VideoElem: WireCodable {
 
 extension FileElem: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.uuid.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.uuid.utf8.count) }
         if !self.url.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.url.utf8.count) }
@@ -852,7 +883,8 @@ extension FileElem: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.uuid.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.uuid)
@@ -877,7 +909,8 @@ extension FileElem: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -907,7 +940,8 @@ extension FileElem: WireCodable {
 
 extension LocationElem: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.desc.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.desc.utf8.count) }
         if self.longitude.bitPattern != 0 { size &+= 1 &+ 8 }
@@ -920,7 +954,8 @@ extension LocationElem: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.desc.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.desc)
@@ -937,7 +972,8 @@ extension LocationElem: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -963,7 +999,8 @@ extension LocationElem: WireCodable {
 
 extension FaceElem: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if self.index != 0 { size &+= 1 &+ WireFormat.int32Size(self.index) }
         if !self.data.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.data.count) }
@@ -975,7 +1012,8 @@ extension FaceElem: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if self.index != 0 {
             writer.writeByte(0x08)
             writer.writeInt32(self.index)
@@ -988,7 +1026,8 @@ extension FaceElem: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -1012,7 +1051,8 @@ extension FaceElem: WireCodable {
 
 extension MergerElem: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.title.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.title.utf8.count) }
         for value in self.abstracts {
@@ -1038,7 +1078,8 @@ extension MergerElem: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.title.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.title)
@@ -1072,7 +1113,8 @@ extension MergerElem: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -1148,7 +1190,8 @@ extension MergerElem: WireCodable {
 
 extension GroupChangeInfo: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if self.type.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.type.rawValue) }
         if !self.value.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.value.utf8.count) }
@@ -1161,7 +1204,8 @@ extension GroupChangeInfo: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if self.type.rawValue != 0 {
             writer.writeByte(0x08)
             writer.writeInt32(self.type.rawValue)
@@ -1178,7 +1222,8 @@ extension GroupChangeInfo: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -1204,7 +1249,8 @@ extension GroupChangeInfo: WireCodable {
 
 extension MemberChangeInfo: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.identifier.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.identifier.utf8.count) }
         if self.shutupTime != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.shutupTime)) }
@@ -1216,7 +1262,8 @@ extension MemberChangeInfo: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.identifier.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.identifier)
@@ -1229,7 +1276,8 @@ extension MemberChangeInfo: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -1253,7 +1301,8 @@ extension MemberChangeInfo: WireCodable {
 
 extension ChangedUserInfo: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.identifier.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.identifier.utf8.count) }
         if case .value(let value)? = self._profile {
@@ -1270,7 +1319,8 @@ extension ChangedUserInfo: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.identifier.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.identifier)
@@ -1284,7 +1334,8 @@ extension ChangedUserInfo: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -1318,7 +1369,8 @@ extension ChangedUserInfo: WireCodable {
 
 extension ChangedGroupMemberInfo: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.identifier.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.identifier.utf8.count) }
         if let value = self.info {
@@ -1335,7 +1387,8 @@ extension ChangedGroupMemberInfo: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.identifier.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.identifier)
@@ -1349,7 +1402,8 @@ extension ChangedGroupMemberInfo: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -1383,7 +1437,8 @@ extension ChangedGroupMemberInfo: WireCodable {
 
 extension GroupTipsElem: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.groupID.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.groupID.utf8.count) }
         if self.type.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.type.rawValue) }
@@ -1438,7 +1493,8 @@ extension GroupTipsElem: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.groupID.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.groupID)
@@ -1501,7 +1557,8 @@ extension GroupTipsElem: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -1676,7 +1733,8 @@ extension GroupTipsElem: WireCodable {
 
 extension GroupSystemElem: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if self.type.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.type.rawValue) }
         if !self.groupID.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.groupID.utf8.count) }
@@ -1706,7 +1764,8 @@ extension GroupSystemElem: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if self.type.rawValue != 0 {
             writer.writeByte(0x08)
             writer.writeInt32(self.type.rawValue)
@@ -1753,7 +1812,8 @@ extension GroupSystemElem: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -1813,7 +1873,8 @@ extension GroupSystemElem: WireCodable {
 
 extension SnsChangeInfo: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.identifier.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.identifier.utf8.count) }
         if !self.wording.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.wording.utf8.count) }
@@ -1826,7 +1887,8 @@ extension SnsChangeInfo: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.identifier.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.identifier)
@@ -1843,7 +1905,8 @@ extension SnsChangeInfo: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -1869,7 +1932,8 @@ extension SnsChangeInfo: WireCodable {
 
 extension SnsSystemElem: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if self.type.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.type.rawValue) }
         for value in self.users {
@@ -1886,7 +1950,8 @@ extension SnsSystemElem: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if self.type.rawValue != 0 {
             writer.writeByte(0x08)
             writer.writeInt32(self.type.rawValue)
@@ -1900,7 +1965,8 @@ extension SnsSystemElem: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -1948,7 +2014,8 @@ extension SnsSystemElem: WireCodable {
 
 extension ProfileSystemElem: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if self.type.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.type.rawValue) }
         if !self.fromUser.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.fromUser.utf8.count) }
@@ -1961,7 +2028,8 @@ extension ProfileSystemElem: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if self.type.rawValue != 0 {
             writer.writeByte(0x08)
             writer.writeInt32(self.type.rawValue)
@@ -1978,7 +2046,8 @@ extension ProfileSystemElem: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -2004,7 +2073,8 @@ extension ProfileSystemElem: WireCodable {
 
 extension Elem: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         switch kind {
         case .text(let value)?:
@@ -2082,7 +2152,8 @@ extension Elem: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         switch kind {
         case .text(let value)?:
             writer.writeByte(0x0A)
@@ -2142,7 +2213,8 @@ extension Elem: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -2378,7 +2450,8 @@ extension Elem: WireCodable {
 
 extension OfflinePushInfo: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.title.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.title.utf8.count) }
         if !self.desc.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.desc.utf8.count) }
@@ -2405,7 +2478,8 @@ extension OfflinePushInfo: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.title.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.title)
@@ -2440,7 +2514,8 @@ extension OfflinePushInfo: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -2494,7 +2569,8 @@ extension OfflinePushInfo: WireCodable {
 
 extension AndroidPushInfo: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.sound.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.sound.utf8.count) }
         if !self.huaweiChannelID.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.huaweiChannelID.utf8.count) }
@@ -2513,7 +2589,8 @@ extension AndroidPushInfo: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.sound.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.sound)
@@ -2554,7 +2631,8 @@ extension AndroidPushInfo: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -2592,7 +2670,8 @@ extension AndroidPushInfo: WireCodable {
 
 extension ApnsPushInfo: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if self.badgeMode != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.badgeMode)) }
         if !self.title.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.title.utf8.count) }
@@ -2607,7 +2686,8 @@ extension ApnsPushInfo: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if self.badgeMode != 0 {
             writer.writeByte(0x08)
             writer.writeVarint(UInt64(self.badgeMode))
@@ -2632,7 +2712,8 @@ extension ApnsPushInfo: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -2662,7 +2743,8 @@ extension ApnsPushInfo: WireCodable {
 
 extension Message: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.msgID.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.msgID.utf8.count) }
         if !self.sender.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.sender.utf8.count) }
@@ -2705,7 +2787,8 @@ extension Message: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.msgID.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.msgID)
@@ -2792,7 +2875,8 @@ extension Message: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -2913,7 +2997,8 @@ extension Message: WireCodable {
 
 extension MessageBatch: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         for value in self.messages {
             let slot = cache.reserve()
@@ -2929,7 +3014,8 @@ extension MessageBatch: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         for value in self.messages {
             writer.writeByte(0x0A)
             writer.writeLength(cache.next())
@@ -2939,7 +3025,8 @@ extension MessageBatch: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -2984,7 +3071,8 @@ extension MessageBatch: WireCodable {
 
 extension MessageReceipt: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.msgID.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.msgID.utf8.count) }
         if !self.userID.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.userID.utf8.count) }
@@ -3001,7 +3089,8 @@ extension MessageReceipt: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.msgID.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.msgID)
@@ -3034,7 +3123,8 @@ extension MessageReceipt: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -3068,7 +3158,8 @@ extension MessageReceipt: WireCodable {
 
 extension ReadReceiptEvent: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         for value in self.receipts {
             let slot = cache.reserve()
@@ -3084,7 +3175,8 @@ extension ReadReceiptEvent: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         for value in self.receipts {
             writer.writeByte(0x0A)
             writer.writeLength(cache.next())
@@ -3094,7 +3186,8 @@ extension ReadReceiptEvent: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -3140,7 +3233,8 @@ extension ReadReceiptEvent: WireCodable {
 
 extension RecallEvent: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if !self.msgID.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.msgID.utf8.count) }
         if !unknownFields.isEmpty {
@@ -3151,7 +3245,8 @@ extension RecallEvent: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if !self.msgID.isEmpty {
             writer.writeByte(0x0A)
             writer.writeLengthDelimited(self.msgID)
@@ -3160,7 +3255,8 @@ extension RecallEvent: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -3182,7 +3278,8 @@ extension RecallEvent: WireCodable {
 
 extension ModificationEvent: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if case .value(let value)? = self._message {
             let slot = cache.reserve()
@@ -3198,7 +3295,8 @@ extension ModificationEvent: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if case .value(let value)? = self._message {
             writer.writeByte(0x0A)
             writer.writeLength(cache.next())
@@ -3208,7 +3306,8 @@ extension ModificationEvent: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -3240,7 +3339,8 @@ extension ModificationEvent: WireCodable {
 
 extension ConnectionEvent: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if self.state.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.state.rawValue) }
         if self.code != 0 { size &+= 1 &+ WireFormat.int32Size(self.code) }
@@ -3254,7 +3354,8 @@ extension ConnectionEvent: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if self.state.rawValue != 0 {
             writer.writeByte(0x08)
             writer.writeInt32(self.state.rawValue)
@@ -3275,7 +3376,8 @@ extension ConnectionEvent: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -3303,7 +3405,8 @@ extension ConnectionEvent: WireCodable {
 
 extension UserStatusEvent: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         if self.type.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.type.rawValue) }
         if self.code != 0 { size &+= 1 &+ WireFormat.int32Size(self.code) }
@@ -3316,7 +3419,8 @@ extension UserStatusEvent: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         if self.type.rawValue != 0 {
             writer.writeByte(0x08)
             writer.writeInt32(self.type.rawValue)
@@ -3333,7 +3437,8 @@ extension UserStatusEvent: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
@@ -3359,7 +3464,8 @@ extension UserStatusEvent: WireCodable {
 
 extension Event: WireCodable {
     @_effects(releasenone)
-    @usableFromInline package func _encodedSize(_ cache: inout SizeCache) -> Int {
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
         var size = 0
         switch kind {
         case .readReceipt(let value)?:
@@ -3397,7 +3503,8 @@ extension Event: WireCodable {
     }
 
     @_effects(releasenone)
-    @usableFromInline package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
         switch kind {
         case .readReceipt(let value)?:
             writer.writeByte(0x0A)
@@ -3425,7 +3532,8 @@ extension Event: WireCodable {
     }
 
     @inline(never)
-    @usableFromInline package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
         while reader.hasMore {
             let start = reader.mark
             let tag = try reader.readTag()
