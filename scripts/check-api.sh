@@ -2,8 +2,10 @@
 # The public API of the library products, as symbol lists: IMCodec's
 # public symbols (from its symbol graph, the one DocC reads), one a line as
 # `kind path: declaration`, compared with the committed docs/api/IMCodec.txt
-# so that every API change is deliberate. No listed symbol may have an
-# `_`-prefixed name in its path.
+# so that every API change is deliberate. No public declaration may have an
+# `_`-prefixed name in its path: the symbol graph leaves such names out, so
+# they are looked for in swift-api-digester's dump of the module, which keeps
+# them (and marks what is not public).
 #
 #   scripts/check-api.sh            compare (needs `swift build` first)
 #   scripts/check-api.sh --update   rewrite docs/api/IMCodec.txt
@@ -40,6 +42,27 @@ if underscored:
     sys.exit("public symbols with _-prefixed names:\n" + "\n".join(underscored))
 open(out, "w", encoding="utf-8").write("".join(l + "\n" for l in sorted(lines)))
 print(f"IMCodec: {len(lines)} public symbols")
+PY
+
+swift-api-digester -dump-sdk -module IMCodec -target "$triple" -I "$bin/Modules" -o "$work/sdk.json" "${includes[@]}"
+python3 - "$work/sdk.json" <<'PY'
+import json, sys
+found = []
+def walk(node, path, hidden):
+    kind = node.get("declKind")
+    path = path + [node.get("name", "")] if kind else path
+    # Not public, or written by the compiler (derived conformances, the
+    # typealiases it makes for a protocol's requirements).
+    hidden = hidden or node.get("isInternal", False) or node.get("isImplicit", False) \
+        or "Implements" in (node.get("declAttributes") or [])
+    if kind and kind != "Import" and not hidden and node.get("moduleName") == "IMCodec" \
+            and any(name.startswith("_") for name in path):
+        found.append(f"{kind} {'.'.join(path)}")
+    for child in node.get("children", []):
+        walk(child, path, hidden)
+walk(json.load(open(sys.argv[1], encoding="utf-8"))["ABIRoot"], [], False)
+if found:
+    sys.exit("public declarations with _-prefixed names:\n" + "\n".join(sorted(set(found))))
 PY
 
 if [ "${1:-}" = "--update" ]; then

@@ -383,7 +383,7 @@ def gen_enum(e):
         out.append('        case %d: "%s"\n' % (number, name))
     out.append("        default: nil\n        }\n    }\n\n")
     out.append("    /// The number of the value the schema names `name`.\n")
-    out.append("    public static func _number(forProtoName name: String) -> Int32? {\n        switch name {\n")
+    out.append("    package static func _number(forProtoName name: String) -> Int32? {\n        switch name {\n")
     for name, number, _ in e.values:
         out.append('        case "%s": %d\n' % (name, number))
     out.append("        default: nil\n        }\n    }\n\n")
@@ -561,7 +561,7 @@ RELEASE_NONE = "    @_effects(releasenone)\n"
 
 def gen_size(m):
     out = [RELEASE_NONE,
-           "    public func _encodedSize(_ cache: inout SizeCache) -> Int {\n",
+           "    @usableFromInline\n    package func _encodedSize(_ cache: inout SizeCache) -> Int {\n",
            "        var size = 0\n"]
 
     def nested(f, v, ind):
@@ -613,7 +613,7 @@ def write_tag(f, ind):
 
 
 def gen_encode(m):
-    out = [RELEASE_NONE, "    public func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {\n"]
+    out = [RELEASE_NONE, "    @usableFromInline\n    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {\n"]
 
     def emit(f, v, ind):
         s = write_tag(f, ind)
@@ -659,7 +659,7 @@ def gen_merge(m):
     # layer (Message -> Elem -> MergerElem -> Message) small.
     out = [
            "    @inline(never)\n",
-           "    public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext)"
+           "    @usableFromInline\n    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext)"
            " throws(IMCodecError) {\n",
            "        while reader.hasMore {\n",
            "            let start = reader.mark\n",
@@ -761,7 +761,7 @@ def gen_check_limits(m):
     # The walk releases nothing it is given; only on the way out of an error
     # does it release the errors it made itself while prefixing their paths.
     out = [RELEASE_NONE,
-           "    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {\n"]
+           "    @usableFromInline\n    package func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {\n"]
 
     def visit(f, v, path, ind):
         s = "%sdo throws(IMCodecError) {\n" % ind
@@ -834,7 +834,7 @@ def gen_check_limits(m):
 
 
 def gen_json_write(m):
-    out = ["    public func _writeJSON(to writer: inout JSONWriter) {\n", "        writer.beginObject()\n"]
+    out = ["    @usableFromInline\n    package func _writeJSON(to writer: inout JSONWriter) {\n", "        writer.beginObject()\n"]
     for g in runs(m):
         if isinstance(g, list):
             out.append("        switch %s {\n" % oneof_var(m, g[0]))
@@ -867,7 +867,7 @@ def gen_json_read(m):
     ordered = sorted(m.fields, key=lambda f: f.number)
     if len(ordered) + len(m.oneofs) > 64:
         raise SystemExit("%s: more than 64 fields and oneofs" % m.name)
-    out = ["    public init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {\n",
+    out = ["    @usableFromInline\n    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {\n",
            "        self.init()\n",
            "        var seen: UInt64 = 0\n",
            "        for member in try JSONScalar.object(json) {\n",
@@ -1004,7 +1004,7 @@ def main():
     model = HEADER % sources + "\n".join([gen_enum(e) for e in enums] + [gen_message(m) for m in messages])
     binary = HEADER % sources
     for m in messages:
-        binary += "extension %s {\n%s\n%s\n%s\n%s}\n\n" % (
+        binary += "extension %s: WireCodable {\n%s\n%s\n%s\n%s}\n\n" % (
             m.name, gen_size(m), gen_encode(m), gen_merge(m), gen_check_limits(m))
     json = HEADER % sources
     for m in messages:

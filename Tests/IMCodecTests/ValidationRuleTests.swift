@@ -595,7 +595,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         #expect(batchError?.code == .validationFailed)
         #expect(batchError?.path == "messages[0].elems[0].file.size")
         #expect(batchError?.limit == 100 << 20)
-        #expect(batchError?.observed == Int(UInt32.max))
+        #expect(batchError?.observed == Int64(UInt32.max))
         #expect(throws: Never.self) { try Validator.check(Event()) }
         let eventError = #expect(throws: IMCodecError.self) { try Validator.check(Event(kind: .recall(RecallEvent()))) }
         #expect(eventError?.path == "recall.msgId")

@@ -1,13 +1,13 @@
 /// State shared by the nested decoders of one payload: the limits and the
 /// current merger layer.
-public struct DecodeContext: Sendable {
+@usableFromInline package struct DecodeContext: Sendable {
     /// The limits the payload is decoded under.
-    public let limits: DecodingLimits
+    @usableFromInline package let limits: DecodingLimits
     /// The merger layer of the message being decoded; 0 at the top level.
-    public var depth: Int
+    @usableFromInline package var depth: Int
 
     /// Creates a context at layer 0.
-    @inlinable public init(limits: DecodingLimits) {
+    @inlinable package init(limits: DecodingLimits) {
         self.limits = limits
         self.depth = 0
     }
@@ -16,7 +16,7 @@ public struct DecodeContext: Sendable {
     ///
     /// - Throws: `limit.depth` when the new layer is past `maxDepth`.
     @inlinable
-    public mutating func enterLayer() throws(IMCodecError) {
+    package mutating func enterLayer() throws(IMCodecError) {
         depth &+= 1
         if depth > limits.maxDepth {
             throw IMCodecError(
@@ -26,5 +26,5 @@ public struct DecodeContext: Sendable {
     }
 
     /// Leaves a merger's messages.
-    @inlinable public mutating func leaveLayer() { depth &-= 1 }
+    @inlinable package mutating func leaveLayer() { depth &-= 1 }
 }

@@ -15,7 +15,7 @@
 /// that lets the optimizer pass nested values to their size and write
 /// functions in place instead of copying them first. Caches exist only
 /// inside ``withScratch(_:)``.
-public struct SizeCache {
+@usableFromInline package struct SizeCache {
     @usableFromInline var slots: UnsafeMutablePointer<Int>
     @usableFromInline var capacity: Int
     /// The number of slots reserved.
@@ -51,7 +51,7 @@ public struct SizeCache {
     ///   escape it.
     /// - Returns: What `body` returns.
     @inlinable
-    public static func withScratch<Result>(_ body: (inout SizeCache) -> Result) -> Result {
+    package static func withScratch<Result>(_ body: (inout SizeCache) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: Int.self, capacity: scratchSlots) { scratch in
             var cache = SizeCache(scratch: scratch)
             let result = body(&cache)
@@ -62,18 +62,18 @@ public struct SizeCache {
 
     /// Notes that a merger's message, one layer deeper, is about to be sized.
     @inlinable @inline(__always)
-    public mutating func enterLayer() {
+    package mutating func enterLayer() {
         layer &+= 1
         if layer > deepestLayer { deepestLayer = layer }
     }
 
     /// Notes that a merger's message has been sized.
     @inlinable @inline(__always)
-    public mutating func leaveLayer() { layer &-= 1 }
+    package mutating func leaveLayer() { layer &-= 1 }
 
     /// Reserves the slot for a nested message about to be sized.
     @inlinable @inline(__always)
-    public mutating func reserve() -> Int {
+    package mutating func reserve() -> Int {
         if count == capacity { grow() }
         let slot = count
         count &+= 1
@@ -98,14 +98,14 @@ public struct SizeCache {
 
     /// Records the size of the nested message in `slot`.
     @inlinable @inline(__always)
-    public mutating func record(_ size: Int, at slot: Int) {
+    package mutating func record(_ size: Int, at slot: Int) {
         precondition(slot >= 0 && slot < count, "size recorded in a slot that was not reserved")
         slots[slot] = size
     }
 
     /// Returns the next recorded size, in the order the slots were reserved.
     @inlinable @inline(__always)
-    public mutating func next() -> Int {
+    package mutating func next() -> Int {
         precondition(cursor < count, "more sizes read than were recorded")
         let size = slots[cursor]
         cursor &+= 1

@@ -1,10 +1,13 @@
 /// A value of the imcodec schema that has a canonical protobuf encoding and a
 /// proto3 JSON form.
 ///
-/// Every message type of `Schemas/imcodec/v1/model.proto` conforms; the
-/// conformances are generated. The underscored requirements are the
-/// schema-specialised encoder, decoder and JSON mapping that generated code
-/// provides; use the public members of the extension instead.
+/// Every message type of `Schemas/imcodec/v1/model.proto` conforms, and only
+/// those: the conformances are generated, together with each type's
+/// schema-specialised encoder, decoder and JSON mapping, which stay inside
+/// the package. Use the members of the extension (``init(serializedBytes:limits:)-([UInt8],_)``,
+/// ``serializedBytes()``, ``init(jsonString:limits:)``, ``jsonString(pretty:)``)
+/// to encode and decode. A type of another module that declares this
+/// conformance has no codec: encoding or decoding it stops the program.
 public protocol WireMessage: Sendable, Hashable {
     /// Creates a value with every field at its default.
     init()
@@ -14,7 +17,17 @@ public protocol WireMessage: Sendable, Hashable {
 
     /// The fully qualified protobuf name, such as `imcodec.v1.Message`.
     static var protoMessageName: String { get }
+}
 
+/// The codec of a ``WireMessage``: what generated code provides for every
+/// schema type, kept out of the public API.
+///
+/// The public members of ``WireMessage`` reach it through ``WireMessage/codable``,
+/// a cast the optimizer resolves where the concrete type is known (inlined
+/// into the caller, as those members are), so a call costs what a call of
+/// the generated function costs.
+@usableFromInline
+package protocol WireCodable: WireMessage {
     /// Computes the encoded size, recording nested sizes in `cache`.
     func _encodedSize(_ cache: inout SizeCache) -> Int
 
@@ -45,6 +58,50 @@ public protocol WireMessage: Sendable, Hashable {
 }
 
 extension WireMessage {
+    /// This type as a ``WireCodable``: the generated conformance every
+    /// schema type has.
+    ///
+    /// Where `Self` is a concrete type the optimizer proves the cast and
+    /// drops it; elsewhere it is one lookup in the runtime's conformance
+    /// cache.
+    @inlinable @inline(__always)
+    package static var codable: any WireCodable.Type {
+        guard let type = Self.self as? any WireCodable.Type else {
+            preconditionFailure("\(Self.self) is not a type of the imcodec schema; only generated types have a codec")
+        }
+        return type
+    }
+
+    /// Calls `body` with this value seen as `Codable`, which is `Self`: the
+    /// same memory, not a copy.
+    ///
+    /// - Precondition: `Codable` is `Self` (``codable``).
+    @inlinable @inline(__always)
+    package func withCodable<Codable: WireCodable, Result, Failure: Error>(
+        as _: Codable.Type, _ body: (Codable) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        precondition(Codable.self == Self.self, "a codec for another type")
+        return try withUnsafePointer(to: self) { (pointer) throws(Failure) -> Result in
+            try body(UnsafeRawPointer(pointer).assumingMemoryBound(to: Codable.self).pointee)
+        }
+    }
+
+    /// Calls `body` with this value seen as `Codable`, which is `Self`, to
+    /// change it in place.
+    ///
+    /// - Precondition: `Codable` is `Self` (``codable``).
+    @inlinable @inline(__always)
+    package mutating func withMutableCodable<Codable: WireCodable, Result, Failure: Error>(
+        as _: Codable.Type, _ body: (inout Codable) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        precondition(Codable.self == Self.self, "a codec for another type")
+        return try withUnsafeMutablePointer(to: &self) { (pointer) throws(Failure) -> Result in
+            try body(&UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: Codable.self).pointee)
+        }
+    }
+}
+
+extension WireMessage {
     /// Decodes a value from its protobuf encoding.
     ///
     /// The bytes are read in place; strings and byte fields are copied into
@@ -58,9 +115,7 @@ extension WireMessage {
     @inlinable
     public init(serializedBytes: UnsafeRawBufferPointer, limits: DecodingLimits = .default) throws(IMCodecError) {
         self.init()
-        var reader = WireReader(serializedBytes)
-        var context = DecodeContext(limits: limits)
-        try _merge(from: &reader, &context)
+        try merge(serializedBytes, limits: limits)
     }
 
     /// Decodes a value from its protobuf encoding.
@@ -77,10 +132,8 @@ extension WireMessage {
         self.init()
         var failure: IMCodecError?
         serializedBytes.withUnsafeBytes { buffer in
-            var reader = WireReader(buffer)
-            var context = DecodeContext(limits: limits)
             do throws(IMCodecError) {
-                try self._merge(from: &reader, &context)
+                try self.merge(buffer, limits: limits)
             } catch {
                 failure = error
             }
@@ -97,10 +150,8 @@ extension WireMessage {
         self.init()
         var failure: IMCodecError?
         bytes.withUnsafeBytes { buffer in
-            var reader = WireReader(buffer)
-            var context = DecodeContext(limits: limits)
             do throws(IMCodecError) {
-                try self._merge(from: &reader, &context)
+                try self.merge(buffer, limits: limits)
             } catch {
                 failure = error
             }
@@ -108,28 +159,97 @@ extension WireMessage {
         if let failure { throw failure }
     }
 
+    /// Decodes the protobuf encoding in `bytes` into this value, merging
+    /// with what it holds.
+    ///
+    /// - Throws: `payload.*` and `limit.*` codes with the path of the field
+    ///   where decoding stopped.
+    @inlinable
+    package mutating func merge(_ bytes: UnsafeRawBufferPointer, limits: DecodingLimits) throws(IMCodecError) {
+        func merge<Codable: WireCodable>(as codable: Codable.Type) throws(IMCodecError) {
+            try withMutableCodable(as: codable) { (value) throws(IMCodecError) in
+                var reader = WireReader(bytes)
+                var context = DecodeContext(limits: limits)
+                try value._merge(from: &reader, &context)
+            }
+        }
+        try merge(as: Self.codable)
+    }
+
     /// The size of the canonical encoding, in bytes.
     @inlinable
     public var serializedSize: Int {
-        Self._serializedSize(of: self)
-    }
-
-    /// ``serializedSize`` with the value as a parameter (see ``_serializedBytes(of:)``).
-    @inlinable
-    static func _serializedSize(of value: Self) -> Int {
-        SizeCache.withScratch { cache in value._encodedSize(&cache) }
+        func size<Codable: WireCodable>(as codable: Codable.Type) -> Int {
+            withCodable(as: codable) { Codable._serializedSize(of: $0) }
+        }
+        return size(as: Self.codable)
     }
 
     /// The canonical protobuf encoding: fields in number order, defaults
     /// omitted, unknown fields last.
     @inlinable
     public func serializedBytes() -> [UInt8] {
-        Self._serializedBytes(of: self)
+        func bytes<Codable: WireCodable>(as codable: Codable.Type) -> [UInt8] {
+            withCodable(as: codable) { Codable._serializedBytes(of: $0) }
+        }
+        return bytes(as: Self.codable)
     }
 
-    /// ``serializedBytes()`` with the value as a parameter, which the closures
-    /// capture in place: when they captured `self`, the value was copied
-    /// (every string and array in it retained) before a byte was written.
+    /// Appends the canonical protobuf encoding to `bytes`.
+    ///
+    /// - Returns: The number of bytes written.
+    @inlinable @discardableResult
+    public func serialize(appendingTo bytes: inout [UInt8]) -> Int {
+        func serialize<Codable: WireCodable>(as codable: Codable.Type) -> Int {
+            withCodable(as: codable) { Codable._serialize($0, appendingTo: &bytes) }
+        }
+        return serialize(as: Self.codable)
+    }
+}
+
+extension WireMessage {
+    /// `_encodedSize(_:)` through the generated codec, for code generic over
+    /// ``WireMessage`` (the frame encoder).
+    @inlinable @inline(__always)
+    package func wireSize(_ cache: inout SizeCache) -> Int {
+        func size<Codable: WireCodable>(as codable: Codable.Type) -> Int {
+            withCodable(as: codable) { $0._encodedSize(&cache) }
+        }
+        return size(as: Self.codable)
+    }
+
+    /// `_encode(to:_:)` through the generated codec.
+    @inlinable @inline(__always)
+    package func writeWire(to writer: inout WireWriter, _ cache: inout SizeCache) {
+        func write<Codable: WireCodable>(as codable: Codable.Type) {
+            withCodable(as: codable) { $0._encode(to: &writer, &cache) }
+        }
+        write(as: Self.codable)
+    }
+
+    /// `_checkLimits(_:unknownFields:)` through the generated codec.
+    @inlinable @inline(__always)
+    package func checkWireLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        func check<Codable: WireCodable>(as codable: Codable.Type) throws(IMCodecError) {
+            try withCodable(as: codable) { (value) throws(IMCodecError) in
+                try value._checkLimits(&context, unknownFields: unknownFields)
+            }
+        }
+        try check(as: Self.codable)
+    }
+}
+
+extension WireCodable {
+    /// ``WireMessage/serializedSize`` with the value as a parameter (see ``_serializedBytes(of:)``).
+    @inlinable
+    static func _serializedSize(of value: Self) -> Int {
+        SizeCache.withScratch { cache in value._encodedSize(&cache) }
+    }
+
+    /// ``WireMessage/serializedBytes()`` with the value as a parameter, which
+    /// the closures capture in place: when they captured `self`, the value
+    /// was copied (every string and array in it retained) before a byte was
+    /// written.
     @inlinable
     static func _serializedBytes(of value: Self) -> [UInt8] {
         SizeCache.withScratch { cache in
@@ -143,15 +263,8 @@ extension WireMessage {
         }
     }
 
-    /// Appends the canonical protobuf encoding to `bytes`.
-    ///
-    /// - Returns: The number of bytes written.
-    @inlinable @discardableResult
-    public func serialize(appendingTo bytes: inout [UInt8]) -> Int {
-        Self._serialize(self, appendingTo: &bytes)
-    }
-
-    /// ``serialize(appendingTo:)`` with the value as a parameter (see ``_serializedBytes(of:)``).
+    /// ``WireMessage/serialize(appendingTo:)`` with the value as a parameter
+    /// (see ``_serializedBytes(of:)``).
     @inlinable
     static func _serialize(_ value: Self, appendingTo bytes: inout [UInt8]) -> Int {
         SizeCache.withScratch { cache in
@@ -166,9 +279,7 @@ extension WireMessage {
             return size
         }
     }
-}
 
-extension WireMessage {
     /// The error `_merge` throws for entry `index` of the repeated field
     /// `field` when the field may hold at most `limit` entries.
     static func _overLimit(_ code: IMCodecError.Code, _ field: String, _ index: Int, _ limit: Int) -> IMCodecError {

@@ -6,12 +6,12 @@ import CIMCodecUTF8
 /// reader over a sub-range of the same memory. Every length from the wire is
 /// checked against the bytes that remain before it is used. The memory must
 /// stay valid while the reader is in use.
-public struct WireReader {
+@usableFromInline package struct WireReader {
     @usableFromInline var position: UnsafeRawPointer
     @usableFromInline let end: UnsafeRawPointer
 
     /// Creates a reader over `buffer`.
-    @inlinable public init(_ buffer: UnsafeRawBufferPointer) {
+    @inlinable package init(_ buffer: UnsafeRawBufferPointer) {
         // An empty buffer may have no base address; nothing is read then.
         let base = buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 0x10)!
         position = base
@@ -24,13 +24,13 @@ public struct WireReader {
     }
 
     /// Whether unread bytes remain.
-    @inlinable public var hasMore: Bool { position < end }
+    @inlinable package var hasMore: Bool { position < end }
 
     /// The number of unread bytes.
-    @inlinable public var remaining: Int { end - position }
+    @inlinable package var remaining: Int { end - position }
 
     /// The address of the next unread byte, to mark the start of a field.
-    @inlinable public var mark: UnsafeRawPointer { position }
+    @inlinable package var mark: UnsafeRawPointer { position }
 
     @inlinable @inline(__always)
     static func truncated() -> IMCodecError {
@@ -41,7 +41,7 @@ public struct WireReader {
     ///
     /// - Throws: `payload.truncated`, `payload.varint`.
     @inlinable @inline(__always)
-    public mutating func readVarint() throws(IMCodecError) -> UInt64 {
+    package mutating func readVarint() throws(IMCodecError) -> UInt64 {
         guard position < end else { throw Self.truncated() }
         let first = position.load(as: UInt8.self)
         position += 1
@@ -93,7 +93,7 @@ public struct WireReader {
     ///
     /// - Throws: `payload.truncated`, `payload.tag`.
     @inlinable @inline(__always)
-    public mutating func readTag() throws(IMCodecError) -> UInt32 {
+    package mutating func readTag() throws(IMCodecError) -> UInt32 {
         guard position < end else { throw Self.truncated() }
         let first = position.load(as: UInt8.self)
         if first < 0x80 {
@@ -130,7 +130,7 @@ public struct WireReader {
     ///
     /// - Throws: `payload.truncated`.
     @inlinable @inline(__always)
-    public mutating func readFixed64() throws(IMCodecError) -> UInt64 {
+    package mutating func readFixed64() throws(IMCodecError) -> UInt64 {
         guard end - position >= 8 else { throw Self.truncated() }
         let value = UInt64(littleEndian: position.loadUnaligned(as: UInt64.self))
         position += 8
@@ -141,7 +141,7 @@ public struct WireReader {
     ///
     /// - Throws: `payload.truncated`, `payload.varint`, `payload.length`.
     @inlinable @inline(__always)
-    public mutating func readLengthDelimited() throws(IMCodecError) -> UnsafeRawBufferPointer {
+    package mutating func readLengthDelimited() throws(IMCodecError) -> UnsafeRawBufferPointer {
         let length = try readVarint()
         guard length < 0x7FFF_FFFF else {
             throw IMCodecError(.payloadLength, reason: "a length of 2 GiB or more")
@@ -156,7 +156,7 @@ public struct WireReader {
     ///
     /// - Throws: `payload.truncated`, `payload.varint`, `payload.length`.
     @inlinable @inline(__always)
-    public mutating func readNested() throws(IMCodecError) -> WireReader {
+    package mutating func readNested() throws(IMCodecError) -> WireReader {
         let body = try readLengthDelimited()
         let start = body.baseAddress ?? position
         return WireReader(position: start, end: start + body.count)
@@ -166,7 +166,7 @@ public struct WireReader {
     ///
     /// - Throws: `payload.truncated`, `payload.length`, `payload.utf8`.
     @inlinable @inline(__always)
-    public mutating func readString() throws(IMCodecError) -> String {
+    package mutating func readString() throws(IMCodecError) -> String {
         // The cursor moves here, inlined into the caller, so that it can stay
         // in a register there; making the string is a call of its own.
         let body = try readLengthDelimited()
@@ -203,7 +203,7 @@ public struct WireReader {
     ///
     /// - Throws: `payload.truncated`, `payload.length`.
     @inlinable
-    public mutating func readBytes() throws(IMCodecError) -> [UInt8] {
+    package mutating func readBytes() throws(IMCodecError) -> [UInt8] {
         let body = try readLengthDelimited()
         guard let base = body.baseAddress, !body.isEmpty else { return [] }
         return [UInt8](unsafeUninitializedCapacity: body.count) { buffer, count in
@@ -225,7 +225,7 @@ public struct WireReader {
     ///   - limit: The largest count of interest, at least 1.
     /// - Returns: 1 plus the fields with `tag` after this position, at most `limit`.
     @inlinable @inline(__always)
-    public func entryCount(withTag tag: UInt32, limit: Int) -> Int {
+    package func entryCount(withTag tag: UInt32, limit: Int) -> Int {
         guard position < end, limit > 1 else { return 1 }
         return 1 &+ countFields(withTag: tag, from: position, limit: limit &- 1)
     }
@@ -246,7 +246,7 @@ public struct WireReader {
     ///   - limit: The largest count of interest.
     /// - Returns: The number of fields with `tag`, at most `limit`.
     @inlinable
-    public func countFields(withTag tag: UInt32, from start: UnsafeRawPointer, limit: Int) -> Int {
+    package func countFields(withTag tag: UInt32, from start: UnsafeRawPointer, limit: Int) -> Int {
         var position = start
         var count = 0
         while position < end && count < limit {
@@ -322,7 +322,7 @@ public struct WireReader {
     /// - Throws: `payload.truncated`, `payload.varint`, `payload.length`,
     ///   `payload.tag`, `payload.group`, `limit.depth`.
     @inlinable
-    public mutating func skipUnknown(
+    package mutating func skipUnknown(
         tag: UInt32, from start: UnsafeRawPointer, into unknown: inout UnknownFields,
         context: DecodeContext
     ) throws(IMCodecError) {

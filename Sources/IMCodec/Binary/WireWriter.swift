@@ -3,13 +3,13 @@
 /// The canonical encoder computes the exact size first, reserves it once and
 /// then writes without bounds checks in release builds; debug builds check
 /// every write against the reservation.
-public struct WireWriter {
+@usableFromInline package struct WireWriter {
     @usableFromInline var position: UnsafeMutableRawPointer
     @usableFromInline let end: UnsafeMutableRawPointer
 
     /// Creates a writer over `buffer`, which must be exactly as large as what
     /// will be written.
-    @inlinable public init(_ buffer: UnsafeMutableRawBufferPointer) {
+    @inlinable package init(_ buffer: UnsafeMutableRawBufferPointer) {
         // An empty buffer may have no base address; nothing is written then.
         let base = buffer.baseAddress ?? UnsafeMutableRawPointer(bitPattern: 0x10)!
         position = base
@@ -17,11 +17,11 @@ public struct WireWriter {
     }
 
     /// Whether every reserved byte has been written.
-    @inlinable public var isFull: Bool { position == end }
+    @inlinable package var isFull: Bool { position == end }
 
     /// Writes one byte.
     @inlinable @inline(__always)
-    public mutating func writeByte(_ byte: UInt8) {
+    package mutating func writeByte(_ byte: UInt8) {
         assert(position < end, "write past the computed size")
         position.storeBytes(of: byte, as: UInt8.self)
         position += 1
@@ -29,7 +29,7 @@ public struct WireWriter {
 
     /// Writes a varint.
     @inlinable @inline(__always)
-    public mutating func writeVarint(_ value: UInt64) {
+    package mutating func writeVarint(_ value: UInt64) {
         var v = value
         while v >= 0x80 {
             writeByte(UInt8(truncatingIfNeeded: v) | 0x80)
@@ -40,19 +40,19 @@ public struct WireWriter {
 
     /// Writes a length or count as a varint.
     @inlinable @inline(__always)
-    public mutating func writeLength(_ value: Int) {
+    package mutating func writeLength(_ value: Int) {
         writeVarint(UInt64(truncatingIfNeeded: value))
     }
 
     /// Writes an `int32` as a varint, sign-extending negatives to 64 bits.
     @inlinable @inline(__always)
-    public mutating func writeInt32(_ value: Int32) {
+    package mutating func writeInt32(_ value: Int32) {
         writeVarint(UInt64(bitPattern: Int64(value)))
     }
 
     /// Writes 8 bytes little-endian.
     @inlinable @inline(__always)
-    public mutating func writeFixed64(_ value: UInt64) {
+    package mutating func writeFixed64(_ value: UInt64) {
         assert(end - position >= 8, "write past the computed size")
         position.storeBytes(of: value.littleEndian, as: UInt64.self)
         position += 8
@@ -60,7 +60,7 @@ public struct WireWriter {
 
     /// Writes raw bytes.
     @inlinable
-    public mutating func writeBytes(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func writeBytes(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         assert(end - position >= bytes.count, "write past the computed size")
         position.copyMemory(from: base, byteCount: bytes.count)
@@ -69,20 +69,20 @@ public struct WireWriter {
 
     /// Writes raw bytes.
     @inlinable
-    public mutating func writeBytes(_ bytes: [UInt8]) {
+    package mutating func writeBytes(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { writeBytes($0) }
     }
 
     /// Writes a length-prefixed byte string.
     @inlinable
-    public mutating func writeLengthDelimited(_ bytes: [UInt8]) {
+    package mutating func writeLengthDelimited(_ bytes: [UInt8]) {
         writeLength(bytes.count)
         writeBytes(bytes)
     }
 
     /// Writes a length-prefixed UTF-8 string.
     @inlinable
-    public mutating func writeLengthDelimited(_ string: String) {
+    package mutating func writeLengthDelimited(_ string: String) {
         // Native strings are contiguous UTF-8 and are read in place; the
         // fallback only serves strings bridged from another representation.
         let written: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in

@@ -19,8 +19,8 @@ extension IMCodecError {
             .validationFailed,
             path: finding.path,
             reason: finding.reason.isEmpty ? finding.code.rawValue : "\(finding.code.rawValue): \(finding.reason)",
-            limit: finding.limit.map { Int(truncatingIfNeeded: $0) },
-            observed: finding.actual.map { Int(truncatingIfNeeded: $0) },
+            limit: finding.limit,
+            observed: finding.actual,
             file: file,
             line: line)
     }

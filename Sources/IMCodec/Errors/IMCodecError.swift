@@ -6,6 +6,15 @@
 /// root), a human ``reason``, and for limit errors the ``limit`` and the
 /// ``observed`` value. Two errors are equal when their codes and paths are
 /// equal; the reason and source location are for people, not for matching.
+///
+/// Limits and observed values are `Int64`, as in ``ValidationFinding`` (its
+/// ``ValidationFinding/limit`` and ``ValidationFinding/actual``): one type for
+/// every observed number in the library. Not `Int`, which is 32 bits on
+/// watchOS (arm64_32), where a declared frame length or a `uint32` field
+/// value can pass `Int32.max`; and `Int64` is what the testee protocol
+/// (`Finding.limit`, `Finding.actual`), the C reference (`long long`,
+/// `int64_t`) and the Python testee carry, so a number crosses every
+/// implementation unchanged.
 public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The error's fields, in one immutable box: an error is a single
     /// pointer wherever it is returned or stored, which keeps the stack
@@ -14,12 +23,12 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
         let code: Code
         let path: String
         let reason: String
-        let limit: Int?
-        let observed: Int?
+        let limit: Int64?
+        let observed: Int64?
         let file: String
         let line: UInt
 
-        init(code: Code, path: String, reason: String, limit: Int?, observed: Int?, file: String, line: UInt) {
+        init(code: Code, path: String, reason: String, limit: Int64?, observed: Int64?, file: String, line: UInt) {
             self.code = code
             self.path = path
             self.reason = reason
@@ -34,7 +43,7 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// Replaces one field, leaving the others as they are.
     private mutating func update(
-        code: Code? = nil, path: String? = nil, reason: String? = nil, limit: Int?? = nil, observed: Int?? = nil,
+        code: Code? = nil, path: String? = nil, reason: String? = nil, limit: Int64?? = nil, observed: Int64?? = nil,
         file: String? = nil, line: UInt? = nil
     ) {
         let old = storage
@@ -59,12 +68,12 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
         set { update(reason: newValue) }
     }
     /// The limit that was crossed, for `limit.*` codes.
-    public var limit: Int? {
+    public var limit: Int64? {
         get { storage.limit }
         set { update(limit: .some(newValue)) }
     }
     /// The value that crossed the limit, for `limit.*` codes.
-    public var observed: Int? {
+    public var observed: Int64? {
         get { storage.observed }
         set { update(observed: .some(newValue)) }
     }
@@ -87,17 +96,29 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
     ///   - reason: A human explanation.
     ///   - limit: The limit crossed, for limit errors.
     ///   - observed: The observed value, for limit errors.
+    ///   - file: The source file that raises the error, for debugging.
+    ///   - line: The source line that raises the error, for debugging.
     public init(
         _ code: Code,
         path: String = "",
         reason: String,
-        limit: Int? = nil,
-        observed: Int? = nil,
+        limit: Int64? = nil,
+        observed: Int64? = nil,
         file: String = #fileID,
         line: UInt = #line
     ) {
         storage = Storage(
             code: code, path: path, reason: reason, limit: limit, observed: observed, file: file, line: line)
+    }
+
+    /// Creates a limit error from the library's own counts and limits,
+    /// which are `Int`s.
+    @usableFromInline
+    package init(
+        _ code: Code, path: String = "", reason: String, limit: Int, observed: Int, file: String = #fileID,
+        line: UInt = #line
+    ) {
+        self.init(code, path: path, reason: reason, limit: Int64(limit), observed: Int64(observed), file: file, line: line)
     }
 
     public static func == (lhs: IMCodecError, rhs: IMCodecError) -> Bool {

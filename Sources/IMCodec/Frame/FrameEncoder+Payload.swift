@@ -45,7 +45,7 @@ extension FrameEncoder {
         // returns a Result rather than throwing: a throwing body measured
         // about 0.1 µs more per frame.
         let frame = SizeCache.withScratch { cache in Result { () throws(IMCodecError) -> [UInt8] in
-            let size = content._encodedSize(&cache)
+            let size = content.wireSize(&cache)
             if compresses(payloadLength: size) {
                 var frame: [UInt8] = []
                 try encodeCompressible(content, size: size, &cache, appendingTo: &frame)
@@ -84,7 +84,7 @@ extension FrameEncoder {
     ) throws(IMCodecError) -> Int {
         // A Result, not a throwing body, as in encode(_:).
         let appended = SizeCache.withScratch { cache in Result { () throws(IMCodecError) -> Int in
-            let size = content._encodedSize(&cache)
+            let size = content.wireSize(&cache)
             if compresses(payloadLength: size) {
                 return try encodeCompressible(content, size: size, &cache, appendingTo: &buffer)
             }
@@ -115,7 +115,7 @@ extension FrameEncoder {
         guard cache.holdsUnknownFields || cache.deepestLayer > limits.maxDepth || size >= smallestPayloadPastACount
         else { return }
         var context = DecodeContext(limits: limits)
-        try content._checkLimits(&context, unknownFields: cache.holdsUnknownFields)
+        try content.checkWireLimits(&context, unknownFields: cache.holdsUnknownFields)
     }
 
     /// Encodes a payload that may be compressed into the payload scratch
@@ -126,7 +126,7 @@ extension FrameEncoder {
     ) throws(IMCodecError) -> Int {
         try withPayloadScratch(size) { payload throws(IMCodecError) in
             var writer = WireWriter(payload)
-            content._encode(to: &writer, &cache)
+            content.writeWire(to: &writer, &cache)
             assert(writer.isFull, "encoded size differs from the computed size")
             let header = try settleFrame(payload: UnsafeRawBufferPointer(payload), kind: Content.frameKind)
             try checkLimits(of: content, size: size, cache)
@@ -145,7 +145,7 @@ extension FrameEncoder {
         _ content: Content, prefixLength: Int, _ cache: inout SizeCache, into frame: UnsafeMutableRawBufferPointer
     ) {
         var writer = WireWriter(UnsafeMutableRawBufferPointer(rebasing: frame[(prefixLength + 4)...]))
-        content._encode(to: &writer, &cache)
+        content.writeWire(to: &writer, &cache)
         assert(writer.isFull, "encoded size differs from the computed size")
         finishStored(frame, kind: Content.frameKind, prefixLength: prefixLength)
     }

@@ -38,7 +38,7 @@ public struct Priority: RawRepresentable, Hashable, Sendable, CustomStringConver
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "PRIORITY_DEFAULT": 0
         case "PRIORITY_HIGH": 1
@@ -92,7 +92,7 @@ public struct ImageLevelType: RawRepresentable, Hashable, Sendable, CustomString
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "IMAGE_LEVEL_TYPE_UNSPECIFIED": 0
         case "IMAGE_LEVEL_TYPE_ORIGINAL": 1
@@ -150,7 +150,7 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "IMAGE_FORMAT_UNSPECIFIED": 0
         case "IMAGE_FORMAT_JPG": 1
@@ -201,7 +201,7 @@ public struct Gender: RawRepresentable, Hashable, Sendable, CustomStringConverti
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "GENDER_UNKNOWN": 0
         case "GENDER_MALE": 1
@@ -250,7 +250,7 @@ public struct FriendAllowType: RawRepresentable, Hashable, Sendable, CustomStrin
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "FRIEND_ALLOW_TYPE_ALLOW_ANY": 0
         case "FRIEND_ALLOW_TYPE_NEED_CONFIRM": 1
@@ -301,7 +301,7 @@ public struct GroupMemberRole: RawRepresentable, Hashable, Sendable, CustomStrin
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "GROUP_MEMBER_ROLE_UNDEFINED": 0
         case "GROUP_MEMBER_ROLE_MEMBER": 200
@@ -365,7 +365,7 @@ public struct GroupTipsType: RawRepresentable, Hashable, Sendable, CustomStringC
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "GROUP_TIPS_TYPE_UNSPECIFIED": 0
         case "GROUP_TIPS_TYPE_INVITE": 1
@@ -431,7 +431,7 @@ public struct GroupInfoChangeType: RawRepresentable, Hashable, Sendable, CustomS
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "GROUP_INFO_CHANGE_TYPE_UNSPECIFIED": 0
         case "GROUP_INFO_CHANGE_TYPE_NAME": 1
@@ -522,7 +522,7 @@ public struct GroupSystemType: RawRepresentable, Hashable, Sendable, CustomStrin
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "GROUP_SYSTEM_TYPE_UNSPECIFIED": 0
         case "GROUP_SYSTEM_TYPE_ADD_GROUP_REQUEST": 1
@@ -589,7 +589,7 @@ public struct SnsSystemType: RawRepresentable, Hashable, Sendable, CustomStringC
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "SNS_SYSTEM_TYPE_UNSPECIFIED": 0
         case "SNS_SYSTEM_TYPE_ADD_FRIEND": 1
@@ -636,7 +636,7 @@ public struct ProfileSystemType: RawRepresentable, Hashable, Sendable, CustomStr
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "PROFILE_SYSTEM_TYPE_UNSPECIFIED": 0
         case "PROFILE_SYSTEM_TYPE_FRIEND_PROFILE_CHANGE": 1
@@ -690,7 +690,7 @@ public struct ConnectionState: RawRepresentable, Hashable, Sendable, CustomStrin
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "CONNECTION_STATE_UNSPECIFIED": 0
         case "CONNECTION_STATE_CONNECTED": 1
@@ -746,7 +746,7 @@ public struct ConnectionStatusCode: RawRepresentable, Hashable, Sendable, Custom
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "CONNECTION_STATUS_CODE_UNSPECIFIED": 0
         case "CONNECTION_STATUS_CODE_KICKED_OFFLINE_BY_OTHER_CLIENT": 6
@@ -800,7 +800,7 @@ public struct UserStatusType: RawRepresentable, Hashable, Sendable, CustomString
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "USER_STATUS_TYPE_UNSPECIFIED": 0
         case "USER_STATUS_TYPE_FORCED_OFFLINE": 1
@@ -869,7 +869,7 @@ public struct FriendStatus: RawRepresentable, Hashable, Sendable, CustomStringCo
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "FRIEND_STATUS_SUCC": 0
         case "FRIEND_STATUS_ADD_SELF_FRIEND_FULL": 30010
@@ -923,7 +923,7 @@ public struct FriendResponseType: RawRepresentable, Hashable, Sendable, CustomSt
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "FRIEND_RESPONSE_TYPE_AGREE": 0
         case "FRIEND_RESPONSE_TYPE_AGREE_AND_ADD": 1
@@ -971,7 +971,7 @@ public struct FriendCheckType: RawRepresentable, Hashable, Sendable, CustomStrin
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "FRIEND_CHECK_TYPE_UNSPECIFIED": 0
         case "FRIEND_CHECK_TYPE_UNIDIRECTION": 1
@@ -1022,7 +1022,7 @@ public struct FriendRelationType: RawRepresentable, Hashable, Sendable, CustomSt
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "FRIEND_RELATION_TYPE_NONE": 0
         case "FRIEND_RELATION_TYPE_MY_UNI": 1
@@ -1075,7 +1075,7 @@ public struct PendencyType: RawRepresentable, Hashable, Sendable, CustomStringCo
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "PENDENCY_TYPE_UNSPECIFIED": 0
         case "PENDENCY_TYPE_COME_IN": 1
@@ -1125,7 +1125,7 @@ public struct GroupAddOpt: RawRepresentable, Hashable, Sendable, CustomStringCon
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "GROUP_ADD_OPT_FORBID": 0
         case "GROUP_ADD_OPT_AUTH": 1
@@ -1173,7 +1173,7 @@ public struct GroupSearchableType: RawRepresentable, Hashable, Sendable, CustomS
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "GROUP_SEARCHABLE_TYPE_UNKNOWN": 0
         case "GROUP_SEARCHABLE_TYPE_NOT_SEARCHABLE": 1
@@ -1221,7 +1221,7 @@ public struct GroupMemberVisibleType: RawRepresentable, Hashable, Sendable, Cust
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "GROUP_MEMBER_VISIBLE_TYPE_UNKNOWN": 0
         case "GROUP_MEMBER_VISIBLE_TYPE_NOT_VISIBLE": 1
@@ -1270,7 +1270,7 @@ public struct GroupReceiveMessageOpt: RawRepresentable, Hashable, Sendable, Cust
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "GROUP_RECEIVE_MESSAGE_OPT_RECEIVE": 0
         case "GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEIVE": 1
@@ -1322,7 +1322,7 @@ public struct GroupMemberStatus: RawRepresentable, Hashable, Sendable, CustomStr
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "GROUP_MEMBER_STATUS_FAIL": 0
         case "GROUP_MEMBER_STATUS_SUCC": 1
@@ -1369,7 +1369,7 @@ public struct GroupPendencyGetType: RawRepresentable, Hashable, Sendable, Custom
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "GROUP_PENDENCY_GET_TYPE_JOIN": 0
         case "GROUP_PENDENCY_GET_TYPE_INVITE": 1
@@ -1417,7 +1417,7 @@ public struct GroupPendencyHandleStatus: RawRepresentable, Hashable, Sendable, C
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "GROUP_PENDENCY_HANDLE_STATUS_UNHANDLED": 0
         case "GROUP_PENDENCY_HANDLE_STATUS_OTHER_HANDLED": 1
@@ -1463,7 +1463,7 @@ public struct GroupPendencyHandleResult: RawRepresentable, Hashable, Sendable, C
     }
 
     /// The number of the value the schema names `name`.
-    public static func _number(forProtoName name: String) -> Int32? {
+    package static func _number(forProtoName name: String) -> Int32? {
         switch name {
         case "GROUP_PENDENCY_HANDLE_RESULT_REFUSE": 0
         case "GROUP_PENDENCY_HANDLE_RESULT_AGREE": 1

@@ -1,13 +1,13 @@
 /// State shared by the nested JSON decoders of one value: the limits and the
 /// current merger layer.
-public struct JSONDecodeContext: Sendable {
+@usableFromInline package struct JSONDecodeContext: Sendable {
     /// The limits the value is decoded under.
-    public let limits: DecodingLimits
+    package let limits: DecodingLimits
     /// The merger layer of the message being decoded; 0 at the top level.
-    public var depth: Int
+    package var depth: Int
 
     /// Creates a context at layer 0.
-    public init(limits: DecodingLimits) {
+    package init(limits: DecodingLimits) {
         self.limits = limits
         self.depth = 0
     }
@@ -15,7 +15,7 @@ public struct JSONDecodeContext: Sendable {
     /// Enters the messages of a merger: one layer deeper.
     ///
     /// - Throws: `limit.depth` when the new layer is past `maxDepth`.
-    public mutating func enterLayer() throws(IMCodecError) {
+    package mutating func enterLayer() throws(IMCodecError) {
         depth += 1
         if depth > limits.maxDepth {
             throw IMCodecError(
@@ -25,7 +25,7 @@ public struct JSONDecodeContext: Sendable {
     }
 
     /// Leaves a merger's messages.
-    public mutating func leaveLayer() { depth -= 1 }
+    package mutating func leaveLayer() { depth -= 1 }
 }
 
 /// Converts proto3 JSON scalars to field values; used by generated code.
@@ -177,8 +177,14 @@ extension WireMessage {
     public init(jsonUTF8: some Collection<UInt8>, limits: DecodingLimits = .default) throws(IMCodecError) {
         // Each merger layer nests about five JSON containers.
         let value = try JSONValue(parsing: jsonUTF8, limits: limits, maxNesting: limits.maxDepth * 8 + 64)
-        var context = JSONDecodeContext(limits: limits)
-        try self.init(_json: value, &context)
+        self.init()
+        func decode<Codable: WireCodable>(as codable: Codable.Type) throws(IMCodecError) {
+            var context = JSONDecodeContext(limits: limits)
+            try withMutableCodable(as: codable) { (decoded) throws(IMCodecError) in
+                decoded = try Codable(_json: value, &context)
+            }
+        }
+        try decode(as: Self.codable)
     }
 
     /// Decodes a value from its proto3 JSON form.
@@ -198,15 +204,23 @@ extension WireMessage {
     /// - Parameter pretty: Indent nested values, one member per line.
     public func jsonString(pretty: Bool = false) -> String {
         var writer = JSONWriter(pretty: pretty)
-        _writeJSON(to: &writer)
+        writeJSON(to: &writer)
         return writer.string
     }
 
     /// The proto3 JSON form as UTF-8 bytes, without whitespace.
     public func jsonUTF8() -> [UInt8] {
         var writer = JSONWriter()
-        _writeJSON(to: &writer)
+        writeJSON(to: &writer)
         return writer.bytes
+    }
+
+    /// Writes the proto3 JSON form through the generated codec.
+    package func writeJSON(to writer: inout JSONWriter) {
+        func write<Codable: WireCodable>(as codable: Codable.Type) {
+            withCodable(as: codable) { $0._writeJSON(to: &writer) }
+        }
+        write(as: Self.codable)
     }
 }
 
@@ -215,7 +229,7 @@ extension JSONDecodeContext {
     ///
     /// - Throws: `json.duplicate-field` when it was seen before: the same
     ///   field twice (under either of its names) or two members of one oneof.
-    public static func markSeen(_ seen: inout UInt64, bit: Int, key: String) throws(IMCodecError) {
+    package static func markSeen(_ seen: inout UInt64, bit: Int, key: String) throws(IMCodecError) {
         let mask: UInt64 = 1 << UInt64(bit)
         if seen & mask != 0 {
             throw IMCodecError(

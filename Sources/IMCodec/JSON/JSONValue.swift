@@ -1,7 +1,7 @@
 /// A parsed JSON document, keeping what proto3 JSON needs exactly: object
 /// members in order (so duplicates can be reported) and numbers as their
 /// literal text (so 64-bit integers and 17-digit doubles lose nothing).
-public enum JSONValue: Sendable, Hashable {
+@usableFromInline package enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -16,21 +16,21 @@ public enum JSONValue: Sendable, Hashable {
     case object([Member])
 
     /// One member of a JSON object.
-    public struct Member: Sendable, Hashable {
+    @usableFromInline package struct Member: Sendable, Hashable {
         /// The member name.
-        public var key: String
+        package var key: String
         /// The member value.
-        public var value: JSONValue
+        package var value: JSONValue
 
         /// Creates a member.
-        public init(_ key: String, _ value: JSONValue) {
+        package init(_ key: String, _ value: JSONValue) {
             self.key = key
             self.value = value
         }
     }
 
     /// A short name of the value's JSON type, for error reasons.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "boolean"
@@ -50,7 +50,7 @@ extension JSONValue {
     ///   - maxNesting: The deepest nesting of arrays and objects accepted.
     /// - Throws: `json.syntax` for text that is not JSON, `json.depth` for
     ///   nesting past `maxNesting`.
-    public init(parsing utf8: some Collection<UInt8>, maxNesting: Int = 1_000) throws(IMCodecError) {
+    package init(parsing utf8: some Collection<UInt8>, maxNesting: Int = 1_000) throws(IMCodecError) {
         let bytes = Array(utf8)
         var parser = JSONParser(bytes: bytes, maxNesting: maxNesting)
         self = try parser.parseDocument()
@@ -83,7 +83,7 @@ extension JSONValue {
     ///
     /// - Parameter pretty: Indent nested values by two spaces, one member per
     ///   line; otherwise the text has no whitespace.
-    public func serialized(pretty: Bool = false) -> String {
+    package func serialized(pretty: Bool = false) -> String {
         var writer = JSONWriter(pretty: pretty)
         writer.value(self)
         return writer.string

@@ -1,8 +1,8 @@
 /// Writes JSON text: the proto3 JSON form of generated types, or any
 /// ``JSONValue``.
-public struct JSONWriter: Sendable {
+@usableFromInline package struct JSONWriter: Sendable {
     /// The UTF-8 text written so far.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
     private let pretty: Bool
     private var indent = 0
     // A value was written in the innermost container, so the next needs a comma.
@@ -13,12 +13,12 @@ public struct JSONWriter: Sendable {
     /// Creates an empty writer.
     ///
     /// - Parameter pretty: Indent by two spaces, one member per line.
-    public init(pretty: Bool = false) {
+    package init(pretty: Bool = false) {
         self.pretty = pretty
     }
 
     /// The text written so far.
-    public var string: String { String(decoding: bytes, as: UTF8.self) }
+    package var string: String { String(decoding: bytes, as: UTF8.self) }
 
     private mutating func newline() {
         guard pretty else { return }
@@ -36,7 +36,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Opens an object as the next value.
-    public mutating func beginObject() {
+    package mutating func beginObject() {
         startValue()
         bytes.append(UInt8(ascii: "{"))
         indent += 1
@@ -44,7 +44,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Closes the innermost object.
-    public mutating func endObject() {
+    package mutating func endObject() {
         indent -= 1
         if needsComma { newline() }
         bytes.append(UInt8(ascii: "}"))
@@ -52,7 +52,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Opens an array as the next value.
-    public mutating func beginArray() {
+    package mutating func beginArray() {
         startValue()
         bytes.append(UInt8(ascii: "["))
         indent += 1
@@ -60,7 +60,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Closes the innermost array.
-    public mutating func endArray() {
+    package mutating func endArray() {
         indent -= 1
         if needsComma { newline() }
         bytes.append(UInt8(ascii: "]"))
@@ -68,7 +68,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Starts an object member; its value is written next.
-    public mutating func key(_ name: StaticString) {
+    package mutating func key(_ name: StaticString) {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
         newline()
         bytes.append(UInt8(ascii: "\""))
@@ -80,7 +80,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Starts an object member with a run-time name.
-    public mutating func key(_ name: String) {
+    package mutating func key(_ name: String) {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
         newline()
         writeQuoted(name)
@@ -90,37 +90,37 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes a string value.
-    public mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         startValue()
         writeQuoted(value)
         needsComma = true
     }
 
     /// Writes a literal value: a number or `true`, `false`, `null`.
-    public mutating func literal(_ text: String) {
+    package mutating func literal(_ text: String) {
         startValue()
         bytes.append(contentsOf: text.utf8)
         needsComma = true
     }
 
     /// Writes a boolean.
-    public mutating func bool(_ value: Bool) { literal(value ? "true" : "false") }
+    package mutating func bool(_ value: Bool) { literal(value ? "true" : "false") }
 
     /// Writes a 32-bit integer as a JSON number.
-    public mutating func int32(_ value: Int32) { literal(String(value)) }
+    package mutating func int32(_ value: Int32) { literal(String(value)) }
 
     /// Writes an unsigned 32-bit integer as a JSON number.
-    public mutating func uint32(_ value: UInt32) { literal(String(value)) }
+    package mutating func uint32(_ value: UInt32) { literal(String(value)) }
 
     /// Writes a 64-bit integer as a JSON string, as proto3 JSON requires.
-    public mutating func int64(_ value: Int64) { string(String(value)) }
+    package mutating func int64(_ value: Int64) { string(String(value)) }
 
     /// Writes an unsigned 64-bit integer as a JSON string, as proto3 JSON requires.
-    public mutating func uint64(_ value: UInt64) { string(String(value)) }
+    package mutating func uint64(_ value: UInt64) { string(String(value)) }
 
     /// Writes a double: the shortest text that reads back to the same value,
     /// or `"NaN"`, `"Infinity"`, `"-Infinity"`.
-    public mutating func double(_ value: Double) {
+    package mutating func double(_ value: Double) {
         if value.isNaN {
             string("NaN")
         } else if value.isInfinite {
@@ -131,10 +131,10 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes bytes as standard base64 with padding.
-    public mutating func bytes(_ value: [UInt8]) { string(Base64.encode(value)) }
+    package mutating func bytes(_ value: [UInt8]) { string(Base64.encode(value)) }
 
     /// Writes any JSON value.
-    public mutating func value(_ value: JSONValue) {
+    package mutating func value(_ value: JSONValue) {
         switch value {
         case .null: literal("null")
         case .bool(let flag): bool(flag)

@@ -870,7 +870,9 @@ final class RESTReader {
             }
         }
         let (path, order) = location.resolved
-        found.append((order, IMCodecError(code, path: path, reason: reason(), limit: limit, observed: observed)))
+        let error = IMCodecError(
+            code, path: path, reason: reason(), limit: limit.map(Int64.init), observed: observed.map(Int64.init))
+        found.append((order, error))
         sortedProblems = nil
         // Written so that a `keep` of Int.max, every problem, cannot overflow.
         if found.count - keep >= keep { compact() }

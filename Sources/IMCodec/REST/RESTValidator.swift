@@ -112,7 +112,7 @@ public enum RESTValidator {
     private static func finding(_ error: IMCodecError) -> ValidationFinding {
         ValidationFinding(
             FindingCode(error.code.rawValue), path: error.path, severity: .error,
-            limit: error.limit.map(Int64.init), actual: error.observed.map(Int64.init), reason: error.reason)
+            limit: error.limit, actual: error.observed, reason: error.reason)
     }
 
     private static func translated(_ finding: ValidationFinding, root: String?) -> ValidationFinding {
