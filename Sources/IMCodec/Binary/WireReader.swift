@@ -101,6 +101,17 @@ public struct WireReader {
             guard first >= 8, first & 7 < 6 else { throw Self.badTag() }
             return UInt32(first)
         }
+        // Two bytes (fields 16 to 2047: a message's elems) without the
+        // loop of the general case.
+        if end - position >= 2 {
+            let second = (position + 1).load(as: UInt8.self)
+            if second < 0x80 {
+                position += 2
+                let value = UInt32(first & 0x7F) | UInt32(second) &<< 7
+                guard value >= 8, value & 7 < 6 else { throw Self.badTag() }
+                return value
+            }
+        }
         return try readTagTail()
     }
 
