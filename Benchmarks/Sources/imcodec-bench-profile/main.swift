@@ -12,7 +12,8 @@ import IMCodecTraffic
 //
 // MEASURE: payload-encode, payload-decode, merger300-encode, merger300-decode,
 // frame-default-encode, frame-default-decode, frame-none-encode,
-// frame-none-decode, c-payload-encode, c-payload-decode; `layout` prints the
+// frame-none-decode, frame-zstd-encode, frame-zstd-decode, c-payload-encode,
+// c-payload-decode; `layout` prints the
 // model's inline sizes, `dump` writes the corpus's payloads to files, and
 // `decode-split` times decoding the traffic and releasing the values apart,
 // for this library, swift-protobuf and protobuf-c (medians over ROUNDS); and
@@ -53,8 +54,8 @@ case "merger300-encode":
     run { work.merger.values[0].serializedBytes().count }
 case "merger300-decode":
     try run { try Message(serializedBytes: work.merger.payloads[0]).elems.count }
-case "frame-default-encode", "frame-none-encode":
-    let encoder = FrameEncoder(policy: measure == "frame-none-encode" ? .disabled : .default)
+case "frame-default-encode", "frame-none-encode", "frame-zstd-encode":
+    let encoder = FrameEncoder(policy: FramePolicy(rawValue: measure.split(separator: "-")[1].description)!.policy)
     run {
         sumOverMessages { message in
             // Not through a closure, which would copy the message; the traffic
@@ -62,8 +63,8 @@ case "frame-default-encode", "frame-none-encode":
             do { return try encoder.encode(message).count } catch { preconditionFailure("refused: \(error)") }
         }
     }
-case "frame-default-decode", "frame-none-decode":
-    let frames = try work.messages.frames(measure == "frame-none-decode" ? .none : .default)
+case "frame-default-decode", "frame-none-decode", "frame-zstd-decode":
+    let frames = try work.messages.frames(FramePolicy(rawValue: measure.split(separator: "-")[1].description)!)
     let decoder = FrameDecoder()
     try run { try frames.reduce(0) { $0 &+ (try decoder.decode(Message.self, from: $1)).elems.count } }
 case "c-payload-encode":
