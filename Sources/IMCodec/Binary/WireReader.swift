@@ -46,6 +46,14 @@ public struct WireReader {
         let first = position.load(as: UInt8.self)
         position += 1
         if first < 0x80 { return UInt64(first) }
+        // Two bytes (lengths and sizes from 128 to 16,383) without the call.
+        if position < end {
+            let second = position.load(as: UInt8.self)
+            if second < 0x80 {
+                position += 1
+                return UInt64(first & 0x7F) | UInt64(second) &<< 7
+            }
+        }
         return try readVarintTail(UInt64(first & 0x7F))
     }
 
