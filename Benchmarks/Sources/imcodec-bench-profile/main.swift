@@ -148,8 +148,12 @@ case "decode-ratio":
     }
     func ours() throws -> Int { try payloads.reduce(0) { $0 &+ (try Message(serializedBytes: $1)).elems.count } }
     func theirs() -> Int { payloads.reduce(0) { $0 &+ (Peer.protobufCDecode($1, kind: 1) ? 1 : 0) } }
-    func oursMerger() throws -> Int { try (0..<10).reduce(0) { sum, _ in sum &+ (try Message(serializedBytes: merger)).elems.count } }
-    func theirsMerger() -> Int { (0..<10).reduce(0) { sum, _ in sum &+ (Peer.protobufCDecode(merger, kind: 1) ? 1 : 0) } }
+    func oursMerger() throws -> Int {
+        try (0..<10).reduce(0) { sum, _ in sum &+ (try Message(serializedBytes: merger)).elems.count }
+    }
+    func theirsMerger() -> Int {
+        (0..<10).reduce(0) { sum, _ in sum &+ (Peer.protobufCDecode(merger, kind: 1) ? 1 : 0) }
+    }
     /// The times of `first` and `second`, run in that order on even rounds
     /// and the other way round on odd ones.
     func pair(_ round: Int, _ first: () throws -> Int, _ second: () -> Int) rethrows -> (Double, Double) {

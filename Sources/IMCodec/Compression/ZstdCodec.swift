@@ -167,7 +167,8 @@
                 let done = buffer.withUnsafeMutableBytes { raw in
                     Result { () throws(IMCodecError) in
                         try decompress(
-                            body, into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<payloadLength]), dictionary: dictionary)
+                            body, into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<payloadLength]),
+                            dictionary: dictionary)
                     }
                 }
                 try done.get()
