@@ -12,10 +12,15 @@ import IMCodecTraffic
 //
 // MEASURE: payload-encode, payload-decode, merger300-encode, merger300-decode,
 // frame-default-encode, frame-default-decode, frame-none-encode,
-// frame-none-decode, c-payload-encode, c-payload-decode; `layout` prints the
+// frame-none-decode, frame-zstd-encode, frame-zstd-decode, c-payload-encode,
+// c-payload-decode; `layout` prints the
 // model's inline sizes, `dump` writes the corpus's payloads to files, and
 // `decode-split` times decoding the traffic and releasing the values apart,
-// for this library, swift-protobuf and protobuf-c (medians over ROUNDS).
+// for this library, swift-protobuf and protobuf-c (medians over ROUNDS); and
+// `decode-ratio` times decoding (and releasing) the traffic and ten decodes
+// of the 300-message merger, this library and protobuf-c in alternating
+// order, and prints the medians of the ratios (a quick check of the
+// payload-decode and merger-decode rows).
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let measure = arguments.first else {
@@ -49,8 +54,8 @@ case "merger300-encode":
     run { work.merger.values[0].serializedBytes().count }
 case "merger300-decode":
     try run { try Message(serializedBytes: work.merger.payloads[0]).elems.count }
-case "frame-default-encode", "frame-none-encode":
-    let encoder = FrameEncoder(policy: measure == "frame-none-encode" ? .disabled : .default)
+case "frame-default-encode", "frame-none-encode", "frame-zstd-encode":
+    let encoder = FrameEncoder(policy: FramePolicy(rawValue: measure.split(separator: "-")[1].description)!.policy)
     run {
         sumOverMessages { message in
             // Not through a closure, which would copy the message; the traffic
@@ -58,8 +63,8 @@ case "frame-default-encode", "frame-none-encode":
             do { return try encoder.encode(message).count } catch { preconditionFailure("refused: \(error)") }
         }
     }
-case "frame-default-decode", "frame-none-decode":
-    let frames = try work.messages.frames(measure == "frame-none-decode" ? .none : .default)
+case "frame-default-decode", "frame-none-decode", "frame-zstd-decode":
+    let frames = try work.messages.frames(FramePolicy(rawValue: measure.split(separator: "-")[1].description)!)
     let decoder = FrameDecoder()
     try run { try frames.reduce(0) { $0 &+ (try decoder.decode(Message.self, from: $1)).elems.count } }
 case "c-payload-encode":
@@ -126,6 +131,51 @@ case "decode-split":
     for name in times.keys.sorted() {
         let sorted = times[name]!.sorted()
         print("\(name): \(String(format: "%.0f", sorted[sorted.count / 2] / Double(payloads.count))) ns/msg")
+    }
+case "decode-ratio":
+    // The payload-decode and merger-decode benchmarks in miniature: each
+    // round times this library and protobuf-c over the same input, in an
+    // order that alternates, and keeps the ratio; prints the medians.
+    let payloads = work.messages.payloads
+    let merger = work.merger.payloads[0]
+    func nanoseconds(_ body: () throws -> Int) rethrows -> Double {
+        var start = timespec()
+        var end = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &start)
+        sink &+= try body()
+        clock_gettime(CLOCK_MONOTONIC, &end)
+        return Double(end.tv_sec - start.tv_sec) * 1e9 + Double(end.tv_nsec - start.tv_nsec)
+    }
+    func ours() throws -> Int { try payloads.reduce(0) { $0 &+ (try Message(serializedBytes: $1)).elems.count } }
+    func theirs() -> Int { payloads.reduce(0) { $0 &+ (Peer.protobufCDecode($1, kind: 1) ? 1 : 0) } }
+    func oursMerger() throws -> Int {
+        try (0..<10).reduce(0) { sum, _ in sum &+ (try Message(serializedBytes: merger)).elems.count }
+    }
+    func theirsMerger() -> Int {
+        (0..<10).reduce(0) { sum, _ in sum &+ (Peer.protobufCDecode(merger, kind: 1) ? 1 : 0) }
+    }
+    /// The times of `first` and `second`, run in that order on even rounds
+    /// and the other way round on odd ones.
+    func pair(_ round: Int, _ first: () throws -> Int, _ second: () -> Int) rethrows -> (Double, Double) {
+        if round % 2 == 0 {
+            let a = try nanoseconds(first)
+            return (a, nanoseconds(second))
+        }
+        let b = nanoseconds(second)
+        return (try nanoseconds(first), b)
+    }
+    var ratios: [String: [Double]] = [:]
+    for round in 0..<rounds {
+        let (a, b) = try pair(round, ours, theirs)
+        ratios["traffic ÷ protobuf-c", default: []].append(a / b)
+        ratios["traffic, ns/msg", default: []].append(a / Double(payloads.count))
+        let (c, d) = try pair(round, oursMerger, theirsMerger)
+        ratios["merger ÷ protobuf-c", default: []].append(c / d)
+        ratios["merger, µs", default: []].append(c / 10_000)
+    }
+    for name in ratios.keys.sorted() {
+        let sorted = ratios[name]!.sorted()
+        print("\(name): \(String(format: "%.3f", sorted[sorted.count / 2]))")
     }
 case "c-payload-decode":
     run { work.messages.payloads.reduce(0) { $0 &+ (Peer.protobufCDecode($1, kind: 1) ? 1 : 0) } }

@@ -97,6 +97,12 @@
     final class ZstdDecompressor {
         private let context: OpaquePointer
         private var dictionaries: [UInt32: OpaquePointer] = [:]
+        /// Where payloads of up to ``scratchLimit`` bytes are decompressed
+        /// before they are copied into an array of their own.
+        private var scratch: [UInt8] = []
+        /// The largest payload decompressed through ``scratch``, which keeps
+        /// the memory the decompressor holds between frames small.
+        private static let scratchLimit = 64 * 1_024
 
         /// Creates a decompressor.
         init() {
@@ -142,6 +148,32 @@
         func decompress(
             _ body: UnsafeRawBufferPointer, payloadLength: Int, dictionary: PresetDictionary?
         ) throws(IMCodecError) -> [UInt8] {
+            if payloadLength <= Self.scratchLimit {
+                // Decompressed into the scratch and copied out: an array made
+                // from a buffer is allocated by the standard library's own
+                // specialised code, while `[UInt8](unsafeUninitializedCapacity:)`,
+                // inlined here, looks up the array storage's metadata in the
+                // runtime's locked cache on every call (about 370
+                // instructions, more than copying a typical payload).
+                if scratch.count < payloadLength {
+                    let grown = Swift.min(Swift.max(payloadLength, 2 * scratch.count), Self.scratchLimit)
+                    scratch = [UInt8](repeating: 0, count: grown)
+                }
+                // Moved out while zstd writes into it, so that no access to
+                // the property stays open across the call.
+                var buffer = scratch
+                scratch = []
+                defer { scratch = buffer }
+                let done = buffer.withUnsafeMutableBytes { raw in
+                    Result { () throws(IMCodecError) in
+                        try decompress(
+                            body, into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<payloadLength]),
+                            dictionary: dictionary)
+                    }
+                }
+                try done.get()
+                return buffer.withUnsafeBytes { [UInt8](UnsafeRawBufferPointer(rebasing: $0[0..<payloadLength])) }
+            }
             var failure: IMCodecError?
             let payload = [UInt8](unsafeUninitializedCapacity: payloadLength) { buffer, initializedCount in
                 do throws(IMCodecError) {
