@@ -93,6 +93,8 @@ def repeated_fields():
         cases.append((name, "message", wrap, path, entry_type))
     cases.append(("readReceipt.receipts", "event", lambda e: {"readReceipt": {"receipts": e}},
                   lambda i: f"readReceipt.receipts[{i}]", "message"))
+    cases.append(("readMembers.members", "event", lambda e: {"readMembers": {"members": e}},
+                  lambda i: f"readMembers.members[{i}]", "message"))
     return [(n, k, w, p, entry[t]) for n, k, w, p, t in cases]
 
 
@@ -260,7 +262,7 @@ def main():
                                         ("GroupTipsElem", "member_change_list"), ("GroupTipsElem", "changed_user_info"),
                                         ("GroupTipsElem", "changed_group_member_info"), ("UserProfile", "custom_info"),
                                         ("GroupMemberInfo", "custom_info"), ("SnsSystemElem", "users"),
-                                        ("ReadReceiptEvent", "receipts")]}
+                                        ("ReadReceiptEvent", "receipts"), ("GroupMessageReadMembers", "members")]}
     every = {f"{m}.{f.name}" for m, fields in SCHEMA.messages.items() for f in fields if f.repeated}
     assert every == counted, f"repeated fields without a limit case: {every - counted}"
     report([vf.write(), write_encode_limits_file()])

@@ -640,6 +640,7 @@ extension SoundElem {
         if self.size != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.size)) }
         if self.duration != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.duration)) }
         if self.downloadFlag != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.downloadFlag)) }
+        if self.isPlayed { size &+= 1 &+ 1 }
         if !unknownFields.isEmpty {
             size &+= unknownFields.bytes.count
             cache.holdsUnknownFields = true
@@ -669,6 +670,10 @@ extension SoundElem {
             writer.writeByte(0x28)
             writer.writeVarint(UInt64(self.downloadFlag))
         }
+        if self.isPlayed {
+            writer.writeByte(0x30)
+            writer.writeByte(1)
+        }
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
@@ -688,6 +693,8 @@ extension SoundElem {
                 do { self.duration = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "duration") }
             case 40:
                 do { self.downloadFlag = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "downloadFlag") }
+            case 48:
+                do { self.isPlayed = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "isPlayed") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -2670,6 +2677,7 @@ extension Message {
             size &+= 2 &+ WireFormat.lengthDelimitedSize(count)
         }
         if self.isSelf { size &+= 2 &+ 1 }
+        if self.atType.rawValue != 0 { size &+= 2 &+ WireFormat.int32Size(self.atType.rawValue) }
         if !unknownFields.isEmpty {
             size &+= unknownFields.bytes.count
             cache.holdsUnknownFields = true
@@ -2761,6 +2769,11 @@ extension Message {
             writer.writeByte(0x01)
             writer.writeByte(1)
         }
+        if self.atType.rawValue != 0 {
+            writer.writeByte(0xB0)
+            writer.writeByte(0x01)
+            writer.writeInt32(self.atType.rawValue)
+        }
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
@@ -2850,6 +2863,8 @@ extension Message {
                 } catch { throw error.prefixed(with: "elems[\(index)]") }
             case 152:
                 do { self.isSelf = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "isSelf") }
+            case 176:
+                do { self.atType = GroupAtType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "atType") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -3212,7 +3227,12 @@ extension ConnectionEvent {
         if self.state.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.state.rawValue) }
         if self.code != 0 { size &+= 1 &+ WireFormat.int32Size(self.code) }
         if !self.text.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.text.utf8.count) }
-        if self.status.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.status.rawValue) }
+        if let value = self.rongCloudStatus {
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
+        }
         if !unknownFields.isEmpty {
             size &+= unknownFields.bytes.count
             cache.holdsUnknownFields = true
@@ -3234,9 +3254,10 @@ extension ConnectionEvent {
             writer.writeByte(0x1A)
             writer.writeLengthDelimited(self.text)
         }
-        if self.status.rawValue != 0 {
-            writer.writeByte(0x20)
-            writer.writeInt32(self.status.rawValue)
+        if let value = self.rongCloudStatus {
+            writer.writeByte(0x2A)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
         }
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
@@ -3253,8 +3274,59 @@ extension ConnectionEvent {
                 do { self.code = Int32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "code") }
             case 26:
                 do { self.text = try reader.readString() } catch { throw error.prefixed(with: "text") }
-            case 32:
-                do { self.status = ConnectionStatusCode(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "status") }
+            case 42:
+                do {
+                    var nested = try reader.readNested()
+                    var value = self.rongCloudStatus.take() ?? RongCloudStatus()
+                    try value._merge(from: &nested, &context)
+                    self.rongCloudStatus = value
+                } catch { throw error.prefixed(with: "rongCloudStatus") }
+            default:
+                try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
+            }
+        }
+    }
+
+    @_effects(releasenone)
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if unknownFields, let value = self.rongCloudStatus {
+            do throws(IMCodecError) {
+                try value._checkLimits(&context, unknownFields: unknownFields)
+            } catch { throw error.prefixed(with: "rongCloudStatus") }
+        }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
+    }
+}
+
+extension RongCloudStatus {
+    @_effects(releasenone)
+    public func _encodedSize(_ cache: inout SizeCache) -> Int {
+        var size = 0
+        if self.code.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.code.rawValue) }
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
+        return size
+    }
+
+    @_effects(releasenone)
+    public func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+        if self.code.rawValue != 0 {
+            writer.writeByte(0x08)
+            writer.writeInt32(self.code.rawValue)
+        }
+        if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
+    }
+
+    @inline(never)
+    public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+        while reader.hasMore {
+            let start = reader.mark
+            let tag = try reader.readTag()
+            switch tag {
+            case 8:
+                do { self.code = ConnectionStatusCode(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "code") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -3352,6 +3424,11 @@ extension Event {
             let count = value._encodedSize(&cache)
             cache.record(count, at: slot)
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
+        case .readMembers(let value)?:
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
         default: break
         }
         if !unknownFields.isEmpty {
@@ -3382,6 +3459,10 @@ extension Event {
             value._encode(to: &writer, &cache)
         case .userStatus(let value)?:
             writer.writeByte(0x2A)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        case .readMembers(let value)?:
+            writer.writeByte(0x32)
             writer.writeLength(cache.next())
             value._encode(to: &writer, &cache)
         default: break
@@ -3455,6 +3536,18 @@ extension Event {
                     try value._merge(from: &nested, &context)
                     self.kind = .userStatus(value)
                 } catch { throw error.prefixed(with: "userStatus") }
+            case 50:
+                do {
+                    var nested = try reader.readNested()
+                    var value: GroupMessageReadMembers
+                    if case .readMembers? = self.kind, case .readMembers(let existing)? = self.kind.take() {
+                        value = existing
+                    } else {
+                        value = GroupMessageReadMembers()
+                    }
+                    try value._merge(from: &nested, &context)
+                    self.kind = .readMembers(value)
+                } catch { throw error.prefixed(with: "readMembers") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -3472,6 +3565,10 @@ extension Event {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(with: "modification") }
+        case .readMembers(let value)?:
+            do throws(IMCodecError) {
+                try value._checkLimits(&context, unknownFields: unknownFields)
+            } catch { throw error.prefixed(with: "readMembers") }
         default: break
         }
         if unknownFields {
@@ -3489,6 +3586,97 @@ extension Event {
                     try value._checkLimits(&context, unknownFields: unknownFields)
                 } catch { throw error.prefixed(with: "userStatus") }
             default: break
+            }
+        }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
+    }
+}
+
+extension GroupMessageReadMembers {
+    @_effects(releasenone)
+    public func _encodedSize(_ cache: inout SizeCache) -> Int {
+        var size = 0
+        if !self.msgID.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.msgID.utf8.count) }
+        for value in self.members {
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
+        }
+        if self.nextSeq != 0 { size &+= 1 &+ WireFormat.varintSize(self.nextSeq) }
+        if self.isFinished { size &+= 1 &+ 1 }
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
+        return size
+    }
+
+    @_effects(releasenone)
+    public func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+        if !self.msgID.isEmpty {
+            writer.writeByte(0x0A)
+            writer.writeLengthDelimited(self.msgID)
+        }
+        for value in self.members {
+            writer.writeByte(0x12)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        }
+        if self.nextSeq != 0 {
+            writer.writeByte(0x18)
+            writer.writeVarint(self.nextSeq)
+        }
+        if self.isFinished {
+            writer.writeByte(0x20)
+            writer.writeByte(1)
+        }
+        if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
+    }
+
+    @inline(never)
+    public mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+        while reader.hasMore {
+            let start = reader.mark
+            let tag = try reader.readTag()
+            switch tag {
+            case 10:
+                do { self.msgID = try reader.readString() } catch { throw error.prefixed(with: "msgId") }
+            case 18:
+                let index = self.members.count
+                if index >= context.limits.maxRepeated {
+                    throw IMCodecError(
+                        .limitRepeated, path: "members[\(index)]",
+                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
+                }
+                do {
+                    var nested = try reader.readNested()
+                    if index == 0 {
+                        self.members.reserveCapacity(reader.entryCount(withTag: 18, limit: context.limits.maxRepeated))
+                    }
+                    self.members.append(GroupMemberInfo())
+                    try self.members[index]._merge(from: &nested, &context)
+                } catch { throw error.prefixed(with: "members[\(index)]") }
+            case 24:
+                do { self.nextSeq = try reader.readVarint() } catch { throw error.prefixed(with: "nextSeq") }
+            case 32:
+                do { self.isFinished = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "isFinished") }
+            default:
+                try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
+            }
+        }
+    }
+
+    @_effects(releasenone)
+    public func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        try self.members.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
+            for index in entries.indices {
+                if index >= context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "members", index, context.limits.maxRepeated)
+                }
+                do throws(IMCodecError) {
+                    try entries[index]._checkLimits(&context, unknownFields: unknownFields)
+                } catch { throw error.prefixed(with: "members[\(index)]") }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }

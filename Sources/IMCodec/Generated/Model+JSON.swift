@@ -586,6 +586,10 @@ extension SoundElem {
             writer.key("downloadFlag")
             writer.uint32(self.downloadFlag)
         }
+        if self.isPlayed {
+            writer.key("isPlayed")
+            writer.bool(self.isPlayed)
+        }
         writer.endObject()
     }
 
@@ -624,6 +628,12 @@ extension SoundElem {
                 do {
                     self.downloadFlag = try JSONScalar.uint32(member.value)
                 } catch { throw error.prefixed(with: "downloadFlag") }
+            case "isPlayed", "is_played":
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.isPlayed = try JSONScalar.bool(member.value)
+                } catch { throw error.prefixed(with: "isPlayed") }
             default:
                 throw IMCodecError(
                     .jsonUnknownField, path: member.key,
@@ -2203,6 +2213,10 @@ extension Message {
             writer.key("isSelf")
             writer.bool(self.isSelf)
         }
+        if self.atType.rawValue != 0 {
+            writer.key("atType")
+            if let name = self.atType.protoName { writer.string(name) } else { writer.int32(self.atType.rawValue) }
+        }
         writer.endObject()
     }
 
@@ -2349,6 +2363,12 @@ extension Message {
                 do {
                     self.isSelf = try JSONScalar.bool(member.value)
                 } catch { throw error.prefixed(with: "isSelf") }
+            case "atType", "at_type":
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.atType = GroupAtType(rawValue: try JSONScalar.enumValue(member.value, named: GroupAtType._number(forProtoName:)))
+                } catch { throw error.prefixed(with: "atType") }
             default:
                 throw IMCodecError(
                     .jsonUnknownField, path: member.key,
@@ -2603,9 +2623,9 @@ extension ConnectionEvent {
             writer.key("text")
             writer.string(self.text)
         }
-        if self.status.rawValue != 0 {
-            writer.key("status")
-            if let name = self.status.protoName { writer.string(name) } else { writer.int32(self.status.rawValue) }
+        if let value = self.rongCloudStatus {
+            writer.key("rongCloudStatus")
+            value._writeJSON(to: &writer)
         }
         writer.endObject()
     }
@@ -2633,16 +2653,46 @@ extension ConnectionEvent {
                 do {
                     self.text = try JSONScalar.string(member.value)
                 } catch { throw error.prefixed(with: "text") }
-            case "status":
+            case "rongCloudStatus", "rong_cloud_status":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
-                    self.status = ConnectionStatusCode(rawValue: try JSONScalar.enumValue(member.value, named: ConnectionStatusCode._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "status") }
+                    self.rongCloudStatus = try RongCloudStatus(_json: member.value, &context)
+                } catch { throw error.prefixed(with: "rongCloudStatus") }
             default:
                 throw IMCodecError(
                     .jsonUnknownField, path: member.key,
                     reason: "ConnectionEvent has no field named \(member.key)")
+            }
+        }
+    }
+}
+
+extension RongCloudStatus {
+    public func _writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if self.code.rawValue != 0 {
+            writer.key("code")
+            if let name = self.code.protoName { writer.string(name) } else { writer.int32(self.code.rawValue) }
+        }
+        writer.endObject()
+    }
+
+    public init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+        self.init()
+        var seen: UInt64 = 0
+        for member in try JSONScalar.object(json) {
+            switch member.key {
+            case "code":
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.code = ConnectionStatusCode(rawValue: try JSONScalar.enumValue(member.value, named: ConnectionStatusCode._number(forProtoName:)))
+                } catch { throw error.prefixed(with: "code") }
+            default:
+                throw IMCodecError(
+                    .jsonUnknownField, path: member.key,
+                    reason: "RongCloudStatus has no field named \(member.key)")
             }
         }
     }
@@ -2717,6 +2767,9 @@ extension Event {
         case .userStatus(let value)?:
             writer.key("userStatus")
             value._writeJSON(to: &writer)
+        case .readMembers(let value)?:
+            writer.key("readMembers")
+            value._writeJSON(to: &writer)
         default: break
         }
         writer.endObject()
@@ -2730,42 +2783,119 @@ extension Event {
             case "readReceipt", "read_receipt":
                 try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 do {
                     self.kind = .readReceipt(try ReadReceiptEvent(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "readReceipt") }
             case "recall":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 do {
                     self.kind = .recall(try RecallEvent(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "recall") }
             case "modification":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 do {
                     self.kind = .modification(try ModificationEvent(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "modification") }
             case "connection":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 do {
                     self.kind = .connection(try ConnectionEvent(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "connection") }
             case "userStatus", "user_status":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 do {
                     self.kind = .userStatus(try UserStatusEvent(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "userStatus") }
+            case "readMembers", "read_members":
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
+                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
+                do {
+                    self.kind = .readMembers(try GroupMessageReadMembers(_json: member.value, &context))
+                } catch { throw error.prefixed(with: "readMembers") }
             default:
                 throw IMCodecError(
                     .jsonUnknownField, path: member.key,
                     reason: "Event has no field named \(member.key)")
+            }
+        }
+    }
+}
+
+extension GroupMessageReadMembers {
+    public func _writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if !self.msgID.isEmpty {
+            writer.key("msgId")
+            writer.string(self.msgID)
+        }
+        if !self.members.isEmpty {
+            writer.key("members")
+            writer.beginArray()
+            for value in self.members { value._writeJSON(to: &writer) }
+            writer.endArray()
+        }
+        if self.nextSeq != 0 {
+            writer.key("nextSeq")
+            writer.uint64(self.nextSeq)
+        }
+        if self.isFinished {
+            writer.key("isFinished")
+            writer.bool(self.isFinished)
+        }
+        writer.endObject()
+    }
+
+    public init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+        self.init()
+        var seen: UInt64 = 0
+        for member in try JSONScalar.object(json) {
+            switch member.key {
+            case "msgId", "msg_id":
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.msgID = try JSONScalar.string(member.value)
+                } catch { throw error.prefixed(with: "msgId") }
+            case "members":
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
+                if case .null = member.value { continue }
+                let elements: [JSONValue]
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "members") }
+                if elements.count > context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "members", context.limits.maxRepeated, context.limits.maxRepeated)
+                }
+                self.members.reserveCapacity(elements.count)
+                for (index, element) in elements.enumerated() {
+                    do {
+                        self.members.append(try GroupMemberInfo(_json: element, &context))
+                    } catch { throw error.prefixed(with: "members[\(index)]") }
+                }
+            case "nextSeq", "next_seq":
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.nextSeq = try JSONScalar.uint64(member.value)
+                } catch { throw error.prefixed(with: "nextSeq") }
+            case "isFinished", "is_finished":
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.isFinished = try JSONScalar.bool(member.value)
+                } catch { throw error.prefixed(with: "isFinished") }
+            default:
+                throw IMCodecError(
+                    .jsonUnknownField, path: member.key,
+                    reason: "GroupMessageReadMembers has no field named \(member.key)")
             }
         }
     }

@@ -20,6 +20,10 @@ enum SchemaEnumNames {
         ("ProfileSystemType", ProfileSystemType.knownValues.compactMap(\.protoName)),
         ("ConnectionState", ConnectionState.knownValues.compactMap(\.protoName)),
         ("ConnectionStatusCode", ConnectionStatusCode.knownValues.compactMap(\.protoName)),
+        ("ImErrorCode", ImErrorCode.knownValues.compactMap(\.protoName)),
+        ("FriendStatus", FriendStatus.knownValues.compactMap(\.protoName)),
+        ("GroupMemberStatus", GroupMemberStatus.knownValues.compactMap(\.protoName)),
+        ("GroupAtType", GroupAtType.knownValues.compactMap(\.protoName)),
         ("UserStatusType", UserStatusType.knownValues.compactMap(\.protoName)),
     ]
 

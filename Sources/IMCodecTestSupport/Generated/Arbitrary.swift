@@ -123,6 +123,7 @@ extension SoundElem: Arbitrary {
         if generator.setField() { value.size = generator.uint32() }
         if generator.setField() { value.duration = generator.uint32() }
         if generator.setField() { value.downloadFlag = generator.uint32() }
+        if generator.setField() { value.isPlayed = generator.bool() }
         value.unknownFields = generator.unknownFields()
         return value
     }
@@ -501,6 +502,7 @@ extension Message: Arbitrary {
             generator.leaveNested()
         }
         if generator.setField() { value.isSelf = generator.bool() }
+        if generator.setField() { value.atType = GroupAtType(rawValue: generator.enumNumber(known: GroupAtType.knownValues.map(\.rawValue))) }
         value.unknownFields = generator.unknownFields()
         return value
     }
@@ -572,7 +574,19 @@ extension ConnectionEvent: Arbitrary {
         if generator.setField() { value.state = ConnectionState(rawValue: generator.enumNumber(known: ConnectionState.knownValues.map(\.rawValue))) }
         if generator.setField() { value.code = generator.int32() }
         if generator.setField() { value.text = generator.string() }
-        if generator.setField() { value.status = ConnectionStatusCode(rawValue: generator.enumNumber(known: ConnectionStatusCode.knownValues.map(\.rawValue))) }
+        if generator.setField(), generator.enterNested() {
+            value.rongCloudStatus = RongCloudStatus.arbitrary(using: &generator)
+            generator.leaveNested()
+        }
+        value.unknownFields = generator.unknownFields()
+        return value
+    }
+}
+
+extension RongCloudStatus: Arbitrary {
+    public static func arbitrary(using generator: inout ValueGenerator) -> RongCloudStatus {
+        var value = RongCloudStatus()
+        if generator.setField() { value.code = ConnectionStatusCode(rawValue: generator.enumNumber(known: ConnectionStatusCode.knownValues.map(\.rawValue))) }
         value.unknownFields = generator.unknownFields()
         return value
     }
@@ -592,7 +606,7 @@ extension UserStatusEvent: Arbitrary {
 extension Event: Arbitrary {
     public static func arbitrary(using generator: inout ValueGenerator) -> Event {
         var value = Event()
-        switch generator.choice(6) {
+        switch generator.choice(7) {
         case 0:
             if generator.enterNested() {
                 value.kind = .readReceipt(ReadReceiptEvent.arbitrary(using: &generator))
@@ -618,8 +632,28 @@ extension Event: Arbitrary {
                 value.kind = .userStatus(UserStatusEvent.arbitrary(using: &generator))
                 generator.leaveNested()
             }
+        case 5:
+            if generator.enterNested() {
+                value.kind = .readMembers(GroupMessageReadMembers.arbitrary(using: &generator))
+                generator.leaveNested()
+            }
         default: break
         }
+        value.unknownFields = generator.unknownFields()
+        return value
+    }
+}
+
+extension GroupMessageReadMembers: Arbitrary {
+    public static func arbitrary(using generator: inout ValueGenerator) -> GroupMessageReadMembers {
+        var value = GroupMessageReadMembers()
+        if generator.setField() { value.msgID = generator.string() }
+        if generator.enterNested() {
+            for _ in 0..<generator.count() { value.members.append(GroupMemberInfo.arbitrary(using: &generator)) }
+            generator.leaveNested()
+        }
+        if generator.setField() { value.nextSeq = generator.uint64() }
+        if generator.setField() { value.isFinished = generator.bool() }
         value.unknownFields = generator.unknownFields()
         return value
     }
