@@ -471,7 +471,9 @@ def write_rule_file():
             ("at-all-at-me-only-marker", [at_all], "GROUP_AT_TYPE_AT_ALL_AT_ME", False),
             ("at-all-at-me-without-marker", ["user_bob"], "GROUP_AT_TYPE_AT_ALL_AT_ME", False),
             ("at-all-marker-one-short", [at_all[:-1]], "GROUP_AT_TYPE_AT_ALL", False),
-            ("at-all-marker-respelled", ["__kImSDK_MessageAtALL__"], "GROUP_AT_TYPE_AT_ALL", False)):
+            ("at-all-marker-respelled", ["__kImSDK_MessageAtALL__"], "GROUP_AT_TYPE_AT_ALL", False),
+            # The K of SDK as U+212A KELVIN SIGN, canonically equivalent to K: other bytes, another user ID.
+            ("at-all-marker-kelvin-sign", ["__kImSD\u212a_MesssageAtALL__"], "GROUP_AT_TYPE_AT_ALL", False)):
         rule(f"at-type-{name}", f"@ list {users} with atType {at_type}: "
              + ("the type follows from the list." if ok else "the type does not follow from the list (the @-all "
                 "user ID is exactly __kImSDK_MesssageAtALL__, with the SDK's spelling)."),

@@ -161,6 +161,13 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
             },
             expected: [F.error(.atTypeMismatch, "atType")]),
         RuleCase(
+            name: "@ all with a canonically equivalent user ID",
+            payload: message {
+                $0.atUserList = ["__kImSD\u{212A}_MesssageAtALL__"]  // KELVIN SIGN for the K of SDK
+                $0.atType = .atAll
+            },
+            expected: [F.error(.atTypeMismatch, "atType")]),
+        RuleCase(
             name: "@ type without an @ list", payload: message { $0.atType = .atMe },
             expected: [F.error(.atTypeMismatch, "atType")]),
         RuleCase(

@@ -10,5 +10,10 @@ extension Message {
 
     /// Whether ``atUserList`` mentions every member, by holding
     /// ``atAllUserID``.
-    public var mentionsAllMembers: Bool { atUserList.contains(Self.atAllUserID) }
+    public var mentionsAllMembers: Bool { atUserList.contains(where: Self.isAtAllUserID) }
+
+    /// Whether `userID` is ``atAllUserID``. User IDs compare as bytes, as
+    /// the SDK compares them: a canonically equivalent spelling (a Kelvin
+    /// sign for the K) is another user ID.
+    static func isAtAllUserID(_ userID: String) -> Bool { userID.utf8.elementsEqual(atAllUserID.utf8) }
 }

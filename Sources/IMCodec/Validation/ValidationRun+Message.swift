@@ -118,8 +118,8 @@ extension ValidationRun {
     private mutating func checkAtType(of message: Message) {
         let type = message.atType
         checkEnum(type.isKnown, type.rawValue, at: "atType", what: "@ type")
-        let mentionsAll = message.atUserList.contains(Message.atAllUserID)
-        let mentionsUser = message.atUserList.contains { $0 != Message.atAllUserID }
+        let mentionsAll = message.mentionsAllMembers
+        let mentionsUser = message.atUserList.contains { !Message.isAtAllUserID($0) }
         let follows: Bool
         switch type {
         case .atMe: follows = mentionsUser && !mentionsAll
