@@ -36,7 +36,7 @@ def main():
             text += f.read()
     enums = set(re.findall(r"^enum (\w+)", text, re.M))
     tags, names, values = set(), set(), set()
-    for type_name, name, number in re.findall(r"^\s+(?:repeated\s+)?(\w+)\s+(\w+)\s*=\s*(\d+);", text, re.M):
+    for type_name, name, number in re.findall(r"^\s+(?:repeated\s+)?(\w+)\s+(\w+)\s*=\s*(\d+)\s*[;\[]", text, re.M):
         if type_name.isupper() or type_name == "repeated":
             continue
         wire = 0 if type_name in enums else WIRE.get(type_name, 2)

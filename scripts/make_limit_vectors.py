@@ -107,6 +107,8 @@ def repeated_fields():
         ("groupMemberResults.results", "message"), ("groupPendency.items", "message"),
     ]:
         cases.append((spec.replace("[0]", ""), "event", event_wrap(spec), lambda i, s=spec: f"{s}[{i}]", entry_type))
+    cases.append(("readMembers.members", "event", lambda e: {"readMembers": {"members": e}},
+                  lambda i: f"readMembers.members[{i}]", "message"))
     return [(n, k, w, p, entry[t]) for n, k, w, p, t in cases]
 
 
@@ -298,7 +300,7 @@ def main():
                                         ("GroupTipsElem", "member_change_list"), ("GroupTipsElem", "changed_user_info"),
                                         ("GroupTipsElem", "changed_group_member_info"), ("UserProfile", "custom_info"),
                                         ("GroupMemberInfo", "custom_info"), ("SnsSystemElem", "users"),
-                                        ("ReadReceiptEvent", "receipts")]}
+                                        ("ReadReceiptEvent", "receipts"), ("GroupMessageReadMembers", "members")]}
     counted |= {"FriendList.friends", "Friend.groups", "Friend.custom_info", "Blacklist.friends", "FriendResults.results",
                 "FriendCheckInfo.users", "FriendCheck.results", "FriendPendencyPage.items", "FriendGroupList.groups",
                 "FriendGroup.friends", "GroupInfoList.groups", "GroupInfo.custom_info", "CreateGroupInfo.custom_info",

@@ -164,7 +164,8 @@ ELEMS = {
             },
         ],
     },
-    "sound": {"uuid": "snd_77", "url": "https://cos.example.com/snd_77.m4a", "size": 24576, "duration": 12},
+    "sound": {"uuid": "snd_77", "url": "https://cos.example.com/snd_77.m4a", "size": 24576, "duration": 12,
+              "isPlayed": True},
     "video": {
         "videoUuid": "vid_901",
         "videoUrl": "https://cos.example.com/vid_901.mp4",
@@ -738,8 +739,12 @@ EVENTS = {
     "recall": {"msgId": "144115233874815003-1700000001-1"},
     "modification": {"message": INNER_MESSAGE_2},
     "connection": {"state": "CONNECTION_STATE_DISCONNECTED", "code": 6208, "text": "kicked offline by another client",
-                   "status": "CONNECTION_STATUS_CODE_KICKED_OFFLINE_BY_OTHER_CLIENT"},
+                   "rongCloudStatus": {"code": "CONNECTION_STATUS_CODE_KICKED_OFFLINE_BY_OTHER_CLIENT"}},
     "userStatus": {"type": "USER_STATUS_TYPE_RECONNECT_FAILED", "code": -2, "text": "network unreachable"},
+    "readMembers": {"msgId": "144115233874815005-1700000003-9",
+                    "members": [{"member": "user_bob", "nameCard": "Bob", "role": "GROUP_MEMBER_ROLE_ADMIN"},
+                                {"member": "user_carol"}],
+                    "nextSeq": "18446744073709551615", "isFinished": True},
 }
 
 # The relationship-chain (seed 001) and group (seed 004) kinds of Event
@@ -862,7 +867,7 @@ EVENT_ENUMS = {
 }
 
 EVENT_NAMES = {"readReceipt": "read-receipt", "recall": "recall", "modification": "modification",
-               "connection": "connection", "userStatus": "user-status"}
+               "connection": "connection", "userStatus": "user-status", "readMembers": "read-members"}
 EVENT_NAMES.update({
     "friendList": "friend-list", "friendRequest": "friend-request", "friendResponse": "friend-response",
     "friendResults": "friend-results", "friendCheck": "friend-check", "friendPendency": "friend-pendency",
@@ -919,9 +924,22 @@ def write_event_files():
             for status in ["CONNECTION_STATUS_CODE_TIMEOUT", "CONNECTION_STATUS_CODE_TOKEN_INCORRECT",
                            "CONNECTION_STATUS_CODE_DISCONN_EXCEPTION"]:
                 vf_.payload_valid(f"{prefix}.status-{status.split('_CODE_')[1].lower().replace('_', '-')}",
-                                  f"status {status}.", "event", wrap({"state": "CONNECTION_STATE_FAILED", "status": status}))
-            vf_.payload_valid(f"{prefix}.unknown-enums", "Unknown state 9 and status 99.", "event",
-                              wrap({"state": 9, "status": 99}), flags=["UnknownEnumValue"])
+                                  f"RongCloud status {status}.", "event",
+                                  wrap({"state": "CONNECTION_STATE_FAILED", "rongCloudStatus": {"code": status}}))
+            vf_.payload_valid(f"{prefix}.unknown-enums", "Unknown state 9 and RongCloud status 99.", "event",
+                              wrap({"state": 9, "rongCloudStatus": {"code": 99}}), flags=["UnknownEnumValue"])
+            vf_.payload_hex_valid(
+                f"{prefix}.rong-cloud-connected",
+                "RongCloud's ConnectionStatus_Connected (0) alone: rongCloudStatus (field 5) present and empty, "
+                "written here by hand (22 02 2a 00); the JSON keeps the empty object, so 0 is represented.",
+                "event", bytes.fromhex("22 02 2a 00"), bytes.fromhex("22 02 2a 00"),
+                {"connection": {"rongCloudStatus": {}}}, flags=["EmptyMessage"])
+            vf_.payload_hex_valid(
+                f"{prefix}.legacy-status-field",
+                "Field 4 of ConnectionEvent, the status of earlier versions (here 6), is reserved: an unknown field, "
+                "kept on the wire and absent from the JSON. Written by hand (22 02 20 06).",
+                "event", bytes.fromhex("22 02 20 06"), bytes.fromhex("22 02 20 06"), {"connection": {}},
+                flags=["UnknownField"])
             vf_.payload_valid(f"{prefix}.negative-code", "code -2147483648: a 10-byte varint.", "event",
                               wrap({"state": "CONNECTION_STATE_FAILED", "code": -2147483648}),
                               flags=["NegativeInt32", "MaxValues"])
@@ -955,10 +973,10 @@ def write_event_files():
     vf_.payload_valid("event.none", "An event with no kind set: the empty payload.", "event", {})
     vf_.payload_hex_valid(
         "event.unknown-kind",
-        "Field 6 of Event, a kind this schema does not know: kept as an unknown field; JSON {}.",
+        "Field 15 of Event, a kind this schema does not know: kept as an unknown field; JSON {}.",
         "event",
-        ld(6, vf(1, 1)),
-        ld(6, vf(1, 1)),
+        ld(15, vf(1, 1)),
+        ld(15, vf(1, 1)),
         {},
         flags=["UnknownField"],
     )
@@ -1013,6 +1031,7 @@ MESSAGE_ALL = {
     "onlineUserOnly": True,
     "targetedReceivers": ["user_bob", "user_carol"],
     "atUserList": ["user_bob", "__kImSDK_MesssageAtALL__"],
+    "atType": "GROUP_AT_TYPE_AT_ALL_AT_ME",
     "offlinePushInfo": {"title": "Alice", "desc": "sent you a message", "ext": '{"route":"/chat/alice"}', "iosSound": "default"},
     "cloudCustomData": b64('{"quote":{"msgId":"m0"}}'),
     "elems": [{"text": {"text": "@Bob lunch?"}}, {"face": {"index": 3}}],
@@ -1148,6 +1167,15 @@ def write_envelope_files():
         bytes.fromhex("92 01 00 98 01 01"),
         {"elems": [{}], "isSelf": True},
         flags=["EmptyMessage"],
+    )
+    vf_.payload_hex_valid(
+        "envelope.message.at-all",
+        "An @ all message: the @ list holds the @-all user ID __kImSDK_MesssageAtALL__ (24 bytes) and atType "
+        "(field 22, tag b0 01) is GROUP_AT_TYPE_AT_ALL (2); written here by hand.",
+        "message",
+        bytes.fromhex("7a 18") + b"__kImSDK_MesssageAtALL__" + bytes.fromhex("b0 01 02"),
+        bytes.fromhex("7a 18") + b"__kImSDK_MesssageAtALL__" + bytes.fromhex("b0 01 02"),
+        {"atUserList": ["__kImSDK_MesssageAtALL__"], "atType": "GROUP_AT_TYPE_AT_ALL"},
     )
     vf_.payload_hex_valid(
         "envelope.message.cloud-custom-data-not-utf8",

@@ -296,8 +296,9 @@ def write_validation_file():
           {"connection": {"state": "CONNECTION_STATE_CONNECTED", "text": "x"}},
           [finding("rule.connection.code-state", "connection.text")])
     event("validate.report.connection-code-and-text",
-          "A connecting event with a code and a text: two findings, at connection.code and connection.text.",
-          {"connection": {"state": "CONNECTION_STATE_CONNECTING", "code": 5, "text": "x"}},
+          "A connecting event with a code (20009, a documented one) and a text: two findings, at connection.code "
+          "and connection.text.",
+          {"connection": {"state": "CONNECTION_STATE_CONNECTING", "code": 20009, "text": "x"}},
           [finding("rule.connection.code-state", "connection.code"),
            finding("rule.connection.code-state", "connection.text")])
     event("validate.report.user-status-text-only",

@@ -576,6 +576,8 @@ def export_message(m, path, style):
               "OfflinePushInfo": push}
     if m.get("isSelf"):  # field 19, after the elems
         raise Unrepresentable(p("isSelf"))
+    if m.get("atType") not in (None, 0, "GROUP_AT_TYPE_UNSPECIFIED"):  # field 22
+        raise Unrepresentable(p("atType"))
     envelope = any(values[k] for k in values if k != "MsgBody")
     if style == "top" and not envelope:
         return body
@@ -615,6 +617,8 @@ def export_elem(e, path):
     p = f"{path}.{kind}"
     if kind == "merger":
         return {"MsgType": form, "MsgContent": export_merger(c, p)}
+    if kind == "sound" and c.get("isPlayed"):  # the played state is local to one client
+        raise Unrepresentable(f"{p}.isPlayed")
     keys = FORMS[form][1]
     group = GROUPS.get(kind, [])
     current = any(c.get(f) for k, _, f, _ in keys if k in group)
@@ -1812,6 +1816,12 @@ def write_export():
         {"isSelf": True, "elems": [{"text": {"text": "t"}}]}, error="isSelf")
     exp(vf, "rest.export.is-self-after-elems", "isSelf and an SDK-only elem: the elem (field 18) comes first.",
         "message", {"isSelf": True, "elems": [{"groupTips": {"type": 1}}]}, error="elems[0].groupTips")
+    exp(vf, "rest.export.at-type", "atType (field 22, V2TIMGroupAtInfo.atType) is local to one client; REST "
+        "bodies have no key for it (and no @ list: a REST body with the @ list fails at atUserList first).",
+        "message", {"atType": "GROUP_AT_TYPE_AT_ME", "elems": [{"text": {"text": "t"}}]}, error="atType")
+    exp(vf, "rest.export.sound-is-played", "A sound elem's played state (the red dot) is local to one client; "
+        "TIMSoundElem has no key for it.", "message",
+        {"elems": [{"sound": {"url": "https://x/s.m4a", "isPlayed": True}}]}, error="elems[0].sound.isPlayed")
     exp(vf, "rest.export.cloud-custom-data-not-utf8", "Cloud custom data is bytes in the model and a string in "
         "REST: bytes that are not UTF-8 have no REST form.", "message",
         {"cloudCustomData": b64(b"\xff\xfe\x80"), "elems": [{"custom": {"data": b64(b"\xff")}}]},

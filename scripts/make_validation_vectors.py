@@ -28,6 +28,8 @@ import constraints
 from make_vectors_common import SCHEMA, VectorFile, encode, hexs, report
 
 DECLARED = constraints.load()
+# The values each enum of the schema names, read from its text by make_vectors_common's own reader.
+DECLARED_ENUMS = {name: set(values.values()) for name, values in SCHEMA.enums.items()}
 
 
 def declared(name):
@@ -63,7 +65,7 @@ FLAGS = {
     "decode that precedes validation.",
 }
 
-WARNING_CODES = {"rule.image.large-size", "rule.image.thumbnail-size"}
+WARNING_CODES = {"rule.image.large-size", "rule.image.thumbnail-size", "code.undocumented"}
 
 C2C = {"msgId": "m1", "sender": "user_alice", "receiver": "user_bob"}
 GROUP = {"msgId": "m1", "sender": "user_alice", "groupId": "@TGS#2C5SZEAEF", "groupType": "Public"}
@@ -136,7 +138,8 @@ def sns(users, kind="ADD_FRIEND_REQ"):
 
 
 def merger(messages, **fields):
-    value = {"title": "history", "compatibleText": "upgrade to view", "messages": messages}
+    value = {"title": "history", "abstracts": ["alice: hi"], "compatibleText": "upgrade to view",
+             "messages": messages}
     value.update(fields)
     return {"merger": value}
 
@@ -507,8 +510,8 @@ def write_limit_files():
 
 def write_rule_file():
     vf = VectorFile("limits", "validation-rules", "Validator rules",
-                    "Every rule of docs/LIMITS.md that has no number (M3, M6, M7, M9-M12, M16-M18, G1, G8-G14, F3-F6, "
-                    "C1-C5), breaking and keeping each against an otherwise clean message, in the seed profile "
+                    "Every rule of docs/LIMITS.md that has no number (M3, M6, M7, M9-M12, M16-M20, G1, G8-G14, "
+                    "G18-G20, F3-F6, F10, C1-C6), breaking and keeping each against an otherwise clean message, in the seed profile "
                     "(rules are the same in both) and, where a profile changes the outcome, in both.",
                     DERIVATION, FLAGS)
 
@@ -588,10 +591,55 @@ def write_rule_file():
          [finding("rule.merger.msg-num", "elems[0].merger.messages[0].elems[0].merger.msgNum")])
     # M5 compatible text (current only)
     rule("merger-without-compatible-text-seed", "A merger without compatible text, seed profile.",
-         msg(C2C, {"merger": {"title": "t", "messages": nested(1)}}), [])
+         msg(C2C, {"merger": {"title": "t", "abstracts": ["a"], "messages": nested(1)}}), [])
     rule("merger-without-compatible-text-current", "A merger without compatible text, current profile.",
-         msg(C2C, {"merger": {"title": "t", "messages": nested(1)}}),
+         msg(C2C, {"merger": {"title": "t", "abstracts": ["a"], "messages": nested(1)}}),
          [finding("rule.merger.compatible-text-missing", "elems[0].merger.compatibleText")], profile="current")
+    # M19: a title and abstracts, in both profiles
+    for profile in ("seed", "current"):
+        rule(f"merger-title-and-one-abstract-{profile}", "A merger with a one-character title and one abstract line "
+             "(M19 at its bound).", msg(C2C, merger(nested(1), title="t", abstracts=["a"])), [], profile=profile)
+        rule(f"merger-without-title-{profile}", "A merger with abstracts and no title (M19).",
+             msg(C2C, merger(nested(1), title="")), [finding("rule.merger.title-missing", "elems[0].merger.title")],
+             profile=profile)
+        rule(f"merger-without-abstracts-{profile}", "A merger with a title and no abstract line (M19).",
+             msg(C2C, merger(nested(1), abstracts=[])),
+             [finding("rule.merger.abstracts-missing", "elems[0].merger.abstracts")], profile=profile)
+    rule("merger-with-key-without-title-and-abstracts", "A merger stored apart (JsonMsgKey) is displayed by its "
+         "title and abstracts too: both missing, two findings, title first.",
+         msg(C2C, {"merger": {"compatibleText": "c", "msgNum": 3, "jsonMsgKey": "relay_key_1"}}),
+         [finding("rule.merger.title-missing", "elems[0].merger.title"),
+          finding("rule.merger.abstracts-missing", "elems[0].merger.abstracts")])
+    rule("nested-merger-without-title", "A merged message holding a merger without a title (M19 applies to nested "
+         "mergers).", msg(C2C, merger([msg({"receiver": "user_bob"}, merger(nested(1), title=""))])),
+         [finding("rule.merger.title-missing", "elems[0].merger.messages[0].elems[0].merger.title")])
+    # M20: the @ type follows from the @ list; the @-all user ID
+    at_all = "__kImSDK_MesssageAtALL__"
+    at = lambda users, at_type: msg(GROUP, atUserList=users, atType=at_type)
+    for name, users, at_type, ok in (
+            ("at-me", ["user_bob"], "GROUP_AT_TYPE_AT_ME", True),
+            ("at-all", [at_all], "GROUP_AT_TYPE_AT_ALL", True),
+            ("at-all-and-others", [at_all, "user_bob"], "GROUP_AT_TYPE_AT_ALL", True),
+            ("at-all-at-me", [at_all, "user_bob"], "GROUP_AT_TYPE_AT_ALL_AT_ME", True),
+            ("at-me-with-all-marker", [at_all, "user_bob"], "GROUP_AT_TYPE_AT_ME", False),
+            ("at-me-only-all-marker", [at_all], "GROUP_AT_TYPE_AT_ME", False),
+            ("at-all-without-marker", ["user_bob"], "GROUP_AT_TYPE_AT_ALL", False),
+            ("at-all-at-me-only-marker", [at_all], "GROUP_AT_TYPE_AT_ALL_AT_ME", False),
+            ("at-all-at-me-without-marker", ["user_bob"], "GROUP_AT_TYPE_AT_ALL_AT_ME", False),
+            ("at-all-marker-one-short", [at_all[:-1]], "GROUP_AT_TYPE_AT_ALL", False),
+            ("at-all-marker-respelled", ["__kImSDK_MessageAtALL__"], "GROUP_AT_TYPE_AT_ALL", False),
+            # The K of SDK as U+212A KELVIN SIGN, canonically equivalent to K: other bytes, another user ID.
+            ("at-all-marker-kelvin-sign", ["__kImSD\u212a_MesssageAtALL__"], "GROUP_AT_TYPE_AT_ALL", False)):
+        rule(f"at-type-{name}", f"@ list {users} with atType {at_type}: "
+             + ("the type follows from the list." if ok else "the type does not follow from the list (the @-all "
+                "user ID is exactly __kImSDK_MesssageAtALL__, with the SDK's spelling)."),
+             at(users, at_type), [] if ok else [finding("rule.at.type-mismatch", "atType")])
+    rule("at-type-without-list", "atType @ me on a group message without an @ list.",
+         msg(GROUP, atType="GROUP_AT_TYPE_AT_ME"), [finding("rule.at.type-mismatch", "atType")])
+    rule("at-type-undocumented", "atType 4, which the schema does not name.", at([at_all], 4),
+         [finding("enum.unknown-value", "atType", actual=4)])
+    rule("at-all-marker-without-type", "The @-all user ID in an @ list without an atType (a sender's message).",
+         at([at_all], "GROUP_AT_TYPE_UNSPECIFIED"), [])
     # M6, M7
     level = lambda t, w, h: {"type": f"IMAGE_LEVEL_TYPE_{t}", "width": w, "height": h}
     rule("image-levels", "Original 3024x4032, large 720x960, thumbnail 198x264.",
@@ -752,6 +800,83 @@ def write_rule_file():
     rule("profile-system-type-undocumented", "Profile system type 2.",
          msg(C2C, {"profileSystem": {"type": 2, "fromUser": "user_bob"}}),
          [finding("enum.unknown-value", "elems[0].profileSystem.type", actual=2)])
+    # F10: custom profile keys carry TIMProfileTypeKey_Custom_Prefix (seed profile only)
+    key_prefix = DECLARED.value("profileCustomKeyPrefix", "seed")
+    custom = lambda key: msg(GROUP, tips(opUserInfo={"identifier": "user_alice", "customInfo": [
+        {"key": key, "data": b64(b"A")}, {"key": key + "2", "number": "7"}]}))
+    key_path = "elems[0].groupTips.opUserInfo.customInfo[%d].key"
+    for name, key, ok in (("prefixed", key_prefix + "Blood", True),
+                          ("prefixed-cjk", key_prefix + "血型", True),
+                          ("bare-name", "Blood", False),
+                          ("prefix-one-short", key_prefix[:-1] + "Blood", False),
+                          ("prefix-lowercase", key_prefix.lower() + "Blood", False),
+                          ("friend-prefix", "Tag_SNS_Custom_Blood", False)):
+        for profile in ("seed", "current"):
+            checked = DECLARED.value("profileCustomKeyPrefix", profile) is not None
+            findings = [] if ok or not checked else [finding("format.profile.custom-key", key_path % 0),
+                                                     finding("format.profile.custom-key", key_path % 1)]
+            rule(f"profile-custom-key-{name}-{profile}", f"Profile custom keys {key!r} and {key + '2'!r} (a data and a "
+                 f"number entry), {profile} profile.", custom(key), findings, profile=profile,
+                 flags=["RuleOff"] if not checked and not ok else [])
+    # F11: custom friend keys carry TIMFriendTypeKey_Custom_Prefix (seed profile only)
+    friend_prefix = DECLARED.value("friendCustomKeyPrefix", "seed")
+    friend_custom = lambda key: {"friendList": {"friends": [{"identifier": "user_bob", "customInfo": [
+        {"key": key, "data": b64(b"A")}, {"key": key + "2", "number": "7"}]}]}}
+    friend_key_path = "friendList.friends[0].customInfo[%d].key"
+    for name, key, ok in (("prefixed", friend_prefix + "Group", True),
+                          ("prefixed-cjk", friend_prefix + "分组", True),
+                          ("bare-name", "Group", False),
+                          ("prefix-one-short", friend_prefix[:-1] + "Group", False),
+                          ("prefix-lowercase", friend_prefix.lower() + "Group", False),
+                          ("profile-prefix", key_prefix + "Group", False)):
+        for profile in ("seed", "current"):
+            checked = DECLARED.value("friendCustomKeyPrefix", profile) is not None
+            findings = [] if ok or not checked else [finding("format.friend.custom-key", friend_key_path % 0),
+                                                     finding("format.friend.custom-key", friend_key_path % 1)]
+            rule(f"friend-custom-key-{name}-{profile}", f"Friend custom keys {key!r} and {key + '2'!r} (a data and a "
+                 f"number entry), {profile} profile.", friend_custom(key), findings, kind="event", profile=profile,
+                 flags=["RuleOff"] if not checked and not ok else [])
+    # G19, G20: no role change to owner; AVChatRoom has no role changes, owner transfers or member additions
+    role_change = lambda tip_type, role, group_type="Public": msg(
+        dict(GROUP, groupType=group_type), {"groupTips": {"type": f"GROUP_TIPS_TYPE_{tip_type}", "platform": "iOS",
+                                                          "changedGroupMemberInfo": [{"identifier": "user_bob", "info": {
+                                                              "member": "user_bob", "role": role}}]}})
+    rule("member-change-to-admin", "A member-info change giving user_bob the admin role.",
+         role_change("MEMBER_INFO_CHANGE", "GROUP_MEMBER_ROLE_ADMIN"), [])
+    rule("member-change-to-owner", "A member-info change giving user_bob the owner role: ownership moves by "
+         "transfer only.", role_change("MEMBER_INFO_CHANGE", "GROUP_MEMBER_ROLE_OWNER"),
+         [finding("rule.group-tips.owner-role", "elems[0].groupTips.changedGroupMemberInfo[0].info.role")])
+    rule("owner-transfer-shows-owner", "An info-change tip (an owner transfer) showing the new owner's role.",
+         role_change("INFO_CHANGE", "GROUP_MEMBER_ROLE_OWNER"), [])
+    avchat = lambda elem: msg(dict(GROUP, groupType="AVChatRoom"), elem)
+    public = lambda elem: msg(GROUP, elem)
+    for tip_type in ("SET_ADMIN", "CANCEL_ADMIN"):
+        elem = {"groupTips": {"type": f"GROUP_TIPS_TYPE_{tip_type}", "platform": "iOS", "userList": ["user_bob"]}}
+        label = tip_type.lower().replace("_", "-")
+        rule(f"avchatroom-tips-{label}", f"{tip_type} tips in an AVChatRoom group, which has no role changes.",
+             avchat(elem), [finding("rule.avchatroom.role-change", "elems[0].groupTips.type")])
+        rule(f"public-tips-{label}", f"{tip_type} tips in a Public group.", public(elem), [])
+    owner_change = tips(groupChangeList=[{"type": "GROUP_INFO_CHANGE_TYPE_OWNER", "value": "user_bob"}])
+    rule("avchatroom-owner-transfer", "An owner change in an AVChatRoom group, whose ownership cannot be transferred.",
+         avchat(owner_change), [finding("rule.avchatroom.owner-transfer", "elems[0].groupTips.groupChangeList[0].type")])
+    rule("public-owner-transfer", "An owner change in a Public group.", public(owner_change), [])
+    rule("avchatroom-name-change", "A name change in an AVChatRoom group.", avchat(change("NAME", "live")), [])
+    rule("avchatroom-invite-tips", "Invite tips in an AVChatRoom group: on groups other than Private they announce "
+         "that users joined, not an addition.",
+         avchat({"groupTips": {"type": "GROUP_TIPS_TYPE_INVITE", "platform": "iOS", "userList": ["user_bob"]}}), [])
+    for system_type, code in (("GRANT_ADMIN", "rule.avchatroom.role-change"),
+                              ("CANCEL_ADMIN", "rule.avchatroom.role-change"),
+                              ("INVITED_TO_GROUP", "rule.avchatroom.member-addition"),
+                              ("INVITE_TO_GROUP_REQUEST", "rule.avchatroom.member-addition"),
+                              ("INVITE_TO_GROUP_ACCEPT", "rule.avchatroom.member-addition"),
+                              ("INVITE_TO_GROUP_REFUSE", "rule.avchatroom.member-addition"),
+                              ("ADD_GROUP_ACCEPT", None)):
+        elem = {"groupSystem": {"type": f"GROUP_SYSTEM_TYPE_{system_type}", "platform": "iOS"}}
+        label = system_type.lower().replace("_", "-")
+        rule(f"avchatroom-system-{label}", f"A {system_type} group system notice in an AVChatRoom group.",
+             avchat(elem), [finding(code, "elems[0].groupSystem.type")] if code else [])
+        if code:
+            rule(f"public-system-{label}", f"A {system_type} group system notice in a Public group.", public(elem), [])
     rule("profile-gender-undocumented", "Gender 5 in a user profile.",
          msg(GROUP, tips(opUserInfo={"identifier": "user_alice", "gender": 5})),
          [finding("enum.unknown-value", "elems[0].groupTips.opUserInfo.gender", actual=5)])
@@ -760,14 +885,37 @@ def write_rule_file():
     rule("connection-connected", "A CONNECTED event.", conn(state="CONNECTION_STATE_CONNECTED"), [], kind="event")
     rule("connection-failed-with-code", "A FAILED event with code and text.",
          conn(state="CONNECTION_STATE_FAILED", code=6208, text="kicked"), [], kind="event")
-    rule("connection-connected-with-code", "A CONNECTED event with an error code.",
-         conn(state="CONNECTION_STATE_CONNECTED", code=1), [finding("rule.connection.code-state", "connection.code")],
-         kind="event")
-    rule("connection-state-unspecified", "A connection event with state 0.", conn(text="?"),
+    rule("connection-connected-with-code", "A CONNECTED event with an error code (6208, a documented one).",
+         conn(state="CONNECTION_STATE_CONNECTED", code=6208),
+         [finding("rule.connection.code-state", "connection.code")], kind="event")
+    rule("connection-state-unspecified", "A connection event with state 0 and no RongCloud status.", conn(text="?"),
          [finding("enum.unspecified", "connection.state")], kind="event")
+    # C3: RongCloud statuses, 0 (Connected) included, at the edges of the documented codes
+    statuses = sorted(DECLARED_ENUMS["ConnectionStatusCode"])
+    for code in sorted(set(statuses) | {c + d for c in statuses for d in (-1, 1)}):
+        known = code in statuses
+        rule(f"rong-cloud-status-{code}".replace("--", "-minus-"), f"Only a RongCloud status, code {code}: state 0 "
+             "is not reported when the event carries one" + (", and the code is documented." if known else
+                                                               "; the code is not a documented one (a warning)."),
+             conn(rongCloudStatus={"code": code}), [] if known else
+             [finding("enum.unknown-value", "connection.rongCloudStatus.code", actual=code)], kind="event")
+    rule("rong-cloud-status-with-unknown-state", "A RongCloud status beside state 9.",
+         conn(state=9, rongCloudStatus={"code": 15}), [finding("enum.unknown-value", "connection.state", actual=9)],
+         kind="event")
+    # C6: error codes the documents name (ImErrorCode), and their neighbours
+    documented = sorted(DECLARED_ENUMS["ImErrorCode"])
+    for code in sorted(set(documented) | {c + d for c in documented if c for d in (-1, 1)}):
+        known = code in documented
+        rule(f"connection-failed-code-{code}".replace("--", "-minus-"), f"A FAILED event with code {code}"
+             + (", one the documents name." if known else ", which the documents do not name: a warning."),
+             conn(state="CONNECTION_STATE_FAILED", code=code, text="x"), [] if known else
+             [finding("code.undocumented", "connection.code", actual=code)], kind="event")
     status = lambda **f: {"userStatus": f}
-    rule("user-status-reconnect-failed", "RECONNECT_FAILED with code and text.",
-         status(type="USER_STATUS_TYPE_RECONNECT_FAILED", code=-1, text="timeout"), [], kind="event")
+    rule("user-status-reconnect-failed", "RECONNECT_FAILED with code -1 and text: the code is not one the "
+         "documents name (C6, a warning).", status(type="USER_STATUS_TYPE_RECONNECT_FAILED", code=-1, text="timeout"),
+         [finding("code.undocumented", "userStatus.code", actual=-1)], kind="event")
+    rule("user-status-reconnect-failed-documented", "RECONNECT_FAILED with code 6208 and text.",
+         status(type="USER_STATUS_TYPE_RECONNECT_FAILED", code=6208, text="kicked"), [], kind="event")
     rule("user-status-forced-offline-with-code", "FORCED_OFFLINE with a code.",
          status(type="USER_STATUS_TYPE_FORCED_OFFLINE", code=6208),
          [finding("rule.user-status.code-type", "userStatus.code")], kind="event")
@@ -836,6 +984,19 @@ def write_rule_file():
          kind="event", profile="current")
     rule("friend-request-add-source-no-prefix", "An add-friend request whose source lacks the prefix.",
          friend_request(addSource="Android"), [finding("format.sns.source", "friendRequest.addSource")], kind="event")
+    # A page of read members: each member is validated as group member info (G7 name card, current profile)
+    card_limit = DECLARED.value("maxNameCardBytes", "current")
+    cjk = card_limit // 3
+    for extra, past in ((card_limit - 3 * cjk, False), (card_limit - 3 * cjk + 1, True)):
+        card = "群" * cjk + "a" * extra
+        n = len(card.encode())
+        rule(f"read-members-name-card-{n}", f"A read-member page whose second member's name card is {n} bytes "
+             f"({cjk} CJK characters and {extra} letters), current profile.",
+             {"readMembers": {"msgId": "m", "members": [{"member": "user_bob"}, {"member": "user_carol",
+                                                                               "nameCard": card}],
+                              "nextSeq": "100", "isFinished": False}},
+             [finding("limit.group.name-card-bytes", "readMembers.members[1].nameCard", card_limit, n)] if past else [],
+             kind="event", profile="current", flags=["MultiByte"] + (["PastLimit"] if past else ["AtLimit"]))
     rule("batch", "A batch whose second message has no target: paths start at messages[1].",
          {"messages": [msg(C2C), {"msgId": "m2", "elems": [TEXT]}]},
          [finding("rule.message.target-missing", "messages[1]")], kind="batch")

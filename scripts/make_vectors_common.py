@@ -88,7 +88,7 @@ class Schema:
                 stack.pop()
                 i += 1
                 continue
-            if t in ("syntax", "package", "option", "import"):
+            if t in ("syntax", "package", "option", "import", "reserved"):
                 while tokens[i] != ";":
                     i += 1
                 i += 1

@@ -72,7 +72,8 @@ static void leave(run *r, size_t mark) {
 }
 
 static int is_warning(const char *code) {
-    return strncmp(code, "enum.", 5) == 0 || strcmp(code, "rule.image.large-size") == 0 ||
+    return strncmp(code, "enum.", 5) == 0 || strcmp(code, "code.undocumented") == 0 ||
+           strcmp(code, "rule.image.large-size") == 0 ||
            strcmp(code, "rule.image.thumbnail-size") == 0;
 }
 
@@ -198,7 +199,7 @@ static int64_t utf16_length(const char *text) {
 /* ------------------------------------------------------------------------ */
 /* Profiles and groups                                                       */
 
-/* F7, F8: a user profile at the current path. */
+/* F7, F8, F10: a user profile at the current path. */
 static void visit_profile(run *r, const Imcodec__V1__UserProfile *profile) {
     check_user_id(r, profile->identifier, "identifier");
     check_profile_bytes(r, strlen(profile->nickname), "nickname");
@@ -207,13 +208,16 @@ static void visit_profile(run *r, const Imcodec__V1__UserProfile *profile) {
     check_profile_bytes(r, profile->self_signature.len, "selfSignature");
     check_enum(r, &imcodec__v1__gender__descriptor, (int)profile->gender, "gender");
     check_profile_bytes(r, profile->location.len, "location");
-    if (!r->limits->has_max_profile_string_bytes) return;
+    const char *prefix = r->limits->profile_custom_key_prefix;
+    if (!r->limits->has_max_profile_string_bytes && prefix == NULL) return;
     size_t mark = enter(r, "customInfo");
     for (size_t i = 0; i < profile->n_custom_info; i++) {
         const Imcodec__V1__CustomInfoEntry *entry = profile->custom_info[i];
-        if (entry->value_case != IMCODEC__V1__CUSTOM_INFO_ENTRY__VALUE_DATA) continue;
         size_t at = enter_index(r, i);
-        check_profile_bytes(r, entry->data.len, "data");
+        if (prefix != NULL && strncmp(entry->key, prefix, strlen(prefix)) != 0)
+            report(r, "format.profile.custom-key", "key", 0, 0);
+        if (entry->value_case == IMCODEC__V1__CUSTOM_INFO_ENTRY__VALUE_DATA)
+            check_profile_bytes(r, entry->data.len, "data");
         leave(r, at);
     }
     leave(r, mark);
@@ -329,7 +333,10 @@ static unsigned char *repeated_identifiers(run *r, const char *const *ids, size_
     return repeated;
 }
 
-/* G2, G3, G8-G10, G13-G15, G18: a group tips elem at the current path. */
+/* G20: the group type whose operations are restricted (the live-streaming group). */
+#define AV_CHAT_ROOM "AVChatRoom"
+
+/* G2, G3, G8-G10, G13-G15, G18-G20: a group tips elem at the current path. */
 static void visit_group_tips(run *r, const Imcodec__V1__GroupTipsElem *tips, const char *group_type) {
     const imcodec_ref_validation_limits *l = r->limits;
     int type = (int)tips->type;
@@ -353,6 +360,10 @@ static void visit_group_tips(run *r, const Imcodec__V1__GroupTipsElem *tips, con
                                        type <= IMCODEC__V1__GROUP_TIPS_TYPE__GROUP_TIPS_TYPE_CANCEL_ADMIN))
             report(r, "rule.group-tips.user-list-type", "userList", 0, 0);
     }
+    int av_chat_room = strcmp(group_type, AV_CHAT_ROOM) == 0;
+    if (av_chat_room && (type == IMCODEC__V1__GROUP_TIPS_TYPE__GROUP_TIPS_TYPE_SET_ADMIN ||
+                         type == IMCODEC__V1__GROUP_TIPS_TYPE__GROUP_TIPS_TYPE_CANCEL_ADMIN))
+        report(r, "rule.avchatroom.role-change", "type", 0, 0);
     int64_t members = 0;
     if (member_limit(l, group_type, &members))
         check_count(r, 1, members, tips->member_count, "limit.group.members", "memberCount");
@@ -362,6 +373,9 @@ static void visit_group_tips(run *r, const Imcodec__V1__GroupTipsElem *tips, con
     for (size_t i = 0; i < tips->n_group_change_list; i++) {
         size_t at = enter_index(r, i);
         visit_group_change(r, tips->group_change_list[i]);
+        if (av_chat_room &&
+            tips->group_change_list[i]->type == IMCODEC__V1__GROUP_INFO_CHANGE_TYPE__GROUP_INFO_CHANGE_TYPE_OWNER)
+            report(r, "rule.avchatroom.owner-transfer", "type", 0, 0);
         leave(r, at);
         if (tips->group_change_list[i]->type == IMCODEC__V1__GROUP_INFO_CHANGE_TYPE__GROUP_INFO_CHANGE_TYPE_CUSTOM)
             custom_fields++;
@@ -427,6 +441,9 @@ static void visit_group_tips(run *r, const Imcodec__V1__GroupTipsElem *tips, con
         if (entry->info != NULL) {
             size_t inner = enter(r, "info");
             visit_member(r, entry->info);
+            if (entry->info->role == IMCODEC__V1__GROUP_MEMBER_ROLE__GROUP_MEMBER_ROLE_OWNER &&
+                type == IMCODEC__V1__GROUP_TIPS_TYPE__GROUP_TIPS_TYPE_MEMBER_INFO_CHANGE)
+                report(r, "rule.group-tips.owner-role", "role", 0, 0);
             leave(r, inner);
         }
         leave(r, at);
@@ -437,9 +454,25 @@ static void visit_group_tips(run *r, const Imcodec__V1__GroupTipsElem *tips, con
     check_platform(r, tips->platform, "platform");
 }
 
-/* G11-G14: a group system elem at the current path. */
-static void visit_group_system(run *r, const Imcodec__V1__GroupSystemElem *system) {
+/* G11-G14, G20: a group system elem at the current path. */
+static void visit_group_system(run *r, const Imcodec__V1__GroupSystemElem *system, const char *group_type) {
     check_discriminator(r, &imcodec__v1__group_system_type__descriptor, (int)system->type, "type");
+    if (strcmp(group_type, AV_CHAT_ROOM) == 0) {
+        switch (system->type) {
+        case IMCODEC__V1__GROUP_SYSTEM_TYPE__GROUP_SYSTEM_TYPE_GRANT_ADMIN:
+        case IMCODEC__V1__GROUP_SYSTEM_TYPE__GROUP_SYSTEM_TYPE_CANCEL_ADMIN:
+            report(r, "rule.avchatroom.role-change", "type", 0, 0);
+            break;
+        case IMCODEC__V1__GROUP_SYSTEM_TYPE__GROUP_SYSTEM_TYPE_INVITED_TO_GROUP:
+        case IMCODEC__V1__GROUP_SYSTEM_TYPE__GROUP_SYSTEM_TYPE_INVITE_TO_GROUP_REQUEST:
+        case IMCODEC__V1__GROUP_SYSTEM_TYPE__GROUP_SYSTEM_TYPE_INVITE_TO_GROUP_ACCEPT:
+        case IMCODEC__V1__GROUP_SYSTEM_TYPE__GROUP_SYSTEM_TYPE_INVITE_TO_GROUP_REFUSE:
+            report(r, "rule.avchatroom.member-addition", "type", 0, 0);
+            break;
+        default:
+            break;
+        }
+    }
     check_group_id(r, system->group_id, "groupId");
     check_user_id(r, system->user, "user");
     if (system->user_data.len > 0 && system->type != IMCODEC__V1__GROUP_SYSTEM_TYPE__GROUP_SYSTEM_TYPE_CUSTOM_INFO)
@@ -583,6 +616,8 @@ static int merger_is_visited(const run *r, const Imcodec__V1__MergerElem *merger
 /* M2, M4, M5: a merger's own fields at the current path. */
 static void visit_merger(run *r, const Imcodec__V1__MergerElem *merger, int64_t layer) {
     const imcodec_ref_validation_limits *l = r->limits;
+    if (merger->title[0] == '\0') report(r, "rule.merger.title-missing", "title", 0, 0);
+    if (merger->n_abstracts == 0) report(r, "rule.merger.abstracts-missing", "abstracts", 0, 0);
     check_count(r, l->has_max_merger_messages, l->max_merger_messages, (int64_t)merger->n_messages,
                 "limit.merger.messages", "messages");
     check_count(r, l->has_max_merger_abstracts, l->max_merger_abstracts, (int64_t)merger->n_abstracts,
@@ -667,7 +702,7 @@ static void visit_elem(run *r, const Imcodec__V1__Elem *elem, const Imcodec__V1_
         break;
     case IMCODEC__V1__ELEM__KIND_GROUP_SYSTEM:
         mark = enter(r, "groupSystem");
-        visit_group_system(r, elem->group_system);
+        visit_group_system(r, elem->group_system, message->group_type);
         leave(r, mark);
         break;
     case IMCODEC__V1__ELEM__KIND_SNS_SYSTEM:
@@ -735,6 +770,34 @@ static void check_at_list(run *r, const Imcodec__V1__Message *message, int is_gr
     check_user_ids(r, message->at_user_list, message->n_at_user_list, "atUserList");
 }
 
+/* M16, M20: the @ type is a documented value that follows from the @ user list. */
+static void check_at_type(run *r, const Imcodec__V1__Message *message) {
+    int type = (int)message->at_type;
+    check_enum(r, &imcodec__v1__group_at_type__descriptor, type, "atType");
+    int mentions_all = 0, mentions_user = 0;
+    for (size_t i = 0; i < message->n_at_user_list; i++) {
+        if (strcmp(message->at_user_list[i], IMCODEC_REF_AT_ALL_USER_ID) == 0)
+            mentions_all = 1;
+        else
+            mentions_user = 1;
+    }
+    int follows;
+    switch (type) {
+    case IMCODEC__V1__GROUP_AT_TYPE__GROUP_AT_TYPE_AT_ME:
+        follows = mentions_user && !mentions_all;
+        break;
+    case IMCODEC__V1__GROUP_AT_TYPE__GROUP_AT_TYPE_AT_ALL:
+        follows = mentions_all;
+        break;
+    case IMCODEC__V1__GROUP_AT_TYPE__GROUP_AT_TYPE_AT_ALL_AT_ME:
+        follows = mentions_all && mentions_user;
+        break;
+    default:
+        return;
+    }
+    if (!follows) report(r, "rule.at.type-mismatch", "atType", 0, 0);
+}
+
 /* M11: targeted receivers only on group messages, never with @, never for AVChatRoom or Community. */
 static void check_targeted(run *r, const Imcodec__V1__Message *message, int is_group) {
     if (!is_group) report(r, "rule.targeted.not-group-message", "targetedReceivers", 0, 0);
@@ -762,6 +825,7 @@ static void visit_message(run *r, const Imcodec__V1__Message *message, int64_t l
         report(r, "enum.unknown-group-type", "groupType", 0, 0);
     check_enum(r, &imcodec__v1__priority__descriptor, (int)message->priority, "priority");
     if (message->n_at_user_list > 0) check_at_list(r, message, is_group);
+    check_at_type(r, message);
     if (message->n_targeted_receivers > 0) check_targeted(r, message, is_group);
     if (message->n_elems == 0) report(r, "rule.message.elems-missing", "elems", 0, 0);
 
@@ -834,10 +898,11 @@ static void check_wording(run *r, const char *wording, const char *field) {
                 (int64_t)strlen(wording), "limit.sns.wording-bytes", field);
 }
 
-/* F1-F3, F7, F8: the entries of a friend list or the blacklist, below `field`. */
+/* F1-F3, F7, F8, F11: the entries of a friend list or the blacklist, below `field`. */
 static void visit_friends(run *r, Imcodec__V1__Friend *const *friends, size_t n, const char *field) {
     size_t mark = enter(r, field);
     enter(r, "friends");
+    const char *prefix = r->limits->friend_custom_key_prefix;
     for (size_t i = 0; i < n; i++) {
         const Imcodec__V1__Friend *friend_ = friends[i];
         size_t at = enter_index(r, i);
@@ -845,6 +910,16 @@ static void visit_friends(run *r, Imcodec__V1__Friend *const *friends, size_t n,
         check_remark(r, friend_->remark, "remark");
         check_wording(r, friend_->add_wording, "addWording");
         check_add_source(r, friend_->add_source, "addSource");
+        if (prefix != NULL) {
+            size_t c = enter(r, "customInfo");
+            for (size_t k = 0; k < friend_->n_custom_info; k++) {
+                if (strncmp(friend_->custom_info[k]->key, prefix, strlen(prefix)) == 0) continue;
+                size_t e = enter_index(r, k);
+                report(r, "format.friend.custom-key", "key", 0, 0);
+                leave(r, e);
+            }
+            leave(r, c);
+        }
         if (friend_->profile != NULL) {
             size_t p = enter(r, "profile");
             visit_profile(r, friend_->profile);
@@ -1141,8 +1216,14 @@ static int visit_group_management(run *r, const Imcodec__V1__Event *event) {
     return 1;
 }
 
-/* C1-C5: an event; a modification's message is validated as a message; the
- * relationship-chain and group kinds are validated by their own visitors. */
+/* C6: an error code is 0 or one ImErrorCode names. */
+static void check_documented_code(run *r, int32_t code) {
+    if (!is_named(&imcodec__v1__im_error_code__descriptor, code)) report(r, "code.undocumented", "code", 0, code);
+}
+
+/* C1-C6: an event; a modification's message is validated as a message, a
+ * read-member page's members as members; the relationship-chain and group
+ * kinds are validated by their own visitors. */
 static void visit_event(run *r, const Imcodec__V1__Event *event) {
     size_t mark = r->length;
     switch (event->kind_case) {
@@ -1171,8 +1252,18 @@ static void visit_event(run *r, const Imcodec__V1__Event *event) {
     case IMCODEC__V1__EVENT__KIND_CONNECTION: {
         const Imcodec__V1__ConnectionEvent *connection = event->connection;
         enter(r, "connection");
-        check_discriminator(r, &imcodec__v1__connection_state__descriptor, (int)connection->state, "state");
-        check_enum(r, &imcodec__v1__connection_status_code__descriptor, (int)connection->status, "status");
+        /* An event that carries a RongCloud status may leave the state unset (C3). */
+        if (connection->rong_cloud_status != NULL) {
+            if (connection->state != 0)
+                check_discriminator(r, &imcodec__v1__connection_state__descriptor, (int)connection->state, "state");
+            size_t at = enter(r, "rongCloudStatus");
+            check_enum(r, &imcodec__v1__connection_status_code__descriptor, (int)connection->rong_cloud_status->code,
+                       "code");
+            leave(r, at);
+        } else {
+            check_discriminator(r, &imcodec__v1__connection_state__descriptor, (int)connection->state, "state");
+        }
+        check_documented_code(r, connection->code);
         if (connection->state == IMCODEC__V1__CONNECTION_STATE__CONNECTION_STATE_CONNECTED ||
             connection->state == IMCODEC__V1__CONNECTION_STATE__CONNECTION_STATE_CONNECTING) {
             if (connection->code != 0) report(r, "rule.connection.code-state", "code", 0, connection->code);
@@ -1184,6 +1275,7 @@ static void visit_event(run *r, const Imcodec__V1__Event *event) {
         const Imcodec__V1__UserStatusEvent *status = event->user_status;
         enter(r, "userStatus");
         check_discriminator(r, &imcodec__v1__user_status_type__descriptor, (int)status->type, "type");
+        check_documented_code(r, status->code);
         if (status->type == IMCODEC__V1__USER_STATUS_TYPE__USER_STATUS_TYPE_FORCED_OFFLINE ||
             status->type == IMCODEC__V1__USER_STATUS_TYPE__USER_STATUS_TYPE_USER_SIG_EXPIRED) {
             if (status->code != 0) report(r, "rule.user-status.code-type", "code", 0, status->code);
@@ -1191,6 +1283,15 @@ static void visit_event(run *r, const Imcodec__V1__Event *event) {
         }
         break;
     }
+    case IMCODEC__V1__EVENT__KIND_READ_MEMBERS:
+        enter(r, "readMembers");
+        enter(r, "members");
+        for (size_t i = 0; i < event->read_members->n_members; i++) {
+            size_t at = enter_index(r, i);
+            visit_member(r, event->read_members->members[i]);
+            leave(r, at);
+        }
+        break;
     default:
         if (!visit_relationship(r, event) && !visit_group_management(r, event))
             report(r, "enum.unknown-kind", NULL, 0, 0);

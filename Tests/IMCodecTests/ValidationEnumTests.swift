@@ -127,7 +127,12 @@ struct EnumCase: Sendable, CustomTestStringConvertible {
                     == [])
         }
         for status in ConnectionStatusCode.knownValues {
-            #expect(Validator.validate(Event(kind: .connection(ConnectionEvent(state: .failed, status: status)))) == [])
+            let event = ConnectionEvent(state: .failed, rongCloudStatus: RongCloudStatus(code: status))
+            #expect(Validator.validate(Event(kind: .connection(event))) == [])
+        }
+        for code in ImErrorCode.knownValues {
+            let event = ConnectionEvent(state: .failed, code: code.rawValue)
+            #expect(Validator.validate(Event(kind: .connection(event))) == [])
         }
     }
 

@@ -29,7 +29,7 @@ enum ValidationFixtures {
     }
 
     /// A merger of valid one-to-one text messages, with compatible text.
-    static func merger(messages count: Int, abstracts: [String] = []) -> Elem {
+    static func merger(messages count: Int, abstracts: [String] = ["alice: hi"]) -> Elem {
         let nested = Array(repeating: directMessage([text()]), count: count)
         return Elem(
             kind: .merger(
@@ -41,7 +41,7 @@ enum ValidationFixtures {
         var message = directMessage([text("deepest")])
         for _ in 0..<layers {
             message = directMessage([
-                Elem(kind: .merger(MergerElem(title: "t", compatibleText: "c", messages: [message])))
+                Elem(kind: .merger(MergerElem(title: "t", abstracts: ["a"], compatibleText: "c", messages: [message])))
             ])
         }
         return message
@@ -548,7 +548,8 @@ struct RuleOffCase: Sendable, CustomTestStringConvertible {
         let nested = F.directMessage([F.text(String(repeating: "n", count: 100))])
         let merger = Elem(
             kind: .merger(
-                MergerElem(title: "t", compatibleText: "c", messages: Array(repeating: nested, count: 300))))
+                MergerElem(
+                    title: "t", abstracts: ["a"], compatibleText: "c", messages: Array(repeating: nested, count: 300))))
         let message = F.directMessage([merger])
         #expect(message.serializedSize > 30_000)
         #expect(Validator.validate(message, limits: .current) == [])
@@ -557,7 +558,9 @@ struct RuleOffCase: Sendable, CustomTestStringConvertible {
         let holder = F.directMessage([
             Elem(
                 kind: .merger(
-                    MergerElem(title: "t", compatibleText: "c", messages: [F.directMessage([F.text()]), bigNested])))
+                    MergerElem(
+                        title: "t", abstracts: ["a"], compatibleText: "c",
+                        messages: [F.directMessage([F.text()]), bigNested])))
         ])
         #expect(
             Validator.validate(holder, limits: .current) == [
@@ -580,7 +583,7 @@ struct RuleOffCase: Sendable, CustomTestStringConvertible {
             ),
             RuleOffCase(
                 name: "merger compatible text",
-                payload: .message(F.directMessage([Elem(kind: .merger(MergerElem(title: "t")))]))),
+                payload: .message(F.directMessage([Elem(kind: .merger(MergerElem(title: "t", abstracts: ["a"])))]))),
             RuleOffCase(name: "message body", payload: .message(Self.messageWithBody(bytes: 100_000))),
             RuleOffCase(
                 name: "custom elems",

@@ -19,7 +19,7 @@ import Testing
             priority: Priority(rawValue: 9),  // enum.unknown-value
             targetedReceivers: ["dave"])  // rule.targeted.group-type (AVChatRoom)
         let tips = GroupTipsElem(
-            type: .setAdmin,
+            type: .setAdmin,  // rule.avchatroom.role-change (AVChatRoom)
             groupName: String(repeating: "群", count: 11),  // limit.group.name-bytes
             groupChangeList: [  // rule.group-tips.group-change-list-type
                 // limit.group.introduction-bytes
@@ -30,7 +30,7 @@ import Testing
             memberCount: 5,  // rule.group-tips.member-count-type
             platform: "Linux")  // enum.unknown-platform
         let nestedMerger = MergerElem(
-            title: "inner", compatibleText: "c",
+            title: "inner", abstracts: ["a"], compatibleText: "c",
             messages: [
                 // range.location.latitude
                 Message(receiver: "g", elems: [Elem(kind: .location(LocationElem(latitude: .nan)))])
@@ -106,6 +106,7 @@ import Testing
         F.error(.groupNameBytes, "elems[8].groupTips.groupName", limit: 30, actual: 33),
         F.error(.groupTipsMemberCountType, "elems[8].groupTips.memberCount"),
         F.error(.groupTipsGroupChangeListType, "elems[8].groupTips.groupChangeList"),
+        F.error(.avChatRoomRoleChange, "elems[8].groupTips.type"),
         F.error(.groupIntroductionBytes, "elems[8].groupTips.groupChangeList[0].value", limit: 240, actual: 241),
         F.error(.groupNameCardBytes, "elems[8].groupTips.opGroupMemberInfo.nameCard", limit: 50, actual: 51),
         F.warning(.unknownPlatform, "elems[8].groupTips.platform"),

@@ -32,6 +32,8 @@ import Testing
         #expect(
             Validator.validate(message, limits: .current) == [
                 F.error(.imageLevelsMissing, "elems[2].image.levels"),
+                F.error(.mergerTitleMissing, "elems[8].merger.title"),
+                F.error(.mergerAbstractsMissing, "elems[8].merger.abstracts"),
                 F.error(.mergerCompatibleTextMissing, "elems[8].merger.compatibleText"),
                 F.warning(.unspecifiedEnumValue, "elems[9].groupTips.type", actual: 0),
                 F.warning(.unspecifiedEnumValue, "elems[10].groupSystem.type", actual: 0),
@@ -75,7 +77,7 @@ import Testing
         var message = Message(sender: "innermost", elems: [F.text()])  // no receiver: one finding at the bottom
         for _ in 0..<layers {
             message = F.directMessage([
-                Elem(kind: .merger(MergerElem(title: "t", compatibleText: "c", messages: [message])))
+                Elem(kind: .merger(MergerElem(title: "t", abstracts: ["a"], compatibleText: "c", messages: [message])))
             ])
         }
         #expect(Validator.validate(message, limits: .seed) == [F.error(.messageTargetMissing, F.pathOfLayer(layers))])
@@ -90,7 +92,8 @@ import Testing
         limits.maxMergerDepth = 1
         let inner = F.directMessage([F.merger(messages: 2)])
         let message = F.directMessage([
-            Elem(kind: .merger(MergerElem(title: "t", messages: [inner, inner]))), F.merger(messages: 1),
+            Elem(kind: .merger(MergerElem(title: "t", abstracts: ["a"], messages: [inner, inner]))),
+            F.merger(messages: 1),
         ])
         #expect(
             Validator.validate(message, limits: limits) == [
@@ -104,7 +107,10 @@ import Testing
         let wide = F.directMessage([F.merger(messages: 100)])
         let message = F.directMessage([
             Elem(
-                kind: .merger(MergerElem(title: "t", compatibleText: "c", messages: Array(repeating: wide, count: 300)))
+                kind: .merger(
+                    MergerElem(
+                        title: "t", abstracts: ["a"], compatibleText: "c", messages: Array(repeating: wide, count: 300))
+                )
             )
         ])
         #expect(Validator.validate(message, limits: .current) == [])
@@ -113,9 +119,9 @@ import Testing
     @Test func reportsFindingsInDocumentOrderAcrossSiblingMergers() {
         let broken = Message(elems: [F.text()])
         let message = F.directMessage([
-            Elem(kind: .merger(MergerElem(title: "a", messages: [broken, broken]))),
+            Elem(kind: .merger(MergerElem(title: "a", abstracts: ["a"], messages: [broken, broken]))),
             Elem(kind: .location(LocationElem(latitude: 95))),
-            Elem(kind: .merger(MergerElem(title: "b", messages: [broken]))),
+            Elem(kind: .merger(MergerElem(title: "b", abstracts: ["a"], messages: [broken]))),
         ])
         #expect(
             Validator.validate(message) == [

@@ -98,7 +98,8 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
                     Elem(
                         kind: .merger(
                             MergerElem(
-                                title: "t", compatibleText: "c", messages: [F.directMessage([F.merger(messages: 2)])])))
+                                title: "t", abstracts: ["a"], compatibleText: "c",
+                                messages: [F.directMessage([F.merger(messages: 2)])])))
                 ])),
             expected: []),
         RuleCase(
@@ -108,7 +109,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
                     Elem(
                         kind: .merger(
                             MergerElem(
-                                title: "t", compatibleText: "c",
+                                title: "t", abstracts: ["a"], compatibleText: "c",
                                 messages: [
                                     F.groupMessage([F.text(), Elem(kind: .groupTips(GroupTipsElem(type: .quit)))])
                                 ])))
@@ -117,6 +118,65 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         RuleCase(
             name: "group tips outside a merger",
             payload: F.tips(GroupTipsElem(type: .quit)), expected: []),
+        // M19
+        RuleCase(
+            name: "merger with a title and one abstract",
+            payload: F.direct(.merger(MergerElem(title: "t", abstracts: ["a"], messages: [F.directMessage()]))),
+            expected: []),
+        RuleCase(
+            name: "merger without a title",
+            payload: F.direct(.merger(MergerElem(abstracts: ["a"], messages: [F.directMessage()]))),
+            expected: [F.error(.mergerTitleMissing, "elems[0].merger.title")]),
+        RuleCase(
+            name: "merger without abstracts", profile: "current",
+            payload: F.direct(.merger(MergerElem(title: "t", compatibleText: "c", messages: [F.directMessage()]))),
+            expected: [F.error(.mergerAbstractsMissing, "elems[0].merger.abstracts")]),
+        // M20
+        RuleCase(
+            name: "@ all with the @-all user ID",
+            payload: message {
+                $0.atUserList = [Message.atAllUserID]
+                $0.atType = .atAll
+            },
+            expected: []),
+        RuleCase(
+            name: "@ all and me",
+            payload: message {
+                $0.atUserList = ["bob", Message.atAllUserID]
+                $0.atType = .atAllAtMe
+            },
+            expected: []),
+        RuleCase(
+            name: "@ me with the @-all user ID",
+            payload: message {
+                $0.atUserList = ["bob", Message.atAllUserID]
+                $0.atType = .atMe
+            },
+            expected: [F.error(.atTypeMismatch, "atType")]),
+        RuleCase(
+            name: "@ all without the @-all user ID",
+            payload: message {
+                $0.atUserList = ["__kImSDK_MessageAtALL__"]
+                $0.atType = .atAll
+            },
+            expected: [F.error(.atTypeMismatch, "atType")]),
+        RuleCase(
+            name: "@ all with a canonically equivalent user ID",
+            payload: message {
+                $0.atUserList = ["__kImSD\u{212A}_MesssageAtALL__"]  // KELVIN SIGN for the K of SDK
+                $0.atType = .atAll
+            },
+            expected: [F.error(.atTypeMismatch, "atType")]),
+        RuleCase(
+            name: "@ type without an @ list", payload: message { $0.atType = .atMe },
+            expected: [F.error(.atTypeMismatch, "atType")]),
+        RuleCase(
+            name: "@ type undocumented",
+            payload: message {
+                $0.atUserList = ["bob"]
+                $0.atType = GroupAtType(rawValue: 4)
+            },
+            expected: [F.warning(.unknownEnumValue, "atType", actual: 4)]),
         // M9
         RuleCase(
             name: "coordinates at the bounds",
@@ -269,6 +329,70 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
                     type: .memberInfoChange, changedUserInfo: [ChangedUserInfo(identifier: "bob")],
                     changedGroupMemberInfo: [ChangedGroupMemberInfo(identifier: "bob")])),
             expected: []),
+        // G19
+        RuleCase(
+            name: "member change to admin",
+            payload: F.tips(
+                GroupTipsElem(
+                    type: .memberInfoChange,
+                    changedGroupMemberInfo: [
+                        ChangedGroupMemberInfo(identifier: "bob", info: GroupMemberInfo(member: "bob", role: .admin))
+                    ])),
+            expected: []),
+        RuleCase(
+            name: "member change to owner",
+            payload: F.tips(
+                GroupTipsElem(
+                    type: .memberInfoChange,
+                    changedGroupMemberInfo: [
+                        ChangedGroupMemberInfo(identifier: "bob", info: GroupMemberInfo(member: "bob", role: .owner))
+                    ])),
+            expected: [F.error(.groupTipsOwnerRole, "elems[0].groupTips.changedGroupMemberInfo[0].info.role")]),
+        RuleCase(
+            name: "owner transfer showing the owner",
+            payload: F.tips(
+                GroupTipsElem(
+                    type: .infoChange, groupChangeList: [GroupChangeInfo(type: .owner, value: "bob")],
+                    changedGroupMemberInfo: [
+                        ChangedGroupMemberInfo(identifier: "bob", info: GroupMemberInfo(member: "bob", role: .owner))
+                    ])),
+            expected: []),
+        // G20
+        RuleCase(
+            name: "set admin in an AVChatRoom",
+            payload: F.tips(GroupTipsElem(type: .setAdmin, userList: ["bob"]), groupType: "AVChatRoom"),
+            expected: [F.error(.avChatRoomRoleChange, "elems[0].groupTips.type")]),
+        RuleCase(
+            name: "set admin in a ChatRoom",
+            payload: F.tips(GroupTipsElem(type: .setAdmin, userList: ["bob"]), groupType: "ChatRoom"), expected: []),
+        RuleCase(
+            name: "owner change in an AVChatRoom",
+            payload: F.tips(
+                GroupTipsElem(type: .infoChange, groupChangeList: [GroupChangeInfo(type: .owner, value: "bob")]),
+                groupType: "AVChatRoom"),
+            expected: [F.error(.avChatRoomOwnerTransfer, "elems[0].groupTips.groupChangeList[0].type")]),
+        RuleCase(
+            name: "invite tips in an AVChatRoom",
+            payload: F.tips(GroupTipsElem(type: .invite, userList: ["bob"]), groupType: "AVChatRoom"), expected: []),
+        RuleCase(
+            name: "grant admin notice in an AVChatRoom",
+            payload: .message(
+                F.groupMessage([Elem(kind: .groupSystem(GroupSystemElem(type: .grantAdmin)))], groupType: "AVChatRoom")
+            ),
+            expected: [F.error(.avChatRoomRoleChange, "elems[0].groupSystem.type")]),
+        RuleCase(
+            name: "invitation notice in an AVChatRoom",
+            payload: .message(
+                F.groupMessage(
+                    [Elem(kind: .groupSystem(GroupSystemElem(type: .inviteToGroupRequest)))], groupType: "AVChatRoom")),
+            expected: [F.error(.avChatRoomMemberAddition, "elems[0].groupSystem.type")]),
+        RuleCase(
+            name: "join accepted in an AVChatRoom",
+            payload: .message(
+                F.groupMessage(
+                    [Elem(kind: .groupSystem(GroupSystemElem(type: .addGroupAccept)))], groupType: "AVChatRoom")
+            ),
+            expected: []),
         // G10
         RuleCase(
             name: "name change without a name",
@@ -356,7 +480,29 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         F.direct(.snsSystem(SnsSystemElem(type: type, users: users)))
     }
 
+    /// A group tips elem whose operator profile holds `keys` as custom fields.
+    static func profileCustomKeys(_ keys: [String]) -> FramePayload {
+        let entries = keys.map { CustomInfoEntry(key: $0, value: .data(Array("v".utf8))) }
+        return F.tips(GroupTipsElem(type: .quit, opUserInfo: UserProfile(identifier: "a", customInfo: entries)))
+    }
+
     static let relationshipCases: [RuleCase] = [
+        // F10
+        RuleCase(
+            name: "profile custom keys with the prefix",
+            payload: profileCustomKeys(["Tag_Profile_Custom_Blood", "Tag_Profile_Custom_血型"]), expected: []),
+        RuleCase(
+            name: "profile custom key without the prefix",
+            payload: profileCustomKeys(["Tag_Profile_Custom_Blood", "Blood"]),
+            expected: [F.error(.profileCustomKeyFormat, "elems[0].groupTips.opUserInfo.customInfo[1].key")]),
+        RuleCase(
+            name: "profile custom key with the friend prefix",
+            payload: profileCustomKeys(["Tag_SNS_Custom_Blood"]),
+            expected: [F.error(.profileCustomKeyFormat, "elems[0].groupTips.opUserInfo.customInfo[0].key")]),
+        RuleCase(
+            name: "profile custom key without the prefix, current profile", profile: "current",
+            payload: profileCustomKeys(["Blood"]),
+            expected: []),
         // F3
         RuleCase(
             name: "add source with letters",
@@ -439,33 +585,57 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         RuleCase(name: "connected", payload: event(.connection(ConnectionEvent(state: .connected))), expected: []),
         RuleCase(
             name: "failed with code and text",
-            payload: event(.connection(ConnectionEvent(state: .failed, code: 6_208, text: "kicked", status: .timeout))),
+            payload: event(
+                .connection(
+                    ConnectionEvent(
+                        state: .failed, code: 6_208, text: "kicked", rongCloudStatus: RongCloudStatus(code: .timeout)))),
             expected: []),
         RuleCase(
             name: "disconnected with code and text",
-            payload: event(.connection(ConnectionEvent(state: .disconnected, code: 1, text: "x"))), expected: []),
+            payload: event(.connection(ConnectionEvent(state: .disconnected, code: 20_009, text: "x"))), expected: []),
         RuleCase(
             name: "connecting with code and text",
             payload: event(.connection(ConnectionEvent(state: .connecting, code: 7, text: "x"))),
             expected: [
+                F.warning(.undocumentedCode, "connection.code", actual: 7),
                 F.error(.connectionCodeState, "connection.code", actual: 7),
                 F.error(.connectionCodeState, "connection.text"),
             ]),
         RuleCase(
-            name: "connection state and status undocumented",
+            name: "connection state and RongCloud status undocumented",
             payload: event(
-                .connection(ConnectionEvent(state: ConnectionState(rawValue: 9), status: .init(rawValue: 7)))),
+                .connection(
+                    ConnectionEvent(
+                        state: ConnectionState(rawValue: 9), rongCloudStatus: RongCloudStatus(code: .init(rawValue: 7)))
+                )),
             expected: [
                 F.warning(.unknownEnumValue, "connection.state", actual: 9),
-                F.warning(.unknownEnumValue, "connection.status", actual: 7),
+                F.warning(.unknownEnumValue, "connection.rongCloudStatus.code", actual: 7),
             ]),
+        RuleCase(
+            name: "RongCloud connected alone",
+            payload: event(.connection(ConnectionEvent(rongCloudStatus: RongCloudStatus(code: .connected)))),
+            expected: []),
+        RuleCase(
+            name: "RongCloud status past the documented codes",
+            payload: event(.connection(ConnectionEvent(rongCloudStatus: RongCloudStatus(code: .init(rawValue: 17))))),
+            expected: [F.warning(.unknownEnumValue, "connection.rongCloudStatus.code", actual: 17)]),
+        // C6
+        RuleCase(
+            name: "failed with an undocumented code",
+            payload: event(.connection(ConnectionEvent(state: .failed, code: 6_209, text: "x"))),
+            expected: [F.warning(.undocumentedCode, "connection.code", actual: 6_209)]),
         RuleCase(
             name: "connection state unspecified", payload: event(.connection(ConnectionEvent())),
             expected: [F.warning(.unspecifiedEnumValue, "connection.state", actual: 0)]),
         // C2
         RuleCase(
             name: "reconnect failed with code",
-            payload: event(.userStatus(UserStatusEvent(type: .reconnectFailed, code: 5, text: "t"))), expected: []),
+            payload: event(.userStatus(UserStatusEvent(type: .reconnectFailed, code: 6_208, text: "t"))), expected: []),
+        RuleCase(
+            name: "reconnect failed with an undocumented code",
+            payload: event(.userStatus(UserStatusEvent(type: .reconnectFailed, code: 5, text: "t"))),
+            expected: [F.warning(.undocumentedCode, "userStatus.code", actual: 5)]),
         RuleCase(
             name: "forced offline with code",
             payload: event(.userStatus(UserStatusEvent(type: .forcedOffline, code: 6_208))),
@@ -477,7 +647,22 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         RuleCase(
             name: "user status undocumented",
             payload: event(.userStatus(UserStatusEvent(type: .init(rawValue: 4), code: 1))),
-            expected: [F.warning(.unknownEnumValue, "userStatus.type", actual: 4)]),
+            expected: [
+                F.warning(.unknownEnumValue, "userStatus.type", actual: 4),
+                F.warning(.undocumentedCode, "userStatus.code", actual: 1),
+            ]),
+        // G7 on a page of read members
+        RuleCase(
+            name: "read members with a long name card", profile: "current",
+            payload: event(
+                .readMembers(
+                    GroupMessageReadMembers(
+                        msgID: "m",
+                        members: [
+                            GroupMemberInfo(member: "bob"),
+                            GroupMemberInfo(member: "carol", nameCard: String(repeating: "群", count: 17)),
+                        ], nextSeq: 5))),
+            expected: [F.error(.groupNameCardBytes, "readMembers.members[1].nameCard", limit: 50, actual: 51)]),
         // C4
         RuleCase(
             name: "one-to-one and group receipts",
@@ -543,7 +728,10 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
                 MessageBatch(messages: [
                     F.directMessage(), Message(sender: "a", elems: [F.text()]),
                     F.directMessage([
-                        F.text(), Elem(kind: .merger(MergerElem(title: "t", messages: [Message(elems: [F.text()])]))),
+                        F.text(),
+                        Elem(
+                            kind: .merger(
+                                MergerElem(title: "t", abstracts: ["a"], messages: [Message(elems: [F.text()])]))),
                     ]),
                 ])),
             expected: [
@@ -563,7 +751,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         #expect(
             Set(warnings) == [
                 .unknownEnumValue, .unspecifiedEnumValue, .unknownKind, .unknownGroupType, .unknownPlatform,
-                .imageLargeSize, .imageThumbnailSize,
+                .imageLargeSize, .imageThumbnailSize, .undocumentedCode,
             ])
     }
 
@@ -573,7 +761,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         for code in codes {
             let parts = code.split(separator: ".", omittingEmptySubsequences: false)
             #expect(parts.count >= 2, "\(code)")
-            #expect(["limit", "range", "format", "rule", "enum"].contains(String(parts[0])), "\(code)")
+            #expect(["limit", "range", "format", "rule", "enum", "code"].contains(String(parts[0])), "\(code)")
             #expect(code.allSatisfy { $0.isLowercase || $0 == "." || $0 == "-" }, "\(code)")
         }
     }

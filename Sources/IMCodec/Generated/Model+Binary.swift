@@ -673,6 +673,7 @@ extension SoundElem: WireCodable {
         if self.size != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.size)) }
         if self.duration != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.duration)) }
         if self.downloadFlag != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.downloadFlag)) }
+        if self.isPlayed { size &+= 1 &+ 1 }
         if !unknownFields.isEmpty {
             size &+= unknownFields.bytes.count
             cache.holdsUnknownFields = true
@@ -703,6 +704,10 @@ extension SoundElem: WireCodable {
             writer.writeByte(0x28)
             writer.writeVarint(UInt64(self.downloadFlag))
         }
+        if self.isPlayed {
+            writer.writeByte(0x30)
+            writer.writeByte(1)
+        }
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
@@ -723,6 +728,8 @@ extension SoundElem: WireCodable {
                 do { self.duration = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "duration") }
             case 40:
                 do { self.downloadFlag = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "downloadFlag") }
+            case 48:
+                do { self.isPlayed = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "isPlayed") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -2779,6 +2786,7 @@ extension Message: WireCodable {
             size &+= 2 &+ WireFormat.lengthDelimitedSize(count)
         }
         if self.isSelf { size &+= 2 &+ 1 }
+        if self.atType.rawValue != 0 { size &+= 2 &+ WireFormat.int32Size(self.atType.rawValue) }
         if !unknownFields.isEmpty {
             size &+= unknownFields.bytes.count
             cache.holdsUnknownFields = true
@@ -2871,6 +2879,11 @@ extension Message: WireCodable {
             writer.writeByte(0x01)
             writer.writeByte(1)
         }
+        if self.atType.rawValue != 0 {
+            writer.writeByte(0xB0)
+            writer.writeByte(0x01)
+            writer.writeInt32(self.atType.rawValue)
+        }
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
 
@@ -2961,6 +2974,8 @@ extension Message: WireCodable {
                 } catch { throw error.prefixed(with: "elems[\(index)]") }
             case 152:
                 do { self.isSelf = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "isSelf") }
+            case 176:
+                do { self.atType = GroupAtType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "atType") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -3345,7 +3360,12 @@ extension ConnectionEvent: WireCodable {
         if self.state.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.state.rawValue) }
         if self.code != 0 { size &+= 1 &+ WireFormat.int32Size(self.code) }
         if !self.text.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.text.utf8.count) }
-        if self.status.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.status.rawValue) }
+        if let value = self.rongCloudStatus {
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
+        }
         if !unknownFields.isEmpty {
             size &+= unknownFields.bytes.count
             cache.holdsUnknownFields = true
@@ -3368,9 +3388,10 @@ extension ConnectionEvent: WireCodable {
             writer.writeByte(0x1A)
             writer.writeLengthDelimited(self.text)
         }
-        if self.status.rawValue != 0 {
-            writer.writeByte(0x20)
-            writer.writeInt32(self.status.rawValue)
+        if let value = self.rongCloudStatus {
+            writer.writeByte(0x2A)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
         }
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
@@ -3388,8 +3409,63 @@ extension ConnectionEvent: WireCodable {
                 do { self.code = Int32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "code") }
             case 26:
                 do { self.text = try reader.readString() } catch { throw error.prefixed(with: "text") }
-            case 32:
-                do { self.status = ConnectionStatusCode(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "status") }
+            case 42:
+                do {
+                    var nested = try reader.readNested()
+                    var value = self.rongCloudStatus.take() ?? RongCloudStatus()
+                    try value._merge(from: &nested, &context)
+                    self.rongCloudStatus = value
+                } catch { throw error.prefixed(with: "rongCloudStatus") }
+            default:
+                try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
+            }
+        }
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if unknownFields, let value = self.rongCloudStatus {
+            do throws(IMCodecError) {
+                try value._checkLimits(&context, unknownFields: unknownFields)
+            } catch { throw error.prefixed(with: "rongCloudStatus") }
+        }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
+    }
+}
+
+extension RongCloudStatus: WireCodable {
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
+        var size = 0
+        if self.code.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.code.rawValue) }
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
+        return size
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+        if self.code.rawValue != 0 {
+            writer.writeByte(0x08)
+            writer.writeInt32(self.code.rawValue)
+        }
+        if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
+    }
+
+    @inline(never)
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+        while reader.hasMore {
+            let start = reader.mark
+            let tag = try reader.readTag()
+            switch tag {
+            case 8:
+                do { self.code = ConnectionStatusCode(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "code") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -3458,6 +3534,101 @@ extension UserStatusEvent: WireCodable {
     @_effects(releasenone)
     @usableFromInline
     package func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
+    }
+}
+
+extension GroupMessageReadMembers: WireCodable {
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
+        var size = 0
+        if !self.msgID.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.msgID.utf8.count) }
+        for value in self.members {
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
+        }
+        if self.nextSeq != 0 { size &+= 1 &+ WireFormat.varintSize(self.nextSeq) }
+        if self.isFinished { size &+= 1 &+ 1 }
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
+        return size
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+        if !self.msgID.isEmpty {
+            writer.writeByte(0x0A)
+            writer.writeLengthDelimited(self.msgID)
+        }
+        for value in self.members {
+            writer.writeByte(0x12)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        }
+        if self.nextSeq != 0 {
+            writer.writeByte(0x18)
+            writer.writeVarint(self.nextSeq)
+        }
+        if self.isFinished {
+            writer.writeByte(0x20)
+            writer.writeByte(1)
+        }
+        if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
+    }
+
+    @inline(never)
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+        while reader.hasMore {
+            let start = reader.mark
+            let tag = try reader.readTag()
+            switch tag {
+            case 10:
+                do { self.msgID = try reader.readString() } catch { throw error.prefixed(with: "msgId") }
+            case 18:
+                let index = self.members.count
+                if index >= context.limits.maxRepeated {
+                    throw IMCodecError(
+                        .limitRepeated, path: "members[\(index)]",
+                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
+                }
+                do {
+                    var nested = try reader.readNested()
+                    if index == 0 {
+                        self.members.reserveCapacity(reader.entryCount(withTag: 18, limit: context.limits.maxRepeated))
+                    }
+                    self.members.append(GroupMemberInfo())
+                    try self.members[index]._merge(from: &nested, &context)
+                } catch { throw error.prefixed(with: "members[\(index)]") }
+            case 24:
+                do { self.nextSeq = try reader.readVarint() } catch { throw error.prefixed(with: "nextSeq") }
+            case 32:
+                do { self.isFinished = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "isFinished") }
+            default:
+                try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
+            }
+        }
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        try self.members.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
+            for index in entries.indices {
+                if index >= context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "members", index, context.limits.maxRepeated)
+                }
+                do throws(IMCodecError) {
+                    try entries[index]._checkLimits(&context, unknownFields: unknownFields)
+                } catch { throw error.prefixed(with: "members[\(index)]") }
+            }
+        }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
 }
@@ -5960,6 +6131,11 @@ extension Event: WireCodable {
             let count = value._encodedSize(&cache)
             cache.record(count, at: slot)
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
+        case .readMembers(let value)?:
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
         case .friendList(let value)?:
             let slot = cache.reserve()
             let count = value._encodedSize(&cache)
@@ -6056,6 +6232,10 @@ extension Event: WireCodable {
             value._encode(to: &writer, &cache)
         case .userStatus(let value)?:
             writer.writeByte(0x2A)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        case .readMembers(let value)?:
+            writer.writeByte(0x32)
             writer.writeLength(cache.next())
             value._encode(to: &writer, &cache)
         case .friendList(let value)?:
@@ -6195,6 +6375,18 @@ extension Event: WireCodable {
                     try value._merge(from: &nested, &context)
                     self.kind = .userStatus(value)
                 } catch { throw error.prefixed(with: "userStatus") }
+            case 50:
+                do {
+                    var nested = try reader.readNested()
+                    var value: GroupMessageReadMembers
+                    if case .readMembers? = self.kind, case .readMembers(let existing)? = self.kind.take() {
+                        value = existing
+                    } else {
+                        value = GroupMessageReadMembers()
+                    }
+                    try value._merge(from: &nested, &context)
+                    self.kind = .readMembers(value)
+                } catch { throw error.prefixed(with: "readMembers") }
             case 162:
                 do {
                     var nested = try reader.readNested()
@@ -6369,6 +6561,10 @@ extension Event: WireCodable {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(with: "modification") }
+        case .readMembers(let value)?:
+            do throws(IMCodecError) {
+                try value._checkLimits(&context, unknownFields: unknownFields)
+            } catch { throw error.prefixed(with: "readMembers") }
         case .friendList(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)

@@ -603,6 +603,10 @@ extension SoundElem {
             writer.key("downloadFlag")
             writer.uint32(self.downloadFlag)
         }
+        if self.isPlayed {
+            writer.key("isPlayed")
+            writer.bool(self.isPlayed)
+        }
         writer.endObject()
     }
 
@@ -642,6 +646,12 @@ extension SoundElem {
                 do {
                     self.downloadFlag = try JSONScalar.uint32(member.value)
                 } catch { throw error.prefixed(with: "downloadFlag") }
+            case "isPlayed", "is_played":
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.isPlayed = try JSONScalar.bool(member.value)
+                } catch { throw error.prefixed(with: "isPlayed") }
             default:
                 throw IMCodecError(
                     .jsonUnknownField, path: member.key,
@@ -2258,6 +2268,10 @@ extension Message {
             writer.key("isSelf")
             writer.bool(self.isSelf)
         }
+        if self.atType.rawValue != 0 {
+            writer.key("atType")
+            if let name = self.atType.protoName { writer.string(name) } else { writer.int32(self.atType.rawValue) }
+        }
         writer.endObject()
     }
 
@@ -2405,6 +2419,12 @@ extension Message {
                 do {
                     self.isSelf = try JSONScalar.bool(member.value)
                 } catch { throw error.prefixed(with: "isSelf") }
+            case "atType", "at_type":
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.atType = GroupAtType(rawValue: try JSONScalar.enumValue(member.value, named: GroupAtType._number(forProtoName:)))
+                } catch { throw error.prefixed(with: "atType") }
             default:
                 throw IMCodecError(
                     .jsonUnknownField, path: member.key,
@@ -2670,9 +2690,9 @@ extension ConnectionEvent {
             writer.key("text")
             writer.string(self.text)
         }
-        if self.status.rawValue != 0 {
-            writer.key("status")
-            if let name = self.status.protoName { writer.string(name) } else { writer.int32(self.status.rawValue) }
+        if let value = self.rongCloudStatus {
+            writer.key("rongCloudStatus")
+            value._writeJSON(to: &writer)
         }
         writer.endObject()
     }
@@ -2701,16 +2721,48 @@ extension ConnectionEvent {
                 do {
                     self.text = try JSONScalar.string(member.value)
                 } catch { throw error.prefixed(with: "text") }
-            case "status":
+            case "rongCloudStatus", "rong_cloud_status":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
-                    self.status = ConnectionStatusCode(rawValue: try JSONScalar.enumValue(member.value, named: ConnectionStatusCode._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "status") }
+                    self.rongCloudStatus = try RongCloudStatus(_json: member.value, &context)
+                } catch { throw error.prefixed(with: "rongCloudStatus") }
             default:
                 throw IMCodecError(
                     .jsonUnknownField, path: member.key,
                     reason: "ConnectionEvent has no field named \(member.key)")
+            }
+        }
+    }
+}
+
+extension RongCloudStatus {
+    @usableFromInline
+    package func _writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if self.code.rawValue != 0 {
+            writer.key("code")
+            if let name = self.code.protoName { writer.string(name) } else { writer.int32(self.code.rawValue) }
+        }
+        writer.endObject()
+    }
+
+    @usableFromInline
+    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+        self.init()
+        var seen: UInt64 = 0
+        for member in try JSONScalar.object(json) {
+            switch member.key {
+            case "code":
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.code = ConnectionStatusCode(rawValue: try JSONScalar.enumValue(member.value, named: ConnectionStatusCode._number(forProtoName:)))
+                } catch { throw error.prefixed(with: "code") }
+            default:
+                throw IMCodecError(
+                    .jsonUnknownField, path: member.key,
+                    reason: "RongCloudStatus has no field named \(member.key)")
             }
         }
     }
@@ -2763,6 +2815,78 @@ extension UserStatusEvent {
                 throw IMCodecError(
                     .jsonUnknownField, path: member.key,
                     reason: "UserStatusEvent has no field named \(member.key)")
+            }
+        }
+    }
+}
+
+extension GroupMessageReadMembers {
+    @usableFromInline
+    package func _writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if !self.msgID.isEmpty {
+            writer.key("msgId")
+            writer.string(self.msgID)
+        }
+        if !self.members.isEmpty {
+            writer.key("members")
+            writer.beginArray()
+            for value in self.members { value._writeJSON(to: &writer) }
+            writer.endArray()
+        }
+        if self.nextSeq != 0 {
+            writer.key("nextSeq")
+            writer.uint64(self.nextSeq)
+        }
+        if self.isFinished {
+            writer.key("isFinished")
+            writer.bool(self.isFinished)
+        }
+        writer.endObject()
+    }
+
+    @usableFromInline
+    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+        self.init()
+        var seen: UInt64 = 0
+        for member in try JSONScalar.object(json) {
+            switch member.key {
+            case "msgId", "msg_id":
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.msgID = try JSONScalar.string(member.value)
+                } catch { throw error.prefixed(with: "msgId") }
+            case "members":
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
+                if case .null = member.value { continue }
+                let elements: [JSONValue]
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "members") }
+                if elements.count > context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "members", context.limits.maxRepeated, context.limits.maxRepeated)
+                }
+                self.members.reserveCapacity(elements.count)
+                for (index, element) in elements.enumerated() {
+                    do {
+                        self.members.append(try GroupMemberInfo(_json: element, &context))
+                    } catch { throw error.prefixed(with: "members[\(index)]") }
+                }
+            case "nextSeq", "next_seq":
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.nextSeq = try JSONScalar.uint64(member.value)
+                } catch { throw error.prefixed(with: "nextSeq") }
+            case "isFinished", "is_finished":
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
+                if case .null = member.value { continue }
+                do {
+                    self.isFinished = try JSONScalar.bool(member.value)
+                } catch { throw error.prefixed(with: "isFinished") }
+            default:
+                throw IMCodecError(
+                    .jsonUnknownField, path: member.key,
+                    reason: "GroupMessageReadMembers has no field named \(member.key)")
             }
         }
     }
@@ -4714,6 +4838,9 @@ extension Event {
         case .userStatus(let value)?:
             writer.key("userStatus")
             value._writeJSON(to: &writer)
+        case .readMembers(let value)?:
+            writer.key("readMembers")
+            value._writeJSON(to: &writer)
         case .friendList(let value)?:
             writer.key("friendList")
             value._writeJSON(to: &writer)
@@ -4767,126 +4894,133 @@ extension Event {
             case "readReceipt", "read_receipt":
                 try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .readReceipt(try ReadReceiptEvent(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "readReceipt") }
             case "recall":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .recall(try RecallEvent(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "recall") }
             case "modification":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .modification(try ModificationEvent(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "modification") }
             case "connection":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .connection(try ConnectionEvent(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "connection") }
             case "userStatus", "user_status":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .userStatus(try UserStatusEvent(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "userStatus") }
-            case "friendList", "friend_list":
+            case "readMembers", "read_members":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
+                do {
+                    self.kind = .readMembers(try GroupMessageReadMembers(_json: member.value, &context))
+                } catch { throw error.prefixed(with: "readMembers") }
+            case "friendList", "friend_list":
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
+                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .friendList(try FriendList(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "friendList") }
             case "friendRequest", "friend_request":
-                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .friendRequest(try FriendRequest(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "friendRequest") }
             case "friendResponse", "friend_response":
-                try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .friendResponse(try FriendResponse(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "friendResponse") }
             case "friendResults", "friend_results":
-                try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .friendResults(try FriendResults(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "friendResults") }
             case "friendCheck", "friend_check":
-                try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .friendCheck(try FriendCheck(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "friendCheck") }
             case "friendPendency", "friend_pendency":
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 11, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .friendPendency(try FriendPendencyPage(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "friendPendency") }
             case "friendGroups", "friend_groups":
-                try JSONDecodeContext.markSeen(&seen, bit: 11, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .friendGroups(try FriendGroupList(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "friendGroups") }
             case "blacklist":
-                try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .blacklist(try Blacklist(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "blacklist") }
             case "groupProfiles", "group_profiles":
-                try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 14, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .groupProfiles(try GroupInfoList(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "groupProfiles") }
             case "createGroup", "create_group":
-                try JSONDecodeContext.markSeen(&seen, bit: 14, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 15, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .createGroup(try CreateGroupInfo(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "createGroup") }
             case "groupMembers", "group_members":
-                try JSONDecodeContext.markSeen(&seen, bit: 15, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 16, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .groupMembers(try GroupMemberList(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "groupMembers") }
             case "groupMemberResults", "group_member_results":
-                try JSONDecodeContext.markSeen(&seen, bit: 16, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 17, key: member.key)
                 if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .groupMemberResults(try GroupMemberResults(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "groupMemberResults") }
             case "groupPendency", "group_pendency":
-                try JSONDecodeContext.markSeen(&seen, bit: 17, key: member.key)
-                if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
+                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .groupPendency(try GroupPendencyPage(_json: member.value, &context))
                 } catch { throw error.prefixed(with: "groupPendency") }

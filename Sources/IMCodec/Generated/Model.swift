@@ -705,7 +705,10 @@ public struct ConnectionState: RawRepresentable, Hashable, Sendable, CustomStrin
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// RCConnectionStatus codes the seed 003 page asks apps to handle.
+/// RongCloud's RCConnectionStatus: the codes the seed 003 page asks apps to
+/// handle, and 0, ConnectionStatus_Connected in the RongCloud SDK headers. 0 is
+/// a status like the others, so a ConnectionEvent carries the code inside a
+/// RongCloudStatus, whose presence says that the event has one.
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
 /// data from a newer schema survives decoding and re-encoding.
@@ -716,19 +719,22 @@ public struct ConnectionStatusCode: RawRepresentable, Hashable, Sendable, Custom
     /// Creates a value from its number; any number is kept.
     @inlinable public init(rawValue: Int32) { self.rawValue = rawValue }
 
-    /// `CONNECTION_STATUS_CODE_UNSPECIFIED` (0).
-    public static let unspecified = ConnectionStatusCode(rawValue: 0)
-    /// `CONNECTION_STATUS_CODE_KICKED_OFFLINE_BY_OTHER_CLIENT` (6).
+    /// `CONNECTION_STATUS_CODE_CONNECTED` (0): ConnectionStatus_Connected: connected to the RongCloud server.
+    public static let connected = ConnectionStatusCode(rawValue: 0)
+    /// `CONNECTION_STATUS_CODE_KICKED_OFFLINE_BY_OTHER_CLIENT` (6): ConnectionStatus_KICKED_OFFLINE_BY_OTHER_CLIENT (seed 003): the user logged
+    /// in on another device, and this one is offline.
     public static let kickedOfflineByOtherClient = ConnectionStatusCode(rawValue: 6)
-    /// `CONNECTION_STATUS_CODE_TIMEOUT` (14).
+    /// `CONNECTION_STATUS_CODE_TIMEOUT` (14): ConnectionStatus_Timeout (seed 003): automatic reconnection timed out; the
+    /// SDK does not retry.
     public static let timeout = ConnectionStatusCode(rawValue: 14)
-    /// `CONNECTION_STATUS_CODE_TOKEN_INCORRECT` (15).
+    /// `CONNECTION_STATUS_CODE_TOKEN_INCORRECT` (15): ConnectionStatus_TOKEN_INCORRECT (seed 003): the token is invalid.
     public static let tokenIncorrect = ConnectionStatusCode(rawValue: 15)
-    /// `CONNECTION_STATUS_CODE_DISCONN_EXCEPTION` (16).
+    /// `CONNECTION_STATUS_CODE_DISCONN_EXCEPTION` (16): ConnectionStatus_DISCONN_EXCEPTION (seed 003): disconnected because the
+    /// user is banned.
     public static let disconnException = ConnectionStatusCode(rawValue: 16)
 
     /// The values the schema names, in declaration order.
-    public static let knownValues: [ConnectionStatusCode] = [.unspecified, .kickedOfflineByOtherClient, .timeout, .tokenIncorrect, .disconnException]
+    public static let knownValues: [ConnectionStatusCode] = [.connected, .kickedOfflineByOtherClient, .timeout, .tokenIncorrect, .disconnException]
 
     /// Whether the schema names this value.
     public var isKnown: Bool { protoName != nil }
@@ -736,7 +742,7 @@ public struct ConnectionStatusCode: RawRepresentable, Hashable, Sendable, Custom
     /// The schema's name of this value (`CONNECTION_STATUS_CODE_DISCONN_EXCEPTION`), or nil for an unnamed value.
     public var protoName: String? {
         switch rawValue {
-        case 0: "CONNECTION_STATUS_CODE_UNSPECIFIED"
+        case 0: "CONNECTION_STATUS_CODE_CONNECTED"
         case 6: "CONNECTION_STATUS_CODE_KICKED_OFFLINE_BY_OTHER_CLIENT"
         case 14: "CONNECTION_STATUS_CODE_TIMEOUT"
         case 15: "CONNECTION_STATUS_CODE_TOKEN_INCORRECT"
@@ -748,11 +754,253 @@ public struct ConnectionStatusCode: RawRepresentable, Hashable, Sendable, Custom
     /// The number of the value the schema names `name`.
     package static func _number(forProtoName name: String) -> Int32? {
         switch name {
-        case "CONNECTION_STATUS_CODE_UNSPECIFIED": 0
+        case "CONNECTION_STATUS_CODE_CONNECTED": 0
         case "CONNECTION_STATUS_CODE_KICKED_OFFLINE_BY_OTHER_CLIENT": 6
         case "CONNECTION_STATUS_CODE_TIMEOUT": 14
         case "CONNECTION_STATUS_CODE_TOKEN_INCORRECT": 15
         case "CONNECTION_STATUS_CODE_DISCONN_EXCEPTION": 16
+        default: nil
+        }
+    }
+
+    /// The schema's name, or the number for an unnamed value.
+    public var description: String { protoName ?? String(rawValue) }
+}
+
+/// Tencent IM result codes the seed documents name, so that applications can
+/// match on them. ConnectionEvent.code and UserStatusEvent.code carry codes of
+/// this kind; the validator warns on one this enum does not name.
+///
+/// Values the schema does not name are kept (proto3 enums are open), so
+/// data from a newer schema survives decoding and re-encoding.
+public struct ImErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The numeric value on the wire.
+    public var rawValue: Int32
+
+    /// Creates a value from its number; any number is kept.
+    @inlinable public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// `IM_ERROR_CODE_SUCC` (0): Success (ERR_SUCC).
+    public static let succ = ImErrorCode(rawValue: 0)
+    /// `IM_ERROR_CODE_KICKED_BY_OTHERS` (6208): ERR_IMSDK_KICKED_BY_OTHERS (seed 000): a login after a forcible logout
+    /// while offline fails with this code; the app may log in again.
+    public static let kickedByOthers = ImErrorCode(rawValue: 6208)
+    /// `IM_ERROR_CODE_IN_PEER_BLOCKLIST` (20007): Seed 002: the sender is on the receiver's blocklist and the console's
+    /// "Show 'Sent successfully' after sending messages" is disabled.
+    public static let inPeerBlocklist = ImErrorCode(rawValue: 20007)
+    /// `IM_ERROR_CODE_NOT_FRIEND` (20009): Seed 002: the relationship check for one-to-one messages is on and the
+    /// receiver is not a friend.
+    public static let notFriend = ImErrorCode(rawValue: 20009)
+
+    /// The values the schema names, in declaration order.
+    public static let knownValues: [ImErrorCode] = [.succ, .kickedByOthers, .inPeerBlocklist, .notFriend]
+
+    /// Whether the schema names this value.
+    public var isKnown: Bool { protoName != nil }
+
+    /// The schema's name of this value (`IM_ERROR_CODE_NOT_FRIEND`), or nil for an unnamed value.
+    public var protoName: String? {
+        switch rawValue {
+        case 0: "IM_ERROR_CODE_SUCC"
+        case 6208: "IM_ERROR_CODE_KICKED_BY_OTHERS"
+        case 20007: "IM_ERROR_CODE_IN_PEER_BLOCKLIST"
+        case 20009: "IM_ERROR_CODE_NOT_FRIEND"
+        default: nil
+        }
+    }
+
+    /// The number of the value the schema names `name`.
+    package static func _number(forProtoName name: String) -> Int32? {
+        switch name {
+        case "IM_ERROR_CODE_SUCC": 0
+        case "IM_ERROR_CODE_KICKED_BY_OTHERS": 6208
+        case "IM_ERROR_CODE_IN_PEER_BLOCKLIST": 20007
+        case "IM_ERROR_CODE_NOT_FRIEND": 20009
+        default: nil
+        }
+    }
+
+    /// The schema's name, or the number for an unnamed value.
+    public var description: String { protoName ?? String(rawValue) }
+}
+
+/// TIMFriendStatus (seed 001): the per-user result of a friendship call.
+///
+/// Values the schema does not name are kept (proto3 enums are open), so
+/// data from a newer schema survives decoding and re-encoding.
+public struct FriendStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The numeric value on the wire.
+    public var rawValue: Int32
+
+    /// Creates a value from its number; any number is kept.
+    @inlinable public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// `FRIEND_STATUS_SUCC` (0): TIM_FRIEND_STATUS_SUCC: success.
+    public static let succ = FriendStatus(rawValue: 0)
+    /// `FRIEND_STATUS_ADD_SELF_FRIEND_FULL` (30010): TIM_ADD_FRIEND_STATUS_SELF_FRIEND_FULL: adding or answering; your friend
+    /// list is full.
+    public static let addSelfFriendFull = FriendStatus(rawValue: 30010)
+    /// `FRIEND_STATUS_ADD_THEIR_FRIEND_FULL` (30014): TIM_ADD_FRIEND_STATUS_THEIR_FRIEND_FULL: adding or answering; the user's
+    /// friend list is full.
+    public static let addTheirFriendFull = FriendStatus(rawValue: 30014)
+    /// `FRIEND_STATUS_ADD_IN_SELF_BLACK_LIST` (30515): TIM_ADD_FRIEND_STATUS_IN_SELF_BLACK_LIST: adding; the user is in your
+    /// blocklist.
+    public static let addInSelfBlackList = FriendStatus(rawValue: 30515)
+    /// `FRIEND_STATUS_ADD_FRIEND_SIDE_FORBID_ADD` (30516): TIM_ADD_FRIEND_STATUS_FRIEND_SIDE_FORBID_ADD: adding; the user forbids
+    /// being added.
+    public static let addFriendSideForbidAdd = FriendStatus(rawValue: 30516)
+    /// `FRIEND_STATUS_ADD_IN_OTHER_SIDE_BLACK_LIST` (30525): TIM_ADD_FRIEND_STATUS_IN_OTHER_SIDE_BLACK_LIST: adding; you are in the
+    /// user's blocklist.
+    public static let addInOtherSideBlackList = FriendStatus(rawValue: 30525)
+    /// `FRIEND_STATUS_ADD_PENDING` (30539): TIM_ADD_FRIEND_STATUS_PENDING: adding; waiting for the user to accept.
+    public static let addPending = FriendStatus(rawValue: 30539)
+    /// `FRIEND_STATUS_RESPONSE_NO_REQ` (30614): TIM_RESPONSE_FRIEND_STATUS_NO_REQ: answering; the user sent no request.
+    public static let responseNoReq = FriendStatus(rawValue: 30614)
+    /// `FRIEND_STATUS_DEL_NO_FRIEND` (31704): TIM_DEL_FRIEND_STATUS_NO_FRIEND: deleting; the user is not a friend.
+    public static let delNoFriend = FriendStatus(rawValue: 31704)
+
+    /// The values the schema names, in declaration order.
+    public static let knownValues: [FriendStatus] = [.succ, .addSelfFriendFull, .addTheirFriendFull, .addInSelfBlackList, .addFriendSideForbidAdd, .addInOtherSideBlackList, .addPending, .responseNoReq, .delNoFriend]
+
+    /// Whether the schema names this value.
+    public var isKnown: Bool { protoName != nil }
+
+    /// The schema's name of this value (`FRIEND_STATUS_DEL_NO_FRIEND`), or nil for an unnamed value.
+    public var protoName: String? {
+        switch rawValue {
+        case 0: "FRIEND_STATUS_SUCC"
+        case 30010: "FRIEND_STATUS_ADD_SELF_FRIEND_FULL"
+        case 30014: "FRIEND_STATUS_ADD_THEIR_FRIEND_FULL"
+        case 30515: "FRIEND_STATUS_ADD_IN_SELF_BLACK_LIST"
+        case 30516: "FRIEND_STATUS_ADD_FRIEND_SIDE_FORBID_ADD"
+        case 30525: "FRIEND_STATUS_ADD_IN_OTHER_SIDE_BLACK_LIST"
+        case 30539: "FRIEND_STATUS_ADD_PENDING"
+        case 30614: "FRIEND_STATUS_RESPONSE_NO_REQ"
+        case 31704: "FRIEND_STATUS_DEL_NO_FRIEND"
+        default: nil
+        }
+    }
+
+    /// The number of the value the schema names `name`.
+    package static func _number(forProtoName name: String) -> Int32? {
+        switch name {
+        case "FRIEND_STATUS_SUCC": 0
+        case "FRIEND_STATUS_ADD_SELF_FRIEND_FULL": 30010
+        case "FRIEND_STATUS_ADD_THEIR_FRIEND_FULL": 30014
+        case "FRIEND_STATUS_ADD_IN_SELF_BLACK_LIST": 30515
+        case "FRIEND_STATUS_ADD_FRIEND_SIDE_FORBID_ADD": 30516
+        case "FRIEND_STATUS_ADD_IN_OTHER_SIDE_BLACK_LIST": 30525
+        case "FRIEND_STATUS_ADD_PENDING": 30539
+        case "FRIEND_STATUS_RESPONSE_NO_REQ": 30614
+        case "FRIEND_STATUS_DEL_NO_FRIEND": 31704
+        default: nil
+        }
+    }
+
+    /// The schema's name, or the number for an unnamed value.
+    public var description: String { protoName ?? String(rawValue) }
+}
+
+/// TIMGroupMemberStatus (seed 004): the per-member result of a member
+/// operation.
+///
+/// Values the schema does not name are kept (proto3 enums are open), so
+/// data from a newer schema survives decoding and re-encoding.
+public struct GroupMemberStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The numeric value on the wire.
+    public var rawValue: Int32
+
+    /// Creates a value from its number; any number is kept.
+    @inlinable public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// `GROUP_MEMBER_STATUS_FAIL` (0): TIM_GROUP_MEMBER_STATUS_FAIL: the operation failed.
+    public static let fail = GroupMemberStatus(rawValue: 0)
+    /// `GROUP_MEMBER_STATUS_SUCC` (1): TIM_GROUP_MEMBER_STATUS_SUCC: the operation succeeded.
+    public static let succ = GroupMemberStatus(rawValue: 1)
+    /// `GROUP_MEMBER_STATUS_INVALID` (2): TIM_GROUP_MEMBER_STATUS_INVALID: the user was already a member when added,
+    /// or not a member when removed.
+    public static let invalid = GroupMemberStatus(rawValue: 2)
+    /// `GROUP_MEMBER_STATUS_PENDING` (3): TIM_GROUP_MEMBER_STATUS_PENDING: waiting for the invitee.
+    public static let pending = GroupMemberStatus(rawValue: 3)
+
+    /// The values the schema names, in declaration order.
+    public static let knownValues: [GroupMemberStatus] = [.fail, .succ, .invalid, .pending]
+
+    /// Whether the schema names this value.
+    public var isKnown: Bool { protoName != nil }
+
+    /// The schema's name of this value (`GROUP_MEMBER_STATUS_PENDING`), or nil for an unnamed value.
+    public var protoName: String? {
+        switch rawValue {
+        case 0: "GROUP_MEMBER_STATUS_FAIL"
+        case 1: "GROUP_MEMBER_STATUS_SUCC"
+        case 2: "GROUP_MEMBER_STATUS_INVALID"
+        case 3: "GROUP_MEMBER_STATUS_PENDING"
+        default: nil
+        }
+    }
+
+    /// The number of the value the schema names `name`.
+    package static func _number(forProtoName name: String) -> Int32? {
+        switch name {
+        case "GROUP_MEMBER_STATUS_FAIL": 0
+        case "GROUP_MEMBER_STATUS_SUCC": 1
+        case "GROUP_MEMBER_STATUS_INVALID": 2
+        case "GROUP_MEMBER_STATUS_PENDING": 3
+        default: nil
+        }
+    }
+
+    /// The schema's name, or the number for an unnamed value.
+    public var description: String { protoName ?? String(rawValue) }
+}
+
+/// V2TIMGroupAtType (seed 002 switches on V2TIM_AT_ME, V2TIM_AT_ALL and
+/// V2TIM_AT_ALL_AT_ME; numbers from the SDK headers): how a group @ message
+/// mentions the logged-in user.
+///
+/// Values the schema does not name are kept (proto3 enums are open), so
+/// data from a newer schema survives decoding and re-encoding.
+public struct GroupAtType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The numeric value on the wire.
+    public var rawValue: Int32
+
+    /// Creates a value from its number; any number is kept.
+    @inlinable public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// `GROUP_AT_TYPE_UNSPECIFIED` (0).
+    public static let unspecified = GroupAtType(rawValue: 0)
+    /// `GROUP_AT_TYPE_AT_ME` (1): V2TIM_AT_ME: the message mentions the user.
+    public static let atMe = GroupAtType(rawValue: 1)
+    /// `GROUP_AT_TYPE_AT_ALL` (2): V2TIM_AT_ALL: the message mentions all members.
+    public static let atAll = GroupAtType(rawValue: 2)
+    /// `GROUP_AT_TYPE_AT_ALL_AT_ME` (3): V2TIM_AT_ALL_AT_ME: the message mentions all members and the user.
+    public static let atAllAtMe = GroupAtType(rawValue: 3)
+
+    /// The values the schema names, in declaration order.
+    public static let knownValues: [GroupAtType] = [.unspecified, .atMe, .atAll, .atAllAtMe]
+
+    /// Whether the schema names this value.
+    public var isKnown: Bool { protoName != nil }
+
+    /// The schema's name of this value (`GROUP_AT_TYPE_AT_ALL_AT_ME`), or nil for an unnamed value.
+    public var protoName: String? {
+        switch rawValue {
+        case 0: "GROUP_AT_TYPE_UNSPECIFIED"
+        case 1: "GROUP_AT_TYPE_AT_ME"
+        case 2: "GROUP_AT_TYPE_AT_ALL"
+        case 3: "GROUP_AT_TYPE_AT_ALL_AT_ME"
+        default: nil
+        }
+    }
+
+    /// The number of the value the schema names `name`.
+    package static func _number(forProtoName name: String) -> Int32? {
+        switch name {
+        case "GROUP_AT_TYPE_UNSPECIFIED": 0
+        case "GROUP_AT_TYPE_AT_ME": 1
+        case "GROUP_AT_TYPE_AT_ALL": 2
+        case "GROUP_AT_TYPE_AT_ALL_AT_ME": 3
         default: nil
         }
     }
@@ -806,80 +1054,6 @@ public struct UserStatusType: RawRepresentable, Hashable, Sendable, CustomString
         case "USER_STATUS_TYPE_FORCED_OFFLINE": 1
         case "USER_STATUS_TYPE_RECONNECT_FAILED": 2
         case "USER_STATUS_TYPE_USER_SIG_EXPIRED": 3
-        default: nil
-        }
-    }
-
-    /// The schema's name, or the number for an unnamed value.
-    public var description: String { protoName ?? String(rawValue) }
-}
-
-/// TIMFriendStatus: the per-user result codes of friendship calls (seed 001,
-/// add, delete and response results). Result codes are results, not
-/// requests: a value the seed does not name is reported as undocumented.
-///
-/// Values the schema does not name are kept (proto3 enums are open), so
-/// data from a newer schema survives decoding and re-encoding.
-public struct FriendStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    /// The numeric value on the wire.
-    public var rawValue: Int32
-
-    /// Creates a value from its number; any number is kept.
-    @inlinable public init(rawValue: Int32) { self.rawValue = rawValue }
-
-    /// `FRIEND_STATUS_SUCC` (0).
-    public static let succ = FriendStatus(rawValue: 0)
-    /// `FRIEND_STATUS_ADD_SELF_FRIEND_FULL` (30010).
-    public static let addSelfFriendFull = FriendStatus(rawValue: 30010)
-    /// `FRIEND_STATUS_ADD_THEIR_FRIEND_FULL` (30014).
-    public static let addTheirFriendFull = FriendStatus(rawValue: 30014)
-    /// `FRIEND_STATUS_ADD_IN_SELF_BLACK_LIST` (30515).
-    public static let addInSelfBlackList = FriendStatus(rawValue: 30515)
-    /// `FRIEND_STATUS_ADD_FRIEND_SIDE_FORBID_ADD` (30516).
-    public static let addFriendSideForbidAdd = FriendStatus(rawValue: 30516)
-    /// `FRIEND_STATUS_ADD_IN_OTHER_SIDE_BLACK_LIST` (30525).
-    public static let addInOtherSideBlackList = FriendStatus(rawValue: 30525)
-    /// `FRIEND_STATUS_ADD_PENDING` (30539).
-    public static let addPending = FriendStatus(rawValue: 30539)
-    /// `FRIEND_STATUS_RESPONSE_NO_REQ` (30614).
-    public static let responseNoReq = FriendStatus(rawValue: 30614)
-    /// `FRIEND_STATUS_DEL_NO_FRIEND` (31704).
-    public static let delNoFriend = FriendStatus(rawValue: 31704)
-
-    /// The values the schema names, in declaration order.
-    public static let knownValues: [FriendStatus] = [.succ, .addSelfFriendFull, .addTheirFriendFull, .addInSelfBlackList, .addFriendSideForbidAdd, .addInOtherSideBlackList, .addPending, .responseNoReq, .delNoFriend]
-
-    /// Whether the schema names this value.
-    public var isKnown: Bool { protoName != nil }
-
-    /// The schema's name of this value (`FRIEND_STATUS_DEL_NO_FRIEND`), or nil for an unnamed value.
-    public var protoName: String? {
-        switch rawValue {
-        case 0: "FRIEND_STATUS_SUCC"
-        case 30010: "FRIEND_STATUS_ADD_SELF_FRIEND_FULL"
-        case 30014: "FRIEND_STATUS_ADD_THEIR_FRIEND_FULL"
-        case 30515: "FRIEND_STATUS_ADD_IN_SELF_BLACK_LIST"
-        case 30516: "FRIEND_STATUS_ADD_FRIEND_SIDE_FORBID_ADD"
-        case 30525: "FRIEND_STATUS_ADD_IN_OTHER_SIDE_BLACK_LIST"
-        case 30539: "FRIEND_STATUS_ADD_PENDING"
-        case 30614: "FRIEND_STATUS_RESPONSE_NO_REQ"
-        case 31704: "FRIEND_STATUS_DEL_NO_FRIEND"
-        default: nil
-        }
-    }
-
-    /// The number of the value the schema names `name`.
-    package static func _number(forProtoName name: String) -> Int32? {
-        switch name {
-        case "FRIEND_STATUS_SUCC": 0
-        case "FRIEND_STATUS_ADD_SELF_FRIEND_FULL": 30010
-        case "FRIEND_STATUS_ADD_THEIR_FRIEND_FULL": 30014
-        case "FRIEND_STATUS_ADD_IN_SELF_BLACK_LIST": 30515
-        case "FRIEND_STATUS_ADD_FRIEND_SIDE_FORBID_ADD": 30516
-        case "FRIEND_STATUS_ADD_IN_OTHER_SIDE_BLACK_LIST": 30525
-        case "FRIEND_STATUS_ADD_PENDING": 30539
-        case "FRIEND_STATUS_RESPONSE_NO_REQ": 30614
-        case "FRIEND_STATUS_DEL_NO_FRIEND": 31704
         default: nil
         }
     }
@@ -1283,59 +1457,6 @@ public struct GroupReceiveMessageOpt: RawRepresentable, Hashable, Sendable, Cust
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIMGroupMemberStatus: the result of a member operation for one user
-/// (seed 004, values 0 to 3).
-///
-/// Values the schema does not name are kept (proto3 enums are open), so
-/// data from a newer schema survives decoding and re-encoding.
-public struct GroupMemberStatus: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    /// The numeric value on the wire.
-    public var rawValue: Int32
-
-    /// Creates a value from its number; any number is kept.
-    @inlinable public init(rawValue: Int32) { self.rawValue = rawValue }
-
-    /// `GROUP_MEMBER_STATUS_FAIL` (0).
-    public static let fail = GroupMemberStatus(rawValue: 0)
-    /// `GROUP_MEMBER_STATUS_SUCC` (1).
-    public static let succ = GroupMemberStatus(rawValue: 1)
-    /// `GROUP_MEMBER_STATUS_INVALID` (2).
-    public static let invalid = GroupMemberStatus(rawValue: 2)
-    /// `GROUP_MEMBER_STATUS_PENDING` (3).
-    public static let pending = GroupMemberStatus(rawValue: 3)
-
-    /// The values the schema names, in declaration order.
-    public static let knownValues: [GroupMemberStatus] = [.fail, .succ, .invalid, .pending]
-
-    /// Whether the schema names this value.
-    public var isKnown: Bool { protoName != nil }
-
-    /// The schema's name of this value (`GROUP_MEMBER_STATUS_PENDING`), or nil for an unnamed value.
-    public var protoName: String? {
-        switch rawValue {
-        case 0: "GROUP_MEMBER_STATUS_FAIL"
-        case 1: "GROUP_MEMBER_STATUS_SUCC"
-        case 2: "GROUP_MEMBER_STATUS_INVALID"
-        case 3: "GROUP_MEMBER_STATUS_PENDING"
-        default: nil
-        }
-    }
-
-    /// The number of the value the schema names `name`.
-    package static func _number(forProtoName name: String) -> Int32? {
-        switch name {
-        case "GROUP_MEMBER_STATUS_FAIL": 0
-        case "GROUP_MEMBER_STATUS_SUCC": 1
-        case "GROUP_MEMBER_STATUS_INVALID": 2
-        case "GROUP_MEMBER_STATUS_PENDING": 3
-        default: nil
-        }
-    }
-
-    /// The schema's name, or the number for an unnamed value.
-    public var description: String { protoName ?? String(rawValue) }
-}
-
 /// TIMGroupPendencyGetType: an application to join or an invitation (seed
 /// 004 names it; numbers from the SDK headers).
 ///
@@ -1580,6 +1701,10 @@ public struct UserProfile: WireMessage {
     /// `role` (field 11, uint32).
     public var role: UInt32 = 0
 
+    /// Custom profile fields. In seed 001 a key is the SDK's
+    /// TIMProfileTypeKey_Custom_Prefix ("Tag_Profile_Custom_" in the SDK
+    /// headers) followed by the field's name.
+    ///
     /// `custom_info` (field 12, repeated CustomInfoEntry).
     public var customInfo: [CustomInfoEntry] = []
 
@@ -1827,6 +1952,12 @@ public struct SoundElem: WireMessage {
     /// `download_flag` (field 5, uint32).
     public var downloadFlag: UInt32 = 0
 
+    /// Whether the receiving user has played the sound: the red dot that seed
+    /// 002 shows until playback. Local to one client.
+    ///
+    /// `is_played` (field 6, bool).
+    public var isPlayed: Bool = false
+
     /// Fields this schema does not know, kept for re-encoding.
     public var unknownFields = UnknownFields()
 
@@ -1839,13 +1970,15 @@ public struct SoundElem: WireMessage {
         url: String = "",
         size: UInt32 = 0,
         duration: UInt32 = 0,
-        downloadFlag: UInt32 = 0
+        downloadFlag: UInt32 = 0,
+        isPlayed: Bool = false
     ) {
         self.uuid = uuid
         self.url = url
         self.size = size
         self.duration = duration
         self.downloadFlag = downloadFlag
+        self.isPlayed = isPlayed
     }
 }
 
@@ -2766,7 +2899,9 @@ public struct Message: WireMessage {
     /// `targeted_receivers` (field 14, repeated string).
     public var targetedReceivers: [String] = []
 
-    /// Group @ message: the mentioned user IDs.
+    /// Group @ message: the mentioned user IDs. The user ID
+    /// "__kImSDK_MesssageAtALL__" (kImSDK_MesssageAtALL in the SDK headers,
+    /// with the SDK's spelling) mentions all members.
     ///
     /// `at_user_list` (field 15, repeated string).
     public var atUserList: [String] = []
@@ -2795,6 +2930,13 @@ public struct Message: WireMessage {
     /// `is_self` (field 19, bool).
     public var isSelf: Bool = false
 
+    /// How this group @ message mentions the logged-in user
+    /// (V2TIMGroupAtInfo.atType of the conversation entry for this message):
+    /// it follows from at_user_list. Local to one client, like is_self.
+    ///
+    /// `at_type` (field 22, GroupAtType).
+    public var atType: GroupAtType = GroupAtType(rawValue: 0)
+
     /// Fields this schema does not know, kept for re-encoding.
     public var unknownFields = UnknownFields()
 
@@ -2821,7 +2963,8 @@ public struct Message: WireMessage {
         offlinePushInfo: OfflinePushInfo? = nil,
         cloudCustomData: [UInt8] = [],
         elems: [Elem] = [],
-        isSelf: Bool = false
+        isSelf: Bool = false,
+        atType: GroupAtType = GroupAtType(rawValue: 0)
     ) {
         self.msgID = msgID
         self.sender = sender
@@ -2842,6 +2985,7 @@ public struct Message: WireMessage {
         self.cloudCustomData = cloudCustomData
         self.elems = elems
         self.isSelf = isSelf
+        self.atType = atType
     }
 }
 
@@ -3012,8 +3156,11 @@ public struct ConnectionEvent: WireMessage {
     /// `text` (field 3, string).
     public var text: String = ""
 
-    /// `status` (field 4, ConnectionStatusCode).
-    public var status: ConnectionStatusCode = ConnectionStatusCode(rawValue: 0)
+    /// The RongCloud status (seed 003), when the event reports one; an event
+    /// that reports only a RongCloud status leaves state at 0.
+    ///
+    /// `rong_cloud_status` (field 5, RongCloudStatus).
+    public var rongCloudStatus: RongCloudStatus? = nil
 
     /// Fields this schema does not know, kept for re-encoding.
     public var unknownFields = UnknownFields()
@@ -3026,12 +3173,35 @@ public struct ConnectionEvent: WireMessage {
         state: ConnectionState = ConnectionState(rawValue: 0),
         code: Int32 = 0,
         text: String = "",
-        status: ConnectionStatusCode = ConnectionStatusCode(rawValue: 0)
+        rongCloudStatus: RongCloudStatus? = nil
     ) {
         self.state = state
         self.code = code
         self.text = text
-        self.status = status
+        self.rongCloudStatus = rongCloudStatus
+    }
+}
+
+/// A RongCloud connection status: a message, so that Connected (0) is
+/// carried like any other status.
+public struct RongCloudStatus: WireMessage {
+    /// `imcodec.v1.RongCloudStatus`.
+    public static var protoMessageName: String { "imcodec.v1.RongCloudStatus" }
+
+    /// `code` (field 1, ConnectionStatusCode).
+    public var code: ConnectionStatusCode = ConnectionStatusCode(rawValue: 0)
+
+    /// Fields this schema does not know, kept for re-encoding.
+    public var unknownFields = UnknownFields()
+
+    /// Creates a value with every field at its default.
+    public init() {}
+
+    /// Creates a value from its fields; omitted fields keep their defaults.
+    public init(
+        code: ConnectionStatusCode = ConnectionStatusCode(rawValue: 0)
+    ) {
+        self.code = code
     }
 }
 
@@ -3067,6 +3237,51 @@ public struct UserStatusEvent: WireMessage {
     }
 }
 
+/// One page of the members who have read a group message, as
+/// getGroupMessageReadMemberList delivers it (seed 002): the members, the
+/// cursor of the next page and whether the list is complete.
+public struct GroupMessageReadMembers: WireMessage {
+    /// `imcodec.v1.GroupMessageReadMembers`.
+    public static var protoMessageName: String { "imcodec.v1.GroupMessageReadMembers" }
+
+    /// The message whose readers these are.
+    ///
+    /// `msg_id` (field 1, string).
+    public var msgID: String = ""
+
+    /// `members` (field 2, repeated GroupMemberInfo).
+    public var members: [GroupMemberInfo] = []
+
+    /// Cursor for the next page (nextSeq).
+    ///
+    /// `next_seq` (field 3, uint64).
+    public var nextSeq: UInt64 = 0
+
+    /// Whether every reader has been delivered (isFinished).
+    ///
+    /// `is_finished` (field 4, bool).
+    public var isFinished: Bool = false
+
+    /// Fields this schema does not know, kept for re-encoding.
+    public var unknownFields = UnknownFields()
+
+    /// Creates a value with every field at its default.
+    public init() {}
+
+    /// Creates a value from its fields; omitted fields keep their defaults.
+    public init(
+        msgID: String = "",
+        members: [GroupMemberInfo] = [],
+        nextSeq: UInt64 = 0,
+        isFinished: Bool = false
+    ) {
+        self.msgID = msgID
+        self.members = members
+        self.nextSeq = nextSeq
+        self.isFinished = isFinished
+    }
+}
+
 /// TIMFriend (seed 001): one entry of the friend list or the blacklist.
 public struct Friend: WireMessage {
     /// `imcodec.v1.Friend`.
@@ -3092,7 +3307,9 @@ public struct Friend: WireMessage {
     /// `add_time` (field 6, uint64).
     public var addTime: UInt64 = 0
 
-    /// Friend custom fields: a key and a bytes or number value (seed 001).
+    /// Friend custom fields: a key and a bytes or number value (seed 001). In
+    /// seed 001 a key is the SDK's TIMFriendTypeKey_Custom_Prefix
+    /// ("Tag_SNS_Custom_" in the SDK headers) followed by the field's name.
     ///
     /// `custom_info` (field 7, repeated CustomInfoEntry).
     public var customInfo: [CustomInfoEntry] = []
@@ -4159,6 +4376,10 @@ public struct Event: WireMessage {
         case connection(ConnectionEvent)
         /// `user_status` (field 5, UserStatusEvent).
         case userStatus(UserStatusEvent)
+        /// The members who have read a group message (seed 002).
+        ///
+        /// `read_members` (field 6, GroupMessageReadMembers).
+        case readMembers(GroupMessageReadMembers)
         /// Relationship chain (seed 001).
         ///
         /// `friend_list` (field 20, FriendList).

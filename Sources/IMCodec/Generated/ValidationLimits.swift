@@ -120,6 +120,12 @@ public struct ValidationLimits: Sendable, Hashable {
     public var maxProfileStringBytes: Int? = nil
     /// The longest user ID, in bytes (F8, `limit.user.id-bytes`). Seed: no limit; current: 32.
     public var maxUserIDBytes: Int? = nil
+    /// The prefix every custom profile field key starts with (TIMProfileTypeKey_Custom_Prefix); nil turns the rule off
+    /// (F10, `format.profile.custom-key`). Seed: `Tag_Profile_Custom_`; current: no limit.
+    public var profileCustomKeyPrefix: String? = "Tag_Profile_Custom_"
+    /// The prefix every custom friend field key starts with (TIMFriendTypeKey_Custom_Prefix); nil turns the rule off
+    /// (F11, `format.friend.custom-key`). Seed: `Tag_SNS_Custom_`; current: no limit.
+    public var friendCustomKeyPrefix: String? = "Tag_SNS_Custom_"
 
     /// Creates limits with the defaults: the ``seed`` profile.
     public init() {}
@@ -159,6 +165,8 @@ extension ValidationLimits {
         limits.snsSystemTypes = 1...14
         limits.maxProfileStringBytes = 500
         limits.maxUserIDBytes = 32
+        limits.profileCustomKeyPrefix = nil
+        limits.friendCustomKeyPrefix = nil
         return limits
     }()
 

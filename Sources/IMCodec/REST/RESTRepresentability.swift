@@ -8,8 +8,8 @@ enum RESTRepresentability {
     private enum Step {
         /// A message's fields, then its elems.
         case message(Message, path: String)
-        /// What follows a message's elems: `is_self` (field 19) and its
-        /// unknown fields.
+        /// What follows a message's elems: `is_self` (field 19), `at_type`
+        /// (field 22) and its unknown fields.
         case messageEnd(Message, path: String)
         /// One elem.
         case elem(Elem, path: String)
@@ -40,6 +40,9 @@ enum RESTRepresentability {
             case .messageEnd(let message, let path):
                 if message.isSelf {
                     throw unrepresentable(join(path, "isSelf"), "REST message bodies carry no isSelf flag")
+                }
+                if message.atType.rawValue != 0 {
+                    throw unrepresentable(join(path, "atType"), "REST message bodies carry no @ type")
                 }
                 try unknown(message.unknownFields, at: path)
             case .elem(let elem, let path):
@@ -122,7 +125,11 @@ enum RESTRepresentability {
                 try unknown(level.unknownFields, at: levelPath)
             }
             try unknown(image.unknownFields, at: join(path, "image"))
-        case .sound(let sound): try unknown(sound.unknownFields, at: join(path, "sound"))
+        case .sound(let sound):
+            if sound.isPlayed {
+                throw unrepresentable(join(path, "sound.isPlayed"), "REST sound elements have no played state")
+            }
+            try unknown(sound.unknownFields, at: join(path, "sound"))
         case .video(let video): try unknown(video.unknownFields, at: join(path, "video"))
         case .file(let file): try unknown(file.unknownFields, at: join(path, "file"))
         case .location(let location):

@@ -12,6 +12,8 @@
 ///   documentation says it never is, or missing where it always is).
 /// - `enum.*`: a value outside the documented set; always a warning, since
 ///   newer data may use values this schema does not name.
+/// - `code.*`: a result code the documents do not name; a warning, for the
+///   same reason.
 ///
 /// New codes may be added in later releases, so switch over codes with a
 /// `default`.
@@ -58,6 +60,14 @@ extension FindingCode {
     /// A merger states a message count (`msgNum`, REST `MsgNum`) other than
     /// the number of messages it carries.
     public static let mergerMsgNum = Self("rule.merger.msg-num")
+    /// A merger has no title, which the SDK displays it by (M19).
+    public static let mergerTitleMissing = Self("rule.merger.title-missing")
+    /// A merger has no abstract line, which the SDK displays it by (M19).
+    public static let mergerAbstractsMissing = Self("rule.merger.abstracts-missing")
+    /// A message's @ type does not follow from its @ user list: set on a
+    /// message without one, @ all without the @-all user ID
+    /// (``Message/atAllUserID``), or @ me without another user ID (M20).
+    public static let atTypeMismatch = Self("rule.at.type-mismatch")
     /// A merger carries messages and also the key of messages stored apart
     /// (`jsonMsgKey`, REST `JsonMsgKey`): it has one or the other.
     public static let mergerKeyWithMessages = Self("rule.merger.key-with-messages")
@@ -177,6 +187,18 @@ extension FindingCode {
     /// A member custom field value is longer than
     /// ``ValidationLimits/maxMemberCustomValueBytes`` (G16).
     public static let memberCustomValueBytes = Self("limit.member.custom-value-bytes")
+    /// A member-info-change tip gives a member the owner role; ownership only
+    /// moves by transfer (G19).
+    public static let groupTipsOwnerRole = Self("rule.group-tips.owner-role")
+    /// A set-admin or cancel-admin tip, or a grant-admin or cancel-admin
+    /// notice, in an AVChatRoom group, which has no role changes (G20).
+    public static let avChatRoomRoleChange = Self("rule.avchatroom.role-change")
+    /// An owner change in an AVChatRoom group, whose ownership cannot be
+    /// transferred (G20).
+    public static let avChatRoomOwnerTransfer = Self("rule.avchatroom.owner-transfer")
+    /// An invited-to-group or invite-request notice in an AVChatRoom group,
+    /// which does not support adding members (G20).
+    public static let avChatRoomMemberAddition = Self("rule.avchatroom.member-addition")
 
     // MARK: Relationship chain and profiles (docs/LIMITS.md F1–F9)
 
@@ -203,6 +225,12 @@ extension FindingCode {
     public static let profileStringBytes = Self("limit.profile.string-bytes")
     /// A user ID is longer than ``ValidationLimits/maxUserIDBytes`` (F8).
     public static let userIDBytes = Self("limit.user.id-bytes")
+    /// A custom profile field key does not start with
+    /// ``ValidationLimits/profileCustomKeyPrefix`` (F10).
+    public static let profileCustomKeyFormat = Self("format.profile.custom-key")
+    /// A friend-list entry's custom field key does not start with
+    /// ``ValidationLimits/friendCustomKeyPrefix`` (F11).
+    public static let friendCustomKeyFormat = Self("format.friend.custom-key")
 
     // MARK: Events (docs/LIMITS.md C1–C5)
 
@@ -223,6 +251,10 @@ extension FindingCode {
     public static let recallMsgIDMissing = Self("rule.recall.msg-id-missing")
     /// A modification event carries no message (C5).
     public static let modificationMessageMissing = Self("rule.modification.message-missing")
+    /// An event's error code is neither 0 nor a code the documents name
+    /// (``ImErrorCode``). A warning: applications matching on codes will
+    /// not recognise it (C6).
+    public static let undocumentedCode = Self("code.undocumented")
 
     // MARK: Enum values
 
@@ -244,11 +276,11 @@ extension FindingCode {
     /// requirement.
     static let warnings: Set<FindingCode> = [
         .unknownEnumValue, .unspecifiedEnumValue, .unknownKind, .unknownGroupType, .unknownPlatform,
-        .imageLargeSize, .imageThumbnailSize,
+        .imageLargeSize, .imageThumbnailSize, .undocumentedCode,
     ]
 
     /// The severity the validator gives findings of this code: ``ValidationFinding/Severity/warning``
-    /// for every `enum.*` code and for `rule.image.large-size` and
+    /// for every `enum.*` code, for `code.undocumented` and for `rule.image.large-size` and
     /// `rule.image.thumbnail-size`, ``ValidationFinding/Severity/error`` for
     /// every other code.
     public var severity: ValidationFinding.Severity {
@@ -278,7 +310,9 @@ extension FindingCode {
         .receiptPeerReadOnGroup, .receiptCountsOnOneToOne, .recallMsgIDMissing, .modificationMessageMissing,
         .unknownEnumValue, .unspecifiedEnumValue, .unknownKind,
         .mergerMsgNum, .mergerKeyWithMessages, .restDownloadFlag, .restImageFormat, .messageElemsMissing,
-        .imageLevelsMissing,
+        .imageLevelsMissing, .mergerTitleMissing, .mergerAbstractsMissing, .atTypeMismatch, .groupTipsOwnerRole,
+        .avChatRoomRoleChange, .avChatRoomOwnerTransfer, .avChatRoomMemberAddition, .profileCustomKeyFormat, .friendCustomKeyFormat,
+        .undocumentedCode,
     ]
 }
 

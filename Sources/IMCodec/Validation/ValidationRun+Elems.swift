@@ -54,7 +54,7 @@ extension ValidationRun {
             pop()
         case .groupSystem(let system):
             push("groupSystem")
-            visit(groupSystem: system)
+            visit(groupSystem: system, groupType: message.groupType)
             pop()
         case .snsSystem(let sns):
             push("snsSystem")
@@ -82,6 +82,12 @@ extension ValidationRun {
     /// M2, M4, M5: the merger's own fields, then its messages are queued
     /// unless they are one layer too deep.
     private mutating func visit(merger: MergerElem, at elem: Int, node: Int, layer: Int) {
+        if merger.title.isEmpty {
+            report(.mergerTitleMissing, at: "title", "the merger has no title to display it by")
+        }
+        if merger.abstracts.isEmpty {
+            report(.mergerAbstractsMissing, at: "abstracts", "the merger has no abstract line to display it by")
+        }
         checkCount(
             merger.messages.count, against: limits.maxMergerMessages, .mergerMessages, at: "messages",
             what: "the merged message list", unit: "messages")

@@ -6,8 +6,9 @@ extension ValidationRun {
         }
     }
 
-    /// C1–C5: validates an event; a modification's message is validated as a
-    /// message. The relationship-chain and group kinds are validated by
+    /// C1–C6: validates an event; a modification's message is validated as a
+    /// message, a read-member page's members as group members. The
+    /// relationship-chain and group kinds are validated by
     /// ``validateRelationship(_:)`` and ``validateGroupManagement(_:)``.
     mutating func validate(event: Event) {
         guard let kind = event.kind else {
@@ -46,6 +47,15 @@ extension ValidationRun {
             push("userStatus")
             visit(userStatus: status)
             pop()
+        case .readMembers(let page):
+            push("readMembers")
+            push("members")
+            for (index, member) in page.members.enumerated() {
+                push(index: index)
+                visit(member: member)
+                pop()
+            }
+            pop(2)
         case .friendList, .friendRequest, .friendResponse, .friendResults, .friendCheck, .friendPendency,
             .friendGroups, .blacklist:
             validateRelationship(kind)
@@ -81,11 +91,24 @@ extension ValidationRun {
         checkGroupID(receipt.groupID, at: "groupId")
     }
 
-    /// C1, C3: the state and status are documented values, and only failed
-    /// and disconnected events carry an error code and text.
+    /// C1, C3, C6: the state and RongCloud status are documented values (an
+    /// event that carries a RongCloud status may leave the state unset), the
+    /// error code is a documented one, and only failed and disconnected
+    /// events carry an error code and text.
     private mutating func visit(connection: ConnectionEvent) {
-        checkDiscriminator(connection.state.isKnown, connection.state.rawValue, at: "state", what: "connection state")
-        checkEnum(connection.status.isKnown, connection.status.rawValue, at: "status", what: "connection status code")
+        if let status = connection.rongCloudStatus {
+            if connection.state.rawValue != 0 {
+                checkDiscriminator(
+                    connection.state.isKnown, connection.state.rawValue, at: "state", what: "connection state")
+            }
+            push("rongCloudStatus")
+            checkEnum(status.code.isKnown, status.code.rawValue, at: "code", what: "RongCloud connection status")
+            pop()
+        } else {
+            checkDiscriminator(
+                connection.state.isKnown, connection.state.rawValue, at: "state", what: "connection state")
+        }
+        checkDocumentedCode(connection.code)
         guard connection.state == .connected || connection.state == .connecting else { return }
         if connection.code != 0 {
             report(
@@ -99,10 +122,19 @@ extension ValidationRun {
         }
     }
 
-    /// C2: the type is a documented value, and only reconnect-failed events
-    /// carry an error code and text.
+    /// C6: an error code is 0 or one ``ImErrorCode`` names.
+    private mutating func checkDocumentedCode(_ code: Int32) {
+        guard !ImErrorCode(rawValue: code).isKnown else { return }
+        report(
+            .undocumentedCode, at: "code", actual: Int64(code),
+            "error code \(code) is not one the documents name (ImErrorCode)")
+    }
+
+    /// C2, C6: the type is a documented value, the error code a documented
+    /// one, and only reconnect-failed events carry an error code and text.
     private mutating func visit(userStatus status: UserStatusEvent) {
         checkDiscriminator(status.type.isKnown, status.type.rawValue, at: "type", what: "user status type")
+        checkDocumentedCode(status.code)
         guard status.type == .forcedOffline || status.type == .userSigExpired else { return }
         if status.code != 0 {
             report(

@@ -58,7 +58,7 @@ extension ValidationRun {
         }
     }
 
-    /// F1–F3, F7, F8: the entries of a friend list or the blacklist.
+    /// F1–F3, F7, F8, F11: the entries of a friend list or the blacklist.
     private mutating func visitFriends(_ friends: [Friend], at field: StaticString) {
         push(field)
         push("friends")
@@ -68,6 +68,16 @@ extension ValidationRun {
             checkRemark(friend.remark, at: "remark")
             checkWording(friend.addWording, at: "addWording")
             checkAddSource(friend.addSource, at: "addSource")
+            if let prefix = limits.friendCustomKeyPrefix {
+                push("customInfo")
+                for (entryIndex, entry) in friend.customInfo.enumerated()
+                where !entry.key.utf8.starts(with: prefix.utf8) {
+                    push(index: entryIndex)
+                    report(.friendCustomKeyFormat, at: "key", "the custom field key does not start with \"\(prefix)\"")
+                    pop()
+                }
+                pop()
+            }
             if let profile = friend.profile {
                 push("profile")
                 visit(profile: profile)

@@ -1,11 +1,13 @@
 extension ValidationRun {
-    /// G2, G3, G8–G10, G13–G15: a group tips elem at the current position.
+    /// G2, G3, G8–G10, G13–G15, G18–G20: a group tips elem at the current
+    /// position.
     ///
     /// - Parameters:
     ///   - tips: The elem.
     ///   - groupType: The group type of the message that holds it, which
-    ///     sets the member limit.
+    ///     sets the member limit and the operations the group has.
     mutating func visit(groupTips tips: GroupTipsElem, groupType: String) {
+        let isAVChatRoom = groupType == Self.avChatRoom
         checkGroupID(tips.groupID, at: "groupId")
         checkDiscriminator(tips.type.isKnown, tips.type.rawValue, at: "type", what: "group tips type")
         checkUserID(tips.opUser, at: "opUser")
@@ -38,6 +40,11 @@ extension ValidationRun {
                     "a user list on a \(tips.type) tip; only invite, quit, kicked, set-admin and cancel-admin tips carry one")
             }
         }
+        if isAVChatRoom && (tips.type == .setAdmin || tips.type == .cancelAdmin) {
+            report(
+                .avChatRoomRoleChange, at: "type",
+                "a \(tips.type) tip in an AVChatRoom group, which has no roles to change")
+        }
         if let limit = limits.maxGroupMembers[groupType] {
             checkCount(
                 Int(tips.memberCount), against: limit, .groupMembers, at: "memberCount",
@@ -49,6 +56,11 @@ extension ValidationRun {
         for (index, change) in tips.groupChangeList.enumerated() {
             push(index: index)
             visit(groupChange: change)
+            if isAVChatRoom && change.type == .owner {
+                report(
+                    .avChatRoomOwnerTransfer, at: "type",
+                    "an owner change in an AVChatRoom group, whose ownership stays")
+            }
             pop()
             if change.type == .custom { customFields += 1 }
         }
@@ -98,6 +110,11 @@ extension ValidationRun {
             if let member = entry.info {
                 push("info")
                 visit(member: member)
+                if member.role == .owner && tips.type == .memberInfoChange {
+                    report(
+                        .groupTipsOwnerRole, at: "role",
+                        "a member-info change makes \(entry.identifier) the owner; ownership moves by transfer")
+                }
                 pop()
             }
             pop()
@@ -165,9 +182,28 @@ extension ValidationRun {
         }
     }
 
-    /// G11, G12, G13, G14: a group system elem at the current position.
-    mutating func visit(groupSystem system: GroupSystemElem) {
+    /// G11–G14, G20: a group system elem at the current position.
+    ///
+    /// - Parameters:
+    ///   - system: The elem.
+    ///   - groupType: The group type of the message that holds it, which sets
+    ///     the operations the group has.
+    mutating func visit(groupSystem system: GroupSystemElem, groupType: String) {
         checkDiscriminator(system.type.isKnown, system.type.rawValue, at: "type", what: "group system type")
+        if groupType == Self.avChatRoom {
+            switch system.type {
+            case .grantAdmin, .cancelAdmin:
+                report(
+                    .avChatRoomRoleChange, at: "type",
+                    "a \(system.type) notice in an AVChatRoom group, which has no roles to change")
+            case .invitedToGroup, .inviteToGroupRequest, .inviteToGroupAccept, .inviteToGroupRefuse:
+                report(
+                    .avChatRoomMemberAddition, at: "type",
+                    "a \(system.type) notice in an AVChatRoom group, which does not add members")
+            default:
+                break
+            }
+        }
         checkGroupID(system.groupID, at: "groupId")
         checkUserID(system.user, at: "user")
         if !system.userData.isEmpty && system.type != .customInfo {
@@ -187,6 +223,10 @@ extension ValidationRun {
         }
         checkPlatform(system.platform, at: "platform")
     }
+
+    /// The group type whose operations G20 restricts (the live-streaming
+    /// group).
+    static let avChatRoom = "AVChatRoom"
 
     /// G7, G16, F8: a group member's info at the current position.
     mutating func visit(member: GroupMemberInfo) {

@@ -41,6 +41,7 @@ extension ValidationRun {
         if !message.atUserList.isEmpty {
             checkAtList(of: message, isGroupMessage: isGroupMessage)
         }
+        checkAtType(of: message)
         if !message.targetedReceivers.isEmpty {
             checkTargetedReceivers(of: message, isGroupMessage: isGroupMessage)
         }
@@ -108,6 +109,29 @@ extension ValidationRun {
         }
         pop()
         checkUserIDs(message.atUserList, at: "atUserList")
+    }
+
+    /// M16, M20: the @ type is a documented value that follows from the @
+    /// user list: @ all needs the @-all user ID, @ me another user ID, and
+    /// @ me alone excludes the @-all user ID (the SDK then reports @ all and
+    /// me).
+    private mutating func checkAtType(of message: Message) {
+        let type = message.atType
+        checkEnum(type.isKnown, type.rawValue, at: "atType", what: "@ type")
+        let mentionsAll = message.mentionsAllMembers
+        let mentionsUser = message.atUserList.contains { !Message.isAtAllUserID($0) }
+        let follows: Bool
+        switch type {
+        case .atMe: follows = mentionsUser && !mentionsAll
+        case .atAll: follows = mentionsAll
+        case .atAllAtMe: follows = mentionsAll && mentionsUser
+        default: return
+        }
+        if !follows {
+            report(
+                .atTypeMismatch, at: "atType",
+                "an @ type of \(type) does not follow from the @ user list of \(message.atUserList.count) entries")
+        }
     }
 
     /// M11: targeted receivers only on group messages, never with @, never

@@ -60,7 +60,7 @@ extension ValidationRun {
         checkProfileBytes(profile.nickname.utf8.count, at: "nickname")
     }
 
-    /// F7, F8: a user profile at the current position.
+    /// F7, F8, F10: a user profile at the current position.
     mutating func visit(profile: UserProfile) {
         checkUserID(profile.identifier, at: "identifier")
         checkProfileBytes(profile.nickname.utf8.count, at: "nickname")
@@ -69,12 +69,17 @@ extension ValidationRun {
         checkProfileBytes(profile.selfSignature.count, at: "selfSignature")
         checkEnum(profile.gender.isKnown, profile.gender.rawValue, at: "gender", what: "gender")
         checkProfileBytes(profile.location.count, at: "location")
-        guard limits.maxProfileStringBytes != nil else { return }
+        let prefix = limits.profileCustomKeyPrefix
+        guard limits.maxProfileStringBytes != nil || prefix != nil else { return }
         push("customInfo")
         for (index, entry) in profile.customInfo.enumerated() {
-            guard case .data(let data) = entry.value else { continue }
             push(index: index)
-            checkProfileBytes(data.count, at: "data")
+            if let prefix, !entry.key.utf8.starts(with: prefix.utf8) {
+                report(.profileCustomKeyFormat, at: "key", "the custom field key does not start with \"\(prefix)\"")
+            }
+            if case .data(let data) = entry.value {
+                checkProfileBytes(data.count, at: "data")
+            }
             pop()
         }
         pop()

@@ -16,7 +16,7 @@
 /// and relationship.proto and group.proto import model.proto. The package,
 /// the message name and the field numbers are those Event always had, so
 /// the wire format, the proto3 JSON form and the generated names are
-/// unchanged. A reader that does not know kinds 20 to 32 keeps them as unknown
+/// unchanged. A reader that does not know a kind (6, 20 to 32) keeps it as unknown
 /// fields of an event of no known kind (docs/FRAME_FORMAT.md, "Payload
 /// kinds and new event kinds").
 
@@ -78,6 +78,15 @@ public nonisolated struct Imcodec_V1_Event: Sendable {
       return Imcodec_V1_UserStatusEvent()
     }
     set {kind = .userStatus(newValue)}
+  }
+
+  /// The members who have read a group message (seed 002).
+  public var readMembers: Imcodec_V1_GroupMessageReadMembers {
+    get {
+      if case .readMembers(let v)? = kind {return v}
+      return Imcodec_V1_GroupMessageReadMembers()
+    }
+    set {kind = .readMembers(newValue)}
   }
 
   /// Relationship chain (seed 001).
@@ -194,6 +203,8 @@ public nonisolated struct Imcodec_V1_Event: Sendable {
     case modification(Imcodec_V1_ModificationEvent)
     case connection(Imcodec_V1_ConnectionEvent)
     case userStatus(Imcodec_V1_UserStatusEvent)
+    /// The members who have read a group message (seed 002).
+    case readMembers(Imcodec_V1_GroupMessageReadMembers)
     /// Relationship chain (seed 001).
     case friendList(Imcodec_V1_FriendList)
     case friendRequest(Imcodec_V1_FriendRequest)
@@ -221,7 +232,7 @@ fileprivate nonisolated let _protobuf_package = "imcodec.v1"
 
 nonisolated extension Imcodec_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Event"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}read_receipt\0\u{1}recall\0\u{1}modification\0\u{1}connection\0\u{3}user_status\0\u{4}\u{f}friend_list\0\u{3}friend_request\0\u{3}friend_response\0\u{3}friend_results\0\u{3}friend_check\0\u{3}friend_pendency\0\u{3}friend_groups\0\u{1}blacklist\0\u{3}group_profiles\0\u{3}create_group\0\u{3}group_members\0\u{3}group_member_results\0\u{3}group_pendency\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}read_receipt\0\u{1}recall\0\u{1}modification\0\u{1}connection\0\u{3}user_status\0\u{3}read_members\0\u{4}\u{e}friend_list\0\u{3}friend_request\0\u{3}friend_response\0\u{3}friend_results\0\u{3}friend_check\0\u{3}friend_pendency\0\u{3}friend_groups\0\u{1}blacklist\0\u{3}group_profiles\0\u{3}create_group\0\u{3}group_members\0\u{3}group_member_results\0\u{3}group_pendency\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -292,6 +303,19 @@ nonisolated extension Imcodec_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._Me
         if let v = v {
           if hadOneofValue {try decoder.handleConflictingOneOf()}
           self.kind = .userStatus(v)
+        }
+      }()
+      case 6: try {
+        var v: Imcodec_V1_GroupMessageReadMembers?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .readMembers(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .readMembers(v)
         }
       }()
       case 20: try {
@@ -493,6 +517,10 @@ nonisolated extension Imcodec_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._Me
     case .userStatus?: try {
       guard case .userStatus(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    }()
+    case .readMembers?: try {
+      guard case .readMembers(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
     }()
     case .friendList?: try {
       guard case .friendList(let v)? = self.kind else { preconditionFailure() }

@@ -199,50 +199,6 @@ public nonisolated enum Imcodec_V1_GroupReceiveMessageOpt: SwiftProtobuf.Enum, S
 
 }
 
-/// TIMGroupMemberStatus: the result of a member operation for one user
-/// (seed 004, values 0 to 3).
-public nonisolated enum Imcodec_V1_GroupMemberStatus: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
-  case fail // = 0
-  case succ // = 1
-  case invalid // = 2
-  case pending // = 3
-  case UNRECOGNIZED(Int)
-
-  public init() {
-    self = .fail
-  }
-
-  public init?(rawValue: Int) {
-    switch rawValue {
-    case 0: self = .fail
-    case 1: self = .succ
-    case 2: self = .invalid
-    case 3: self = .pending
-    default: self = .UNRECOGNIZED(rawValue)
-    }
-  }
-
-  public var rawValue: Int {
-    switch self {
-    case .fail: return 0
-    case .succ: return 1
-    case .invalid: return 2
-    case .pending: return 3
-    case .UNRECOGNIZED(let i): return i
-    }
-  }
-
-  // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Imcodec_V1_GroupMemberStatus] = [
-    .fail,
-    .succ,
-    .invalid,
-    .pending,
-  ]
-
-}
-
 /// TIMGroupPendencyGetType: an application to join or an invitation (seed
 /// 004 names it; numbers from the SDK headers).
 public nonisolated enum Imcodec_V1_GroupPendencyGetType: SwiftProtobuf.Enum, Swift.CaseIterable {
@@ -719,10 +675,6 @@ nonisolated extension Imcodec_V1_GroupMemberVisibleType: SwiftProtobuf._ProtoNam
 
 nonisolated extension Imcodec_V1_GroupReceiveMessageOpt: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0GROUP_RECEIVE_MESSAGE_OPT_RECEIVE\0\u{1}GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEIVE\0\u{1}GROUP_RECEIVE_MESSAGE_OPT_NOT_NOTIFY\0")
-}
-
-nonisolated extension Imcodec_V1_GroupMemberStatus: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0GROUP_MEMBER_STATUS_FAIL\0\u{1}GROUP_MEMBER_STATUS_SUCC\0\u{1}GROUP_MEMBER_STATUS_INVALID\0\u{1}GROUP_MEMBER_STATUS_PENDING\0")
 }
 
 nonisolated extension Imcodec_V1_GroupPendencyGetType: SwiftProtobuf._ProtoNameProviding {

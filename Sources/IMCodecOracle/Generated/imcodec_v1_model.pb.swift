@@ -637,23 +637,39 @@ public nonisolated enum Imcodec_V1_ConnectionState: SwiftProtobuf.Enum, Swift.Ca
 
 }
 
-/// RCConnectionStatus codes the seed 003 page asks apps to handle.
+/// RongCloud's RCConnectionStatus: the codes the seed 003 page asks apps to
+/// handle, and 0, ConnectionStatus_Connected in the RongCloud SDK headers. 0 is
+/// a status like the others, so a ConnectionEvent carries the code inside a
+/// RongCloudStatus, whose presence says that the event has one.
 public nonisolated enum Imcodec_V1_ConnectionStatusCode: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
-  case unspecified // = 0
+
+  /// ConnectionStatus_Connected: connected to the RongCloud server.
+  case connected // = 0
+
+  /// ConnectionStatus_KICKED_OFFLINE_BY_OTHER_CLIENT (seed 003): the user logged
+  /// in on another device, and this one is offline.
   case kickedOfflineByOtherClient // = 6
+
+  /// ConnectionStatus_Timeout (seed 003): automatic reconnection timed out; the
+  /// SDK does not retry.
   case timeout // = 14
+
+  /// ConnectionStatus_TOKEN_INCORRECT (seed 003): the token is invalid.
   case tokenIncorrect // = 15
+
+  /// ConnectionStatus_DISCONN_EXCEPTION (seed 003): disconnected because the
+  /// user is banned.
   case disconnException // = 16
   case UNRECOGNIZED(Int)
 
   public init() {
-    self = .unspecified
+    self = .connected
   }
 
   public init?(rawValue: Int) {
     switch rawValue {
-    case 0: self = .unspecified
+    case 0: self = .connected
     case 6: self = .kickedOfflineByOtherClient
     case 14: self = .timeout
     case 15: self = .tokenIncorrect
@@ -664,7 +680,7 @@ public nonisolated enum Imcodec_V1_ConnectionStatusCode: SwiftProtobuf.Enum, Swi
 
   public var rawValue: Int {
     switch self {
-    case .unspecified: return 0
+    case .connected: return 0
     case .kickedOfflineByOtherClient: return 6
     case .timeout: return 14
     case .tokenIncorrect: return 15
@@ -675,11 +691,257 @@ public nonisolated enum Imcodec_V1_ConnectionStatusCode: SwiftProtobuf.Enum, Swi
 
   // The compiler won't synthesize support with the UNRECOGNIZED case.
   public static let allCases: [Imcodec_V1_ConnectionStatusCode] = [
-    .unspecified,
+    .connected,
     .kickedOfflineByOtherClient,
     .timeout,
     .tokenIncorrect,
     .disconnException,
+  ]
+
+}
+
+/// Tencent IM result codes the seed documents name, so that applications can
+/// match on them. ConnectionEvent.code and UserStatusEvent.code carry codes of
+/// this kind; the validator warns on one this enum does not name.
+public nonisolated enum Imcodec_V1_ImErrorCode: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+
+  /// Success (ERR_SUCC).
+  case succ // = 0
+
+  /// ERR_IMSDK_KICKED_BY_OTHERS (seed 000): a login after a forcible logout
+  /// while offline fails with this code; the app may log in again.
+  case kickedByOthers // = 6208
+
+  /// Seed 002: the sender is on the receiver's blocklist and the console's
+  /// "Show 'Sent successfully' after sending messages" is disabled.
+  case inPeerBlocklist // = 20007
+
+  /// Seed 002: the relationship check for one-to-one messages is on and the
+  /// receiver is not a friend.
+  case notFriend // = 20009
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .succ
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .succ
+    case 6208: self = .kickedByOthers
+    case 20007: self = .inPeerBlocklist
+    case 20009: self = .notFriend
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .succ: return 0
+    case .kickedByOthers: return 6208
+    case .inPeerBlocklist: return 20007
+    case .notFriend: return 20009
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Imcodec_V1_ImErrorCode] = [
+    .succ,
+    .kickedByOthers,
+    .inPeerBlocklist,
+    .notFriend,
+  ]
+
+}
+
+/// TIMFriendStatus (seed 001): the per-user result of a friendship call.
+public nonisolated enum Imcodec_V1_FriendStatus: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+
+  /// TIM_FRIEND_STATUS_SUCC: success.
+  case succ // = 0
+
+  /// TIM_ADD_FRIEND_STATUS_SELF_FRIEND_FULL: adding or answering; your friend
+  /// list is full.
+  case addSelfFriendFull // = 30010
+
+  /// TIM_ADD_FRIEND_STATUS_THEIR_FRIEND_FULL: adding or answering; the user's
+  /// friend list is full.
+  case addTheirFriendFull // = 30014
+
+  /// TIM_ADD_FRIEND_STATUS_IN_SELF_BLACK_LIST: adding; the user is in your
+  /// blocklist.
+  case addInSelfBlackList // = 30515
+
+  /// TIM_ADD_FRIEND_STATUS_FRIEND_SIDE_FORBID_ADD: adding; the user forbids
+  /// being added.
+  case addFriendSideForbidAdd // = 30516
+
+  /// TIM_ADD_FRIEND_STATUS_IN_OTHER_SIDE_BLACK_LIST: adding; you are in the
+  /// user's blocklist.
+  case addInOtherSideBlackList // = 30525
+
+  /// TIM_ADD_FRIEND_STATUS_PENDING: adding; waiting for the user to accept.
+  case addPending // = 30539
+
+  /// TIM_RESPONSE_FRIEND_STATUS_NO_REQ: answering; the user sent no request.
+  case responseNoReq // = 30614
+
+  /// TIM_DEL_FRIEND_STATUS_NO_FRIEND: deleting; the user is not a friend.
+  case delNoFriend // = 31704
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .succ
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .succ
+    case 30010: self = .addSelfFriendFull
+    case 30014: self = .addTheirFriendFull
+    case 30515: self = .addInSelfBlackList
+    case 30516: self = .addFriendSideForbidAdd
+    case 30525: self = .addInOtherSideBlackList
+    case 30539: self = .addPending
+    case 30614: self = .responseNoReq
+    case 31704: self = .delNoFriend
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .succ: return 0
+    case .addSelfFriendFull: return 30010
+    case .addTheirFriendFull: return 30014
+    case .addInSelfBlackList: return 30515
+    case .addFriendSideForbidAdd: return 30516
+    case .addInOtherSideBlackList: return 30525
+    case .addPending: return 30539
+    case .responseNoReq: return 30614
+    case .delNoFriend: return 31704
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Imcodec_V1_FriendStatus] = [
+    .succ,
+    .addSelfFriendFull,
+    .addTheirFriendFull,
+    .addInSelfBlackList,
+    .addFriendSideForbidAdd,
+    .addInOtherSideBlackList,
+    .addPending,
+    .responseNoReq,
+    .delNoFriend,
+  ]
+
+}
+
+/// TIMGroupMemberStatus (seed 004): the per-member result of a member
+/// operation.
+public nonisolated enum Imcodec_V1_GroupMemberStatus: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+
+  /// TIM_GROUP_MEMBER_STATUS_FAIL: the operation failed.
+  case fail // = 0
+
+  /// TIM_GROUP_MEMBER_STATUS_SUCC: the operation succeeded.
+  case succ // = 1
+
+  /// TIM_GROUP_MEMBER_STATUS_INVALID: the user was already a member when added,
+  /// or not a member when removed.
+  case invalid // = 2
+
+  /// TIM_GROUP_MEMBER_STATUS_PENDING: waiting for the invitee.
+  case pending // = 3
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .fail
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .fail
+    case 1: self = .succ
+    case 2: self = .invalid
+    case 3: self = .pending
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .fail: return 0
+    case .succ: return 1
+    case .invalid: return 2
+    case .pending: return 3
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Imcodec_V1_GroupMemberStatus] = [
+    .fail,
+    .succ,
+    .invalid,
+    .pending,
+  ]
+
+}
+
+/// V2TIMGroupAtType (seed 002 switches on V2TIM_AT_ME, V2TIM_AT_ALL and
+/// V2TIM_AT_ALL_AT_ME; numbers from the SDK headers): how a group @ message
+/// mentions the logged-in user.
+public nonisolated enum Imcodec_V1_GroupAtType: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+
+  /// V2TIM_AT_ME: the message mentions the user.
+  case atMe // = 1
+
+  /// V2TIM_AT_ALL: the message mentions all members.
+  case atAll // = 2
+
+  /// V2TIM_AT_ALL_AT_ME: the message mentions all members and the user.
+  case atAllAtMe // = 3
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .atMe
+    case 2: self = .atAll
+    case 3: self = .atAllAtMe
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .atMe: return 1
+    case .atAll: return 2
+    case .atAllAtMe: return 3
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Imcodec_V1_GroupAtType] = [
+    .unspecified,
+    .atMe,
+    .atAll,
+    .atAllAtMe,
   ]
 
 }
@@ -813,6 +1075,9 @@ public nonisolated struct Imcodec_V1_UserProfile: Sendable {
 
   public var role: UInt32 = 0
 
+  /// Custom profile fields. In seed 001 a key is the SDK's
+  /// TIMProfileTypeKey_Custom_Prefix ("Tag_Profile_Custom_" in the SDK
+  /// headers) followed by the field's name.
   public var customInfo: [Imcodec_V1_CustomInfoEntry] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -932,6 +1197,10 @@ public nonisolated struct Imcodec_V1_SoundElem: Sendable {
   /// REST `Download_Flag`: 2 means "download through url"; 0 when the
   /// message did not come through the REST API.
   public var downloadFlag: UInt32 = 0
+
+  /// Whether the receiving user has played the sound: the red dot that seed
+  /// 002 shows until playback. Local to one client.
+  public var isPlayed: Bool = false
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1683,7 +1952,9 @@ public nonisolated struct Imcodec_V1_Message: @unchecked Sendable {
     set {_uniqueStorage()._targetedReceivers = newValue}
   }
 
-  /// Group @ message: the mentioned user IDs.
+  /// Group @ message: the mentioned user IDs. The user ID
+  /// "__kImSDK_MesssageAtALL__" (kImSDK_MesssageAtALL in the SDK headers,
+  /// with the SDK's spelling) mentions all members.
   public var atUserList: [String] {
     get {_storage._atUserList}
     set {_uniqueStorage()._atUserList = newValue}
@@ -1715,6 +1986,14 @@ public nonisolated struct Imcodec_V1_Message: @unchecked Sendable {
   public var isSelf: Bool {
     get {_storage._isSelf}
     set {_uniqueStorage()._isSelf = newValue}
+  }
+
+  /// How this group @ message mentions the logged-in user
+  /// (V2TIMGroupAtInfo.atType of the conversation entry for this message):
+  /// it follows from at_user_list. Local to one client, like is_self.
+  public var atType: Imcodec_V1_GroupAtType {
+    get {_storage._atType}
+    set {_uniqueStorage()._atType = newValue}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -1827,7 +2106,32 @@ public nonisolated struct Imcodec_V1_ConnectionEvent: Sendable {
   /// Error text of FAILED and DISCONNECTED.
   public var text: String = String()
 
-  public var status: Imcodec_V1_ConnectionStatusCode = .unspecified
+  /// The RongCloud status (seed 003), when the event reports one; an event
+  /// that reports only a RongCloud status leaves state at 0.
+  public var rongCloudStatus: Imcodec_V1_RongCloudStatus {
+    get {_rongCloudStatus ?? Imcodec_V1_RongCloudStatus()}
+    set {_rongCloudStatus = newValue}
+  }
+  /// Returns true if `rongCloudStatus` has been explicitly set.
+  public var hasRongCloudStatus: Bool {self._rongCloudStatus != nil}
+  /// Clears the value of `rongCloudStatus`. Subsequent reads from it will return its default value.
+  public mutating func clearRongCloudStatus() {self._rongCloudStatus = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _rongCloudStatus: Imcodec_V1_RongCloudStatus? = nil
+}
+
+/// A RongCloud connection status: a message, so that Connected (0) is
+/// carried like any other status.
+public nonisolated struct Imcodec_V1_RongCloudStatus: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var code: Imcodec_V1_ConnectionStatusCode = .connected
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1845,6 +2149,30 @@ public nonisolated struct Imcodec_V1_UserStatusEvent: Sendable {
   public var code: Int32 = 0
 
   public var text: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One page of the members who have read a group message, as
+/// getGroupMessageReadMemberList delivers it (seed 002): the members, the
+/// cursor of the next page and whether the list is complete.
+public nonisolated struct Imcodec_V1_GroupMessageReadMembers: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The message whose readers these are.
+  public var msgID: String = String()
+
+  public var members: [Imcodec_V1_GroupMemberInfo] = []
+
+  /// Cursor for the next page (nextSeq).
+  public var nextSeq: UInt64 = 0
+
+  /// Whether every reader has been delivered (isFinished).
+  public var isFinished: Bool = false
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1904,7 +2232,23 @@ nonisolated extension Imcodec_V1_ConnectionState: SwiftProtobuf._ProtoNameProvid
 }
 
 nonisolated extension Imcodec_V1_ConnectionStatusCode: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0CONNECTION_STATUS_CODE_UNSPECIFIED\0\u{2}\u{6}CONNECTION_STATUS_CODE_KICKED_OFFLINE_BY_OTHER_CLIENT\0\u{2}\u{8}CONNECTION_STATUS_CODE_TIMEOUT\0\u{1}CONNECTION_STATUS_CODE_TOKEN_INCORRECT\0\u{1}CONNECTION_STATUS_CODE_DISCONN_EXCEPTION\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0CONNECTION_STATUS_CODE_CONNECTED\0\u{2}\u{6}CONNECTION_STATUS_CODE_KICKED_OFFLINE_BY_OTHER_CLIENT\0\u{2}\u{8}CONNECTION_STATUS_CODE_TIMEOUT\0\u{1}CONNECTION_STATUS_CODE_TOKEN_INCORRECT\0\u{1}CONNECTION_STATUS_CODE_DISCONN_EXCEPTION\0")
+}
+
+nonisolated extension Imcodec_V1_ImErrorCode: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0IM_ERROR_CODE_SUCC\0\u{2}@a\u{1}IM_ERROR_CODE_KICKED_BY_OTHERS\0\u{2}gW\u{3}IM_ERROR_CODE_IN_PEER_BLOCKLIST\0\u{2}\u{2}IM_ERROR_CODE_NOT_FRIEND\0")
+}
+
+nonisolated extension Imcodec_V1_FriendStatus: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FRIEND_STATUS_SUCC\0\u{2}zT\u{7}FRIEND_STATUS_ADD_SELF_FRIEND_FULL\0\u{2}\u{4}FRIEND_STATUS_ADD_THEIR_FRIEND_FULL\0\u{2}u\u{7}FRIEND_STATUS_ADD_IN_SELF_BLACK_LIST\0\u{1}FRIEND_STATUS_ADD_FRIEND_SIDE_FORBID_ADD\0\u{2}\u{9}FRIEND_STATUS_ADD_IN_OTHER_SIDE_BLACK_LIST\0\u{2}\u{e}FRIEND_STATUS_ADD_PENDING\0\u{2}K\u{1}FRIEND_STATUS_RESPONSE_NO_REQ\0\u{2}B\u{11}FRIEND_STATUS_DEL_NO_FRIEND\0")
+}
+
+nonisolated extension Imcodec_V1_GroupMemberStatus: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0GROUP_MEMBER_STATUS_FAIL\0\u{1}GROUP_MEMBER_STATUS_SUCC\0\u{1}GROUP_MEMBER_STATUS_INVALID\0\u{1}GROUP_MEMBER_STATUS_PENDING\0")
+}
+
+nonisolated extension Imcodec_V1_GroupAtType: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0GROUP_AT_TYPE_UNSPECIFIED\0\u{1}GROUP_AT_TYPE_AT_ME\0\u{1}GROUP_AT_TYPE_AT_ALL\0\u{1}GROUP_AT_TYPE_AT_ALL_AT_ME\0")
 }
 
 nonisolated extension Imcodec_V1_UserStatusType: SwiftProtobuf._ProtoNameProviding {
@@ -2320,7 +2664,7 @@ nonisolated extension Imcodec_V1_ImageElem: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Imcodec_V1_SoundElem: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SoundElem"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}url\0\u{1}size\0\u{1}duration\0\u{3}download_flag\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}uuid\0\u{1}url\0\u{1}size\0\u{1}duration\0\u{3}download_flag\0\u{3}is_played\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2333,6 +2677,7 @@ nonisolated extension Imcodec_V1_SoundElem: SwiftProtobuf.Message, SwiftProtobuf
       case 3: try { try decoder.decodeSingularUInt32Field(value: &self.size) }()
       case 4: try { try decoder.decodeSingularUInt32Field(value: &self.duration) }()
       case 5: try { try decoder.decodeSingularUInt32Field(value: &self.downloadFlag) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.isPlayed) }()
       default: break
       }
     }
@@ -2354,6 +2699,9 @@ nonisolated extension Imcodec_V1_SoundElem: SwiftProtobuf.Message, SwiftProtobuf
     if self.downloadFlag != 0 {
       try visitor.visitSingularUInt32Field(value: self.downloadFlag, fieldNumber: 5)
     }
+    if self.isPlayed != false {
+      try visitor.visitSingularBoolField(value: self.isPlayed, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2363,6 +2711,7 @@ nonisolated extension Imcodec_V1_SoundElem: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.size != rhs.size {return false}
     if lhs.duration != rhs.duration {return false}
     if lhs.downloadFlag != rhs.downloadFlag {return false}
+    if lhs.isPlayed != rhs.isPlayed {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3686,7 +4035,7 @@ nonisolated extension Imcodec_V1_ApnsPushInfo: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Message"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}msg_id\0\u{1}sender\0\u{1}receiver\0\u{3}group_id\0\u{3}group_type\0\u{1}timestamp\0\u{1}seq\0\u{1}random\0\u{1}priority\0\u{3}need_read_receipt\0\u{3}excluded_from_unread_count\0\u{3}excluded_from_last_message\0\u{3}online_user_only\0\u{3}targeted_receivers\0\u{3}at_user_list\0\u{3}offline_push_info\0\u{3}cloud_custom_data\0\u{1}elems\0\u{3}is_self\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}msg_id\0\u{1}sender\0\u{1}receiver\0\u{3}group_id\0\u{3}group_type\0\u{1}timestamp\0\u{1}seq\0\u{1}random\0\u{1}priority\0\u{3}need_read_receipt\0\u{3}excluded_from_unread_count\0\u{3}excluded_from_last_message\0\u{3}online_user_only\0\u{3}targeted_receivers\0\u{3}at_user_list\0\u{3}offline_push_info\0\u{3}cloud_custom_data\0\u{1}elems\0\u{3}is_self\0\u{4}\u{3}at_type\0")
 
   fileprivate class _StorageClass {
     var _msgID: String = String()
@@ -3708,6 +4057,7 @@ nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._
     var _cloudCustomData: Data = Data()
     var _elems: [Imcodec_V1_Elem] = []
     var _isSelf: Bool = false
+    var _atType: Imcodec_V1_GroupAtType = .unspecified
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -3737,6 +4087,7 @@ nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._
       _cloudCustomData = source._cloudCustomData
       _elems = source._elems
       _isSelf = source._isSelf
+      _atType = source._atType
     }
   }
 
@@ -3774,6 +4125,7 @@ nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._
         case 17: try { try decoder.decodeSingularBytesField(value: &_storage._cloudCustomData) }()
         case 18: try { try decoder.decodeRepeatedMessageField(value: &_storage._elems) }()
         case 19: try { try decoder.decodeSingularBoolField(value: &_storage._isSelf) }()
+        case 22: try { try decoder.decodeSingularEnumField(value: &_storage._atType) }()
         default: break
         }
       }
@@ -3843,6 +4195,9 @@ nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._
       if _storage._isSelf != false {
         try visitor.visitSingularBoolField(value: _storage._isSelf, fieldNumber: 19)
       }
+      if _storage._atType != .unspecified {
+        try visitor.visitSingularEnumField(value: _storage._atType, fieldNumber: 22)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -3871,6 +4226,7 @@ nonisolated extension Imcodec_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._
         if _storage._cloudCustomData != rhs_storage._cloudCustomData {return false}
         if _storage._elems != rhs_storage._elems {return false}
         if _storage._isSelf != rhs_storage._isSelf {return false}
+        if _storage._atType != rhs_storage._atType {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -4066,7 +4422,7 @@ nonisolated extension Imcodec_V1_ModificationEvent: SwiftProtobuf.Message, Swift
 
 nonisolated extension Imcodec_V1_ConnectionEvent: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ConnectionEvent"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}state\0\u{1}code\0\u{1}text\0\u{1}status\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}state\0\u{1}code\0\u{1}text\0\u{4}\u{2}rong_cloud_status\0\u{b}status\0\u{c}\u{4}\u{1}")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4077,13 +4433,17 @@ nonisolated extension Imcodec_V1_ConnectionEvent: SwiftProtobuf.Message, SwiftPr
       case 1: try { try decoder.decodeSingularEnumField(value: &self.state) }()
       case 2: try { try decoder.decodeSingularInt32Field(value: &self.code) }()
       case 3: try { try decoder.decodeSingularStringField(value: &self.text) }()
-      case 4: try { try decoder.decodeSingularEnumField(value: &self.status) }()
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._rongCloudStatus) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if self.state != .unspecified {
       try visitor.visitSingularEnumField(value: self.state, fieldNumber: 1)
     }
@@ -4093,9 +4453,9 @@ nonisolated extension Imcodec_V1_ConnectionEvent: SwiftProtobuf.Message, SwiftPr
     if !self.text.isEmpty {
       try visitor.visitSingularStringField(value: self.text, fieldNumber: 3)
     }
-    if self.status != .unspecified {
-      try visitor.visitSingularEnumField(value: self.status, fieldNumber: 4)
-    }
+    try { if let v = self._rongCloudStatus {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4103,7 +4463,37 @@ nonisolated extension Imcodec_V1_ConnectionEvent: SwiftProtobuf.Message, SwiftPr
     if lhs.state != rhs.state {return false}
     if lhs.code != rhs.code {return false}
     if lhs.text != rhs.text {return false}
-    if lhs.status != rhs.status {return false}
+    if lhs._rongCloudStatus != rhs._rongCloudStatus {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Imcodec_V1_RongCloudStatus: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RongCloudStatus"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}code\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.code) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.code != .connected {
+      try visitor.visitSingularEnumField(value: self.code, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Imcodec_V1_RongCloudStatus, rhs: Imcodec_V1_RongCloudStatus) -> Bool {
+    if lhs.code != rhs.code {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4144,6 +4534,51 @@ nonisolated extension Imcodec_V1_UserStatusEvent: SwiftProtobuf.Message, SwiftPr
     if lhs.type != rhs.type {return false}
     if lhs.code != rhs.code {return false}
     if lhs.text != rhs.text {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Imcodec_V1_GroupMessageReadMembers: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GroupMessageReadMembers"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}msg_id\0\u{1}members\0\u{3}next_seq\0\u{3}is_finished\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.msgID) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.members) }()
+      case 3: try { try decoder.decodeSingularUInt64Field(value: &self.nextSeq) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.isFinished) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.msgID.isEmpty {
+      try visitor.visitSingularStringField(value: self.msgID, fieldNumber: 1)
+    }
+    if !self.members.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.members, fieldNumber: 2)
+    }
+    if self.nextSeq != 0 {
+      try visitor.visitSingularUInt64Field(value: self.nextSeq, fieldNumber: 3)
+    }
+    if self.isFinished != false {
+      try visitor.visitSingularBoolField(value: self.isFinished, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Imcodec_V1_GroupMessageReadMembers, rhs: Imcodec_V1_GroupMessageReadMembers) -> Bool {
+    if lhs.msgID != rhs.msgID {return false}
+    if lhs.members != rhs.members {return false}
+    if lhs.nextSeq != rhs.nextSeq {return false}
+    if lhs.isFinished != rhs.isFinished {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

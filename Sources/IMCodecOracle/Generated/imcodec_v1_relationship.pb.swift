@@ -29,71 +29,6 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-/// TIMFriendStatus: the per-user result codes of friendship calls (seed 001,
-/// add, delete and response results). Result codes are results, not
-/// requests: a value the seed does not name is reported as undocumented.
-public nonisolated enum Imcodec_V1_FriendStatus: SwiftProtobuf.Enum, Swift.CaseIterable {
-  public typealias RawValue = Int
-  case succ // = 0
-  case addSelfFriendFull // = 30010
-  case addTheirFriendFull // = 30014
-  case addInSelfBlackList // = 30515
-  case addFriendSideForbidAdd // = 30516
-  case addInOtherSideBlackList // = 30525
-  case addPending // = 30539
-  case responseNoReq // = 30614
-  case delNoFriend // = 31704
-  case UNRECOGNIZED(Int)
-
-  public init() {
-    self = .succ
-  }
-
-  public init?(rawValue: Int) {
-    switch rawValue {
-    case 0: self = .succ
-    case 30010: self = .addSelfFriendFull
-    case 30014: self = .addTheirFriendFull
-    case 30515: self = .addInSelfBlackList
-    case 30516: self = .addFriendSideForbidAdd
-    case 30525: self = .addInOtherSideBlackList
-    case 30539: self = .addPending
-    case 30614: self = .responseNoReq
-    case 31704: self = .delNoFriend
-    default: self = .UNRECOGNIZED(rawValue)
-    }
-  }
-
-  public var rawValue: Int {
-    switch self {
-    case .succ: return 0
-    case .addSelfFriendFull: return 30010
-    case .addTheirFriendFull: return 30014
-    case .addInSelfBlackList: return 30515
-    case .addFriendSideForbidAdd: return 30516
-    case .addInOtherSideBlackList: return 30525
-    case .addPending: return 30539
-    case .responseNoReq: return 30614
-    case .delNoFriend: return 31704
-    case .UNRECOGNIZED(let i): return i
-    }
-  }
-
-  // The compiler won't synthesize support with the UNRECOGNIZED case.
-  public static let allCases: [Imcodec_V1_FriendStatus] = [
-    .succ,
-    .addSelfFriendFull,
-    .addTheirFriendFull,
-    .addInSelfBlackList,
-    .addFriendSideForbidAdd,
-    .addInOtherSideBlackList,
-    .addPending,
-    .responseNoReq,
-    .delNoFriend,
-  ]
-
-}
-
 /// TIMFriendResponseType (seed 001).
 public nonisolated enum Imcodec_V1_FriendResponseType: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
@@ -296,7 +231,9 @@ public nonisolated struct Imcodec_V1_Friend: @unchecked Sendable {
     set {_uniqueStorage()._addTime = newValue}
   }
 
-  /// Friend custom fields: a key and a bytes or number value (seed 001).
+  /// Friend custom fields: a key and a bytes or number value (seed 001). In
+  /// seed 001 a key is the SDK's TIMFriendTypeKey_Custom_Prefix
+  /// ("Tag_SNS_Custom_" in the SDK headers) followed by the field's name.
   public var customInfo: [Imcodec_V1_CustomInfoEntry] {
     get {_storage._customInfo}
     set {_uniqueStorage()._customInfo = newValue}
@@ -600,10 +537,6 @@ public nonisolated struct Imcodec_V1_FriendGroupList: Sendable {
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "imcodec.v1"
-
-nonisolated extension Imcodec_V1_FriendStatus: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FRIEND_STATUS_SUCC\0\u{2}zT\u{7}FRIEND_STATUS_ADD_SELF_FRIEND_FULL\0\u{2}\u{4}FRIEND_STATUS_ADD_THEIR_FRIEND_FULL\0\u{2}u\u{7}FRIEND_STATUS_ADD_IN_SELF_BLACK_LIST\0\u{1}FRIEND_STATUS_ADD_FRIEND_SIDE_FORBID_ADD\0\u{2}\u{9}FRIEND_STATUS_ADD_IN_OTHER_SIDE_BLACK_LIST\0\u{2}\u{e}FRIEND_STATUS_ADD_PENDING\0\u{2}K\u{1}FRIEND_STATUS_RESPONSE_NO_REQ\0\u{2}B\u{11}FRIEND_STATUS_DEL_NO_FRIEND\0")
-}
 
 nonisolated extension Imcodec_V1_FriendResponseType: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FRIEND_RESPONSE_TYPE_AGREE\0\u{1}FRIEND_RESPONSE_TYPE_AGREE_AND_ADD\0\u{1}FRIEND_RESPONSE_TYPE_REJECT\0")

@@ -26,6 +26,8 @@ const imcodec_ref_validation_limits imcodec_ref_validation_seed = {
     .add_source_prefix = "AddSource_Type_",
     .has_max_add_source_bytes = 1, .max_add_source_bytes = 8,
     .has_sns_system_types = 1, .sns_system_types = seed_sns_system_types, .n_sns_system_types = 2,
+    .profile_custom_key_prefix = "Tag_Profile_Custom_",
+    .friend_custom_key_prefix = "Tag_SNS_Custom_",
 };
 
 static const int64_t current_rest_image_formats[] = {1, 2, 3, 4, 255};

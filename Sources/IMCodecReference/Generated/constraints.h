@@ -146,6 +146,10 @@ typedef struct imcodec_ref_validation_limits {
     /* F8 maxUserIDBytes (limit.user.id-bytes) */
     int has_max_user_id_bytes;
     int64_t max_user_id_bytes;
+    /* F10 profileCustomKeyPrefix (format.profile.custom-key) */
+    const char *profile_custom_key_prefix;
+    /* F11 friendCustomKeyPrefix (format.friend.custom-key) */
+    const char *friend_custom_key_prefix;
 } imcodec_ref_validation_limits;
 
 /** The seed profile. */

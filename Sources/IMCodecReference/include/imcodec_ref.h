@@ -182,6 +182,12 @@ typedef struct imcodec_ref_validation_limits imcodec_ref_validation_limits;
 /** The profile named "seed" or "current"; NULL for any other name. */
 const imcodec_ref_validation_limits *imcodec_ref_validation_profile(const char *name);
 
+/**
+ * The user ID that mentions every member in a message's at_user_list:
+ * kImSDK_MesssageAtALL of the SDK headers, with the SDK's spelling (M20).
+ */
+#define IMCODEC_REF_AT_ALL_USER_ID "__kImSDK_MesssageAtALL__"
+
 /** One finding of the validator (docs/VALIDATION.md). */
 typedef struct imcodec_ref_finding {
     /** The stable code, such as "limit.group.name-bytes" (a static string). */

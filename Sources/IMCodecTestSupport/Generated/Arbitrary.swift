@@ -123,6 +123,7 @@ extension SoundElem: Arbitrary {
         if generator.setField() { value.size = generator.uint32() }
         if generator.setField() { value.duration = generator.uint32() }
         if generator.setField() { value.downloadFlag = generator.uint32() }
+        if generator.setField() { value.isPlayed = generator.bool() }
         value.unknownFields = generator.unknownFields()
         return value
     }
@@ -501,6 +502,7 @@ extension Message: Arbitrary {
             generator.leaveNested()
         }
         if generator.setField() { value.isSelf = generator.bool() }
+        if generator.setField() { value.atType = GroupAtType(rawValue: generator.enumNumber(known: GroupAtType.knownValues.map(\.rawValue))) }
         value.unknownFields = generator.unknownFields()
         return value
     }
@@ -572,7 +574,19 @@ extension ConnectionEvent: Arbitrary {
         if generator.setField() { value.state = ConnectionState(rawValue: generator.enumNumber(known: ConnectionState.knownValues.map(\.rawValue))) }
         if generator.setField() { value.code = generator.int32() }
         if generator.setField() { value.text = generator.string() }
-        if generator.setField() { value.status = ConnectionStatusCode(rawValue: generator.enumNumber(known: ConnectionStatusCode.knownValues.map(\.rawValue))) }
+        if generator.setField(), generator.enterNested() {
+            value.rongCloudStatus = RongCloudStatus.arbitrary(using: &generator)
+            generator.leaveNested()
+        }
+        value.unknownFields = generator.unknownFields()
+        return value
+    }
+}
+
+extension RongCloudStatus: Arbitrary {
+    public static func arbitrary(using generator: inout ValueGenerator) -> RongCloudStatus {
+        var value = RongCloudStatus()
+        if generator.setField() { value.code = ConnectionStatusCode(rawValue: generator.enumNumber(known: ConnectionStatusCode.knownValues.map(\.rawValue))) }
         value.unknownFields = generator.unknownFields()
         return value
     }
@@ -584,6 +598,21 @@ extension UserStatusEvent: Arbitrary {
         if generator.setField() { value.type = UserStatusType(rawValue: generator.enumNumber(known: UserStatusType.knownValues.map(\.rawValue))) }
         if generator.setField() { value.code = generator.int32() }
         if generator.setField() { value.text = generator.string() }
+        value.unknownFields = generator.unknownFields()
+        return value
+    }
+}
+
+extension GroupMessageReadMembers: Arbitrary {
+    public static func arbitrary(using generator: inout ValueGenerator) -> GroupMessageReadMembers {
+        var value = GroupMessageReadMembers()
+        if generator.setField() { value.msgID = generator.string() }
+        if generator.enterNested() {
+            for _ in 0..<generator.count() { value.members.append(GroupMemberInfo.arbitrary(using: &generator)) }
+            generator.leaveNested()
+        }
+        if generator.setField() { value.nextSeq = generator.uint64() }
+        if generator.setField() { value.isFinished = generator.bool() }
         value.unknownFields = generator.unknownFields()
         return value
     }
@@ -995,7 +1024,7 @@ extension GroupPendencyPage: Arbitrary {
 extension Event: Arbitrary {
     public static func arbitrary(using generator: inout ValueGenerator) -> Event {
         var value = Event()
-        switch generator.choice(19) {
+        switch generator.choice(20) {
         case 0:
             if generator.enterNested() {
                 value.kind = .readReceipt(ReadReceiptEvent.arbitrary(using: &generator))
@@ -1023,65 +1052,70 @@ extension Event: Arbitrary {
             }
         case 5:
             if generator.enterNested() {
-                value.kind = .friendList(FriendList.arbitrary(using: &generator))
+                value.kind = .readMembers(GroupMessageReadMembers.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 6:
             if generator.enterNested() {
-                value.kind = .friendRequest(FriendRequest.arbitrary(using: &generator))
+                value.kind = .friendList(FriendList.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 7:
             if generator.enterNested() {
-                value.kind = .friendResponse(FriendResponse.arbitrary(using: &generator))
+                value.kind = .friendRequest(FriendRequest.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 8:
             if generator.enterNested() {
-                value.kind = .friendResults(FriendResults.arbitrary(using: &generator))
+                value.kind = .friendResponse(FriendResponse.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 9:
             if generator.enterNested() {
-                value.kind = .friendCheck(FriendCheck.arbitrary(using: &generator))
+                value.kind = .friendResults(FriendResults.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 10:
             if generator.enterNested() {
-                value.kind = .friendPendency(FriendPendencyPage.arbitrary(using: &generator))
+                value.kind = .friendCheck(FriendCheck.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 11:
             if generator.enterNested() {
-                value.kind = .friendGroups(FriendGroupList.arbitrary(using: &generator))
+                value.kind = .friendPendency(FriendPendencyPage.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 12:
             if generator.enterNested() {
-                value.kind = .blacklist(Blacklist.arbitrary(using: &generator))
+                value.kind = .friendGroups(FriendGroupList.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 13:
             if generator.enterNested() {
-                value.kind = .groupProfiles(GroupInfoList.arbitrary(using: &generator))
+                value.kind = .blacklist(Blacklist.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 14:
             if generator.enterNested() {
-                value.kind = .createGroup(CreateGroupInfo.arbitrary(using: &generator))
+                value.kind = .groupProfiles(GroupInfoList.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 15:
             if generator.enterNested() {
-                value.kind = .groupMembers(GroupMemberList.arbitrary(using: &generator))
+                value.kind = .createGroup(CreateGroupInfo.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 16:
             if generator.enterNested() {
-                value.kind = .groupMemberResults(GroupMemberResults.arbitrary(using: &generator))
+                value.kind = .groupMembers(GroupMemberList.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 17:
+            if generator.enterNested() {
+                value.kind = .groupMemberResults(GroupMemberResults.arbitrary(using: &generator))
+                generator.leaveNested()
+            }
+        case 18:
             if generator.enterNested() {
                 value.kind = .groupPendency(GroupPendencyPage.arbitrary(using: &generator))
                 generator.leaveNested()

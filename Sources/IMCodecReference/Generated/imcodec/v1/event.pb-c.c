@@ -52,7 +52,7 @@ void   imcodec__v1__event__free_unpacked
   assert(message->base.descriptor == &imcodec__v1__event__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor imcodec__v1__event__field_descriptors[18] =
+static const ProtobufCFieldDescriptor imcodec__v1__event__field_descriptors[19] =
 {
   {
     "read_receipt",
@@ -110,6 +110,18 @@ static const ProtobufCFieldDescriptor imcodec__v1__event__field_descriptors[18] 
     offsetof(Imcodec__V1__Event, kind_case),
     offsetof(Imcodec__V1__Event, user_status),
     &imcodec__v1__user_status_event__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "read_members",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imcodec__V1__Event, kind_case),
+    offsetof(Imcodec__V1__Event, read_members),
+    &imcodec__v1__group_message_read_members__descriptor,
     NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -272,21 +284,22 @@ static const ProtobufCFieldDescriptor imcodec__v1__event__field_descriptors[18] 
   },
 };
 static const unsigned imcodec__v1__event__field_indices_by_name[] = {
-  12,   /* field[12] = blacklist */
+  13,   /* field[13] = blacklist */
   3,   /* field[3] = connection */
-  14,   /* field[14] = create_group */
-  9,   /* field[9] = friend_check */
-  11,   /* field[11] = friend_groups */
-  5,   /* field[5] = friend_list */
-  10,   /* field[10] = friend_pendency */
-  6,   /* field[6] = friend_request */
-  7,   /* field[7] = friend_response */
-  8,   /* field[8] = friend_results */
-  16,   /* field[16] = group_member_results */
-  15,   /* field[15] = group_members */
-  17,   /* field[17] = group_pendency */
-  13,   /* field[13] = group_profiles */
+  15,   /* field[15] = create_group */
+  10,   /* field[10] = friend_check */
+  12,   /* field[12] = friend_groups */
+  6,   /* field[6] = friend_list */
+  11,   /* field[11] = friend_pendency */
+  7,   /* field[7] = friend_request */
+  8,   /* field[8] = friend_response */
+  9,   /* field[9] = friend_results */
+  17,   /* field[17] = group_member_results */
+  16,   /* field[16] = group_members */
+  18,   /* field[18] = group_pendency */
+  14,   /* field[14] = group_profiles */
   2,   /* field[2] = modification */
+  5,   /* field[5] = read_members */
   0,   /* field[0] = read_receipt */
   1,   /* field[1] = recall */
   4,   /* field[4] = user_status */
@@ -294,8 +307,8 @@ static const unsigned imcodec__v1__event__field_indices_by_name[] = {
 static const ProtobufCIntRange imcodec__v1__event__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 20, 5 },
-  { 0, 18 }
+  { 20, 6 },
+  { 0, 19 }
 };
 const ProtobufCMessageDescriptor imcodec__v1__event__descriptor =
 {
@@ -305,7 +318,7 @@ const ProtobufCMessageDescriptor imcodec__v1__event__descriptor =
   "Imcodec__V1__Event",
   "imcodec.v1",
   sizeof(Imcodec__V1__Event),
-  18,
+  19,
   imcodec__v1__event__field_descriptors,
   imcodec__v1__event__field_indices_by_name,
   2,  imcodec__v1__event__number_ranges,

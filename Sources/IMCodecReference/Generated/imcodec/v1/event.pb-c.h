@@ -33,6 +33,7 @@ typedef enum {
   IMCODEC__V1__EVENT__KIND_MODIFICATION = 3,
   IMCODEC__V1__EVENT__KIND_CONNECTION = 4,
   IMCODEC__V1__EVENT__KIND_USER_STATUS = 5,
+  IMCODEC__V1__EVENT__KIND_READ_MEMBERS = 6,
   IMCODEC__V1__EVENT__KIND_FRIEND_LIST = 20,
   IMCODEC__V1__EVENT__KIND_FRIEND_REQUEST = 21,
   IMCODEC__V1__EVENT__KIND_FRIEND_RESPONSE = 22,
@@ -62,6 +63,10 @@ struct  Imcodec__V1__Event
     Imcodec__V1__ModificationEvent *modification;
     Imcodec__V1__ConnectionEvent *connection;
     Imcodec__V1__UserStatusEvent *user_status;
+    /*
+     * The members who have read a group message (seed 002).
+     */
+    Imcodec__V1__GroupMessageReadMembers *read_members;
     /*
      * Relationship chain (seed 001).
      */

@@ -1786,38 +1786,6 @@ const ProtobufCEnumDescriptor imcodec__v1__group_receive_message_opt__descriptor
   imcodec__v1__group_receive_message_opt__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
-static const ProtobufCEnumValue imcodec__v1__group_member_status__enum_values_by_number[4] =
-{
-  { "GROUP_MEMBER_STATUS_FAIL", "IMCODEC__V1__GROUP_MEMBER_STATUS__GROUP_MEMBER_STATUS_FAIL", 0 },
-  { "GROUP_MEMBER_STATUS_SUCC", "IMCODEC__V1__GROUP_MEMBER_STATUS__GROUP_MEMBER_STATUS_SUCC", 1 },
-  { "GROUP_MEMBER_STATUS_INVALID", "IMCODEC__V1__GROUP_MEMBER_STATUS__GROUP_MEMBER_STATUS_INVALID", 2 },
-  { "GROUP_MEMBER_STATUS_PENDING", "IMCODEC__V1__GROUP_MEMBER_STATUS__GROUP_MEMBER_STATUS_PENDING", 3 },
-};
-static const ProtobufCIntRange imcodec__v1__group_member_status__value_ranges[] = {
-{0, 0},{0, 4}
-};
-static const ProtobufCEnumValueIndex imcodec__v1__group_member_status__enum_values_by_name[4] =
-{
-  { "GROUP_MEMBER_STATUS_FAIL", 0 },
-  { "GROUP_MEMBER_STATUS_INVALID", 2 },
-  { "GROUP_MEMBER_STATUS_PENDING", 3 },
-  { "GROUP_MEMBER_STATUS_SUCC", 1 },
-};
-const ProtobufCEnumDescriptor imcodec__v1__group_member_status__descriptor =
-{
-  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
-  "imcodec.v1.GroupMemberStatus",
-  "GroupMemberStatus",
-  "Imcodec__V1__GroupMemberStatus",
-  "imcodec.v1",
-  4,
-  imcodec__v1__group_member_status__enum_values_by_number,
-  4,
-  imcodec__v1__group_member_status__enum_values_by_name,
-  1,
-  imcodec__v1__group_member_status__value_ranges,
-  NULL,NULL,NULL,NULL   /* reserved[1234] */
-};
 static const ProtobufCEnumValue imcodec__v1__group_pendency_get_type__enum_values_by_number[2] =
 {
   { "GROUP_PENDENCY_GET_TYPE_JOIN", "IMCODEC__V1__GROUP_PENDENCY_GET_TYPE__GROUP_PENDENCY_GET_TYPE_JOIN", 0 },

@@ -80,17 +80,6 @@ typedef enum _Imcodec__V1__GroupReceiveMessageOpt {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GROUP_RECEIVE_MESSAGE_OPT)
 } Imcodec__V1__GroupReceiveMessageOpt;
 /*
- * TIMGroupMemberStatus: the result of a member operation for one user
- * (seed 004, values 0 to 3).
- */
-typedef enum _Imcodec__V1__GroupMemberStatus {
-  IMCODEC__V1__GROUP_MEMBER_STATUS__GROUP_MEMBER_STATUS_FAIL = 0,
-  IMCODEC__V1__GROUP_MEMBER_STATUS__GROUP_MEMBER_STATUS_SUCC = 1,
-  IMCODEC__V1__GROUP_MEMBER_STATUS__GROUP_MEMBER_STATUS_INVALID = 2,
-  IMCODEC__V1__GROUP_MEMBER_STATUS__GROUP_MEMBER_STATUS_PENDING = 3
-    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GROUP_MEMBER_STATUS)
-} Imcodec__V1__GroupMemberStatus;
-/*
  * TIMGroupPendencyGetType: an application to join or an invitation (seed
  * 004 names it; numbers from the SDK headers).
  */
@@ -629,7 +618,6 @@ extern const ProtobufCEnumDescriptor    imcodec__v1__group_add_opt__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__group_searchable_type__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__group_member_visible_type__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__group_receive_message_opt__descriptor;
-extern const ProtobufCEnumDescriptor    imcodec__v1__group_member_status__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__group_pendency_get_type__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__group_pendency_handle_status__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__group_pendency_handle_result__descriptor;

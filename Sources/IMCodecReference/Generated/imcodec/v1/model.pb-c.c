@@ -1537,6 +1537,51 @@ void   imcodec__v1__connection_event__free_unpacked
   assert(message->base.descriptor == &imcodec__v1__connection_event__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   imcodec__v1__rong_cloud_status__init
+                     (Imcodec__V1__RongCloudStatus         *message)
+{
+  static const Imcodec__V1__RongCloudStatus init_value = IMCODEC__V1__RONG_CLOUD_STATUS__INIT;
+  *message = init_value;
+}
+size_t imcodec__v1__rong_cloud_status__get_packed_size
+                     (const Imcodec__V1__RongCloudStatus *message)
+{
+  assert(message->base.descriptor == &imcodec__v1__rong_cloud_status__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imcodec__v1__rong_cloud_status__pack
+                     (const Imcodec__V1__RongCloudStatus *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imcodec__v1__rong_cloud_status__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imcodec__v1__rong_cloud_status__pack_to_buffer
+                     (const Imcodec__V1__RongCloudStatus *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imcodec__v1__rong_cloud_status__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imcodec__V1__RongCloudStatus *
+       imcodec__v1__rong_cloud_status__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imcodec__V1__RongCloudStatus *)
+     protobuf_c_message_unpack (&imcodec__v1__rong_cloud_status__descriptor,
+                                allocator, len, data);
+}
+void   imcodec__v1__rong_cloud_status__free_unpacked
+                     (Imcodec__V1__RongCloudStatus *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imcodec__v1__rong_cloud_status__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   imcodec__v1__user_status_event__init
                      (Imcodec__V1__UserStatusEvent         *message)
 {
@@ -1580,6 +1625,51 @@ void   imcodec__v1__user_status_event__free_unpacked
   if(!message)
     return;
   assert(message->base.descriptor == &imcodec__v1__user_status_event__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   imcodec__v1__group_message_read_members__init
+                     (Imcodec__V1__GroupMessageReadMembers         *message)
+{
+  static const Imcodec__V1__GroupMessageReadMembers init_value = IMCODEC__V1__GROUP_MESSAGE_READ_MEMBERS__INIT;
+  *message = init_value;
+}
+size_t imcodec__v1__group_message_read_members__get_packed_size
+                     (const Imcodec__V1__GroupMessageReadMembers *message)
+{
+  assert(message->base.descriptor == &imcodec__v1__group_message_read_members__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imcodec__v1__group_message_read_members__pack
+                     (const Imcodec__V1__GroupMessageReadMembers *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imcodec__v1__group_message_read_members__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imcodec__v1__group_message_read_members__pack_to_buffer
+                     (const Imcodec__V1__GroupMessageReadMembers *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imcodec__v1__group_message_read_members__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imcodec__V1__GroupMessageReadMembers *
+       imcodec__v1__group_message_read_members__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imcodec__V1__GroupMessageReadMembers *)
+     protobuf_c_message_unpack (&imcodec__v1__group_message_read_members__descriptor,
+                                allocator, len, data);
+}
+void   imcodec__v1__group_message_read_members__free_unpacked
+                     (Imcodec__V1__GroupMessageReadMembers *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imcodec__v1__group_message_read_members__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
 static const ProtobufCFieldDescriptor imcodec__v1__custom_info_entry__field_descriptors[3] =
@@ -2263,7 +2353,7 @@ const ProtobufCMessageDescriptor imcodec__v1__image_elem__descriptor =
   (ProtobufCMessageInit) imcodec__v1__image_elem__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor imcodec__v1__sound_elem__field_descriptors[5] =
+static const ProtobufCFieldDescriptor imcodec__v1__sound_elem__field_descriptors[6] =
 {
   {
     "uuid",
@@ -2325,10 +2415,23 @@ static const ProtobufCFieldDescriptor imcodec__v1__sound_elem__field_descriptors
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "is_played",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__SoundElem, is_played),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imcodec__v1__sound_elem__field_indices_by_name[] = {
   4,   /* field[4] = download_flag */
   3,   /* field[3] = duration */
+  5,   /* field[5] = is_played */
   2,   /* field[2] = size */
   1,   /* field[1] = url */
   0,   /* field[0] = uuid */
@@ -2336,7 +2439,7 @@ static const unsigned imcodec__v1__sound_elem__field_indices_by_name[] = {
 static const ProtobufCIntRange imcodec__v1__sound_elem__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 6 }
 };
 const ProtobufCMessageDescriptor imcodec__v1__sound_elem__descriptor =
 {
@@ -2346,7 +2449,7 @@ const ProtobufCMessageDescriptor imcodec__v1__sound_elem__descriptor =
   "Imcodec__V1__SoundElem",
   "imcodec.v1",
   sizeof(Imcodec__V1__SoundElem),
-  5,
+  6,
   imcodec__v1__sound_elem__field_descriptors,
   imcodec__v1__sound_elem__field_indices_by_name,
   1,  imcodec__v1__sound_elem__number_ranges,
@@ -4155,7 +4258,7 @@ const ProtobufCMessageDescriptor imcodec__v1__apns_push_info__descriptor =
   (ProtobufCMessageInit) imcodec__v1__apns_push_info__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor imcodec__v1__message__field_descriptors[19] =
+static const ProtobufCFieldDescriptor imcodec__v1__message__field_descriptors[20] =
 {
   {
     "msg_id",
@@ -4385,8 +4488,21 @@ static const ProtobufCFieldDescriptor imcodec__v1__message__field_descriptors[19
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "at_type",
+    22,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__Message, at_type),
+    &imcodec__v1__group_at_type__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imcodec__v1__message__field_indices_by_name[] = {
+  19,   /* field[19] = at_type */
   14,   /* field[14] = at_user_list */
   16,   /* field[16] = cloud_custom_data */
   17,   /* field[17] = elems */
@@ -4407,10 +4523,11 @@ static const unsigned imcodec__v1__message__field_indices_by_name[] = {
   13,   /* field[13] = targeted_receivers */
   5,   /* field[5] = timestamp */
 };
-static const ProtobufCIntRange imcodec__v1__message__number_ranges[1 + 1] =
+static const ProtobufCIntRange imcodec__v1__message__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 0, 19 }
+  { 22, 19 },
+  { 0, 20 }
 };
 const ProtobufCMessageDescriptor imcodec__v1__message__descriptor =
 {
@@ -4420,10 +4537,10 @@ const ProtobufCMessageDescriptor imcodec__v1__message__descriptor =
   "Imcodec__V1__Message",
   "imcodec.v1",
   sizeof(Imcodec__V1__Message),
-  19,
+  20,
   imcodec__v1__message__field_descriptors,
   imcodec__v1__message__field_indices_by_name,
-  1,  imcodec__v1__message__number_ranges,
+  2,  imcodec__v1__message__number_ranges,
   (ProtobufCMessageInit) imcodec__v1__message__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
@@ -4734,13 +4851,13 @@ static const ProtobufCFieldDescriptor imcodec__v1__connection_event__field_descr
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
   {
-    "status",
-    4,
+    "rong_cloud_status",
+    5,
     PROTOBUF_C_LABEL_NONE,
-    PROTOBUF_C_TYPE_ENUM,
+    PROTOBUF_C_TYPE_MESSAGE,
     0,   /* quantifier_offset */
-    offsetof(Imcodec__V1__ConnectionEvent, status),
-    &imcodec__v1__connection_status_code__descriptor,
+    offsetof(Imcodec__V1__ConnectionEvent, rong_cloud_status),
+    &imcodec__v1__rong_cloud_status__descriptor,
     NULL,
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -4748,13 +4865,14 @@ static const ProtobufCFieldDescriptor imcodec__v1__connection_event__field_descr
 };
 static const unsigned imcodec__v1__connection_event__field_indices_by_name[] = {
   1,   /* field[1] = code */
+  3,   /* field[3] = rong_cloud_status */
   0,   /* field[0] = state */
-  3,   /* field[3] = status */
   2,   /* field[2] = text */
 };
-static const ProtobufCIntRange imcodec__v1__connection_event__number_ranges[1 + 1] =
+static const ProtobufCIntRange imcodec__v1__connection_event__number_ranges[2 + 1] =
 {
   { 1, 0 },
+  { 5, 3 },
   { 0, 4 }
 };
 const ProtobufCMessageDescriptor imcodec__v1__connection_event__descriptor =
@@ -4768,8 +4886,46 @@ const ProtobufCMessageDescriptor imcodec__v1__connection_event__descriptor =
   4,
   imcodec__v1__connection_event__field_descriptors,
   imcodec__v1__connection_event__field_indices_by_name,
-  1,  imcodec__v1__connection_event__number_ranges,
+  2,  imcodec__v1__connection_event__number_ranges,
   (ProtobufCMessageInit) imcodec__v1__connection_event__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor imcodec__v1__rong_cloud_status__field_descriptors[1] =
+{
+  {
+    "code",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__RongCloudStatus, code),
+    &imcodec__v1__connection_status_code__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imcodec__v1__rong_cloud_status__field_indices_by_name[] = {
+  0,   /* field[0] = code */
+};
+static const ProtobufCIntRange imcodec__v1__rong_cloud_status__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor imcodec__v1__rong_cloud_status__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imcodec.v1.RongCloudStatus",
+  "RongCloudStatus",
+  "Imcodec__V1__RongCloudStatus",
+  "imcodec.v1",
+  sizeof(Imcodec__V1__RongCloudStatus),
+  1,
+  imcodec__v1__rong_cloud_status__field_descriptors,
+  imcodec__v1__rong_cloud_status__field_indices_by_name,
+  1,  imcodec__v1__rong_cloud_status__number_ranges,
+  (ProtobufCMessageInit) imcodec__v1__rong_cloud_status__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor imcodec__v1__user_status_event__field_descriptors[3] =
@@ -4834,6 +4990,83 @@ const ProtobufCMessageDescriptor imcodec__v1__user_status_event__descriptor =
   imcodec__v1__user_status_event__field_indices_by_name,
   1,  imcodec__v1__user_status_event__number_ranges,
   (ProtobufCMessageInit) imcodec__v1__user_status_event__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor imcodec__v1__group_message_read_members__field_descriptors[4] =
+{
+  {
+    "msg_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__GroupMessageReadMembers, msg_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "members",
+    2,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imcodec__V1__GroupMessageReadMembers, n_members),
+    offsetof(Imcodec__V1__GroupMessageReadMembers, members),
+    &imcodec__v1__group_member_info__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "next_seq",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__GroupMessageReadMembers, next_seq),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "is_finished",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__GroupMessageReadMembers, is_finished),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imcodec__v1__group_message_read_members__field_indices_by_name[] = {
+  3,   /* field[3] = is_finished */
+  1,   /* field[1] = members */
+  0,   /* field[0] = msg_id */
+  2,   /* field[2] = next_seq */
+};
+static const ProtobufCIntRange imcodec__v1__group_message_read_members__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor imcodec__v1__group_message_read_members__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imcodec.v1.GroupMessageReadMembers",
+  "GroupMessageReadMembers",
+  "Imcodec__V1__GroupMessageReadMembers",
+  "imcodec.v1",
+  sizeof(Imcodec__V1__GroupMessageReadMembers),
+  4,
+  imcodec__v1__group_message_read_members__field_descriptors,
+  imcodec__v1__group_message_read_members__field_indices_by_name,
+  1,  imcodec__v1__group_message_read_members__number_ranges,
+  (ProtobufCMessageInit) imcodec__v1__group_message_read_members__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue imcodec__v1__priority__enum_values_by_number[4] =
@@ -5260,7 +5493,7 @@ const ProtobufCEnumDescriptor imcodec__v1__connection_state__descriptor =
 };
 static const ProtobufCEnumValue imcodec__v1__connection_status_code__enum_values_by_number[5] =
 {
-  { "CONNECTION_STATUS_CODE_UNSPECIFIED", "IMCODEC__V1__CONNECTION_STATUS_CODE__CONNECTION_STATUS_CODE_UNSPECIFIED", 0 },
+  { "CONNECTION_STATUS_CODE_CONNECTED", "IMCODEC__V1__CONNECTION_STATUS_CODE__CONNECTION_STATUS_CODE_CONNECTED", 0 },
   { "CONNECTION_STATUS_CODE_KICKED_OFFLINE_BY_OTHER_CLIENT", "IMCODEC__V1__CONNECTION_STATUS_CODE__CONNECTION_STATUS_CODE_KICKED_OFFLINE_BY_OTHER_CLIENT", 6 },
   { "CONNECTION_STATUS_CODE_TIMEOUT", "IMCODEC__V1__CONNECTION_STATUS_CODE__CONNECTION_STATUS_CODE_TIMEOUT", 14 },
   { "CONNECTION_STATUS_CODE_TOKEN_INCORRECT", "IMCODEC__V1__CONNECTION_STATUS_CODE__CONNECTION_STATUS_CODE_TOKEN_INCORRECT", 15 },
@@ -5271,11 +5504,11 @@ static const ProtobufCIntRange imcodec__v1__connection_status_code__value_ranges
 };
 static const ProtobufCEnumValueIndex imcodec__v1__connection_status_code__enum_values_by_name[5] =
 {
+  { "CONNECTION_STATUS_CODE_CONNECTED", 0 },
   { "CONNECTION_STATUS_CODE_DISCONN_EXCEPTION", 4 },
   { "CONNECTION_STATUS_CODE_KICKED_OFFLINE_BY_OTHER_CLIENT", 1 },
   { "CONNECTION_STATUS_CODE_TIMEOUT", 2 },
   { "CONNECTION_STATUS_CODE_TOKEN_INCORRECT", 3 },
-  { "CONNECTION_STATUS_CODE_UNSPECIFIED", 0 },
 };
 const ProtobufCEnumDescriptor imcodec__v1__connection_status_code__descriptor =
 {
@@ -5290,6 +5523,144 @@ const ProtobufCEnumDescriptor imcodec__v1__connection_status_code__descriptor =
   imcodec__v1__connection_status_code__enum_values_by_name,
   3,
   imcodec__v1__connection_status_code__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue imcodec__v1__im_error_code__enum_values_by_number[4] =
+{
+  { "IM_ERROR_CODE_SUCC", "IMCODEC__V1__IM_ERROR_CODE__IM_ERROR_CODE_SUCC", 0 },
+  { "IM_ERROR_CODE_KICKED_BY_OTHERS", "IMCODEC__V1__IM_ERROR_CODE__IM_ERROR_CODE_KICKED_BY_OTHERS", 6208 },
+  { "IM_ERROR_CODE_IN_PEER_BLOCKLIST", "IMCODEC__V1__IM_ERROR_CODE__IM_ERROR_CODE_IN_PEER_BLOCKLIST", 20007 },
+  { "IM_ERROR_CODE_NOT_FRIEND", "IMCODEC__V1__IM_ERROR_CODE__IM_ERROR_CODE_NOT_FRIEND", 20009 },
+};
+static const ProtobufCIntRange imcodec__v1__im_error_code__value_ranges[] = {
+{0, 0},{6208, 1},{20007, 2},{20009, 3},{0, 4}
+};
+static const ProtobufCEnumValueIndex imcodec__v1__im_error_code__enum_values_by_name[4] =
+{
+  { "IM_ERROR_CODE_IN_PEER_BLOCKLIST", 2 },
+  { "IM_ERROR_CODE_KICKED_BY_OTHERS", 1 },
+  { "IM_ERROR_CODE_NOT_FRIEND", 3 },
+  { "IM_ERROR_CODE_SUCC", 0 },
+};
+const ProtobufCEnumDescriptor imcodec__v1__im_error_code__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "imcodec.v1.ImErrorCode",
+  "ImErrorCode",
+  "Imcodec__V1__ImErrorCode",
+  "imcodec.v1",
+  4,
+  imcodec__v1__im_error_code__enum_values_by_number,
+  4,
+  imcodec__v1__im_error_code__enum_values_by_name,
+  4,
+  imcodec__v1__im_error_code__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue imcodec__v1__friend_status__enum_values_by_number[9] =
+{
+  { "FRIEND_STATUS_SUCC", "IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_SUCC", 0 },
+  { "FRIEND_STATUS_ADD_SELF_FRIEND_FULL", "IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_SELF_FRIEND_FULL", 30010 },
+  { "FRIEND_STATUS_ADD_THEIR_FRIEND_FULL", "IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_THEIR_FRIEND_FULL", 30014 },
+  { "FRIEND_STATUS_ADD_IN_SELF_BLACK_LIST", "IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_IN_SELF_BLACK_LIST", 30515 },
+  { "FRIEND_STATUS_ADD_FRIEND_SIDE_FORBID_ADD", "IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_FRIEND_SIDE_FORBID_ADD", 30516 },
+  { "FRIEND_STATUS_ADD_IN_OTHER_SIDE_BLACK_LIST", "IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_IN_OTHER_SIDE_BLACK_LIST", 30525 },
+  { "FRIEND_STATUS_ADD_PENDING", "IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_PENDING", 30539 },
+  { "FRIEND_STATUS_RESPONSE_NO_REQ", "IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_RESPONSE_NO_REQ", 30614 },
+  { "FRIEND_STATUS_DEL_NO_FRIEND", "IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_DEL_NO_FRIEND", 31704 },
+};
+static const ProtobufCIntRange imcodec__v1__friend_status__value_ranges[] = {
+{0, 0},{30010, 1},{30014, 2},{30515, 3},{30525, 5},{30539, 6},{30614, 7},{31704, 8},{0, 9}
+};
+static const ProtobufCEnumValueIndex imcodec__v1__friend_status__enum_values_by_name[9] =
+{
+  { "FRIEND_STATUS_ADD_FRIEND_SIDE_FORBID_ADD", 4 },
+  { "FRIEND_STATUS_ADD_IN_OTHER_SIDE_BLACK_LIST", 5 },
+  { "FRIEND_STATUS_ADD_IN_SELF_BLACK_LIST", 3 },
+  { "FRIEND_STATUS_ADD_PENDING", 6 },
+  { "FRIEND_STATUS_ADD_SELF_FRIEND_FULL", 1 },
+  { "FRIEND_STATUS_ADD_THEIR_FRIEND_FULL", 2 },
+  { "FRIEND_STATUS_DEL_NO_FRIEND", 8 },
+  { "FRIEND_STATUS_RESPONSE_NO_REQ", 7 },
+  { "FRIEND_STATUS_SUCC", 0 },
+};
+const ProtobufCEnumDescriptor imcodec__v1__friend_status__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "imcodec.v1.FriendStatus",
+  "FriendStatus",
+  "Imcodec__V1__FriendStatus",
+  "imcodec.v1",
+  9,
+  imcodec__v1__friend_status__enum_values_by_number,
+  9,
+  imcodec__v1__friend_status__enum_values_by_name,
+  8,
+  imcodec__v1__friend_status__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue imcodec__v1__group_member_status__enum_values_by_number[4] =
+{
+  { "GROUP_MEMBER_STATUS_FAIL", "IMCODEC__V1__GROUP_MEMBER_STATUS__GROUP_MEMBER_STATUS_FAIL", 0 },
+  { "GROUP_MEMBER_STATUS_SUCC", "IMCODEC__V1__GROUP_MEMBER_STATUS__GROUP_MEMBER_STATUS_SUCC", 1 },
+  { "GROUP_MEMBER_STATUS_INVALID", "IMCODEC__V1__GROUP_MEMBER_STATUS__GROUP_MEMBER_STATUS_INVALID", 2 },
+  { "GROUP_MEMBER_STATUS_PENDING", "IMCODEC__V1__GROUP_MEMBER_STATUS__GROUP_MEMBER_STATUS_PENDING", 3 },
+};
+static const ProtobufCIntRange imcodec__v1__group_member_status__value_ranges[] = {
+{0, 0},{0, 4}
+};
+static const ProtobufCEnumValueIndex imcodec__v1__group_member_status__enum_values_by_name[4] =
+{
+  { "GROUP_MEMBER_STATUS_FAIL", 0 },
+  { "GROUP_MEMBER_STATUS_INVALID", 2 },
+  { "GROUP_MEMBER_STATUS_PENDING", 3 },
+  { "GROUP_MEMBER_STATUS_SUCC", 1 },
+};
+const ProtobufCEnumDescriptor imcodec__v1__group_member_status__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "imcodec.v1.GroupMemberStatus",
+  "GroupMemberStatus",
+  "Imcodec__V1__GroupMemberStatus",
+  "imcodec.v1",
+  4,
+  imcodec__v1__group_member_status__enum_values_by_number,
+  4,
+  imcodec__v1__group_member_status__enum_values_by_name,
+  1,
+  imcodec__v1__group_member_status__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue imcodec__v1__group_at_type__enum_values_by_number[4] =
+{
+  { "GROUP_AT_TYPE_UNSPECIFIED", "IMCODEC__V1__GROUP_AT_TYPE__GROUP_AT_TYPE_UNSPECIFIED", 0 },
+  { "GROUP_AT_TYPE_AT_ME", "IMCODEC__V1__GROUP_AT_TYPE__GROUP_AT_TYPE_AT_ME", 1 },
+  { "GROUP_AT_TYPE_AT_ALL", "IMCODEC__V1__GROUP_AT_TYPE__GROUP_AT_TYPE_AT_ALL", 2 },
+  { "GROUP_AT_TYPE_AT_ALL_AT_ME", "IMCODEC__V1__GROUP_AT_TYPE__GROUP_AT_TYPE_AT_ALL_AT_ME", 3 },
+};
+static const ProtobufCIntRange imcodec__v1__group_at_type__value_ranges[] = {
+{0, 0},{0, 4}
+};
+static const ProtobufCEnumValueIndex imcodec__v1__group_at_type__enum_values_by_name[4] =
+{
+  { "GROUP_AT_TYPE_AT_ALL", 2 },
+  { "GROUP_AT_TYPE_AT_ALL_AT_ME", 3 },
+  { "GROUP_AT_TYPE_AT_ME", 1 },
+  { "GROUP_AT_TYPE_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor imcodec__v1__group_at_type__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "imcodec.v1.GroupAtType",
+  "GroupAtType",
+  "Imcodec__V1__GroupAtType",
+  "imcodec.v1",
+  4,
+  imcodec__v1__group_at_type__enum_values_by_number,
+  4,
+  imcodec__v1__group_at_type__enum_values_by_name,
+  1,
+  imcodec__v1__group_at_type__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
 static const ProtobufCEnumValue imcodec__v1__user_status_type__enum_values_by_number[4] =

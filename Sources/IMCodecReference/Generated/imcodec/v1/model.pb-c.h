@@ -49,7 +49,9 @@ typedef struct Imcodec__V1__ReadReceiptEvent Imcodec__V1__ReadReceiptEvent;
 typedef struct Imcodec__V1__RecallEvent Imcodec__V1__RecallEvent;
 typedef struct Imcodec__V1__ModificationEvent Imcodec__V1__ModificationEvent;
 typedef struct Imcodec__V1__ConnectionEvent Imcodec__V1__ConnectionEvent;
+typedef struct Imcodec__V1__RongCloudStatus Imcodec__V1__RongCloudStatus;
 typedef struct Imcodec__V1__UserStatusEvent Imcodec__V1__UserStatusEvent;
+typedef struct Imcodec__V1__GroupMessageReadMembers Imcodec__V1__GroupMessageReadMembers;
 
 
 /* --- enums --- */
@@ -199,16 +201,156 @@ typedef enum _Imcodec__V1__ConnectionState {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__CONNECTION_STATE)
 } Imcodec__V1__ConnectionState;
 /*
- * RCConnectionStatus codes the seed 003 page asks apps to handle.
+ * RongCloud's RCConnectionStatus: the codes the seed 003 page asks apps to
+ * handle, and 0, ConnectionStatus_Connected in the RongCloud SDK headers. 0 is
+ * a status like the others, so a ConnectionEvent carries the code inside a
+ * RongCloudStatus, whose presence says that the event has one.
  */
 typedef enum _Imcodec__V1__ConnectionStatusCode {
-  IMCODEC__V1__CONNECTION_STATUS_CODE__CONNECTION_STATUS_CODE_UNSPECIFIED = 0,
+  /*
+   * ConnectionStatus_Connected: connected to the RongCloud server.
+   */
+  IMCODEC__V1__CONNECTION_STATUS_CODE__CONNECTION_STATUS_CODE_CONNECTED = 0,
+  /*
+   * ConnectionStatus_KICKED_OFFLINE_BY_OTHER_CLIENT (seed 003): the user logged
+   * in on another device, and this one is offline.
+   */
   IMCODEC__V1__CONNECTION_STATUS_CODE__CONNECTION_STATUS_CODE_KICKED_OFFLINE_BY_OTHER_CLIENT = 6,
+  /*
+   * ConnectionStatus_Timeout (seed 003): automatic reconnection timed out; the
+   * SDK does not retry.
+   */
   IMCODEC__V1__CONNECTION_STATUS_CODE__CONNECTION_STATUS_CODE_TIMEOUT = 14,
+  /*
+   * ConnectionStatus_TOKEN_INCORRECT (seed 003): the token is invalid.
+   */
   IMCODEC__V1__CONNECTION_STATUS_CODE__CONNECTION_STATUS_CODE_TOKEN_INCORRECT = 15,
+  /*
+   * ConnectionStatus_DISCONN_EXCEPTION (seed 003): disconnected because the
+   * user is banned.
+   */
   IMCODEC__V1__CONNECTION_STATUS_CODE__CONNECTION_STATUS_CODE_DISCONN_EXCEPTION = 16
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__CONNECTION_STATUS_CODE)
 } Imcodec__V1__ConnectionStatusCode;
+/*
+ * Tencent IM result codes the seed documents name, so that applications can
+ * match on them. ConnectionEvent.code and UserStatusEvent.code carry codes of
+ * this kind; the validator warns on one this enum does not name.
+ */
+typedef enum _Imcodec__V1__ImErrorCode {
+  /*
+   * Success (ERR_SUCC).
+   */
+  IMCODEC__V1__IM_ERROR_CODE__IM_ERROR_CODE_SUCC = 0,
+  /*
+   * ERR_IMSDK_KICKED_BY_OTHERS (seed 000): a login after a forcible logout
+   * while offline fails with this code; the app may log in again.
+   */
+  IMCODEC__V1__IM_ERROR_CODE__IM_ERROR_CODE_KICKED_BY_OTHERS = 6208,
+  /*
+   * Seed 002: the sender is on the receiver's blocklist and the console's
+   * "Show 'Sent successfully' after sending messages" is disabled.
+   */
+  IMCODEC__V1__IM_ERROR_CODE__IM_ERROR_CODE_IN_PEER_BLOCKLIST = 20007,
+  /*
+   * Seed 002: the relationship check for one-to-one messages is on and the
+   * receiver is not a friend.
+   */
+  IMCODEC__V1__IM_ERROR_CODE__IM_ERROR_CODE_NOT_FRIEND = 20009
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__IM_ERROR_CODE)
+} Imcodec__V1__ImErrorCode;
+/*
+ * TIMFriendStatus (seed 001): the per-user result of a friendship call.
+ */
+typedef enum _Imcodec__V1__FriendStatus {
+  /*
+   * TIM_FRIEND_STATUS_SUCC: success.
+   */
+  IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_SUCC = 0,
+  /*
+   * TIM_ADD_FRIEND_STATUS_SELF_FRIEND_FULL: adding or answering; your friend
+   * list is full.
+   */
+  IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_SELF_FRIEND_FULL = 30010,
+  /*
+   * TIM_ADD_FRIEND_STATUS_THEIR_FRIEND_FULL: adding or answering; the user's
+   * friend list is full.
+   */
+  IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_THEIR_FRIEND_FULL = 30014,
+  /*
+   * TIM_ADD_FRIEND_STATUS_IN_SELF_BLACK_LIST: adding; the user is in your
+   * blocklist.
+   */
+  IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_IN_SELF_BLACK_LIST = 30515,
+  /*
+   * TIM_ADD_FRIEND_STATUS_FRIEND_SIDE_FORBID_ADD: adding; the user forbids
+   * being added.
+   */
+  IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_FRIEND_SIDE_FORBID_ADD = 30516,
+  /*
+   * TIM_ADD_FRIEND_STATUS_IN_OTHER_SIDE_BLACK_LIST: adding; you are in the
+   * user's blocklist.
+   */
+  IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_IN_OTHER_SIDE_BLACK_LIST = 30525,
+  /*
+   * TIM_ADD_FRIEND_STATUS_PENDING: adding; waiting for the user to accept.
+   */
+  IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_PENDING = 30539,
+  /*
+   * TIM_RESPONSE_FRIEND_STATUS_NO_REQ: answering; the user sent no request.
+   */
+  IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_RESPONSE_NO_REQ = 30614,
+  /*
+   * TIM_DEL_FRIEND_STATUS_NO_FRIEND: deleting; the user is not a friend.
+   */
+  IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_DEL_NO_FRIEND = 31704
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__FRIEND_STATUS)
+} Imcodec__V1__FriendStatus;
+/*
+ * TIMGroupMemberStatus (seed 004): the per-member result of a member
+ * operation.
+ */
+typedef enum _Imcodec__V1__GroupMemberStatus {
+  /*
+   * TIM_GROUP_MEMBER_STATUS_FAIL: the operation failed.
+   */
+  IMCODEC__V1__GROUP_MEMBER_STATUS__GROUP_MEMBER_STATUS_FAIL = 0,
+  /*
+   * TIM_GROUP_MEMBER_STATUS_SUCC: the operation succeeded.
+   */
+  IMCODEC__V1__GROUP_MEMBER_STATUS__GROUP_MEMBER_STATUS_SUCC = 1,
+  /*
+   * TIM_GROUP_MEMBER_STATUS_INVALID: the user was already a member when added,
+   * or not a member when removed.
+   */
+  IMCODEC__V1__GROUP_MEMBER_STATUS__GROUP_MEMBER_STATUS_INVALID = 2,
+  /*
+   * TIM_GROUP_MEMBER_STATUS_PENDING: waiting for the invitee.
+   */
+  IMCODEC__V1__GROUP_MEMBER_STATUS__GROUP_MEMBER_STATUS_PENDING = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GROUP_MEMBER_STATUS)
+} Imcodec__V1__GroupMemberStatus;
+/*
+ * V2TIMGroupAtType (seed 002 switches on V2TIM_AT_ME, V2TIM_AT_ALL and
+ * V2TIM_AT_ALL_AT_ME; numbers from the SDK headers): how a group @ message
+ * mentions the logged-in user.
+ */
+typedef enum _Imcodec__V1__GroupAtType {
+  IMCODEC__V1__GROUP_AT_TYPE__GROUP_AT_TYPE_UNSPECIFIED = 0,
+  /*
+   * V2TIM_AT_ME: the message mentions the user.
+   */
+  IMCODEC__V1__GROUP_AT_TYPE__GROUP_AT_TYPE_AT_ME = 1,
+  /*
+   * V2TIM_AT_ALL: the message mentions all members.
+   */
+  IMCODEC__V1__GROUP_AT_TYPE__GROUP_AT_TYPE_AT_ALL = 2,
+  /*
+   * V2TIM_AT_ALL_AT_ME: the message mentions all members and the user.
+   */
+  IMCODEC__V1__GROUP_AT_TYPE__GROUP_AT_TYPE_AT_ALL_AT_ME = 3
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GROUP_AT_TYPE)
+} Imcodec__V1__GroupAtType;
 /*
  * The user status listener's callbacks (seed 000: onForceOffline,
  * onReConnFailed, onUserSigExpired).
@@ -284,6 +426,11 @@ struct  Imcodec__V1__UserProfile
   uint32_t language;
   uint32_t level;
   uint32_t role;
+  /*
+   * Custom profile fields. In seed 001 a key is the SDK's
+   * TIMProfileTypeKey_Custom_Prefix ("Tag_Profile_Custom_" in the SDK
+   * headers) followed by the field's name.
+   */
   size_t n_custom_info;
   Imcodec__V1__CustomInfoEntry **custom_info;
 };
@@ -389,10 +536,15 @@ struct  Imcodec__V1__SoundElem
    * message did not come through the REST API.
    */
   uint32_t download_flag;
+  /*
+   * Whether the receiving user has played the sound: the red dot that seed
+   * 002 shows until playback. Local to one client.
+   */
+  protobuf_c_boolean is_played;
 };
 #define IMCODEC__V1__SOUND_ELEM__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__sound_elem__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, 0 }
 
 
 /*
@@ -838,7 +990,9 @@ struct  Imcodec__V1__Message
   size_t n_targeted_receivers;
   char **targeted_receivers;
   /*
-   * Group @ message: the mentioned user IDs.
+   * Group @ message: the mentioned user IDs. The user ID
+   * "__kImSDK_MesssageAtALL__" (kImSDK_MesssageAtALL in the SDK headers,
+   * with the SDK's spelling) mentions all members.
    */
   size_t n_at_user_list;
   char **at_user_list;
@@ -855,10 +1009,16 @@ struct  Imcodec__V1__Message
    * 002: the read-receipt examples branch on it). Local to one client.
    */
   protobuf_c_boolean is_self;
+  /*
+   * How this group @ message mentions the logged-in user
+   * (V2TIMGroupAtInfo.atType of the conversation entry for this message):
+   * it follows from at_user_list. Local to one client, like is_self.
+   */
+  Imcodec__V1__GroupAtType at_type;
 };
 #define IMCODEC__V1__MESSAGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__message__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, IMCODEC__V1__PRIORITY__PRIORITY_DEFAULT, 0, 0, 0, 0, 0,NULL, 0,NULL, NULL, {0,NULL}, 0,NULL, 0 }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, IMCODEC__V1__PRIORITY__PRIORITY_DEFAULT, 0, 0, 0, 0, 0,NULL, 0,NULL, NULL, {0,NULL}, 0,NULL, 0, IMCODEC__V1__GROUP_AT_TYPE__GROUP_AT_TYPE_UNSPECIFIED }
 
 
 /*
@@ -952,11 +1112,29 @@ struct  Imcodec__V1__ConnectionEvent
    * Error text of FAILED and DISCONNECTED.
    */
   char *text;
-  Imcodec__V1__ConnectionStatusCode status;
+  /*
+   * The RongCloud status (seed 003), when the event reports one; an event
+   * that reports only a RongCloud status leaves state at 0.
+   */
+  Imcodec__V1__RongCloudStatus *rong_cloud_status;
 };
 #define IMCODEC__V1__CONNECTION_EVENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__connection_event__descriptor) \
-    , IMCODEC__V1__CONNECTION_STATE__CONNECTION_STATE_UNSPECIFIED, 0, (char *)protobuf_c_empty_string, IMCODEC__V1__CONNECTION_STATUS_CODE__CONNECTION_STATUS_CODE_UNSPECIFIED }
+    , IMCODEC__V1__CONNECTION_STATE__CONNECTION_STATE_UNSPECIFIED, 0, (char *)protobuf_c_empty_string, NULL }
+
+
+/*
+ * A RongCloud connection status: a message, so that Connected (0) is
+ * carried like any other status.
+ */
+struct  Imcodec__V1__RongCloudStatus
+{
+  ProtobufCMessage base;
+  Imcodec__V1__ConnectionStatusCode code;
+};
+#define IMCODEC__V1__RONG_CLOUD_STATUS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__rong_cloud_status__descriptor) \
+    , IMCODEC__V1__CONNECTION_STATUS_CODE__CONNECTION_STATUS_CODE_CONNECTED }
 
 
 /*
@@ -972,6 +1150,34 @@ struct  Imcodec__V1__UserStatusEvent
 #define IMCODEC__V1__USER_STATUS_EVENT__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__user_status_event__descriptor) \
     , IMCODEC__V1__USER_STATUS_TYPE__USER_STATUS_TYPE_UNSPECIFIED, 0, (char *)protobuf_c_empty_string }
+
+
+/*
+ * One page of the members who have read a group message, as
+ * getGroupMessageReadMemberList delivers it (seed 002): the members, the
+ * cursor of the next page and whether the list is complete.
+ */
+struct  Imcodec__V1__GroupMessageReadMembers
+{
+  ProtobufCMessage base;
+  /*
+   * The message whose readers these are.
+   */
+  char *msg_id;
+  size_t n_members;
+  Imcodec__V1__GroupMemberInfo **members;
+  /*
+   * Cursor for the next page (nextSeq).
+   */
+  uint64_t next_seq;
+  /*
+   * Whether every reader has been delivered (isFinished).
+   */
+  protobuf_c_boolean is_finished;
+};
+#define IMCODEC__V1__GROUP_MESSAGE_READ_MEMBERS__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__group_message_read_members__descriptor) \
+    , (char *)protobuf_c_empty_string, 0,NULL, 0, 0 }
 
 
 /* Imcodec__V1__CustomInfoEntry methods */
@@ -1620,6 +1826,25 @@ Imcodec__V1__ConnectionEvent *
 void   imcodec__v1__connection_event__free_unpacked
                      (Imcodec__V1__ConnectionEvent *message,
                       ProtobufCAllocator *allocator);
+/* Imcodec__V1__RongCloudStatus methods */
+void   imcodec__v1__rong_cloud_status__init
+                     (Imcodec__V1__RongCloudStatus         *message);
+size_t imcodec__v1__rong_cloud_status__get_packed_size
+                     (const Imcodec__V1__RongCloudStatus   *message);
+size_t imcodec__v1__rong_cloud_status__pack
+                     (const Imcodec__V1__RongCloudStatus   *message,
+                      uint8_t             *out);
+size_t imcodec__v1__rong_cloud_status__pack_to_buffer
+                     (const Imcodec__V1__RongCloudStatus   *message,
+                      ProtobufCBuffer     *buffer);
+Imcodec__V1__RongCloudStatus *
+       imcodec__v1__rong_cloud_status__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imcodec__v1__rong_cloud_status__free_unpacked
+                     (Imcodec__V1__RongCloudStatus *message,
+                      ProtobufCAllocator *allocator);
 /* Imcodec__V1__UserStatusEvent methods */
 void   imcodec__v1__user_status_event__init
                      (Imcodec__V1__UserStatusEvent         *message);
@@ -1638,6 +1863,25 @@ Imcodec__V1__UserStatusEvent *
                       const uint8_t       *data);
 void   imcodec__v1__user_status_event__free_unpacked
                      (Imcodec__V1__UserStatusEvent *message,
+                      ProtobufCAllocator *allocator);
+/* Imcodec__V1__GroupMessageReadMembers methods */
+void   imcodec__v1__group_message_read_members__init
+                     (Imcodec__V1__GroupMessageReadMembers         *message);
+size_t imcodec__v1__group_message_read_members__get_packed_size
+                     (const Imcodec__V1__GroupMessageReadMembers   *message);
+size_t imcodec__v1__group_message_read_members__pack
+                     (const Imcodec__V1__GroupMessageReadMembers   *message,
+                      uint8_t             *out);
+size_t imcodec__v1__group_message_read_members__pack_to_buffer
+                     (const Imcodec__V1__GroupMessageReadMembers   *message,
+                      ProtobufCBuffer     *buffer);
+Imcodec__V1__GroupMessageReadMembers *
+       imcodec__v1__group_message_read_members__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imcodec__v1__group_message_read_members__free_unpacked
+                     (Imcodec__V1__GroupMessageReadMembers *message,
                       ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
@@ -1743,8 +1987,14 @@ typedef void (*Imcodec__V1__ModificationEvent_Closure)
 typedef void (*Imcodec__V1__ConnectionEvent_Closure)
                  (const Imcodec__V1__ConnectionEvent *message,
                   void *closure_data);
+typedef void (*Imcodec__V1__RongCloudStatus_Closure)
+                 (const Imcodec__V1__RongCloudStatus *message,
+                  void *closure_data);
 typedef void (*Imcodec__V1__UserStatusEvent_Closure)
                  (const Imcodec__V1__UserStatusEvent *message,
+                  void *closure_data);
+typedef void (*Imcodec__V1__GroupMessageReadMembers_Closure)
+                 (const Imcodec__V1__GroupMessageReadMembers *message,
                   void *closure_data);
 
 /* --- services --- */
@@ -1765,6 +2015,10 @@ extern const ProtobufCEnumDescriptor    imcodec__v1__sns_system_type__descriptor
 extern const ProtobufCEnumDescriptor    imcodec__v1__profile_system_type__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__connection_state__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__connection_status_code__descriptor;
+extern const ProtobufCEnumDescriptor    imcodec__v1__im_error_code__descriptor;
+extern const ProtobufCEnumDescriptor    imcodec__v1__friend_status__descriptor;
+extern const ProtobufCEnumDescriptor    imcodec__v1__group_member_status__descriptor;
+extern const ProtobufCEnumDescriptor    imcodec__v1__group_at_type__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__user_status_type__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__custom_info_entry__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__member_custom_entry__descriptor;
@@ -1800,7 +2054,9 @@ extern const ProtobufCMessageDescriptor imcodec__v1__read_receipt_event__descrip
 extern const ProtobufCMessageDescriptor imcodec__v1__recall_event__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__modification_event__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__connection_event__descriptor;
+extern const ProtobufCMessageDescriptor imcodec__v1__rong_cloud_status__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__user_status_event__descriptor;
+extern const ProtobufCMessageDescriptor imcodec__v1__group_message_read_members__descriptor;
 
 PROTOBUF_C__END_DECLS
 

@@ -1777,48 +1777,6 @@ const ProtobufCMessageDescriptor imcodec__v1__friend_group_list__descriptor =
   (ProtobufCMessageInit) imcodec__v1__friend_group_list__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCEnumValue imcodec__v1__friend_status__enum_values_by_number[9] =
-{
-  { "FRIEND_STATUS_SUCC", "IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_SUCC", 0 },
-  { "FRIEND_STATUS_ADD_SELF_FRIEND_FULL", "IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_SELF_FRIEND_FULL", 30010 },
-  { "FRIEND_STATUS_ADD_THEIR_FRIEND_FULL", "IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_THEIR_FRIEND_FULL", 30014 },
-  { "FRIEND_STATUS_ADD_IN_SELF_BLACK_LIST", "IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_IN_SELF_BLACK_LIST", 30515 },
-  { "FRIEND_STATUS_ADD_FRIEND_SIDE_FORBID_ADD", "IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_FRIEND_SIDE_FORBID_ADD", 30516 },
-  { "FRIEND_STATUS_ADD_IN_OTHER_SIDE_BLACK_LIST", "IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_IN_OTHER_SIDE_BLACK_LIST", 30525 },
-  { "FRIEND_STATUS_ADD_PENDING", "IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_PENDING", 30539 },
-  { "FRIEND_STATUS_RESPONSE_NO_REQ", "IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_RESPONSE_NO_REQ", 30614 },
-  { "FRIEND_STATUS_DEL_NO_FRIEND", "IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_DEL_NO_FRIEND", 31704 },
-};
-static const ProtobufCIntRange imcodec__v1__friend_status__value_ranges[] = {
-{0, 0},{30010, 1},{30014, 2},{30515, 3},{30525, 5},{30539, 6},{30614, 7},{31704, 8},{0, 9}
-};
-static const ProtobufCEnumValueIndex imcodec__v1__friend_status__enum_values_by_name[9] =
-{
-  { "FRIEND_STATUS_ADD_FRIEND_SIDE_FORBID_ADD", 4 },
-  { "FRIEND_STATUS_ADD_IN_OTHER_SIDE_BLACK_LIST", 5 },
-  { "FRIEND_STATUS_ADD_IN_SELF_BLACK_LIST", 3 },
-  { "FRIEND_STATUS_ADD_PENDING", 6 },
-  { "FRIEND_STATUS_ADD_SELF_FRIEND_FULL", 1 },
-  { "FRIEND_STATUS_ADD_THEIR_FRIEND_FULL", 2 },
-  { "FRIEND_STATUS_DEL_NO_FRIEND", 8 },
-  { "FRIEND_STATUS_RESPONSE_NO_REQ", 7 },
-  { "FRIEND_STATUS_SUCC", 0 },
-};
-const ProtobufCEnumDescriptor imcodec__v1__friend_status__descriptor =
-{
-  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
-  "imcodec.v1.FriendStatus",
-  "FriendStatus",
-  "Imcodec__V1__FriendStatus",
-  "imcodec.v1",
-  9,
-  imcodec__v1__friend_status__enum_values_by_number,
-  9,
-  imcodec__v1__friend_status__enum_values_by_name,
-  8,
-  imcodec__v1__friend_status__value_ranges,
-  NULL,NULL,NULL,NULL   /* reserved[1234] */
-};
 static const ProtobufCEnumValue imcodec__v1__friend_response_type__enum_values_by_number[3] =
 {
   { "FRIEND_RESPONSE_TYPE_AGREE", "IMCODEC__V1__FRIEND_RESPONSE_TYPE__FRIEND_RESPONSE_TYPE_AGREE", 0 },

@@ -37,23 +37,6 @@ typedef struct Imcodec__V1__FriendGroupList Imcodec__V1__FriendGroupList;
 /* --- enums --- */
 
 /*
- * TIMFriendStatus: the per-user result codes of friendship calls (seed 001,
- * add, delete and response results). Result codes are results, not
- * requests: a value the seed does not name is reported as undocumented.
- */
-typedef enum _Imcodec__V1__FriendStatus {
-  IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_SUCC = 0,
-  IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_SELF_FRIEND_FULL = 30010,
-  IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_THEIR_FRIEND_FULL = 30014,
-  IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_IN_SELF_BLACK_LIST = 30515,
-  IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_FRIEND_SIDE_FORBID_ADD = 30516,
-  IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_IN_OTHER_SIDE_BLACK_LIST = 30525,
-  IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_ADD_PENDING = 30539,
-  IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_RESPONSE_NO_REQ = 30614,
-  IMCODEC__V1__FRIEND_STATUS__FRIEND_STATUS_DEL_NO_FRIEND = 31704
-    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__FRIEND_STATUS)
-} Imcodec__V1__FriendStatus;
-/*
  * TIMFriendResponseType (seed 001).
  */
 typedef enum _Imcodec__V1__FriendResponseType {
@@ -112,7 +95,9 @@ struct  Imcodec__V1__Friend
   char *add_source;
   uint64_t add_time;
   /*
-   * Friend custom fields: a key and a bytes or number value (seed 001).
+   * Friend custom fields: a key and a bytes or number value (seed 001). In
+   * seed 001 a key is the SDK's TIMFriendTypeKey_Custom_Prefix
+   * ("Tag_SNS_Custom_" in the SDK headers) followed by the field's name.
    */
   size_t n_custom_info;
   Imcodec__V1__CustomInfoEntry **custom_info;
@@ -719,7 +704,6 @@ typedef void (*Imcodec__V1__FriendGroupList_Closure)
 
 /* --- descriptors --- */
 
-extern const ProtobufCEnumDescriptor    imcodec__v1__friend_status__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__friend_response_type__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__friend_check_type__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__friend_relation_type__descriptor;
