@@ -126,7 +126,9 @@ let package = Package(
         ),
         .target(
             name: "IMCodecOracle",
-            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf", condition: .when(traits: ["Tools"]))]
+            dependencies: [
+                .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: .when(traits: ["Tools"]))
+            ]
         ),
         .target(
             name: "IMCodecConformance",

@@ -1,10 +1,10 @@
+import IMCodec
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-
-import IMCodec
 
 /// Per-input timing for the "no input slower than 100 ms" bound, which
 /// libFuzzer's whole-second `-timeout` cannot show.

@@ -63,7 +63,8 @@ struct DecodeCommand: ParsableCommand {
                         output.write(line: payload.jsonString(pretty: pretty))
                     case .restapi:
                         let text = try RESTCodec.export(payload)
-                        output.write(line: pretty ? try JSONValue(parsing: Array(text.utf8)).serialized(pretty: true) : text)
+                        output.write(
+                            line: pretty ? try JSONValue(parsing: Array(text.utf8)).serialized(pretty: true) : text)
                     }
                 }
             }

@@ -65,7 +65,9 @@ func nonFrameKind(of bytes: some Collection<UInt8>) -> String? {
     if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
     let start = text.first { !(($0 == 0x20) || ($0 == 0x09) || ($0 == 0x0A) || ($0 == 0x0D)) }
     if start == UInt8(ascii: "{") || start == UInt8(ascii: "[") { return "JSON" }
-    if !text.isEmpty && text.allSatisfy({ $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || (0x20...0x7E).contains($0) || $0 >= 0x80 }) {
+    if !text.isEmpty
+        && text.allSatisfy({ $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || (0x20...0x7E).contains($0) || $0 >= 0x80 })
+    {
         return "text"
     }
     return nil

@@ -67,7 +67,9 @@ struct InputOptions: ParsableArguments {
             bytes.reserveCapacity(min(size, limit))
         }
         try forEachChunk { chunk in
-            guard bytes.count + chunk.count <= limit else { throw Self.tooLarge(atLeast: bytes.count + chunk.count, limit) }
+            guard bytes.count + chunk.count <= limit else {
+                throw Self.tooLarge(atLeast: bytes.count + chunk.count, limit)
+            }
             bytes += chunk
         }
         return bytes
@@ -135,10 +137,10 @@ struct InputOptions: ParsableArguments {
 /// Opens a file for reading with `open(2)`, whose `errno` says why not.
 private func openFile(_ path: String) -> Int32 {
     #if canImport(Glibc)
-    Glibc.open(path, O_RDONLY)
+        Glibc.open(path, O_RDONLY)
     #elseif canImport(Musl)
-    Musl.open(path, O_RDONLY)
+        Musl.open(path, O_RDONLY)
     #else
-    Darwin.open(path, O_RDONLY)
+        Darwin.open(path, O_RDONLY)
     #endif
 }

@@ -12,28 +12,53 @@ import IMCodec
 struct LimitOptions: ParsableArguments {
     /// The defaults the help text states.
     private static let defaults = DecodingLimits.default
-    @Option(parsing: .unconditional, help: ArgumentHelp("The largest frame body readers accept. Default \(Self.defaults.maxFrameBytes).", valueName: "bytes"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The largest frame body readers accept. Default \(Self.defaults.maxFrameBytes).", valueName: "bytes"))
     var maxFrameBytes: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The largest payload a frame may inflate to. Default \(Self.defaults.maxInflatedBytes).", valueName: "bytes"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The largest payload a frame may inflate to. Default \(Self.defaults.maxInflatedBytes).",
+            valueName: "bytes"))
     var maxInflatedBytes: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The largest payload-to-body ratio of a compressed frame. Default \(Self.defaults.maxInflateRatio).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The largest payload-to-body ratio of a compressed frame. Default \(Self.defaults.maxInflateRatio).",
+            valueName: "n"))
     var maxInflateRatio: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("How many merger layers may nest. Default \(Self.defaults.maxDepth).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("How many merger layers may nest. Default \(Self.defaults.maxDepth).", valueName: "n"))
     var maxDepth: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The most elems one message may hold. Default \(Self.defaults.maxElems).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("The most elems one message may hold. Default \(Self.defaults.maxElems).", valueName: "n"))
     var maxElems: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The most entries any other repeated field may hold. Default \(Self.defaults.maxRepeated).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The most entries any other repeated field may hold. Default \(Self.defaults.maxRepeated).",
+            valueName: "n"))
     var maxRepeated: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The most messages one batch may hold. Default \(Self.defaults.maxBatchMessages).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The most messages one batch may hold. Default \(Self.defaults.maxBatchMessages).", valueName: "n"))
     var maxBatchMessages: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The largest JSON document read. Default \(Self.defaults.maxDocumentBytes).", valueName: "bytes"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The largest JSON document read. Default \(Self.defaults.maxDocumentBytes).", valueName: "bytes"))
     var maxDocumentBytes: Int?
 
     /// Each option with its name, for the checks.

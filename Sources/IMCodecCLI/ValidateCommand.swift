@@ -66,123 +66,42 @@ struct ValidateCommand: ParsableCommand {
         let reports = files.map { check(file: $0, limits: limits) }
         switch format {
         case .text: printText(reports)
-        case .json: print(json(reports).serialized(pretty: true))
+        case .json: print(ValidationReport.json(reports, profile: profile.rawValue))
         }
-        let findings = reports.flatMap(\.findings)
         if reports.contains(where: { $0.failure != nil }) {
             throw ExitCode(2)
         }
-        if findings.contains(where: { strict || $0.finding.severity == .error }) {
+        if reports.contains(where: { strict ? !$0.findings.isEmpty : $0.errorCount > 0 }) {
             throw ExitCode(1)
         }
     }
 
-    // MARK: Checking
+    // MARK: Reading
 
-    /// A finding with where in the file it was found.
-    struct LocatedFinding {
-        /// The finding; for a JSON array its path starts with the entry's index.
-        var finding: ValidationFinding
-        /// The index of the frame in a file of frames.
-        var frame: Int?
-    }
-
-    /// What checking one file gave.
-    struct FileReport {
-        /// The file name as given.
-        var file: String
-        /// Every finding of every value the file holds.
-        var findings: [LocatedFinding] = []
-        /// Why the file, or part of it, could not be read.
-        var failure: IMCodecError?
-        /// The frame the failure is in, for a file of frames.
-        var failedFrame: Int?
-    }
-
-    /// Reads, decodes and validates one file.
-    func check(file: String, limits: ValidationLimits) -> FileReport {
-        var report = FileReport(file: file)
+    /// Reads one file and validates it with the library's ``InputValidator``.
+    ///
+    /// A file that is missing, a directory, unreadable or empty is a
+    /// report with the command's `input.*` failure.
+    func check(file: String, limits: ValidationLimits) -> ValidationReport {
         var isDirectory: ObjCBool = false
         if file != "-" && !FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) {
-            report.failure = IMCodecError(.inputMissing, reason: "cannot read '\(file)': no such file")
-            return report
+            return ValidationReport(
+                name: file, failure: IMCodecError(.inputMissing, reason: "cannot read '\(file)': no such file"))
         }
         if isDirectory.boolValue {
-            report.failure = IMCodecError(.inputDirectory, reason: "cannot read '\(file)': it is a directory")
-            return report
+            return ValidationReport(
+                name: file, failure: IMCodecError(.inputDirectory, reason: "cannot read '\(file)': it is a directory"))
         }
         guard let bytes = Self.read(file) else {
-            report.failure = IMCodecError(.inputUnreadable, reason: "cannot read '\(file)'")
-            return report
+            return ValidationReport(
+                name: file, failure: IMCodecError(.inputUnreadable, reason: "cannot read '\(file)'"))
         }
-        var body = bytes[...]
-        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
-        guard let first = body.first else {
-            report.failure = IMCodecError(.inputEmpty, reason: "\(displayName(file)) is empty")
-            return report
+        guard bytes.count > (bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0) else {
+            return ValidationReport(
+                name: file, failure: IMCodecError(.inputEmpty, reason: "\(displayName(file)) is empty"))
         }
-        if from == .restapi {
-            report.findings = RESTValidator.validate(body, limits: limits).map { LocatedFinding(finding: $0) }
-        } else if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || Self.isJSONWhitespace(first) {
-            checkJSON(Array(body), limits: limits, into: &report)
-        } else {
-            checkFrames(bytes, limits: limits, into: &report)
-        }
-        return report
-    }
-
-    /// A JSON value of `--kind`, or an array of them.
-    func checkJSON(_ bytes: [UInt8], limits: ValidationLimits, into report: inout FileReport) {
-        do throws(IMCodecError) {
-            let maxBytes = DecodingLimits.default.maxDocumentBytes
-            guard bytes.count <= maxBytes else {
-                throw IMCodecError(
-                    .limitDocumentSize, reason: "a JSON document of \(bytes.count) bytes is too large", limit: maxBytes,
-                    observed: bytes.count)
-            }
-            let document = try JSONValue(parsing: bytes)
-            guard case .array(let entries) = document else {
-                let payload = try FramePayload(kind: kind.frameKind, jsonString: document.serialized())
-                report.findings += Validator.validate(payload, limits: limits).map { LocatedFinding(finding: $0) }
-                return
-            }
-            for (index, entry) in entries.enumerated() {
-                let prefix = "[\(index)]"
-                do throws(IMCodecError) {
-                    let payload = try FramePayload(kind: kind.frameKind, jsonString: entry.serialized())
-                    for var finding in Validator.validate(payload, limits: limits) {
-                        finding.path = Self.join(prefix, finding.path)
-                        report.findings.append(LocatedFinding(finding: finding))
-                    }
-                } catch {
-                    var located = error
-                    located.path = Self.join(prefix, error.path)
-                    throw located
-                }
-            }
-        } catch {
-            report.failure = error
-        }
-    }
-
-    /// One frame or a stream of frames.
-    func checkFrames(_ bytes: [UInt8], limits: ValidationLimits, into report: inout FileReport) {
-        let reader = FrameReader()
-        reader.append(bytes)
-        var index = 0
-        do throws(IMCodecError) {
-            while let frame = try reader.next() {
-                let payload = try FramePayload(decoding: frame, limits: reader.limits)
-                report.findings += Validator.validate(payload, limits: limits).map {
-                    LocatedFinding(finding: $0, frame: index)
-                }
-                index += 1
-            }
-            try reader.finish()
-        } catch {
-            report.failure = error
-            report.failedFrame = index
-        }
+        let format: InputValidator.Format = from == .restapi ? .restAPI : .jsonOrFrames(kind: kind.frameKind)
+        return InputValidator.validate(bytes, named: file, format: format, limits: limits)
     }
 
     /// The file's bytes, or `nil` when it cannot be read.
@@ -193,28 +112,15 @@ struct ValidateCommand: ParsableCommand {
         return FileManager.default.contents(atPath: file).map { [UInt8]($0) }
     }
 
-    /// Space, tab, line feed or carriage return.
-    static func isJSONWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-    }
-
-    /// Joins a path prefix and a path in the payload path syntax.
-    static func join(_ prefix: String, _ path: String) -> String {
-        if path.isEmpty { return prefix }
-        return path.hasPrefix("[") ? prefix + path : prefix + "." + path
-    }
-
     // MARK: Printing
 
     /// One line per finding, `<file>[#frame]: <severity> <code> at <path>: <reason>`,
     /// failures on standard error, then a summary.
-    func printText(_ reports: [FileReport]) {
-        var errors = 0
-        var warnings = 0
+    func printText(_ reports: [ValidationReport]) {
         for fileReport in reports {
             for located in fileReport.findings {
                 let finding = located.finding
-                let place = located.frame.map { "\(fileReport.file)#\($0)" } ?? fileReport.file
+                let place = located.frame.map { "\(fileReport.name)#\($0)" } ?? fileReport.name
                 var line = "\(place): \(finding.severity) \(finding.code)"
                 line += " at \(finding.path.isEmpty ? "(root)" : finding.path): \(finding.reason)"
                 switch (finding.limit, finding.actual) {
@@ -224,59 +130,18 @@ struct ValidateCommand: ParsableCommand {
                 case (nil, nil): break
                 }
                 print(line)
-                if finding.severity == .error { errors += 1 } else { warnings += 1 }
             }
             if let failure = fileReport.failure {
-                let place = fileReport.failedFrame.map { "\(fileReport.file) frame \($0)" } ?? fileReport.file
+                let place = fileReport.failedFrame.map { "\(fileReport.name) frame \($0)" } ?? fileReport.name
                 _ = report(failure, context: place)
             }
         }
+        let errors = reports.reduce(0) { $0 + $1.errorCount }
+        let warnings = reports.reduce(0) { $0 + $1.warningCount }
         let unreadable = reports.count(where: { $0.failure != nil })
         var summary = "\(reports.count) file\(reports.count == 1 ? "" : "s"): \(errors) error"
         summary += "\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
         if unreadable > 0 { summary += ", \(unreadable) unreadable" }
         print(summary)
-    }
-
-    /// `{"profile", "files": [{"file", "findings": [...], "error"}], "errors", "warnings"}`.
-    func json(_ reports: [FileReport]) -> JSONValue {
-        func number<T: BinaryInteger>(_ value: T?) -> JSONValue { value.map { .number(String($0)) } ?? .null }
-        var errors = 0
-        var warnings = 0
-        let files: [JSONValue] = reports.map { report in
-            let findings: [JSONValue] = report.findings.map { located in
-                let finding = located.finding
-                if finding.severity == .error { errors += 1 } else { warnings += 1 }
-                var members: [JSONValue.Member] = [
-                    .init("code", .string(finding.code.rawValue)),
-                    .init("path", .string(finding.path)),
-                    .init("severity", .string(finding.severity.rawValue)),
-                    .init("limit", number(finding.limit)),
-                    .init("actual", number(finding.actual)),
-                    .init("reason", .string(finding.reason)),
-                ]
-                if let frame = located.frame { members.append(.init("frame", number(frame))) }
-                return .object(members)
-            }
-            var members: [JSONValue.Member] = [
-                .init("file", .string(report.file)), .init("findings", .array(findings)),
-            ]
-            if let failure = report.failure {
-                var error: [JSONValue.Member] = [
-                    .init("code", .string(failure.code.rawValue)),
-                    .init("path", .string(failure.path)),
-                    .init("reason", .string(failure.reason)),
-                ]
-                if let frame = report.failedFrame { error.append(.init("frame", number(frame))) }
-                members.append(.init("error", .object(error)))
-            }
-            return .object(members)
-        }
-        return .object([
-            .init("profile", .string(profile.rawValue)),
-            .init("files", .array(files)),
-            .init("errors", number(errors)),
-            .init("warnings", number(warnings)),
-        ])
     }
 }

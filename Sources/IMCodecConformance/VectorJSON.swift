@@ -168,7 +168,6 @@ extension VectorJSON {
         return out
     }
 
-
     /// A number literal as JavaScript writes the same double: the literal's
     /// significant digits (a shortest round-trip literal, as vector files
     /// hold, has JavaScript's digits) placed by ECMA-262's Number::toString.

@@ -157,7 +157,9 @@ public enum VectorLoader {
         -> VectorCase.Input
     {
         let reader = parent.nested(value, context: "input")
-        try reader.allow(["json", "jsonText", "payloadHex", "frameHex", "chunksHex", "policy", "profile", "rest", "restText"])
+        try reader.allow([
+            "json", "jsonText", "payloadHex", "frameHex", "chunksHex", "policy", "profile", "rest", "restText",
+        ])
         var input = VectorCase.Input()
         input.json = reader.has("json") ? try reader.member("json") : nil
         input.jsonText = try reader.optionalString("jsonText")

@@ -89,7 +89,8 @@ struct TrainDictionaryCommand: ParsableCommand {
             training += Corpus(seed: trafficSeed, count: trafficSamples).payloads
         }
         let trainer = DictionaryTrainer(dmerLength: dmer, segmentLength: segment)
-        let dictionary = try self.trainer == .zdict ? Self.zdict(training, size: size) : trainer.train(samples: training, size: size)
+        let dictionary =
+            try self.trainer == .zdict ? Self.zdict(training, size: size) : trainer.train(samples: training, size: size)
         if let output {
             try Data(dictionary).write(to: URL(fileURLWithPath: output))
             print(
@@ -152,19 +153,22 @@ struct TrainDictionaryCommand: ParsableCommand {
                     try evaluation(payloads, threshold: threshold, dictionary: dictionary))
             }
             if evaluate && FrameCompression.zstd.isAvailable {
-                report("zstd-3, threshold \(threshold), no dictionary",
-                       try DictionaryEvaluation(payloads: payloads, policy: .zstd(dictionary: nil, threshold: threshold)))
+                report(
+                    "zstd-3, threshold \(threshold), no dictionary",
+                    try DictionaryEvaluation(payloads: payloads, policy: .zstd(dictionary: nil, threshold: threshold)))
                 for shipped in PresetDictionary.known {
                     report(
                         "zstd-3, threshold \(threshold), shipped dictionary \(shipped.id)",
-                        try DictionaryEvaluation(payloads: payloads, policy: .zstd(dictionary: shipped, threshold: threshold)))
+                        try DictionaryEvaluation(
+                            payloads: payloads, policy: .zstd(dictionary: shipped, threshold: threshold)))
                 }
                 for level in [1, 3] {
                     let candidate = PresetDictionary(id: .max, bytes: dictionary)
                     report(
                         "zstd-\(level), threshold \(threshold), this dictionary",
                         try DictionaryEvaluation(
-                            payloads: payloads, policy: .zstd(level: level, dictionary: candidate, threshold: threshold)))
+                            payloads: payloads,
+                            policy: .zstd(level: level, dictionary: candidate, threshold: threshold)))
                 }
             }
             if sweep {

@@ -145,11 +145,12 @@ struct TrainingCorpus {
                 iosSound: chance(30) ? "default" : "")
         }
         if chance(12) {
-            message.cloudCustomData = Array(pick([
-                "{\"messageReply\":{\"messageID\":\"\(messageID(sender: sender))\",\"messageAbstract\":\"\(pick(Self.chinese))\",\"messageSender\":\"\(pick(Self.nicknames))\",\"messageType\":1,\"version\":1}}",
-                "{\"messageFeature\":{\"needTyping\":1,\"version\":1}}",
-                "{\"translate\":\"\(pick(Self.english))\"}",
-            ]).utf8)
+            message.cloudCustomData = Array(
+                pick([
+                    "{\"messageReply\":{\"messageID\":\"\(messageID(sender: sender))\",\"messageAbstract\":\"\(pick(Self.chinese))\",\"messageSender\":\"\(pick(Self.nicknames))\",\"messageType\":1,\"version\":1}}",
+                    "{\"messageFeature\":{\"needTyping\":1,\"version\":1}}",
+                    "{\"translate\":\"\(pick(Self.english))\"}",
+                ]).utf8)
         }
         message.elems = elems(depth: depth)
         return message

@@ -23,7 +23,9 @@ extension FuzzChecks {
             if findings.count > bound { return "validation reports \(findings.count) import problems, above \(bound)" }
             return nil
         }
-        if let problem = findings.first(where: { $0.code.rawValue.hasPrefix("rest.") || $0.code.rawValue.hasPrefix("json.") }) {
+        if let problem = findings.first(where: {
+            $0.code.rawValue.hasPrefix("rest.") || $0.code.rawValue.hasPrefix("json.")
+        }) {
             return "the import accepts what validation reports as \(problem.code) at \(problem.path)"
         }
         let text: String

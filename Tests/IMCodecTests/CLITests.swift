@@ -91,12 +91,14 @@ import Testing
 
     @Test func encodeRefusesAMessageThatBreaksADocumentedLimit() throws {
         // 31 bytes of group name in a group tips elem: one past the seed profile's 30.
-        let tips = #"{"groupId":"g","elems":[{"groupTips":{"type":"GROUP_TIPS_TYPE_INFO_CHANGE","#
+        let tips =
+            #"{"groupId":"g","elems":[{"groupTips":{"type":"GROUP_TIPS_TYPE_INFO_CHANGE","#
             + #""groupChangeList":[{"type":"GROUP_INFO_CHANGE_TYPE_NAME","value":"0123456789012345678901234567890"}]}}]}"#
         let refused = try imcodec("encode", "--output", "-", text: tips)
         #expect(refused.status == 1)
         #expect(
-            refused.standardError.hasPrefix("error: validation.failed at elems[0].groupTips.groupChangeList[0].value: "),
+            refused.standardError.hasPrefix(
+                "error: validation.failed at elems[0].groupTips.groupChangeList[0].value: "),
             "\(refused.standardError)")
         #expect(refused.standardOutput.isEmpty)
         let unchecked = try imcodec("encode", "--no-validate", "--output", "-", text: tips)
@@ -110,7 +112,8 @@ import Testing
         #expect(elems.status == 1)
         #expect(elems.standardError.hasPrefix("error: limit.elems at elems[2]: "), "\(elems.standardError)")
         #expect(elems.standardOutput.isEmpty)
-        let size = try imcodec("encode", "--compression", "none", "--max-frame-bytes", "10", "--output", "-", text: three)
+        let size = try imcodec(
+            "encode", "--compression", "none", "--max-frame-bytes", "10", "--output", "-", text: three)
         #expect(size.status == 1)
         #expect(size.standardError.hasPrefix("error: limit.frame-size at (root): "), "\(size.standardError)")
         // Its frame, read by a reader with the same limits.
@@ -147,7 +150,9 @@ import Testing
             executable: Self.binary, arguments: ["encode", "--output", "-", try file(document)], measuringMemory: true)
         #expect(result.status == 1)
         #expect(result.standardError.hasPrefix("error: limit.elems at elems[1000]: "), "\(result.standardError)")
-        print("imcodec encode of a \(document.count >> 20) MiB document of 1,000,000 elems: peak RSS \(result.maxRSS >> 20) MiB")
+        print(
+            "imcodec encode of a \(document.count >> 20) MiB document of 1,000,000 elems: peak RSS \(result.maxRSS >> 20) MiB"
+        )
         // The document itself, read once, and the 10,001 entries kept.
         #expect(result.maxRSS < 2 * document.count + (64 << 20))
     }
@@ -155,7 +160,8 @@ import Testing
     @Test func encodeValidatesAgainstTheChosenProfile() throws {
         // A 200-byte introduction: past the seed profile's 120 bytes, within current's 240.
         let intro = String(repeating: "x", count: 200)
-        let tips = #"{"groupId":"g","elems":[{"groupTips":{"type":"GROUP_TIPS_TYPE_INFO_CHANGE","#
+        let tips =
+            #"{"groupId":"g","elems":[{"groupTips":{"type":"GROUP_TIPS_TYPE_INFO_CHANGE","#
             + #""groupChangeList":[{"type":"GROUP_INFO_CHANGE_TYPE_INTRODUCTION","value":""# + intro + #""}]}}]}"#
         #expect(try imcodec("encode", "--output", "-", text: tips).status == 1)
         #expect(try imcodec("encode", "--profile", "current", "--output", "-", text: tips).status == 0)

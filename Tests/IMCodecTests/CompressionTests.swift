@@ -130,7 +130,8 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".bin") }
         #expect(files.sorted() == ["1.bin", "2.bin", "3.bin", "4.bin"])
         let shippedDictionaries: [(UInt32, PresetDictionary, Int)] = [
-            (1, .imMessages, 8_192), (2, .imMessages2, 8_192), (3, .zstdMessagesSmall, 8_192), (4, .zstdMessages, 32_768),
+            (1, .imMessages, 8_192), (2, .imMessages2, 8_192), (3, .zstdMessagesSmall, 8_192),
+            (4, .zstdMessages, 32_768),
         ]
         for (id, dictionary, size) in shippedDictionaries {
             let shipped = [UInt8](try Data(contentsOf: folder.appendingPathComponent("\(id).bin")))

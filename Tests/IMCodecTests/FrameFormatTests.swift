@@ -461,9 +461,11 @@ func expectError(
         // The library's codes, and the command's own about its input.
         for folder in ["Sources/IMCodec/Errors", "Sources/IMCodecCLI"] {
             let errors = root.appendingPathComponent(folder)
-            for file in try FileManager.default.contentsOfDirectory(atPath: errors.path) where file.hasSuffix(".swift") {
+            for file in try FileManager.default.contentsOfDirectory(atPath: errors.path) where file.hasSuffix(".swift")
+            {
                 let source = try String(contentsOf: errors.appendingPathComponent(file), encoding: .utf8)
-                for line in source.split(separator: "\n") where line.contains("static let") && line.contains("Self(\"") {
+                for line in source.split(separator: "\n") where line.contains("static let") && line.contains("Self(\"")
+                {
                     codes += line.split(separator: "\"").dropFirst().prefix(1).map(String.init)
                 }
             }

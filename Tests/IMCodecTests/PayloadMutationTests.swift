@@ -26,7 +26,8 @@ import Testing
                 case 2:
                     bytes.removeLast(bytes.count - position)
                 case 3:
-                    let insert = (0..<(1 + generator.choice(4))).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+                    let insert = (0..<(1 + generator.choice(4))).map { _ in UInt8(truncatingIfNeeded: generator.next())
+                    }
                     bytes.insert(contentsOf: insert, at: position)
                 case 4 where !bytes.isEmpty:
                     let end = min(bytes.count, position + 1 + generator.choice(16))

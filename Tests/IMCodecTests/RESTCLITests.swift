@@ -14,7 +14,8 @@ import Testing
         #expect(encoded.status == 0, "\(encoded.standardError)")
         #expect(
             encoded.standardError
-                == "note: not part of the message, not encoded: CallbackCommand, MsgTime, MsgKey, OnlineOnlyFlag, EventTime\n")
+                == "note: not part of the message, not encoded: CallbackCommand, MsgTime, MsgKey, OnlineOnlyFlag, EventTime\n"
+        )
         let decoded = try cli.imcodec("decode", "--to", "restapi", input: encoded.standardOutputBytes)
         #expect(decoded.status == 0, "\(decoded.standardError)")
         #expect(
@@ -53,7 +54,8 @@ import Testing
     }
 
     @Test func encodeRefusesABodyOverTheCurrentRESTLimits() throws {
-        let body = #"[{"MsgType":"TIMFileElem","MsgContent":{"Url":"u","UUID":"f","FileSize":1,"FileName":"n","Download_Flag":1}}]"#
+        let body =
+            #"[{"MsgType":"TIMFileElem","MsgContent":{"Url":"u","UUID":"f","FileSize":1,"FileName":"n","Download_Flag":1}}]"#
         let refused = try cli.imcodec("encode", "--from", "restapi", "--profile", "current", text: body)
         #expect(refused.status == 1)
         #expect(

@@ -19,7 +19,8 @@ import Testing
 
     @Test func documentationTextFaceTextBody() throws {
         // The "MsgBody Examples" body of the Message Formats page: text, face, text.
-        let text = #"[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hello"}},"#
+        let text =
+            #"[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hello"}},"#
             + #"{"MsgType":"TIMFaceElem","MsgContent":{"Index":1,"Data":"content"}},"#
             + #"{"MsgType":"TIMTextElem","MsgContent":{"Text":"world"}}]"#
         let message = try importMessage(text)
@@ -61,10 +62,14 @@ import Testing
 
     @Test func fieldsLandInTheModel() throws {
         let message = try importMessage(
-            #"{"From_Account":"a","MsgSeq":7,"MsgBody":[{"MsgType":"TIMSoundElem","MsgContent":{"Url":"u","UUID":"id","Size":3,"Second":4,"Download_Flag":2}}],"OfflinePushInfo":{"ApnsInfo":{"Sound":"ring"}}}"#)
+            #"{"From_Account":"a","MsgSeq":7,"MsgBody":[{"MsgType":"TIMSoundElem","MsgContent":{"Url":"u","UUID":"id","Size":3,"Second":4,"Download_Flag":2}}],"OfflinePushInfo":{"ApnsInfo":{"Sound":"ring"}}}"#
+        )
         #expect(message.sender == "a")
         #expect(message.seq == 7)
-        #expect(message.elems == [Elem(kind: .sound(SoundElem(uuid: "id", url: "u", size: 3, duration: 4, downloadFlag: 2)))])
+        #expect(
+            message.elems == [
+                Elem(kind: .sound(SoundElem(uuid: "id", url: "u", size: 3, duration: 4, downloadFlag: 2)))
+            ])
         #expect(message.offlinePushInfo?.iosSound == "ring")
     }
 
@@ -75,26 +80,46 @@ import Testing
         (#"[{"MsgType":"TIMTextElem","MsgContent":null}]"#, "rest.type", "MsgBody[0].MsgContent"),
         (#"[{"MsgType":"TIMTextElemX","MsgContent":{}}]"#, "rest.msg-type", "MsgBody[0].MsgType"),
         (#"[{"MsgType":"TIMTextElem","MsgContent":{}}]"#, "rest.missing-key", "MsgBody[0].MsgContent.Text"),
-        (#"[{"MsgType":"TIMTextElem","MsgContent":{"Text":"x","Extra":1}}]"#, "rest.unknown-key", "MsgBody[0].MsgContent.Extra"),
-        (#"[{"MsgType":"TIMTextElem","MsgContent":{"Text":"x","Text":"y"}}]"#, "rest.duplicate-key", "MsgBody[0].MsgContent.Text"),
+        (
+            #"[{"MsgType":"TIMTextElem","MsgContent":{"Text":"x","Extra":1}}]"#, "rest.unknown-key",
+            "MsgBody[0].MsgContent.Extra"
+        ),
+        (
+            #"[{"MsgType":"TIMTextElem","MsgContent":{"Text":"x","Text":"y"}}]"#, "rest.duplicate-key",
+            "MsgBody[0].MsgContent.Text"
+        ),
         (#"{"MsgSeq":4294967296,"MsgBody":[]}"#, "rest.range", "MsgSeq"),
         (#"{"MsgRandom":-1,"MsgBody":[]}"#, "rest.range", "MsgRandom"),
         (#"{"MsgTimeStamp":1.5,"MsgBody":[]}"#, "rest.type", "MsgTimeStamp"),
         (#"{"MsgTimeStamp":1e3,"MsgBody":[]}"#, "rest.type", "MsgTimeStamp"),
-        (#"[{"MsgType":"TIMSoundElem","MsgContent":{"Url":"u","UUID":"id","Size":3,"Second":4}}]"#,
-         "rest.missing-key", "MsgBody[0].MsgContent.Download_Flag"),
-        (#"[{"MsgType":"TIMImageElem","MsgContent":{"UUID":"i","ImageFormat":1,"ImageInfoArray":[{"Type":4,"Size":0,"Width":0,"Height":0,"URL":"u"}]}}]"#,
-         "rest.range", "MsgBody[0].MsgContent.ImageInfoArray[0].Type"),
-        (#"[{"MsgType":"TIMImageElem","MsgContent":{"UUID":"i","ImageFormat":1,"ImageInfoArray":[{"Type":1,"Size":0,"Width":0,"Height":0,"Url":"u"}]}}]"#,
-         "rest.key-case", "MsgBody[0].MsgContent.ImageInfoArray[0].Url"),
-        (#"[{"MsgType":"TIMRelayElem","MsgContent":{"Title":"t","MsgNum":0,"CompatibleText":"c","AbstractList":[],"MsgList":[],"JsonMsgKey":"k"}}]"#,
-         "rest.relay-list-and-key", "MsgBody[0].MsgContent"),
-        (#"[{"MsgType":"TIMRelayElem","MsgContent":{"Title":"t","MsgNum":2,"CompatibleText":"c","AbstractList":[],"MsgList":[]}}]"#,
-         "rest.relay-msg-num", "MsgBody[0].MsgContent.MsgNum"),
-        (#"[{"MsgType":"TIMRelayElem","MsgContent":{"Title":"t","MsgNum":0,"CompatibleText":"c","AbstractList":[]}}]"#,
-         "rest.missing-key", "MsgBody[0].MsgContent.MsgList"),
-        (#"[{"MsgType":"TIMRelayElem","MsgContent":{"Title":"t","MsgNum":1,"CompatibleText":"c","AbstractList":[],"JsonMsgKey":""}}]"#,
-         "rest.range", "MsgBody[0].MsgContent.JsonMsgKey"),
+        (
+            #"[{"MsgType":"TIMSoundElem","MsgContent":{"Url":"u","UUID":"id","Size":3,"Second":4}}]"#,
+            "rest.missing-key", "MsgBody[0].MsgContent.Download_Flag"
+        ),
+        (
+            #"[{"MsgType":"TIMImageElem","MsgContent":{"UUID":"i","ImageFormat":1,"ImageInfoArray":[{"Type":4,"Size":0,"Width":0,"Height":0,"URL":"u"}]}}]"#,
+            "rest.range", "MsgBody[0].MsgContent.ImageInfoArray[0].Type"
+        ),
+        (
+            #"[{"MsgType":"TIMImageElem","MsgContent":{"UUID":"i","ImageFormat":1,"ImageInfoArray":[{"Type":1,"Size":0,"Width":0,"Height":0,"Url":"u"}]}}]"#,
+            "rest.key-case", "MsgBody[0].MsgContent.ImageInfoArray[0].Url"
+        ),
+        (
+            #"[{"MsgType":"TIMRelayElem","MsgContent":{"Title":"t","MsgNum":0,"CompatibleText":"c","AbstractList":[],"MsgList":[],"JsonMsgKey":"k"}}]"#,
+            "rest.relay-list-and-key", "MsgBody[0].MsgContent"
+        ),
+        (
+            #"[{"MsgType":"TIMRelayElem","MsgContent":{"Title":"t","MsgNum":2,"CompatibleText":"c","AbstractList":[],"MsgList":[]}}]"#,
+            "rest.relay-msg-num", "MsgBody[0].MsgContent.MsgNum"
+        ),
+        (
+            #"[{"MsgType":"TIMRelayElem","MsgContent":{"Title":"t","MsgNum":0,"CompatibleText":"c","AbstractList":[]}}]"#,
+            "rest.missing-key", "MsgBody[0].MsgContent.MsgList"
+        ),
+        (
+            #"[{"MsgType":"TIMRelayElem","MsgContent":{"Title":"t","MsgNum":1,"CompatibleText":"c","AbstractList":[],"JsonMsgKey":""}}]"#,
+            "rest.range", "MsgBody[0].MsgContent.JsonMsgKey"
+        ),
         (#"{"CallbackCommand":"C2C.CallbackAfterSendMsg","Unknown":1,"MsgBody":[]}"#, "rest.unknown-key", "Unknown"),
         (#""text""#, "rest.type", ""),
         (#"[1"#, "json.syntax", ""),
@@ -106,7 +131,8 @@ import Testing
     }
 
     @Test func theFirstProblemInDocumentOrderIsThrownAndAllAreReported() {
-        let text = #"[{"MsgType":"TIMImageElem","MsgContent":{"UUID":1,"ImageFormat":1,"ImageInfoArray":[{"Type":1,"Size":0,"Width":0,"Height":0}]}},"#
+        let text =
+            #"[{"MsgType":"TIMImageElem","MsgContent":{"UUID":1,"ImageFormat":1,"ImageInfoArray":[{"Type":1,"Size":0,"Width":0,"Height":0}]}},"#
             + #"{"MsgType":"TIMTextElem","MsgContent":{"Text":"x","text":"y"}}]"#
         #expect(problem(text)?.path == "MsgBody[0].MsgContent.UUID")
         let findings = RESTValidator.validate(Array(text.utf8)).map { "\($0.code) \($0.path)" }
@@ -145,7 +171,9 @@ import Testing
         #expect(findings.last?.severity == .error)
         #expect(findings.last?.reason == "the document has 101 problems; the first 3 are reported")
         // Import throws the first problem whatever the limit.
-        #expect(problem(String(decoding: Self.emptyEntries(20), as: UTF8.self))?.path == "MsgBody[0].MsgContent.MsgList[0].From_Account")
+        #expect(
+            problem(String(decoding: Self.emptyEntries(20), as: UTF8.self))?.path
+                == "MsgBody[0].MsgContent.MsgList[0].From_Account")
     }
 
     @Test func theProblemFoundFirstYieldsToOnesBeforeIt() {
@@ -199,12 +227,15 @@ import Testing
 
     @Test func batchesTakeTheListGroupID() throws {
         let batch = try RESTCodec.importBatch(
-            Array(#"{"ActionStatus":"OK","GroupId":"g1","RspMsgList":[{"From_Account":"a","MsgSeq":1,"MsgBody":[]},{"From_Account":"b","GroupId":"g2","MsgBody":[]}]}"#.utf8))
+            Array(
+                #"{"ActionStatus":"OK","GroupId":"g1","RspMsgList":[{"From_Account":"a","MsgSeq":1,"MsgBody":[]},{"From_Account":"b","GroupId":"g2","MsgBody":[]}]}"#
+                    .utf8))
         #expect(batch.value.messages.map(\.groupID) == ["g1", "g2"])
         #expect(batch.skippedKeys == ["ActionStatus"])
         #expect(
             try RESTCodec.export(batch.value)
-                == #"{"MsgList":[{"From_Account":"a","GroupId":"g1","MsgSeq":1,"MsgBody":[]},{"From_Account":"b","GroupId":"g2","MsgBody":[]}]}"#)
+                == #"{"MsgList":[{"From_Account":"a","GroupId":"g1","MsgSeq":1,"MsgBody":[]},{"From_Account":"b","GroupId":"g2","MsgBody":[]}]}"#
+        )
     }
 
     @Test(arguments: [
@@ -214,11 +245,16 @@ import Testing
         (Message(elems: [Elem(kind: .groupTips(GroupTipsElem()))]), "elems[0].groupTips"),
         (Message(elems: [Elem()]), "elems[0]"),
         (Message(elems: [Elem(kind: .custom(CustomElem(data: [0xFF])))]), "elems[0].custom.data"),
-        (Message(elems: [Elem(kind: .image(ImageElem(levels: [ImageLevel(type: .original, uuid: "x")])))]),
-         "elems[0].image.levels[0].uuid"),
+        (
+            Message(elems: [Elem(kind: .image(ImageElem(levels: [ImageLevel(type: .original, uuid: "x")])))]),
+            "elems[0].image.levels[0].uuid"
+        ),
         (Message(elems: [Elem(kind: .location(LocationElem(longitude: .nan)))]), "elems[0].location.longitude"),
-        (Message(elems: [Elem(kind: .merger(MergerElem(messages: [Message(msgID: "inner")], layersOverLimit: true)))]),
-         "elems[0].merger.messages[0].msgId"),
+        (
+            Message(elems: [Elem(kind: .merger(MergerElem(messages: [Message(msgID: "inner")], layersOverLimit: true)))]
+            ),
+            "elems[0].merger.messages[0].msgId"
+        ),
         // Written with an empty MsgList, which MsgNum 2 would contradict.
         (Message(elems: [Elem(kind: .merger(MergerElem(msgNum: 2)))]), "elems[0].merger.msgNum"),
     ])
@@ -227,8 +263,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (30.0, "30"), (0.5, "0.5"), (-0.0, "-0"), (1e-7, "1e-7"), (1.5e300, "1.5e+300"), (123456789012345680000.0, "123456789012345680000"),
-        (1e21, "1e+21"), (0.000001, "0.000001"), (29.340656774469956, "29.340656774469956"), (-116.77497920478824, "-116.77497920478824"),
+        (30.0, "30"), (0.5, "0.5"), (-0.0, "-0"), (1e-7, "1e-7"), (1.5e300, "1.5e+300"),
+        (123456789012345680000.0, "123456789012345680000"),
+        (1e21, "1e+21"), (0.000001, "0.000001"), (29.340656774469956, "29.340656774469956"),
+        (-116.77497920478824, "-116.77497920478824"),
         (Double.leastNonzeroMagnitude, "5e-324"),
     ])
     func doublesAreWrittenAsJavaScriptWritesThem(_ value: Double, _ text: String) throws {
@@ -246,7 +284,8 @@ import Testing
         let overhead = body("").utf8.count
         let atLimit = body(String(repeating: "a", count: 12_288 - overhead))
         #expect(RESTValidator.validate(Array(atLimit.utf8), limits: .current).isEmpty)
-        let over = RESTValidator.validate(Array(body(String(repeating: "a", count: 12_289 - overhead)).utf8), limits: .current)
+        let over = RESTValidator.validate(
+            Array(body(String(repeating: "a", count: 12_289 - overhead)).utf8), limits: .current)
         #expect(over.map(\.code) == [.messageBodyBytes])
         #expect(over.first?.actual == 12_289)
         #expect(over.first?.path == "MsgBody")
@@ -279,7 +318,8 @@ import Testing
     }
 
     @Test func modelFindingsGetRESTPaths() {
-        let text = #"[{"MsgType":"TIMCustomElem","MsgContent":{"Data":"a"}},{"MsgType":"TIMCustomElem","MsgContent":{"Data":"b"}},"#
+        let text =
+            #"[{"MsgType":"TIMCustomElem","MsgContent":{"Data":"a"}},{"MsgType":"TIMCustomElem","MsgContent":{"Data":"b"}},"#
             + #"{"MsgType":"TIMLocationElem","MsgContent":{"Desc":"","Latitude":91,"Longitude":0}},"#
             + #"{"MsgType":"TIMRelayElem","MsgContent":{"Title":"t","MsgNum":1,"CompatibleText":"","AbstractList":[],"MsgList":[{"From_Account":"a","To_Account":"b","MsgSeq":1,"MsgRandom":1,"MsgTimeStamp":1,"MsgBody":[{"MsgType":"TIMImageElem","MsgContent":{"UUID":"i","ImageFormat":1,"ImageInfoArray":[{"Type":1,"Size":0,"Width":10,"Height":10,"URL":"u"},{"Type":1,"Size":0,"Width":10,"Height":10,"URL":"u"}]}}]}]}}]"#
         let findings = Set(
@@ -288,6 +328,8 @@ import Testing
         #expect(findings.contains("range.location.latitude MsgBody[2].MsgContent.Latitude"))
         #expect(findings.contains("rule.merger.compatible-text-missing MsgBody[3].MsgContent.CompatibleText"))
         #expect(
-            findings.contains("rule.image.duplicate-level MsgBody[3].MsgContent.MsgList[0].MsgBody[0].MsgContent.ImageInfoArray[1].Type"))
+            findings.contains(
+                "rule.image.duplicate-level MsgBody[3].MsgContent.MsgList[0].MsgBody[0].MsgContent.ImageInfoArray[1].Type"
+            ))
     }
 }

@@ -38,7 +38,8 @@ import Testing
                 case 0: members.remove(at: index)
                 case 1: members.append(members[index])
                 case 2: members[index].key = members[index].key.lowercased()
-                case 3: members[index].value = RESTMutationTests.values[generator.choice(RESTMutationTests.values.count)]
+                case 3:
+                    members[index].value = RESTMutationTests.values[generator.choice(RESTMutationTests.values.count)]
                 case 4: members.insert(JSONValue.Member("Extra", .number("1")), at: index)
                 case 5: members.swapAt(index, generator.choice(members.count))
                 default: members[index].value = mutate(members[index].value, depth: depth + 1)

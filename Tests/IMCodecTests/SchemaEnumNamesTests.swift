@@ -12,7 +12,8 @@ import Testing
         var declared: [String] = []
         for file in try FileManager.default.contentsOfDirectory(atPath: generated.path) where file.hasSuffix(".swift") {
             let source = try String(contentsOf: generated.appendingPathComponent(file), encoding: .utf8)
-            for line in source.split(separator: "\n") where line.contains("struct ") && line.contains(": RawRepresentable") {
+            for line in source.split(separator: "\n")
+            where line.contains("struct ") && line.contains(": RawRepresentable") {
                 let afterStruct = line.split(separator: "struct ", maxSplits: 1)[1]
                 declared.append(String(afterStruct.prefix { $0.isLetter || $0.isNumber }))
             }

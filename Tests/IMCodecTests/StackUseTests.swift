@@ -20,11 +20,13 @@ func measuredStackUse(_ body: @escaping @Sendable () -> Void) -> Int {
     pthread_attr_setstack(&attributes, stack, size)
     var thread = pthread_t()
     let job = Unmanaged.passRetained(Job(body)).toOpaque()
-    let created = pthread_create(&thread, &attributes, { raw in
-        let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
-        job.body()
-        return nil
-    }, job)
+    let created = pthread_create(
+        &thread, &attributes,
+        { raw in
+            let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
+            job.body()
+            return nil
+        }, job)
     precondition(created == 0, "pthread_create failed: \(created)")
     pthread_join(thread, nil)
     let bytes = stack.assumingMemoryBound(to: UInt8.self)
@@ -63,7 +65,10 @@ func measuredStackUse(_ body: @escaping @Sendable () -> Void) -> Int {
             ("REST export", Self.growth({ $0 }) { _ = try? RESTCodec.export($0) }),
             ("REST validation", Self.growth(rest) { _ = RESTValidator.validate($0, limits: .current) }),
             ("validation", Self.growth({ $0 }) { _ = Validator.validate($0, limits: .current) }),
-            ("JSON parsing", Self.growth({ Array($0.jsonString().utf8) }) { _ = try? JSONValue(parsing: $0, maxNesting: 5_000) }),
+            (
+                "JSON parsing",
+                Self.growth({ Array($0.jsonString().utf8) }) { _ = try? JSONValue(parsing: $0, maxNesting: 5_000) }
+            ),
         ]
         for (name, use) in uses {
             // Releasing the nested value is recursive; it takes well under 2 KiB a layer.

@@ -293,7 +293,9 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
             payload: .message(
                 F.groupMessage(
                     (1...5).map { raw in
-                        Elem(kind: .groupTips(GroupTipsElem(type: GroupTipsType(rawValue: Int32(raw)), userList: ["bob"])))
+                        Elem(
+                            kind: .groupTips(
+                                GroupTipsElem(type: GroupTipsType(rawValue: Int32(raw)), userList: ["bob"])))
                     })),
             expected: []),
         RuleCase(

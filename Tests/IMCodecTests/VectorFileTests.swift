@@ -43,7 +43,8 @@ import Testing
         let codes = Set(cases.compactMap { $0.expected.error?.code })
         let documented = [
             "frame.truncated", "frame.version", "frame.kind", "frame.compression", "frame.reserved-bits",
-            "frame.dictionary", "frame.varint", "frame.deflate", "frame.zstd", "frame.zstd-window", "frame.payload-length",
+            "frame.dictionary", "frame.varint", "frame.deflate", "frame.zstd", "frame.zstd-window",
+            "frame.payload-length",
             "frame.checksum",
             "frame.trailing-bytes", "limit.frame-size", "limit.inflated-size", "limit.inflate-ratio",
             "payload.truncated", "payload.varint", "payload.tag", "payload.group", "payload.length", "payload.utf8",
@@ -89,7 +90,8 @@ import Testing
         let python = venv + "/bin/python"
         if !FileManager.default.isExecutableFile(atPath: python) {
             let requirements = repositoryRoot + "/testees/python/requirements.txt"
-            let made = runQuietly(["python3", "-m", "venv", venv])
+            let made =
+                runQuietly(["python3", "-m", "venv", venv])
                 && runQuietly([python, "-m", "pip", "install", "--quiet", "-r", requirements])
             if !made { return "python3" }
         }

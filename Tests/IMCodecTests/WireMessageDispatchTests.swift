@@ -67,12 +67,12 @@ import Testing
     }
 
     #if os(macOS) || os(Linux)
-    /// Exit tests run in a child process, which the platforms of devices cannot start.
-    @Test func aTypeOutsideTheSchemaHasNoCodec() async {
-        await #expect(processExitsWith: .failure) {
-            _ = ForeignValue().serializedBytes()
+        /// Exit tests run in a child process, which the platforms of devices cannot start.
+        @Test func aTypeOutsideTheSchemaHasNoCodec() async {
+            await #expect(processExitsWith: .failure) {
+                _ = ForeignValue().serializedBytes()
+            }
         }
-    }
     #endif
 }
 

@@ -69,20 +69,32 @@ import Testing
         let level = Elem(kind: .image(ImageElem(levels: Array(repeating: ImageLevel(), count: 10_000))))
         let tooManyLevels = Elem(kind: .image(ImageElem(levels: Array(repeating: ImageLevel(), count: 10_001))))
         return [
-            ("depth", .message(merger(layers: 100)), .message(merger(layers: 101)), "limit.depth",
-             Array(repeating: "elems[0].merger.messages[0]", count: 101).joined(separator: ".")),
-            ("elems", .message(Message(elems: Array(repeating: text, count: 1_000))),
-             .message(Message(elems: Array(repeating: text, count: 1_001))), "limit.elems", "elems[1000]"),
-            ("repeated", .message(Message(atUserList: Array(repeating: "u", count: 10_000))),
-             .message(Message(atUserList: Array(repeating: "u", count: 10_001))), "limit.repeated",
-             "atUserList[10000]"),
-            ("nested repeated", .message(Message(elems: [level])), .message(Message(elems: [tooManyLevels])),
-             "limit.repeated", "elems[0].image.levels[10000]"),
-            ("batch messages", .batch(MessageBatch(messages: Array(repeating: Message(), count: 1_000))),
-             .batch(MessageBatch(messages: Array(repeating: Message(), count: 1_001))), "limit.batch-messages",
-             "messages[1000]"),
-            ("frame size", .message(Message(elems: [.text(String(repeating: "x", count: (4 << 20) - 16))])),
-             .message(Message(elems: [.text(String(repeating: "x", count: 4 << 20))])), "limit.frame-size", ""),
+            (
+                "depth", .message(merger(layers: 100)), .message(merger(layers: 101)), "limit.depth",
+                Array(repeating: "elems[0].merger.messages[0]", count: 101).joined(separator: ".")
+            ),
+            (
+                "elems", .message(Message(elems: Array(repeating: text, count: 1_000))),
+                .message(Message(elems: Array(repeating: text, count: 1_001))), "limit.elems", "elems[1000]"
+            ),
+            (
+                "repeated", .message(Message(atUserList: Array(repeating: "u", count: 10_000))),
+                .message(Message(atUserList: Array(repeating: "u", count: 10_001))), "limit.repeated",
+                "atUserList[10000]"
+            ),
+            (
+                "nested repeated", .message(Message(elems: [level])), .message(Message(elems: [tooManyLevels])),
+                "limit.repeated", "elems[0].image.levels[10000]"
+            ),
+            (
+                "batch messages", .batch(MessageBatch(messages: Array(repeating: Message(), count: 1_000))),
+                .batch(MessageBatch(messages: Array(repeating: Message(), count: 1_001))), "limit.batch-messages",
+                "messages[1000]"
+            ),
+            (
+                "frame size", .message(Message(elems: [.text(String(repeating: "x", count: (4 << 20) - 16))])),
+                .message(Message(elems: [.text(String(repeating: "x", count: 4 << 20))])), "limit.frame-size", ""
+            ),
         ]
     }
 

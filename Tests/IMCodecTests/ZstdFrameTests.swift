@@ -7,8 +7,7 @@
     /// descriptor with no optional fields, a window descriptor, then blocks.
     /// `blocks` are (type, last, content) with type 0 raw (content is the
     /// data) or 1 RLE (content is the byte, repeated `repeat` times).
-    func handZstd(window: UInt8 = 0x00, blocks: [(type: UInt8, last: Bool, content: [UInt8], repeat: Int)]) -> [UInt8]
-    {
+    func handZstd(window: UInt8 = 0x00, blocks: [(type: UInt8, last: Bool, content: [UInt8], repeat: Int)]) -> [UInt8] {
         var body: [UInt8] = [0x00, window]
         for block in blocks {
             let size = block.type == 1 ? block.repeat : block.content.count
@@ -116,7 +115,9 @@
             let payload = message.serializedBytes()
             frame[2] = 3
             let crc = referenceCRC32(Array(frame[0..<(header.encodedLength - 4)]) + payload)
-            for index in 0..<4 { frame[header.encodedLength - 4 + index] = UInt8(truncatingIfNeeded: crc >> (8 * index)) }
+            for index in 0..<4 {
+                frame[header.encodedLength - 4 + index] = UInt8(truncatingIfNeeded: crc >> (8 * index))
+            }
             do {
                 _ = try decoder.decodeFrame(frame)
                 Issue.record("a frame decoded with the wrong dictionary")

@@ -113,7 +113,9 @@ case "decode-split":
         var oracle: [Imcodec_V1_Message] = []
         oracle.reserveCapacity(payloads.count)
         times["swift-protobuf decode", default: []].append(
-            try nanoseconds { for payload in payloads { oracle.append(try Imcodec_V1_Message(serializedBytes: payload)) } })
+            try nanoseconds {
+                for payload in payloads { oracle.append(try Imcodec_V1_Message(serializedBytes: payload)) }
+            })
         times["swift-protobuf release", default: []].append(nanoseconds { oracle = [] })
         var unpacked: [UnsafeMutableRawPointer] = []
         unpacked.reserveCapacity(payloads.count)

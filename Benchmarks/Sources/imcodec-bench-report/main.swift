@@ -237,7 +237,8 @@ for (label, key, unit, timeLimit) in [
 ] as [(String, String, String, [Double?])] {
     for (index, step) in ["encode", "decode"].enumerated() {
         let ours = results.time["\(key)-\(step)"]?["imcodec"]
-        let deflateDictionary = results.time["\(key.replacingOccurrences(of: "zstd", with: "dictionary"))-\(step)"]?["imcodec"]
+        let dictionaryKey = "\(key.replacingOccurrences(of: "zstd", with: "dictionary"))-\(step)"
+        let deflateDictionary = results.time[dictionaryKey]?["imcodec"]
         let toDeflate = ours.flatMap { ours in deflateDictionary.map { ours / $0 } }
         var targets: [String] = []
         if let limit = timeLimit[index] {
@@ -246,7 +247,9 @@ for (label, key, unit, timeLimit) in [
             targets.append("≤ \(format(limit, 1)) \(unit) " + (met.map { $0 ? "met" : "MISSED" } ?? "(not run)"))
         }
         if step == "encode" && label == "frame" {
-            targets.append("÷ imcodec deflate + dictionary " + judge("zstd frame encode ÷ deflate-dictionary", toDeflate, atMost: 0.15))
+            targets.append(
+                "÷ imcodec deflate + dictionary "
+                    + judge("zstd frame encode ÷ deflate-dictionary", toDeflate, atMost: 0.15))
         } else {
             targets.append("÷ imcodec deflate + dictionary \(cell(toDeflate))")
         }

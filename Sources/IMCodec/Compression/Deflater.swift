@@ -82,7 +82,8 @@ final class Deflater {
         #if LibDeflate
             if dictionary == nil, let whole {
                 // 0 when the stream does not fit: not smaller.
-                let written = libdeflate_deflate_compress(whole, input.baseAddress, input.count, outputBase, output.count)
+                let written = libdeflate_deflate_compress(
+                    whole, input.baseAddress, input.count, outputBase, output.count)
                 return written == 0 ? nil : written
             }
         #endif

@@ -118,7 +118,8 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
         _ code: Code, path: String = "", reason: String, limit: Int, observed: Int, file: String = #fileID,
         line: UInt = #line
     ) {
-        self.init(code, path: path, reason: reason, limit: Int64(limit), observed: Int64(observed), file: file, line: line)
+        self.init(
+            code, path: path, reason: reason, limit: Int64(limit), observed: Int64(observed), file: file, line: line)
     }
 
     public static func == (lhs: IMCodecError, rhs: IMCodecError) -> Bool {

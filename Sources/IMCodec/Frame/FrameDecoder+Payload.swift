@@ -80,7 +80,8 @@ extension FrameDecoder {
         guard raw.count == frameLength else { throw Self.trailingBytes(raw.count, header) }
         guard header.kind == kind else {
             throw IMCodecError(
-                .frameUnexpectedKind, reason: "expected \(kind.withArticle) frame, found \(header.kind.withArticle) frame")
+                .frameUnexpectedKind,
+                reason: "expected \(kind.withArticle) frame, found \(header.kind.withArticle) frame")
         }
         return body
     }

@@ -163,11 +163,13 @@ public final class FrameEncoder {
         case .zstd:
             #if Zstd
                 return scratch.withUnsafeMutableBytes { output in
-                    zstd.compress(payload, into: UnsafeMutableRawBufferPointer(rebasing: output[0..<(payload.count - 1)]))
+                    zstd.compress(
+                        payload, into: UnsafeMutableRawBufferPointer(rebasing: output[0..<(payload.count - 1)]))
                 }
             #else
                 throw IMCodecError(
-                    .frameZstdUnavailable, reason: "the policy asks for zstd, and this build has no zstd (the Zstd trait is off)")
+                    .frameZstdUnavailable,
+                    reason: "the policy asks for zstd, and this build has no zstd (the Zstd trait is off)")
             #endif
         }
     }

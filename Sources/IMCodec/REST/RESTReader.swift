@@ -331,7 +331,12 @@ final class RESTReader {
     /// Reads a message list: `{"MsgList": [...]}` or `{"RspMsgList": [...]}`.
     func batch(document root: JSONValue) -> MessageBatch {
         guard case .object(let members) = root, isMessageList(members) else {
-            let found = if case .object = root { "a message object" } else if case .array = root { "a MsgBody array" } else { root.typeName }
+            let found =
+                switch root {
+                case .object: "a message object"
+                case .array: "a MsgBody array"
+                default: root.typeName
+                }
             report(.restType, .root, "expected a message list (an object with MsgList or RspMsgList), found \(found)")
             return MessageBatch()
         }
@@ -515,7 +520,8 @@ final class RESTReader {
                 guard let name = self.string(value, at: memberLocation), type == nil else { return }
                 self.report(
                     .restMsgType, memberLocation,
-                    "\"\(name)\" is not a REST element type (\(RESTElemType.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    "\"\(name)\" is not a REST element type (\(RESTElemType.allCases.map(\.rawValue).joined(separator: ", ")))"
+                )
             } else if let fields = self.object(value, at: memberLocation), let type {
                 kind = self.content(type, fields, at: memberLocation, layer: layer, target: target)
             }
@@ -564,7 +570,8 @@ final class RESTReader {
     ) -> MergerElem {
         var listLength: Int?
         var msgNumRead = false
-        let merger = form(RESTForms.relay, members, at: location, into: MergerElem()) { merger, key, value, memberLocation in
+        let merger = form(RESTForms.relay, members, at: location, into: MergerElem()) {
+            merger, key, value, memberLocation in
             guard let entries = self.array(value, at: memberLocation) else { return }
             if key == "AbstractList" {
                 guard self.withinRepeated(entries, at: memberLocation) else { return }
@@ -677,7 +684,9 @@ final class RESTReader {
             if key.presence == .required {
                 report(.restMissingKey, object.end(key.name, sequence), "\(key.name) is required")
             } else {
-                report(.restMissingKey, object.end(key.name, sequence), "\(given(form, present)) needs \(key.name) as well")
+                report(
+                    .restMissingKey, object.end(key.name, sequence), "\(given(form, present)) needs \(key.name) as well"
+                )
             }
         }
     }
@@ -708,7 +717,9 @@ final class RESTReader {
                 downloadFlags.append((location.path, UInt32(number)))
             }
         case .int32(let field):
-            guard let number = integer(value, at: location, in: Int64(Int32.min)...Int64(Int32.max)) else { return false }
+            guard let number = integer(value, at: location, in: Int64(Int32.min)...Int64(Int32.max)) else {
+                return false
+            }
             model[keyPath: field] = Int32(number)
         case .double(let field):
             guard let number = double(value, at: location) else { return false }

@@ -58,7 +58,8 @@ enum RESTRepresentability {
             case .mergerEnd(let merger, let elemFields, let path):
                 let mergerPath = join(path, "merger")
                 if merger.layersOverLimit {
-                    throw unrepresentable(join(mergerPath, "layersOverLimit"), "REST relay elements have no layersOverLimit")
+                    throw unrepresentable(
+                        join(mergerPath, "layersOverLimit"), "REST relay elements have no layersOverLimit")
                 }
                 // Only a relay written with JsonMsgKey (a key and no
                 // messages) has a MsgNum of its own; with MsgList, even an
@@ -89,7 +90,9 @@ enum RESTRepresentability {
         if message.seq > UInt64(UInt32.max) {
             throw unrepresentable(field("seq"), "MsgSeq is 0...4294967295, not \(message.seq)")
         }
-        if message.priority.rawValue != 0 { throw unrepresentable(field("priority"), "REST message bodies carry no priority") }
+        if message.priority.rawValue != 0 {
+            throw unrepresentable(field("priority"), "REST message bodies carry no priority")
+        }
         let flags = [
             ("needReadReceipt", message.needReadReceipt), ("excludedFromUnreadCount", message.excludedFromUnreadCount),
             ("excludedFromLastMessage", message.excludedFromLastMessage), ("onlineUserOnly", message.onlineUserOnly),
@@ -100,7 +103,9 @@ enum RESTRepresentability {
         if !message.targetedReceivers.isEmpty {
             throw unrepresentable(field("targetedReceivers"), "REST message bodies carry no targeted receivers")
         }
-        if !message.atUserList.isEmpty { throw unrepresentable(field("atUserList"), "REST message bodies carry no @ list") }
+        if !message.atUserList.isEmpty {
+            throw unrepresentable(field("atUserList"), "REST message bodies carry no @ list")
+        }
         if let push = message.offlinePushInfo {
             try unknown(push.unknownFields, at: field("offlinePushInfo"))
             if let android = push.android { try unknown(android.unknownFields, at: field("offlinePushInfo.android")) }
@@ -121,7 +126,9 @@ enum RESTRepresentability {
                 if !(1...3).contains(level.type.rawValue) {
                     throw unrepresentable(join(levelPath, "type"), "REST image levels are Type 1, 2 or 3")
                 }
-                if !level.uuid.isEmpty { throw unrepresentable(join(levelPath, "uuid"), "REST image levels have no UUID") }
+                if !level.uuid.isEmpty {
+                    throw unrepresentable(join(levelPath, "uuid"), "REST image levels have no UUID")
+                }
                 try unknown(level.unknownFields, at: levelPath)
             }
             try unknown(image.unknownFields, at: join(path, "image"))
@@ -146,8 +153,10 @@ enum RESTRepresentability {
         case .merger:
             preconditionFailure("mergers are checked by run(_:)")
         case .groupTips: throw unrepresentable(join(path, "groupTips"), "group tips are not a REST element type")
-        case .groupSystem: throw unrepresentable(join(path, "groupSystem"), "group system elems are not a REST element type")
-        case .snsSystem: throw unrepresentable(join(path, "snsSystem"), "relationship system elems are not a REST element type")
+        case .groupSystem:
+            throw unrepresentable(join(path, "groupSystem"), "group system elems are not a REST element type")
+        case .snsSystem:
+            throw unrepresentable(join(path, "snsSystem"), "relationship system elems are not a REST element type")
         case .profileSystem:
             throw unrepresentable(join(path, "profileSystem"), "profile system elems are not a REST element type")
         case nil: throw unrepresentable(path, "an elem of no known kind has no REST element type")

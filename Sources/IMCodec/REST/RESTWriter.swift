@@ -89,8 +89,10 @@ struct RESTWriter {
         text("From_Account", message.sender, always: forwarded)
         text("To_Account", message.receiver)
         text("GroupId", message.groupID)
-        for (key, value) in [("MsgSeq", message.seq), ("MsgRandom", UInt64(message.random)),
-                             ("MsgTimeStamp", UInt64(message.timestamp))] where forwarded || value != 0 {
+        for (key, value) in [
+            ("MsgSeq", message.seq), ("MsgRandom", UInt64(message.random)),
+            ("MsgTimeStamp", UInt64(message.timestamp)),
+        ] where forwarded || value != 0 {
             json.key(key)
             json.literal(String(value))
         }

@@ -311,7 +311,8 @@ extension FindingCode {
         .unknownEnumValue, .unspecifiedEnumValue, .unknownKind,
         .mergerMsgNum, .mergerKeyWithMessages, .restDownloadFlag, .restImageFormat, .messageElemsMissing,
         .imageLevelsMissing, .mergerTitleMissing, .mergerAbstractsMissing, .atTypeMismatch, .groupTipsOwnerRole,
-        .avChatRoomRoleChange, .avChatRoomOwnerTransfer, .avChatRoomMemberAddition, .profileCustomKeyFormat, .friendCustomKeyFormat,
+        .avChatRoomRoleChange, .avChatRoomOwnerTransfer, .avChatRoomMemberAddition, .profileCustomKeyFormat,
+        .friendCustomKeyFormat,
         .undocumentedCode,
     ]
 }

@@ -32,12 +32,14 @@ extension ValidationRun {
                     .groupTipsMemberChangeListType, at: "memberChangeList",
                     "member changes on a \(tips.type) tip; only member-info-change tips carry them")
             }
-            if !tips.userList.isEmpty && !(GroupTipsType.invite.rawValue...GroupTipsType.cancelAdmin.rawValue)
-                .contains(tips.type.rawValue)
+            if !tips.userList.isEmpty
+                && !(GroupTipsType.invite.rawValue...GroupTipsType.cancelAdmin.rawValue)
+                    .contains(tips.type.rawValue)
             {
                 report(
                     .groupTipsUserListType, at: "userList",
-                    "a user list on a \(tips.type) tip; only invite, quit, kicked, set-admin and cancel-admin tips carry one")
+                    "a user list on a \(tips.type) tip; only invite, quit, kicked, set-admin and cancel-admin tips carry one"
+                )
             }
         }
         if isAVChatRoom && (tips.type == .setAdmin || tips.type == .cancelAdmin) {
@@ -243,7 +245,8 @@ extension ValidationRun {
         for (index, entry) in member.customInfo.enumerated() {
             guard entry.data.count > limit else { continue }
             push(index: index)
-            checkCount(entry.data.count, against: limit, .memberCustomValueBytes, at: "data", what: "the custom field value")
+            checkCount(
+                entry.data.count, against: limit, .memberCustomValueBytes, at: "data", what: "the custom field value")
             pop()
         }
         pop()

@@ -25,7 +25,8 @@ extension ValidationRun {
                 user.wording.utf8.count, against: limits.maxFriendWordingBytes, .snsWordingBytes, at: "wording",
                 what: "the wording")
             if !user.source.isEmpty && sns.type != .addFriendReq {
-                report(.snsSourceType, at: "source", "an add source on a \(sns.type) change; only add requests carry one")
+                report(
+                    .snsSourceType, at: "source", "an add source on a \(sns.type) change; only add requests carry one")
             }
             checkAddSource(user.source, at: "source")
             pop()

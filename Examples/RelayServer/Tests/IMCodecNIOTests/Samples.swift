@@ -34,7 +34,9 @@ enum Samples {
     }
 
     /// The frame of a sample, which is within every default limit.
-    static func frame(_ payload: FramePayload, with encoder: FrameEncoder = FrameEncoder(policy: .disabled)) -> [UInt8] {
+    static func frame(
+        _ payload: FramePayload, with encoder: FrameEncoder = FrameEncoder(policy: .disabled)
+    ) -> [UInt8] {
         do {
             return try encoder.encode(payload)
         } catch {
