@@ -45,18 +45,9 @@ final class Inflater {
         payloadLength: Int,
         dictionary: [UInt8]?
     ) throws(IMCodecError) -> [UInt8] {
-        var failure: IMCodecError?
-        let payload = [UInt8](unsafeUninitializedCapacity: payloadLength) { buffer, initializedCount in
-            do throws(IMCodecError) {
-                try inflate(body, into: UnsafeMutableRawBufferPointer(buffer), dictionary: dictionary)
-                initializedCount = payloadLength
-            } catch {
-                failure = error
-                initializedCount = 0
-            }
+        try [UInt8](decompressedCount: payloadLength) { (output) throws(IMCodecError) in
+            try inflate(body, into: output, dictionary: dictionary)
         }
-        if let failure { throw failure }
-        return payload
     }
 
     private func inflate(

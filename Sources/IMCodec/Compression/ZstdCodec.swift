@@ -174,18 +174,9 @@
                 try done.get()
                 return buffer.withUnsafeBytes { [UInt8](UnsafeRawBufferPointer(rebasing: $0[0..<payloadLength])) }
             }
-            var failure: IMCodecError?
-            let payload = [UInt8](unsafeUninitializedCapacity: payloadLength) { buffer, initializedCount in
-                do throws(IMCodecError) {
-                    try decompress(body, into: UnsafeMutableRawBufferPointer(buffer), dictionary: dictionary)
-                    initializedCount = payloadLength
-                } catch {
-                    failure = error
-                    initializedCount = 0
-                }
+            return try [UInt8](decompressedCount: payloadLength) { (output) throws(IMCodecError) in
+                try decompress(body, into: output, dictionary: dictionary)
             }
-            if let failure { throw failure }
-            return payload
         }
 
         private func decompress(
