@@ -11,22 +11,11 @@
 #   scripts/check-api.sh --update   rewrite docs/api/IMCodec.txt
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=$(swift build --show-bin-path)
-triple=$(swiftc -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
+source scripts/imcodec-module.sh
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# The C modules IMCodec imports: system libraries with their module maps in
-# their folders, and C targets whose module maps SwiftPM wrote into the build.
-includes=()
-for dir in Sources/C*/; do
-    [ -f "$dir/module.modulemap" ] && includes+=(-Xcc -I -Xcc "$dir")
-done
-for map in "$bin"/C*.build/module.modulemap; do
-    includes+=(-Xcc "-fmodule-map-file=$map")
-done
-swift symbolgraph-extract -module-name IMCodec -target "$triple" -I "$bin/Modules" \
-    -minimum-access-level public -skip-inherited-docs -output-dir "$work" "${includes[@]}"
+imcodec_symbol_graph "$work"
 
 python3 - "$work" "$work/IMCodec.txt" <<'PY'
 import glob, json, sys
@@ -44,7 +33,7 @@ open(out, "w", encoding="utf-8").write("".join(l + "\n" for l in sorted(lines)))
 print(f"IMCodec: {len(lines)} public symbols")
 PY
 
-swift-api-digester -dump-sdk -module IMCodec -target "$triple" -I "$bin/Modules" -o "$work/sdk.json" "${includes[@]}"
+imcodec_sdk_dump "$work/sdk.json"
 python3 - "$work/sdk.json" <<'PY'
 import json, sys
 found = []

@@ -12,28 +12,18 @@
 #   scripts/check-docs.sh OUTPUT-DIR   check, and keep the archive there
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=$(swift build --show-bin-path)
-triple=$(swiftc -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
+source scripts/imcodec-module.sh
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 archive=${1:-$work/IMCodec.doccarchive}
 
-includes=()
-for dir in Sources/C*/; do
-    [ -f "$dir/module.modulemap" ] && includes+=(-Xcc -I -Xcc "$dir")
-done
-for map in "$bin"/C*.build/module.modulemap; do
-    includes+=(-Xcc "-fmodule-map-file=$map")
-done
-mkdir -p "$work/graphs"
-swift symbolgraph-extract -module-name IMCodec -target "$triple" -I "$bin/Modules" \
-    -minimum-access-level public -skip-inherited-docs -output-dir "$work/graphs" "${includes[@]}"
+imcodec_symbol_graph "$work/graphs"
 rm -rf "$archive"
 docc convert Sources/IMCodec/IMCodec.docc --additional-symbol-graph-dir "$work/graphs" \
     --output-path "$archive" --fallback-display-name IMCodec --fallback-bundle-identifier imcodec.IMCodec \
     --warnings-as-errors >"$work/docc.log" 2>&1 || { cat "$work/docc.log" >&2; exit 1; }
 
-swift-api-digester -dump-sdk -module IMCodec -target "$triple" -I "$bin/Modules" -o "$work/sdk.json" "${includes[@]}"
+imcodec_sdk_dump "$work/sdk.json"
 
 python3 - "$archive" "$work/sdk.json" <<'PY'
 import json, os, sys

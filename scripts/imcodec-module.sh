@@ -1,0 +1,31 @@
+# Sourced by scripts/check-api.sh and scripts/check-docs.sh: the two views of
+# IMCodec's built module both read (after `swift build`).
+#
+#   imcodec_symbol_graph DIR   IMCodec's public symbol graph, into DIR
+#   imcodec_sdk_dump FILE      swift-api-digester's dump of the module, which
+#                              keeps `_`-prefixed names and marks what is not
+#                              public, into FILE
+
+imcodec_bin=$(swift build --show-bin-path)
+imcodec_triple=$(swiftc -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
+
+# The C modules IMCodec imports: system libraries with their module maps in
+# their folders, and C targets whose module maps SwiftPM wrote into the build.
+imcodec_includes=()
+for dir in Sources/C*/; do
+    [ -f "$dir/module.modulemap" ] && imcodec_includes+=(-Xcc -I -Xcc "$dir")
+done
+for map in "$imcodec_bin"/C*.build/module.modulemap; do
+    imcodec_includes+=(-Xcc "-fmodule-map-file=$map")
+done
+
+imcodec_symbol_graph() {
+    mkdir -p "$1"
+    swift symbolgraph-extract -module-name IMCodec -target "$imcodec_triple" -I "$imcodec_bin/Modules" \
+        -minimum-access-level public -skip-inherited-docs -output-dir "$1" "${imcodec_includes[@]}"
+}
+
+imcodec_sdk_dump() {
+    swift-api-digester -dump-sdk -module IMCodec -target "$imcodec_triple" -I "$imcodec_bin/Modules" -o "$1" \
+        "${imcodec_includes[@]}"
+}
