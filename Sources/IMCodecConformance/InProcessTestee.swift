@@ -79,7 +79,7 @@ public final class InProcessTestee: Testee {
     static func failure(_ error: IMCodecError) -> Imcodec_Testee_V1_Failure {
         var failure = Imcodec_Testee_V1_Failure()
         failure.code = error.code.rawValue
-        failure.path = error.path
+        failure.path = error.path.description
         failure.reason = error.reason
         return failure
     }

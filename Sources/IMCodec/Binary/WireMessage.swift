@@ -284,7 +284,7 @@ extension WireCodable {
     /// `field` when the field may hold at most `limit` entries.
     static func _overLimit(_ code: IMCodecError.Code, _ field: String, _ index: Int, _ limit: Int) -> IMCodecError {
         IMCodecError(
-            code, path: "\(field)[\(index)]", reason: "more entries than the limit allows", limit: limit,
+            code, path: [.field(field), .index(index)], reason: "more entries than the limit allows", limit: limit,
             observed: index + 1)
     }
 }
