@@ -1,4 +1,6 @@
 import IMCodec
+import IMCodecREST
+import IMCodecValidation
 import Testing
 
 /// ``FieldPath``: the text of hand-written component lists, the operations

@@ -147,7 +147,7 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Decoders build paths on the way out of a failed nested decode, so the
     /// successful path pays nothing for them.
     @usableFromInline
-    func prefixed(field name: String) -> IMCodecError {
+    package func prefixed(field name: String) -> IMCodecError {
         var copy = self
         copy.path.prepend(.field(name))
         return copy
@@ -156,7 +156,7 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Returns this error with entry `index` of the repeated field `name`
     /// put in front of its path.
     @usableFromInline
-    func prefixed(field name: String, index: Int) -> IMCodecError {
+    package func prefixed(field name: String, index: Int) -> IMCodecError {
         var copy = self
         copy.path.prepend([.field(name), .index(index)])
         return copy
