@@ -1,5 +1,5 @@
 /// Where in a value something is: a sequence of fields and entries from the
-/// root, as ``IMCodecError`` and ``ValidationFinding`` carry it.
+/// root, as ``IMCodecError`` and `ValidationFinding` (IMCodecValidation) carry it.
 ///
 /// A path is made of components: a field, named by its proto3 JSON name
 /// (`msgId`, `elems`) or, in a Tencent REST document, by its JSON key
