@@ -28,7 +28,7 @@ import constraints
 from make_vectors_common import SCHEMA, VectorFile, encode, hexs, report
 
 DECLARED = constraints.load()
-# The values each enum of the schema names, read from its text by make_vectors_common's own reader.
+# The values each enum of the schema names, as scripts/schema.py reads them.
 DECLARED_ENUMS = {name: set(values.values()) for name, values in SCHEMA.enums.items()}
 
 
