@@ -165,9 +165,9 @@ extension FrameEncoder {
         let header = storedHeader(kind: kind, payloadLength: frame.count - prefixLength - 4)
         let written = header.writePrefix(to: frame)
         precondition(written == prefixLength, "the header is not the length it was given room for")
-        let payload = UnsafeRawBufferPointer(rebasing: frame[(prefixLength + 4)...])
-        let checksum = CRC32.checksum(UnsafeRawBufferPointer(rebasing: frame[0..<prefixLength]), payload)
-        frame.storeBytes(of: checksum.littleEndian, toByteOffset: prefixLength, as: UInt32.self)
+        FrameHeader.writeChecksum(
+            into: frame, prefixLength: prefixLength,
+            payload: UnsafeRawBufferPointer(rebasing: frame[(prefixLength + 4)...]))
     }
 
     /// The header of a stored frame.
