@@ -10,7 +10,7 @@ which value in which profile".
 
     import constraints
     decl = constraints.load()                  # runs protoc on Schemas/
-    decl.value("maxGroupNameBytes", "seed")    # 30
+    decl.value("maxGroupNameBytes", "sdk-guide")    # 30
     decl.limit("maxGroupNameBytes").code       # "limit.group.name-bytes"
 
 `IMCODEC_SCHEMAS` names another schema folder (the move-together test points
@@ -19,7 +19,7 @@ it at a modified copy).
 
 from schema import ROOT, descriptor_set, fields  # noqa: F401 (ROOT and descriptor_set for the scripts)
 
-PROFILES = ("seed", "current")
+PROFILES = ("sdk-guide", "current")
 OPTION_NUMBER = 51870  # (imcodec.constraints.v1.field) and (.message)
 MEASURES = {
     0: "unspecified", 1: "utf8_bytes", 2: "utf16_units", 3: "entries", 4: "value", 5: "flag",
@@ -81,7 +81,7 @@ class Limit:
             elif n == 3: self.code = v.decode()
             elif n == 4: self.measure = MEASURES[v]
             elif n == 5: self.unit = UNITS[v]
-            elif n == 6: self.values["seed"] = ProfileValue(v)
+            elif n == 6: self.values["sdk-guide"] = ProfileValue(v)
             elif n == 7: self.values["current"] = ProfileValue(v)
             elif n == 8: self.summary = v.decode()
             elif n == 9: self.source = v.decode()
@@ -126,7 +126,7 @@ class Declarations:
                 return limit
         raise KeyError(name)
 
-    def value(self, name, profile="seed"):
+    def value(self, name, profile="sdk-guide"):
         return self.limit(name).value(profile)
 
     def rule(self, code):
