@@ -1,0 +1,124 @@
+import IMCodec
+
+/// Checks messages, batches and events against the documented limits and
+/// rules of docs/LIMITS.md (`docs/VALIDATION.md` maps every rule to
+/// its finding code).
+///
+/// The validator never throws and never stops early: one pass collects every
+/// finding, each with a stable ``FindingCode``, the path of the field, a
+/// severity and, for limits, the limit and the observed value. Messages
+/// nested in mergers are validated with their paths
+/// (`elems[2].merger.messages[0].elems[1].text`). It accepts any value the
+/// model can hold, including empty messages, unknown enum values and
+/// hand-built mergers nested deeper than any decoder allows: the walk is
+/// iterative, and its cost is linear in the size of the value.
+///
+/// ```swift
+/// let findings = Validator.validate(message, limits: .current)
+/// for finding in findings where finding.severity == .error {
+///     print(finding.code, finding.path)
+/// }
+/// ```
+public enum Validator {
+    /// Validates a message and every message nested in its mergers.
+    ///
+    /// - Parameters:
+    ///   - message: The message.
+    ///   - limits: The limits to check against; the sdk-guide profile by default.
+    /// - Returns: Every finding, a message's own before those of the messages
+    ///   nested in it; empty when the message is valid.
+    public static func validate(_ message: Message, limits: ValidationLimits = .sdkGuide) -> [ValidationFinding] {
+        var run = ValidationRun(limits: limits)
+        run.validate(message: message, at: 0)
+        return run.findings
+    }
+
+    /// Validates every message of a batch; paths start with `messages[i]`.
+    ///
+    /// - Parameters:
+    ///   - batch: The batch.
+    ///   - limits: The limits to check against; the sdk-guide profile by default.
+    /// - Returns: Every finding, in message order.
+    public static func validate(_ batch: MessageBatch, limits: ValidationLimits = .sdkGuide) -> [ValidationFinding] {
+        var run = ValidationRun(limits: limits)
+        run.validate(batch: batch)
+        return run.findings
+    }
+
+    /// Validates an event: read receipts, recall, modification (whose message
+    /// is validated as a message, at `modification.message`), connection and
+    /// user status.
+    ///
+    /// - Parameters:
+    ///   - event: The event.
+    ///   - limits: The limits to check against; the sdk-guide profile by default.
+    /// - Returns: Every finding.
+    public static func validate(_ event: Event, limits: ValidationLimits = .sdkGuide) -> [ValidationFinding] {
+        var run = ValidationRun(limits: limits)
+        run.validate(event: event)
+        return run.findings
+    }
+
+    /// Validates the content of a frame.
+    ///
+    /// - Parameters:
+    ///   - payload: The message, batch or event.
+    ///   - limits: The limits to check against; the sdk-guide profile by default.
+    /// - Returns: Every finding.
+    public static func validate(_ payload: FramePayload, limits: ValidationLimits = .sdkGuide) -> [ValidationFinding] {
+        switch payload {
+        case .message(let message): validate(message, limits: limits)
+        case .batch(let batch): validate(batch, limits: limits)
+        case .event(let event): validate(event, limits: limits)
+        }
+    }
+
+    /// Throws when a message has an error finding; warnings pass. This is
+    /// what an encoder calls to validate before encoding.
+    ///
+    /// - Parameters:
+    ///   - message: The message.
+    ///   - limits: The limits to check against; the sdk-guide profile by default.
+    /// - Throws: `validation.failed` with the path, limit and observed value
+    ///   of the first error finding; its reason starts with the finding's code.
+    public static func check(_ message: Message, limits: ValidationLimits = .sdkGuide) throws(IMCodecError) {
+        try throwFirstError(of: validate(message, limits: limits))
+    }
+
+    /// Throws when a batch has an error finding; warnings pass.
+    ///
+    /// - Parameters:
+    ///   - batch: The batch.
+    ///   - limits: The limits to check against; the sdk-guide profile by default.
+    /// - Throws: `validation.failed` for the first error finding.
+    public static func check(_ batch: MessageBatch, limits: ValidationLimits = .sdkGuide) throws(IMCodecError) {
+        try throwFirstError(of: validate(batch, limits: limits))
+    }
+
+    /// Throws when an event has an error finding; warnings pass.
+    ///
+    /// - Parameters:
+    ///   - event: The event.
+    ///   - limits: The limits to check against; the sdk-guide profile by default.
+    /// - Throws: `validation.failed` for the first error finding.
+    public static func check(_ event: Event, limits: ValidationLimits = .sdkGuide) throws(IMCodecError) {
+        try throwFirstError(of: validate(event, limits: limits))
+    }
+
+    /// Throws when the content of a frame has an error finding; warnings pass.
+    ///
+    /// - Parameters:
+    ///   - payload: The message, batch or event.
+    ///   - limits: The limits to check against; the sdk-guide profile by default.
+    /// - Throws: `validation.failed` for the first error finding.
+    public static func check(_ payload: FramePayload, limits: ValidationLimits = .sdkGuide) throws(IMCodecError) {
+        try throwFirstError(of: validate(payload, limits: limits))
+    }
+
+    /// Throws `validation.failed` for the first error among `findings`.
+    private static func throwFirstError(of findings: [ValidationFinding]) throws(IMCodecError) {
+        if let first = findings.first(where: { $0.severity == .error }) {
+            throw IMCodecError(validationFailure: first)
+        }
+    }
+}
