@@ -1,7 +1,7 @@
 """Reads the constraint options of Schemas/ (imcodec/constraints/v1/constraints.proto).
 
-The declarations are read from a FileDescriptorSet that protoc writes, with a
-protobuf reader of its own (Python's standard library only), so the code
+The declarations are read from a FileDescriptorSet that protoc writes, with
+the scripts' one reader of the schema (scripts/schema.py), so the code
 generator (scripts/generate_constraints.py) and the vector generators
 (scripts/make_*vectors*.py) read the same declarations without depending on
 any generated code. Each vector generator still computes its expectations
@@ -10,25 +10,16 @@ which value in which profile".
 
     import constraints
     decl = constraints.load()                  # runs protoc on Schemas/
-    decl.value("maxGroupNameBytes", "seed")    # 30
+    decl.value("maxGroupNameBytes", "sdk-guide")    # 30
     decl.limit("maxGroupNameBytes").code       # "limit.group.name-bytes"
 
 `IMCODEC_SCHEMAS` names another schema folder (the move-together test points
 it at a modified copy).
 """
 
-import os
-import subprocess
-import tempfile
+from schema import ROOT, descriptor_set, fields  # noqa: F401 (ROOT and descriptor_set for the scripts)
 
-from generate_swift import fields, read_varint
-
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-PROTOS = (
-    "imcodec/v1/model.proto", "imcodec/v1/relationship.proto", "imcodec/v1/group.proto", "imcodec/v1/event.proto",
-    "imcodec/testee/v1/testee.proto",
-)
-PROFILES = ("seed", "current")
+PROFILES = ("sdk-guide", "current")
 OPTION_NUMBER = 51870  # (imcodec.constraints.v1.field) and (.message)
 MEASURES = {
     0: "unspecified", 1: "utf8_bytes", 2: "utf16_units", 3: "entries", 4: "value", 5: "flag",
@@ -37,10 +28,7 @@ MEASURES = {
 }
 UNITS = {0: "plain", 1: "mebibytes", 2: "kibibytes"}
 
-
-# The protobuf reader of the Swift generator: one reader of descriptor sets
-# for the scripts.
-_varint = read_varint
+# The scripts' one reader of descriptor sets (scripts/schema.py).
 _fields = fields
 
 
@@ -93,7 +81,7 @@ class Limit:
             elif n == 3: self.code = v.decode()
             elif n == 4: self.measure = MEASURES[v]
             elif n == 5: self.unit = UNITS[v]
-            elif n == 6: self.values["seed"] = ProfileValue(v)
+            elif n == 6: self.values["sdk-guide"] = ProfileValue(v)
             elif n == 7: self.values["current"] = ProfileValue(v)
             elif n == 8: self.summary = v.decode()
             elif n == 9: self.source = v.decode()
@@ -138,7 +126,7 @@ class Declarations:
                 return limit
         raise KeyError(name)
 
-    def value(self, name, profile="seed"):
+    def value(self, name, profile="sdk-guide"):
         return self.limit(name).value(profile)
 
     def rule(self, code):
@@ -221,18 +209,6 @@ def parse(descriptor_set):
     if duplicates:
         raise ValueError("limits declared twice: %s" % ", ".join(duplicates))
     return decl
-
-
-def descriptor_set(schemas=None):
-    """Runs protoc on the schema folder and returns the FileDescriptorSet bytes."""
-    schemas = schemas or os.environ.get("IMCODEC_SCHEMAS") or os.path.join(ROOT, "Schemas")
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "descriptors")
-        subprocess.run(
-            ["protoc", "-I" + schemas, "--include_source_info", "--descriptor_set_out=" + out]
-            + [os.path.join(schemas, p) for p in PROTOS], check=True)
-        with open(out, "rb") as f:
-            return f.read()
 
 
 def load(schemas=None):

@@ -4,11 +4,11 @@
 Input: the schema folder (default Schemas/, or $IMCODEC_SCHEMAS), read through
 scripts/constraints.py. Output (overwritten), relative to the repository or to
 OUTPUT_ROOT:
-  Sources/IMCodecValidation/Generated/ValidationLimits.swift   ValidationLimits, seed and current
+  Sources/IMCodecValidation/Generated/ValidationLimits.swift   ValidationLimits, sdkGuide and current
   Sources/IMCodec/Generated/DecodingLimits.swift     DecodingLimits and its defaults
   Sources/IMCodecConformance/Generated/LimitNames.swift  the runner's limit names
   Sources/IMCodecReference/Generated/constraints.h   the C reference's defaults and limits type
-  Sources/IMCodecReference/Generated/constraints.c   the C reference's seed and current profiles
+  Sources/IMCodecReference/Generated/constraints.c   the C reference's sdk-guide and current profiles
   docs/LIMITS.md                                     every limit and rule with its source
   docs/VALIDATION.md                                 the profile table (between markers)
   Sources/IMCodec/IMCodec.docc/Limits.md             the decoding limits table (between markers)
@@ -104,9 +104,10 @@ def swift_array(head, items, indent):
 
 
 def swift_doc(limit, indent):
-    seed, current = human(limit, limit.value("seed")), human(limit, limit.value("current"))
-    seed, current = (v.replace("–", "no limit") for v in (seed, current))
-    values = "Seed and current: %s." % seed if seed == current else "Seed: %s; current: %s." % (seed, current)
+    guides, current = human(limit, limit.value("sdk-guide")), human(limit, limit.value("current"))
+    guides, current = (v.replace("–", "no limit") for v in (guides, current))
+    values = ("SDK guides and current: %s." % guides if guides == current
+              else "SDK guides: %s; current: %s." % (guides, current))
     text = "%s (%s, `%s`). %s" % (limit.summary.rstrip("."), limit.row, limit.code, values)
     return wrap(text, 120, indent + "/// ")
 
@@ -129,43 +130,45 @@ def gen_validation(decl):
                "/// let findings = Validator.validate(message, limits: limits)\n"
                "/// ```\n"
                "///\n"
-               "/// The defaults of ``init()`` are the ``seed`` profile. Byte limits count\n"
+               "/// The defaults of ``init()`` are the ``sdkGuide`` profile. Byte limits count\n"
                "/// UTF-8 bytes; sizes written in MB or KB are binary (1 MB = 1,048,576\n"
                "/// bytes, 1 KB = 1,024 bytes).\n"
                "public struct ValidationLimits: Sendable, Hashable {")
     for limit in limits:
         out.append(swift_doc(limit, "    "))
-        out.append("    public var %s: %s = %s" % (limit.name, swift_type(limit), swift_value(limit, limit.value("seed"))))
-    out.append("\n    /// Creates limits with the defaults: the ``seed`` profile.\n    public init() {}\n}\n")
+        out.append("    public var %s: %s = %s" % (limit.name, swift_type(limit), swift_value(limit, limit.value("sdk-guide"))))
+    out.append("\n    /// Creates limits with the defaults: the ``sdkGuide`` profile.\n    public init() {}\n}\n")
     out.append("extension ValidationLimits {\n"
-               "    /// The seed profile: the limits of the seed documents. The default.\n"
-               "    public static let seed = ValidationLimits()\n\n"
+               "    /// The sdk-guide profile: the numbers of the Tencent IM SDK guides\n"
+               "    /// (docs/LIMITS.md, \"Sources\"). The default.\n"
+               "    public static let sdkGuide = ValidationLimits()\n\n"
                "    /// The current profile: the limits of the newer public documentation.\n"
                "    public static let current: ValidationLimits = {\n"
                "        var limits = ValidationLimits()")
     for limit in limits:
-        if limit.value("current") != limit.value("seed"):
+        if limit.value("current") != limit.value("sdk-guide"):
             out.append("        limits.%s = %s" % (limit.name, swift_value(limit, limit.value("current"))))
     out.append("        return limits\n    }()\n\n"
                "    /// The names of the profiles, as the CLI's `--profile` spells them.\n"
                "    public static let profileNames: [String] = [%s]\n\n"
                "    /// Looks up a profile by name.\n"
                "    ///\n"
-               "    /// - Parameter name: `seed` or `current`.\n"
+               "    /// - Parameter name: `sdk-guide` or `current`; `seed`, the earlier\n"
+               "    ///   name of `sdk-guide`, is accepted too.\n"
                "    /// - Returns: The profile, or `nil` for any other name.\n"
                "    public static func profile(named name: String) -> ValidationLimits? {\n"
                "        switch name {\n"
-               "        case \"seed\": seed\n"
+               "        case \"sdk-guide\", \"seed\": sdkGuide\n"
                "        case \"current\": current\n"
                "        default: nil\n"
                "        }\n"
                "    }\n" % ", ".join('"%s"' % p for p in constraints.PROFILES))
-    seed_types = decl.limit("groupTypes").value("seed")
-    platforms = decl.limit("operatorPlatforms").value("seed")
-    out.append("    /// The group types the seed documents name.")
+    guide_types = decl.limit("groupTypes").value("sdk-guide")
+    platforms = decl.limit("operatorPlatforms").value("sdk-guide")
+    out.append("    /// The group types the SDK guides name.")
     out.append(swift_array("public static let documentedGroupTypes: Set<String> = ",
-                           ['"%s"' % t for t in seed_types], "    "))
-    out.append("\n    /// The operator platforms the seed documents name.")
+                           ['"%s"' % t for t in guide_types], "    "))
+    out.append("\n    /// The operator platforms the SDK guides name.")
     out.append(swift_array("public static let documentedPlatforms: Set<String> = ",
                            ['"%s"' % t for t in platforms], "    "))
     out.append("}\n")
@@ -194,9 +197,9 @@ def gen_decoding(decl):
                "public struct DecodingLimits: Sendable, Hashable {")
     for limit in limits:
         out.append(wrap("%s (`%s`). Default %s." % (limit.summary.rstrip("."), limit.code,
-                                                     human(limit, limit.value("seed")).replace(" MB", " MiB")),
+                                                     human(limit, limit.value("sdk-guide")).replace(" MB", " MiB")),
                         120, "    /// "))
-        out.append("    public var %s: Int = %s" % (limit.name, swift_number(limit.value("seed"))))
+        out.append("    public var %s: Int = %s" % (limit.name, swift_number(limit.value("sdk-guide"))))
     out.append("\n    /// Creates limits with the documented defaults.\n    public init() {}\n\n"
                "    /// The documented defaults.\n    public static let `default` = DecodingLimits()\n}\n")
     return "\n".join(out)
@@ -264,7 +267,7 @@ def gen_c(decl):
     for l in decl.limits:
         if l.decoding:
             out.append("#define IMCODEC_REF_DEFAULT_%s %dULL /* %s, %s */" % (
-                camel_to_snake(l.name).upper(), l.value("seed"), l.code, l.row))
+                camel_to_snake(l.name).upper(), l.value("sdk-guide"), l.code, l.row))
     out += ["", "/* Ranges every profile has. */"]
     for rule in decl.rules:
         if rule.kind == "range":
@@ -281,9 +284,14 @@ def gen_c(decl):
     out += ["} imcodec_ref_validation_limits;", ""]
     for profile in constraints.PROFILES:
         out.append("/** The %s profile. */" % profile)
-        out.append("extern const imcodec_ref_validation_limits imcodec_ref_validation_%s;" % profile)
+        out.append("extern const imcodec_ref_validation_limits imcodec_ref_validation_%s;" % c_name(profile))
     out += ["", "#endif"]
     return "\n".join(out) + "\n"
+
+
+def c_name(profile):
+    """A profile's name as a C identifier: `sdk-guide` is `sdk_guide`."""
+    return profile.replace("-", "_")
 
 
 def gen_c_tables(decl):
@@ -294,7 +302,7 @@ def gen_c_tables(decl):
             n = camel_to_snake(l.name)
             v = l.value(profile)
             m = l.measure
-            array = "%s_%s" % (profile, n)
+            array = "%s_%s" % (c_name(profile), n)
             if m == "flag":
                 inits.append("    .%s = %d," % (n, 1 if v else 0))
             elif m == "string_set":
@@ -315,7 +323,7 @@ def gen_c_tables(decl):
             elif v is not None:
                 inits.append("    .has_%s = 1, .%s = %d," % (n, n, v))
         out.append("")
-        out.append("const imcodec_ref_validation_limits imcodec_ref_validation_%s = {" % profile)
+        out.append("const imcodec_ref_validation_limits imcodec_ref_validation_%s = {" % c_name(profile))
         out += inits
         out += ["};", ""]
     return "\n".join(out)
@@ -323,10 +331,10 @@ def gen_c_tables(decl):
 
 def doc_profile_table(decl):
     limits = sorted((l for l in decl.limits if not l.decoding), key=lambda l: row_key(l.row))
-    rows = ["| field | row | code | seed | current | where the numbers come from |", "|---|---|---|---|---|---|"]
+    rows = ["| field | row | code | sdk-guide | current | where the numbers come from |", "|---|---|---|---|---|---|"]
     for l in limits:
         rows.append("| `%s` | %s | `%s` | %s | %s | %s |" % (
-            l.name, l.row, l.code, human(l, l.value("seed")), human(l, l.value("current")), l.source))
+            l.name, l.row, l.code, human(l, l.value("sdk-guide")), human(l, l.value("current")), l.source))
     return "\n".join(rows)
 
 
@@ -343,8 +351,10 @@ def gen_limits_md(decl):
            "themselves. The rows (M1, G3, F8, D1 …) are the ids the code and the finding",
            "tables of docs/VALIDATION.md cite.", "",
            "## Sources", "",
-           "The **seed** profile holds the numbers of the documents this project was",
-           "created from; the **current** profile those of the newer public documentation.",
+           "The **sdk-guide** profile holds the numbers of the Tencent IM SDK guides below",
+           "(and RongCloud's connection status page); the **current** profile those of the",
+           "newer public documentation. `seed`, the profile's earlier name, is still",
+           "accepted where a profile is named in text (docs/MIGRATION.md).",
            "", "| name used below | what it is |", "|---|---|",
            "| Messaging guide | The Tencent IM SDK guide to sending and receiving messages: Message Classification, the elem table, image levels and the receive example, Sending group @ messages, Sending Targeted Group Messages, combined (merger) messages, multi-elem messages; https://intl.cloud.tencent.com/document/product/1047/34321 |",
            "| Group guide | The Tencent IM SDK group guide: Group Overview, createGroup and the modifyGroup* parameters with their byte limits, group tips and group system elems, the operator platform comment; it links the Group System page https://intl.cloud.tencent.com/document/product/1047/33529 |",
@@ -358,11 +368,11 @@ def gen_limits_md(decl):
            "| Profile documentation | The Tencent IM user profile documentation (standard profile fields and their lengths) |", "",
            "## Validation limits", "",
            "Sizes in MB or KB are binary (1 MB = 1,048,576 bytes). – means the profile does not have the rule.", "",
-           "| row | name | code | seed | current | fields | source |", "|---|---|---|---|---|---|---|"]
+           "| row | name | code | sdk-guide | current | fields | source |", "|---|---|---|---|---|---|---|"]
     for l in sorted((l for l in decl.limits if not l.decoding), key=lambda l: row_key(l.row)):
         fields = ", ".join("%s.%s" % f for f in l.fields)
         out.append("| %s | `%s` | `%s` | %s | %s | %s | %s |" % (
-            l.row, l.name, l.code, human(l, l.value("seed")), human(l, l.value("current")), fields, l.source))
+            l.row, l.name, l.code, human(l, l.value("sdk-guide")), human(l, l.value("current")), fields, l.source))
     out += ["", "## Rules of every profile", "", "| row | field | rule | code | source |", "|---|---|---|---|---|"]
     ordered = sorted((r for r in decl.rules if r.kind in ("non_empty", "range", "message")), key=lambda r: row_key(r.row))
     for r in ordered:
@@ -386,7 +396,7 @@ def gen_limits_md(decl):
     for l in decl.limits:
         if l.decoding:
             out.append("| %s | `%s` | `%s` | %s | %s |" % (l.row, l.name, l.code,
-                                                       human(l, l.value("seed")).replace(" MB", " MiB"), l.source))
+                                                       human(l, l.value("sdk-guide")).replace(" MB", " MiB"), l.source))
     return "\n".join(out) + "\n"
 
 
@@ -399,7 +409,7 @@ def docc_decoding_table(decl):
     for l in decl.limits:
         if l.decoding:
             rows.append("| ``DecodingLimits/%s`` | %s | `%s` |" % (
-                l.name, human(l, l.value("seed")).replace(" MB", " MiB"), l.code))
+                l.name, human(l, l.value("sdk-guide")).replace(" MB", " MiB"), l.code))
     return "\n".join(rows)
 
 

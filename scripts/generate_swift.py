@@ -14,8 +14,8 @@ Output (overwritten), relative to the repository or to OUTPUT_ROOT:
   Sources/IMCodecTestSupport/Generated/Arbitrary.swift  random values for tests
   Sources/IMCodecTestee/Generated/Testee*.swift  the testee protocol
 
-The descriptor set is read with a small protobuf reader below, so the script
-needs nothing beyond Python's standard library.
+The descriptor set is read by scripts/schema.py, the scripts' one reader of
+the schema, so the script needs nothing beyond Python's standard library.
 """
 
 import os
@@ -34,149 +34,10 @@ REPEATED_LIMITS = {
 LAYER_FIELDS = {("MergerElem", "messages")}
 
 # --------------------------------------------------------------------------
-# A minimal protobuf reader for descriptor.proto
+# The descriptor set, read by scripts/schema.py (the scripts' one reader)
 # --------------------------------------------------------------------------
 
-
-def read_varint(data, i):
-    shift = 0
-    value = 0
-    while True:
-        b = data[i]
-        i += 1
-        value |= (b & 0x7F) << shift
-        if b < 0x80:
-            return value, i
-        shift += 7
-
-
-def fields(data):
-    """Yields (number, wire_type, value) for each field of a message."""
-    i = 0
-    while i < len(data):
-        tag, i = read_varint(data, i)
-        number, wire = tag >> 3, tag & 7
-        if wire == 0:
-            value, i = read_varint(data, i)
-        elif wire == 1:
-            value, i = data[i:i + 8], i + 8
-        elif wire == 2:
-            length, i = read_varint(data, i)
-            value, i = data[i:i + length], i + length
-        elif wire == 5:
-            value, i = data[i:i + 4], i + 4
-        else:
-            raise ValueError("unexpected wire type %d in descriptor" % wire)
-        yield number, wire, value
-
-
-def packed_ints(wire, value):
-    if wire == 0:
-        return [value]
-    out, i = [], 0
-    while i < len(value):
-        v, i = read_varint(value, i)
-        out.append(v)
-    return out
-
-
-class Field:
-    def __init__(self, data):
-        self.name = ""
-        self.number = 0
-        self.label = 1
-        self.type = 0
-        self.type_name = ""
-        self.oneof_index = None
-        self.json_name = ""
-        self.proto3_optional = False
-        for n, w, v in fields(data):
-            if n == 1: self.name = v.decode()
-            elif n == 3: self.number = v
-            elif n == 4: self.label = v
-            elif n == 5: self.type = v
-            elif n == 6: self.type_name = v.decode()
-            elif n == 9: self.oneof_index = v
-            elif n == 10: self.json_name = v.decode()
-            elif n == 17: self.proto3_optional = bool(v)
-        self.comment = ""
-
-    @property
-    def repeated(self):
-        return self.label == 3
-
-    @property
-    def short_type(self):
-        return self.type_name.rsplit(".", 1)[-1]
-
-
-class MessageDesc:
-    def __init__(self, data):
-        self.name = ""
-        self.fields = []
-        self.oneofs = []
-        self.comment = ""
-        for n, w, v in fields(data):
-            if n == 1: self.name = v.decode()
-            elif n == 2: self.fields.append(Field(v))
-            elif n == 3: raise ValueError("nested messages are not supported: keep messages top level")
-            elif n == 4: raise ValueError("nested enums are not supported: keep enums top level")
-            elif n == 8:
-                for n2, w2, v2 in fields(v):
-                    if n2 == 1: self.oneofs.append(v2.decode())
-
-
-class EnumDesc:
-    def __init__(self, data):
-        self.name = ""
-        self.values = []  # (name, number, comment)
-        self.comment = ""
-        for n, w, v in fields(data):
-            if n == 1: self.name = v.decode()
-            elif n == 2:
-                name, number = "", 0
-                for n2, w2, v2 in fields(v):
-                    if n2 == 1: name = v2.decode()
-                    elif n2 == 2: number = v2 if v2 < 2**31 else v2 - 2**64
-                self.values.append([name, number, ""])
-
-
-class FileDesc:
-    def __init__(self, data):
-        self.name = ""
-        self.package = ""
-        self.messages = []
-        self.enums = []
-        locations = []
-        for n, w, v in fields(data):
-            if n == 1: self.name = v.decode()
-            elif n == 2: self.package = v.decode()
-            elif n == 4: self.messages.append(MessageDesc(v))
-            elif n == 5: self.enums.append(EnumDesc(v))
-            elif n == 9:
-                for n2, w2, v2 in fields(v):
-                    if n2 == 1: locations.append(v2)
-        for loc in locations:
-            path, leading, trailing = [], "", ""
-            for n, w, v in fields(loc):
-                if n == 1: path.extend(packed_ints(w, v))
-                elif n == 3: leading = v.decode()
-                elif n == 4: trailing = v.decode()
-            comment = (leading or trailing).strip("\n")
-            if not comment:
-                continue
-            if len(path) == 2 and path[0] == 4: self.messages[path[1]].comment = comment
-            elif len(path) == 4 and path[0] == 4 and path[2] == 2:
-                self.messages[path[1]].fields[path[3]].comment = comment
-            elif len(path) == 2 and path[0] == 5: self.enums[path[1]].comment = comment
-            elif len(path) == 4 and path[0] == 5 and path[2] == 2:
-                self.enums[path[1]].values[path[3]][2] = comment
-
-
-def load(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    return [FileDesc(v) for n, w, v in fields(data) if n == 1]
+from schema import EnumDesc, Field, FileDesc, MessageDesc, fields, load, packed_ints, read_varint  # noqa: E402,F401
 
 
 # --------------------------------------------------------------------------

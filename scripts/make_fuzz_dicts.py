@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes the libFuzzer dictionaries in FuzzTesting/ from the schema.
 
-FuzzPayload.dict: every field tag of Schemas/imcodec/v1/*.proto as its
-varint bytes. FuzzJSON.dict: every JSON field name, enum value name and the
+FuzzPayload.dict: every field tag of Schemas/imcodec/v1/*.proto (read by
+scripts/schema.py) as its varint bytes. FuzzJSON.dict: every JSON field name, enum value name and the
 JSON punctuation. FuzzFrame.dict and FuzzStream.dict: frame header bytes
 (version, flag bytes for every kind, compression and dictionary bit, and
 every shipped dictionary id).
@@ -11,6 +11,11 @@ punctuation. FuzzReference.dict: the field tags and the frame header starts.
 """
 import os
 import re
+import sys
+
+sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
+
+from schema import Schema  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 WIRE = {"double": 1, "string": 2, "bytes": 2, "bool": 0, "int32": 0, "uint32": 0, "int64": 0, "uint64": 0}
@@ -30,21 +35,16 @@ def quoted(data):
 
 
 def main():
-    text = ""
-    for name in ("model.proto", "relationship.proto", "group.proto", "event.proto"):
-        with open(os.path.join(ROOT, "Schemas/imcodec/v1", name)) as f:
-            text += f.read()
-    enums = set(re.findall(r"^enum (\w+)", text, re.M))
+    model = Schema.of_package()
     tags, names, values = set(), set(), set()
-    for type_name, name, number in re.findall(r"^\s+(?:repeated\s+)?(\w+)\s+(\w+)\s*=\s*(\d+)\s*[;\[]", text, re.M):
-        if type_name.isupper() or type_name == "repeated":
-            continue
-        wire = 0 if type_name in enums else WIRE.get(type_name, 2)
-        tags.add(tuple(varint(int(number) << 3 | wire)))
-        parts = name.split("_")
-        names.add(parts[0] + "".join(p[:1].upper() + p[1:] for p in parts[1:]))
-        names.add(name)
-    values.update(re.findall(r"^\s+([A-Z][A-Z0-9_]+)\s*=", text, re.M))
+    for fields in model.messages.values():
+        for field in fields:
+            wire = 0 if field.type in model.enums else WIRE.get(field.type, 2)
+            tags.add(tuple(varint(field.number << 3 | wire)))
+            names.add(field.json_name)
+            names.add(field.name)
+    for enum in model.enums.values():
+        values.update(enum)
     out = os.path.join(ROOT, "FuzzTesting")
     with open(os.path.join(out, "FuzzPayload.dict"), "w") as f:
         f.write("# Field tags of Schemas/imcodec/v1/*.proto (scripts/make_fuzz_dicts.py).\n")

@@ -655,7 +655,7 @@ def extra_elem_cases(vf_, prefix, kind_json, wrap):
         )
         vf_.payload_valid(
             f"{prefix}.member-custom-empty-data",
-            "A member custom entry is a key and bytes (NSData only, seed 004), no oneof: empty data is the default "
+            "A member custom entry is a key and bytes (NSData only, the group guide), no oneof: empty data is the default "
             "and is left out.",
             "message",
             wrap({"opGroupMemberInfo": {"customInfo": [{"key": "k", "data": ""}]}}),
@@ -668,7 +668,7 @@ def extra_elem_cases(vf_, prefix, kind_json, wrap):
         member_number = ld(18, ld(10, ld(9, ld(6, ld(1, b"k") + bytes.fromhex("18 09")))))
         vf_.payload_hex_valid(
             f"{prefix}.member-custom-number-is-unknown",
-            "A member custom entry holding a number (field 3): member custom values are NSData only (seed 004), so "
+            "A member custom entry holding a number (field 3): member custom values are NSData only (the group guide), so "
             "the number is an unknown field, kept on the wire and absent from the JSON.",
             "message",
             member_number,
@@ -747,7 +747,7 @@ EVENTS = {
                     "nextSeq": "18446744073709551615", "isFinished": True},
 }
 
-# The relationship-chain (seed 001) and group (seed 004) kinds of Event
+# The relationship-chain (the relationship chain guide) and group (the group guide) kinds of Event
 # (event.proto, relationship.proto, group.proto): every field of every nested
 # message set, with multi-byte UTF-8 in the strings.
 FRIEND = {

@@ -327,7 +327,7 @@ def write_validation_file():
                  flags=["Exempt"])
     add_validate(vf, "validate.report.merger-msg-num-no-messages",
                  "msgNum 3 without jsonMsgKey and without messages: no messages carried, no finding.",
-                 "message", dict(C2C, elems=[{"merger": merger}]), "seed", [], flags=["Exempt"])
+                 "message", dict(C2C, elems=[{"merger": merger}]), "sdk-guide", [], flags=["Exempt"])
 
     # 12. Coordinates carry no observed number (a double does not fit the
     # integer actual): the testee answers 0, the protocol's "absent".

@@ -1872,7 +1872,7 @@ def write_validate():
                   "both profiles, model rules with REST paths, and clean documents.")
     body_at = text_of_bytes(BODY_LIMIT)
     body_past = text_of_bytes(BODY_LIMIT + 1)
-    for profile in ("seed", "current"):
+    for profile in ("sdk-guide", "current"):
         val(vf, f"rest.validate.{profile}.body-12288", "A bare MsgBody whose compact canonical JSON is exactly "
             f"{BODY_LIMIT:,} UTF-8 bytes.", profile, [], rest=body_at,
             flags=["AtLimit" if profile == "current" else "RuleOff"])
@@ -1900,7 +1900,7 @@ def write_validate():
         "current", [], rest=[SOUND_LEGACY_DOC, FILE_LEGACY_DOC, VIDEO_LEGACY_DOC], flags=["Legacy"])
     val(vf, "rest.validate.current.group-history-doc", f"The response of {GROUP_HISTORY_PAGE}: each message has "
         "the list's GroupId.", "current", [], rest=GROUP_HISTORY_DOC, flags=["DocSample", "Envelope"])
-    for profile in ("seed", "current"):
+    for profile in ("sdk-guide", "current"):
         cur = profile == "current"
         val(vf, f"rest.validate.{profile}.download-flag-1", "A file with Download_Flag 1.", profile,
             [finding("rule.rest.download-flag", "MsgBody[0].MsgContent.Download_Flag")] if cur else [],
@@ -1914,7 +1914,7 @@ def write_validate():
         fmt7 = [el("TIMImageElem", {"UUID": "i", "ImageFormat": 7, "ImageInfoArray": [
             {"Type": 1, "Size": 100, "Width": 10, "Height": 10, "URL": "https://x/0"}]})]
         val(vf, f"rest.validate.{profile}.image-format-7", "ImageFormat 7: under current the REST rule's error "
-            "replaces the model's warning; under seed only the warning.", profile,
+            "replaces the model's warning; under sdk-guide only the warning.", profile,
             [finding("rule.rest.image-format", "MsgBody[0].MsgContent.ImageFormat")] if cur else
             [finding("enum.unknown-value", "MsgBody[0].MsgContent.ImageFormat", actual=7)], rest=fmt7)
         two_custom = [el("TIMCustomElem", {"Data": "1"}), el("TIMCustomElem", {"Data": "2"})]
@@ -1945,9 +1945,9 @@ def write_validate():
         val(vf, f"rest.validate.{profile}.two-targets", "A message object naming both To_Account and GroupId.",
             profile, [finding("rule.message.target-ambiguous", "")],
             rest={"From_Account": "user_a", "To_Account": "user_b", "GroupId": "g", "MsgBody": [TEXT_HELLO]})
-    val(vf, "rest.validate.seed.c2c-callback-doc", "The one-to-one callback sample under the seed profile.", "seed",
+    val(vf, "rest.validate.sdk-guide.c2c-callback-doc", "The one-to-one callback sample under the sdk-guide profile.", "sdk-guide",
         [], rest=C2C_CALLBACK_DOC, flags=["DocSample", "Envelope"])
-    val(vf, "rest.validate.seed.media-doc-samples", f"The 4.X media samples of {MF} under the seed profile.", "seed",
+    val(vf, "rest.validate.sdk-guide.media-doc-samples", f"The 4.X media samples of {MF} under the sdk-guide profile.", "sdk-guide",
         [], rest=[SOUND_DOC, IMAGE_DOC, FILE_DOC, VIDEO_DOC], flags=["DocSample"])
     val(vf, "rest.validate.current.location-bounds", "Latitude ±90 and longitude ±180: bounds included.", "current",
         [], rest=[el("TIMLocationElem", {"Desc": "n", "Latitude": 90, "Longitude": -180}),
@@ -1963,36 +1963,36 @@ def write_validate():
         rest=C2C_HISTORY_DOC, flags=["DocSample", "Envelope"])
     val(vf, "rest.validate.current.sendmsg-doc", "The sendmsg request (see rest.envelope.sendmsg-doc).", "current",
         [], rest=SENDMSG_DOC, flags=["DocSample", "Envelope"])
-    val(vf, "rest.validate.seed.bare-body-no-target", "A bare MsgBody is a body, not a message: no target rule.",
-        "seed", [], rest=[TEXT_HELLO])
+    val(vf, "rest.validate.sdk-guide.bare-body-no-target", "A bare MsgBody is a body, not a message: no target rule.",
+        "sdk-guide", [], rest=[TEXT_HELLO])
     val(vf, "rest.validate.current.list-two-targets", "A message list validated message by message: the second "
         "names a receiver and a group.", "current", [finding("rule.message.target-ambiguous", "MsgList[1]")],
         rest={"MsgList": [entry([TEXT_HELLO]), entry([TEXT_HELLO], GroupId="g")]})
     val(vf, "rest.validate.current.user-id-33-bytes", "From_Account of 33 bytes: past the 32-byte user ID limit.",
         "current", [finding("limit.user.id-bytes", "From_Account", 32, 33)],
         rest={"From_Account": "u" * 33, "To_Account": "user_b", "MsgBody": [TEXT_HELLO]}, flags=["PastLimit"])
-    val(vf, "rest.validate.seed.import-problems", "Every import problem is an error finding, in document order: "
-        "MsgSeq out of range, To_Account a number, a missing Text, an unknown MsgType.", "seed",
+    val(vf, "rest.validate.sdk-guide.import-problems", "Every import problem is an error finding, in document order: "
+        "MsgSeq out of range, To_Account a number, a missing Text, an unknown MsgType.", "sdk-guide",
         [finding("rest.range", "MsgSeq"), finding("rest.type", "To_Account"),
          finding("rest.missing-key", "MsgBody[0].MsgContent.Text"), finding("rest.msg-type", "MsgBody[1].MsgType")],
         rest={"MsgSeq": -1, "To_Account": 5, "MsgBody": [el("TIMTextElem", {}), el("TIMFooElem", {})]})
     val(vf, "rest.validate.current.import-problems-skip-rules", "Import problems stop there: the ImageFormat 7 of "
         "the second element is not judged, only the key-case of the first.", "current",
         [finding("rest.key-case", "MsgBody[0].MsgContent.text")], rest=[el("TIMTextElem", {"text": "a"})] + fmt7)
-    val(vf, "rest.validate.seed.duplicate-key", "A duplicate key is an import problem.", "seed",
+    val(vf, "rest.validate.sdk-guide.duplicate-key", "A duplicate key is an import problem.", "sdk-guide",
         [finding("rest.duplicate-key", "MsgBody[0].MsgContent.Text")],
         text='[{"MsgType":"TIMTextElem","MsgContent":{"Text":"a","Text":"b"}}]')
     keys = ["From_Account", "MsgSeq", "MsgRandom", "MsgTimeStamp", "MsgBody"]
-    val(vf, "rest.validate.seed.problems-past-limit", "A TIMRelayElem with MsgNum 1 and a MsgList of 20 empty "
+    val(vf, "rest.validate.sdk-guide.problems-past-limit", "A TIMRelayElem with MsgNum 1 and a MsgList of 20 empty "
         "messages: 5 missing keys each, then the wrong MsgNum after the list, 101 problems. The first 100 in "
         "document order are reported, then limit.problems with their number: the MsgNum problem, found before "
-        "the list is read, is the one left out.", "seed",
+        "the list is read, is the one left out.", "sdk-guide",
         [finding("rest.missing-key", f"MsgBody[0].MsgContent.MsgList[{i}].{key}") for i in range(20) for key in keys]
         + [finding("limit.problems", "", MAX_PROBLEMS, 101)],
         rest=[el("TIMRelayElem", {"Title": "t", "MsgNum": 1, "CompatibleText": "c", "AbstractList": [],
                                   "MsgList": [{} for _ in range(20)]})], flags=["PastLimit"])
-    val(vf, "rest.validate.seed.relay-list-key-and-msg-num", "A TIMRelayElem with MsgList, JsonMsgKey and a MsgNum "
-        "that is not the list's length: both problems, at the end of the content in this order.", "seed",
+    val(vf, "rest.validate.sdk-guide.relay-list-key-and-msg-num", "A TIMRelayElem with MsgList, JsonMsgKey and a MsgNum "
+        "that is not the list's length: both problems, at the end of the content in this order.", "sdk-guide",
         [finding("rest.relay-list-and-key", "MsgBody[0].MsgContent"),
          finding("rest.relay-msg-num", "MsgBody[0].MsgContent.MsgNum")],
         rest=[el("TIMRelayElem", {"Title": "t", "MsgNum": 2, "CompatibleText": "c", "AbstractList": [],

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the validator vectors: Vectors/limits/validation-seed.json and
+"""Writes the validator vectors: Vectors/limits/validation-sdk-guide.json and
 validation-current.json (every numeric rule of docs/LIMITS.md at N and
 N + 1, and where a profile has no such rule, a value far past the other
 profile's limit that passes) and Vectors/limits/validation-rules.json (every
@@ -28,7 +28,7 @@ import constraints
 from make_vectors_common import SCHEMA, VectorFile, encode, hexs, report
 
 DECLARED = constraints.load()
-# The values each enum of the schema names, read from its text by make_vectors_common's own reader.
+# The values each enum of the schema names, as scripts/schema.py reads them.
 DECLARED_ENUMS = {name: set(values.values()) for name, values in SCHEMA.enums.items()}
 
 
@@ -161,7 +161,7 @@ def body_text(n):
 
 
 STRING_LIMITS = [
-    # name, code, {seed, current}, build(text) -> message, path
+    # name, code, {sdk-guide, current}, build(text) -> message, path
     ("group-tips-group-name", "limit.group.name-bytes", declared("maxGroupNameBytes"),
      lambda s: group_with(tips(groupName=s)), "elems[0].groupTips.groupName"),
     ("group-name-change", "limit.group.name-bytes", declared("maxGroupNameBytes"),
@@ -353,8 +353,8 @@ def multibyte(n):
 
 def write_limit_files():
     written = []
-    for profile in ("seed", "current"):
-        other = {"seed": "current", "current": "seed"}[profile]
+    for profile in ("sdk-guide", "current"):
+        other = {"sdk-guide": "current", "current": "sdk-guide"}[profile]
         vf = VectorFile("limits", f"validation-{profile}", f"Validator limits, {profile} profile",
                         f"Every numeric rule of docs/LIMITS.md in the {profile} profile of docs/VALIDATION.md: "
                         "N passes, N+1 is one finding; a rule the profile does not have passes far past the other "
@@ -511,11 +511,11 @@ def write_limit_files():
 def write_rule_file():
     vf = VectorFile("limits", "validation-rules", "Validator rules",
                     "Every rule of docs/LIMITS.md that has no number (M3, M6, M7, M9-M12, M16-M20, G1, G8-G14, "
-                    "G18-G20, F3-F6, F10, C1-C6), breaking and keeping each against an otherwise clean message, in the seed profile "
+                    "G18-G20, F3-F6, F10, C1-C6), breaking and keeping each against an otherwise clean message, in the sdk-guide profile "
                     "(rules are the same in both) and, where a profile changes the outcome, in both.",
                     DERIVATION, FLAGS)
 
-    def rule(cid, comment, value, findings, kind="message", profile="seed", flags=()):
+    def rule(cid, comment, value, findings, kind="message", profile="sdk-guide", flags=()):
         add(vf, f"validate.rule.{cid}", comment, kind, value, profile, findings, flags=flags)
 
     rule("clean-one-to-one", "A one-to-one text message.", msg(C2C), [])
@@ -550,7 +550,7 @@ def write_rule_file():
              msg(GROUP, groupType=group_type, targetedReceivers=["user_bob"]),
              [finding("rule.targeted.group-type", "targetedReceivers")], flags=["PathDecision"])
     # G1
-    rule("group-type-community", "Group type Community (seed 002 names it).", msg(GROUP, groupType="Community"), [])
+    rule("group-type-community", "Group type Community (the messaging guide names it).", msg(GROUP, groupType="Community"), [])
     rule("group-type-undocumented", "Group type Work, which no profile documents.", msg(GROUP, groupType="Work"),
          [finding("enum.unknown-group-type", "groupType")])
     # M16 and unknown kinds
@@ -590,13 +590,13 @@ def write_rule_file():
          "message.", msg(C2C, merger([msg({"receiver": "user_bob"}, merger(nested(1), msgNum=2))])),
          [finding("rule.merger.msg-num", "elems[0].merger.messages[0].elems[0].merger.msgNum")])
     # M5 compatible text (current only)
-    rule("merger-without-compatible-text-seed", "A merger without compatible text, seed profile.",
+    rule("merger-without-compatible-text-sdk-guide", "A merger without compatible text, sdk-guide profile.",
          msg(C2C, {"merger": {"title": "t", "abstracts": ["a"], "messages": nested(1)}}), [])
     rule("merger-without-compatible-text-current", "A merger without compatible text, current profile.",
          msg(C2C, {"merger": {"title": "t", "abstracts": ["a"], "messages": nested(1)}}),
          [finding("rule.merger.compatible-text-missing", "elems[0].merger.compatibleText")], profile="current")
     # M19: a title and abstracts, in both profiles
-    for profile in ("seed", "current"):
+    for profile in ("sdk-guide", "current"):
         rule(f"merger-title-and-one-abstract-{profile}", "A merger with a one-character title and one abstract line "
              "(M19 at its bound).", msg(C2C, merger(nested(1), title="t", abstracts=["a"])), [], profile=profile)
         rule(f"merger-without-title-{profile}", "A merger with abstracts and no title (M19).",
@@ -661,7 +661,7 @@ def write_rule_file():
          msg(C2C, {"image": {"format": 7, "levels": [level("ORIGINAL", 800, 600)]}}),
          [finding("enum.unknown-value", "elems[0].image.format", actual=7)])
     # M17, M18: in both profiles
-    for profile in ("seed", "current"):
+    for profile in ("sdk-guide", "current"):
         rule(f"message-one-elem-{profile}", "A message with exactly one elem (M17 at its bound).",
              msg(C2C), [], profile=profile)
         rule(f"message-no-elems-{profile}", "A one-to-one message without elems (M17).", dict(C2C),
@@ -764,7 +764,7 @@ def write_rule_file():
     rule("platform-undocumented", "Platform 'Linux'.", msg(GROUP, tips(platform="Linux")),
          [finding("enum.unknown-platform", "elems[0].groupTips.platform")])
     # G14 characters (current only)
-    for profile, findings in (("seed", []), ("current", [finding("format.group.id-characters", "groupId", actual=9)])):
+    for profile, findings in (("sdk-guide", []), ("current", [finding("format.group.id-characters", "groupId", actual=9)])):
         rule(f"group-id-with-tab-{profile}", f"A group ID holding a tab, {profile} profile.",
              msg(GROUP, groupId="@TGS#\tx"), findings, profile=profile, flags=[] if findings else ["RuleOff"])
     # F3-F6
@@ -792,16 +792,16 @@ def write_rule_file():
     rule("sns-change-without-user", "A relationship change without an identifier.",
          msg(C2C, sns([{"source": "AddSource_Type_Web"}])),
          [finding("rule.sns.identifier-missing", "elems[0].snsSystem.users[0].identifier")])
-    for profile, findings in (("seed", [finding("enum.unknown-value", "elems[0].snsSystem.type", actual=5)]),
+    for profile, findings in (("sdk-guide", [finding("enum.unknown-value", "elems[0].snsSystem.type", actual=5)]),
                               ("current", [])):
-        rule(f"sns-type-5-{profile}", f"Relationship-chain type 5, {profile} profile (the seed documents 1-4, the SDK "
+        rule(f"sns-type-5-{profile}", f"Relationship-chain type 5, {profile} profile (the SDK guides 1-4, the SDK "
              "headers 1-14).", msg(C2C, {"snsSystem": {"type": 5, "users": [{"identifier": "user_dave"}]}}), findings,
              profile=profile)
     rule("profile-system-type-undocumented", "Profile system type 2.",
          msg(C2C, {"profileSystem": {"type": 2, "fromUser": "user_bob"}}),
          [finding("enum.unknown-value", "elems[0].profileSystem.type", actual=2)])
-    # F10: custom profile keys carry TIMProfileTypeKey_Custom_Prefix (seed profile only)
-    key_prefix = DECLARED.value("profileCustomKeyPrefix", "seed")
+    # F10: custom profile keys carry TIMProfileTypeKey_Custom_Prefix (sdk-guide profile only)
+    key_prefix = DECLARED.value("profileCustomKeyPrefix", "sdk-guide")
     custom = lambda key: msg(GROUP, tips(opUserInfo={"identifier": "user_alice", "customInfo": [
         {"key": key, "data": b64(b"A")}, {"key": key + "2", "number": "7"}]}))
     key_path = "elems[0].groupTips.opUserInfo.customInfo[%d].key"
@@ -811,15 +811,15 @@ def write_rule_file():
                           ("prefix-one-short", key_prefix[:-1] + "Blood", False),
                           ("prefix-lowercase", key_prefix.lower() + "Blood", False),
                           ("friend-prefix", "Tag_SNS_Custom_Blood", False)):
-        for profile in ("seed", "current"):
+        for profile in ("sdk-guide", "current"):
             checked = DECLARED.value("profileCustomKeyPrefix", profile) is not None
             findings = [] if ok or not checked else [finding("format.profile.custom-key", key_path % 0),
                                                      finding("format.profile.custom-key", key_path % 1)]
             rule(f"profile-custom-key-{name}-{profile}", f"Profile custom keys {key!r} and {key + '2'!r} (a data and a "
                  f"number entry), {profile} profile.", custom(key), findings, profile=profile,
                  flags=["RuleOff"] if not checked and not ok else [])
-    # F11: custom friend keys carry TIMFriendTypeKey_Custom_Prefix (seed profile only)
-    friend_prefix = DECLARED.value("friendCustomKeyPrefix", "seed")
+    # F11: custom friend keys carry TIMFriendTypeKey_Custom_Prefix (sdk-guide profile only)
+    friend_prefix = DECLARED.value("friendCustomKeyPrefix", "sdk-guide")
     friend_custom = lambda key: {"friendList": {"friends": [{"identifier": "user_bob", "customInfo": [
         {"key": key, "data": b64(b"A")}, {"key": key + "2", "number": "7"}]}]}}
     friend_key_path = "friendList.friends[0].customInfo[%d].key"
@@ -829,7 +829,7 @@ def write_rule_file():
                           ("prefix-one-short", friend_prefix[:-1] + "Group", False),
                           ("prefix-lowercase", friend_prefix.lower() + "Group", False),
                           ("profile-prefix", key_prefix + "Group", False)):
-        for profile in ("seed", "current"):
+        for profile in ("sdk-guide", "current"):
             checked = DECLARED.value("friendCustomKeyPrefix", profile) is not None
             findings = [] if ok or not checked else [finding("format.friend.custom-key", friend_key_path % 0),
                                                      finding("format.friend.custom-key", friend_key_path % 1)]
@@ -954,7 +954,7 @@ def write_rule_file():
          {"friendCheck": {"results": [{"identifier": "user_bob", "resultCode": 1,
                                        "resultType": "FRIEND_RELATION_TYPE_BOTHWAY"}]}},
          [finding("enum.unknown-value", "friendCheck.results[0].resultCode", actual=1)], kind="event")
-    for profile in ("seed", "current"):
+    for profile in ("sdk-guide", "current"):
         rule(f"group-member-num-at-max-{profile}", "A group profile with memberNum equal to its maxMemberNum (G2).",
              group_profile(maxMemberNum=200, memberNum=200), [], kind="event", profile=profile)
         rule(f"group-member-num-above-max-{profile}", "A group profile with memberNum one above its maxMemberNum (G2).",
@@ -969,7 +969,7 @@ def write_rule_file():
          group_profile(lastMsg={"msgId": "m", "elems": [TEXT]}),
          [finding("rule.message.target-missing", "groupProfiles.groups[0].lastMsg")], kind="event")
     prefix = DECLARED.value("reservedGroupIDPrefix", "current")
-    for profile, findings in (("seed", []), ("current", [finding("format.group.id-prefix", "createGroup.group")])):
+    for profile, findings in (("sdk-guide", []), ("current", [finding("format.group.id-prefix", "createGroup.group")])):
         rule(f"create-group-reserved-prefix-{profile}", f"Creating a group with the custom ID {prefix}team, {profile} "
              "profile: server-assigned IDs start with that prefix.", create_group(group=prefix + "team"), findings,
              kind="event", profile=profile, flags=[] if findings else ["RuleOff"])

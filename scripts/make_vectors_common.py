@@ -4,8 +4,8 @@ This module is a second, deliberately small implementation of the parts of the
 format the vectors pin down, written from the documents rather than from the
 Swift or C code:
 
-- a reader of Schemas/imcodec/v1/*.proto (field numbers, types, oneofs,
-  enum names) that knows just this schema's style;
+- the schema by name (field numbers, types, oneofs, enum names), from
+  scripts/schema.py, the scripts' one reader of Schemas/;
 - a canonical proto3 encoder from the proto3 JSON form (docs/PAYLOAD.md,
   "Canonical encoding"): fields in number order, defaults omitted except a set
   oneof member, messages written when present, negative int32 as 10-byte
@@ -16,16 +16,17 @@ Swift or C code:
 - raw wire helpers for hand-built (often malformed) payloads;
 - the vector file writer.
 
-It uses only the Python standard library, so anyone can regenerate the
-vectors with `python3 scripts/make_vectors.py`.
+It uses only the Python standard library and protoc, so anyone can
+regenerate the vectors with `python3 scripts/make_vectors.py`.
 """
 
 import base64
 import json
 import math
 import os
-import re
 import struct
+
+from schema import Schema
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # IMCODEC_VECTORS_DIR redirects the output, so a test can regenerate the files
@@ -40,90 +41,9 @@ FORMAT_VERSION = 1
 
 SCALARS = {"string", "bytes", "int32", "int64", "uint32", "uint64", "bool", "double"}
 
-
-class Field:
-    def __init__(self, name, number, type_name, repeated, oneof):
-        self.name = name
-        self.number = number
-        self.type = type_name
-        self.repeated = repeated
-        self.oneof = oneof
-        self.json_name = json_name(name)
-
-    def __repr__(self):
-        return f"Field({self.name}={self.number}:{self.type})"
-
-
-def json_name(name):
-    """proto3 JSON's lowerCamelCase name: drop each `_`, upper-case what follows."""
-    return re.sub(r"_([a-z0-9])", lambda m: m.group(1).upper(), name)
-
-
-class Schema:
-    """Messages and enums of the .proto files of one package, read from their text."""
-
-    def __init__(self, *paths):
-        text = "\n".join(open(path, encoding="utf-8").read() for path in paths)
-        text = re.sub(r"//[^\n]*", "", text)
-        # Field options (the constraint declarations) say nothing about the
-        # wire format: drop their string values, then the bracketed options.
-        text = re.sub(r'"(?:[^"\\]|\\.)*"', '""', text)
-        text = re.sub(r"\[[^\]]*\]", "", text)
-        tokens = re.findall(r"[A-Za-z_][A-Za-z0-9_.]*|-?\d+|[{}=;]", text)
-        self.messages = {}
-        self.enums = {}
-        stack = []  # ("message"|"enum"|"oneof", name)
-        i = 0
-        while i < len(tokens):
-            t = tokens[i]
-            if t in ("message", "enum", "oneof") and i + 2 < len(tokens) and tokens[i + 2] == "{":
-                stack.append((t, tokens[i + 1]))
-                if t == "message":
-                    self.messages[tokens[i + 1]] = []
-                elif t == "enum":
-                    self.enums[tokens[i + 1]] = {}
-                i += 3
-                continue
-            if t == "}":
-                stack.pop()
-                i += 1
-                continue
-            if t in ("syntax", "package", "option", "import", "reserved"):
-                while tokens[i] != ";":
-                    i += 1
-                i += 1
-                continue
-            if stack and stack[-1][0] == "enum" and i + 3 < len(tokens) and tokens[i + 1] == "=":
-                self.enums[stack[-1][1]][t] = int(tokens[i + 2])
-                i += 4
-                continue
-            if stack and stack[-1][0] in ("message", "oneof"):
-                repeated = t == "repeated"
-                if repeated:
-                    i += 1
-                type_name, name, eq, number = tokens[i], tokens[i + 1], tokens[i + 2], tokens[i + 3]
-                assert eq == "=", tokens[i : i + 5]
-                oneof = stack[-1][1] if stack[-1][0] == "oneof" else None
-                message = next(n for kind, n in reversed(stack) if kind == "message")
-                self.messages[message].append(Field(name, int(number), type_name, repeated, oneof))
-                i += 5
-                continue
-            raise ValueError(f"unexpected token {t!r} near {tokens[i:i + 6]}")
-        for fields in self.messages.values():
-            fields.sort(key=lambda f: f.number)
-
-    def field(self, message, key):
-        for f in self.messages[message]:
-            if key in (f.name, f.json_name):
-                return f
-        raise KeyError(f"{message} has no field {key!r}")
-
-    def field_by_number(self, message, number):
-        return next(f for f in self.messages[message] if f.number == number)
-
-
-SCHEMA = Schema(*(os.path.join(ROOT, "Schemas", "imcodec", "v1", name)
-                  for name in ("model.proto", "relationship.proto", "group.proto", "event.proto")))
+# The messages and enums of imcodec.v1 by name, read through protoc by the
+# scripts' one reader of the schema (scripts/schema.py).
+SCHEMA = Schema.of_package()
 
 KIND_TYPES = {"message": "Message", "batch": "MessageBatch", "event": "Event"}
 

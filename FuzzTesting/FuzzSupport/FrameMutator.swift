@@ -152,7 +152,7 @@ public enum FrameMutator {
     /// placeholders that ``FrameRepair/frame(header:body:payload:)`` rewrites.
     static func headerFromFlags(_ flags: UInt8, dictionaryID: UInt32?) -> FrameHeader {
         var bytes: [UInt8] = [FrameHeader.version, flags]
-        if let dictionaryID { FrameRepair.appendVarint(dictionaryID, to: &bytes) }
+        if let dictionaryID { bytes.appendVarint(UInt64(dictionaryID)) }
         bytes += [0, 0, 0, 0, 0, 0]
         guard let header = try? FrameHeader.peek(bytes) else {
             preconditionFailure("flags 0x\(String(flags, radix: 16)) with dictionary \(dictionaryID ?? 0) do not read")

@@ -82,9 +82,9 @@ public enum FrameRepair {
     /// - Returns: The frame.
     public static func frame(header: FrameHeader, body: some Collection<UInt8>, payload: [UInt8]) -> [UInt8] {
         var prefix: [UInt8] = [FrameHeader.version, header.flags]
-        if let id = header.dictionaryID { appendVarint(id, to: &prefix) }
-        appendVarint(UInt32(truncatingIfNeeded: body.count), to: &prefix)
-        if header.compression == .deflate { appendVarint(UInt32(truncatingIfNeeded: payload.count), to: &prefix) }
+        if let id = header.dictionaryID { prefix.appendVarint(UInt64(id)) }
+        prefix.appendVarint(UInt64(UInt32(truncatingIfNeeded: body.count)))
+        if header.compression == .deflate { prefix.appendVarint(UInt64(UInt32(truncatingIfNeeded: payload.count))) }
         let checksum = RawDeflate.crc32(prefix, payload)
         var frame = prefix
         for shift in stride(from: UInt32(0), to: 32, by: 8) {
@@ -139,15 +139,5 @@ public enum FrameRepair {
             if endsThere(header.bodyLength + distance) { return header.bodyLength + distance }
         }
         return header.bodyLength
-    }
-
-    /// Appends the minimal LEB128 varint of `value`, as header lengths are written.
-    static func appendVarint(_ value: UInt32, to buffer: inout [UInt8]) {
-        var rest = value
-        while rest >= 0x80 {
-            buffer.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-            rest >>= 7
-        }
-        buffer.append(UInt8(rest))
     }
 }

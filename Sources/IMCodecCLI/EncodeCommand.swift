@@ -21,7 +21,7 @@ struct EncodeCommand: ParsableCommand {
             deflate with a shipped IM dictionary; readers need no option for it.
 
             Each document is validated against the documented limits first \
-            (--profile seed, the default, or current; docs/VALIDATION.md): an error \
+            (--profile sdk-guide, the default, or current; docs/VALIDATION.md): an error \
             finding stops the command with 'validation.failed' and the finding's \
             code and path; --no-validate encodes without checking.
 
@@ -71,8 +71,8 @@ struct EncodeCommand: ParsableCommand {
     @Flag(help: "Read one JSON document per line and write a stream of frames.")
     var lines = false
 
-    @Option(help: "The limits to validate against: seed (the default) or current.")
-    var profile: ProfileOption = .seed
+    @Option(help: "The limits to validate against: sdk-guide (the default; seed is accepted too) or current.")
+    var profile: ProfileOption = .sdkGuide
 
     @Flag(help: "Encode without validating against the documented limits.")
     var noValidate = false

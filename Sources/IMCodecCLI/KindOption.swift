@@ -7,12 +7,11 @@ enum KindOption: String, ExpressibleByArgument, CaseIterable {
     case batch
     case event
 
-    /// The frame kind of this model type.
+    /// The frame kind of this model type: the kind of the same name.
     var frameKind: FrameKind {
-        switch self {
-        case .message: .message
-        case .batch: .batch
-        case .event: .event
+        guard let kind = FrameKind(name: rawValue) else {
+            preconditionFailure("--kind \(rawValue) names no frame kind")
         }
+        return kind
     }
 }

@@ -40,8 +40,8 @@ struct ValidateCommand: ParsableCommand {
         case text, json
     }
 
-    @Option(help: "The limits: seed (the seed documents, the default) or current (newer documentation).")
-    var profile: ProfileOption = .seed
+    @Option(help: "The limits: sdk-guide (the Tencent IM SDK guides, the default; seed is accepted too) or current.")
+    var profile: ProfileOption = .sdkGuide
 
     @Option(help: "How to print findings: text or json.")
     var format: Format = .text

@@ -86,21 +86,18 @@ public final class InProcessTestee: Testee {
         return failure
     }
 
+    /// The frame kind of a request's payload kind: the testee protocol
+    /// numbers the kinds as frames do.
     static func frameKind(_ kind: TesteePayloadKind) throws -> FrameKind {
-        switch kind {
-        case .message: return .message
-        case .batch: return .batch
-        case .event: return .event
-        default: throw BadRequest(reason: "payload kind \(kind.rawValue) is not message, batch or event")
+        guard let number = UInt8(exactly: kind.rawValue), let frameKind = FrameKind(rawValue: number) else {
+            throw BadRequest(reason: "payload kind \(kind.rawValue) is not message, batch or event")
         }
+        return frameKind
     }
 
+    /// The testee protocol's payload kind of a frame kind: the same number.
     static func payloadKind(_ kind: FrameKind) -> TesteePayloadKind {
-        switch kind {
-        case .message: .message
-        case .batch: .batch
-        case .event: .event
-        }
+        TesteePayloadKind(rawValue: Int32(kind.rawValue))
     }
 
     /// The request's limits; 0 (or no limits at all) means the default.

@@ -1,3 +1,5 @@
+import IMCodec
+
 /// One case of a vector file: an input, what to do with it, and the result
 /// every conforming implementation produces (`Vectors/README.md`).
 public struct VectorCase: Sendable, Hashable {
@@ -33,11 +35,7 @@ public struct VectorCase: Sendable, Hashable {
         /// The frame kind number (1, 2, 3), also the testee protocol's
         /// `PayloadKind`.
         public var number: Int {
-            switch self {
-            case .message: 1
-            case .batch: 2
-            case .event: 3
-            }
+            FrameKind(name: rawValue).map { Int($0.rawValue) } ?? 0
         }
 
         /// The kind with frame kind number `number`.

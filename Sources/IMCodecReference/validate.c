@@ -1305,7 +1305,8 @@ static void visit_event(run *r, const Imcodec__V1__Event *event) {
 
 const imcodec_ref_validation_limits *imcodec_ref_validation_profile(const char *name) {
     if (name == NULL) return NULL;
-    if (strcmp(name, "seed") == 0) return &imcodec_ref_validation_seed;
+    /* "seed" is the sdk-guide profile's earlier name, still accepted. */
+    if (strcmp(name, "sdk-guide") == 0 || strcmp(name, "seed") == 0) return &imcodec_ref_validation_sdk_guide;
     if (strcmp(name, "current") == 0) return &imcodec_ref_validation_current;
     return NULL;
 }

@@ -164,7 +164,7 @@ public enum FuzzChecks {
             return "the C reference decodes another payload"
         default: break
         }
-        _ = Validator.validate(payload, limits: .seed)
+        _ = Validator.validate(payload, limits: .sdkGuide)
         _ = Validator.validate(payload, limits: .current)
         let bytes = payload.serializedBytes()
         // Writer within reader: what the decoder accepted, an encoder with

@@ -56,7 +56,7 @@ public enum ReferenceC {
     /// - Parameters:
     ///   - bytes: The payload.
     ///   - kind: 1 message, 2 batch, 3 event.
-    ///   - profile: `seed` or `current`.
+    ///   - profile: `sdk-guide` or `current`.
     /// - Returns: Every finding, in order.
     public static func validate(_ bytes: [UInt8], kind: UInt8 = 1, profile: String) -> [Finding]? {
         guard let limits = imcodec_ref_validation_profile(profile) else { return nil }

@@ -167,26 +167,17 @@ public struct ValueGenerator: Sendable {
         for _ in 0..<(1 + choice(2)) {
             let number = UInt64(100 + choice(1 << 20))
             let wireType = [0, 1, 2, 5][choice(4)]
-            appendVarint(number << 3 | UInt64(wireType), to: &bytes)
+            bytes.appendVarint(number << 3 | UInt64(wireType))
             switch wireType {
-            case 0: appendVarint(next() >> UInt64(choice(64)), to: &bytes)
+            case 0: bytes.appendVarint(next() >> UInt64(choice(64)))
             case 1: bytes.append(contentsOf: (0..<8).map { _ in UInt8(truncatingIfNeeded: next()) })
             case 2:
                 let payload = self.bytes()
-                appendVarint(UInt64(payload.count), to: &bytes)
+                bytes.appendVarint(UInt64(payload.count))
                 bytes.append(contentsOf: payload)
             default: bytes.append(contentsOf: (0..<4).map { _ in UInt8(truncatingIfNeeded: next()) })
             }
         }
         return UnknownFields(bytes: bytes)
-    }
-
-    private func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
-        var v = value
-        while v >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
-            v >>= 7
-        }
-        bytes.append(UInt8(v))
     }
 }

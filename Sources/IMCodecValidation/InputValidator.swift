@@ -55,7 +55,7 @@ public enum InputValidator {
     ///   - name: The name of the input, for the report (a file name).
     ///   - format: What the input holds; JSON of messages, or frames, by
     ///     default.
-    ///   - limits: The limits and rules to check against; the seed profile
+    ///   - limits: The limits and rules to check against; the sdk-guide profile
     ///     by default.
     ///   - decodingLimits: Bounds while reading the JSON, the frames or the
     ///     REST document.
@@ -64,7 +64,7 @@ public enum InputValidator {
         _ input: [UInt8],
         named name: String = "-",
         format: Format = .jsonOrFrames(kind: .message),
-        limits: ValidationLimits = .seed,
+        limits: ValidationLimits = .sdkGuide,
         decodingLimits: DecodingLimits = .default
     ) -> ValidationReport {
         var report = ValidationReport(name: name)

@@ -30,7 +30,7 @@ public enum RESTValidator {
     /// - Returns: Every finding; empty for a clean document.
     public static func validate(
         _ utf8: some Collection<UInt8>,
-        limits: ValidationLimits = .seed,
+        limits: ValidationLimits = .sdkGuide,
         decodingLimits: DecodingLimits = .default
     ) -> [ValidationFinding] {
         let root: JSONValue

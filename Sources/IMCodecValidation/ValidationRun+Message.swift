@@ -159,7 +159,7 @@ extension ValidationRun {
     /// of `elems` (field 18: a 2-byte tag, the length, the elem), where a
     /// merger counts without its nested messages.
     static func bodyBytes(of elem: Elem) -> Int {
-        var size: Int
+        let size: Int
         if case .merger(var merger) = elem.kind, !merger.messages.isEmpty {
             merger.messages = []
             var stripped = elem
@@ -168,13 +168,7 @@ extension ValidationRun {
         } else {
             size = elem.serializedSize
         }
-        var length = size
-        size += 3
-        while length >= 0x80 {
-            size += 1
-            length >>= 7
-        }
-        return size
+        return 2 + WireFormat.lengthDelimitedSize(size)
     }
 }
 

@@ -24,10 +24,10 @@ public enum Validator {
     ///
     /// - Parameters:
     ///   - message: The message.
-    ///   - limits: The limits to check against; the seed profile by default.
+    ///   - limits: The limits to check against; the sdk-guide profile by default.
     /// - Returns: Every finding, a message's own before those of the messages
     ///   nested in it; empty when the message is valid.
-    public static func validate(_ message: Message, limits: ValidationLimits = .seed) -> [ValidationFinding] {
+    public static func validate(_ message: Message, limits: ValidationLimits = .sdkGuide) -> [ValidationFinding] {
         var run = ValidationRun(limits: limits)
         run.validate(message: message, at: 0)
         return run.findings
@@ -37,9 +37,9 @@ public enum Validator {
     ///
     /// - Parameters:
     ///   - batch: The batch.
-    ///   - limits: The limits to check against; the seed profile by default.
+    ///   - limits: The limits to check against; the sdk-guide profile by default.
     /// - Returns: Every finding, in message order.
-    public static func validate(_ batch: MessageBatch, limits: ValidationLimits = .seed) -> [ValidationFinding] {
+    public static func validate(_ batch: MessageBatch, limits: ValidationLimits = .sdkGuide) -> [ValidationFinding] {
         var run = ValidationRun(limits: limits)
         run.validate(batch: batch)
         return run.findings
@@ -51,9 +51,9 @@ public enum Validator {
     ///
     /// - Parameters:
     ///   - event: The event.
-    ///   - limits: The limits to check against; the seed profile by default.
+    ///   - limits: The limits to check against; the sdk-guide profile by default.
     /// - Returns: Every finding.
-    public static func validate(_ event: Event, limits: ValidationLimits = .seed) -> [ValidationFinding] {
+    public static func validate(_ event: Event, limits: ValidationLimits = .sdkGuide) -> [ValidationFinding] {
         var run = ValidationRun(limits: limits)
         run.validate(event: event)
         return run.findings
@@ -63,9 +63,9 @@ public enum Validator {
     ///
     /// - Parameters:
     ///   - payload: The message, batch or event.
-    ///   - limits: The limits to check against; the seed profile by default.
+    ///   - limits: The limits to check against; the sdk-guide profile by default.
     /// - Returns: Every finding.
-    public static func validate(_ payload: FramePayload, limits: ValidationLimits = .seed) -> [ValidationFinding] {
+    public static func validate(_ payload: FramePayload, limits: ValidationLimits = .sdkGuide) -> [ValidationFinding] {
         switch payload {
         case .message(let message): validate(message, limits: limits)
         case .batch(let batch): validate(batch, limits: limits)
@@ -78,10 +78,10 @@ public enum Validator {
     ///
     /// - Parameters:
     ///   - message: The message.
-    ///   - limits: The limits to check against; the seed profile by default.
+    ///   - limits: The limits to check against; the sdk-guide profile by default.
     /// - Throws: `validation.failed` with the path, limit and observed value
     ///   of the first error finding; its reason starts with the finding's code.
-    public static func check(_ message: Message, limits: ValidationLimits = .seed) throws(IMCodecError) {
+    public static func check(_ message: Message, limits: ValidationLimits = .sdkGuide) throws(IMCodecError) {
         try throwFirstError(of: validate(message, limits: limits))
     }
 
@@ -89,9 +89,9 @@ public enum Validator {
     ///
     /// - Parameters:
     ///   - batch: The batch.
-    ///   - limits: The limits to check against; the seed profile by default.
+    ///   - limits: The limits to check against; the sdk-guide profile by default.
     /// - Throws: `validation.failed` for the first error finding.
-    public static func check(_ batch: MessageBatch, limits: ValidationLimits = .seed) throws(IMCodecError) {
+    public static func check(_ batch: MessageBatch, limits: ValidationLimits = .sdkGuide) throws(IMCodecError) {
         try throwFirstError(of: validate(batch, limits: limits))
     }
 
@@ -99,9 +99,9 @@ public enum Validator {
     ///
     /// - Parameters:
     ///   - event: The event.
-    ///   - limits: The limits to check against; the seed profile by default.
+    ///   - limits: The limits to check against; the sdk-guide profile by default.
     /// - Throws: `validation.failed` for the first error finding.
-    public static func check(_ event: Event, limits: ValidationLimits = .seed) throws(IMCodecError) {
+    public static func check(_ event: Event, limits: ValidationLimits = .sdkGuide) throws(IMCodecError) {
         try throwFirstError(of: validate(event, limits: limits))
     }
 
@@ -109,9 +109,9 @@ public enum Validator {
     ///
     /// - Parameters:
     ///   - payload: The message, batch or event.
-    ///   - limits: The limits to check against; the seed profile by default.
+    ///   - limits: The limits to check against; the sdk-guide profile by default.
     /// - Throws: `validation.failed` for the first error finding.
-    public static func check(_ payload: FramePayload, limits: ValidationLimits = .seed) throws(IMCodecError) {
+    public static func check(_ payload: FramePayload, limits: ValidationLimits = .sdkGuide) throws(IMCodecError) {
         try throwFirstError(of: validate(payload, limits: limits))
     }
 

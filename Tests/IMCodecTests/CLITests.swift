@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func encodeRefusesAMessageThatBreaksADocumentedLimit() throws {
-        // 31 bytes of group name in a group tips elem: one past the seed profile's 30.
+        // 31 bytes of group name in a group tips elem: one past the sdk-guide profile's 30.
         let tips =
             #"{"groupId":"g","elems":[{"groupTips":{"type":"GROUP_TIPS_TYPE_INFO_CHANGE","#
             + #""groupChangeList":[{"type":"GROUP_INFO_CHANGE_TYPE_NAME","value":"0123456789012345678901234567890"}]}}]}"#
@@ -158,13 +158,16 @@ import Testing
     }
 
     @Test func encodeValidatesAgainstTheChosenProfile() throws {
-        // A 200-byte introduction: past the seed profile's 120 bytes, within current's 240.
+        // A 200-byte introduction: past the sdk-guide profile's 120 bytes, within current's 240.
         let intro = String(repeating: "x", count: 200)
         let tips =
             #"{"groupId":"g","elems":[{"groupTips":{"type":"GROUP_TIPS_TYPE_INFO_CHANGE","#
             + #""groupChangeList":[{"type":"GROUP_INFO_CHANGE_TYPE_INTRODUCTION","value":""# + intro + #""}]}}]}"#
         #expect(try imcodec("encode", "--output", "-", text: tips).status == 1)
         #expect(try imcodec("encode", "--profile", "current", "--output", "-", text: tips).status == 0)
+        // sdk-guide by its name, and by `seed`, its earlier name.
+        #expect(try imcodec("encode", "--profile", "sdk-guide", "--output", "-", text: tips).status == 1)
+        #expect(try imcodec("encode", "--profile", "seed", "--output", "-", text: tips).status == 1)
     }
 
     @Test func anInvalidLineIsReportedWithItsLineNumber() throws {

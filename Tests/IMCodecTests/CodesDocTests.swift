@@ -55,7 +55,7 @@ import Testing
         }
     }
 
-    @Test func seedCodesAreNamed() {
+    @Test func codesTheSDKGuidesNameAreNamed() {
         #expect(ImErrorCode.kickedByOthers.rawValue == 6_208)
         #expect(ImErrorCode.inPeerBlocklist.rawValue == 20_007)
         #expect(ImErrorCode.notFriend.rawValue == 20_009)

@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func oneChangedDeclarationMovesTheTablesTheDocsAndTheVectorsTogether() throws {
-        let declared = ValidationLimits.seed.maxGroupNameBytes ?? 0
+        let declared = ValidationLimits.sdkGuide.maxGroupNameBytes ?? 0
         let changed = declared + 7
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
             "imcodec-constraints-\(UUID().uuidString)"
@@ -50,20 +50,20 @@ import Testing
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: repositoryRoot + "/Schemas", toPath: scratch + "/Schemas")
 
-        // The seed value of maxGroupNameBytes, in the copy.
+        // The sdk-guide value of maxGroupNameBytes, in the copy.
         let model = scratch + "/Schemas/imcodec/v1/model.proto"
         var schema = try Self.text(model)
         let name = try #require(schema.range(of: #"name: "maxGroupNameBytes""#))
-        let seed = try #require(
-            schema.range(of: "seed: {number: \(declared)}", range: name.upperBound..<schema.endIndex))
-        schema.replaceSubrange(seed, with: "seed: {number: \(changed)}")
+        let declaration = try #require(
+            schema.range(of: "sdk_guide: {number: \(declared)}", range: name.upperBound..<schema.endIndex))
+        schema.replaceSubrange(declaration, with: "sdk_guide: {number: \(changed)}")
         try schema.write(toFile: model, atomically: true, encoding: .utf8)
 
         let environment = ["IMCODEC_SCHEMAS": scratch + "/Schemas", "IMCODEC_VECTORS_DIR": scratch + "/Vectors"]
         #expect(try Self.python("generate_constraints.py", [scratch + "/out"], environment: environment) == 0)
         #expect(try Self.python("make_validation_vectors.py", [], environment: environment) == 0)
 
-        // Swift: the seed default moves; the current profile keeps its own number.
+        // Swift: the sdk-guide default moves; the current profile keeps its own number.
         let swiftFile = "/Sources/IMCodecValidation/Generated/ValidationLimits.swift"
         let swiftAdded = Self.addedLines(
             try Self.text(repositoryRoot + swiftFile), try Self.text(scratch + "/out" + swiftFile))
@@ -72,7 +72,7 @@ import Testing
         #expect(
             swiftAdded.allSatisfy { $0.contains("maxGroupNameBytes") || $0.contains("group name") }, "\(swiftAdded)")
 
-        // C: the seed table moves, the current table does not.
+        // C: the sdk-guide table moves, the current table does not.
         let cFile = "/Sources/IMCodecReference/Generated/constraints.c"
         let cAdded = Self.addedLines(try Self.text(repositoryRoot + cFile), try Self.text(scratch + "/out" + cFile))
         #expect(cAdded == ["    .has_max_group_name_bytes = 1, .max_group_name_bytes = \(changed),"])
@@ -94,11 +94,11 @@ import Testing
             validationAdded.first?.hasPrefix(
                 "| `maxGroupNameBytes` | G3 | `limit.group.name-bytes` | \(changed) | \(declared) |") == true)
 
-        // Vectors: the seed boundary cases sit at the new number; no other case changes.
-        let committed = try Self.cases(repositoryRoot + "/Vectors/limits/validation-seed.json")
-        let made = try Self.cases(scratch + "/Vectors/limits/validation-seed.json")
+        // Vectors: the sdk-guide boundary cases sit at the new number; no other case changes.
+        let committed = try Self.cases(repositoryRoot + "/Vectors/limits/validation-sdk-guide.json")
+        let made = try Self.cases(scratch + "/Vectors/limits/validation-sdk-guide.json")
         #expect(Set(committed.keys) == Set(made.keys))
-        let past = try #require(made["validate.seed.group-tips-group-name.n-plus-1"])
+        let past = try #require(made["validate.sdk-guide.group-tips-group-name.n-plus-1"])
         let finding = try #require(past.expected.findings?.first)
         #expect(finding.limit == Int64(changed))
         #expect(finding.actual == Int64(changed + 1))

@@ -49,16 +49,7 @@ import Testing
     /// 10,000 merger layers written byte by byte (no encoder involved):
     /// Message.elems (18) → Elem.merger (9) → MergerElem.messages (4) → ...
     func handBuiltNesting(_ layers: Int) -> [UInt8] {
-        func varint(_ value: Int) -> [UInt8] {
-            var v = UInt64(value)
-            var out: [UInt8] = []
-            while v >= 0x80 {
-                out.append(UInt8(v & 0x7F) | 0x80)
-                v >>= 7
-            }
-            out.append(UInt8(v))
-            return out
-        }
+        func varint(_ value: Int) -> [UInt8] { varintBytes(UInt64(value)) }
         // Sizes from the inside out: message i holds elem i holds merger i holds message i-1.
         var messageSize = [0]
         var elemSize = [0]

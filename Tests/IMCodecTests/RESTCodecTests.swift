@@ -293,7 +293,8 @@ import Testing
         #expect(over.map(\.code) == [.messageBodyBytes])
         #expect(over.first?.actual == 12_289)
         #expect(over.first?.path.description == "MsgBody")
-        #expect(RESTValidator.validate(Array(body(String(repeating: "a", count: 20_000)).utf8), limits: .seed).isEmpty)
+        #expect(
+            RESTValidator.validate(Array(body(String(repeating: "a", count: 20_000)).utf8), limits: .sdkGuide).isEmpty)
 
         let flags =
             #"[{"MsgType":"TIMImageElem","MsgContent":{"UUID":"i","ImageFormat":7,"ImageInfoArray":["#
@@ -306,12 +307,12 @@ import Testing
                     "rule.rest.image-format MsgBody[0].MsgContent.ImageFormat",
                     "rule.rest.download-flag MsgBody[1].MsgContent.Download_Flag",
                 ])
-        // The seed profile does not check REST codes: only the model's warning remains.
-        #expect(RESTValidator.validate(Array(flags.utf8), limits: .seed).map(\.code) == [.unknownEnumValue])
+        // The sdk-guide profile does not check REST codes: only the model's warning remains.
+        #expect(RESTValidator.validate(Array(flags.utf8), limits: .sdkGuide).map(\.code) == [.unknownEnumValue])
 
         // M17 and M18 hold in every profile: an empty MsgBody, an empty ImageInfoArray.
         let emptyImage = #"[{"MsgType":"TIMImageElem","MsgContent":{"UUID":"i","ImageFormat":1,"ImageInfoArray":[]}}]"#
-        for limits in [ValidationLimits.seed, .current] {
+        for limits in [ValidationLimits.sdkGuide, .current] {
             #expect(
                 RESTValidator.validate(Array("[]".utf8), limits: limits).map { "\($0.code) \($0.path)" }
                     == ["rule.message.elems-missing MsgBody"])

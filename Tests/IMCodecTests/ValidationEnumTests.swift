@@ -101,7 +101,7 @@ struct EnumCase: Sendable, CustomTestStringConvertible {
 
     @Test(arguments: cases)
     func enumValueOutsideTheDocumentedSetIsAWarning(_ enumCase: EnumCase) {
-        for limits in [ValidationLimits.seed, .current] {
+        for limits in [ValidationLimits.sdkGuide, .current] {
             #expect(Validator.validate(enumCase.payload, limits: limits) == [enumCase.expected])
         }
     }

@@ -132,7 +132,7 @@ struct RuleOffCase: Sendable, CustomTestStringConvertible {
     static let stringCases: [StringLimitCase] = {
         var cases: [StringLimitCase] = []
         // G3: the group name, in tips and in a name change.
-        for profile in ["seed", "current"] {
+        for profile in ["sdk-guide", "current"] {
             cases.append(
                 StringLimitCase(
                     name: "group tips group name", profile: profile, limit: 30, code: .groupNameBytes,
@@ -182,7 +182,7 @@ struct RuleOffCase: Sendable, CustomTestStringConvertible {
                     }))
         }
         // G4 and G5 differ between the profiles.
-        for (profile, limit) in [("seed", 120), ("current", 240)] {
+        for (profile, limit) in [("sdk-guide", 120), ("current", 240)] {
             cases.append(
                 StringLimitCase(
                     name: "group introduction change", profile: profile, limit: limit, code: .groupIntroductionBytes,
@@ -193,7 +193,7 @@ struct RuleOffCase: Sendable, CustomTestStringConvertible {
                                 type: .infoChange, groupChangeList: [GroupChangeInfo(type: .introduction, value: $0)]))
                     }))
         }
-        for (profile, limit) in [("seed", 150), ("current", 300)] {
+        for (profile, limit) in [("sdk-guide", 150), ("current", 300)] {
             cases.append(
                 StringLimitCase(
                     name: "group notification change", profile: profile, limit: limit, code: .groupNotificationBytes,
@@ -448,7 +448,7 @@ struct RuleOffCase: Sendable, CustomTestStringConvertible {
     static let countCases: [CountLimitCase] = {
         let mebibyte = 1 << 20
         var cases: [CountLimitCase] = []
-        for profile in ["seed", "current"] {
+        for profile in ["sdk-guide", "current"] {
             cases += [
                 CountLimitCase(
                     name: "merged messages", profile: profile, limit: 300, code: .mergerMessages,
@@ -571,7 +571,7 @@ struct RuleOffCase: Sendable, CustomTestStringConvertible {
             ])
     }
 
-    static let ruleOffInSeedCases: [RuleOffCase] = {
+    static let ruleOffInSDKGuideCases: [RuleOffCase] = {
         let big = String(repeating: "x", count: 10_000)
         return [
             RuleOffCase(name: "video size", payload: F.direct(.video(VideoElem(videoSize: UInt32.max)))),
@@ -630,20 +630,20 @@ struct RuleOffCase: Sendable, CustomTestStringConvertible {
         ]
     }()
 
-    @Test(arguments: ruleOffInSeedCases)
-    func seedProfileHasNoRuleWhereTheSeedsDocumentNone(_ offCase: RuleOffCase) {
-        #expect(Validator.validate(offCase.payload, limits: .seed) == [])
+    @Test(arguments: ruleOffInSDKGuideCases)
+    func sdkGuideProfileHasNoRuleWhereTheGuidesDocumentNone(_ offCase: RuleOffCase) {
+        #expect(Validator.validate(offCase.payload, limits: .sdkGuide) == [])
     }
 
-    @Test func seedProfileIsTheDefault() {
-        #expect(ValidationLimits() == .seed)
+    @Test func sdkGuideProfileIsTheDefault() {
+        #expect(ValidationLimits() == .sdkGuide)
         let message = F.tips(
             GroupTipsElem(
                 type: .infoChange,
                 groupChangeList: [
                     GroupChangeInfo(type: .introduction, value: String(repeating: "i", count: 121))
                 ]))
-        #expect(Validator.validate(message) == Validator.validate(message, limits: .seed))
+        #expect(Validator.validate(message) == Validator.validate(message, limits: .sdkGuide))
         #expect(Validator.validate(message).count == 1)
         #expect(Validator.validate(message, limits: .current) == [])
     }
@@ -664,9 +664,10 @@ struct RuleOffCase: Sendable, CustomTestStringConvertible {
     }
 
     @Test func profilesAreFoundByName() {
-        #expect(ValidationLimits.profile(named: "seed") == .seed)
+        #expect(ValidationLimits.profile(named: "sdk-guide") == .sdkGuide)
+        #expect(ValidationLimits.profile(named: "seed") == .sdkGuide, "the earlier name stays an alias")
         #expect(ValidationLimits.profile(named: "current") == .current)
         #expect(ValidationLimits.profile(named: "newest") == nil)
-        #expect(ValidationLimits.profileNames == ["seed", "current"])
+        #expect(ValidationLimits.profileNames == ["sdk-guide", "current"])
     }
 }

@@ -10,7 +10,7 @@ import Testing
     typealias F = ValidationFixtures
 
     @Test func emptyValuesYieldOnlyTheirMissingParts() {
-        for limits in [ValidationLimits.seed, .current] {
+        for limits in [ValidationLimits.sdkGuide, .current] {
             #expect(
                 Validator.validate(Message(), limits: limits) == [
                     F.error(.messageTargetMissing, ""), F.error(.messageElemsMissing, "elems"),
@@ -81,7 +81,8 @@ import Testing
                 Elem(kind: .merger(MergerElem(title: "t", abstracts: ["a"], compatibleText: "c", messages: [message])))
             ])
         }
-        #expect(Validator.validate(message, limits: .seed) == [F.error(.messageTargetMissing, F.pathOfLayer(layers))])
+        #expect(
+            Validator.validate(message, limits: .sdkGuide) == [F.error(.messageTargetMissing, F.pathOfLayer(layers))])
         #expect(
             Validator.validate(message, limits: .current) == [
                 F.error(.mergerDepth, F.pathOfLayer(100) + ".elems[0].merger.messages", limit: 100, actual: 101)
@@ -89,7 +90,7 @@ import Testing
     }
 
     @Test func stopsAtTheDepthLimitForEveryMergerOfTheTooDeepLayer() {
-        var limits = ValidationLimits.seed
+        var limits = ValidationLimits.sdkGuide
         limits.maxMergerDepth = 1
         let inner = F.directMessage([F.merger(messages: 2)])
         let message = F.directMessage([
@@ -141,7 +142,7 @@ import Testing
                 .event(Event.arbitrary(using: &generator)),
             ]
             for payload in payloads {
-                for limits in [ValidationLimits.seed, .current] {
+                for limits in [ValidationLimits.sdkGuide, .current] {
                     for finding in Validator.validate(payload, limits: limits) {
                         #expect(FindingCode.validatorCodes.contains(finding.code))
                         #expect(finding.severity == finding.code.severity)

@@ -8,7 +8,7 @@ import Testing
 /// counterpart of the cases beside it.
 struct RuleCase: Sendable, CustomTestStringConvertible {
     var name: String
-    var profile = "seed"
+    var profile = "sdk-guide"
     var payload: FramePayload
     var expected: [ValidationFinding]
 
@@ -475,7 +475,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
             payload: F.direct(.groupSystem(GroupSystemElem(type: .createGroup, groupID: "g\u{7F}"))),
             expected: [F.error(.groupIDCharacters, "elems[0].groupSystem.groupId", actual: 0x7F)]),
         RuleCase(
-            name: "group ID with a Chinese character in the seed profile",
+            name: "group ID with a Chinese character in the sdk-guide profile",
             payload: .message(Message(sender: "a", groupID: "群1", elems: [F.text()])), expected: []),
     ]
 
@@ -541,7 +541,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
             ]),
         // F4
         RuleCase(
-            name: "relationship type 5 in the seed profile",
+            name: "relationship type 5 in the sdk-guide profile",
             payload: sns(SnsSystemType(rawValue: 5), [SnsChangeInfo(identifier: "u")]),
             expected: [F.warning(.unknownEnumValue, "elems[0].snsSystem.type", actual: 5)]),
         RuleCase(

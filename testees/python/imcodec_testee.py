@@ -67,7 +67,7 @@ def declared_defaults():
     for field in tp.Limits.DESCRIPTOR.fields:
         options = field.GetOptions()
         if options.HasExtension(cp.field):
-            defaults[field.name] = options.Extensions[cp.field].limit[0].seed.number
+            defaults[field.name] = options.Extensions[cp.field].limit[0].sdk_guide.number
     return defaults
 
 

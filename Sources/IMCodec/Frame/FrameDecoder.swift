@@ -133,19 +133,19 @@ public final class FrameDecoder {
         let body = UnsafeRawBufferPointer(rebasing: frame[bodyRange])
         switch header.compression {
         case .none:
-            try verifyChecksum(header, CRC32.checksum(checked, body))
+            try header.verifyChecksum(prefix: checked, payload: body)
             return .stored(bodyRange)
         case .deflate:
             // The header check already refused ids that name no dictionary.
             let dictionary = header.dictionaryID.flatMap { PresetDictionary(id: $0) }
             let payload = try inflater.inflate(body, payloadLength: header.payloadLength, dictionary: dictionary?.bytes)
-            try verifyChecksum(header, payload.withUnsafeBytes { CRC32.checksum(checked, $0) })
+            try header.verifyChecksum(prefix: checked, payload: payload)
             return .inflated(payload)
         case .zstd:
             #if Zstd
                 let dictionary = header.dictionaryID.flatMap { PresetDictionary(id: $0) }
                 let payload = try zstd.decompress(body, payloadLength: header.payloadLength, dictionary: dictionary)
-                try verifyChecksum(header, payload.withUnsafeBytes { CRC32.checksum(checked, $0) })
+                try header.verifyChecksum(prefix: checked, payload: payload)
                 return .inflated(payload)
             #else
                 throw IMCodecError(
@@ -170,14 +170,6 @@ public final class FrameDecoder {
         return inflater
     }
 
-    private func verifyChecksum(_ header: FrameHeader, _ computed: UInt32) throws(IMCodecError) {
-        guard computed == header.checksum else {
-            throw IMCodecError(
-                .frameChecksum,
-                reason: "checksum mismatch: stored \(Self.hex(header.checksum)), computed \(Self.hex(computed))")
-        }
-    }
-
     private func checkNoTrailingBytes(_ count: Int, _ header: FrameHeader) throws(IMCodecError) {
         guard count == header.frameLength else { throw Self.trailingBytes(count, header) }
     }
@@ -194,11 +186,6 @@ public final class FrameDecoder {
                 .frameTruncated, reason: "input ends after \(count) of the frame's \(header.frameLength) bytes")
         }
         return IMCodecError(.frameTruncated, reason: "input ends inside the frame header after \(count) bytes")
-    }
-
-    static func hex(_ value: UInt32) -> String {
-        let digits = String(value, radix: 16)
-        return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
     }
 }
 

@@ -9,11 +9,7 @@ extension FrameEncoder {
     ///   `limit.batch-messages` with the path of the entry past the limit
     ///   (`payload.*` for unknown fields that are not whole fields).
     public func encode(_ payload: FramePayload) throws(IMCodecError) -> [UInt8] {
-        switch payload {
-        case .message(let message): try encode(message)
-        case .batch(let batch): try encode(batch)
-        case .event(let event): try encode(event)
-        }
+        try encode(payload.content)
     }
 
     /// Encodes a message, batch or event as a frame at the end of `buffer`, as
@@ -26,11 +22,7 @@ extension FrameEncoder {
     /// - Throws: The codes of ``encode(_:)-(FramePayload)``.
     @discardableResult
     public func encode(_ payload: FramePayload, appendingTo buffer: inout [UInt8]) throws(IMCodecError) -> Int {
-        switch payload {
-        case .message(let message): try encode(message, appendingTo: &buffer)
-        case .batch(let batch): try encode(batch, appendingTo: &buffer)
-        case .event(let event): try encode(event, appendingTo: &buffer)
-        }
+        try encode(payload.content, appendingTo: &buffer)
     }
 
     /// Encodes a `Message`, `MessageBatch` or `Event` as a frame of its kind.
@@ -165,9 +157,9 @@ extension FrameEncoder {
         let header = storedHeader(kind: kind, payloadLength: frame.count - prefixLength - 4)
         let written = header.writePrefix(to: frame)
         precondition(written == prefixLength, "the header is not the length it was given room for")
-        let payload = UnsafeRawBufferPointer(rebasing: frame[(prefixLength + 4)...])
-        let checksum = CRC32.checksum(UnsafeRawBufferPointer(rebasing: frame[0..<prefixLength]), payload)
-        frame.storeBytes(of: checksum.littleEndian, toByteOffset: prefixLength, as: UInt32.self)
+        FrameHeader.writeChecksum(
+            into: frame, prefixLength: prefixLength,
+            payload: UnsafeRawBufferPointer(rebasing: frame[(prefixLength + 4)...]))
     }
 
     /// The header of a stored frame.

@@ -202,16 +202,9 @@ public final class FrameEncoder {
     /// Writes a settled frame: its header, the checksum, and the body.
     @usableFromInline
     func write(_ header: FrameHeader, payload: UnsafeRawBufferPointer, appendingTo buffer: inout [UInt8]) -> Int {
-        var header = header
         let start = buffer.count
         buffer.reserveCapacity(start + header.frameLength)
-        header.writePrefix(to: &buffer)
-        header.checksum = buffer.withUnsafeBytes {
-            CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[start...]), payload)
-        }
-        for shift in stride(from: 0, to: 32, by: 8) {
-            buffer.append(UInt8(truncatingIfNeeded: header.checksum >> UInt32(shift)))
-        }
+        header.append(checksumming: payload, to: &buffer)
         switch header.compression {
         case .none:
             buffer.append(contentsOf: payload)

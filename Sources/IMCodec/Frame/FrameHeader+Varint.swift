@@ -38,22 +38,6 @@ extension FrameHeader {
 
     /// The number of bytes the minimal varint of `value` takes.
     static func varintLength(_ value: UInt32) -> Int {
-        switch value {
-        case ..<(1 << 7): 1
-        case ..<(1 << 14): 2
-        case ..<(1 << 21): 3
-        case ..<(1 << 28): 4
-        default: 5
-        }
-    }
-
-    /// Appends the minimal varint of `value` to `buffer`.
-    static func writeVarint(_ value: UInt32, to buffer: inout [UInt8]) {
-        var rest = value
-        while rest >= 0x80 {
-            buffer.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-            rest >>= 7
-        }
-        buffer.append(UInt8(rest))
+        WireFormat.varintSize(UInt64(value))
     }
 }

@@ -196,36 +196,28 @@ public struct FrameHeader: Hashable, Sendable {
 
     /// Writes the header bytes before the checksum at the start of `buffer`.
     ///
-    /// - Parameter buffer: At least ``encodedLength`` bytes.
+    /// - Parameter buffer: At least ``encodedLength`` − 4 bytes.
     /// - Returns: The number of bytes written: ``encodedLength`` − 4.
     @usableFromInline
     func writePrefix(to buffer: UnsafeMutableRawBufferPointer) -> Int {
-        precondition(buffer.count >= encodedLength, "no room for the header")
-        buffer[0] = Self.version
-        buffer[1] = flags
-        var index = 2
-        func put(_ value: UInt32) {
-            var rest = value
-            while rest >= 0x80 {
-                buffer[index] = UInt8(truncatingIfNeeded: rest) | 0x80
-                index += 1
-                rest >>= 7
-            }
-            buffer[index] = UInt8(rest)
-            index += 1
-        }
-        if let dictionaryID { put(dictionaryID) }
-        put(UInt32(truncatingIfNeeded: bodyLength))
-        if compression != .none { put(UInt32(truncatingIfNeeded: payloadLength)) }
-        return index
+        let prefixLength = encodedLength - 4
+        precondition(buffer.count >= prefixLength, "no room for the header")
+        var writer = WireWriter(UnsafeMutableRawBufferPointer(rebasing: buffer[0..<prefixLength]))
+        writer.writeByte(Self.version)
+        writer.writeByte(flags)
+        if let dictionaryID { writer.writeVarint(UInt64(dictionaryID)) }
+        writer.writeVarint(UInt64(UInt32(truncatingIfNeeded: bodyLength)))
+        if compression != .none { writer.writeVarint(UInt64(UInt32(truncatingIfNeeded: payloadLength))) }
+        assert(writer.isFull, "the header prefix is not encodedLength - 4 bytes")
+        return prefixLength
     }
 
     /// Appends the header bytes before the checksum: version, flags and varints.
     func writePrefix(to buffer: inout [UInt8]) {
-        buffer.append(Self.version)
-        buffer.append(flags)
-        if let dictionaryID { Self.writeVarint(dictionaryID, to: &buffer) }
-        Self.writeVarint(UInt32(truncatingIfNeeded: bodyLength), to: &buffer)
-        if compression != .none { Self.writeVarint(UInt32(truncatingIfNeeded: payloadLength), to: &buffer) }
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: encodedLength - 4))
+        _ = buffer.withUnsafeMutableBytes { bytes in
+            writePrefix(to: UnsafeMutableRawBufferPointer(rebasing: bytes[start...]))
+        }
     }
 }

@@ -15,4 +15,13 @@ public enum FrameKind: UInt8, Hashable, Sendable, CaseIterable, CustomStringConv
         case .event: "event"
         }
     }
+
+    /// The kind named `name` (its ``description``), as vector files, the
+    /// command line and the testee protocol name kinds.
+    ///
+    /// - Parameter name: `message`, `batch` or `event`.
+    package init?(name: String) {
+        guard let kind = Self.allCases.first(where: { $0.description == name }) else { return nil }
+        self = kind
+    }
 }

@@ -8,11 +8,15 @@ public enum FramePayload: Hashable, Sendable {
     case event(Event)
 
     /// The frame kind that holds this payload.
-    public var kind: FrameKind {
+    public var kind: FrameKind { type(of: content).frameKind }
+
+    /// The message, batch or event, as the model type it is: what encoding
+    /// it, as protobuf, JSON or a frame, calls.
+    var content: any FrameContent {
         switch self {
-        case .message: .message
-        case .batch: .batch
-        case .event: .event
+        case .message(let message): message
+        case .batch(let batch): batch
+        case .event(let event): event
         }
     }
 
@@ -84,21 +88,13 @@ public enum FramePayload: Hashable, Sendable {
 
     /// The canonical protobuf encoding of the payload.
     public func serializedBytes() -> [UInt8] {
-        switch self {
-        case .message(let message): message.serializedBytes()
-        case .batch(let batch): batch.serializedBytes()
-        case .event(let event): event.serializedBytes()
-        }
+        content.serializedBytes()
     }
 
     /// The proto3 JSON form of the payload.
     ///
     /// - Parameter pretty: Indent nested values, one member per line.
     public func jsonString(pretty: Bool = false) -> String {
-        switch self {
-        case .message(let message): message.jsonString(pretty: pretty)
-        case .batch(let batch): batch.jsonString(pretty: pretty)
-        case .event(let event): event.jsonString(pretty: pretty)
-        }
+        content.jsonString(pretty: pretty)
     }
 }

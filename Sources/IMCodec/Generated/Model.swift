@@ -167,7 +167,7 @@ public struct ImageFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIMGender (seed 001 names the field; numbers from the SDK headers).
+/// TIMGender (the relationship chain guide names the field; numbers from the SDK headers).
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
 /// data from a newer schema survives decoding and re-encoding.
@@ -215,7 +215,7 @@ public struct Gender: RawRepresentable, Hashable, Sendable, CustomStringConverti
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIMFriendAllowType: how a user accepts friend requests (seed 001 names the
+/// TIMFriendAllowType: how a user accepts friend requests (the relationship chain guide names the
 /// field; numbers from the SDK headers).
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
@@ -264,7 +264,7 @@ public struct FriendAllowType: RawRepresentable, Hashable, Sendable, CustomStrin
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIMGroupMemberRole (seed 004 names the roles; numbers from the SDK headers).
+/// TIMGroupMemberRole (the group guide names the roles; numbers from the SDK headers).
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
 /// data from a newer schema survives decoding and re-encoding.
@@ -316,7 +316,7 @@ public struct GroupMemberRole: RawRepresentable, Hashable, Sendable, CustomStrin
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIM_GROUP_TIPS_TYPE (seed 004, values 0x01-0x07).
+/// TIM_GROUP_TIPS_TYPE (the group guide, values 0x01-0x07).
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
 /// data from a newer schema survives decoding and re-encoding.
@@ -384,7 +384,7 @@ public struct GroupTipsType: RawRepresentable, Hashable, Sendable, CustomStringC
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIM_GROUP_INFO_CHANGE_TYPE: what a group-change entry changed (seed 004
+/// TIM_GROUP_INFO_CHANGE_TYPE: what a group-change entry changed (the group guide
 /// names the type; numbers from the SDK headers).
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
@@ -449,7 +449,7 @@ public struct GroupInfoChangeType: RawRepresentable, Hashable, Sendable, CustomS
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIM_GROUP_SYSTEM_TYPE (seed 004, values 0x01-0x0e and 0xff).
+/// TIM_GROUP_SYSTEM_TYPE (the group guide, values 0x01-0x0e and 0xff).
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
 /// data from a newer schema survives decoding and re-encoding.
@@ -549,7 +549,7 @@ public struct GroupSystemType: RawRepresentable, Hashable, Sendable, CustomStrin
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIM_SNS_SYSTEM_TYPE (seed 001, values 0x01-0x04).
+/// TIM_SNS_SYSTEM_TYPE (the relationship chain guide, values 0x01-0x04).
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
 /// data from a newer schema survives decoding and re-encoding.
@@ -605,7 +605,7 @@ public struct SnsSystemType: RawRepresentable, Hashable, Sendable, CustomStringC
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIM_PROFILE_SYSTEM_TYPE (seed 001, value 0x01).
+/// TIM_PROFILE_SYSTEM_TYPE (the relationship chain guide, value 0x01).
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
 /// data from a newer schema survives decoding and re-encoding.
@@ -649,7 +649,7 @@ public struct ProfileSystemType: RawRepresentable, Hashable, Sendable, CustomStr
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// The connection listener's callbacks (seed 000: onConnSucc, onConnecting,
+/// The connection listener's callbacks (the SDK manager guide: onConnSucc, onConnecting,
 /// onConnFailed, onDisconnect).
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
@@ -706,7 +706,7 @@ public struct ConnectionState: RawRepresentable, Hashable, Sendable, CustomStrin
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// RongCloud's RCConnectionStatus: the codes the seed 003 page asks apps to
+/// RongCloud's RCConnectionStatus: the codes RongCloud's connection status page page asks apps to
 /// handle, and 0, ConnectionStatus_Connected in the RongCloud SDK headers. 0 is
 /// a status like the others, so a ConnectionEvent carries the code inside a
 /// RongCloudStatus, whose presence says that the event has one.
@@ -722,15 +722,15 @@ public struct ConnectionStatusCode: RawRepresentable, Hashable, Sendable, Custom
 
     /// `CONNECTION_STATUS_CODE_CONNECTED` (0): ConnectionStatus_Connected: connected to the RongCloud server.
     public static let connected = ConnectionStatusCode(rawValue: 0)
-    /// `CONNECTION_STATUS_CODE_KICKED_OFFLINE_BY_OTHER_CLIENT` (6): ConnectionStatus_KICKED_OFFLINE_BY_OTHER_CLIENT (seed 003): the user logged
+    /// `CONNECTION_STATUS_CODE_KICKED_OFFLINE_BY_OTHER_CLIENT` (6): ConnectionStatus_KICKED_OFFLINE_BY_OTHER_CLIENT (RongCloud's connection status page): the user logged
     /// in on another device, and this one is offline.
     public static let kickedOfflineByOtherClient = ConnectionStatusCode(rawValue: 6)
-    /// `CONNECTION_STATUS_CODE_TIMEOUT` (14): ConnectionStatus_Timeout (seed 003): automatic reconnection timed out; the
+    /// `CONNECTION_STATUS_CODE_TIMEOUT` (14): ConnectionStatus_Timeout (RongCloud's connection status page): automatic reconnection timed out; the
     /// SDK does not retry.
     public static let timeout = ConnectionStatusCode(rawValue: 14)
-    /// `CONNECTION_STATUS_CODE_TOKEN_INCORRECT` (15): ConnectionStatus_TOKEN_INCORRECT (seed 003): the token is invalid.
+    /// `CONNECTION_STATUS_CODE_TOKEN_INCORRECT` (15): ConnectionStatus_TOKEN_INCORRECT (RongCloud's connection status page): the token is invalid.
     public static let tokenIncorrect = ConnectionStatusCode(rawValue: 15)
-    /// `CONNECTION_STATUS_CODE_DISCONN_EXCEPTION` (16): ConnectionStatus_DISCONN_EXCEPTION (seed 003): disconnected because the
+    /// `CONNECTION_STATUS_CODE_DISCONN_EXCEPTION` (16): ConnectionStatus_DISCONN_EXCEPTION (RongCloud's connection status page): disconnected because the
     /// user is banned.
     public static let disconnException = ConnectionStatusCode(rawValue: 16)
 
@@ -768,7 +768,7 @@ public struct ConnectionStatusCode: RawRepresentable, Hashable, Sendable, Custom
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// Tencent IM result codes the seed documents name, so that applications can
+/// Tencent IM result codes the SDK guides name, so that applications can
 /// match on them. ConnectionEvent.code and UserStatusEvent.code carry codes of
 /// this kind; the validator warns on one this enum does not name.
 ///
@@ -783,13 +783,13 @@ public struct ImErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCon
 
     /// `IM_ERROR_CODE_SUCC` (0): Success (ERR_SUCC).
     public static let succ = ImErrorCode(rawValue: 0)
-    /// `IM_ERROR_CODE_KICKED_BY_OTHERS` (6208): ERR_IMSDK_KICKED_BY_OTHERS (seed 000): a login after a forcible logout
+    /// `IM_ERROR_CODE_KICKED_BY_OTHERS` (6208): ERR_IMSDK_KICKED_BY_OTHERS (the SDK manager guide): a login after a forcible logout
     /// while offline fails with this code; the app may log in again.
     public static let kickedByOthers = ImErrorCode(rawValue: 6208)
-    /// `IM_ERROR_CODE_IN_PEER_BLOCKLIST` (20007): Seed 002: the sender is on the receiver's blocklist and the console's
+    /// `IM_ERROR_CODE_IN_PEER_BLOCKLIST` (20007): The messaging guide: the sender is on the receiver's blocklist and the console's
     /// "Show 'Sent successfully' after sending messages" is disabled.
     public static let inPeerBlocklist = ImErrorCode(rawValue: 20007)
-    /// `IM_ERROR_CODE_NOT_FRIEND` (20009): Seed 002: the relationship check for one-to-one messages is on and the
+    /// `IM_ERROR_CODE_NOT_FRIEND` (20009): The messaging guide: the relationship check for one-to-one messages is on and the
     /// receiver is not a friend.
     public static let notFriend = ImErrorCode(rawValue: 20009)
 
@@ -825,7 +825,7 @@ public struct ImErrorCode: RawRepresentable, Hashable, Sendable, CustomStringCon
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIMFriendStatus (seed 001): the per-user result of a friendship call.
+/// TIMFriendStatus (the relationship chain guide): the per-user result of a friendship call.
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
 /// data from a newer schema survives decoding and re-encoding.
@@ -902,7 +902,7 @@ public struct FriendStatus: RawRepresentable, Hashable, Sendable, CustomStringCo
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIMGroupMemberStatus (seed 004): the per-member result of a member
+/// TIMGroupMemberStatus (the group guide): the per-member result of a member
 /// operation.
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
@@ -956,7 +956,7 @@ public struct GroupMemberStatus: RawRepresentable, Hashable, Sendable, CustomStr
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// V2TIMGroupAtType (seed 002 switches on V2TIM_AT_ME, V2TIM_AT_ALL and
+/// V2TIMGroupAtType (the messaging guide switches on V2TIM_AT_ME, V2TIM_AT_ALL and
 /// V2TIM_AT_ALL_AT_ME; numbers from the SDK headers): how a group @ message
 /// mentions the logged-in user.
 ///
@@ -1010,7 +1010,7 @@ public struct GroupAtType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// The user status listener's callbacks (seed 000: onForceOffline,
+/// The user status listener's callbacks (the SDK manager guide: onForceOffline,
 /// onReConnFailed, onUserSigExpired).
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
@@ -1063,7 +1063,7 @@ public struct UserStatusType: RawRepresentable, Hashable, Sendable, CustomString
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIMFriendResponseType (seed 001).
+/// TIMFriendResponseType (the relationship chain guide).
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
 /// data from a newer schema survives decoding and re-encoding.
@@ -1111,7 +1111,7 @@ public struct FriendResponseType: RawRepresentable, Hashable, Sendable, CustomSt
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIMFriendCheckType (seed 001, 0x1 and 0x2).
+/// TIMFriendCheckType (the relationship chain guide, 0x1 and 0x2).
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
 /// data from a newer schema survives decoding and re-encoding.
@@ -1159,7 +1159,7 @@ public struct FriendCheckType: RawRepresentable, Hashable, Sendable, CustomStrin
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIMFriendRelationType (seed 001, 0x0 to 0x3).
+/// TIMFriendRelationType (the relationship chain guide, 0x0 to 0x3).
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
 /// data from a newer schema survives decoding and re-encoding.
@@ -1211,7 +1211,7 @@ public struct FriendRelationType: RawRepresentable, Hashable, Sendable, CustomSt
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIMPendencyGetType: which pendency records a page holds (seed 001 names
+/// TIMPendencyGetType: which pendency records a page holds (the relationship chain guide names
 /// the type; numbers from the SDK headers).
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
@@ -1264,7 +1264,7 @@ public struct PendencyType: RawRepresentable, Hashable, Sendable, CustomStringCo
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIMGroupAddOpt: how users join a group (seed 004 names the option;
+/// TIMGroupAddOpt: how users join a group (the group guide names the option;
 /// numbers from the SDK headers).
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
@@ -1313,7 +1313,7 @@ public struct GroupAddOpt: RawRepresentable, Hashable, Sendable, CustomStringCon
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIMGroupSearchableType (seed 004 names it; numbers from the SDK headers).
+/// TIMGroupSearchableType (the group guide names it; numbers from the SDK headers).
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
 /// data from a newer schema survives decoding and re-encoding.
@@ -1361,7 +1361,7 @@ public struct GroupSearchableType: RawRepresentable, Hashable, Sendable, CustomS
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIMGroupMemberVisibleType (seed 004 names it; numbers from the SDK headers).
+/// TIMGroupMemberVisibleType (the group guide names it; numbers from the SDK headers).
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
 /// data from a newer schema survives decoding and re-encoding.
@@ -1458,8 +1458,8 @@ public struct GroupReceiveMessageOpt: RawRepresentable, Hashable, Sendable, Cust
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIMGroupPendencyGetType: an application to join or an invitation (seed
-/// 004 names it; numbers from the SDK headers).
+/// TIMGroupPendencyGetType: an application to join or an invitation (the group
+/// guide names it; numbers from the SDK headers).
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
 /// data from a newer schema survives decoding and re-encoding.
@@ -1503,7 +1503,7 @@ public struct GroupPendencyGetType: RawRepresentable, Hashable, Sendable, Custom
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIMGroupPendencyHandleStatus (seed 004 names it; numbers from the SDK
+/// TIMGroupPendencyHandleStatus (the group guide names it; numbers from the SDK
 /// headers).
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
@@ -1552,7 +1552,7 @@ public struct GroupPendencyHandleStatus: RawRepresentable, Hashable, Sendable, C
     public var description: String { protoName ?? String(rawValue) }
 }
 
-/// TIMGroupPendencyHandleResult (seed 004 names it; numbers from the SDK
+/// TIMGroupPendencyHandleResult (the group guide names it; numbers from the SDK
 /// headers).
 ///
 /// Values the schema does not name are kept (proto3 enums are open), so
@@ -1598,7 +1598,7 @@ public struct GroupPendencyHandleResult: RawRepresentable, Hashable, Sendable, C
 }
 
 /// One entry of a custom-field dictionary: a key and a bytes or number value
-/// (seed 001: "value is NSData or NSNumber").
+/// (the relationship chain guide: "value is NSData or NSNumber").
 public struct CustomInfoEntry: WireMessage {
     /// `imcodec.v1.CustomInfoEntry`.
     public static var protoMessageName: String { "imcodec.v1.CustomInfoEntry" }
@@ -1634,7 +1634,7 @@ public struct CustomInfoEntry: WireMessage {
 }
 
 /// One entry of a group member's custom-field dictionary: a key and a bytes
-/// value. Seed 004 gives member custom fields as NSDictionary<NSString*,
+/// value. The group guide gives member custom fields as NSDictionary<NSString*,
 /// NSData*>: unlike profile custom fields, never a number. Field 2 is the
 /// data of CustomInfoEntry, so a data entry has the same bytes as before; a
 /// number (CustomInfoEntry field 3) is an unknown field here.
@@ -1664,7 +1664,7 @@ public struct MemberCustomEntry: WireMessage {
     }
 }
 
-/// TIMUserProfile (seed 001).
+/// TIMUserProfile (the relationship chain guide).
 public struct UserProfile: WireMessage {
     /// `imcodec.v1.UserProfile`.
     public static var protoMessageName: String { "imcodec.v1.UserProfile" }
@@ -1702,7 +1702,7 @@ public struct UserProfile: WireMessage {
     /// `role` (field 11, uint32).
     public var role: UInt32 = 0
 
-    /// Custom profile fields. In seed 001 a key is the SDK's
+    /// Custom profile fields. In the relationship chain guide a key is the SDK's
     /// TIMProfileTypeKey_Custom_Prefix ("Tag_Profile_Custom_" in the SDK
     /// headers) followed by the field's name.
     ///
@@ -1745,7 +1745,7 @@ public struct UserProfile: WireMessage {
     }
 }
 
-/// TIMGroupMemberInfo (seed 004).
+/// TIMGroupMemberInfo (the group guide).
 public struct GroupMemberInfo: WireMessage {
     /// `imcodec.v1.GroupMemberInfo`.
     public static var protoMessageName: String { "imcodec.v1.GroupMemberInfo" }
@@ -1953,8 +1953,8 @@ public struct SoundElem: WireMessage {
     /// `download_flag` (field 5, uint32).
     public var downloadFlag: UInt32 = 0
 
-    /// Whether the receiving user has played the sound: the red dot that seed
-    /// 002 shows until playback. Local to one client.
+    /// Whether the receiving user has played the sound: the red dot that the messaging
+    /// guide shows until playback. Local to one client.
     ///
     /// `is_played` (field 6, bool).
     public var isPlayed: Bool = false
@@ -2111,7 +2111,7 @@ public struct FileElem: WireMessage {
     }
 }
 
-/// Location elem (seed 002: description, longitude, latitude).
+/// Location elem (the messaging guide: description, longitude, latitude).
 public struct LocationElem: WireMessage {
     /// `imcodec.v1.LocationElem`.
     public static var protoMessageName: String { "imcodec.v1.LocationElem" }
@@ -2352,7 +2352,7 @@ public struct ChangedGroupMemberInfo: WireMessage {
     }
 }
 
-/// Group tips elem (TIMGroupTipsElem, seed 004).
+/// Group tips elem (TIMGroupTipsElem, the group guide).
 public struct GroupTipsElem: WireMessage {
     /// `imcodec.v1.GroupTipsElem`.
     public static var protoMessageName: String { "imcodec.v1.GroupTipsElem" }
@@ -2444,7 +2444,7 @@ public struct GroupTipsElem: WireMessage {
     }
 }
 
-/// Group system elem (TIMGroupSystemElem, seed 004).
+/// Group system elem (TIMGroupSystemElem, the group guide).
 public struct GroupSystemElem: WireMessage {
     /// `imcodec.v1.GroupSystemElem`.
     public static var protoMessageName: String { "imcodec.v1.GroupSystemElem" }
@@ -2523,7 +2523,7 @@ public struct GroupSystemElem: WireMessage {
     }
 }
 
-/// One user of a relationship-chain change (TIMSNSChangeInfo, seed 001).
+/// One user of a relationship-chain change (TIMSNSChangeInfo, the relationship chain guide).
 public struct SnsChangeInfo: WireMessage {
     /// `imcodec.v1.SnsChangeInfo`.
     public static var protoMessageName: String { "imcodec.v1.SnsChangeInfo" }
@@ -2559,7 +2559,7 @@ public struct SnsChangeInfo: WireMessage {
     }
 }
 
-/// Relationship-chain system elem (TIMSNSSystemElem, seed 001).
+/// Relationship-chain system elem (TIMSNSSystemElem, the relationship chain guide).
 public struct SnsSystemElem: WireMessage {
     /// `imcodec.v1.SnsSystemElem`.
     public static var protoMessageName: String { "imcodec.v1.SnsSystemElem" }
@@ -2586,7 +2586,7 @@ public struct SnsSystemElem: WireMessage {
     }
 }
 
-/// Profile-change system elem (TIMProfileSystemElem, seed 001).
+/// Profile-change system elem (TIMProfileSystemElem, the relationship chain guide).
 public struct ProfileSystemElem: WireMessage {
     /// `imcodec.v1.ProfileSystemElem`.
     public static var protoMessageName: String { "imcodec.v1.ProfileSystemElem" }
@@ -2842,7 +2842,7 @@ public struct ApnsPushInfo: WireMessage {
 }
 
 /// A message: one-to-one (receiver set) or group (group_id set), with its
-/// flags and its ordered elems (seed 002).
+/// flags and its ordered elems (the messaging guide).
 public struct Message: WireMessage {
     /// `imcodec.v1.Message`.
     public static var protoMessageName: String { "imcodec.v1.Message" }
@@ -2916,7 +2916,7 @@ public struct Message: WireMessage {
     /// ``offlinePushInfo``, held on the heap (see ``Indirect``).
     var _offlinePushInfo: Indirect<OfflinePushInfo>? = nil
 
-    /// Custom data stored in the cloud with the message: NSData in seed 002
+    /// Custom data stored in the cloud with the message: NSData in the messaging guide
     /// (assigned with dataUsingEncoding:), so any bytes, UTF-8 or not.
     ///
     /// `cloud_custom_data` (field 17, bytes).
@@ -2925,8 +2925,8 @@ public struct Message: WireMessage {
     /// `elems` (field 18, repeated Elem).
     public var elems: [Elem] = []
 
-    /// Whether the logged-in user sent this message (V2TIMMessage.isSelf, seed
-    /// 002: the read-receipt examples branch on it). Local to one client.
+    /// Whether the logged-in user sent this message (V2TIMMessage.isSelf, the messaging
+    /// guide: the read-receipt examples branch on it). Local to one client.
     ///
     /// `is_self` (field 19, bool).
     public var isSelf: Bool = false
@@ -3138,7 +3138,7 @@ public struct ModificationEvent: WireMessage {
     }
 }
 
-/// A connection-state change (seed 000) with the status code of seed 003
+/// A connection-state change (the SDK manager guide) with the status code of RongCloud's connection status page
 /// where one applies.
 public struct ConnectionEvent: WireMessage {
     /// `imcodec.v1.ConnectionEvent`.
@@ -3157,7 +3157,7 @@ public struct ConnectionEvent: WireMessage {
     /// `text` (field 3, string).
     public var text: String = ""
 
-    /// The RongCloud status (seed 003), when the event reports one; an event
+    /// The RongCloud status (RongCloud's connection status page), when the event reports one; an event
     /// that reports only a RongCloud status leaves state at 0.
     ///
     /// `rong_cloud_status` (field 5, RongCloudStatus).
@@ -3206,7 +3206,7 @@ public struct RongCloudStatus: WireMessage {
     }
 }
 
-/// A user-status change (seed 000); code and text for RECONNECT_FAILED.
+/// A user-status change (the SDK manager guide); code and text for RECONNECT_FAILED.
 public struct UserStatusEvent: WireMessage {
     /// `imcodec.v1.UserStatusEvent`.
     public static var protoMessageName: String { "imcodec.v1.UserStatusEvent" }
@@ -3239,7 +3239,7 @@ public struct UserStatusEvent: WireMessage {
 }
 
 /// One page of the members who have read a group message, as
-/// getGroupMessageReadMemberList delivers it (seed 002): the members, the
+/// getGroupMessageReadMemberList delivers it (the messaging guide): the members, the
 /// cursor of the next page and whether the list is complete.
 public struct GroupMessageReadMembers: WireMessage {
     /// `imcodec.v1.GroupMessageReadMembers`.
@@ -3283,7 +3283,7 @@ public struct GroupMessageReadMembers: WireMessage {
     }
 }
 
-/// TIMFriend (seed 001): one entry of the friend list or the blacklist.
+/// TIMFriend (the relationship chain guide): one entry of the friend list or the blacklist.
 public struct Friend: WireMessage {
     /// `imcodec.v1.Friend`.
     public static var protoMessageName: String { "imcodec.v1.Friend" }
@@ -3308,8 +3308,8 @@ public struct Friend: WireMessage {
     /// `add_time` (field 6, uint64).
     public var addTime: UInt64 = 0
 
-    /// Friend custom fields: a key and a bytes or number value (seed 001). In
-    /// seed 001 a key is the SDK's TIMFriendTypeKey_Custom_Prefix
+    /// Friend custom fields: a key and a bytes or number value (the relationship chain guide). In
+    /// the relationship chain guide a key is the SDK's TIMFriendTypeKey_Custom_Prefix
     /// ("Tag_SNS_Custom_" in the SDK headers) followed by the field's name.
     ///
     /// `custom_info` (field 7, repeated CustomInfoEntry).
@@ -3352,7 +3352,7 @@ public struct Friend: WireMessage {
     }
 }
 
-/// TIMFriendRequest (seed 001): an add-friend request.
+/// TIMFriendRequest (the relationship chain guide): an add-friend request.
 public struct FriendRequest: WireMessage {
     /// `imcodec.v1.FriendRequest`.
     public static var protoMessageName: String { "imcodec.v1.FriendRequest" }
@@ -3396,7 +3396,7 @@ public struct FriendRequest: WireMessage {
     }
 }
 
-/// TIMFriendResponse (seed 001): the answer to an add-friend request.
+/// TIMFriendResponse (the relationship chain guide): the answer to an add-friend request.
 public struct FriendResponse: WireMessage {
     /// `imcodec.v1.FriendResponse`.
     public static var protoMessageName: String { "imcodec.v1.FriendResponse" }
@@ -3428,7 +3428,7 @@ public struct FriendResponse: WireMessage {
     }
 }
 
-/// TIMFriendResult (seed 001): the result of a friendship call for one user.
+/// TIMFriendResult (the relationship chain guide): the result of a friendship call for one user.
 public struct FriendResult: WireMessage {
     /// `imcodec.v1.FriendResult`.
     public static var protoMessageName: String { "imcodec.v1.FriendResult" }
@@ -3460,7 +3460,7 @@ public struct FriendResult: WireMessage {
     }
 }
 
-/// TIMFriendCheckInfo (seed 001): the users a relationship check asks about.
+/// TIMFriendCheckInfo (the relationship chain guide): the users a relationship check asks about.
 public struct FriendCheckInfo: WireMessage {
     /// `imcodec.v1.FriendCheckInfo`.
     public static var protoMessageName: String { "imcodec.v1.FriendCheckInfo" }
@@ -3487,7 +3487,7 @@ public struct FriendCheckInfo: WireMessage {
     }
 }
 
-/// TIMCheckFriendResult (seed 001): the relationship with one checked user.
+/// TIMCheckFriendResult (the relationship chain guide): the relationship with one checked user.
 public struct CheckFriendResult: WireMessage {
     /// `imcodec.v1.CheckFriendResult`.
     public static var protoMessageName: String { "imcodec.v1.CheckFriendResult" }
@@ -3524,7 +3524,7 @@ public struct CheckFriendResult: WireMessage {
     }
 }
 
-/// TIMFriendPendencyRequest (seed 001): which pendency page is asked for.
+/// TIMFriendPendencyRequest (the relationship chain guide): which pendency page is asked for.
 public struct FriendPendencyRequest: WireMessage {
     /// `imcodec.v1.FriendPendencyRequest`.
     public static var protoMessageName: String { "imcodec.v1.FriendPendencyRequest" }
@@ -3561,7 +3561,7 @@ public struct FriendPendencyRequest: WireMessage {
     }
 }
 
-/// TIMFriendPendencyResponse (seed 001): the paging state of a pendency page.
+/// TIMFriendPendencyResponse (the relationship chain guide): the paging state of a pendency page.
 public struct FriendPendencyResponse: WireMessage {
     /// `imcodec.v1.FriendPendencyResponse`.
     public static var protoMessageName: String { "imcodec.v1.FriendPendencyResponse" }
@@ -3593,7 +3593,7 @@ public struct FriendPendencyResponse: WireMessage {
     }
 }
 
-/// TIMFriendPendencyItem (seed 001): one pending add-friend request.
+/// TIMFriendPendencyItem (the relationship chain guide): one pending add-friend request.
 public struct FriendPendencyItem: WireMessage {
     /// `imcodec.v1.FriendPendencyItem`.
     public static var protoMessageName: String { "imcodec.v1.FriendPendencyItem" }
@@ -3640,7 +3640,7 @@ public struct FriendPendencyItem: WireMessage {
     }
 }
 
-/// TIMFriendGroup (seed 001 names it; fields from the SDK headers): a friend
+/// TIMFriendGroup (the relationship chain guide names it; fields from the SDK headers): a friend
 /// group with its member count and members.
 public struct FriendGroup: WireMessage {
     /// `imcodec.v1.FriendGroup`.
@@ -3823,7 +3823,7 @@ public struct FriendGroupList: WireMessage {
 }
 
 /// One entry of a group's custom-field dictionary: a key and a bytes value
-/// (seed 004: NSDictionary with NSString keys and NSData values).
+/// (the group guide: NSDictionary with NSString keys and NSData values).
 public struct GroupCustomEntry: WireMessage {
     /// `imcodec.v1.GroupCustomEntry`.
     public static var protoMessageName: String { "imcodec.v1.GroupCustomEntry" }
@@ -3850,7 +3850,7 @@ public struct GroupCustomEntry: WireMessage {
     }
 }
 
-/// TIMGroupSelfInfo: the logged-in user's own membership (seed 004 names it;
+/// TIMGroupSelfInfo: the logged-in user's own membership (the group guide names it;
 /// fields from the SDK headers).
 public struct GroupSelfInfo: WireMessage {
     /// `imcodec.v1.GroupSelfInfo`.
@@ -3888,7 +3888,7 @@ public struct GroupSelfInfo: WireMessage {
     }
 }
 
-/// TIMGroupInfo (seed 004): a group profile.
+/// TIMGroupInfo (the group guide): a group profile.
 public struct GroupInfo: WireMessage {
     /// `imcodec.v1.GroupInfo`.
     public static var protoMessageName: String { "imcodec.v1.GroupInfo" }
@@ -4013,7 +4013,7 @@ public struct GroupInfo: WireMessage {
     }
 }
 
-/// TIMCreateGroupMemberInfo: a member named at creation (seed 004 uses it;
+/// TIMCreateGroupMemberInfo: a member named at creation (the group guide uses it;
 /// fields from the SDK headers).
 public struct CreateGroupMemberInfo: WireMessage {
     /// `imcodec.v1.CreateGroupMemberInfo`.
@@ -4046,7 +4046,7 @@ public struct CreateGroupMemberInfo: WireMessage {
     }
 }
 
-/// TIMCreateGroupInfo (seed 004): the parameters of createGroup.
+/// TIMCreateGroupInfo (the group guide): the parameters of createGroup.
 public struct CreateGroupInfo: WireMessage {
     /// `imcodec.v1.CreateGroupInfo`.
     public static var protoMessageName: String { "imcodec.v1.CreateGroupInfo" }
@@ -4122,7 +4122,7 @@ public struct CreateGroupInfo: WireMessage {
     }
 }
 
-/// TIMGroupMemberResult (seed 004): the result of a member operation for one
+/// TIMGroupMemberResult (the group guide): the result of a member operation for one
 /// user.
 public struct GroupMemberResult: WireMessage {
     /// `imcodec.v1.GroupMemberResult`.
@@ -4150,7 +4150,7 @@ public struct GroupMemberResult: WireMessage {
     }
 }
 
-/// TIMGroupPendencyMeta (seed 004): the paging state of a group pendency page.
+/// TIMGroupPendencyMeta (the group guide): the paging state of a group pendency page.
 public struct GroupPendencyMeta: WireMessage {
     /// `imcodec.v1.GroupPendencyMeta`.
     public static var protoMessageName: String { "imcodec.v1.GroupPendencyMeta" }
@@ -4182,7 +4182,7 @@ public struct GroupPendencyMeta: WireMessage {
     }
 }
 
-/// TIMGroupPendencyItem (seed 004): one application to join or invitation.
+/// TIMGroupPendencyItem (the group guide): one application to join or invitation.
 public struct GroupPendencyItem: WireMessage {
     /// `imcodec.v1.GroupPendencyItem`.
     public static var protoMessageName: String { "imcodec.v1.GroupPendencyItem" }
@@ -4377,11 +4377,11 @@ public struct Event: WireMessage {
         case connection(ConnectionEvent)
         /// `user_status` (field 5, UserStatusEvent).
         case userStatus(UserStatusEvent)
-        /// The members who have read a group message (seed 002).
+        /// The members who have read a group message (the messaging guide).
         ///
         /// `read_members` (field 6, GroupMessageReadMembers).
         case readMembers(GroupMessageReadMembers)
-        /// Relationship chain (seed 001).
+        /// Relationship chain (the relationship chain guide).
         ///
         /// `friend_list` (field 20, FriendList).
         case friendList(FriendList)
@@ -4399,7 +4399,7 @@ public struct Event: WireMessage {
         case friendGroups(FriendGroupList)
         /// `blacklist` (field 27, Blacklist).
         case blacklist(Blacklist)
-        /// Groups (seed 004).
+        /// Groups (the group guide).
         ///
         /// `group_profiles` (field 28, GroupInfoList).
         case groupProfiles(GroupInfoList)

@@ -198,7 +198,7 @@ public nonisolated struct Imcodec_Testee_V1_DecodeStreamRequest: Sendable {
   public init() {}
 }
 
-/// Validate a payload against a limits profile ("seed" or "current").
+/// Validate a payload against a limits profile ("sdk-guide" or "current").
 public nonisolated struct Imcodec_Testee_V1_ValidateRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for

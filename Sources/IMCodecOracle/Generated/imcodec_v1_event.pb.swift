@@ -80,7 +80,7 @@ public nonisolated struct Imcodec_V1_Event: Sendable {
     set {kind = .userStatus(newValue)}
   }
 
-  /// The members who have read a group message (seed 002).
+  /// The members who have read a group message (the messaging guide).
   public var readMembers: Imcodec_V1_GroupMessageReadMembers {
     get {
       if case .readMembers(let v)? = kind {return v}
@@ -89,7 +89,7 @@ public nonisolated struct Imcodec_V1_Event: Sendable {
     set {kind = .readMembers(newValue)}
   }
 
-  /// Relationship chain (seed 001).
+  /// Relationship chain (the relationship chain guide).
   public var friendList: Imcodec_V1_FriendList {
     get {
       if case .friendList(let v)? = kind {return v}
@@ -154,7 +154,7 @@ public nonisolated struct Imcodec_V1_Event: Sendable {
     set {kind = .blacklist(newValue)}
   }
 
-  /// Groups (seed 004).
+  /// Groups (the group guide).
   public var groupProfiles: Imcodec_V1_GroupInfoList {
     get {
       if case .groupProfiles(let v)? = kind {return v}
@@ -203,9 +203,9 @@ public nonisolated struct Imcodec_V1_Event: Sendable {
     case modification(Imcodec_V1_ModificationEvent)
     case connection(Imcodec_V1_ConnectionEvent)
     case userStatus(Imcodec_V1_UserStatusEvent)
-    /// The members who have read a group message (seed 002).
+    /// The members who have read a group message (the messaging guide).
     case readMembers(Imcodec_V1_GroupMessageReadMembers)
-    /// Relationship chain (seed 001).
+    /// Relationship chain (the relationship chain guide).
     case friendList(Imcodec_V1_FriendList)
     case friendRequest(Imcodec_V1_FriendRequest)
     case friendResponse(Imcodec_V1_FriendResponse)
@@ -214,7 +214,7 @@ public nonisolated struct Imcodec_V1_Event: Sendable {
     case friendPendency(Imcodec_V1_FriendPendencyPage)
     case friendGroups(Imcodec_V1_FriendGroupList)
     case blacklist(Imcodec_V1_Blacklist)
-    /// Groups (seed 004).
+    /// Groups (the group guide).
     case groupProfiles(Imcodec_V1_GroupInfoList)
     case createGroup(Imcodec_V1_CreateGroupInfo)
     case groupMembers(Imcodec_V1_GroupMemberList)

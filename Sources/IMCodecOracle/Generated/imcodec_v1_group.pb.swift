@@ -8,12 +8,12 @@
 // For information on using the generated types, please see the documentation:
 //   https://github.com/apple/swift-protobuf/
 
-/// Group management (seed 004): group profiles, group creation, member lists,
+/// Group management (the group guide): group profiles, group creation, member lists,
 /// member operation results and group pendency, as the answers and
 /// notifications an IM client receives. They travel in event frames as kinds
 /// of `imcodec.v1.Event` (event.proto).
 ///
-/// Where seed 004 names an enum or a type without its numbers or fields
+/// Where the group guide names an enum or a type without its numbers or fields
 /// (TIMGroupAddOpt, TIMGroupSearchableType, TIMGroupMemberVisibleType,
 /// TIMGroupSelfInfo, TIMCreateGroupMemberInfo, the pendency enums), they come
 /// from the public Tencent IM SDK headers, as in model.proto.
@@ -35,7 +35,7 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-/// TIMGroupAddOpt: how users join a group (seed 004 names the option;
+/// TIMGroupAddOpt: how users join a group (the group guide names the option;
 /// numbers from the SDK headers).
 public nonisolated enum Imcodec_V1_GroupAddOpt: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
@@ -75,7 +75,7 @@ public nonisolated enum Imcodec_V1_GroupAddOpt: SwiftProtobuf.Enum, Swift.CaseIt
 
 }
 
-/// TIMGroupSearchableType (seed 004 names it; numbers from the SDK headers).
+/// TIMGroupSearchableType (the group guide names it; numbers from the SDK headers).
 public nonisolated enum Imcodec_V1_GroupSearchableType: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unknown // = 0
@@ -114,7 +114,7 @@ public nonisolated enum Imcodec_V1_GroupSearchableType: SwiftProtobuf.Enum, Swif
 
 }
 
-/// TIMGroupMemberVisibleType (seed 004 names it; numbers from the SDK headers).
+/// TIMGroupMemberVisibleType (the group guide names it; numbers from the SDK headers).
 public nonisolated enum Imcodec_V1_GroupMemberVisibleType: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unknown // = 0
@@ -199,8 +199,8 @@ public nonisolated enum Imcodec_V1_GroupReceiveMessageOpt: SwiftProtobuf.Enum, S
 
 }
 
-/// TIMGroupPendencyGetType: an application to join or an invitation (seed
-/// 004 names it; numbers from the SDK headers).
+/// TIMGroupPendencyGetType: an application to join or an invitation (the group
+/// guide names it; numbers from the SDK headers).
 public nonisolated enum Imcodec_V1_GroupPendencyGetType: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case join // = 0
@@ -235,7 +235,7 @@ public nonisolated enum Imcodec_V1_GroupPendencyGetType: SwiftProtobuf.Enum, Swi
 
 }
 
-/// TIMGroupPendencyHandleStatus (seed 004 names it; numbers from the SDK
+/// TIMGroupPendencyHandleStatus (the group guide names it; numbers from the SDK
 /// headers).
 public nonisolated enum Imcodec_V1_GroupPendencyHandleStatus: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
@@ -275,7 +275,7 @@ public nonisolated enum Imcodec_V1_GroupPendencyHandleStatus: SwiftProtobuf.Enum
 
 }
 
-/// TIMGroupPendencyHandleResult (seed 004 names it; numbers from the SDK
+/// TIMGroupPendencyHandleResult (the group guide names it; numbers from the SDK
 /// headers).
 public nonisolated enum Imcodec_V1_GroupPendencyHandleResult: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
@@ -312,7 +312,7 @@ public nonisolated enum Imcodec_V1_GroupPendencyHandleResult: SwiftProtobuf.Enum
 }
 
 /// One entry of a group's custom-field dictionary: a key and a bytes value
-/// (seed 004: NSDictionary with NSString keys and NSData values).
+/// (the group guide: NSDictionary with NSString keys and NSData values).
 public nonisolated struct Imcodec_V1_GroupCustomEntry: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -327,7 +327,7 @@ public nonisolated struct Imcodec_V1_GroupCustomEntry: Sendable {
   public init() {}
 }
 
-/// TIMGroupSelfInfo: the logged-in user's own membership (seed 004 names it;
+/// TIMGroupSelfInfo: the logged-in user's own membership (the group guide names it;
 /// fields from the SDK headers).
 public nonisolated struct Imcodec_V1_GroupSelfInfo: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -347,7 +347,7 @@ public nonisolated struct Imcodec_V1_GroupSelfInfo: Sendable {
   public init() {}
 }
 
-/// TIMGroupInfo (seed 004): a group profile.
+/// TIMGroupInfo (the group guide): a group profile.
 public nonisolated struct Imcodec_V1_GroupInfo: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -469,7 +469,7 @@ public nonisolated struct Imcodec_V1_GroupInfo: @unchecked Sendable {
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
-/// TIMCreateGroupMemberInfo: a member named at creation (seed 004 uses it;
+/// TIMCreateGroupMemberInfo: a member named at creation (the group guide uses it;
 /// fields from the SDK headers).
 public nonisolated struct Imcodec_V1_CreateGroupMemberInfo: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -487,7 +487,7 @@ public nonisolated struct Imcodec_V1_CreateGroupMemberInfo: Sendable {
   public init() {}
 }
 
-/// TIMCreateGroupInfo (seed 004): the parameters of createGroup.
+/// TIMCreateGroupInfo (the group guide): the parameters of createGroup.
 public nonisolated struct Imcodec_V1_CreateGroupInfo: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -522,7 +522,7 @@ public nonisolated struct Imcodec_V1_CreateGroupInfo: Sendable {
   public init() {}
 }
 
-/// TIMGroupMemberResult (seed 004): the result of a member operation for one
+/// TIMGroupMemberResult (the group guide): the result of a member operation for one
 /// user.
 public nonisolated struct Imcodec_V1_GroupMemberResult: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -538,7 +538,7 @@ public nonisolated struct Imcodec_V1_GroupMemberResult: Sendable {
   public init() {}
 }
 
-/// TIMGroupPendencyMeta (seed 004): the paging state of a group pendency page.
+/// TIMGroupPendencyMeta (the group guide): the paging state of a group pendency page.
 public nonisolated struct Imcodec_V1_GroupPendencyMeta: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -555,7 +555,7 @@ public nonisolated struct Imcodec_V1_GroupPendencyMeta: Sendable {
   public init() {}
 }
 
-/// TIMGroupPendencyItem (seed 004): one application to join or invitation.
+/// TIMGroupPendencyItem (the group guide): one application to join or invitation.
 public nonisolated struct Imcodec_V1_GroupPendencyItem: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for

@@ -18,9 +18,9 @@
 /// payloads must be byte-comparable): key/value lists are explicit repeated
 /// entry messages, which are wire-compatible with maps.
 ///
-/// Sources: the seed documents (Tencent IM SDK docs on messages, groups,
+/// Sources: the SDK guides (Tencent IM SDK docs on messages, groups,
 /// relationship chain and SDK events; a RongCloud page on connection status).
-/// Where a seed names a value without a number, the number comes from the
+/// Where a guide names a value without a number, the number comes from the
 /// public Tencent IM SDK headers; each such enum says so.
 
 #if canImport(FoundationEssentials)
@@ -179,7 +179,7 @@ public nonisolated enum Imcodec_V1_ImageFormat: SwiftProtobuf.Enum, Swift.CaseIt
 
 }
 
-/// TIMGender (seed 001 names the field; numbers from the SDK headers).
+/// TIMGender (the relationship chain guide names the field; numbers from the SDK headers).
 public nonisolated enum Imcodec_V1_Gender: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unknown // = 0
@@ -218,7 +218,7 @@ public nonisolated enum Imcodec_V1_Gender: SwiftProtobuf.Enum, Swift.CaseIterabl
 
 }
 
-/// TIMFriendAllowType: how a user accepts friend requests (seed 001 names the
+/// TIMFriendAllowType: how a user accepts friend requests (the relationship chain guide names the
 /// field; numbers from the SDK headers).
 public nonisolated enum Imcodec_V1_FriendAllowType: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
@@ -258,7 +258,7 @@ public nonisolated enum Imcodec_V1_FriendAllowType: SwiftProtobuf.Enum, Swift.Ca
 
 }
 
-/// TIMGroupMemberRole (seed 004 names the roles; numbers from the SDK headers).
+/// TIMGroupMemberRole (the group guide names the roles; numbers from the SDK headers).
 public nonisolated enum Imcodec_V1_GroupMemberRole: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case undefined // = 0
@@ -301,7 +301,7 @@ public nonisolated enum Imcodec_V1_GroupMemberRole: SwiftProtobuf.Enum, Swift.Ca
 
 }
 
-/// TIM_GROUP_TIPS_TYPE (seed 004, values 0x01-0x07).
+/// TIM_GROUP_TIPS_TYPE (the group guide, values 0x01-0x07).
 public nonisolated enum Imcodec_V1_GroupTipsType: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -360,7 +360,7 @@ public nonisolated enum Imcodec_V1_GroupTipsType: SwiftProtobuf.Enum, Swift.Case
 
 }
 
-/// TIM_GROUP_INFO_CHANGE_TYPE: what a group-change entry changed (seed 004
+/// TIM_GROUP_INFO_CHANGE_TYPE: what a group-change entry changed (the group guide
 /// names the type; numbers from the SDK headers).
 public nonisolated enum Imcodec_V1_GroupInfoChangeType: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
@@ -416,7 +416,7 @@ public nonisolated enum Imcodec_V1_GroupInfoChangeType: SwiftProtobuf.Enum, Swif
 
 }
 
-/// TIM_GROUP_SYSTEM_TYPE (seed 004, values 0x01-0x0e and 0xff).
+/// TIM_GROUP_SYSTEM_TYPE (the group guide, values 0x01-0x0e and 0xff).
 public nonisolated enum Imcodec_V1_GroupSystemType: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -507,7 +507,7 @@ public nonisolated enum Imcodec_V1_GroupSystemType: SwiftProtobuf.Enum, Swift.Ca
 
 }
 
-/// TIM_SNS_SYSTEM_TYPE (seed 001, values 0x01-0x04).
+/// TIM_SNS_SYSTEM_TYPE (the relationship chain guide, values 0x01-0x04).
 public nonisolated enum Imcodec_V1_SnsSystemType: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -554,7 +554,7 @@ public nonisolated enum Imcodec_V1_SnsSystemType: SwiftProtobuf.Enum, Swift.Case
 
 }
 
-/// TIM_PROFILE_SYSTEM_TYPE (seed 001, value 0x01).
+/// TIM_PROFILE_SYSTEM_TYPE (the relationship chain guide, value 0x01).
 public nonisolated enum Imcodec_V1_ProfileSystemType: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -589,7 +589,7 @@ public nonisolated enum Imcodec_V1_ProfileSystemType: SwiftProtobuf.Enum, Swift.
 
 }
 
-/// The connection listener's callbacks (seed 000: onConnSucc, onConnecting,
+/// The connection listener's callbacks (the SDK manager guide: onConnSucc, onConnecting,
 /// onConnFailed, onDisconnect).
 public nonisolated enum Imcodec_V1_ConnectionState: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
@@ -637,7 +637,7 @@ public nonisolated enum Imcodec_V1_ConnectionState: SwiftProtobuf.Enum, Swift.Ca
 
 }
 
-/// RongCloud's RCConnectionStatus: the codes the seed 003 page asks apps to
+/// RongCloud's RCConnectionStatus: the codes RongCloud's connection status page page asks apps to
 /// handle, and 0, ConnectionStatus_Connected in the RongCloud SDK headers. 0 is
 /// a status like the others, so a ConnectionEvent carries the code inside a
 /// RongCloudStatus, whose presence says that the event has one.
@@ -647,18 +647,18 @@ public nonisolated enum Imcodec_V1_ConnectionStatusCode: SwiftProtobuf.Enum, Swi
   /// ConnectionStatus_Connected: connected to the RongCloud server.
   case connected // = 0
 
-  /// ConnectionStatus_KICKED_OFFLINE_BY_OTHER_CLIENT (seed 003): the user logged
+  /// ConnectionStatus_KICKED_OFFLINE_BY_OTHER_CLIENT (RongCloud's connection status page): the user logged
   /// in on another device, and this one is offline.
   case kickedOfflineByOtherClient // = 6
 
-  /// ConnectionStatus_Timeout (seed 003): automatic reconnection timed out; the
+  /// ConnectionStatus_Timeout (RongCloud's connection status page): automatic reconnection timed out; the
   /// SDK does not retry.
   case timeout // = 14
 
-  /// ConnectionStatus_TOKEN_INCORRECT (seed 003): the token is invalid.
+  /// ConnectionStatus_TOKEN_INCORRECT (RongCloud's connection status page): the token is invalid.
   case tokenIncorrect // = 15
 
-  /// ConnectionStatus_DISCONN_EXCEPTION (seed 003): disconnected because the
+  /// ConnectionStatus_DISCONN_EXCEPTION (RongCloud's connection status page): disconnected because the
   /// user is banned.
   case disconnException // = 16
   case UNRECOGNIZED(Int)
@@ -700,7 +700,7 @@ public nonisolated enum Imcodec_V1_ConnectionStatusCode: SwiftProtobuf.Enum, Swi
 
 }
 
-/// Tencent IM result codes the seed documents name, so that applications can
+/// Tencent IM result codes the SDK guides name, so that applications can
 /// match on them. ConnectionEvent.code and UserStatusEvent.code carry codes of
 /// this kind; the validator warns on one this enum does not name.
 public nonisolated enum Imcodec_V1_ImErrorCode: SwiftProtobuf.Enum, Swift.CaseIterable {
@@ -709,15 +709,15 @@ public nonisolated enum Imcodec_V1_ImErrorCode: SwiftProtobuf.Enum, Swift.CaseIt
   /// Success (ERR_SUCC).
   case succ // = 0
 
-  /// ERR_IMSDK_KICKED_BY_OTHERS (seed 000): a login after a forcible logout
+  /// ERR_IMSDK_KICKED_BY_OTHERS (the SDK manager guide): a login after a forcible logout
   /// while offline fails with this code; the app may log in again.
   case kickedByOthers // = 6208
 
-  /// Seed 002: the sender is on the receiver's blocklist and the console's
+  /// The messaging guide: the sender is on the receiver's blocklist and the console's
   /// "Show 'Sent successfully' after sending messages" is disabled.
   case inPeerBlocklist // = 20007
 
-  /// Seed 002: the relationship check for one-to-one messages is on and the
+  /// The messaging guide: the relationship check for one-to-one messages is on and the
   /// receiver is not a friend.
   case notFriend // = 20009
   case UNRECOGNIZED(Int)
@@ -756,7 +756,7 @@ public nonisolated enum Imcodec_V1_ImErrorCode: SwiftProtobuf.Enum, Swift.CaseIt
 
 }
 
-/// TIMFriendStatus (seed 001): the per-user result of a friendship call.
+/// TIMFriendStatus (the relationship chain guide): the per-user result of a friendship call.
 public nonisolated enum Imcodec_V1_FriendStatus: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
 
@@ -842,7 +842,7 @@ public nonisolated enum Imcodec_V1_FriendStatus: SwiftProtobuf.Enum, Swift.CaseI
 
 }
 
-/// TIMGroupMemberStatus (seed 004): the per-member result of a member
+/// TIMGroupMemberStatus (the group guide): the per-member result of a member
 /// operation.
 public nonisolated enum Imcodec_V1_GroupMemberStatus: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
@@ -895,7 +895,7 @@ public nonisolated enum Imcodec_V1_GroupMemberStatus: SwiftProtobuf.Enum, Swift.
 
 }
 
-/// V2TIMGroupAtType (seed 002 switches on V2TIM_AT_ME, V2TIM_AT_ALL and
+/// V2TIMGroupAtType (the messaging guide switches on V2TIM_AT_ME, V2TIM_AT_ALL and
 /// V2TIM_AT_ALL_AT_ME; numbers from the SDK headers): how a group @ message
 /// mentions the logged-in user.
 public nonisolated enum Imcodec_V1_GroupAtType: SwiftProtobuf.Enum, Swift.CaseIterable {
@@ -946,7 +946,7 @@ public nonisolated enum Imcodec_V1_GroupAtType: SwiftProtobuf.Enum, Swift.CaseIt
 
 }
 
-/// The user status listener's callbacks (seed 000: onForceOffline,
+/// The user status listener's callbacks (the SDK manager guide: onForceOffline,
 /// onReConnFailed, onUserSigExpired).
 public nonisolated enum Imcodec_V1_UserStatusType: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
@@ -991,7 +991,7 @@ public nonisolated enum Imcodec_V1_UserStatusType: SwiftProtobuf.Enum, Swift.Cas
 }
 
 /// One entry of a custom-field dictionary: a key and a bytes or number value
-/// (seed 001: "value is NSData or NSNumber").
+/// (the relationship chain guide: "value is NSData or NSNumber").
 public nonisolated struct Imcodec_V1_CustomInfoEntry: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1029,7 +1029,7 @@ public nonisolated struct Imcodec_V1_CustomInfoEntry: Sendable {
 }
 
 /// One entry of a group member's custom-field dictionary: a key and a bytes
-/// value. Seed 004 gives member custom fields as NSDictionary<NSString*,
+/// value. The group guide gives member custom fields as NSDictionary<NSString*,
 /// NSData*>: unlike profile custom fields, never a number. Field 2 is the
 /// data of CustomInfoEntry, so a data entry has the same bytes as before; a
 /// number (CustomInfoEntry field 3) is an unknown field here.
@@ -1047,7 +1047,7 @@ public nonisolated struct Imcodec_V1_MemberCustomEntry: Sendable {
   public init() {}
 }
 
-/// TIMUserProfile (seed 001).
+/// TIMUserProfile (the relationship chain guide).
 public nonisolated struct Imcodec_V1_UserProfile: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1075,7 +1075,7 @@ public nonisolated struct Imcodec_V1_UserProfile: Sendable {
 
   public var role: UInt32 = 0
 
-  /// Custom profile fields. In seed 001 a key is the SDK's
+  /// Custom profile fields. In the relationship chain guide a key is the SDK's
   /// TIMProfileTypeKey_Custom_Prefix ("Tag_Profile_Custom_" in the SDK
   /// headers) followed by the field's name.
   public var customInfo: [Imcodec_V1_CustomInfoEntry] = []
@@ -1085,7 +1085,7 @@ public nonisolated struct Imcodec_V1_UserProfile: Sendable {
   public init() {}
 }
 
-/// TIMGroupMemberInfo (seed 004).
+/// TIMGroupMemberInfo (the group guide).
 public nonisolated struct Imcodec_V1_GroupMemberInfo: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1198,8 +1198,8 @@ public nonisolated struct Imcodec_V1_SoundElem: Sendable {
   /// message did not come through the REST API.
   public var downloadFlag: UInt32 = 0
 
-  /// Whether the receiving user has played the sound: the red dot that seed
-  /// 002 shows until playback. Local to one client.
+  /// Whether the receiving user has played the sound: the red dot that the messaging
+  /// guide shows until playback. Local to one client.
   public var isPlayed: Bool = false
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -1267,7 +1267,7 @@ public nonisolated struct Imcodec_V1_FileElem: Sendable {
   public init() {}
 }
 
-/// Location elem (seed 002: description, longitude, latitude).
+/// Location elem (the messaging guide: description, longitude, latitude).
 public nonisolated struct Imcodec_V1_LocationElem: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1411,7 +1411,7 @@ public nonisolated struct Imcodec_V1_ChangedGroupMemberInfo: Sendable {
   fileprivate var _info: Imcodec_V1_GroupMemberInfo? = nil
 }
 
-/// Group tips elem (TIMGroupTipsElem, seed 004).
+/// Group tips elem (TIMGroupTipsElem, the group guide).
 public nonisolated struct Imcodec_V1_GroupTipsElem: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1499,7 +1499,7 @@ public nonisolated struct Imcodec_V1_GroupTipsElem: @unchecked Sendable {
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
-/// Group system elem (TIMGroupSystemElem, seed 004).
+/// Group system elem (TIMGroupSystemElem, the group guide).
 public nonisolated struct Imcodec_V1_GroupSystemElem: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1573,7 +1573,7 @@ public nonisolated struct Imcodec_V1_GroupSystemElem: @unchecked Sendable {
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
-/// One user of a relationship-chain change (TIMSNSChangeInfo, seed 001).
+/// One user of a relationship-chain change (TIMSNSChangeInfo, the relationship chain guide).
 public nonisolated struct Imcodec_V1_SnsChangeInfo: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1592,7 +1592,7 @@ public nonisolated struct Imcodec_V1_SnsChangeInfo: Sendable {
   public init() {}
 }
 
-/// Relationship-chain system elem (TIMSNSSystemElem, seed 001).
+/// Relationship-chain system elem (TIMSNSSystemElem, the relationship chain guide).
 public nonisolated struct Imcodec_V1_SnsSystemElem: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1607,7 +1607,7 @@ public nonisolated struct Imcodec_V1_SnsSystemElem: Sendable {
   public init() {}
 }
 
-/// Profile-change system elem (TIMProfileSystemElem, seed 001).
+/// Profile-change system elem (TIMProfileSystemElem, the relationship chain guide).
 public nonisolated struct Imcodec_V1_ProfileSystemElem: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1870,7 +1870,7 @@ public nonisolated struct Imcodec_V1_ApnsPushInfo: Sendable {
 }
 
 /// A message: one-to-one (receiver set) or group (group_id set), with its
-/// flags and its ordered elems (seed 002).
+/// flags and its ordered elems (the messaging guide).
 public nonisolated struct Imcodec_V1_Message: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1969,7 +1969,7 @@ public nonisolated struct Imcodec_V1_Message: @unchecked Sendable {
   /// Clears the value of `offlinePushInfo`. Subsequent reads from it will return its default value.
   public mutating func clearOfflinePushInfo() {_uniqueStorage()._offlinePushInfo = nil}
 
-  /// Custom data stored in the cloud with the message: NSData in seed 002
+  /// Custom data stored in the cloud with the message: NSData in the messaging guide
   /// (assigned with dataUsingEncoding:), so any bytes, UTF-8 or not.
   public var cloudCustomData: Data {
     get {_storage._cloudCustomData}
@@ -1981,8 +1981,8 @@ public nonisolated struct Imcodec_V1_Message: @unchecked Sendable {
     set {_uniqueStorage()._elems = newValue}
   }
 
-  /// Whether the logged-in user sent this message (V2TIMMessage.isSelf, seed
-  /// 002: the read-receipt examples branch on it). Local to one client.
+  /// Whether the logged-in user sent this message (V2TIMMessage.isSelf, the messaging
+  /// guide: the read-receipt examples branch on it). Local to one client.
   public var isSelf: Bool {
     get {_storage._isSelf}
     set {_uniqueStorage()._isSelf = newValue}
@@ -2091,7 +2091,7 @@ public nonisolated struct Imcodec_V1_ModificationEvent: Sendable {
   fileprivate var _message: Imcodec_V1_Message? = nil
 }
 
-/// A connection-state change (seed 000) with the status code of seed 003
+/// A connection-state change (the SDK manager guide) with the status code of RongCloud's connection status page
 /// where one applies.
 public nonisolated struct Imcodec_V1_ConnectionEvent: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -2106,7 +2106,7 @@ public nonisolated struct Imcodec_V1_ConnectionEvent: Sendable {
   /// Error text of FAILED and DISCONNECTED.
   public var text: String = String()
 
-  /// The RongCloud status (seed 003), when the event reports one; an event
+  /// The RongCloud status (RongCloud's connection status page), when the event reports one; an event
   /// that reports only a RongCloud status leaves state at 0.
   public var rongCloudStatus: Imcodec_V1_RongCloudStatus {
     get {_rongCloudStatus ?? Imcodec_V1_RongCloudStatus()}
@@ -2138,7 +2138,7 @@ public nonisolated struct Imcodec_V1_RongCloudStatus: Sendable {
   public init() {}
 }
 
-/// A user-status change (seed 000); code and text for RECONNECT_FAILED.
+/// A user-status change (the SDK manager guide); code and text for RECONNECT_FAILED.
 public nonisolated struct Imcodec_V1_UserStatusEvent: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -2156,7 +2156,7 @@ public nonisolated struct Imcodec_V1_UserStatusEvent: Sendable {
 }
 
 /// One page of the members who have read a group message, as
-/// getGroupMessageReadMemberList delivers it (seed 002): the members, the
+/// getGroupMessageReadMemberList delivers it (the messaging guide): the members, the
 /// cursor of the next page and whether the list is complete.
 public nonisolated struct Imcodec_V1_GroupMessageReadMembers: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the

@@ -8,12 +8,12 @@
 // For information on using the generated types, please see the documentation:
 //   https://github.com/apple/swift-protobuf/
 
-/// The relationship chain (seed 001): friends, add requests and their
+/// The relationship chain (the relationship chain guide): friends, add requests and their
 /// answers, relationship checks, pendency pages, friend groups and the
 /// blacklist, as the answers and notifications an IM client receives. They
 /// travel in event frames as kinds of `imcodec.v1.Event` (event.proto).
 ///
-/// Where seed 001 names an enum without its numbers (TIMPendencyGetType,
+/// Where the relationship chain guide names an enum without its numbers (TIMPendencyGetType,
 /// TIMFriendGroup), the numbers and fields come from the public Tencent IM SDK
 /// headers, as in model.proto.
 
@@ -29,7 +29,7 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-/// TIMFriendResponseType (seed 001).
+/// TIMFriendResponseType (the relationship chain guide).
 public nonisolated enum Imcodec_V1_FriendResponseType: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case agree // = 0
@@ -68,7 +68,7 @@ public nonisolated enum Imcodec_V1_FriendResponseType: SwiftProtobuf.Enum, Swift
 
 }
 
-/// TIMFriendCheckType (seed 001, 0x1 and 0x2).
+/// TIMFriendCheckType (the relationship chain guide, 0x1 and 0x2).
 public nonisolated enum Imcodec_V1_FriendCheckType: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -107,7 +107,7 @@ public nonisolated enum Imcodec_V1_FriendCheckType: SwiftProtobuf.Enum, Swift.Ca
 
 }
 
-/// TIMFriendRelationType (seed 001, 0x0 to 0x3).
+/// TIMFriendRelationType (the relationship chain guide, 0x0 to 0x3).
 public nonisolated enum Imcodec_V1_FriendRelationType: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case none // = 0
@@ -150,7 +150,7 @@ public nonisolated enum Imcodec_V1_FriendRelationType: SwiftProtobuf.Enum, Swift
 
 }
 
-/// TIMPendencyGetType: which pendency records a page holds (seed 001 names
+/// TIMPendencyGetType: which pendency records a page holds (the relationship chain guide names
 /// the type; numbers from the SDK headers).
 public nonisolated enum Imcodec_V1_PendencyType: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
@@ -194,7 +194,7 @@ public nonisolated enum Imcodec_V1_PendencyType: SwiftProtobuf.Enum, Swift.CaseI
 
 }
 
-/// TIMFriend (seed 001): one entry of the friend list or the blacklist.
+/// TIMFriend (the relationship chain guide): one entry of the friend list or the blacklist.
 public nonisolated struct Imcodec_V1_Friend: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -231,8 +231,8 @@ public nonisolated struct Imcodec_V1_Friend: @unchecked Sendable {
     set {_uniqueStorage()._addTime = newValue}
   }
 
-  /// Friend custom fields: a key and a bytes or number value (seed 001). In
-  /// seed 001 a key is the SDK's TIMFriendTypeKey_Custom_Prefix
+  /// Friend custom fields: a key and a bytes or number value (the relationship chain guide). In
+  /// the relationship chain guide a key is the SDK's TIMFriendTypeKey_Custom_Prefix
   /// ("Tag_SNS_Custom_" in the SDK headers) followed by the field's name.
   public var customInfo: [Imcodec_V1_CustomInfoEntry] {
     get {_storage._customInfo}
@@ -255,7 +255,7 @@ public nonisolated struct Imcodec_V1_Friend: @unchecked Sendable {
   fileprivate var _storage = _StorageClass.defaultInstance
 }
 
-/// TIMFriendRequest (seed 001): an add-friend request.
+/// TIMFriendRequest (the relationship chain guide): an add-friend request.
 public nonisolated struct Imcodec_V1_FriendRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -277,7 +277,7 @@ public nonisolated struct Imcodec_V1_FriendRequest: Sendable {
   public init() {}
 }
 
-/// TIMFriendResponse (seed 001): the answer to an add-friend request.
+/// TIMFriendResponse (the relationship chain guide): the answer to an add-friend request.
 public nonisolated struct Imcodec_V1_FriendResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -294,7 +294,7 @@ public nonisolated struct Imcodec_V1_FriendResponse: Sendable {
   public init() {}
 }
 
-/// TIMFriendResult (seed 001): the result of a friendship call for one user.
+/// TIMFriendResult (the relationship chain guide): the result of a friendship call for one user.
 public nonisolated struct Imcodec_V1_FriendResult: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -311,7 +311,7 @@ public nonisolated struct Imcodec_V1_FriendResult: Sendable {
   public init() {}
 }
 
-/// TIMFriendCheckInfo (seed 001): the users a relationship check asks about.
+/// TIMFriendCheckInfo (the relationship chain guide): the users a relationship check asks about.
 public nonisolated struct Imcodec_V1_FriendCheckInfo: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -326,7 +326,7 @@ public nonisolated struct Imcodec_V1_FriendCheckInfo: Sendable {
   public init() {}
 }
 
-/// TIMCheckFriendResult (seed 001): the relationship with one checked user.
+/// TIMCheckFriendResult (the relationship chain guide): the relationship with one checked user.
 public nonisolated struct Imcodec_V1_CheckFriendResult: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -345,7 +345,7 @@ public nonisolated struct Imcodec_V1_CheckFriendResult: Sendable {
   public init() {}
 }
 
-/// TIMFriendPendencyRequest (seed 001): which pendency page is asked for.
+/// TIMFriendPendencyRequest (the relationship chain guide): which pendency page is asked for.
 public nonisolated struct Imcodec_V1_FriendPendencyRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -364,7 +364,7 @@ public nonisolated struct Imcodec_V1_FriendPendencyRequest: Sendable {
   public init() {}
 }
 
-/// TIMFriendPendencyResponse (seed 001): the paging state of a pendency page.
+/// TIMFriendPendencyResponse (the relationship chain guide): the paging state of a pendency page.
 public nonisolated struct Imcodec_V1_FriendPendencyResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -381,7 +381,7 @@ public nonisolated struct Imcodec_V1_FriendPendencyResponse: Sendable {
   public init() {}
 }
 
-/// TIMFriendPendencyItem (seed 001): one pending add-friend request.
+/// TIMFriendPendencyItem (the relationship chain guide): one pending add-friend request.
 public nonisolated struct Imcodec_V1_FriendPendencyItem: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -404,7 +404,7 @@ public nonisolated struct Imcodec_V1_FriendPendencyItem: Sendable {
   public init() {}
 }
 
-/// TIMFriendGroup (seed 001 names it; fields from the SDK headers): a friend
+/// TIMFriendGroup (the relationship chain guide names it; fields from the SDK headers): a friend
 /// group with its member count and members.
 public nonisolated struct Imcodec_V1_FriendGroup: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the

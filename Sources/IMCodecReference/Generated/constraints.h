@@ -152,8 +152,8 @@ typedef struct imcodec_ref_validation_limits {
     const char *friend_custom_key_prefix;
 } imcodec_ref_validation_limits;
 
-/** The seed profile. */
-extern const imcodec_ref_validation_limits imcodec_ref_validation_seed;
+/** The sdk-guide profile. */
+extern const imcodec_ref_validation_limits imcodec_ref_validation_sdk_guide;
 /** The current profile. */
 extern const imcodec_ref_validation_limits imcodec_ref_validation_current;
 

@@ -227,7 +227,7 @@ void test_testee(const char *path) {
         op.kind = IMCODEC__TESTEE__V1__PAYLOAD_KIND__PAYLOAD_KIND_MESSAGE;
         op.payload.data = receiver_only;
         op.payload.len = sizeof receiver_only;
-        op.profile = (char *)"seed";
+        op.profile = (char *)"sdk-guide";
         request.operation_case = IMCODEC__TESTEE__V1__REQUEST__OPERATION_VALIDATE;
         request.validate = &op;
         r = call(&t, &request);

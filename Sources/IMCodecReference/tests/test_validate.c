@@ -43,13 +43,14 @@ static bytes tips_message(size_t name_bytes) {
 }
 
 void test_validate(void) {
-    check(imcodec_ref_validation_profile("seed") == &imcodec_ref_validation_seed, "seed profile by name");
+    check(imcodec_ref_validation_profile("sdk-guide") == &imcodec_ref_validation_sdk_guide, "sdk-guide profile by name");
+    check(imcodec_ref_validation_profile("seed") == &imcodec_ref_validation_sdk_guide, "seed, the earlier name, by name");
     check(imcodec_ref_validation_profile("current") == &imcodec_ref_validation_current, "current profile by name");
     check(imcodec_ref_validation_profile("newest") == NULL, "unknown profile");
 
     bytes empty = {0};
     b_string(&empty, 3, "bob");
-    expect("message without elems (M17)", IMCODEC_REF_KIND_MESSAGE, &empty, "seed", "rule.message.elems-missing@elems");
+    expect("message without elems (M17)", IMCODEC_REF_KIND_MESSAGE, &empty, "sdk-guide", "rule.message.elems-missing@elems");
     expect("message without elems, current", IMCODEC_REF_KIND_MESSAGE, &empty, "current",
            "rule.message.elems-missing@elems");
     b_free(&empty);
@@ -60,16 +61,16 @@ void test_validate(void) {
     b_message(&elem, 3, &image);
     b_string(&message, 3, "bob");
     b_message(&message, 18, &elem);
-    expect("image without levels (M18)", IMCODEC_REF_KIND_MESSAGE, &message, "seed",
+    expect("image without levels (M18)", IMCODEC_REF_KIND_MESSAGE, &message, "sdk-guide",
            "rule.image.levels-missing@elems[0].image.levels");
     b_free(&image);
     b_free(&elem);
     b_free(&message);
 
-    size_t limit = (size_t)imcodec_ref_validation_seed.max_group_name_bytes;
+    size_t limit = (size_t)imcodec_ref_validation_sdk_guide.max_group_name_bytes;
     bytes at = tips_message(limit), past = tips_message(limit + 1);
-    expect("group name at the seed limit", IMCODEC_REF_KIND_MESSAGE, &at, "seed", "");
-    expect("group name past the seed limit", IMCODEC_REF_KIND_MESSAGE, &past, "seed",
+    expect("group name at the sdk-guide limit", IMCODEC_REF_KIND_MESSAGE, &at, "sdk-guide", "");
+    expect("group name past the sdk-guide limit", IMCODEC_REF_KIND_MESSAGE, &past, "sdk-guide",
            "limit.group.name-bytes@elems[0].groupTips.groupName");
     b_free(&at);
     b_free(&past);
@@ -77,18 +78,18 @@ void test_validate(void) {
     bytes batch = {0}, first = {0};
     b_string(&first, 3, "bob");
     b_message(&batch, 1, &first);
-    expect("batch message paths", IMCODEC_REF_KIND_BATCH, &batch, "seed", "rule.message.elems-missing@messages[0].elems");
+    expect("batch message paths", IMCODEC_REF_KIND_BATCH, &batch, "sdk-guide", "rule.message.elems-missing@messages[0].elems");
     b_free(&first);
     b_free(&batch);
 
     bytes event = {0};
-    expect("event of no kind", IMCODEC_REF_KIND_EVENT, &event, "seed", "enum.unknown-kind@");
+    expect("event of no kind", IMCODEC_REF_KIND_EVENT, &event, "sdk-guide", "enum.unknown-kind@");
 
     imcodec_ref_findings findings;
     imcodec_ref_error err;
     bytes broken = b_hex("1a");
     check(imcodec_ref_validate_payload(IMCODEC_REF_KIND_MESSAGE, broken.data, broken.len, NULL,
-                                       imcodec_ref_validation_profile("seed"), &findings, &err) == IMCODEC_REF_ERROR,
+                                       imcodec_ref_validation_profile("sdk-guide"), &findings, &err) == IMCODEC_REF_ERROR,
           "a payload that does not decode is an error");
     b_free(&broken);
 }

@@ -269,7 +269,7 @@ public struct TesteeDecodeStreamRequest: WireMessage {
     }
 }
 
-/// Validate a payload against a limits profile ("seed" or "current").
+/// Validate a payload against a limits profile ("sdk-guide" or "current").
 public struct TesteeValidateRequest: WireMessage {
     /// `imcodec.testee.v1.ValidateRequest`.
     public static var protoMessageName: String { "imcodec.testee.v1.ValidateRequest" }

@@ -15,125 +15,128 @@
 /// let findings = Validator.validate(message, limits: limits)
 /// ```
 ///
-/// The defaults of ``init()`` are the ``seed`` profile. Byte limits count
+/// The defaults of ``init()`` are the ``sdkGuide`` profile. Byte limits count
 /// UTF-8 bytes; sizes written in MB or KB are binary (1 MB = 1,048,576
 /// bytes, 1 KB = 1,024 bytes).
 public struct ValidationLimits: Sendable, Hashable {
-    /// The largest image level, in bytes (M1, `limit.image.size`). Seed: no limit; current: 28 MB.
+    /// The largest image level, in bytes (M1, `limit.image.size`). SDK guides: no limit; current: 28 MB.
     public var maxImageBytes: Int? = nil
-    /// The largest sound elem, in bytes (M1, `limit.sound.size`). Seed: no limit; current: 28 MB.
+    /// The largest sound elem, in bytes (M1, `limit.sound.size`). SDK guides: no limit; current: 28 MB.
     public var maxSoundBytes: Int? = nil
-    /// The largest video elem, in bytes (M1, `limit.video.size`). Seed: no limit; current: 100 MB.
+    /// The largest video elem, in bytes (M1, `limit.video.size`). SDK guides: no limit; current: 100 MB.
     public var maxVideoBytes: Int? = nil
-    /// The largest file elem, in bytes (M1, `limit.file.size`). Seed and current: 100 MB.
+    /// The largest file elem, in bytes (M1, `limit.file.size`). SDK guides and current: 100 MB.
     public var maxFileBytes: Int? = 104_857_600
     /// The value every REST download flag must have (Download_Flag, VideoDownloadFlag, ThumbDownloadFlag: 2, download
-    /// through the URL); checked on REST documents (M1, `rule.rest.download-flag`). Seed: no limit; current: 2.
+    /// through the URL); checked on REST documents (M1, `rule.rest.download-flag`). SDK guides: no limit; current: 2.
     public var restDownloadFlag: UInt32? = nil
-    /// The most messages one merger elem combines (M2, `limit.merger.messages`). Seed and current: 300.
+    /// The most messages one merger elem combines (M2, `limit.merger.messages`). SDK guides and current: 300.
     public var maxMergerMessages: Int? = 300
     /// The most merger layers: the messages of a merger in a top-level message are layer 1, and a message at layer
-    /// maxMergerDepth + 1 is too deep (M4, `limit.merger.depth`). Seed: no limit; current: 100.
+    /// maxMergerDepth + 1 is too deep (M4, `limit.merger.depth`). SDK guides: no limit; current: 100.
     public var maxMergerDepth: Int? = nil
-    /// The most abstract lines of a merger (M5, `limit.merger.abstracts`). Seed: no limit; current: 5.
+    /// The most abstract lines of a merger (M5, `limit.merger.abstracts`). SDK guides: no limit; current: 5.
     public var maxMergerAbstracts: Int? = nil
     /// The longest merger abstract line, in UTF-16 code units, the unit of the SDKs' string length (M5,
-    /// `limit.merger.abstract-length`). Seed: no limit; current: 100.
+    /// `limit.merger.abstract-length`). SDK guides: no limit; current: 100.
     public var maxMergerAbstractLength: Int? = nil
-    /// Whether a merger must carry compatible text for older clients (M5, `rule.merger.compatible-text-missing`). Seed:
-    /// no; current: yes.
+    /// Whether a merger must carry compatible text for older clients (M5, `rule.merger.compatible-text-missing`). SDK
+    /// guides: no; current: yes.
     public var requiresMergerCompatibleText: Bool = false
-    /// The shorter side, in pixels, of a large image scaled from a bigger original (M7, `rule.image.large-size`). Seed
-    /// and current: 720.
+    /// The shorter side, in pixels, of a large image scaled from a bigger original (M7, `rule.image.large-size`). SDK
+    /// guides and current: 720.
     public var largeImageShortSide: Int? = 720
-    /// The shorter side, in pixels, of a thumbnail scaled from a bigger original (M7, `rule.image.thumbnail-size`).
-    /// Seed and current: 198.
+    /// The shorter side, in pixels, of a thumbnail scaled from a bigger original (M7, `rule.image.thumbnail-size`). SDK
+    /// guides and current: 198.
     public var thumbnailShortSide: Int? = 198
     /// The image format codes a REST ImageFormat may have; checked on REST documents (M8, `rule.rest.image-format`).
-    /// Seed: no limit; current: 1, 2, 3, 4, 255.
+    /// SDK guides: no limit; current: 1, 2, 3, 4, 255.
     public var restImageFormats: Set<Int32>? = nil
     /// The largest message body, in bytes: the canonical protobuf size of the message's elems, where a merger elem
-    /// counts without its nested messages (each of which is measured on its own) (M13, `limit.message.body-bytes`).
-    /// Seed: no limit; current: 12 KB.
+    /// counts without its nested messages (each of which is measured on its own) (M13, `limit.message.body-bytes`). SDK
+    /// guides: no limit; current: 12 KB.
     public var maxMessageBodyBytes: Int? = nil
-    /// The most custom elems one message holds (M14, `limit.message.custom-elems`). Seed: no limit; current: 1.
+    /// The most custom elems one message holds (M14, `limit.message.custom-elems`). SDK guides: no limit; current: 1.
     public var maxCustomElems: Int? = nil
-    /// The most UTF-8 bytes of a custom elem's desc and ext together (M15, `limit.custom.desc-ext-bytes`). Seed: no
-    /// limit; current: 3 KB.
+    /// The most UTF-8 bytes of a custom elem's desc and ext together (M15, `limit.custom.desc-ext-bytes`). SDK guides:
+    /// no limit; current: 3 KB.
     public var maxCustomDescExtBytes: Int? = nil
-    /// The group types a message's groupType may name; nil accepts any (G1, `enum.unknown-group-type`). Seed and
+    /// The group types a message's groupType may name; nil accepts any (G1, `enum.unknown-group-type`). SDK guides and
     /// current: Private, Public, ChatRoom, AVChatRoom, BChatRoom, Community.
     public var groupTypes: Set<String>? = ["Private", "Public", "ChatRoom", "AVChatRoom", "BChatRoom", "Community"]
     /// The most members a group of each type has, by group type name; a type without an entry has no limit (G2,
-    /// `limit.group.members`). Seed: Private: 6,000; Public: 6,000; ChatRoom: 6,000; current: Private: 6,000; Public:
-    /// 6,000; ChatRoom: 6,000; Community: 100,000.
+    /// `limit.group.members`). SDK guides: Private: 6,000; Public: 6,000; ChatRoom: 6,000; current: Private: 6,000;
+    /// Public: 6,000; ChatRoom: 6,000; Community: 100,000.
     public var maxGroupMembers: [String: Int] = ["Private": 6_000, "Public": 6_000, "ChatRoom": 6_000]
-    /// The longest group name, in bytes (G3, `limit.group.name-bytes`). Seed and current: 30.
+    /// The longest group name, in bytes (G3, `limit.group.name-bytes`). SDK guides and current: 30.
     public var maxGroupNameBytes: Int? = 30
-    /// The longest group introduction, in bytes (G4, `limit.group.introduction-bytes`). Seed: 120; current: 240.
+    /// The longest group introduction, in bytes (G4, `limit.group.introduction-bytes`). SDK guides: 120; current: 240.
     public var maxGroupIntroductionBytes: Int? = 120
-    /// The longest group notification, in bytes (G5, `limit.group.notification-bytes`). Seed: 150; current: 300.
+    /// The longest group notification, in bytes (G5, `limit.group.notification-bytes`). SDK guides: 150; current: 300.
     public var maxGroupNotificationBytes: Int? = 150
-    /// The longest group face URL, in bytes (G6, `limit.group.face-url-bytes`). Seed and current: 100.
+    /// The longest group face URL, in bytes (G6, `limit.group.face-url-bytes`). SDK guides and current: 100.
     public var maxGroupFaceURLBytes: Int? = 100
-    /// The longest member name card, in bytes (G7, `limit.group.name-card-bytes`). Seed: no limit; current: 50.
+    /// The longest member name card, in bytes (G7, `limit.group.name-card-bytes`). SDK guides: no limit; current: 50.
     public var maxNameCardBytes: Int? = nil
     /// The operator platforms a group tips or group system elem may name; nil accepts any (G13,
-    /// `enum.unknown-platform`). Seed and current: iOS, Android, Windows, Mac, Web, RESTful API, Unknown.
+    /// `enum.unknown-platform`). SDK guides and current: iOS, Android, Windows, Mac, Web, RESTful API, Unknown.
     public var operatorPlatforms: Set<String>? = ["iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown"]
-    /// The longest group ID, in bytes (G14, `limit.group.id-bytes`). Seed: no limit; current: 48.
+    /// The longest group ID, in bytes (G14, `limit.group.id-bytes`). SDK guides: no limit; current: 48.
     public var maxGroupIDBytes: Int? = nil
-    /// Whether group IDs must be printable ASCII, 0x20 to 0x7E (G14, `format.group.id-characters`). Seed: no; current:
-    /// yes.
+    /// Whether group IDs must be printable ASCII, 0x20 to 0x7E (G14, `format.group.id-characters`). SDK guides: no;
+    /// current: yes.
     public var requiresPrintableASCIIGroupID: Bool = false
     /// The prefix of server-assigned group IDs, which a custom group ID given at creation must not start with; nil
-    /// turns the rule off (G14, `format.group.id-prefix`). Seed: no limit; current: `@TGS#`.
+    /// turns the rule off (G14, `format.group.id-prefix`). SDK guides: no limit; current: `@TGS#`.
     public var reservedGroupIDPrefix: String? = nil
-    /// The longest group custom field value, in bytes (G15, `limit.group.custom-value-bytes`). Seed: no limit; current:
-    /// 512.
+    /// The longest group custom field value, in bytes (G15, `limit.group.custom-value-bytes`). SDK guides: no limit;
+    /// current: 512.
     public var maxGroupCustomValueBytes: Int? = nil
-    /// The longest group custom field key, in bytes (G15, `limit.group.custom-key-bytes`). Seed: no limit; current: 16.
+    /// The longest group custom field key, in bytes (G15, `limit.group.custom-key-bytes`). SDK guides: no limit;
+    /// current: 16.
     public var maxGroupCustomKeyBytes: Int? = nil
-    /// The most group custom fields one group tips elem changes (G15, `limit.group.custom-fields`). Seed: no limit;
-    /// current: 10.
+    /// The most group custom fields one group tips elem changes (G15, `limit.group.custom-fields`). SDK guides: no
+    /// limit; current: 10.
     public var maxGroupCustomFields: Int? = nil
-    /// The most custom fields of one group member (G16, `limit.member.custom-fields`). Seed: no limit; current: 5.
+    /// The most custom fields of one group member (G16, `limit.member.custom-fields`). SDK guides: no limit; current:
+    /// 5.
     public var maxMemberCustomFields: Int? = nil
-    /// The longest member custom field value, in bytes (G16, `limit.member.custom-value-bytes`). Seed: no limit;
+    /// The longest member custom field value, in bytes (G16, `limit.member.custom-value-bytes`). SDK guides: no limit;
     /// current: 64.
     public var maxMemberCustomValueBytes: Int? = nil
-    /// The longest friend remark, in bytes (F1, `limit.friend.remark-bytes`). Seed and current: 96.
+    /// The longest friend remark, in bytes (F1, `limit.friend.remark-bytes`). SDK guides and current: 96.
     public var maxFriendRemarkBytes: Int? = 96
-    /// The longest add-friend wording, in bytes (F2, `limit.sns.wording-bytes`). Seed and current: 120.
+    /// The longest add-friend wording, in bytes (F2, `limit.sns.wording-bytes`). SDK guides and current: 120.
     public var maxFriendWordingBytes: Int? = 120
     /// The prefix every add source starts with, followed by English letters; nil turns the add source rules off (F3,
-    /// `format.sns.source`). Seed and current: `AddSource_Type_`.
+    /// `format.sns.source`). SDK guides and current: `AddSource_Type_`.
     public var addSourcePrefix: String? = "AddSource_Type_"
-    /// The longest add source name after the prefix, in bytes of English letters (F3, `limit.sns.source-bytes`). Seed
-    /// and current: 8.
+    /// The longest add source name after the prefix, in bytes of English letters (F3, `limit.sns.source-bytes`). SDK
+    /// guides and current: 8.
     public var maxAddSourceBytes: Int? = 8
-    /// The relationship-chain system types the documentation names (F4, `enum.unknown-value`). Seed: 1…4; current:
-    /// 1…14.
+    /// The relationship-chain system types the documentation names (F4, `enum.unknown-value`). SDK guides: 1…4;
+    /// current: 1…14.
     public var snsSystemTypes: ClosedRange<Int32> = 1...4
     /// The longest profile string (nickname, face URL, signature, location, custom value), in bytes (F7,
-    /// `limit.profile.string-bytes`). Seed: no limit; current: 500.
+    /// `limit.profile.string-bytes`). SDK guides: no limit; current: 500.
     public var maxProfileStringBytes: Int? = nil
-    /// The longest user ID, in bytes (F8, `limit.user.id-bytes`). Seed: no limit; current: 32.
+    /// The longest user ID, in bytes (F8, `limit.user.id-bytes`). SDK guides: no limit; current: 32.
     public var maxUserIDBytes: Int? = nil
     /// The prefix every custom profile field key starts with (TIMProfileTypeKey_Custom_Prefix); nil turns the rule off
-    /// (F10, `format.profile.custom-key`). Seed: `Tag_Profile_Custom_`; current: no limit.
+    /// (F10, `format.profile.custom-key`). SDK guides: `Tag_Profile_Custom_`; current: no limit.
     public var profileCustomKeyPrefix: String? = "Tag_Profile_Custom_"
     /// The prefix every custom friend field key starts with (TIMFriendTypeKey_Custom_Prefix); nil turns the rule off
-    /// (F11, `format.friend.custom-key`). Seed: `Tag_SNS_Custom_`; current: no limit.
+    /// (F11, `format.friend.custom-key`). SDK guides: `Tag_SNS_Custom_`; current: no limit.
     public var friendCustomKeyPrefix: String? = "Tag_SNS_Custom_"
 
-    /// Creates limits with the defaults: the ``seed`` profile.
+    /// Creates limits with the defaults: the ``sdkGuide`` profile.
     public init() {}
 }
 
 extension ValidationLimits {
-    /// The seed profile: the limits of the seed documents. The default.
-    public static let seed = ValidationLimits()
+    /// The sdk-guide profile: the numbers of the Tencent IM SDK guides
+    /// (docs/LIMITS.md, "Sources"). The default.
+    public static let sdkGuide = ValidationLimits()
 
     /// The current profile: the limits of the newer public documentation.
     public static let current: ValidationLimits = {
@@ -171,26 +174,27 @@ extension ValidationLimits {
     }()
 
     /// The names of the profiles, as the CLI's `--profile` spells them.
-    public static let profileNames: [String] = ["seed", "current"]
+    public static let profileNames: [String] = ["sdk-guide", "current"]
 
     /// Looks up a profile by name.
     ///
-    /// - Parameter name: `seed` or `current`.
+    /// - Parameter name: `sdk-guide` or `current`; `seed`, the earlier
+    ///   name of `sdk-guide`, is accepted too.
     /// - Returns: The profile, or `nil` for any other name.
     public static func profile(named name: String) -> ValidationLimits? {
         switch name {
-        case "seed": seed
+        case "sdk-guide", "seed": sdkGuide
         case "current": current
         default: nil
         }
     }
 
-    /// The group types the seed documents name.
+    /// The group types the SDK guides name.
     public static let documentedGroupTypes: Set<String> = [
         "Private", "Public", "ChatRoom", "AVChatRoom", "BChatRoom", "Community",
     ]
 
-    /// The operator platforms the seed documents name.
+    /// The operator platforms the SDK guides name.
     public static let documentedPlatforms: Set<String> = [
         "iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown",
     ]

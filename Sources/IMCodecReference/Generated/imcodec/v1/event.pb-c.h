@@ -64,11 +64,11 @@ struct  Imcodec__V1__Event
     Imcodec__V1__ConnectionEvent *connection;
     Imcodec__V1__UserStatusEvent *user_status;
     /*
-     * The members who have read a group message (seed 002).
+     * The members who have read a group message (the messaging guide).
      */
     Imcodec__V1__GroupMessageReadMembers *read_members;
     /*
-     * Relationship chain (seed 001).
+     * Relationship chain (the relationship chain guide).
      */
     Imcodec__V1__FriendList *friend_list;
     Imcodec__V1__FriendRequest *friend_request;
@@ -79,7 +79,7 @@ struct  Imcodec__V1__Event
     Imcodec__V1__FriendGroupList *friend_groups;
     Imcodec__V1__Blacklist *blacklist;
     /*
-     * Groups (seed 004).
+     * Groups (the group guide).
      */
     Imcodec__V1__GroupInfoList *group_profiles;
     Imcodec__V1__CreateGroupInfo *create_group;

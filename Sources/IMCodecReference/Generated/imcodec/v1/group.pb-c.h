@@ -33,7 +33,7 @@ typedef struct Imcodec__V1__GroupPendencyPage Imcodec__V1__GroupPendencyPage;
 /* --- enums --- */
 
 /*
- * TIMGroupAddOpt: how users join a group (seed 004 names the option;
+ * TIMGroupAddOpt: how users join a group (the group guide names the option;
  * numbers from the SDK headers).
  */
 typedef enum _Imcodec__V1__GroupAddOpt {
@@ -43,7 +43,7 @@ typedef enum _Imcodec__V1__GroupAddOpt {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GROUP_ADD_OPT)
 } Imcodec__V1__GroupAddOpt;
 /*
- * TIMGroupSearchableType (seed 004 names it; numbers from the SDK headers).
+ * TIMGroupSearchableType (the group guide names it; numbers from the SDK headers).
  */
 typedef enum _Imcodec__V1__GroupSearchableType {
   IMCODEC__V1__GROUP_SEARCHABLE_TYPE__GROUP_SEARCHABLE_TYPE_UNKNOWN = 0,
@@ -52,7 +52,7 @@ typedef enum _Imcodec__V1__GroupSearchableType {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GROUP_SEARCHABLE_TYPE)
 } Imcodec__V1__GroupSearchableType;
 /*
- * TIMGroupMemberVisibleType (seed 004 names it; numbers from the SDK headers).
+ * TIMGroupMemberVisibleType (the group guide names it; numbers from the SDK headers).
  */
 typedef enum _Imcodec__V1__GroupMemberVisibleType {
   IMCODEC__V1__GROUP_MEMBER_VISIBLE_TYPE__GROUP_MEMBER_VISIBLE_TYPE_UNKNOWN = 0,
@@ -80,8 +80,8 @@ typedef enum _Imcodec__V1__GroupReceiveMessageOpt {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GROUP_RECEIVE_MESSAGE_OPT)
 } Imcodec__V1__GroupReceiveMessageOpt;
 /*
- * TIMGroupPendencyGetType: an application to join or an invitation (seed
- * 004 names it; numbers from the SDK headers).
+ * TIMGroupPendencyGetType: an application to join or an invitation (the group
+ * guide names it; numbers from the SDK headers).
  */
 typedef enum _Imcodec__V1__GroupPendencyGetType {
   IMCODEC__V1__GROUP_PENDENCY_GET_TYPE__GROUP_PENDENCY_GET_TYPE_JOIN = 0,
@@ -89,7 +89,7 @@ typedef enum _Imcodec__V1__GroupPendencyGetType {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GROUP_PENDENCY_GET_TYPE)
 } Imcodec__V1__GroupPendencyGetType;
 /*
- * TIMGroupPendencyHandleStatus (seed 004 names it; numbers from the SDK
+ * TIMGroupPendencyHandleStatus (the group guide names it; numbers from the SDK
  * headers).
  */
 typedef enum _Imcodec__V1__GroupPendencyHandleStatus {
@@ -99,7 +99,7 @@ typedef enum _Imcodec__V1__GroupPendencyHandleStatus {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GROUP_PENDENCY_HANDLE_STATUS)
 } Imcodec__V1__GroupPendencyHandleStatus;
 /*
- * TIMGroupPendencyHandleResult (seed 004 names it; numbers from the SDK
+ * TIMGroupPendencyHandleResult (the group guide names it; numbers from the SDK
  * headers).
  */
 typedef enum _Imcodec__V1__GroupPendencyHandleResult {
@@ -112,7 +112,7 @@ typedef enum _Imcodec__V1__GroupPendencyHandleResult {
 
 /*
  * One entry of a group's custom-field dictionary: a key and a bytes value
- * (seed 004: NSDictionary with NSString keys and NSData values).
+ * (the group guide: NSDictionary with NSString keys and NSData values).
  */
 struct  Imcodec__V1__GroupCustomEntry
 {
@@ -126,7 +126,7 @@ struct  Imcodec__V1__GroupCustomEntry
 
 
 /*
- * TIMGroupSelfInfo: the logged-in user's own membership (seed 004 names it;
+ * TIMGroupSelfInfo: the logged-in user's own membership (the group guide names it;
  * fields from the SDK headers).
  */
 struct  Imcodec__V1__GroupSelfInfo
@@ -143,7 +143,7 @@ struct  Imcodec__V1__GroupSelfInfo
 
 
 /*
- * TIMGroupInfo (seed 004): a group profile.
+ * TIMGroupInfo (the group guide): a group profile.
  */
 struct  Imcodec__V1__GroupInfo
 {
@@ -179,7 +179,7 @@ struct  Imcodec__V1__GroupInfo
 
 
 /*
- * TIMCreateGroupMemberInfo: a member named at creation (seed 004 uses it;
+ * TIMCreateGroupMemberInfo: a member named at creation (the group guide uses it;
  * fields from the SDK headers).
  */
 struct  Imcodec__V1__CreateGroupMemberInfo
@@ -196,7 +196,7 @@ struct  Imcodec__V1__CreateGroupMemberInfo
 
 
 /*
- * TIMCreateGroupInfo (seed 004): the parameters of createGroup.
+ * TIMCreateGroupInfo (the group guide): the parameters of createGroup.
  */
 struct  Imcodec__V1__CreateGroupInfo
 {
@@ -227,7 +227,7 @@ struct  Imcodec__V1__CreateGroupInfo
 
 
 /*
- * TIMGroupMemberResult (seed 004): the result of a member operation for one
+ * TIMGroupMemberResult (the group guide): the result of a member operation for one
  * user.
  */
 struct  Imcodec__V1__GroupMemberResult
@@ -242,7 +242,7 @@ struct  Imcodec__V1__GroupMemberResult
 
 
 /*
- * TIMGroupPendencyMeta (seed 004): the paging state of a group pendency page.
+ * TIMGroupPendencyMeta (the group guide): the paging state of a group pendency page.
  */
 struct  Imcodec__V1__GroupPendencyMeta
 {
@@ -257,7 +257,7 @@ struct  Imcodec__V1__GroupPendencyMeta
 
 
 /*
- * TIMGroupPendencyItem (seed 004): one application to join or invitation.
+ * TIMGroupPendencyItem (the group guide): one application to join or invitation.
  */
 struct  Imcodec__V1__GroupPendencyItem
 {

@@ -91,7 +91,7 @@ typedef enum _Imcodec__V1__ImageFormat {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__IMAGE_FORMAT)
 } Imcodec__V1__ImageFormat;
 /*
- * TIMGender (seed 001 names the field; numbers from the SDK headers).
+ * TIMGender (the relationship chain guide names the field; numbers from the SDK headers).
  */
 typedef enum _Imcodec__V1__Gender {
   IMCODEC__V1__GENDER__GENDER_UNKNOWN = 0,
@@ -100,7 +100,7 @@ typedef enum _Imcodec__V1__Gender {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GENDER)
 } Imcodec__V1__Gender;
 /*
- * TIMFriendAllowType: how a user accepts friend requests (seed 001 names the
+ * TIMFriendAllowType: how a user accepts friend requests (the relationship chain guide names the
  * field; numbers from the SDK headers).
  */
 typedef enum _Imcodec__V1__FriendAllowType {
@@ -110,7 +110,7 @@ typedef enum _Imcodec__V1__FriendAllowType {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__FRIEND_ALLOW_TYPE)
 } Imcodec__V1__FriendAllowType;
 /*
- * TIMGroupMemberRole (seed 004 names the roles; numbers from the SDK headers).
+ * TIMGroupMemberRole (the group guide names the roles; numbers from the SDK headers).
  */
 typedef enum _Imcodec__V1__GroupMemberRole {
   IMCODEC__V1__GROUP_MEMBER_ROLE__GROUP_MEMBER_ROLE_UNDEFINED = 0,
@@ -120,7 +120,7 @@ typedef enum _Imcodec__V1__GroupMemberRole {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GROUP_MEMBER_ROLE)
 } Imcodec__V1__GroupMemberRole;
 /*
- * TIM_GROUP_TIPS_TYPE (seed 004, values 0x01-0x07).
+ * TIM_GROUP_TIPS_TYPE (the group guide, values 0x01-0x07).
  */
 typedef enum _Imcodec__V1__GroupTipsType {
   IMCODEC__V1__GROUP_TIPS_TYPE__GROUP_TIPS_TYPE_UNSPECIFIED = 0,
@@ -134,7 +134,7 @@ typedef enum _Imcodec__V1__GroupTipsType {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GROUP_TIPS_TYPE)
 } Imcodec__V1__GroupTipsType;
 /*
- * TIM_GROUP_INFO_CHANGE_TYPE: what a group-change entry changed (seed 004
+ * TIM_GROUP_INFO_CHANGE_TYPE: what a group-change entry changed (the group guide
  * names the type; numbers from the SDK headers).
  */
 typedef enum _Imcodec__V1__GroupInfoChangeType {
@@ -148,7 +148,7 @@ typedef enum _Imcodec__V1__GroupInfoChangeType {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GROUP_INFO_CHANGE_TYPE)
 } Imcodec__V1__GroupInfoChangeType;
 /*
- * TIM_GROUP_SYSTEM_TYPE (seed 004, values 0x01-0x0e and 0xff).
+ * TIM_GROUP_SYSTEM_TYPE (the group guide, values 0x01-0x0e and 0xff).
  */
 typedef enum _Imcodec__V1__GroupSystemType {
   IMCODEC__V1__GROUP_SYSTEM_TYPE__GROUP_SYSTEM_TYPE_UNSPECIFIED = 0,
@@ -170,7 +170,7 @@ typedef enum _Imcodec__V1__GroupSystemType {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GROUP_SYSTEM_TYPE)
 } Imcodec__V1__GroupSystemType;
 /*
- * TIM_SNS_SYSTEM_TYPE (seed 001, values 0x01-0x04).
+ * TIM_SNS_SYSTEM_TYPE (the relationship chain guide, values 0x01-0x04).
  */
 typedef enum _Imcodec__V1__SnsSystemType {
   IMCODEC__V1__SNS_SYSTEM_TYPE__SNS_SYSTEM_TYPE_UNSPECIFIED = 0,
@@ -181,7 +181,7 @@ typedef enum _Imcodec__V1__SnsSystemType {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__SNS_SYSTEM_TYPE)
 } Imcodec__V1__SnsSystemType;
 /*
- * TIM_PROFILE_SYSTEM_TYPE (seed 001, value 0x01).
+ * TIM_PROFILE_SYSTEM_TYPE (the relationship chain guide, value 0x01).
  */
 typedef enum _Imcodec__V1__ProfileSystemType {
   IMCODEC__V1__PROFILE_SYSTEM_TYPE__PROFILE_SYSTEM_TYPE_UNSPECIFIED = 0,
@@ -189,7 +189,7 @@ typedef enum _Imcodec__V1__ProfileSystemType {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__PROFILE_SYSTEM_TYPE)
 } Imcodec__V1__ProfileSystemType;
 /*
- * The connection listener's callbacks (seed 000: onConnSucc, onConnecting,
+ * The connection listener's callbacks (the SDK manager guide: onConnSucc, onConnecting,
  * onConnFailed, onDisconnect).
  */
 typedef enum _Imcodec__V1__ConnectionState {
@@ -201,7 +201,7 @@ typedef enum _Imcodec__V1__ConnectionState {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__CONNECTION_STATE)
 } Imcodec__V1__ConnectionState;
 /*
- * RongCloud's RCConnectionStatus: the codes the seed 003 page asks apps to
+ * RongCloud's RCConnectionStatus: the codes RongCloud's connection status page page asks apps to
  * handle, and 0, ConnectionStatus_Connected in the RongCloud SDK headers. 0 is
  * a status like the others, so a ConnectionEvent carries the code inside a
  * RongCloudStatus, whose presence says that the event has one.
@@ -212,28 +212,28 @@ typedef enum _Imcodec__V1__ConnectionStatusCode {
    */
   IMCODEC__V1__CONNECTION_STATUS_CODE__CONNECTION_STATUS_CODE_CONNECTED = 0,
   /*
-   * ConnectionStatus_KICKED_OFFLINE_BY_OTHER_CLIENT (seed 003): the user logged
+   * ConnectionStatus_KICKED_OFFLINE_BY_OTHER_CLIENT (RongCloud's connection status page): the user logged
    * in on another device, and this one is offline.
    */
   IMCODEC__V1__CONNECTION_STATUS_CODE__CONNECTION_STATUS_CODE_KICKED_OFFLINE_BY_OTHER_CLIENT = 6,
   /*
-   * ConnectionStatus_Timeout (seed 003): automatic reconnection timed out; the
+   * ConnectionStatus_Timeout (RongCloud's connection status page): automatic reconnection timed out; the
    * SDK does not retry.
    */
   IMCODEC__V1__CONNECTION_STATUS_CODE__CONNECTION_STATUS_CODE_TIMEOUT = 14,
   /*
-   * ConnectionStatus_TOKEN_INCORRECT (seed 003): the token is invalid.
+   * ConnectionStatus_TOKEN_INCORRECT (RongCloud's connection status page): the token is invalid.
    */
   IMCODEC__V1__CONNECTION_STATUS_CODE__CONNECTION_STATUS_CODE_TOKEN_INCORRECT = 15,
   /*
-   * ConnectionStatus_DISCONN_EXCEPTION (seed 003): disconnected because the
+   * ConnectionStatus_DISCONN_EXCEPTION (RongCloud's connection status page): disconnected because the
    * user is banned.
    */
   IMCODEC__V1__CONNECTION_STATUS_CODE__CONNECTION_STATUS_CODE_DISCONN_EXCEPTION = 16
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__CONNECTION_STATUS_CODE)
 } Imcodec__V1__ConnectionStatusCode;
 /*
- * Tencent IM result codes the seed documents name, so that applications can
+ * Tencent IM result codes the SDK guides name, so that applications can
  * match on them. ConnectionEvent.code and UserStatusEvent.code carry codes of
  * this kind; the validator warns on one this enum does not name.
  */
@@ -243,24 +243,24 @@ typedef enum _Imcodec__V1__ImErrorCode {
    */
   IMCODEC__V1__IM_ERROR_CODE__IM_ERROR_CODE_SUCC = 0,
   /*
-   * ERR_IMSDK_KICKED_BY_OTHERS (seed 000): a login after a forcible logout
+   * ERR_IMSDK_KICKED_BY_OTHERS (the SDK manager guide): a login after a forcible logout
    * while offline fails with this code; the app may log in again.
    */
   IMCODEC__V1__IM_ERROR_CODE__IM_ERROR_CODE_KICKED_BY_OTHERS = 6208,
   /*
-   * Seed 002: the sender is on the receiver's blocklist and the console's
+   * The messaging guide: the sender is on the receiver's blocklist and the console's
    * "Show 'Sent successfully' after sending messages" is disabled.
    */
   IMCODEC__V1__IM_ERROR_CODE__IM_ERROR_CODE_IN_PEER_BLOCKLIST = 20007,
   /*
-   * Seed 002: the relationship check for one-to-one messages is on and the
+   * The messaging guide: the relationship check for one-to-one messages is on and the
    * receiver is not a friend.
    */
   IMCODEC__V1__IM_ERROR_CODE__IM_ERROR_CODE_NOT_FRIEND = 20009
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__IM_ERROR_CODE)
 } Imcodec__V1__ImErrorCode;
 /*
- * TIMFriendStatus (seed 001): the per-user result of a friendship call.
+ * TIMFriendStatus (the relationship chain guide): the per-user result of a friendship call.
  */
 typedef enum _Imcodec__V1__FriendStatus {
   /*
@@ -307,7 +307,7 @@ typedef enum _Imcodec__V1__FriendStatus {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__FRIEND_STATUS)
 } Imcodec__V1__FriendStatus;
 /*
- * TIMGroupMemberStatus (seed 004): the per-member result of a member
+ * TIMGroupMemberStatus (the group guide): the per-member result of a member
  * operation.
  */
 typedef enum _Imcodec__V1__GroupMemberStatus {
@@ -331,7 +331,7 @@ typedef enum _Imcodec__V1__GroupMemberStatus {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GROUP_MEMBER_STATUS)
 } Imcodec__V1__GroupMemberStatus;
 /*
- * V2TIMGroupAtType (seed 002 switches on V2TIM_AT_ME, V2TIM_AT_ALL and
+ * V2TIMGroupAtType (the messaging guide switches on V2TIM_AT_ME, V2TIM_AT_ALL and
  * V2TIM_AT_ALL_AT_ME; numbers from the SDK headers): how a group @ message
  * mentions the logged-in user.
  */
@@ -352,7 +352,7 @@ typedef enum _Imcodec__V1__GroupAtType {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GROUP_AT_TYPE)
 } Imcodec__V1__GroupAtType;
 /*
- * The user status listener's callbacks (seed 000: onForceOffline,
+ * The user status listener's callbacks (the SDK manager guide: onForceOffline,
  * onReConnFailed, onUserSigExpired).
  */
 typedef enum _Imcodec__V1__UserStatusType {
@@ -374,7 +374,7 @@ typedef enum {
 
 /*
  * One entry of a custom-field dictionary: a key and a bytes or number value
- * (seed 001: "value is NSData or NSNumber").
+ * (the relationship chain guide: "value is NSData or NSNumber").
  */
 struct  Imcodec__V1__CustomInfoEntry
 {
@@ -393,7 +393,7 @@ struct  Imcodec__V1__CustomInfoEntry
 
 /*
  * One entry of a group member's custom-field dictionary: a key and a bytes
- * value. Seed 004 gives member custom fields as NSDictionary<NSString*,
+ * value. The group guide gives member custom fields as NSDictionary<NSString*,
  * NSData*>: unlike profile custom fields, never a number. Field 2 is the
  * data of CustomInfoEntry, so a data entry has the same bytes as before; a
  * number (CustomInfoEntry field 3) is an unknown field here.
@@ -410,7 +410,7 @@ struct  Imcodec__V1__MemberCustomEntry
 
 
 /*
- * TIMUserProfile (seed 001).
+ * TIMUserProfile (the relationship chain guide).
  */
 struct  Imcodec__V1__UserProfile
 {
@@ -427,7 +427,7 @@ struct  Imcodec__V1__UserProfile
   uint32_t level;
   uint32_t role;
   /*
-   * Custom profile fields. In seed 001 a key is the SDK's
+   * Custom profile fields. In the relationship chain guide a key is the SDK's
    * TIMProfileTypeKey_Custom_Prefix ("Tag_Profile_Custom_" in the SDK
    * headers) followed by the field's name.
    */
@@ -440,7 +440,7 @@ struct  Imcodec__V1__UserProfile
 
 
 /*
- * TIMGroupMemberInfo (seed 004).
+ * TIMGroupMemberInfo (the group guide).
  */
 struct  Imcodec__V1__GroupMemberInfo
 {
@@ -537,8 +537,8 @@ struct  Imcodec__V1__SoundElem
    */
   uint32_t download_flag;
   /*
-   * Whether the receiving user has played the sound: the red dot that seed
-   * 002 shows until playback. Local to one client.
+   * Whether the receiving user has played the sound: the red dot that the messaging
+   * guide shows until playback. Local to one client.
    */
   protobuf_c_boolean is_played;
 };
@@ -596,7 +596,7 @@ struct  Imcodec__V1__FileElem
 
 
 /*
- * Location elem (seed 002: description, longitude, latitude).
+ * Location elem (the messaging guide: description, longitude, latitude).
  */
 struct  Imcodec__V1__LocationElem
 {
@@ -718,7 +718,7 @@ struct  Imcodec__V1__ChangedGroupMemberInfo
 
 
 /*
- * Group tips elem (TIMGroupTipsElem, seed 004).
+ * Group tips elem (TIMGroupTipsElem, the group guide).
  */
 struct  Imcodec__V1__GroupTipsElem
 {
@@ -754,7 +754,7 @@ struct  Imcodec__V1__GroupTipsElem
 
 
 /*
- * Group system elem (TIMGroupSystemElem, seed 004).
+ * Group system elem (TIMGroupSystemElem, the group guide).
  */
 struct  Imcodec__V1__GroupSystemElem
 {
@@ -785,7 +785,7 @@ struct  Imcodec__V1__GroupSystemElem
 
 
 /*
- * One user of a relationship-chain change (TIMSNSChangeInfo, seed 001).
+ * One user of a relationship-chain change (TIMSNSChangeInfo, the relationship chain guide).
  */
 struct  Imcodec__V1__SnsChangeInfo
 {
@@ -806,7 +806,7 @@ struct  Imcodec__V1__SnsChangeInfo
 
 
 /*
- * Relationship-chain system elem (TIMSNSSystemElem, seed 001).
+ * Relationship-chain system elem (TIMSNSSystemElem, the relationship chain guide).
  */
 struct  Imcodec__V1__SnsSystemElem
 {
@@ -821,7 +821,7 @@ struct  Imcodec__V1__SnsSystemElem
 
 
 /*
- * Profile-change system elem (TIMProfileSystemElem, seed 001).
+ * Profile-change system elem (TIMProfileSystemElem, the relationship chain guide).
  */
 struct  Imcodec__V1__ProfileSystemElem
 {
@@ -953,7 +953,7 @@ struct  Imcodec__V1__ApnsPushInfo
 
 /*
  * A message: one-to-one (receiver set) or group (group_id set), with its
- * flags and its ordered elems (seed 002).
+ * flags and its ordered elems (the messaging guide).
  */
 struct  Imcodec__V1__Message
 {
@@ -998,15 +998,15 @@ struct  Imcodec__V1__Message
   char **at_user_list;
   Imcodec__V1__OfflinePushInfo *offline_push_info;
   /*
-   * Custom data stored in the cloud with the message: NSData in seed 002
+   * Custom data stored in the cloud with the message: NSData in the messaging guide
    * (assigned with dataUsingEncoding:), so any bytes, UTF-8 or not.
    */
   ProtobufCBinaryData cloud_custom_data;
   size_t n_elems;
   Imcodec__V1__Elem **elems;
   /*
-   * Whether the logged-in user sent this message (V2TIMMessage.isSelf, seed
-   * 002: the read-receipt examples branch on it). Local to one client.
+   * Whether the logged-in user sent this message (V2TIMMessage.isSelf, the messaging
+   * guide: the read-receipt examples branch on it). Local to one client.
    */
   protobuf_c_boolean is_self;
   /*
@@ -1097,7 +1097,7 @@ struct  Imcodec__V1__ModificationEvent
 
 
 /*
- * A connection-state change (seed 000) with the status code of seed 003
+ * A connection-state change (the SDK manager guide) with the status code of RongCloud's connection status page
  * where one applies.
  */
 struct  Imcodec__V1__ConnectionEvent
@@ -1113,7 +1113,7 @@ struct  Imcodec__V1__ConnectionEvent
    */
   char *text;
   /*
-   * The RongCloud status (seed 003), when the event reports one; an event
+   * The RongCloud status (RongCloud's connection status page), when the event reports one; an event
    * that reports only a RongCloud status leaves state at 0.
    */
   Imcodec__V1__RongCloudStatus *rong_cloud_status;
@@ -1138,7 +1138,7 @@ struct  Imcodec__V1__RongCloudStatus
 
 
 /*
- * A user-status change (seed 000); code and text for RECONNECT_FAILED.
+ * A user-status change (the SDK manager guide); code and text for RECONNECT_FAILED.
  */
 struct  Imcodec__V1__UserStatusEvent
 {
@@ -1154,7 +1154,7 @@ struct  Imcodec__V1__UserStatusEvent
 
 /*
  * One page of the members who have read a group message, as
- * getGroupMessageReadMemberList delivers it (seed 002): the members, the
+ * getGroupMessageReadMemberList delivers it (the messaging guide): the members, the
  * cursor of the next page and whether the list is complete.
  */
 struct  Imcodec__V1__GroupMessageReadMembers

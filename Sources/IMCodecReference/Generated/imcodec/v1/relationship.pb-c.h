@@ -37,7 +37,7 @@ typedef struct Imcodec__V1__FriendGroupList Imcodec__V1__FriendGroupList;
 /* --- enums --- */
 
 /*
- * TIMFriendResponseType (seed 001).
+ * TIMFriendResponseType (the relationship chain guide).
  */
 typedef enum _Imcodec__V1__FriendResponseType {
   IMCODEC__V1__FRIEND_RESPONSE_TYPE__FRIEND_RESPONSE_TYPE_AGREE = 0,
@@ -46,7 +46,7 @@ typedef enum _Imcodec__V1__FriendResponseType {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__FRIEND_RESPONSE_TYPE)
 } Imcodec__V1__FriendResponseType;
 /*
- * TIMFriendCheckType (seed 001, 0x1 and 0x2).
+ * TIMFriendCheckType (the relationship chain guide, 0x1 and 0x2).
  */
 typedef enum _Imcodec__V1__FriendCheckType {
   IMCODEC__V1__FRIEND_CHECK_TYPE__FRIEND_CHECK_TYPE_UNSPECIFIED = 0,
@@ -55,7 +55,7 @@ typedef enum _Imcodec__V1__FriendCheckType {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__FRIEND_CHECK_TYPE)
 } Imcodec__V1__FriendCheckType;
 /*
- * TIMFriendRelationType (seed 001, 0x0 to 0x3).
+ * TIMFriendRelationType (the relationship chain guide, 0x0 to 0x3).
  */
 typedef enum _Imcodec__V1__FriendRelationType {
   IMCODEC__V1__FRIEND_RELATION_TYPE__FRIEND_RELATION_TYPE_NONE = 0,
@@ -65,7 +65,7 @@ typedef enum _Imcodec__V1__FriendRelationType {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__FRIEND_RELATION_TYPE)
 } Imcodec__V1__FriendRelationType;
 /*
- * TIMPendencyGetType: which pendency records a page holds (seed 001 names
+ * TIMPendencyGetType: which pendency records a page holds (the relationship chain guide names
  * the type; numbers from the SDK headers).
  */
 typedef enum _Imcodec__V1__PendencyType {
@@ -79,7 +79,7 @@ typedef enum _Imcodec__V1__PendencyType {
 /* --- messages --- */
 
 /*
- * TIMFriend (seed 001): one entry of the friend list or the blacklist.
+ * TIMFriend (the relationship chain guide): one entry of the friend list or the blacklist.
  */
 struct  Imcodec__V1__Friend
 {
@@ -95,8 +95,8 @@ struct  Imcodec__V1__Friend
   char *add_source;
   uint64_t add_time;
   /*
-   * Friend custom fields: a key and a bytes or number value (seed 001). In
-   * seed 001 a key is the SDK's TIMFriendTypeKey_Custom_Prefix
+   * Friend custom fields: a key and a bytes or number value (the relationship chain guide). In
+   * the relationship chain guide a key is the SDK's TIMFriendTypeKey_Custom_Prefix
    * ("Tag_SNS_Custom_" in the SDK headers) followed by the field's name.
    */
   size_t n_custom_info;
@@ -109,7 +109,7 @@ struct  Imcodec__V1__Friend
 
 
 /*
- * TIMFriendRequest (seed 001): an add-friend request.
+ * TIMFriendRequest (the relationship chain guide): an add-friend request.
  */
 struct  Imcodec__V1__FriendRequest
 {
@@ -129,7 +129,7 @@ struct  Imcodec__V1__FriendRequest
 
 
 /*
- * TIMFriendResponse (seed 001): the answer to an add-friend request.
+ * TIMFriendResponse (the relationship chain guide): the answer to an add-friend request.
  */
 struct  Imcodec__V1__FriendResponse
 {
@@ -144,7 +144,7 @@ struct  Imcodec__V1__FriendResponse
 
 
 /*
- * TIMFriendResult (seed 001): the result of a friendship call for one user.
+ * TIMFriendResult (the relationship chain guide): the result of a friendship call for one user.
  */
 struct  Imcodec__V1__FriendResult
 {
@@ -159,7 +159,7 @@ struct  Imcodec__V1__FriendResult
 
 
 /*
- * TIMFriendCheckInfo (seed 001): the users a relationship check asks about.
+ * TIMFriendCheckInfo (the relationship chain guide): the users a relationship check asks about.
  */
 struct  Imcodec__V1__FriendCheckInfo
 {
@@ -174,7 +174,7 @@ struct  Imcodec__V1__FriendCheckInfo
 
 
 /*
- * TIMCheckFriendResult (seed 001): the relationship with one checked user.
+ * TIMCheckFriendResult (the relationship chain guide): the relationship with one checked user.
  */
 struct  Imcodec__V1__CheckFriendResult
 {
@@ -190,7 +190,7 @@ struct  Imcodec__V1__CheckFriendResult
 
 
 /*
- * TIMFriendPendencyRequest (seed 001): which pendency page is asked for.
+ * TIMFriendPendencyRequest (the relationship chain guide): which pendency page is asked for.
  */
 struct  Imcodec__V1__FriendPendencyRequest
 {
@@ -206,7 +206,7 @@ struct  Imcodec__V1__FriendPendencyRequest
 
 
 /*
- * TIMFriendPendencyResponse (seed 001): the paging state of a pendency page.
+ * TIMFriendPendencyResponse (the relationship chain guide): the paging state of a pendency page.
  */
 struct  Imcodec__V1__FriendPendencyResponse
 {
@@ -221,7 +221,7 @@ struct  Imcodec__V1__FriendPendencyResponse
 
 
 /*
- * TIMFriendPendencyItem (seed 001): one pending add-friend request.
+ * TIMFriendPendencyItem (the relationship chain guide): one pending add-friend request.
  */
 struct  Imcodec__V1__FriendPendencyItem
 {
@@ -239,7 +239,7 @@ struct  Imcodec__V1__FriendPendencyItem
 
 
 /*
- * TIMFriendGroup (seed 001 names it; fields from the SDK headers): a friend
+ * TIMFriendGroup (the relationship chain guide names it; fields from the SDK headers): a friend
  * group with its member count and members.
  */
 struct  Imcodec__V1__FriendGroup

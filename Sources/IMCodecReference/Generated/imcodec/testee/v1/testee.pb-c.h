@@ -177,7 +177,7 @@ struct  Imcodec__Testee__V1__DecodeStreamRequest
 
 
 /*
- * Validate a payload against a limits profile ("seed" or "current").
+ * Validate a payload against a limits profile ("sdk-guide" or "current").
  */
 struct  Imcodec__Testee__V1__ValidateRequest
 {

@@ -14,7 +14,7 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import descriptor_pb2 as google_dot_protobuf_dot_descriptor__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n(imcodec/constraints/v1/constraints.proto\x12\x16imcodec.constraints.v1\x1a google/protobuf/descriptor.proto\"*\n\x0bKeyedNumber\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x0e\n\x06number\x18\x02 \x01(\x03\"\x92\x01\n\x0cProfileValue\x12\x0e\n\x06number\x18\x01 \x01(\x03\x12\x0c\n\x04\x66lag\x18\x02 \x01(\x08\x12\x0f\n\x07strings\x18\x03 \x03(\t\x12\x0f\n\x07numbers\x18\x04 \x03(\x03\x12\x0c\n\x04text\x18\x05 \x01(\t\x12\x34\n\x07\x65ntries\x18\x06 \x03(\x0b\x32#.imcodec.constraints.v1.KeyedNumber\"\x9a\x02\n\x05Limit\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0b\n\x03row\x18\x02 \x01(\t\x12\x0c\n\x04\x63ode\x18\x03 \x01(\t\x12\x30\n\x07measure\x18\x04 \x01(\x0e\x32\x1f.imcodec.constraints.v1.Measure\x12*\n\x04unit\x18\x05 \x01(\x0e\x32\x1c.imcodec.constraints.v1.Unit\x12\x32\n\x04seed\x18\x06 \x01(\x0b\x32$.imcodec.constraints.v1.ProfileValue\x12\x35\n\x07\x63urrent\x18\x07 \x01(\x0b\x32$.imcodec.constraints.v1.ProfileValue\x12\x0f\n\x07summary\x18\x08 \x01(\t\x12\x0e\n\x06source\x18\t \x01(\t\"\xde\x01\n\x10\x46ieldConstraints\x12,\n\x05limit\x18\x01 \x03(\x0b\x32\x1d.imcodec.constraints.v1.Limit\x12\x0c\n\x04uses\x18\x02 \x03(\t\x12\x33\n\tnon_empty\x18\x03 \x01(\x0b\x32 .imcodec.constraints.v1.NonEmpty\x12\x14\n\x0c\x64\x65\x66ined_enum\x18\x04 \x01(\x08\x12\x15\n\rdiscriminator\x18\x05 \x01(\x08\x12,\n\x05range\x18\x06 \x01(\x0b\x32\x1d.imcodec.constraints.v1.Range\"F\n\x08NonEmpty\x12\x0b\n\x03row\x18\x01 \x01(\t\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\x12\x0f\n\x07summary\x18\x03 \x01(\t\x12\x0e\n\x06source\x18\x04 \x01(\t\"L\n\x05Range\x12\x0b\n\x03row\x18\x01 \x01(\t\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\x12\x0b\n\x03min\x18\x03 \x01(\x01\x12\x0b\n\x03max\x18\x04 \x01(\x01\x12\x0e\n\x06source\x18\x05 \x01(\t\"J\n\x0bMessageRule\x12\x0b\n\x03row\x18\x01 \x01(\t\x12\r\n\x05\x63odes\x18\x02 \x03(\t\x12\x0f\n\x07summary\x18\x03 \x01(\t\x12\x0e\n\x06source\x18\x04 \x01(\t\"u\n\x12MessageConstraints\x12\x31\n\x04rule\x18\x01 \x03(\x0b\x32#.imcodec.constraints.v1.MessageRule\x12,\n\x05limit\x18\x02 \x03(\x0b\x32\x1d.imcodec.constraints.v1.Limit*\xc2\x02\n\x07Measure\x12\x17\n\x13MEASURE_UNSPECIFIED\x10\x00\x12\x16\n\x12MEASURE_UTF8_BYTES\x10\x01\x12\x17\n\x13MEASURE_UTF16_UNITS\x10\x02\x12\x13\n\x0fMEASURE_ENTRIES\x10\x03\x12\x11\n\rMEASURE_VALUE\x10\x04\x12\x10\n\x0cMEASURE_FLAG\x10\x05\x12\x16\n\x12MEASURE_STRING_SET\x10\x06\x12\x16\n\x12MEASURE_NUMBER_SET\x10\x07\x12\x18\n\x14MEASURE_NUMBER_RANGE\x10\x08\x12\x12\n\x0eMEASURE_PREFIX\x10\t\x12\x13\n\x0fMEASURE_PER_KEY\x10\n\x12\x12\n\x0eMEASURE_LAYERS\x10\x0b\x12\x19\n\x15MEASURE_ENCODED_BYTES\x10\x0c\x12\x11\n\rMEASURE_EXACT\x10\r*>\n\x04Unit\x12\x0e\n\nUNIT_PLAIN\x10\x00\x12\x12\n\x0eUNIT_MEBIBYTES\x10\x01\x12\x12\n\x0eUNIT_KIBIBYTES\x10\x02:X\n\x05\x66ield\x12\x1d.google.protobuf.FieldOptions\x18\x9e\x95\x03 \x01(\x0b\x32(.imcodec.constraints.v1.FieldConstraints:^\n\x07message\x12\x1f.google.protobuf.MessageOptions\x18\x9e\x95\x03 \x01(\x0b\x32*.imcodec.constraints.v1.MessageConstraints')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n(imcodec/constraints/v1/constraints.proto\x12\x16imcodec.constraints.v1\x1a google/protobuf/descriptor.proto\"*\n\x0bKeyedNumber\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\x0e\n\x06number\x18\x02 \x01(\x03\"\x92\x01\n\x0cProfileValue\x12\x0e\n\x06number\x18\x01 \x01(\x03\x12\x0c\n\x04\x66lag\x18\x02 \x01(\x08\x12\x0f\n\x07strings\x18\x03 \x03(\t\x12\x0f\n\x07numbers\x18\x04 \x03(\x03\x12\x0c\n\x04text\x18\x05 \x01(\t\x12\x34\n\x07\x65ntries\x18\x06 \x03(\x0b\x32#.imcodec.constraints.v1.KeyedNumber\"\x9f\x02\n\x05Limit\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0b\n\x03row\x18\x02 \x01(\t\x12\x0c\n\x04\x63ode\x18\x03 \x01(\t\x12\x30\n\x07measure\x18\x04 \x01(\x0e\x32\x1f.imcodec.constraints.v1.Measure\x12*\n\x04unit\x18\x05 \x01(\x0e\x32\x1c.imcodec.constraints.v1.Unit\x12\x37\n\tsdk_guide\x18\x06 \x01(\x0b\x32$.imcodec.constraints.v1.ProfileValue\x12\x35\n\x07\x63urrent\x18\x07 \x01(\x0b\x32$.imcodec.constraints.v1.ProfileValue\x12\x0f\n\x07summary\x18\x08 \x01(\t\x12\x0e\n\x06source\x18\t \x01(\t\"\xde\x01\n\x10\x46ieldConstraints\x12,\n\x05limit\x18\x01 \x03(\x0b\x32\x1d.imcodec.constraints.v1.Limit\x12\x0c\n\x04uses\x18\x02 \x03(\t\x12\x33\n\tnon_empty\x18\x03 \x01(\x0b\x32 .imcodec.constraints.v1.NonEmpty\x12\x14\n\x0c\x64\x65\x66ined_enum\x18\x04 \x01(\x08\x12\x15\n\rdiscriminator\x18\x05 \x01(\x08\x12,\n\x05range\x18\x06 \x01(\x0b\x32\x1d.imcodec.constraints.v1.Range\"F\n\x08NonEmpty\x12\x0b\n\x03row\x18\x01 \x01(\t\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\x12\x0f\n\x07summary\x18\x03 \x01(\t\x12\x0e\n\x06source\x18\x04 \x01(\t\"L\n\x05Range\x12\x0b\n\x03row\x18\x01 \x01(\t\x12\x0c\n\x04\x63ode\x18\x02 \x01(\t\x12\x0b\n\x03min\x18\x03 \x01(\x01\x12\x0b\n\x03max\x18\x04 \x01(\x01\x12\x0e\n\x06source\x18\x05 \x01(\t\"J\n\x0bMessageRule\x12\x0b\n\x03row\x18\x01 \x01(\t\x12\r\n\x05\x63odes\x18\x02 \x03(\t\x12\x0f\n\x07summary\x18\x03 \x01(\t\x12\x0e\n\x06source\x18\x04 \x01(\t\"u\n\x12MessageConstraints\x12\x31\n\x04rule\x18\x01 \x03(\x0b\x32#.imcodec.constraints.v1.MessageRule\x12,\n\x05limit\x18\x02 \x03(\x0b\x32\x1d.imcodec.constraints.v1.Limit*\xc2\x02\n\x07Measure\x12\x17\n\x13MEASURE_UNSPECIFIED\x10\x00\x12\x16\n\x12MEASURE_UTF8_BYTES\x10\x01\x12\x17\n\x13MEASURE_UTF16_UNITS\x10\x02\x12\x13\n\x0fMEASURE_ENTRIES\x10\x03\x12\x11\n\rMEASURE_VALUE\x10\x04\x12\x10\n\x0cMEASURE_FLAG\x10\x05\x12\x16\n\x12MEASURE_STRING_SET\x10\x06\x12\x16\n\x12MEASURE_NUMBER_SET\x10\x07\x12\x18\n\x14MEASURE_NUMBER_RANGE\x10\x08\x12\x12\n\x0eMEASURE_PREFIX\x10\t\x12\x13\n\x0fMEASURE_PER_KEY\x10\n\x12\x12\n\x0eMEASURE_LAYERS\x10\x0b\x12\x19\n\x15MEASURE_ENCODED_BYTES\x10\x0c\x12\x11\n\rMEASURE_EXACT\x10\r*>\n\x04Unit\x12\x0e\n\nUNIT_PLAIN\x10\x00\x12\x12\n\x0eUNIT_MEBIBYTES\x10\x01\x12\x12\n\x0eUNIT_KIBIBYTES\x10\x02:X\n\x05\x66ield\x12\x1d.google.protobuf.FieldOptions\x18\x9e\x95\x03 \x01(\x0b\x32(.imcodec.constraints.v1.FieldConstraints:^\n\x07message\x12\x1f.google.protobuf.MessageOptions\x18\x9e\x95\x03 \x01(\x0b\x32*.imcodec.constraints.v1.MessageConstraints')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'imcodec.constraints.v1.constraints_pb2', globals())
@@ -23,24 +23,24 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   google_dot_protobuf_dot_descriptor__pb2.MessageOptions.RegisterExtension(message)
 
   DESCRIPTOR._options = None
-  _MEASURE._serialized_start=1151
-  _MEASURE._serialized_end=1473
-  _UNIT._serialized_start=1475
-  _UNIT._serialized_end=1537
+  _MEASURE._serialized_start=1156
+  _MEASURE._serialized_end=1478
+  _UNIT._serialized_start=1480
+  _UNIT._serialized_end=1542
   _KEYEDNUMBER._serialized_start=102
   _KEYEDNUMBER._serialized_end=144
   _PROFILEVALUE._serialized_start=147
   _PROFILEVALUE._serialized_end=293
   _LIMIT._serialized_start=296
-  _LIMIT._serialized_end=578
-  _FIELDCONSTRAINTS._serialized_start=581
-  _FIELDCONSTRAINTS._serialized_end=803
-  _NONEMPTY._serialized_start=805
-  _NONEMPTY._serialized_end=875
-  _RANGE._serialized_start=877
-  _RANGE._serialized_end=953
-  _MESSAGERULE._serialized_start=955
-  _MESSAGERULE._serialized_end=1029
-  _MESSAGECONSTRAINTS._serialized_start=1031
-  _MESSAGECONSTRAINTS._serialized_end=1148
+  _LIMIT._serialized_end=583
+  _FIELDCONSTRAINTS._serialized_start=586
+  _FIELDCONSTRAINTS._serialized_end=808
+  _NONEMPTY._serialized_start=810
+  _NONEMPTY._serialized_end=880
+  _RANGE._serialized_start=882
+  _RANGE._serialized_end=958
+  _MESSAGERULE._serialized_start=960
+  _MESSAGERULE._serialized_end=1034
+  _MESSAGECONSTRAINTS._serialized_start=1036
+  _MESSAGECONSTRAINTS._serialized_end=1153
 # @@protoc_insertion_point(module_scope)
