@@ -209,3 +209,10 @@ if ProcessInfo.processInfo.environment["IMCODEC_FUZZ"] != nil {
         package.products.append(.executable(name: name, targets: [name]))
     }
 }
+
+// swift-docc-plugin, for `swift package generate-documentation`, only when
+// IMCODEC_DOCS is set (scripts/check-docs.sh sets it): a package that depends
+// on imcodec never fetches it (scripts/check-consumer-deps.sh).
+if ProcessInfo.processInfo.environment["IMCODEC_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

@@ -10,7 +10,8 @@ OUTPUT_ROOT:
   Sources/IMCodecReference/Generated/constraints.h   the C reference's defaults and limits type
   Sources/IMCodecReference/Generated/constraints.c   the C reference's seed and current profiles
   docs/LIMITS.md                                     every limit and rule with its source
-  docs/VALIDATION.md                                 the profile table (between markers)
+  Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md
+                                                     the profile table (between markers)
   Sources/IMCodec/IMCodec.docc/Limits.md             the decoding limits table (between markers)
 
     python3 scripts/generate_constraints.py [OUTPUT_ROOT]
@@ -427,7 +428,7 @@ def main():
     write(root, "Sources/IMCodecReference/Generated/constraints.h", gen_c(decl))
     write(root, "Sources/IMCodecReference/Generated/constraints.c", gen_c_tables(decl))
     write(root, "docs/LIMITS.md", gen_limits_md(decl))
-    fill(root, "docs/VALIDATION.md", DOC_START, DOC_END, doc_profile_table(decl))
+    fill(root, "Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md", DOC_START, DOC_END, doc_profile_table(decl))
     fill(root, "Sources/IMCodec/IMCodec.docc/Limits.md", DOCC_START, DOCC_END, docc_decoding_table(decl))
 
 

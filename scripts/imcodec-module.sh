@@ -1,12 +1,13 @@
 # Sourced by scripts/check-api.sh and scripts/check-docs.sh: the two views of
-# IMCodec's built module both read (after `swift build`).
+# a built module both read (after `swift build`; a script that built
+# elsewhere sets imcodec_bin to that build's bin path before sourcing).
 #
-#   imcodec_symbol_graph DIR   IMCodec's public symbol graph, into DIR
-#   imcodec_sdk_dump FILE      swift-api-digester's dump of the module, which
-#                              keeps `_`-prefixed names and marks what is not
-#                              public, into FILE
+#   imcodec_symbol_graph DIR          IMCodec's public symbol graph, into DIR
+#   imcodec_sdk_dump FILE [MODULE]    swift-api-digester's dump of MODULE
+#                                     (IMCodec), which keeps `_`-prefixed names
+#                                     and marks what is not public, into FILE
 
-imcodec_bin=$(swift build --show-bin-path)
+imcodec_bin=${imcodec_bin:-$(swift build --show-bin-path)}
 imcodec_triple=$(swiftc -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
 
 # The C modules IMCodec imports: system libraries with their module maps in
@@ -26,6 +27,6 @@ imcodec_symbol_graph() {
 }
 
 imcodec_sdk_dump() {
-    swift-api-digester -dump-sdk -module IMCodec -target "$imcodec_triple" -I "$imcodec_bin/Modules" -o "$1" \
+    swift-api-digester -dump-sdk -module "${2:-IMCodec}" -target "$imcodec_triple" -I "$imcodec_bin/Modules" -o "$1" \
         "${imcodec_includes[@]}"
 }
