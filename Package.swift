@@ -10,7 +10,13 @@ let package = Package(
     name: "imcodec",
     platforms: [.macOS(.v26), .iOS(.v26), .tvOS(.v26), .watchOS(.v26), .visionOS(.v26)],
     products: [
-        .library(name: "IMCodec", targets: ["IMCodec"]),
+        // The codec (IMCodec), the Tencent REST form (IMCodecREST) and the
+        // validator (IMCodecValidation): one line in a package's dependencies.
+        .library(name: "IMCodec", targets: ["IMCodec", "IMCodecREST", "IMCodecValidation"]),
+        // The testee protocol, for a Swift program another runner checks.
+        .library(name: "IMCodecTestee", targets: ["IMCodecTestee"]),
+        // The conformance runner, for running the vectors from a program.
+        .library(name: "IMCodecConformance", targets: ["IMCodecConformance"]),
         .executable(name: "imcodec", targets: ["IMCodecCLI"]),
         .executable(name: "imcodec-devtools", targets: ["IMCodecDevTools"]),
         .executable(name: "imcodec-c-testee", targets: ["IMCodecCTestee"]),
@@ -105,6 +111,13 @@ let package = Package(
                 .target(name: "CLibDeflate", condition: .when(traits: ["LibDeflate"])),
             ]
         ),
+        // The layers above the codec. Each depends only on layers below it
+        // (scripts/check-layers.sh checks the graph; `swift build` with
+        // --explicit-target-dependency-import-check=error refuses an import of
+        // a target that is not a declared dependency).
+        .target(name: "IMCodecREST", dependencies: ["IMCodec"]),
+        .target(name: "IMCodecValidation", dependencies: ["IMCodec", "IMCodecREST"]),
+        .target(name: "IMCodecTestee", dependencies: ["IMCodec"]),
         // Compiled empty unless the SwiftNIO trait is on: its sources are
         // inside `#if SwiftNIO`, and swift-nio is a dependency only then.
         .target(
@@ -118,6 +131,8 @@ let package = Package(
             name: "IMCodecTestSupport",
             dependencies: [
                 "IMCodec",
+                "IMCodecREST",
+                "IMCodecValidation",
                 "IMCodecTraffic",
                 "IMCodecOracle",
                 "IMCodecReference",
@@ -132,16 +147,15 @@ let package = Package(
         ),
         .target(
             name: "IMCodecConformance",
-            dependencies: [
-                "IMCodec",
-                "IMCodecOracle",
-                .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: .when(traits: ["Tools"])),
-            ]
+            dependencies: ["IMCodec", "IMCodecREST", "IMCodecValidation", "IMCodecTestee"]
         ),
         .executableTarget(
             name: "IMCodecCLI",
             dependencies: [
                 "IMCodec",
+                "IMCodecREST",
+                "IMCodecValidation",
+                "IMCodecTestee",
                 "IMCodecConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
             ]
@@ -170,6 +184,9 @@ let package = Package(
             name: "IMCodecTests",
             dependencies: [
                 "IMCodec",
+                "IMCodecREST",
+                "IMCodecValidation",
+                "IMCodecTestee",
                 "IMCodecTraffic",
                 "CReferenceChecks",
                 "IMCodecConformance",

@@ -17,7 +17,7 @@ protoc -ISchemas --include_source_info --descriptor_set_out="$tmp/descriptors" "
 python3 scripts/generate_swift.py "$tmp/descriptors" "$tmp"
 python3 scripts/generate_constraints.py "$tmp"
 status=0
-for dir in Sources/IMCodec/Generated Sources/IMCodecTestSupport/Generated Sources/IMCodecConformance/Generated; do
+for dir in Sources/IMCodec/Generated Sources/IMCodecValidation/Generated Sources/IMCodecTestee/Generated Sources/IMCodecTestSupport/Generated Sources/IMCodecConformance/Generated; do
     diff -r "$tmp/$dir" "$dir" || status=1
 done
 for file in Sources/IMCodecReference/Generated/constraints.h Sources/IMCodecReference/Generated/constraints.c docs/LIMITS.md docs/VALIDATION.md \

@@ -27,8 +27,7 @@ import constraints  # noqa: E402
 
 ROOT = constraints.ROOT
 CHECKED = [
-    "Sources/IMCodec/Validation/*.swift",
-    "Sources/IMCodec/REST/RESTValidator*.swift",
+    "Sources/IMCodecValidation/*.swift",
     "Sources/IMCodec/DecodingLimits*.swift",
     "Sources/IMCodecReference/error.c",
     "Sources/IMCodecReference/validate*.c",

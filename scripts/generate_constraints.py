@@ -4,7 +4,7 @@
 Input: the schema folder (default Schemas/, or $IMCODEC_SCHEMAS), read through
 scripts/constraints.py. Output (overwritten), relative to the repository or to
 OUTPUT_ROOT:
-  Sources/IMCodec/Generated/ValidationLimits.swift   ValidationLimits, seed and current
+  Sources/IMCodecValidation/Generated/ValidationLimits.swift   ValidationLimits, seed and current
   Sources/IMCodec/Generated/DecodingLimits.swift     DecodingLimits and its defaults
   Sources/IMCodecConformance/Generated/LimitNames.swift  the runner's limit names
   Sources/IMCodecReference/Generated/constraints.h   the C reference's defaults and limits type
@@ -210,12 +210,12 @@ def camel_to_snake(name):
 
 def gen_runner(decl):
     limits = [l for l in decl.limits if l.decoding]
-    out = [HEADER, "import IMCodec", "import IMCodecOracle\n"]
+    out = [HEADER, "import IMCodec", "import IMCodecTestee\n"]
     out.append("extension VectorFile {\n"
                "    /// The limits named in vector files and the testee protocol, by their\n"
                "    /// JSON names.\n"
                + swift_array("public static let limitNames = ", ['"%s"' % l.name for l in limits], "    ") + "\n}\n")
-    out.append("extension Imcodec_Testee_V1_Limits {\n"
+    out.append("extension TesteeLimits {\n"
                "    /// Sets the limit a vector file names; `false` for a name that is not a limit.\n"
                "    mutating func set(named name: String, to value: UInt32) -> Bool {\n"
                "        switch name {")
@@ -422,7 +422,7 @@ def write(root, rel, text):
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else ROOT
     decl = constraints.load()
-    write(root, "Sources/IMCodec/Generated/ValidationLimits.swift", gen_validation(decl))
+    write(root, "Sources/IMCodecValidation/Generated/ValidationLimits.swift", gen_validation(decl))
     write(root, "Sources/IMCodec/Generated/DecodingLimits.swift", gen_decoding(decl))
     write(root, "Sources/IMCodecConformance/Generated/LimitNames.swift", gen_runner(decl))
     write(root, "Sources/IMCodecReference/Generated/constraints.h", gen_c(decl))

@@ -3,14 +3,16 @@
 
 Input: a FileDescriptorSet written by `protoc --include_source_info
 --descriptor_set_out=FILE` (scripts/regenerate.sh runs it). Only files of the
-package `imcodec.v1` are generated; other packages (the testee protocol) use
-swift-protobuf.
+packages `imcodec.v1` (the model) and `imcodec.testee.v1` (the testee
+protocol, types prefixed `Testee`) are generated; see UNITS.
 
 Output (overwritten), relative to the repository or to OUTPUT_ROOT:
   Sources/IMCodec/Generated/Model.swift          value types and enums
   Sources/IMCodec/Generated/Model+Binary.swift   canonical encoder and decoder
   Sources/IMCodec/Generated/Model+JSON.swift     proto3 JSON mapping
+  Sources/IMCodec/Generated/SchemaFields.swift   the fields, for the oracle tests
   Sources/IMCodecTestSupport/Generated/Arbitrary.swift  random values for tests
+  Sources/IMCodecTestee/Generated/Testee*.swift  the testee protocol
 
 The descriptor set is read with a small protobuf reader below, so the script
 needs nothing beyond Python's standard library.
@@ -206,7 +208,7 @@ def escape(name):
 
 def enum_case_name(enum, value_name):
     prefix = ""
-    for ch in enum.name:
+    for ch in getattr(enum, "proto_name", enum.name):
         if ch.isupper() and prefix:
             prefix += "_"
         prefix += ch.upper()
@@ -478,8 +480,9 @@ def gen_message(m):
     out = []
     out.append(doc(m.comment, "", "The `%s` message of the schema." % m.name))
     out.append("public struct %s: WireMessage {\n" % m.name)
+    proto_name = getattr(m, "proto_name", m.name)
     out.append('    /// `%s.%s`.\n    public static var protoMessageName: String { "%s.%s" }\n\n' % (
-        PACKAGE, m.name, PACKAGE, m.name))
+        PACKAGE, proto_name, PACKAGE, proto_name))
     params = []
     emitted_oneofs = set()
     for f in m.fields:
@@ -991,41 +994,93 @@ def gen_arbitrary(m):
 # --------------------------------------------------------------------------
 
 
+# What is generated, by schema package: the Swift module's sources, and the
+# prefix its type names get. The testee protocol's messages (Request, Limits,
+# Finding ...) are prefixed so that they read unambiguously beside the model
+# (TesteeRequest, TesteeLimits, TesteeFinding).
+UNITS = [
+    {
+        "package": "imcodec.v1",
+        "prefix": "",
+        "imports": "",
+        "model": "Sources/IMCodec/Generated/Model.swift",
+        "binary": "Sources/IMCodec/Generated/Model+Binary.swift",
+        "json": "Sources/IMCodec/Generated/Model+JSON.swift",
+        "schema": "Sources/IMCodec/Generated/SchemaFields.swift",
+        "arbitrary": "Sources/IMCodecTestSupport/Generated/Arbitrary.swift",
+    },
+    {
+        "package": "imcodec.testee.v1",
+        "prefix": "Testee",
+        "imports": "import IMCodec\n\n",
+        "model": "Sources/IMCodecTestee/Generated/Testee.swift",
+        "binary": "Sources/IMCodecTestee/Generated/Testee+Binary.swift",
+        "json": "Sources/IMCodecTestee/Generated/Testee+JSON.swift",
+    },
+]
+
+
+def prefix_names(files, package, prefix):
+    """Gives the package's messages and enums their Swift names (prefix + schema name).
+
+    The schema name stays as `proto_name`, for protoMessageName and enum cases.
+    """
+    for f in files:
+        for t in f.messages + f.enums:
+            t.proto_name = t.name
+            t.name = prefix + t.name
+        for m in f.messages:
+            for field in m.fields:
+                scope = "." + package + "."
+                if field.type_name.startswith(scope):
+                    field.type_name = scope + prefix + field.type_name[len(scope):]
+
+
+def generate(unit, descriptors):
+    """The sources of one unit, by path relative to the repository."""
+    global PACKAGE
+    PACKAGE = unit["package"]
+    files = [f for f in descriptors if f.package == PACKAGE]
+    if not files:
+        raise SystemExit("no file of package %s in the descriptor set" % PACKAGE)
+    prefix_names(files, PACKAGE, unit["prefix"])
+    header = HEADER % ", ".join("Schemas/" + f.name for f in files) + unit["imports"]
+    enums = [e for f in files for e in f.enums]
+    messages = [m for f in files for m in f.messages]
+    MESSAGES.clear()
+    MESSAGES.update((m.name, m) for m in messages)
+
+    model = header + "\n".join([gen_enum(e) for e in enums] + [gen_message(m) for m in messages])
+    binary = header
+    for m in messages:
+        binary += "extension %s: WireCodable {\n%s\n%s\n%s\n%s}\n\n" % (
+            m.name, gen_size(m), gen_encode(m), gen_merge(m), gen_check_limits(m))
+    json = header
+    for m in messages:
+        json += "extension %s {\n%s\n%s}\n\n" % (m.name, gen_json_write(m), gen_json_read(m))
+    outputs = {
+        unit["model"]: model,
+        unit["binary"]: binary.rstrip() + "\n",
+        unit["json"]: json.rstrip() + "\n",
+    }
+    if "schema" in unit:
+        outputs[unit["schema"]] = header + gen_schema_table(messages)
+    if "arbitrary" in unit:
+        outputs[unit["arbitrary"]] = header + "import IMCodec\n\n" + "\n".join(gen_arbitrary(m) for m in messages)
+    return outputs
+
+
 def main():
     if len(sys.argv) not in (2, 3):
         raise SystemExit("usage: generate_swift.py DESCRIPTOR_SET [OUTPUT_ROOT]")
     root = sys.argv[2] if len(sys.argv) == 3 else ROOT
-    files = [f for f in load(sys.argv[1]) if f.package == PACKAGE]
-    if not files:
-        raise SystemExit("no file of package %s in the descriptor set" % PACKAGE)
-    sources = ", ".join("Schemas/" + f.name for f in files)
-    enums = [e for f in files for e in f.enums]
-    messages = [m for f in files for m in f.messages]
-    MESSAGES.update((m.name, m) for m in messages)
-
-    model = HEADER % sources + "\n".join([gen_enum(e) for e in enums] + [gen_message(m) for m in messages])
-    binary = HEADER % sources
-    for m in messages:
-        binary += "extension %s: WireCodable {\n%s\n%s\n%s\n%s}\n\n" % (
-            m.name, gen_size(m), gen_encode(m), gen_merge(m), gen_check_limits(m))
-    json = HEADER % sources
-    for m in messages:
-        json += "extension %s {\n%s\n%s}\n\n" % (m.name, gen_json_write(m), gen_json_read(m))
-    arbitrary = HEADER % sources + "import IMCodec\n\n" + "\n".join(gen_arbitrary(m) for m in messages)
-    schema = HEADER % sources + gen_schema_table(messages)
-
-    outputs = {
-        "Sources/IMCodec/Generated/Model.swift": model,
-        "Sources/IMCodec/Generated/Model+Binary.swift": binary.rstrip() + "\n",
-        "Sources/IMCodec/Generated/Model+JSON.swift": json.rstrip() + "\n",
-        "Sources/IMCodec/Generated/SchemaFields.swift": schema,
-        "Sources/IMCodecTestSupport/Generated/Arbitrary.swift": arbitrary,
-    }
-    for rel, text in outputs.items():
-        path = os.path.join(root, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(text)
+    descriptors = load(sys.argv[1])
+    for unit in UNITS:
+        for rel, text in generate(unit, descriptors).items():
+            path = os.path.join(root, rel)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(text)
 
 
 def gen_schema_table(messages):

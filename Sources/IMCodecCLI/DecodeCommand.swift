@@ -1,5 +1,7 @@
 import ArgumentParser
 import IMCodec
+import IMCodecREST
+import IMCodecValidation
 
 /// `imcodec decode`: frames in, JSON out.
 struct DecodeCommand: ParsableCommand {

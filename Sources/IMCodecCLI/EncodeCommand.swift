@@ -1,5 +1,7 @@
 import ArgumentParser
 import IMCodec
+import IMCodecREST
+import IMCodecValidation
 
 /// `imcodec encode`: JSON in, frames out.
 struct EncodeCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IMCodec
+import IMCodecValidation
 
 /// The validation limit profiles, as `--profile` spells them.
 enum ProfileOption: String, ExpressibleByArgument, CaseIterable {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import IMCodec
+import IMCodecREST
+import IMCodecValidation
 
 /// `imcodec validate`: checks messages, batches and events against the
 /// documented limits and rules, and prints every finding.

@@ -1,6 +1,6 @@
 import Foundation
 import IMCodec
-import IMCodecOracle
+import IMCodecTestee
 
 /// The verdict on one answer.
 public enum CheckOutcome: Sendable, Equatable {
@@ -67,7 +67,7 @@ extension CaseCheck {
                     problems.append(reason)
                 }
             }
-            switch (stream.hasFailure ? stream.failure : nil, error) {
+            switch (stream.failure, error) {
             case (nil, nil): break
             case (let actual?, nil): problems.append("stream ended with \(Self.describe(actual)), expected no error")
             case (nil, let wanted?): problems.append("stream ended without an error, expected \(wanted)")
@@ -148,7 +148,7 @@ extension CaseCheck {
         return .failed("answered \(actual), expected \(wanted)", failure: CheckFailure.wrongAnswer)
     }
 
-    static func describe(_ failure: Imcodec_Testee_V1_Failure) -> String {
+    static func describe(_ failure: TesteeFailure) -> String {
         var text = failure.path.isEmpty ? failure.code : "\(failure.code) at \(failure.path)"
         if !failure.reason.isEmpty { text += " (\(failure.reason))" }
         return text
@@ -164,7 +164,7 @@ extension CaseCheck {
         return "\n  first difference at byte \(index) (lengths \(expected.count) and \(actual.count))"
     }
 
-    private func compare(_ frame: Imcodec_Testee_V1_DecodedFrame, _ expected: VectorCase.ExpectedFrame, prefix: String)
+    private func compare(_ frame: TesteeDecodedFrame, _ expected: VectorCase.ExpectedFrame, prefix: String)
         -> CheckOutcome
     {
         var problems: [String] = []
@@ -200,11 +200,11 @@ extension CaseCheck {
                 "the frame built does not decode: \(error); bytes \(Hex.abbreviated(bytes))",
                 failure: CheckFailure.wrongAnswer)
         }
-        var decoded = Imcodec_Testee_V1_DecodedFrame()
-        decoded.kind = Imcodec_Testee_V1_PayloadKind(rawValue: Int(frame.header.kind.rawValue)) ?? .unspecified
+        var decoded = TesteeDecodedFrame()
+        decoded.kind = TesteePayloadKind(rawValue: Int32(frame.header.kind.rawValue))
         decoded.compression = UInt32(frame.header.compression.rawValue)
         decoded.dictionaryID = frame.header.dictionaryID ?? 0
-        decoded.payload = Data(frame.payload)
+        decoded.payload = Array(frame.payload)
         let outcome = compare(decoded, expected, prefix: "the frame built has ")
         if case .failed = outcome { return outcome }
         if bytes.count > frame.header.encodedLength + payloadLength {
@@ -215,7 +215,7 @@ extension CaseCheck {
         return .passed
     }
 
-    private func compare(_ actual: [Imcodec_Testee_V1_Finding], _ expected: [VectorCase.ExpectedFinding])
+    private func compare(_ actual: [TesteeFinding], _ expected: [VectorCase.ExpectedFinding])
         -> CheckOutcome
     {
         var unmatched = actual
@@ -242,7 +242,7 @@ extension CaseCheck {
         return .failed(problems.joined(separator: "; "), failure: CheckFailure.wrongAnswer)
     }
 
-    private static func matches(_ finding: Imcodec_Testee_V1_Finding, _ wanted: VectorCase.ExpectedFinding) -> Bool {
+    private static func matches(_ finding: TesteeFinding, _ wanted: VectorCase.ExpectedFinding) -> Bool {
         finding.code == wanted.code && finding.path == wanted.path
             && (wanted.severity.map { $0 == finding.severity } ?? true)
             && (wanted.limit.map { $0 == finding.limit } ?? true)

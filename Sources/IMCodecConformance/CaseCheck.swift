@@ -1,5 +1,5 @@
 import Foundation
-import IMCodecOracle
+import IMCodecTestee
 
 /// One request a case sends to a testee, with what its answer must be.
 ///
@@ -56,7 +56,7 @@ public struct CaseCheck: Sendable {
         var base = TesteeRequest()
         base.caseID = vector.id
         if !vector.limits.isEmpty { base.limits = limits(vector.limits) }
-        let kind = Imcodec_Testee_V1_PayloadKind(rawValue: vector.kind?.number ?? 0) ?? .unspecified
+        let kind = TesteePayloadKind(rawValue: Int32(vector.kind?.number ?? 0))
         let input = vector.input
         let expected = vector.expected
         var checks: [CaseCheck] = []
@@ -73,23 +73,31 @@ public struct CaseCheck: Sendable {
             let payloadInput = input.payload ?? expected.payload
             if let error = expected.error {
                 if let payload = input.payload {
-                    add("decode_payload", .failure(error)) { $0.decodePayload = decodePayload(kind, payload) }
+                    add("decode_payload", .failure(error)) {
+                        $0.operation = .decodePayload(decodePayload(kind, payload))
+                    }
                 } else if let jsonText {
-                    add("json_to_payload", .failure(error)) { $0.jsonToPayload = jsonToPayload(kind, jsonText) }
+                    add("json_to_payload", .failure(error)) {
+                        $0.operation = .jsonToPayload(jsonToPayload(kind, jsonText))
+                    }
                 }
                 break
             }
             guard let canonical = expected.payload, let payloadInput else { break }
             if let jsonText {
-                add("json_to_payload", .payload(canonical)) { $0.jsonToPayload = jsonToPayload(kind, jsonText) }
+                add("json_to_payload", .payload(canonical)) {
+                    $0.operation = .jsonToPayload(jsonToPayload(kind, jsonText))
+                }
             }
-            add("decode_payload", .payload(canonical)) { $0.decodePayload = decodePayload(kind, payloadInput) }
+            add("decode_payload", .payload(canonical)) {
+                $0.operation = .decodePayload(decodePayload(kind, payloadInput))
+            }
             if let json = expected.json {
                 add("payload_to_json", .json(json)) {
-                    var operation = Imcodec_Testee_V1_PayloadToJsonRequest()
+                    var operation = TesteePayloadToJsonRequest()
                     operation.kind = kind
-                    operation.payload = Data(payloadInput)
-                    $0.payloadToJson = operation
+                    operation.payload = payloadInput
+                    $0.operation = .payloadToJson(operation)
                 }
             }
         case .decodeFrame:
@@ -102,9 +110,9 @@ public struct CaseCheck: Sendable {
                 break
             }
             add("decode_frame", expectation) {
-                var operation = Imcodec_Testee_V1_DecodeFrameRequest()
-                operation.frame = Data(input.frame ?? [])
-                $0.decodeFrame = operation
+                var operation = TesteeDecodeFrameRequest()
+                operation.frame = input.frame ?? []
+                $0.operation = .decodeFrame(operation)
             }
         case .encodeFrame:
             guard let policy = input.policy, let payload = input.payload else { break }
@@ -117,66 +125,63 @@ public struct CaseCheck: Sendable {
                 break
             }
             add("encode_frame", expectation) {
-                var operation = Imcodec_Testee_V1_EncodeFrameRequest()
+                var operation = TesteeEncodeFrameRequest()
                 operation.kind = kind
-                operation.payload = Data(payload)
+                operation.payload = payload
                 operation.compression = UInt32(clamping: policy.compression)
                 operation.threshold = UInt32(clamping: policy.threshold)
                 operation.level = UInt32(clamping: policy.level)
                 operation.dictionaryID = UInt32(clamping: policy.dictionaryID)
-                $0.encodeFrame = operation
+                $0.operation = .encodeFrame(operation)
             }
         case .decodeStream:
             let expectation = Expectation.stream(
                 frames: expected.frames ?? [], error: expected.error, incompleteTail: expected.incompleteTail ?? false)
             add("decode_stream", expectation) {
-                var operation = Imcodec_Testee_V1_DecodeStreamRequest()
-                operation.chunks = (input.chunks ?? []).map { Data($0) }
-                $0.decodeStream = operation
+                var operation = TesteeDecodeStreamRequest()
+                operation.chunks = input.chunks ?? []
+                $0.operation = .decodeStream(operation)
             }
         case .validate:
             let expectation: Expectation =
                 expected.error.map { .failure($0) } ?? .findings(expected.findings ?? [])
             add("validate", expectation) {
-                var operation = Imcodec_Testee_V1_ValidateRequest()
+                var operation = TesteeValidateRequest()
                 operation.kind = kind
-                operation.payload = Data(input.payload ?? [])
+                operation.payload = input.payload ?? []
                 operation.profile = input.profile ?? ""
-                $0.validate = operation
+                $0.operation = .validate(operation)
             }
         case .restImport:
             let restText = input.restText ?? input.rest?.text ?? ""
             if let error = expected.error {
-                add("rest_to_payload", .failure(error)) { $0.restToPayload = restToPayload(kind, restText) }
+                add("rest_to_payload", .failure(error)) { $0.operation = .restToPayload(restToPayload(kind, restText)) }
                 break
             }
             guard let canonical = expected.payload, let rest = expected.rest else { break }
-            add("rest_to_payload", .payload(canonical)) { $0.restToPayload = restToPayload(kind, restText) }
-            add("payload_to_rest", .rest(rest)) { $0.payloadToRest = payloadToRest(kind, canonical) }
+            add("rest_to_payload", .payload(canonical)) { $0.operation = .restToPayload(restToPayload(kind, restText)) }
+            add("payload_to_rest", .rest(rest)) { $0.operation = .payloadToRest(payloadToRest(kind, canonical)) }
         case .restExport:
-            // A case may give its input as proto3 JSON only; swift-protobuf
-            // turns it into the payload, so the library under test is not
-            // trusted to prepare its own input.
-            guard let payload = input.payload ?? input.json.flatMap({ oraclePayload(vector.kind, $0.text) }) else {
-                break
-            }
+            // The payload is the file's: the library under test does not
+            // prepare its own input from the case's JSON.
+            guard let payload = input.payload else { break }
             let expectation: Expectation =
                 expected.error.map { .failure($0) } ?? expected.rest.map { .rest($0) }
                 ?? .failure(VectorCase.ExpectedError(code: "", path: ""))
-            add("payload_to_rest", expectation) { $0.payloadToRest = payloadToRest(kind, payload) }
+            add("payload_to_rest", expectation) { $0.operation = .payloadToRest(payloadToRest(kind, payload)) }
         case .restValidate:
             add("validate_rest", .findings(expected.findings ?? [])) {
-                var operation = Imcodec_Testee_V1_ValidateRestRequest()
+                var operation = TesteeValidateRestRequest()
                 operation.rest = input.restText ?? input.rest?.text ?? ""
                 operation.profile = input.profile ?? ""
-                $0.validateRest = operation
+                $0.operation = .validateRest(operation)
             }
         }
         return checks
     }
 
-    static func limits(_ values: [String: Int]) -> Imcodec_Testee_V1_Limits {
-        var limits = Imcodec_Testee_V1_Limits()
+    static func limits(_ values: [String: Int]) -> TesteeLimits {
+        var limits = TesteeLimits()
         for (name, value) in values {
             // Unknown names are refused when the vector file is loaded.
             _ = limits.set(named: name, to: UInt32(clamping: value))
@@ -184,46 +189,37 @@ public struct CaseCheck: Sendable {
         return limits
     }
 
-    static func decodePayload(_ kind: Imcodec_Testee_V1_PayloadKind, _ payload: [UInt8])
-        -> Imcodec_Testee_V1_DecodePayloadRequest
+    static func decodePayload(_ kind: TesteePayloadKind, _ payload: [UInt8])
+        -> TesteeDecodePayloadRequest
     {
-        var operation = Imcodec_Testee_V1_DecodePayloadRequest()
+        var operation = TesteeDecodePayloadRequest()
         operation.kind = kind
-        operation.payload = Data(payload)
+        operation.payload = payload
         return operation
     }
 
-    /// The payload of a proto3 JSON value, written by swift-protobuf.
-    static func oraclePayload(_ kind: VectorCase.Kind?, _ json: String) -> [UInt8]? {
-        switch kind {
-        case .message: (try? Imcodec_V1_Message(jsonString: json)).flatMap { try? $0.serializedBytes() }
-        case .batch: (try? Imcodec_V1_MessageBatch(jsonString: json)).flatMap { try? $0.serializedBytes() }
-        case .event, nil: nil
-        }
-    }
-
-    static func restToPayload(_ kind: Imcodec_Testee_V1_PayloadKind, _ rest: String)
-        -> Imcodec_Testee_V1_RestToPayloadRequest
+    static func restToPayload(_ kind: TesteePayloadKind, _ rest: String)
+        -> TesteeRestToPayloadRequest
     {
-        var operation = Imcodec_Testee_V1_RestToPayloadRequest()
+        var operation = TesteeRestToPayloadRequest()
         operation.kind = kind
         operation.rest = rest
         return operation
     }
 
-    static func payloadToRest(_ kind: Imcodec_Testee_V1_PayloadKind, _ payload: [UInt8])
-        -> Imcodec_Testee_V1_PayloadToRestRequest
+    static func payloadToRest(_ kind: TesteePayloadKind, _ payload: [UInt8])
+        -> TesteePayloadToRestRequest
     {
-        var operation = Imcodec_Testee_V1_PayloadToRestRequest()
+        var operation = TesteePayloadToRestRequest()
         operation.kind = kind
-        operation.payload = Data(payload)
+        operation.payload = payload
         return operation
     }
 
-    static func jsonToPayload(_ kind: Imcodec_Testee_V1_PayloadKind, _ json: String)
-        -> Imcodec_Testee_V1_JsonToPayloadRequest
+    static func jsonToPayload(_ kind: TesteePayloadKind, _ json: String)
+        -> TesteeJsonToPayloadRequest
     {
-        var operation = Imcodec_Testee_V1_JsonToPayloadRequest()
+        var operation = TesteeJsonToPayloadRequest()
         operation.kind = kind
         operation.json = json
         return operation

@@ -1,10 +1,12 @@
 import IMCodec
-import IMCodecOracle
+import IMCodecREST
+import IMCodecTestee
+import IMCodecValidation
 
 extension InProcessTestee {
     /// Decodes the payload and answers every finding of the validator under
     /// the named profile; a payload that does not decode is a `failure`.
-    func validate(_ operation: Imcodec_Testee_V1_ValidateRequest, _ limits: DecodingLimits) throws -> TesteeResponse {
+    func validate(_ operation: TesteeValidateRequest, _ limits: DecodingLimits) throws -> TesteeResponse {
         let kind = try Self.frameKind(operation.kind)
         let profile = try Self.profile(operation.profile)
         let value = try decodePayload(kind, [UInt8](operation.payload), limits)
@@ -13,7 +15,7 @@ extension InProcessTestee {
 
     /// Answers every finding of the REST validator under the named profile,
     /// import problems included.
-    func validateREST(_ operation: Imcodec_Testee_V1_ValidateRestRequest, _ limits: DecodingLimits) throws
+    func validateREST(_ operation: TesteeValidateRestRequest, _ limits: DecodingLimits) throws
         -> TesteeResponse
     {
         let profile = try Self.profile(operation.profile)
@@ -22,7 +24,7 @@ extension InProcessTestee {
     }
 
     /// Reads a REST document of the requested kind.
-    func restToPayload(_ operation: Imcodec_Testee_V1_RestToPayloadRequest, _ limits: DecodingLimits) throws
+    func restToPayload(_ operation: TesteeRestToPayloadRequest, _ limits: DecodingLimits) throws
         -> FramePayload
     {
         let text = Array(operation.rest.utf8)
@@ -42,9 +44,9 @@ extension InProcessTestee {
     }
 
     static func response(_ validation: [ValidationFinding]) -> TesteeResponse {
-        var findings = Imcodec_Testee_V1_Findings()
+        var findings = TesteeFindings()
         for finding in validation {
-            var item = Imcodec_Testee_V1_Finding()
+            var item = TesteeFinding()
             item.code = finding.code.rawValue
             item.path = finding.path
             item.severity = finding.severity.rawValue
@@ -53,7 +55,7 @@ extension InProcessTestee {
             findings.findings.append(item)
         }
         var response = TesteeResponse()
-        response.findings = findings
+        response.result = .findings(findings)
         return response
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import IMCodec
-import IMCodecOracle
+import IMCodecREST
+import IMCodecTestee
+import IMCodecValidation
 
 /// The imcodec Swift library as a testee: answers testee-protocol requests by
 /// calling the library in this process.
@@ -35,38 +37,38 @@ public final class InProcessTestee: Testee {
             case .decodePayload(let operation):
                 let kind = try Self.frameKind(operation.kind)
                 let value = try decodePayload(kind, [UInt8](operation.payload), limits)
-                response.payload = Data(value.serializedBytes())
+                response.result = .payload(value.serializedBytes())
             case .decodeFrame(let operation):
-                response.frame = try decodeFrame([UInt8](operation.frame), limits)
+                response.result = .frame(try decodeFrame([UInt8](operation.frame), limits))
             case .encodeFrame(let operation):
-                response.frameBytes = Data(try encodeFrame(operation, limits))
+                response.result = .frameBytes(try encodeFrame(operation, limits))
             case .decodeStream(let operation):
-                response.stream = decodeStream(operation.chunks, limits)
+                response.result = .stream(decodeStream(operation.chunks, limits))
             case .validate(let operation):
                 response = try validate(operation, limits)
             case .jsonToPayload(let operation):
                 let kind = try Self.frameKind(operation.kind)
                 let value = try FramePayload(kind: kind, jsonString: operation.json, limits: limits)
-                response.payload = Data(value.serializedBytes())
+                response.result = .payload(value.serializedBytes())
             case .payloadToJson(let operation):
                 let kind = try Self.frameKind(operation.kind)
-                response.json = try decodePayload(kind, [UInt8](operation.payload), limits).jsonString()
+                response.result = .json(try decodePayload(kind, [UInt8](operation.payload), limits).jsonString())
             case .restToPayload(let operation):
-                response.payload = Data(try restToPayload(operation, limits).serializedBytes())
+                response.result = .payload(try restToPayload(operation, limits).serializedBytes())
             case .payloadToRest(let operation):
                 let kind = try Self.frameKind(operation.kind)
-                response.rest = try RESTCodec.export(decodePayload(kind, [UInt8](operation.payload), limits))
+                response.result = .rest(try RESTCodec.export(decodePayload(kind, [UInt8](operation.payload), limits)))
             case .validateRest(let operation):
                 response = try validateREST(operation, limits)
             case nil:
-                response.runtimeError = "the request names no operation"
+                response.result = .runtimeError("the request names no operation")
             }
         } catch let error as IMCodecError {
-            response.failure = Self.failure(error)
+            response.result = .failure(Self.failure(error))
         } catch let error as BadRequest {
-            response.runtimeError = error.reason
+            response.result = .runtimeError(error.reason)
         } catch {
-            response.runtimeError = "\(error)"
+            response.result = .runtimeError("\(error)")
         }
         return response
     }
@@ -76,15 +78,15 @@ public final class InProcessTestee: Testee {
         var reason: String
     }
 
-    static func failure(_ error: IMCodecError) -> Imcodec_Testee_V1_Failure {
-        var failure = Imcodec_Testee_V1_Failure()
+    static func failure(_ error: IMCodecError) -> TesteeFailure {
+        var failure = TesteeFailure()
         failure.code = error.code.rawValue
         failure.path = error.path
         failure.reason = error.reason
         return failure
     }
 
-    static func frameKind(_ kind: Imcodec_Testee_V1_PayloadKind) throws -> FrameKind {
+    static func frameKind(_ kind: TesteePayloadKind) throws -> FrameKind {
         switch kind {
         case .message: return .message
         case .batch: return .batch
@@ -93,7 +95,7 @@ public final class InProcessTestee: Testee {
         }
     }
 
-    static func payloadKind(_ kind: FrameKind) -> Imcodec_Testee_V1_PayloadKind {
+    static func payloadKind(_ kind: FrameKind) -> TesteePayloadKind {
         switch kind {
         case .message: .message
         case .batch: .batch
@@ -103,8 +105,7 @@ public final class InProcessTestee: Testee {
 
     /// The request's limits; 0 (or no limits at all) means the default.
     static func limits(_ request: TesteeRequest) throws -> DecodingLimits {
-        guard request.hasLimits else { return DecodingLimits() }
-        return request.limits.applied(to: DecodingLimits())
+        request.limits?.applied(to: DecodingLimits()) ?? DecodingLimits()
     }
 
     func decodePayload(_ kind: FrameKind, _ bytes: [UInt8], _ limits: DecodingLimits) throws(IMCodecError)
@@ -115,23 +116,22 @@ public final class InProcessTestee: Testee {
         }.get()
     }
 
-    func decodedFrame(_ frame: Frame, _ limits: DecodingLimits) throws(IMCodecError) -> Imcodec_Testee_V1_DecodedFrame {
+    func decodedFrame(_ frame: Frame, _ limits: DecodingLimits) throws(IMCodecError) -> TesteeDecodedFrame {
         let value = try FramePayload(decoding: frame, limits: limits)
-        var decoded = Imcodec_Testee_V1_DecodedFrame()
+        var decoded = TesteeDecodedFrame()
         decoded.kind = Self.payloadKind(frame.header.kind)
         decoded.compression = UInt32(frame.header.compression.rawValue)
         decoded.dictionaryID = frame.header.dictionaryID ?? 0
-        decoded.payload = Data(value.serializedBytes())
+        decoded.payload = value.serializedBytes()
         return decoded
     }
 
-    func decodeFrame(_ bytes: [UInt8], _ limits: DecodingLimits) throws(IMCodecError) -> Imcodec_Testee_V1_DecodedFrame
-    {
+    func decodeFrame(_ bytes: [UInt8], _ limits: DecodingLimits) throws(IMCodecError) -> TesteeDecodedFrame {
         let frame = try FrameDecoder(limits: limits).decodeFrame(bytes)
         return try decodedFrame(frame, limits)
     }
 
-    func encodeFrame(_ operation: Imcodec_Testee_V1_EncodeFrameRequest, _ limits: DecodingLimits) throws -> [UInt8] {
+    func encodeFrame(_ operation: TesteeEncodeFrameRequest, _ limits: DecodingLimits) throws -> [UInt8] {
         let kind = try Self.frameKind(operation.kind)
         guard operation.level <= (operation.compression == 2 ? 19 : 9) else {
             throw BadRequest(reason: "level \(operation.level) is not 0...9 (0...19 for zstd)")
@@ -170,8 +170,8 @@ public final class InProcessTestee: Testee {
         return try encoder.encode(decodePayload(kind, payload, limits))
     }
 
-    func decodeStream(_ chunks: [Data], _ limits: DecodingLimits) -> Imcodec_Testee_V1_StreamResult {
-        var result = Imcodec_Testee_V1_StreamResult()
+    func decodeStream(_ chunks: [[UInt8]], _ limits: DecodingLimits) -> TesteeStreamResult {
+        var result = TesteeStreamResult()
         let reader = FrameReader(limits: limits)
         do throws(IMCodecError) {
             for chunk in chunks {

@@ -1,4 +1,4 @@
-import SwiftProtobuf
+import IMCodecTestee
 
 #if canImport(Glibc)
     import Glibc
@@ -92,12 +92,7 @@ public final class ProcessTestee: Testee {
             case .failure(let reason): return .crashed(reason.text)
             }
         }
-        let body: [UInt8]
-        do {
-            body = try request.serializedBytes()
-        } catch {
-            return .crashed("the runner cannot serialize the request: \(error)")
-        }
+        let body = request.serializedBytes()
         let started = ContinuousClock.now
         switch transfer(TesteeFraming.prefix(body.count) + body, to: running.input, deadline: deadline) {
         case .done: break

@@ -1,9 +1,4 @@
-import IMCodecOracle
-
-/// A request of the testee protocol (`Schemas/imcodec/testee/v1/testee.proto`).
-public typealias TesteeRequest = Imcodec_Testee_V1_Request
-/// A response of the testee protocol.
-public typealias TesteeResponse = Imcodec_Testee_V1_Response
+import IMCodecTestee
 
 /// What became of one request sent to a testee.
 public enum TesteeOutcome: Sendable {

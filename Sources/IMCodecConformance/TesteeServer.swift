@@ -1,5 +1,5 @@
 import Foundation
-import SwiftProtobuf
+import IMCodecTestee
 
 #if canImport(Glibc)
     import Glibc
@@ -47,16 +47,9 @@ public enum TesteeServer {
                 response = handler(request)
             } catch {
                 response = TesteeResponse()
-                response.runtimeError = "the request does not parse: \(error)"
+                response.result = .runtimeError("the request does not parse: \(error)")
             }
-            let bytes: [UInt8]
-            do {
-                bytes = try response.serializedBytes()
-            } catch {
-                var fallback = TesteeResponse()
-                fallback.runtimeError = "the response cannot be serialized: \(error)"
-                bytes = (try? fallback.serializedBytes()) ?? []
-            }
+            let bytes = response.serializedBytes()
             guard TesteeFraming.writeBlocking(output, TesteeFraming.prefix(bytes.count) + bytes) else {
                 return broken("the output cannot be written")
             }

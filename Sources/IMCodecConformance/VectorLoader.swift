@@ -299,8 +299,8 @@ public enum VectorLoader {
                 throw reader.error("a valid rest-import case needs expected payloadHex and rest")
             }
         case .restExport:
-            guard vector.kind != nil, input.payload != nil || input.json != nil else {
-                throw reader.error("a rest-export case needs kind and input payloadHex or json")
+            guard vector.kind != nil, input.payload != nil else {
+                throw reader.error("a rest-export case needs kind and input payloadHex")
             }
             if vector.result == .valid, expected.rest == nil {
                 throw reader.error("a valid rest-export case needs expected rest")

@@ -1,4 +1,6 @@
 import IMCodec
+import IMCodecREST
+import IMCodecValidation
 
 extension FuzzChecks {
     /// Tencent REST import, export and validation (docs/REST.md).

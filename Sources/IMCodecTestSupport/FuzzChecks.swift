@@ -1,5 +1,6 @@
 import IMCodec
 import IMCodecOracle
+import IMCodecValidation
 import SwiftProtobuf
 
 /// The properties every decoder must keep on any input, shared by the

@@ -1,6 +1,7 @@
 import Foundation
 import IMCodecConformance
 import IMCodecOracle
+import IMCodecTestee
 import Testing
 
 /// The runner refuses the ways a testee could look conformant without being
@@ -31,7 +32,7 @@ import Testing
 
     static func skipped(_ reason: String) -> TesteeResponse {
         var response = TesteeResponse()
-        response.skipped = reason
+        response.result = .skipped(reason)
         return response
     }
 
@@ -42,7 +43,7 @@ import Testing
             switch request.operation {
             case .decodePayload(let operation):
                 var response = TesteeResponse()
-                response.payload = operation.payload
+                response.result = .payload(operation.payload)
                 return response
             case .jsonToPayload, .payloadToJson:
                 return skipped("no JSON")
@@ -131,14 +132,14 @@ import Testing
 
     static func jsonCheck(expecting expected: String) throws -> CaseCheck {
         var request = TesteeRequest()
-        request.payloadToJson = Imcodec_Testee_V1_PayloadToJsonRequest()
+        request.operation = .payloadToJson(TesteePayloadToJsonRequest())
         return CaseCheck(
             operation: "payload_to_json", request: request, expectation: .json(try VectorJSON(parsing: expected)))
     }
 
     static func json(_ text: String) -> TesteeResponse {
         var response = TesteeResponse()
-        response.json = text
+        response.result = .json(text)
         return response
     }
 
@@ -184,7 +185,7 @@ import Testing
             guard case .payloadToRest = request.operation else { return nil }
             var response = InProcessTestee().handle(request)
             if case .rest(let text) = response.result, let value = try? VectorJSON(parsing: text) {
-                response.rest = value.prettyText + "\n"
+                response.result = .rest(value.prettyText + "\n")
             }
             return response
         }

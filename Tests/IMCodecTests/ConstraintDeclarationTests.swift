@@ -1,6 +1,7 @@
 import Foundation
 import IMCodec
 import IMCodecConformance
+import IMCodecValidation
 import Testing
 
 /// The limits are declared once, in `Schemas/`: changing one declaration and

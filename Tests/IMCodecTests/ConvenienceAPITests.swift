@@ -1,5 +1,7 @@
 import Foundation
 import IMCodec
+import IMCodecREST
+import IMCodecValidation
 import Testing
 
 /// The conveniences for values users hold: payload accessors, `Data` and

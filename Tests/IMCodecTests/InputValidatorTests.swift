@@ -1,5 +1,7 @@
 import Foundation
 import IMCodec
+import IMCodecREST
+import IMCodecValidation
 import Testing
 
 /// Whole inputs through ``InputValidator``: JSON values and arrays, streams

@@ -1,3 +1,5 @@
+import IMCodecREST
+import IMCodecValidation
 import Testing
 
 @testable import IMCodec

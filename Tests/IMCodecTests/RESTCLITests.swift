@@ -1,5 +1,7 @@
 import Foundation
 import IMCodec
+import IMCodecREST
+import IMCodecValidation
 import Testing
 
 /// `--from restapi` and `--to restapi` on the `imcodec` executable.

@@ -1,4 +1,6 @@
 import IMCodec
+import IMCodecREST
+import IMCodecValidation
 import Testing
 
 /// REST MsgBody import and export (docs/REST.md) on hand-written documents

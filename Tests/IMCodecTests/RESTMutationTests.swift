@@ -1,5 +1,7 @@
 import IMCodec
+import IMCodecREST
 import IMCodecTestSupport
+import IMCodecValidation
 import Testing
 
 /// A deterministic, structure-aware mutation run over REST documents through

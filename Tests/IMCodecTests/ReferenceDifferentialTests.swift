@@ -1,6 +1,7 @@
 import IMCodec
 import IMCodecReference
 import IMCodecTestSupport
+import IMCodecValidation
 import Testing
 
 /// The Swift library against the C reference, in process, on the generated

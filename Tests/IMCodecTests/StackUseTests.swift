@@ -1,5 +1,7 @@
 import Foundation
 import IMCodec
+import IMCodecREST
+import IMCodecValidation
 import Testing
 
 /// The most stack an operation uses, measured on a thread whose stack is a

@@ -1,4 +1,5 @@
 import IMCodec
+import IMCodecValidation
 import Testing
 
 /// An enum field holding a value, and the one finding it must yield.

@@ -1,4 +1,5 @@
 import IMCodec
+import IMCodecValidation
 import Testing
 
 /// Messages and findings the validation tests build on.

@@ -1,4 +1,5 @@
 import IMCodec
+import IMCodecValidation
 import Testing
 
 /// One message with many planted violations, several inside nested mergers,

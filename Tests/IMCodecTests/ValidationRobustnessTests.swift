@@ -1,5 +1,6 @@
 import IMCodec
 import IMCodecTestSupport
+import IMCodecValidation
 import Testing
 
 /// The validator accepts anything the model can hold: empty values, unknown

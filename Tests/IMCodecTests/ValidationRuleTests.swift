@@ -1,5 +1,7 @@
 import Foundation
 import IMCodec
+import IMCodecREST
+import IMCodecValidation
 import Testing
 
 /// A value and exactly the findings it must yield; an empty list is a valid

@@ -25,7 +25,7 @@
     /// Whether `slots` is heap memory the cache must free.
     @usableFromInline var ownsSlots: Bool
     /// Whether a value sized with this cache holds unknown fields anywhere.
-    @usableFromInline var holdsUnknownFields: Bool
+    @usableFromInline package var holdsUnknownFields: Bool
     /// The merger layer of the message being sized (0 for the value itself).
     @usableFromInline var layer: Int
     /// The deepest merger layer of a message the value holds.

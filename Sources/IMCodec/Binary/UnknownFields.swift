@@ -28,7 +28,7 @@ extension UnknownFields {
     /// bytes as the unknown fields of a message (`payload.*` for bytes that
     /// are not whole fields, `limit.depth` for groups nested past the
     /// budget).
-    func _checkLimits(_ context: DecodeContext) throws(IMCodecError) {
+    package func _checkLimits(_ context: DecodeContext) throws(IMCodecError) {
         var failure: IMCodecError?
         bytes.withUnsafeBytes { buffer in
             var reader = WireReader(buffer)

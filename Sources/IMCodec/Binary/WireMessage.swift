@@ -282,7 +282,9 @@ extension WireCodable {
 
     /// The error `_merge` throws for entry `index` of the repeated field
     /// `field` when the field may hold at most `limit` entries.
-    static func _overLimit(_ code: IMCodecError.Code, _ field: String, _ index: Int, _ limit: Int) -> IMCodecError {
+    package static func _overLimit(_ code: IMCodecError.Code, _ field: String, _ index: Int, _ limit: Int)
+        -> IMCodecError
+    {
         IMCodecError(
             code, path: "\(field)[\(index)]", reason: "more entries than the limit allows", limit: limit,
             observed: index + 1)

@@ -145,7 +145,7 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Decoders build paths on the way out of a failed nested decode, so the
     /// successful path pays nothing for them.
     @usableFromInline
-    func prefixed(with component: String) -> IMCodecError {
+    package func prefixed(with component: String) -> IMCodecError {
         var copy = self
         if copy.path.isEmpty {
             copy.path = component

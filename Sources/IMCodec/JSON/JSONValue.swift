@@ -67,7 +67,7 @@ extension JSONValue {
     ///   - limits: The limits the value is read with.
     ///   - maxNesting: The deepest nesting of arrays and objects accepted.
     /// - Throws: `limit.document-size`, `json.syntax`, `json.depth`.
-    init(parsing utf8: some Collection<UInt8>, limits: DecodingLimits, maxNesting: Int) throws(IMCodecError) {
+    package init(parsing utf8: some Collection<UInt8>, limits: DecodingLimits, maxNesting: Int) throws(IMCodecError) {
         let count = utf8.count
         guard count <= limits.maxDocumentBytes else {
             throw IMCodecError(

@@ -15,5 +15,5 @@ extension Message {
     /// Whether `userID` is ``atAllUserID``. User IDs compare as bytes, as
     /// the SDK compares them: a canonically equivalent spelling (a Kelvin
     /// sign for the K) is another user ID.
-    static func isAtAllUserID(_ userID: String) -> Bool { userID.utf8.elementsEqual(atAllUserID.utf8) }
+    package static func isAtAllUserID(_ userID: String) -> Bool { userID.utf8.elementsEqual(atAllUserID.utf8) }
 }

@@ -1,3 +1,5 @@
+import IMCodec
+
 extension IMCodecError.Code {
     // MARK: Tencent REST MsgBody codes (docs/REST.md)
 

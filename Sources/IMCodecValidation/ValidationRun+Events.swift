@@ -1,3 +1,5 @@
+import IMCodec
+
 extension ValidationRun {
     /// Validates a batch: each message with its index.
     mutating func validate(batch: MessageBatch) {

@@ -1,3 +1,5 @@
+import IMCodec
+
 /// Reads and writes Tencent Cloud IM REST `MsgBody` JSON (docs/REST.md).
 ///
 /// ```swift
@@ -108,7 +110,8 @@ public enum RESTCodec {
         }
     }
 
-    static func parse(_ utf8: some Collection<UInt8>, limits: DecodingLimits) throws(IMCodecError) -> JSONValue {
+    package static func parse(_ utf8: some Collection<UInt8>, limits: DecodingLimits) throws(IMCodecError) -> JSONValue
+    {
         try JSONValue(parsing: utf8, limits: limits, maxNesting: RESTReader.maxNesting(for: limits))
     }
 

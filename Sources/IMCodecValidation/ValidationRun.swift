@@ -1,3 +1,5 @@
+import IMCodec
+
 /// One pass of the validator over a message, batch or event: the findings so
 /// far and where the walk is.
 ///

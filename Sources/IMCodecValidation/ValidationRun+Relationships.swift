@@ -1,3 +1,5 @@
+import IMCodec
+
 extension ValidationRun {
     /// F2–F5, F8: a relationship-chain system elem at the current position.
     mutating func visit(snsSystem sns: SnsSystemElem) {

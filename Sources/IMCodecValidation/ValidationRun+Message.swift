@@ -1,3 +1,5 @@
+import IMCodec
+
 extension ValidationRun {
     /// Validates `message` and every message nested in its mergers.
     ///

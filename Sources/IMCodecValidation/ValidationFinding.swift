@@ -1,3 +1,5 @@
+import IMCodec
+
 /// One problem the validator found in a message, batch or event.
 ///
 /// A finding names the rule by its stable ``code``, says where the problem is

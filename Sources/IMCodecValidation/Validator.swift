@@ -1,3 +1,5 @@
+import IMCodec
+
 /// Checks messages, batches and events against the documented limits and
 /// rules of docs/LIMITS.md (`docs/VALIDATION.md` maps every rule to
 /// its finding code).

@@ -1,3 +1,5 @@
+import IMCodec
+
 /// What validating one input gave: every finding of every value the input
 /// holds, and why the input, or part of it, could not be read.
 ///

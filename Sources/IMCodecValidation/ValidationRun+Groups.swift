@@ -1,3 +1,5 @@
+import IMCodec
+
 extension ValidationRun {
     /// G2, G3, G8–G10, G13–G15, G18–G20: a group tips elem at the current
     /// position.

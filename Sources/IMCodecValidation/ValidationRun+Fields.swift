@@ -1,3 +1,5 @@
+import IMCodec
+
 extension ValidationRun {
     /// F8: a user ID's length. Empty IDs are not checked: whether one is
     /// required is the rule of the field that holds it.

@@ -1,3 +1,6 @@
+import IMCodec
+import IMCodecREST
+
 extension ValidationRun {
     /// Checks one elem at the current position (`elems[i]`).
     ///

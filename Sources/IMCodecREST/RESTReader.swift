@@ -1,3 +1,5 @@
+import IMCodec
+
 /// One walk over a REST document: builds the model and collects every
 /// problem, in document order (docs/REST.md, "Strictness").
 ///
@@ -11,7 +13,7 @@
 /// ``built`` under an id, and ``assemble(_:)`` puts forwarded messages into
 /// their mergers once all are read. Problems carry their place in document
 /// order (``Location/order``), so queuing does not change which comes first.
-final class RESTReader {
+package final class RESTReader {
     /// Where a value is: its JSON path, and its place in document order as
     /// member and entry positions from the root (compared lexicographically).
     ///
@@ -241,24 +243,24 @@ final class RESTReader {
     private var pending: [PendingList] = []
     private var links: [Link] = []
     /// Every download flag read, with its path, for the REST-measured rules.
-    private(set) var downloadFlags: [(path: String, value: UInt32)] = []
+    package private(set) var downloadFlags: [(path: String, value: UInt32)] = []
     /// Every image format read, with its path.
-    private(set) var imageFormats: [(path: String, value: Int32)] = []
+    package private(set) var imageFormats: [(path: String, value: Int32)] = []
 
     /// How many problems the walk keeps: the first ones in document order,
     /// 1 for an import, which throws it. The others are only counted
     /// (``problemCount``): they cost no path and no reason.
-    let keep: Int
+    package let keep: Int
     /// Every problem found, kept or not.
-    private(set) var problemCount = 0
+    package private(set) var problemCount = 0
 
-    init(limits: DecodingLimits, keep: Int) {
+    package init(limits: DecodingLimits, keep: Int) {
         self.limits = limits
         self.keep = max(keep, 0)
     }
 
     /// The first ``keep`` problems, in document order.
-    var problems: [IMCodecError] {
+    package var problems: [IMCodecError] {
         if let sortedProblems { return sortedProblems }
         sortFound()
         let first = found.prefix(keep).map(\.error)
@@ -310,7 +312,7 @@ final class RESTReader {
     // MARK: Documents
 
     /// Reads a message: a bare `MsgBody` array or a message object.
-    func message(document root: JSONValue) -> Message {
+    package func message(document root: JSONValue) -> Message {
         switch root {
         case .array(let entries):
             let id = reserve()
@@ -329,7 +331,7 @@ final class RESTReader {
     }
 
     /// Reads a message list: `{"MsgList": [...]}` or `{"RspMsgList": [...]}`.
-    func batch(document root: JSONValue) -> MessageBatch {
+    package func batch(document root: JSONValue) -> MessageBatch {
         guard case .object(let members) = root, isMessageList(members) else {
             let found =
                 switch root {
@@ -375,7 +377,7 @@ final class RESTReader {
 
     /// A root object is a message list when it has `MsgList` or `RspMsgList`
     /// and no `MsgBody`.
-    func isMessageList(_ members: [JSONValue.Member]) -> Bool {
+    package func isMessageList(_ members: [JSONValue.Member]) -> Bool {
         !members.contains { $0.key == "MsgBody" }
             && members.contains { $0.key == "MsgList" || $0.key == "RspMsgList" }
     }

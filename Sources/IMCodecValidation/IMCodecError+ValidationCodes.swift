@@ -1,3 +1,5 @@
+import IMCodec
+
 extension IMCodecError.Code {
     // MARK: Validation codes (docs/VALIDATION.md)
 

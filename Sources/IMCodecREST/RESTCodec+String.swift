@@ -1,3 +1,5 @@
+import IMCodec
+
 extension RESTCodec {
     /// Reads a message from a REST document held as a `String`: a bare
     /// `MsgBody` array or a message object.

@@ -1,3 +1,6 @@
+import IMCodec
+import IMCodecREST
+
 /// Reports every problem of a Tencent REST document (docs/REST.md,
 /// "Validation"), each with its JSON path.
 ///

@@ -1,9 +1,11 @@
+import IMCodec
+
 /// One key of a REST object and the model field it maps to.
 ///
 /// The tables of `RESTForms` list the keys of each REST object in the order of
 /// the documentation's tables; import, export, presence checks and the
 /// translation of validator paths all read the same table.
-struct RESTKey<Model>: Sendable {
+package struct RESTKey<Model>: Sendable {
     /// A model field: a key path the tables can share across threads.
     typealias Field<FieldType> = WritableKeyPath<Model, FieldType> & Sendable
 
@@ -39,10 +41,10 @@ struct RESTKey<Model>: Sendable {
     }
 
     /// The key as the documentation spells it.
-    let name: String
+    package let name: String
     /// The model field's proto3 JSON name, for translating validator paths;
     /// empty when the key has no field of its own.
-    let field: String
+    package let field: String
     let value: Value
     let presence: Presence
 
@@ -55,8 +57,8 @@ struct RESTKey<Model>: Sendable {
 }
 
 /// The keys of one REST object, in documentation order.
-struct RESTForm<Model>: Sendable {
-    let keys: [RESTKey<Model>]
+package struct RESTForm<Model>: Sendable {
+    package let keys: [RESTKey<Model>]
     /// Every key name, in order.
     let names: [String]
     /// The positions in ``keys`` of the required keys, as bits.

@@ -1,3 +1,5 @@
+import IMCodec
+
 /// Finds the first part of a model value that the REST form cannot hold
 /// (docs/REST.md, "Export"), in field-number order, depth first.
 ///

@@ -1,3 +1,5 @@
+import IMCodec
+
 extension ValidationReport {
     /// The reports of several inputs as one pretty-printed JSON document,
     /// the output of `imcodec validate --format json`:

@@ -1,6 +1,8 @@
+import IMCodec
+
 /// The REST message fields that sit beside `MsgBody`, in REST's own types
 /// (the model's `seq` and `timestamp` are wider than REST's uint32).
-struct RESTEnvelope {
+package struct RESTEnvelope {
     var sender = ""
     var receiver = ""
     var groupID = ""
@@ -13,15 +15,15 @@ struct RESTEnvelope {
 
 /// `ApnsInfo`: its `Sound` is the model's `offline_push_info.ios_sound`, the
 /// rest is `offline_push_info.apns`.
-struct RESTApns {
+package struct RESTApns {
     var sound = ""
     var apns = ApnsPushInfo()
 }
 
 /// The key tables of docs/REST.md.
-enum RESTForms {
+package enum RESTForms {
     /// A message object at the top of a document or in a message list.
-    static let message = envelope(required: ["MsgBody"])
+    package static let message = envelope(required: ["MsgBody"])
     /// A `MsgList` entry of a `TIMRelayElem`.
     static let forwardedMessage = envelope(
         required: ["From_Account", "MsgSeq", "MsgRandom", "MsgTimeStamp", "MsgBody"])
@@ -57,7 +59,7 @@ enum RESTForms {
     /// callbacks write `Random` for `MsgRandom`.
     static let messageAliases = ["Random": "MsgRandom"]
 
-    static let offlinePush = RESTForm<OfflinePushInfo>([
+    package static let offlinePush = RESTForm<OfflinePushInfo>([
         RESTKey("PushFlag", "pushFlag", .uint32(\.pushFlag), .optional),
         RESTKey("Title", "title", .string(\.title), .optional),
         RESTKey("Desc", "desc", .string(\.desc), .optional),
@@ -66,7 +68,7 @@ enum RESTForms {
         RESTKey("ApnsInfo", "apns", .nested, .optional),
     ])
 
-    static let android = RESTForm<AndroidPushInfo>([
+    package static let android = RESTForm<AndroidPushInfo>([
         RESTKey("Sound", "sound", .string(\.sound), .optional),
         RESTKey("HuaWeiChannelID", "huaweiChannelId", .string(\.huaweiChannelID), .optional),
         RESTKey("XiaoMiChannelID", "xiaomiChannelId", .string(\.xiaomiChannelID), .optional),
@@ -78,7 +80,7 @@ enum RESTForms {
         RESTKey("HuaWeiCategory", "huaweiCategory", .string(\.huaweiCategory), .optional),
     ])
 
-    static let apns = RESTForm<RESTApns>([
+    package static let apns = RESTForm<RESTApns>([
         RESTKey("Sound", "", .string(\.sound), .optional),
         RESTKey("BadgeMode", "badgeMode", .uint32(\.apns.badgeMode), .optional),
         RESTKey("Title", "title", .string(\.apns.title), .optional),
@@ -90,27 +92,27 @@ enum RESTForms {
     /// `{"MsgType", "MsgContent"}`.
     static let elementKeys = ["MsgType", "MsgContent"]
 
-    static let text = RESTForm<TextElem>([RESTKey("Text", "text", .string(\.text))])
+    package static let text = RESTForm<TextElem>([RESTKey("Text", "text", .string(\.text))])
 
-    static let location = RESTForm<LocationElem>([
+    package static let location = RESTForm<LocationElem>([
         RESTKey("Desc", "desc", .string(\.desc)),
         RESTKey("Latitude", "latitude", .double(\.latitude)),
         RESTKey("Longitude", "longitude", .double(\.longitude)),
     ])
 
-    static let face = RESTForm<FaceElem>([
+    package static let face = RESTForm<FaceElem>([
         RESTKey("Index", "index", .int32(\.index)),
         RESTKey("Data", "data", .text(\.data), .optional),
     ])
 
-    static let custom = RESTForm<CustomElem>([
+    package static let custom = RESTForm<CustomElem>([
         RESTKey("Data", "data", .text(\.data)),
         RESTKey("Desc", "desc", .string(\.desc), .optional),
         RESTKey("Ext", "ext", .string(\.ext), .optional),
         RESTKey("Sound", "sound", .string(\.sound), .optional),
     ])
 
-    static let sound = RESTForm<SoundElem>([
+    package static let sound = RESTForm<SoundElem>([
         RESTKey("Url", "url", .string(\.url), .group),
         RESTKey("UUID", "uuid", .string(\.uuid)),
         RESTKey("Size", "size", .uint32(\.size)),
@@ -118,13 +120,13 @@ enum RESTForms {
         RESTKey("Download_Flag", "downloadFlag", .uint32(\.downloadFlag), .group),
     ])
 
-    static let image = RESTForm<ImageElem>([
+    package static let image = RESTForm<ImageElem>([
         RESTKey("UUID", "uuid", .string(\.uuid)),
         RESTKey("ImageFormat", "format", .imageFormat(\.format)),
         RESTKey("ImageInfoArray", "levels", .nested),
     ])
 
-    static let imageLevel = RESTForm<ImageLevel>([
+    package static let imageLevel = RESTForm<ImageLevel>([
         RESTKey("Type", "type", .levelType(\.type)),
         RESTKey("Size", "size", .uint32(\.size)),
         RESTKey("Width", "width", .uint32(\.width)),
@@ -132,7 +134,7 @@ enum RESTForms {
         RESTKey("URL", "url", .string(\.url)),
     ])
 
-    static let file = RESTForm<FileElem>([
+    package static let file = RESTForm<FileElem>([
         RESTKey("Url", "url", .string(\.url), .group),
         RESTKey("UUID", "uuid", .string(\.uuid)),
         RESTKey("FileSize", "size", .uint32(\.size)),
@@ -140,7 +142,7 @@ enum RESTForms {
         RESTKey("Download_Flag", "downloadFlag", .uint32(\.downloadFlag), .group),
     ])
 
-    static let video = RESTForm<VideoElem>([
+    package static let video = RESTForm<VideoElem>([
         RESTKey("VideoUrl", "videoUrl", .string(\.videoURL), .group),
         RESTKey("VideoUUID", "videoUuid", .string(\.videoUUID)),
         RESTKey("VideoSize", "videoSize", .uint32(\.videoSize)),
@@ -158,7 +160,7 @@ enum RESTForms {
 
     /// `MsgList` and `JsonMsgKey` are each optional here; exactly one of them
     /// must be present, which the reader checks itself.
-    static let relay = RESTForm<MergerElem>([
+    package static let relay = RESTForm<MergerElem>([
         RESTKey("Title", "title", .string(\.title)),
         RESTKey("MsgNum", "msgNum", .uint32(\.msgNum)),
         RESTKey("CompatibleText", "compatibleText", .string(\.compatibleText)),
@@ -169,7 +171,7 @@ enum RESTForms {
 }
 
 /// The REST element types (`MsgType`) and the elem kinds they map to.
-enum RESTElemType: String, CaseIterable {
+package enum RESTElemType: String, CaseIterable {
     case text = "TIMTextElem"
     case location = "TIMLocationElem"
     case face = "TIMFaceElem"
@@ -181,7 +183,7 @@ enum RESTElemType: String, CaseIterable {
     case relay = "TIMRelayElem"
 
     /// The proto3 JSON name of the elem kind, for translating validator paths.
-    var kindField: String {
+    package var kindField: String {
         switch self {
         case .text: "text"
         case .location: "location"

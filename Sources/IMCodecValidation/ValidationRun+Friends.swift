@@ -1,3 +1,5 @@
+import IMCodec
+
 extension ValidationRun {
     /// F1–F3, F7–F9: a relationship-chain event kind at the root.
     ///

@@ -1,3 +1,6 @@
+import IMCodec
+import IMCodecREST
+
 /// The stable code of a validation finding, such as `limit.group.name-bytes`.
 ///
 /// Codes are dotted lowercase strings shared by every implementation of the

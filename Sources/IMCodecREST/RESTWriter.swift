@@ -1,10 +1,15 @@
+import IMCodec
+
 /// Writes model values as canonical REST documents (docs/REST.md, "Export").
 ///
 /// Callers run ``RESTRepresentability`` first: the writer assumes every value
 /// it meets has a REST form. Forwarded messages are written from a heap stack
 /// of pending steps, not by recursion, so a deep relay costs no stack.
-struct RESTWriter {
-    private(set) var json = JSONWriter()
+package struct RESTWriter {
+    package private(set) var json = JSONWriter()
+
+    /// A writer with nothing written yet.
+    package init() {}
 
     /// A step still to write, in a stack whose last step comes next.
     private enum Step {
@@ -41,7 +46,7 @@ struct RESTWriter {
     }
 
     /// Writes a `MsgBody` array.
-    mutating func body(_ elems: [Elem]) {
+    package mutating func body(_ elems: [Elem]) {
         json.beginArray()
         run(elems.map { .element($0) } + [.endArray])
     }

@@ -1,3 +1,6 @@
+import IMCodec
+import IMCodecREST
+
 /// Validates whole inputs, as `imcodec validate` reads its files: JSON of one
 /// kind (one value or an array of them), frames (one frame or a stream of
 /// frames, each naming its kind), or a Tencent REST document.

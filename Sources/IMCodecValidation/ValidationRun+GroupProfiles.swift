@@ -1,3 +1,5 @@
+import IMCodec
+
 extension ValidationRun {
     /// G1–G7, G14–G16, F8: a group-management event kind at the root.
     ///
