@@ -342,7 +342,7 @@ def gen_limits_md(decl):
            "and this page are generated from the declarations; the Python vector",
            "generators read the same declarations and compute their expectations",
            "themselves. The rows (M1, G3, F8, D1 …) are the ids the code and the finding",
-           "tables of docs/VALIDATION.md cite.", "",
+           "tables of Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md cite.", "",
            "## Sources", "",
            "The **seed** profile holds the numbers of the documents this project was",
            "created from; the **current** profile those of the newer public documentation.",
@@ -379,7 +379,7 @@ def gen_limits_md(decl):
     discs = ", ".join("%s.%s" % (r.message, r.field) for r in decl.rules if r.kind == "discriminator")
     out += ["", "Enum fields whose value must be one the schema names (`enum.unknown-value`, a warning): " + enums + ".",
             "", "Kind fields that must not be left at 0 (`enum.unspecified`, a warning): " + discs + ".",
-            "", "docs/VALIDATION.md gives, for every row, the tests and vectors that pin it.", "",
+            "", "Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md gives, for every row, the tests and vectors that pin it.", "",
             "## Decoding limits", "",
             "`DecodingLimits` in Swift, `imcodec_ref_limits` in C, `Limits` in the testee protocol. The same",
             "defaults in every profile.", "",

@@ -23,7 +23,7 @@ public enum InputValidator {
         /// Proto3 JSON of `kind`, one value or an array of them, or frames;
         /// the first byte tells them apart.
         case jsonOrFrames(kind: FrameKind)
-        /// One Tencent REST document (docs/REST.md): a `MsgBody` array, a
+        /// One Tencent REST document (Sources/IMCodecREST/IMCodecREST.docc/REST.md): a `MsgBody` array, a
         /// message object or a message list.
         case restAPI
     }

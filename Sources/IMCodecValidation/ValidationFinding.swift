@@ -3,7 +3,7 @@ import IMCodec
 /// One problem the validator found in a message, batch or event.
 ///
 /// A finding names the rule by its stable ``code``, says where the problem is
-/// with a ``path`` in the payload path syntax (`docs/PAYLOAD.md`:
+/// with a ``path`` in the payload path syntax (`Sources/IMCodec/IMCodec.docc/Payloads.md`:
 /// `elems[3].merger.messages[7].elems[0].text.text`, empty for the root), how
 /// serious it is, and for `limit.*` codes the ``limit`` and the ``actual``
 /// value that crossed it (bytes, entries or pixels, as the code says).
