@@ -19,6 +19,11 @@ done
 for map in "$imcodec_bin"/C*.build/module.modulemap; do
     imcodec_includes+=(-Xcc "-fmodule-map-file=$map")
 done
+# Those of the dependencies with a module map of their own (swift-atomics'
+# _AtomicsShims, which IMCodecNIO reaches through swift-nio).
+for map in "$imcodec_bin"/../../checkouts/*/Sources/*/include/module.modulemap; do
+    [ -f "$map" ] && imcodec_includes+=(-Xcc "-fmodule-map-file=$map")
+done
 
 imcodec_symbol_graph() {
     mkdir -p "$1"

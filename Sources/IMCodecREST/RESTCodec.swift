@@ -10,7 +10,7 @@ import IMCodec
 ///
 /// Import is strict: keys are case-sensitive, types and ranges are checked,
 /// and a key the form does not have is an error rather than a silent loss.
-/// The first problem is thrown; ``RESTValidator`` reports all of them.
+/// The first problem is thrown; `RESTValidator` reports all of them.
 /// Export writes the canonical form, and throws `rest.unrepresentable` for a
 /// value the REST form cannot hold.
 public enum RESTCodec {

@@ -69,7 +69,7 @@ extension FindingCode {
     public static let mergerAbstractsMissing = Self("rule.merger.abstracts-missing")
     /// A message's @ type does not follow from its @ user list: set on a
     /// message without one, @ all without the @-all user ID
-    /// (``Message/atAllUserID``), or @ me without another user ID (M20).
+    /// (`Message/atAllUserID`), or @ me without another user ID (M20).
     public static let atTypeMismatch = Self("rule.at.type-mismatch")
     /// A merger carries messages and also the key of messages stored apart
     /// (`jsonMsgKey`, REST `JsonMsgKey`): it has one or the other.
@@ -255,7 +255,7 @@ extension FindingCode {
     /// A modification event carries no message (C5).
     public static let modificationMessageMissing = Self("rule.modification.message-missing")
     /// An event's error code is neither 0 nor a code the documents name
-    /// (``ImErrorCode``). A warning: applications matching on codes will
+    /// (`ImErrorCode`). A warning: applications matching on codes will
     /// not recognise it (C6).
     public static let undocumentedCode = Self("code.undocumented")
 

@@ -39,7 +39,7 @@ public enum InputValidator {
     ///   that does not decode ends the walk with its error, whose path starts
     ///   with the index as well. A JSON input larger than
     ///   `decodingLimits.maxDocumentBytes` fails with `limit.document-size`.
-    /// - Frames are read with a ``FrameReader`` until the input ends; a frame
+    /// - Frames are read with a `FrameReader` until the input ends; a frame
     ///   that does not decode ends the walk, and the report names its index.
     ///   Bytes after the last whole frame fail as `frame.truncated`.
     /// - A REST document's problems are findings (``RESTValidator``), never a

@@ -36,9 +36,9 @@ public struct ValidationFinding: Hashable, Sendable, CustomStringConvertible {
     /// The limit crossed, for `limit.*` codes; the expected value for the
     /// image-size rules.
     ///
-    /// `Int64`, as ``IMCodecError/limit`` and ``IMCodecError/observed``:
+    /// `Int64`, as `IMCodecError/limit` and `IMCodecError/observed`:
     /// exact on every platform, and the type the testee protocol and the C
-    /// reference report (see ``IMCodecError``).
+    /// reference report (see `IMCodecError`).
     public var limit: Int64?
     /// The observed value: the byte count, entry count, size or enum number.
     public var actual: Int64?
