@@ -67,7 +67,7 @@ import Testing
         #expect(try Self.python("make_validation_vectors.py", [], environment: environment) == 0)
 
         // Swift: the seed default moves; the current profile keeps its own number.
-        let swiftFile = "/Sources/IMCodec/Generated/ValidationLimits.swift"
+        let swiftFile = "/Sources/IMCodecValidation/Generated/ValidationLimits.swift"
         let swiftAdded = Self.addedLines(
             try Self.text(repositoryRoot + swiftFile), try Self.text(scratch + "/out" + swiftFile))
         #expect(swiftAdded.contains("    public var maxGroupNameBytes: Int? = \(changed)"))

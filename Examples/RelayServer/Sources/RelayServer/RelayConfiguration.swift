@@ -1,4 +1,5 @@
 import IMCodec
+import IMCodecValidation
 
 /// What a relay server checks and how it writes.
 public struct RelayConfiguration: Sendable {

@@ -1,4 +1,5 @@
 import IMCodec
+import IMCodecValidation
 import NIOCore
 
 /// The groups of a relay and their members, confined to the server's one

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import IMCodec
+import IMCodecValidation
 import NIOPosix
 import RelayServer
 
