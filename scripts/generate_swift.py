@@ -679,7 +679,7 @@ def gen_merge(m):
             limit, code = limit_of(m, f)
             out.append("%slet index = self.%s.count\n" % (ind, name))
             out.append("%sif index >= context.limits.%s {\n" % (ind, limit))
-            out.append('%s    throw IMCodecError(\n%s        .%s, path: "%s[\\(index)]",\n'
+            out.append('%s    throw IMCodecError(\n%s        .%s, path: [.field("%s"), .index(index)],\n'
                        '%s        reason: "more entries than the limit allows", limit: context.limits.%s,'
                        ' observed: index + 1)\n%s}\n' % (ind, ind, code, json, ind, limit, ind))
             # The first entry, once read, sizes the array for all of them:
@@ -702,7 +702,7 @@ def gen_merge(m):
                 out.append("%s    let value = %s\n" % (ind, read_expr(f)))
                 out.append(reserve)
                 out.append("%s    self.%s.append(value)\n" % (ind, name))
-            out.append('%s} catch { throw error.prefixed(with: "%s[\\(index)]") }\n' % (ind, json))
+            out.append('%s} catch { throw error.prefixed(field: "%s", index: index) }\n' % (ind, json))
         elif f.oneof_index is not None:
             ov = oneof_var(m, f)
             case = escape(swift_name(f.name))
@@ -721,16 +721,16 @@ def gen_merge(m):
                 out.append("%s    self.%s = .%s(value)\n" % (ind, ov, case))
             else:
                 out.append("%s    self.%s = .%s(%s)\n" % (ind, ov, case, read_expr(f)))
-            out.append('%s} catch { throw error.prefixed(with: "%s") }\n' % (ind, json))
+            out.append('%s} catch { throw error.prefixed(field: "%s") }\n' % (ind, json))
         elif f.type == T_MESSAGE:
             out.append("%sdo {\n" % ind)
             out.append("%s    var nested = try reader.readNested()\n" % ind)
             out.append("%s    var value = self.%s.take() ?? %s()\n" % (ind, name, f.short_type))
             out.append("%s    try value._merge(from: &nested, &context)\n" % ind)
             out.append("%s    self.%s = value\n" % (ind, name))
-            out.append('%s} catch { throw error.prefixed(with: "%s") }\n' % (ind, json))
+            out.append('%s} catch { throw error.prefixed(field: "%s") }\n' % (ind, json))
         else:
-            out.append('%sdo { self.%s = %s } catch { throw error.prefixed(with: "%s") }\n' % (
+            out.append('%sdo { self.%s = %s } catch { throw error.prefixed(field: "%s") }\n' % (
                 ind, name, read_expr(f), json))
     out.append("            default:\n")
     out.append("                try reader.skipUnknown(tag: tag, from: start, into: &unknownFields,"
@@ -768,7 +768,7 @@ def gen_check_limits(m):
     out = [RELEASE_NONE,
            "    @usableFromInline\n    package func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {\n"]
 
-    def visit(f, v, path, ind):
+    def visit(f, v, prefix, ind):
         s = "%sdo throws(IMCodecError) {\n" % ind
         layered = (m.name, f.name) in LAYER_FIELDS
         if layered:
@@ -776,7 +776,7 @@ def gen_check_limits(m):
         s += "%s    try %s._checkLimits(&context, unknownFields: unknownFields)\n" % (ind, v)
         if layered:
             s += "%s    context.leaveLayer()\n" % ind
-        s += '%s} catch { throw error.prefixed(with: "%s") }\n' % (ind, path)
+        s += '%s} catch { throw error.%s }\n' % (ind, prefix)
         return s
 
     for g in runs(m):
@@ -795,7 +795,7 @@ def gen_check_limits(m):
                 out.append("%sswitch %s {\n" % (ind, oneof_var(m, g[0])))
                 for f in group:
                     out.append("%scase .%s(let value)?:\n" % (ind, escape(swift_name(f.name))))
-                    out.append(visit(f, "value", f.json_name, ind + "    "))
+                    out.append(visit(f, "value", 'prefixed(field: "%s")' % f.json_name, ind + "    "))
                 out.append("%sdefault: break\n%s}\n" % (ind, ind))
                 if condition:
                     out.append("        }\n")
@@ -805,6 +805,7 @@ def gen_check_limits(m):
         if f.repeated:
             limit, code = limit_of(m, f)
             if f.type == T_MESSAGE:
+                entry_prefix = 'prefixed(field: "%s", index: index)' % f.json_name
                 # Through a buffer pointer, so each entry is walked in place:
                 # an array subscript here copies the entry first.
                 out.append("        try %s.withUnsafeBufferPointer { (entries) throws(IMCodecError) in\n" % v)
@@ -814,10 +815,10 @@ def gen_check_limits(m):
                            % (code, f.json_name, limit))
                 out.append("                }\n")
                 if holds_counts(f.short_type):
-                    out.append(visit(f, "entries[index]", "%s[\\(index)]" % f.json_name, "                "))
+                    out.append(visit(f, "entries[index]", entry_prefix, "                "))
                 else:
                     out.append("                guard unknownFields else { continue }\n")
-                    out.append(visit(f, "entries[index]", "%s[\\(index)]" % f.json_name, "                "))
+                    out.append(visit(f, "entries[index]", entry_prefix, "                "))
                 out.append("            }\n        }\n")
             else:
                 out.append("        if %s.count > context.limits.%s {\n" % (v, limit))
@@ -827,7 +828,7 @@ def gen_check_limits(m):
         elif f.type == T_MESSAGE:
             condition = present_binding(f) if holds_counts(f.short_type) else "unknownFields, " + present_binding(f)
             out.append("        if %s {\n" % condition)
-            out.append(visit(f, "value", f.json_name, "            "))
+            out.append(visit(f, "value", 'prefixed(field: "%s")' % f.json_name, "            "))
             out.append("        }\n")
     out.append("        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }\n    }\n")
     return "".join(out)
@@ -889,13 +890,13 @@ def gen_json_read(m):
             out.append("%stry JSONDecodeContext.markSeen(&seen, bit: %d, key: member.key)\n" % (ind, bit))
             out.append("%sdo {\n%s    self.%s = .%s(%s)\n" % (
                 ind, ind, oneof_var(m, f), name, json_read_expr(f, "member.value")))
-            out.append('%s} catch { throw error.prefixed(with: "%s") }\n' % (ind, f.json_name))
+            out.append('%s} catch { throw error.prefixed(field: "%s") }\n' % (ind, f.json_name))
         elif f.repeated:
             limit, code = limit_of(m, f)
             layered = (m.name, f.name) in LAYER_FIELDS
             out.append("%slet elements: [JSONValue]\n" % ind)
             out.append('%sdo { elements = try JSONScalar.array(member.value) } catch {'
-                       ' throw error.prefixed(with: "%s") }\n' % (ind, f.json_name))
+                       ' throw error.prefixed(field: "%s") }\n' % (ind, f.json_name))
             # The error of the binary decoder for the first entry past the
             # limit; the array's own length is not told, as the parser keeps
             # only the entries a reader looks at.
@@ -910,14 +911,14 @@ def gen_json_read(m):
             out.append("%s        self.%s.append(%s)\n" % (ind, name, json_read_expr(f, "element")))
             if layered:
                 out.append("%s        context.leaveLayer()\n" % ind)
-            out.append('%s    } catch { throw error.prefixed(with: "%s[\\(index)]") }\n' % (ind, f.json_name))
+            out.append('%s    } catch { throw error.prefixed(field: "%s", index: index) }\n' % (ind, f.json_name))
             out.append("%s}\n" % ind)
         else:
             out.append("%sdo {\n%s    self.%s = %s\n" % (ind, ind, name, json_read_expr(f, "member.value")))
-            out.append('%s} catch { throw error.prefixed(with: "%s") }\n' % (ind, f.json_name))
+            out.append('%s} catch { throw error.prefixed(field: "%s") }\n' % (ind, f.json_name))
     out.append("            default:\n")
     out.append("                throw IMCodecError(\n")
-    out.append("                    .jsonUnknownField, path: member.key,\n")
+    out.append("                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),\n")
     out.append('                    reason: "%s has no field named \\(member.key)")\n' % m.name)
     out.append("            }\n        }\n    }\n")
     return "".join(out)

@@ -123,7 +123,7 @@ struct EncodeCommand: ParsableCommand {
                 let imported = try RESTCodec.importPayload(document, limits: limits)
                 if !imported.skippedKeys.isEmpty {
                     note(
-                        "not part of the message, not encoded: \(imported.skippedKeys.joined(separator: ", "))",
+                        "not part of the message, not encoded: \(imported.skippedKeys.map(\.description).joined(separator: ", "))",
                         context: context)
                 }
                 payload = imported.value

@@ -19,7 +19,7 @@ import IMCodec
 ///   - hint: What to do about it; by default the hint for the error's code,
 ///     if it has one.
 func report(_ error: IMCodecError, context: String? = nil, hint given: String? = nil) -> ExitCode {
-    var line = "error: \(error.code) at \(error.path.isEmpty ? "(root)" : error.path): \(error.reason)"
+    var line = "error: \(error.code) at \(error.path.isEmpty ? "(root)" : error.path.description): \(error.reason)"
     if let limit = error.limit, let observed = error.observed {
         line += " (limit \(limit), observed \(observed))"
     }

@@ -124,7 +124,7 @@ struct ValidateCommand: ParsableCommand {
                 let finding = located.finding
                 let place = located.frame.map { "\(fileReport.name)#\($0)" } ?? fileReport.name
                 var line = "\(place): \(finding.severity) \(finding.code)"
-                line += " at \(finding.path.isEmpty ? "(root)" : finding.path): \(finding.reason)"
+                line += " at \(finding.path.isEmpty ? "(root)" : finding.path.description): \(finding.reason)"
                 switch (finding.limit, finding.actual) {
                 case (let limit?, let actual?): line += " (limit \(limit), actual \(actual))"
                 case (let limit?, nil): line += " (limit \(limit))"

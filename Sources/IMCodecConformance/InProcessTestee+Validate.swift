@@ -48,7 +48,7 @@ extension InProcessTestee {
         for finding in validation {
             var item = TesteeFinding()
             item.code = finding.code.rawValue
-            item.path = finding.path
+            item.path = finding.path.description
             item.severity = finding.severity.rawValue
             item.limit = finding.limit ?? 0
             item.actual = finding.actual ?? 0

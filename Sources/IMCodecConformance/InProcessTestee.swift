@@ -81,7 +81,7 @@ public final class InProcessTestee: Testee {
     static func failure(_ error: IMCodecError) -> TesteeFailure {
         var failure = TesteeFailure()
         failure.code = error.code.rawValue
-        failure.path = error.path
+        failure.path = error.path.description
         failure.reason = error.reason
         return failure
     }

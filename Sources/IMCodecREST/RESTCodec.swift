@@ -77,7 +77,7 @@ public enum RESTCodec {
     /// - Throws: `rest.unrepresentable` at the payload path of the first
     ///   value the REST form cannot hold.
     public static func export(_ message: Message) throws(IMCodecError) -> String {
-        try RESTRepresentability.check(message, at: "")
+        try RESTRepresentability.check(message, at: FieldPath())
         var writer = RESTWriter()
         writer.document(message)
         return writer.json.string
@@ -127,11 +127,12 @@ public enum RESTCodec {
 public struct RESTImport<Value> {
     /// The imported value.
     public var value: Value
-    /// Paths of the skipped envelope keys, in document order.
-    public var skippedKeys: [String]
+    /// Paths of the skipped envelope keys, in document order
+    /// (`MsgList[0].MsgTime`).
+    public var skippedKeys: [FieldPath]
 
     /// Creates an import result.
-    public init(value: Value, skippedKeys: [String]) {
+    public init(value: Value, skippedKeys: [FieldPath]) {
         self.value = value
         self.skippedKeys = skippedKeys
     }

@@ -105,51 +105,32 @@ package final class RESTReader {
 
         /// The JSON path (`MsgBody[0].MsgContent.Text`) and the place in
         /// document order.
-        var resolved: (path: String, order: [Int]) { (path, order) }
+        var resolved: (path: FieldPath, order: [Int]) { (path, order) }
 
-        /// The JSON path (`MsgBody[0].MsgContent.Text`): measured, then
-        /// written from its end in one allocation. A name follows a dot
-        /// unless it is the outermost step.
-        var path: String {
+        /// The JSON path (`MsgBody[0].MsgContent.Text`): counted, then
+        /// filled from its end, so its components are allocated once.
+        var path: FieldPath {
             var count = 0
-            forEachStepInward { step, outermost in
+            forEachStepInward { step, _ in
+                if case .end(nil, _) = step { return }
+                count += 1
+            }
+            guard count > 0 else { return FieldPath() }
+            var components = [FieldPath.Component](repeating: .index(0), count: count)
+            var end = count
+            forEachStepInward { step, _ in
                 switch step {
-                case .member(let name, _), .end(let name?, _): count += name.utf8.count + (outermost ? 0 : 1)
-                case .entry(let index): count += Self.decimalDigits(index) + 2
-                case .end(nil, _): break
+                case .member(let name, _), .end(let name?, _):
+                    end -= 1
+                    components[end] = .field(name)
+                case .entry(let index):
+                    end -= 1
+                    components[end] = .index(index)
+                case .end(nil, _):
+                    break
                 }
             }
-            guard count > 0 else { return "" }
-            return String(unsafeUninitializedCapacity: count) { buffer in
-                var end = count
-                forEachStepInward { step, outermost in
-                    switch step {
-                    case .member(let name, _), .end(let name?, _):
-                        let length = name.utf8.count
-                        end -= length
-                        _ = UnsafeMutableBufferPointer(rebasing: buffer[end..<end + length])
-                            .initialize(fromContentsOf: name.utf8)
-                        if !outermost {
-                            end -= 1
-                            buffer[end] = UInt8(ascii: ".")
-                        }
-                    case .entry(let index):
-                        end -= 1
-                        buffer[end] = UInt8(ascii: "]")
-                        var rest = index
-                        repeat {
-                            end -= 1
-                            buffer[end] = UInt8(ascii: "0") + UInt8(rest % 10)
-                            rest /= 10
-                        } while rest > 0
-                        end -= 1
-                        buffer[end] = UInt8(ascii: "[")
-                    case .end(nil, _):
-                        break
-                    }
-                }
-                return count
-            }
+            return FieldPath(components)
         }
 
         /// The place in document order: a position or index per step, and
@@ -195,17 +176,6 @@ package final class RESTReader {
                 return (before, !before && index < shared)
             }
         }
-
-        /// The number of decimal digits of `value`, which is not negative.
-        private static func decimalDigits(_ value: Int) -> Int {
-            var digits = 1
-            var rest = value / 10
-            while rest > 0 {
-                digits += 1
-                rest /= 10
-            }
-            return digits
-        }
     }
 
     /// A relay's `MsgList` waiting to be read.
@@ -236,16 +206,16 @@ package final class RESTReader {
     /// A container whose every location is past ``threshold``, so that the
     /// problems of one object are passed over with one comparison.
     private var passedOver: Location.Node?
-    private var skipped: [(order: [Int], path: String)] = []
+    private var skipped: [(order: [Int], path: FieldPath)] = []
     /// Every message read, by id; forwarded messages are put into their
     /// mergers by ``assemble(_:)``.
     private var built: [Message] = []
     private var pending: [PendingList] = []
     private var links: [Link] = []
     /// Every download flag read, with its path, for the REST-measured rules.
-    package private(set) var downloadFlags: [(path: String, value: UInt32)] = []
+    package private(set) var downloadFlags: [(path: FieldPath, value: UInt32)] = []
     /// Every image format read, with its path.
-    package private(set) var imageFormats: [(path: String, value: Int32)] = []
+    package private(set) var imageFormats: [(path: FieldPath, value: Int32)] = []
 
     /// How many problems the walk keeps: the first ones in document order,
     /// 1 for an import, which throws it. The others are only counted
@@ -298,7 +268,7 @@ package final class RESTReader {
 
     /// Paths of the envelope keys skipped (Sources/IMCodecREST/IMCodecREST.docc/REST.md, "Envelope keys that
     /// are not part of the message"), in document order.
-    var skippedKeys: [String] {
+    var skippedKeys: [FieldPath] {
         skipped.sorted { $0.order.lexicographicallyPrecedes($1.order) }.map(\.path)
     }
 

@@ -9,23 +9,24 @@ enum RESTRepresentability {
     /// A check still to make, in a stack whose last check comes next.
     private enum Step {
         /// A message's fields, then its elems.
-        case message(Message, path: String)
+        case message(Message, path: FieldPath)
         /// What follows a message's elems: `is_self` (field 19), `at_type`
         /// (field 22) and its unknown fields.
-        case messageEnd(Message, path: String)
+        case messageEnd(Message, path: FieldPath)
         /// One elem.
-        case elem(Elem, path: String)
+        case elem(Elem, path: FieldPath)
         /// What follows a merger's messages: the rest of the merger and of
         /// its elem.
-        case mergerEnd(MergerElem, elem: UnknownFields, path: String)
+        case mergerEnd(MergerElem, elem: UnknownFields, path: FieldPath)
     }
 
     static func check(_ batch: MessageBatch) throws(IMCodecError) {
-        try run(batch.messages.enumerated().map { .message($0.element, path: "messages[\($0.offset)]") })
-        try unknown(batch.unknownFields, at: "")
+        try run(
+            batch.messages.enumerated().map { .message($0.element, path: [.field("messages"), .index($0.offset)]) })
+        try unknown(batch.unknownFields, at: FieldPath())
     }
 
-    static func check(_ message: Message, at path: String) throws(IMCodecError) {
+    static func check(_ message: Message, at path: FieldPath) throws(IMCodecError) {
         try run([.message(message, path: path)])
     }
 
@@ -37,31 +38,31 @@ enum RESTRepresentability {
                 try fields(of: message, at: path)
                 stack.append(.messageEnd(message, path: path))
                 for (index, elem) in message.elems.enumerated().reversed() {
-                    stack.append(.elem(elem, path: join(path, "elems[\(index)]")))
+                    stack.append(.elem(elem, path: join(path, .field("elems"), .index(index))))
                 }
             case .messageEnd(let message, let path):
                 if message.isSelf {
-                    throw unrepresentable(join(path, "isSelf"), "REST message bodies carry no isSelf flag")
+                    throw unrepresentable(join(path, .field("isSelf")), "REST message bodies carry no isSelf flag")
                 }
                 if message.atType.rawValue != 0 {
-                    throw unrepresentable(join(path, "atType"), "REST message bodies carry no @ type")
+                    throw unrepresentable(join(path, .field("atType")), "REST message bodies carry no @ type")
                 }
                 try unknown(message.unknownFields, at: path)
             case .elem(let elem, let path):
                 if case .merger(let merger)? = elem.kind {
-                    let mergerPath = join(path, "merger")
+                    let mergerPath = join(path, .field("merger"))
                     stack.append(.mergerEnd(merger, elem: elem.unknownFields, path: path))
                     for (index, message) in merger.messages.enumerated().reversed() {
-                        stack.append(.message(message, path: join(mergerPath, "messages[\(index)]")))
+                        stack.append(.message(message, path: join(mergerPath, .field("messages"), .index(index))))
                     }
                 } else {
                     try check(elem, at: path)
                 }
             case .mergerEnd(let merger, let elemFields, let path):
-                let mergerPath = join(path, "merger")
+                let mergerPath = join(path, .field("merger"))
                 if merger.layersOverLimit {
                     throw unrepresentable(
-                        join(mergerPath, "layersOverLimit"), "REST relay elements have no layersOverLimit")
+                        join(mergerPath, .field("layersOverLimit")), "REST relay elements have no layersOverLimit")
                 }
                 // Only a relay written with JsonMsgKey (a key and no
                 // messages) has a MsgNum of its own; with MsgList, even an
@@ -69,11 +70,12 @@ enum RESTRepresentability {
                 let writtenWithList = merger.jsonMsgKey.isEmpty || !merger.messages.isEmpty
                 if merger.msgNum != 0 && writtenWithList && Int(merger.msgNum) != merger.messages.count {
                     throw unrepresentable(
-                        join(mergerPath, "msgNum"), "MsgNum must equal the number of messages in MsgList")
+                        join(mergerPath, .field("msgNum")), "MsgNum must equal the number of messages in MsgList")
                 }
                 if !merger.jsonMsgKey.isEmpty && !merger.messages.isEmpty {
                     throw unrepresentable(
-                        join(mergerPath, "jsonMsgKey"), "a REST relay element has MsgList or JsonMsgKey, not both")
+                        join(mergerPath, .field("jsonMsgKey")),
+                        "a REST relay element has MsgList or JsonMsgKey, not both")
                 }
                 try unknown(merger.unknownFields, at: mergerPath)
                 try unknown(elemFields, at: path)
@@ -82,8 +84,8 @@ enum RESTRepresentability {
     }
 
     /// A message's fields before its elems (numbers 1 to 17).
-    private static func fields(of message: Message, at path: String) throws(IMCodecError) {
-        func field(_ name: String) -> String { join(path, name) }
+    private static func fields(of message: Message, at path: FieldPath) throws(IMCodecError) {
+        func field(_ names: String...) -> FieldPath { path.appending(FieldPath(names.map { .field($0) })) }
         if !message.msgID.isEmpty { throw unrepresentable(field("msgId"), "REST messages have no message ID") }
         if !message.groupType.isEmpty { throw unrepresentable(field("groupType"), "REST messages have no group type") }
         if !(0...Int64(UInt32.max)).contains(message.timestamp) {
@@ -110,79 +112,87 @@ enum RESTRepresentability {
         }
         if let push = message.offlinePushInfo {
             try unknown(push.unknownFields, at: field("offlinePushInfo"))
-            if let android = push.android { try unknown(android.unknownFields, at: field("offlinePushInfo.android")) }
-            if let apns = push.apns { try unknown(apns.unknownFields, at: field("offlinePushInfo.apns")) }
+            if let android = push.android {
+                try unknown(android.unknownFields, at: field("offlinePushInfo", "android"))
+            }
+            if let apns = push.apns { try unknown(apns.unknownFields, at: field("offlinePushInfo", "apns")) }
         }
         try utf8(message.cloudCustomData, at: field("cloudCustomData"))
     }
 
-    private static func check(_ elem: Elem, at path: String) throws(IMCodecError) {
+    private static func check(_ elem: Elem, at path: FieldPath) throws(IMCodecError) {
         switch elem.kind {
-        case .text(let text): try unknown(text.unknownFields, at: join(path, "text"))
+        case .text(let text): try unknown(text.unknownFields, at: join(path, .field("text")))
         case .custom(let custom):
-            try utf8(custom.data, at: join(path, "custom.data"))
-            try unknown(custom.unknownFields, at: join(path, "custom"))
+            try utf8(custom.data, at: join(path, .field("custom"), .field("data")))
+            try unknown(custom.unknownFields, at: join(path, .field("custom")))
         case .image(let image):
             for (index, level) in image.levels.enumerated() {
-                let levelPath = join(path, "image.levels[\(index)]")
+                let levelPath = join(path, .field("image"), .field("levels"), .index(index))
                 if !(1...3).contains(level.type.rawValue) {
-                    throw unrepresentable(join(levelPath, "type"), "REST image levels are Type 1, 2 or 3")
+                    throw unrepresentable(join(levelPath, .field("type")), "REST image levels are Type 1, 2 or 3")
                 }
                 if !level.uuid.isEmpty {
-                    throw unrepresentable(join(levelPath, "uuid"), "REST image levels have no UUID")
+                    throw unrepresentable(join(levelPath, .field("uuid")), "REST image levels have no UUID")
                 }
                 try unknown(level.unknownFields, at: levelPath)
             }
-            try unknown(image.unknownFields, at: join(path, "image"))
+            try unknown(image.unknownFields, at: join(path, .field("image")))
         case .sound(let sound):
             if sound.isPlayed {
-                throw unrepresentable(join(path, "sound.isPlayed"), "REST sound elements have no played state")
+                throw unrepresentable(
+                    join(path, .field("sound"), .field("isPlayed")), "REST sound elements have no played state")
             }
-            try unknown(sound.unknownFields, at: join(path, "sound"))
-        case .video(let video): try unknown(video.unknownFields, at: join(path, "video"))
-        case .file(let file): try unknown(file.unknownFields, at: join(path, "file"))
+            try unknown(sound.unknownFields, at: join(path, .field("sound")))
+        case .video(let video): try unknown(video.unknownFields, at: join(path, .field("video")))
+        case .file(let file): try unknown(file.unknownFields, at: join(path, .field("file")))
         case .location(let location):
             if !location.longitude.isFinite {
-                throw unrepresentable(join(path, "location.longitude"), "JSON has no \(location.longitude)")
+                throw unrepresentable(
+                    join(path, .field("location"), .field("longitude")), "JSON has no \(location.longitude)")
             }
             if !location.latitude.isFinite {
-                throw unrepresentable(join(path, "location.latitude"), "JSON has no \(location.latitude)")
+                throw unrepresentable(
+                    join(path, .field("location"), .field("latitude")), "JSON has no \(location.latitude)")
             }
-            try unknown(location.unknownFields, at: join(path, "location"))
+            try unknown(location.unknownFields, at: join(path, .field("location")))
         case .face(let face):
-            try utf8(face.data, at: join(path, "face.data"))
-            try unknown(face.unknownFields, at: join(path, "face"))
+            try utf8(face.data, at: join(path, .field("face"), .field("data")))
+            try unknown(face.unknownFields, at: join(path, .field("face")))
         case .merger:
             preconditionFailure("mergers are checked by run(_:)")
-        case .groupTips: throw unrepresentable(join(path, "groupTips"), "group tips are not a REST element type")
+        case .groupTips:
+            throw unrepresentable(join(path, .field("groupTips")), "group tips are not a REST element type")
         case .groupSystem:
-            throw unrepresentable(join(path, "groupSystem"), "group system elems are not a REST element type")
+            throw unrepresentable(join(path, .field("groupSystem")), "group system elems are not a REST element type")
         case .snsSystem:
-            throw unrepresentable(join(path, "snsSystem"), "relationship system elems are not a REST element type")
+            throw unrepresentable(
+                join(path, .field("snsSystem")), "relationship system elems are not a REST element type")
         case .profileSystem:
-            throw unrepresentable(join(path, "profileSystem"), "profile system elems are not a REST element type")
+            throw unrepresentable(
+                join(path, .field("profileSystem")), "profile system elems are not a REST element type")
         case nil: throw unrepresentable(path, "an elem of no known kind has no REST element type")
         }
         try unknown(elem.unknownFields, at: path)
     }
 
-    private static func utf8(_ data: [UInt8], at path: String) throws(IMCodecError) {
+    private static func utf8(_ data: [UInt8], at path: FieldPath) throws(IMCodecError) {
         guard String(validating: data, as: UTF8.self) != nil else {
             throw unrepresentable(path, "REST Data is a string; these bytes are not UTF-8")
         }
     }
 
-    private static func unknown(_ fields: UnknownFields, at path: String) throws(IMCodecError) {
+    private static func unknown(_ fields: UnknownFields, at path: FieldPath) throws(IMCodecError) {
         guard fields.isEmpty else {
             throw unrepresentable(path, "\(fields.bytes.count) bytes of unknown fields have no REST form")
         }
     }
 
-    private static func unrepresentable(_ path: String, _ reason: String) -> IMCodecError {
+    private static func unrepresentable(_ path: FieldPath, _ reason: String) -> IMCodecError {
         IMCodecError(.restUnrepresentable, path: path, reason: reason)
     }
 
-    private static func join(_ path: String, _ name: String) -> String {
-        path.isEmpty ? name : "\(path).\(name)"
+    private static func join(_ path: FieldPath, _ components: FieldPath.Component...) -> FieldPath {
+        path.appending(FieldPath(components))
     }
 }

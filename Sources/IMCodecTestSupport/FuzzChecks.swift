@@ -81,7 +81,9 @@ public enum FuzzChecks {
             if case .some(.some) = verdict, !error.code.rawValue.hasPrefix("limit.") {
                 return "rejected with \(error.code) what swift-protobuf accepts"
             }
-            if case .failure(let code, let path) = reference, code != error.code.rawValue || path != error.path {
+            if case .failure(let code, let path) = reference,
+                code != error.code.rawValue || path != error.path.description
+            {
                 return "rejected with \(error.code) at \(error.path), the C reference with \(code) at \(path)"
             }
             if case .bytes = reference { return "rejected with \(error.code) what the C reference accepts" }
@@ -151,7 +153,7 @@ public enum FuzzChecks {
         } catch {
             switch reference {
             case .bytes: return "rejected with \(error.code) what the C reference accepts"
-            case .failure(let code, let path) where code != error.code.rawValue || path != error.path:
+            case .failure(let code, let path) where code != error.code.rawValue || path != error.path.description:
                 return "rejected with \(error.code) at \(error.path), the C reference with \(code) at \(path)"
             default: return nil
             }

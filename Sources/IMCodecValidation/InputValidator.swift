@@ -106,16 +106,15 @@ public enum InputValidator {
                 return
             }
             for (index, entry) in entries.enumerated() {
-                let prefix = "[\(index)]"
                 do throws(IMCodecError) {
                     let payload = try FramePayload(kind: kind, jsonString: entry.serialized(), limits: decodingLimits)
                     for var finding in Validator.validate(payload, limits: limits) {
-                        finding.path = join(prefix, finding.path)
+                        finding.path.prepend(.index(index))
                         report.findings.append(ValidationReport.LocatedFinding(finding: finding))
                     }
                 } catch {
                     var located = error
-                    located.path = join(prefix, error.path)
+                    located.path.prepend(.index(index))
                     throw located
                 }
             }
@@ -151,11 +150,5 @@ public enum InputValidator {
     private static func isJSONSpace(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
             || byte == UInt8(ascii: "\r")
-    }
-
-    /// Joins an array index and a path in the payload path syntax.
-    private static func join(_ prefix: String, _ path: String) -> String {
-        if path.isEmpty { return prefix }
-        return path.hasPrefix("[") ? prefix + path : prefix + "." + path
     }
 }

@@ -43,7 +43,7 @@ public enum RESTValidator {
         var modelLimits = limits
         modelLimits.maxMessageBodyBytes = nil
         var findings: [ValidationFinding]
-        var bodies: [(path: String, elems: [Elem])] = []
+        var bodies: [(path: FieldPath, elems: [Elem])] = []
         if case .object(let members) = root, reader.isMessageList(members) {
             let batch = reader.batch(document: root)
             guard reader.problemCount == 0 else { return importFindings(reader) }
@@ -52,17 +52,20 @@ public enum RESTValidator {
                 translated($0, root: listKey)
             }
             for (index, message) in batch.messages.enumerated() {
-                bodies.append(("\(listKey)[\(index)].MsgBody", message.elems))
+                bodies.append(([.field(listKey), .index(index), .field("MsgBody")], message.elems))
             }
         } else {
             let message = reader.message(document: root)
             guard reader.problemCount == 0 else { return importFindings(reader) }
             findings = Validator.validate(message, limits: modelLimits).map { translated($0, root: nil) }
-            bodies.append(("MsgBody", message.elems))
+            bodies.append(([.field("MsgBody")], message.elems))
         }
         // REST requests name their target in the call (sendmsg, send_group_msg), and the
         // documentation's bodies name none: only a message naming two targets is wrong.
-        findings.removeAll { $0.code == .messageTargetMissing && !$0.path.contains("MsgContent") }
+        // A forwarded message, inside a relay's MsgContent, keeps the finding.
+        findings.removeAll {
+            $0.code == .messageTargetMissing && !$0.path.components.contains(.field("MsgContent"))
+        }
         if let limit = limits.maxMessageBodyBytes {
             for body in bodies {
                 var writer = RESTWriter()
@@ -104,7 +107,7 @@ public enum RESTValidator {
         var findings = reader.problems.map(finding)
         if reader.problemCount > findings.count {
             let error = IMCodecError(
-                .limitProblems, path: "",
+                .limitProblems,
                 reason: "the document has \(reader.problemCount) problems; the first \(findings.count) are reported",
                 limit: reader.keep, observed: reader.problemCount)
             findings.append(finding(error))
@@ -127,61 +130,72 @@ public enum RESTValidator {
 
 /// Turns payload paths (`elems[1].image.levels[0].url`) into REST paths
 /// (`MsgBody[1].MsgContent.ImageInfoArray[0].URL`) with the key tables of
-/// ``RESTForms``. A component without a REST key is kept as it is.
-enum RESTPath {
+/// ``RESTForms``, one component at a time: a field becomes its REST key
+/// (`offlinePushInfo.iosSound` becomes two, `OfflinePushInfo.ApnsInfo.Sound`),
+/// an index stays as it is. A field without a REST key is kept as it is.
+package enum RESTPath {
     private enum Place {
         case message, elem, push, android, apns, other
         case content(RESTElemType)
         case level
     }
 
-    static func translate(_ path: String, listKey: String?) -> String {
-        guard !path.isEmpty else { return "" }
+    /// The REST path of a payload path.
+    ///
+    /// - Parameters:
+    ///   - path: A path into a message, or, with `listKey`, into a batch.
+    ///   - listKey: The key of the document's message list (`MsgList`,
+    ///     `RspMsgList`), which stands for the batch's `messages`; `nil` for
+    ///     a message.
+    /// - Returns: The path into the REST document.
+    package static func translate(_ path: FieldPath, listKey: String?) -> FieldPath {
         var place = listKey == nil ? Place.message : .other
-        var out: [String] = []
-        for (position, component) in path.split(separator: ".").enumerated() {
-            let bracket = component.firstIndex(of: "[") ?? component.endIndex
-            let name = String(component[..<bracket])
-            let index = String(component[bracket...])
+        var out = FieldPath()
+        out.components.reserveCapacity(path.components.count + 1)
+        for (position, component) in path.components.enumerated() {
+            guard case .field(let name) = component else {
+                out.append(component)
+                continue
+            }
             if position == 0, let listKey, name == "messages" {
-                out.append(listKey + index)
+                out.append(.field(listKey))
                 place = .message
                 continue
             }
-            let (key, next) = step(name, in: place)
-            if !key.isEmpty { out.append(key + index) }
+            let (keys, next) = step(name, in: place)
+            for key in keys { out.append(.field(key)) }
             place = next
         }
-        return out.joined(separator: ".")
+        return out
     }
 
-    private static func step(_ name: String, in place: Place) -> (String, Place) {
+    private static func step(_ name: String, in place: Place) -> ([String], Place) {
         switch place {
         case .message:
-            if name == "elems" { return ("MsgBody", .elem) }
-            if name == "offlinePushInfo" { return ("OfflinePushInfo", .push) }
-            return (key(RESTForms.message, name), .other)
+            if name == "elems" { return (["MsgBody"], .elem) }
+            if name == "offlinePushInfo" { return (["OfflinePushInfo"], .push) }
+            return ([key(RESTForms.message, name)], .other)
         case .elem:
             if let type = RESTElemType.allCases.first(where: { $0.kindField == name }) {
-                return ("MsgContent", .content(type))
+                return (["MsgContent"], .content(type))
             }
-            return (name, .other)
+            return ([name], .other)
         case .content(let type):
             switch (type, name) {
-            case (.image, "levels"): return ("ImageInfoArray", .level)
-            case (.relay, "messages"): return ("MsgList", .message)
-            case (.relay, "abstracts"): return ("AbstractList", .other)
-            default: return (key(form(type), name), .other)
+            case (.image, "levels"): return (["ImageInfoArray"], .level)
+            case (.relay, "messages"): return (["MsgList"], .message)
+            case (.relay, "abstracts"): return (["AbstractList"], .other)
+            default: return ([key(form(type), name)], .other)
             }
-        case .level: return (key(RESTForms.imageLevel, name), .other)
+        case .level: return ([key(RESTForms.imageLevel, name)], .other)
         case .push:
-            if name == "android" { return ("AndroidInfo", .android) }
-            if name == "apns" { return ("ApnsInfo", .apns) }
-            if name == "iosSound" { return ("ApnsInfo.Sound", .other) }
-            return (key(RESTForms.offlinePush, name), .other)
-        case .android: return (key(RESTForms.android, name), .other)
-        case .apns: return (key(RESTForms.apns, name), .other)
-        case .other: return (name, .other)
+            if name == "android" { return (["AndroidInfo"], .android) }
+            if name == "apns" { return (["ApnsInfo"], .apns) }
+            if name == "iosSound" { return (["ApnsInfo", "Sound"], .other) }
+            return ([key(RESTForms.offlinePush, name)], .other)
+        case .android: return ([key(RESTForms.android, name)], .other)
+        case .apns: return ([key(RESTForms.apns, name)], .other)
+        case .other: return ([name], .other)
         }
     }
 

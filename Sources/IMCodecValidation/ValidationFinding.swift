@@ -3,8 +3,9 @@ import IMCodec
 /// One problem the validator found in a message, batch or event.
 ///
 /// A finding names the rule by its stable ``code``, says where the problem is
-/// with a ``path`` in the payload path syntax (`Sources/IMCodec/IMCodec.docc/Payloads.md`:
-/// `elems[3].merger.messages[7].elems[0].text.text`, empty for the root), how
+/// with a ``path`` (a `FieldPath`, written in the payload path syntax of
+/// `Sources/IMCodec/IMCodec.docc/Payloads.md`: `elems[3].merger.messages[7].elems[0].text.text`;
+/// empty for the root), how
 /// serious it is, and for `limit.*` codes the ``limit`` and the ``actual``
 /// value that crossed it (bytes, entries or pixels, as the code says).
 ///
@@ -30,7 +31,7 @@ public struct ValidationFinding: Hashable, Sendable, CustomStringConvertible {
     /// The stable code naming the rule.
     public var code: FindingCode
     /// Where the problem is, as JSON field names and indexes; empty for the root.
-    public var path: String
+    public var path: FieldPath
     /// How serious the problem is.
     public var severity: Severity
     /// The limit crossed, for `limit.*` codes; the expected value for the
@@ -56,7 +57,7 @@ public struct ValidationFinding: Hashable, Sendable, CustomStringConvertible {
     ///   - reason: A human explanation.
     public init(
         _ code: FindingCode,
-        path: String,
+        path: FieldPath,
         severity: Severity,
         limit: Int64? = nil,
         actual: Int64? = nil,

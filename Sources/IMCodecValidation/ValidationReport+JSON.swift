@@ -28,7 +28,7 @@ extension ValidationReport {
                 let finding = located.finding
                 var members: [JSONValue.Member] = [
                     .init("code", .string(finding.code.rawValue)),
-                    .init("path", .string(finding.path)),
+                    .init("path", .string(finding.path.description)),
                     .init("severity", .string(finding.severity.rawValue)),
                     .init("limit", number(finding.limit)),
                     .init("actual", number(finding.actual)),
@@ -43,7 +43,7 @@ extension ValidationReport {
             if let failure = report.failure {
                 var error: [JSONValue.Member] = [
                     .init("code", .string(failure.code.rawValue)),
-                    .init("path", .string(failure.path)),
+                    .init("path", .string(failure.path.description)),
                     .init("reason", .string(failure.reason)),
                 ]
                 if let frame = report.failedFrame { error.append(.init("frame", number(frame))) }

@@ -9,7 +9,7 @@ import IMCodec
 /// array rather than copies of its messages. Paths are not built while
 /// walking: the position is a stack of static components (``local``) below
 /// the current message, whose place is a node in a tree of message positions
-/// (``nodes``), and a path string is rendered only when a finding is
+/// (``nodes``), and a ``FieldPath`` is made only when a finding is
 /// reported. So the work is linear in the size of the value, plus the length
 /// of the reported paths.
 struct ValidationRun {
@@ -112,49 +112,44 @@ struct ValidationRun {
     }
 
     /// The path of the current position, with `last` appended.
-    func path(appending last: StaticString?) -> String {
+    func path(appending last: StaticString?) -> FieldPath {
         var chain: [PathStep] = []
         var index = node
         while index > 0 {
             chain.append(nodes[index - 1].step)
             index = nodes[index - 1].parent
         }
-        var text = ""
+        var path = FieldPath()
+        path.components.reserveCapacity(chain.count * 5 + local.count + 1)
         for step in chain.reversed() {
             switch step {
             case .batchMessage(let message):
-                Self.append(.field("messages"), to: &text)
-                Self.append(.index(message), to: &text)
+                path.append(.field("messages"))
+                path.append(.index(message))
             case .modificationMessage:
-                Self.append(.field("modification"), to: &text)
-                Self.append(.field("message"), to: &text)
+                path.append(.field("modification"))
+                path.append(.field("message"))
             case .groupLastMessage(let group):
-                Self.append(.field("groupProfiles"), to: &text)
-                Self.append(.field("groups"), to: &text)
-                Self.append(.index(group), to: &text)
-                Self.append(.field("lastMsg"), to: &text)
+                path.append(.field("groupProfiles"))
+                path.append(.field("groups"))
+                path.append(.index(group))
+                path.append(.field("lastMsg"))
             case .mergerMessage(let elem, let message):
-                Self.append(.field("elems"), to: &text)
-                Self.append(.index(elem), to: &text)
-                Self.append(.field("merger"), to: &text)
-                Self.append(.field("messages"), to: &text)
-                Self.append(.index(message), to: &text)
+                path.append(.field("elems"))
+                path.append(.index(elem))
+                path.append(.field("merger"))
+                path.append(.field("messages"))
+                path.append(.index(message))
             }
         }
-        for component in local { Self.append(component, to: &text) }
-        if let last { Self.append(.field(last), to: &text) }
-        return text
-    }
-
-    /// Appends one component in the payload path syntax.
-    private static func append(_ component: PathComponent, to text: inout String) {
-        switch component {
-        case .field(let name):
-            if !text.isEmpty { text += "." }
-            text += name.description
-        case .index(let index):
-            text += "[\(index)]"
+        for component in local {
+            switch component {
+            case .field(let name): path.append(.field(name.description))
+            case .index(let index): path.append(.index(index))
+            }
         }
+        if let last { path.append(.field(last.description)) }
+        return path
     }
 
     // MARK: Reporting

@@ -133,6 +133,6 @@ import Testing
     func rejectsMalformedPayloads(input: String, code: String, path: String) throws {
         let error = #expect(throws: IMCodecError.self) { try Message(serializedBytes: hex(input)) }
         #expect(error?.code.rawValue == code)
-        #expect(error?.path == path)
+        #expect(error?.path.description == path)
     }
 }

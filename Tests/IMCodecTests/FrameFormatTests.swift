@@ -68,7 +68,7 @@ func expectError(
         Issue.record("expected \(code), got success", sourceLocation: sourceLocation)
     } catch {
         #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
-        #expect(error.path == path, "\(error)", sourceLocation: sourceLocation)
+        #expect(error.path.description == path, "\(error)", sourceLocation: sourceLocation)
     }
 }
 

@@ -19,7 +19,7 @@ import Testing
     static func summary(_ report: ValidationReport) -> [String] {
         report.findings.map { located in
             let frame = located.frame.map { "#\($0) " } ?? ""
-            return frame + located.finding.code.rawValue + " " + located.finding.path
+            return frame + located.finding.code.rawValue + " " + located.finding.path.description
         }
     }
 
@@ -49,7 +49,7 @@ import Testing
         #expect(Self.summary(report) == ["rule.message.target-missing [0]", "rule.message.elems-missing [0].elems"])
         let failure = try #require(report.failure)
         #expect(failure.code.rawValue == "json.unknown-field")
-        #expect(failure.path == "[1].elems[0].text.bogus")
+        #expect(failure.path.description == "[1].elems[0].text.bogus")
         #expect(report.failedFrame == nil)
     }
 
@@ -71,7 +71,7 @@ import Testing
 
         let asMessage = InputValidator.validate(Array(event.utf8), format: .jsonOrFrames(kind: .message))
         #expect(asMessage.failure?.code.rawValue == "json.unknown-field")
-        #expect(asMessage.failure?.path == "friendRequest")
+        #expect(asMessage.failure?.path.description == "friendRequest")
     }
 
     @Test func refusesAJSONDocumentOverTheDocumentLimit() {

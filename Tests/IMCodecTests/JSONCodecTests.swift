@@ -75,7 +75,7 @@ import Testing
     func rejectsInvalidJSON(input: String, code: String, path: String) throws {
         let error = #expect(throws: IMCodecError.self) { try Message(jsonString: input) }
         #expect(error?.code.rawValue == code)
-        #expect(error?.path == path)
+        #expect(error?.path.description == path)
     }
 
     @Test func appliesTheDepthBudgetToJSON() throws {
@@ -83,7 +83,9 @@ import Testing
         for _ in 0..<101 { message = Message(elems: [Elem(.merger(MergerElem(messages: [message])))]) }
         let error = #expect(throws: IMCodecError.self) { try Message(jsonString: message.jsonString()) }
         #expect(error?.code == .limitDepth)
-        #expect(error?.path == Array(repeating: "elems[0].merger.messages[0]", count: 101).joined(separator: "."))
+        #expect(
+            error?.path.description
+                == Array(repeating: "elems[0].merger.messages[0]", count: 101).joined(separator: "."))
         let deepArrays = String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000)
         let nesting = #expect(throws: IMCodecError.self) { try Message(jsonString: deepArrays) }
         #expect(nesting?.code == .jsonDepth)

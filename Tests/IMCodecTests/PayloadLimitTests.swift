@@ -30,7 +30,7 @@ import Testing
         let bytes = nestedMergers(101).serializedBytes()
         let error = #expect(throws: IMCodecError.self) { try Message(serializedBytes: bytes) }
         #expect(error?.code == .limitDepth)
-        #expect(error?.path == pathOfLayer(101))
+        #expect(error?.path.description == pathOfLayer(101))
         #expect(error?.limit == 100)
         #expect(error?.observed == 101)
     }
@@ -43,7 +43,7 @@ import Testing
             try Message(serializedBytes: nestedMergers(4).serializedBytes(), limits: limits)
         }
         #expect(error?.code == .limitDepth)
-        #expect(error?.path == pathOfLayer(4))
+        #expect(error?.path.description == pathOfLayer(4))
     }
 
     /// 10,000 merger layers written byte by byte (no encoder involved):
@@ -83,7 +83,7 @@ import Testing
         let bytes = handBuiltNesting(10_000)
         let error = #expect(throws: IMCodecError.self) { try Message(serializedBytes: bytes) }
         #expect(error?.code == .limitDepth)
-        #expect(error?.path == pathOfLayer(101))
+        #expect(error?.path.description == pathOfLayer(101))
     }
 
     @Test func handBuiltNestingMatchesTheEncoder() throws {
@@ -98,14 +98,14 @@ import Testing
         let bytes: [UInt8] = [0x0A, 0x80, 0x80, 0x80, 0x80, 0x10, 0x61, 0x62, 0x63, 0x64]
         let error = #expect(throws: IMCodecError.self) { try Message(serializedBytes: bytes) }
         #expect(error?.code == .payloadLength)
-        #expect(error?.path == "msgId")
+        #expect(error?.path.description == "msgId")
     }
 
     @Test func rejectsALengthPastTheEndAsTruncated() throws {
         let bytes: [UInt8] = [0x0A, 0x05, 0x61, 0x62]
         let error = #expect(throws: IMCodecError.self) { try Message(serializedBytes: bytes) }
         #expect(error?.code == .payloadTruncated)
-        #expect(error?.path == "msgId")
+        #expect(error?.path.description == "msgId")
     }
 
     @Test func everyStrictPrefixFailsOrDecodesToADifferentValue() throws {
@@ -139,7 +139,7 @@ import Testing
             try Message(serializedBytes: four.serializedBytes(), limits: limits)
         }
         #expect(error?.code == .limitElems)
-        #expect(error?.path == "elems[3]")
+        #expect(error?.path.description == "elems[3]")
         #expect(error?.limit == 3)
         #expect(error?.observed == 4)
     }
@@ -153,12 +153,12 @@ import Testing
             try Message(serializedBytes: mentions.serializedBytes(), limits: limits)
         }
         #expect(error?.code == .limitRepeated)
-        #expect(error?.path == "atUserList[2]")
+        #expect(error?.path.description == "atUserList[2]")
         let batch = MessageBatch(messages: [Message(), Message()])
         let batchError = #expect(throws: IMCodecError.self) {
             try MessageBatch(serializedBytes: batch.serializedBytes(), limits: limits)
         }
         #expect(batchError?.code == .limitBatchMessages)
-        #expect(batchError?.path == "messages[1]")
+        #expect(batchError?.path.description == "messages[1]")
     }
 }

@@ -109,7 +109,7 @@ struct UTF8Tests {
                     #expect(try Message(serializedBytes: payload).msgID == expected)
                 } else {
                     let error = #expect(throws: IMCodecError.self) { try Message(serializedBytes: payload) }
-                    #expect(error?.code == .payloadUTF8 && error?.path == "msgId")
+                    #expect(error?.code == .payloadUTF8 && error?.path.description == "msgId")
                 }
             }
         }

@@ -56,14 +56,16 @@ enum ValidationFixtures {
     /// An error finding.
     static func error(_ code: FindingCode, _ path: String, limit: Int? = nil, actual: Int? = nil) -> ValidationFinding {
         ValidationFinding(
-            code, path: path, severity: .error, limit: limit.map(Int64.init), actual: actual.map(Int64.init))
+            code, path: FieldPath(documented: path), severity: .error, limit: limit.map(Int64.init),
+            actual: actual.map(Int64.init))
     }
 
     /// A warning finding.
     static func warning(_ code: FindingCode, _ path: String, limit: Int? = nil, actual: Int? = nil) -> ValidationFinding
     {
         ValidationFinding(
-            code, path: path, severity: .warning, limit: limit.map(Int64.init), actual: actual.map(Int64.init))
+            code, path: FieldPath(documented: path), severity: .warning, limit: limit.map(Int64.init),
+            actual: actual.map(Int64.init))
     }
 
     /// The limits of a profile by name.

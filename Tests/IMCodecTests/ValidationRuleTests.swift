@@ -779,18 +779,18 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         message.elems.append(Elem(kind: .file(FileElem(size: UInt32.max))))
         let error = #expect(throws: IMCodecError.self) { try Validator.check(message) }
         #expect(error?.code == .validationFailed)
-        #expect(error?.path == "")
+        #expect(error?.path.description == "")
         #expect(error?.reason.hasPrefix("rule.message.target-ambiguous") == true)
 
         let batch = MessageBatch(messages: [F.directMessage([Elem(kind: .file(FileElem(size: UInt32.max)))])])
         let batchError = #expect(throws: IMCodecError.self) { try Validator.check(.batch(batch)) }
         #expect(batchError?.code == .validationFailed)
-        #expect(batchError?.path == "messages[0].elems[0].file.size")
+        #expect(batchError?.path.description == "messages[0].elems[0].file.size")
         #expect(batchError?.limit == 100 << 20)
         #expect(batchError?.observed == Int64(UInt32.max))
         #expect(throws: Never.self) { try Validator.check(Event()) }
         let eventError = #expect(throws: IMCodecError.self) { try Validator.check(Event(kind: .recall(RecallEvent()))) }
-        #expect(eventError?.path == "recall.msgId")
+        #expect(eventError?.path.description == "recall.msgId")
     }
 
     @Test func validationDocNamesEveryCodeAndEveryLimitsRow() throws {

@@ -286,7 +286,7 @@ extension WireCodable {
         -> IMCodecError
     {
         IMCodecError(
-            code, path: "\(field)[\(index)]", reason: "more entries than the limit allows", limit: limit,
+            code, path: [.field(field), .index(index)], reason: "more entries than the limit allows", limit: limit,
             observed: index + 1)
     }
 }

@@ -2,8 +2,8 @@
 ///
 /// An error carries a stable ``Code`` (a short string such as `frame.truncated`
 /// that every implementation of the format uses), the ``path`` into the value
-/// where the problem was found (`elems[2].image.levels[1].width`, empty for the
-/// root), a human ``reason``, and for limit errors the ``limit`` and the
+/// where the problem was found (a ``FieldPath``, written
+/// `elems[2].image.levels[1].width`; empty for the root), a human ``reason``, and for limit errors the ``limit`` and the
 /// ``observed`` value. Two errors are equal when their codes and paths are
 /// equal; the reason and source location are for people, not for matching.
 ///
@@ -21,14 +21,14 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
     /// frames of the decoders that pass it on small.
     private final class Storage: Sendable {
         let code: Code
-        let path: String
+        let path: FieldPath
         let reason: String
         let limit: Int64?
         let observed: Int64?
         let file: String
         let line: UInt
 
-        init(code: Code, path: String, reason: String, limit: Int64?, observed: Int64?, file: String, line: UInt) {
+        init(code: Code, path: FieldPath, reason: String, limit: Int64?, observed: Int64?, file: String, line: UInt) {
             self.code = code
             self.path = path
             self.reason = reason
@@ -43,7 +43,7 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// Replaces one field, leaving the others as they are.
     private mutating func update(
-        code: Code? = nil, path: String? = nil, reason: String? = nil, limit: Int64?? = nil, observed: Int64?? = nil,
+        code: Code? = nil, path: FieldPath? = nil, reason: String? = nil, limit: Int64?? = nil, observed: Int64?? = nil,
         file: String? = nil, line: UInt? = nil
     ) {
         let old = storage
@@ -57,8 +57,10 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
         get { storage.code }
         set { update(code: newValue) }
     }
-    /// Where in the value the problem was found, as field names and indexes.
-    public var path: String {
+    /// Where in the value the problem was found, as field names and indexes;
+    /// empty for the root. Its ``FieldPath/description`` is the text form
+    /// (`elems[2].text.text`).
+    public var path: FieldPath {
         get { storage.path }
         set { update(path: newValue) }
     }
@@ -100,7 +102,7 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
     ///   - line: The source line that raises the error, for debugging.
     public init(
         _ code: Code,
-        path: String = "",
+        path: FieldPath = FieldPath(),
         reason: String,
         limit: Int64? = nil,
         observed: Int64? = nil,
@@ -115,7 +117,7 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
     /// which are `Int`s.
     @usableFromInline
     package init(
-        _ code: Code, path: String = "", reason: String, limit: Int, observed: Int, file: String = #fileID,
+        _ code: Code, path: FieldPath = FieldPath(), reason: String, limit: Int, observed: Int, file: String = #fileID,
         line: UInt = #line
     ) {
         self.init(
@@ -140,20 +142,23 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
-    /// Returns this error with `component` put in front of its path.
+    /// Returns this error with the field `name` put in front of its path.
     ///
     /// Decoders build paths on the way out of a failed nested decode, so the
     /// successful path pays nothing for them.
     @usableFromInline
-    package func prefixed(with component: String) -> IMCodecError {
+    package func prefixed(field name: String) -> IMCodecError {
         var copy = self
-        if copy.path.isEmpty {
-            copy.path = component
-        } else if copy.path.hasPrefix("[") {
-            copy.path = component + copy.path
-        } else {
-            copy.path = component + "." + copy.path
-        }
+        copy.path.prepend(.field(name))
+        return copy
+    }
+
+    /// Returns this error with entry `index` of the repeated field `name`
+    /// put in front of its path.
+    @usableFromInline
+    package func prefixed(field name: String, index: Int) -> IMCodecError {
+        var copy = self
+        copy.path.prepend([.field(name), .index(index)])
         return copy
     }
 }

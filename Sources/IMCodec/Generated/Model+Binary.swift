@@ -48,15 +48,15 @@ extension CustomInfoEntry: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.key = try reader.readString() } catch { throw error.prefixed(with: "key") }
+                do { self.key = try reader.readString() } catch { throw error.prefixed(field: "key") }
             case 18:
                 do {
                     self.value = .data(try reader.readBytes())
-                } catch { throw error.prefixed(with: "data") }
+                } catch { throw error.prefixed(field: "data") }
             case 24:
                 do {
                     self.value = .number(Int64(bitPattern: try reader.readVarint()))
-                } catch { throw error.prefixed(with: "number") }
+                } catch { throw error.prefixed(field: "number") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -106,9 +106,9 @@ extension MemberCustomEntry: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.key = try reader.readString() } catch { throw error.prefixed(with: "key") }
+                do { self.key = try reader.readString() } catch { throw error.prefixed(field: "key") }
             case 18:
-                do { self.data = try reader.readBytes() } catch { throw error.prefixed(with: "data") }
+                do { self.data = try reader.readBytes() } catch { throw error.prefixed(field: "data") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -214,32 +214,32 @@ extension UserProfile: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.identifier = try reader.readString() } catch { throw error.prefixed(with: "identifier") }
+                do { self.identifier = try reader.readString() } catch { throw error.prefixed(field: "identifier") }
             case 18:
-                do { self.nickname = try reader.readString() } catch { throw error.prefixed(with: "nickname") }
+                do { self.nickname = try reader.readString() } catch { throw error.prefixed(field: "nickname") }
             case 24:
-                do { self.allowType = FriendAllowType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "allowType") }
+                do { self.allowType = FriendAllowType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "allowType") }
             case 34:
-                do { self.faceURL = try reader.readString() } catch { throw error.prefixed(with: "faceUrl") }
+                do { self.faceURL = try reader.readString() } catch { throw error.prefixed(field: "faceUrl") }
             case 42:
-                do { self.selfSignature = try reader.readBytes() } catch { throw error.prefixed(with: "selfSignature") }
+                do { self.selfSignature = try reader.readBytes() } catch { throw error.prefixed(field: "selfSignature") }
             case 48:
-                do { self.gender = Gender(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "gender") }
+                do { self.gender = Gender(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "gender") }
             case 56:
-                do { self.birthday = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "birthday") }
+                do { self.birthday = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "birthday") }
             case 66:
-                do { self.location = try reader.readBytes() } catch { throw error.prefixed(with: "location") }
+                do { self.location = try reader.readBytes() } catch { throw error.prefixed(field: "location") }
             case 72:
-                do { self.language = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "language") }
+                do { self.language = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "language") }
             case 80:
-                do { self.level = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "level") }
+                do { self.level = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "level") }
             case 88:
-                do { self.role = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "role") }
+                do { self.role = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "role") }
             case 98:
                 let index = self.customInfo.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "customInfo[\(index)]",
+                        .limitRepeated, path: [.field("customInfo"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -249,7 +249,7 @@ extension UserProfile: WireCodable {
                     }
                     self.customInfo.append(CustomInfoEntry())
                     try self.customInfo[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "customInfo[\(index)]") }
+                } catch { throw error.prefixed(field: "customInfo", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -267,7 +267,7 @@ extension UserProfile: WireCodable {
                 guard unknownFields else { continue }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "customInfo[\(index)]") }
+                } catch { throw error.prefixed(field: "customInfo", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -336,20 +336,20 @@ extension GroupMemberInfo: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.member = try reader.readString() } catch { throw error.prefixed(with: "member") }
+                do { self.member = try reader.readString() } catch { throw error.prefixed(field: "member") }
             case 18:
-                do { self.nameCard = try reader.readString() } catch { throw error.prefixed(with: "nameCard") }
+                do { self.nameCard = try reader.readString() } catch { throw error.prefixed(field: "nameCard") }
             case 24:
-                do { self.joinTime = Int64(bitPattern: try reader.readVarint()) } catch { throw error.prefixed(with: "joinTime") }
+                do { self.joinTime = Int64(bitPattern: try reader.readVarint()) } catch { throw error.prefixed(field: "joinTime") }
             case 32:
-                do { self.role = GroupMemberRole(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "role") }
+                do { self.role = GroupMemberRole(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "role") }
             case 40:
-                do { self.silentUntil = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "silentUntil") }
+                do { self.silentUntil = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "silentUntil") }
             case 50:
                 let index = self.customInfo.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "customInfo[\(index)]",
+                        .limitRepeated, path: [.field("customInfo"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -359,7 +359,7 @@ extension GroupMemberInfo: WireCodable {
                     }
                     self.customInfo.append(MemberCustomEntry())
                     try self.customInfo[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "customInfo[\(index)]") }
+                } catch { throw error.prefixed(field: "customInfo", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -377,7 +377,7 @@ extension GroupMemberInfo: WireCodable {
                 guard unknownFields else { continue }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "customInfo[\(index)]") }
+                } catch { throw error.prefixed(field: "customInfo", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -415,7 +415,7 @@ extension TextElem: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.text = try reader.readString() } catch { throw error.prefixed(with: "text") }
+                do { self.text = try reader.readString() } catch { throw error.prefixed(field: "text") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -475,13 +475,13 @@ extension CustomElem: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.data = try reader.readBytes() } catch { throw error.prefixed(with: "data") }
+                do { self.data = try reader.readBytes() } catch { throw error.prefixed(field: "data") }
             case 18:
-                do { self.desc = try reader.readString() } catch { throw error.prefixed(with: "desc") }
+                do { self.desc = try reader.readString() } catch { throw error.prefixed(field: "desc") }
             case 26:
-                do { self.ext = try reader.readString() } catch { throw error.prefixed(with: "ext") }
+                do { self.ext = try reader.readString() } catch { throw error.prefixed(field: "ext") }
             case 34:
-                do { self.sound = try reader.readString() } catch { throw error.prefixed(with: "sound") }
+                do { self.sound = try reader.readString() } catch { throw error.prefixed(field: "sound") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -551,17 +551,17 @@ extension ImageLevel: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.type = ImageLevelType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "type") }
+                do { self.type = ImageLevelType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "type") }
             case 18:
-                do { self.uuid = try reader.readString() } catch { throw error.prefixed(with: "uuid") }
+                do { self.uuid = try reader.readString() } catch { throw error.prefixed(field: "uuid") }
             case 24:
-                do { self.size = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "size") }
+                do { self.size = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "size") }
             case 32:
-                do { self.width = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "width") }
+                do { self.width = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "width") }
             case 40:
-                do { self.height = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "height") }
+                do { self.height = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "height") }
             case 50:
-                do { self.url = try reader.readString() } catch { throw error.prefixed(with: "url") }
+                do { self.url = try reader.readString() } catch { throw error.prefixed(field: "url") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -622,14 +622,14 @@ extension ImageElem: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.uuid = try reader.readString() } catch { throw error.prefixed(with: "uuid") }
+                do { self.uuid = try reader.readString() } catch { throw error.prefixed(field: "uuid") }
             case 16:
-                do { self.format = ImageFormat(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "format") }
+                do { self.format = ImageFormat(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "format") }
             case 26:
                 let index = self.levels.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "levels[\(index)]",
+                        .limitRepeated, path: [.field("levels"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -639,7 +639,7 @@ extension ImageElem: WireCodable {
                     }
                     self.levels.append(ImageLevel())
                     try self.levels[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "levels[\(index)]") }
+                } catch { throw error.prefixed(field: "levels", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -657,7 +657,7 @@ extension ImageElem: WireCodable {
                 guard unknownFields else { continue }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "levels[\(index)]") }
+                } catch { throw error.prefixed(field: "levels", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -720,17 +720,17 @@ extension SoundElem: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.uuid = try reader.readString() } catch { throw error.prefixed(with: "uuid") }
+                do { self.uuid = try reader.readString() } catch { throw error.prefixed(field: "uuid") }
             case 18:
-                do { self.url = try reader.readString() } catch { throw error.prefixed(with: "url") }
+                do { self.url = try reader.readString() } catch { throw error.prefixed(field: "url") }
             case 24:
-                do { self.size = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "size") }
+                do { self.size = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "size") }
             case 32:
-                do { self.duration = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "duration") }
+                do { self.duration = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "duration") }
             case 40:
-                do { self.downloadFlag = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "downloadFlag") }
+                do { self.downloadFlag = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "downloadFlag") }
             case 48:
-                do { self.isPlayed = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "isPlayed") }
+                do { self.isPlayed = try reader.readVarint() != 0 } catch { throw error.prefixed(field: "isPlayed") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -835,31 +835,31 @@ extension VideoElem: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.videoUUID = try reader.readString() } catch { throw error.prefixed(with: "videoUuid") }
+                do { self.videoUUID = try reader.readString() } catch { throw error.prefixed(field: "videoUuid") }
             case 18:
-                do { self.videoURL = try reader.readString() } catch { throw error.prefixed(with: "videoUrl") }
+                do { self.videoURL = try reader.readString() } catch { throw error.prefixed(field: "videoUrl") }
             case 24:
-                do { self.videoSize = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "videoSize") }
+                do { self.videoSize = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "videoSize") }
             case 32:
-                do { self.videoDuration = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "videoDuration") }
+                do { self.videoDuration = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "videoDuration") }
             case 42:
-                do { self.videoFormat = try reader.readString() } catch { throw error.prefixed(with: "videoFormat") }
+                do { self.videoFormat = try reader.readString() } catch { throw error.prefixed(field: "videoFormat") }
             case 50:
-                do { self.snapshotUUID = try reader.readString() } catch { throw error.prefixed(with: "snapshotUuid") }
+                do { self.snapshotUUID = try reader.readString() } catch { throw error.prefixed(field: "snapshotUuid") }
             case 58:
-                do { self.snapshotURL = try reader.readString() } catch { throw error.prefixed(with: "snapshotUrl") }
+                do { self.snapshotURL = try reader.readString() } catch { throw error.prefixed(field: "snapshotUrl") }
             case 64:
-                do { self.snapshotSize = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "snapshotSize") }
+                do { self.snapshotSize = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "snapshotSize") }
             case 72:
-                do { self.snapshotWidth = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "snapshotWidth") }
+                do { self.snapshotWidth = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "snapshotWidth") }
             case 80:
-                do { self.snapshotHeight = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "snapshotHeight") }
+                do { self.snapshotHeight = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "snapshotHeight") }
             case 90:
-                do { self.snapshotFormat = try reader.readString() } catch { throw error.prefixed(with: "snapshotFormat") }
+                do { self.snapshotFormat = try reader.readString() } catch { throw error.prefixed(field: "snapshotFormat") }
             case 96:
-                do { self.videoDownloadFlag = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "videoDownloadFlag") }
+                do { self.videoDownloadFlag = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "videoDownloadFlag") }
             case 104:
-                do { self.snapshotDownloadFlag = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "snapshotDownloadFlag") }
+                do { self.snapshotDownloadFlag = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "snapshotDownloadFlag") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -924,15 +924,15 @@ extension FileElem: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.uuid = try reader.readString() } catch { throw error.prefixed(with: "uuid") }
+                do { self.uuid = try reader.readString() } catch { throw error.prefixed(field: "uuid") }
             case 18:
-                do { self.url = try reader.readString() } catch { throw error.prefixed(with: "url") }
+                do { self.url = try reader.readString() } catch { throw error.prefixed(field: "url") }
             case 26:
-                do { self.name = try reader.readString() } catch { throw error.prefixed(with: "name") }
+                do { self.name = try reader.readString() } catch { throw error.prefixed(field: "name") }
             case 32:
-                do { self.size = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "size") }
+                do { self.size = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "size") }
             case 40:
-                do { self.downloadFlag = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "downloadFlag") }
+                do { self.downloadFlag = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "downloadFlag") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -987,11 +987,11 @@ extension LocationElem: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.desc = try reader.readString() } catch { throw error.prefixed(with: "desc") }
+                do { self.desc = try reader.readString() } catch { throw error.prefixed(field: "desc") }
             case 17:
-                do { self.longitude = Double(bitPattern: try reader.readFixed64()) } catch { throw error.prefixed(with: "longitude") }
+                do { self.longitude = Double(bitPattern: try reader.readFixed64()) } catch { throw error.prefixed(field: "longitude") }
             case 25:
-                do { self.latitude = Double(bitPattern: try reader.readFixed64()) } catch { throw error.prefixed(with: "latitude") }
+                do { self.latitude = Double(bitPattern: try reader.readFixed64()) } catch { throw error.prefixed(field: "latitude") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -1041,9 +1041,9 @@ extension FaceElem: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.index = Int32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "index") }
+                do { self.index = Int32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "index") }
             case 18:
-                do { self.data = try reader.readBytes() } catch { throw error.prefixed(with: "data") }
+                do { self.data = try reader.readBytes() } catch { throw error.prefixed(field: "data") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -1128,12 +1128,12 @@ extension MergerElem: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.title = try reader.readString() } catch { throw error.prefixed(with: "title") }
+                do { self.title = try reader.readString() } catch { throw error.prefixed(field: "title") }
             case 18:
                 let index = self.abstracts.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "abstracts[\(index)]",
+                        .limitRepeated, path: [.field("abstracts"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -1142,14 +1142,14 @@ extension MergerElem: WireCodable {
                         self.abstracts.reserveCapacity(reader.entryCount(withTag: 18, limit: context.limits.maxRepeated))
                     }
                     self.abstracts.append(value)
-                } catch { throw error.prefixed(with: "abstracts[\(index)]") }
+                } catch { throw error.prefixed(field: "abstracts", index: index) }
             case 26:
-                do { self.compatibleText = try reader.readString() } catch { throw error.prefixed(with: "compatibleText") }
+                do { self.compatibleText = try reader.readString() } catch { throw error.prefixed(field: "compatibleText") }
             case 34:
                 let index = self.messages.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "messages[\(index)]",
+                        .limitRepeated, path: [.field("messages"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -1161,13 +1161,13 @@ extension MergerElem: WireCodable {
                     self.messages.append(Message())
                     try self.messages[index]._merge(from: &nested, &context)
                     context.leaveLayer()
-                } catch { throw error.prefixed(with: "messages[\(index)]") }
+                } catch { throw error.prefixed(field: "messages", index: index) }
             case 40:
-                do { self.layersOverLimit = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "layersOverLimit") }
+                do { self.layersOverLimit = try reader.readVarint() != 0 } catch { throw error.prefixed(field: "layersOverLimit") }
             case 48:
-                do { self.msgNum = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "msgNum") }
+                do { self.msgNum = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "msgNum") }
             case 58:
-                do { self.jsonMsgKey = try reader.readString() } catch { throw error.prefixed(with: "jsonMsgKey") }
+                do { self.jsonMsgKey = try reader.readString() } catch { throw error.prefixed(field: "jsonMsgKey") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -1189,7 +1189,7 @@ extension MergerElem: WireCodable {
                     try context.enterLayer()
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
                     context.leaveLayer()
-                } catch { throw error.prefixed(with: "messages[\(index)]") }
+                } catch { throw error.prefixed(field: "messages", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -1237,11 +1237,11 @@ extension GroupChangeInfo: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.type = GroupInfoChangeType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "type") }
+                do { self.type = GroupInfoChangeType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "type") }
             case 18:
-                do { self.value = try reader.readString() } catch { throw error.prefixed(with: "value") }
+                do { self.value = try reader.readString() } catch { throw error.prefixed(field: "value") }
             case 26:
-                do { self.key = try reader.readString() } catch { throw error.prefixed(with: "key") }
+                do { self.key = try reader.readString() } catch { throw error.prefixed(field: "key") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -1291,9 +1291,9 @@ extension MemberChangeInfo: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.identifier = try reader.readString() } catch { throw error.prefixed(with: "identifier") }
+                do { self.identifier = try reader.readString() } catch { throw error.prefixed(field: "identifier") }
             case 16:
-                do { self.shutupTime = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "shutupTime") }
+                do { self.shutupTime = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "shutupTime") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -1349,14 +1349,14 @@ extension ChangedUserInfo: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.identifier = try reader.readString() } catch { throw error.prefixed(with: "identifier") }
+                do { self.identifier = try reader.readString() } catch { throw error.prefixed(field: "identifier") }
             case 18:
                 do {
                     var nested = try reader.readNested()
                     var value = self.profile.take() ?? UserProfile()
                     try value._merge(from: &nested, &context)
                     self.profile = value
-                } catch { throw error.prefixed(with: "profile") }
+                } catch { throw error.prefixed(field: "profile") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -1369,7 +1369,7 @@ extension ChangedUserInfo: WireCodable {
         if case .value(let value)? = self._profile {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "profile") }
+            } catch { throw error.prefixed(field: "profile") }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -1417,14 +1417,14 @@ extension ChangedGroupMemberInfo: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.identifier = try reader.readString() } catch { throw error.prefixed(with: "identifier") }
+                do { self.identifier = try reader.readString() } catch { throw error.prefixed(field: "identifier") }
             case 18:
                 do {
                     var nested = try reader.readNested()
                     var value = self.info.take() ?? GroupMemberInfo()
                     try value._merge(from: &nested, &context)
                     self.info = value
-                } catch { throw error.prefixed(with: "info") }
+                } catch { throw error.prefixed(field: "info") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -1437,7 +1437,7 @@ extension ChangedGroupMemberInfo: WireCodable {
         if let value = self.info {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "info") }
+            } catch { throw error.prefixed(field: "info") }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -1572,16 +1572,16 @@ extension GroupTipsElem: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.groupID = try reader.readString() } catch { throw error.prefixed(with: "groupId") }
+                do { self.groupID = try reader.readString() } catch { throw error.prefixed(field: "groupId") }
             case 16:
-                do { self.type = GroupTipsType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "type") }
+                do { self.type = GroupTipsType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "type") }
             case 26:
-                do { self.opUser = try reader.readString() } catch { throw error.prefixed(with: "opUser") }
+                do { self.opUser = try reader.readString() } catch { throw error.prefixed(field: "opUser") }
             case 34:
                 let index = self.userList.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "userList[\(index)]",
+                        .limitRepeated, path: [.field("userList"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -1590,14 +1590,14 @@ extension GroupTipsElem: WireCodable {
                         self.userList.reserveCapacity(reader.entryCount(withTag: 34, limit: context.limits.maxRepeated))
                     }
                     self.userList.append(value)
-                } catch { throw error.prefixed(with: "userList[\(index)]") }
+                } catch { throw error.prefixed(field: "userList", index: index) }
             case 42:
-                do { self.groupName = try reader.readString() } catch { throw error.prefixed(with: "groupName") }
+                do { self.groupName = try reader.readString() } catch { throw error.prefixed(field: "groupName") }
             case 50:
                 let index = self.groupChangeList.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "groupChangeList[\(index)]",
+                        .limitRepeated, path: [.field("groupChangeList"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -1607,12 +1607,12 @@ extension GroupTipsElem: WireCodable {
                     }
                     self.groupChangeList.append(GroupChangeInfo())
                     try self.groupChangeList[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "groupChangeList[\(index)]") }
+                } catch { throw error.prefixed(field: "groupChangeList", index: index) }
             case 58:
                 let index = self.memberChangeList.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "memberChangeList[\(index)]",
+                        .limitRepeated, path: [.field("memberChangeList"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -1622,26 +1622,26 @@ extension GroupTipsElem: WireCodable {
                     }
                     self.memberChangeList.append(MemberChangeInfo())
                     try self.memberChangeList[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "memberChangeList[\(index)]") }
+                } catch { throw error.prefixed(field: "memberChangeList", index: index) }
             case 66:
                 do {
                     var nested = try reader.readNested()
                     var value = self.opUserInfo.take() ?? UserProfile()
                     try value._merge(from: &nested, &context)
                     self.opUserInfo = value
-                } catch { throw error.prefixed(with: "opUserInfo") }
+                } catch { throw error.prefixed(field: "opUserInfo") }
             case 74:
                 do {
                     var nested = try reader.readNested()
                     var value = self.opGroupMemberInfo.take() ?? GroupMemberInfo()
                     try value._merge(from: &nested, &context)
                     self.opGroupMemberInfo = value
-                } catch { throw error.prefixed(with: "opGroupMemberInfo") }
+                } catch { throw error.prefixed(field: "opGroupMemberInfo") }
             case 82:
                 let index = self.changedUserInfo.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "changedUserInfo[\(index)]",
+                        .limitRepeated, path: [.field("changedUserInfo"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -1651,12 +1651,12 @@ extension GroupTipsElem: WireCodable {
                     }
                     self.changedUserInfo.append(ChangedUserInfo())
                     try self.changedUserInfo[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "changedUserInfo[\(index)]") }
+                } catch { throw error.prefixed(field: "changedUserInfo", index: index) }
             case 90:
                 let index = self.changedGroupMemberInfo.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "changedGroupMemberInfo[\(index)]",
+                        .limitRepeated, path: [.field("changedGroupMemberInfo"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -1666,11 +1666,11 @@ extension GroupTipsElem: WireCodable {
                     }
                     self.changedGroupMemberInfo.append(ChangedGroupMemberInfo())
                     try self.changedGroupMemberInfo[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "changedGroupMemberInfo[\(index)]") }
+                } catch { throw error.prefixed(field: "changedGroupMemberInfo", index: index) }
             case 96:
-                do { self.memberCount = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "memberCount") }
+                do { self.memberCount = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "memberCount") }
             case 106:
-                do { self.platform = try reader.readString() } catch { throw error.prefixed(with: "platform") }
+                do { self.platform = try reader.readString() } catch { throw error.prefixed(field: "platform") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -1691,7 +1691,7 @@ extension GroupTipsElem: WireCodable {
                 guard unknownFields else { continue }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "groupChangeList[\(index)]") }
+                } catch { throw error.prefixed(field: "groupChangeList", index: index) }
             }
         }
         try self.memberChangeList.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
@@ -1702,18 +1702,18 @@ extension GroupTipsElem: WireCodable {
                 guard unknownFields else { continue }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "memberChangeList[\(index)]") }
+                } catch { throw error.prefixed(field: "memberChangeList", index: index) }
             }
         }
         if case .value(let value)? = self._opUserInfo {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "opUserInfo") }
+            } catch { throw error.prefixed(field: "opUserInfo") }
         }
         if let value = self.opGroupMemberInfo {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "opGroupMemberInfo") }
+            } catch { throw error.prefixed(field: "opGroupMemberInfo") }
         }
         try self.changedUserInfo.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
             for index in entries.indices {
@@ -1722,7 +1722,7 @@ extension GroupTipsElem: WireCodable {
                 }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "changedUserInfo[\(index)]") }
+                } catch { throw error.prefixed(field: "changedUserInfo", index: index) }
             }
         }
         try self.changedGroupMemberInfo.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
@@ -1732,7 +1732,7 @@ extension GroupTipsElem: WireCodable {
                 }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "changedGroupMemberInfo[\(index)]") }
+                } catch { throw error.prefixed(field: "changedGroupMemberInfo", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -1827,35 +1827,35 @@ extension GroupSystemElem: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.type = GroupSystemType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "type") }
+                do { self.type = GroupSystemType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "type") }
             case 18:
-                do { self.groupID = try reader.readString() } catch { throw error.prefixed(with: "groupId") }
+                do { self.groupID = try reader.readString() } catch { throw error.prefixed(field: "groupId") }
             case 26:
-                do { self.user = try reader.readString() } catch { throw error.prefixed(with: "user") }
+                do { self.user = try reader.readString() } catch { throw error.prefixed(field: "user") }
             case 34:
-                do { self.msg = try reader.readString() } catch { throw error.prefixed(with: "msg") }
+                do { self.msg = try reader.readString() } catch { throw error.prefixed(field: "msg") }
             case 40:
-                do { self.msgKey = try reader.readVarint() } catch { throw error.prefixed(with: "msgKey") }
+                do { self.msgKey = try reader.readVarint() } catch { throw error.prefixed(field: "msgKey") }
             case 50:
-                do { self.authKey = try reader.readBytes() } catch { throw error.prefixed(with: "authKey") }
+                do { self.authKey = try reader.readBytes() } catch { throw error.prefixed(field: "authKey") }
             case 58:
-                do { self.userData = try reader.readBytes() } catch { throw error.prefixed(with: "userData") }
+                do { self.userData = try reader.readBytes() } catch { throw error.prefixed(field: "userData") }
             case 66:
                 do {
                     var nested = try reader.readNested()
                     var value = self.opUserInfo.take() ?? UserProfile()
                     try value._merge(from: &nested, &context)
                     self.opUserInfo = value
-                } catch { throw error.prefixed(with: "opUserInfo") }
+                } catch { throw error.prefixed(field: "opUserInfo") }
             case 74:
                 do {
                     var nested = try reader.readNested()
                     var value = self.opGroupMemberInfo.take() ?? GroupMemberInfo()
                     try value._merge(from: &nested, &context)
                     self.opGroupMemberInfo = value
-                } catch { throw error.prefixed(with: "opGroupMemberInfo") }
+                } catch { throw error.prefixed(field: "opGroupMemberInfo") }
             case 82:
-                do { self.platform = try reader.readString() } catch { throw error.prefixed(with: "platform") }
+                do { self.platform = try reader.readString() } catch { throw error.prefixed(field: "platform") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -1868,12 +1868,12 @@ extension GroupSystemElem: WireCodable {
         if case .value(let value)? = self._opUserInfo {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "opUserInfo") }
+            } catch { throw error.prefixed(field: "opUserInfo") }
         }
         if let value = self.opGroupMemberInfo {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "opGroupMemberInfo") }
+            } catch { throw error.prefixed(field: "opGroupMemberInfo") }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -1920,11 +1920,11 @@ extension SnsChangeInfo: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.identifier = try reader.readString() } catch { throw error.prefixed(with: "identifier") }
+                do { self.identifier = try reader.readString() } catch { throw error.prefixed(field: "identifier") }
             case 18:
-                do { self.wording = try reader.readString() } catch { throw error.prefixed(with: "wording") }
+                do { self.wording = try reader.readString() } catch { throw error.prefixed(field: "wording") }
             case 26:
-                do { self.source = try reader.readString() } catch { throw error.prefixed(with: "source") }
+                do { self.source = try reader.readString() } catch { throw error.prefixed(field: "source") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -1980,12 +1980,12 @@ extension SnsSystemElem: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.type = SnsSystemType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "type") }
+                do { self.type = SnsSystemType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "type") }
             case 18:
                 let index = self.users.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "users[\(index)]",
+                        .limitRepeated, path: [.field("users"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -1995,7 +1995,7 @@ extension SnsSystemElem: WireCodable {
                     }
                     self.users.append(SnsChangeInfo())
                     try self.users[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "users[\(index)]") }
+                } catch { throw error.prefixed(field: "users", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -2013,7 +2013,7 @@ extension SnsSystemElem: WireCodable {
                 guard unknownFields else { continue }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "users[\(index)]") }
+                } catch { throw error.prefixed(field: "users", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -2061,11 +2061,11 @@ extension ProfileSystemElem: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.type = ProfileSystemType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "type") }
+                do { self.type = ProfileSystemType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "type") }
             case 18:
-                do { self.fromUser = try reader.readString() } catch { throw error.prefixed(with: "fromUser") }
+                do { self.fromUser = try reader.readString() } catch { throw error.prefixed(field: "fromUser") }
             case 26:
-                do { self.nickname = try reader.readString() } catch { throw error.prefixed(with: "nickname") }
+                do { self.nickname = try reader.readString() } catch { throw error.prefixed(field: "nickname") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -2238,7 +2238,7 @@ extension Elem: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .text(value)
-                } catch { throw error.prefixed(with: "text") }
+                } catch { throw error.prefixed(field: "text") }
             case 18:
                 do {
                     var nested = try reader.readNested()
@@ -2250,7 +2250,7 @@ extension Elem: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .custom(value)
-                } catch { throw error.prefixed(with: "custom") }
+                } catch { throw error.prefixed(field: "custom") }
             case 26:
                 do {
                     var nested = try reader.readNested()
@@ -2262,7 +2262,7 @@ extension Elem: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .image(value)
-                } catch { throw error.prefixed(with: "image") }
+                } catch { throw error.prefixed(field: "image") }
             case 34:
                 do {
                     var nested = try reader.readNested()
@@ -2274,7 +2274,7 @@ extension Elem: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .sound(value)
-                } catch { throw error.prefixed(with: "sound") }
+                } catch { throw error.prefixed(field: "sound") }
             case 42:
                 do {
                     var nested = try reader.readNested()
@@ -2286,7 +2286,7 @@ extension Elem: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .video(value)
-                } catch { throw error.prefixed(with: "video") }
+                } catch { throw error.prefixed(field: "video") }
             case 50:
                 do {
                     var nested = try reader.readNested()
@@ -2298,7 +2298,7 @@ extension Elem: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .file(value)
-                } catch { throw error.prefixed(with: "file") }
+                } catch { throw error.prefixed(field: "file") }
             case 58:
                 do {
                     var nested = try reader.readNested()
@@ -2310,7 +2310,7 @@ extension Elem: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .location(value)
-                } catch { throw error.prefixed(with: "location") }
+                } catch { throw error.prefixed(field: "location") }
             case 66:
                 do {
                     var nested = try reader.readNested()
@@ -2322,7 +2322,7 @@ extension Elem: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .face(value)
-                } catch { throw error.prefixed(with: "face") }
+                } catch { throw error.prefixed(field: "face") }
             case 74:
                 do {
                     var nested = try reader.readNested()
@@ -2334,7 +2334,7 @@ extension Elem: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .merger(value)
-                } catch { throw error.prefixed(with: "merger") }
+                } catch { throw error.prefixed(field: "merger") }
             case 82:
                 do {
                     var nested = try reader.readNested()
@@ -2346,7 +2346,7 @@ extension Elem: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .groupTips(value)
-                } catch { throw error.prefixed(with: "groupTips") }
+                } catch { throw error.prefixed(field: "groupTips") }
             case 90:
                 do {
                     var nested = try reader.readNested()
@@ -2358,7 +2358,7 @@ extension Elem: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .groupSystem(value)
-                } catch { throw error.prefixed(with: "groupSystem") }
+                } catch { throw error.prefixed(field: "groupSystem") }
             case 98:
                 do {
                     var nested = try reader.readNested()
@@ -2370,7 +2370,7 @@ extension Elem: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .snsSystem(value)
-                } catch { throw error.prefixed(with: "snsSystem") }
+                } catch { throw error.prefixed(field: "snsSystem") }
             case 106:
                 do {
                     var nested = try reader.readNested()
@@ -2382,7 +2382,7 @@ extension Elem: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .profileSystem(value)
-                } catch { throw error.prefixed(with: "profileSystem") }
+                } catch { throw error.prefixed(field: "profileSystem") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -2396,23 +2396,23 @@ extension Elem: WireCodable {
         case .image(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "image") }
+            } catch { throw error.prefixed(field: "image") }
         case .merger(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "merger") }
+            } catch { throw error.prefixed(field: "merger") }
         case .groupTips(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "groupTips") }
+            } catch { throw error.prefixed(field: "groupTips") }
         case .groupSystem(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "groupSystem") }
+            } catch { throw error.prefixed(field: "groupSystem") }
         case .snsSystem(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "snsSystem") }
+            } catch { throw error.prefixed(field: "snsSystem") }
         default: break
         }
         if unknownFields {
@@ -2420,35 +2420,35 @@ extension Elem: WireCodable {
             case .text(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "text") }
+                } catch { throw error.prefixed(field: "text") }
             case .custom(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "custom") }
+                } catch { throw error.prefixed(field: "custom") }
             case .sound(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "sound") }
+                } catch { throw error.prefixed(field: "sound") }
             case .video(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "video") }
+                } catch { throw error.prefixed(field: "video") }
             case .file(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "file") }
+                } catch { throw error.prefixed(field: "file") }
             case .location(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "location") }
+                } catch { throw error.prefixed(field: "location") }
             case .face(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "face") }
+                } catch { throw error.prefixed(field: "face") }
             case .profileSystem(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "profileSystem") }
+                } catch { throw error.prefixed(field: "profileSystem") }
             default: break
             }
         }
@@ -2529,29 +2529,29 @@ extension OfflinePushInfo: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.title = try reader.readString() } catch { throw error.prefixed(with: "title") }
+                do { self.title = try reader.readString() } catch { throw error.prefixed(field: "title") }
             case 18:
-                do { self.desc = try reader.readString() } catch { throw error.prefixed(with: "desc") }
+                do { self.desc = try reader.readString() } catch { throw error.prefixed(field: "desc") }
             case 26:
-                do { self.ext = try reader.readString() } catch { throw error.prefixed(with: "ext") }
+                do { self.ext = try reader.readString() } catch { throw error.prefixed(field: "ext") }
             case 34:
-                do { self.iosSound = try reader.readString() } catch { throw error.prefixed(with: "iosSound") }
+                do { self.iosSound = try reader.readString() } catch { throw error.prefixed(field: "iosSound") }
             case 40:
-                do { self.pushFlag = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "pushFlag") }
+                do { self.pushFlag = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "pushFlag") }
             case 50:
                 do {
                     var nested = try reader.readNested()
                     var value = self.android.take() ?? AndroidPushInfo()
                     try value._merge(from: &nested, &context)
                     self.android = value
-                } catch { throw error.prefixed(with: "android") }
+                } catch { throw error.prefixed(field: "android") }
             case 58:
                 do {
                     var nested = try reader.readNested()
                     var value = self.apns.take() ?? ApnsPushInfo()
                     try value._merge(from: &nested, &context)
                     self.apns = value
-                } catch { throw error.prefixed(with: "apns") }
+                } catch { throw error.prefixed(field: "apns") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -2564,12 +2564,12 @@ extension OfflinePushInfo: WireCodable {
         if unknownFields, case .value(let value)? = self._android {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "android") }
+            } catch { throw error.prefixed(field: "android") }
         }
         if unknownFields, let value = self.apns {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "apns") }
+            } catch { throw error.prefixed(field: "apns") }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -2646,23 +2646,23 @@ extension AndroidPushInfo: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.sound = try reader.readString() } catch { throw error.prefixed(with: "sound") }
+                do { self.sound = try reader.readString() } catch { throw error.prefixed(field: "sound") }
             case 18:
-                do { self.huaweiChannelID = try reader.readString() } catch { throw error.prefixed(with: "huaweiChannelId") }
+                do { self.huaweiChannelID = try reader.readString() } catch { throw error.prefixed(field: "huaweiChannelId") }
             case 26:
-                do { self.xiaomiChannelID = try reader.readString() } catch { throw error.prefixed(with: "xiaomiChannelId") }
+                do { self.xiaomiChannelID = try reader.readString() } catch { throw error.prefixed(field: "xiaomiChannelId") }
             case 34:
-                do { self.oppoChannelID = try reader.readString() } catch { throw error.prefixed(with: "oppoChannelId") }
+                do { self.oppoChannelID = try reader.readString() } catch { throw error.prefixed(field: "oppoChannelId") }
             case 42:
-                do { self.googleChannelID = try reader.readString() } catch { throw error.prefixed(with: "googleChannelId") }
+                do { self.googleChannelID = try reader.readString() } catch { throw error.prefixed(field: "googleChannelId") }
             case 48:
-                do { self.vivoClassification = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "vivoClassification") }
+                do { self.vivoClassification = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "vivoClassification") }
             case 58:
-                do { self.huaweiImportance = try reader.readString() } catch { throw error.prefixed(with: "huaweiImportance") }
+                do { self.huaweiImportance = try reader.readString() } catch { throw error.prefixed(field: "huaweiImportance") }
             case 64:
-                do { self.extAsHuaweiIntentParam = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "extAsHuaweiIntentParam") }
+                do { self.extAsHuaweiIntentParam = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "extAsHuaweiIntentParam") }
             case 74:
-                do { self.huaweiCategory = try reader.readString() } catch { throw error.prefixed(with: "huaweiCategory") }
+                do { self.huaweiCategory = try reader.readString() } catch { throw error.prefixed(field: "huaweiCategory") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -2727,15 +2727,15 @@ extension ApnsPushInfo: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.badgeMode = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "badgeMode") }
+                do { self.badgeMode = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "badgeMode") }
             case 18:
-                do { self.title = try reader.readString() } catch { throw error.prefixed(with: "title") }
+                do { self.title = try reader.readString() } catch { throw error.prefixed(field: "title") }
             case 26:
-                do { self.subTitle = try reader.readString() } catch { throw error.prefixed(with: "subTitle") }
+                do { self.subTitle = try reader.readString() } catch { throw error.prefixed(field: "subTitle") }
             case 34:
-                do { self.image = try reader.readString() } catch { throw error.prefixed(with: "image") }
+                do { self.image = try reader.readString() } catch { throw error.prefixed(field: "image") }
             case 40:
-                do { self.mutableContent = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "mutableContent") }
+                do { self.mutableContent = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "mutableContent") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -2896,36 +2896,36 @@ extension Message: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.msgID = try reader.readString() } catch { throw error.prefixed(with: "msgId") }
+                do { self.msgID = try reader.readString() } catch { throw error.prefixed(field: "msgId") }
             case 18:
-                do { self.sender = try reader.readString() } catch { throw error.prefixed(with: "sender") }
+                do { self.sender = try reader.readString() } catch { throw error.prefixed(field: "sender") }
             case 26:
-                do { self.receiver = try reader.readString() } catch { throw error.prefixed(with: "receiver") }
+                do { self.receiver = try reader.readString() } catch { throw error.prefixed(field: "receiver") }
             case 34:
-                do { self.groupID = try reader.readString() } catch { throw error.prefixed(with: "groupId") }
+                do { self.groupID = try reader.readString() } catch { throw error.prefixed(field: "groupId") }
             case 42:
-                do { self.groupType = try reader.readString() } catch { throw error.prefixed(with: "groupType") }
+                do { self.groupType = try reader.readString() } catch { throw error.prefixed(field: "groupType") }
             case 48:
-                do { self.timestamp = Int64(bitPattern: try reader.readVarint()) } catch { throw error.prefixed(with: "timestamp") }
+                do { self.timestamp = Int64(bitPattern: try reader.readVarint()) } catch { throw error.prefixed(field: "timestamp") }
             case 56:
-                do { self.seq = try reader.readVarint() } catch { throw error.prefixed(with: "seq") }
+                do { self.seq = try reader.readVarint() } catch { throw error.prefixed(field: "seq") }
             case 64:
-                do { self.random = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "random") }
+                do { self.random = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "random") }
             case 72:
-                do { self.priority = Priority(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "priority") }
+                do { self.priority = Priority(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "priority") }
             case 80:
-                do { self.needReadReceipt = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "needReadReceipt") }
+                do { self.needReadReceipt = try reader.readVarint() != 0 } catch { throw error.prefixed(field: "needReadReceipt") }
             case 88:
-                do { self.excludedFromUnreadCount = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "excludedFromUnreadCount") }
+                do { self.excludedFromUnreadCount = try reader.readVarint() != 0 } catch { throw error.prefixed(field: "excludedFromUnreadCount") }
             case 96:
-                do { self.excludedFromLastMessage = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "excludedFromLastMessage") }
+                do { self.excludedFromLastMessage = try reader.readVarint() != 0 } catch { throw error.prefixed(field: "excludedFromLastMessage") }
             case 104:
-                do { self.onlineUserOnly = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "onlineUserOnly") }
+                do { self.onlineUserOnly = try reader.readVarint() != 0 } catch { throw error.prefixed(field: "onlineUserOnly") }
             case 114:
                 let index = self.targetedReceivers.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "targetedReceivers[\(index)]",
+                        .limitRepeated, path: [.field("targetedReceivers"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -2934,12 +2934,12 @@ extension Message: WireCodable {
                         self.targetedReceivers.reserveCapacity(reader.entryCount(withTag: 114, limit: context.limits.maxRepeated))
                     }
                     self.targetedReceivers.append(value)
-                } catch { throw error.prefixed(with: "targetedReceivers[\(index)]") }
+                } catch { throw error.prefixed(field: "targetedReceivers", index: index) }
             case 122:
                 let index = self.atUserList.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "atUserList[\(index)]",
+                        .limitRepeated, path: [.field("atUserList"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -2948,21 +2948,21 @@ extension Message: WireCodable {
                         self.atUserList.reserveCapacity(reader.entryCount(withTag: 122, limit: context.limits.maxRepeated))
                     }
                     self.atUserList.append(value)
-                } catch { throw error.prefixed(with: "atUserList[\(index)]") }
+                } catch { throw error.prefixed(field: "atUserList", index: index) }
             case 130:
                 do {
                     var nested = try reader.readNested()
                     var value = self.offlinePushInfo.take() ?? OfflinePushInfo()
                     try value._merge(from: &nested, &context)
                     self.offlinePushInfo = value
-                } catch { throw error.prefixed(with: "offlinePushInfo") }
+                } catch { throw error.prefixed(field: "offlinePushInfo") }
             case 138:
-                do { self.cloudCustomData = try reader.readBytes() } catch { throw error.prefixed(with: "cloudCustomData") }
+                do { self.cloudCustomData = try reader.readBytes() } catch { throw error.prefixed(field: "cloudCustomData") }
             case 146:
                 let index = self.elems.count
                 if index >= context.limits.maxElems {
                     throw IMCodecError(
-                        .limitElems, path: "elems[\(index)]",
+                        .limitElems, path: [.field("elems"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxElems, observed: index + 1)
                 }
                 do {
@@ -2972,11 +2972,11 @@ extension Message: WireCodable {
                     }
                     self.elems.append(Elem())
                     try self.elems[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "elems[\(index)]") }
+                } catch { throw error.prefixed(field: "elems", index: index) }
             case 152:
-                do { self.isSelf = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "isSelf") }
+                do { self.isSelf = try reader.readVarint() != 0 } catch { throw error.prefixed(field: "isSelf") }
             case 176:
-                do { self.atType = GroupAtType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "atType") }
+                do { self.atType = GroupAtType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "atType") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -2995,7 +2995,7 @@ extension Message: WireCodable {
         if unknownFields, case .value(let value)? = self._offlinePushInfo {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "offlinePushInfo") }
+            } catch { throw error.prefixed(field: "offlinePushInfo") }
         }
         try self.elems.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
             for index in entries.indices {
@@ -3004,7 +3004,7 @@ extension Message: WireCodable {
                 }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "elems[\(index)]") }
+                } catch { throw error.prefixed(field: "elems", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -3051,7 +3051,7 @@ extension MessageBatch: WireCodable {
                 let index = self.messages.count
                 if index >= context.limits.maxBatchMessages {
                     throw IMCodecError(
-                        .limitBatchMessages, path: "messages[\(index)]",
+                        .limitBatchMessages, path: [.field("messages"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxBatchMessages, observed: index + 1)
                 }
                 do {
@@ -3061,7 +3061,7 @@ extension MessageBatch: WireCodable {
                     }
                     self.messages.append(Message())
                     try self.messages[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "messages[\(index)]") }
+                } catch { throw error.prefixed(field: "messages", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -3078,7 +3078,7 @@ extension MessageBatch: WireCodable {
                 }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "messages[\(index)]") }
+                } catch { throw error.prefixed(field: "messages", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -3146,19 +3146,19 @@ extension MessageReceipt: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.msgID = try reader.readString() } catch { throw error.prefixed(with: "msgId") }
+                do { self.msgID = try reader.readString() } catch { throw error.prefixed(field: "msgId") }
             case 18:
-                do { self.userID = try reader.readString() } catch { throw error.prefixed(with: "userId") }
+                do { self.userID = try reader.readString() } catch { throw error.prefixed(field: "userId") }
             case 26:
-                do { self.groupID = try reader.readString() } catch { throw error.prefixed(with: "groupId") }
+                do { self.groupID = try reader.readString() } catch { throw error.prefixed(field: "groupId") }
             case 32:
-                do { self.isPeerRead = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "isPeerRead") }
+                do { self.isPeerRead = try reader.readVarint() != 0 } catch { throw error.prefixed(field: "isPeerRead") }
             case 40:
-                do { self.timestamp = Int64(bitPattern: try reader.readVarint()) } catch { throw error.prefixed(with: "timestamp") }
+                do { self.timestamp = Int64(bitPattern: try reader.readVarint()) } catch { throw error.prefixed(field: "timestamp") }
             case 48:
-                do { self.readCount = try reader.readVarint() } catch { throw error.prefixed(with: "readCount") }
+                do { self.readCount = try reader.readVarint() } catch { throw error.prefixed(field: "readCount") }
             case 56:
-                do { self.unreadCount = try reader.readVarint() } catch { throw error.prefixed(with: "unreadCount") }
+                do { self.unreadCount = try reader.readVarint() } catch { throw error.prefixed(field: "unreadCount") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -3212,7 +3212,7 @@ extension ReadReceiptEvent: WireCodable {
                 let index = self.receipts.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "receipts[\(index)]",
+                        .limitRepeated, path: [.field("receipts"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -3222,7 +3222,7 @@ extension ReadReceiptEvent: WireCodable {
                     }
                     self.receipts.append(MessageReceipt())
                     try self.receipts[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "receipts[\(index)]") }
+                } catch { throw error.prefixed(field: "receipts", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -3240,7 +3240,7 @@ extension ReadReceiptEvent: WireCodable {
                 guard unknownFields else { continue }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "receipts[\(index)]") }
+                } catch { throw error.prefixed(field: "receipts", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -3278,7 +3278,7 @@ extension RecallEvent: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.msgID = try reader.readString() } catch { throw error.prefixed(with: "msgId") }
+                do { self.msgID = try reader.readString() } catch { throw error.prefixed(field: "msgId") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -3334,7 +3334,7 @@ extension ModificationEvent: WireCodable {
                     var value = self.message.take() ?? Message()
                     try value._merge(from: &nested, &context)
                     self.message = value
-                } catch { throw error.prefixed(with: "message") }
+                } catch { throw error.prefixed(field: "message") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -3347,7 +3347,7 @@ extension ModificationEvent: WireCodable {
         if case .value(let value)? = self._message {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "message") }
+            } catch { throw error.prefixed(field: "message") }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -3405,18 +3405,18 @@ extension ConnectionEvent: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.state = ConnectionState(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "state") }
+                do { self.state = ConnectionState(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "state") }
             case 16:
-                do { self.code = Int32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "code") }
+                do { self.code = Int32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "code") }
             case 26:
-                do { self.text = try reader.readString() } catch { throw error.prefixed(with: "text") }
+                do { self.text = try reader.readString() } catch { throw error.prefixed(field: "text") }
             case 42:
                 do {
                     var nested = try reader.readNested()
                     var value = self.rongCloudStatus.take() ?? RongCloudStatus()
                     try value._merge(from: &nested, &context)
                     self.rongCloudStatus = value
-                } catch { throw error.prefixed(with: "rongCloudStatus") }
+                } catch { throw error.prefixed(field: "rongCloudStatus") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -3429,7 +3429,7 @@ extension ConnectionEvent: WireCodable {
         if unknownFields, let value = self.rongCloudStatus {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "rongCloudStatus") }
+            } catch { throw error.prefixed(field: "rongCloudStatus") }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -3466,7 +3466,7 @@ extension RongCloudStatus: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.code = ConnectionStatusCode(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "code") }
+                do { self.code = ConnectionStatusCode(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "code") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -3521,11 +3521,11 @@ extension UserStatusEvent: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.type = UserStatusType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "type") }
+                do { self.type = UserStatusType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "type") }
             case 16:
-                do { self.code = Int32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "code") }
+                do { self.code = Int32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "code") }
             case 26:
-                do { self.text = try reader.readString() } catch { throw error.prefixed(with: "text") }
+                do { self.text = try reader.readString() } catch { throw error.prefixed(field: "text") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -3591,12 +3591,12 @@ extension GroupMessageReadMembers: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.msgID = try reader.readString() } catch { throw error.prefixed(with: "msgId") }
+                do { self.msgID = try reader.readString() } catch { throw error.prefixed(field: "msgId") }
             case 18:
                 let index = self.members.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "members[\(index)]",
+                        .limitRepeated, path: [.field("members"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -3606,11 +3606,11 @@ extension GroupMessageReadMembers: WireCodable {
                     }
                     self.members.append(GroupMemberInfo())
                     try self.members[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "members[\(index)]") }
+                } catch { throw error.prefixed(field: "members", index: index) }
             case 24:
-                do { self.nextSeq = try reader.readVarint() } catch { throw error.prefixed(with: "nextSeq") }
+                do { self.nextSeq = try reader.readVarint() } catch { throw error.prefixed(field: "nextSeq") }
             case 32:
-                do { self.isFinished = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "isFinished") }
+                do { self.isFinished = try reader.readVarint() != 0 } catch { throw error.prefixed(field: "isFinished") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -3627,7 +3627,7 @@ extension GroupMessageReadMembers: WireCodable {
                 }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "members[\(index)]") }
+                } catch { throw error.prefixed(field: "members", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -3714,14 +3714,14 @@ extension Friend: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.identifier = try reader.readString() } catch { throw error.prefixed(with: "identifier") }
+                do { self.identifier = try reader.readString() } catch { throw error.prefixed(field: "identifier") }
             case 18:
-                do { self.remark = try reader.readString() } catch { throw error.prefixed(with: "remark") }
+                do { self.remark = try reader.readString() } catch { throw error.prefixed(field: "remark") }
             case 26:
                 let index = self.groups.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "groups[\(index)]",
+                        .limitRepeated, path: [.field("groups"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -3730,18 +3730,18 @@ extension Friend: WireCodable {
                         self.groups.reserveCapacity(reader.entryCount(withTag: 26, limit: context.limits.maxRepeated))
                     }
                     self.groups.append(value)
-                } catch { throw error.prefixed(with: "groups[\(index)]") }
+                } catch { throw error.prefixed(field: "groups", index: index) }
             case 34:
-                do { self.addWording = try reader.readString() } catch { throw error.prefixed(with: "addWording") }
+                do { self.addWording = try reader.readString() } catch { throw error.prefixed(field: "addWording") }
             case 42:
-                do { self.addSource = try reader.readString() } catch { throw error.prefixed(with: "addSource") }
+                do { self.addSource = try reader.readString() } catch { throw error.prefixed(field: "addSource") }
             case 48:
-                do { self.addTime = try reader.readVarint() } catch { throw error.prefixed(with: "addTime") }
+                do { self.addTime = try reader.readVarint() } catch { throw error.prefixed(field: "addTime") }
             case 58:
                 let index = self.customInfo.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "customInfo[\(index)]",
+                        .limitRepeated, path: [.field("customInfo"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -3751,14 +3751,14 @@ extension Friend: WireCodable {
                     }
                     self.customInfo.append(CustomInfoEntry())
                     try self.customInfo[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "customInfo[\(index)]") }
+                } catch { throw error.prefixed(field: "customInfo", index: index) }
             case 66:
                 do {
                     var nested = try reader.readNested()
                     var value = self.profile.take() ?? UserProfile()
                     try value._merge(from: &nested, &context)
                     self.profile = value
-                } catch { throw error.prefixed(with: "profile") }
+                } catch { throw error.prefixed(field: "profile") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -3779,13 +3779,13 @@ extension Friend: WireCodable {
                 guard unknownFields else { continue }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "customInfo[\(index)]") }
+                } catch { throw error.prefixed(field: "customInfo", index: index) }
             }
         }
         if case .value(let value)? = self._profile {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "profile") }
+            } catch { throw error.prefixed(field: "profile") }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -3842,15 +3842,15 @@ extension FriendRequest: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.identifier = try reader.readString() } catch { throw error.prefixed(with: "identifier") }
+                do { self.identifier = try reader.readString() } catch { throw error.prefixed(field: "identifier") }
             case 18:
-                do { self.remark = try reader.readString() } catch { throw error.prefixed(with: "remark") }
+                do { self.remark = try reader.readString() } catch { throw error.prefixed(field: "remark") }
             case 26:
-                do { self.addWording = try reader.readString() } catch { throw error.prefixed(with: "addWording") }
+                do { self.addWording = try reader.readString() } catch { throw error.prefixed(field: "addWording") }
             case 34:
-                do { self.addSource = try reader.readString() } catch { throw error.prefixed(with: "addSource") }
+                do { self.addSource = try reader.readString() } catch { throw error.prefixed(field: "addSource") }
             case 42:
-                do { self.group = try reader.readString() } catch { throw error.prefixed(with: "group") }
+                do { self.group = try reader.readString() } catch { throw error.prefixed(field: "group") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -3905,11 +3905,11 @@ extension FriendResponse: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.responseType = FriendResponseType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "responseType") }
+                do { self.responseType = FriendResponseType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "responseType") }
             case 18:
-                do { self.identifier = try reader.readString() } catch { throw error.prefixed(with: "identifier") }
+                do { self.identifier = try reader.readString() } catch { throw error.prefixed(field: "identifier") }
             case 26:
-                do { self.remark = try reader.readString() } catch { throw error.prefixed(with: "remark") }
+                do { self.remark = try reader.readString() } catch { throw error.prefixed(field: "remark") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -3964,11 +3964,11 @@ extension FriendResult: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.identifier = try reader.readString() } catch { throw error.prefixed(with: "identifier") }
+                do { self.identifier = try reader.readString() } catch { throw error.prefixed(field: "identifier") }
             case 16:
-                do { self.resultCode = FriendStatus(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "resultCode") }
+                do { self.resultCode = FriendStatus(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "resultCode") }
             case 26:
-                do { self.resultInfo = try reader.readString() } catch { throw error.prefixed(with: "resultInfo") }
+                do { self.resultInfo = try reader.readString() } catch { throw error.prefixed(field: "resultInfo") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -4023,7 +4023,7 @@ extension FriendCheckInfo: WireCodable {
                 let index = self.users.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "users[\(index)]",
+                        .limitRepeated, path: [.field("users"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -4032,9 +4032,9 @@ extension FriendCheckInfo: WireCodable {
                         self.users.reserveCapacity(reader.entryCount(withTag: 10, limit: context.limits.maxRepeated))
                     }
                     self.users.append(value)
-                } catch { throw error.prefixed(with: "users[\(index)]") }
+                } catch { throw error.prefixed(field: "users", index: index) }
             case 16:
-                do { self.checkType = FriendCheckType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "checkType") }
+                do { self.checkType = FriendCheckType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "checkType") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -4097,13 +4097,13 @@ extension CheckFriendResult: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.identifier = try reader.readString() } catch { throw error.prefixed(with: "identifier") }
+                do { self.identifier = try reader.readString() } catch { throw error.prefixed(field: "identifier") }
             case 16:
-                do { self.resultCode = FriendStatus(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "resultCode") }
+                do { self.resultCode = FriendStatus(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "resultCode") }
             case 26:
-                do { self.resultInfo = try reader.readString() } catch { throw error.prefixed(with: "resultInfo") }
+                do { self.resultInfo = try reader.readString() } catch { throw error.prefixed(field: "resultInfo") }
             case 32:
-                do { self.resultType = FriendRelationType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "resultType") }
+                do { self.resultType = FriendRelationType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "resultType") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -4163,13 +4163,13 @@ extension FriendPendencyRequest: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.seq = try reader.readVarint() } catch { throw error.prefixed(with: "seq") }
+                do { self.seq = try reader.readVarint() } catch { throw error.prefixed(field: "seq") }
             case 16:
-                do { self.timestamp = try reader.readVarint() } catch { throw error.prefixed(with: "timestamp") }
+                do { self.timestamp = try reader.readVarint() } catch { throw error.prefixed(field: "timestamp") }
             case 24:
-                do { self.numPerPage = try reader.readVarint() } catch { throw error.prefixed(with: "numPerPage") }
+                do { self.numPerPage = try reader.readVarint() } catch { throw error.prefixed(field: "numPerPage") }
             case 32:
-                do { self.type = PendencyType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "type") }
+                do { self.type = PendencyType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "type") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -4224,11 +4224,11 @@ extension FriendPendencyResponse: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.seq = try reader.readVarint() } catch { throw error.prefixed(with: "seq") }
+                do { self.seq = try reader.readVarint() } catch { throw error.prefixed(field: "seq") }
             case 16:
-                do { self.timestamp = try reader.readVarint() } catch { throw error.prefixed(with: "timestamp") }
+                do { self.timestamp = try reader.readVarint() } catch { throw error.prefixed(field: "timestamp") }
             case 24:
-                do { self.unreadCnt = try reader.readVarint() } catch { throw error.prefixed(with: "unreadCnt") }
+                do { self.unreadCnt = try reader.readVarint() } catch { throw error.prefixed(field: "unreadCnt") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -4298,17 +4298,17 @@ extension FriendPendencyItem: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.identifier = try reader.readString() } catch { throw error.prefixed(with: "identifier") }
+                do { self.identifier = try reader.readString() } catch { throw error.prefixed(field: "identifier") }
             case 16:
-                do { self.addTime = try reader.readVarint() } catch { throw error.prefixed(with: "addTime") }
+                do { self.addTime = try reader.readVarint() } catch { throw error.prefixed(field: "addTime") }
             case 26:
-                do { self.addSource = try reader.readString() } catch { throw error.prefixed(with: "addSource") }
+                do { self.addSource = try reader.readString() } catch { throw error.prefixed(field: "addSource") }
             case 34:
-                do { self.addWording = try reader.readString() } catch { throw error.prefixed(with: "addWording") }
+                do { self.addWording = try reader.readString() } catch { throw error.prefixed(field: "addWording") }
             case 42:
-                do { self.nickname = try reader.readString() } catch { throw error.prefixed(with: "nickname") }
+                do { self.nickname = try reader.readString() } catch { throw error.prefixed(field: "nickname") }
             case 48:
-                do { self.type = PendencyType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "type") }
+                do { self.type = PendencyType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "type") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -4365,14 +4365,14 @@ extension FriendGroup: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.name = try reader.readString() } catch { throw error.prefixed(with: "name") }
+                do { self.name = try reader.readString() } catch { throw error.prefixed(field: "name") }
             case 16:
-                do { self.userCnt = try reader.readVarint() } catch { throw error.prefixed(with: "userCnt") }
+                do { self.userCnt = try reader.readVarint() } catch { throw error.prefixed(field: "userCnt") }
             case 26:
                 let index = self.friends.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "friends[\(index)]",
+                        .limitRepeated, path: [.field("friends"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -4381,7 +4381,7 @@ extension FriendGroup: WireCodable {
                         self.friends.reserveCapacity(reader.entryCount(withTag: 26, limit: context.limits.maxRepeated))
                     }
                     self.friends.append(value)
-                } catch { throw error.prefixed(with: "friends[\(index)]") }
+                } catch { throw error.prefixed(field: "friends", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -4438,7 +4438,7 @@ extension FriendList: WireCodable {
                 let index = self.friends.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "friends[\(index)]",
+                        .limitRepeated, path: [.field("friends"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -4448,7 +4448,7 @@ extension FriendList: WireCodable {
                     }
                     self.friends.append(Friend())
                     try self.friends[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "friends[\(index)]") }
+                } catch { throw error.prefixed(field: "friends", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -4465,7 +4465,7 @@ extension FriendList: WireCodable {
                 }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "friends[\(index)]") }
+                } catch { throw error.prefixed(field: "friends", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -4512,7 +4512,7 @@ extension Blacklist: WireCodable {
                 let index = self.friends.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "friends[\(index)]",
+                        .limitRepeated, path: [.field("friends"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -4522,7 +4522,7 @@ extension Blacklist: WireCodable {
                     }
                     self.friends.append(Friend())
                     try self.friends[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "friends[\(index)]") }
+                } catch { throw error.prefixed(field: "friends", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -4539,7 +4539,7 @@ extension Blacklist: WireCodable {
                 }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "friends[\(index)]") }
+                } catch { throw error.prefixed(field: "friends", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -4610,19 +4610,19 @@ extension FriendPendencyPage: WireCodable {
                     var value = self.request.take() ?? FriendPendencyRequest()
                     try value._merge(from: &nested, &context)
                     self.request = value
-                } catch { throw error.prefixed(with: "request") }
+                } catch { throw error.prefixed(field: "request") }
             case 18:
                 do {
                     var nested = try reader.readNested()
                     var value = self.response.take() ?? FriendPendencyResponse()
                     try value._merge(from: &nested, &context)
                     self.response = value
-                } catch { throw error.prefixed(with: "response") }
+                } catch { throw error.prefixed(field: "response") }
             case 26:
                 let index = self.items.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "items[\(index)]",
+                        .limitRepeated, path: [.field("items"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -4632,7 +4632,7 @@ extension FriendPendencyPage: WireCodable {
                     }
                     self.items.append(FriendPendencyItem())
                     try self.items[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "items[\(index)]") }
+                } catch { throw error.prefixed(field: "items", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -4645,12 +4645,12 @@ extension FriendPendencyPage: WireCodable {
         if unknownFields, let value = self.request {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "request") }
+            } catch { throw error.prefixed(field: "request") }
         }
         if unknownFields, let value = self.response {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "response") }
+            } catch { throw error.prefixed(field: "response") }
         }
         try self.items.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
             for index in entries.indices {
@@ -4660,7 +4660,7 @@ extension FriendPendencyPage: WireCodable {
                 guard unknownFields else { continue }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "items[\(index)]") }
+                } catch { throw error.prefixed(field: "items", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -4720,12 +4720,12 @@ extension FriendCheck: WireCodable {
                     var value = self.info.take() ?? FriendCheckInfo()
                     try value._merge(from: &nested, &context)
                     self.info = value
-                } catch { throw error.prefixed(with: "info") }
+                } catch { throw error.prefixed(field: "info") }
             case 18:
                 let index = self.results.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "results[\(index)]",
+                        .limitRepeated, path: [.field("results"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -4735,7 +4735,7 @@ extension FriendCheck: WireCodable {
                     }
                     self.results.append(CheckFriendResult())
                     try self.results[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "results[\(index)]") }
+                } catch { throw error.prefixed(field: "results", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -4748,7 +4748,7 @@ extension FriendCheck: WireCodable {
         if let value = self.info {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "info") }
+            } catch { throw error.prefixed(field: "info") }
         }
         try self.results.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
             for index in entries.indices {
@@ -4758,7 +4758,7 @@ extension FriendCheck: WireCodable {
                 guard unknownFields else { continue }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "results[\(index)]") }
+                } catch { throw error.prefixed(field: "results", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -4805,7 +4805,7 @@ extension FriendResults: WireCodable {
                 let index = self.results.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "results[\(index)]",
+                        .limitRepeated, path: [.field("results"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -4815,7 +4815,7 @@ extension FriendResults: WireCodable {
                     }
                     self.results.append(FriendResult())
                     try self.results[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "results[\(index)]") }
+                } catch { throw error.prefixed(field: "results", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -4833,7 +4833,7 @@ extension FriendResults: WireCodable {
                 guard unknownFields else { continue }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "results[\(index)]") }
+                } catch { throw error.prefixed(field: "results", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -4880,7 +4880,7 @@ extension FriendGroupList: WireCodable {
                 let index = self.groups.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "groups[\(index)]",
+                        .limitRepeated, path: [.field("groups"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -4890,7 +4890,7 @@ extension FriendGroupList: WireCodable {
                     }
                     self.groups.append(FriendGroup())
                     try self.groups[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "groups[\(index)]") }
+                } catch { throw error.prefixed(field: "groups", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -4907,7 +4907,7 @@ extension FriendGroupList: WireCodable {
                 }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "groups[\(index)]") }
+                } catch { throw error.prefixed(field: "groups", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -4950,9 +4950,9 @@ extension GroupCustomEntry: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.key = try reader.readString() } catch { throw error.prefixed(with: "key") }
+                do { self.key = try reader.readString() } catch { throw error.prefixed(field: "key") }
             case 18:
-                do { self.data = try reader.readBytes() } catch { throw error.prefixed(with: "data") }
+                do { self.data = try reader.readBytes() } catch { throw error.prefixed(field: "data") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -5012,13 +5012,13 @@ extension GroupSelfInfo: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.joinTime = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "joinTime") }
+                do { self.joinTime = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "joinTime") }
             case 16:
-                do { self.role = GroupMemberRole(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "role") }
+                do { self.role = GroupMemberRole(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "role") }
             case 24:
-                do { self.recvOpt = GroupReceiveMessageOpt(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "recvOpt") }
+                do { self.recvOpt = GroupReceiveMessageOpt(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "recvOpt") }
             case 32:
-                do { self.unreadMessageNum = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "unreadMessageNum") }
+                do { self.unreadMessageNum = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "unreadMessageNum") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -5181,58 +5181,58 @@ extension GroupInfo: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.group = try reader.readString() } catch { throw error.prefixed(with: "group") }
+                do { self.group = try reader.readString() } catch { throw error.prefixed(field: "group") }
             case 18:
-                do { self.groupName = try reader.readString() } catch { throw error.prefixed(with: "groupName") }
+                do { self.groupName = try reader.readString() } catch { throw error.prefixed(field: "groupName") }
             case 26:
-                do { self.owner = try reader.readString() } catch { throw error.prefixed(with: "owner") }
+                do { self.owner = try reader.readString() } catch { throw error.prefixed(field: "owner") }
             case 34:
-                do { self.groupType = try reader.readString() } catch { throw error.prefixed(with: "groupType") }
+                do { self.groupType = try reader.readString() } catch { throw error.prefixed(field: "groupType") }
             case 40:
-                do { self.createTime = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "createTime") }
+                do { self.createTime = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "createTime") }
             case 48:
-                do { self.lastInfoTime = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "lastInfoTime") }
+                do { self.lastInfoTime = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "lastInfoTime") }
             case 56:
-                do { self.lastMsgTime = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "lastMsgTime") }
+                do { self.lastMsgTime = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "lastMsgTime") }
             case 64:
-                do { self.maxMemberNum = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "maxMemberNum") }
+                do { self.maxMemberNum = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "maxMemberNum") }
             case 72:
-                do { self.memberNum = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "memberNum") }
+                do { self.memberNum = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "memberNum") }
             case 80:
-                do { self.addOpt = GroupAddOpt(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "addOpt") }
+                do { self.addOpt = GroupAddOpt(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "addOpt") }
             case 90:
-                do { self.notification = try reader.readString() } catch { throw error.prefixed(with: "notification") }
+                do { self.notification = try reader.readString() } catch { throw error.prefixed(field: "notification") }
             case 98:
-                do { self.introduction = try reader.readString() } catch { throw error.prefixed(with: "introduction") }
+                do { self.introduction = try reader.readString() } catch { throw error.prefixed(field: "introduction") }
             case 106:
-                do { self.faceURL = try reader.readString() } catch { throw error.prefixed(with: "faceUrl") }
+                do { self.faceURL = try reader.readString() } catch { throw error.prefixed(field: "faceUrl") }
             case 114:
                 do {
                     var nested = try reader.readNested()
                     var value = self.lastMsg.take() ?? Message()
                     try value._merge(from: &nested, &context)
                     self.lastMsg = value
-                } catch { throw error.prefixed(with: "lastMsg") }
+                } catch { throw error.prefixed(field: "lastMsg") }
             case 120:
-                do { self.onlineMemberNum = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "onlineMemberNum") }
+                do { self.onlineMemberNum = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "onlineMemberNum") }
             case 128:
-                do { self.isSearchable = GroupSearchableType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "isSearchable") }
+                do { self.isSearchable = GroupSearchableType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "isSearchable") }
             case 136:
-                do { self.isMemberVisible = GroupMemberVisibleType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "isMemberVisible") }
+                do { self.isMemberVisible = GroupMemberVisibleType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "isMemberVisible") }
             case 144:
-                do { self.allShutup = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "allShutup") }
+                do { self.allShutup = try reader.readVarint() != 0 } catch { throw error.prefixed(field: "allShutup") }
             case 154:
                 do {
                     var nested = try reader.readNested()
                     var value = self.selfInfo.take() ?? GroupSelfInfo()
                     try value._merge(from: &nested, &context)
                     self.selfInfo = value
-                } catch { throw error.prefixed(with: "selfInfo") }
+                } catch { throw error.prefixed(field: "selfInfo") }
             case 162:
                 let index = self.customInfo.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "customInfo[\(index)]",
+                        .limitRepeated, path: [.field("customInfo"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -5242,7 +5242,7 @@ extension GroupInfo: WireCodable {
                     }
                     self.customInfo.append(GroupCustomEntry())
                     try self.customInfo[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "customInfo[\(index)]") }
+                } catch { throw error.prefixed(field: "customInfo", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -5255,12 +5255,12 @@ extension GroupInfo: WireCodable {
         if case .value(let value)? = self._lastMsg {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "lastMsg") }
+            } catch { throw error.prefixed(field: "lastMsg") }
         }
         if unknownFields, let value = self.selfInfo {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "selfInfo") }
+            } catch { throw error.prefixed(field: "selfInfo") }
         }
         try self.customInfo.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
             for index in entries.indices {
@@ -5270,7 +5270,7 @@ extension GroupInfo: WireCodable {
                 guard unknownFields else { continue }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "customInfo[\(index)]") }
+                } catch { throw error.prefixed(field: "customInfo", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -5324,14 +5324,14 @@ extension CreateGroupMemberInfo: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.member = try reader.readString() } catch { throw error.prefixed(with: "member") }
+                do { self.member = try reader.readString() } catch { throw error.prefixed(field: "member") }
             case 16:
-                do { self.role = GroupMemberRole(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "role") }
+                do { self.role = GroupMemberRole(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "role") }
             case 26:
                 let index = self.customInfo.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "customInfo[\(index)]",
+                        .limitRepeated, path: [.field("customInfo"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -5341,7 +5341,7 @@ extension CreateGroupMemberInfo: WireCodable {
                     }
                     self.customInfo.append(MemberCustomEntry())
                     try self.customInfo[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "customInfo[\(index)]") }
+                } catch { throw error.prefixed(field: "customInfo", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -5359,7 +5359,7 @@ extension CreateGroupMemberInfo: WireCodable {
                 guard unknownFields else { continue }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "customInfo[\(index)]") }
+                } catch { throw error.prefixed(field: "customInfo", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -5459,28 +5459,28 @@ extension CreateGroupInfo: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.group = try reader.readString() } catch { throw error.prefixed(with: "group") }
+                do { self.group = try reader.readString() } catch { throw error.prefixed(field: "group") }
             case 18:
-                do { self.groupName = try reader.readString() } catch { throw error.prefixed(with: "groupName") }
+                do { self.groupName = try reader.readString() } catch { throw error.prefixed(field: "groupName") }
             case 26:
-                do { self.groupType = try reader.readString() } catch { throw error.prefixed(with: "groupType") }
+                do { self.groupType = try reader.readString() } catch { throw error.prefixed(field: "groupType") }
             case 32:
-                do { self.setAddOpt = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "setAddOpt") }
+                do { self.setAddOpt = try reader.readVarint() != 0 } catch { throw error.prefixed(field: "setAddOpt") }
             case 40:
-                do { self.addOpt = GroupAddOpt(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "addOpt") }
+                do { self.addOpt = GroupAddOpt(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "addOpt") }
             case 48:
-                do { self.maxMemberNum = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "maxMemberNum") }
+                do { self.maxMemberNum = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "maxMemberNum") }
             case 58:
-                do { self.notification = try reader.readString() } catch { throw error.prefixed(with: "notification") }
+                do { self.notification = try reader.readString() } catch { throw error.prefixed(field: "notification") }
             case 66:
-                do { self.introduction = try reader.readString() } catch { throw error.prefixed(with: "introduction") }
+                do { self.introduction = try reader.readString() } catch { throw error.prefixed(field: "introduction") }
             case 74:
-                do { self.faceURL = try reader.readString() } catch { throw error.prefixed(with: "faceUrl") }
+                do { self.faceURL = try reader.readString() } catch { throw error.prefixed(field: "faceUrl") }
             case 82:
                 let index = self.customInfo.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "customInfo[\(index)]",
+                        .limitRepeated, path: [.field("customInfo"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -5490,12 +5490,12 @@ extension CreateGroupInfo: WireCodable {
                     }
                     self.customInfo.append(GroupCustomEntry())
                     try self.customInfo[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "customInfo[\(index)]") }
+                } catch { throw error.prefixed(field: "customInfo", index: index) }
             case 90:
                 let index = self.membersInfo.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "membersInfo[\(index)]",
+                        .limitRepeated, path: [.field("membersInfo"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -5505,7 +5505,7 @@ extension CreateGroupInfo: WireCodable {
                     }
                     self.membersInfo.append(CreateGroupMemberInfo())
                     try self.membersInfo[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "membersInfo[\(index)]") }
+                } catch { throw error.prefixed(field: "membersInfo", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -5523,7 +5523,7 @@ extension CreateGroupInfo: WireCodable {
                 guard unknownFields else { continue }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "customInfo[\(index)]") }
+                } catch { throw error.prefixed(field: "customInfo", index: index) }
             }
         }
         try self.membersInfo.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
@@ -5533,7 +5533,7 @@ extension CreateGroupInfo: WireCodable {
                 }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "membersInfo[\(index)]") }
+                } catch { throw error.prefixed(field: "membersInfo", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -5576,9 +5576,9 @@ extension GroupMemberResult: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.member = try reader.readString() } catch { throw error.prefixed(with: "member") }
+                do { self.member = try reader.readString() } catch { throw error.prefixed(field: "member") }
             case 16:
-                do { self.status = GroupMemberStatus(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "status") }
+                do { self.status = GroupMemberStatus(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "status") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -5633,11 +5633,11 @@ extension GroupPendencyMeta: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.nextStartTime = try reader.readVarint() } catch { throw error.prefixed(with: "nextStartTime") }
+                do { self.nextStartTime = try reader.readVarint() } catch { throw error.prefixed(field: "nextStartTime") }
             case 16:
-                do { self.readTimeSeq = try reader.readVarint() } catch { throw error.prefixed(with: "readTimeSeq") }
+                do { self.readTimeSeq = try reader.readVarint() } catch { throw error.prefixed(field: "readTimeSeq") }
             case 24:
-                do { self.unreadCnt = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "unreadCnt") }
+                do { self.unreadCnt = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "unreadCnt") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -5727,25 +5727,25 @@ extension GroupPendencyItem: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.groupID = try reader.readString() } catch { throw error.prefixed(with: "groupId") }
+                do { self.groupID = try reader.readString() } catch { throw error.prefixed(field: "groupId") }
             case 18:
-                do { self.fromUser = try reader.readString() } catch { throw error.prefixed(with: "fromUser") }
+                do { self.fromUser = try reader.readString() } catch { throw error.prefixed(field: "fromUser") }
             case 26:
-                do { self.toUser = try reader.readString() } catch { throw error.prefixed(with: "toUser") }
+                do { self.toUser = try reader.readString() } catch { throw error.prefixed(field: "toUser") }
             case 32:
-                do { self.addTime = try reader.readVarint() } catch { throw error.prefixed(with: "addTime") }
+                do { self.addTime = try reader.readVarint() } catch { throw error.prefixed(field: "addTime") }
             case 40:
-                do { self.getType = GroupPendencyGetType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "getType") }
+                do { self.getType = GroupPendencyGetType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "getType") }
             case 48:
-                do { self.handleStatus = GroupPendencyHandleStatus(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "handleStatus") }
+                do { self.handleStatus = GroupPendencyHandleStatus(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "handleStatus") }
             case 56:
-                do { self.handleResult = GroupPendencyHandleResult(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "handleResult") }
+                do { self.handleResult = GroupPendencyHandleResult(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "handleResult") }
             case 66:
-                do { self.requestMsg = try reader.readString() } catch { throw error.prefixed(with: "requestMsg") }
+                do { self.requestMsg = try reader.readString() } catch { throw error.prefixed(field: "requestMsg") }
             case 74:
-                do { self.handledMsg = try reader.readString() } catch { throw error.prefixed(with: "handledMsg") }
+                do { self.handledMsg = try reader.readString() } catch { throw error.prefixed(field: "handledMsg") }
             case 82:
-                do { self.selfIdentifier = try reader.readString() } catch { throw error.prefixed(with: "selfIdentifier") }
+                do { self.selfIdentifier = try reader.readString() } catch { throw error.prefixed(field: "selfIdentifier") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -5799,7 +5799,7 @@ extension GroupInfoList: WireCodable {
                 let index = self.groups.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "groups[\(index)]",
+                        .limitRepeated, path: [.field("groups"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -5809,7 +5809,7 @@ extension GroupInfoList: WireCodable {
                     }
                     self.groups.append(GroupInfo())
                     try self.groups[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "groups[\(index)]") }
+                } catch { throw error.prefixed(field: "groups", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -5826,7 +5826,7 @@ extension GroupInfoList: WireCodable {
                 }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "groups[\(index)]") }
+                } catch { throw error.prefixed(field: "groups", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -5880,12 +5880,12 @@ extension GroupMemberList: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.groupID = try reader.readString() } catch { throw error.prefixed(with: "groupId") }
+                do { self.groupID = try reader.readString() } catch { throw error.prefixed(field: "groupId") }
             case 18:
                 let index = self.members.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "members[\(index)]",
+                        .limitRepeated, path: [.field("members"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -5895,9 +5895,9 @@ extension GroupMemberList: WireCodable {
                     }
                     self.members.append(GroupMemberInfo())
                     try self.members[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "members[\(index)]") }
+                } catch { throw error.prefixed(field: "members", index: index) }
             case 24:
-                do { self.nextSeq = try reader.readVarint() } catch { throw error.prefixed(with: "nextSeq") }
+                do { self.nextSeq = try reader.readVarint() } catch { throw error.prefixed(field: "nextSeq") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -5914,7 +5914,7 @@ extension GroupMemberList: WireCodable {
                 }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "members[\(index)]") }
+                } catch { throw error.prefixed(field: "members", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -5963,12 +5963,12 @@ extension GroupMemberResults: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.groupID = try reader.readString() } catch { throw error.prefixed(with: "groupId") }
+                do { self.groupID = try reader.readString() } catch { throw error.prefixed(field: "groupId") }
             case 18:
                 let index = self.results.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "results[\(index)]",
+                        .limitRepeated, path: [.field("results"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -5978,7 +5978,7 @@ extension GroupMemberResults: WireCodable {
                     }
                     self.results.append(GroupMemberResult())
                     try self.results[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "results[\(index)]") }
+                } catch { throw error.prefixed(field: "results", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -5996,7 +5996,7 @@ extension GroupMemberResults: WireCodable {
                 guard unknownFields else { continue }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "results[\(index)]") }
+                } catch { throw error.prefixed(field: "results", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -6056,12 +6056,12 @@ extension GroupPendencyPage: WireCodable {
                     var value = self.meta.take() ?? GroupPendencyMeta()
                     try value._merge(from: &nested, &context)
                     self.meta = value
-                } catch { throw error.prefixed(with: "meta") }
+                } catch { throw error.prefixed(field: "meta") }
             case 18:
                 let index = self.items.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "items[\(index)]",
+                        .limitRepeated, path: [.field("items"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -6071,7 +6071,7 @@ extension GroupPendencyPage: WireCodable {
                     }
                     self.items.append(GroupPendencyItem())
                     try self.items[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "items[\(index)]") }
+                } catch { throw error.prefixed(field: "items", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -6084,7 +6084,7 @@ extension GroupPendencyPage: WireCodable {
         if unknownFields, let value = self.meta {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "meta") }
+            } catch { throw error.prefixed(field: "meta") }
         }
         try self.items.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
             for index in entries.indices {
@@ -6094,7 +6094,7 @@ extension GroupPendencyPage: WireCodable {
                 guard unknownFields else { continue }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "items[\(index)]") }
+                } catch { throw error.prefixed(field: "items", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -6327,7 +6327,7 @@ extension Event: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .readReceipt(value)
-                } catch { throw error.prefixed(with: "readReceipt") }
+                } catch { throw error.prefixed(field: "readReceipt") }
             case 18:
                 do {
                     var nested = try reader.readNested()
@@ -6339,7 +6339,7 @@ extension Event: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .recall(value)
-                } catch { throw error.prefixed(with: "recall") }
+                } catch { throw error.prefixed(field: "recall") }
             case 26:
                 do {
                     var nested = try reader.readNested()
@@ -6351,7 +6351,7 @@ extension Event: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .modification(value)
-                } catch { throw error.prefixed(with: "modification") }
+                } catch { throw error.prefixed(field: "modification") }
             case 34:
                 do {
                     var nested = try reader.readNested()
@@ -6363,7 +6363,7 @@ extension Event: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .connection(value)
-                } catch { throw error.prefixed(with: "connection") }
+                } catch { throw error.prefixed(field: "connection") }
             case 42:
                 do {
                     var nested = try reader.readNested()
@@ -6375,7 +6375,7 @@ extension Event: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .userStatus(value)
-                } catch { throw error.prefixed(with: "userStatus") }
+                } catch { throw error.prefixed(field: "userStatus") }
             case 50:
                 do {
                     var nested = try reader.readNested()
@@ -6387,7 +6387,7 @@ extension Event: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .readMembers(value)
-                } catch { throw error.prefixed(with: "readMembers") }
+                } catch { throw error.prefixed(field: "readMembers") }
             case 162:
                 do {
                     var nested = try reader.readNested()
@@ -6399,7 +6399,7 @@ extension Event: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .friendList(value)
-                } catch { throw error.prefixed(with: "friendList") }
+                } catch { throw error.prefixed(field: "friendList") }
             case 170:
                 do {
                     var nested = try reader.readNested()
@@ -6411,7 +6411,7 @@ extension Event: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .friendRequest(value)
-                } catch { throw error.prefixed(with: "friendRequest") }
+                } catch { throw error.prefixed(field: "friendRequest") }
             case 178:
                 do {
                     var nested = try reader.readNested()
@@ -6423,7 +6423,7 @@ extension Event: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .friendResponse(value)
-                } catch { throw error.prefixed(with: "friendResponse") }
+                } catch { throw error.prefixed(field: "friendResponse") }
             case 186:
                 do {
                     var nested = try reader.readNested()
@@ -6435,7 +6435,7 @@ extension Event: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .friendResults(value)
-                } catch { throw error.prefixed(with: "friendResults") }
+                } catch { throw error.prefixed(field: "friendResults") }
             case 194:
                 do {
                     var nested = try reader.readNested()
@@ -6447,7 +6447,7 @@ extension Event: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .friendCheck(value)
-                } catch { throw error.prefixed(with: "friendCheck") }
+                } catch { throw error.prefixed(field: "friendCheck") }
             case 202:
                 do {
                     var nested = try reader.readNested()
@@ -6459,7 +6459,7 @@ extension Event: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .friendPendency(value)
-                } catch { throw error.prefixed(with: "friendPendency") }
+                } catch { throw error.prefixed(field: "friendPendency") }
             case 210:
                 do {
                     var nested = try reader.readNested()
@@ -6471,7 +6471,7 @@ extension Event: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .friendGroups(value)
-                } catch { throw error.prefixed(with: "friendGroups") }
+                } catch { throw error.prefixed(field: "friendGroups") }
             case 218:
                 do {
                     var nested = try reader.readNested()
@@ -6483,7 +6483,7 @@ extension Event: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .blacklist(value)
-                } catch { throw error.prefixed(with: "blacklist") }
+                } catch { throw error.prefixed(field: "blacklist") }
             case 226:
                 do {
                     var nested = try reader.readNested()
@@ -6495,7 +6495,7 @@ extension Event: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .groupProfiles(value)
-                } catch { throw error.prefixed(with: "groupProfiles") }
+                } catch { throw error.prefixed(field: "groupProfiles") }
             case 234:
                 do {
                     var nested = try reader.readNested()
@@ -6507,7 +6507,7 @@ extension Event: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .createGroup(value)
-                } catch { throw error.prefixed(with: "createGroup") }
+                } catch { throw error.prefixed(field: "createGroup") }
             case 242:
                 do {
                     var nested = try reader.readNested()
@@ -6519,7 +6519,7 @@ extension Event: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .groupMembers(value)
-                } catch { throw error.prefixed(with: "groupMembers") }
+                } catch { throw error.prefixed(field: "groupMembers") }
             case 250:
                 do {
                     var nested = try reader.readNested()
@@ -6531,7 +6531,7 @@ extension Event: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .groupMemberResults(value)
-                } catch { throw error.prefixed(with: "groupMemberResults") }
+                } catch { throw error.prefixed(field: "groupMemberResults") }
             case 258:
                 do {
                     var nested = try reader.readNested()
@@ -6543,7 +6543,7 @@ extension Event: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.kind = .groupPendency(value)
-                } catch { throw error.prefixed(with: "groupPendency") }
+                } catch { throw error.prefixed(field: "groupPendency") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -6557,59 +6557,59 @@ extension Event: WireCodable {
         case .readReceipt(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "readReceipt") }
+            } catch { throw error.prefixed(field: "readReceipt") }
         case .modification(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "modification") }
+            } catch { throw error.prefixed(field: "modification") }
         case .readMembers(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "readMembers") }
+            } catch { throw error.prefixed(field: "readMembers") }
         case .friendList(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "friendList") }
+            } catch { throw error.prefixed(field: "friendList") }
         case .friendResults(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "friendResults") }
+            } catch { throw error.prefixed(field: "friendResults") }
         case .friendCheck(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "friendCheck") }
+            } catch { throw error.prefixed(field: "friendCheck") }
         case .friendPendency(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "friendPendency") }
+            } catch { throw error.prefixed(field: "friendPendency") }
         case .friendGroups(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "friendGroups") }
+            } catch { throw error.prefixed(field: "friendGroups") }
         case .blacklist(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "blacklist") }
+            } catch { throw error.prefixed(field: "blacklist") }
         case .groupProfiles(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "groupProfiles") }
+            } catch { throw error.prefixed(field: "groupProfiles") }
         case .createGroup(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "createGroup") }
+            } catch { throw error.prefixed(field: "createGroup") }
         case .groupMembers(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "groupMembers") }
+            } catch { throw error.prefixed(field: "groupMembers") }
         case .groupMemberResults(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "groupMemberResults") }
+            } catch { throw error.prefixed(field: "groupMemberResults") }
         case .groupPendency(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "groupPendency") }
+            } catch { throw error.prefixed(field: "groupPendency") }
         default: break
         }
         if unknownFields {
@@ -6617,23 +6617,23 @@ extension Event: WireCodable {
             case .recall(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "recall") }
+                } catch { throw error.prefixed(field: "recall") }
             case .connection(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "connection") }
+                } catch { throw error.prefixed(field: "connection") }
             case .userStatus(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "userStatus") }
+                } catch { throw error.prefixed(field: "userStatus") }
             case .friendRequest(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "friendRequest") }
+                } catch { throw error.prefixed(field: "friendRequest") }
             case .friendResponse(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "friendResponse") }
+                } catch { throw error.prefixed(field: "friendResponse") }
             default: break
             }
         }

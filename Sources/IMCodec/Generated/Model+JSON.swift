@@ -32,24 +32,24 @@ extension CustomInfoEntry {
                 if case .null = member.value { continue }
                 do {
                     self.key = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "key") }
+                } catch { throw error.prefixed(field: "key") }
             case "data":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 do {
                     self.value = .data(try JSONScalar.bytes(member.value))
-                } catch { throw error.prefixed(with: "data") }
+                } catch { throw error.prefixed(field: "data") }
             case "number":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 do {
                     self.value = .number(try JSONScalar.int64(member.value))
-                } catch { throw error.prefixed(with: "number") }
+                } catch { throw error.prefixed(field: "number") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "CustomInfoEntry has no field named \(member.key)")
             }
         }
@@ -82,16 +82,16 @@ extension MemberCustomEntry {
                 if case .null = member.value { continue }
                 do {
                     self.key = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "key") }
+                } catch { throw error.prefixed(field: "key") }
             case "data":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.data = try JSONScalar.bytes(member.value)
-                } catch { throw error.prefixed(with: "data") }
+                } catch { throw error.prefixed(field: "data") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "MemberCustomEntry has no field named \(member.key)")
             }
         }
@@ -166,72 +166,72 @@ extension UserProfile {
                 if case .null = member.value { continue }
                 do {
                     self.identifier = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "identifier") }
+                } catch { throw error.prefixed(field: "identifier") }
             case "nickname":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.nickname = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "nickname") }
+                } catch { throw error.prefixed(field: "nickname") }
             case "allowType", "allow_type":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.allowType = FriendAllowType(rawValue: try JSONScalar.enumValue(member.value, named: FriendAllowType._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "allowType") }
+                } catch { throw error.prefixed(field: "allowType") }
             case "faceUrl", "face_url":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.faceURL = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "faceUrl") }
+                } catch { throw error.prefixed(field: "faceUrl") }
             case "selfSignature", "self_signature":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.selfSignature = try JSONScalar.bytes(member.value)
-                } catch { throw error.prefixed(with: "selfSignature") }
+                } catch { throw error.prefixed(field: "selfSignature") }
             case "gender":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.gender = Gender(rawValue: try JSONScalar.enumValue(member.value, named: Gender._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "gender") }
+                } catch { throw error.prefixed(field: "gender") }
             case "birthday":
                 try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.birthday = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "birthday") }
+                } catch { throw error.prefixed(field: "birthday") }
             case "location":
                 try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.location = try JSONScalar.bytes(member.value)
-                } catch { throw error.prefixed(with: "location") }
+                } catch { throw error.prefixed(field: "location") }
             case "language":
                 try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.language = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "language") }
+                } catch { throw error.prefixed(field: "language") }
             case "level":
                 try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.level = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "level") }
+                } catch { throw error.prefixed(field: "level") }
             case "role":
                 try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.role = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "role") }
+                } catch { throw error.prefixed(field: "role") }
             case "customInfo", "custom_info":
                 try JSONDecodeContext.markSeen(&seen, bit: 11, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "customInfo") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "customInfo") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "customInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -239,11 +239,11 @@ extension UserProfile {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.customInfo.append(try CustomInfoEntry(_json: element, &context))
-                    } catch { throw error.prefixed(with: "customInfo[\(index)]") }
+                    } catch { throw error.prefixed(field: "customInfo", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "UserProfile has no field named \(member.key)")
             }
         }
@@ -294,36 +294,36 @@ extension GroupMemberInfo {
                 if case .null = member.value { continue }
                 do {
                     self.member = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "member") }
+                } catch { throw error.prefixed(field: "member") }
             case "nameCard", "name_card":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.nameCard = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "nameCard") }
+                } catch { throw error.prefixed(field: "nameCard") }
             case "joinTime", "join_time":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.joinTime = try JSONScalar.int64(member.value)
-                } catch { throw error.prefixed(with: "joinTime") }
+                } catch { throw error.prefixed(field: "joinTime") }
             case "role":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.role = GroupMemberRole(rawValue: try JSONScalar.enumValue(member.value, named: GroupMemberRole._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "role") }
+                } catch { throw error.prefixed(field: "role") }
             case "silentUntil", "silent_until":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.silentUntil = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "silentUntil") }
+                } catch { throw error.prefixed(field: "silentUntil") }
             case "customInfo", "custom_info":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "customInfo") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "customInfo") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "customInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -331,11 +331,11 @@ extension GroupMemberInfo {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.customInfo.append(try MemberCustomEntry(_json: element, &context))
-                    } catch { throw error.prefixed(with: "customInfo[\(index)]") }
+                    } catch { throw error.prefixed(field: "customInfo", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "GroupMemberInfo has no field named \(member.key)")
             }
         }
@@ -364,10 +364,10 @@ extension TextElem {
                 if case .null = member.value { continue }
                 do {
                     self.text = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "text") }
+                } catch { throw error.prefixed(field: "text") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "TextElem has no field named \(member.key)")
             }
         }
@@ -408,28 +408,28 @@ extension CustomElem {
                 if case .null = member.value { continue }
                 do {
                     self.data = try JSONScalar.bytes(member.value)
-                } catch { throw error.prefixed(with: "data") }
+                } catch { throw error.prefixed(field: "data") }
             case "desc":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.desc = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "desc") }
+                } catch { throw error.prefixed(field: "desc") }
             case "ext":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.ext = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "ext") }
+                } catch { throw error.prefixed(field: "ext") }
             case "sound":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.sound = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "sound") }
+                } catch { throw error.prefixed(field: "sound") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "CustomElem has no field named \(member.key)")
             }
         }
@@ -478,40 +478,40 @@ extension ImageLevel {
                 if case .null = member.value { continue }
                 do {
                     self.type = ImageLevelType(rawValue: try JSONScalar.enumValue(member.value, named: ImageLevelType._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "type") }
+                } catch { throw error.prefixed(field: "type") }
             case "uuid":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.uuid = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "uuid") }
+                } catch { throw error.prefixed(field: "uuid") }
             case "size":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.size = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "size") }
+                } catch { throw error.prefixed(field: "size") }
             case "width":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.width = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "width") }
+                } catch { throw error.prefixed(field: "width") }
             case "height":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.height = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "height") }
+                } catch { throw error.prefixed(field: "height") }
             case "url":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.url = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "url") }
+                } catch { throw error.prefixed(field: "url") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "ImageLevel has no field named \(member.key)")
             }
         }
@@ -550,18 +550,18 @@ extension ImageElem {
                 if case .null = member.value { continue }
                 do {
                     self.uuid = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "uuid") }
+                } catch { throw error.prefixed(field: "uuid") }
             case "format":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.format = ImageFormat(rawValue: try JSONScalar.enumValue(member.value, named: ImageFormat._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "format") }
+                } catch { throw error.prefixed(field: "format") }
             case "levels":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "levels") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "levels") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "levels", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -569,11 +569,11 @@ extension ImageElem {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.levels.append(try ImageLevel(_json: element, &context))
-                    } catch { throw error.prefixed(with: "levels[\(index)]") }
+                    } catch { throw error.prefixed(field: "levels", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "ImageElem has no field named \(member.key)")
             }
         }
@@ -622,40 +622,40 @@ extension SoundElem {
                 if case .null = member.value { continue }
                 do {
                     self.uuid = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "uuid") }
+                } catch { throw error.prefixed(field: "uuid") }
             case "url":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.url = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "url") }
+                } catch { throw error.prefixed(field: "url") }
             case "size":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.size = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "size") }
+                } catch { throw error.prefixed(field: "size") }
             case "duration":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.duration = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "duration") }
+                } catch { throw error.prefixed(field: "duration") }
             case "downloadFlag", "download_flag":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.downloadFlag = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "downloadFlag") }
+                } catch { throw error.prefixed(field: "downloadFlag") }
             case "isPlayed", "is_played":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.isPlayed = try JSONScalar.bool(member.value)
-                } catch { throw error.prefixed(with: "isPlayed") }
+                } catch { throw error.prefixed(field: "isPlayed") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "SoundElem has no field named \(member.key)")
             }
         }
@@ -732,82 +732,82 @@ extension VideoElem {
                 if case .null = member.value { continue }
                 do {
                     self.videoUUID = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "videoUuid") }
+                } catch { throw error.prefixed(field: "videoUuid") }
             case "videoUrl", "video_url":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.videoURL = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "videoUrl") }
+                } catch { throw error.prefixed(field: "videoUrl") }
             case "videoSize", "video_size":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.videoSize = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "videoSize") }
+                } catch { throw error.prefixed(field: "videoSize") }
             case "videoDuration", "video_duration":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.videoDuration = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "videoDuration") }
+                } catch { throw error.prefixed(field: "videoDuration") }
             case "videoFormat", "video_format":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.videoFormat = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "videoFormat") }
+                } catch { throw error.prefixed(field: "videoFormat") }
             case "snapshotUuid", "snapshot_uuid":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.snapshotUUID = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "snapshotUuid") }
+                } catch { throw error.prefixed(field: "snapshotUuid") }
             case "snapshotUrl", "snapshot_url":
                 try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.snapshotURL = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "snapshotUrl") }
+                } catch { throw error.prefixed(field: "snapshotUrl") }
             case "snapshotSize", "snapshot_size":
                 try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.snapshotSize = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "snapshotSize") }
+                } catch { throw error.prefixed(field: "snapshotSize") }
             case "snapshotWidth", "snapshot_width":
                 try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.snapshotWidth = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "snapshotWidth") }
+                } catch { throw error.prefixed(field: "snapshotWidth") }
             case "snapshotHeight", "snapshot_height":
                 try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.snapshotHeight = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "snapshotHeight") }
+                } catch { throw error.prefixed(field: "snapshotHeight") }
             case "snapshotFormat", "snapshot_format":
                 try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.snapshotFormat = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "snapshotFormat") }
+                } catch { throw error.prefixed(field: "snapshotFormat") }
             case "videoDownloadFlag", "video_download_flag":
                 try JSONDecodeContext.markSeen(&seen, bit: 11, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.videoDownloadFlag = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "videoDownloadFlag") }
+                } catch { throw error.prefixed(field: "videoDownloadFlag") }
             case "snapshotDownloadFlag", "snapshot_download_flag":
                 try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.snapshotDownloadFlag = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "snapshotDownloadFlag") }
+                } catch { throw error.prefixed(field: "snapshotDownloadFlag") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "VideoElem has no field named \(member.key)")
             }
         }
@@ -852,34 +852,34 @@ extension FileElem {
                 if case .null = member.value { continue }
                 do {
                     self.uuid = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "uuid") }
+                } catch { throw error.prefixed(field: "uuid") }
             case "url":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.url = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "url") }
+                } catch { throw error.prefixed(field: "url") }
             case "name":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.name = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "name") }
+                } catch { throw error.prefixed(field: "name") }
             case "size":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.size = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "size") }
+                } catch { throw error.prefixed(field: "size") }
             case "downloadFlag", "download_flag":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.downloadFlag = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "downloadFlag") }
+                } catch { throw error.prefixed(field: "downloadFlag") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "FileElem has no field named \(member.key)")
             }
         }
@@ -916,22 +916,22 @@ extension LocationElem {
                 if case .null = member.value { continue }
                 do {
                     self.desc = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "desc") }
+                } catch { throw error.prefixed(field: "desc") }
             case "longitude":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.longitude = try JSONScalar.double(member.value)
-                } catch { throw error.prefixed(with: "longitude") }
+                } catch { throw error.prefixed(field: "longitude") }
             case "latitude":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.latitude = try JSONScalar.double(member.value)
-                } catch { throw error.prefixed(with: "latitude") }
+                } catch { throw error.prefixed(field: "latitude") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "LocationElem has no field named \(member.key)")
             }
         }
@@ -964,16 +964,16 @@ extension FaceElem {
                 if case .null = member.value { continue }
                 do {
                     self.index = try JSONScalar.int32(member.value)
-                } catch { throw error.prefixed(with: "index") }
+                } catch { throw error.prefixed(field: "index") }
             case "data":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.data = try JSONScalar.bytes(member.value)
-                } catch { throw error.prefixed(with: "data") }
+                } catch { throw error.prefixed(field: "data") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "FaceElem has no field named \(member.key)")
             }
         }
@@ -1030,12 +1030,12 @@ extension MergerElem {
                 if case .null = member.value { continue }
                 do {
                     self.title = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "title") }
+                } catch { throw error.prefixed(field: "title") }
             case "abstracts":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "abstracts") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "abstracts") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "abstracts", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -1043,19 +1043,19 @@ extension MergerElem {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.abstracts.append(try JSONScalar.string(element))
-                    } catch { throw error.prefixed(with: "abstracts[\(index)]") }
+                    } catch { throw error.prefixed(field: "abstracts", index: index) }
                 }
             case "compatibleText", "compatible_text":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.compatibleText = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "compatibleText") }
+                } catch { throw error.prefixed(field: "compatibleText") }
             case "messages":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "messages") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "messages") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "messages", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -1065,29 +1065,29 @@ extension MergerElem {
                         try context.enterLayer()
                         self.messages.append(try Message(_json: element, &context))
                         context.leaveLayer()
-                    } catch { throw error.prefixed(with: "messages[\(index)]") }
+                    } catch { throw error.prefixed(field: "messages", index: index) }
                 }
             case "layersOverLimit", "layers_over_limit":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.layersOverLimit = try JSONScalar.bool(member.value)
-                } catch { throw error.prefixed(with: "layersOverLimit") }
+                } catch { throw error.prefixed(field: "layersOverLimit") }
             case "msgNum", "msg_num":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.msgNum = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "msgNum") }
+                } catch { throw error.prefixed(field: "msgNum") }
             case "jsonMsgKey", "json_msg_key":
                 try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.jsonMsgKey = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "jsonMsgKey") }
+                } catch { throw error.prefixed(field: "jsonMsgKey") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "MergerElem has no field named \(member.key)")
             }
         }
@@ -1124,22 +1124,22 @@ extension GroupChangeInfo {
                 if case .null = member.value { continue }
                 do {
                     self.type = GroupInfoChangeType(rawValue: try JSONScalar.enumValue(member.value, named: GroupInfoChangeType._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "type") }
+                } catch { throw error.prefixed(field: "type") }
             case "value":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.value = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "value") }
+                } catch { throw error.prefixed(field: "value") }
             case "key":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.key = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "key") }
+                } catch { throw error.prefixed(field: "key") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "GroupChangeInfo has no field named \(member.key)")
             }
         }
@@ -1172,16 +1172,16 @@ extension MemberChangeInfo {
                 if case .null = member.value { continue }
                 do {
                     self.identifier = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "identifier") }
+                } catch { throw error.prefixed(field: "identifier") }
             case "shutupTime", "shutup_time":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.shutupTime = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "shutupTime") }
+                } catch { throw error.prefixed(field: "shutupTime") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "MemberChangeInfo has no field named \(member.key)")
             }
         }
@@ -1214,16 +1214,16 @@ extension ChangedUserInfo {
                 if case .null = member.value { continue }
                 do {
                     self.identifier = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "identifier") }
+                } catch { throw error.prefixed(field: "identifier") }
             case "profile":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.profile = try UserProfile(_json: member.value, &context)
-                } catch { throw error.prefixed(with: "profile") }
+                } catch { throw error.prefixed(field: "profile") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "ChangedUserInfo has no field named \(member.key)")
             }
         }
@@ -1256,16 +1256,16 @@ extension ChangedGroupMemberInfo {
                 if case .null = member.value { continue }
                 do {
                     self.identifier = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "identifier") }
+                } catch { throw error.prefixed(field: "identifier") }
             case "info":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.info = try GroupMemberInfo(_json: member.value, &context)
-                } catch { throw error.prefixed(with: "info") }
+                } catch { throw error.prefixed(field: "info") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "ChangedGroupMemberInfo has no field named \(member.key)")
             }
         }
@@ -1352,24 +1352,24 @@ extension GroupTipsElem {
                 if case .null = member.value { continue }
                 do {
                     self.groupID = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "groupId") }
+                } catch { throw error.prefixed(field: "groupId") }
             case "type":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.type = GroupTipsType(rawValue: try JSONScalar.enumValue(member.value, named: GroupTipsType._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "type") }
+                } catch { throw error.prefixed(field: "type") }
             case "opUser", "op_user":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.opUser = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "opUser") }
+                } catch { throw error.prefixed(field: "opUser") }
             case "userList", "user_list":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "userList") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "userList") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "userList", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -1377,19 +1377,19 @@ extension GroupTipsElem {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.userList.append(try JSONScalar.string(element))
-                    } catch { throw error.prefixed(with: "userList[\(index)]") }
+                    } catch { throw error.prefixed(field: "userList", index: index) }
                 }
             case "groupName", "group_name":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.groupName = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "groupName") }
+                } catch { throw error.prefixed(field: "groupName") }
             case "groupChangeList", "group_change_list":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "groupChangeList") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "groupChangeList") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "groupChangeList", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -1397,13 +1397,13 @@ extension GroupTipsElem {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.groupChangeList.append(try GroupChangeInfo(_json: element, &context))
-                    } catch { throw error.prefixed(with: "groupChangeList[\(index)]") }
+                    } catch { throw error.prefixed(field: "groupChangeList", index: index) }
                 }
             case "memberChangeList", "member_change_list":
                 try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "memberChangeList") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "memberChangeList") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "memberChangeList", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -1411,25 +1411,25 @@ extension GroupTipsElem {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.memberChangeList.append(try MemberChangeInfo(_json: element, &context))
-                    } catch { throw error.prefixed(with: "memberChangeList[\(index)]") }
+                    } catch { throw error.prefixed(field: "memberChangeList", index: index) }
                 }
             case "opUserInfo", "op_user_info":
                 try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.opUserInfo = try UserProfile(_json: member.value, &context)
-                } catch { throw error.prefixed(with: "opUserInfo") }
+                } catch { throw error.prefixed(field: "opUserInfo") }
             case "opGroupMemberInfo", "op_group_member_info":
                 try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.opGroupMemberInfo = try GroupMemberInfo(_json: member.value, &context)
-                } catch { throw error.prefixed(with: "opGroupMemberInfo") }
+                } catch { throw error.prefixed(field: "opGroupMemberInfo") }
             case "changedUserInfo", "changed_user_info":
                 try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "changedUserInfo") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "changedUserInfo") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "changedUserInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -1437,13 +1437,13 @@ extension GroupTipsElem {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.changedUserInfo.append(try ChangedUserInfo(_json: element, &context))
-                    } catch { throw error.prefixed(with: "changedUserInfo[\(index)]") }
+                    } catch { throw error.prefixed(field: "changedUserInfo", index: index) }
                 }
             case "changedGroupMemberInfo", "changed_group_member_info":
                 try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "changedGroupMemberInfo") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "changedGroupMemberInfo") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "changedGroupMemberInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -1451,23 +1451,23 @@ extension GroupTipsElem {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.changedGroupMemberInfo.append(try ChangedGroupMemberInfo(_json: element, &context))
-                    } catch { throw error.prefixed(with: "changedGroupMemberInfo[\(index)]") }
+                    } catch { throw error.prefixed(field: "changedGroupMemberInfo", index: index) }
                 }
             case "memberCount", "member_count":
                 try JSONDecodeContext.markSeen(&seen, bit: 11, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.memberCount = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "memberCount") }
+                } catch { throw error.prefixed(field: "memberCount") }
             case "platform":
                 try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.platform = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "platform") }
+                } catch { throw error.prefixed(field: "platform") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "GroupTipsElem has no field named \(member.key)")
             }
         }
@@ -1532,64 +1532,64 @@ extension GroupSystemElem {
                 if case .null = member.value { continue }
                 do {
                     self.type = GroupSystemType(rawValue: try JSONScalar.enumValue(member.value, named: GroupSystemType._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "type") }
+                } catch { throw error.prefixed(field: "type") }
             case "groupId", "group_id":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.groupID = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "groupId") }
+                } catch { throw error.prefixed(field: "groupId") }
             case "user":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.user = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "user") }
+                } catch { throw error.prefixed(field: "user") }
             case "msg":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.msg = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "msg") }
+                } catch { throw error.prefixed(field: "msg") }
             case "msgKey", "msg_key":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.msgKey = try JSONScalar.uint64(member.value)
-                } catch { throw error.prefixed(with: "msgKey") }
+                } catch { throw error.prefixed(field: "msgKey") }
             case "authKey", "auth_key":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.authKey = try JSONScalar.bytes(member.value)
-                } catch { throw error.prefixed(with: "authKey") }
+                } catch { throw error.prefixed(field: "authKey") }
             case "userData", "user_data":
                 try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.userData = try JSONScalar.bytes(member.value)
-                } catch { throw error.prefixed(with: "userData") }
+                } catch { throw error.prefixed(field: "userData") }
             case "opUserInfo", "op_user_info":
                 try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.opUserInfo = try UserProfile(_json: member.value, &context)
-                } catch { throw error.prefixed(with: "opUserInfo") }
+                } catch { throw error.prefixed(field: "opUserInfo") }
             case "opGroupMemberInfo", "op_group_member_info":
                 try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.opGroupMemberInfo = try GroupMemberInfo(_json: member.value, &context)
-                } catch { throw error.prefixed(with: "opGroupMemberInfo") }
+                } catch { throw error.prefixed(field: "opGroupMemberInfo") }
             case "platform":
                 try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.platform = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "platform") }
+                } catch { throw error.prefixed(field: "platform") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "GroupSystemElem has no field named \(member.key)")
             }
         }
@@ -1626,22 +1626,22 @@ extension SnsChangeInfo {
                 if case .null = member.value { continue }
                 do {
                     self.identifier = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "identifier") }
+                } catch { throw error.prefixed(field: "identifier") }
             case "wording":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.wording = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "wording") }
+                } catch { throw error.prefixed(field: "wording") }
             case "source":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.source = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "source") }
+                } catch { throw error.prefixed(field: "source") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "SnsChangeInfo has no field named \(member.key)")
             }
         }
@@ -1676,12 +1676,12 @@ extension SnsSystemElem {
                 if case .null = member.value { continue }
                 do {
                     self.type = SnsSystemType(rawValue: try JSONScalar.enumValue(member.value, named: SnsSystemType._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "type") }
+                } catch { throw error.prefixed(field: "type") }
             case "users":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "users") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "users") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "users", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -1689,11 +1689,11 @@ extension SnsSystemElem {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.users.append(try SnsChangeInfo(_json: element, &context))
-                    } catch { throw error.prefixed(with: "users[\(index)]") }
+                    } catch { throw error.prefixed(field: "users", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "SnsSystemElem has no field named \(member.key)")
             }
         }
@@ -1730,22 +1730,22 @@ extension ProfileSystemElem {
                 if case .null = member.value { continue }
                 do {
                     self.type = ProfileSystemType(rawValue: try JSONScalar.enumValue(member.value, named: ProfileSystemType._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "type") }
+                } catch { throw error.prefixed(field: "type") }
             case "fromUser", "from_user":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.fromUser = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "fromUser") }
+                } catch { throw error.prefixed(field: "fromUser") }
             case "nickname":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.nickname = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "nickname") }
+                } catch { throw error.prefixed(field: "nickname") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "ProfileSystemElem has no field named \(member.key)")
             }
         }
@@ -1813,94 +1813,94 @@ extension Elem {
                 try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
                 do {
                     self.kind = .text(try TextElem(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "text") }
+                } catch { throw error.prefixed(field: "text") }
             case "custom":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
                 do {
                     self.kind = .custom(try CustomElem(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "custom") }
+                } catch { throw error.prefixed(field: "custom") }
             case "image":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
                 do {
                     self.kind = .image(try ImageElem(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "image") }
+                } catch { throw error.prefixed(field: "image") }
             case "sound":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
                 do {
                     self.kind = .sound(try SoundElem(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "sound") }
+                } catch { throw error.prefixed(field: "sound") }
             case "video":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
                 do {
                     self.kind = .video(try VideoElem(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "video") }
+                } catch { throw error.prefixed(field: "video") }
             case "file":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
                 do {
                     self.kind = .file(try FileElem(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "file") }
+                } catch { throw error.prefixed(field: "file") }
             case "location":
                 try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
                 do {
                     self.kind = .location(try LocationElem(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "location") }
+                } catch { throw error.prefixed(field: "location") }
             case "face":
                 try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
                 do {
                     self.kind = .face(try FaceElem(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "face") }
+                } catch { throw error.prefixed(field: "face") }
             case "merger":
                 try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
                 do {
                     self.kind = .merger(try MergerElem(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "merger") }
+                } catch { throw error.prefixed(field: "merger") }
             case "groupTips", "group_tips":
                 try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
                 do {
                     self.kind = .groupTips(try GroupTipsElem(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "groupTips") }
+                } catch { throw error.prefixed(field: "groupTips") }
             case "groupSystem", "group_system":
                 try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
                 do {
                     self.kind = .groupSystem(try GroupSystemElem(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "groupSystem") }
+                } catch { throw error.prefixed(field: "groupSystem") }
             case "snsSystem", "sns_system":
                 try JSONDecodeContext.markSeen(&seen, bit: 11, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
                 do {
                     self.kind = .snsSystem(try SnsSystemElem(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "snsSystem") }
+                } catch { throw error.prefixed(field: "snsSystem") }
             case "profileSystem", "profile_system":
                 try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
                 do {
                     self.kind = .profileSystem(try ProfileSystemElem(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "profileSystem") }
+                } catch { throw error.prefixed(field: "profileSystem") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "Elem has no field named \(member.key)")
             }
         }
@@ -1953,46 +1953,46 @@ extension OfflinePushInfo {
                 if case .null = member.value { continue }
                 do {
                     self.title = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "title") }
+                } catch { throw error.prefixed(field: "title") }
             case "desc":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.desc = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "desc") }
+                } catch { throw error.prefixed(field: "desc") }
             case "ext":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.ext = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "ext") }
+                } catch { throw error.prefixed(field: "ext") }
             case "iosSound", "ios_sound":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.iosSound = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "iosSound") }
+                } catch { throw error.prefixed(field: "iosSound") }
             case "pushFlag", "push_flag":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.pushFlag = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "pushFlag") }
+                } catch { throw error.prefixed(field: "pushFlag") }
             case "android":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.android = try AndroidPushInfo(_json: member.value, &context)
-                } catch { throw error.prefixed(with: "android") }
+                } catch { throw error.prefixed(field: "android") }
             case "apns":
                 try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.apns = try ApnsPushInfo(_json: member.value, &context)
-                } catch { throw error.prefixed(with: "apns") }
+                } catch { throw error.prefixed(field: "apns") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "OfflinePushInfo has no field named \(member.key)")
             }
         }
@@ -2053,58 +2053,58 @@ extension AndroidPushInfo {
                 if case .null = member.value { continue }
                 do {
                     self.sound = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "sound") }
+                } catch { throw error.prefixed(field: "sound") }
             case "huaweiChannelId", "huawei_channel_id":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.huaweiChannelID = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "huaweiChannelId") }
+                } catch { throw error.prefixed(field: "huaweiChannelId") }
             case "xiaomiChannelId", "xiaomi_channel_id":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.xiaomiChannelID = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "xiaomiChannelId") }
+                } catch { throw error.prefixed(field: "xiaomiChannelId") }
             case "oppoChannelId", "oppo_channel_id":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.oppoChannelID = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "oppoChannelId") }
+                } catch { throw error.prefixed(field: "oppoChannelId") }
             case "googleChannelId", "google_channel_id":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.googleChannelID = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "googleChannelId") }
+                } catch { throw error.prefixed(field: "googleChannelId") }
             case "vivoClassification", "vivo_classification":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.vivoClassification = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "vivoClassification") }
+                } catch { throw error.prefixed(field: "vivoClassification") }
             case "huaweiImportance", "huawei_importance":
                 try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.huaweiImportance = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "huaweiImportance") }
+                } catch { throw error.prefixed(field: "huaweiImportance") }
             case "extAsHuaweiIntentParam", "ext_as_huawei_intent_param":
                 try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.extAsHuaweiIntentParam = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "extAsHuaweiIntentParam") }
+                } catch { throw error.prefixed(field: "extAsHuaweiIntentParam") }
             case "huaweiCategory", "huawei_category":
                 try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.huaweiCategory = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "huaweiCategory") }
+                } catch { throw error.prefixed(field: "huaweiCategory") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "AndroidPushInfo has no field named \(member.key)")
             }
         }
@@ -2149,34 +2149,34 @@ extension ApnsPushInfo {
                 if case .null = member.value { continue }
                 do {
                     self.badgeMode = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "badgeMode") }
+                } catch { throw error.prefixed(field: "badgeMode") }
             case "title":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.title = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "title") }
+                } catch { throw error.prefixed(field: "title") }
             case "subTitle", "sub_title":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.subTitle = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "subTitle") }
+                } catch { throw error.prefixed(field: "subTitle") }
             case "image":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.image = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "image") }
+                } catch { throw error.prefixed(field: "image") }
             case "mutableContent", "mutable_content":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.mutableContent = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "mutableContent") }
+                } catch { throw error.prefixed(field: "mutableContent") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "ApnsPushInfo has no field named \(member.key)")
             }
         }
@@ -2287,84 +2287,84 @@ extension Message {
                 if case .null = member.value { continue }
                 do {
                     self.msgID = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "msgId") }
+                } catch { throw error.prefixed(field: "msgId") }
             case "sender":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.sender = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "sender") }
+                } catch { throw error.prefixed(field: "sender") }
             case "receiver":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.receiver = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "receiver") }
+                } catch { throw error.prefixed(field: "receiver") }
             case "groupId", "group_id":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.groupID = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "groupId") }
+                } catch { throw error.prefixed(field: "groupId") }
             case "groupType", "group_type":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.groupType = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "groupType") }
+                } catch { throw error.prefixed(field: "groupType") }
             case "timestamp":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.timestamp = try JSONScalar.int64(member.value)
-                } catch { throw error.prefixed(with: "timestamp") }
+                } catch { throw error.prefixed(field: "timestamp") }
             case "seq":
                 try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.seq = try JSONScalar.uint64(member.value)
-                } catch { throw error.prefixed(with: "seq") }
+                } catch { throw error.prefixed(field: "seq") }
             case "random":
                 try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.random = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "random") }
+                } catch { throw error.prefixed(field: "random") }
             case "priority":
                 try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.priority = Priority(rawValue: try JSONScalar.enumValue(member.value, named: Priority._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "priority") }
+                } catch { throw error.prefixed(field: "priority") }
             case "needReadReceipt", "need_read_receipt":
                 try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.needReadReceipt = try JSONScalar.bool(member.value)
-                } catch { throw error.prefixed(with: "needReadReceipt") }
+                } catch { throw error.prefixed(field: "needReadReceipt") }
             case "excludedFromUnreadCount", "excluded_from_unread_count":
                 try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.excludedFromUnreadCount = try JSONScalar.bool(member.value)
-                } catch { throw error.prefixed(with: "excludedFromUnreadCount") }
+                } catch { throw error.prefixed(field: "excludedFromUnreadCount") }
             case "excludedFromLastMessage", "excluded_from_last_message":
                 try JSONDecodeContext.markSeen(&seen, bit: 11, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.excludedFromLastMessage = try JSONScalar.bool(member.value)
-                } catch { throw error.prefixed(with: "excludedFromLastMessage") }
+                } catch { throw error.prefixed(field: "excludedFromLastMessage") }
             case "onlineUserOnly", "online_user_only":
                 try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.onlineUserOnly = try JSONScalar.bool(member.value)
-                } catch { throw error.prefixed(with: "onlineUserOnly") }
+                } catch { throw error.prefixed(field: "onlineUserOnly") }
             case "targetedReceivers", "targeted_receivers":
                 try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "targetedReceivers") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "targetedReceivers") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "targetedReceivers", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -2372,13 +2372,13 @@ extension Message {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.targetedReceivers.append(try JSONScalar.string(element))
-                    } catch { throw error.prefixed(with: "targetedReceivers[\(index)]") }
+                    } catch { throw error.prefixed(field: "targetedReceivers", index: index) }
                 }
             case "atUserList", "at_user_list":
                 try JSONDecodeContext.markSeen(&seen, bit: 14, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "atUserList") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "atUserList") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "atUserList", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -2386,25 +2386,25 @@ extension Message {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.atUserList.append(try JSONScalar.string(element))
-                    } catch { throw error.prefixed(with: "atUserList[\(index)]") }
+                    } catch { throw error.prefixed(field: "atUserList", index: index) }
                 }
             case "offlinePushInfo", "offline_push_info":
                 try JSONDecodeContext.markSeen(&seen, bit: 15, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.offlinePushInfo = try OfflinePushInfo(_json: member.value, &context)
-                } catch { throw error.prefixed(with: "offlinePushInfo") }
+                } catch { throw error.prefixed(field: "offlinePushInfo") }
             case "cloudCustomData", "cloud_custom_data":
                 try JSONDecodeContext.markSeen(&seen, bit: 16, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.cloudCustomData = try JSONScalar.bytes(member.value)
-                } catch { throw error.prefixed(with: "cloudCustomData") }
+                } catch { throw error.prefixed(field: "cloudCustomData") }
             case "elems":
                 try JSONDecodeContext.markSeen(&seen, bit: 17, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "elems") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "elems") }
                 if elements.count > context.limits.maxElems {
                     throw Self._overLimit(.limitElems, "elems", context.limits.maxElems, context.limits.maxElems)
                 }
@@ -2412,23 +2412,23 @@ extension Message {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.elems.append(try Elem(_json: element, &context))
-                    } catch { throw error.prefixed(with: "elems[\(index)]") }
+                    } catch { throw error.prefixed(field: "elems", index: index) }
                 }
             case "isSelf", "is_self":
                 try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.isSelf = try JSONScalar.bool(member.value)
-                } catch { throw error.prefixed(with: "isSelf") }
+                } catch { throw error.prefixed(field: "isSelf") }
             case "atType", "at_type":
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.atType = GroupAtType(rawValue: try JSONScalar.enumValue(member.value, named: GroupAtType._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "atType") }
+                } catch { throw error.prefixed(field: "atType") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "Message has no field named \(member.key)")
             }
         }
@@ -2458,7 +2458,7 @@ extension MessageBatch {
                 try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "messages") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "messages") }
                 if elements.count > context.limits.maxBatchMessages {
                     throw Self._overLimit(.limitBatchMessages, "messages", context.limits.maxBatchMessages, context.limits.maxBatchMessages)
                 }
@@ -2466,11 +2466,11 @@ extension MessageBatch {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.messages.append(try Message(_json: element, &context))
-                    } catch { throw error.prefixed(with: "messages[\(index)]") }
+                    } catch { throw error.prefixed(field: "messages", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "MessageBatch has no field named \(member.key)")
             }
         }
@@ -2523,46 +2523,46 @@ extension MessageReceipt {
                 if case .null = member.value { continue }
                 do {
                     self.msgID = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "msgId") }
+                } catch { throw error.prefixed(field: "msgId") }
             case "userId", "user_id":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.userID = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "userId") }
+                } catch { throw error.prefixed(field: "userId") }
             case "groupId", "group_id":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.groupID = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "groupId") }
+                } catch { throw error.prefixed(field: "groupId") }
             case "isPeerRead", "is_peer_read":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.isPeerRead = try JSONScalar.bool(member.value)
-                } catch { throw error.prefixed(with: "isPeerRead") }
+                } catch { throw error.prefixed(field: "isPeerRead") }
             case "timestamp":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.timestamp = try JSONScalar.int64(member.value)
-                } catch { throw error.prefixed(with: "timestamp") }
+                } catch { throw error.prefixed(field: "timestamp") }
             case "readCount", "read_count":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.readCount = try JSONScalar.uint64(member.value)
-                } catch { throw error.prefixed(with: "readCount") }
+                } catch { throw error.prefixed(field: "readCount") }
             case "unreadCount", "unread_count":
                 try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.unreadCount = try JSONScalar.uint64(member.value)
-                } catch { throw error.prefixed(with: "unreadCount") }
+                } catch { throw error.prefixed(field: "unreadCount") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "MessageReceipt has no field named \(member.key)")
             }
         }
@@ -2592,7 +2592,7 @@ extension ReadReceiptEvent {
                 try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "receipts") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "receipts") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "receipts", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -2600,11 +2600,11 @@ extension ReadReceiptEvent {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.receipts.append(try MessageReceipt(_json: element, &context))
-                    } catch { throw error.prefixed(with: "receipts[\(index)]") }
+                    } catch { throw error.prefixed(field: "receipts", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "ReadReceiptEvent has no field named \(member.key)")
             }
         }
@@ -2633,10 +2633,10 @@ extension RecallEvent {
                 if case .null = member.value { continue }
                 do {
                     self.msgID = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "msgId") }
+                } catch { throw error.prefixed(field: "msgId") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "RecallEvent has no field named \(member.key)")
             }
         }
@@ -2665,10 +2665,10 @@ extension ModificationEvent {
                 if case .null = member.value { continue }
                 do {
                     self.message = try Message(_json: member.value, &context)
-                } catch { throw error.prefixed(with: "message") }
+                } catch { throw error.prefixed(field: "message") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "ModificationEvent has no field named \(member.key)")
             }
         }
@@ -2709,28 +2709,28 @@ extension ConnectionEvent {
                 if case .null = member.value { continue }
                 do {
                     self.state = ConnectionState(rawValue: try JSONScalar.enumValue(member.value, named: ConnectionState._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "state") }
+                } catch { throw error.prefixed(field: "state") }
             case "code":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.code = try JSONScalar.int32(member.value)
-                } catch { throw error.prefixed(with: "code") }
+                } catch { throw error.prefixed(field: "code") }
             case "text":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.text = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "text") }
+                } catch { throw error.prefixed(field: "text") }
             case "rongCloudStatus", "rong_cloud_status":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.rongCloudStatus = try RongCloudStatus(_json: member.value, &context)
-                } catch { throw error.prefixed(with: "rongCloudStatus") }
+                } catch { throw error.prefixed(field: "rongCloudStatus") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "ConnectionEvent has no field named \(member.key)")
             }
         }
@@ -2759,10 +2759,10 @@ extension RongCloudStatus {
                 if case .null = member.value { continue }
                 do {
                     self.code = ConnectionStatusCode(rawValue: try JSONScalar.enumValue(member.value, named: ConnectionStatusCode._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "code") }
+                } catch { throw error.prefixed(field: "code") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "RongCloudStatus has no field named \(member.key)")
             }
         }
@@ -2799,22 +2799,22 @@ extension UserStatusEvent {
                 if case .null = member.value { continue }
                 do {
                     self.type = UserStatusType(rawValue: try JSONScalar.enumValue(member.value, named: UserStatusType._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "type") }
+                } catch { throw error.prefixed(field: "type") }
             case "code":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.code = try JSONScalar.int32(member.value)
-                } catch { throw error.prefixed(with: "code") }
+                } catch { throw error.prefixed(field: "code") }
             case "text":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.text = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "text") }
+                } catch { throw error.prefixed(field: "text") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "UserStatusEvent has no field named \(member.key)")
             }
         }
@@ -2857,12 +2857,12 @@ extension GroupMessageReadMembers {
                 if case .null = member.value { continue }
                 do {
                     self.msgID = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "msgId") }
+                } catch { throw error.prefixed(field: "msgId") }
             case "members":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "members") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "members") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "members", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -2870,23 +2870,23 @@ extension GroupMessageReadMembers {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.members.append(try GroupMemberInfo(_json: element, &context))
-                    } catch { throw error.prefixed(with: "members[\(index)]") }
+                    } catch { throw error.prefixed(field: "members", index: index) }
                 }
             case "nextSeq", "next_seq":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.nextSeq = try JSONScalar.uint64(member.value)
-                } catch { throw error.prefixed(with: "nextSeq") }
+                } catch { throw error.prefixed(field: "nextSeq") }
             case "isFinished", "is_finished":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.isFinished = try JSONScalar.bool(member.value)
-                } catch { throw error.prefixed(with: "isFinished") }
+                } catch { throw error.prefixed(field: "isFinished") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "GroupMessageReadMembers has no field named \(member.key)")
             }
         }
@@ -2947,18 +2947,18 @@ extension Friend {
                 if case .null = member.value { continue }
                 do {
                     self.identifier = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "identifier") }
+                } catch { throw error.prefixed(field: "identifier") }
             case "remark":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.remark = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "remark") }
+                } catch { throw error.prefixed(field: "remark") }
             case "groups":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "groups") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "groups") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "groups", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -2966,31 +2966,31 @@ extension Friend {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.groups.append(try JSONScalar.string(element))
-                    } catch { throw error.prefixed(with: "groups[\(index)]") }
+                    } catch { throw error.prefixed(field: "groups", index: index) }
                 }
             case "addWording", "add_wording":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.addWording = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "addWording") }
+                } catch { throw error.prefixed(field: "addWording") }
             case "addSource", "add_source":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.addSource = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "addSource") }
+                } catch { throw error.prefixed(field: "addSource") }
             case "addTime", "add_time":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.addTime = try JSONScalar.uint64(member.value)
-                } catch { throw error.prefixed(with: "addTime") }
+                } catch { throw error.prefixed(field: "addTime") }
             case "customInfo", "custom_info":
                 try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "customInfo") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "customInfo") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "customInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -2998,17 +2998,17 @@ extension Friend {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.customInfo.append(try CustomInfoEntry(_json: element, &context))
-                    } catch { throw error.prefixed(with: "customInfo[\(index)]") }
+                    } catch { throw error.prefixed(field: "customInfo", index: index) }
                 }
             case "profile":
                 try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.profile = try UserProfile(_json: member.value, &context)
-                } catch { throw error.prefixed(with: "profile") }
+                } catch { throw error.prefixed(field: "profile") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "Friend has no field named \(member.key)")
             }
         }
@@ -3053,34 +3053,34 @@ extension FriendRequest {
                 if case .null = member.value { continue }
                 do {
                     self.identifier = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "identifier") }
+                } catch { throw error.prefixed(field: "identifier") }
             case "remark":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.remark = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "remark") }
+                } catch { throw error.prefixed(field: "remark") }
             case "addWording", "add_wording":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.addWording = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "addWording") }
+                } catch { throw error.prefixed(field: "addWording") }
             case "addSource", "add_source":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.addSource = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "addSource") }
+                } catch { throw error.prefixed(field: "addSource") }
             case "group":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.group = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "group") }
+                } catch { throw error.prefixed(field: "group") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "FriendRequest has no field named \(member.key)")
             }
         }
@@ -3117,22 +3117,22 @@ extension FriendResponse {
                 if case .null = member.value { continue }
                 do {
                     self.responseType = FriendResponseType(rawValue: try JSONScalar.enumValue(member.value, named: FriendResponseType._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "responseType") }
+                } catch { throw error.prefixed(field: "responseType") }
             case "identifier":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.identifier = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "identifier") }
+                } catch { throw error.prefixed(field: "identifier") }
             case "remark":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.remark = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "remark") }
+                } catch { throw error.prefixed(field: "remark") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "FriendResponse has no field named \(member.key)")
             }
         }
@@ -3169,22 +3169,22 @@ extension FriendResult {
                 if case .null = member.value { continue }
                 do {
                     self.identifier = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "identifier") }
+                } catch { throw error.prefixed(field: "identifier") }
             case "resultCode", "result_code":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.resultCode = FriendStatus(rawValue: try JSONScalar.enumValue(member.value, named: FriendStatus._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "resultCode") }
+                } catch { throw error.prefixed(field: "resultCode") }
             case "resultInfo", "result_info":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.resultInfo = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "resultInfo") }
+                } catch { throw error.prefixed(field: "resultInfo") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "FriendResult has no field named \(member.key)")
             }
         }
@@ -3218,7 +3218,7 @@ extension FriendCheckInfo {
                 try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "users") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "users") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "users", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -3226,17 +3226,17 @@ extension FriendCheckInfo {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.users.append(try JSONScalar.string(element))
-                    } catch { throw error.prefixed(with: "users[\(index)]") }
+                    } catch { throw error.prefixed(field: "users", index: index) }
                 }
             case "checkType", "check_type":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.checkType = FriendCheckType(rawValue: try JSONScalar.enumValue(member.value, named: FriendCheckType._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "checkType") }
+                } catch { throw error.prefixed(field: "checkType") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "FriendCheckInfo has no field named \(member.key)")
             }
         }
@@ -3277,28 +3277,28 @@ extension CheckFriendResult {
                 if case .null = member.value { continue }
                 do {
                     self.identifier = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "identifier") }
+                } catch { throw error.prefixed(field: "identifier") }
             case "resultCode", "result_code":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.resultCode = FriendStatus(rawValue: try JSONScalar.enumValue(member.value, named: FriendStatus._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "resultCode") }
+                } catch { throw error.prefixed(field: "resultCode") }
             case "resultInfo", "result_info":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.resultInfo = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "resultInfo") }
+                } catch { throw error.prefixed(field: "resultInfo") }
             case "resultType", "result_type":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.resultType = FriendRelationType(rawValue: try JSONScalar.enumValue(member.value, named: FriendRelationType._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "resultType") }
+                } catch { throw error.prefixed(field: "resultType") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "CheckFriendResult has no field named \(member.key)")
             }
         }
@@ -3339,28 +3339,28 @@ extension FriendPendencyRequest {
                 if case .null = member.value { continue }
                 do {
                     self.seq = try JSONScalar.uint64(member.value)
-                } catch { throw error.prefixed(with: "seq") }
+                } catch { throw error.prefixed(field: "seq") }
             case "timestamp":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.timestamp = try JSONScalar.uint64(member.value)
-                } catch { throw error.prefixed(with: "timestamp") }
+                } catch { throw error.prefixed(field: "timestamp") }
             case "numPerPage", "num_per_page":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.numPerPage = try JSONScalar.uint64(member.value)
-                } catch { throw error.prefixed(with: "numPerPage") }
+                } catch { throw error.prefixed(field: "numPerPage") }
             case "type":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.type = PendencyType(rawValue: try JSONScalar.enumValue(member.value, named: PendencyType._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "type") }
+                } catch { throw error.prefixed(field: "type") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "FriendPendencyRequest has no field named \(member.key)")
             }
         }
@@ -3397,22 +3397,22 @@ extension FriendPendencyResponse {
                 if case .null = member.value { continue }
                 do {
                     self.seq = try JSONScalar.uint64(member.value)
-                } catch { throw error.prefixed(with: "seq") }
+                } catch { throw error.prefixed(field: "seq") }
             case "timestamp":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.timestamp = try JSONScalar.uint64(member.value)
-                } catch { throw error.prefixed(with: "timestamp") }
+                } catch { throw error.prefixed(field: "timestamp") }
             case "unreadCnt", "unread_cnt":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.unreadCnt = try JSONScalar.uint64(member.value)
-                } catch { throw error.prefixed(with: "unreadCnt") }
+                } catch { throw error.prefixed(field: "unreadCnt") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "FriendPendencyResponse has no field named \(member.key)")
             }
         }
@@ -3461,40 +3461,40 @@ extension FriendPendencyItem {
                 if case .null = member.value { continue }
                 do {
                     self.identifier = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "identifier") }
+                } catch { throw error.prefixed(field: "identifier") }
             case "addTime", "add_time":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.addTime = try JSONScalar.uint64(member.value)
-                } catch { throw error.prefixed(with: "addTime") }
+                } catch { throw error.prefixed(field: "addTime") }
             case "addSource", "add_source":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.addSource = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "addSource") }
+                } catch { throw error.prefixed(field: "addSource") }
             case "addWording", "add_wording":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.addWording = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "addWording") }
+                } catch { throw error.prefixed(field: "addWording") }
             case "nickname":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.nickname = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "nickname") }
+                } catch { throw error.prefixed(field: "nickname") }
             case "type":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.type = PendencyType(rawValue: try JSONScalar.enumValue(member.value, named: PendencyType._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "type") }
+                } catch { throw error.prefixed(field: "type") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "FriendPendencyItem has no field named \(member.key)")
             }
         }
@@ -3533,18 +3533,18 @@ extension FriendGroup {
                 if case .null = member.value { continue }
                 do {
                     self.name = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "name") }
+                } catch { throw error.prefixed(field: "name") }
             case "userCnt", "user_cnt":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.userCnt = try JSONScalar.uint64(member.value)
-                } catch { throw error.prefixed(with: "userCnt") }
+                } catch { throw error.prefixed(field: "userCnt") }
             case "friends":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "friends") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "friends") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "friends", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -3552,11 +3552,11 @@ extension FriendGroup {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.friends.append(try JSONScalar.string(element))
-                    } catch { throw error.prefixed(with: "friends[\(index)]") }
+                    } catch { throw error.prefixed(field: "friends", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "FriendGroup has no field named \(member.key)")
             }
         }
@@ -3586,7 +3586,7 @@ extension FriendList {
                 try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "friends") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "friends") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "friends", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -3594,11 +3594,11 @@ extension FriendList {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.friends.append(try Friend(_json: element, &context))
-                    } catch { throw error.prefixed(with: "friends[\(index)]") }
+                    } catch { throw error.prefixed(field: "friends", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "FriendList has no field named \(member.key)")
             }
         }
@@ -3628,7 +3628,7 @@ extension Blacklist {
                 try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "friends") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "friends") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "friends", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -3636,11 +3636,11 @@ extension Blacklist {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.friends.append(try Friend(_json: element, &context))
-                    } catch { throw error.prefixed(with: "friends[\(index)]") }
+                    } catch { throw error.prefixed(field: "friends", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "Blacklist has no field named \(member.key)")
             }
         }
@@ -3679,18 +3679,18 @@ extension FriendPendencyPage {
                 if case .null = member.value { continue }
                 do {
                     self.request = try FriendPendencyRequest(_json: member.value, &context)
-                } catch { throw error.prefixed(with: "request") }
+                } catch { throw error.prefixed(field: "request") }
             case "response":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.response = try FriendPendencyResponse(_json: member.value, &context)
-                } catch { throw error.prefixed(with: "response") }
+                } catch { throw error.prefixed(field: "response") }
             case "items":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "items") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "items") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "items", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -3698,11 +3698,11 @@ extension FriendPendencyPage {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.items.append(try FriendPendencyItem(_json: element, &context))
-                    } catch { throw error.prefixed(with: "items[\(index)]") }
+                    } catch { throw error.prefixed(field: "items", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "FriendPendencyPage has no field named \(member.key)")
             }
         }
@@ -3737,12 +3737,12 @@ extension FriendCheck {
                 if case .null = member.value { continue }
                 do {
                     self.info = try FriendCheckInfo(_json: member.value, &context)
-                } catch { throw error.prefixed(with: "info") }
+                } catch { throw error.prefixed(field: "info") }
             case "results":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "results") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "results") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "results", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -3750,11 +3750,11 @@ extension FriendCheck {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.results.append(try CheckFriendResult(_json: element, &context))
-                    } catch { throw error.prefixed(with: "results[\(index)]") }
+                    } catch { throw error.prefixed(field: "results", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "FriendCheck has no field named \(member.key)")
             }
         }
@@ -3784,7 +3784,7 @@ extension FriendResults {
                 try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "results") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "results") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "results", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -3792,11 +3792,11 @@ extension FriendResults {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.results.append(try FriendResult(_json: element, &context))
-                    } catch { throw error.prefixed(with: "results[\(index)]") }
+                    } catch { throw error.prefixed(field: "results", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "FriendResults has no field named \(member.key)")
             }
         }
@@ -3826,7 +3826,7 @@ extension FriendGroupList {
                 try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "groups") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "groups") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "groups", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -3834,11 +3834,11 @@ extension FriendGroupList {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.groups.append(try FriendGroup(_json: element, &context))
-                    } catch { throw error.prefixed(with: "groups[\(index)]") }
+                    } catch { throw error.prefixed(field: "groups", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "FriendGroupList has no field named \(member.key)")
             }
         }
@@ -3871,16 +3871,16 @@ extension GroupCustomEntry {
                 if case .null = member.value { continue }
                 do {
                     self.key = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "key") }
+                } catch { throw error.prefixed(field: "key") }
             case "data":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.data = try JSONScalar.bytes(member.value)
-                } catch { throw error.prefixed(with: "data") }
+                } catch { throw error.prefixed(field: "data") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "GroupCustomEntry has no field named \(member.key)")
             }
         }
@@ -3921,28 +3921,28 @@ extension GroupSelfInfo {
                 if case .null = member.value { continue }
                 do {
                     self.joinTime = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "joinTime") }
+                } catch { throw error.prefixed(field: "joinTime") }
             case "role":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.role = GroupMemberRole(rawValue: try JSONScalar.enumValue(member.value, named: GroupMemberRole._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "role") }
+                } catch { throw error.prefixed(field: "role") }
             case "recvOpt", "recv_opt":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.recvOpt = GroupReceiveMessageOpt(rawValue: try JSONScalar.enumValue(member.value, named: GroupReceiveMessageOpt._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "recvOpt") }
+                } catch { throw error.prefixed(field: "recvOpt") }
             case "unreadMessageNum", "unread_message_num":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.unreadMessageNum = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "unreadMessageNum") }
+                } catch { throw error.prefixed(field: "unreadMessageNum") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "GroupSelfInfo has no field named \(member.key)")
             }
         }
@@ -4049,120 +4049,120 @@ extension GroupInfo {
                 if case .null = member.value { continue }
                 do {
                     self.group = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "group") }
+                } catch { throw error.prefixed(field: "group") }
             case "groupName", "group_name":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.groupName = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "groupName") }
+                } catch { throw error.prefixed(field: "groupName") }
             case "owner":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.owner = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "owner") }
+                } catch { throw error.prefixed(field: "owner") }
             case "groupType", "group_type":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.groupType = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "groupType") }
+                } catch { throw error.prefixed(field: "groupType") }
             case "createTime", "create_time":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.createTime = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "createTime") }
+                } catch { throw error.prefixed(field: "createTime") }
             case "lastInfoTime", "last_info_time":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.lastInfoTime = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "lastInfoTime") }
+                } catch { throw error.prefixed(field: "lastInfoTime") }
             case "lastMsgTime", "last_msg_time":
                 try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.lastMsgTime = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "lastMsgTime") }
+                } catch { throw error.prefixed(field: "lastMsgTime") }
             case "maxMemberNum", "max_member_num":
                 try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.maxMemberNum = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "maxMemberNum") }
+                } catch { throw error.prefixed(field: "maxMemberNum") }
             case "memberNum", "member_num":
                 try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.memberNum = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "memberNum") }
+                } catch { throw error.prefixed(field: "memberNum") }
             case "addOpt", "add_opt":
                 try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.addOpt = GroupAddOpt(rawValue: try JSONScalar.enumValue(member.value, named: GroupAddOpt._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "addOpt") }
+                } catch { throw error.prefixed(field: "addOpt") }
             case "notification":
                 try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.notification = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "notification") }
+                } catch { throw error.prefixed(field: "notification") }
             case "introduction":
                 try JSONDecodeContext.markSeen(&seen, bit: 11, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.introduction = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "introduction") }
+                } catch { throw error.prefixed(field: "introduction") }
             case "faceUrl", "face_url":
                 try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.faceURL = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "faceUrl") }
+                } catch { throw error.prefixed(field: "faceUrl") }
             case "lastMsg", "last_msg":
                 try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.lastMsg = try Message(_json: member.value, &context)
-                } catch { throw error.prefixed(with: "lastMsg") }
+                } catch { throw error.prefixed(field: "lastMsg") }
             case "onlineMemberNum", "online_member_num":
                 try JSONDecodeContext.markSeen(&seen, bit: 14, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.onlineMemberNum = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "onlineMemberNum") }
+                } catch { throw error.prefixed(field: "onlineMemberNum") }
             case "isSearchable", "is_searchable":
                 try JSONDecodeContext.markSeen(&seen, bit: 15, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.isSearchable = GroupSearchableType(rawValue: try JSONScalar.enumValue(member.value, named: GroupSearchableType._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "isSearchable") }
+                } catch { throw error.prefixed(field: "isSearchable") }
             case "isMemberVisible", "is_member_visible":
                 try JSONDecodeContext.markSeen(&seen, bit: 16, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.isMemberVisible = GroupMemberVisibleType(rawValue: try JSONScalar.enumValue(member.value, named: GroupMemberVisibleType._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "isMemberVisible") }
+                } catch { throw error.prefixed(field: "isMemberVisible") }
             case "allShutup", "all_shutup":
                 try JSONDecodeContext.markSeen(&seen, bit: 17, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.allShutup = try JSONScalar.bool(member.value)
-                } catch { throw error.prefixed(with: "allShutup") }
+                } catch { throw error.prefixed(field: "allShutup") }
             case "selfInfo", "self_info":
                 try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.selfInfo = try GroupSelfInfo(_json: member.value, &context)
-                } catch { throw error.prefixed(with: "selfInfo") }
+                } catch { throw error.prefixed(field: "selfInfo") }
             case "customInfo", "custom_info":
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "customInfo") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "customInfo") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "customInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -4170,11 +4170,11 @@ extension GroupInfo {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.customInfo.append(try GroupCustomEntry(_json: element, &context))
-                    } catch { throw error.prefixed(with: "customInfo[\(index)]") }
+                    } catch { throw error.prefixed(field: "customInfo", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "GroupInfo has no field named \(member.key)")
             }
         }
@@ -4213,18 +4213,18 @@ extension CreateGroupMemberInfo {
                 if case .null = member.value { continue }
                 do {
                     self.member = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "member") }
+                } catch { throw error.prefixed(field: "member") }
             case "role":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.role = GroupMemberRole(rawValue: try JSONScalar.enumValue(member.value, named: GroupMemberRole._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "role") }
+                } catch { throw error.prefixed(field: "role") }
             case "customInfo", "custom_info":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "customInfo") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "customInfo") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "customInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -4232,11 +4232,11 @@ extension CreateGroupMemberInfo {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.customInfo.append(try MemberCustomEntry(_json: element, &context))
-                    } catch { throw error.prefixed(with: "customInfo[\(index)]") }
+                    } catch { throw error.prefixed(field: "customInfo", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "CreateGroupMemberInfo has no field named \(member.key)")
             }
         }
@@ -4309,60 +4309,60 @@ extension CreateGroupInfo {
                 if case .null = member.value { continue }
                 do {
                     self.group = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "group") }
+                } catch { throw error.prefixed(field: "group") }
             case "groupName", "group_name":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.groupName = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "groupName") }
+                } catch { throw error.prefixed(field: "groupName") }
             case "groupType", "group_type":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.groupType = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "groupType") }
+                } catch { throw error.prefixed(field: "groupType") }
             case "setAddOpt", "set_add_opt":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.setAddOpt = try JSONScalar.bool(member.value)
-                } catch { throw error.prefixed(with: "setAddOpt") }
+                } catch { throw error.prefixed(field: "setAddOpt") }
             case "addOpt", "add_opt":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.addOpt = GroupAddOpt(rawValue: try JSONScalar.enumValue(member.value, named: GroupAddOpt._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "addOpt") }
+                } catch { throw error.prefixed(field: "addOpt") }
             case "maxMemberNum", "max_member_num":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.maxMemberNum = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "maxMemberNum") }
+                } catch { throw error.prefixed(field: "maxMemberNum") }
             case "notification":
                 try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.notification = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "notification") }
+                } catch { throw error.prefixed(field: "notification") }
             case "introduction":
                 try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.introduction = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "introduction") }
+                } catch { throw error.prefixed(field: "introduction") }
             case "faceUrl", "face_url":
                 try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.faceURL = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "faceUrl") }
+                } catch { throw error.prefixed(field: "faceUrl") }
             case "customInfo", "custom_info":
                 try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "customInfo") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "customInfo") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "customInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -4370,13 +4370,13 @@ extension CreateGroupInfo {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.customInfo.append(try GroupCustomEntry(_json: element, &context))
-                    } catch { throw error.prefixed(with: "customInfo[\(index)]") }
+                    } catch { throw error.prefixed(field: "customInfo", index: index) }
                 }
             case "membersInfo", "members_info":
                 try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "membersInfo") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "membersInfo") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "membersInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -4384,11 +4384,11 @@ extension CreateGroupInfo {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.membersInfo.append(try CreateGroupMemberInfo(_json: element, &context))
-                    } catch { throw error.prefixed(with: "membersInfo[\(index)]") }
+                    } catch { throw error.prefixed(field: "membersInfo", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "CreateGroupInfo has no field named \(member.key)")
             }
         }
@@ -4421,16 +4421,16 @@ extension GroupMemberResult {
                 if case .null = member.value { continue }
                 do {
                     self.member = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "member") }
+                } catch { throw error.prefixed(field: "member") }
             case "status":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.status = GroupMemberStatus(rawValue: try JSONScalar.enumValue(member.value, named: GroupMemberStatus._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "status") }
+                } catch { throw error.prefixed(field: "status") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "GroupMemberResult has no field named \(member.key)")
             }
         }
@@ -4467,22 +4467,22 @@ extension GroupPendencyMeta {
                 if case .null = member.value { continue }
                 do {
                     self.nextStartTime = try JSONScalar.uint64(member.value)
-                } catch { throw error.prefixed(with: "nextStartTime") }
+                } catch { throw error.prefixed(field: "nextStartTime") }
             case "readTimeSeq", "read_time_seq":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.readTimeSeq = try JSONScalar.uint64(member.value)
-                } catch { throw error.prefixed(with: "readTimeSeq") }
+                } catch { throw error.prefixed(field: "readTimeSeq") }
             case "unreadCnt", "unread_cnt":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.unreadCnt = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "unreadCnt") }
+                } catch { throw error.prefixed(field: "unreadCnt") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "GroupPendencyMeta has no field named \(member.key)")
             }
         }
@@ -4547,64 +4547,64 @@ extension GroupPendencyItem {
                 if case .null = member.value { continue }
                 do {
                     self.groupID = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "groupId") }
+                } catch { throw error.prefixed(field: "groupId") }
             case "fromUser", "from_user":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.fromUser = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "fromUser") }
+                } catch { throw error.prefixed(field: "fromUser") }
             case "toUser", "to_user":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.toUser = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "toUser") }
+                } catch { throw error.prefixed(field: "toUser") }
             case "addTime", "add_time":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.addTime = try JSONScalar.uint64(member.value)
-                } catch { throw error.prefixed(with: "addTime") }
+                } catch { throw error.prefixed(field: "addTime") }
             case "getType", "get_type":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.getType = GroupPendencyGetType(rawValue: try JSONScalar.enumValue(member.value, named: GroupPendencyGetType._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "getType") }
+                } catch { throw error.prefixed(field: "getType") }
             case "handleStatus", "handle_status":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.handleStatus = GroupPendencyHandleStatus(rawValue: try JSONScalar.enumValue(member.value, named: GroupPendencyHandleStatus._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "handleStatus") }
+                } catch { throw error.prefixed(field: "handleStatus") }
             case "handleResult", "handle_result":
                 try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.handleResult = GroupPendencyHandleResult(rawValue: try JSONScalar.enumValue(member.value, named: GroupPendencyHandleResult._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "handleResult") }
+                } catch { throw error.prefixed(field: "handleResult") }
             case "requestMsg", "request_msg":
                 try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.requestMsg = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "requestMsg") }
+                } catch { throw error.prefixed(field: "requestMsg") }
             case "handledMsg", "handled_msg":
                 try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.handledMsg = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "handledMsg") }
+                } catch { throw error.prefixed(field: "handledMsg") }
             case "selfIdentifier", "self_identifier":
                 try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.selfIdentifier = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "selfIdentifier") }
+                } catch { throw error.prefixed(field: "selfIdentifier") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "GroupPendencyItem has no field named \(member.key)")
             }
         }
@@ -4634,7 +4634,7 @@ extension GroupInfoList {
                 try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "groups") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "groups") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "groups", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -4642,11 +4642,11 @@ extension GroupInfoList {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.groups.append(try GroupInfo(_json: element, &context))
-                    } catch { throw error.prefixed(with: "groups[\(index)]") }
+                    } catch { throw error.prefixed(field: "groups", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "GroupInfoList has no field named \(member.key)")
             }
         }
@@ -4685,12 +4685,12 @@ extension GroupMemberList {
                 if case .null = member.value { continue }
                 do {
                     self.groupID = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "groupId") }
+                } catch { throw error.prefixed(field: "groupId") }
             case "members":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "members") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "members") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "members", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -4698,17 +4698,17 @@ extension GroupMemberList {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.members.append(try GroupMemberInfo(_json: element, &context))
-                    } catch { throw error.prefixed(with: "members[\(index)]") }
+                    } catch { throw error.prefixed(field: "members", index: index) }
                 }
             case "nextSeq", "next_seq":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.nextSeq = try JSONScalar.uint64(member.value)
-                } catch { throw error.prefixed(with: "nextSeq") }
+                } catch { throw error.prefixed(field: "nextSeq") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "GroupMemberList has no field named \(member.key)")
             }
         }
@@ -4743,12 +4743,12 @@ extension GroupMemberResults {
                 if case .null = member.value { continue }
                 do {
                     self.groupID = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "groupId") }
+                } catch { throw error.prefixed(field: "groupId") }
             case "results":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "results") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "results") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "results", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -4756,11 +4756,11 @@ extension GroupMemberResults {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.results.append(try GroupMemberResult(_json: element, &context))
-                    } catch { throw error.prefixed(with: "results[\(index)]") }
+                    } catch { throw error.prefixed(field: "results", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "GroupMemberResults has no field named \(member.key)")
             }
         }
@@ -4795,12 +4795,12 @@ extension GroupPendencyPage {
                 if case .null = member.value { continue }
                 do {
                     self.meta = try GroupPendencyMeta(_json: member.value, &context)
-                } catch { throw error.prefixed(with: "meta") }
+                } catch { throw error.prefixed(field: "meta") }
             case "items":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "items") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "items") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "items", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -4808,11 +4808,11 @@ extension GroupPendencyPage {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.items.append(try GroupPendencyItem(_json: element, &context))
-                    } catch { throw error.prefixed(with: "items[\(index)]") }
+                    } catch { throw error.prefixed(field: "items", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "GroupPendencyPage has no field named \(member.key)")
             }
         }
@@ -4898,136 +4898,136 @@ extension Event {
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .readReceipt(try ReadReceiptEvent(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "readReceipt") }
+                } catch { throw error.prefixed(field: "readReceipt") }
             case "recall":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .recall(try RecallEvent(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "recall") }
+                } catch { throw error.prefixed(field: "recall") }
             case "modification":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .modification(try ModificationEvent(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "modification") }
+                } catch { throw error.prefixed(field: "modification") }
             case "connection":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .connection(try ConnectionEvent(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "connection") }
+                } catch { throw error.prefixed(field: "connection") }
             case "userStatus", "user_status":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .userStatus(try UserStatusEvent(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "userStatus") }
+                } catch { throw error.prefixed(field: "userStatus") }
             case "readMembers", "read_members":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .readMembers(try GroupMessageReadMembers(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "readMembers") }
+                } catch { throw error.prefixed(field: "readMembers") }
             case "friendList", "friend_list":
                 try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .friendList(try FriendList(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "friendList") }
+                } catch { throw error.prefixed(field: "friendList") }
             case "friendRequest", "friend_request":
                 try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .friendRequest(try FriendRequest(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "friendRequest") }
+                } catch { throw error.prefixed(field: "friendRequest") }
             case "friendResponse", "friend_response":
                 try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .friendResponse(try FriendResponse(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "friendResponse") }
+                } catch { throw error.prefixed(field: "friendResponse") }
             case "friendResults", "friend_results":
                 try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .friendResults(try FriendResults(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "friendResults") }
+                } catch { throw error.prefixed(field: "friendResults") }
             case "friendCheck", "friend_check":
                 try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .friendCheck(try FriendCheck(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "friendCheck") }
+                } catch { throw error.prefixed(field: "friendCheck") }
             case "friendPendency", "friend_pendency":
                 try JSONDecodeContext.markSeen(&seen, bit: 11, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .friendPendency(try FriendPendencyPage(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "friendPendency") }
+                } catch { throw error.prefixed(field: "friendPendency") }
             case "friendGroups", "friend_groups":
                 try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .friendGroups(try FriendGroupList(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "friendGroups") }
+                } catch { throw error.prefixed(field: "friendGroups") }
             case "blacklist":
                 try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .blacklist(try Blacklist(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "blacklist") }
+                } catch { throw error.prefixed(field: "blacklist") }
             case "groupProfiles", "group_profiles":
                 try JSONDecodeContext.markSeen(&seen, bit: 14, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .groupProfiles(try GroupInfoList(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "groupProfiles") }
+                } catch { throw error.prefixed(field: "groupProfiles") }
             case "createGroup", "create_group":
                 try JSONDecodeContext.markSeen(&seen, bit: 15, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .createGroup(try CreateGroupInfo(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "createGroup") }
+                } catch { throw error.prefixed(field: "createGroup") }
             case "groupMembers", "group_members":
                 try JSONDecodeContext.markSeen(&seen, bit: 16, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .groupMembers(try GroupMemberList(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "groupMembers") }
+                } catch { throw error.prefixed(field: "groupMembers") }
             case "groupMemberResults", "group_member_results":
                 try JSONDecodeContext.markSeen(&seen, bit: 17, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .groupMemberResults(try GroupMemberResults(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "groupMemberResults") }
+                } catch { throw error.prefixed(field: "groupMemberResults") }
             case "groupPendency", "group_pendency":
                 try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
                 do {
                     self.kind = .groupPendency(try GroupPendencyPage(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "groupPendency") }
+                } catch { throw error.prefixed(field: "groupPendency") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "Event has no field named \(member.key)")
             }
         }

@@ -233,8 +233,16 @@ extension JSONDecodeContext {
         let mask: UInt64 = 1 << UInt64(bit)
         if seen & mask != 0 {
             throw IMCodecError(
-                .jsonDuplicateField, path: key, reason: "\(key) repeats a field or a oneof already set")
+                .jsonDuplicateField, path: path(ofKey: key), reason: "\(key) repeats a field or a oneof already set")
         }
         seen |= mask
+    }
+
+    /// The path of the member `key` of the object being read, before the
+    /// decoders above put their fields in front: the member's field, or the
+    /// root for the empty key, so that a problem at an empty key reads as
+    /// one at the object that holds it (`elems[0]`, not `elems[0].`).
+    package static func path(ofKey key: String) -> FieldPath {
+        key.isEmpty ? FieldPath() : [.field(key)]
     }
 }

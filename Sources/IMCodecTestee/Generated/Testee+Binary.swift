@@ -74,23 +74,23 @@ extension TesteeLimits: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.maxFrameBytes = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "maxFrameBytes") }
+                do { self.maxFrameBytes = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "maxFrameBytes") }
             case 16:
-                do { self.maxInflatedBytes = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "maxInflatedBytes") }
+                do { self.maxInflatedBytes = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "maxInflatedBytes") }
             case 24:
-                do { self.maxInflateRatio = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "maxInflateRatio") }
+                do { self.maxInflateRatio = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "maxInflateRatio") }
             case 32:
-                do { self.maxDepth = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "maxDepth") }
+                do { self.maxDepth = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "maxDepth") }
             case 40:
-                do { self.maxElems = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "maxElems") }
+                do { self.maxElems = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "maxElems") }
             case 48:
-                do { self.maxRepeated = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "maxRepeated") }
+                do { self.maxRepeated = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "maxRepeated") }
             case 56:
-                do { self.maxBatchMessages = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "maxBatchMessages") }
+                do { self.maxBatchMessages = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "maxBatchMessages") }
             case 64:
-                do { self.maxDocumentBytes = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "maxDocumentBytes") }
+                do { self.maxDocumentBytes = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "maxDocumentBytes") }
             case 72:
-                do { self.maxProblems = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "maxProblems") }
+                do { self.maxProblems = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "maxProblems") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -140,9 +140,9 @@ extension TesteeDecodePayloadRequest: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.kind = TesteePayloadKind(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "kind") }
+                do { self.kind = TesteePayloadKind(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "kind") }
             case 18:
-                do { self.payload = try reader.readBytes() } catch { throw error.prefixed(with: "payload") }
+                do { self.payload = try reader.readBytes() } catch { throw error.prefixed(field: "payload") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -187,7 +187,7 @@ extension TesteeDecodeFrameRequest: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.frame = try reader.readBytes() } catch { throw error.prefixed(with: "frame") }
+                do { self.frame = try reader.readBytes() } catch { throw error.prefixed(field: "frame") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -257,17 +257,17 @@ extension TesteeEncodeFrameRequest: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.kind = TesteePayloadKind(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "kind") }
+                do { self.kind = TesteePayloadKind(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "kind") }
             case 18:
-                do { self.payload = try reader.readBytes() } catch { throw error.prefixed(with: "payload") }
+                do { self.payload = try reader.readBytes() } catch { throw error.prefixed(field: "payload") }
             case 24:
-                do { self.compression = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "compression") }
+                do { self.compression = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "compression") }
             case 32:
-                do { self.threshold = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "threshold") }
+                do { self.threshold = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "threshold") }
             case 40:
-                do { self.level = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "level") }
+                do { self.level = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "level") }
             case 48:
-                do { self.dictionaryID = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "dictionaryId") }
+                do { self.dictionaryID = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "dictionaryId") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -317,7 +317,7 @@ extension TesteeDecodeStreamRequest: WireCodable {
                 let index = self.chunks.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "chunks[\(index)]",
+                        .limitRepeated, path: [.field("chunks"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -326,7 +326,7 @@ extension TesteeDecodeStreamRequest: WireCodable {
                         self.chunks.reserveCapacity(reader.entryCount(withTag: 10, limit: context.limits.maxRepeated))
                     }
                     self.chunks.append(value)
-                } catch { throw error.prefixed(with: "chunks[\(index)]") }
+                } catch { throw error.prefixed(field: "chunks", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -384,11 +384,11 @@ extension TesteeValidateRequest: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.kind = TesteePayloadKind(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "kind") }
+                do { self.kind = TesteePayloadKind(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "kind") }
             case 18:
-                do { self.payload = try reader.readBytes() } catch { throw error.prefixed(with: "payload") }
+                do { self.payload = try reader.readBytes() } catch { throw error.prefixed(field: "payload") }
             case 26:
-                do { self.profile = try reader.readString() } catch { throw error.prefixed(with: "profile") }
+                do { self.profile = try reader.readString() } catch { throw error.prefixed(field: "profile") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -438,9 +438,9 @@ extension TesteeJsonToPayloadRequest: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.kind = TesteePayloadKind(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "kind") }
+                do { self.kind = TesteePayloadKind(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "kind") }
             case 18:
-                do { self.json = try reader.readString() } catch { throw error.prefixed(with: "json") }
+                do { self.json = try reader.readString() } catch { throw error.prefixed(field: "json") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -490,9 +490,9 @@ extension TesteePayloadToJsonRequest: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.kind = TesteePayloadKind(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "kind") }
+                do { self.kind = TesteePayloadKind(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "kind") }
             case 18:
-                do { self.payload = try reader.readBytes() } catch { throw error.prefixed(with: "payload") }
+                do { self.payload = try reader.readBytes() } catch { throw error.prefixed(field: "payload") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -542,9 +542,9 @@ extension TesteeRestToPayloadRequest: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.kind = TesteePayloadKind(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "kind") }
+                do { self.kind = TesteePayloadKind(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "kind") }
             case 18:
-                do { self.rest = try reader.readString() } catch { throw error.prefixed(with: "rest") }
+                do { self.rest = try reader.readString() } catch { throw error.prefixed(field: "rest") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -594,9 +594,9 @@ extension TesteePayloadToRestRequest: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.kind = TesteePayloadKind(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "kind") }
+                do { self.kind = TesteePayloadKind(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "kind") }
             case 18:
-                do { self.payload = try reader.readBytes() } catch { throw error.prefixed(with: "payload") }
+                do { self.payload = try reader.readBytes() } catch { throw error.prefixed(field: "payload") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -646,9 +646,9 @@ extension TesteeValidateRestRequest: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.rest = try reader.readString() } catch { throw error.prefixed(with: "rest") }
+                do { self.rest = try reader.readString() } catch { throw error.prefixed(field: "rest") }
             case 18:
-                do { self.profile = try reader.readString() } catch { throw error.prefixed(with: "profile") }
+                do { self.profile = try reader.readString() } catch { throw error.prefixed(field: "profile") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -804,14 +804,14 @@ extension TesteeRequest: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.caseID = try reader.readString() } catch { throw error.prefixed(with: "caseId") }
+                do { self.caseID = try reader.readString() } catch { throw error.prefixed(field: "caseId") }
             case 18:
                 do {
                     var nested = try reader.readNested()
                     var value = self.limits.take() ?? TesteeLimits()
                     try value._merge(from: &nested, &context)
                     self.limits = value
-                } catch { throw error.prefixed(with: "limits") }
+                } catch { throw error.prefixed(field: "limits") }
             case 82:
                 do {
                     var nested = try reader.readNested()
@@ -823,7 +823,7 @@ extension TesteeRequest: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.operation = .decodePayload(value)
-                } catch { throw error.prefixed(with: "decodePayload") }
+                } catch { throw error.prefixed(field: "decodePayload") }
             case 90:
                 do {
                     var nested = try reader.readNested()
@@ -835,7 +835,7 @@ extension TesteeRequest: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.operation = .decodeFrame(value)
-                } catch { throw error.prefixed(with: "decodeFrame") }
+                } catch { throw error.prefixed(field: "decodeFrame") }
             case 98:
                 do {
                     var nested = try reader.readNested()
@@ -847,7 +847,7 @@ extension TesteeRequest: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.operation = .encodeFrame(value)
-                } catch { throw error.prefixed(with: "encodeFrame") }
+                } catch { throw error.prefixed(field: "encodeFrame") }
             case 106:
                 do {
                     var nested = try reader.readNested()
@@ -859,7 +859,7 @@ extension TesteeRequest: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.operation = .decodeStream(value)
-                } catch { throw error.prefixed(with: "decodeStream") }
+                } catch { throw error.prefixed(field: "decodeStream") }
             case 114:
                 do {
                     var nested = try reader.readNested()
@@ -871,7 +871,7 @@ extension TesteeRequest: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.operation = .validate(value)
-                } catch { throw error.prefixed(with: "validate") }
+                } catch { throw error.prefixed(field: "validate") }
             case 122:
                 do {
                     var nested = try reader.readNested()
@@ -883,7 +883,7 @@ extension TesteeRequest: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.operation = .jsonToPayload(value)
-                } catch { throw error.prefixed(with: "jsonToPayload") }
+                } catch { throw error.prefixed(field: "jsonToPayload") }
             case 130:
                 do {
                     var nested = try reader.readNested()
@@ -895,7 +895,7 @@ extension TesteeRequest: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.operation = .payloadToJson(value)
-                } catch { throw error.prefixed(with: "payloadToJson") }
+                } catch { throw error.prefixed(field: "payloadToJson") }
             case 162:
                 do {
                     var nested = try reader.readNested()
@@ -907,7 +907,7 @@ extension TesteeRequest: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.operation = .restToPayload(value)
-                } catch { throw error.prefixed(with: "restToPayload") }
+                } catch { throw error.prefixed(field: "restToPayload") }
             case 170:
                 do {
                     var nested = try reader.readNested()
@@ -919,7 +919,7 @@ extension TesteeRequest: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.operation = .payloadToRest(value)
-                } catch { throw error.prefixed(with: "payloadToRest") }
+                } catch { throw error.prefixed(field: "payloadToRest") }
             case 178:
                 do {
                     var nested = try reader.readNested()
@@ -931,7 +931,7 @@ extension TesteeRequest: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.operation = .validateRest(value)
-                } catch { throw error.prefixed(with: "validateRest") }
+                } catch { throw error.prefixed(field: "validateRest") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -944,13 +944,13 @@ extension TesteeRequest: WireCodable {
         if unknownFields, let value = self.limits {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "limits") }
+            } catch { throw error.prefixed(field: "limits") }
         }
         switch operation {
         case .decodeStream(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "decodeStream") }
+            } catch { throw error.prefixed(field: "decodeStream") }
         default: break
         }
         if unknownFields {
@@ -958,39 +958,39 @@ extension TesteeRequest: WireCodable {
             case .decodePayload(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "decodePayload") }
+                } catch { throw error.prefixed(field: "decodePayload") }
             case .decodeFrame(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "decodeFrame") }
+                } catch { throw error.prefixed(field: "decodeFrame") }
             case .encodeFrame(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "encodeFrame") }
+                } catch { throw error.prefixed(field: "encodeFrame") }
             case .validate(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "validate") }
+                } catch { throw error.prefixed(field: "validate") }
             case .jsonToPayload(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "jsonToPayload") }
+                } catch { throw error.prefixed(field: "jsonToPayload") }
             case .payloadToJson(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "payloadToJson") }
+                } catch { throw error.prefixed(field: "payloadToJson") }
             case .restToPayload(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "restToPayload") }
+                } catch { throw error.prefixed(field: "restToPayload") }
             case .payloadToRest(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "payloadToRest") }
+                } catch { throw error.prefixed(field: "payloadToRest") }
             case .validateRest(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "validateRest") }
+                } catch { throw error.prefixed(field: "validateRest") }
             default: break
             }
         }
@@ -1039,11 +1039,11 @@ extension TesteeFailure: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.code = try reader.readString() } catch { throw error.prefixed(with: "code") }
+                do { self.code = try reader.readString() } catch { throw error.prefixed(field: "code") }
             case 18:
-                do { self.path = try reader.readString() } catch { throw error.prefixed(with: "path") }
+                do { self.path = try reader.readString() } catch { throw error.prefixed(field: "path") }
             case 26:
-                do { self.reason = try reader.readString() } catch { throw error.prefixed(with: "reason") }
+                do { self.reason = try reader.readString() } catch { throw error.prefixed(field: "reason") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -1103,13 +1103,13 @@ extension TesteeDecodedFrame: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 8:
-                do { self.kind = TesteePayloadKind(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(with: "kind") }
+                do { self.kind = TesteePayloadKind(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "kind") }
             case 16:
-                do { self.compression = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "compression") }
+                do { self.compression = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "compression") }
             case 24:
-                do { self.dictionaryID = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(with: "dictionaryId") }
+                do { self.dictionaryID = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "dictionaryId") }
             case 34:
-                do { self.payload = try reader.readBytes() } catch { throw error.prefixed(with: "payload") }
+                do { self.payload = try reader.readBytes() } catch { throw error.prefixed(field: "payload") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -1179,7 +1179,7 @@ extension TesteeStreamResult: WireCodable {
                 let index = self.frames.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "frames[\(index)]",
+                        .limitRepeated, path: [.field("frames"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -1189,16 +1189,16 @@ extension TesteeStreamResult: WireCodable {
                     }
                     self.frames.append(TesteeDecodedFrame())
                     try self.frames[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "frames[\(index)]") }
+                } catch { throw error.prefixed(field: "frames", index: index) }
             case 18:
                 do {
                     var nested = try reader.readNested()
                     var value = self.failure.take() ?? TesteeFailure()
                     try value._merge(from: &nested, &context)
                     self.failure = value
-                } catch { throw error.prefixed(with: "failure") }
+                } catch { throw error.prefixed(field: "failure") }
             case 24:
-                do { self.incompleteTail = try reader.readVarint() != 0 } catch { throw error.prefixed(with: "incompleteTail") }
+                do { self.incompleteTail = try reader.readVarint() != 0 } catch { throw error.prefixed(field: "incompleteTail") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -1216,13 +1216,13 @@ extension TesteeStreamResult: WireCodable {
                 guard unknownFields else { continue }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "frames[\(index)]") }
+                } catch { throw error.prefixed(field: "frames", index: index) }
             }
         }
         if unknownFields, let value = self.failure {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "failure") }
+            } catch { throw error.prefixed(field: "failure") }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -1279,15 +1279,15 @@ extension TesteeFinding: WireCodable {
             let tag = try reader.readTag()
             switch tag {
             case 10:
-                do { self.code = try reader.readString() } catch { throw error.prefixed(with: "code") }
+                do { self.code = try reader.readString() } catch { throw error.prefixed(field: "code") }
             case 18:
-                do { self.path = try reader.readString() } catch { throw error.prefixed(with: "path") }
+                do { self.path = try reader.readString() } catch { throw error.prefixed(field: "path") }
             case 26:
-                do { self.severity = try reader.readString() } catch { throw error.prefixed(with: "severity") }
+                do { self.severity = try reader.readString() } catch { throw error.prefixed(field: "severity") }
             case 32:
-                do { self.limit = Int64(bitPattern: try reader.readVarint()) } catch { throw error.prefixed(with: "limit") }
+                do { self.limit = Int64(bitPattern: try reader.readVarint()) } catch { throw error.prefixed(field: "limit") }
             case 40:
-                do { self.actual = Int64(bitPattern: try reader.readVarint()) } catch { throw error.prefixed(with: "actual") }
+                do { self.actual = Int64(bitPattern: try reader.readVarint()) } catch { throw error.prefixed(field: "actual") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -1341,7 +1341,7 @@ extension TesteeFindings: WireCodable {
                 let index = self.findings.count
                 if index >= context.limits.maxRepeated {
                     throw IMCodecError(
-                        .limitRepeated, path: "findings[\(index)]",
+                        .limitRepeated, path: [.field("findings"), .index(index)],
                         reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
                 }
                 do {
@@ -1351,7 +1351,7 @@ extension TesteeFindings: WireCodable {
                     }
                     self.findings.append(TesteeFinding())
                     try self.findings[index]._merge(from: &nested, &context)
-                } catch { throw error.prefixed(with: "findings[\(index)]") }
+                } catch { throw error.prefixed(field: "findings", index: index) }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -1369,7 +1369,7 @@ extension TesteeFindings: WireCodable {
                 guard unknownFields else { continue }
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "findings[\(index)]") }
+                } catch { throw error.prefixed(field: "findings", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -1476,7 +1476,7 @@ extension TesteeResponse: WireCodable {
             case 10:
                 do {
                     self.result = .payload(try reader.readBytes())
-                } catch { throw error.prefixed(with: "payload") }
+                } catch { throw error.prefixed(field: "payload") }
             case 18:
                 do {
                     var nested = try reader.readNested()
@@ -1488,11 +1488,11 @@ extension TesteeResponse: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.result = .frame(value)
-                } catch { throw error.prefixed(with: "frame") }
+                } catch { throw error.prefixed(field: "frame") }
             case 26:
                 do {
                     self.result = .frameBytes(try reader.readBytes())
-                } catch { throw error.prefixed(with: "frameBytes") }
+                } catch { throw error.prefixed(field: "frameBytes") }
             case 34:
                 do {
                     var nested = try reader.readNested()
@@ -1504,7 +1504,7 @@ extension TesteeResponse: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.result = .stream(value)
-                } catch { throw error.prefixed(with: "stream") }
+                } catch { throw error.prefixed(field: "stream") }
             case 42:
                 do {
                     var nested = try reader.readNested()
@@ -1516,11 +1516,11 @@ extension TesteeResponse: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.result = .findings(value)
-                } catch { throw error.prefixed(with: "findings") }
+                } catch { throw error.prefixed(field: "findings") }
             case 50:
                 do {
                     self.result = .json(try reader.readString())
-                } catch { throw error.prefixed(with: "json") }
+                } catch { throw error.prefixed(field: "json") }
             case 58:
                 do {
                     var nested = try reader.readNested()
@@ -1532,19 +1532,19 @@ extension TesteeResponse: WireCodable {
                     }
                     try value._merge(from: &nested, &context)
                     self.result = .failure(value)
-                } catch { throw error.prefixed(with: "failure") }
+                } catch { throw error.prefixed(field: "failure") }
             case 66:
                 do {
                     self.result = .skipped(try reader.readString())
-                } catch { throw error.prefixed(with: "skipped") }
+                } catch { throw error.prefixed(field: "skipped") }
             case 74:
                 do {
                     self.result = .runtimeError(try reader.readString())
-                } catch { throw error.prefixed(with: "runtimeError") }
+                } catch { throw error.prefixed(field: "runtimeError") }
             case 82:
                 do {
                     self.result = .rest(try reader.readString())
-                } catch { throw error.prefixed(with: "rest") }
+                } catch { throw error.prefixed(field: "rest") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -1558,11 +1558,11 @@ extension TesteeResponse: WireCodable {
         case .stream(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "stream") }
+            } catch { throw error.prefixed(field: "stream") }
         case .findings(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
-            } catch { throw error.prefixed(with: "findings") }
+            } catch { throw error.prefixed(field: "findings") }
         default: break
         }
         if unknownFields {
@@ -1570,11 +1570,11 @@ extension TesteeResponse: WireCodable {
             case .frame(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "frame") }
+                } catch { throw error.prefixed(field: "frame") }
             case .failure(let value)?:
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
-                } catch { throw error.prefixed(with: "failure") }
+                } catch { throw error.prefixed(field: "failure") }
             default: break
             }
         }

@@ -57,58 +57,58 @@ extension TesteeLimits {
                 if case .null = member.value { continue }
                 do {
                     self.maxFrameBytes = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "maxFrameBytes") }
+                } catch { throw error.prefixed(field: "maxFrameBytes") }
             case "maxInflatedBytes", "max_inflated_bytes":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.maxInflatedBytes = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "maxInflatedBytes") }
+                } catch { throw error.prefixed(field: "maxInflatedBytes") }
             case "maxInflateRatio", "max_inflate_ratio":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.maxInflateRatio = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "maxInflateRatio") }
+                } catch { throw error.prefixed(field: "maxInflateRatio") }
             case "maxDepth", "max_depth":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.maxDepth = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "maxDepth") }
+                } catch { throw error.prefixed(field: "maxDepth") }
             case "maxElems", "max_elems":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.maxElems = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "maxElems") }
+                } catch { throw error.prefixed(field: "maxElems") }
             case "maxRepeated", "max_repeated":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.maxRepeated = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "maxRepeated") }
+                } catch { throw error.prefixed(field: "maxRepeated") }
             case "maxBatchMessages", "max_batch_messages":
                 try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.maxBatchMessages = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "maxBatchMessages") }
+                } catch { throw error.prefixed(field: "maxBatchMessages") }
             case "maxDocumentBytes", "max_document_bytes":
                 try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.maxDocumentBytes = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "maxDocumentBytes") }
+                } catch { throw error.prefixed(field: "maxDocumentBytes") }
             case "maxProblems", "max_problems":
                 try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.maxProblems = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "maxProblems") }
+                } catch { throw error.prefixed(field: "maxProblems") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "TesteeLimits has no field named \(member.key)")
             }
         }
@@ -141,16 +141,16 @@ extension TesteeDecodePayloadRequest {
                 if case .null = member.value { continue }
                 do {
                     self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(member.value, named: TesteePayloadKind._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "kind") }
+                } catch { throw error.prefixed(field: "kind") }
             case "payload":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.payload = try JSONScalar.bytes(member.value)
-                } catch { throw error.prefixed(with: "payload") }
+                } catch { throw error.prefixed(field: "payload") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "TesteeDecodePayloadRequest has no field named \(member.key)")
             }
         }
@@ -179,10 +179,10 @@ extension TesteeDecodeFrameRequest {
                 if case .null = member.value { continue }
                 do {
                     self.frame = try JSONScalar.bytes(member.value)
-                } catch { throw error.prefixed(with: "frame") }
+                } catch { throw error.prefixed(field: "frame") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "TesteeDecodeFrameRequest has no field named \(member.key)")
             }
         }
@@ -231,40 +231,40 @@ extension TesteeEncodeFrameRequest {
                 if case .null = member.value { continue }
                 do {
                     self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(member.value, named: TesteePayloadKind._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "kind") }
+                } catch { throw error.prefixed(field: "kind") }
             case "payload":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.payload = try JSONScalar.bytes(member.value)
-                } catch { throw error.prefixed(with: "payload") }
+                } catch { throw error.prefixed(field: "payload") }
             case "compression":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.compression = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "compression") }
+                } catch { throw error.prefixed(field: "compression") }
             case "threshold":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.threshold = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "threshold") }
+                } catch { throw error.prefixed(field: "threshold") }
             case "level":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.level = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "level") }
+                } catch { throw error.prefixed(field: "level") }
             case "dictionaryId", "dictionary_id":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.dictionaryID = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "dictionaryId") }
+                } catch { throw error.prefixed(field: "dictionaryId") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "TesteeEncodeFrameRequest has no field named \(member.key)")
             }
         }
@@ -294,7 +294,7 @@ extension TesteeDecodeStreamRequest {
                 try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "chunks") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "chunks") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "chunks", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -302,11 +302,11 @@ extension TesteeDecodeStreamRequest {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.chunks.append(try JSONScalar.bytes(element))
-                    } catch { throw error.prefixed(with: "chunks[\(index)]") }
+                    } catch { throw error.prefixed(field: "chunks", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "TesteeDecodeStreamRequest has no field named \(member.key)")
             }
         }
@@ -343,22 +343,22 @@ extension TesteeValidateRequest {
                 if case .null = member.value { continue }
                 do {
                     self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(member.value, named: TesteePayloadKind._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "kind") }
+                } catch { throw error.prefixed(field: "kind") }
             case "payload":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.payload = try JSONScalar.bytes(member.value)
-                } catch { throw error.prefixed(with: "payload") }
+                } catch { throw error.prefixed(field: "payload") }
             case "profile":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.profile = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "profile") }
+                } catch { throw error.prefixed(field: "profile") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "TesteeValidateRequest has no field named \(member.key)")
             }
         }
@@ -391,16 +391,16 @@ extension TesteeJsonToPayloadRequest {
                 if case .null = member.value { continue }
                 do {
                     self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(member.value, named: TesteePayloadKind._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "kind") }
+                } catch { throw error.prefixed(field: "kind") }
             case "json":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.json = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "json") }
+                } catch { throw error.prefixed(field: "json") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "TesteeJsonToPayloadRequest has no field named \(member.key)")
             }
         }
@@ -433,16 +433,16 @@ extension TesteePayloadToJsonRequest {
                 if case .null = member.value { continue }
                 do {
                     self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(member.value, named: TesteePayloadKind._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "kind") }
+                } catch { throw error.prefixed(field: "kind") }
             case "payload":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.payload = try JSONScalar.bytes(member.value)
-                } catch { throw error.prefixed(with: "payload") }
+                } catch { throw error.prefixed(field: "payload") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "TesteePayloadToJsonRequest has no field named \(member.key)")
             }
         }
@@ -475,16 +475,16 @@ extension TesteeRestToPayloadRequest {
                 if case .null = member.value { continue }
                 do {
                     self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(member.value, named: TesteePayloadKind._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "kind") }
+                } catch { throw error.prefixed(field: "kind") }
             case "rest":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.rest = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "rest") }
+                } catch { throw error.prefixed(field: "rest") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "TesteeRestToPayloadRequest has no field named \(member.key)")
             }
         }
@@ -517,16 +517,16 @@ extension TesteePayloadToRestRequest {
                 if case .null = member.value { continue }
                 do {
                     self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(member.value, named: TesteePayloadKind._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "kind") }
+                } catch { throw error.prefixed(field: "kind") }
             case "payload":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.payload = try JSONScalar.bytes(member.value)
-                } catch { throw error.prefixed(with: "payload") }
+                } catch { throw error.prefixed(field: "payload") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "TesteePayloadToRestRequest has no field named \(member.key)")
             }
         }
@@ -559,16 +559,16 @@ extension TesteeValidateRestRequest {
                 if case .null = member.value { continue }
                 do {
                     self.rest = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "rest") }
+                } catch { throw error.prefixed(field: "rest") }
             case "profile":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.profile = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "profile") }
+                } catch { throw error.prefixed(field: "profile") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "TesteeValidateRestRequest has no field named \(member.key)")
             }
         }
@@ -634,86 +634,86 @@ extension TesteeRequest {
                 if case .null = member.value { continue }
                 do {
                     self.caseID = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "caseId") }
+                } catch { throw error.prefixed(field: "caseId") }
             case "limits":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.limits = try TesteeLimits(_json: member.value, &context)
-                } catch { throw error.prefixed(with: "limits") }
+                } catch { throw error.prefixed(field: "limits") }
             case "decodePayload", "decode_payload":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
                 do {
                     self.operation = .decodePayload(try TesteeDecodePayloadRequest(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "decodePayload") }
+                } catch { throw error.prefixed(field: "decodePayload") }
             case "decodeFrame", "decode_frame":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
                 do {
                     self.operation = .decodeFrame(try TesteeDecodeFrameRequest(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "decodeFrame") }
+                } catch { throw error.prefixed(field: "decodeFrame") }
             case "encodeFrame", "encode_frame":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
                 do {
                     self.operation = .encodeFrame(try TesteeEncodeFrameRequest(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "encodeFrame") }
+                } catch { throw error.prefixed(field: "encodeFrame") }
             case "decodeStream", "decode_stream":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
                 do {
                     self.operation = .decodeStream(try TesteeDecodeStreamRequest(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "decodeStream") }
+                } catch { throw error.prefixed(field: "decodeStream") }
             case "validate":
                 try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
                 do {
                     self.operation = .validate(try TesteeValidateRequest(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "validate") }
+                } catch { throw error.prefixed(field: "validate") }
             case "jsonToPayload", "json_to_payload":
                 try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
                 do {
                     self.operation = .jsonToPayload(try TesteeJsonToPayloadRequest(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "jsonToPayload") }
+                } catch { throw error.prefixed(field: "jsonToPayload") }
             case "payloadToJson", "payload_to_json":
                 try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
                 do {
                     self.operation = .payloadToJson(try TesteePayloadToJsonRequest(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "payloadToJson") }
+                } catch { throw error.prefixed(field: "payloadToJson") }
             case "restToPayload", "rest_to_payload":
                 try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
                 do {
                     self.operation = .restToPayload(try TesteeRestToPayloadRequest(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "restToPayload") }
+                } catch { throw error.prefixed(field: "restToPayload") }
             case "payloadToRest", "payload_to_rest":
                 try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
                 do {
                     self.operation = .payloadToRest(try TesteePayloadToRestRequest(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "payloadToRest") }
+                } catch { throw error.prefixed(field: "payloadToRest") }
             case "validateRest", "validate_rest":
                 try JSONDecodeContext.markSeen(&seen, bit: 11, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
                 do {
                     self.operation = .validateRest(try TesteeValidateRestRequest(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "validateRest") }
+                } catch { throw error.prefixed(field: "validateRest") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "TesteeRequest has no field named \(member.key)")
             }
         }
@@ -750,22 +750,22 @@ extension TesteeFailure {
                 if case .null = member.value { continue }
                 do {
                     self.code = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "code") }
+                } catch { throw error.prefixed(field: "code") }
             case "path":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.path = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "path") }
+                } catch { throw error.prefixed(field: "path") }
             case "reason":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.reason = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "reason") }
+                } catch { throw error.prefixed(field: "reason") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "TesteeFailure has no field named \(member.key)")
             }
         }
@@ -806,28 +806,28 @@ extension TesteeDecodedFrame {
                 if case .null = member.value { continue }
                 do {
                     self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(member.value, named: TesteePayloadKind._number(forProtoName:)))
-                } catch { throw error.prefixed(with: "kind") }
+                } catch { throw error.prefixed(field: "kind") }
             case "compression":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.compression = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "compression") }
+                } catch { throw error.prefixed(field: "compression") }
             case "dictionaryId", "dictionary_id":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.dictionaryID = try JSONScalar.uint32(member.value)
-                } catch { throw error.prefixed(with: "dictionaryId") }
+                } catch { throw error.prefixed(field: "dictionaryId") }
             case "payload":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.payload = try JSONScalar.bytes(member.value)
-                } catch { throw error.prefixed(with: "payload") }
+                } catch { throw error.prefixed(field: "payload") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "TesteeDecodedFrame has no field named \(member.key)")
             }
         }
@@ -865,7 +865,7 @@ extension TesteeStreamResult {
                 try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "frames") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "frames") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "frames", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -873,23 +873,23 @@ extension TesteeStreamResult {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.frames.append(try TesteeDecodedFrame(_json: element, &context))
-                    } catch { throw error.prefixed(with: "frames[\(index)]") }
+                    } catch { throw error.prefixed(field: "frames", index: index) }
                 }
             case "failure":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.failure = try TesteeFailure(_json: member.value, &context)
-                } catch { throw error.prefixed(with: "failure") }
+                } catch { throw error.prefixed(field: "failure") }
             case "incompleteTail", "incomplete_tail":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.incompleteTail = try JSONScalar.bool(member.value)
-                } catch { throw error.prefixed(with: "incompleteTail") }
+                } catch { throw error.prefixed(field: "incompleteTail") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "TesteeStreamResult has no field named \(member.key)")
             }
         }
@@ -934,34 +934,34 @@ extension TesteeFinding {
                 if case .null = member.value { continue }
                 do {
                     self.code = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "code") }
+                } catch { throw error.prefixed(field: "code") }
             case "path":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.path = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "path") }
+                } catch { throw error.prefixed(field: "path") }
             case "severity":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.severity = try JSONScalar.string(member.value)
-                } catch { throw error.prefixed(with: "severity") }
+                } catch { throw error.prefixed(field: "severity") }
             case "limit":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.limit = try JSONScalar.int64(member.value)
-                } catch { throw error.prefixed(with: "limit") }
+                } catch { throw error.prefixed(field: "limit") }
             case "actual":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 do {
                     self.actual = try JSONScalar.int64(member.value)
-                } catch { throw error.prefixed(with: "actual") }
+                } catch { throw error.prefixed(field: "actual") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "TesteeFinding has no field named \(member.key)")
             }
         }
@@ -991,7 +991,7 @@ extension TesteeFindings {
                 try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
                 if case .null = member.value { continue }
                 let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(with: "findings") }
+                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "findings") }
                 if elements.count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "findings", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
@@ -999,11 +999,11 @@ extension TesteeFindings {
                 for (index, element) in elements.enumerated() {
                     do {
                         self.findings.append(try TesteeFinding(_json: element, &context))
-                    } catch { throw error.prefixed(with: "findings[\(index)]") }
+                    } catch { throw error.prefixed(field: "findings", index: index) }
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "TesteeFindings has no field named \(member.key)")
             }
         }
@@ -1062,73 +1062,73 @@ extension TesteeResponse {
                 try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
                 do {
                     self.result = .payload(try JSONScalar.bytes(member.value))
-                } catch { throw error.prefixed(with: "payload") }
+                } catch { throw error.prefixed(field: "payload") }
             case "frame":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
                 do {
                     self.result = .frame(try TesteeDecodedFrame(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "frame") }
+                } catch { throw error.prefixed(field: "frame") }
             case "frameBytes", "frame_bytes":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
                 do {
                     self.result = .frameBytes(try JSONScalar.bytes(member.value))
-                } catch { throw error.prefixed(with: "frameBytes") }
+                } catch { throw error.prefixed(field: "frameBytes") }
             case "stream":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
                 do {
                     self.result = .stream(try TesteeStreamResult(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "stream") }
+                } catch { throw error.prefixed(field: "stream") }
             case "findings":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
                 do {
                     self.result = .findings(try TesteeFindings(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "findings") }
+                } catch { throw error.prefixed(field: "findings") }
             case "json":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
                 do {
                     self.result = .json(try JSONScalar.string(member.value))
-                } catch { throw error.prefixed(with: "json") }
+                } catch { throw error.prefixed(field: "json") }
             case "failure":
                 try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
                 do {
                     self.result = .failure(try TesteeFailure(_json: member.value, &context))
-                } catch { throw error.prefixed(with: "failure") }
+                } catch { throw error.prefixed(field: "failure") }
             case "skipped":
                 try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
                 do {
                     self.result = .skipped(try JSONScalar.string(member.value))
-                } catch { throw error.prefixed(with: "skipped") }
+                } catch { throw error.prefixed(field: "skipped") }
             case "runtimeError", "runtime_error":
                 try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
                 do {
                     self.result = .runtimeError(try JSONScalar.string(member.value))
-                } catch { throw error.prefixed(with: "runtimeError") }
+                } catch { throw error.prefixed(field: "runtimeError") }
             case "rest":
                 try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
                 if case .null = member.value { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
                 do {
                     self.result = .rest(try JSONScalar.string(member.value))
-                } catch { throw error.prefixed(with: "rest") }
+                } catch { throw error.prefixed(field: "rest") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: member.key,
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
                     reason: "TesteeResponse has no field named \(member.key)")
             }
         }
