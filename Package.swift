@@ -29,7 +29,7 @@ let package = Package(
     ],
     traits: [
         // Opt-in integration. A package that depends on imcodec without
-        // naming this trait never fetches or builds swift-nio (docs/SERVERS.md).
+        // naming this trait never fetches or builds swift-nio (Sources/IMCodecNIO/IMCodecNIO.docc/Servers.md).
         .trait(
             name: "SwiftNIO",
             description: "Builds IMCodecNIO: SwiftNIO decoders and encoders for frames, on swift-nio."
@@ -37,7 +37,7 @@ let package = Package(
         // zstd frames (compression 2) through the system libzstd; on by
         // default. A package that depends on imcodec with `traits: []`
         // builds without libzstd, and its readers answer zstd frames with
-        // frame.zstd-unavailable (docs/FRAME_FORMAT.md).
+        // frame.zstd-unavailable (Sources/IMCodec/IMCodec.docc/FrameFormat.md).
         .trait(name: "Zstd", description: "zstd frames through the system libzstd (libzstd-dev)."),
         // Deflate without a preset dictionary through the system libdeflate
         // (a third less time than zlib for the same bytes); zlib otherwise.
@@ -225,4 +225,11 @@ if ProcessInfo.processInfo.environment["IMCODEC_FUZZ"] != nil {
                 name: name, dependencies: ["IMCodecTestSupport", "FuzzSupport"], path: "FuzzTesting/\(name)"))
         package.products.append(.executable(name: name, targets: [name]))
     }
+}
+
+// swift-docc-plugin, for `swift package generate-documentation`, only when
+// IMCODEC_DOCS is set (scripts/check-docs.sh sets it): a package that depends
+// on imcodec never fetches it (scripts/check-consumer-deps.sh).
+if ProcessInfo.processInfo.environment["IMCODEC_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
 }

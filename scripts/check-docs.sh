@@ -1,67 +1,104 @@
 #!/usr/bin/env bash
-# Builds IMCodec's documentation with DocC (the toolchain's docc, from the
-# public symbol graph and Sources/IMCodec/IMCodec.docc) and checks it:
-# DocC reports no warning; no page is for a declaration that
-# swift-api-digester's dump of the module shows as not public, or that it does
-# not show at all, and no page has an `_`-prefixed name, so no package or
-# internal symbol (WireReader, WireCodable, `_merge`) is shown; and every
-# public type is listed in a topic group of the catalog's module page, none
-# left to the groups DocC makes for what is not curated.
+# Builds the DocC documentation of every public module with swift-docc-plugin
+# (`swift package generate-documentation`; IMCODEC_DOCS=1 makes Package.swift
+# depend on the plugin) and checks each archive:
+# - DocC reports no warning (`--warnings-as-errors`, and no `warning:` line);
+# - no page is for a declaration that swift-api-digester's dump of the module
+#   shows as not public, or that it does not show at all, and no page has an
+#   `_`-prefixed name other than an extended module's (`_Concurrency`), so no
+#   package or internal symbol is shown;
+# - every public top-level symbol, article and extended module is listed in a
+#   topic group of the catalog's module page, none left to the groups DocC
+#   makes for what is not curated.
+# It builds in its own scratch path, .build-docs, with every trait on
+# (IMCodecNIO is empty without SwiftNIO), so the root build is left as it is.
 #
-#   scripts/check-docs.sh              check (needs `swift build` first)
-#   scripts/check-docs.sh OUTPUT-DIR   check, and keep the archive there
+#   scripts/check-docs.sh              check
+#   scripts/check-docs.sh OUTPUT-DIR   check, and keep the archives there
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/imcodec-module.sh
+export IMCODEC_DOCS=1
+modules=(IMCodec IMCodecREST IMCodecValidation IMCodecTestee IMCodecConformance IMCodecNIO)
+scratch=.build-docs
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-archive=${1:-$work/IMCodec.doccarchive}
+out=${1:-$work/archives}
 
-imcodec_symbol_graph "$work/graphs"
-rm -rf "$archive"
-docc convert Sources/IMCodec/IMCodec.docc --additional-symbol-graph-dir "$work/graphs" \
-    --output-path "$archive" --fallback-display-name IMCodec --fallback-bundle-identifier imcodec.IMCodec \
-    --warnings-as-errors >"$work/docc.log" 2>&1 || { cat "$work/docc.log" >&2; exit 1; }
+swift=(swift package --scratch-path "$scratch" --enable-all-traits)
+targets=()
+for module in "${modules[@]}"; do
+    targets+=(--target "$module")
+done
+"${swift[@]}" --disable-sandbox generate-documentation "${targets[@]}" --warnings-as-errors \
+    >"$work/docc.log" 2>&1 || { cat "$work/docc.log" >&2; exit 1; }
+if grep -E "(^|[ :])warning:" "$work/docc.log" >&2; then
+    echo "DocC or the build of the symbol graphs warned (above)" >&2
+    exit 1
+fi
 
-imcodec_sdk_dump "$work/sdk.json"
+imcodec_bin=$(swift build --scratch-path "$scratch" --enable-all-traits --show-bin-path)
+source scripts/imcodec-module.sh
+mkdir -p "$out"
+for module in "${modules[@]}"; do
+    rm -rf "${out:?}/$module.doccarchive"
+    cp -R "$scratch/plugins/Swift-DocC/outputs/$module.doccarchive" "$out/"
+    imcodec_sdk_dump "$work/$module.sdk.json" "$module"
+done
 
-python3 - "$archive" "$work/sdk.json" <<'PY'
+python3 - "$out" "$work" "${modules[@]}" <<'PY'
 import json, os, sys
-archive, sdk = sys.argv[1:]
-data = os.path.join(archive, "data", "documentation")
-public, hidden = set(), set()
-def walk(node, internal):
-    internal = internal or node.get("isInternal", False)
-    if node.get("usr") and node.get("declKind"):
-        (hidden if internal else public).add(node["usr"])
-    for child in node.get("children", []):
-        walk(child, internal)
-walk(json.load(open(sdk, encoding="utf-8"))["ABIRoot"], False)
-problems, pages = [], 0
-for root, _, files in os.walk(data):
-    for name in files:
-        if not name.endswith(".json"):
-            continue
-        pages += 1
-        page = json.load(open(os.path.join(root, name), encoding="utf-8"))
-        path = page["identifier"]["url"]
+out, work, modules = sys.argv[1], sys.argv[2], sys.argv[3:]
+failed = False
+for module in modules:
+    archive = os.path.join(out, f"{module}.doccarchive")
+    data = os.path.join(archive, "data", "documentation")
+    public, hidden = set(), set()
+    def walk(node, internal):
+        internal = internal or node.get("isInternal", False)
+        if node.get("usr") and node.get("declKind"):
+            (hidden if internal else public).add(node["usr"])
+        for child in node.get("children", []):
+            walk(child, internal)
+    walk(json.load(open(os.path.join(work, f"{module}.sdk.json"), encoding="utf-8"))["ABIRoot"], False)
+    own = f"s:{len(module)}{module}"
+    pages = {}
+    for root, _, files in os.walk(data):
+        for name in files:
+            if name.endswith(".json"):
+                page = json.load(open(os.path.join(root, name), encoding="utf-8"))
+                pages[page["identifier"]["url"]] = page
+    # The pages of the modules this one extends (`_Concurrency` for an
+    # extension of `AsyncSequence`) are named for those modules.
+    extended = [url + "/" for url, page in pages.items()
+                if page.get("metadata", {}).get("roleHeading") == "Extended Module"]
+    problems = []
+    for url, page in pages.items():
+        path = url
+        for prefix in extended:
+            if (url + "/").startswith(prefix):
+                path = url[len(prefix):]
+        if any(c.startswith("_") for c in path.split("/")):
+            problems.append(f"an _-prefixed name has a page: {url}")
         # A member a type has from a protocol extension: the extension's
         # declaration, then `::SYNTHESIZED::` and the type.
         usr = page.get("metadata", {}).get("externalID", "").split("::SYNTHESIZED::")[0]
-        if any(c.startswith("_") for c in path.split("/")):
-            problems.append(f"an _-prefixed name has a page: {path}")
         if usr in hidden:
-            problems.append(f"a page for a declaration that is not public: {path}")
-        elif usr and usr.startswith("s:7IMCodec") and usr not in public:
-            problems.append(f"a page for a declaration the module's public API does not have: {path}")
-module = json.load(open(os.path.join(data, "imcodec.json"), encoding="utf-8"))
-for section in module.get("topicSections", []):
-    if section.get("generated"):
-        names = ", ".join(i.rsplit("/", 1)[1] for i in section["identifiers"])
-        problems.append(f"not in a topic group of IMCodec.md (in DocC's own '{section.get('title')}' group): {names}")
-if problems:
-    sys.exit("\n".join(problems))
-curated = sum(len(s["identifiers"]) for s in module.get("topicSections", []))
-print(f"IMCodec documentation: {pages} pages, none for a declaration that is not public;"
-      f" {curated} entries in the module page's topic groups, nothing uncurated")
+            problems.append(f"a page for a declaration that is not public: {url}")
+        elif usr.startswith(own) and usr not in public:
+            problems.append(f"a page for a declaration the module's public API does not have: {url}")
+    page = json.load(open(os.path.join(data, f"{module.lower()}.json"), encoding="utf-8"))
+    for section in page.get("topicSections", []):
+        if section.get("generated"):
+            names = ", ".join(i.rsplit("/", 1)[1] for i in section["identifiers"])
+            problems.append(f"not in a topic group of {module}.md (in DocC's own '{section.get('title')}' group): {names}")
+    if not page.get("topicSections"):
+        problems.append(f"{module}'s module page has no topic groups")
+    curated = sum(len(s["identifiers"]) for s in page.get("topicSections", []))
+    if problems:
+        failed = True
+        print(f"{module}:\n  " + "\n  ".join(problems), file=sys.stderr)
+    else:
+        print(f"{module} documentation: {len(pages)} pages, none for a declaration that is not public;"
+              f" {curated} entries in the module page's topic groups, nothing uncurated")
+sys.exit(1 if failed else 0)
 PY

@@ -10,7 +10,8 @@ OUTPUT_ROOT:
   Sources/IMCodecReference/Generated/constraints.h   the C reference's defaults and limits type
   Sources/IMCodecReference/Generated/constraints.c   the C reference's sdk-guide and current profiles
   docs/LIMITS.md                                     every limit and rule with its source
-  docs/VALIDATION.md                                 the profile table (between markers)
+  Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md
+                                                     the profile table (between markers)
   Sources/IMCodec/IMCodec.docc/Limits.md             the decoding limits table (between markers)
 
     python3 scripts/generate_constraints.py [OUTPUT_ROOT]
@@ -349,12 +350,12 @@ def gen_limits_md(decl):
            "and this page are generated from the declarations; the Python vector",
            "generators read the same declarations and compute their expectations",
            "themselves. The rows (M1, G3, F8, D1 …) are the ids the code and the finding",
-           "tables of docs/VALIDATION.md cite.", "",
+           "tables of Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md cite.", "",
            "## Sources", "",
            "The **sdk-guide** profile holds the numbers of the Tencent IM SDK guides below",
            "(and RongCloud's connection status page); the **current** profile those of the",
            "newer public documentation. `seed`, the profile's earlier name, is still",
-           "accepted where a profile is named in text (docs/MIGRATION.md).",
+           "accepted where a profile is named in text (Sources/IMCodec/IMCodec.docc/Migration.md).",
            "", "| name used below | what it is |", "|---|---|",
            "| Messaging guide | The Tencent IM SDK guide to sending and receiving messages: Message Classification, the elem table, image levels and the receive example, Sending group @ messages, Sending Targeted Group Messages, combined (merger) messages, multi-elem messages; https://intl.cloud.tencent.com/document/product/1047/34321 |",
            "| Group guide | The Tencent IM SDK group guide: Group Overview, createGroup and the modifyGroup* parameters with their byte limits, group tips and group system elems, the operator platform comment; it links the Group System page https://intl.cloud.tencent.com/document/product/1047/33529 |",
@@ -388,7 +389,7 @@ def gen_limits_md(decl):
     discs = ", ".join("%s.%s" % (r.message, r.field) for r in decl.rules if r.kind == "discriminator")
     out += ["", "Enum fields whose value must be one the schema names (`enum.unknown-value`, a warning): " + enums + ".",
             "", "Kind fields that must not be left at 0 (`enum.unspecified`, a warning): " + discs + ".",
-            "", "docs/VALIDATION.md gives, for every row, the tests and vectors that pin it.", "",
+            "", "Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md gives, for every row, the tests and vectors that pin it.", "",
             "## Decoding limits", "",
             "`DecodingLimits` in Swift, `imcodec_ref_limits` in C, `Limits` in the testee protocol. The same",
             "defaults in every profile.", "",
@@ -437,7 +438,7 @@ def main():
     write(root, "Sources/IMCodecReference/Generated/constraints.h", gen_c(decl))
     write(root, "Sources/IMCodecReference/Generated/constraints.c", gen_c_tables(decl))
     write(root, "docs/LIMITS.md", gen_limits_md(decl))
-    fill(root, "docs/VALIDATION.md", DOC_START, DOC_END, doc_profile_table(decl))
+    fill(root, "Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md", DOC_START, DOC_END, doc_profile_table(decl))
     fill(root, "Sources/IMCodec/IMCodec.docc/Limits.md", DOCC_START, DOCC_END, docc_decoding_table(decl))
 
 

@@ -1,5 +1,6 @@
 # Sourced by scripts/check-api.sh and scripts/check-docs.sh: the two views of
-# a built module of the package both read (after `swift build`).
+# a built module of the package both read (after `swift build`; a script that
+# built elsewhere sets imcodec_bin to that build's bin path before sourcing).
 #
 #   imcodec_symbol_graph DIR [MODULE]   the module's public symbol graph, into DIR
 #   imcodec_sdk_dump FILE [MODULE]      swift-api-digester's dump of the module,
@@ -10,7 +11,7 @@
 # The public library modules, lowest layer first (Package.swift).
 imcodec_modules=(IMCodec IMCodecREST IMCodecValidation IMCodecTestee IMCodecConformance)
 
-imcodec_bin=$(swift build --show-bin-path)
+imcodec_bin=${imcodec_bin:-$(swift build --show-bin-path)}
 imcodec_triple=$(swiftc -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')
 
 # The C modules the library imports: system libraries with their module maps in
@@ -21,6 +22,11 @@ for dir in Sources/C*/; do
 done
 for map in "$imcodec_bin"/C*.build/module.modulemap; do
     imcodec_includes+=(-Xcc "-fmodule-map-file=$map")
+done
+# Those of the dependencies with a module map of their own (swift-atomics'
+# _AtomicsShims, which IMCodecNIO reaches through swift-nio).
+for map in "$imcodec_bin"/../../checkouts/*/Sources/*/include/module.modulemap; do
+    [ -f "$map" ] && imcodec_includes+=(-Xcc "-fmodule-map-file=$map")
 done
 
 imcodec_symbol_graph() {

@@ -6,7 +6,7 @@ scripts/schema.py) as its varint bytes. FuzzJSON.dict: every JSON field name, en
 JSON punctuation. FuzzFrame.dict and FuzzStream.dict: frame header bytes
 (version, flag bytes for every kind, compression and dictionary bit, and
 every shipped dictionary id).
-FuzzREST.dict: every REST key and MsgType docs/REST.md names, and JSON
+FuzzREST.dict: every REST key and MsgType Sources/IMCodecREST/IMCodecREST.docc/REST.md names, and JSON
 punctuation. FuzzReference.dict: the field tags and the frame header starts.
 """
 import os
@@ -57,13 +57,13 @@ def main():
         for token in ["{", "}", "[", "]", ":", ",", "null", "true", "false", "\\\"NaN\\\"", "-0", "1e308",
                       "\\\\u0000", "\\\\ud83d\\\\ude00"]:
             f.write('"%s"\n' % token)
-    with open(os.path.join(ROOT, "docs/REST.md")) as f:
+    with open(os.path.join(ROOT, "Sources/IMCodecREST/IMCodecREST.docc/REST.md")) as f:
         rest = f.read()
-    # REST keys and MsgTypes: the capitalised names docs/REST.md quotes.
+    # REST keys and MsgTypes: the capitalised names Sources/IMCodecREST/IMCodecREST.docc/REST.md quotes.
     rest_names = set(re.findall(r"`([A-Z][A-Za-z_]*)`", rest))
     rest_names.update(re.findall(r"`([A-Z][A-Za-z_]*)` →", rest))
     with open(os.path.join(out, "FuzzREST.dict"), "w") as f:
-        f.write("# REST keys and MsgTypes named in docs/REST.md (scripts/make_fuzz_dicts.py).\n")
+        f.write("# REST keys and MsgTypes named in Sources/IMCodecREST/IMCodecREST.docc/REST.md (scripts/make_fuzz_dicts.py).\n")
         for name in sorted(rest_names):
             f.write('"\\"%s\\""\n' % name)
         for token in ["{", "}", "[", "]", ":", ",", "null", "true", "false", "-0", "4294967295", "4294967296",

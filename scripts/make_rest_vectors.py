@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Writes the Tencent REST vectors: Vectors/rest/*.json (docs/REST.md).
+"""Writes the Tencent REST vectors: Vectors/rest/*.json (Sources/IMCodecREST/IMCodecREST.docc/REST.md).
 
-This is a second, deliberately small implementation of docs/REST.md, written
+This is a second, deliberately small implementation of Sources/IMCodecREST/IMCodecREST.docc/REST.md, written
 from that document and Tencent's "Message Formats" page, not from the Swift
 code:
 
@@ -49,7 +49,7 @@ MAX_REPEATED = _DECLARED.value("maxRepeated")
 MAX_BATCH = _DECLARED.value("maxBatchMessages")
 BODY_LIMIT = _DECLARED.value("maxMessageBodyBytes", "current")
 
-# Keys about the delivery rather than the message (docs/REST.md, "Envelope keys").
+# Keys about the delivery rather than the message (Sources/IMCodecREST/IMCodecREST.docc/REST.md, "Envelope keys").
 ENVELOPE_KEYS = [
     "CallbackCommand", "MsgTime", "MsgKey", "OnlineOnlyFlag", "SendMsgResult", "ErrorInfo", "ErrorCode",
     "ErrorDisplay", "ActionStatus", "UnreadMsgNum", "EventTime", "SyncOtherMachine", "MsgLifeTime",
@@ -61,7 +61,7 @@ ENVELOPE_KEYS = [
 ALIASES = {"Random": "MsgRandom"}
 
 # ---------------------------------------------------------------------------
-# The mapping tables of docs/REST.md, in the order of the tables (export order)
+# The mapping tables of Sources/IMCodecREST/IMCodecREST.docc/REST.md, in the order of the tables (export order)
 # ---------------------------------------------------------------------------
 
 # (REST key, type, model field, required); type: str, u32, i32, fmt, double, bytes, levels
@@ -707,7 +707,7 @@ def js_number(x):
 
 
 def dump(v):
-    """The canonical compact text of docs/REST.md, "Export"."""
+    """The canonical compact text of Sources/IMCodecREST/IMCodecREST.docc/REST.md, "Export"."""
     if isinstance(v, dict):
         return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + dump(x) for k, x in v.items()) + "}"
     if isinstance(v, list):
@@ -739,7 +739,7 @@ def as_json(text):
 DERIVATION = (
     "Inputs written by hand, many reproduced from Tencent's documentation (each such case names its page; JSON "
     "comments removed). Expected payloads, canonical REST documents and first import errors computed by "
-    "scripts/make_rest_vectors.py, a second implementation of docs/REST.md written from that document (not from "
+    "scripts/make_rest_vectors.py, a second implementation of Sources/IMCodecREST/IMCodecREST.docc/REST.md written from that document (not from "
     "the Swift code): an importer that walks the document member by member in document order, and the exporter "
     "of \"Export\"; payloads by the canonical encoder of scripts/make_vectors_common.py. Every expected error and "
     "finding is written by hand in the script and checked against that importer."
@@ -749,7 +749,7 @@ FLAGS = {
     "Canonical": "The input is a canonical document (what export writes): expected.rest equals the input, and "
     "input.restText is the exact canonical compact text, byte for byte.",
     "DocSample": "The input reproduces a JSON sample of Tencent's documentation (page named in the comment).",
-    "DocSampleRejected": "A documented sample that docs/REST.md rejects (a key outside its tables, or text that "
+    "DocSampleRejected": "A documented sample that Sources/IMCodecREST/IMCodecREST.docc/REST.md rejects (a key outside its tables, or text that "
     "is not JSON): the case expects that error.",
     "Envelope": "The document holds envelope keys (callbacks, history answers, send requests) that import skips.",
     "NonCanonicalInput": "Valid but not canonical (key order, number spelling, defaults, a message object without "
@@ -761,10 +761,10 @@ FLAGS = {
     "Legacy": "The legacy 2.X/3.X form of a sound, file or video element (no URL, no download flag).",
     "DeepNesting": "Relays nested near or past the merger depth limit (100 layers).",
     "LargeInput": "A large document (an array at or past its size limit).",
-    "PathDecision": "docs/REST.md names the code but not the path; the case takes the root path for a text that "
+    "PathDecision": "Sources/IMCodecREST/IMCodecREST.docc/REST.md names the code but not the path; the case takes the root path for a text that "
     "is not JSON, and the path of the field for export errors.",
     "KeyOrderDecision": "The canonical text writes the keys of a sound, file or video in the order of the "
-    "documentation's samples, which docs/REST.md's export rules name; compared as JSON values the order does not matter.",
+    "documentation's samples, which Sources/IMCodecREST/IMCodecREST.docc/REST.md's export rules name; compared as JSON values the order does not matter.",
     "Warning": "The finding is a warning; the document is still valid.",
     "Clean": "No finding at all.",
     "AtLimit": "A value exactly at the profile's limit: no finding.",
@@ -839,7 +839,7 @@ def imp(vf, cid, comment, kind="message", rest=None, text=None, error=None, flag
         if "NonCanonicalInput" not in flags:
             flags.append("NonCanonicalInput")
         case["input"] = {"rest": rest} if text is None else {"restText": text}
-    # Round trip of docs/REST.md: import(export(import(D))) = import(D).
+    # Round trip of Sources/IMCodecREST/IMCodecREST.docc/REST.md: import(export(import(D))) = import(D).
     again, again_problems = import_text(out, kind)
     assert not again_problems and encode(KIND_TYPES[kind], again) == encode(KIND_TYPES[kind], value), cid
     case["expected"] = {"payloadHex": hexs(encode(KIND_TYPES[kind], value)), "rest": as_json(out)}
@@ -1033,7 +1033,7 @@ def text_of_bytes(total, prefix="", suffix="", fill="a"):
 
 
 def write_elems():
-    vf = new_file("elems", "REST elements", "Every MsgType of docs/REST.md (\"Elements\"): the documented samples of "
+    vf = new_file("elems", "REST elements", "Every MsgType of Sources/IMCodecREST/IMCodecREST.docc/REST.md (\"Elements\"): the documented samples of "
                   "each element, both forms of sound, file and video, image levels, strings, numbers and integer "
                   "bounds, and the element-level errors. Import (rest-import): kind message, bare MsgBody arrays "
                   "unless a case says otherwise.")
@@ -1068,7 +1068,7 @@ def write_elems():
     imp(vf, "rest.elem.text.nul-and-separators", "U+0000, U+0001, U+2028 and U+2029 inside a string: NUL is written "
         "\\u0000, the separators as UTF-8.", rest=[text("a\u0000b\u0001c\u2028d\u2029e")], flags=["NulInString"])
     imp(vf, "rest.elem.text.escapes", "Quote, backslash, slash, the five short escapes, other control characters and "
-        "DEL: the canonical text escapes exactly what docs/REST.md says.",
+        "DEL: the canonical text escapes exactly what Sources/IMCodecREST/IMCodecREST.docc/REST.md says.",
         rest=[text("\"\\/\b\f\n\r\t\u001f\u007f")], flags=["NulInString"])
     imp(vf, "rest.elem.text.escaped-spelling", "\\u escapes for CJK, an escaped slash and a surrogate pair for an "
         "emoji: the same string as its UTF-8 form; export writes UTF-8.",
@@ -1316,7 +1316,7 @@ C2C_HISTORY_PAGE = ("\"Querying One-to-One Message History\" (v4/openim/admin_ge
 
 
 def write_envelope():
-    vf = new_file("envelope", "REST message objects and message lists", "The three document shapes of docs/REST.md "
+    vf = new_file("envelope", "REST message objects and message lists", "The three document shapes of Sources/IMCodecREST/IMCodecREST.docc/REST.md "
                   "(\"Documents\"), the message table, envelope keys of callbacks, send requests and history answers, "
                   "OfflinePushInfo, message lists with a top-level GroupId, and shape errors.")
     imp(vf, "rest.envelope.c2c-callback-doc", "The request of \"Callback After Sending One-to-One Message\" "
@@ -1385,7 +1385,7 @@ def write_envelope():
     imp(vf, "rest.batch.empty", "An empty message list: the empty batch.", kind="batch", rest={"MsgList": []})
     string_keys = {"CallbackCommand", "MsgKey", "ErrorInfo", "ErrorDisplay", "ActionStatus", "LastMsgKey",
                    "Operator_Account", "TopicId"}
-    imp(vf, "rest.envelope.every-envelope-key", "All 28 envelope keys of docs/REST.md (strings where the "
+    imp(vf, "rest.envelope.every-envelope-key", "All 28 envelope keys of Sources/IMCodecREST/IMCodecREST.docc/REST.md (strings where the "
         "documentation has strings, integers elsewhere) are skipped.",
         rest=dict({k: (f"v{i}" if k in string_keys else i) for i, k in enumerate(ENVELOPE_KEYS)}, To_Account="b",
                   MsgBody=[TEXT_HELLO]), flags=["Envelope"])
@@ -1582,7 +1582,7 @@ def write_relay():
 
 
 def write_strictness():
-    vf = new_file("strictness", "REST strictness", "Every row of docs/REST.md's \"Strictness\" table: wrong types, "
+    vf = new_file("strictness", "REST strictness", "Every row of Sources/IMCodecREST/IMCodecREST.docc/REST.md's \"Strictness\" table: wrong types, "
                   "null, ranges of uint32 keys, missing, unknown, mis-cased and duplicate keys, unknown MsgTypes, "
                   "JSON syntax, the elems limit, and which problem comes first.")
     B = "MsgBody[0]"
@@ -1654,7 +1654,7 @@ def write_strictness():
         ("trailing-garbage", '[{"MsgType":"TIMTextElem","MsgContent":{"Text":"a"}}] x', "Text after the document."),
         ("unterminated", '[{"MsgType":"TIMTextElem","MsgContent":{"Text":"a"}}', "The text ends inside the array."),
         ("lone-surrogate", '[{"MsgType":"TIMTextElem","MsgContent":{"Text":"\\ud800"}}]',
-         "A lone surrogate escape cannot be a Unicode scalar (docs/REST.md: json.syntax)."),
+         "A lone surrogate escape cannot be a Unicode scalar (Sources/IMCodecREST/IMCodecREST.docc/REST.md: json.syntax)."),
         ("nan", '[{"MsgType":"TIMLocationElem","MsgContent":{"Desc":"","Latitude":NaN,"Longitude":0}}]',
          "NaN is not a JSON number."),
         ("raw-control-character", '[{"MsgType":"TIMTextElem","MsgContent":{"Text":"a\tb"}}]',
@@ -1740,7 +1740,7 @@ def write_export():
                    {"location": {"desc": "c", "latitude": 123456789012345680000.0, "longitude": 0.1}},
                    {"location": {"desc": "d", "latitude": 29.340656774469956, "longitude": -116.77497920478824}}]})
     exp(vf, "rest.export.strings", "Control characters, quote, backslash, slash, DEL, U+2028 and an emoji: only "
-        "what docs/REST.md names is escaped.", "message",
+        "what Sources/IMCodecREST/IMCodecREST.docc/REST.md names is escaped.", "message",
         {"elems": [{"text": {"text": "\u0000\u0001\b\t\n\u000b\f\r\u001f\"\\/\u007f\u2028\u2029😀"}}]},
         flags=["NulInString"])
     exp(vf, "rest.export.custom-and-face-data", "Custom and face data as their UTF-8 text; empty optional keys left "
@@ -1856,7 +1856,7 @@ def write_export():
                       {"msgId": "m", "elems": [t]}]}, error="messages[1].msgId")
     text_elem = ld(1, ld(1, b"hi") + tag(9, 0) + varint(1))
     exp(vf, "rest.export.unknown-field", "A text elem holding an unknown field (number 9): it would be lost, so it "
-        "is unrepresentable at the message holding it (docs/PAYLOAD.md's path of an unknown field).", "message", None,
+        "is unrepresentable at the message holding it (Sources/IMCodec/IMCodec.docc/Payloads.md's path of an unknown field).", "message", None,
         payload=ld(18, text_elem), error="elems[0].text", flags=["PathDecision"])
     return vf.write()
 
@@ -1868,7 +1868,7 @@ def write_export():
 
 def write_validate():
     vf = new_file("validate", "REST validation", "rest-validate: import problems as error findings (all of them), "
-                  "the rules docs/REST.md measures on the REST form (12 KB body, download flags, image formats) in "
+                  "the rules Sources/IMCodecREST/IMCodecREST.docc/REST.md measures on the REST form (12 KB body, download flags, image formats) in "
                   "both profiles, model rules with REST paths, and clean documents.")
     body_at = text_of_bytes(BODY_LIMIT)
     body_past = text_of_bytes(BODY_LIMIT + 1)

@@ -8,7 +8,7 @@ rule without a number, passing and failing side by side).
 The numbers of every profile are read from the declarations in Schemas/
 (scripts/constraints.py reads them with its own protobuf reader; set
 IMCODEC_SCHEMAS to read another schema folder); what they mean (how values are
-measured, codes, severities and paths) comes from docs/VALIDATION.md ("How
+measured, codes, severities and paths) comes from Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md ("How
 values are measured", "Finding codes", "Decisions the documentation leaves
 open"), and this script computes every expectation itself. Where that document does not say at which path a finding is reported,
 the case carries the flag PathDecision and its comment names the reading.
@@ -42,23 +42,23 @@ def declared_key(name, key):
     return {profile: (DECLARED.value(name, profile) or {}).get(key) for profile in constraints.PROFILES}
 
 DERIVATION = (
-    "Limits, codes, severities and profiles from docs/VALIDATION.md (which sources every number in "
+    "Limits, codes, severities and profiles from Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md (which sources every number in "
     "docs/LIMITS.md): every case sits at a limit (N, no finding) or one unit past it (N+1, one finding with the "
     "limit and the measured value), or breaks one rule against an otherwise clean message. Built by "
     "scripts/make_validation_vectors.py; payloads from scripts/make_vectors_common.py, re-derived with swift-protobuf "
-    "by VectorOracleTests. Paths VALIDATION.md leaves open are flagged PathDecision."
+    "by VectorOracleTests. Paths LimitsAndProfiles.md leaves open are flagged PathDecision."
 )
 
 FLAGS = {
     "AtLimit": "A value exactly at the profile's limit: no finding.",
     "PastLimit": "A value one unit (byte, entry, UTF-16 unit, member, layer) past the profile's limit: one finding "
     "with the limit and the measured value.",
-    "RuleOff": "The profile has no such rule (a '–' in VALIDATION.md's profile table): a value far past the other "
+    "RuleOff": "The profile has no such rule (a '–' in LimitsAndProfiles.md's profile table): a value far past the other "
     "profile's limit passes.",
     "MultiByte": "Byte limits count UTF-8 bytes: CJK characters are 3 bytes, emoji 4. Merger abstract lines count "
     "UTF-16 code units: an emoji is 2.",
     "Warning": "The finding is a warning (enum.* codes and the image scaling rules); the message is still valid.",
-    "PathDecision": "docs/VALIDATION.md names the code but not the path; the vector takes the path of the field the "
+    "PathDecision": "Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md names the code but not the path; the vector takes the path of the field the "
     "rule measures (for count limits, the repeated field; for rules about a whole elem, that elem's kind).",
     "Clean": "A message that breaks no rule: no finding at all.",
     "DecodeLimits": "The payload nests deeper than the default decoding depth, so the case raises maxDepth for the "
@@ -356,7 +356,7 @@ def write_limit_files():
     for profile in ("sdk-guide", "current"):
         other = {"sdk-guide": "current", "current": "sdk-guide"}[profile]
         vf = VectorFile("limits", f"validation-{profile}", f"Validator limits, {profile} profile",
-                        f"Every numeric rule of docs/LIMITS.md in the {profile} profile of docs/VALIDATION.md: "
+                        f"Every numeric rule of docs/LIMITS.md in the {profile} profile of Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md: "
                         "N passes, N+1 is one finding; a rule the profile does not have passes far past the other "
                         "profile's number.", DERIVATION, FLAGS)
 
@@ -564,7 +564,7 @@ def write_rule_file():
          [finding("rule.merger.contains-group-tips", "elems[0].merger.messages[0].elems[0]")])
     rule("merger-of-merger", "A merged message holding a merger.", msg(C2C, merger([msg({"receiver": "user_bob"},
                                                                                         merger(nested(1)))])), [])
-    # The REST MsgNum and JsonMsgKey of a merger (docs/REST.md), in every profile.
+    # The REST MsgNum and JsonMsgKey of a merger (Sources/IMCodecREST/IMCodecREST.docc/REST.md), in every profile.
     rule("merger-msg-num-matches", "msgNum 2 on a merger of two messages.",
          msg(C2C, merger(nested(2), msgNum=2)), [])
     rule("merger-msg-num-unset", "msgNum 0 (not stated) on a merger of two messages: the count is the number.",

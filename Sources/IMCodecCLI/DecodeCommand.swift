@@ -19,7 +19,7 @@ struct DecodeCommand: ParsableCommand {
             it have been written.
 
             --to restapi writes each message or batch as Tencent Cloud IM REST JSON \
-            (docs/REST.md) instead: a message with no envelope field as a bare \
+            (Sources/IMCodecREST/IMCodecREST.docc/REST.md) instead: a message with no envelope field as a bare \
             MsgBody array, else a message object; a batch as {"MsgList": [...]}. A \
             value the REST form cannot hold (an event, a group tips elem, a msgId, \
             ...) stops decoding with 'rest.unrepresentable' and its path.

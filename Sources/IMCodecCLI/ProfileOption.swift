@@ -8,7 +8,7 @@ enum ProfileOption: String, ExpressibleByArgument, CaseIterable {
     case current
 
     /// Reads a profile's name; `seed`, the earlier name of `sdk-guide`, is
-    /// accepted too (docs/MIGRATION.md).
+    /// accepted too (Sources/IMCodec/IMCodec.docc/Migration.md).
     ///
     /// - Parameter argument: `sdk-guide`, `seed` or `current`.
     init?(argument: String) {

@@ -14,10 +14,10 @@ struct ValidateCommand: ParsableCommand {
             Each FILE holds JSON (it starts with '{', '[' or whitespace) or frames (anything \
             else). A JSON file holds one value of --kind, or an array of them; a file of frames \
             holds one frame or a stream of frames, each naming its own kind. '-' reads standard \
-            input. docs/VALIDATION.md lists every finding code.
+            input. Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md lists every finding code.
 
             With --from restapi each FILE is one Tencent Cloud IM REST document \
-            (docs/REST.md): a MsgBody array, a message object such as a send request \
+            (Sources/IMCodecREST/IMCodecREST.docc/REST.md): a MsgBody array, a message object such as a send request \
             or a callback, or a message list such as a history answer. Every problem \
             is reported with its JSON path (MsgBody[1].MsgContent.ImageInfoArray[0].URL): \
             first what keeps the document from being read (wrong types, unknown or \

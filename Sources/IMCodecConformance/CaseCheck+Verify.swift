@@ -112,7 +112,7 @@ extension CaseCheck {
     }
 
     /// Compares a REST export byte for byte with the canonical text of the
-    /// expected document (``VectorJSON/canonicalRESTText``, docs/REST.md,
+    /// expected document (``VectorJSON/canonicalRESTText``, Sources/IMCodecREST/IMCodecREST.docc/REST.md,
     /// "Export").
     private func compareCanonical(rest text: String, _ expected: VectorJSON) -> CheckOutcome {
         let canonical = expected.canonicalRESTText

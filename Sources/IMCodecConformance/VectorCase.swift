@@ -16,7 +16,7 @@ public struct VectorCase: Sendable, Hashable {
         case decodeStream = "decode-stream"
         /// Validate a value against a limits profile.
         case validate
-        /// Read a Tencent REST document (docs/REST.md) and answer its
+        /// Read a Tencent REST document (Sources/IMCodecREST/IMCodecREST.docc/REST.md) and answer its
         /// canonical payload, or the first problem.
         case restImport = "rest-import"
         /// Write a payload as a canonical REST document, or answer why it

@@ -155,7 +155,7 @@ extension VectorJSON {
 // MARK: - Canonical REST text
 
 extension VectorJSON {
-    /// The canonical REST text of this document (docs/REST.md, "Export"):
+    /// The canonical REST text of this document (Sources/IMCodecREST/IMCodecREST.docc/REST.md, "Export"):
     /// compact, members in the order given, strings escaped as Python's
     /// `json.dumps(ensure_ascii=False)` escapes them, integers as written,
     /// and numbers written with a fraction or an exponent (doubles) as

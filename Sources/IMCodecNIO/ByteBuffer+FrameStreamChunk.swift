@@ -6,7 +6,7 @@
         /// Appends the buffer's readable bytes to `reader`, copying them once.
         ///
         /// This makes the inbound stream of a `NIOAsyncChannel<ByteBuffer, _>` a
-        /// source of ``AsyncFrameSequence`` and ``AsyncPayloadSequence``:
+        /// source of `AsyncFrameSequence` and `AsyncPayloadSequence`:
         ///
         /// ```swift
         /// for try await payload in inbound.framePayloads() { ... }
@@ -38,7 +38,7 @@
 
     extension ChannelPipeline.SynchronousOperations {
         /// Adds the decoder and encoder of frames that carry messages, batches and
-        /// events: after them the channel reads and writes ``FramePayload``s.
+        /// events: after them the channel reads and writes `FramePayload`s.
         ///
         /// - Parameters:
         ///   - limits: The limits every inbound frame and payload is checked
@@ -55,7 +55,7 @@
         }
 
         /// Adds the decoder and encoder of checked but undecoded frames: after
-        /// them the channel reads and writes ``Frame``s.
+        /// them the channel reads and writes `Frame`s.
         ///
         /// - Parameters:
         ///   - limits: The limits every inbound frame is checked against.

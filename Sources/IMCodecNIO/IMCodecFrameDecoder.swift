@@ -12,11 +12,11 @@
     /// try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(IMCodecFrameDecoder()))
     /// ```
     ///
-    /// A ``FrameReader`` does the reading, so frames split across reads in any
+    /// A `FrameReader` does the reading, so frames split across reads in any
     /// way are put together, every frame is checked against the ``limits``
     /// before its bytes are kept, and the bytes held per connection never exceed
     /// one read plus the largest frame the limits allow. The first malformed
-    /// frame fires its ``IMCodecError`` (`frame.*`, `limit.*`) down the
+    /// frame fires its `IMCodecError` (`frame.*`, `limit.*`) down the
     /// pipeline through `errorCaught` and closes the channel; frames before it
     /// have been passed on. A stream that ends inside a frame fires
     /// `frame.truncated` and closes.

@@ -6,18 +6,18 @@
     /// message, batch or event it carries.
     ///
     /// The decoder a server that looks at messages puts in front of its own
-    /// handler, which then receives ``FramePayload`` values. Add it wrapped in a
+    /// handler, which then receives `FramePayload` values. Add it wrapped in a
     /// `ByteToMessageHandler`:
     ///
     /// ```swift
     /// try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(IMCodecPayloadDecoder()))
     /// ```
     ///
-    /// A ``FrameReader`` does the reading, so frames split across reads in any
+    /// A `FrameReader` does the reading, so frames split across reads in any
     /// way are put together, every frame is checked against the ``limits``
     /// before its bytes are kept, and the bytes held per connection never exceed
     /// one read plus the largest frame the limits allow. The first malformed
-    /// frame fires its ``IMCodecError`` (`frame.*`, `limit.*`) down the
+    /// frame fires its `IMCodecError` (`frame.*`, `limit.*`) down the
     /// pipeline through `errorCaught` and closes the channel, and so does the
     /// first payload that does not decode (`payload.*`, `limit.*`, with the
     /// path of the field); payloads before it

@@ -3,9 +3,9 @@
     import NIOCore
 
     /// Writes messages, batches and events to a channel as frames, compressed as
-    /// a ``CompressionPolicy`` says.
+    /// a `CompressionPolicy` says.
     ///
-    /// Add it wrapped in a `MessageToByteHandler`; then write ``FramePayload``
+    /// Add it wrapped in a `MessageToByteHandler`; then write `FramePayload`
     /// values to the channel:
     ///
     /// ```swift
@@ -39,7 +39,7 @@
         /// - Parameters:
         ///   - data: The message, batch or event.
         ///   - out: Where the frame is written.
-        /// - Throws: What ``FrameEncoder`` throws for a value the peer's
+        /// - Throws: What `FrameEncoder` throws for a value the peer's
         ///   reader would refuse; the write fails and nothing is written.
         public func encode(data: FramePayload, out: inout ByteBuffer) throws {
             try frames.write(into: &out) { encoder, bytes throws(IMCodecError) in
@@ -52,7 +52,7 @@
     extension IMCodecPayloadEncoder: Sendable {}
 
     /// Writes frames read elsewhere (by ``IMCodecFrameDecoder``) to a channel,
-    /// framing each payload again under a ``CompressionPolicy``: how a relay
+    /// framing each payload again under a `CompressionPolicy`: how a relay
     /// forwards checked frames without decoding their payloads.
     ///
     /// ```swift

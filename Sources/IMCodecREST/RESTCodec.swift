@@ -1,6 +1,6 @@
 import IMCodec
 
-/// Reads and writes Tencent Cloud IM REST `MsgBody` JSON (docs/REST.md).
+/// Reads and writes Tencent Cloud IM REST `MsgBody` JSON (Sources/IMCodecREST/IMCodecREST.docc/REST.md).
 ///
 /// ```swift
 /// let text = #"[{"MsgType": "TIMTextElem", "MsgContent": {"Text": "hi"}}]"#
@@ -10,7 +10,7 @@ import IMCodec
 ///
 /// Import is strict: keys are case-sensitive, types and ranges are checked,
 /// and a key the form does not have is an error rather than a silent loss.
-/// The first problem is thrown; ``RESTValidator`` reports all of them.
+/// The first problem is thrown; `RESTValidator` reports all of them.
 /// Export writes the canonical form, and throws `rest.unrepresentable` for a
 /// value the REST form cannot hold.
 public enum RESTCodec {
@@ -123,7 +123,7 @@ public enum RESTCodec {
 
 /// What a REST import produced: the value, and the paths of the envelope keys
 /// that were accepted but not carried into it (`CallbackCommand`, `MsgTime`,
-/// … — docs/REST.md lists them).
+/// … — Sources/IMCodecREST/IMCodecREST.docc/REST.md lists them).
 public struct RESTImport<Value> {
     /// The imported value.
     public var value: Value

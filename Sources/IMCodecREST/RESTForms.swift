@@ -20,7 +20,7 @@ package struct RESTApns {
     var apns = ApnsPushInfo()
 }
 
-/// The key tables of docs/REST.md.
+/// The key tables of Sources/IMCodecREST/IMCodecREST.docc/REST.md.
 package enum RESTForms {
     /// A message object at the top of a document or in a message list.
     package static let message = envelope(required: ["MsgBody"])

@@ -1,7 +1,7 @@
 /*
  * The validator: the documented limits and rules of docs/LIMITS.md over a
  * decoded payload, with the finding codes, paths and order of
- * docs/VALIDATION.md. Every number comes from the generated profile tables
+ * Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md. Every number comes from the generated profile tables
  * (Generated/constraints.c, declared in Schemas/); this file holds the walk
  * and the logic of each rule.
  */

@@ -3,7 +3,7 @@ import IMCodecREST
 import IMCodecValidation
 
 extension FuzzChecks {
-    /// Tencent REST import, export and validation (docs/REST.md).
+    /// Tencent REST import, export and validation (Sources/IMCodecREST/IMCodecREST.docc/REST.md).
     ///
     /// On any input: the validator reports import problems exactly when the
     /// import throws, the first of them is what the import throws, and they

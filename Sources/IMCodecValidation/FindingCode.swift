@@ -4,7 +4,7 @@ import IMCodecREST
 /// The stable code of a validation finding, such as `limit.group.name-bytes`.
 ///
 /// Codes are dotted lowercase strings shared by every implementation of the
-/// format and listed in `docs/VALIDATION.md` with the docs/LIMITS.md
+/// format and listed in `Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md` with the docs/LIMITS.md
 /// rows they enforce. The first component says what kind of rule was broken:
 ///
 /// - `limit.*`: a size or count is above its limit; the finding carries the
@@ -69,7 +69,7 @@ extension FindingCode {
     public static let mergerAbstractsMissing = Self("rule.merger.abstracts-missing")
     /// A message's @ type does not follow from its @ user list: set on a
     /// message without one, @ all without the @-all user ID
-    /// (``Message/atAllUserID``), or @ me without another user ID (M20).
+    /// (`Message/atAllUserID`), or @ me without another user ID (M20).
     public static let atTypeMismatch = Self("rule.at.type-mismatch")
     /// A merger carries messages and also the key of messages stored apart
     /// (`jsonMsgKey`, REST `JsonMsgKey`): it has one or the other.
@@ -255,7 +255,7 @@ extension FindingCode {
     /// A modification event carries no message (C5).
     public static let modificationMessageMissing = Self("rule.modification.message-missing")
     /// An event's error code is neither 0 nor a code the documents name
-    /// (``ImErrorCode``). A warning: applications matching on codes will
+    /// (`ImErrorCode`). A warning: applications matching on codes will
     /// not recognise it (C6).
     public static let undocumentedCode = Self("code.undocumented")
 
@@ -293,7 +293,7 @@ extension FindingCode {
 
 extension FindingCode {
     /// Every code this version of the validator reports, grouped as
-    /// `docs/VALIDATION.md` lists them.
+    /// `Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md` lists them.
     public static let validatorCodes: [FindingCode] = [
         .fileSize, .videoSize, .imageSize, .soundSize, .mergerMessages, .mergerContainsGroupTips, .mergerDepth,
         .mergerAbstracts, .mergerAbstractLength, .mergerCompatibleTextMissing, .imageDuplicateLevel,
@@ -321,7 +321,7 @@ extension FindingCode {
 }
 
 extension FindingCode {
-    // MARK: REST rules (docs/REST.md, "Validation"), reported by RESTValidator
+    // MARK: REST rules (Sources/IMCodecREST/IMCodecREST.docc/REST.md, "Validation"), reported by RESTValidator
 
     /// A REST download flag (`Download_Flag`, `VideoDownloadFlag`,
     /// `ThumbDownloadFlag`) is not the value the profile requires (2).

@@ -23,7 +23,7 @@ public enum InputValidator {
         /// Proto3 JSON of `kind`, one value or an array of them, or frames;
         /// the first byte tells them apart.
         case jsonOrFrames(kind: FrameKind)
-        /// One Tencent REST document (docs/REST.md): a `MsgBody` array, a
+        /// One Tencent REST document (Sources/IMCodecREST/IMCodecREST.docc/REST.md): a `MsgBody` array, a
         /// message object or a message list.
         case restAPI
     }
@@ -39,7 +39,7 @@ public enum InputValidator {
     ///   that does not decode ends the walk with its error, whose path starts
     ///   with the index as well. A JSON input larger than
     ///   `decodingLimits.maxDocumentBytes` fails with `limit.document-size`.
-    /// - Frames are read with a ``FrameReader`` until the input ends; a frame
+    /// - Frames are read with a `FrameReader` until the input ends; a frame
     ///   that does not decode ends the walk, and the report names its index.
     ///   Bytes after the last whole frame fail as `frame.truncated`.
     /// - A REST document's problems are findings (``RESTValidator``), never a

@@ -1,7 +1,7 @@
 import IMCodec
 import IMCodecREST
 
-/// Reports every problem of a Tencent REST document (docs/REST.md,
+/// Reports every problem of a Tencent REST document (Sources/IMCodecREST/IMCodecREST.docc/REST.md,
 /// "Validation"), each with its JSON path.
 ///
 /// ```swift

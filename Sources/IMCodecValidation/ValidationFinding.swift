@@ -3,8 +3,8 @@ import IMCodec
 /// One problem the validator found in a message, batch or event.
 ///
 /// A finding names the rule by its stable ``code``, says where the problem is
-/// with a ``path`` (a ``FieldPath``, written in the payload path syntax of
-/// `docs/PAYLOAD.md`: `elems[3].merger.messages[7].elems[0].text.text`;
+/// with a ``path`` (a `FieldPath`, written in the payload path syntax of
+/// `Sources/IMCodec/IMCodec.docc/Payloads.md`: `elems[3].merger.messages[7].elems[0].text.text`;
 /// empty for the root), how
 /// serious it is, and for `limit.*` codes the ``limit`` and the ``actual``
 /// value that crossed it (bytes, entries or pixels, as the code says).
@@ -37,9 +37,9 @@ public struct ValidationFinding: Hashable, Sendable, CustomStringConvertible {
     /// The limit crossed, for `limit.*` codes; the expected value for the
     /// image-size rules.
     ///
-    /// `Int64`, as ``IMCodecError/limit`` and ``IMCodecError/observed``:
+    /// `Int64`, as `IMCodecError/limit` and `IMCodecError/observed`:
     /// exact on every platform, and the type the testee protocol and the C
-    /// reference report (see ``IMCodecError``).
+    /// reference report (see `IMCodecError`).
     public var limit: Int64?
     /// The observed value: the byte count, entry count, size or enum number.
     public var actual: Int64?

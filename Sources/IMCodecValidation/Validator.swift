@@ -1,7 +1,7 @@
 import IMCodec
 
 /// Checks messages, batches and events against the documented limits and
-/// rules of docs/LIMITS.md (`docs/VALIDATION.md` maps every rule to
+/// rules of docs/LIMITS.md (`Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md` maps every rule to
 /// its finding code).
 ///
 /// The validator never throws and never stops early: one pass collects every

@@ -22,6 +22,9 @@ import Testing
         return process.terminationStatus
     }
 
+    /// The DocC article that holds the generated profile table.
+    private static let validationArticle = "Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md"
+
     private static func text(_ path: String) throws -> String {
         try String(contentsOfFile: path, encoding: .utf8)
     }
@@ -80,7 +83,7 @@ import Testing
         let current = try #require(cTables.range(of: "imcodec_ref_validation_current = {"))
         #expect(cTables[current.upperBound...].contains(".max_group_name_bytes = \(declared),"))
 
-        // Docs: the G3 rows of docs/LIMITS.md and of the profile table of docs/VALIDATION.md.
+        // Docs: the G3 rows of docs/LIMITS.md and of the profile table of Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md.
         let limitsAdded = Self.addedLines(
             try Self.text(repositoryRoot + "/docs/LIMITS.md"), try Self.text(scratch + "/out/docs/LIMITS.md"))
         #expect(limitsAdded.count == 1)
@@ -88,7 +91,8 @@ import Testing
             limitsAdded.first?.hasPrefix(
                 "| G3 | `maxGroupNameBytes` | `limit.group.name-bytes` | \(changed) | \(declared) |") == true)
         let validationAdded = Self.addedLines(
-            try Self.text(repositoryRoot + "/docs/VALIDATION.md"), try Self.text(scratch + "/out/docs/VALIDATION.md"))
+            try Self.text(repositoryRoot + "/" + Self.validationArticle),
+            try Self.text(scratch + "/out/" + Self.validationArticle))
         #expect(validationAdded.count == 1)
         #expect(
             validationAdded.first?.hasPrefix(

@@ -456,7 +456,8 @@ func expectError(
     @Test func errorsDocumentListsEveryErrorCode() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let document = try String(contentsOf: root.appendingPathComponent("docs/ERRORS.md"), encoding: .utf8)
+        let document = try String(
+            contentsOf: root.appendingPathComponent("Sources/IMCodec/IMCodec.docc/ErrorCodes.md"), encoding: .utf8)
         var codes: [String] = []
         // The library's codes, and the command's own about its input.
         for folder in ["Sources/IMCodec/Errors", "Sources/IMCodecCLI"] {
@@ -473,7 +474,7 @@ func expectError(
         #expect(codes.count >= 30)
         #expect(codes.contains("input.missing") && codes.contains("usage.negative"))
         for code in codes {
-            #expect(document.contains("| `\(code)` |"), "docs/ERRORS.md has no row for \(code)")
+            #expect(document.contains("| `\(code)` |"), "ErrorCodes.md has no row for \(code)")
         }
     }
 }

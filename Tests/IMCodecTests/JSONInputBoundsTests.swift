@@ -4,7 +4,7 @@ import Testing
 
 @testable import IMCodec
 
-/// JSON input is bounded while it is parsed (docs/PAYLOAD.md, "JSON input"):
+/// JSON input is bounded while it is parsed (Sources/IMCodec/IMCodec.docc/Payloads.md, "JSON input"):
 /// the document's size before parsing, and arrays past every count limit kept
 /// only as far as a reader looks, with the answers a whole array would get.
 @Suite struct JSONInputBoundsTests {
@@ -62,7 +62,7 @@ import Testing
             let error = try #require(throws: IMCodecError.self) { try RESTCodec.importPayload(Array(body.utf8)) }
             #expect(error.reason.contains(count > 10_000 ? "more than 10000" : "\(count)"), "\(error.reason)")
             #expect(error.code == .limitElems, "\(count) elements")
-            // REST names the array that holds too many (docs/REST.md, "Strictness").
+            // REST names the array that holds too many (Sources/IMCodecREST/IMCodecREST.docc/REST.md, "Strictness").
             #expect(error.path.description == "MsgBody", "\(count) elements")
         }
     }

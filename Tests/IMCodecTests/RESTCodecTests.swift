@@ -3,7 +3,7 @@ import IMCodecREST
 import IMCodecValidation
 import Testing
 
-/// REST MsgBody import and export (docs/REST.md) on hand-written documents
+/// REST MsgBody import and export (Sources/IMCodecREST/IMCodecREST.docc/REST.md) on hand-written documents
 /// whose expected models and texts are written out here, not computed.
 @Suite struct RESTCodecTests {
     private func importMessage(_ text: String) throws -> Message {

@@ -1,5 +1,5 @@
 extension IMCodecError.Code {
-    // MARK: Frame codes (docs/FRAME_FORMAT.md)
+    // MARK: Frame codes (Sources/IMCodec/IMCodec.docc/FrameFormat.md)
 
     /// The input ends inside a frame's header or body.
     public static let frameTruncated = Self("frame.truncated")

@@ -7,9 +7,9 @@
 /// ``observed`` value. Two errors are equal when their codes and paths are
 /// equal; the reason and source location are for people, not for matching.
 ///
-/// Limits and observed values are `Int64`, as in ``ValidationFinding`` (its
-/// ``ValidationFinding/limit`` and ``ValidationFinding/actual``): one type for
-/// every observed number in the library. Not `Int`, which is 32 bits on
+/// Limits and observed values are `Int64`, as in `IMCodecValidation`'s
+/// `ValidationFinding` (its `limit` and `actual`): one type for every
+/// observed number in the library. Not `Int`, which is 32 bits on
 /// watchOS (arm64_32), where a declared frame length or a `uint32` field
 /// value can pass `Int32.max`; and `Int64` is what the testee protocol
 /// (`Finding.limit`, `Finding.actual`), the C reference (`long long`,

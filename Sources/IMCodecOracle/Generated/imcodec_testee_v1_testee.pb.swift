@@ -246,7 +246,7 @@ public nonisolated struct Imcodec_Testee_V1_PayloadToJsonRequest: Sendable {
 }
 
 /// One request of the runner.
-/// Read a REST document (docs/REST.md) of the given kind; answered with the
+/// Read a REST document (Sources/IMCodecREST/IMCodecREST.docc/REST.md) of the given kind; answered with the
 /// canonical payload or the first problem.
 public nonisolated struct Imcodec_Testee_V1_RestToPayloadRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -369,7 +369,7 @@ public nonisolated struct Imcodec_Testee_V1_Request: Sendable {
     set {operation = .payloadToJson(newValue)}
   }
 
-  /// Tencent REST MsgBody JSON (docs/REST.md).
+  /// Tencent REST MsgBody JSON (Sources/IMCodecREST/IMCodecREST.docc/REST.md).
   public var restToPayload: Imcodec_Testee_V1_RestToPayloadRequest {
     get {
       if case .restToPayload(let v)? = operation {return v}
@@ -404,7 +404,7 @@ public nonisolated struct Imcodec_Testee_V1_Request: Sendable {
     case validate(Imcodec_Testee_V1_ValidateRequest)
     case jsonToPayload(Imcodec_Testee_V1_JsonToPayloadRequest)
     case payloadToJson(Imcodec_Testee_V1_PayloadToJsonRequest)
-    /// Tencent REST MsgBody JSON (docs/REST.md).
+    /// Tencent REST MsgBody JSON (Sources/IMCodecREST/IMCodecREST.docc/REST.md).
     case restToPayload(Imcodec_Testee_V1_RestToPayloadRequest)
     case payloadToRest(Imcodec_Testee_V1_PayloadToRestRequest)
     case validateRest(Imcodec_Testee_V1_ValidateRestRequest)

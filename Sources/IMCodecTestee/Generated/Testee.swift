@@ -356,7 +356,7 @@ public struct TesteePayloadToJsonRequest: WireMessage {
 }
 
 /// One request of the runner.
-/// Read a REST document (docs/REST.md) of the given kind; answered with the
+/// Read a REST document (Sources/IMCodecREST/IMCodecREST.docc/REST.md) of the given kind; answered with the
 /// canonical payload or the first problem.
 public struct TesteeRestToPayloadRequest: WireMessage {
     /// `imcodec.testee.v1.RestToPayloadRequest`.
@@ -469,7 +469,7 @@ public struct TesteeRequest: WireMessage {
         case jsonToPayload(TesteeJsonToPayloadRequest)
         /// `payload_to_json` (field 16, TesteePayloadToJsonRequest).
         case payloadToJson(TesteePayloadToJsonRequest)
-        /// Tencent REST MsgBody JSON (docs/REST.md).
+        /// Tencent REST MsgBody JSON (Sources/IMCodecREST/IMCodecREST.docc/REST.md).
         ///
         /// `rest_to_payload` (field 20, TesteeRestToPayloadRequest).
         case restToPayload(TesteeRestToPayloadRequest)

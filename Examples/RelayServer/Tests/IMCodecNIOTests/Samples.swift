@@ -45,7 +45,7 @@ enum Samples {
     }
 
     /// One uncompressed frame with its last payload byte changed, which its
-    /// checksum must catch (docs/FRAME_FORMAT.md).
+    /// checksum must catch (Sources/IMCodec/IMCodec.docc/FrameFormat.md).
     static func corruptFrame() -> [UInt8] {
         var bytes = frame(.message(message(sender: "mallory")))
         bytes[bytes.count - 1] ^= 0x01

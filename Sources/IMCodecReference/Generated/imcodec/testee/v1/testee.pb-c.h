@@ -221,7 +221,7 @@ struct  Imcodec__Testee__V1__PayloadToJsonRequest
 
 /*
  * One request of the runner.
- * Read a REST document (docs/REST.md) of the given kind; answered with the
+ * Read a REST document (Sources/IMCodecREST/IMCodecREST.docc/REST.md) of the given kind; answered with the
  * canonical payload or the first problem.
  */
 struct  Imcodec__Testee__V1__RestToPayloadRequest
@@ -298,7 +298,7 @@ struct  Imcodec__Testee__V1__Request
     Imcodec__Testee__V1__JsonToPayloadRequest *json_to_payload;
     Imcodec__Testee__V1__PayloadToJsonRequest *payload_to_json;
     /*
-     * Tencent REST MsgBody JSON (docs/REST.md).
+     * Tencent REST MsgBody JSON (Sources/IMCodecREST/IMCodecREST.docc/REST.md).
      */
     Imcodec__Testee__V1__RestToPayloadRequest *rest_to_payload;
     Imcodec__Testee__V1__PayloadToRestRequest *payload_to_rest;
