@@ -37,7 +37,7 @@ LAYER_FIELDS = {("MergerElem", "messages")}
 # The descriptor set, read by scripts/schema.py (the scripts' one reader)
 # --------------------------------------------------------------------------
 
-from schema import EnumDesc, Field, FileDesc, MessageDesc, fields, load, packed_ints, read_varint  # noqa: E402,F401
+from schema import EnumDesc, Field, FileDesc, MessageDesc, fields, load, packed_ints, read_varint, varint  # noqa: E402,F401
 
 
 # --------------------------------------------------------------------------
@@ -118,13 +118,7 @@ def swift_type(f):
 
 
 def tag_bytes(f):
-    value = (f.number << 3) | WIRE[f.type]
-    out = []
-    while value >= 0x80:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return out
+    return varint(tag_value(f))
 
 
 def tag_value(f):

@@ -15,19 +15,10 @@ import sys
 
 sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
 
-from schema import Schema  # noqa: E402
+from schema import Schema, varint  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 WIRE = {"double": 1, "string": 2, "bytes": 2, "bool": 0, "int32": 0, "uint32": 0, "int64": 0, "uint64": 0}
-
-
-def varint(value):
-    out = []
-    while value >= 0x80:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return out
 
 
 def quoted(data):
@@ -76,7 +67,7 @@ def main():
         for compression in (0, 1, 2):
             for dictionary in ([None] + dictionary_ids if compression else [None]):
                 flags = kind | compression << 2 | (0 if dictionary is None else 0x10)
-                header.append(bytes([1, flags] + ([] if dictionary is None else varint(dictionary))))
+                header.append(bytes([1, flags] + ([] if dictionary is None else list(varint(dictionary)))))
     for name in ("FuzzFrame.dict", "FuzzStream.dict"):
         with open(os.path.join(out, name), "w") as f:
             f.write("# Frame header starts: version, flags, dictionary id (scripts/make_fuzz_dicts.py).\n")

@@ -26,7 +26,7 @@ import math
 import os
 import struct
 
-from schema import Schema
+from schema import Schema, varint
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # IMCODEC_VECTORS_DIR redirects the output, so a test can regenerate the files
@@ -52,17 +52,6 @@ KIND_TYPES = {"message": "Message", "batch": "MessageBatch", "event": "Event"}
 # ---------------------------------------------------------------------------
 
 VARINT, FIXED64, LEN, START_GROUP, END_GROUP, FIXED32 = 0, 1, 2, 3, 4, 5
-
-
-def varint(value):
-    """Minimal unsigned LEB128; negative values as their 64-bit two's complement."""
-    value &= (1 << 64) - 1
-    out = bytearray()
-    while value >= 0x80:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
 
 
 def tag(number, wire_type):

@@ -36,6 +36,17 @@ PROTOS = (
 
 
 
+def varint(value):
+    """Minimal unsigned LEB128; negative values as their 64-bit two's complement."""
+    value &= (1 << 64) - 1
+    out = bytearray()
+    while value >= 0x80:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
 def read_varint(data, i):
     shift = 0
     value = 0
