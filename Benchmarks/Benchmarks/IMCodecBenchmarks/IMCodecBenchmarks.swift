@@ -34,7 +34,7 @@ struct Implementation {
 /// The names of the implementations, in the column order of the table.
 let implementationNames = [
     "imcodec", "swift-protobuf", "protobuf-c", "c-reference", "c-reference-api", "naive-zlib", "imcodec-payload",
-    "c-reference-dictionary",
+    "c-reference-dictionary", "imcodec-framepayload",
 ]
 
 /// The metrics of an interleaved measure: the whole iteration's time and
@@ -185,6 +185,16 @@ func allocationBenchmarks(_ values: PreparedValues<IMCodec.Message, Imcodec_V1_M
     }
 }
 
+/// The value as the `FramePayload` that holds it.
+func framePayload<Value: FrameContent>(_ value: Value) -> FramePayload {
+    switch value {
+    case let message as IMCodec.Message: .message(message)
+    case let batch as MessageBatch: .batch(batch)
+    case let event as Event: .event(event)
+    default: preconditionFailure("\(Value.self) is not a payload type")
+    }
+}
+
 /// Whole frames under one policy: this library; swift-protobuf's payload
 /// codec inside this library's frames; the C reference's pipeline and its
 /// public decode call; zlib the naive way around this library's payload
@@ -266,6 +276,15 @@ func frameBenchmarks<Value: FrameContent, Oracle: SwiftProtobuf.Message>(
     if policy == .none {
         encode.append(
             Implementation(name: "imcodec-payload") { forEach(values.values) { blackHole($0.serializedBytes()) } })
+        // The same frames from `FramePayload` values, as a server's encoder
+        // (IMCodecNIO, AsyncFrameWriter) is handed them.
+        let payloads = values.values.map(framePayload)
+        encode.append(
+            Implementation(name: "imcodec-framepayload") {
+                forEach(payloads) { payload in
+                    do { blackHole(try encoder.encode(payload)) } catch { preconditionFailure("refused: \(error)") }
+                }
+            })
         decode.append(
             Implementation(name: "imcodec-payload") {
                 for payload in values.payloads { blackHole(must { try Value(serializedBytes: payload) }) }
