@@ -31,10 +31,10 @@ extension CaseCheck {
         switch expectation {
         case .payload(let expected):
             guard case .payload(let actual) = response.result else { return unexpected(response, "a payload") }
-            if [UInt8](actual) == expected { return .passed }
+            if actual == expected { return .passed }
             return .failed(
                 "payload differs:\n  expected \(Hex.abbreviated(expected, limit: 160))\n  actual   "
-                    + Hex.abbreviated([UInt8](actual), limit: 160) + firstDifference(expected, [UInt8](actual)),
+                    + Hex.abbreviated(actual, limit: 160) + firstDifference(expected, actual),
                 failure: CheckFailure.wrongAnswer)
         case .rest(let expected):
             guard case .rest(let text) = response.result else { return unexpected(response, "a REST document") }
@@ -55,7 +55,7 @@ extension CaseCheck {
             return compare(frame, expected, prefix: "")
         case .encodedFrame(let expected, let payloadLength):
             guard case .frameBytes(let bytes) = response.result else { return unexpected(response, "frame bytes") }
-            return checkEncoded([UInt8](bytes), expected, payloadLength: payloadLength)
+            return checkEncoded(bytes, expected, payloadLength: payloadLength)
         case .stream(let frames, let error, let incompleteTail):
             guard case .stream(let stream) = response.result else { return unexpected(response, "a stream result") }
             var problems: [String] = []
@@ -132,9 +132,9 @@ extension CaseCheck {
     private func unexpected(_ response: TesteeResponse, _ wanted: String) -> CheckOutcome {
         let actual: String
         switch response.result {
-        case .payload(let bytes): actual = "a payload \(Hex.abbreviated([UInt8](bytes)))"
-        case .frame(let frame): actual = "a frame with payload \(Hex.abbreviated([UInt8](frame.payload)))"
-        case .frameBytes(let bytes): actual = "frame bytes \(Hex.abbreviated([UInt8](bytes)))"
+        case .payload(let bytes): actual = "a payload \(Hex.abbreviated(bytes))"
+        case .frame(let frame): actual = "a frame with payload \(Hex.abbreviated(frame.payload))"
+        case .frameBytes(let bytes): actual = "frame bytes \(Hex.abbreviated(bytes))"
         case .stream(let stream): actual = "a stream result with \(stream.frames.count) frames"
         case .findings(let findings): actual = "\(findings.findings.count) findings"
         case .json(let text): actual = "JSON \(Self.shorten(text))"
@@ -177,9 +177,9 @@ extension CaseCheck {
         if Int(frame.dictionaryID) != expected.dictionaryID {
             problems.append("dictionary \(frame.dictionaryID), expected \(expected.dictionaryID)")
         }
-        if [UInt8](frame.payload) != expected.payload {
+        if frame.payload != expected.payload {
             problems.append(
-                "payload \(Hex.abbreviated([UInt8](frame.payload))), expected \(Hex.abbreviated(expected.payload))")
+                "payload \(Hex.abbreviated(frame.payload)), expected \(Hex.abbreviated(expected.payload))")
         }
         return problems.isEmpty
             ? .passed : .failed(prefix + problems.joined(separator: "; "), failure: CheckFailure.wrongAnswer)

@@ -9,7 +9,7 @@ extension InProcessTestee {
     func validate(_ operation: TesteeValidateRequest, _ limits: DecodingLimits) throws -> TesteeResponse {
         let kind = try Self.frameKind(operation.kind)
         let profile = try Self.profile(operation.profile)
-        let value = try decodePayload(kind, [UInt8](operation.payload), limits)
+        let value = try decodePayload(kind, operation.payload, limits)
         return Self.response(Validator.validate(value, limits: profile))
     }
 

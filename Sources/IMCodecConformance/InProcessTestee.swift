@@ -36,10 +36,10 @@ public final class InProcessTestee: Testee {
             switch request.operation {
             case .decodePayload(let operation):
                 let kind = try Self.frameKind(operation.kind)
-                let value = try decodePayload(kind, [UInt8](operation.payload), limits)
+                let value = try decodePayload(kind, operation.payload, limits)
                 response.result = .payload(value.serializedBytes())
             case .decodeFrame(let operation):
-                response.result = .frame(try decodeFrame([UInt8](operation.frame), limits))
+                response.result = .frame(try decodeFrame(operation.frame, limits))
             case .encodeFrame(let operation):
                 response.result = .frameBytes(try encodeFrame(operation, limits))
             case .decodeStream(let operation):
@@ -52,12 +52,12 @@ public final class InProcessTestee: Testee {
                 response.result = .payload(value.serializedBytes())
             case .payloadToJson(let operation):
                 let kind = try Self.frameKind(operation.kind)
-                response.result = .json(try decodePayload(kind, [UInt8](operation.payload), limits).jsonString())
+                response.result = .json(try decodePayload(kind, operation.payload, limits).jsonString())
             case .restToPayload(let operation):
                 response.result = .payload(try restToPayload(operation, limits).serializedBytes())
             case .payloadToRest(let operation):
                 let kind = try Self.frameKind(operation.kind)
-                response.result = .rest(try RESTCodec.export(decodePayload(kind, [UInt8](operation.payload), limits)))
+                response.result = .rest(try RESTCodec.export(decodePayload(kind, operation.payload, limits)))
             case .validateRest(let operation):
                 response = try validateREST(operation, limits)
             case nil:
@@ -162,7 +162,7 @@ public final class InProcessTestee: Testee {
         // sizes first, then its payload. What is framed is the decoded
         // value's canonical encoding.
         let encoder = FrameEncoder(policy: policy, limits: limits)
-        let payload = [UInt8](operation.payload)
+        let payload = operation.payload
         _ = try encoder.encodeFrame(payload: payload, kind: kind)
         return try encoder.encode(decodePayload(kind, payload, limits))
     }
@@ -172,7 +172,7 @@ public final class InProcessTestee: Testee {
         let reader = FrameReader(limits: limits)
         do throws(IMCodecError) {
             for chunk in chunks {
-                reader.append([UInt8](chunk))
+                reader.append(chunk)
                 while let frame = try reader.next() {
                     result.frames.append(try decodedFrame(frame, limits))
                 }

@@ -9,8 +9,8 @@ extension FrameEncoder {
     ///   `limit.batch-messages` with the path of the entry past the limit
     ///   (`payload.*` for unknown fields that are not whole fields).
     public func encode(_ payload: FramePayload) throws(IMCodecError) -> [UInt8] {
-        // A switch, not `payload.content`: boxing the value as `any
-        // FrameContent` nearly tripled the cost of framing a short message.
+        // A switch, not the value boxed as `any FrameContent`, which nearly
+        // tripled the cost of framing a short message.
         switch payload {
         case .message(let message): try encode(message)
         case .batch(let batch): try encode(batch)
