@@ -18,8 +18,7 @@ import zlib
 
 sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
 
-import constraints
-from make_vectors_common import SCHEMA, VectorFile, encode, hexs, ld, report, tag, START_GROUP, END_GROUP
+from common import SCHEMA, constraints, VectorFile, encode, hexs, ld, report, tag, START_GROUP, END_GROUP
 
 _DECLARED = constraints.load()
 MAX_DEPTH = _DECLARED.value("maxDepth")

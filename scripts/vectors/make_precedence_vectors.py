@@ -30,9 +30,9 @@ sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
 
 import zlib
 
-from make_frame_vectors import DICTIONARIES, build_frame, deflate, frame_case
-from make_validation_vectors import C2C, add as add_validate, finding
-from make_vectors_common import LEN, START_GROUP, END_GROUP, VectorFile, encode, ld, report, tag, varint
+from common import (
+    C2C, DICTIONARIES, END_GROUP, LEN, START_GROUP, VectorFile, build_frame, deflate, encode, finding, frame_case, ld,
+    report, tag, validate_case, varint)
 
 DERIVATION = (
     "Each case breaks two rules, or sits where a path or number could be read two ways; its comment names the rule "
@@ -287,7 +287,7 @@ def write_validation_file():
         "of coordinate findings.")
 
     def event(cid, comment, value, findings, flags=("PathDecision",)):
-        add_validate(vf, cid, comment, "event", value, "current", findings, flags=list(flags))
+        validate_case(vf, cid, comment, "event", value, "current", findings, flags=list(flags))
 
     # 10. Event rules report at the offending field, once per field.
     event("validate.report.connection-text-only",
@@ -319,19 +319,19 @@ def write_validation_file():
 
     # 11. rule.merger.msg-num applies only to a merger that carries messages.
     merger = {"title": "history", "compatibleText": "upgrade to view", "abstracts": ["a: hi"], "msgNum": 3}
-    add_validate(vf, "validate.report.merger-msg-num-with-key-and-no-messages",
+    validate_case(vf, "validate.report.merger-msg-num-with-key-and-no-messages",
                  "msgNum 3, jsonMsgKey set, no messages carried (they are stored apart under the key): "
                  "rule.merger.msg-num compares msgNum with the messages carried only when there are some, so no "
                  "finding; the other reading reports msgNum 3 against 0.",
                  "message", dict(C2C, elems=[{"merger": dict(merger, jsonMsgKey="key-1")}]), "current", [],
                  flags=["Exempt"])
-    add_validate(vf, "validate.report.merger-msg-num-no-messages",
+    validate_case(vf, "validate.report.merger-msg-num-no-messages",
                  "msgNum 3 without jsonMsgKey and without messages: no messages carried, no finding.",
                  "message", dict(C2C, elems=[{"merger": merger}]), "sdk-guide", [], flags=["Exempt"])
 
     # 12. Coordinates carry no observed number (a double does not fit the
     # integer actual): the testee answers 0, the protocol's "absent".
-    add_validate(vf, "validate.report.coordinate-has-no-actual",
+    validate_case(vf, "validate.report.coordinate-has-no-actual",
                  "Latitude 90.7 and longitude -180.5: limit 90 and 180, actual absent (0 on the testee protocol), "
                  "not 90 or 91 (a truncated or rounded coordinate) or -180.",
                  "message", dict(C2C, elems=[{"location": {"desc": "here", "latitude": 90.7, "longitude": -180.5}}]),

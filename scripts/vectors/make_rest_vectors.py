@@ -29,14 +29,14 @@ sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
 sys.setrecursionlimit(20000)  # 101 nested relays are about 500 JSON levels
 
 import base64
+import collections
 import decimal
 import json
 import math
 import os
 import re
 
-import constraints
-from make_vectors_common import KIND_TYPES, SCHEMA, VECTORS, VectorFile, encode, hexs, ld, report, tag, varint
+from common import KIND_TYPES, constraints, SCHEMA, VECTORS, VectorFile, encode, hexs, ld, report, tag, varint
 
 U32 = (0, 2**32 - 1)
 I32 = (-(2**31), 2**31 - 1)
@@ -814,6 +814,13 @@ def new_file(name, title, description):
     return RestVectorFile("rest", name, title, description, DERIVATION, FLAGS)
 
 
+# The cases of the import and export files as data rows: each has the fields of `imp` and `exp` after `vf`, in
+# their order.
+Import = collections.namedtuple("Import", "cid comment kind rest text error flags",
+                                defaults=("message", None, None, None, ()))
+Export = collections.namedtuple("Export", "cid comment kind model error flags payload", defaults=(None, (), None))
+
+
 def imp(vf, cid, comment, kind="message", rest=None, text=None, error=None, flags=()):
     """A rest-import case. Valid when `error` is None; `error` = (code, path) otherwise."""
     flags = list(flags)
@@ -1032,238 +1039,252 @@ def text_of_bytes(total, prefix="", suffix="", fill="a"):
 # ---------------------------------------------------------------------------
 
 
+def element_doc_samples():
+    """The documented sample of every element, and bodies of several elements."""
+    yield Import("rest.elem.text.doc-sample", f"The text element sample of {MF}.", rest=[TEXT_HELLO], flags=["DocSample"])
+    yield Import("rest.elem.location.doc-sample", f"The location sample of {MF}: 17 significant digits survive as the "
+                 "same doubles and are written back in the same shortest form.", rest=[LOCATION_DOC], flags=["DocSample"])
+    yield Import("rest.elem.face.doc-sample", f"The emoji sample of {MF}.", rest=[FACE_DOC], flags=["DocSample"])
+    yield Import("rest.elem.custom.doc-sample", f"The custom element sample of {MF}.", rest=[CUSTOM_DOC],
+                 flags=["DocSample"])
+    yield Import("rest.elem.sound.doc-sample", f"The 4.X sound sample of {MF} (Url, UUID, Size, Second, Download_Flag). "
+                 "Export writes the keys in the sample's own order.", rest=[SOUND_DOC], flags=["DocSample", "KeyOrderDecision"])
+    yield Import("rest.elem.sound.doc-sample-legacy", f"The 2.X/3.X sound sample of {MF} (comments removed): UUID, Size "
+                 "and Second only; export keeps the legacy form.", rest=[SOUND_LEGACY_DOC], flags=["DocSample", "Legacy"])
+    yield Import("rest.elem.image.doc-sample", f"The image sample of {MF} (comments removed): original, large and "
+                 "thumbnail levels, Width and Height 0 for the scaled ones.", rest=[IMAGE_DOC], flags=["DocSample"])
+    yield Import("rest.elem.file.doc-sample", f"The 4.X file sample of {MF}.", rest=[FILE_DOC],
+                 flags=["DocSample", "KeyOrderDecision"])
+    yield Import("rest.elem.file.doc-sample-legacy", f"The 2.X/3.X file sample of {MF} (comments removed).",
+                 rest=[FILE_LEGACY_DOC], flags=["DocSample", "Legacy"])
+    yield Import("rest.elem.video.doc-sample", f"The 4.X video sample of {MF}: all four current-form keys.",
+                 rest=[VIDEO_DOC], flags=["DocSample"])
+    yield Import("rest.elem.video.doc-sample-legacy", f"The 2.X/3.X video sample of {MF} (comments removed).",
+                 rest=[VIDEO_LEGACY_DOC], flags=["DocSample", "Legacy"])
+    yield Import("rest.elem.body.text-face-text", f"The combined sample of {MF} (text + emoji + text) as a bare MsgBody: "
+                 "elem order is kept.", rest=TEXT_FACE_TEXT_DOC, flags=["DocSample"])
+    yield Import("rest.elem.body.every-kind", "One element of each of the nine MsgTypes in one body.",
+                 rest=[TEXT_HELLO, LOCATION_DOC, FACE_DOC, CUSTOM_DOC, SOUND_LEGACY_DOC, IMAGE_DOC, FILE_LEGACY_DOC,
+                       VIDEO_DOC, relay([entry([text("hi")])])])
+
+
+def element_values():
+    """Strings, numbers and integer bounds in every element, and both forms of sound, file and video."""
+    yield Import("rest.elem.text.cjk-emoji-zwj", "Chinese text, an emoji and ZWJ sequences (family, rainbow flag): "
+                 "ordinary string content, written back as UTF-8.",
+                 rest=[text("你好，世界 👋 👨‍👩‍👧‍👦 🏳️‍🌈 👩🏽‍💻")], flags=["MultiByte"])
+    yield Import("rest.elem.text.nul-and-separators", "U+0000, U+0001, U+2028 and U+2029 inside a string: NUL is written "
+                 "\\u0000, the separators as UTF-8.", rest=[text("a\u0000b\u0001c\u2028d\u2029e")], flags=["NulInString"])
+    yield Import("rest.elem.text.escapes", "Quote, backslash, slash, the five short escapes, other control characters and "
+                 "DEL: the canonical text escapes exactly what Sources/IMCodecREST/IMCodecREST.docc/REST.md says.",
+                 rest=[text("\"\\/\b\f\n\r\t\u001f\u007f")], flags=["NulInString"])
+    yield Import("rest.elem.text.escaped-spelling", "\\u escapes for CJK, an escaped slash and a surrogate pair for an "
+                 "emoji: the same string as its UTF-8 form; export writes UTF-8.",
+                 text='[{"MsgType":"TIMTextElem","MsgContent":{"Text":"\\u4f60\\u597d\\/\\ud83d\\ude00"}}]',
+                 flags=["MultiByte"])
+    yield Import("rest.elem.text.empty", "An empty Text is kept as the required key with an empty value.",
+                 rest=[text("")])
+    yield Import("rest.elem.text.whitespace", "JSON whitespace between tokens is not part of any value.",
+                 text=' [ {\n\t"MsgType" : "TIMTextElem" ,\r\n "MsgContent" : { "Text" : " x " } } ] \n')
+    yield Import("rest.elem.location.number-spellings", "Latitude and longitude of the documented sample, spelled with "
+                 "trailing zeros and an exponent: read as the nearest doubles, written in the shortest form.",
+                 text='[{"MsgType":"TIMLocationElem","MsgContent":{"Desc":"someinfo","Latitude":29.3406567744699560000,'
+                 '"Longitude":1.1677497920478824E2}}]')
+    yield Import("rest.elem.location.negative-zero", "-0 and 0: -0 keeps its sign (written \"-0\"), 0 is the default.",
+                 text='[{"MsgType":"TIMLocationElem","MsgContent":{"Desc":"","Latitude":-0,"Longitude":0}}]')
+    yield Import("rest.elem.location.negative-zero-spelled", "-0.0 is read as -0 and written \"-0\".",
+                 text='[{"MsgType":"TIMLocationElem","MsgContent":{"Desc":"x","Latitude":-0.0,"Longitude":-0.0}}]')
+    yield Import("rest.elem.location.shortest-forms", "1e-7 and 30: JavaScript's Number to string keeps the exponent "
+                 "form below 1e-6 and writes integral doubles without a fraction.",
+                 text='[{"MsgType":"TIMLocationElem","MsgContent":{"Desc":"x","Latitude":1e-7,"Longitude":30}}]')
+    yield Import("rest.elem.location.shortest-forms-respelled", "0.000001, 1.5E+1 and -180.0: written 0.000001, 15, "
+                 "-180.", text='[{"MsgType":"TIMLocationElem","MsgContent":{"Desc":"x","Latitude":0.000001,'
+                 '"Longitude":-180.0}},{"MsgType":"TIMLocationElem","MsgContent":{"Desc":"y","Latitude":1.5E+1,'
+                 '"Longitude":0.1}}]')
+    yield Import("rest.elem.face.index-bounds", "Index at −2³¹ and 2³¹−1 (int32).",
+                 rest=[el("TIMFaceElem", {"Index": -2147483648}), el("TIMFaceElem", {"Index": 2147483647})])
+    yield Import("rest.elem.face.data-nul", "The emoji of the send_group_msg sample "
+                 "(https://intl.cloud.tencent.com/document/product/1047/34959): Data \"abc\\u0000\\u0001\" becomes those "
+                 "five bytes.", rest=[el("TIMFaceElem", {"Index": 6, "Data": "abc\u0000\u0001"})],
+                 flags=["DocSample", "NulInString"])
+    yield Import("rest.elem.face.empty-data", "Data \"\" is the default: export leaves the optional key out.",
+                 rest=[el("TIMFaceElem", {"Data": "", "Index": 15})])
+    yield Import("rest.elem.custom.data-only", "A custom element with Data only, a JSON string as TUIKit sends it; "
+                 "empty optional keys are left out.",
+                 rest=[el("TIMCustomElem", {"Data": "{\"businessID\":\"text_link\",\"text\":\"欢迎\",\"link\":"
+                                                   "\"https://cloud.tencent.com\"}"})], flags=["MultiByte"])
+    yield Import("rest.elem.custom.empty-optional-keys", "Desc, Ext and Sound \"\" are defaults and left out by export.",
+                 rest=[el("TIMCustomElem", {"Data": "", "Desc": "", "Ext": "", "Sound": ""})])
+    yield Import("rest.elem.sound.uint32-max", "Size and Second at 2³²−1.",
+                 rest=[el("TIMSoundElem", {"UUID": "u", "Size": 4294967295, "Second": 4294967295})], flags=["Legacy"])
+    yield Import("rest.elem.sound.current-empty-url", "The current form with Url \"\" and Download_Flag 2: the flag is "
+                 "set, so export keeps the current form.",
+                 rest=[el("TIMSoundElem", {"Url": "", "Download_Flag": 2, "UUID": "u", "Size": 1, "Second": 1})],
+                 flags=["KeyOrderDecision"])
+    yield Import("rest.elem.sound.current-all-defaults", "Url \"\" and Download_Flag 0: nothing of the current form is "
+                 "set, so export writes the legacy form.",
+                 rest=[el("TIMSoundElem", {"Url": "", "UUID": "u", "Size": 1, "Second": 1, "Download_Flag": 0})])
+    yield Import("rest.elem.image.levels-in-any-order", "Levels are kept in document order (thumbnail, original, "
+                 "large); ImageFormat 255 (other).",
+                 rest=[el("TIMImageElem", {"UUID": "img", "ImageFormat": 255, "ImageInfoArray": [
+                     {"Type": 3, "Size": 1, "Width": 198, "Height": 198, "URL": "https://x/198"},
+                     {"Type": 1, "Size": 3, "Width": 1000, "Height": 1000, "URL": "https://x/0"},
+                     {"Type": 2, "Size": 2, "Width": 720, "Height": 720, "URL": "https://x/720"}]})])
+    yield Import("rest.elem.image.undocumented-format", "ImageFormat 7 is in range (0 … 2³¹−1): import keeps the number "
+                 "(validation judges it, not import); no levels.",
+                 rest=[el("TIMImageElem", {"UUID": "img", "ImageFormat": 7, "ImageInfoArray": []})])
+    yield Import("rest.elem.image.format-max", "ImageFormat 2³¹−1 and a level with all-zero numbers.",
+                 rest=[el("TIMImageElem", {"UUID": "", "ImageFormat": 2147483647, "ImageInfoArray": [
+                     {"Type": 2, "Size": 0, "Width": 0, "Height": 0, "URL": ""}]})])
+    yield Import("rest.elem.file.uint32-max", "FileSize 2³²−1, legacy form.",
+                 rest=[el("TIMFileElem", {"UUID": "f", "FileSize": 4294967295, "FileName": "报告.pdf"})],
+                 flags=["Legacy", "MultiByte"])
+    yield Import("rest.elem.video.one-current-field", "A video whose only current-form value is ThumbDownloadFlag 2 "
+                 "(the others \"\" and 0): export writes all four current-form keys.",
+                 rest=[el("TIMVideoFileElem", {k: v for k, v in VIDEO_LEGACY_DOC["MsgContent"].items()} |
+                          {"VideoUrl": "", "VideoDownloadFlag": 0, "ThumbUrl": "", "ThumbDownloadFlag": 2})])
+
+    yield Import("rest.elem.body.apns-text-custom-doc", f"The APNs display sample of {MF} (push text \"helloworld\"): a "
+                 "text and a custom element in a message object holding only MsgBody.",
+                 rest={"MsgBody": [text("hello"), el("TIMCustomElem", {"Data": "message", "Desc": "world",
+                                                                        "Ext": "https://www.example.com",
+                                                                        "Sound": "dingdong.aiff"})]}, flags=["DocSample"])
+    yield Import("rest.elem.body.single-text-doc", f"The \"Single text element message\" sample of {MF}.",
+                 rest={"MsgBody": [TEXT_HELLO]}, flags=["DocSample"])
+    yield Import("rest.elem.body.ten-texts", "Ten text elements: order and count kept.",
+                 rest=[text(str(i)) for i in range(10)])
+    yield Import("rest.elem.text.supplementary-and-combining", "A CJK Extension B character (4 UTF-8 bytes), a "
+                 "decomposed é (e + U+0301), Arabic and Hebrew: code points are kept, not normalized.",
+                 rest=[text("𠀀 e\u0301 مرحبا שלום")], flags=["MultiByte"])
+    yield Import("rest.elem.text.printable-ascii", "Every printable ASCII character; only quote and backslash are "
+                 "escaped.", rest=[text("".join(chr(c) for c in range(0x20, 0x7F)))])
+    yield Import("rest.elem.text.long-chinese", "A 2,000-character Chinese text.", rest=[text("消息" * 1000)],
+                 flags=["MultiByte"])
+    yield Import("rest.elem.location.bounds", "Latitude ±90 and longitude ±180 written as integers.",
+                 rest=[el("TIMLocationElem", {"Desc": "north", "Latitude": 90, "Longitude": -180}),
+                       el("TIMLocationElem", {"Desc": "south", "Latitude": -90, "Longitude": 180})])
+    yield Import("rest.elem.location.extremes", "The largest double and the smallest subnormal: 1.7976931348623157e+308 "
+                 "and 5e-324 (import does not judge the range; validation does).",
+                 text='[{"MsgType":"TIMLocationElem","MsgContent":{"Desc":"x","Latitude":5e-324,'
+                 '"Longitude":1.7976931348623157e+308}}]')
+    yield Import("rest.elem.location.chinese-desc", "A Chinese description, as in 中国 map apps.",
+                 rest=[el("TIMLocationElem", {"Desc": "深圳市南山区腾讯滨海大厦", "Latitude": 22.522807,
+                                              "Longitude": 113.935338})], flags=["MultiByte"])
+    yield Import("rest.elem.face.index-zero", "Index 0 without Data: the required Index is written, 0 or not.",
+                 rest=[el("TIMFaceElem", {"Index": 0})])
+    yield Import("rest.elem.face.emoji-data", "Face Data holding an emoji and text.",
+                 rest=[el("TIMFaceElem", {"Index": 12, "Data": "[微笑]😊"})], flags=["MultiByte"])
+    yield Import("rest.elem.custom.every-key-multibyte", "Every custom key in Chinese, Data with U+2028 and an escaped "
+                 "JSON document.", rest=[el("TIMCustomElem", {"Data": "{\"msg\":\"红包\u2028\",\"n\":1}", "Desc": "[红包]",
+                                                                "Ext": "{\"entity\":{\"key\":\"值\"}}", "Sound": "提示音.caf"})],
+                 flags=["MultiByte"])
+    yield Import("rest.elem.sound.current-flag-zero", "The current form with Download_Flag 0: Url is set, so the "
+                 "current form is kept.", rest=[el("TIMSoundElem", {"Url": "https://s/1.m4a", "Download_Flag": 0, "UUID": "u",
+                                                                    "Size": 6000, "Second": 3})], flags=["KeyOrderDecision"])
+    yield Import("rest.elem.sound.legacy-zeros", "A legacy sound of empty UUID, size and length.",
+                 rest=[el("TIMSoundElem", {"UUID": "", "Size": 0, "Second": 0})], flags=["Legacy"])
+    yield Import("rest.elem.image.original-only", "Only the original level (an image smaller than 198 px sends one).",
+                 rest=[el("TIMImageElem", {"UUID": "small", "ImageFormat": 3, "ImageInfoArray": [
+                     {"Type": 1, "Size": 2048, "Width": 120, "Height": 80, "URL": "https://x/small.png"}]})])
+    yield Import("rest.elem.image.every-format", "GIF, PNG and BMP images (2, 3, 4), one level each.",
+                 rest=[el("TIMImageElem", {"UUID": f"i{f}", "ImageFormat": f, "ImageInfoArray": [
+                     {"Type": lv, "Size": 10, "Width": 720, "Height": 1280, "URL": f"https://x/{f}"}]})
+                     for f, lv in ((2, 2), (3, 3), (4, 1))])
+    yield Import("rest.elem.file.current-canonical", "A current-form file in canonical key order.",
+                 rest=[el("TIMFileElem", {"Url": "https://f/doc.pdf", "Download_Flag": 2, "UUID": "f1", "FileSize": 52428800,
+                                          "FileName": "季度报告.pdf"})], flags=["KeyOrderDecision", "MultiByte"])
+    yield Import("rest.elem.video.current-canonical", "A current-form video in canonical key order (the legacy keys, "
+                 "then VideoUrl, VideoDownloadFlag, ThumbUrl, ThumbDownloadFlag).",
+                 rest=[el("TIMVideoFileElem", dict(VIDEO_LEGACY_DOC["MsgContent"], VideoUrl="https://v/1.mp4",
+                                                   VideoDownloadFlag=2, ThumbUrl="https://v/1.jpg", ThumbDownloadFlag=2))],
+                 flags=["KeyOrderDecision"])
+    yield Import("rest.elem.video.legacy-zeros", "A legacy video of empty strings and zeros (web senders send "
+                 "VideoSecond 0).", rest=[el("TIMVideoFileElem", {"VideoUUID": "", "VideoSize": 0, "VideoSecond": 0,
+                                                                  "VideoFormat": "", "ThumbUUID": "", "ThumbSize": 0,
+                                                                  "ThumbWidth": 0, "ThumbHeight": 0, "ThumbFormat": ""})],
+                 flags=["Legacy"])
+
+
+def element_errors():
+    """Element-level errors: missing keys, values of the wrong type or out of range."""
+    E = "MsgBody[0].MsgContent"
+    yield Import("rest.elem.text.missing-text", "A text element without Text.", rest=[el("TIMTextElem", {})],
+                 error=("rest.missing-key", f"{E}.Text"))
+    yield Import("rest.elem.text.content-before-type", "MsgContent before MsgType (the order of the history samples): "
+                 "MsgType is looked up first, so Text is checked in document order.",
+                 rest=[{"MsgContent": {"Text": 5}, "MsgType": "TIMTextElem"}], error=("rest.type", f"{E}.Text"))
+    yield Import("rest.elem.location.string-latitude", "Latitude given as a string.",
+                 rest=[el("TIMLocationElem", {"Desc": "x", "Latitude": "29.34", "Longitude": 116.7})],
+                 error=("rest.type", f"{E}.Latitude"))
+    yield Import("rest.elem.location.missing-desc", "Desc is required.",
+                 rest=[el("TIMLocationElem", {"Latitude": 29.34, "Longitude": 116.7})], error=("rest.missing-key", f"{E}.Desc"))
+    yield Import("rest.elem.face.index-string", "Index given as a string.",
+                 rest=[el("TIMFaceElem", {"Index": "1"})], error=("rest.type", f"{E}.Index"))
+    yield Import("rest.elem.face.index-above-int32", "Index 2³¹: above int32.",
+                 rest=[el("TIMFaceElem", {"Index": 2147483648})], error=("rest.range", f"{E}.Index"))
+    yield Import("rest.elem.face.index-below-int32", "Index −2³¹−1: below int32.",
+                 rest=[el("TIMFaceElem", {"Index": -2147483649})], error=("rest.range", f"{E}.Index"))
+    yield Import("rest.elem.custom.missing-data", "A custom element without Data.",
+                 rest=[el("TIMCustomElem", {"Desc": "d"})], error=("rest.missing-key", f"{E}.Data"))
+    yield Import("rest.elem.sound.url-without-flag", "Url without Download_Flag: half of the current form's pair.",
+                 rest=[el("TIMSoundElem", {"Url": "https://x", "UUID": "u", "Size": 1, "Second": 1})],
+                 error=("rest.missing-key", f"{E}.Download_Flag"))
+    yield Import("rest.elem.sound.flag-without-url", "Download_Flag without Url.",
+                 rest=[el("TIMSoundElem", {"UUID": "u", "Size": 1, "Second": 1, "Download_Flag": 2})],
+                 error=("rest.missing-key", f"{E}.Url"))
+    yield Import("rest.elem.sound.missing-second", "A legacy sound without Second.",
+                 rest=[el("TIMSoundElem", {"UUID": "u", "Size": 1})], error=("rest.missing-key", f"{E}.Second"))
+    yield Import("rest.elem.sound.url-key-case", "\"URL\" in a sound element, whose key is \"Url\": rest.key-case, and "
+                 "Url is not also missing.",
+                 rest=[el("TIMSoundElem", {"URL": "https://x", "UUID": "u", "Size": 1, "Second": 1, "Download_Flag": 2})],
+                 error=("rest.key-case", f"{E}.URL"))
+    yield Import("rest.elem.image.type-4", "An image level of Type 4.",
+                 rest=[el("TIMImageElem", {"UUID": "i", "ImageFormat": 1, "ImageInfoArray": [
+                     {"Type": 4, "Size": 1, "Width": 1, "Height": 1, "URL": "u"}]})],
+                 error=("rest.range", f"{E}.ImageInfoArray[0].Type"))
+    yield Import("rest.elem.image.type-0", "An image level of Type 0 (the SDKs' numbering, not REST's).",
+                 rest=[el("TIMImageElem", {"UUID": "i", "ImageFormat": 1, "ImageInfoArray": [
+                     {"Type": 1, "Size": 1, "Width": 1, "Height": 1, "URL": "u"},
+                     {"Type": 0, "Size": 1, "Width": 1, "Height": 1, "URL": "u"}]})],
+                 error=("rest.range", f"{E}.ImageInfoArray[1].Type"))
+    yield Import("rest.elem.image.level-url-key-case", "\"Url\" in an image level, whose key is \"URL\".",
+                 rest=[el("TIMImageElem", {"UUID": "i", "ImageFormat": 1, "ImageInfoArray": [
+                     {"Type": 1, "Size": 1, "Width": 1, "Height": 1, "Url": "u"}]})],
+                 error=("rest.key-case", f"{E}.ImageInfoArray[0].Url"))
+    yield Import("rest.elem.image.level-missing-url", "An image level without URL.",
+                 rest=[el("TIMImageElem", {"UUID": "i", "ImageFormat": 1, "ImageInfoArray": [
+                     {"Type": 1, "Size": 1, "Width": 1, "Height": 1}]})],
+                 error=("rest.missing-key", f"{E}.ImageInfoArray[0].URL"))
+    yield Import("rest.elem.image.format-above-int31", "ImageFormat 2³¹: outside 0 … 2³¹−1.",
+                 rest=[el("TIMImageElem", {"UUID": "i", "ImageFormat": 2147483648, "ImageInfoArray": []})],
+                 error=("rest.range", f"{E}.ImageFormat"))
+    yield Import("rest.elem.image.level-not-object", "An ImageInfoArray entry that is a number.",
+                 rest=[el("TIMImageElem", {"UUID": "i", "ImageFormat": 1, "ImageInfoArray": [1]})],
+                 error=("rest.type", f"{E}.ImageInfoArray[0]"))
+    yield Import("rest.elem.file.doc-table-file-name", f"The English field table of {MF} spells the file name "
+                 "\"fileName\" (its JSON sample says \"FileName\"): rest.key-case.",
+                 rest=[el("TIMFileElem", {"UUID": "f", "FileSize": 1, "fileName": "a.txt"})],
+                 error=("rest.key-case", f"{E}.fileName"))
+    yield Import("rest.elem.video.half-quadruple", "VideoUrl and VideoDownloadFlag without ThumbUrl and "
+                 "ThumbDownloadFlag: the first missing key of the quadruple.",
+                 rest=[el("TIMVideoFileElem", dict(VIDEO_LEGACY_DOC["MsgContent"], VideoUrl="https://v", VideoDownloadFlag=2))],
+                 error=("rest.missing-key", f"{E}.ThumbUrl"))
+    yield Import("rest.elem.video.missing-thumb-download-flag", "Three of the four current-form keys.",
+                 rest=[el("TIMVideoFileElem", {k: v for k, v in VIDEO_DOC["MsgContent"].items() if k != "ThumbDownloadFlag"})],
+                 error=("rest.missing-key", f"{E}.ThumbDownloadFlag"))
+    yield Import("rest.elem.video.legacy-missing-thumb-format", "A legacy video without ThumbFormat.",
+                 rest=[el("TIMVideoFileElem", {k: v for k, v in VIDEO_LEGACY_DOC["MsgContent"].items() if k != "ThumbFormat"})],
+                 error=("rest.missing-key", f"{E}.ThumbFormat"))
+
+
 def write_elems():
     vf = new_file("elems", "REST elements", "Every MsgType of Sources/IMCodecREST/IMCodecREST.docc/REST.md (\"Elements\"): the documented samples of "
                   "each element, both forms of sound, file and video, image levels, strings, numbers and integer "
                   "bounds, and the element-level errors. Import (rest-import): kind message, bare MsgBody arrays "
                   "unless a case says otherwise.")
-    imp(vf, "rest.elem.text.doc-sample", f"The text element sample of {MF}.", rest=[TEXT_HELLO], flags=["DocSample"])
-    imp(vf, "rest.elem.location.doc-sample", f"The location sample of {MF}: 17 significant digits survive as the "
-        "same doubles and are written back in the same shortest form.", rest=[LOCATION_DOC], flags=["DocSample"])
-    imp(vf, "rest.elem.face.doc-sample", f"The emoji sample of {MF}.", rest=[FACE_DOC], flags=["DocSample"])
-    imp(vf, "rest.elem.custom.doc-sample", f"The custom element sample of {MF}.", rest=[CUSTOM_DOC],
-        flags=["DocSample"])
-    imp(vf, "rest.elem.sound.doc-sample", f"The 4.X sound sample of {MF} (Url, UUID, Size, Second, Download_Flag). "
-        "Export writes the keys in the sample's own order.", rest=[SOUND_DOC], flags=["DocSample", "KeyOrderDecision"])
-    imp(vf, "rest.elem.sound.doc-sample-legacy", f"The 2.X/3.X sound sample of {MF} (comments removed): UUID, Size "
-        "and Second only; export keeps the legacy form.", rest=[SOUND_LEGACY_DOC], flags=["DocSample", "Legacy"])
-    imp(vf, "rest.elem.image.doc-sample", f"The image sample of {MF} (comments removed): original, large and "
-        "thumbnail levels, Width and Height 0 for the scaled ones.", rest=[IMAGE_DOC], flags=["DocSample"])
-    imp(vf, "rest.elem.file.doc-sample", f"The 4.X file sample of {MF}.", rest=[FILE_DOC],
-        flags=["DocSample", "KeyOrderDecision"])
-    imp(vf, "rest.elem.file.doc-sample-legacy", f"The 2.X/3.X file sample of {MF} (comments removed).",
-        rest=[FILE_LEGACY_DOC], flags=["DocSample", "Legacy"])
-    imp(vf, "rest.elem.video.doc-sample", f"The 4.X video sample of {MF}: all four current-form keys.",
-        rest=[VIDEO_DOC], flags=["DocSample"])
-    imp(vf, "rest.elem.video.doc-sample-legacy", f"The 2.X/3.X video sample of {MF} (comments removed).",
-        rest=[VIDEO_LEGACY_DOC], flags=["DocSample", "Legacy"])
-    imp(vf, "rest.elem.body.text-face-text", f"The combined sample of {MF} (text + emoji + text) as a bare MsgBody: "
-        "elem order is kept.", rest=TEXT_FACE_TEXT_DOC, flags=["DocSample"])
-    imp(vf, "rest.elem.body.every-kind", "One element of each of the nine MsgTypes in one body.",
-        rest=[TEXT_HELLO, LOCATION_DOC, FACE_DOC, CUSTOM_DOC, SOUND_LEGACY_DOC, IMAGE_DOC, FILE_LEGACY_DOC,
-              VIDEO_DOC, relay([entry([text("hi")])])])
-    imp(vf, "rest.elem.text.cjk-emoji-zwj", "Chinese text, an emoji and ZWJ sequences (family, rainbow flag): "
-        "ordinary string content, written back as UTF-8.",
-        rest=[text("你好，世界 👋 👨‍👩‍👧‍👦 🏳️‍🌈 👩🏽‍💻")], flags=["MultiByte"])
-    imp(vf, "rest.elem.text.nul-and-separators", "U+0000, U+0001, U+2028 and U+2029 inside a string: NUL is written "
-        "\\u0000, the separators as UTF-8.", rest=[text("a\u0000b\u0001c\u2028d\u2029e")], flags=["NulInString"])
-    imp(vf, "rest.elem.text.escapes", "Quote, backslash, slash, the five short escapes, other control characters and "
-        "DEL: the canonical text escapes exactly what Sources/IMCodecREST/IMCodecREST.docc/REST.md says.",
-        rest=[text("\"\\/\b\f\n\r\t\u001f\u007f")], flags=["NulInString"])
-    imp(vf, "rest.elem.text.escaped-spelling", "\\u escapes for CJK, an escaped slash and a surrogate pair for an "
-        "emoji: the same string as its UTF-8 form; export writes UTF-8.",
-        text='[{"MsgType":"TIMTextElem","MsgContent":{"Text":"\\u4f60\\u597d\\/\\ud83d\\ude00"}}]',
-        flags=["MultiByte"])
-    imp(vf, "rest.elem.text.empty", "An empty Text is kept as the required key with an empty value.",
-        rest=[text("")])
-    imp(vf, "rest.elem.text.whitespace", "JSON whitespace between tokens is not part of any value.",
-        text=' [ {\n\t"MsgType" : "TIMTextElem" ,\r\n "MsgContent" : { "Text" : " x " } } ] \n')
-    imp(vf, "rest.elem.location.number-spellings", "Latitude and longitude of the documented sample, spelled with "
-        "trailing zeros and an exponent: read as the nearest doubles, written in the shortest form.",
-        text='[{"MsgType":"TIMLocationElem","MsgContent":{"Desc":"someinfo","Latitude":29.3406567744699560000,'
-        '"Longitude":1.1677497920478824E2}}]')
-    imp(vf, "rest.elem.location.negative-zero", "-0 and 0: -0 keeps its sign (written \"-0\"), 0 is the default.",
-        text='[{"MsgType":"TIMLocationElem","MsgContent":{"Desc":"","Latitude":-0,"Longitude":0}}]')
-    imp(vf, "rest.elem.location.negative-zero-spelled", "-0.0 is read as -0 and written \"-0\".",
-        text='[{"MsgType":"TIMLocationElem","MsgContent":{"Desc":"x","Latitude":-0.0,"Longitude":-0.0}}]')
-    imp(vf, "rest.elem.location.shortest-forms", "1e-7 and 30: JavaScript's Number to string keeps the exponent "
-        "form below 1e-6 and writes integral doubles without a fraction.",
-        text='[{"MsgType":"TIMLocationElem","MsgContent":{"Desc":"x","Latitude":1e-7,"Longitude":30}}]')
-    imp(vf, "rest.elem.location.shortest-forms-respelled", "0.000001, 1.5E+1 and -180.0: written 0.000001, 15, "
-        "-180.", text='[{"MsgType":"TIMLocationElem","MsgContent":{"Desc":"x","Latitude":0.000001,'
-        '"Longitude":-180.0}},{"MsgType":"TIMLocationElem","MsgContent":{"Desc":"y","Latitude":1.5E+1,'
-        '"Longitude":0.1}}]')
-    imp(vf, "rest.elem.face.index-bounds", "Index at −2³¹ and 2³¹−1 (int32).",
-        rest=[el("TIMFaceElem", {"Index": -2147483648}), el("TIMFaceElem", {"Index": 2147483647})])
-    imp(vf, "rest.elem.face.data-nul", "The emoji of the send_group_msg sample "
-        "(https://intl.cloud.tencent.com/document/product/1047/34959): Data \"abc\\u0000\\u0001\" becomes those "
-        "five bytes.", rest=[el("TIMFaceElem", {"Index": 6, "Data": "abc\u0000\u0001"})],
-        flags=["DocSample", "NulInString"])
-    imp(vf, "rest.elem.face.empty-data", "Data \"\" is the default: export leaves the optional key out.",
-        rest=[el("TIMFaceElem", {"Data": "", "Index": 15})])
-    imp(vf, "rest.elem.custom.data-only", "A custom element with Data only, a JSON string as TUIKit sends it; "
-        "empty optional keys are left out.",
-        rest=[el("TIMCustomElem", {"Data": "{\"businessID\":\"text_link\",\"text\":\"欢迎\",\"link\":"
-                                          "\"https://cloud.tencent.com\"}"})], flags=["MultiByte"])
-    imp(vf, "rest.elem.custom.empty-optional-keys", "Desc, Ext and Sound \"\" are defaults and left out by export.",
-        rest=[el("TIMCustomElem", {"Data": "", "Desc": "", "Ext": "", "Sound": ""})])
-    imp(vf, "rest.elem.sound.uint32-max", "Size and Second at 2³²−1.",
-        rest=[el("TIMSoundElem", {"UUID": "u", "Size": 4294967295, "Second": 4294967295})], flags=["Legacy"])
-    imp(vf, "rest.elem.sound.current-empty-url", "The current form with Url \"\" and Download_Flag 2: the flag is "
-        "set, so export keeps the current form.",
-        rest=[el("TIMSoundElem", {"Url": "", "Download_Flag": 2, "UUID": "u", "Size": 1, "Second": 1})],
-        flags=["KeyOrderDecision"])
-    imp(vf, "rest.elem.sound.current-all-defaults", "Url \"\" and Download_Flag 0: nothing of the current form is "
-        "set, so export writes the legacy form.",
-        rest=[el("TIMSoundElem", {"Url": "", "UUID": "u", "Size": 1, "Second": 1, "Download_Flag": 0})])
-    imp(vf, "rest.elem.image.levels-in-any-order", "Levels are kept in document order (thumbnail, original, "
-        "large); ImageFormat 255 (other).",
-        rest=[el("TIMImageElem", {"UUID": "img", "ImageFormat": 255, "ImageInfoArray": [
-            {"Type": 3, "Size": 1, "Width": 198, "Height": 198, "URL": "https://x/198"},
-            {"Type": 1, "Size": 3, "Width": 1000, "Height": 1000, "URL": "https://x/0"},
-            {"Type": 2, "Size": 2, "Width": 720, "Height": 720, "URL": "https://x/720"}]})])
-    imp(vf, "rest.elem.image.undocumented-format", "ImageFormat 7 is in range (0 … 2³¹−1): import keeps the number "
-        "(validation judges it, not import); no levels.",
-        rest=[el("TIMImageElem", {"UUID": "img", "ImageFormat": 7, "ImageInfoArray": []})])
-    imp(vf, "rest.elem.image.format-max", "ImageFormat 2³¹−1 and a level with all-zero numbers.",
-        rest=[el("TIMImageElem", {"UUID": "", "ImageFormat": 2147483647, "ImageInfoArray": [
-            {"Type": 2, "Size": 0, "Width": 0, "Height": 0, "URL": ""}]})])
-    imp(vf, "rest.elem.file.uint32-max", "FileSize 2³²−1, legacy form.",
-        rest=[el("TIMFileElem", {"UUID": "f", "FileSize": 4294967295, "FileName": "报告.pdf"})],
-        flags=["Legacy", "MultiByte"])
-    imp(vf, "rest.elem.video.one-current-field", "A video whose only current-form value is ThumbDownloadFlag 2 "
-        "(the others \"\" and 0): export writes all four current-form keys.",
-        rest=[el("TIMVideoFileElem", {k: v for k, v in VIDEO_LEGACY_DOC["MsgContent"].items()} |
-                 {"VideoUrl": "", "VideoDownloadFlag": 0, "ThumbUrl": "", "ThumbDownloadFlag": 2})])
-
-    imp(vf, "rest.elem.body.apns-text-custom-doc", f"The APNs display sample of {MF} (push text \"helloworld\"): a "
-        "text and a custom element in a message object holding only MsgBody.",
-        rest={"MsgBody": [text("hello"), el("TIMCustomElem", {"Data": "message", "Desc": "world",
-                                                               "Ext": "https://www.example.com",
-                                                               "Sound": "dingdong.aiff"})]}, flags=["DocSample"])
-    imp(vf, "rest.elem.body.single-text-doc", f"The \"Single text element message\" sample of {MF}.",
-        rest={"MsgBody": [TEXT_HELLO]}, flags=["DocSample"])
-    imp(vf, "rest.elem.body.ten-texts", "Ten text elements: order and count kept.",
-        rest=[text(str(i)) for i in range(10)])
-    imp(vf, "rest.elem.text.supplementary-and-combining", "A CJK Extension B character (4 UTF-8 bytes), a "
-        "decomposed é (e + U+0301), Arabic and Hebrew: code points are kept, not normalized.",
-        rest=[text("𠀀 e\u0301 مرحبا שלום")], flags=["MultiByte"])
-    imp(vf, "rest.elem.text.printable-ascii", "Every printable ASCII character; only quote and backslash are "
-        "escaped.", rest=[text("".join(chr(c) for c in range(0x20, 0x7F)))])
-    imp(vf, "rest.elem.text.long-chinese", "A 2,000-character Chinese text.", rest=[text("消息" * 1000)],
-        flags=["MultiByte"])
-    imp(vf, "rest.elem.location.bounds", "Latitude ±90 and longitude ±180 written as integers.",
-        rest=[el("TIMLocationElem", {"Desc": "north", "Latitude": 90, "Longitude": -180}),
-              el("TIMLocationElem", {"Desc": "south", "Latitude": -90, "Longitude": 180})])
-    imp(vf, "rest.elem.location.extremes", "The largest double and the smallest subnormal: 1.7976931348623157e+308 "
-        "and 5e-324 (import does not judge the range; validation does).",
-        text='[{"MsgType":"TIMLocationElem","MsgContent":{"Desc":"x","Latitude":5e-324,'
-        '"Longitude":1.7976931348623157e+308}}]')
-    imp(vf, "rest.elem.location.chinese-desc", "A Chinese description, as in 中国 map apps.",
-        rest=[el("TIMLocationElem", {"Desc": "深圳市南山区腾讯滨海大厦", "Latitude": 22.522807,
-                                     "Longitude": 113.935338})], flags=["MultiByte"])
-    imp(vf, "rest.elem.face.index-zero", "Index 0 without Data: the required Index is written, 0 or not.",
-        rest=[el("TIMFaceElem", {"Index": 0})])
-    imp(vf, "rest.elem.face.emoji-data", "Face Data holding an emoji and text.",
-        rest=[el("TIMFaceElem", {"Index": 12, "Data": "[微笑]😊"})], flags=["MultiByte"])
-    imp(vf, "rest.elem.custom.every-key-multibyte", "Every custom key in Chinese, Data with U+2028 and an escaped "
-        "JSON document.", rest=[el("TIMCustomElem", {"Data": "{\"msg\":\"红包\u2028\",\"n\":1}", "Desc": "[红包]",
-                                                       "Ext": "{\"entity\":{\"key\":\"值\"}}", "Sound": "提示音.caf"})],
-        flags=["MultiByte"])
-    imp(vf, "rest.elem.sound.current-flag-zero", "The current form with Download_Flag 0: Url is set, so the "
-        "current form is kept.", rest=[el("TIMSoundElem", {"Url": "https://s/1.m4a", "Download_Flag": 0, "UUID": "u",
-                                                           "Size": 6000, "Second": 3})], flags=["KeyOrderDecision"])
-    imp(vf, "rest.elem.sound.legacy-zeros", "A legacy sound of empty UUID, size and length.",
-        rest=[el("TIMSoundElem", {"UUID": "", "Size": 0, "Second": 0})], flags=["Legacy"])
-    imp(vf, "rest.elem.image.original-only", "Only the original level (an image smaller than 198 px sends one).",
-        rest=[el("TIMImageElem", {"UUID": "small", "ImageFormat": 3, "ImageInfoArray": [
-            {"Type": 1, "Size": 2048, "Width": 120, "Height": 80, "URL": "https://x/small.png"}]})])
-    imp(vf, "rest.elem.image.every-format", "GIF, PNG and BMP images (2, 3, 4), one level each.",
-        rest=[el("TIMImageElem", {"UUID": f"i{f}", "ImageFormat": f, "ImageInfoArray": [
-            {"Type": lv, "Size": 10, "Width": 720, "Height": 1280, "URL": f"https://x/{f}"}]})
-            for f, lv in ((2, 2), (3, 3), (4, 1))])
-    imp(vf, "rest.elem.file.current-canonical", "A current-form file in canonical key order.",
-        rest=[el("TIMFileElem", {"Url": "https://f/doc.pdf", "Download_Flag": 2, "UUID": "f1", "FileSize": 52428800,
-                                 "FileName": "季度报告.pdf"})], flags=["KeyOrderDecision", "MultiByte"])
-    imp(vf, "rest.elem.video.current-canonical", "A current-form video in canonical key order (the legacy keys, "
-        "then VideoUrl, VideoDownloadFlag, ThumbUrl, ThumbDownloadFlag).",
-        rest=[el("TIMVideoFileElem", dict(VIDEO_LEGACY_DOC["MsgContent"], VideoUrl="https://v/1.mp4",
-                                          VideoDownloadFlag=2, ThumbUrl="https://v/1.jpg", ThumbDownloadFlag=2))],
-        flags=["KeyOrderDecision"])
-    imp(vf, "rest.elem.video.legacy-zeros", "A legacy video of empty strings and zeros (web senders send "
-        "VideoSecond 0).", rest=[el("TIMVideoFileElem", {"VideoUUID": "", "VideoSize": 0, "VideoSecond": 0,
-                                                         "VideoFormat": "", "ThumbUUID": "", "ThumbSize": 0,
-                                                         "ThumbWidth": 0, "ThumbHeight": 0, "ThumbFormat": ""})],
-        flags=["Legacy"])
-
-    E = "MsgBody[0].MsgContent"
-    imp(vf, "rest.elem.text.missing-text", "A text element without Text.", rest=[el("TIMTextElem", {})],
-        error=("rest.missing-key", f"{E}.Text"))
-    imp(vf, "rest.elem.text.content-before-type", "MsgContent before MsgType (the order of the history samples): "
-        "MsgType is looked up first, so Text is checked in document order.",
-        rest=[{"MsgContent": {"Text": 5}, "MsgType": "TIMTextElem"}], error=("rest.type", f"{E}.Text"))
-    imp(vf, "rest.elem.location.string-latitude", "Latitude given as a string.",
-        rest=[el("TIMLocationElem", {"Desc": "x", "Latitude": "29.34", "Longitude": 116.7})],
-        error=("rest.type", f"{E}.Latitude"))
-    imp(vf, "rest.elem.location.missing-desc", "Desc is required.",
-        rest=[el("TIMLocationElem", {"Latitude": 29.34, "Longitude": 116.7})], error=("rest.missing-key", f"{E}.Desc"))
-    imp(vf, "rest.elem.face.index-string", "Index given as a string.",
-        rest=[el("TIMFaceElem", {"Index": "1"})], error=("rest.type", f"{E}.Index"))
-    imp(vf, "rest.elem.face.index-above-int32", "Index 2³¹: above int32.",
-        rest=[el("TIMFaceElem", {"Index": 2147483648})], error=("rest.range", f"{E}.Index"))
-    imp(vf, "rest.elem.face.index-below-int32", "Index −2³¹−1: below int32.",
-        rest=[el("TIMFaceElem", {"Index": -2147483649})], error=("rest.range", f"{E}.Index"))
-    imp(vf, "rest.elem.custom.missing-data", "A custom element without Data.",
-        rest=[el("TIMCustomElem", {"Desc": "d"})], error=("rest.missing-key", f"{E}.Data"))
-    imp(vf, "rest.elem.sound.url-without-flag", "Url without Download_Flag: half of the current form's pair.",
-        rest=[el("TIMSoundElem", {"Url": "https://x", "UUID": "u", "Size": 1, "Second": 1})],
-        error=("rest.missing-key", f"{E}.Download_Flag"))
-    imp(vf, "rest.elem.sound.flag-without-url", "Download_Flag without Url.",
-        rest=[el("TIMSoundElem", {"UUID": "u", "Size": 1, "Second": 1, "Download_Flag": 2})],
-        error=("rest.missing-key", f"{E}.Url"))
-    imp(vf, "rest.elem.sound.missing-second", "A legacy sound without Second.",
-        rest=[el("TIMSoundElem", {"UUID": "u", "Size": 1})], error=("rest.missing-key", f"{E}.Second"))
-    imp(vf, "rest.elem.sound.url-key-case", "\"URL\" in a sound element, whose key is \"Url\": rest.key-case, and "
-        "Url is not also missing.",
-        rest=[el("TIMSoundElem", {"URL": "https://x", "UUID": "u", "Size": 1, "Second": 1, "Download_Flag": 2})],
-        error=("rest.key-case", f"{E}.URL"))
-    imp(vf, "rest.elem.image.type-4", "An image level of Type 4.",
-        rest=[el("TIMImageElem", {"UUID": "i", "ImageFormat": 1, "ImageInfoArray": [
-            {"Type": 4, "Size": 1, "Width": 1, "Height": 1, "URL": "u"}]})],
-        error=("rest.range", f"{E}.ImageInfoArray[0].Type"))
-    imp(vf, "rest.elem.image.type-0", "An image level of Type 0 (the SDKs' numbering, not REST's).",
-        rest=[el("TIMImageElem", {"UUID": "i", "ImageFormat": 1, "ImageInfoArray": [
-            {"Type": 1, "Size": 1, "Width": 1, "Height": 1, "URL": "u"},
-            {"Type": 0, "Size": 1, "Width": 1, "Height": 1, "URL": "u"}]})],
-        error=("rest.range", f"{E}.ImageInfoArray[1].Type"))
-    imp(vf, "rest.elem.image.level-url-key-case", "\"Url\" in an image level, whose key is \"URL\".",
-        rest=[el("TIMImageElem", {"UUID": "i", "ImageFormat": 1, "ImageInfoArray": [
-            {"Type": 1, "Size": 1, "Width": 1, "Height": 1, "Url": "u"}]})],
-        error=("rest.key-case", f"{E}.ImageInfoArray[0].Url"))
-    imp(vf, "rest.elem.image.level-missing-url", "An image level without URL.",
-        rest=[el("TIMImageElem", {"UUID": "i", "ImageFormat": 1, "ImageInfoArray": [
-            {"Type": 1, "Size": 1, "Width": 1, "Height": 1}]})],
-        error=("rest.missing-key", f"{E}.ImageInfoArray[0].URL"))
-    imp(vf, "rest.elem.image.format-above-int31", "ImageFormat 2³¹: outside 0 … 2³¹−1.",
-        rest=[el("TIMImageElem", {"UUID": "i", "ImageFormat": 2147483648, "ImageInfoArray": []})],
-        error=("rest.range", f"{E}.ImageFormat"))
-    imp(vf, "rest.elem.image.level-not-object", "An ImageInfoArray entry that is a number.",
-        rest=[el("TIMImageElem", {"UUID": "i", "ImageFormat": 1, "ImageInfoArray": [1]})],
-        error=("rest.type", f"{E}.ImageInfoArray[0]"))
-    imp(vf, "rest.elem.file.doc-table-file-name", f"The English field table of {MF} spells the file name "
-        "\"fileName\" (its JSON sample says \"FileName\"): rest.key-case.",
-        rest=[el("TIMFileElem", {"UUID": "f", "FileSize": 1, "fileName": "a.txt"})],
-        error=("rest.key-case", f"{E}.fileName"))
-    imp(vf, "rest.elem.video.half-quadruple", "VideoUrl and VideoDownloadFlag without ThumbUrl and "
-        "ThumbDownloadFlag: the first missing key of the quadruple.",
-        rest=[el("TIMVideoFileElem", dict(VIDEO_LEGACY_DOC["MsgContent"], VideoUrl="https://v", VideoDownloadFlag=2))],
-        error=("rest.missing-key", f"{E}.ThumbUrl"))
-    imp(vf, "rest.elem.video.missing-thumb-download-flag", "Three of the four current-form keys.",
-        rest=[el("TIMVideoFileElem", {k: v for k, v in VIDEO_DOC["MsgContent"].items() if k != "ThumbDownloadFlag"})],
-        error=("rest.missing-key", f"{E}.ThumbDownloadFlag"))
-    imp(vf, "rest.elem.video.legacy-missing-thumb-format", "A legacy video without ThumbFormat.",
-        rest=[el("TIMVideoFileElem", {k: v for k, v in VIDEO_LEGACY_DOC["MsgContent"].items() if k != "ThumbFormat"})],
-        error=("rest.missing-key", f"{E}.ThumbFormat"))
+    for table in (element_doc_samples, element_values, element_errors):
+        for row in table():
+            imp(vf, *row)
     return vf.write()
 
 
@@ -1315,164 +1336,194 @@ C2C_HISTORY_PAGE = ("\"Querying One-to-One Message History\" (v4/openim/admin_ge
                     "successful request\"")
 
 
+def envelope_samples_and_keys():
+    """Message objects: the documented samples, every key, defaults and key order."""
+    yield Import("rest.envelope.c2c-callback-doc", "The request of \"Callback After Sending One-to-One Message\" "
+                 "(C2C.CallbackAfterSendMsg, Tencent Cloud IM webhooks; comments removed): CallbackCommand, MsgTime, MsgKey, "
+                 "SendMsgResult, ErrorInfo and UnreadMsgNum are envelope keys and skipped.", rest=C2C_CALLBACK_DOC,
+                 flags=["DocSample", "Envelope"])
+    yield Import("rest.envelope.sendmsg-doc", "The request of \"Sending One-to-One Messages to One User\" "
+                 "(v4/openim/sendmsg, https://intl.cloud.tencent.com/document/product/1047/34919): SyncOtherMachine, "
+                 "MsgLifeTime and SupportMessageExtension are skipped.", rest=SENDMSG_DOC, flags=["DocSample", "Envelope"])
+    yield Import("rest.envelope.custom-push-doc", f"The \"Customizing push sounds\" request of {MF}: To_Account, "
+                 "MsgRandom and a custom + text body.",
+                 rest={"To_Account": "lumotuwe5", "MsgRandom": 121212, "MsgBody": [
+                     el("TIMCustomElem", {"Data": "other information", "Desc": "hello", "Ext": "www.qq.com",
+                                          "Sound": "dingdong.aiff"}), text("world")]}, flags=["DocSample"])
+    yield Import("rest.envelope.cloud-custom-data-doc", f"The CloudCustomData sample of {MF}.",
+                 rest={"MsgBody": [text("hello")], "CloudCustomData": "your cloud custom data"}, flags=["DocSample"])
+    yield Import("rest.envelope.body-only-object-doc", f"The text + emoji + text sample of {MF} as printed, a message "
+                 "object holding only MsgBody: no envelope field is set, so export writes a bare MsgBody array.",
+                 rest={"MsgBody": TEXT_FACE_TEXT_DOC}, flags=["DocSample"])
+    yield Import("rest.envelope.offline-push-doc", f"The OfflinePushInfo sample of {MF} (its MsgBody placeholder filled "
+                 "with one text): PushFlag 0 is the default and left out; ApnsInfo.Sound is the iOS sound.",
+                 rest={"MsgBody": [TEXT_HELLO], "OfflinePushInfo": OFFLINE_PUSH_DOC}, flags=["DocSample"])
+    yield Import("rest.envelope.offline-push-every-key", "Every key of OfflinePushInfo, AndroidInfo and ApnsInfo, "
+                 "non-default, in table order.",
+                 rest={"From_Account": "a", "To_Account": "b", "MsgBody": [TEXT_HELLO], "OfflinePushInfo": {
+                     "PushFlag": 1, "Title": "t", "Desc": "d", "Ext": "{\"k\":1}",
+                     "AndroidInfo": {"Sound": "s.mp3", "HuaWeiChannelID": "hw", "XiaoMiChannelID": "mi", "OPPOChannelID": "op",
+                                     "GoogleChannelID": "g", "VIVOClassification": 1, "HuaWeiImportance": "NORMAL",
+                                     "ExtAsHuaweiIntentParam": 1, "HuaWeiCategory": "IM"},
+                     "ApnsInfo": {"Sound": "a.caf", "BadgeMode": 1, "Title": "at", "SubTitle": "ast", "Image": "https://i",
+                                  "MutableContent": 1}}})
+    yield Import("rest.envelope.offline-push-all-defaults", "An OfflinePushInfo whose keys all hold defaults (an empty "
+                 "AndroidInfo, BadgeMode 0) is read as absent.",
+                 rest={"To_Account": "b", "MsgBody": [TEXT_HELLO],
+                       "OfflinePushInfo": {"PushFlag": 0, "Title": "", "AndroidInfo": {}, "ApnsInfo": {"BadgeMode": 0}}})
+    yield Import("rest.envelope.apns-sound-only", "ApnsInfo with only Sound: the iOS sound; written back under ApnsInfo.",
+                 rest={"To_Account": "b", "MsgBody": [TEXT_HELLO], "OfflinePushInfo": {"ApnsInfo": {"Sound": "a.caf"}}})
+    yield Import("rest.envelope.every-key", "Every key of the message table, in table order.",
+                 rest={"From_Account": "user_a", "To_Account": "user_b", "GroupId": "@TGS#1", "MsgSeq": 7, "MsgRandom": 8,
+                       "MsgTimeStamp": 1700000000, "MsgBody": [TEXT_HELLO], "CloudCustomData": "c",
+                       "OfflinePushInfo": {"Desc": "d"}})
+    yield Import("rest.envelope.uint32-max", "MsgSeq, MsgRandom and MsgTimeStamp at 2³²−1.",
+                 rest={"To_Account": "b", "MsgSeq": 4294967295, "MsgRandom": 4294967295, "MsgTimeStamp": 4294967295,
+                       "MsgBody": [TEXT_HELLO]})
+    yield Import("rest.envelope.empty-body", "An empty MsgBody array: a message without elems, the empty payload.",
+                 rest=[])
+    yield Import("rest.envelope.object-empty-body", "A message object with an empty MsgBody.",
+                 rest={"To_Account": "b", "MsgBody": []})
+    yield Import("rest.envelope.default-values", "From_Account \"\" and MsgSeq 0 are defaults: nothing of the envelope "
+                 "is set, so export writes a bare MsgBody.", rest={"From_Account": "", "MsgSeq": 0, "MsgBody": [TEXT_HELLO]})
+    yield Import("rest.envelope.key-order", "Keys in another order than the table; export writes table order.",
+                 rest={"MsgBody": [TEXT_HELLO], "MsgRandom": 2, "To_Account": "b", "From_Account": "a"})
+
+
+def message_lists():
+    """Message lists: the history samples, the group ID, canonical order, the empty list."""
+    yield Import("rest.batch.group-history-doc", f"The response of {GROUP_HISTORY_PAGE}: RspMsgList with a top-level "
+                 "GroupId given to both messages; IsPlaceMsg, MsgPriority, ActionStatus, ErrorInfo, ErrorCode and IsFinished "
+                 "are skipped; custom Data holds control characters.", kind="batch", rest=GROUP_HISTORY_DOC,
+                 flags=["DocSample", "Envelope", "NulInString", "MultiByte"])
+    yield Import("rest.batch.c2c-history-doc", f"The response of {C2C_HISTORY_PAGE}: MsgList; Complete, MsgCnt, "
+                 "LastMsgTime, LastMsgKey, MsgFlagBits, IsPeerRead and MsgKey are skipped.", kind="batch",
+                 rest=C2C_HISTORY_DOC, flags=["DocSample", "Envelope"])
+    yield Import("rest.batch.own-group-id-wins", "A top-level GroupId goes to every message that has none of its own.",
+                 kind="batch", rest={"GroupId": "@TGS#A", "MsgList": [
+                     entry([text("1")], to=None, GroupId="@TGS#B", seq=1), entry([text("2")], to=None, seq=2)]})
+    yield Import("rest.batch.canonical", "A message list as export writes it.", kind="batch",
+                 rest={"MsgList": [entry([text("1")], seq=1, rnd=11), entry([text("2")], frm="user_b", to="user_a", seq=2,
+                                                                                 rnd=12, CloudCustomData="c")]})
+    yield Import("rest.batch.empty", "An empty message list: the empty batch.", kind="batch", rest={"MsgList": []})
+
+
+def envelope_keys_and_values():
+    """Every envelope key, group messages, IDs and push flags, and where the content sits."""
+    string_keys = {"CallbackCommand", "MsgKey", "ErrorInfo", "ErrorDisplay", "ActionStatus", "LastMsgKey",
+                   "Operator_Account", "TopicId"}
+    yield Import("rest.envelope.every-envelope-key", "All 28 envelope keys of Sources/IMCodecREST/IMCodecREST.docc/REST.md (strings where the "
+                 "documentation has strings, integers elsewhere) are skipped.",
+                 rest=dict({k: (f"v{i}" if k in string_keys else i) for i, k in enumerate(ENVELOPE_KEYS)}, To_Account="b",
+                           MsgBody=[TEXT_HELLO]), flags=["Envelope"])
+    yield Import("rest.envelope.group-message", "A group message as send_group_msg takes it once Random is spelled "
+                 "MsgRandom.", rest={"From_Account": "leckie", "GroupId": "@TGS#2C5SZEAEF", "MsgRandom": 8912345,
+                                     "MsgBody": [text("red packet"), el("TIMFaceElem", {"Index": 6, "Data": "abc\u0000\u0001"})],
+                                     "CloudCustomData": "your cloud custom data"}, flags=["NulInString"])
+    yield Import("rest.envelope.chinese-ids", "User IDs, group ID and cloud custom data in Chinese and emoji.",
+                 rest={"From_Account": "张三", "To_Account": "李四🙂", "MsgBody": [text("在吗？")],
+                       "CloudCustomData": "{\"来源\":\"小程序\"}"}, flags=["MultiByte"])
+    yield Import("rest.envelope.push-flag-only", "OfflinePushInfo with only PushFlag 1 (no offline push).",
+                 rest={"To_Account": "b", "MsgBody": [TEXT_HELLO], "OfflinePushInfo": {"PushFlag": 1}})
+    yield Import("rest.envelope.android-one-key", "An AndroidInfo with one key; empty keys beside it are left out.",
+                 rest={"To_Account": "b", "MsgBody": [TEXT_HELLO], "OfflinePushInfo": {
+                     "Desc": "新消息", "AndroidInfo": {"Sound": "", "HuaWeiCategory": "IM", "VIVOClassification": 0}}},
+                 flags=["MultiByte"])
+    yield Import("rest.envelope.sender-only", "A message object naming only its sender: import does not require a "
+                 "target (validation does).", rest={"From_Account": "admin", "MsgBody": [TEXT_HELLO]})
+    yield Import("rest.envelope.callback-content-first", "A callback whose elements put MsgContent before MsgType, and "
+                 "envelope keys between the message keys.",
+                 rest={"MsgBody": [{"MsgContent": {"Text": "hi"}, "MsgType": "TIMTextElem"}], "EventTime": 1670574414123,
+                       "From_Account": "jared", "OnlineOnlyFlag": 0, "To_Account": "Jonh", "MsgSeq": 1},
+                 flags=["Envelope"])
+
+
+def message_list_group_ids():
+    """Message lists without a group, and the group ID of each entry."""
+    yield Import("rest.batch.rsp-without-group", "An RspMsgList without a top-level GroupId: messages keep their own "
+                 "targets.", kind="batch", rest={"ActionStatus": "OK", "ErrorCode": 0, "ErrorDisplay": "", "RspMsgList": [
+                     entry([text("1")], seq=10, rnd=100), entry([text("2")], frm="user_b", to="user_a", seq=11, rnd=101)]},
+                 flags=["Envelope"])
+    yield Import("rest.batch.group-id-canonical", "A group message list as export writes it: each entry has its GroupId.",
+                 kind="batch", rest={"MsgList": [entry([text("1")], to=None, GroupId="@TGS#1", seq=1, rnd=5),
+                                                 entry([IMAGE_DOC], to=None, GroupId="@TGS#1", seq=2, rnd=6)]})
+    yield Import("rest.batch.entries-take-list-group-id", "History entries with CloudCustomData and a top-level GroupId "
+                 "that every entry lacks.", kind="batch",
+                 rest={"GroupId": "@TGS#G", "RspMsgList": [entry([text("a")], to=None, CloudCustomData="x"),
+                                                           entry([LOCATION_DOC], frm="user_c", to=None, seq=3)]})
+
+
+def group_and_import_samples():
+    """The group callback, send_group_msg and importmsg samples."""
+    yield Import("rest.envelope.group-callback-doc", "The request of \"Callback After Sending a Group Message\" "
+                 "(Group.CallbackAfterSendMsg, https://intl.cloud.tencent.com/document/product/1047/34375; comments removed). "
+                 "\"Type\" (the group type) is an envelope key and skipped; \"Random\" is the other spelling of MsgRandom.",
+                 rest=GROUP_CALLBACK_DOC, flags=["DocSample", "Envelope"])
+    yield Import("rest.envelope.send-group-msg-doc", "The request of \"Sending Ordinary Messages in a Group\" "
+                 "(v4/group_open_http_svc/send_group_msg, https://intl.cloud.tencent.com/document/product/1047/34959): its "
+                 "\"Random\" is the other spelling of MsgRandom; export writes MsgRandom.",
+                 rest={"GroupId": "@TGS#2C5SZEAEF", "Random": 8912345,
+                       "MsgBody": [text("red packet"), el("TIMFaceElem", {"Index": 6, "Data": "abc\u0000\u0001"})]},
+                 flags=["DocSample"])
+    yield Import("rest.envelope.random-and-msg-random", "Random and MsgRandom in one message: the second gives the "
+                 "message random again.", rest={"GroupId": "g", "MsgRandom": 1, "Random": 2, "MsgBody": []},
+                 error=("rest.duplicate-key", "Random"))
+    yield Import("rest.envelope.send-group-msg-trailing-comma-doc", "The send_group_msg request sample of the game "
+                 "chat solution page of the Tencent Cloud IM documentation (the same in its Chinese, English and Korean "
+                 "copies; comments removed) ends its object with a comma after \"SupportMessageExtension\": 0: not JSON.",
+                 text='{\n    "GroupId": "@TGS#2C5SZEAEF",\n    "Random": 8912345,\n    "MsgBody": [\n        {\n'
+                 '            "MsgType": "TIMTextElem",\n            "MsgContent": {\n                "Text": "red packet"\n'
+                 '            }\n        },\n        {\n            "MsgType": "TIMFaceElem",\n            "MsgContent": {\n'
+                 '            "Index": 6,\n            "Data": "abc\\u0000\\u0001"\n            }\n        }\n    ],\n'
+                 '    "CloudCustomData": "your cloud custom data",\n    "SupportMessageExtension": 0,\n}\n',
+                 error=("json.syntax", ""), flags=["DocSample", "DocSampleRejected", "PathDecision"])
+    yield Import("rest.envelope.importmsg-doc", "The request of \"Importing One-to-One Messages\" (v4/openim/importmsg), "
+                 "\"Importing real-time messages\" (comments removed): SyncFromOldSystem is an envelope key and skipped.",
+                 rest={"SyncFromOldSystem": 1, "From_Account": "lumotuwe1", "To_Account": "lumotuwe2", "MsgRandom": 1287657,
+                       "MsgTimeStamp": 1556178721, "MsgBody": [text("hi, beauty")]},
+                 flags=["DocSample", "Envelope"])
+
+
+def shape_and_list_errors():
+    """Documents of the wrong shape, and broken message lists."""
+    yield Import("rest.shape.batch-asked-for-body", "kind batch, but the document is a MsgBody array.", kind="batch",
+                 rest=[TEXT_HELLO], error=("rest.type", ""))
+    yield Import("rest.shape.message-asked-for-list", "kind message, but the document is a message list.",
+                 rest={"MsgList": [entry([TEXT_HELLO])]}, error=("rest.type", ""))
+    yield Import("rest.shape.batch-asked-for-object", "kind batch, but the document is a message object (no MsgList).",
+                 kind="batch", rest={"To_Account": "b"}, error=("rest.type", ""))
+    yield Import("rest.shape.string-root", "A document that is a string.", rest="hello world", error=("rest.type", ""))
+    yield Import("rest.shape.null-root", "A document that is null.", rest=None, error=("rest.type", ""))
+    yield Import("rest.shape.object-without-body", "A message object without MsgBody.", rest={"To_Account": "b"},
+                 error=("rest.missing-key", "MsgBody"))
+    yield Import("rest.batch.entry-not-object", "A message list entry that is an array.", kind="batch",
+                 rest={"MsgList": [[TEXT_HELLO]]}, error=("rest.type", "MsgList[0]"))
+    yield Import("rest.batch.entry-missing-body", "A history entry without MsgBody.", kind="batch",
+                 rest={"RspMsgList": [{"From_Account": "a", "MsgSeq": 1}]}, error=("rest.missing-key", "RspMsgList[0].MsgBody"))
+    yield Import("rest.batch.over-limit", "1,001 messages: past maxBatchMessages, reported at the list.", kind="batch",
+                 text=runner_text({"MsgList": [{"MsgBody": []}] * 1001}), error=("limit.batch-messages", "MsgList"),
+                 flags=["LargeInput"])
+
+
+def envelope_value_errors():
+    """Envelope values of the wrong type or spelling."""
+    yield Import("rest.envelope.push-flag-string", "PushFlag given as a string.",
+                 rest={"MsgBody": [], "OfflinePushInfo": {"PushFlag": "0"}}, error=("rest.type", "OfflinePushInfo.PushFlag"))
+    yield Import("rest.envelope.android-key-case", "\"XiaoMiChannelId\" for XiaoMiChannelID.",
+                 rest={"MsgBody": [], "OfflinePushInfo": {"AndroidInfo": {"XiaoMiChannelId": "mi"}}},
+                 error=("rest.key-case", "OfflinePushInfo.AndroidInfo.XiaoMiChannelId"))
+    yield Import("rest.envelope.badge-mode-negative", "BadgeMode −1: negative for an unsigned key.",
+                 rest={"MsgBody": [], "OfflinePushInfo": {"ApnsInfo": {"BadgeMode": -1}}},
+                 error=("rest.range", "OfflinePushInfo.ApnsInfo.BadgeMode"))
+
+
 def write_envelope():
     vf = new_file("envelope", "REST message objects and message lists", "The three document shapes of Sources/IMCodecREST/IMCodecREST.docc/REST.md "
                   "(\"Documents\"), the message table, envelope keys of callbacks, send requests and history answers, "
                   "OfflinePushInfo, message lists with a top-level GroupId, and shape errors.")
-    imp(vf, "rest.envelope.c2c-callback-doc", "The request of \"Callback After Sending One-to-One Message\" "
-        "(C2C.CallbackAfterSendMsg, Tencent Cloud IM webhooks; comments removed): CallbackCommand, MsgTime, MsgKey, "
-        "SendMsgResult, ErrorInfo and UnreadMsgNum are envelope keys and skipped.", rest=C2C_CALLBACK_DOC,
-        flags=["DocSample", "Envelope"])
-    imp(vf, "rest.envelope.sendmsg-doc", "The request of \"Sending One-to-One Messages to One User\" "
-        "(v4/openim/sendmsg, https://intl.cloud.tencent.com/document/product/1047/34919): SyncOtherMachine, "
-        "MsgLifeTime and SupportMessageExtension are skipped.", rest=SENDMSG_DOC, flags=["DocSample", "Envelope"])
-    imp(vf, "rest.envelope.custom-push-doc", f"The \"Customizing push sounds\" request of {MF}: To_Account, "
-        "MsgRandom and a custom + text body.",
-        rest={"To_Account": "lumotuwe5", "MsgRandom": 121212, "MsgBody": [
-            el("TIMCustomElem", {"Data": "other information", "Desc": "hello", "Ext": "www.qq.com",
-                                 "Sound": "dingdong.aiff"}), text("world")]}, flags=["DocSample"])
-    imp(vf, "rest.envelope.cloud-custom-data-doc", f"The CloudCustomData sample of {MF}.",
-        rest={"MsgBody": [text("hello")], "CloudCustomData": "your cloud custom data"}, flags=["DocSample"])
-    imp(vf, "rest.envelope.body-only-object-doc", f"The text + emoji + text sample of {MF} as printed, a message "
-        "object holding only MsgBody: no envelope field is set, so export writes a bare MsgBody array.",
-        rest={"MsgBody": TEXT_FACE_TEXT_DOC}, flags=["DocSample"])
-    imp(vf, "rest.envelope.offline-push-doc", f"The OfflinePushInfo sample of {MF} (its MsgBody placeholder filled "
-        "with one text): PushFlag 0 is the default and left out; ApnsInfo.Sound is the iOS sound.",
-        rest={"MsgBody": [TEXT_HELLO], "OfflinePushInfo": OFFLINE_PUSH_DOC}, flags=["DocSample"])
-    imp(vf, "rest.envelope.offline-push-every-key", "Every key of OfflinePushInfo, AndroidInfo and ApnsInfo, "
-        "non-default, in table order.",
-        rest={"From_Account": "a", "To_Account": "b", "MsgBody": [TEXT_HELLO], "OfflinePushInfo": {
-            "PushFlag": 1, "Title": "t", "Desc": "d", "Ext": "{\"k\":1}",
-            "AndroidInfo": {"Sound": "s.mp3", "HuaWeiChannelID": "hw", "XiaoMiChannelID": "mi", "OPPOChannelID": "op",
-                            "GoogleChannelID": "g", "VIVOClassification": 1, "HuaWeiImportance": "NORMAL",
-                            "ExtAsHuaweiIntentParam": 1, "HuaWeiCategory": "IM"},
-            "ApnsInfo": {"Sound": "a.caf", "BadgeMode": 1, "Title": "at", "SubTitle": "ast", "Image": "https://i",
-                         "MutableContent": 1}}})
-    imp(vf, "rest.envelope.offline-push-all-defaults", "An OfflinePushInfo whose keys all hold defaults (an empty "
-        "AndroidInfo, BadgeMode 0) is read as absent.",
-        rest={"To_Account": "b", "MsgBody": [TEXT_HELLO],
-              "OfflinePushInfo": {"PushFlag": 0, "Title": "", "AndroidInfo": {}, "ApnsInfo": {"BadgeMode": 0}}})
-    imp(vf, "rest.envelope.apns-sound-only", "ApnsInfo with only Sound: the iOS sound; written back under ApnsInfo.",
-        rest={"To_Account": "b", "MsgBody": [TEXT_HELLO], "OfflinePushInfo": {"ApnsInfo": {"Sound": "a.caf"}}})
-    imp(vf, "rest.envelope.every-key", "Every key of the message table, in table order.",
-        rest={"From_Account": "user_a", "To_Account": "user_b", "GroupId": "@TGS#1", "MsgSeq": 7, "MsgRandom": 8,
-              "MsgTimeStamp": 1700000000, "MsgBody": [TEXT_HELLO], "CloudCustomData": "c",
-              "OfflinePushInfo": {"Desc": "d"}})
-    imp(vf, "rest.envelope.uint32-max", "MsgSeq, MsgRandom and MsgTimeStamp at 2³²−1.",
-        rest={"To_Account": "b", "MsgSeq": 4294967295, "MsgRandom": 4294967295, "MsgTimeStamp": 4294967295,
-              "MsgBody": [TEXT_HELLO]})
-    imp(vf, "rest.envelope.empty-body", "An empty MsgBody array: a message without elems, the empty payload.",
-        rest=[])
-    imp(vf, "rest.envelope.object-empty-body", "A message object with an empty MsgBody.",
-        rest={"To_Account": "b", "MsgBody": []})
-    imp(vf, "rest.envelope.default-values", "From_Account \"\" and MsgSeq 0 are defaults: nothing of the envelope "
-        "is set, so export writes a bare MsgBody.", rest={"From_Account": "", "MsgSeq": 0, "MsgBody": [TEXT_HELLO]})
-    imp(vf, "rest.envelope.key-order", "Keys in another order than the table; export writes table order.",
-        rest={"MsgBody": [TEXT_HELLO], "MsgRandom": 2, "To_Account": "b", "From_Account": "a"})
-    imp(vf, "rest.batch.group-history-doc", f"The response of {GROUP_HISTORY_PAGE}: RspMsgList with a top-level "
-        "GroupId given to both messages; IsPlaceMsg, MsgPriority, ActionStatus, ErrorInfo, ErrorCode and IsFinished "
-        "are skipped; custom Data holds control characters.", kind="batch", rest=GROUP_HISTORY_DOC,
-        flags=["DocSample", "Envelope", "NulInString", "MultiByte"])
-    imp(vf, "rest.batch.c2c-history-doc", f"The response of {C2C_HISTORY_PAGE}: MsgList; Complete, MsgCnt, "
-        "LastMsgTime, LastMsgKey, MsgFlagBits, IsPeerRead and MsgKey are skipped.", kind="batch",
-        rest=C2C_HISTORY_DOC, flags=["DocSample", "Envelope"])
-    imp(vf, "rest.batch.own-group-id-wins", "A top-level GroupId goes to every message that has none of its own.",
-        kind="batch", rest={"GroupId": "@TGS#A", "MsgList": [
-            entry([text("1")], to=None, GroupId="@TGS#B", seq=1), entry([text("2")], to=None, seq=2)]})
-    imp(vf, "rest.batch.canonical", "A message list as export writes it.", kind="batch",
-        rest={"MsgList": [entry([text("1")], seq=1, rnd=11), entry([text("2")], frm="user_b", to="user_a", seq=2,
-                                                                        rnd=12, CloudCustomData="c")]})
-    imp(vf, "rest.batch.empty", "An empty message list: the empty batch.", kind="batch", rest={"MsgList": []})
-    string_keys = {"CallbackCommand", "MsgKey", "ErrorInfo", "ErrorDisplay", "ActionStatus", "LastMsgKey",
-                   "Operator_Account", "TopicId"}
-    imp(vf, "rest.envelope.every-envelope-key", "All 28 envelope keys of Sources/IMCodecREST/IMCodecREST.docc/REST.md (strings where the "
-        "documentation has strings, integers elsewhere) are skipped.",
-        rest=dict({k: (f"v{i}" if k in string_keys else i) for i, k in enumerate(ENVELOPE_KEYS)}, To_Account="b",
-                  MsgBody=[TEXT_HELLO]), flags=["Envelope"])
-    imp(vf, "rest.envelope.group-message", "A group message as send_group_msg takes it once Random is spelled "
-        "MsgRandom.", rest={"From_Account": "leckie", "GroupId": "@TGS#2C5SZEAEF", "MsgRandom": 8912345,
-                            "MsgBody": [text("red packet"), el("TIMFaceElem", {"Index": 6, "Data": "abc\u0000\u0001"})],
-                            "CloudCustomData": "your cloud custom data"}, flags=["NulInString"])
-    imp(vf, "rest.envelope.chinese-ids", "User IDs, group ID and cloud custom data in Chinese and emoji.",
-        rest={"From_Account": "张三", "To_Account": "李四🙂", "MsgBody": [text("在吗？")],
-              "CloudCustomData": "{\"来源\":\"小程序\"}"}, flags=["MultiByte"])
-    imp(vf, "rest.envelope.push-flag-only", "OfflinePushInfo with only PushFlag 1 (no offline push).",
-        rest={"To_Account": "b", "MsgBody": [TEXT_HELLO], "OfflinePushInfo": {"PushFlag": 1}})
-    imp(vf, "rest.envelope.android-one-key", "An AndroidInfo with one key; empty keys beside it are left out.",
-        rest={"To_Account": "b", "MsgBody": [TEXT_HELLO], "OfflinePushInfo": {
-            "Desc": "新消息", "AndroidInfo": {"Sound": "", "HuaWeiCategory": "IM", "VIVOClassification": 0}}},
-        flags=["MultiByte"])
-    imp(vf, "rest.envelope.sender-only", "A message object naming only its sender: import does not require a "
-        "target (validation does).", rest={"From_Account": "admin", "MsgBody": [TEXT_HELLO]})
-    imp(vf, "rest.envelope.callback-content-first", "A callback whose elements put MsgContent before MsgType, and "
-        "envelope keys between the message keys.",
-        rest={"MsgBody": [{"MsgContent": {"Text": "hi"}, "MsgType": "TIMTextElem"}], "EventTime": 1670574414123,
-              "From_Account": "jared", "OnlineOnlyFlag": 0, "To_Account": "Jonh", "MsgSeq": 1},
-        flags=["Envelope"])
-    imp(vf, "rest.batch.rsp-without-group", "An RspMsgList without a top-level GroupId: messages keep their own "
-        "targets.", kind="batch", rest={"ActionStatus": "OK", "ErrorCode": 0, "ErrorDisplay": "", "RspMsgList": [
-            entry([text("1")], seq=10, rnd=100), entry([text("2")], frm="user_b", to="user_a", seq=11, rnd=101)]},
-        flags=["Envelope"])
-    imp(vf, "rest.batch.group-id-canonical", "A group message list as export writes it: each entry has its GroupId.",
-        kind="batch", rest={"MsgList": [entry([text("1")], to=None, GroupId="@TGS#1", seq=1, rnd=5),
-                                        entry([IMAGE_DOC], to=None, GroupId="@TGS#1", seq=2, rnd=6)]})
-    imp(vf, "rest.batch.entries-take-list-group-id", "History entries with CloudCustomData and a top-level GroupId "
-        "that every entry lacks.", kind="batch",
-        rest={"GroupId": "@TGS#G", "RspMsgList": [entry([text("a")], to=None, CloudCustomData="x"),
-                                                  entry([LOCATION_DOC], frm="user_c", to=None, seq=3)]})
-
-    imp(vf, "rest.envelope.group-callback-doc", "The request of \"Callback After Sending a Group Message\" "
-        "(Group.CallbackAfterSendMsg, https://intl.cloud.tencent.com/document/product/1047/34375; comments removed). "
-        "\"Type\" (the group type) is an envelope key and skipped; \"Random\" is the other spelling of MsgRandom.",
-        rest=GROUP_CALLBACK_DOC, flags=["DocSample", "Envelope"])
-    imp(vf, "rest.envelope.send-group-msg-doc", "The request of \"Sending Ordinary Messages in a Group\" "
-        "(v4/group_open_http_svc/send_group_msg, https://intl.cloud.tencent.com/document/product/1047/34959): its "
-        "\"Random\" is the other spelling of MsgRandom; export writes MsgRandom.",
-        rest={"GroupId": "@TGS#2C5SZEAEF", "Random": 8912345,
-              "MsgBody": [text("red packet"), el("TIMFaceElem", {"Index": 6, "Data": "abc\u0000\u0001"})]},
-        flags=["DocSample"])
-    imp(vf, "rest.envelope.random-and-msg-random", "Random and MsgRandom in one message: the second gives the "
-        "message random again.", rest={"GroupId": "g", "MsgRandom": 1, "Random": 2, "MsgBody": []},
-        error=("rest.duplicate-key", "Random"))
-    imp(vf, "rest.envelope.send-group-msg-trailing-comma-doc", "The send_group_msg request sample of the game "
-        "chat solution page of the Tencent Cloud IM documentation (the same in its Chinese, English and Korean "
-        "copies; comments removed) ends its object with a comma after \"SupportMessageExtension\": 0: not JSON.",
-        text='{\n    "GroupId": "@TGS#2C5SZEAEF",\n    "Random": 8912345,\n    "MsgBody": [\n        {\n'
-        '            "MsgType": "TIMTextElem",\n            "MsgContent": {\n                "Text": "red packet"\n'
-        '            }\n        },\n        {\n            "MsgType": "TIMFaceElem",\n            "MsgContent": {\n'
-        '            "Index": 6,\n            "Data": "abc\\u0000\\u0001"\n            }\n        }\n    ],\n'
-        '    "CloudCustomData": "your cloud custom data",\n    "SupportMessageExtension": 0,\n}\n',
-        error=("json.syntax", ""), flags=["DocSample", "DocSampleRejected", "PathDecision"])
-    imp(vf, "rest.envelope.importmsg-doc", "The request of \"Importing One-to-One Messages\" (v4/openim/importmsg), "
-        "\"Importing real-time messages\" (comments removed): SyncFromOldSystem is an envelope key and skipped.",
-        rest={"SyncFromOldSystem": 1, "From_Account": "lumotuwe1", "To_Account": "lumotuwe2", "MsgRandom": 1287657,
-              "MsgTimeStamp": 1556178721, "MsgBody": [text("hi, beauty")]},
-        flags=["DocSample", "Envelope"])
-    imp(vf, "rest.shape.batch-asked-for-body", "kind batch, but the document is a MsgBody array.", kind="batch",
-        rest=[TEXT_HELLO], error=("rest.type", ""))
-    imp(vf, "rest.shape.message-asked-for-list", "kind message, but the document is a message list.",
-        rest={"MsgList": [entry([TEXT_HELLO])]}, error=("rest.type", ""))
-    imp(vf, "rest.shape.batch-asked-for-object", "kind batch, but the document is a message object (no MsgList).",
-        kind="batch", rest={"To_Account": "b"}, error=("rest.type", ""))
-    imp(vf, "rest.shape.string-root", "A document that is a string.", rest="hello world", error=("rest.type", ""))
-    imp(vf, "rest.shape.null-root", "A document that is null.", rest=None, error=("rest.type", ""))
-    imp(vf, "rest.shape.object-without-body", "A message object without MsgBody.", rest={"To_Account": "b"},
-        error=("rest.missing-key", "MsgBody"))
-    imp(vf, "rest.batch.entry-not-object", "A message list entry that is an array.", kind="batch",
-        rest={"MsgList": [[TEXT_HELLO]]}, error=("rest.type", "MsgList[0]"))
-    imp(vf, "rest.batch.entry-missing-body", "A history entry without MsgBody.", kind="batch",
-        rest={"RspMsgList": [{"From_Account": "a", "MsgSeq": 1}]}, error=("rest.missing-key", "RspMsgList[0].MsgBody"))
-    imp(vf, "rest.batch.over-limit", "1,001 messages: past maxBatchMessages, reported at the list.", kind="batch",
-        text=runner_text({"MsgList": [{"MsgBody": []}] * 1001}), error=("limit.batch-messages", "MsgList"),
-        flags=["LargeInput"])
-    imp(vf, "rest.envelope.push-flag-string", "PushFlag given as a string.",
-        rest={"MsgBody": [], "OfflinePushInfo": {"PushFlag": "0"}}, error=("rest.type", "OfflinePushInfo.PushFlag"))
-    imp(vf, "rest.envelope.android-key-case", "\"XiaoMiChannelId\" for XiaoMiChannelID.",
-        rest={"MsgBody": [], "OfflinePushInfo": {"AndroidInfo": {"XiaoMiChannelId": "mi"}}},
-        error=("rest.key-case", "OfflinePushInfo.AndroidInfo.XiaoMiChannelId"))
-    imp(vf, "rest.envelope.badge-mode-negative", "BadgeMode −1: negative for an unsigned key.",
-        rest={"MsgBody": [], "OfflinePushInfo": {"ApnsInfo": {"BadgeMode": -1}}},
-        error=("rest.range", "OfflinePushInfo.ApnsInfo.BadgeMode"))
+    for table in (envelope_samples_and_keys, message_lists, envelope_keys_and_values, message_list_group_ids, group_and_import_samples, shape_and_list_errors, envelope_value_errors):
+        for row in table():
+            imp(vf, *row)
     return vf.write()
 
 
@@ -1687,177 +1738,190 @@ def write_strictness():
 # ---------------------------------------------------------------------------
 
 
+def exported_documents():
+    """Values with a REST form: bare bodies, message objects, lists, elements, numbers and strings."""
+    t = {"text": {"text": "hello"}}
+    yield Export("rest.export.bare-body", "No envelope field: a bare MsgBody array.", "message", {"elems": [t]})
+    yield Export("rest.export.empty-message", "The empty message: [].", "message", {})
+    yield Export("rest.export.empty-text", "A text elem with empty text still writes the required Text.", "message",
+                 {"elems": [{"text": {}}]})
+    yield Export("rest.export.message-object", "Envelope fields: a message object in table order, defaults left out.",
+                 "message", {"sender": "a", "receiver": "b", "seq": "7", "random": 9, "timestamp": "1700000000",
+                             "cloudCustomData": b64(b"c"), "elems": [t]})
+    yield Export("rest.export.cloud-custom-data-only", "Only cloud custom data set: a message object.", "message",
+                 {"cloudCustomData": b64(b"c")})
+    yield Export("rest.export.push-only", "Only offline push info set; AndroidInfo and ApnsInfo hold their non-default "
+                 "keys, the iOS sound under ApnsInfo.", "message",
+                 {"offlinePushInfo": {"title": "t", "iosSound": "s.caf", "android": {"vivoClassification": 1},
+                                      "apns": {"mutableContent": 1}}, "elems": [t]})
+    yield Export("rest.export.empty-push", "An offline push info holding only defaults is left out, so the message is a "
+                 "bare array.", "message", {"offlinePushInfo": {"android": {}, "apns": {}}, "elems": [t]})
+    yield Export("rest.export.batch", "A batch: {\"MsgList\": [...]} whose entries have From_Account, MsgSeq, MsgRandom, "
+                 "MsgTimeStamp, MsgBody.", "batch",
+                 {"messages": [{"sender": "a", "receiver": "b", "seq": "1", "random": 2, "timestamp": "3", "elems": [t]},
+                               {"sender": "b", "groupId": "@TGS#1", "seq": "2", "random": 3, "timestamp": "4",
+                                "elems": [t]}]})
+    yield Export("rest.export.empty-batch", "The empty batch: {\"MsgList\": []}.", "batch", {})
+    yield Export("rest.export.merger-msg-num-zero", "msg_num 0: MsgNum is the number of messages; MsgList entries always "
+                 "have From_Account, MsgSeq, MsgRandom and MsgTimeStamp.", "message",
+                 {"elems": [{"merger": {"title": "t", "compatibleText": "c", "messages": [{"elems": [t]}, {"elems": [t]}]}}]})
+    yield Export("rest.export.merger-json-msg-key", "A merger with a JSON message key: JsonMsgKey instead of MsgList.",
+                 "message", {"elems": [{"merger": {"title": "t", "abstracts": ["a", "b"], "msgNum": 40,
+                                                   "jsonMsgKey": "k"}}]})
+    yield Export("rest.export.sound-url-only", "A sound with a url and download flag 0: the current form, "
+                 "Download_Flag 0 written.", "message", {"elems": [{"sound": {"uuid": "u", "url": "https://s", "size": 1}}]},
+                 flags=["KeyOrderDecision"])
+    yield Export("rest.export.sound-legacy", "A sound with neither url nor flag: the legacy form.", "message",
+                 {"elems": [{"sound": {"uuid": "u", "size": 1, "duration": 2}}]})
+    yield Export("rest.export.file-flag-only", "A file with only a download flag: the current form with Url \"\".",
+                 "message", {"elems": [{"file": {"uuid": "f", "name": "n", "downloadFlag": 2}}]}, flags=["KeyOrderDecision"])
+    yield Export("rest.export.video-one-flag", "A video with only snapshot_download_flag set: all four current-form keys.",
+                 "message", {"elems": [{"video": {"videoUuid": "v", "snapshotDownloadFlag": 2}}]})
+    yield Export("rest.export.image", "Image format and level types as integers; an unnamed format 7 as 7.", "message",
+                 {"elems": [{"image": {"uuid": "i", "format": 7, "levels": [
+                     {"type": "IMAGE_LEVEL_TYPE_ORIGINAL", "size": 1, "width": 2, "height": 3, "url": "u"},
+                     {"type": "IMAGE_LEVEL_TYPE_THUMBNAIL"}]}}]})
+    yield Export("rest.export.doubles", "Doubles in JavaScript's shortest form: -0, 1e-7, 30, 1e+21, "
+                 "123456789012345680000, 0.1, 29.340656774469956.", "message",
+                 {"elems": [{"location": {"desc": "a", "latitude": -0.0, "longitude": 1e-7}},
+                            {"location": {"desc": "b", "latitude": 30.0, "longitude": 1e21}},
+                            {"location": {"desc": "c", "latitude": 123456789012345680000.0, "longitude": 0.1}},
+                            {"location": {"desc": "d", "latitude": 29.340656774469956, "longitude": -116.77497920478824}}]})
+    yield Export("rest.export.strings", "Control characters, quote, backslash, slash, DEL, U+2028 and an emoji: only "
+                 "what Sources/IMCodecREST/IMCodecREST.docc/REST.md names is escaped.", "message",
+                 {"elems": [{"text": {"text": "\u0000\u0001\b\t\n\u000b\f\r\u001f\"\\/\u007f\u2028\u2029😀"}}]},
+                 flags=["NulInString"])
+    yield Export("rest.export.custom-and-face-data", "Custom and face data as their UTF-8 text; empty optional keys left "
+                 "out; a negative face index.", "message",
+                 {"elems": [{"custom": {"data": b64("猫瞳\u0000".encode())}}, {"face": {"index": -1, "data": ""}},
+                            {"face": {"index": 3, "data": b64(b"abc")}}]}, flags=["MultiByte", "NulInString"])
+    yield Export("rest.export.nested-merger-entry", "A merger whose message has a receiver, group and cloud custom data.",
+                 "message", {"elems": [{"merger": {"title": "t", "messages": [
+                     {"sender": "a", "receiver": "b", "groupId": "g", "cloudCustomData": b64(b"c"), "seq": "5", "elems": [t]}]}}]})
+
+    yield Export("rest.export.every-kind", "One elem of each of the nine kinds in one message with a sender and "
+                 "receiver.", "message",
+                 {"sender": "a", "receiver": "b", "elems": [
+                     t, {"location": {"desc": "d", "latitude": 1.5, "longitude": -2.25}}, {"face": {"index": 7}},
+                     {"custom": {"data": b64(b"x"), "desc": "d", "sound": "s"}}, {"sound": {"uuid": "s", "size": 9}},
+                     {"image": {"uuid": "i", "format": "IMAGE_FORMAT_PNG", "levels": [{"type": "IMAGE_LEVEL_TYPE_LARGE"}]}},
+                     {"file": {"uuid": "f", "name": "n", "size": 3}},
+                     {"video": {"videoUuid": "v", "videoFormat": "mp4", "snapshotFormat": "JPG"}},
+                     {"merger": {"title": "t", "compatibleText": "c", "abstracts": ["x"],
+                                 "messages": [{"sender": "a", "seq": "1", "random": 1, "timestamp": "1", "elems": [t]}]}}]})
+    yield Export("rest.export.group-batch", "A batch of group messages: each entry names its group.", "batch",
+                 {"messages": [{"sender": "u1", "groupId": "@TGS#1", "seq": str(i), "random": i, "timestamp": "1700000000",
+                                "elems": [{"text": {"text": f"m{i}"}}]} for i in (1, 2, 3)]})
+    yield Export("rest.export.nested-json-msg-key", "A merger forwarding a message that holds a merger with a JSON "
+                 "message key.", "message",
+                 {"elems": [{"merger": {"title": "outer", "messages": [
+                     {"sender": "a", "receiver": "b", "seq": "1", "random": 2, "timestamp": "3", "elems": [
+                         {"merger": {"title": "inner", "msgNum": 500, "jsonMsgKey": "key"}}]}]}}]})
+    yield Export("rest.export.full-envelope", "Every envelope field and every push field.", "message",
+                 {"sender": "a", "receiver": "b", "groupId": "g", "timestamp": "4294967295", "seq": "4294967295",
+                  "random": 4294967295, "cloudCustomData": b64(b"ccd"), "elems": [t],
+                  "offlinePushInfo": {"title": "t", "desc": "d", "ext": "e", "iosSound": "s", "pushFlag": 1,
+                                      "android": {"sound": "as", "huaweiChannelId": "h", "xiaomiChannelId": "x",
+                                                  "oppoChannelId": "o", "googleChannelId": "g", "vivoClassification": 1,
+                                                  "huaweiImportance": "LOW", "extAsHuaweiIntentParam": 1,
+                                                  "huaweiCategory": "IM"},
+                                      "apns": {"badgeMode": 1, "title": "at", "subTitle": "st", "image": "i",
+                                               "mutableContent": 1}}})
+    yield Export("rest.export.file-legacy", "A file with neither url nor flag: UUID, FileSize, FileName.", "message",
+                 {"elems": [{"file": {"uuid": "f", "name": "名字.txt", "size": 10}}]}, flags=["MultiByte"])
+    yield Export("rest.export.video-current", "A video with every field set.", "message",
+                 {"elems": [{"video": {"videoUuid": "v", "videoUrl": "https://v", "videoSize": 1, "videoDuration": 2,
+                                       "videoFormat": "mp4", "snapshotUuid": "s", "snapshotUrl": "https://s",
+                                       "snapshotSize": 3, "snapshotWidth": 4, "snapshotHeight": 5, "snapshotFormat": "JPG",
+                                       "videoDownloadFlag": 2, "snapshotDownloadFlag": 2}}]})
+    yield Export("rest.export.timestamp-bounds", "timestamp 0 is left out; seq 2³²−1 and random 0.", "message",
+                 {"receiver": "b", "timestamp": "0", "seq": "4294967295", "elems": [t]})
+    yield Export("rest.export.msg-id", "A message ID has no REST key.", "message", {"msgId": "m1", "elems": [t]},
+                 error="msgId")
+    yield Export("rest.export.group-type", "A group type has no REST key.", "message",
+                 {"groupId": "@TGS#1", "groupType": "Public", "elems": [t]}, error="groupType")
+    yield Export("rest.export.priority", "A priority has no REST key.", "message", {"priority": "PRIORITY_HIGH"},
+                 error="priority")
+    yield Export("rest.export.need-read-receipt", "A flag has no REST key.", "message", {"needReadReceipt": True},
+                 error="needReadReceipt")
+    yield Export("rest.export.seq-above-uint32", "seq 2³²: above MsgSeq's range.", "message",
+                 {"seq": "4294967296"}, error="seq")
+
+
+def unrepresentable_values():
+    """Values the REST form cannot hold: rest.unrepresentable at the first one, in
+    field-number order, depth first."""
+    t = {"text": {"text": "hello"}}
+    yield Export("rest.export.timestamp-negative", "timestamp −1: outside MsgTimeStamp's range.", "message",
+                 {"timestamp": "-1"}, error="timestamp")
+    yield Export("rest.export.field-order", "Both a priority (field 9) and a seq above uint32 (field 7): the seq comes "
+                 "first in field-number order.", "message", {"seq": "4294967296", "priority": 1}, error="seq")
+    yield Export("rest.export.message-before-elems", "A message ID (field 1) and a group tips elem (field 18).", "message",
+                 {"msgId": "m", "elems": [{"groupTips": {"type": 1}}]}, error="msgId")
+    for kind, value in (("groupTips", {"type": 1, "groupId": "@TGS#1"}), ("profileSystem", {"type": 1})):
+        yield Export(f"rest.export.sdk-only.{kind}", f"A {kind} elem is produced by the server and SDKs; REST bodies "
+                     "have no MsgType for it.", "message", {"elems": [t, {kind: value}]}, error=f"elems[1].{kind}")
+    yield Export("rest.export.elem-of-no-kind", "An elem with no kind set.", "message", {"elems": [{}]},
+                 error="elems[0]")
+    yield Export("rest.export.custom-data-not-utf8", "Custom data that is not UTF-8 cannot be a JSON string.", "message",
+                 {"elems": [{"custom": {"data": b64(b"\xff\xfe")}}]}, error="elems[0].custom.data")
+    yield Export("rest.export.is-self", "isSelf (field 19) is local to one client; REST bodies have no key for it. "
+                 "Field 19 follows the elems, so an unrepresentable elem is found first.", "message",
+                 {"isSelf": True, "elems": [{"text": {"text": "t"}}]}, error="isSelf")
+    yield Export("rest.export.is-self-after-elems", "isSelf and an SDK-only elem: the elem (field 18) comes first.",
+                 "message", {"isSelf": True, "elems": [{"groupTips": {"type": 1}}]}, error="elems[0].groupTips")
+    yield Export("rest.export.at-type", "atType (field 22, V2TIMGroupAtInfo.atType) is local to one client; REST "
+                 "bodies have no key for it (and no @ list: a REST body with the @ list fails at atUserList first).",
+                 "message", {"atType": "GROUP_AT_TYPE_AT_ME", "elems": [{"text": {"text": "t"}}]}, error="atType")
+    yield Export("rest.export.sound-is-played", "A sound elem's played state (the red dot) is local to one client; "
+                 "TIMSoundElem has no key for it.", "message",
+                 {"elems": [{"sound": {"url": "https://x/s.m4a", "isPlayed": True}}]}, error="elems[0].sound.isPlayed")
+    yield Export("rest.export.cloud-custom-data-not-utf8", "Cloud custom data is bytes in the model and a string in "
+                 "REST: bytes that are not UTF-8 have no REST form.", "message",
+                 {"cloudCustomData": b64(b"\xff\xfe\x80"), "elems": [{"custom": {"data": b64(b"\xff")}}]},
+                 error="cloudCustomData")
+    yield Export("rest.export.face-data-not-utf8", "Face data that is not UTF-8.", "message",
+                 {"elems": [{"face": {"index": 1, "data": b64(b"\xc3")}}]}, error="elems[0].face.data")
+    yield Export("rest.export.image-level-uuid", "An image level's uuid has no REST key.", "message",
+                 {"elems": [{"image": {"uuid": "i", "format": 1, "levels": [{"type": 1, "uuid": "level-uuid"}]}}]},
+                 error="elems[0].image.levels[0].uuid")
+    yield Export("rest.export.image-level-type-0", "An image level of type 0: REST knows 1, 2, 3.", "message",
+                 {"elems": [{"image": {"uuid": "i", "levels": [{"type": 1}, {"size": 5}]}}]},
+                 error="elems[0].image.levels[1].type")
+    yield Export("rest.export.location-nan", "A NaN latitude is not a JSON number.", "message",
+                 {"elems": [{"location": {"desc": "x", "latitude": "NaN"}}]}, error="elems[0].location.latitude")
+    yield Export("rest.export.location-infinite", "An infinite longitude.", "message",
+                 {"elems": [{"location": {"desc": "x", "longitude": "-Infinity"}}]}, error="elems[0].location.longitude")
+    yield Export("rest.export.layers-over-limit", "A merger's layers_over_limit has no REST key.", "message",
+                 {"elems": [{"merger": {"title": "t", "layersOverLimit": True}}]}, error="elems[0].merger.layersOverLimit")
+    yield Export("rest.export.msg-num-mismatch", "A merger whose msgNum 3 differs from its one message: MsgNum must "
+                 "equal the length of MsgList.", "message",
+                 {"elems": [{"merger": {"title": "t", "msgNum": 3, "messages": [{"sender": "a", "elems": [t]}]}}]},
+                 error="elems[0].merger.msgNum")
+    yield Export("rest.export.msg-num-without-messages", "A merger with msgNum 2 and neither messages nor a JSON message "
+                 "key: it would be written with an empty MsgList, which MsgNum must then equal.", "message",
+                 {"elems": [{"merger": {"title": "t", "msgNum": 2}}]}, error="elems[0].merger.msgNum")
+    yield Export("rest.export.merger-messages-first", "A nested message ID (merger field 4) comes before "
+                 "layers_over_limit (field 5): depth first.", "message",
+                 {"elems": [{"merger": {"title": "t", "messages": [{"msgId": "inner", "elems": [t]}],
+                                        "layersOverLimit": True}}]}, error="elems[0].merger.messages[0].msgId")
+    yield Export("rest.export.batch-message", "The second message of a batch has a message ID.", "batch",
+                 {"messages": [{"sender": "a", "seq": "1", "random": 1, "timestamp": "1", "elems": [t]},
+                               {"msgId": "m", "elems": [t]}]}, error="messages[1].msgId")
+    text_elem = ld(1, ld(1, b"hi") + tag(9, 0) + varint(1))
+    yield Export("rest.export.unknown-field", "A text elem holding an unknown field (number 9): it would be lost, so it "
+                 "is unrepresentable at the message holding it (Sources/IMCodec/IMCodec.docc/Payloads.md's path of an unknown field).", "message", None,
+                 payload=ld(18, text_elem), error="elems[0].text", flags=["PathDecision"])
+
+
 def write_export():
     vf = new_file("export", "REST export", "Writing model values as canonical REST documents (rest-export): the "
                   "bare MsgBody array, message objects, message lists, current and legacy forms, MsgNum, number and "
                   "string forms; and every kind of value the REST form cannot hold (rest.unrepresentable, with a "
                   "payload path, the first in field-number order, depth first).")
-    t = {"text": {"text": "hello"}}
-    exp(vf, "rest.export.bare-body", "No envelope field: a bare MsgBody array.", "message", {"elems": [t]})
-    exp(vf, "rest.export.empty-message", "The empty message: [].", "message", {})
-    exp(vf, "rest.export.empty-text", "A text elem with empty text still writes the required Text.", "message",
-        {"elems": [{"text": {}}]})
-    exp(vf, "rest.export.message-object", "Envelope fields: a message object in table order, defaults left out.",
-        "message", {"sender": "a", "receiver": "b", "seq": "7", "random": 9, "timestamp": "1700000000",
-                    "cloudCustomData": b64(b"c"), "elems": [t]})
-    exp(vf, "rest.export.cloud-custom-data-only", "Only cloud custom data set: a message object.", "message",
-        {"cloudCustomData": b64(b"c")})
-    exp(vf, "rest.export.push-only", "Only offline push info set; AndroidInfo and ApnsInfo hold their non-default "
-        "keys, the iOS sound under ApnsInfo.", "message",
-        {"offlinePushInfo": {"title": "t", "iosSound": "s.caf", "android": {"vivoClassification": 1},
-                             "apns": {"mutableContent": 1}}, "elems": [t]})
-    exp(vf, "rest.export.empty-push", "An offline push info holding only defaults is left out, so the message is a "
-        "bare array.", "message", {"offlinePushInfo": {"android": {}, "apns": {}}, "elems": [t]})
-    exp(vf, "rest.export.batch", "A batch: {\"MsgList\": [...]} whose entries have From_Account, MsgSeq, MsgRandom, "
-        "MsgTimeStamp, MsgBody.", "batch",
-        {"messages": [{"sender": "a", "receiver": "b", "seq": "1", "random": 2, "timestamp": "3", "elems": [t]},
-                      {"sender": "b", "groupId": "@TGS#1", "seq": "2", "random": 3, "timestamp": "4",
-                       "elems": [t]}]})
-    exp(vf, "rest.export.empty-batch", "The empty batch: {\"MsgList\": []}.", "batch", {})
-    exp(vf, "rest.export.merger-msg-num-zero", "msg_num 0: MsgNum is the number of messages; MsgList entries always "
-        "have From_Account, MsgSeq, MsgRandom and MsgTimeStamp.", "message",
-        {"elems": [{"merger": {"title": "t", "compatibleText": "c", "messages": [{"elems": [t]}, {"elems": [t]}]}}]})
-    exp(vf, "rest.export.merger-json-msg-key", "A merger with a JSON message key: JsonMsgKey instead of MsgList.",
-        "message", {"elems": [{"merger": {"title": "t", "abstracts": ["a", "b"], "msgNum": 40,
-                                          "jsonMsgKey": "k"}}]})
-    exp(vf, "rest.export.sound-url-only", "A sound with a url and download flag 0: the current form, "
-        "Download_Flag 0 written.", "message", {"elems": [{"sound": {"uuid": "u", "url": "https://s", "size": 1}}]},
-        flags=["KeyOrderDecision"])
-    exp(vf, "rest.export.sound-legacy", "A sound with neither url nor flag: the legacy form.", "message",
-        {"elems": [{"sound": {"uuid": "u", "size": 1, "duration": 2}}]})
-    exp(vf, "rest.export.file-flag-only", "A file with only a download flag: the current form with Url \"\".",
-        "message", {"elems": [{"file": {"uuid": "f", "name": "n", "downloadFlag": 2}}]}, flags=["KeyOrderDecision"])
-    exp(vf, "rest.export.video-one-flag", "A video with only snapshot_download_flag set: all four current-form keys.",
-        "message", {"elems": [{"video": {"videoUuid": "v", "snapshotDownloadFlag": 2}}]})
-    exp(vf, "rest.export.image", "Image format and level types as integers; an unnamed format 7 as 7.", "message",
-        {"elems": [{"image": {"uuid": "i", "format": 7, "levels": [
-            {"type": "IMAGE_LEVEL_TYPE_ORIGINAL", "size": 1, "width": 2, "height": 3, "url": "u"},
-            {"type": "IMAGE_LEVEL_TYPE_THUMBNAIL"}]}}]})
-    exp(vf, "rest.export.doubles", "Doubles in JavaScript's shortest form: -0, 1e-7, 30, 1e+21, "
-        "123456789012345680000, 0.1, 29.340656774469956.", "message",
-        {"elems": [{"location": {"desc": "a", "latitude": -0.0, "longitude": 1e-7}},
-                   {"location": {"desc": "b", "latitude": 30.0, "longitude": 1e21}},
-                   {"location": {"desc": "c", "latitude": 123456789012345680000.0, "longitude": 0.1}},
-                   {"location": {"desc": "d", "latitude": 29.340656774469956, "longitude": -116.77497920478824}}]})
-    exp(vf, "rest.export.strings", "Control characters, quote, backslash, slash, DEL, U+2028 and an emoji: only "
-        "what Sources/IMCodecREST/IMCodecREST.docc/REST.md names is escaped.", "message",
-        {"elems": [{"text": {"text": "\u0000\u0001\b\t\n\u000b\f\r\u001f\"\\/\u007f\u2028\u2029😀"}}]},
-        flags=["NulInString"])
-    exp(vf, "rest.export.custom-and-face-data", "Custom and face data as their UTF-8 text; empty optional keys left "
-        "out; a negative face index.", "message",
-        {"elems": [{"custom": {"data": b64("猫瞳\u0000".encode())}}, {"face": {"index": -1, "data": ""}},
-                   {"face": {"index": 3, "data": b64(b"abc")}}]}, flags=["MultiByte", "NulInString"])
-    exp(vf, "rest.export.nested-merger-entry", "A merger whose message has a receiver, group and cloud custom data.",
-        "message", {"elems": [{"merger": {"title": "t", "messages": [
-            {"sender": "a", "receiver": "b", "groupId": "g", "cloudCustomData": b64(b"c"), "seq": "5", "elems": [t]}]}}]})
-
-    exp(vf, "rest.export.every-kind", "One elem of each of the nine kinds in one message with a sender and "
-        "receiver.", "message",
-        {"sender": "a", "receiver": "b", "elems": [
-            t, {"location": {"desc": "d", "latitude": 1.5, "longitude": -2.25}}, {"face": {"index": 7}},
-            {"custom": {"data": b64(b"x"), "desc": "d", "sound": "s"}}, {"sound": {"uuid": "s", "size": 9}},
-            {"image": {"uuid": "i", "format": "IMAGE_FORMAT_PNG", "levels": [{"type": "IMAGE_LEVEL_TYPE_LARGE"}]}},
-            {"file": {"uuid": "f", "name": "n", "size": 3}},
-            {"video": {"videoUuid": "v", "videoFormat": "mp4", "snapshotFormat": "JPG"}},
-            {"merger": {"title": "t", "compatibleText": "c", "abstracts": ["x"],
-                        "messages": [{"sender": "a", "seq": "1", "random": 1, "timestamp": "1", "elems": [t]}]}}]})
-    exp(vf, "rest.export.group-batch", "A batch of group messages: each entry names its group.", "batch",
-        {"messages": [{"sender": "u1", "groupId": "@TGS#1", "seq": str(i), "random": i, "timestamp": "1700000000",
-                       "elems": [{"text": {"text": f"m{i}"}}]} for i in (1, 2, 3)]})
-    exp(vf, "rest.export.nested-json-msg-key", "A merger forwarding a message that holds a merger with a JSON "
-        "message key.", "message",
-        {"elems": [{"merger": {"title": "outer", "messages": [
-            {"sender": "a", "receiver": "b", "seq": "1", "random": 2, "timestamp": "3", "elems": [
-                {"merger": {"title": "inner", "msgNum": 500, "jsonMsgKey": "key"}}]}]}}]})
-    exp(vf, "rest.export.full-envelope", "Every envelope field and every push field.", "message",
-        {"sender": "a", "receiver": "b", "groupId": "g", "timestamp": "4294967295", "seq": "4294967295",
-         "random": 4294967295, "cloudCustomData": b64(b"ccd"), "elems": [t],
-         "offlinePushInfo": {"title": "t", "desc": "d", "ext": "e", "iosSound": "s", "pushFlag": 1,
-                             "android": {"sound": "as", "huaweiChannelId": "h", "xiaomiChannelId": "x",
-                                         "oppoChannelId": "o", "googleChannelId": "g", "vivoClassification": 1,
-                                         "huaweiImportance": "LOW", "extAsHuaweiIntentParam": 1,
-                                         "huaweiCategory": "IM"},
-                             "apns": {"badgeMode": 1, "title": "at", "subTitle": "st", "image": "i",
-                                      "mutableContent": 1}}})
-    exp(vf, "rest.export.file-legacy", "A file with neither url nor flag: UUID, FileSize, FileName.", "message",
-        {"elems": [{"file": {"uuid": "f", "name": "名字.txt", "size": 10}}]}, flags=["MultiByte"])
-    exp(vf, "rest.export.video-current", "A video with every field set.", "message",
-        {"elems": [{"video": {"videoUuid": "v", "videoUrl": "https://v", "videoSize": 1, "videoDuration": 2,
-                              "videoFormat": "mp4", "snapshotUuid": "s", "snapshotUrl": "https://s",
-                              "snapshotSize": 3, "snapshotWidth": 4, "snapshotHeight": 5, "snapshotFormat": "JPG",
-                              "videoDownloadFlag": 2, "snapshotDownloadFlag": 2}}]})
-    exp(vf, "rest.export.timestamp-bounds", "timestamp 0 is left out; seq 2³²−1 and random 0.", "message",
-        {"receiver": "b", "timestamp": "0", "seq": "4294967295", "elems": [t]})
-    exp(vf, "rest.export.msg-id", "A message ID has no REST key.", "message", {"msgId": "m1", "elems": [t]},
-        error="msgId")
-    exp(vf, "rest.export.group-type", "A group type has no REST key.", "message",
-        {"groupId": "@TGS#1", "groupType": "Public", "elems": [t]}, error="groupType")
-    exp(vf, "rest.export.priority", "A priority has no REST key.", "message", {"priority": "PRIORITY_HIGH"},
-        error="priority")
-    exp(vf, "rest.export.need-read-receipt", "A flag has no REST key.", "message", {"needReadReceipt": True},
-        error="needReadReceipt")
-    exp(vf, "rest.export.seq-above-uint32", "seq 2³²: above MsgSeq's range.", "message",
-        {"seq": "4294967296"}, error="seq")
-    exp(vf, "rest.export.timestamp-negative", "timestamp −1: outside MsgTimeStamp's range.", "message",
-        {"timestamp": "-1"}, error="timestamp")
-    exp(vf, "rest.export.field-order", "Both a priority (field 9) and a seq above uint32 (field 7): the seq comes "
-        "first in field-number order.", "message", {"seq": "4294967296", "priority": 1}, error="seq")
-    exp(vf, "rest.export.message-before-elems", "A message ID (field 1) and a group tips elem (field 18).", "message",
-        {"msgId": "m", "elems": [{"groupTips": {"type": 1}}]}, error="msgId")
-    for kind, value in (("groupTips", {"type": 1, "groupId": "@TGS#1"}), ("profileSystem", {"type": 1})):
-        exp(vf, f"rest.export.sdk-only.{kind}", f"A {kind} elem is produced by the server and SDKs; REST bodies "
-            "have no MsgType for it.", "message", {"elems": [t, {kind: value}]}, error=f"elems[1].{kind}")
-    exp(vf, "rest.export.elem-of-no-kind", "An elem with no kind set.", "message", {"elems": [{}]},
-        error="elems[0]")
-    exp(vf, "rest.export.custom-data-not-utf8", "Custom data that is not UTF-8 cannot be a JSON string.", "message",
-        {"elems": [{"custom": {"data": b64(b"\xff\xfe")}}]}, error="elems[0].custom.data")
-    exp(vf, "rest.export.is-self", "isSelf (field 19) is local to one client; REST bodies have no key for it. "
-        "Field 19 follows the elems, so an unrepresentable elem is found first.", "message",
-        {"isSelf": True, "elems": [{"text": {"text": "t"}}]}, error="isSelf")
-    exp(vf, "rest.export.is-self-after-elems", "isSelf and an SDK-only elem: the elem (field 18) comes first.",
-        "message", {"isSelf": True, "elems": [{"groupTips": {"type": 1}}]}, error="elems[0].groupTips")
-    exp(vf, "rest.export.at-type", "atType (field 22, V2TIMGroupAtInfo.atType) is local to one client; REST "
-        "bodies have no key for it (and no @ list: a REST body with the @ list fails at atUserList first).",
-        "message", {"atType": "GROUP_AT_TYPE_AT_ME", "elems": [{"text": {"text": "t"}}]}, error="atType")
-    exp(vf, "rest.export.sound-is-played", "A sound elem's played state (the red dot) is local to one client; "
-        "TIMSoundElem has no key for it.", "message",
-        {"elems": [{"sound": {"url": "https://x/s.m4a", "isPlayed": True}}]}, error="elems[0].sound.isPlayed")
-    exp(vf, "rest.export.cloud-custom-data-not-utf8", "Cloud custom data is bytes in the model and a string in "
-        "REST: bytes that are not UTF-8 have no REST form.", "message",
-        {"cloudCustomData": b64(b"\xff\xfe\x80"), "elems": [{"custom": {"data": b64(b"\xff")}}]},
-        error="cloudCustomData")
-    exp(vf, "rest.export.face-data-not-utf8", "Face data that is not UTF-8.", "message",
-        {"elems": [{"face": {"index": 1, "data": b64(b"\xc3")}}]}, error="elems[0].face.data")
-    exp(vf, "rest.export.image-level-uuid", "An image level's uuid has no REST key.", "message",
-        {"elems": [{"image": {"uuid": "i", "format": 1, "levels": [{"type": 1, "uuid": "level-uuid"}]}}]},
-        error="elems[0].image.levels[0].uuid")
-    exp(vf, "rest.export.image-level-type-0", "An image level of type 0: REST knows 1, 2, 3.", "message",
-        {"elems": [{"image": {"uuid": "i", "levels": [{"type": 1}, {"size": 5}]}}]},
-        error="elems[0].image.levels[1].type")
-    exp(vf, "rest.export.location-nan", "A NaN latitude is not a JSON number.", "message",
-        {"elems": [{"location": {"desc": "x", "latitude": "NaN"}}]}, error="elems[0].location.latitude")
-    exp(vf, "rest.export.location-infinite", "An infinite longitude.", "message",
-        {"elems": [{"location": {"desc": "x", "longitude": "-Infinity"}}]}, error="elems[0].location.longitude")
-    exp(vf, "rest.export.layers-over-limit", "A merger's layers_over_limit has no REST key.", "message",
-        {"elems": [{"merger": {"title": "t", "layersOverLimit": True}}]}, error="elems[0].merger.layersOverLimit")
-    exp(vf, "rest.export.msg-num-mismatch", "A merger whose msgNum 3 differs from its one message: MsgNum must "
-        "equal the length of MsgList.", "message",
-        {"elems": [{"merger": {"title": "t", "msgNum": 3, "messages": [{"sender": "a", "elems": [t]}]}}]},
-        error="elems[0].merger.msgNum")
-    exp(vf, "rest.export.msg-num-without-messages", "A merger with msgNum 2 and neither messages nor a JSON message "
-        "key: it would be written with an empty MsgList, which MsgNum must then equal.", "message",
-        {"elems": [{"merger": {"title": "t", "msgNum": 2}}]}, error="elems[0].merger.msgNum")
-    exp(vf, "rest.export.merger-messages-first", "A nested message ID (merger field 4) comes before "
-        "layers_over_limit (field 5): depth first.", "message",
-        {"elems": [{"merger": {"title": "t", "messages": [{"msgId": "inner", "elems": [t]}],
-                               "layersOverLimit": True}}]}, error="elems[0].merger.messages[0].msgId")
-    exp(vf, "rest.export.batch-message", "The second message of a batch has a message ID.", "batch",
-        {"messages": [{"sender": "a", "seq": "1", "random": 1, "timestamp": "1", "elems": [t]},
-                      {"msgId": "m", "elems": [t]}]}, error="messages[1].msgId")
-    text_elem = ld(1, ld(1, b"hi") + tag(9, 0) + varint(1))
-    exp(vf, "rest.export.unknown-field", "A text elem holding an unknown field (number 9): it would be lost, so it "
-        "is unrepresentable at the message holding it (Sources/IMCodec/IMCodec.docc/Payloads.md's path of an unknown field).", "message", None,
-        payload=ld(18, text_elem), error="elems[0].text", flags=["PathDecision"])
+    for table in (exported_documents, unrepresentable_values):
+        for row in table():
+            exp(vf, *row)
     return vf.write()
 
 

@@ -18,14 +18,17 @@ sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
 
 import base64
 
-from make_vectors_common import (
+from common import (
     END_GROUP,
     FIXED32,
     FIXED64,
     LEN,
+    HexValid,
+    Invalid,
     SCHEMA,
     START_GROUP,
     VARINT,
+    Valid,
     VectorFile,
     encode,
     f64,
@@ -470,259 +473,302 @@ def rest_field_cases(vf_, prefix, kind_json, type_name, wrap):
         )
 
 
+def extra_text_cases(prefix, wrap):
+    """Cases of the text elem beyond the standard ones."""
+    yield Valid(
+  f"{prefix}.unicode",
+  "CJK, emoji with a skin-tone modifier, a ZWJ sequence and a combining accent.",
+  "message",
+  wrap({"text": "你好，世界 👋🏽 👩‍👩‍👧 e\u0301"}),
+  flags=["Unicode"],
+  )
+    yield Valid(
+  f"{prefix}.escapes",
+  "JSON escapes: quote, backslash, control characters, U+2028 and U+FFFF.",
+  "message",
+  wrap({"text": 'say "hi"\\ \n\t\r\b\f \u0001 \u001f \u2028 \uffff'}),
+  )
+    yield Valid(
+  f"{prefix}.nul",
+  "A text with U+0000 in the middle.",
+  "message",
+  wrap({"text": "before\u0000after"}),
+  flags=["NulInString"],
+  )
+    yield Valid(
+  f"{prefix}.length-128",
+  "128 bytes of text: the first length that needs a 2-byte varint.",
+  "message",
+  wrap({"text": "a" * 128}),
+  flags=["LongString"],
+  )
+    yield Valid(
+  f"{prefix}.length-16384",
+  "16,384 bytes of text: a 3-byte length varint, nested in 3-byte lengths.",
+  "message",
+  wrap({"text": ("0123456789abcdef" * 1024)}),
+  flags=["LongString"],
+  )
+    yield Valid(
+  f"{prefix}.several-in-order",
+  "Three text elems: their order is kept.",
+  "message",
+  {"elems": [{"text": {"text": "one"}}, {"text": {"text": "two"}}, {"text": {"text": "three"}}]},
+  )
+
+
+def extra_custom_cases(prefix, wrap):
+    """Cases of the custom elem beyond the standard ones."""
+    yield Valid(
+  f"{prefix}.binary-data",
+  "Data with every byte value 0-255, including ones that are not UTF-8: bytes fields are not checked.",
+  "message",
+  wrap({"data": b64(bytes(range(256)))}),
+  )
+
+
+def extra_image_cases(prefix, wrap):
+    """Cases of the image elem beyond the standard ones."""
+    yield Valid(
+  f"{prefix}.format-other",
+  "IMAGE_FORMAT_OTHER is 255: a 2-byte varint.",
+  "message",
+  wrap({"format": "IMAGE_FORMAT_OTHER"}),
+  )
+    yield Valid(
+  f"{prefix}.level-max-values",
+  "A level with size, width and height at 2^32 - 1.",
+  "message",
+  wrap({"levels": [{"size": 4294967295, "width": 4294967295, "height": 4294967295}]}),
+  flags=["MaxValues"],
+  )
+    yield Valid(
+  f"{prefix}.empty-levels",
+  "Three empty levels: each is written as a zero-length entry.",
+  "message",
+  wrap({"levels": [{}, {}, {}]}),
+  flags=["EmptyMessage"],
+  )
+
+
+def extra_location_cases(prefix, wrap):
+    """Cases of the location elem beyond the standard ones."""
+    yield Valid(
+  f"{prefix}.extremes",
+  "Longitude -180 and latitude 90.",
+  "message",
+  wrap({"longitude": -180, "latitude": 90}),
+  )
+    yield Valid(
+  f"{prefix}.negative-zero",
+  "Longitude -0.0: written, since only the all-zero bit pattern is the default.",
+  "message",
+  wrap({"longitude": -0.0}),
+  flags=["NegativeZero"],
+  )
+    yield Valid(
+  f"{prefix}.smallest-subnormal",
+  "Latitude 5e-324, the smallest positive double.",
+  "message",
+  wrap({"latitude": 5e-324}),
+  )
+    yield Valid(
+  f"{prefix}.largest-double",
+  "Longitude 1.7976931348623157e308.",
+  "message",
+  wrap({"longitude": 1.7976931348623157e308}),
+  flags=["MaxValues"],
+  )
+    yield Valid(
+  f"{prefix}.nan",
+  "Latitude NaN (the quiet NaN 0x7FF8000000000000), printed as the string \"NaN\".",
+  "message",
+  wrap({"latitude": "NaN"}),
+  )
+    yield Valid(
+  f"{prefix}.infinities",
+  "Longitude +Infinity and latitude -Infinity, printed as strings.",
+  "message",
+  wrap({"longitude": "Infinity", "latitude": "-Infinity"}),
+  )
+    yield Valid(
+  f"{prefix}.seventeen-digits",
+  "0.1 + 0.2 = 0.30000000000000004: a double that needs 17 significant digits.",
+  "message",
+  wrap({"longitude": 0.30000000000000004}),
+  )
+
+
+def extra_face_cases(prefix, wrap):
+    """Cases of the face elem beyond the standard ones."""
+    yield Valid(
+  f"{prefix}.negative-index",
+  "Index -1: an int32 written as a 10-byte sign-extended varint.",
+  "message",
+  wrap({"index": -1}),
+  flags=["NegativeInt32"],
+  )
+    yield Valid(
+  f"{prefix}.int32-min",
+  "Index -2147483648.",
+  "message",
+  wrap({"index": -2147483648}),
+  flags=["NegativeInt32", "MaxValues"],
+  )
+    yield Valid(
+  f"{prefix}.int32-max",
+  "Index 2147483647.",
+  "message",
+  wrap({"index": 2147483647}),
+  flags=["MaxValues"],
+  )
+
+
+def extra_merger_cases(prefix, wrap):
+    """Cases of the merger elem beyond the standard ones."""
+    nested = {"title": "outer", "messages": [{"elems": [{"merger": {"title": "inner", "messages": [INNER_MESSAGE_1]}}]}]}
+    yield Valid(f"{prefix}.nested-two-layers", "A merger inside a merger.", "message", wrap(nested))
+    yield Valid(
+  f"{prefix}.empty-messages",
+  "Two empty nested messages: each written as a zero-length entry.",
+  "message",
+  wrap({"messages": [{}, {}]}),
+  flags=["EmptyMessage"],
+  )
+    yield Valid(
+  f"{prefix}.empty-abstract",
+  "An empty string in a repeated string field is still an entry.",
+  "message",
+  wrap({"abstracts": ["", "second"]}),
+  )
+
+
+def extra_group_tips_cases(prefix, wrap):
+    """Cases of the groupTips elem beyond the standard ones."""
+    yield Valid(
+  f"{prefix}.invite",
+  "An INVITE tip with the users and the new member count.",
+  "message",
+  {"groupId": "@TGS#2C5SZEAEF", "elems": [{"groupTips": {"groupId": "@TGS#2C5SZEAEF", "type": "GROUP_TIPS_TYPE_INVITE",
+   "opUser": "user_alice", "userList": ["user_bob"], "memberCount": 3, "platform": "Web"}}]},
+  )
+    yield Valid(
+  f"{prefix}.member-info-change",
+  "A MEMBER_INFO_CHANGE tip muting a member for 2^32 - 1 seconds.",
+  "message",
+  wrap({"type": "GROUP_TIPS_TYPE_MEMBER_INFO_CHANGE",
+        "memberChangeList": [{"identifier": "user_bob", "shutupTime": 4294967295}]}),
+  flags=["MaxValues"],
+  )
+    yield Valid(
+  f"{prefix}.custom-info-number-zero",
+  "A custom-info entry whose number member is 0: a set oneof member is written even at its default.",
+  "message",
+  wrap({"opUserInfo": {"customInfo": [{"key": "k", "number": "0"}]}}),
+  flags=["OneofDefault"],
+  )
+    yield Valid(
+  f"{prefix}.custom-info-empty-data",
+  "A custom-info entry whose data member is empty: written as a zero-length field.",
+  "message",
+  wrap({"opUserInfo": {"customInfo": [{"key": "k", "data": ""}]}}),
+  flags=["OneofDefault"],
+  )
+    yield Valid(
+  f"{prefix}.member-custom-empty-data",
+  "A member custom entry is a key and bytes (NSData only, the group guide), no oneof: empty data is the default "
+  "and is left out.",
+  "message",
+  wrap({"opGroupMemberInfo": {"customInfo": [{"key": "k", "data": ""}]}}),
+  flags=["Defaults"],
+  expected_json=wrap({"opGroupMemberInfo": {"customInfo": [{"key": "k"}]}}),
+  )
+    # Elem 18 > groupTips 10 > opGroupMemberInfo 9 > customInfo 6 > key 1, and
+    # field 3 varint 9: the number member of a profile custom entry, which
+    # a member custom entry does not have.
+    member_number = ld(18, ld(10, ld(9, ld(6, ld(1, b"k") + bytes.fromhex("18 09")))))
+    yield HexValid(
+ f"{prefix}.member-custom-number-is-unknown",
+ "A member custom entry holding a number (field 3): member custom values are NSData only (the group guide), so "
+ "the number is an unknown field, kept on the wire and absent from the JSON.",
+ "message",
+ member_number,
+ member_number,
+ wrap({"opGroupMemberInfo": {"customInfo": [{"key": "k"}]}}),
+ flags=["UnknownField"],
+ )
+    yield Valid(
+  f"{prefix}.custom-info-int64-extremes",
+  "Custom-info numbers at the int64 extremes.",
+  "message",
+  wrap({"opUserInfo": {"customInfo": [{"number": "-9223372036854775808"}, {"number": "9223372036854775807"}]}}),
+  flags=["MaxValues"],
+  )
+    yield Valid(
+  f"{prefix}.member-roles",
+  "Member roles 200, 300 and 400: 2-byte varints.",
+  "message",
+  wrap({"changedGroupMemberInfo": [
+      {"identifier": "a", "info": {"role": "GROUP_MEMBER_ROLE_MEMBER"}},
+      {"identifier": "b", "info": {"role": "GROUP_MEMBER_ROLE_ADMIN"}},
+      {"identifier": "c", "info": {"role": "GROUP_MEMBER_ROLE_OWNER"}}]}),
+  )
+    yield Valid(
+  f"{prefix}.negative-join-time",
+  "A join time before 1970: a negative int64.",
+  "message",
+  wrap({"opGroupMemberInfo": {"joinTime": "-1"}}),
+  )
+    for type_name, holder, sample in (("UserProfile", "opUserInfo", USER_PROFILE),
+                                      ("GroupMemberInfo", "opGroupMemberInfo", GROUP_MEMBER_INFO)):
+        for field in SCHEMA.messages[type_name]:
+            yield Valid(
+          f"{prefix}.{kebab(holder)}.field.{kebab(field.json_name)}",
+          f"Only {type_name}.{field.name} (field {field.number}) set, in the tip's {holder}.",
+          "message",
+          wrap({holder: {field.json_name: sample[field.json_name]}}),
+      )
+
+
+def extra_group_system_cases(prefix, wrap):
+    """Cases of the groupSystem elem beyond the standard ones."""
+    yield Valid(
+  f"{prefix}.msg-key-max",
+  "msgKey at 2^64 - 1, printed as a string.",
+  "message",
+  wrap({"type": "GROUP_SYSTEM_TYPE_ADD_GROUP_REQUEST", "msgKey": "18446744073709551615"}),
+  flags=["MaxValues"],
+  )
+
+
+def extra_sns_system_cases(prefix, wrap):
+    """Cases of the snsSystem elem beyond the standard ones."""
+    yield Valid(
+  f"{prefix}.delete-friends",
+  "A DEL_FRIEND change for three users with identifiers only.",
+  "message",
+  wrap({"type": "SNS_SYSTEM_TYPE_DEL_FRIEND",
+        "users": [{"identifier": "u1"}, {"identifier": "u2"}, {"identifier": "u3"}]}),
+  )
+
+
+# The cases of each elem kind beyond the standard ones, by the kind's JSON name.
+EXTRA_ELEM_CASES = {
+    "text": extra_text_cases,
+    "custom": extra_custom_cases,
+    "image": extra_image_cases,
+    "location": extra_location_cases,
+    "face": extra_face_cases,
+    "merger": extra_merger_cases,
+    "groupTips": extra_group_tips_cases,
+    "groupSystem": extra_group_system_cases,
+    "snsSystem": extra_sns_system_cases,
+}
+
+
 def extra_elem_cases(vf_, prefix, kind_json, wrap):
-    if kind_json == "text":
-        vf_.payload_valid(
-            f"{prefix}.unicode",
-            "CJK, emoji with a skin-tone modifier, a ZWJ sequence and a combining accent.",
-            "message",
-            wrap({"text": "你好，世界 👋🏽 👩‍👩‍👧 e\u0301"}),
-            flags=["Unicode"],
-        )
-        vf_.payload_valid(
-            f"{prefix}.escapes",
-            "JSON escapes: quote, backslash, control characters, U+2028 and U+FFFF.",
-            "message",
-            wrap({"text": 'say "hi"\\ \n\t\r\b\f \u0001 \u001f \u2028 \uffff'}),
-        )
-        vf_.payload_valid(
-            f"{prefix}.nul",
-            "A text with U+0000 in the middle.",
-            "message",
-            wrap({"text": "before\u0000after"}),
-            flags=["NulInString"],
-        )
-        vf_.payload_valid(
-            f"{prefix}.length-128",
-            "128 bytes of text: the first length that needs a 2-byte varint.",
-            "message",
-            wrap({"text": "a" * 128}),
-            flags=["LongString"],
-        )
-        vf_.payload_valid(
-            f"{prefix}.length-16384",
-            "16,384 bytes of text: a 3-byte length varint, nested in 3-byte lengths.",
-            "message",
-            wrap({"text": ("0123456789abcdef" * 1024)}),
-            flags=["LongString"],
-        )
-        vf_.payload_valid(
-            f"{prefix}.several-in-order",
-            "Three text elems: their order is kept.",
-            "message",
-            {"elems": [{"text": {"text": "one"}}, {"text": {"text": "two"}}, {"text": {"text": "three"}}]},
-        )
-    elif kind_json == "custom":
-        vf_.payload_valid(
-            f"{prefix}.binary-data",
-            "Data with every byte value 0-255, including ones that are not UTF-8: bytes fields are not checked.",
-            "message",
-            wrap({"data": b64(bytes(range(256)))}),
-        )
-    elif kind_json == "image":
-        vf_.payload_valid(
-            f"{prefix}.format-other",
-            "IMAGE_FORMAT_OTHER is 255: a 2-byte varint.",
-            "message",
-            wrap({"format": "IMAGE_FORMAT_OTHER"}),
-        )
-        vf_.payload_valid(
-            f"{prefix}.level-max-values",
-            "A level with size, width and height at 2^32 - 1.",
-            "message",
-            wrap({"levels": [{"size": 4294967295, "width": 4294967295, "height": 4294967295}]}),
-            flags=["MaxValues"],
-        )
-        vf_.payload_valid(
-            f"{prefix}.empty-levels",
-            "Three empty levels: each is written as a zero-length entry.",
-            "message",
-            wrap({"levels": [{}, {}, {}]}),
-            flags=["EmptyMessage"],
-        )
-    elif kind_json == "location":
-        vf_.payload_valid(
-            f"{prefix}.extremes",
-            "Longitude -180 and latitude 90.",
-            "message",
-            wrap({"longitude": -180, "latitude": 90}),
-        )
-        vf_.payload_valid(
-            f"{prefix}.negative-zero",
-            "Longitude -0.0: written, since only the all-zero bit pattern is the default.",
-            "message",
-            wrap({"longitude": -0.0}),
-            flags=["NegativeZero"],
-        )
-        vf_.payload_valid(
-            f"{prefix}.smallest-subnormal",
-            "Latitude 5e-324, the smallest positive double.",
-            "message",
-            wrap({"latitude": 5e-324}),
-        )
-        vf_.payload_valid(
-            f"{prefix}.largest-double",
-            "Longitude 1.7976931348623157e308.",
-            "message",
-            wrap({"longitude": 1.7976931348623157e308}),
-            flags=["MaxValues"],
-        )
-        vf_.payload_valid(
-            f"{prefix}.nan",
-            "Latitude NaN (the quiet NaN 0x7FF8000000000000), printed as the string \"NaN\".",
-            "message",
-            wrap({"latitude": "NaN"}),
-        )
-        vf_.payload_valid(
-            f"{prefix}.infinities",
-            "Longitude +Infinity and latitude -Infinity, printed as strings.",
-            "message",
-            wrap({"longitude": "Infinity", "latitude": "-Infinity"}),
-        )
-        vf_.payload_valid(
-            f"{prefix}.seventeen-digits",
-            "0.1 + 0.2 = 0.30000000000000004: a double that needs 17 significant digits.",
-            "message",
-            wrap({"longitude": 0.30000000000000004}),
-        )
-    elif kind_json == "face":
-        vf_.payload_valid(
-            f"{prefix}.negative-index",
-            "Index -1: an int32 written as a 10-byte sign-extended varint.",
-            "message",
-            wrap({"index": -1}),
-            flags=["NegativeInt32"],
-        )
-        vf_.payload_valid(
-            f"{prefix}.int32-min",
-            "Index -2147483648.",
-            "message",
-            wrap({"index": -2147483648}),
-            flags=["NegativeInt32", "MaxValues"],
-        )
-        vf_.payload_valid(
-            f"{prefix}.int32-max",
-            "Index 2147483647.",
-            "message",
-            wrap({"index": 2147483647}),
-            flags=["MaxValues"],
-        )
-    elif kind_json == "merger":
-        nested = {"title": "outer", "messages": [{"elems": [{"merger": {"title": "inner", "messages": [INNER_MESSAGE_1]}}]}]}
-        vf_.payload_valid(f"{prefix}.nested-two-layers", "A merger inside a merger.", "message", wrap(nested))
-        vf_.payload_valid(
-            f"{prefix}.empty-messages",
-            "Two empty nested messages: each written as a zero-length entry.",
-            "message",
-            wrap({"messages": [{}, {}]}),
-            flags=["EmptyMessage"],
-        )
-        vf_.payload_valid(
-            f"{prefix}.empty-abstract",
-            "An empty string in a repeated string field is still an entry.",
-            "message",
-            wrap({"abstracts": ["", "second"]}),
-        )
-    elif kind_json == "groupTips":
-        vf_.payload_valid(
-            f"{prefix}.invite",
-            "An INVITE tip with the users and the new member count.",
-            "message",
-            {"groupId": "@TGS#2C5SZEAEF", "elems": [{"groupTips": {"groupId": "@TGS#2C5SZEAEF", "type": "GROUP_TIPS_TYPE_INVITE",
-             "opUser": "user_alice", "userList": ["user_bob"], "memberCount": 3, "platform": "Web"}}]},
-        )
-        vf_.payload_valid(
-            f"{prefix}.member-info-change",
-            "A MEMBER_INFO_CHANGE tip muting a member for 2^32 - 1 seconds.",
-            "message",
-            wrap({"type": "GROUP_TIPS_TYPE_MEMBER_INFO_CHANGE",
-                  "memberChangeList": [{"identifier": "user_bob", "shutupTime": 4294967295}]}),
-            flags=["MaxValues"],
-        )
-        vf_.payload_valid(
-            f"{prefix}.custom-info-number-zero",
-            "A custom-info entry whose number member is 0: a set oneof member is written even at its default.",
-            "message",
-            wrap({"opUserInfo": {"customInfo": [{"key": "k", "number": "0"}]}}),
-            flags=["OneofDefault"],
-        )
-        vf_.payload_valid(
-            f"{prefix}.custom-info-empty-data",
-            "A custom-info entry whose data member is empty: written as a zero-length field.",
-            "message",
-            wrap({"opUserInfo": {"customInfo": [{"key": "k", "data": ""}]}}),
-            flags=["OneofDefault"],
-        )
-        vf_.payload_valid(
-            f"{prefix}.member-custom-empty-data",
-            "A member custom entry is a key and bytes (NSData only, the group guide), no oneof: empty data is the default "
-            "and is left out.",
-            "message",
-            wrap({"opGroupMemberInfo": {"customInfo": [{"key": "k", "data": ""}]}}),
-            flags=["Defaults"],
-            expected_json=wrap({"opGroupMemberInfo": {"customInfo": [{"key": "k"}]}}),
-        )
-        # Elem 18 > groupTips 10 > opGroupMemberInfo 9 > customInfo 6 > key 1, and
-        # field 3 varint 9: the number member of a profile custom entry, which
-        # a member custom entry does not have.
-        member_number = ld(18, ld(10, ld(9, ld(6, ld(1, b"k") + bytes.fromhex("18 09")))))
-        vf_.payload_hex_valid(
-            f"{prefix}.member-custom-number-is-unknown",
-            "A member custom entry holding a number (field 3): member custom values are NSData only (the group guide), so "
-            "the number is an unknown field, kept on the wire and absent from the JSON.",
-            "message",
-            member_number,
-            member_number,
-            wrap({"opGroupMemberInfo": {"customInfo": [{"key": "k"}]}}),
-            flags=["UnknownField"],
-        )
-        vf_.payload_valid(
-            f"{prefix}.custom-info-int64-extremes",
-            "Custom-info numbers at the int64 extremes.",
-            "message",
-            wrap({"opUserInfo": {"customInfo": [{"number": "-9223372036854775808"}, {"number": "9223372036854775807"}]}}),
-            flags=["MaxValues"],
-        )
-        vf_.payload_valid(
-            f"{prefix}.member-roles",
-            "Member roles 200, 300 and 400: 2-byte varints.",
-            "message",
-            wrap({"changedGroupMemberInfo": [
-                {"identifier": "a", "info": {"role": "GROUP_MEMBER_ROLE_MEMBER"}},
-                {"identifier": "b", "info": {"role": "GROUP_MEMBER_ROLE_ADMIN"}},
-                {"identifier": "c", "info": {"role": "GROUP_MEMBER_ROLE_OWNER"}}]}),
-        )
-        vf_.payload_valid(
-            f"{prefix}.negative-join-time",
-            "A join time before 1970: a negative int64.",
-            "message",
-            wrap({"opGroupMemberInfo": {"joinTime": "-1"}}),
-        )
-        for type_name, holder, sample in (("UserProfile", "opUserInfo", USER_PROFILE),
-                                          ("GroupMemberInfo", "opGroupMemberInfo", GROUP_MEMBER_INFO)):
-            for field in SCHEMA.messages[type_name]:
-                vf_.payload_valid(
-                    f"{prefix}.{kebab(holder)}.field.{kebab(field.json_name)}",
-                    f"Only {type_name}.{field.name} (field {field.number}) set, in the tip's {holder}.",
-                    "message",
-                    wrap({holder: {field.json_name: sample[field.json_name]}}),
-                )
-    elif kind_json == "groupSystem":
-        vf_.payload_valid(
-            f"{prefix}.msg-key-max",
-            "msgKey at 2^64 - 1, printed as a string.",
-            "message",
-            wrap({"type": "GROUP_SYSTEM_TYPE_ADD_GROUP_REQUEST", "msgKey": "18446744073709551615"}),
-            flags=["MaxValues"],
-        )
-    elif kind_json == "snsSystem":
-        vf_.payload_valid(
-            f"{prefix}.delete-friends",
-            "A DEL_FRIEND change for three users with identifiers only.",
-            "message",
-            wrap({"type": "SNS_SYSTEM_TYPE_DEL_FRIEND",
-                  "users": [{"identifier": "u1"}, {"identifier": "u2"}, {"identifier": "u3"}]}),
-        )
+    if kind_json in EXTRA_ELEM_CASES:
+        vf_.add_rows(EXTRA_ELEM_CASES[kind_json](prefix, wrap))
 
 
 # ---------------------------------------------------------------------------
@@ -1361,185 +1407,166 @@ def write_json_file():
 # ---------------------------------------------------------------------------
 
 
-def write_malformed_payload_files():
-    flags = dict(COMMON_FLAGS)
-    flags.update({
-        "Truncated": "The bytes end inside a tag, a varint, a fixed-width value or a length-delimited body.",
-        "BadTag": "A tag with field number 0, a number of 2^29 or more, wire type 6 or 7, or more than 5 bytes.",
-        "BadGroup": "An end-group tag that closes no open group or the wrong one.",
-        "OverlongVarint": "A varint of more than 10 bytes.",
-        "HugeLength": "A length of 2^31 - 1 or more, rejected before anything is allocated.",
-        "InvalidUtf8": "A string field holds bytes that are not valid UTF-8 (overlong forms, surrogates, code "
-        "points above U+10FFFF, stray continuation bytes, cut sequences).",
-        "WrongWireType": "A known field number seen with a wire type other than its own: kept as an unknown field.",
-        "Duplicate": "A singular field seen more than once: the last scalar wins, messages merge, a oneof "
-        "member replaces a different one.",
-        "NonMinimalVarint": "A varint padded with 0x80 bytes: accepted in payloads, re-encoded minimally.",
-        "VarintRange": "A varint wider than its field: int32, uint32 and enums take the low 32 bits; bool is true for any non-zero value.",
-        "DepthBomb": "Nesting far past the depth budget; must fail at the first layer too deep, without exhausting the stack.",
-    })
-    written = []
-
-    # -- tags, groups, varints, lengths, truncation --------------------------------
-    vf_ = VectorFile(
-        "malformed",
-        "payload-structure",
-        "Malformed payload structure",
-        "Tags, groups, varints, lengths and truncation (Sources/IMCodec/IMCodec.docc/Payloads.md, 'What a decoder accepts' and 'Paths').",
-        "Built byte by byte in scripts/make_payload_vectors.py from the rules of Sources/IMCodec/IMCodec.docc/Payloads.md; each comment names "
-        "the rule. Valid cases' expectations come from the script's canonical encoder. VectorOracleTests checks that "
-        "swift-protobuf 1.39 also rejects every invalid input and re-encodes every valid one the same way.",
-        flags,
-    )
+def tag_and_group_cases():
+    """Malformed tags and groups (payload-structure.json)."""
     text_elem = lambda body: ld(18, ld(1, body))  # Message.elems[0].text
-    vf_.payload_invalid("payload.tag.field-zero", "Tag 0x00: field number 0.", "message", b"\x00", "payload.tag", "",
-                        flags=["BadTag"])
-    vf_.payload_invalid("payload.tag.field-zero-length-delimited", "Tag 0x02: field 0, wire type 2, with a body.",
-                        "message", b"\x02\x01a", "payload.tag", "", flags=["BadTag"])
-    vf_.payload_invalid("payload.tag.field-zero-nested", "Field number 0 inside a text elem: the path of the elem's message.",
-                        "message", text_elem(b"\x00\x00"), "payload.tag", "elems[0].text", flags=["BadTag"])
-    vf_.payload_invalid("payload.tag.field-2-29", "Field number 2^29, one past the largest.", "message",
-                        varint(1 << 32) + b"\x00", "payload.tag", "", flags=["BadTag"])
-    vf_.payload_invalid("payload.tag.wire-type-6", "Wire type 6 (field 1).", "message", b"\x0e\x00", "payload.tag", "",
-                        flags=["BadTag"])
-    vf_.payload_invalid("payload.tag.wire-type-7", "Wire type 7 (field 3).", "message", b"\x1f\x00", "payload.tag", "",
-                        flags=["BadTag"])
-    vf_.payload_invalid("payload.tag.wire-type-7-in-event", "Wire type 7 inside a recall event.", "event",
-                        ld(2, b"\x0f"), "payload.tag", "recall", flags=["BadTag"])
-    vf_.payload_invalid("payload.tag.six-bytes", "A tag varint of 6 bytes (field 1, varint, padded): longer than 5 bytes.",
-                        "message", b"\x88\x80\x80\x80\x80\x00\x01", "payload.tag", "", flags=["BadTag"])
-    vf_.payload_hex_valid("payload.tag.five-bytes-padded",
-                          "A tag of 5 bytes (field 1, wire type 2, padded with 0x80): accepted, re-encoded as 0x0a.",
-                          "message", b"\x8a\x80\x80\x80\x00\x01a", ld(1, b"a"), {"msgId": "a"},
-                          flags=["NonMinimalVarint", "NonCanonicalInput"])
-    vf_.payload_hex_valid("payload.tag.largest-field-number", "Field 2^29 - 1 (unknown): a valid tag, kept.", "message",
-                          vf(536870911, 0), vf(536870911, 0), {}, flags=["UnknownField"])
-    vf_.payload_invalid("payload.group.stray-end", "An end-group tag (field 20) with no group open.", "message",
-                        tag(20, END_GROUP), "payload.group", "", flags=["BadGroup"])
-    vf_.payload_invalid("payload.group.mismatched-end", "Group 20 closed by an end-group tag of field 21.", "message",
-                        tag(20, START_GROUP) + vf(1, 1) + tag(21, END_GROUP), "payload.group", "", flags=["BadGroup"])
-    vf_.payload_invalid("payload.group.stray-end-nested", "An end-group tag inside a text elem.", "message",
-                        text_elem(tag(2, END_GROUP)), "payload.group", "elems[0].text", flags=["BadGroup"])
-    vf_.payload_invalid("payload.group.unterminated", "Group 20 opened and never closed: the bytes end inside it.",
-                        "message", tag(20, START_GROUP) + vf(1, 1), "payload.truncated", "", flags=["Truncated"])
-    vf_.payload_invalid("payload.group.known-field-as-group",
-                        "Field 1 (msgId) as a start group closed by field 2's end tag: the group is unknown, the end tag wrong.",
-                        "message", tag(1, START_GROUP) + tag(2, END_GROUP), "payload.group", "", flags=["BadGroup", "WrongWireType"])
-    vf_.payload_hex_valid("payload.group.nested-unknown", "An unknown group holding another unknown group: kept whole.",
-                          "message",
-                          tag(20, START_GROUP) + tag(21, START_GROUP) + vf(1, 1) + tag(21, END_GROUP) + tag(20, END_GROUP),
-                          tag(20, START_GROUP) + tag(21, START_GROUP) + vf(1, 1) + tag(21, END_GROUP) + tag(20, END_GROUP),
-                          {}, flags=["UnknownField"])
+    yield Invalid("payload.tag.field-zero", "Tag 0x00: field number 0.", "message", b"\x00", "payload.tag", "",
+                  flags=["BadTag"])
+    yield Invalid("payload.tag.field-zero-length-delimited", "Tag 0x02: field 0, wire type 2, with a body.",
+                  "message", b"\x02\x01a", "payload.tag", "", flags=["BadTag"])
+    yield Invalid("payload.tag.field-zero-nested", "Field number 0 inside a text elem: the path of the elem's message.",
+                  "message", text_elem(b"\x00\x00"), "payload.tag", "elems[0].text", flags=["BadTag"])
+    yield Invalid("payload.tag.field-2-29", "Field number 2^29, one past the largest.", "message",
+                  varint(1 << 32) + b"\x00", "payload.tag", "", flags=["BadTag"])
+    yield Invalid("payload.tag.wire-type-6", "Wire type 6 (field 1).", "message", b"\x0e\x00", "payload.tag", "",
+                  flags=["BadTag"])
+    yield Invalid("payload.tag.wire-type-7", "Wire type 7 (field 3).", "message", b"\x1f\x00", "payload.tag", "",
+                  flags=["BadTag"])
+    yield Invalid("payload.tag.wire-type-7-in-event", "Wire type 7 inside a recall event.", "event",
+                  ld(2, b"\x0f"), "payload.tag", "recall", flags=["BadTag"])
+    yield Invalid("payload.tag.six-bytes", "A tag varint of 6 bytes (field 1, varint, padded): longer than 5 bytes.",
+                  "message", b"\x88\x80\x80\x80\x80\x00\x01", "payload.tag", "", flags=["BadTag"])
+    yield HexValid("payload.tag.five-bytes-padded",
+                   "A tag of 5 bytes (field 1, wire type 2, padded with 0x80): accepted, re-encoded as 0x0a.",
+                   "message", b"\x8a\x80\x80\x80\x00\x01a", ld(1, b"a"), {"msgId": "a"},
+                   flags=["NonMinimalVarint", "NonCanonicalInput"])
+    yield HexValid("payload.tag.largest-field-number", "Field 2^29 - 1 (unknown): a valid tag, kept.", "message",
+                   vf(536870911, 0), vf(536870911, 0), {}, flags=["UnknownField"])
+    yield Invalid("payload.group.stray-end", "An end-group tag (field 20) with no group open.", "message",
+                  tag(20, END_GROUP), "payload.group", "", flags=["BadGroup"])
+    yield Invalid("payload.group.mismatched-end", "Group 20 closed by an end-group tag of field 21.", "message",
+                  tag(20, START_GROUP) + vf(1, 1) + tag(21, END_GROUP), "payload.group", "", flags=["BadGroup"])
+    yield Invalid("payload.group.stray-end-nested", "An end-group tag inside a text elem.", "message",
+                  text_elem(tag(2, END_GROUP)), "payload.group", "elems[0].text", flags=["BadGroup"])
+    yield Invalid("payload.group.unterminated", "Group 20 opened and never closed: the bytes end inside it.",
+                  "message", tag(20, START_GROUP) + vf(1, 1), "payload.truncated", "", flags=["Truncated"])
+    yield Invalid("payload.group.known-field-as-group",
+                  "Field 1 (msgId) as a start group closed by field 2's end tag: the group is unknown, the end tag wrong.",
+                  "message", tag(1, START_GROUP) + tag(2, END_GROUP), "payload.group", "", flags=["BadGroup", "WrongWireType"])
+    yield HexValid("payload.group.nested-unknown", "An unknown group holding another unknown group: kept whole.",
+                   "message",
+                   tag(20, START_GROUP) + tag(21, START_GROUP) + vf(1, 1) + tag(21, END_GROUP) + tag(20, END_GROUP),
+                   tag(20, START_GROUP) + tag(21, START_GROUP) + vf(1, 1) + tag(21, END_GROUP) + tag(20, END_GROUP),
+                   {}, flags=["UnknownField"])
 
+
+def varint_cases():
+    """Overlong, non-minimal and out-of-range varints (payload-structure.json)."""
     # varints
-    vf_.payload_invalid("payload.varint.eleven-bytes", "seq as an 11-byte varint.", "message",
-                        vf(7, 0)[:1] + b"\xff" * 10 + b"\x01", "payload.varint", "seq", flags=["OverlongVarint"])
-    vf_.payload_invalid("payload.varint.eleven-bytes-unknown", "An unknown varint field of 11 bytes: the message's path.",
-                        "message", tag(30, VARINT) + b"\x80" * 10 + b"\x00", "payload.varint", "", flags=["OverlongVarint"])
-    vf_.payload_invalid("payload.varint.eleven-bytes-nested", "An 11-byte image width.", "message",
-                        ld(18, ld(3, ld(3, tag(4, VARINT) + b"\x81" * 10 + b"\x00"))), "payload.varint",
-                        "elems[0].image.levels[0].width", flags=["OverlongVarint"])
-    vf_.payload_invalid("payload.varint.ten-continuing-bytes-at-end",
-                        "seq as 10 bytes that all continue, then the input ends: the varint is already too long, "
-                        "so payload.varint, not payload.truncated (found by FuzzPayload).", "message",
-                        vf(7, 0)[:1] + b"\x80" * 10, "payload.varint", "seq", flags=["OverlongVarint"])
-    vf_.payload_invalid("payload.varint.eleven-byte-length", "A length prefix of 11 bytes.", "message",
-                        tag(1, LEN) + b"\x80" * 10 + b"\x00", "payload.varint", "msgId", flags=["OverlongVarint"])
-    vf_.payload_hex_valid("payload.varint.ten-bytes-high-bits-ignored",
-                          "seq as a 10-byte varint whose last byte is 0x7f: bits past 64 are ignored, so 2^64 - 1.",
-                          "message", tag(7, VARINT) + b"\xff" * 9 + b"\x7f", vf(7, (1 << 64) - 1),
-                          {"seq": "18446744073709551615"}, flags=["NonCanonicalInput", "MaxValues"])
-    vf_.payload_hex_valid("payload.varint.bool-bits-past-64",
-                          "online_user_only as a 10-byte varint whose only set bits are past bit 64: those bits are "
-                          "ignored, so false, the default, left out (found by FuzzPayload).",
-                          "message", tag(13, VARINT) + b"\x80" * 9 + b"\x40", b"", {},
-                          flags=["NonCanonicalInput", "OverlongVarint"])
-    vf_.payload_hex_valid("payload.varint.non-minimal-value", "seq 1 as 81 80 80 00: accepted, re-encoded as 01.",
-                          "message", tag(7, VARINT) + b"\x81\x80\x80\x00", vf(7, 1), {"seq": "1"},
-                          flags=["NonMinimalVarint", "NonCanonicalInput"])
-    vf_.payload_hex_valid("payload.varint.non-minimal-zero", "random 0 as a 10-byte varint of padding: the default, left out.",
-                          "message", tag(8, VARINT) + b"\x80" * 9 + b"\x00", b"", {},
-                          flags=["NonMinimalVarint", "NonCanonicalInput", "Defaults"])
-    vf_.payload_hex_valid("payload.varint.non-minimal-length", "A length prefix 05 written as 85 00.", "message",
-                          tag(1, LEN) + b"\x85\x00hello", ld(1, b"hello"), {"msgId": "hello"},
-                          flags=["NonMinimalVarint", "NonCanonicalInput"])
-    vf_.payload_hex_valid("payload.varint.int32-low-bits", "face index 2^32 + 5: an int32 takes the low 32 bits, 5.",
-                          "message", ld(18, ld(8, vf(1, (1 << 32) + 5))), ld(18, ld(8, vf(1, 5))),
-                          {"elems": [{"face": {"index": 5}}]}, flags=["VarintRange", "NonCanonicalInput"])
-    vf_.payload_hex_valid("payload.varint.int32-five-byte-negative",
-                          "face index -1 written as the 5-byte ff ff ff ff 0f: read as -1, re-encoded in 10 bytes.",
-                          "message", ld(18, ld(8, tag(1, VARINT) + b"\xff\xff\xff\xff\x0f")), ld(18, ld(8, vf(1, -1))),
-                          {"elems": [{"face": {"index": -1}}]}, flags=["VarintRange", "NonCanonicalInput", "NegativeInt32"])
-    vf_.payload_hex_valid("payload.varint.uint32-low-bits", "random 2^32 + 9: a uint32 takes the low 32 bits, 9.",
-                          "message", vf(8, (1 << 32) + 9), vf(8, 9), {"random": 9}, flags=["VarintRange", "NonCanonicalInput"])
-    vf_.payload_hex_valid("payload.varint.uint32-low-bits-zero", "random 2^32: the low 32 bits are 0, the default, left out.",
-                          "message", vf(8, 1 << 32), b"", {}, flags=["VarintRange", "NonCanonicalInput", "Defaults"])
-    vf_.payload_hex_valid("payload.varint.enum-low-bits", "priority 2^32 + 2: an enum takes the low 32 bits, PRIORITY_NORMAL.",
-                          "message", vf(9, (1 << 32) + 2), vf(9, 2), {"priority": "PRIORITY_NORMAL"},
-                          flags=["VarintRange", "NonCanonicalInput"])
-    vf_.payload_hex_valid("payload.varint.bool-two", "needReadReceipt 2: any non-zero varint is true.", "message",
-                          vf(10, 2), vf(10, 1), {"needReadReceipt": True}, flags=["VarintRange", "NonCanonicalInput"])
-    vf_.payload_hex_valid("payload.varint.bool-high-bit", "onlineUserOnly 2^63: non-zero, so true.", "message",
-                          vf(13, 1 << 63), vf(13, 1), {"onlineUserOnly": True}, flags=["VarintRange", "NonCanonicalInput"])
-    vf_.payload_hex_valid("payload.varint.bool-zero-padded", "excludedFromUnreadCount 0 as 80 00: false, left out.",
-                          "message", tag(11, VARINT) + b"\x80\x00", b"", {},
-                          flags=["VarintRange", "NonMinimalVarint", "NonCanonicalInput", "Defaults"])
+    yield Invalid("payload.varint.eleven-bytes", "seq as an 11-byte varint.", "message",
+                  vf(7, 0)[:1] + b"\xff" * 10 + b"\x01", "payload.varint", "seq", flags=["OverlongVarint"])
+    yield Invalid("payload.varint.eleven-bytes-unknown", "An unknown varint field of 11 bytes: the message's path.",
+                  "message", tag(30, VARINT) + b"\x80" * 10 + b"\x00", "payload.varint", "", flags=["OverlongVarint"])
+    yield Invalid("payload.varint.eleven-bytes-nested", "An 11-byte image width.", "message",
+                  ld(18, ld(3, ld(3, tag(4, VARINT) + b"\x81" * 10 + b"\x00"))), "payload.varint",
+                  "elems[0].image.levels[0].width", flags=["OverlongVarint"])
+    yield Invalid("payload.varint.ten-continuing-bytes-at-end",
+                  "seq as 10 bytes that all continue, then the input ends: the varint is already too long, "
+                  "so payload.varint, not payload.truncated (found by FuzzPayload).", "message",
+                  vf(7, 0)[:1] + b"\x80" * 10, "payload.varint", "seq", flags=["OverlongVarint"])
+    yield Invalid("payload.varint.eleven-byte-length", "A length prefix of 11 bytes.", "message",
+                  tag(1, LEN) + b"\x80" * 10 + b"\x00", "payload.varint", "msgId", flags=["OverlongVarint"])
+    yield HexValid("payload.varint.ten-bytes-high-bits-ignored",
+                   "seq as a 10-byte varint whose last byte is 0x7f: bits past 64 are ignored, so 2^64 - 1.",
+                   "message", tag(7, VARINT) + b"\xff" * 9 + b"\x7f", vf(7, (1 << 64) - 1),
+                   {"seq": "18446744073709551615"}, flags=["NonCanonicalInput", "MaxValues"])
+    yield HexValid("payload.varint.bool-bits-past-64",
+                   "online_user_only as a 10-byte varint whose only set bits are past bit 64: those bits are "
+                   "ignored, so false, the default, left out (found by FuzzPayload).",
+                   "message", tag(13, VARINT) + b"\x80" * 9 + b"\x40", b"", {},
+                   flags=["NonCanonicalInput", "OverlongVarint"])
+    yield HexValid("payload.varint.non-minimal-value", "seq 1 as 81 80 80 00: accepted, re-encoded as 01.",
+                   "message", tag(7, VARINT) + b"\x81\x80\x80\x00", vf(7, 1), {"seq": "1"},
+                   flags=["NonMinimalVarint", "NonCanonicalInput"])
+    yield HexValid("payload.varint.non-minimal-zero", "random 0 as a 10-byte varint of padding: the default, left out.",
+                   "message", tag(8, VARINT) + b"\x80" * 9 + b"\x00", b"", {},
+                   flags=["NonMinimalVarint", "NonCanonicalInput", "Defaults"])
+    yield HexValid("payload.varint.non-minimal-length", "A length prefix 05 written as 85 00.", "message",
+                   tag(1, LEN) + b"\x85\x00hello", ld(1, b"hello"), {"msgId": "hello"},
+                   flags=["NonMinimalVarint", "NonCanonicalInput"])
+    yield HexValid("payload.varint.int32-low-bits", "face index 2^32 + 5: an int32 takes the low 32 bits, 5.",
+                   "message", ld(18, ld(8, vf(1, (1 << 32) + 5))), ld(18, ld(8, vf(1, 5))),
+                   {"elems": [{"face": {"index": 5}}]}, flags=["VarintRange", "NonCanonicalInput"])
+    yield HexValid("payload.varint.int32-five-byte-negative",
+                   "face index -1 written as the 5-byte ff ff ff ff 0f: read as -1, re-encoded in 10 bytes.",
+                   "message", ld(18, ld(8, tag(1, VARINT) + b"\xff\xff\xff\xff\x0f")), ld(18, ld(8, vf(1, -1))),
+                   {"elems": [{"face": {"index": -1}}]}, flags=["VarintRange", "NonCanonicalInput", "NegativeInt32"])
+    yield HexValid("payload.varint.uint32-low-bits", "random 2^32 + 9: a uint32 takes the low 32 bits, 9.",
+                   "message", vf(8, (1 << 32) + 9), vf(8, 9), {"random": 9}, flags=["VarintRange", "NonCanonicalInput"])
+    yield HexValid("payload.varint.uint32-low-bits-zero", "random 2^32: the low 32 bits are 0, the default, left out.",
+                   "message", vf(8, 1 << 32), b"", {}, flags=["VarintRange", "NonCanonicalInput", "Defaults"])
+    yield HexValid("payload.varint.enum-low-bits", "priority 2^32 + 2: an enum takes the low 32 bits, PRIORITY_NORMAL.",
+                   "message", vf(9, (1 << 32) + 2), vf(9, 2), {"priority": "PRIORITY_NORMAL"},
+                   flags=["VarintRange", "NonCanonicalInput"])
+    yield HexValid("payload.varint.bool-two", "needReadReceipt 2: any non-zero varint is true.", "message",
+                   vf(10, 2), vf(10, 1), {"needReadReceipt": True}, flags=["VarintRange", "NonCanonicalInput"])
+    yield HexValid("payload.varint.bool-high-bit", "onlineUserOnly 2^63: non-zero, so true.", "message",
+                   vf(13, 1 << 63), vf(13, 1), {"onlineUserOnly": True}, flags=["VarintRange", "NonCanonicalInput"])
+    yield HexValid("payload.varint.bool-zero-padded", "excludedFromUnreadCount 0 as 80 00: false, left out.",
+                   "message", tag(11, VARINT) + b"\x80\x00", b"", {},
+                   flags=["VarintRange", "NonMinimalVarint", "NonCanonicalInput", "Defaults"])
 
+
+def length_cases():
+    """Lengths past the input or past 2^31 - 1 (payload-structure.json)."""
     # lengths
-    vf_.payload_invalid("payload.length.2-31-minus-1", "A msgId length of 2^31 - 1.", "message",
-                        tag(1, LEN) + varint((1 << 31) - 1) + b"abc", "payload.length", "msgId", flags=["HugeLength"])
-    vf_.payload_invalid("payload.length.2-32", "A msgId length of 2^32.", "message",
-                        tag(1, LEN) + varint(1 << 32) + b"abcd", "payload.length", "msgId", flags=["HugeLength"])
-    vf_.payload_invalid("payload.length.2-64-minus-1", "A length of 2^64 - 1 (10-byte varint).", "message",
-                        tag(1, LEN) + varint((1 << 64) - 1), "payload.length", "msgId", flags=["HugeLength"])
-    vf_.payload_invalid("payload.length.nested-elem", "An elem length of 2^31.", "message",
-                        tag(18, LEN) + varint(1 << 31) + b"\x0a\x00", "payload.length", "elems[0]", flags=["HugeLength"])
-    vf_.payload_invalid("payload.length.unknown-field", "An unknown length-delimited field claiming 2^31 bytes: the message's path.",
-                        "message", tag(25, LEN) + varint(1 << 31), "payload.length", "", flags=["HugeLength"])
-    vf_.payload_invalid("payload.length.2-31-minus-2", "A length of 2^31 - 2 with 3 bytes present: not a length error but truncation.",
-                        "message", tag(1, LEN) + varint((1 << 31) - 2) + b"abc", "payload.truncated", "msgId",
-                        flags=["Truncated"])
+    yield Invalid("payload.length.2-31-minus-1", "A msgId length of 2^31 - 1.", "message",
+                  tag(1, LEN) + varint((1 << 31) - 1) + b"abc", "payload.length", "msgId", flags=["HugeLength"])
+    yield Invalid("payload.length.2-32", "A msgId length of 2^32.", "message",
+                  tag(1, LEN) + varint(1 << 32) + b"abcd", "payload.length", "msgId", flags=["HugeLength"])
+    yield Invalid("payload.length.2-64-minus-1", "A length of 2^64 - 1 (10-byte varint).", "message",
+                  tag(1, LEN) + varint((1 << 64) - 1), "payload.length", "msgId", flags=["HugeLength"])
+    yield Invalid("payload.length.nested-elem", "An elem length of 2^31.", "message",
+                  tag(18, LEN) + varint(1 << 31) + b"\x0a\x00", "payload.length", "elems[0]", flags=["HugeLength"])
+    yield Invalid("payload.length.unknown-field", "An unknown length-delimited field claiming 2^31 bytes: the message's path.",
+                  "message", tag(25, LEN) + varint(1 << 31), "payload.length", "", flags=["HugeLength"])
+    yield Invalid("payload.length.2-31-minus-2", "A length of 2^31 - 2 with 3 bytes present: not a length error but truncation.",
+                  "message", tag(1, LEN) + varint((1 << 31) - 2) + b"abc", "payload.truncated", "msgId",
+                  flags=["Truncated"])
 
+
+def truncation_cases():
+    """Bytes that end inside a field (payload-structure.json)."""
     # truncation
-    vf_.payload_invalid("payload.truncated.in-tag", "The bytes end after the first byte of the 2-byte elems tag.",
-                        "message", b"\x92", "payload.truncated", "", flags=["Truncated"])
-    vf_.payload_invalid("payload.truncated.in-varint-value", "seq's varint ends with a continuation byte.", "message",
-                        tag(7, VARINT) + b"\xff", "payload.truncated", "seq", flags=["Truncated"])
-    vf_.payload_invalid("payload.truncated.no-varint-value", "seq's tag with no value.", "message", tag(7, VARINT),
-                        "payload.truncated", "seq", flags=["Truncated"])
-    vf_.payload_invalid("payload.truncated.in-length", "msgId's length varint is cut.", "message", tag(1, LEN) + b"\x80",
-                        "payload.truncated", "msgId", flags=["Truncated"])
-    vf_.payload_invalid("payload.truncated.in-string", "msgId claims 5 bytes, 2 follow.", "message",
-                        tag(1, LEN) + b"\x05ab", "payload.truncated", "msgId", flags=["Truncated"])
-    vf_.payload_invalid("payload.truncated.in-repeated-string", "The third at-user entry claims 4 bytes, 1 follows.",
-                        "message", ld(15, b"a") + ld(15, b"b") + tag(15, LEN) + b"\x04c", "payload.truncated",
-                        "atUserList[2]", flags=["Truncated"])
-    vf_.payload_invalid("payload.truncated.in-double", "longitude has 4 of its 8 bytes.", "message",
-                        ld(18, ld(7, tag(2, FIXED64) + b"\x00\x00\x00\x00")), "payload.truncated",
-                        "elems[0].location.longitude", flags=["Truncated"])
-    vf_.payload_invalid("payload.truncated.in-elem", "The elem claims 10 bytes, 4 follow.", "message",
-                        tag(18, LEN) + b"\x0a" + ld(1, ld(1, b"")) , "payload.truncated", "elems[0]", flags=["Truncated"])
-    vf_.payload_invalid("payload.truncated.second-elem", "The second elem is cut: its index is in the path.", "message",
-                        ld(18, ld(1, b"")) + tag(18, LEN) + b"\x05\x0a", "payload.truncated", "elems[1]", flags=["Truncated"])
-    vf_.payload_invalid("payload.truncated.in-nested-string",
-                        "The outer lengths are right but the text inside claims more than its elem holds.", "message",
-                        ld(18, ld(1, tag(1, LEN) + b"\x09abc")), "payload.truncated", "elems[0].text.text",
-                        flags=["Truncated"])
-    vf_.payload_invalid("payload.truncated.unknown-fixed32", "An unknown fixed32 field with 2 bytes.", "message",
-                        tag(15 + 20, FIXED32) + b"\x01\x02", "payload.truncated", "", flags=["Truncated"])
-    vf_.payload_invalid("payload.truncated.unknown-fixed64", "An unknown fixed64 field with 7 bytes.", "message",
-                        tag(40, FIXED64) + b"\x00" * 7, "payload.truncated", "", flags=["Truncated"])
-    vf_.payload_invalid("payload.truncated.unknown-length", "An unknown length-delimited field claiming 3 bytes, 1 follows.",
-                        "message", tag(41, LEN) + b"\x03x", "payload.truncated", "", flags=["Truncated"])
-    vf_.payload_invalid("payload.truncated.batch-message", "The second message of a batch is cut.", "batch",
-                        ld(1, ld(1, b"a")) + tag(1, LEN) + b"\x04\x0a\x02", "payload.truncated", "messages[1]",
-                        flags=["Truncated"])
-    vf_.payload_invalid("payload.truncated.event-receipt", "A receipt's msgId is cut inside a read-receipt event.", "event",
-                        ld(1, ld(1, tag(1, LEN) + b"\x07m")), "payload.truncated", "readReceipt.receipts[0].msgId",
-                        flags=["Truncated"])
+    yield Invalid("payload.truncated.in-tag", "The bytes end after the first byte of the 2-byte elems tag.",
+                  "message", b"\x92", "payload.truncated", "", flags=["Truncated"])
+    yield Invalid("payload.truncated.in-varint-value", "seq's varint ends with a continuation byte.", "message",
+                  tag(7, VARINT) + b"\xff", "payload.truncated", "seq", flags=["Truncated"])
+    yield Invalid("payload.truncated.no-varint-value", "seq's tag with no value.", "message", tag(7, VARINT),
+                  "payload.truncated", "seq", flags=["Truncated"])
+    yield Invalid("payload.truncated.in-length", "msgId's length varint is cut.", "message", tag(1, LEN) + b"\x80",
+                  "payload.truncated", "msgId", flags=["Truncated"])
+    yield Invalid("payload.truncated.in-string", "msgId claims 5 bytes, 2 follow.", "message",
+                  tag(1, LEN) + b"\x05ab", "payload.truncated", "msgId", flags=["Truncated"])
+    yield Invalid("payload.truncated.in-repeated-string", "The third at-user entry claims 4 bytes, 1 follows.",
+                  "message", ld(15, b"a") + ld(15, b"b") + tag(15, LEN) + b"\x04c", "payload.truncated",
+                  "atUserList[2]", flags=["Truncated"])
+    yield Invalid("payload.truncated.in-double", "longitude has 4 of its 8 bytes.", "message",
+                  ld(18, ld(7, tag(2, FIXED64) + b"\x00\x00\x00\x00")), "payload.truncated",
+                  "elems[0].location.longitude", flags=["Truncated"])
+    yield Invalid("payload.truncated.in-elem", "The elem claims 10 bytes, 4 follow.", "message",
+                  tag(18, LEN) + b"\x0a" + ld(1, ld(1, b"")) , "payload.truncated", "elems[0]", flags=["Truncated"])
+    yield Invalid("payload.truncated.second-elem", "The second elem is cut: its index is in the path.", "message",
+                  ld(18, ld(1, b"")) + tag(18, LEN) + b"\x05\x0a", "payload.truncated", "elems[1]", flags=["Truncated"])
+    yield Invalid("payload.truncated.in-nested-string",
+                  "The outer lengths are right but the text inside claims more than its elem holds.", "message",
+                  ld(18, ld(1, tag(1, LEN) + b"\x09abc")), "payload.truncated", "elems[0].text.text",
+                  flags=["Truncated"])
+    yield Invalid("payload.truncated.unknown-fixed32", "An unknown fixed32 field with 2 bytes.", "message",
+                  tag(15 + 20, FIXED32) + b"\x01\x02", "payload.truncated", "", flags=["Truncated"])
+    yield Invalid("payload.truncated.unknown-fixed64", "An unknown fixed64 field with 7 bytes.", "message",
+                  tag(40, FIXED64) + b"\x00" * 7, "payload.truncated", "", flags=["Truncated"])
+    yield Invalid("payload.truncated.unknown-length", "An unknown length-delimited field claiming 3 bytes, 1 follows.",
+                  "message", tag(41, LEN) + b"\x03x", "payload.truncated", "", flags=["Truncated"])
+    yield Invalid("payload.truncated.batch-message", "The second message of a batch is cut.", "batch",
+                  ld(1, ld(1, b"a")) + tag(1, LEN) + b"\x04\x0a\x02", "payload.truncated", "messages[1]",
+                  flags=["Truncated"])
+    yield Invalid("payload.truncated.event-receipt", "A receipt's msgId is cut inside a read-receipt event.", "event",
+                  ld(1, ld(1, tag(1, LEN) + b"\x07m")), "payload.truncated", "readReceipt.receipts[0].msgId",
+                  flags=["Truncated"])
     full = encode("Message", {"msgId": "m1", "seq": "300", "elems": [{"text": {"text": "hi"}}]})
-    vf_.payload_valid("payload.truncated.reference", "The message whose prefixes follow, decoded whole.", "message",
-                      {"msgId": "m1", "seq": "300", "elems": [{"text": {"text": "hi"}}]})
+    yield Valid("payload.truncated.reference", "The message whose prefixes follow, decoded whole.", "message",
+                {"msgId": "m1", "seq": "300", "elems": [{"text": {"text": "hi"}}]})
     # Every strict prefix that ends inside a field is truncated; prefixes that end between fields
     # (after 0, 4 and 7 bytes) are shorter valid messages and are left out.
     # Layout: 0a 02 6d 31 | 38 ac 02 | 92 01 06 0a 04 0a 02 68 69
@@ -1550,23 +1577,13 @@ def write_malformed_payload_files():
             continue
         path = paths.get(n, "elems[0]")
         where = {"": "inside the 2-byte elems tag", "msgId": "inside msgId", "seq": "inside seq"}.get(path, "inside the elem")
-        vf_.payload_invalid(f"payload.truncated.prefix-{n:02d}",
-                            f"The first {n} of the 16 bytes of payload.truncated.reference: ends {where}.",
-                            "message", full[:n], "payload.truncated", path, flags=["Truncated"])
-    written.append(vf_.write())
+        yield Invalid(f"payload.truncated.prefix-{n:02d}",
+                      f"The first {n} of the 16 bytes of payload.truncated.reference: ends {where}.",
+                      "message", full[:n], "payload.truncated", path, flags=["Truncated"])
 
-    # -- UTF-8 -------------------------------------------------------------------------
-    vf_ = VectorFile(
-        "malformed",
-        "payload-utf8",
-        "Invalid UTF-8 in string fields",
-        "Every string field must hold valid UTF-8 (payload.utf8 at the field's path); bytes fields and unknown "
-        "fields are not checked.",
-        "Built byte by byte in scripts/make_payload_vectors.py; the invalid sequences are the classes of the Unicode "
-        "standard's definition of well-formed UTF-8 (table 3-7). VectorOracleTests checks that swift-protobuf "
-        "rejects the same inputs.",
-        flags,
-    )
+
+def utf8_cases():
+    """Invalid UTF-8 in every kind of string field; bytes and unknown fields unchecked (payload-utf8.json)."""
     bad = {
         "lone-continuation": b"a\x80b",
         "overlong-nul": b"\xc0\x80",
@@ -1580,8 +1597,8 @@ def write_malformed_payload_files():
         "cut-at-end": b"ok\xf0\x9f\x98",
     }
     for name, data in bad.items():
-        vf_.payload_invalid(f"payload.utf8.text.{name}", f"A text elem's text holding {data.hex()}.", "message",
-                            ld(18, ld(1, ld(1, data))), "payload.utf8", "elems[0].text.text", flags=["InvalidUtf8"])
+        yield Invalid(f"payload.utf8.text.{name}", f"A text elem's text holding {data.hex()}.", "message",
+                      ld(18, ld(1, ld(1, data))), "payload.utf8", "elems[0].text.text", flags=["InvalidUtf8"])
     places = [
         ("msg-id", "message", ld(1, b"\xc3"), "msgId"),
         ("at-user-list-second", "message", ld(15, b"ok") + ld(15, b"\xc3("), "atUserList[1]"),
@@ -1600,31 +1617,22 @@ def write_malformed_payload_files():
         ("connection-text", "event", ld(4, ld(3, b"\xdf")), "connection.text"),
     ]
     for name, kind, data, path in places:
-        vf_.payload_invalid(f"payload.utf8.{name}", f"Invalid UTF-8 at {path}.", kind, data, "payload.utf8", path,
-                            flags=["InvalidUtf8"])
-    vf_.payload_hex_valid("payload.utf8.bytes-field-unchecked", "Custom elem data with 0xff 0xfe: bytes fields are not UTF-8.",
-                          "message", ld(18, ld(2, ld(1, b"\xff\xfe"))), ld(18, ld(2, ld(1, b"\xff\xfe"))),
-                          {"elems": [{"custom": {"data": "//4="}}]})
-    vf_.payload_hex_valid("payload.utf8.unknown-field-unchecked", "An unknown length-delimited field holding 0xff: not checked.",
-                          "message", ld(99, b"\xff"), ld(99, b"\xff"), {}, flags=["UnknownField"])
-    vf_.payload_hex_valid("payload.utf8.four-byte-max", "U+10FFFF (f4 8f bf bf), the largest code point: valid.",
-                          "message", ld(1, b"\xf4\x8f\xbf\xbf"), ld(1, b"\xf4\x8f\xbf\xbf"), {"msgId": "\U0010ffff"})
-    vf_.payload_hex_valid("payload.utf8.nul", "A msgId holding a NUL byte: valid UTF-8.", "message",
-                          ld(1, b"a\x00b"), ld(1, b"a\x00b"), {"msgId": "a\u0000b"}, flags=["NulInString"])
-    written.append(vf_.write())
+        yield Invalid(f"payload.utf8.{name}", f"Invalid UTF-8 at {path}.", kind, data, "payload.utf8", path,
+                      flags=["InvalidUtf8"])
+    yield HexValid("payload.utf8.bytes-field-unchecked", "Custom elem data with 0xff 0xfe: bytes fields are not UTF-8.",
+                   "message", ld(18, ld(2, ld(1, b"\xff\xfe"))), ld(18, ld(2, ld(1, b"\xff\xfe"))),
+                   {"elems": [{"custom": {"data": "//4="}}]})
+    yield HexValid("payload.utf8.unknown-field-unchecked", "An unknown length-delimited field holding 0xff: not checked.",
+                   "message", ld(99, b"\xff"), ld(99, b"\xff"), {}, flags=["UnknownField"])
+    yield HexValid("payload.utf8.four-byte-max", "U+10FFFF (f4 8f bf bf), the largest code point: valid.",
+                   "message", ld(1, b"\xf4\x8f\xbf\xbf"), ld(1, b"\xf4\x8f\xbf\xbf"), {"msgId": "\U0010ffff"})
+    yield HexValid("payload.utf8.nul", "A msgId holding a NUL byte: valid UTF-8.", "message",
+                   ld(1, b"a\x00b"), ld(1, b"a\x00b"), {"msgId": "a\u0000b"}, flags=["NulInString"])
 
-    # -- wire types and duplicates -------------------------------------------------------
-    vf_ = VectorFile(
-        "malformed",
-        "payload-fields",
-        "Wrong wire types, repeated and duplicate fields",
-        "Known field numbers with the wrong wire type (kept as unknown fields), singular fields seen twice (last "
-        "wins, messages merge), oneof members replacing each other, repeated entries split by other fields.",
-        "Built byte by byte in scripts/make_payload_vectors.py from Sources/IMCodec/IMCodec.docc/Payloads.md; the expected canonical bytes "
-        "are assembled from the same pieces in canonical order. VectorOracleTests checks swift-protobuf re-encodes "
-        "every input to the expected bytes.",
-        flags,
-    )
+
+def wire_type_and_duplicate_cases():
+    """Wrong wire types, duplicate singular fields, oneof members and split repeated
+    fields (payload-fields.json)."""
     wt = [
         ("msg-id-as-varint", "msgId (a string) as a varint.", vf(1, 5), b"", vf(1, 5), {}),
         ("seq-as-fixed64", "seq (a varint) as a fixed64.", f64(7, 1.0), b"", f64(7, 1.0), {}),
@@ -1634,20 +1642,20 @@ def write_malformed_payload_files():
          tag(10, FIXED32) + b"\x01\x00\x00\x00", {}),
     ]
     for name, comment, data, known, unknown, js in wt:
-        vf_.payload_hex_valid(f"payload.wire-type.{name}", comment + " Kept as an unknown field.", "message", data,
-                              known + unknown, js, flags=["WrongWireType", "UnknownField"])
-    vf_.payload_hex_valid("payload.wire-type.double-as-varint", "longitude (a double) as a varint, beside a valid latitude.",
-                          "message", ld(18, ld(7, vf(2, 7) + f64(3, 1.5))), ld(18, ld(7, f64(3, 1.5) + vf(2, 7))),
-                          {"elems": [{"location": {"latitude": 1.5}}]}, flags=["WrongWireType", "UnknownField", "NonCanonicalInput"])
-    vf_.payload_hex_valid("payload.wire-type.oneof-member-as-varint", "Elem.text (a oneof message member) as a varint: the elem has no kind.",
-                          "message", ld(18, vf(1, 1)), ld(18, vf(1, 1)), {"elems": [{}]}, flags=["WrongWireType", "UnknownField"])
-    vf_.payload_hex_valid("payload.wire-type.enum-as-length-delimited", "Event connection.state as a length-delimited field.",
-                          "event", ld(4, ld(1, b"\x01")), ld(4, ld(1, b"\x01")), {"connection": {}},
-                          flags=["WrongWireType", "UnknownField"])
-    vf_.payload_hex_valid("payload.wire-type.known-group", "msgId as a group (wire type 3) with its end tag: skipped whole and kept.",
-                          "message", tag(1, START_GROUP) + vf(2, 1) + tag(1, END_GROUP) + ld(2, b"s"),
-                          ld(2, b"s") + tag(1, START_GROUP) + vf(2, 1) + tag(1, END_GROUP), {"sender": "s"},
-                          flags=["WrongWireType", "UnknownField", "NonCanonicalInput"])
+        yield HexValid(f"payload.wire-type.{name}", comment + " Kept as an unknown field.", "message", data,
+                       known + unknown, js, flags=["WrongWireType", "UnknownField"])
+    yield HexValid("payload.wire-type.double-as-varint", "longitude (a double) as a varint, beside a valid latitude.",
+                   "message", ld(18, ld(7, vf(2, 7) + f64(3, 1.5))), ld(18, ld(7, f64(3, 1.5) + vf(2, 7))),
+                   {"elems": [{"location": {"latitude": 1.5}}]}, flags=["WrongWireType", "UnknownField", "NonCanonicalInput"])
+    yield HexValid("payload.wire-type.oneof-member-as-varint", "Elem.text (a oneof message member) as a varint: the elem has no kind.",
+                   "message", ld(18, vf(1, 1)), ld(18, vf(1, 1)), {"elems": [{}]}, flags=["WrongWireType", "UnknownField"])
+    yield HexValid("payload.wire-type.enum-as-length-delimited", "Event connection.state as a length-delimited field.",
+                   "event", ld(4, ld(1, b"\x01")), ld(4, ld(1, b"\x01")), {"connection": {}},
+                   flags=["WrongWireType", "UnknownField"])
+    yield HexValid("payload.wire-type.known-group", "msgId as a group (wire type 3) with its end tag: skipped whole and kept.",
+                   "message", tag(1, START_GROUP) + vf(2, 1) + tag(1, END_GROUP) + ld(2, b"s"),
+                   ld(2, b"s") + tag(1, START_GROUP) + vf(2, 1) + tag(1, END_GROUP), {"sender": "s"},
+                   flags=["WrongWireType", "UnknownField", "NonCanonicalInput"])
 
     dup = [
         ("scalar-string-last-wins", "msgId twice: the last wins.", ld(1, b"first") + ld(1, b"second"), ld(1, b"second"),
@@ -1692,39 +1700,102 @@ def write_malformed_payload_files():
          {"elems": [{"merger": {"messages": [{"msgId": "a"}, {"msgId": "b"}]}}]}),
     ]
     for name, comment, data, expected, js in dup:
-        vf_.payload_hex_valid(f"payload.duplicate.{name}", comment, "message", data, expected, js,
-                              flags=["Duplicate", "NonCanonicalInput"] if data != expected else ["Duplicate"])
-    vf_.payload_hex_valid("payload.empty", "The empty payload is the empty message.", "message", b"", b"", {})
-    vf_.payload_hex_valid("payload.empty-batch", "The empty payload is the empty batch.", "batch", b"", b"", {})
-    written.append(vf_.write())
+        yield HexValid(f"payload.duplicate.{name}", comment, "message", data, expected, js,
+                       flags=["Duplicate", "NonCanonicalInput"] if data != expected else ["Duplicate"])
+    yield HexValid("payload.empty", "The empty payload is the empty message.", "message", b"", b"", {})
+    yield HexValid("payload.empty-batch", "The empty payload is the empty batch.", "batch", b"", b"", {})
 
-    # -- depth bombs -------------------------------------------------------------------
-    vf_ = VectorFile(
-        "malformed",
-        "payload-depth",
-        "Depth bombs",
-        "Merger nesting and unknown group nesting far past the depth budget (Sources/IMCodec/IMCodec.docc/Payloads.md, 'Limits').",
-        "Built byte by byte in scripts/make_payload_vectors.py (sizes computed from the inside out, no encoder "
-        "involved); the expected path is the path of the first message one layer too deep, per Sources/IMCodec/IMCodec.docc/Payloads.md. "
-        "VectorOracleTests checks that swift-protobuf, given a large enough depth limit, decodes each bomb, so the "
-        "depth is the only reason to reject it.",
-        flags,
-    )
+
+def depth_cases():
+    """Nesting past the depth budget (payload-depth.json)."""
     for layers in (101, 1000, 5000):
-        vf_.payload_invalid(f"payload.depth.merger-{layers}-layers",
-                            f"{layers} nested merger layers; layer 101 is one too deep.", "message",
-                            nested_mergers(layers), "limit.depth", merger_path(101), flags=["DepthBomb"])
-    vf_.payload_invalid("payload.depth.batch-merger-101-layers", "A batch whose second message nests 101 merger layers: "
-                        "the batch's messages are layer 0.", "batch", ld(1, b"") + ld(1, nested_mergers(101)), "limit.depth",
-                        "messages[1]." + merger_path(101), flags=["DepthBomb"])
-    vf_.payload_invalid("payload.depth.modification-merger-101-layers", "A modification event whose message nests 101 "
-                        "merger layers.", "event", ld(3, ld(1, nested_mergers(101))), "limit.depth",
-                        "modification.message." + merger_path(101), flags=["DepthBomb"])
-    vf_.payload_invalid("payload.depth.groups-101", "101 nested unknown groups in the top-level message: each group is a layer.",
-                        "message", nested_groups(101), "limit.depth", "", flags=["DepthBomb", "UnknownField"])
-    vf_.payload_invalid("payload.depth.groups-3000", "3,000 nested unknown groups.", "message", nested_groups(3000),
-                        "limit.depth", "", flags=["DepthBomb", "UnknownField"])
-    written.append(vf_.write())
+        yield Invalid(f"payload.depth.merger-{layers}-layers",
+                      f"{layers} nested merger layers; layer 101 is one too deep.", "message",
+                      nested_mergers(layers), "limit.depth", merger_path(101), flags=["DepthBomb"])
+    yield Invalid("payload.depth.batch-merger-101-layers", "A batch whose second message nests 101 merger layers: "
+                  "the batch's messages are layer 0.", "batch", ld(1, b"") + ld(1, nested_mergers(101)), "limit.depth",
+                  "messages[1]." + merger_path(101), flags=["DepthBomb"])
+    yield Invalid("payload.depth.modification-merger-101-layers", "A modification event whose message nests 101 "
+                  "merger layers.", "event", ld(3, ld(1, nested_mergers(101))), "limit.depth",
+                  "modification.message." + merger_path(101), flags=["DepthBomb"])
+    yield Invalid("payload.depth.groups-101", "101 nested unknown groups in the top-level message: each group is a layer.",
+                  "message", nested_groups(101), "limit.depth", "", flags=["DepthBomb", "UnknownField"])
+    yield Invalid("payload.depth.groups-3000", "3,000 nested unknown groups.", "message", nested_groups(3000),
+                  "limit.depth", "", flags=["DepthBomb", "UnknownField"])
+
+
+def write_malformed_payload_files():
+    flags = dict(COMMON_FLAGS)
+    flags.update({
+        "Truncated": "The bytes end inside a tag, a varint, a fixed-width value or a length-delimited body.",
+        "BadTag": "A tag with field number 0, a number of 2^29 or more, wire type 6 or 7, or more than 5 bytes.",
+        "BadGroup": "An end-group tag that closes no open group or the wrong one.",
+        "OverlongVarint": "A varint of more than 10 bytes.",
+        "HugeLength": "A length of 2^31 - 1 or more, rejected before anything is allocated.",
+        "InvalidUtf8": "A string field holds bytes that are not valid UTF-8 (overlong forms, surrogates, code "
+        "points above U+10FFFF, stray continuation bytes, cut sequences).",
+        "WrongWireType": "A known field number seen with a wire type other than its own: kept as an unknown field.",
+        "Duplicate": "A singular field seen more than once: the last scalar wins, messages merge, a oneof "
+        "member replaces a different one.",
+        "NonMinimalVarint": "A varint padded with 0x80 bytes: accepted in payloads, re-encoded minimally.",
+        "VarintRange": "A varint wider than its field: int32, uint32 and enums take the low 32 bits; bool is true for any non-zero value.",
+        "DepthBomb": "Nesting far past the depth budget; must fail at the first layer too deep, without exhausting the stack.",
+    })
+
+    files = (
+        (VectorFile(
+            "malformed",
+            "payload-structure",
+            "Malformed payload structure",
+            "Tags, groups, varints, lengths and truncation (Sources/IMCodec/IMCodec.docc/Payloads.md, 'What a decoder accepts' and 'Paths').",
+            "Built byte by byte in scripts/make_payload_vectors.py from the rules of Sources/IMCodec/IMCodec.docc/Payloads.md; each comment names "
+            "the rule. Valid cases' expectations come from the script's canonical encoder. VectorOracleTests checks that "
+            "swift-protobuf 1.39 also rejects every invalid input and re-encodes every valid one the same way.",
+            flags,
+        ),
+         (tag_and_group_cases, varint_cases, length_cases, truncation_cases)),
+        (VectorFile(
+            "malformed",
+            "payload-utf8",
+            "Invalid UTF-8 in string fields",
+            "Every string field must hold valid UTF-8 (payload.utf8 at the field's path); bytes fields and unknown "
+            "fields are not checked.",
+            "Built byte by byte in scripts/make_payload_vectors.py; the invalid sequences are the classes of the Unicode "
+            "standard's definition of well-formed UTF-8 (table 3-7). VectorOracleTests checks that swift-protobuf "
+            "rejects the same inputs.",
+            flags,
+        ),
+         (utf8_cases,)),
+        (VectorFile(
+            "malformed",
+            "payload-fields",
+            "Wrong wire types, repeated and duplicate fields",
+            "Known field numbers with the wrong wire type (kept as unknown fields), singular fields seen twice (last "
+            "wins, messages merge), oneof members replacing each other, repeated entries split by other fields.",
+            "Built byte by byte in scripts/make_payload_vectors.py from Sources/IMCodec/IMCodec.docc/Payloads.md; the expected canonical bytes "
+            "are assembled from the same pieces in canonical order. VectorOracleTests checks swift-protobuf re-encodes "
+            "every input to the expected bytes.",
+            flags,
+        ),
+         (wire_type_and_duplicate_cases,)),
+        (VectorFile(
+            "malformed",
+            "payload-depth",
+            "Depth bombs",
+            "Merger nesting and unknown group nesting far past the depth budget (Sources/IMCodec/IMCodec.docc/Payloads.md, 'Limits').",
+            "Built byte by byte in scripts/make_payload_vectors.py (sizes computed from the inside out, no encoder "
+            "involved); the expected path is the path of the first message one layer too deep, per Sources/IMCodec/IMCodec.docc/Payloads.md. "
+            "VectorOracleTests checks that swift-protobuf, given a large enough depth limit, decodes each bomb, so the "
+            "depth is the only reason to reject it.",
+            flags,
+        ),
+         (depth_cases,)),
+    )
+    written = []
+    for vf_, tables in files:
+        for table in tables:
+            vf_.add_rows(table())
+        written.append(vf_.write())
     return written
 
 
