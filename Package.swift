@@ -48,7 +48,7 @@ let package = Package(
         // work in a clone; a package that depends on imcodec names the
         // traits it wants (README: "Use it in your package") and then never
         // fetches or builds swift-protobuf or swift-argument-parser
-        // (scripts/check-consumer-deps.sh).
+        // (scripts/checks/check_consumer_deps.py).
         .trait(
             name: "Tools",
             description: "The imcodec CLI, conformance runner, swift-protobuf oracle and test support."
@@ -112,7 +112,7 @@ let package = Package(
             ]
         ),
         // The layers above the codec. Each depends only on layers below it
-        // (scripts/check-layers.sh checks the graph; `swift build` with
+        // (scripts/checks/check_layers.py checks the graph; `swift build` with
         // --explicit-target-dependency-import-check=error refuses an import of
         // a target that is not a declared dependency).
         .target(name: "IMCodecREST", dependencies: ["IMCodec"]),
@@ -199,12 +199,12 @@ let package = Package(
 )
 
 // libFuzzer targets, one product each, built only when IMCODEC_FUZZ is set
-// (scripts/fuzz.sh sets it): they have no `main` of their own, so an ordinary
+// (scripts/fuzz/fuzz.sh sets it): they have no `main` of their own, so an ordinary
 // build could not link them. The executable products whose targets live in
 // FuzzTesting/ are the fuzz targets; the scripts find them here
-// (`scripts/fuzz.sh --list`). A Swift target NAME is the folder
+// (`scripts/fuzz/fuzz.sh --list`). A Swift target NAME is the folder
 // FuzzTesting/NAME with its `LLVMFuzzerTestOneInput` calling its check in
-// IMCodecTestSupport's FuzzChecks, seeds in scripts/make_fuzz_corpus.py and,
+// IMCodecTestSupport's FuzzChecks, seeds in scripts/fuzz/make_fuzz_corpus.py and,
 // optionally, FuzzTesting/NAME.dict. FuzzReference is C only: the C
 // reference's decoders with no Swift in the loop.
 if ProcessInfo.processInfo.environment["IMCODEC_FUZZ"] != nil {
@@ -228,8 +228,8 @@ if ProcessInfo.processInfo.environment["IMCODEC_FUZZ"] != nil {
 }
 
 // swift-docc-plugin, for `swift package generate-documentation`, only when
-// IMCODEC_DOCS is set (scripts/check-docs.sh sets it): a package that depends
-// on imcodec never fetches it (scripts/check-consumer-deps.sh).
+// IMCODEC_DOCS is set (scripts/checks/check_docs.sh sets it): a package that depends
+// on imcodec never fetches it (scripts/checks/check_consumer_deps.py).
 if ProcessInfo.processInfo.environment["IMCODEC_DOCS"] != nil {
     package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
 }

@@ -3,7 +3,7 @@ import PackageDescription
 
 // The benchmarks of imcodec, kept out of the root package so that its
 // `swift build` and `swift test` never fetch or build the harness. Run them
-// with scripts/bench.sh from the repository root.
+// with scripts/bench/bench.sh from the repository root.
 let package = Package(
     name: "imcodec-benchmarks",
     dependencies: [

@@ -63,8 +63,8 @@ import Testing
         try schema.write(toFile: model, atomically: true, encoding: .utf8)
 
         let environment = ["IMCODEC_SCHEMAS": scratch + "/Schemas", "IMCODEC_VECTORS_DIR": scratch + "/Vectors"]
-        #expect(try Self.python("generate_constraints.py", [scratch + "/out"], environment: environment) == 0)
-        #expect(try Self.python("make_validation_vectors.py", [], environment: environment) == 0)
+        #expect(try Self.python("codegen/generate_constraints.py", [scratch + "/out"], environment: environment) == 0)
+        #expect(try Self.python("vectors/make_validation_vectors.py", [], environment: environment) == 0)
 
         // Swift: the sdk-guide default moves; the current profile keeps its own number.
         let swiftFile = "/Sources/IMCodecValidation/Generated/ValidationLimits.swift"

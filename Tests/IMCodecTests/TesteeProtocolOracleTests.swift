@@ -5,7 +5,7 @@ import IMCodecTestee
 import SwiftProtobuf
 import Testing
 
-/// The testee protocol's types (IMCodecTestee, made by scripts/generate_swift.py)
+/// The testee protocol's types (IMCodecTestee, made by scripts/codegen/generate_swift.py)
 /// checked against swift-protobuf's types for the same schema: every request
 /// the runner makes from the vectors, and every answer the in-process testee
 /// gives, is encoded byte for byte as swift-protobuf encodes it, and decodes

@@ -60,14 +60,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: scratch) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [Self.vectorPython, repositoryRoot + "/scripts/make_vectors.py"]
+        process.arguments = [Self.vectorPython, repositoryRoot + "/scripts/vectors/make_vectors.py"]
         var environment = ProcessInfo.processInfo.environment
         environment["IMCODEC_VECTORS_DIR"] = scratch.path
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(Self.vectorPython) scripts/make_vectors.py failed")
+        #expect(process.terminationStatus == 0, "\(Self.vectorPython) scripts/vectors/make_vectors.py failed")
 
         let made = try Self.jsonFiles(under: scratch.path)
         let committed = try Self.jsonFiles(under: Self.directory)
@@ -75,7 +75,7 @@ import Testing
         for path in made {
             let fresh = try Data(contentsOf: scratch.appendingPathComponent(path))
             let stored = try Data(contentsOf: URL(fileURLWithPath: Self.directory).appendingPathComponent(path))
-            #expect(fresh == stored, "Vectors/\(path) differs from what the scripts make; run scripts/make_vectors.py")
+            #expect(fresh == stored, "Vectors/\(path) differs from what the scripts make; run scripts/vectors/make_vectors.py")
         }
     }
 

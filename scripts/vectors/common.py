@@ -57,7 +57,7 @@ FORMAT_VERSION = 1
 SCALARS = {"string", "bytes", "int32", "int64", "uint32", "uint64", "bool", "double"}
 
 # The messages and enums of imcodec.v1 by name, read through protoc by the
-# scripts' one reader of the schema (scripts/schema.py).
+# scripts' one reader of the schema (scripts/lib/schema.py).
 SCHEMA = Schema.of_package()
 
 KIND_TYPES = {"message": "Message", "batch": "MessageBatch", "event": "Event"}

@@ -17,10 +17,10 @@ system one the Swift library and the C reference link):
   an undocumented order.
 
 The C reference and the Swift library are checked against these files; they
-are not used to make them. Payloads come from make_vectors_common.encode,
+are not used to make them. Payloads come from common.encode,
 and swift-protobuf re-derives them in VectorOracleTests.
 
-Run from anywhere: python3 scripts/make_frame_vectors.py
+Run from anywhere: python3 scripts/vectors/make_frame_vectors.py
 """
 
 import sys
@@ -42,11 +42,11 @@ from common import (
 
 
 FRAME_DERIVATION = (
-    "Built by scripts/make_frame_vectors.py, a second implementation of Sources/IMCodec/IMCodec.docc/FrameFormat.md using only Python's "
+    "Built by scripts/vectors/make_frame_vectors.py, a second implementation of Sources/IMCodec/IMCodec.docc/FrameFormat.md using only Python's "
     "zlib (raw deflate), zstandard 0.25.0 from PyPI (zstd bodies), binascii.crc32 and struct. Valid frames are written field by field; malformed ones by "
     "making one field lie; the expected result of every frame is what that script's reader, which applies the "
     "documented checks in the documented order, says (cases where the document would allow two codes are never "
-    "generated). Payloads are canonical encodings from scripts/make_vectors_common.py, re-derived with "
+    "generated). Payloads are canonical encodings from scripts/vectors/common.py, re-derived with "
     "swift-protobuf by VectorOracleTests."
 )
 
@@ -825,7 +825,7 @@ def write_encode_file():
                     "threshold whose deflated body is smaller (FrameFormat.md, 'Compression'); the payloads here "
                     "are chosen so every deflate implementation agrees on 'smaller': highly repetitive text, or "
                     "random bytes.",
-                    "Policies and payloads chosen by hand in scripts/make_frame_vectors.py; whether a payload "
+                    "Policies and payloads chosen by hand in scripts/vectors/make_frame_vectors.py; whether a payload "
                     "compresses is checked there with Python's zlib at levels 1 and 9, with a wide margin.", FLAGS)
 
     def case(cid, comment, kind, payload, policy, compression, dictionary_id=0, flags=()):

@@ -2,14 +2,14 @@
 """Writes the payload vectors: Vectors/elems, events, envelope, batches, json
 and the payload files of Vectors/malformed.
 
-Every expectation comes from the documents, through scripts/make_vectors_common.py
+Every expectation comes from the documents, through scripts/vectors/common.py
 (a small canonical encoder and proto3 JSON printer written from
 Sources/IMCodec/IMCodec.docc/Payloads.md and the proto3 JSON mapping), or is built byte by byte below
 with the reason in the case's comment. `swift test` re-derives every payload
 expectation with swift-protobuf (Tests/IMCodecTests/VectorOracleTests.swift),
 so neither this script nor the library under test is trusted alone.
 
-Run from anywhere: python3 scripts/make_payload_vectors.py
+Run from anywhere: python3 scripts/vectors/make_payload_vectors.py
 """
 
 import sys
@@ -41,8 +41,8 @@ from common import (
 
 PAYLOAD_DERIVATION = (
     "Inputs written by hand as proto3 JSON. Expected payloads and JSON computed by "
-    "scripts/make_payload_vectors.py with its own canonical encoder and JSON printer "
-    "(scripts/make_vectors_common.py, written from Sources/IMCodec/IMCodec.docc/Payloads.md and the proto3 JSON "
+    "scripts/vectors/make_payload_vectors.py with its own canonical encoder and JSON printer "
+    "(scripts/vectors/common.py, written from Sources/IMCodec/IMCodec.docc/Payloads.md and the proto3 JSON "
     "mapping, not from the Swift or C code); hand-built byte inputs are assembled field by "
     "field in that script with the rule they test in their comment. Every payload and JSON "
     "expectation is re-derived with swift-protobuf 1.39 by VectorOracleTests in `swift test`."
@@ -1748,7 +1748,7 @@ def write_malformed_payload_files():
             "payload-structure",
             "Malformed payload structure",
             "Tags, groups, varints, lengths and truncation (Sources/IMCodec/IMCodec.docc/Payloads.md, 'What a decoder accepts' and 'Paths').",
-            "Built byte by byte in scripts/make_payload_vectors.py from the rules of Sources/IMCodec/IMCodec.docc/Payloads.md; each comment names "
+            "Built byte by byte in scripts/vectors/make_payload_vectors.py from the rules of Sources/IMCodec/IMCodec.docc/Payloads.md; each comment names "
             "the rule. Valid cases' expectations come from the script's canonical encoder. VectorOracleTests checks that "
             "swift-protobuf 1.39 also rejects every invalid input and re-encodes every valid one the same way.",
             flags,
@@ -1760,7 +1760,7 @@ def write_malformed_payload_files():
             "Invalid UTF-8 in string fields",
             "Every string field must hold valid UTF-8 (payload.utf8 at the field's path); bytes fields and unknown "
             "fields are not checked.",
-            "Built byte by byte in scripts/make_payload_vectors.py; the invalid sequences are the classes of the Unicode "
+            "Built byte by byte in scripts/vectors/make_payload_vectors.py; the invalid sequences are the classes of the Unicode "
             "standard's definition of well-formed UTF-8 (table 3-7). VectorOracleTests checks that swift-protobuf "
             "rejects the same inputs.",
             flags,
@@ -1772,7 +1772,7 @@ def write_malformed_payload_files():
             "Wrong wire types, repeated and duplicate fields",
             "Known field numbers with the wrong wire type (kept as unknown fields), singular fields seen twice (last "
             "wins, messages merge), oneof members replacing each other, repeated entries split by other fields.",
-            "Built byte by byte in scripts/make_payload_vectors.py from Sources/IMCodec/IMCodec.docc/Payloads.md; the expected canonical bytes "
+            "Built byte by byte in scripts/vectors/make_payload_vectors.py from Sources/IMCodec/IMCodec.docc/Payloads.md; the expected canonical bytes "
             "are assembled from the same pieces in canonical order. VectorOracleTests checks swift-protobuf re-encodes "
             "every input to the expected bytes.",
             flags,
@@ -1783,7 +1783,7 @@ def write_malformed_payload_files():
             "payload-depth",
             "Depth bombs",
             "Merger nesting and unknown group nesting far past the depth budget (Sources/IMCodec/IMCodec.docc/Payloads.md, 'Limits').",
-            "Built byte by byte in scripts/make_payload_vectors.py (sizes computed from the inside out, no encoder "
+            "Built byte by byte in scripts/vectors/make_payload_vectors.py (sizes computed from the inside out, no encoder "
             "involved); the expected path is the path of the first message one layer too deep, per Sources/IMCodec/IMCodec.docc/Payloads.md. "
             "VectorOracleTests checks that swift-protobuf, given a large enough depth limit, decodes each bomb, so the "
             "depth is the only reason to reject it.",

@@ -13,7 +13,7 @@ would give.
 
 Payload, JSON and validation expectations are written by hand from the rule
 named in each comment; frame expectations come from the reference reader of
-scripts/make_frame_vectors.py, which applies the checks of
+scripts/vectors/make_frame_vectors.py, which applies the checks of
 Sources/IMCodec/IMCodec.docc/FrameFormat.md in their documented order. None comes from the Swift or
 C code. `swift test` re-checks the payload and JSON cases with swift-protobuf
 (VectorOracleTests): it must reject every input rejected for a malformed
@@ -21,7 +21,7 @@ payload, accept every input rejected only for a limit, and reject the inputs
 flagged LimitFirst, which also hold the malformed entry the limit is judged
 before.
 
-Run from anywhere: python3 scripts/make_precedence_vectors.py
+Run from anywhere: python3 scripts/vectors/make_precedence_vectors.py
 """
 
 import sys
@@ -37,9 +37,9 @@ from common import (
 DERIVATION = (
     "Each case breaks two rules, or sits where a path or number could be read two ways; its comment names the rule "
     "of the document that decides it and what the other reading would answer. Built by "
-    "scripts/make_precedence_vectors.py: payload and JSON inputs assembled byte by byte or written as text, with the "
+    "scripts/vectors/make_precedence_vectors.py: payload and JSON inputs assembled byte by byte or written as text, with the "
     "expected error written by hand from the rule; frame expectations from the reference reader of "
-    "scripts/make_frame_vectors.py (the checks of Sources/IMCodec/IMCodec.docc/FrameFormat.md in their order). swift-protobuf re-checks "
+    "scripts/vectors/make_frame_vectors.py (the checks of Sources/IMCodec/IMCodec.docc/FrameFormat.md in their order). swift-protobuf re-checks "
     "the payload and JSON inputs in VectorOracleTests."
 )
 

@@ -13,14 +13,14 @@ code:
 - an exporter that writes a model value as canonical REST text ("Export"),
   or names the first part that has no REST form (rest.unrepresentable);
 - the canonical payload of an imported value comes from the shared encoder of
-  scripts/make_vectors_common.py.
+  scripts/vectors/common.py.
 
 Expected errors and findings are written by hand in each case; the importer
 must agree with every hand-written import error (an assertion), so the two
 check each other. Documented samples are reproduced from the pages named in
 each case's comment (JSON comments removed).
 
-Run from anywhere: python3 scripts/make_rest_vectors.py
+Run from anywhere: python3 scripts/vectors/make_rest_vectors.py
 """
 
 import sys
@@ -41,7 +41,7 @@ from common import KIND_TYPES, constraints, SCHEMA, VECTORS, VectorFile, encode,
 U32 = (0, 2**32 - 1)
 I32 = (-(2**31), 2**31 - 1)
 FMT = (0, 2**31 - 1)
-# The declared defaults and the current body limit (Schemas/, read by scripts/constraints.py).
+# The declared defaults and the current body limit (Schemas/, read by scripts/lib/constraints.py).
 _DECLARED = constraints.load()
 MAX_DEPTH = _DECLARED.value("maxDepth")
 MAX_ELEMS = _DECLARED.value("maxElems")
@@ -739,9 +739,9 @@ def as_json(text):
 DERIVATION = (
     "Inputs written by hand, many reproduced from Tencent's documentation (each such case names its page; JSON "
     "comments removed). Expected payloads, canonical REST documents and first import errors computed by "
-    "scripts/make_rest_vectors.py, a second implementation of Sources/IMCodecREST/IMCodecREST.docc/REST.md written from that document (not from "
+    "scripts/vectors/make_rest_vectors.py, a second implementation of Sources/IMCodecREST/IMCodecREST.docc/REST.md written from that document (not from "
     "the Swift code): an importer that walks the document member by member in document order, and the exporter "
-    "of \"Export\"; payloads by the canonical encoder of scripts/make_vectors_common.py. Every expected error and "
+    "of \"Export\"; payloads by the canonical encoder of scripts/vectors/common.py. Every expected error and "
     "finding is written by hand in the script and checked against that importer."
 )
 

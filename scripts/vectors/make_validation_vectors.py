@@ -6,16 +6,16 @@ profile's limit that passes) and Vectors/limits/validation-rules.json (every
 rule without a number, passing and failing side by side).
 
 The numbers of every profile are read from the declarations in Schemas/
-(scripts/constraints.py reads them with its own protobuf reader; set
+(scripts/lib/constraints.py reads them with its own protobuf reader; set
 IMCODEC_SCHEMAS to read another schema folder); what they mean (how values are
 measured, codes, severities and paths) comes from Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md ("How
 values are measured", "Finding codes", "Decisions the documentation leaves
 open"), and this script computes every expectation itself. Where that document does not say at which path a finding is reported,
 the case carries the flag PathDecision and its comment names the reading.
-Payloads come from make_vectors_common.encode and are re-derived with
+Payloads come from common.encode and are re-derived with
 swift-protobuf by VectorOracleTests.
 
-Run from anywhere: python3 scripts/make_validation_vectors.py
+Run from anywhere: python3 scripts/vectors/make_validation_vectors.py
 """
 
 import sys
@@ -28,7 +28,7 @@ import collections
 from common import C2C, SCHEMA, VectorFile, constraints, encode, finding, report, validate_case
 
 DECLARED = constraints.load()
-# The values each enum of the schema names, as scripts/schema.py reads them.
+# The values each enum of the schema names, as scripts/lib/schema.py reads them.
 DECLARED_ENUMS = {name: set(values.values()) for name, values in SCHEMA.enums.items()}
 
 
@@ -45,7 +45,7 @@ DERIVATION = (
     "Limits, codes, severities and profiles from Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md (which sources every number in "
     "docs/LIMITS.md): every case sits at a limit (N, no finding) or one unit past it (N+1, one finding with the "
     "limit and the measured value), or breaks one rule against an otherwise clean message. Built by "
-    "scripts/make_validation_vectors.py; payloads from scripts/make_vectors_common.py, re-derived with swift-protobuf "
+    "scripts/vectors/make_validation_vectors.py; payloads from scripts/vectors/common.py, re-derived with swift-protobuf "
     "by VectorOracleTests. Paths LimitsAndProfiles.md leaves open are flagged PathDecision."
 )
 

@@ -3,7 +3,7 @@
 payloads, frames, streams, decoding limits, validation and the Tencent REST
 form.
 
-    python3 scripts/make_vectors.py
+    python3 scripts/vectors/make_vectors.py
 
 Set IMCODEC_VECTORS_DIR to write somewhere else (VectorFileTests does, to
 prove the committed files are exactly what the scripts make).

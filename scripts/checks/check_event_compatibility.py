@@ -18,7 +18,7 @@ then read with it, and must
 and read with the current schema it must have its kind. Run with the Python
 testee's environment (protobuf from PyPI, testees/python/requirements.txt):
 
-    .build/python-testee/bin/python scripts/check_event_compatibility.py
+    .build/python-testee/bin/python scripts/checks/check_event_compatibility.py
 """
 import glob
 import json
@@ -27,7 +27,7 @@ import sys
 
 sys.dont_write_bytecode = True
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "testees", "python", "generated"))
 
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory  # noqa: E402

@@ -7,13 +7,13 @@
 # its own scratch path, Benchmarks/.build-bench. A first run builds for several
 # minutes; the benchmarks themselves take about three minutes.
 #
-#   scripts/bench.sh                    the whole table
-#   scripts/bench.sh --filter 'payload.*'  only some benchmarks (the other rows show —)
+#   scripts/bench/bench.sh                    the whole table
+#   scripts/bench/bench.sh --filter 'payload.*'  only some benchmarks (the other rows show —)
 #
 # Extra arguments go to `swift package benchmark`. Set BENCH_RESULTS to a file
 # to keep the raw results (JMH JSON).
 set -euo pipefail
-cd "$(dirname "$0")/../Benchmarks"
+cd "$(dirname "$0")/../../Benchmarks"
 scratch=.build-bench
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT

@@ -2,10 +2,10 @@
 # Builds the libFuzzer targets (coverage + AddressSanitizer), runs one, and
 # reports its slowest input.
 #
-#   scripts/fuzz.sh TARGET SECONDS [libFuzzer flags]   build TARGET, run it SECONDS, replay its corpus
-#   scripts/fuzz.sh --list                            the targets (scripts/fuzz-build.sh --list)
-#   scripts/fuzz.sh --build [TARGET...]               build targets (all when none is named)
-#   scripts/fuzz.sh --replay TARGET PATH...           run each input (files, or folders of them)
+#   scripts/fuzz/fuzz.sh TARGET SECONDS [libFuzzer flags]   build TARGET, run it SECONDS, replay its corpus
+#   scripts/fuzz/fuzz.sh --list                            the targets (scripts/fuzz/fuzz_build.sh --list)
+#   scripts/fuzz/fuzz.sh --build [TARGET...]               build targets (all when none is named)
+#   scripts/fuzz/fuzz.sh --replay TARGET PATH...           run each input (files, or folders of them)
 #                                                     FUZZ_REPLAY_RUNS times (default 3) and report
 #                                                     the slowest, each input counted by its fastest run
 #
@@ -17,16 +17,16 @@
 # (FuzzTesting/FuzzSupport/FrameMutator.swift); IMCODEC_FUZZ_MUTATOR=plain
 # turns that off.
 #
-# The build (scripts/fuzz-build.sh: the flags OSS-Fuzz's address build uses)
+# The build (scripts/fuzz/fuzz_build.sh: the flags OSS-Fuzz's address build uses)
 # goes to .build-fuzz so normal builds are untouched. The corpus
 # (.build-fuzz/corpus/TARGET) starts from the golden vectors
-# (scripts/make_fuzz_corpus.py) and the saved fail cases; inputs that find
+# (scripts/fuzz/make_fuzz_corpus.py) and the saved fail cases; inputs that find
 # something are written to FuzzTesting/FailCases/TARGET/, which `swift test`
 # replays. Inputs whose check takes over 100 ms (IMCODEC_FUZZ_SLOW_MS) are
 # written to .build-fuzz/slow/TARGET/ and replayed at the end, so a slow
 # input is told apart from a moment of load.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 # A crash must not leave a backtracer holding the pipe.
 export SWIFT_BACKTRACE=enable=no
@@ -35,9 +35,9 @@ export SWIFT_BACKTRACE=enable=no
 # allocations it alone costs some 500 MB of RSS, the whole -rss_limit_mb. 64 MB,
 # as ClusterFuzz and FuzzBench run fuzzers, still holds the recent frees.
 export ASAN_OPTIONS="detect_leaks=1:quarantine_size_mb=64${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
-# The build (flags, scratch path, the target list) is scripts/fuzz-build.sh's.
-scratch=$(scripts/fuzz-build.sh --scratch-path)
-usage="usage: scripts/fuzz.sh TARGET SECONDS [libFuzzer flags] | --list | --build [TARGET...] | --replay TARGET PATH..."
+# The build (flags, scratch path, the target list) is scripts/fuzz/fuzz_build.sh's.
+scratch=$(scripts/fuzz/fuzz_build.sh --scratch-path)
+usage="usage: scripts/fuzz/fuzz.sh TARGET SECONDS [libFuzzer flags] | --list | --build [TARGET...] | --replay TARGET PATH..."
 
 # replay TARGET PATH...: prints one "slowest on replay" line; the inputs'
 # per-run lines go to $scratch/replay-TARGET.log.
@@ -48,38 +48,16 @@ replay() {
     find "$@" -type f ! -name '.*' -print0 |
         xargs -0 -r -n 2000 "$scratch/release/$target" -runs="${FUZZ_REPLAY_RUNS:-3}" -rss_limit_mb=512 \
             -max_len=1048576 >"$log" 2>&1 || { tail -20 "$log" >&2; echo "replay of $target failed" >&2; return 1; }
-    python3 - "$log" "$@" <<'EOF'
-import os, re, sys
-lines = [re.match(r"slowest input: ([0-9.]+) ms, (\d+) bytes, fnv1a (\w+); inputs: (\d+); over (\d+ ms(?: per \d+ KiB)?): (\d+)", l)
-         for l in open(sys.argv[1], errors="replace")]
-lines = [m for m in lines if m]
-if not lines:
-    print("slowest on replay: no inputs"); sys.exit(0)
-worst = max(lines, key=lambda m: float(m.group(1)))
-def fnv1a(data):
-    h = 0xcbf29ce484222325
-    for b in data:
-        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
-    return "%016x" % h
-name = "?"
-for root in sys.argv[2:]:
-    paths = [root] if os.path.isfile(root) else [os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs]
-    for path in paths:
-        if os.path.getsize(path) == int(worst.group(2)) and fnv1a(open(path, "rb").read()) == worst.group(3):
-            name = path
-print("slowest on replay: %s ms (%s bytes, %s); inputs: %d; over %s: %d" % (
-    worst.group(1), worst.group(2), name, sum(int(m.group(4)) for m in lines), worst.group(5),
-    sum(int(m.group(6)) for m in lines)))
-EOF
+    python3 scripts/fuzz/summarize_replay.py "$log" "$@"
 }
 
 case "${1:-}" in
 --list)
-    exec scripts/fuzz-build.sh --list
+    exec scripts/fuzz/fuzz_build.sh --list
     ;;
 --build)
     shift
-    exec scripts/fuzz-build.sh "$@"
+    exec scripts/fuzz/fuzz_build.sh "$@"
     ;;
 --replay)
     [ $# -ge 3 ] || { echo "$usage" >&2; exit 2; }
@@ -96,11 +74,11 @@ esac
 target=$1
 seconds=${2:?$usage}
 shift 2
-scripts/fuzz-build.sh "$target"
+scripts/fuzz/fuzz_build.sh "$target"
 binary=$scratch/release/$target
 
 corpus=$scratch/corpus/$target
-python3 scripts/make_fuzz_corpus.py "$target" "$corpus"
+python3 scripts/fuzz/make_fuzz_corpus.py "$target" "$corpus"
 findings=FuzzTesting/FailCases/$target
 mkdir -p "$findings"
 slow=$scratch/slow/$target

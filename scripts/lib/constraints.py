@@ -1,9 +1,9 @@
 """Reads the constraint options of Schemas/ (imcodec/constraints/v1/constraints.proto).
 
 The declarations are read from a FileDescriptorSet that protoc writes, with
-the scripts' one reader of the schema (scripts/schema.py), so the code
-generator (scripts/generate_constraints.py) and the vector generators
-(scripts/make_*vectors*.py) read the same declarations without depending on
+the scripts' one reader of the schema (scripts/lib/schema.py), so the code
+generator (scripts/codegen/generate_constraints.py) and the vector generators
+(scripts/vectors/) read the same declarations without depending on
 any generated code. Each vector generator still computes its expectations
 itself: this module only answers "which limits and rules are declared, with
 which value in which profile".
@@ -28,7 +28,7 @@ MEASURES = {
 }
 UNITS = {0: "plain", 1: "mebibytes", 2: "kibibytes"}
 
-# The scripts' one reader of descriptor sets (scripts/schema.py).
+# The scripts' one reader of descriptor sets (scripts/lib/schema.py).
 _fields = fields
 
 

@@ -4,7 +4,7 @@
 Every documented limit is declared once in Schemas/ (docs/LIMITS.md); code
 reads it from the generated tables (`ValidationLimits`, `DecodingLimits`,
 `DeclaredRanges`, the C reference's constraints.h). This check reads the
-declarations (scripts/constraints.py) and scans the hand-written Swift and C
+declarations (scripts/lib/constraints.py) and scans the hand-written Swift and C
 validation and limit code, comments and strings left out, for an integer
 literal, a shift such as `100 << 20`, or a decimal such as `90.0` whose value
 is a declared number, and for the declared prefix strings. Numbers below 8
@@ -13,7 +13,7 @@ the declared values of that size (one custom elem, download flag 2, five
 abstract lines and member fields, the image format codes, the system type
 ranges) are pinned by the vectors at N and N + 1 in both profiles instead.
 
-    python3 scripts/check-limit-literals.py [FILE ...]
+    python3 scripts/checks/check_limit_literals.py [FILE ...]
 """
 
 import glob
@@ -22,7 +22,8 @@ import re
 import sys
 
 sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# scripts/lib: the scripts' shared modules.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
 import constraints  # noqa: E402
 
 ROOT = constraints.ROOT

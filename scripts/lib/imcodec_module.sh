@@ -1,4 +1,4 @@
-# Sourced by scripts/check-api.sh and scripts/check-docs.sh: the two views of
+# Sourced by scripts/checks/check_api.sh and scripts/checks/check_docs.sh: the two views of
 # a built module of the package both read (after `swift build`; a script that
 # built elsewhere sets imcodec_bin to that build's bin path before sourcing).
 #

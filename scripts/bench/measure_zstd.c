@@ -8,7 +8,7 @@
  * (ZSTD_decompressDCtx).
  *
  *   swift run imcodec-devtools write-corpus --output /tmp/traffic.bin
- *   cc -O2 scripts/measure_zstd.c -o /tmp/measure_zstd -lzstd
+ *   cc -O2 scripts/bench/measure_zstd.c -o /tmp/measure_zstd -lzstd
  *   /tmp/measure_zstd /tmp/traffic.bin Schemas/dictionaries/4.bin LEVEL MODE [PARAMETER=VALUE...]
  *
  * MODE 0: ZSTD_compress2 with the CDict referenced (what the library does);

@@ -1,51 +1,15 @@
-#!/usr/bin/env bash
-# Builds the DocC documentation of every public module with swift-docc-plugin
-# (`swift package generate-documentation`; IMCODEC_DOCS=1 makes Package.swift
-# depend on the plugin) and checks each archive:
-# - DocC reports no warning (`--warnings-as-errors`, and no `warning:` line);
-# - no page is for a declaration that swift-api-digester's dump of the module
-#   shows as not public, or that it does not show at all, and no page has an
-#   `_`-prefixed name other than an extended module's (`_Concurrency`), so no
-#   package or internal symbol is shown;
-# - every public top-level symbol, article and extended module is listed in a
-#   topic group of the catalog's module page, none left to the groups DocC
-#   makes for what is not curated.
-# It builds in its own scratch path, .build-docs, with every trait on
-# (IMCodecNIO is empty without SwiftNIO), so the root build is left as it is.
-#
-#   scripts/check-docs.sh              check
-#   scripts/check-docs.sh OUTPUT-DIR   check, and keep the archives there
-set -euo pipefail
-cd "$(dirname "$0")/.."
-export IMCODEC_DOCS=1
-modules=(IMCodec IMCodecREST IMCodecValidation IMCodecTestee IMCodecConformance IMCodecNIO)
-scratch=.build-docs
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-out=${1:-$work/archives}
+#!/usr/bin/env python3
+"""Checks the DocC archives scripts/checks/check_docs.sh built, against
+swift-api-digester's dump of each module.
 
-swift=(swift package --scratch-path "$scratch" --enable-all-traits)
-targets=()
-for module in "${modules[@]}"; do
-    targets+=(--target "$module")
-done
-"${swift[@]}" --disable-sandbox generate-documentation "${targets[@]}" --warnings-as-errors \
-    >"$work/docc.log" 2>&1 || { cat "$work/docc.log" >&2; exit 1; }
-if grep -E "(^|[ :])warning:" "$work/docc.log" >&2; then
-    echo "DocC or the build of the symbol graphs warned (above)" >&2
-    exit 1
-fi
+    check_doc_archives.py ARCHIVES WORK MODULE...
 
-imcodec_bin=$(swift build --scratch-path "$scratch" --enable-all-traits --show-bin-path)
-source scripts/imcodec-module.sh
-mkdir -p "$out"
-for module in "${modules[@]}"; do
-    rm -rf "${out:?}/$module.doccarchive"
-    cp -R "$scratch/plugins/Swift-DocC/outputs/$module.doccarchive" "$out/"
-    imcodec_sdk_dump "$work/$module.sdk.json" "$module"
-done
-
-python3 - "$out" "$work" "${modules[@]}" <<'PY'
+ARCHIVES holds MODULE.doccarchive, WORK holds MODULE.sdk.json. For each
+module: no page for a declaration that the dump shows as not public or does
+not show at all, no page with an `_`-prefixed name other than an extended
+module's, and every public top-level symbol, article and extended module in a
+topic group of the module page.
+"""
 import json, os, sys
 out, work, modules = sys.argv[1], sys.argv[2], sys.argv[3:]
 failed = False
@@ -101,4 +65,3 @@ for module in modules:
         print(f"{module} documentation: {len(pages)} pages, none for a declaration that is not public;"
               f" {curated} entries in the module page's topic groups, nothing uncurated")
 sys.exit(1 if failed else 0)
-PY

@@ -6,10 +6,10 @@
 # FRAMES) and in time (TIMEOUT seconds); traffic stays on the loopback
 # interface. docs/PERFORMANCE.md records its figures.
 #
-#   scripts/relay-load.sh                     # 4 clients x 250,000 frames
-#   CLIENTS=4 FRAMES=50000 scripts/relay-load.sh
+#   scripts/bench/relay_load.sh                     # 4 clients x 250,000 frames
+#   CLIENTS=4 FRAMES=50000 scripts/bench/relay_load.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 clients=${CLIENTS:-4}
 frames=${FRAMES:-250000}

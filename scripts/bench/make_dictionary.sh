@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # Makes the shipped preset dictionaries and embeds them in both libraries:
 #   Schemas/dictionaries/<id>.bin                          trained on synthetic IM traffic
-#   Sources/IMCodec/Frame/Generated/Dictionary<id>.swift   its base64, for the Swift library
+#   Sources/IMCodec/Generated/Dictionary<id>.swift         its base64, for the Swift library
 #   Sources/IMCodecReference/Generated/dictionary_<id>.h   its bytes, for the C reference
+# (the embeddings by scripts/codegen/embed_dictionary_swift.py and
+# embed_dictionary_c.py, which scripts/codegen/regenerate.py runs too, and
+# scripts/checks/check_generated.py checks).
 #
-#   scripts/make_dictionary.sh ID            retrain dictionary ID (1 to 4), embed it, print its ratios
-#   scripts/make_dictionary.sh --check [ID]  retrain into a temporary file and compare (every id by default)
+#   scripts/bench/make_dictionary.sh ID            retrain dictionary ID (1 to 4), embed it, print its ratios
+#   scripts/bench/make_dictionary.sh --check [ID]  retrain into a temporary file and compare (every id by default)
 #
 # The trainer and the traffic models are deterministic: retraining gives the
 # same bytes (docs/DICTIONARY.md). A published id's bytes never change, so
 # --check failing means the trainer or a traffic model changed, which belongs
 # to a new id.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 # The trainer's settings for each id, chosen by measurement (docs/DICTIONARY.md).
 options_for() {
@@ -45,12 +48,11 @@ if [ "${1:-}" = "--check" ]; then
         cmp "$fresh" "Schemas/dictionaries/$id.bin"
         echo "dictionary $id is up to date"
     done
-    python3 scripts/embed_dictionary.py --check "${ids[@]}"
 else
-    id=${1:?usage: scripts/make_dictionary.sh ID | --check [ID...]}
+    id=${1:?usage: scripts/bench/make_dictionary.sh ID | --check [ID...]}
     read -r -a options <<<"$(options_for "$id")"
     mkdir -p Schemas/dictionaries
     "$tool" train-dictionary "${options[@]}" --output "Schemas/dictionaries/$id.bin" --evaluate
-    python3 scripts/embed_dictionary.py "$id"
-    scripts/embed_dictionary_c.sh
+    python3 scripts/codegen/embed_dictionary_swift.py
+    python3 scripts/codegen/embed_dictionary_c.py
 fi

@@ -5,7 +5,7 @@
  *
  *   apt-get install -y libdeflate-dev
  *   swift run imcodec-devtools write-corpus --output /tmp/traffic.bin
- *   cc -O2 scripts/measure_libdeflate.c -o /tmp/measure_libdeflate -lz -ldeflate
+ *   cc -O2 scripts/bench/measure_libdeflate.c -o /tmp/measure_libdeflate -lz -ldeflate
  *   /tmp/measure_libdeflate /tmp/traffic.bin
  *
  * Both compressors are set up once and reused, as the library's Deflater is;

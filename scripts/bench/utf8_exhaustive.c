@@ -7,7 +7,7 @@
  * AddressSanitizer any read past the input is caught. UTF8Tests compares both
  * paths with Swift's own validator on a smaller set in every `swift test`.
  *
- *   cc -O2 -DPADS=20 -ISources/CIMCodecUTF8/include scripts/utf8_exhaustive.c \
+ *   cc -O2 -DPADS=20 -ISources/CIMCodecUTF8/include scripts/bench/utf8_exhaustive.c \
  *       Sources/CIMCodecUTF8/utf8.c -o /tmp/utf8-exhaustive && /tmp/utf8-exhaustive
  *   (add -fsanitize=address and a smaller PADS under AddressSanitizer)
  *

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets: the one place that says how, for
-# scripts/fuzz.sh, the CI smoke, the coverage report and the OSS-Fuzz /
+# scripts/fuzz/fuzz.sh, the CI smoke, the coverage report and the OSS-Fuzz /
 # ClusterFuzzLite build (.clusterfuzzlite/build.sh).
 #
-#   scripts/fuzz-build.sh --list                 the targets: Package.swift's executable products
+#   scripts/fuzz/fuzz_build.sh --list                 the targets: Package.swift's executable products
 #                                                whose targets live in FuzzTesting/
-#   scripts/fuzz-build.sh --scratch-path        the SwiftPM scratch path (the targets are in its release/)
-#   scripts/fuzz-build.sh [TARGET...]            build them (every target when none is named)
-#   scripts/fuzz-build.sh --out DIR [TARGET...]  build them and lay each out in DIR as OSS-Fuzz's
+#   scripts/fuzz/fuzz_build.sh --scratch-path        the SwiftPM scratch path (the targets are in its release/)
+#   scripts/fuzz/fuzz_build.sh [TARGET...]            build them (every target when none is named)
+#   scripts/fuzz/fuzz_build.sh --out DIR [TARGET...]  build them and lay each out in DIR as OSS-Fuzz's
 #                                                $OUT wants it: DIR/TARGET, DIR/TARGET_seed_corpus.zip
-#                                                (scripts/make_fuzz_corpus.py's seeds and
+#                                                (scripts/fuzz/make_fuzz_corpus.py's seeds and
 #                                                FuzzTesting/FailCases/TARGET), DIR/TARGET.dict
 #                                                (FuzzTesting/TARGET.dict) and DIR/TARGET.options, and
 #                                                in DIR/lib the shared libraries they load past glibc
@@ -17,7 +17,7 @@
 #
 # The flags follow OSS-Fuzz's build environment: SANITIZER and CFLAGS as its
 # base-builder image sets them. Outside that image (LIB_FUZZING_ENGINE unset)
-# scripts/oss-fuzz-env.sh sets the same values, for SANITIZER=address unless
+# scripts/fuzz/oss_fuzz_env.sh sets the same values, for SANITIZER=address unless
 # told otherwise, so a developer's build, the CI smoke's and OSS-Fuzz's
 # address build are the same build. With SANITIZER=address:
 #
@@ -33,11 +33,11 @@
 # OSS-Fuzz runs targets where no Swift runtime and no protobuf-c are
 # installed. The scratch path can be moved with FUZZ_SCRATCH.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 if [ -z "${LIB_FUZZING_ENGINE:-}" ]; then
-    # shellcheck source=scripts/oss-fuzz-env.sh
-    . scripts/oss-fuzz-env.sh
+    # shellcheck source=scripts/fuzz/oss_fuzz_env.sh
+    . scripts/fuzz/oss_fuzz_env.sh
 fi
 export IMCODEC_FUZZ=1
 # SwiftPM keeps the sanitizers in a Set: with per-process hash seeds their
@@ -68,13 +68,7 @@ for flag in "${cflags[@]}"; do
 done
 
 list_targets() {
-    swift package --scratch-path "$scratch" describe --type json | python3 -c '
-import json, sys
-package = json.load(sys.stdin)
-paths = {target["name"]: target["path"] for target in package["targets"]}
-for product in package["products"]:
-    if "executable" in product["type"] and all(paths.get(t, "").startswith("FuzzTesting/") for t in product["targets"]):
-        print(product["name"])'
+    swift package --scratch-path "$scratch" describe --type json | python3 scripts/fuzz/list_fuzz_targets.py
 }
 
 out=
@@ -88,11 +82,11 @@ case "${1:-}" in
     exit 0
     ;;
 --out)
-    out=${2:?usage: scripts/fuzz-build.sh --out DIR [TARGET...]}
+    out=${2:?usage: scripts/fuzz/fuzz_build.sh --out DIR [TARGET...]}
     shift 2
     ;;
 -*)
-    echo "usage: scripts/fuzz-build.sh [--list | --scratch-path | --out DIR] [TARGET...]" >&2
+    echo "usage: scripts/fuzz/fuzz_build.sh [--list | --scratch-path | --out DIR] [TARGET...]" >&2
     exit 2
     ;;
 esac
@@ -121,10 +115,10 @@ for target in "$@"; do
     ldd "$scratch/release/$target" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' |
         { grep -Ev '/(libc|libm|libdl|libpthread|librt|libresolv|libgcc_s|libstdc\+\+)\.so' || true; } |
         xargs -r cp -L -t "$out/lib"
-    python3 scripts/make_fuzz_corpus.py --zip "$target" "$out/${target}_seed_corpus.zip"
+    python3 scripts/fuzz/make_fuzz_corpus.py --zip "$target" "$out/${target}_seed_corpus.zip"
     [ -f "FuzzTesting/$target.dict" ] && cp "FuzzTesting/$target.dict" "$out/$target.dict"
-    # The bounds scripts/fuzz.sh and the smoke run with: inputs up to 64 KB,
-    # 512 MB of RSS, and ASan's quarantine at 64 MB (scripts/fuzz.sh says why).
+    # The bounds scripts/fuzz/fuzz.sh and the smoke run with: inputs up to 64 KB,
+    # 512 MB of RSS, and ASan's quarantine at 64 MB (scripts/fuzz/fuzz.sh says why).
     cat >"$out/$target.options" <<OPTIONS
 [libfuzzer]
 max_len = 65536

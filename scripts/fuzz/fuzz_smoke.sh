@@ -5,18 +5,18 @@
 # (100 ms; for frames, 100 ms per 64 KiB of declared payload when that is
 # more).
 #
-#   scripts/fuzz-smoke.sh            # FUZZ_SMOKE_SECONDS per target (default 40)
+#   scripts/fuzz/fuzz_smoke.sh            # FUZZ_SMOKE_SECONDS per target (default 40)
 #
 # The build is the ClusterFuzzLite / OSS-Fuzz one, run as the image would
-# run it (scripts/oss-fuzz-local.sh --build: .clusterfuzzlite/build.sh into
-# $OUT, the same flags and scratch path as scripts/fuzz.sh), so the smoke
+# run it (scripts/fuzz/oss_fuzz_local.sh --build: .clusterfuzzlite/build.sh into
+# $OUT, the same flags and scratch path as scripts/fuzz/fuzz.sh), so the smoke
 # also proves that layout: every target runs as $OUT/TARGET, in
 # .build-fuzz/smoke/TARGET/ with a fresh corpus unpacked from
 # $OUT/TARGET_seed_corpus.zip (the golden vectors by
-# scripts/make_fuzz_corpus.py, plus FuzzTesting/FailCases/TARGET) and with
+# scripts/fuzz/make_fuzz_corpus.py, plus FuzzTesting/FailCases/TARGET) and with
 # $OUT/TARGET.dict. A failing
 # input is left there as crash-*, leak-*, timeout-*, oom-* or slow-* and
-# printed in hex; minimise it (scripts/fuzz.sh's binary with
+# printed in hex; minimise it (scripts/fuzz/fuzz.sh's binary with
 # -minimize_crash=1) and add it to FuzzTesting/FailCases/TARGET.
 #
 # Slowness: libFuzzer's -timeout counts whole seconds, so it is set to 10 s
@@ -27,17 +27,17 @@
 # its bound fails the smoke.
 set -euo pipefail
 shopt -s nullglob
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 seconds=${FUZZ_SMOKE_SECONDS:-40}
 export SWIFT_BACKTRACE=enable=no
-# The quarantine as scripts/fuzz.sh sets it (which says why).
+# The quarantine as scripts/fuzz/fuzz.sh sets it (which says why).
 export ASAN_OPTIONS="detect_leaks=1:quarantine_size_mb=64${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 start=$SECONDS
 
-scripts/oss-fuzz-local.sh --build
-out=$(scripts/fuzz-build.sh --scratch-path)/oss-fuzz/out
-mapfile -t targets < <(scripts/fuzz-build.sh --list)
+scripts/fuzz/oss_fuzz_local.sh --build
+out=$(scripts/fuzz/fuzz_build.sh --scratch-path)/oss-fuzz/out
+mapfile -t targets < <(scripts/fuzz/fuzz_build.sh --list)
 [ ${#targets[@]} -gt 0 ] || { echo "fuzz smoke: no fuzz targets listed" >&2; exit 1; }
 echo "fuzz smoke: built ${targets[*]} in $((SECONDS - start)) s"
 
@@ -73,7 +73,7 @@ for target in "${targets[@]}"; do
 
     verdict="no input over its bound"
     if compgen -G "$work/slow/slow-*" >/dev/null; then
-        replayed=$(FUZZ_REPLAY_RUNS=5 scripts/fuzz.sh --replay "$target" "$work"/slow/slow-*)
+        replayed=$(FUZZ_REPLAY_RUNS=5 scripts/fuzz/fuzz.sh --replay "$target" "$work"/slow/slow-*)
         echo "$replayed"
         over=$(sed -n 's/.*over [0-9]* ms[^:]*: \([0-9]*\)$/\1/p' <<<"$replayed")
         if [ "${over:-1}" -ne 0 ]; then

@@ -4,26 +4,26 @@
 # target it left in $OUT the way the infrastructure runs one: from its seed
 # corpus zip, with its dictionary and its .options.
 #
-#   scripts/oss-fuzz-local.sh [SECONDS]   build, then run each target SECONDS (default 15)
-#   scripts/oss-fuzz-local.sh --build     build and check the layout only
+#   scripts/fuzz/oss_fuzz_local.sh [SECONDS]   build, then run each target SECONDS (default 15)
+#   scripts/fuzz/oss_fuzz_local.sh --build     build and check the layout only
 #
 # SANITIZER is address (the default) or coverage. The environment is the
-# image's (scripts/oss-fuzz-env.sh: CC, CXX, CFLAGS, CXXFLAGS,
+# image's (scripts/fuzz/oss_fuzz_env.sh: CC, CXX, CFLAGS, CXXFLAGS,
 # LIB_FUZZING_ENGINE, ...), with OUT=.build-fuzz/oss-fuzz/out,
 # WORK=.build-fuzz/oss-fuzz/work (.build-fuzz-coverage/... for coverage) and
 # SRC the folder holding this checkout; a stand-in `precompile_swift` on PATH
 # does what build.sh uses the image's for (the symbolizer in $OUT). The
-# SwiftPM build shares scripts/fuzz-build.sh's scratch path with
-# scripts/fuzz.sh and the smoke, so after either this build is up to date.
+# SwiftPM build shares scripts/fuzz/fuzz_build.sh's scratch path with
+# scripts/fuzz/fuzz.sh and the smoke, so after either this build is up to date.
 #
-# The layout check fails unless every target listed by scripts/fuzz-build.sh
+# The layout check fails unless every target listed by scripts/fuzz/fuzz_build.sh
 # is an executable $OUT/TARGET with a non-empty $OUT/TARGET_seed_corpus.zip,
 # $OUT/TARGET.dict and $OUT/TARGET.options, loading no shared library but
 # glibc's, the GCC runtime's and those in $OUT/lib. A run fails on any finding
 # (libFuzzer's exit status), as a fuzzing job would report one; its log and
 # any crash-* input stay in $WORK/run/TARGET/.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 repo=$(pwd -P)
 
 build_only=0
@@ -32,15 +32,15 @@ case "${1:-}" in
 --build) build_only=1 ;;
 "") ;;
 *[!0-9]*)
-    echo "usage: scripts/oss-fuzz-local.sh [SECONDS | --build]" >&2
+    echo "usage: scripts/fuzz/oss_fuzz_local.sh [SECONDS | --build]" >&2
     exit 2
     ;;
 *) seconds=$1 ;;
 esac
 
-# shellcheck source=scripts/oss-fuzz-env.sh
-. scripts/oss-fuzz-env.sh
-scratch=$(scripts/fuzz-build.sh --scratch-path)
+# shellcheck source=scripts/fuzz/oss_fuzz_env.sh
+. scripts/fuzz/oss_fuzz_env.sh
+scratch=$(scripts/fuzz/fuzz_build.sh --scratch-path)
 root=$scratch/oss-fuzz
 [[ $root == /* ]] || root=$repo/$root
 mkdir -p "$root/out" "$root/work/bin"
@@ -61,7 +61,7 @@ echo "CFLAGS=$CFLAGS"
 bash -eux .clusterfuzzlite/build.sh
 echo "oss-fuzz-local: build.sh took $((SECONDS - start)) s"
 
-mapfile -t targets < <(scripts/fuzz-build.sh --list)
+mapfile -t targets < <(scripts/fuzz/fuzz_build.sh --list)
 missing=0
 for target in "${targets[@]}"; do
     for file in "$target" "${target}_seed_corpus.zip" "$target.dict" "$target.options"; do
@@ -80,16 +80,7 @@ for target in "${targets[@]}"; do
     [ -z "$outside" ] || { echo "oss-fuzz-local: $target loads libraries from outside \$OUT:" >&2; echo "$outside" >&2; missing=1; }
 done
 [ "$missing" -eq 0 ] || exit 1
-python3 - "$OUT" "${targets[@]}" <<'PY'
-import os, sys, zipfile
-out = sys.argv[1]
-for target in sys.argv[2:]:
-    with zipfile.ZipFile(os.path.join(out, target + "_seed_corpus.zip")) as z:
-        seeds = len(z.namelist())
-    entries = sum(1 for line in open(os.path.join(out, target + ".dict")) if line.strip() and not line.startswith("#"))
-    print("%-14s %6.1f MB  %5d seeds  %4d dictionary entries" % (
-        target, os.path.getsize(os.path.join(out, target)) / 1e6, seeds, entries))
-PY
+python3 scripts/fuzz/print_oss_fuzz_layout.py "$OUT" "${targets[@]}"
 echo "oss-fuzz-local: the layout of ${#targets[@]} targets is complete"
 [ "$build_only" -eq 0 ] || exit 0
 

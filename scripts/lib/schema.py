@@ -3,9 +3,9 @@
 protoc parses the .proto files into a FileDescriptorSet (`protoc
 --include_source_info --descriptor_set_out=FILE`); this module reads that set
 with a protobuf reader of its own, so every script (the Swift generator
-scripts/generate_swift.py, the constraint reader scripts/constraints.py, the
-vector generators through scripts/make_vectors_common.py, the fuzz
-dictionaries of scripts/make_fuzz_dicts.py) sees the same messages, fields,
+scripts/codegen/generate_swift.py, the constraint reader scripts/lib/constraints.py, the
+vector generators through scripts/vectors/common.py, the fuzz
+dictionaries of scripts/fuzz/make_fuzz_dicts.py) sees the same messages, fields,
 enums and options, with Python's standard library only.
 
     import schema
@@ -22,13 +22,11 @@ import os
 import subprocess
 import tempfile
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from generated import SCHEMAS as PROTOS
+
+# The repository: this file is scripts/lib/schema.py.
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 PACKAGE = "imcodec.v1"
-# The schema files every script reads, in dependency order.
-PROTOS = (
-    "imcodec/v1/model.proto", "imcodec/v1/relationship.proto", "imcodec/v1/group.proto", "imcodec/v1/event.proto",
-    "imcodec/testee/v1/testee.proto",
-)
 
 # --------------------------------------------------------------------------
 # A minimal protobuf reader for descriptor.proto

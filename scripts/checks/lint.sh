@@ -3,13 +3,13 @@
 # swift-format and the repository's .swift-format (4 spaces, 120 columns);
 # --strict makes any warning an error, so a file that `swift format format`
 # would change fails the check. Files generated from Schemas/ by
-# scripts/generate_swift.py and protoc-gen-swift carry
-# `// swift-format-ignore-file`: scripts/check-generated.sh checks them instead.
+# scripts/codegen/generate_swift.py and protoc-gen-swift carry
+# `// swift-format-ignore-file`: scripts/checks/check_generated.py checks them instead.
 #
-#   scripts/lint.sh          lint (exits non-zero on any finding)
-#   scripts/lint.sh --fix    rewrite the files in place, then lint
+#   scripts/checks/lint.sh          lint (exits non-zero on any finding)
+#   scripts/checks/lint.sh --fix    rewrite the files in place, then lint
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 files=()
 while IFS= read -r -d '' file; do files+=("$file"); done < <(git ls-files -z --cached --others --exclude-standard -- '*.swift')
 if [ "${1:-}" = "--fix" ]; then

@@ -11,9 +11,9 @@
 #   LIB_FUZZING_ENGINE  -fsanitize=fuzzer
 #   FUZZING_ENGINE, FUZZING_LANGUAGE, ARCHITECTURE
 #
-# scripts/fuzz-build.sh sources it when LIB_FUZZING_ENGINE is not set, so a
-# build by scripts/fuzz.sh or the CI smoke gets the flags OSS-Fuzz's address
-# build gets; scripts/oss-fuzz-local.sh sources it to run
+# scripts/fuzz/fuzz_build.sh sources it when LIB_FUZZING_ENGINE is not set, so a
+# build by scripts/fuzz/fuzz.sh or the CI smoke gets the flags OSS-Fuzz's address
+# build gets; scripts/fuzz/oss_fuzz_local.sh sources it to run
 # .clusterfuzzlite/build.sh as the image would. Only the sanitizers the
 # project declares (.clusterfuzzlite/project.yaml) and the coverage build are
 # known here.

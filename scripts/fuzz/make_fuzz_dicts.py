@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
 """Writes the libFuzzer dictionaries in FuzzTesting/ from the schema.
 
+    python3 scripts/fuzz/make_fuzz_dicts.py [OUTPUT_ROOT]
+
+OUTPUT_ROOT (default: the repository) is where FuzzTesting/ starts;
+scripts/codegen/regenerate.py runs it with the rest of the generated files.
+
 FuzzPayload.dict: every field tag of Schemas/imcodec/v1/*.proto (read by
-scripts/schema.py) as its varint bytes. FuzzJSON.dict: every JSON field name, enum value name and the
+scripts/lib/schema.py) as its varint bytes. FuzzJSON.dict: every JSON field name, enum value name and the
 JSON punctuation. FuzzFrame.dict and FuzzStream.dict: frame header bytes
 (version, flag bytes for every kind, compression and dictionary bit, and
 every shipped dictionary id).
@@ -14,10 +19,10 @@ import re
 import sys
 
 sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
+# scripts/lib: the scripts' shared modules.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
+from schema import ROOT, Schema, varint  # noqa: E402
 
-from schema import Schema, varint  # noqa: E402
-
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 WIRE = {"double": 1, "string": 2, "bytes": 2, "bool": 0, "int32": 0, "uint32": 0, "int64": 0, "uint64": 0}
 
 
@@ -25,7 +30,8 @@ def quoted(data):
     return '"' + "".join("\\x%02X" % b for b in data) + '"'
 
 
-def main():
+def main(root=ROOT):
+    """Writes the dictionaries into FuzzTesting/ under `root` (the repository unless told)."""
     model = Schema.of_package()
     tags, names, values = set(), set(), set()
     for fields in model.messages.values():
@@ -36,13 +42,14 @@ def main():
             names.add(field.name)
     for enum in model.enums.values():
         values.update(enum)
-    out = os.path.join(ROOT, "FuzzTesting")
+    out = os.path.join(root, "FuzzTesting")
+    os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "FuzzPayload.dict"), "w") as f:
-        f.write("# Field tags of Schemas/imcodec/v1/*.proto (scripts/make_fuzz_dicts.py).\n")
+        f.write("# Field tags of Schemas/imcodec/v1/*.proto (scripts/fuzz/make_fuzz_dicts.py).\n")
         for tag in sorted(tags):
             f.write(quoted(bytes(tag)) + "\n")
     with open(os.path.join(out, "FuzzJSON.dict"), "w") as f:
-        f.write("# JSON names of Schemas/imcodec/v1/*.proto (scripts/make_fuzz_dicts.py).\n")
+        f.write("# JSON names of Schemas/imcodec/v1/*.proto (scripts/fuzz/make_fuzz_dicts.py).\n")
         for name in sorted(names | values):
             f.write('"\\"%s\\""\n' % name)
         for token in ["{", "}", "[", "]", ":", ",", "null", "true", "false", "\\\"NaN\\\"", "-0", "1e308",
@@ -54,7 +61,7 @@ def main():
     rest_names = set(re.findall(r"`([A-Z][A-Za-z_]*)`", rest))
     rest_names.update(re.findall(r"`([A-Z][A-Za-z_]*)` →", rest))
     with open(os.path.join(out, "FuzzREST.dict"), "w") as f:
-        f.write("# REST keys and MsgTypes named in Sources/IMCodecREST/IMCodecREST.docc/REST.md (scripts/make_fuzz_dicts.py).\n")
+        f.write("# REST keys and MsgTypes named in Sources/IMCodecREST/IMCodecREST.docc/REST.md (scripts/fuzz/make_fuzz_dicts.py).\n")
         for name in sorted(rest_names):
             f.write('"\\"%s\\""\n' % name)
         for token in ["{", "}", "[", "]", ":", ",", "null", "true", "false", "-0", "4294967295", "4294967296",
@@ -70,12 +77,12 @@ def main():
                 header.append(bytes([1, flags] + ([] if dictionary is None else list(varint(dictionary)))))
     for name in ("FuzzFrame.dict", "FuzzStream.dict"):
         with open(os.path.join(out, name), "w") as f:
-            f.write("# Frame header starts: version, flags, dictionary id (scripts/make_fuzz_dicts.py).\n")
+            f.write("# Frame header starts: version, flags, dictionary id (scripts/fuzz/make_fuzz_dicts.py).\n")
             for start in header:
                 f.write(quoted(start) + "\n")
             f.write(quoted(bytes([0xFF, 0xFF, 0xFF, 0xFF, 0x0F])) + "\n")
     with open(os.path.join(out, "FuzzReference.dict"), "w") as f:
-        f.write("# Field tags and frame header starts (scripts/make_fuzz_dicts.py).\n")
+        f.write("# Field tags and frame header starts (scripts/fuzz/make_fuzz_dicts.py).\n")
         for tag in sorted(tags):
             f.write(quoted(bytes(tag)) + "\n")
         for start in header:
@@ -83,4 +90,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1] if len(sys.argv) > 1 else ROOT)
