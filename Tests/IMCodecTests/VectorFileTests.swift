@@ -75,7 +75,9 @@ import Testing
         for path in made {
             let fresh = try Data(contentsOf: scratch.appendingPathComponent(path))
             let stored = try Data(contentsOf: URL(fileURLWithPath: Self.directory).appendingPathComponent(path))
-            #expect(fresh == stored, "Vectors/\(path) differs from what the scripts make; run scripts/vectors/make_vectors.py")
+            #expect(
+                fresh == stored,
+                "Vectors/\(path) differs from what the scripts make; run scripts/vectors/make_vectors.py")
         }
     }
 
