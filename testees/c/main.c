@@ -202,7 +202,7 @@ static int answer_status(answer *a, imcodec_ref_status status, const imcodec_ref
         /* A valid value protobuf-c cannot represent is a failure of this
            implementation, not an unsupported operation: it is answered as a
            runtime error and listed in the committed failure list
-           (Sources/IMCodecCTestee/failure-list.txt) with its reason. */
+           (testees/c/failure-list.txt) with its reason. */
         a->response.result_case = IMCODEC__TESTEE__V1__RESPONSE__RESULT_RUNTIME_ERROR;
         a->response.runtime_error = err->path[0] != '\0' ? format_text(a, "%s at %s", err->reason, err->path)
                                                          : format_text(a, "%s", err->reason);
