@@ -120,6 +120,27 @@ public struct CompressionPolicy: Hashable, Sendable {
     /// A policy that never compresses: every frame stores its payload.
     public static let disabled = CompressionPolicy(threshold: .max)
 
+    /// A policy for `algorithm` at `level`, or at the default level of the
+    /// algorithm's public constructor when `level` is `nil` (deflate's of
+    /// ``init(threshold:level:dictionary:)``, zstd's of
+    /// ``zstd(level:dictionary:threshold:)``): what `imcodec encode
+    /// --compression --level` and the testee protocol's `encode_frame` ask
+    /// for, so that neither writes a default of its own.
+    ///
+    /// - Parameters:
+    ///   - algorithm: The compression.
+    ///   - level: A level of `algorithm.levels`, or `nil` for the default.
+    ///   - threshold: Payloads shorter than this are stored uncompressed.
+    ///   - dictionary: The preset dictionary to use, or `nil`.
+    package init(algorithm: Algorithm, level: Int?, threshold: Int, dictionary: PresetDictionary?) {
+        switch algorithm {
+        case .deflate:
+            self.init(threshold: threshold, level: level ?? Self.default.level, dictionary: dictionary)
+        case .zstd:
+            self = .zstd(level: level ?? Self.zstd().level, dictionary: dictionary, threshold: threshold)
+        }
+    }
+
     /// Whether a payload of `length` bytes is worth an attempt to deflate.
     ///
     /// Deflate needs at least 2 bytes even for an empty payload (zstd 5), so
