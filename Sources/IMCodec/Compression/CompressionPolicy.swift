@@ -84,7 +84,7 @@ public struct CompressionPolicy: Hashable, Sendable {
     ///   - level: The zlib level, 0...9.
     ///   - dictionary: The preset dictionary to use, or `nil`.
     public init(threshold: Int = 256, level: Int = 6, dictionary: PresetDictionary? = nil) {
-        precondition((0...9).contains(level), "zlib levels are 0...9")
+        precondition(Algorithm.deflate.levels.contains(level), "zlib levels are 0...9")
         self.threshold = threshold
         self.level = level
         self.dictionary = dictionary
@@ -107,7 +107,7 @@ public struct CompressionPolicy: Hashable, Sendable {
     public static func zstd(
         level: Int = 3, dictionary: PresetDictionary? = .zstdMessages, threshold: Int = 0
     ) -> CompressionPolicy {
-        precondition((1...19).contains(level), "zstd levels are 1...19")
+        precondition(Algorithm.zstd.levels.contains(level), "zstd levels are 1...19")
         var policy = CompressionPolicy(threshold: threshold, level: 6, dictionary: dictionary)
         policy.algorithm = .zstd
         policy.level = level
