@@ -15,7 +15,8 @@ struct EncodeCommand: ParsableCommand {
             as a stream.
 
             Compression: by default ('--compression auto') a payload of at least \
-            --threshold bytes (256) is deflated at --level (6) and kept compressed \
+            --threshold bytes (\(CompressionPolicy.default.threshold)) is deflated at \
+            --level (\(CompressionPolicy.default.level)) and kept compressed \
             only when that makes it smaller; '--compression none' stores every \
             payload; '--threshold 0' tries every payload. --dictionary 1 or 2 primes \
             deflate with a shipped IM dictionary; readers need no option for it.

@@ -68,7 +68,7 @@ struct ValidateCommand: ParsableCommand {
         let reports = files.map { check(file: $0, limits: limits) }
         switch format {
         case .text: printText(reports)
-        case .json: print(ValidationReport.json(reports, profile: profile.rawValue))
+        case .json: print(ValidationReport.json(reports, profile: profile.name))
         }
         if reports.contains(where: { $0.failure != nil }) {
             throw ExitCode(2)

@@ -1305,9 +1305,9 @@ static void visit_event(run *r, const Imcodec__V1__Event *event) {
 
 const imcodec_ref_validation_limits *imcodec_ref_validation_profile(const char *name) {
     if (name == NULL) return NULL;
-    /* "seed" is the sdk-guide profile's earlier name, still accepted. */
-    if (strcmp(name, "sdk-guide") == 0 || strcmp(name, "seed") == 0) return &imcodec_ref_validation_sdk_guide;
-    if (strcmp(name, "current") == 0) return &imcodec_ref_validation_current;
+    for (size_t i = 0; i < IMCODEC_REF_VALIDATION_PROFILE_NAME_COUNT; i++)
+        if (strcmp(name, imcodec_ref_validation_profile_names[i].name) == 0)
+            return imcodec_ref_validation_profile_names[i].limits;
     return NULL;
 }
 

@@ -24,11 +24,12 @@ LAYERS = [
     ("system and C", ["CZlib", "CZstd", "CLibDeflate", "CProtobufC", "CIMCodecCRC32", "CIMCodecUTF8"]),
     ("codec", ["IMCodec", "IMCodecReference"]),
     ("formats, protocol and transports", ["IMCodecREST", "IMCodecTestee", "IMCodecNIO", "IMCodecTraffic",
-                                          "IMCodecOracle", "CReferenceChecks", "IMCodecCTestee"]),
+                                          "IMCodecOracle", "CReferenceChecks"]),
     ("validation", ["IMCodecValidation"]),
     ("conformance", ["IMCodecConformance"]),
-    ("tools and tests", ["IMCodecCLI", "IMCodecDevTools", "IMCodecTestSupport"]),
-    ("test suites", ["IMCodecTests"]),
+    ("tools and tests", ["IMCodecCLI", "imcodec-devtools", "IMCodecTestSupport"]),
+    ("test suites", ["IMCodecTests", "IMCodecRESTTests", "IMCodecValidationTests", "IMCodecConformanceTests",
+                     "IMCodecCLITests", "IMCodecDifferentialTests"]),
 ]
 # Targets that must not reach swift-protobuf or the oracle, even indirectly.
 WITHOUT_PROTOBUF = ["IMCodec", "IMCodecREST", "IMCodecValidation", "IMCodecTestee", "IMCodecConformance",

@@ -150,21 +150,31 @@ def gen_validation(decl):
     for limit in limits:
         if limit.value("current") != limit.value("sdk-guide"):
             out.append("        limits.%s = %s" % (limit.name, swift_value(limit, limit.value("current"))))
+    aliases = "; ".join("`%s`, the earlier name of `%s`" % kv for kv in constraints.PROFILE_ALIASES.items())
     out.append("        return limits\n    }()\n\n"
                "    /// The names of the profiles, as the CLI's `--profile` spells them.\n"
                "    public static let profileNames: [String] = [%s]\n\n"
+               "    /// Every name a profile answers to, with the profile's own name and\n"
+               "    /// its limits: the ``profileNames`` and the earlier names still\n"
+               "    /// accepted:\n"
+               "    /// %s.\n"
+               "    ///\n"
+               "    /// The CLI's `--profile` reads it; the C reference's\n"
+               "    /// `imcodec_ref_validation_profile_names` is the same table.\n"
+               "    package static let profilesByName: [String: (name: String, limits: ValidationLimits)] = [\n"
+               "%s"
+               "    ]\n\n"
                "    /// Looks up a profile by name.\n"
                "    ///\n"
-               "    /// - Parameter name: `sdk-guide` or `current`; `seed`, the earlier\n"
-               "    ///   name of `sdk-guide`, is accepted too.\n"
+               "    /// - Parameter name: One of ``profileNames``, or an earlier name of\n"
+               "    ///   one (%s).\n"
                "    /// - Returns: The profile, or `nil` for any other name.\n"
                "    public static func profile(named name: String) -> ValidationLimits? {\n"
-               "        switch name {\n"
-               "        case \"sdk-guide\", \"seed\": sdkGuide\n"
-               "        case \"current\": current\n"
-               "        default: nil\n"
-               "        }\n"
-               "    }\n" % ", ".join('"%s"' % p for p in constraints.PROFILES))
+               "        profilesByName[name]?.limits\n"
+               "    }\n" % (", ".join('"%s"' % p for p in constraints.PROFILES), aliases,
+                            "".join('        "%s": ("%s", %s),\n' % (n, p, swift_profile(p))
+                                    for n, p in constraints.profile_names()),
+                            aliases))
     guide_types = decl.limit("groupTypes").value("sdk-guide")
     platforms = decl.limit("operatorPlatforms").value("sdk-guide")
     out.append("    /// The group types the SDK guides name.")
@@ -287,8 +297,30 @@ def gen_c(decl):
     for profile in constraints.PROFILES:
         out.append("/** The %s profile. */" % profile)
         out.append("extern const imcodec_ref_validation_limits imcodec_ref_validation_%s;" % c_name(profile))
-    out += ["", "#endif"]
+    out += ["", "/** A name a profile answers to: its own, or an earlier one still accepted. */",
+            "typedef struct imcodec_ref_validation_profile_name {",
+            "    /* The name asked for. */",
+            "    const char *name;",
+            "    /* The profile's own name. */",
+            "    const char *profile;",
+            "    /* The profile's limits. */",
+            "    const imcodec_ref_validation_limits *limits;",
+            "} imcodec_ref_validation_profile_name;", "",
+            "/* The names of the profiles, as the CLI's --profile spells them, for messages. */",
+            "#define IMCODEC_REF_VALIDATION_PROFILE_LIST \"%s\"" % ", ".join(constraints.PROFILES), "",
+            "/** Every name a profile answers to: each profile, then its earlier names (%s). */"
+            % "; ".join("%s for %s" % kv for kv in constraints.PROFILE_ALIASES.items()),
+            "#define IMCODEC_REF_VALIDATION_PROFILE_NAME_COUNT %d" % len(constraints.profile_names()),
+            "extern const imcodec_ref_validation_profile_name "
+            "imcodec_ref_validation_profile_names[IMCODEC_REF_VALIDATION_PROFILE_NAME_COUNT];",
+            "", "#endif"]
     return "\n".join(out) + "\n"
+
+
+def swift_profile(profile):
+    """A profile's name as its `ValidationLimits` member: `sdk-guide` is `sdkGuide`."""
+    first, *rest = profile.split("-")
+    return first + "".join(w.capitalize() for w in rest)
 
 
 def c_name(profile):
@@ -328,6 +360,10 @@ def gen_c_tables(decl):
         out.append("const imcodec_ref_validation_limits imcodec_ref_validation_%s = {" % c_name(profile))
         out += inits
         out += ["};", ""]
+    out.append("const imcodec_ref_validation_profile_name "
+               "imcodec_ref_validation_profile_names[IMCODEC_REF_VALIDATION_PROFILE_NAME_COUNT] = {")
+    out += ['    {"%s", "%s", &imcodec_ref_validation_%s},' % (n, p, c_name(p)) for n, p in constraints.profile_names()]
+    out += ["};", ""]
     return "\n".join(out)
 
 

@@ -20,6 +20,17 @@ it at a modified copy).
 from schema import ROOT, descriptor_set, fields  # noqa: F401 (ROOT and descriptor_set for the scripts)
 
 PROFILES = ("sdk-guide", "current")
+# The earlier names a profile still answers to, wherever a profile is named:
+# the CLI's --profile, the testee protocol's validate requests,
+# ValidationLimits.profile(named:) and the C reference's
+# imcodec_ref_validation_profile all read the table generated from this
+# (Sources/IMCodec/IMCodec.docc/Migration.md, "The seed profile is sdk-guide").
+PROFILE_ALIASES = {"seed": "sdk-guide"}
+
+
+def profile_names():
+    """Every name a profile answers to, as (name, profile): each profile, then its earlier names."""
+    return [(n, p) for p in PROFILES for n in [p] + [a for a, q in PROFILE_ALIASES.items() if q == p]]
 OPTION_NUMBER = 51870  # (imcodec.constraints.v1.field) and (.message)
 MEASURES = {
     0: "unspecified", 1: "utf8_bytes", 2: "utf16_units", 3: "entries", 4: "value", 5: "flag",

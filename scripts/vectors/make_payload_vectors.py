@@ -6,7 +6,7 @@ Every expectation comes from the documents, through scripts/vectors/common.py
 (a small canonical encoder and proto3 JSON printer written from
 Sources/IMCodec/IMCodec.docc/Payloads.md and the proto3 JSON mapping), or is built byte by byte below
 with the reason in the case's comment. `swift test` re-derives every payload
-expectation with swift-protobuf (Tests/IMCodecTests/VectorOracleTests.swift),
+expectation with swift-protobuf (Tests/IMCodecDifferentialTests/VectorOracleTests.swift),
 so neither this script nor the library under test is trusted alone.
 
 Run from anywhere: python3 scripts/vectors/make_payload_vectors.py

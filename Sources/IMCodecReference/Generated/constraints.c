@@ -78,3 +78,9 @@ const imcodec_ref_validation_limits imcodec_ref_validation_current = {
     .has_max_profile_string_bytes = 1, .max_profile_string_bytes = 500,
     .has_max_user_id_bytes = 1, .max_user_id_bytes = 32,
 };
+
+const imcodec_ref_validation_profile_name imcodec_ref_validation_profile_names[IMCODEC_REF_VALIDATION_PROFILE_NAME_COUNT] = {
+    {"sdk-guide", "sdk-guide", &imcodec_ref_validation_sdk_guide},
+    {"seed", "sdk-guide", &imcodec_ref_validation_sdk_guide},
+    {"current", "current", &imcodec_ref_validation_current},
+};

@@ -157,4 +157,21 @@ extern const imcodec_ref_validation_limits imcodec_ref_validation_sdk_guide;
 /** The current profile. */
 extern const imcodec_ref_validation_limits imcodec_ref_validation_current;
 
+/** A name a profile answers to: its own, or an earlier one still accepted. */
+typedef struct imcodec_ref_validation_profile_name {
+    /* The name asked for. */
+    const char *name;
+    /* The profile's own name. */
+    const char *profile;
+    /* The profile's limits. */
+    const imcodec_ref_validation_limits *limits;
+} imcodec_ref_validation_profile_name;
+
+/* The names of the profiles, as the CLI's --profile spells them, for messages. */
+#define IMCODEC_REF_VALIDATION_PROFILE_LIST "sdk-guide, current"
+
+/** Every name a profile answers to: each profile, then its earlier names (seed for sdk-guide). */
+#define IMCODEC_REF_VALIDATION_PROFILE_NAME_COUNT 3
+extern const imcodec_ref_validation_profile_name imcodec_ref_validation_profile_names[IMCODEC_REF_VALIDATION_PROFILE_NAME_COUNT];
+
 #endif

@@ -179,7 +179,10 @@ imcodec_ref_status imcodec_ref_decode_payload(imcodec_ref_kind kind, const unsig
  */
 typedef struct imcodec_ref_validation_limits imcodec_ref_validation_limits;
 
-/** The profile named "sdk-guide" (or "seed", its earlier name) or "current"; NULL for any other name. */
+/**
+ * The profile a name in imcodec_ref_validation_profile_names (Generated/constraints.h)
+ * names: "sdk-guide" (or "seed", its earlier name) or "current"; NULL for any other name.
+ */
 const imcodec_ref_validation_limits *imcodec_ref_validation_profile(const char *name);
 
 /**

@@ -176,17 +176,26 @@ extension ValidationLimits {
     /// The names of the profiles, as the CLI's `--profile` spells them.
     public static let profileNames: [String] = ["sdk-guide", "current"]
 
+    /// Every name a profile answers to, with the profile's own name and
+    /// its limits: the ``profileNames`` and the earlier names still
+    /// accepted:
+    /// `seed`, the earlier name of `sdk-guide`.
+    ///
+    /// The CLI's `--profile` reads it; the C reference's
+    /// `imcodec_ref_validation_profile_names` is the same table.
+    package static let profilesByName: [String: (name: String, limits: ValidationLimits)] = [
+        "sdk-guide": ("sdk-guide", sdkGuide),
+        "seed": ("sdk-guide", sdkGuide),
+        "current": ("current", current),
+    ]
+
     /// Looks up a profile by name.
     ///
-    /// - Parameter name: `sdk-guide` or `current`; `seed`, the earlier
-    ///   name of `sdk-guide`, is accepted too.
+    /// - Parameter name: One of ``profileNames``, or an earlier name of
+    ///   one (`seed`, the earlier name of `sdk-guide`).
     /// - Returns: The profile, or `nil` for any other name.
     public static func profile(named name: String) -> ValidationLimits? {
-        switch name {
-        case "sdk-guide", "seed": sdkGuide
-        case "current": current
-        default: nil
-        }
+        profilesByName[name]?.limits
     }
 
     /// The group types the SDK guides name.

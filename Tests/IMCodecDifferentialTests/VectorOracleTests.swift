@@ -1,6 +1,7 @@
 import Foundation
 import IMCodecConformance
 import IMCodecOracle
+import IMCodecTestSupport
 import SwiftProtobuf
 import Testing
 

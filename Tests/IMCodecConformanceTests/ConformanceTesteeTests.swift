@@ -1,5 +1,6 @@
 import Foundation
 import IMCodecConformance
+import IMCodecTestSupport
 import Testing
 
 /// The runner against testee processes: fakes that answer one case wrongly,

@@ -1,4 +1,5 @@
 import IMCodec
+import IMCodecTestSupport
 import IMCodecValidation
 import Testing
 

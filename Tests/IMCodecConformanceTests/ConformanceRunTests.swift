@@ -1,5 +1,6 @@
 import Foundation
 import IMCodecConformance
+import IMCodecTestSupport
 import Testing
 
 /// The bundled vectors against the library in this process: what

@@ -10,6 +10,7 @@
  * for a request it cannot handle, including valid values protobuf-c cannot
  * represent (listed in failure-list.txt beside this file).
  */
+#include "constraints.h"
 #include "imcodec/testee/v1/testee.pb-c.h"
 #include "imcodec_ref.h"
 
@@ -202,7 +203,7 @@ static int answer_status(answer *a, imcodec_ref_status status, const imcodec_ref
         /* A valid value protobuf-c cannot represent is a failure of this
            implementation, not an unsupported operation: it is answered as a
            runtime error and listed in the committed failure list
-           (Sources/IMCodecCTestee/failure-list.txt) with its reason. */
+           (testees/c/failure-list.txt) with its reason. */
         a->response.result_case = IMCODEC__TESTEE__V1__RESPONSE__RESULT_RUNTIME_ERROR;
         a->response.runtime_error = err->path[0] != '\0' ? format_text(a, "%s at %s", err->reason, err->path)
                                                          : format_text(a, "%s", err->reason);
@@ -433,7 +434,8 @@ static void validate(answer *a, const Imcodec__Testee__V1__ValidateRequest *op, 
     const imcodec_ref_validation_limits *profile = imcodec_ref_validation_profile(op->profile);
     if (profile == NULL) {
         a->response.result_case = IMCODEC__TESTEE__V1__RESPONSE__RESULT_RUNTIME_ERROR;
-        a->response.runtime_error = format_text(a, "unknown profile \"%s\"; known: sdk-guide (or seed, its earlier name), current", op->profile);
+        a->response.runtime_error = format_text(a, "unknown profile \"%s\"; known: %s", op->profile,
+                                                  IMCODEC_REF_VALIDATION_PROFILE_LIST);
         return;
     }
     imcodec_ref_status st = imcodec_ref_validate_payload((imcodec_ref_kind)op->kind, op->payload.data,

@@ -1,5 +1,6 @@
 import Foundation
 import IMCodec
+import IMCodecTestSupport
 import Testing
 
 /// The `imcodec` executable, run as a user runs it: arguments, standard
@@ -217,8 +218,8 @@ import Testing
     }
 
     @Test func decodingABombPeaksUnder64MiB() throws {
-        let bomb = FrameBombTests.zeroBomb(mebibytes: 1024).stream
-        let frame = FrameBombTests.frame(body: bomb, declaring: UInt64(DecodingLimits.default.maxInflatedBytes))
+        let bomb = DeflateBomb.zeros(mebibytes: 1024).stream
+        let frame = DeflateBomb.frame(body: bomb, declaring: UInt64(DecodingLimits.default.maxInflatedBytes))
         let result = try ChildProcess.run(
             executable: Self.binary, arguments: ["decode", try file(frame)], measuringMemory: true)
         #expect(result.status == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import IMCodecConformance
+import IMCodecTestSupport
 import Testing
 
 #if canImport(FoundationXML)

@@ -1,6 +1,6 @@
 import Foundation
 import IMCodecConformance
-import IMCodecOracle
+import IMCodecTestSupport
 import IMCodecTestee
 import Testing
 

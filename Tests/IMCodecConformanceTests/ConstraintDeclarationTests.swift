@@ -1,6 +1,7 @@
 import Foundation
 import IMCodec
 import IMCodecConformance
+import IMCodecTestSupport
 import IMCodecValidation
 import Testing
 

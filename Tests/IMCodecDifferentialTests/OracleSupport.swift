@@ -130,10 +130,3 @@ func schemaFields(protoFile path: String, package: String) throws -> [String: [I
     }
     return result
 }
-
-/// The directory of the repository, found from this file's path.
-let repositoryRoot: String = {
-    var components = #filePath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-    components.removeLast(3)
-    return components.joined(separator: "/")
-}()

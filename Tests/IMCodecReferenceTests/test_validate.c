@@ -5,6 +5,7 @@
 #include "constraints.h"
 #include "test_util.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Validates and checks the findings' codes and paths ("code@path" joined by spaces). */

@@ -1,5 +1,6 @@
 import Foundation
 import IMCodecConformance
+import IMCodecTestSupport
 import Testing
 
 /// The bundled vector files follow their schema, cover what issue 5 asks
