@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Proves the committed generated code matches Schemas/: regenerates the Swift
-# model and codecs (scripts/generate_swift.py), the protoc-c output and the
-# Python testee's protoc output into a temporary folder and compares them with
-# the committed files. The
+# model and codecs (scripts/generate_swift.py), the protoc-c output, the
+# Python testee's protoc output and the JavaScript codec
+# (scripts/codegen/generate_js.py) into a temporary folder and compares them
+# with the committed files. The
 # swift-protobuf oracle is not rebuilt here (that needs protoc-gen-swift, built
 # by scripts/regenerate.sh); the oracle tests compare it with the schema.
 set -euo pipefail
@@ -46,6 +47,10 @@ if [ -d testees/python/generated ]; then
     protoc -ISchemas --python_out="$tmp/python" "${protos[@]}" "$options"
     diff -r -x __pycache__ "$tmp/python" testees/python/generated || status=1
 fi
+# The JavaScript implementation's generated code (scripts/codegen/generate_js.py).
+python3 scripts/codegen/generate_js.py "$tmp/descriptors" "$tmp"
+diff -r "$tmp/js/generated" js/generated || status=1
+
 if [ "$status" -ne 0 ]; then
     echo "generated code differs from Schemas/: run scripts/regenerate.sh" >&2
     exit 1

@@ -5,6 +5,8 @@
 #   Sources/IMCodecReference/Generated  protoc-c output for the C reference
 #   testees/python/generated          protoc's Python output for the Python testee
 #   limit tables and docs/LIMITS.md   scripts/generate_constraints.py
+#   js/generated                      the JavaScript codec, limits and dictionaries
+#                                     (scripts/codegen/generate_js.py)
 # Needs protoc and protoc-c (Debian: protobuf-compiler, protobuf-c-compiler) and
 # python3. protoc-gen-swift is built from the swift-protobuf dependency on first
 # use (about a minute) into .build-plugin; set PROTOC_GEN_SWIFT to use another.
@@ -48,3 +50,7 @@ trap 'rm -f "$descriptors"' EXIT
 protoc -ISchemas --include_source_info --descriptor_set_out="$descriptors" "${protos[@]}"
 python3 scripts/generate_swift.py "$descriptors"
 python3 scripts/generate_constraints.py
+
+# The JavaScript implementation (js/): its payload codec and the testee
+# protocol's messages, the decoding limits' defaults and the dictionaries.
+python3 scripts/codegen/generate_js.py "$descriptors"
