@@ -7,7 +7,9 @@ in Debian's chromium driven by Playwright, and checks:
 
 1. what the page's platform offers: DecompressionStream and CompressionStream
    take 'deflate-raw', DecompressionStream refuses 'zstd', and js/'s platform
-   deflate in a page is Compression Streams without preset dictionaries;
+   deflate in a page is Compression Streams without preset dictionaries; and
+   that Compression Streams and pako give step 5's codes in the documented
+   order (the table of js/test/deflate-cases.js);
 2. with pako beside the page, every payload, frame, stream and
    frame-encoding vector ends in the page exactly as under Node
    (`node js/test/run-vectors.js`): the same cases pass, and the others fail
@@ -175,6 +177,10 @@ def main():
             check("this Chromium's DecompressionStream refuses zstd", not facts["decompressZstd"])
             check("js/ in a page uses Compression Streams, which take no preset dictionary",
                   facts["platformDeflate"] == "compression-streams" and not facts["platformDictionaries"])
+
+            table = page.evaluate("window.imcodec.deflateTable()")
+            check("Compression Streams and pako inflate, overflow and break in the documented order "
+                  "(js/test/deflate-cases.js)", not table["wrong"], "; ".join(table["wrong"]))
 
             with_pako = page.evaluate("(paths) => window.imcodec.runSuite(paths, {pako: true})", paths)
             print("chromium, %s: %s (%.1f s)" % (with_pako["deflate"], json.dumps(with_pako["counts"]),

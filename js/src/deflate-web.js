@@ -59,15 +59,19 @@ async function deflateStreams(payload) {
     return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
-// One pass of a body through DecompressionStream, in the given pieces. The
-// output of each piece is read before the next piece is inflated (the
-// stream's backpressure holds it), so an overflow is found at the first piece
-// that makes more than `length` bytes. A piece the decompressor refuses takes
-// its own output with it.
-async function pass(body, length, pieces) {
+// One pass of a body through DecompressionStream, in the given pieces, its
+// output counted as it comes and the pass stopped as soon as it passes
+// `length` bytes. In a TransformStream as the standard defines it (Chromium's)
+// the output of each piece is read before the next piece is inflated, so an
+// overflow is found at the first piece that makes more than `length` bytes;
+// a piece the decompressor refuses takes its own output with it.
+async function pass(pieces, length, options = { close: true }) {
     const stream = new DecompressionStream("deflate-raw");
     const writer = stream.writable.getWriter();
     const reader = stream.readable.getReader();
+    // The error that breaks a stream also rejects these; it is read below.
+    writer.closed.catch(() => {});
+    reader.closed.catch(() => {});
     const chunks = [];
     let total = 0;
     let overflow = false;
@@ -83,26 +87,33 @@ async function pass(body, length, pieces) {
             }
             chunks.push(value);
         }
-    })();
+    })().catch(() => {
+        // The error that breaks the stream; the writer's side tells it.
+    });
     let broken = -1;
     let truncated = false;
     let index = 0;
     try {
         for (; index < pieces.length; index++) await writer.write(pieces[index]);
-        try {
-            await writer.close();
-        } catch {
-            truncated = true;
+        if (options.close) {
+            try {
+                await writer.close();
+            } catch {
+                truncated = true;
+            }
+        } else {
+            // A prefix is not closed (the end of the input would break it):
+            // the output of the last piece, queued when its write is done, is
+            // counted by the reads that run before the next task.
+            await new Promise((resolve) => setTimeout(resolve, 0));
+            if (!overflow) await reader.cancel();
         }
     } catch {
         broken = index;
     }
-    try {
-        await reading;
-    } catch {
-        // The error that broke the stream, already noted by the writer.
-    }
-    return { overflow, broken, truncated, chunks, total };
+    await reading;
+    const complete = !overflow && broken < 0 && !truncated;
+    return { overflow, broken, truncated, complete, chunks, total };
 }
 
 function split(bytes, size) {
@@ -111,26 +122,67 @@ function split(bytes, size) {
     return pieces;
 }
 
+// Whether this platform's DecompressionStream refuses bytes after the end of
+// a raw deflate stream, as the Compression Streams standard asks (Chromium
+// does; Node 20's does not): "03 00" is a complete empty stream, and a third
+// byte is left over. Asked once.
+let refusesTrailing;
+
+function detectsTrailingBytes() {
+    refusesTrailing ??= pass([new Uint8Array([0x03, 0x00, 0x00])], 0).then(
+        (result) => !result.complete,
+    );
+    return refusesTrailing;
+}
+
 async function inflateStreams(body, length) {
-    const pieces = split(body, PIECE);
-    const first = await pass(body, length, pieces);
+    const first = await pass(split(body, PIECE), length);
     if (first.overflow) throw payloadTooLong();
-    if (first.broken >= 0) {
-        // Inflate again up to the piece that broke (it made at most `length`
-        // bytes), then that piece a byte at a time: an overflow before the
-        // byte that breaks the stream is still found first.
-        const start = first.broken * PIECE;
-        const retry = [];
-        if (start > 0) retry.push(body.subarray(0, start));
-        const end = Math.min(start + PIECE, body.length);
-        for (let at = start; at < end; at++) retry.push(body.subarray(at, at + 1));
-        const second = await pass(body, length, retry);
-        if (second.overflow) throw payloadTooLong();
-        throw deflateError("the body is not a raw deflate stream that ends at the end of the body");
+    if (!first.complete) {
+        // Broken or cut short (some platforms report a break only when the
+        // input is closed): was more than `length` made before the break?
+        const end = first.broken >= 0 ? Math.min(body.length, (first.broken + 1) * PIECE) : body.length;
+        if (await overflowsBeforeBreaking(body, length, end)) throw payloadTooLong();
+        throw deflateError(
+            first.broken >= 0 || !first.truncated
+                ? "the body is not a raw deflate stream that ends at the end of the body"
+                : "the deflate stream is broken or ends before its final block",
+        );
     }
-    if (first.truncated) throw deflateError("the deflate stream ends before its final block");
+    // Without the platform's help, a stream that ends before the body does
+    // is one that the body without its last byte completes already.
+    if (body.length > 0 && !(await detectsTrailingBytes())) {
+        const shorter = body.subarray(0, body.length - 1);
+        if ((await pass(split(shorter, PIECE), length)).complete) {
+            throw deflateError("the deflate stream ends before the body does");
+        }
+    }
     if (first.total < length) throw payloadTooShort(first.total, length);
     return joinChunks(first.chunks, first.total);
+}
+
+// Whether a broken stream makes more than `length` bytes before the point
+// where it breaks, which lies within body[0, end): body[0, end) itself when
+// it does not break, else the longest prefix that
+// inflates without an error (a prefix only ends early) is found by bisection,
+// each prefix in a pass of its own, and its output compared with the payload
+// length. A pass that breaks may lose the output of its last pieces; one that
+// does not break has counted all of it.
+async function overflowsBeforeBreaking(body, length, end) {
+    const attempt = (n) => pass(split(body.subarray(0, n), PIECE), length, { close: false });
+    const whole = await attempt(end);
+    if (whole.overflow) return true;
+    if (whole.broken < 0) return false;
+    let good = 0;
+    let bad = end;
+    while (bad - good > 1) {
+        const middle = (good + bad) >>> 1;
+        const result = await attempt(middle);
+        if (result.overflow) return true;
+        if (result.broken >= 0) bad = middle;
+        else good = middle;
+    }
+    return false;
 }
 
 // pako inflates into chunks of `length + 1` bytes and hands each to onData

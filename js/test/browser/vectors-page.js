@@ -7,7 +7,9 @@
 import { decodeFrame, platformDeflate, readFrameHeader } from "../../src/index.js";
 import { webDeflate } from "../../src/deflate-web.js";
 import { handle } from "../../../testees/js/handler.mjs";
+import { runDeflateCases } from "../deflate-cases.js";
 import { runVectors } from "../vectors.js";
+import { loadDictionary } from "../../generated/dictionaries.js";
 
 function accepts(make) {
     try {
@@ -55,5 +57,19 @@ async function runSuite(paths, options) {
     return { deflate: deflate.name, seconds, ...result };
 }
 
-window.imcodec = { platformFacts, runSuite };
+/**
+ * Runs the deflate table of js/test/deflate-cases.js with Compression Streams
+ * and with pako.
+ * @returns {Promise<{cases: number, wrong: string[]}>} The cases that end otherwise.
+ */
+async function deflateTable() {
+    const pako = await import("/vendor/pako.esm.mjs");
+    const wrong = [
+        ...(await runDeflateCases(webDeflate(), null)),
+        ...(await runDeflateCases(webDeflate({ pako }), await loadDictionary(1))),
+    ];
+    return { wrong };
+}
+
+window.imcodec = { platformFacts, runSuite, deflateTable };
 document.getElementById("result").textContent = "ready";
