@@ -13,6 +13,8 @@ recipe into a temporary folder and compares. In order:
 1. protoc reads the schema files into a descriptor set;
 2. scripts/codegen/generate_swift.py: the Swift model and codecs, the testee
    protocol's types, the test support's random values;
+   scripts/codegen/generate_js.py: the JavaScript implementation's codec,
+   testee protocol, limit defaults and dictionaries (js/generated);
 3. scripts/codegen/generate_constraints.py: the limit tables (Swift, C) and
    the tables of docs/LIMITS.md and of two DocC articles;
 4. scripts/codegen/embed_dictionary_swift.py and embed_dictionary_c.py: the
@@ -48,6 +50,7 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "lib"))
 import embed_dictionary_c  # noqa: E402
 import embed_dictionary_swift  # noqa: E402
 import generate_constraints  # noqa: E402
+import generate_js  # noqa: E402
 import generate_swift  # noqa: E402
 import generated  # noqa: E402
 from schema import ROOT  # noqa: E402
@@ -107,6 +110,7 @@ def regenerate(root, oracle):
         descriptors = os.path.join(tmp, "descriptors")
         protoc("--include_source_info", "--descriptor_set_out=" + descriptors, *schema_paths())
         generate_swift.write(descriptors, root)
+        generate_js.write(descriptors, root)
     generate_constraints.write_all(root)
     embed_dictionary_swift.main(root)
     embed_dictionary_c.main(root)

@@ -48,6 +48,7 @@ OUTPUTS = (
     Output("Sources/IMCodecReference/Generated", "folder",
            "protoc-c, generate_constraints.py (constraints.h, constraints.c), embed_dictionary_c.py"),
     Output("testees/python/generated", "folder", "protoc --python_out"),
+    Output("js/generated", "folder", "generate_js.py"),
     Output("docs/LIMITS.md", "file", "generate_constraints.py"),
     Output("Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md", "section",
            "generate_constraints.py (the profile table)"),
