@@ -20,8 +20,8 @@ status=0
 for dir in Sources/IMCodec/Generated Sources/IMCodecValidation/Generated Sources/IMCodecTestee/Generated Sources/IMCodecTestSupport/Generated Sources/IMCodecConformance/Generated; do
     diff -r "$tmp/$dir" "$dir" || status=1
 done
-for file in Sources/IMCodecReference/Generated/constraints.h Sources/IMCodecReference/Generated/constraints.c docs/LIMITS.md Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md \
-    Sources/IMCodec/IMCodec.docc/Limits.md; do
+for file in Sources/IMCodecReference/Generated/constraints.h Sources/IMCodecReference/Generated/constraints.c \
+    docs/spec/limits.md docs/spec/error-and-finding-codes.md; do
     diff "$tmp/$file" "$file" || status=1
 done
 dictionary_ids=()

@@ -6,7 +6,7 @@ Swift or C code:
 
 - the schema by name (field numbers, types, oneofs, enum names), from
   scripts/schema.py, the scripts' one reader of Schemas/;
-- a canonical proto3 encoder from the proto3 JSON form (Sources/IMCodec/IMCodec.docc/Payloads.md,
+- a canonical proto3 encoder from the proto3 JSON form (docs/spec/payloads.md,
   "Canonical encoding"): fields in number order, defaults omitted except a set
   oneof member, messages written when present, negative int32 as 10-byte
   varints, doubles compared with their bit pattern (so -0.0 is written);

@@ -4,7 +4,7 @@
 #   Sources/IMCodec/Generated         the schema-specialised Swift model and codecs
 #   Sources/IMCodecReference/Generated  protoc-c output for the C reference
 #   testees/python/generated          protoc's Python output for the Python testee
-#   limit tables and docs/LIMITS.md   scripts/generate_constraints.py
+#   limit tables, FindingCode and docs/spec/limits.md   scripts/generate_constraints.py
 # Needs protoc and protoc-c (Debian: protobuf-compiler, protobuf-c-compiler) and
 # python3. protoc-gen-swift is built from the swift-protobuf dependency on first
 # use (about a minute) into .build-plugin; set PROTOC_GEN_SWIFT to use another.

@@ -6,7 +6,7 @@ import Testing
 /// ``FieldPath``: the text of hand-written component lists, the operations
 /// that build paths, the REST mapping on components, and the components that
 /// errors and findings of real decodes and validations carry. Expected texts
-/// are written by hand from Sources/IMCodec/IMCodec.docc/Payloads.md ("Paths") and Sources/IMCodecREST/IMCodecREST.docc/REST.md.
+/// are written by hand from docs/spec/payloads.md ("Paths") and Sources/IMCodecREST/IMCodecREST.docc/REST.md.
 @Suite struct FieldPathTests {
     // MARK: Text form
 
