@@ -811,7 +811,8 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         var cCodes: Set<String> = []
         for piece in c.split(separator: "\"") {
             let parts = piece.split(separator: ".", omittingEmptySubsequences: false)
-            if parts.count >= 2, ["limit", "rule", "range", "format", "enum", "code"].contains(String(parts[0])),
+            if parts.count >= 2, !parts.contains(where: \.isEmpty),
+                ["limit", "rule", "range", "format", "enum", "code"].contains(String(parts[0])),
                 piece.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "." || $0 == "-" })
             {
                 cCodes.insert(String(piece))
