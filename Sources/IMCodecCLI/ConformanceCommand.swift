@@ -12,7 +12,7 @@ struct ConformanceCommand: ParsableCommand {
             Runs every case of the vector files (Vectors/README.md) against the \
             imcodec Swift library in this process, or, with --testee, against \
             another implementation driven over the testee protocol \
-            (Sources/IMCodecTestee/IMCodecTestee.docc/WritingATestee.md): the command is started once under /bin/sh and \
+            (docs/spec/testee-protocol.md): the command is started once under /bin/sh and \
             requests are streamed to it. A case that takes longer than --timeout \
             fails and the testee is killed and restarted for the remaining cases; \
             a testee that crashes is restarted too.

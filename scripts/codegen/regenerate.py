@@ -16,7 +16,8 @@ recipe into a temporary folder and compares. In order:
    scripts/codegen/generate_js.py: the JavaScript implementation's codec,
    testee protocol, limit defaults and dictionaries (js/generated);
 3. scripts/codegen/generate_constraints.py: the limit tables (Swift, C) and
-   the tables of docs/LIMITS.md and of two DocC articles;
+   docs/spec/limits.md, FindingCode's members and the finding-code table
+   of docs/spec/error-and-finding-codes.md;
 4. scripts/codegen/embed_dictionary_swift.py and embed_dictionary_c.py: the
    preset dictionaries in Swift and C;
 5. protoc-c: the C reference's message code (without the include of the
