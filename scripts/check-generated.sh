@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Proves the committed generated code matches Schemas/: regenerates the Swift
 # model and codecs (scripts/generate_swift.py), the protoc-c output and the
-# Python testee's protoc output into a temporary folder and compares them with
-# the committed files. The
+# Python and Java testees' protoc output into a temporary folder and compares
+# them with the committed files. The
 # swift-protobuf oracle is not rebuilt here (that needs protoc-gen-swift, built
 # by scripts/regenerate.sh); the oracle tests compare it with the schema.
 set -euo pipefail
@@ -45,6 +45,12 @@ if [ -d testees/python/generated ]; then
     mkdir -p "$tmp/python"
     protoc -ISchemas --python_out="$tmp/python" "${protos[@]}" "$options"
     diff -r -x __pycache__ "$tmp/python" testees/python/generated || status=1
+fi
+# The Java testee: protoc --java_out (testees/java/generated).
+if [ -d testees/java/generated ]; then
+    mkdir -p "$tmp/java"
+    protoc -ISchemas --java_out="$tmp/java" "${protos[@]}" "$options"
+    diff -r "$tmp/java" testees/java/generated || status=1
 fi
 if [ "$status" -ne 0 ]; then
     echo "generated code differs from Schemas/: run scripts/regenerate.sh" >&2

@@ -4,6 +4,7 @@
 #   Sources/IMCodec/Generated         the schema-specialised Swift model and codecs
 #   Sources/IMCodecReference/Generated  protoc-c output for the C reference
 #   testees/python/generated          protoc's Python output for the Python testee
+#   testees/java/generated            protoc's Java output for the Java testee
 #   limit tables and docs/LIMITS.md   scripts/generate_constraints.py
 # Needs protoc and protoc-c (Debian: protobuf-compiler, protobuf-c-compiler) and
 # python3. protoc-gen-swift is built from the swift-protobuf dependency on first
@@ -41,6 +42,15 @@ if [ -d testees/python ]; then
     out=testees/python/generated
     rm -rf "$out" && mkdir -p "$out"
     protoc -ISchemas --python_out="$out" "${protos[@]}" "$options"
+fi
+
+# The Java testee: protoc --java_out of the same files (and of the constraint
+# options, which it reads its default limits from); compiled by
+# testees/java/testee.
+if [ -d testees/java ]; then
+    out=testees/java/generated
+    rm -rf "$out" && mkdir -p "$out"
+    protoc -ISchemas --java_out="$out" "${protos[@]}" "$options"
 fi
 
 descriptors=$(mktemp)
