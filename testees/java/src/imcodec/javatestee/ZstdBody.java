@@ -28,8 +28,11 @@ final class ZstdBody {
 
     private static final Map<byte[], ZstdDictDecompress> DECODING_DICTIONARIES = new IdentityHashMap<>();
 
+    /** The largest block zstd has: 128 KiB ({@code ZSTD_BLOCKSIZE_MAX}). */
+    private static final int MAX_BLOCK = 1 << 17;
+
     /** Where the frame stops being well-formed, found by the walk of the block headers. */
-    private enum Break { NONE, CUT, RESERVED_BLOCK }
+    private enum Break { NONE, CUT, CORRUPT_BLOCK }
 
     /** Decodes {@code data[start..<end]} into exactly {@code payloadLength} bytes (step 5). */
     static byte[] decode(byte[] data, int start, int end, int payloadLength, byte[] dictionary) {
@@ -89,11 +92,13 @@ final class ZstdBody {
             boolean last = (header & 1) != 0;
             int type = (header >> 1) & 3;
             int size = header >>> 3;
-            if (type == 3) {
-                broken = Break.RESERVED_BLOCK;
+            int stored = type == 1 ? 1 : size;
+            // A reserved block type, or a block whose stored size is past Block_Maximum_Size (the window, at
+            // most 128 KiB; RFC 8878, 3.1.1.2.4), is corrupt: zstd judges both from the block header.
+            if (type == 3 || stored > Math.min(window, MAX_BLOCK)) {
+                broken = Break.CORRUPT_BLOCK;
                 break;
             }
-            int stored = type == 1 ? 1 : size;
             if (end - at - 3 < stored) {
                 broken = Break.CUT;
                 if (type == 0) {
@@ -139,8 +144,8 @@ final class ZstdBody {
             // A raw block is copied as its bytes arrive, so it overflows before the body ends.
             throw Failure.frame("frame.payload-length", "a raw block overflows the payload before the body ends");
         }
-        throw Failure.frame("frame.zstd", broken == Break.RESERVED_BLOCK
-                ? "a block of the reserved type 3"
+        throw Failure.frame("frame.zstd", broken == Break.CORRUPT_BLOCK
+                ? "a block of the reserved type 3, or larger than the block maximum"
                 : "the body ends inside the zstd frame");
     }
 
