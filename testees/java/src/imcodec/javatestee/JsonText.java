@@ -88,7 +88,9 @@ final class JsonText {
                             "arrays and objects nest deeper than " + maxNesting);
                 }
                 index++;
-                Open open = c == '{' ? new Open(new Obj(new ArrayList<>()), null) : new Open(null, new Arr(new ArrayList<>()));
+                Open open = c == '{'
+                        ? new Open(new Obj(new ArrayList<>()), null)
+                        : new Open(null, new Arr(new ArrayList<>()));
                 skipWhitespace();
                 char close = c == '{' ? '}' : ']';
                 if (index < text.length() && text.charAt(index) == close) {
@@ -121,7 +123,9 @@ final class JsonText {
                 }
                 skipWhitespace();
                 if (index >= text.length()) {
-                    throw syntax(top.object != null ? "the text ends inside an object" : "the text ends inside an array");
+                    throw syntax(top.object != null
+                            ? "the text ends inside an object"
+                            : "the text ends inside an array");
                 }
                 char next = text.charAt(index);
                 if (next == ',') {

@@ -30,7 +30,8 @@ public final class Main {
     /** What it does not implement, answered {@code skipped}; testees/java/failure-list.txt declares the same. */
     private static final Map<Testee.Request.OperationCase, String> UNSUPPORTED = Map.of(
             Testee.Request.OperationCase.VALIDATE,
-            "validation is not implemented (testees/java/README.md, \"What it does not do\")",
+            "validation is not implemented (testees/java/README.md, \"What it does not do, and what"
+                    + " protobuf-java decides differently\")",
             Testee.Request.OperationCase.REST_TO_PAYLOAD, "the Tencent REST form is not implemented",
             Testee.Request.OperationCase.PAYLOAD_TO_REST, "the Tencent REST form is not implemented",
             Testee.Request.OperationCase.VALIDATE_REST, "the Tencent REST form is not implemented");
@@ -134,8 +135,8 @@ public final class Main {
                     limits));
             case JSON_TO_PAYLOAD -> {
                 var op = request.getJsonToPayload();
-                response.setPayload(ByteString.copyFrom(JsonInput.read(op.getKindValue(), op.getJson(), op.getJsonBytes().size(), limits)
-                        .toByteArray()));
+                var message = JsonInput.read(op.getKindValue(), op.getJson(), op.getJsonBytes().size(), limits);
+                response.setPayload(ByteString.copyFrom(message.toByteArray()));
             }
             case PAYLOAD_TO_JSON -> {
                 var op = request.getPayloadToJson();
