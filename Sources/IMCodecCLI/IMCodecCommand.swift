@@ -46,6 +46,7 @@ struct IMCodecCommand: ParsableCommand {
             InspectCommand.self,
             ValidateCommand.self,
             ConformanceCommand.self,
+            ReportCommand.self,
             TesteeCommand.self,
         ]
     )

@@ -16,7 +16,7 @@ Validation and the Tencent REST form are not implemented: the testee answers
 `skipped` to them, and failure-list.txt beside this file declares that with
 the reason.
 
-Run:  imcodec conformance --testee 'python3 testees/python/imcodec_testee.py' \\
+Run:  imcodec conformance --testee testees/python/testee \\
           --failure-list testees/python/failure-list.txt
 """
 
