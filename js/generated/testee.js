@@ -253,7 +253,7 @@ function fromJSON_Limits(j, c) {
 /**
  * Decoding limits for one request; 0 means the implementation's default.
  * The defaults are declared here, once, with the options of
- * imcodec/constraints/v1/constraints.proto; docs/LIMITS.md lists them.
+ * imcodec/constraints/v1/constraints.proto; docs/spec/limits.md lists them.
  *
  * A plain object; {@link Limits} creates, encodes, decodes and converts it.
  * @typedef {object} Limits

@@ -1,5 +1,5 @@
 // CRC-32 with the IEEE polynomial, as zlib's crc32 computes it: the frame
-// checksum (Sources/IMCodec/IMCodec.docc/FrameFormat.md, "Layout").
+// checksum (docs/spec/frame-format.md, "Layout").
 
 const TABLE = (() => {
     const table = new Uint32Array(256);

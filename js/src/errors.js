@@ -1,9 +1,9 @@
 // The one error type of the JavaScript implementation, with the stable codes
-// of Sources/IMCodec/IMCodec.docc/ErrorCodes.md.
+// of docs/spec/error-and-finding-codes.md.
 
 /**
  * Every stable code this implementation raises, by a JavaScript name. The
- * strings are the format's codes (Sources/IMCodec/IMCodec.docc/ErrorCodes.md),
+ * strings are the format's codes (docs/spec/error-and-finding-codes.md),
  * shared by every implementation; match on them, never on an error's reason.
  * @readonly
  * @enum {string}

@@ -1,4 +1,4 @@
-// Frames (Sources/IMCodec/IMCodec.docc/FrameFormat.md): the header, the
+// Frames (docs/spec/frame-format.md): the header, the
 // checks a reader makes in their order, CRC-32, stored and deflate bodies with
 // the preset dictionaries, and a writer that refuses what readers refuse.
 

@@ -1,4 +1,4 @@
-// proto3 JSON (Sources/IMCodec/IMCodec.docc/Payloads.md, "JSON input"): a
+// proto3 JSON (docs/spec/payloads.md, "JSON input"): a
 // strict RFC 8259 parser that keeps what the mapping needs exactly (object
 // members in order, so duplicates can be refused; numbers as their literal
 // text, so 64-bit integers lose nothing), the scalar conversions with their

@@ -1,4 +1,4 @@
-// The decoding limits (docs/LIMITS.md, "Decoding limits"): their defaults are
+// The decoding limits (docs/spec/limits.md, "Decoding limits"): their defaults are
 // generated from Schemas/ into js/generated/limits.js.
 
 import { DEFAULT_LIMITS } from "../generated/limits.js";

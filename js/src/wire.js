@@ -1,4 +1,4 @@
-// The protobuf wire format as Sources/IMCodec/IMCodec.docc/Payloads.md
+// The protobuf wire format as docs/spec/payloads.md
 // states it: a reader that applies the decoding rules with their codes, and
 // a writer of the canonical encoding. The generated codecs
 // (js/generated/*.js) call these; nothing here knows the schema.

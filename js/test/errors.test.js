@@ -7,7 +7,7 @@ import { repoText } from "./helpers.js";
 
 test("every code js/ raises is a documented code", () => {
     const documented = new Set(
-        [...repoText("Sources/IMCodec/IMCodec.docc/ErrorCodes.md").matchAll(/^\| `([a-z0-9.-]+)` \|/gm)].map((m) => m[1]),
+        [...repoText("docs/spec/error-and-finding-codes.md").matchAll(/^\| `([a-z0-9.-]+)` \|/gm)].map((m) => m[1]),
     );
     const missing = Object.values(ErrorCode).filter((code) => !documented.has(code));
     assert.ok(documented.size > 30);

@@ -412,7 +412,7 @@ def generate_unit(unit, descriptors):
 def gen_limits(decl):
     limits = [l for l in decl.limits if l.decoding]
     out = [HEADER % "Schemas/ (the constraint options of the testee protocol's Limits)", "\n"]
-    out.append(js_doc("The decoding limits' documented defaults (docs/LIMITS.md, \"Decoding limits\"),\n"
+    out.append(js_doc("The decoding limits' documented defaults (docs/spec/limits.md, \"Decoding limits\"),\n"
                       "declared once in Schemas/ with the constraint options of the testee\n"
                       "protocol's `Limits`.\n@type {Readonly<import(\"../src/limits.js\").DecodingLimits>}", "", ""))
     out.append("export const DEFAULT_LIMITS = Object.freeze({\n")
@@ -473,7 +473,7 @@ def write(descriptor_set, root=ROOT):
     outputs["js/generated/dictionaries.js"] = gen_dictionaries(ids)
     for i in ids:
         with open(os.path.join(schemas, "dictionaries", "%d.bin" % i), "rb") as f:
-            outputs["js/generated/dictionary-%d.js" % i] = gen_dictionary(i, f.read())
+            outputs["js/generated/" + "dictionary-%d.js" % i] = gen_dictionary(i, f.read())
     folder = os.path.join(root, "js", "generated")
     if os.path.isdir(folder):
         for name in os.listdir(folder):

@@ -1,5 +1,5 @@
 // The answers of the JavaScript implementation (js/) to the testee protocol's
-// requests (Sources/IMCodecTestee/IMCodecTestee.docc/WritingATestee.md), with
+// requests (docs/spec/testee-protocol.md), with
 // the protocol's messages generated from Schemas/imcodec/testee/v1/testee.proto
 // by the same generator as the model (js/generated/testee.js). Runs anywhere
 // js/ runs: imcodec_testee.mjs serves it on standard input and output under

@@ -1,6 +1,6 @@
 // The JavaScript implementation (js/) under the conformance runner: serves
 // handler.mjs over the testee protocol's framing on standard input and output
-// (Sources/IMCodecTestee/IMCodecTestee.docc/WritingATestee.md). Runs under
+// (docs/spec/testee-protocol.md). Runs under
 // Node 20; `testee` beside this file starts it.
 
 import { Request, Response } from "../../js/generated/testee.js";

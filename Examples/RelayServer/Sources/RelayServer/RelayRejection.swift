@@ -32,7 +32,7 @@ import IMCodecValidation
 /// than the relay accepts. The relay forwards group messages only, so a
 /// client knows a one-to-one message from the relay as its reply.
 ///
-/// Besides the validator's codes (docs/LIMITS.md), the relay's own:
+/// Besides the validator's codes (docs/spec/error-and-finding-codes.md), the relay's own:
 /// ``Code``.
 public enum RelayRejection {
     /// The `desc` of the reply's custom elem.
