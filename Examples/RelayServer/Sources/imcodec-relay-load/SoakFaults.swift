@@ -1,11 +1,14 @@
 import IMCodec
+import IMCodecNIO
 import NIOCore
 import NIOPosix
+import NIOWebSocket
 import Synchronization
 
 /// The ways a soak's faulty client misbehaves.
 enum SoakFault: String, CaseIterable, Sendable {
-    /// Joins, sends half a message and disconnects.
+    /// Joins, sends half a message and disconnects (over WebSocket, as the
+    /// first fragment of a message that never ends).
     case midFrame = "mid-frame"
     /// Joins, sends half a message and waits: the partial-frame timeout
     /// must close it.
@@ -18,7 +21,8 @@ enum SoakFault: String, CaseIterable, Sendable {
     case invalid
     /// Joins and never reads: the relay may disconnect it as slow.
     case neverRead = "never-read"
-    /// Sends bytes that are no frame: the relay must close it at once.
+    /// Sends bytes that are no frame (over WebSocket, as one binary
+    /// message): the relay must close it at once.
     case garbage
     /// Says nothing: the idle timeout must close it.
     case idle
@@ -96,6 +100,24 @@ actor SoakFaults {
         defer { channel.close(promise: nil) }
         let encoder = FrameEncoder(policy: .disabled)
         func send(_ bytes: [UInt8]) async throws { try await channel.writeAndFlush(ByteBuffer(bytes: bytes)).get() }
+        // What is no whole frame: over TCP the bytes as they are; over
+        // WebSocket one binary message of them, or with `finished` false the
+        // first fragment of a message that never ends (the client's
+        // WebSocket handler sends whole frames only, so this goes below it).
+        func sendBroken(_ bytes: [UInt8], finished: Bool) async throws {
+            guard transport == .websocket else { return try await send(bytes) }
+            try await channel.eventLoop.flatSubmit { () -> EventLoopFuture<Void> in
+                do {
+                    let context = try channel.pipeline.syncOperations.context(
+                        handlerType: IMCodecWebSocketFrameHandler.self)
+                    let frame = WebSocketFrame(
+                        fin: finished, opcode: .binary, maskKey: .random(), data: ByteBuffer(bytes: bytes))
+                    return context.writeAndFlush(NIOAny(frame))
+                } catch {
+                    return channel.eventLoop.makeFailedFuture(error)
+                }
+            }.get()
+        }
         if fault != .garbage && fault != .idle {
             try await send(encoder.encode(Message(from: name, toGroup: room, elems: [])))
             if fault != .neverRead {
@@ -109,11 +131,11 @@ actor SoakFaults {
         switch fault {
         case .midFrame:
             let frame = try encoder.encode(message)
-            try await send(Array(frame.prefix(frame.count / 2)))
+            try await sendBroken(Array(frame.prefix(frame.count / 2)), finished: false)
             return true
         case .stall:
             let frame = try encoder.encode(message)
-            try await send(Array(frame.prefix(frame.count / 2)))
+            try await sendBroken(Array(frame.prefix(frame.count / 2)), finished: false)
             return try await probe.wait(for: patience) { $0.isClosed }
         case .spoof:
             message.sender = "user-\(Int(random.next() % UInt64(healthy)))"
@@ -126,7 +148,7 @@ actor SoakFaults {
         case .neverRead:
             return try await probe.wait(for: patience) { $0.isClosed }
         case .garbage:
-            try await send((0..<64).map { _ in UInt8(truncatingIfNeeded: random.next()) | 0x80 })
+            try await sendBroken((0..<64).map { _ in UInt8(truncatingIfNeeded: random.next()) | 0x80 }, finished: true)
             return try await probe.wait(for: patience) { $0.isClosed }
         case .idle:
             return try await probe.wait(for: patience) { $0.isClosed }
