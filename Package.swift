@@ -40,7 +40,7 @@ let package = Package(
         // naming this trait never fetches or builds swift-nio (Sources/IMCodecNIO/IMCodecNIO.docc/Servers.md).
         .trait(
             name: "SwiftNIO",
-            description: "Builds IMCodecNIO: SwiftNIO decoders and encoders for frames, on swift-nio."
+            description: "Builds IMCodecNIO: SwiftNIO handlers for frames over TCP and WebSocket, on swift-nio."
         ),
         // zstd frames (compression 2) through the system libzstd; on by
         // default. A package that depends on imcodec with `traits: []`
@@ -128,6 +128,9 @@ let package = Package(
             dependencies: [
                 "IMCodec",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["SwiftNIO"])),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["SwiftNIO"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["SwiftNIO"])),
+                .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["SwiftNIO"])),
             ]
         ),
         .target(
