@@ -1,14 +1,21 @@
 // swift-tools-version:6.2
-// 6.2, not 6.1 (which package traits need): the library reads strings through
-// `UTF8Span` and marks that call with the `unsafe` keyword, both new in Swift
-// 6.2; on Apple platforms `UTF8Span` needs the 26 releases (README: "Use it in
-// your package").
+// 6.2, not 6.1 (which package traits need): where the standard library has
+// them, the library reads strings through `UTF8Span` and `String(copying:)`,
+// declared only by the Swift 6.2 standard library, and marks that call with
+// the `unsafe` keyword, new in Swift 6.2: an older compiler cannot compile
+// that file, even for a platform where only the portable path runs.
+//
+// The platforms are the lowest releases the code can honestly declare: newer
+// APIs (UTF8Span, the 26 releases; next(isolation:), the 2024 releases) sit
+// behind availability checks with a portable path beside them, which the
+// tests run on Linux too (README: "Apple platforms";
+// Sources/IMCodec/Binary/PortablePaths.swift).
 import Foundation
 import PackageDescription
 
 let package = Package(
     name: "imcodec",
-    platforms: [.macOS(.v26), .iOS(.v26), .tvOS(.v26), .watchOS(.v26), .visionOS(.v26)],
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         // What users depend on. The codec (IMCodec), the Tencent REST form
         // (IMCodecREST) and the validator (IMCodecValidation): one line in a
