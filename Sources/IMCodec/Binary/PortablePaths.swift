@@ -24,7 +24,11 @@
     /// Whether the portable string path is taken even where the newer API is
     /// available; `false` unless a test sets it. Process-wide: set it only
     /// while nothing else depends on which path runs.
-    @usableFromInline package nonisolated(unsafe) static var isForced = false
+    ///
+    /// Read for every string, so the read is one load: a constant initial
+    /// value (no lazy initialisation) and no dynamic exclusivity check, which
+    /// would be a runtime call; the tests write it only between runs.
+    @exclusivity(unchecked) @usableFromInline package nonisolated(unsafe) static var isForced = false
 
     /// A fault planted in the portable string path for the current task and
     /// the tasks it starts: each string loses its last byte. Only tests set
