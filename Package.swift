@@ -21,6 +21,11 @@ let package = Package(
         // (IMCodecREST) and the validator (IMCodecValidation): one line in a
         // package's dependencies.
         .library(name: "IMCodec", targets: ["IMCodec", "IMCodecREST", "IMCodecValidation"]),
+        // Foundation's `Data` in and out of the frame and payload APIs, and as
+        // the chunks of an asynchronous stream: a product of its own, so that
+        // a package that does not name it links no Foundation through imcodec
+        // (README: "Foundation").
+        .library(name: "IMCodecFoundation", targets: ["IMCodecFoundation"]),
         // The testee protocol, for a Swift program another runner checks.
         .library(name: "IMCodecTestee", targets: ["IMCodecTestee"]),
         // The conformance runner, for running the vectors from a program.
@@ -126,6 +131,10 @@ let package = Package(
         // --explicit-target-dependency-import-check=error refuses an import of
         // a target that is not a declared dependency).
         .target(name: "IMCodecREST", dependencies: ["IMCodec"]),
+        // The only library module that imports Foundation (or, where it is
+        // split, FoundationEssentials); scripts/checks/check_layers.py checks
+        // that no other does.
+        .target(name: "IMCodecFoundation", dependencies: ["IMCodec"]),
         .target(name: "IMCodecValidation", dependencies: ["IMCodec", "IMCodecREST"]),
         .target(name: "IMCodecTestee", dependencies: ["IMCodec"]),
         // Compiled empty unless the SwiftNIO trait is on: its sources are
@@ -197,6 +206,8 @@ let package = Package(
         // the swift-protobuf oracle and the C reference. IMCodecTestSupport
         // holds what more than one of them uses.
         .testTarget(name: "IMCodecTests", dependencies: ["IMCodec", "IMCodecTraffic", "IMCodecTestSupport"]),
+        .testTarget(
+            name: "IMCodecFoundationTests", dependencies: ["IMCodec", "IMCodecFoundation", "IMCodecTestSupport"]),
         .testTarget(name: "IMCodecRESTTests", dependencies: ["IMCodec", "IMCodecREST", "IMCodecTestSupport"]),
         .testTarget(
             name: "IMCodecValidationTests",
