@@ -8,7 +8,7 @@ public struct RelayConfiguration: Sendable {
     /// The port to listen on; 0 lets the system choose one.
     public var port = 0
     /// The profile every message is validated against before it is fanned out.
-    public var profile: ValidationLimits = .current
+    public var profile: ValidationLimits = .sdkGuide
     /// The limits every inbound frame and payload is checked against.
     public var limits: DecodingLimits = .default
     /// How fanned-out frames are compressed.
@@ -17,8 +17,9 @@ public struct RelayConfiguration: Sendable {
     /// connection can make the server hold.
     public var maxGroupsPerConnection = 64
 
-    /// Creates the default configuration: loopback, any port, the current
-    /// profile, default limits and compression.
+    /// Creates the default configuration: loopback, any port, the
+    /// sdk-guide profile (the library's default), default limits and
+    /// compression.
     public init() {}
 }
 

@@ -21,7 +21,7 @@ struct RelayCommand: AsyncParsableCommand {
     var port = 0
 
     @Option(help: "The validation profile: \(ValidationLimits.profileNames.joined(separator: ", ")).")
-    var profile = "current"
+    var profile = "sdk-guide"
 
     @Flag(help: "Fan frames out uncompressed.")
     var noCompression = false
