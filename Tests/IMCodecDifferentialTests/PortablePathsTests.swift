@@ -9,7 +9,8 @@ import Testing
 /// platforms"), which Linux would never take: the whole vector set and the
 /// oracle run through it again, and a fault planted in it fails them, so
 /// their passing shows that they went through it. (The asynchronous paths
-/// are two methods a caller picks: `AsyncFrameStreamTests` calls each.)
+/// are two methods a caller picks: `AsyncStreamVectorTests` and
+/// `AsyncFrameStreamTests` call each.)
 ///
 /// `PortablePaths.isForced` holds for the whole process, so these tests run
 /// one at a time and no other test sets it; tests of other suites that run

@@ -1,5 +1,6 @@
 import Foundation
 import IMCodec
+import IMCodecTestSupport
 import Testing
 
 /// An asynchronous source of chunks that ends with an error.
@@ -28,37 +29,6 @@ func asyncChunks(_ chunks: [[UInt8]]) -> AsyncStream<[UInt8]> {
     AsyncStream { continuation in
         for chunk in chunks { continuation.yield(chunk) }
         continuation.finish()
-    }
-}
-
-/// The two ways an iterator of the frame sequences is read: the one a
-/// `for try await` loop takes where the standard library has
-/// `next(isolation:)`, and the one of the releases before it (README, "Apple
-/// platforms"). Linux has both, so each test runs both.
-enum AsyncPath: String, CaseIterable, Sendable {
-    /// `next(isolation:)`: macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2.
-    case isolation
-    /// `next()`: every release.
-    case portable
-}
-
-extension AsyncFrameReaderSequence {
-    /// Every element, read through `path`, or the first error.
-    func collect(via path: AsyncPath) async throws -> [Element] {
-        var iterator = makeAsyncIterator()
-        var elements: [Element] = []
-        while let element = try await iterator.next(via: path) { elements.append(element) }
-        return elements
-    }
-}
-
-extension AsyncFrameReaderSequence.AsyncIterator {
-    /// The next element, read through `path`.
-    mutating func next(via path: AsyncPath) async throws -> Element? {
-        switch path {
-        case .isolation: try await next(isolation: nil)
-        case .portable: try await next()
-        }
     }
 }
 
