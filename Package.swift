@@ -57,7 +57,7 @@ let package = Package(
         // zstd frames (compression 2) through the system libzstd; on by
         // default. A package that depends on imcodec with `traits: []`
         // builds without libzstd, and its readers answer zstd frames with
-        // frame.zstd-unavailable (Sources/IMCodec/IMCodec.docc/FrameFormat.md).
+        // frame.zstd-unavailable (docs/spec/frame-format.md).
         .trait(name: "Zstd", description: "zstd frames through the system libzstd (libzstd-dev)."),
         // Deflate without a preset dictionary through the system libdeflate
         // (a third less time than zlib for the same bytes); zlib otherwise.

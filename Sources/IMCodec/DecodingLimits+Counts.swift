@@ -5,6 +5,6 @@ extension DecodingLimits {
     /// JSON parsing keeps at most this many entries of an array, plus one (the
     /// rest are checked for syntax, then dropped), which no schema field
     /// accepts anyway, so the count limit of the field refuses such an array
-    /// exactly as it would refuse it whole (`Sources/IMCodec/IMCodec.docc/Payloads.md`, "JSON input").
+    /// exactly as it would refuse it whole (`docs/spec/payloads.md`, "JSON input").
     public var largestCount: Int { Swift.max(maxElems, maxRepeated, maxBatchMessages) }
 }

@@ -22,7 +22,7 @@ struct EncodeCommand: ParsableCommand {
             deflate with a shipped IM dictionary; readers need no option for it.
 
             Each document is validated against the documented limits first \
-            (--profile sdk-guide, the default, or current; Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md): an error \
+            (--profile sdk-guide, the default, or current; docs/spec/validation.md): an error \
             finding stops the command with 'validation.failed' and the finding's \
             code and path; --no-validate encodes without checking.
 
@@ -37,7 +37,7 @@ struct EncodeCommand: ParsableCommand {
             would refuse: a frame whose body would pass --max-frame-bytes, or a \
             value past --max-depth, --max-elems, --max-repeated or \
             --max-batch-messages, stops the command with that limit's code \
-            (Sources/IMCodec/IMCodec.docc/ErrorCodes.md), and a compressed body a reader would refuse is \
+            (docs/spec/error-and-finding-codes.md), and a compressed body a reader would refuse is \
             stored instead. Pass the limits of the readers the frames are for when \
             they differ from the defaults.
 

@@ -1,7 +1,7 @@
 /*
- * The validator: the documented limits and rules of docs/LIMITS.md over a
- * decoded payload, with the finding codes, paths and order of
- * Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md. Every number comes from the generated profile tables
+ * The validator: the documented limits and rules of docs/spec/limits.md over a
+ * decoded payload, with the finding codes of docs/spec/error-and-finding-codes.md
+ * and the paths and order of docs/spec/validation.md. Every number comes from the generated profile tables
  * (Generated/constraints.c, declared in Schemas/); this file holds the walk
  * and the logic of each rule.
  */

@@ -228,7 +228,7 @@ import Testing
         #expect(result.maxRSS < 64 << 20)
     }
 
-    // MARK: Input problems: each a documented code (Sources/IMCodec/IMCodec.docc/ErrorCodes.md), its
+    // MARK: Input problems: each a documented code (Sources/IMCodec/IMCodec.docc/HandlingErrors.md), its
     // exit status, the file named, and a hint.
 
     /// The standard error of a run that failed with `code`, checked for the

@@ -23,9 +23,6 @@ import Testing
         return process.terminationStatus
     }
 
-    /// The DocC article that holds the generated profile table.
-    private static let validationArticle = "Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md"
-
     private static func text(_ path: String) throws -> String {
         try String(contentsOfFile: path, encoding: .utf8)
     }
@@ -44,15 +41,21 @@ import Testing
             String.init)
     }
 
-    @Test func oneChangedDeclarationMovesTheTablesTheDocsAndTheVectorsTogether() throws {
-        let declared = ValidationLimits.sdkGuide.maxGroupNameBytes ?? 0
-        let changed = declared + 7
+    /// A new scratch folder holding a copy of `Schemas/`, for a test to change and regenerate from.
+    private static func scratchWithSchemas() throws -> String {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
             "imcodec-constraints-\(UUID().uuidString)"
         ).path
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: repositoryRoot + "/Schemas", toPath: scratch + "/Schemas")
+        return scratch
+    }
+
+    @Test func oneChangedDeclarationMovesTheTablesTheDocsAndTheVectorsTogether() throws {
+        let declared = ValidationLimits.sdkGuide.maxGroupNameBytes ?? 0
+        let changed = declared + 7
+        let scratch = try Self.scratchWithSchemas()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
 
         // The sdk-guide value of maxGroupNameBytes, in the copy.
         let model = scratch + "/Schemas/imcodec/v1/model.proto"
@@ -84,20 +87,16 @@ import Testing
         let current = try #require(cTables.range(of: "imcodec_ref_validation_current = {"))
         #expect(cTables[current.upperBound...].contains(".max_group_name_bytes = \(declared),"))
 
-        // Docs: the G3 rows of docs/LIMITS.md and of the profile table of Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md.
+        // Docs: the G3 row of docs/spec/limits.md, the one table of the limits; the
+        // finding code table beside it (docs/spec/error-and-finding-codes.md) does not move.
         let limitsAdded = Self.addedLines(
-            try Self.text(repositoryRoot + "/docs/LIMITS.md"), try Self.text(scratch + "/out/docs/LIMITS.md"))
+            try Self.text(repositoryRoot + "/docs/spec/limits.md"), try Self.text(scratch + "/out/docs/spec/limits.md"))
         #expect(limitsAdded.count == 1)
         #expect(
             limitsAdded.first?.hasPrefix(
                 "| G3 | `maxGroupNameBytes` | `limit.group.name-bytes` | \(changed) | \(declared) |") == true)
-        let validationAdded = Self.addedLines(
-            try Self.text(repositoryRoot + "/" + Self.validationArticle),
-            try Self.text(scratch + "/out/" + Self.validationArticle))
-        #expect(validationAdded.count == 1)
-        #expect(
-            validationAdded.first?.hasPrefix(
-                "| `maxGroupNameBytes` | G3 | `limit.group.name-bytes` | \(changed) | \(declared) |") == true)
+        let codesDoc = "/docs/spec/error-and-finding-codes.md"
+        #expect(try Self.text(scratch + "/out" + codesDoc) == Self.text(repositoryRoot + codesDoc))
 
         // Vectors: the sdk-guide boundary cases sit at the new number; no other case changes.
         let committed = try Self.cases(repositoryRoot + "/Vectors/limits/validation-sdk-guide.json")
@@ -116,14 +115,50 @@ import Testing
                 == Self.cases(repositoryRoot + "/Vectors/limits/validation-current.json"))
     }
 
+    @Test func findingCodesAreListedOnceAndMoveTheTableAndTheSwiftDocumentationTogether() throws {
+        let scratch = try Self.scratchWithSchemas()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let list = scratch + "/Schemas/imcodec/constraints/v1/finding_codes.json"
+        let original = try Self.text(list)
+        let environment = ["IMCODEC_SCHEMAS": scratch + "/Schemas"]
+
+        // A new meaning for one code changes one line of each: its row of the table and its Swift documentation.
+        let meaning = #""meaning": "A group name is longer than `maxGroupNameBytes`, planted.""#
+        let name = try #require(original.range(of: #""code": "limit.group.name-bytes""#))
+        let line = try #require(
+            original.range(
+                of: #""meaning": "[^\n]*"#, options: .regularExpression, range: name.upperBound..<original.endIndex))
+        try original.replacingCharacters(in: line, with: meaning + ",").write(
+            toFile: list, atomically: true, encoding: .utf8)
+        #expect(try Self.python("codegen/generate_constraints.py", [scratch + "/out"], environment: environment) == 0)
+        let swiftFile = "/Sources/IMCodecValidation/Generated/FindingCodes.swift"
+        let expected = [
+            "/docs/spec/error-and-finding-codes.md":
+                "| `limit.group.name-bytes` | error | A group name is longer than `maxGroupNameBytes`, planted. | G3, G10 |",
+            swiftFile: "    /// A group name is longer than ``ValidationLimits/maxGroupNameBytes``, planted (G3, G10).",
+        ]
+        for (file, line) in expected {
+            let added = Self.addedLines(try Self.text(repositoryRoot + file), try Self.text(scratch + "/out" + file))
+            #expect(added == [line], "\(file)")
+        }
+
+        // A code a declaration in the schema names must be in the list: without it nothing is generated.
+        let entry = try #require(
+            original.range(of: #"\{\s*"code": "limit.group.name-bytes"[^}]*\},\s*"#, options: .regularExpression))
+        try original.replacingCharacters(in: entry, with: "").write(toFile: list, atomically: true, encoding: .utf8)
+        #expect(
+            try Self.python("codegen/generate_constraints.py", [scratch + "/missing"], environment: environment) != 0)
+        #expect(!FileManager.default.fileExists(atPath: scratch + "/missing" + swiftFile))
+    }
+
     @Test func limitsDocumentNamesEveryRow() throws {
-        let text = try Self.text(repositoryRoot + "/docs/LIMITS.md")
+        let text = try Self.text(repositoryRoot + "/docs/spec/limits.md")
         let rows =
             (1...18).map { "M\($0)" } + (1...17).map { "G\($0)" } + (1...9).map { "F\($0)" } + (1...5).map { "C\($0)" }
             + (1...9).map { "D\($0)" }
         for row in rows {
-            #expect(text.contains("\n| \(row) |"), "docs/LIMITS.md has no row \(row)")
+            #expect(text.contains("\n| \(row) |"), "docs/spec/limits.md has no row \(row)")
         }
-        #expect(!text.contains("../"), "docs/LIMITS.md points outside the repository")
+        #expect(!text.contains("../"), "docs/spec/limits.md points outside the repository")
     }
 }

@@ -3,7 +3,7 @@ import IMCodecREST
 import Testing
 
 /// REST documents are bounded as they are read, as JSON input is
-/// (Sources/IMCodec/IMCodec.docc/Payloads.md, "JSON input"): the document's
+/// (docs/spec/payloads.md, "JSON input"): the document's
 /// size before parsing, and arrays past every count limit answered with the
 /// limit a whole array would break.
 @Suite struct RESTInputBoundsTests {

@@ -1,5 +1,5 @@
 /*
- * Frames: every frame.* and frame limit code of Sources/IMCodec/IMCodec.docc/FrameFormat.md, the
+ * Frames: every frame.* and frame limit code of docs/spec/frame-format.md, the
  * order of the checks, round trips, and strict prefixes.
  */
 #include "test_util.h"

@@ -1,5 +1,5 @@
 /*
- * Payload decoding: every payload.* and limit.* code of Sources/IMCodec/IMCodec.docc/Payloads.md with
+ * Payload decoding: every payload.* and limit.* code of docs/spec/payloads.md with
  * its path, canonical re-encoding, and the values protobuf-c cannot represent.
  */
 #include "test_util.h"

@@ -4,7 +4,7 @@ import Testing
 /// ``FieldPath``: the text of hand-written component lists, the operations
 /// that build paths, and the components that errors of real decodes carry
 /// (REST paths: `RESTPathTests`; findings: `FindingPathTests`). Expected texts
-/// are written by hand from Sources/IMCodec/IMCodec.docc/Payloads.md ("Paths").
+/// are written by hand from docs/spec/payloads.md ("Paths").
 @Suite struct FieldPathTests {
     // MARK: Text form
 

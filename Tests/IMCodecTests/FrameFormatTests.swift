@@ -414,14 +414,10 @@ func expectError(
 
     // MARK: Documentation
 
-    @Test func errorsDocumentListsEveryErrorCode() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let document = try String(
-            contentsOf: root.appendingPathComponent("Sources/IMCodec/IMCodec.docc/ErrorCodes.md"), encoding: .utf8)
+    /// The `Self("…")` codes declared in the Swift files of `folders`.
+    static func declaredCodes(in folders: [String], root: URL) throws -> [String] {
         var codes: [String] = []
-        // The library's codes, and the command's own about its input.
-        for folder in ["Sources/IMCodec/Errors", "Sources/IMCodecCLI"] {
+        for folder in folders {
             let errors = root.appendingPathComponent(folder)
             for file in try FileManager.default.contentsOfDirectory(atPath: errors.path) where file.hasSuffix(".swift")
             {
@@ -432,10 +428,29 @@ func expectError(
                 }
             }
         }
-        #expect(codes.count >= 30)
-        #expect(codes.contains("input.missing") && codes.contains("usage.negative"))
+        return codes
+    }
+
+    @Test func errorsDocumentsListEveryErrorCode() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        // The library's codes are the format's: the specification has a row for each.
+        let spec = try String(
+            contentsOf: root.appendingPathComponent("docs/spec/error-and-finding-codes.md"), encoding: .utf8)
+        let codes = try Self.declaredCodes(
+            in: ["Sources/IMCodec/Errors", "Sources/IMCodecREST", "Sources/IMCodecValidation"], root: root)
+        #expect(codes.count >= 40)
+        #expect(codes.contains("frame.checksum") && codes.contains("rest.type") && codes.contains("validation.failed"))
         for code in codes {
-            #expect(document.contains("| `\(code)` |"), "ErrorCodes.md has no row for \(code)")
+            #expect(spec.contains("| `\(code)` |"), "docs/spec/error-and-finding-codes.md has no row for \(code)")
+        }
+        // The command's own codes about its input are the tool's: its DocC article has a row for each.
+        let article = try String(
+            contentsOf: root.appendingPathComponent("Sources/IMCodec/IMCodec.docc/HandlingErrors.md"), encoding: .utf8)
+        let commandCodes = try Self.declaredCodes(in: ["Sources/IMCodecCLI"], root: root)
+        #expect(commandCodes.contains("input.missing") && commandCodes.contains("usage.negative"))
+        for code in commandCodes {
+            #expect(article.contains("| `\(code)` |"), "HandlingErrors.md has no row for \(code)")
         }
     }
 }

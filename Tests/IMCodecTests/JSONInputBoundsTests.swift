@@ -2,7 +2,7 @@ import Testing
 
 @testable import IMCodec
 
-/// JSON input is bounded while it is parsed (Sources/IMCodec/IMCodec.docc/Payloads.md, "JSON input"):
+/// JSON input is bounded while it is parsed (docs/spec/payloads.md, "JSON input"):
 /// the document's size before parsing, and arrays past every count limit kept
 /// only as far as a reader looks, with the answers a whole array would get.
 @Suite struct JSONInputBoundsTests {

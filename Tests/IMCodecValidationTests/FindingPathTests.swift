@@ -6,7 +6,7 @@ import Testing
 /// validations carry: payload paths mapped to REST paths component by
 /// component for REST documents' findings, the paths of the model's
 /// validator, and those of ``InputValidator`` with the entry index in front. Expected texts are
-/// written by hand from Sources/IMCodec/IMCodec.docc/Payloads.md ("Paths") and
+/// written by hand from docs/spec/payloads.md ("Paths") and
 /// Sources/IMCodecREST/IMCodecREST.docc/REST.md.
 @Suite struct FindingPathTests {
     @Test(

@@ -7,7 +7,7 @@ import Testing
 /// Whole inputs through ``InputValidator``: JSON values and arrays, streams
 /// of frames and REST documents, and the JSON report of
 /// ``ValidationReport``. Expected codes and paths are written by hand from
-/// Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md and Sources/IMCodecREST/IMCodecREST.docc/REST.md.
+/// docs/spec/validation.md and Sources/IMCodecREST/IMCodecREST.docc/REST.md.
 @Suite struct InputValidatorTests {
     /// A valid one-to-one message.
     static let valid = #"{"msgId":"m1","sender":"alice","receiver":"bob","elems":[{"text":{"text":"hi"}}]}"#

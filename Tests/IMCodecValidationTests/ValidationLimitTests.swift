@@ -126,7 +126,7 @@ struct RuleOffCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-/// Every limit of docs/LIMITS.md, at N and N + 1, in each profile.
+/// Every limit of docs/spec/limits.md, at N and N + 1, in each profile.
 @Suite struct ValidationLimitTests {
     typealias F = ValidationFixtures
 

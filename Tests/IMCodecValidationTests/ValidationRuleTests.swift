@@ -15,7 +15,7 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(name) (\(profile))" }
 }
 
-/// The cross-field rules, ranges and formats of docs/LIMITS.md, each
+/// The cross-field rules, ranges and formats of docs/spec/limits.md, each
 /// with a passing and a failing value.
 @Suite struct ValidationRuleTests {
     typealias F = ValidationFixtures
@@ -793,19 +793,49 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
         #expect(eventError?.path.description == "recall.msgId")
     }
 
-    @Test func validationDocNamesEveryCodeAndEveryLimitsRow() throws {
+    @Test func findingCodeTableNamesEveryCodeAndTheCValidatorReportsTheSame() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        // The generated table of the specification (from Schemas/imcodec/constraints/v1/finding_codes.json,
+        // like FindingCode's members) has a row for every code the validator reports.
+        let spec = try String(
+            contentsOf: root.appendingPathComponent("docs/spec/error-and-finding-codes.md"), encoding: .utf8)
+        let table = try #require(spec.components(separatedBy: "\n## Finding codes\n").last)
+        for code in FindingCode.validatorCodes {
+            #expect(table.contains("\n| `\(code.rawValue)` |"), "\(code) has no row in the finding code table")
+        }
+        // The C validator, written by hand, reports codes of the same list: all of them but the two
+        // rules of REST documents, which it does not read.
+        let c = try String(
+            contentsOf: root.appendingPathComponent("Sources/IMCodecReference/validate.c"), encoding: .utf8)
+        var cCodes: Set<String> = []
+        for piece in c.split(separator: "\"") {
+            let parts = piece.split(separator: ".", omittingEmptySubsequences: false)
+            if parts.count >= 2, !parts.contains(where: \.isEmpty),
+                ["limit", "rule", "range", "format", "enum", "code"].contains(String(parts[0])),
+                piece.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "." || $0 == "-" })
+            {
+                cCodes.insert(String(piece))
+            }
+        }
+        let listed = Set(FindingCode.validatorCodes.map(\.rawValue))
+        #expect(cCodes.count >= 80, "\(cCodes.count) codes found in validate.c")
+        #expect(cCodes.subtracting(listed).isEmpty, "\(cCodes.subtracting(listed))")
+        #expect(
+            listed.subtracting(cCodes) == [FindingCode.restDownloadFlag.rawValue, FindingCode.restImageFormat.rawValue])
+    }
+
+    @Test func validationArticleMapsEveryLimitsRowToItsTests() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let article = "Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md"
         let text = try String(contentsOf: root.appendingPathComponent(article), encoding: .utf8)
-        for code in FindingCode.validatorCodes {
-            #expect(text.contains("| `\(code.rawValue)` |"), "\(code) has no row in the code table")
-        }
-        // Every row of the validation tables of docs/LIMITS.md (generated from
+        // Every row of the validation tables of docs/spec/limits.md (generated from
         // the declarations; the decoding limits D1… follow "## Decoding
         // limits" and are not validation rows), read from that file so a new
-        // row fails here until this file maps it.
-        let limitsText = try String(contentsOf: root.appendingPathComponent("docs/LIMITS.md"), encoding: .utf8)
+        // row fails here until the article maps it.
+        let limitsText = try String(
+            contentsOf: root.appendingPathComponent("docs/spec/limits.md"), encoding: .utf8)
         let validationPart = limitsText.components(separatedBy: "\n## Decoding limits")[0]
         var rows: [String] = []
         for line in validationPart.split(separator: "\n") where line.hasPrefix("| ") {
@@ -815,9 +845,9 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
             else { continue }
             rows.append(String(cell))
         }
-        #expect(rows.count >= 50, "docs/LIMITS.md lists \(rows.count) validation rows")
+        #expect(rows.count >= 50, "docs/spec/limits.md lists \(rows.count) validation rows")
         for row in rows {
-            #expect(text.contains("\n| \(row) |"), "docs/LIMITS.md row \(row) is not mapped")
+            #expect(text.contains("\n| \(row) |"), "docs/spec/limits.md row \(row) is not mapped")
         }
     }
 }

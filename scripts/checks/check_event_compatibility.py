@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Proves that a reader of the earlier Event schema skips the relationship-chain
-and group kinds cleanly (Sources/IMCodec/IMCodec.docc/FrameFormat.md, "Payload kinds and new event
+and group kinds cleanly (docs/spec/frame-format.md, "Payload kinds and new event
 kinds").
 
 The earlier reader is built here, on the official protobuf runtime, from the

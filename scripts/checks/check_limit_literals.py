@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fails when a declared limit value is written as a literal in hand-written validation code.
 
-Every documented limit is declared once in Schemas/ (docs/LIMITS.md); code
+Every documented limit is declared once in Schemas/ (docs/spec/limits.md); code
 reads it from the generated tables (`ValidationLimits`, `DecodingLimits`,
 `DeclaredRanges`, the C reference's constraints.h). This check reads the
 declarations (scripts/lib/constraints.py) and scans the hand-written Swift and C
@@ -230,7 +230,7 @@ def main():
     for problem in problems:
         print(problem, file=sys.stderr)
     if problems:
-        print("limit values written as literals: read them from the generated tables (docs/LIMITS.md)",
+        print("limit values written as literals: read them from the generated tables (docs/spec/limits.md)",
               file=sys.stderr)
     profile_problems, agreed = check_default_profile()
     for problem in profile_problems:

@@ -13,14 +13,18 @@ recipe into a temporary folder and compares. In order:
 1. protoc reads the schema files into a descriptor set;
 2. scripts/codegen/generate_swift.py: the Swift model and codecs, the testee
    protocol's types, the test support's random values;
+   scripts/codegen/generate_js.py: the JavaScript implementation's codec,
+   testee protocol, limit defaults and dictionaries (js/generated);
 3. scripts/codegen/generate_constraints.py: the limit tables (Swift, C) and
-   the tables of docs/LIMITS.md and of two DocC articles;
+   docs/spec/limits.md, FindingCode's members and the finding-code table
+   of docs/spec/error-and-finding-codes.md;
 4. scripts/codegen/embed_dictionary_swift.py and embed_dictionary_c.py: the
    preset dictionaries in Swift and C;
 5. protoc-c: the C reference's message code (without the include of the
    constraint options, which C never reads and whose header would need
    protobuf-c's descriptor.proto types, which libprotobuf-c-dev does not ship);
-6. protoc --python_out: the Python testee's message code;
+6. protoc --python_out and --java_out: the Python and Java testees' message
+   code;
 7. scripts/fuzz/make_fuzz_dicts.py: the libFuzzer dictionaries;
 8. unless --skip-oracle, protoc-gen-swift: the swift-protobuf oracle, and its
    digests (scripts/codegen/oracle.sha256), which the check compares instead
@@ -48,6 +52,7 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "lib"))
 import embed_dictionary_c  # noqa: E402
 import embed_dictionary_swift  # noqa: E402
 import generate_constraints  # noqa: E402
+import generate_js  # noqa: E402
 import generate_swift  # noqa: E402
 import generated  # noqa: E402
 from schema import ROOT  # noqa: E402
@@ -55,6 +60,7 @@ from schema import ROOT  # noqa: E402
 ORACLE = next(o.path for o in generated.OUTPUTS if o.oracle and o.kind == "folder")
 C_OUTPUT = "Sources/IMCodecReference/Generated"
 PYTHON_OUTPUT = "testees/python/generated"
+JAVA_OUTPUT = "testees/java/generated"
 OPTIONS_INCLUDE = '#include "%s"\n' % generated.OPTIONS_SCHEMA.replace(".proto", ".pb-c.h")
 
 
@@ -107,6 +113,7 @@ def regenerate(root, oracle):
         descriptors = os.path.join(tmp, "descriptors")
         protoc("--include_source_info", "--descriptor_set_out=" + descriptors, *schema_paths())
         generate_swift.write(descriptors, root)
+        generate_js.write(descriptors, root)
     generate_constraints.write_all(root)
     embed_dictionary_swift.main(root)
     embed_dictionary_c.main(root)
@@ -122,6 +129,9 @@ def regenerate(root, oracle):
                     f.write(text.replace(OPTIONS_INCLUDE, ""))
 
     protoc("--python_out=" + os.path.join(root, PYTHON_OUTPUT), *schema_paths(),
+           os.path.join(ROOT, "Schemas", generated.OPTIONS_SCHEMA))
+    # The Java testee reads its default limits from the constraint options too.
+    protoc("--java_out=" + os.path.join(root, JAVA_OUTPUT), *schema_paths(),
            os.path.join(ROOT, "Schemas", generated.OPTIONS_SCHEMA))
     subprocess.run([sys.executable, os.path.join(HERE, os.pardir, "fuzz", "make_fuzz_dicts.py"), root], check=True)
 

@@ -10,7 +10,7 @@ Swift or C code:
   scripts/lib/schema.py, the scripts' one reader of Schemas/, and the declared
   limits and rules, from scripts/lib/constraints.py (re-exported as
   `constraints`);
-- a canonical proto3 encoder from the proto3 JSON form (Sources/IMCodec/IMCodec.docc/Payloads.md,
+- a canonical proto3 encoder from the proto3 JSON form (docs/spec/payloads.md,
   "Canonical encoding"): fields in number order, defaults omitted except a set
   oneof member, messages written when present, negative int32 as 10-byte
   varints, doubles compared with their bit pattern (so -0.0 is written);
@@ -19,7 +19,7 @@ Swift or C code:
   as padded standard base64, NaN and infinities as strings;
 - raw wire helpers for hand-built (often malformed) payloads;
 - frames: `build_frame` writes a frame field by field (every field can be made
-  to lie) and `decode_frame`, a reader of Sources/IMCodec/IMCodec.docc/FrameFormat.md, gives
+  to lie) and `decode_frame`, a reader of docs/spec/frame-format.md, gives
   the expectation of every frame case (`frame_case`);
 - validation cases: `finding` and `validate_case`;
 - the vector file writer.
@@ -402,7 +402,7 @@ class VectorFile:
 
 
 # ---------------------------------------------------------------------------
-# Frames (Sources/IMCodec/IMCodec.docc/FrameFormat.md), written and read with Python's zlib,
+# Frames (docs/spec/frame-format.md), written and read with Python's zlib,
 # binascii.crc32, struct and zstandard
 # ---------------------------------------------------------------------------
 
@@ -788,7 +788,7 @@ def expect_code(data, code, limits=None):
 
 
 # ---------------------------------------------------------------------------
-# Validation cases (Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md)
+# Validation cases (docs/spec/validation.md)
 # ---------------------------------------------------------------------------
 
 WARNING_CODES = {"rule.image.large-size", "rule.image.thumbnail-size", "code.undocumented"}

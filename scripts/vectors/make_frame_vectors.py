@@ -3,7 +3,7 @@
 of Vectors/malformed and the frame files of Vectors/limits.
 
 The frame layout is implemented a second time, in the vectors' common module
-(scripts/vectors/common.py), from Sources/IMCodec/IMCodec.docc/FrameFormat.md alone, with nothing but Python's own zlib (raw deflate, windowBits -15),
+(scripts/vectors/common.py), from docs/spec/frame-format.md alone, with nothing but Python's own zlib (raw deflate, windowBits -15),
 binascii.crc32, struct and, for zstd bodies, the `zstandard` package from PyPI
 (pinned in testees/python/requirements.txt; its own bundled libzstd, not the
 system one the Swift library and the C reference link):
@@ -42,7 +42,7 @@ from common import (
 
 
 FRAME_DERIVATION = (
-    "Built by scripts/vectors/make_frame_vectors.py, a second implementation of Sources/IMCodec/IMCodec.docc/FrameFormat.md using only Python's "
+    "Built by scripts/vectors/make_frame_vectors.py, a second implementation of docs/spec/frame-format.md using only Python's "
     "zlib (raw deflate), zstandard 0.25.0 from PyPI (zstd bodies), binascii.crc32 and struct. Valid frames are written field by field; malformed ones by "
     "making one field lie; the expected result of every frame is what that script's reader, which applies the "
     "documented checks in the documented order, says (cases where the document would allow two codes are never "
@@ -354,7 +354,7 @@ assert len(BIG_TEXT) > 200_000
 def write_zstd_file():
     vf = VectorFile("frames", "zstd", "zstd bodies (compression 2)",
                     "Frames whose body is a magicless zstd frame without the content size, checksum and dictionary "
-                    "id fields (FrameFormat.md, 'zstd bodies'): each kind, several levels, every shipped "
+                    "id fields (docs/spec/frame-format.md, 'zstd bodies'): each kind, several levels, every shipped "
                     "dictionary, multi-block bodies, and bodies written by hand from RFC 8878.", FRAME_DERIVATION,
                     FLAGS)
     for kind, payload in (("message", MSG_TEXT), ("batch", BATCH), ("event", EVENT_CONN), ("message", MSG_SMALL)):
@@ -517,7 +517,7 @@ def write_malformed_frame_files():
 
     # -- header varints ------------------------------------------------------------------
     vf = VectorFile("malformed", "frame-varints", "Malformed header varints",
-                    "Header varints are at most 5 bytes, at most 2^32 - 1, and minimal (FrameFormat.md).",
+                    "Header varints are at most 5 bytes, at most 2^32 - 1, and minimal (docs/spec/frame-format.md).",
                     FRAME_DERIVATION, FLAGS)
     body_len = len(MSG_SMALL)
     variants = {
@@ -668,7 +668,7 @@ def _sync_flushed(payload):
 
 def write_frame_limit_file():
     vf = VectorFile("limits", "frame-limits", "Frame decoding limits at N and N+1",
-                    "maxFrameBytes, maxInflatedBytes and maxInflateRatio (FrameFormat.md, 'Limits and their "
+                    "maxFrameBytes, maxInflatedBytes and maxInflateRatio (docs/spec/frame-format.md, 'Limits and their "
                     "defaults'): a frame exactly at each limit is accepted, one byte (or one ratio step) above is "
                     "rejected. At the defaults the frames declare the sizes in their header and hold no body, so the "
                     "accepted ones end as frame.truncated (the limit check passed) and the rejected ones never reach "
@@ -822,7 +822,7 @@ def write_encode_file():
     vf = VectorFile("frames", "encode", "Building frames under a compression policy",
                     "The implementation builds a frame; the runner decodes it and checks the kind, whether it was "
                     "compressed, the dictionary and the payload. A writer compresses only a payload of at least the "
-                    "threshold whose deflated body is smaller (FrameFormat.md, 'Compression'); the payloads here "
+                    "threshold whose deflated body is smaller (docs/spec/frame-format.md, 'Compression'); the payloads here "
                     "are chosen so every deflate implementation agrees on 'smaller': highly repetitive text, or "
                     "random bytes.",
                     "Policies and payloads chosen by hand in scripts/vectors/make_frame_vectors.py; whether a payload "

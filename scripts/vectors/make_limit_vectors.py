@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Writes Vectors/limits/payload-limits.json: the payload decoding limits of
-Sources/IMCodec/IMCodec.docc/Payloads.md ('Limits') at N and N + 1, with the default limits and with
+docs/spec/payloads.md ('Limits') at N and N + 1, with the default limits and with
 limits passed in the request, for every repeated field of the schema.
 
 The numbers are the defaults declared in Schemas/ (the testee protocol's
-Limits, read by scripts/lib/constraints.py; docs/LIMITS.md lists them); the
-paths follow Sources/IMCodec/IMCodec.docc/Payloads.md ('Paths': the first entry
+Limits, read by scripts/lib/constraints.py; docs/spec/limits.md lists them); the
+paths follow docs/spec/payloads.md ('Paths': the first entry
 past the limit; for depth, the first message one layer too deep). Payloads
 come from the canonical encoder of common.py and are re-derived
 with swift-protobuf by VectorOracleTests.
@@ -27,7 +27,7 @@ MAX_REPEATED = _DECLARED.value("maxRepeated")
 MAX_BATCH = _DECLARED.value("maxBatchMessages")
 
 DERIVATION = (
-    "Limits and defaults from Sources/IMCodec/IMCodec.docc/FrameFormat.md ('Limits and their defaults') and Sources/IMCodec/IMCodec.docc/Payloads.md ('Limits', "
+    "Limits and defaults from docs/spec/frame-format.md ('Limits and their defaults') and docs/spec/payloads.md ('Limits', "
     "'Paths'); every case sits exactly at a limit (N, accepted) or one past it (N+1, rejected at the path of the "
     "first entry or layer past it). Built by scripts/vectors/make_limit_vectors.py with the canonical encoder of "
     "scripts/vectors/common.py; VectorOracleTests re-derives every payload with swift-protobuf and checks that "
@@ -311,9 +311,9 @@ def main():
 
 
 ENCODE_DERIVATION = (
-    "Writer within reader (Sources/IMCodec/IMCodec.docc/FrameFormat.md, 'Writing frames'): a writer builds only frames that a reader with "
+    "Writer within reader (docs/spec/frame-format.md, 'Writing frames'): a writer builds only frames that a reader with "
     "the request's limits accepts, and otherwise answers with the error that reader would give the frame, in the "
-    "reader's order (the frame's sizes, then the payload). Sizes and limits from Sources/IMCodec/IMCodec.docc/FrameFormat.md; payloads from "
+    "reader's order (the frame's sizes, then the payload). Sizes and limits from docs/spec/frame-format.md; payloads from "
     "the canonical encoder of scripts/vectors/common.py; whether a payload compresses, and by how much, is "
     "checked here with Python's zlib at levels 1, 6 and 9 with a wide margin, so every deflate implementation agrees "
     "on the expected compression."

@@ -4,7 +4,7 @@ and the payload files of Vectors/malformed.
 
 Every expectation comes from the documents, through scripts/vectors/common.py
 (a small canonical encoder and proto3 JSON printer written from
-Sources/IMCodec/IMCodec.docc/Payloads.md and the proto3 JSON mapping), or is built byte by byte below
+docs/spec/payloads.md and the proto3 JSON mapping), or is built byte by byte below
 with the reason in the case's comment. `swift test` re-derives every payload
 expectation with swift-protobuf (Tests/IMCodecDifferentialTests/VectorOracleTests.swift),
 so neither this script nor the library under test is trusted alone.
@@ -42,7 +42,7 @@ from common import (
 PAYLOAD_DERIVATION = (
     "Inputs written by hand as proto3 JSON. Expected payloads and JSON computed by "
     "scripts/vectors/make_payload_vectors.py with its own canonical encoder and JSON printer "
-    "(scripts/vectors/common.py, written from Sources/IMCodec/IMCodec.docc/Payloads.md and the proto3 JSON "
+    "(scripts/vectors/common.py, written from docs/spec/payloads.md and the proto3 JSON "
     "mapping, not from the Swift or C code); hand-built byte inputs are assembled field by "
     "field in that script with the rule they test in their comment. Every payload and JSON "
     "expectation is re-derived with swift-protobuf 1.39 by VectorOracleTests in `swift test`."
@@ -1325,9 +1325,9 @@ def write_json_file():
         "JsonAlternative": "The proto3 JSON mapping accepts this spelling on input; the printer always writes "
         "the canonical form (lowerCamelCase names, enum names, 64-bit integers as strings, padded base64).",
         "JsonOnly": "Only the JSON operations check this case; a testee without JSON support skips it.",
-        "PathDecision": "Sources/IMCodec/IMCodec.docc/ErrorCodes.md names the code but not the path of this JSON problem; the vector takes the "
+        "PathDecision": "docs/spec/error-and-finding-codes.md names the code but not the path of this JSON problem; the vector takes the "
         "path of the offending member (the later one of a duplicate pair).",
-        "SwiftProtobufAccepts": "Sources/IMCodec/IMCodec.docc/ErrorCodes.md rejects this input, as protobuf's C++ and Java JSON parsers do; "
+        "SwiftProtobufAccepts": "docs/spec/error-and-finding-codes.md rejects this input, as protobuf's C++ and Java JSON parsers do; "
         "swift-protobuf 1.39 accepts it (the last duplicate wins), so the oracle check is reversed for this case.",
     }
     vf_ = VectorFile(
@@ -1747,8 +1747,8 @@ def write_malformed_payload_files():
             "malformed",
             "payload-structure",
             "Malformed payload structure",
-            "Tags, groups, varints, lengths and truncation (Sources/IMCodec/IMCodec.docc/Payloads.md, 'What a decoder accepts' and 'Paths').",
-            "Built byte by byte in scripts/vectors/make_payload_vectors.py from the rules of Sources/IMCodec/IMCodec.docc/Payloads.md; each comment names "
+            "Tags, groups, varints, lengths and truncation (docs/spec/payloads.md, 'What a decoder accepts' and 'Paths').",
+            "Built byte by byte in scripts/vectors/make_payload_vectors.py from the rules of docs/spec/payloads.md; each comment names "
             "the rule. Valid cases' expectations come from the script's canonical encoder. VectorOracleTests checks that "
             "swift-protobuf 1.39 also rejects every invalid input and re-encodes every valid one the same way.",
             flags,
@@ -1772,7 +1772,7 @@ def write_malformed_payload_files():
             "Wrong wire types, repeated and duplicate fields",
             "Known field numbers with the wrong wire type (kept as unknown fields), singular fields seen twice (last "
             "wins, messages merge), oneof members replacing each other, repeated entries split by other fields.",
-            "Built byte by byte in scripts/vectors/make_payload_vectors.py from Sources/IMCodec/IMCodec.docc/Payloads.md; the expected canonical bytes "
+            "Built byte by byte in scripts/vectors/make_payload_vectors.py from docs/spec/payloads.md; the expected canonical bytes "
             "are assembled from the same pieces in canonical order. VectorOracleTests checks swift-protobuf re-encodes "
             "every input to the expected bytes.",
             flags,
@@ -1782,9 +1782,9 @@ def write_malformed_payload_files():
             "malformed",
             "payload-depth",
             "Depth bombs",
-            "Merger nesting and unknown group nesting far past the depth budget (Sources/IMCodec/IMCodec.docc/Payloads.md, 'Limits').",
+            "Merger nesting and unknown group nesting far past the depth budget (docs/spec/payloads.md, 'Limits').",
             "Built byte by byte in scripts/vectors/make_payload_vectors.py (sizes computed from the inside out, no encoder "
-            "involved); the expected path is the path of the first message one layer too deep, per Sources/IMCodec/IMCodec.docc/Payloads.md. "
+            "involved); the expected path is the path of the first message one layer too deep, per docs/spec/payloads.md. "
             "VectorOracleTests checks that swift-protobuf, given a large enough depth limit, decodes each bomb, so the "
             "depth is the only reason to reject it.",
             flags,

@@ -6,15 +6,15 @@ one where the two readings give different answers, and its comment names
 the rule of the document that decides it and the answer the other reading
 would give.
 
-    Vectors/malformed/payload-precedence.json   Sources/IMCodec/IMCodec.docc/Payloads.md
-    Vectors/malformed/frame-precedence.json     Sources/IMCodec/IMCodec.docc/FrameFormat.md
-    Vectors/json/json-paths.json                Sources/IMCodec/IMCodec.docc/Payloads.md ("Paths"), Sources/IMCodec/IMCodec.docc/ErrorCodes.md (JSON codes)
-    Vectors/limits/validation-reporting.json    Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md
+    Vectors/malformed/payload-precedence.json   docs/spec/payloads.md
+    Vectors/malformed/frame-precedence.json     docs/spec/frame-format.md
+    Vectors/json/json-paths.json                docs/spec/payloads.md ("Paths"), docs/spec/error-and-finding-codes.md (JSON codes)
+    Vectors/limits/validation-reporting.json    docs/spec/validation.md
 
 Payload, JSON and validation expectations are written by hand from the rule
 named in each comment; frame expectations come from the reference reader of
 scripts/vectors/make_frame_vectors.py, which applies the checks of
-Sources/IMCodec/IMCodec.docc/FrameFormat.md in their documented order. None comes from the Swift or
+docs/spec/frame-format.md in their documented order. None comes from the Swift or
 C code. `swift test` re-checks the payload and JSON cases with swift-protobuf
 (VectorOracleTests): it must reject every input rejected for a malformed
 payload, accept every input rejected only for a limit, and reject the inputs
@@ -39,7 +39,7 @@ DERIVATION = (
     "of the document that decides it and what the other reading would answer. Built by "
     "scripts/vectors/make_precedence_vectors.py: payload and JSON inputs assembled byte by byte or written as text, with the "
     "expected error written by hand from the rule; frame expectations from the reference reader of "
-    "scripts/vectors/make_frame_vectors.py (the checks of Sources/IMCodec/IMCodec.docc/FrameFormat.md in their order). swift-protobuf re-checks "
+    "scripts/vectors/make_frame_vectors.py (the checks of docs/spec/frame-format.md in their order). swift-protobuf re-checks "
     "the payload and JSON inputs in VectorOracleTests."
 )
 
@@ -55,7 +55,7 @@ FLAGS = {
     "NoActual": "The finding has no observed number: the testee answers actual 0, the protocol's 'absent'.",
     "Exempt": "The rule does not apply to this value: no finding.",
     "Clean": "No finding at all.",
-    "SwiftProtobufAccepts": "Sources/IMCodec/IMCodec.docc/ErrorCodes.md rejects this input, as protobuf's C++ and Java JSON parsers do; "
+    "SwiftProtobufAccepts": "docs/spec/error-and-finding-codes.md rejects this input, as protobuf's C++ and Java JSON parsers do; "
     "swift-protobuf 1.39 accepts a field given under both of its names (the last wins), so the oracle check is "
     "reversed for this case.",
 }
@@ -71,7 +71,7 @@ def text_elem(text_bytes):
 
 
 # ---------------------------------------------------------------------------
-# Payloads (Sources/IMCodec/IMCodec.docc/Payloads.md)
+# Payloads (docs/spec/payloads.md)
 # ---------------------------------------------------------------------------
 
 
@@ -86,7 +86,7 @@ def write_payload_file():
     vf.payload_invalid(
         "payload.tag.five-bytes-then-end",
         "Five tag bytes, each with its continuation bit, then the end of the input. A tag is at most 5 bytes "
-        "(Sources/IMCodec/IMCodec.docc/Payloads.md), so the tag is already too long: payload.tag, not payload.truncated (the reading that "
+        "(docs/spec/payloads.md), so the tag is already too long: payload.tag, not payload.truncated (the reading that "
         "waits for a sixth byte) and not payload.varint (the reading that allows 10).",
         "message", bytes([0x80] * 5), "payload.tag", "", flags=["TwoProblems"])
     vf.payload_invalid(
@@ -144,7 +144,7 @@ def write_payload_file():
 
 
 # ---------------------------------------------------------------------------
-# Frames (Sources/IMCodec/IMCodec.docc/FrameFormat.md)
+# Frames (docs/spec/frame-format.md)
 # ---------------------------------------------------------------------------
 
 PAYLOAD = encode("Message", {"msgId": "m1", "sender": "alice", "receiver": "bob", "elems": [{"text": {"text": "hi"}}]})
@@ -215,7 +215,7 @@ def write_frame_file():
 
 
 # ---------------------------------------------------------------------------
-# JSON (Sources/IMCodec/IMCodec.docc/Payloads.md "Paths", Sources/IMCodec/IMCodec.docc/ErrorCodes.md "JSON codes")
+# JSON (docs/spec/payloads.md "Paths", docs/spec/error-and-finding-codes.md "JSON codes")
 # ---------------------------------------------------------------------------
 
 
@@ -276,7 +276,7 @@ def write_json_file():
 
 
 # ---------------------------------------------------------------------------
-# Validation (Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md)
+# Validation (docs/spec/validation.md)
 # ---------------------------------------------------------------------------
 
 

@@ -1910,7 +1910,7 @@ def unrepresentable_values():
                                {"msgId": "m", "elems": [t]}]}, error="messages[1].msgId")
     text_elem = ld(1, ld(1, b"hi") + tag(9, 0) + varint(1))
     yield Export("rest.export.unknown-field", "A text elem holding an unknown field (number 9): it would be lost, so it "
-                 "is unrepresentable at the message holding it (Sources/IMCodec/IMCodec.docc/Payloads.md's path of an unknown field).", "message", None,
+                 "is unrepresentable at the message holding it (docs/spec/payloads.md's path of an unknown field).", "message", None,
                  payload=ld(18, text_elem), error="elems[0].text", flags=["PathDecision"])
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the validator vectors: Vectors/limits/validation-sdk-guide.json and
-validation-current.json (every numeric rule of docs/LIMITS.md at N and
+validation-current.json (every numeric rule of docs/spec/limits.md at N and
 N + 1, and where a profile has no such rule, a value far past the other
 profile's limit that passes) and Vectors/limits/validation-rules.json (every
 rule without a number, passing and failing side by side).
@@ -8,9 +8,9 @@ rule without a number, passing and failing side by side).
 The numbers of every profile are read from the declarations in Schemas/
 (scripts/lib/constraints.py reads them with its own protobuf reader; set
 IMCODEC_SCHEMAS to read another schema folder); what they mean (how values are
-measured, codes, severities and paths) comes from Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md ("How
-values are measured", "Finding codes", "Decisions the documentation leaves
-open"), and this script computes every expectation itself. Where that document does not say at which path a finding is reported,
+measured, codes, severities and paths) comes from docs/spec/validation.md ("How
+values are measured", "Decisions the documentation leaves open") and
+docs/spec/error-and-finding-codes.md ("Finding codes"), and this script computes every expectation itself. Where that document does not say at which path a finding is reported,
 the case carries the flag PathDecision and its comment names the reading.
 Payloads come from common.encode and are re-derived with
 swift-protobuf by VectorOracleTests.
@@ -42,23 +42,23 @@ def declared_key(name, key):
     return {profile: (DECLARED.value(name, profile) or {}).get(key) for profile in constraints.PROFILES}
 
 DERIVATION = (
-    "Limits, codes, severities and profiles from Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md (which sources every number in "
-    "docs/LIMITS.md): every case sits at a limit (N, no finding) or one unit past it (N+1, one finding with the "
+    "Limits, codes, severities and profiles from docs/spec/limits.md, docs/spec/validation.md and "
+    "docs/spec/error-and-finding-codes.md: every case sits at a limit (N, no finding) or one unit past it (N+1, one finding with the "
     "limit and the measured value), or breaks one rule against an otherwise clean message. Built by "
     "scripts/vectors/make_validation_vectors.py; payloads from scripts/vectors/common.py, re-derived with swift-protobuf "
-    "by VectorOracleTests. Paths LimitsAndProfiles.md leaves open are flagged PathDecision."
+    "by VectorOracleTests. Paths docs/spec/validation.md leaves open are flagged PathDecision."
 )
 
 FLAGS = {
     "AtLimit": "A value exactly at the profile's limit: no finding.",
     "PastLimit": "A value one unit (byte, entry, UTF-16 unit, member, layer) past the profile's limit: one finding "
     "with the limit and the measured value.",
-    "RuleOff": "The profile has no such rule (a '–' in LimitsAndProfiles.md's profile table): a value far past the other "
+    "RuleOff": "The profile has no such rule (a '–' in docs/spec/limits.md): a value far past the other "
     "profile's limit passes.",
     "MultiByte": "Byte limits count UTF-8 bytes: CJK characters are 3 bytes, emoji 4. Merger abstract lines count "
     "UTF-16 code units: an emoji is 2.",
     "Warning": "The finding is a warning (enum.* codes and the image scaling rules); the message is still valid.",
-    "PathDecision": "Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md names the code but not the path; the vector takes the path of the field the "
+    "PathDecision": "docs/spec/error-and-finding-codes.md names the code but not the path; the vector takes the path of the field the "
     "rule measures (for count limits, the repeated field; for rules about a whole elem, that elem's kind).",
     "Clean": "A message that breaks no rule: no finding at all.",
     "DecodeLimits": "The payload nests deeper than the default decoding depth, so the case raises maxDepth for the "
@@ -328,7 +328,7 @@ def write_limit_files():
     for profile in ("sdk-guide", "current"):
         other = {"sdk-guide": "current", "current": "sdk-guide"}[profile]
         vf = VectorFile("limits", f"validation-{profile}", f"Validator limits, {profile} profile",
-                        f"Every numeric rule of docs/LIMITS.md in the {profile} profile of Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md: "
+                        f"Every numeric rule of docs/spec/limits.md in the {profile} profile: "
                         "N passes, N+1 is one finding; a rule the profile does not have passes far past the other "
                         "profile's number.", DERIVATION, FLAGS)
 
@@ -1077,7 +1077,7 @@ RULE_TABLES = (
 
 def write_rule_file():
     vf = VectorFile("limits", "validation-rules", "Validator rules",
-                    "Every rule of docs/LIMITS.md that has no number (M3, M6, M7, M9-M12, M16-M20, G1, G8-G14, "
+                    "Every rule of docs/spec/limits.md that has no number (M3, M6, M7, M9-M12, M16-M20, G1, G8-G14, "
                     "G18-G20, F3-F6, F10, C1-C6), breaking and keeping each against an otherwise clean message, in the sdk-guide profile "
                     "(rules are the same in both) and, where a profile changes the outcome, in both.",
                     DERIVATION, FLAGS)

@@ -30,8 +30,8 @@
 /// which starts where the header said the damaged one ends. An error in a
 /// header, a frame the limits refuse and a stream that ends inside a frame
 /// stay final, because the format has no marker to find the next frame by
-/// (`Sources/IMCodec/IMCodec.docc/FrameFormat.md`, "Reading on after a
-/// damaged frame"). Every error the reader throws or reports says which
+/// (`docs/spec/frame-format.md`, "Reading on after a damaged
+/// frame"). Every error the reader throws or reports says which
 /// frame it is about (``IMCodecError/frameIndex``) and where that frame
 /// starts (``IMCodecError/frameOffset``).
 ///

@@ -5,7 +5,7 @@
 ///
 /// One value holds every limit of the payload codec, the frame layer and the
 /// JSON readers, declared once in `Schemas/` (the testee protocol's `Limits`)
-/// with its default; docs/LIMITS.md lists them. The defaults suit IM traffic
+/// with its default; docs/spec/limits.md lists them. The defaults suit IM traffic
 /// with a wide margin; lower them for hostile input you expect to be small,
 /// raise them for archives.
 public struct DecodingLimits: Sendable, Hashable {

@@ -5,7 +5,7 @@
 /// user ID goes into ``atUserList`` once, however often it is mentioned;
 /// mentioning every member adds ``Message/atAllUserID``. ``atType`` follows
 /// from the list. ``Message/init(from:toGroup:mentioning:msgID:)`` makes the
-/// message, which then obeys the rules of docs/LIMITS.md that tie these
+/// message, which then obeys the rules of `docs/spec/limits.md` that tie these
 /// fields together:
 ///
 /// - M10: an @ user list only on a group message, and an @ message holds

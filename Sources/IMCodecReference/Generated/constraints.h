@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Decoding limit defaults (the testee protocol's Limits; docs/LIMITS.md D rows). */
+/* Decoding limit defaults (the testee protocol's Limits; docs/spec/limits.md D rows). */
 #define IMCODEC_REF_DEFAULT_MAX_FRAME_BYTES 4194304ULL /* limit.frame-size, D1 */
 #define IMCODEC_REF_DEFAULT_MAX_INFLATED_BYTES 16777216ULL /* limit.inflated-size, D2 */
 #define IMCODEC_REF_DEFAULT_MAX_INFLATE_RATIO 250ULL /* limit.inflate-ratio, D3 */
@@ -23,7 +23,7 @@
 #define IMCODEC_REF_RANGE_LATITUDE_MAX (90.0)
 
 /*
- * The validation limits of one profile (docs/LIMITS.md). `has_x` 0 means the
+ * The validation limits of one profile (docs/spec/limits.md). `has_x` 0 means the
  * profile does not have the rule; sets are arrays with their count; a range
  * is two numbers, lower and upper bound.
  */

@@ -57,7 +57,7 @@ public struct TesteePayloadKind: RawRepresentable, Hashable, Sendable, CustomStr
 
 /// Decoding limits for one request; 0 means the implementation's default.
 /// The defaults are declared here, once, with the options of
-/// imcodec/constraints/v1/constraints.proto; docs/LIMITS.md lists them.
+/// imcodec/constraints/v1/constraints.proto; docs/spec/limits.md lists them.
 public struct TesteeLimits: WireMessage {
     /// `imcodec.testee.v1.Limits`.
     public static var protoMessageName: String { "imcodec.testee.v1.Limits" }

@@ -4,7 +4,7 @@
 ///
 /// Every documented limit is a named field, declared once in `Schemas/` (the
 /// constraint options of `imcodec/constraints/v1/constraints.proto`) with
-/// its value in each profile; docs/LIMITS.md gives the source of every
+/// its value in each profile; docs/spec/limits.md gives the source of every
 /// number. An optional field set to `nil` turns its rule off; that is how a
 /// profile without the rule is expressed. Start from a profile and override
 /// any field:
@@ -135,7 +135,7 @@ public struct ValidationLimits: Sendable, Hashable {
 
 extension ValidationLimits {
     /// The sdk-guide profile: the numbers of the Tencent IM SDK guides
-    /// (docs/LIMITS.md, "Sources"). The default.
+    /// (docs/spec/limits.md, "Sources"). The default.
     public static let sdkGuide = ValidationLimits()
 
     /// The current profile: the limits of the newer public documentation.
