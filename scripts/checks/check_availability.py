@@ -27,7 +27,10 @@ conformance runner is not checked: it runs on macOS and Linux only, and
 swift-corelibs-foundation, whose `Process` it uses, states no Apple
 availability to read.
 
-    python3 scripts/checks/check_availability.py     (after `swift build`)
+    python3 scripts/checks/check_availability.py           (after `swift build`)
+    python3 scripts/checks/check_availability.py --plant   also judges each newer use with its file's
+                                                           availability checks taken out, and fails
+                                                           unless every one is then reported
 """
 
 import ctypes
@@ -177,12 +180,13 @@ class IndexStore:
         return found
 
 
-def guards(path):
+def guards(path, planted=False):
     """For each line of the Swift file at `path`, the availability its enclosing blocks guarantee.
 
     A block is guarded by an `if #available(…)` on the line that opens it, or
     by an `@available(…)` in the attributes of the declaration it is the body
-    of. Strings and comments are left out when braces are counted.
+    of. Strings and comments are left out when braces are counted. `planted`
+    reads the file as if its availability checks guaranteed nothing.
     """
     with open(path, encoding="utf-8") as f:
         lines = f.read().split("\n")
@@ -208,7 +212,7 @@ def guards(path):
             code = code.split('"""', 1)[0]
         code = re.sub(r'"(?:\\.|[^"\\])*"', '""', code).split("//", 1)[0]
         promised = {}
-        for match in AVAILABLE.finditer(code):
+        for match in () if planted else AVAILABLE.finditer(code):
             for part in match.group(1).split(","):
                 words = part.split()
                 if len(words) == 2 and words[0] in DOMAINS:
@@ -231,6 +235,9 @@ def guards(path):
 
 
 def main():
+    plant = sys.argv[1:] == ["--plant"]
+    if sys.argv[1:] and not plant:
+        sys.exit(__doc__)
     floor = floors()
     bin_path = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True,
                               text=True).stdout.strip()
@@ -241,6 +248,7 @@ def main():
     if not records:
         sys.exit("the index holds no unit of the library modules: run swift build first")
     problems, newer, references, declarations = [], [], 0, set()
+    unguarded, caught = 0, 0
     for record, path in sorted(records, key=lambda r: r[1]):
         if not path.endswith(".swift") or not os.path.exists(path):
             continue
@@ -262,12 +270,20 @@ def main():
                 problems.append(f"{where}: {name} needs {releases}, outside an availability check of them")
             else:
                 newer.append(f"{where}: {name} ({releases}), inside an availability check")
+                if plant:
+                    unguarded += 1
+                    planted = guards(path, planted=True)[line - 1]
+                    caught += any(planted.get(d, (0, 0)) < v for d, v in needed.items())
     if references == 0:
         sys.exit("no reference to the standard library was found: the index or the symbol graphs are wrong")
     for line in sorted(set(newer)):
         print(line)
     if problems:
         sys.exit("\n".join(sorted(set(problems))))
+    if plant:
+        if unguarded == 0 or caught != unguarded:
+            sys.exit(f"planted: {caught} of {unguarded} newer uses reported with their availability checks taken out")
+        print(f"planted: all {unguarded} newer uses reported once their availability checks are taken out")
     print(f"{references} references to {len(declarations)} declarations of {', '.join(GRAPHS)} in "
           f"{', '.join(MODULES)}: {len(set(newer))} newer than "
           + ", ".join(f"{d} {v[0]}" for d, v in sorted(floor.items())) + ", all inside availability checks")
