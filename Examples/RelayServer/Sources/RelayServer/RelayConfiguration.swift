@@ -31,8 +31,9 @@ public struct RelayConfiguration: Sendable {
     /// The files the HTTP listener serves: the chat page and the
     /// JavaScript implementation it runs on.
     public var web = RelayWebFiles()
-    /// The profile every message and join is validated against.
-    public var profile: ValidationLimits = .current
+    /// The profile every message and join is validated against: sdk-guide,
+    /// the library's default.
+    public var profile: ValidationLimits = .sdkGuide
     /// The limits every inbound frame and payload is checked against.
     public var limits: DecodingLimits = .default
     /// How fanned-out frames are written; unchanged by default.
@@ -78,7 +79,8 @@ public struct RelayConfiguration: Sendable {
     public var metricsExposition: (@Sendable () -> String)?
 
     /// Creates the default configuration: loopback, any port, no HTTP
-    /// listener, the current profile, default limits and bounds.
+    /// listener, the sdk-guide profile (the library's default), default
+    /// limits and bounds.
     public init() {}
 }
 

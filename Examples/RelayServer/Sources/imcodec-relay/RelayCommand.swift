@@ -34,7 +34,7 @@ struct RelayCommand: AsyncParsableCommand {
     var webPort: Int?
 
     @Option(help: "The validation profile: \(ValidationLimits.profileNames.joined(separator: ", ")).")
-    var profile = "current"
+    var profile = "sdk-guide"
 
     @Flag(help: "Frame each payload again (uncompressed with --no-compression) instead of forwarding its bytes.")
     var reframe = false
@@ -112,7 +112,7 @@ struct RelayCommand: AsyncParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.webPort = webPort
-        configuration.profile = ValidationLimits.profile(named: profile) ?? .current
+        configuration.profile = ValidationLimits.profile(named: profile) ?? .sdkGuide  // validate() refused any other name
         if reframe { configuration.forwarding = .reframed(noCompression ? .disabled : .default) }
         configuration.coalescesWrites = !noCoalesce
         configuration.maxConnections = maxConnections
