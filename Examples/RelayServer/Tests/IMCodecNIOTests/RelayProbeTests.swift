@@ -247,7 +247,12 @@ final class RelayHarness: Sendable {
     }
 
     @Test func joinsAreValidatedAndBoundedBeforeAnythingIsKept() async throws {
-        let relay = try await RelayHarness { $0.maxGroupsPerConnection = 2 }
+        // The current profile, whose group IDs are printable ASCII (G14);
+        // the default sdk-guide profile leaves their characters open.
+        let relay = try await RelayHarness {
+            $0.maxGroupsPerConnection = 2
+            $0.profile = .current
+        }
         let client = try await relay.client()
         let joins = [
             Message(from: "carol", toGroup: String(repeating: "g", count: 1 << 20), elems: []),
