@@ -32,6 +32,16 @@ REPEATED_LIMITS = {
 }
 # Fields whose messages are one merger layer deeper.
 LAYER_FIELDS = {("MergerElem", "messages")}
+# The routing fields of a message that MessageEnvelope reads without decoding
+# the message (Sources/IMCodec/Binary/MessageEnvelope.swift): strings the
+# caller may ask for, scalars, and the repeated field whose entries are only
+# counted. The envelope's properties have the fields' Swift names.
+ENVELOPE = {
+    "message": "Message",
+    "strings": ["msg_id", "sender", "receiver", "group_id"],
+    "scalars": ["timestamp", "seq"],
+    "counted": ("elems", "elemCount"),
+}
 
 # --------------------------------------------------------------------------
 # The descriptor set, read by scripts/schema.py (the scripts' one reader)
@@ -594,6 +604,74 @@ def gen_merge(m):
     return "".join(out)
 
 
+def skip_expr(f):
+    """Swift statement that reads past the value of field `f` as the decoder reads it, keeping nothing."""
+    w = WIRE[f.type]
+    if w == 0: return "_ = try reader.readVarint()"
+    if w == 1: return "_ = try reader.readFixed64()"
+    return "_ = try reader.readLengthDelimited()"
+
+
+def gen_envelope(m):
+    """The envelope peek of `m`: its top-level fields read as `_merge` reads them (the same checks, errors and
+    paths), the routing fields kept, every nested message and every other string stepped over by its length."""
+    strings, scalars = ENVELOPE["strings"], ENVELOPE["scalars"]
+    counted, count_name = ENVELOPE["counted"]
+    out = ["extension %s {\n" % m.name,
+           "    /// Reads the routing fields of an encoded `%s` (``MessageEnvelope``): every top-level field is\n" % m.name,
+           "    /// read as `_merge` reads it, with its checks, errors and paths; nested messages and the\n",
+           "    /// strings not in `fields` are stepped over by their lengths, and nothing is allocated\n",
+           "    /// but the strings of `fields`.\n",
+           "    @usableFromInline\n",
+           "    package static func _peekEnvelope(\n",
+           "        from reader: inout WireReader, fields: MessageEnvelope.Fields, _ context: DecodeContext\n",
+           "    ) throws(IMCodecError) -> MessageEnvelope {\n",
+           "        var envelope = MessageEnvelope()\n"]
+    repeated = [f for f in sorted(m.fields, key=lambda f: f.number) if f.repeated]
+    for f in repeated:
+        if f.name != counted:
+            out.append("        var %sCount = 0\n" % escape(swift_name(f.name)))
+    out.append("        while reader.hasMore {\n")
+    out.append("            let tag = try reader.readTag()\n")
+    out.append("            switch tag {\n")
+    for f in sorted(m.fields, key=lambda f: f.number):
+        if f.oneof_index is not None:
+            raise SystemExit("%s.%s: the envelope peek reads no oneof" % (m.name, f.name))
+        json = f.json_name
+        name = escape(swift_name(f.name))
+        ind = "                "
+        out.append("            case %d:\n" % tag_value(f))
+        if f.repeated:
+            limit, code = limit_of(m, f)
+            counter = "envelope.%s" % count_name if f.name == counted else "%sCount" % name
+            out.append("%slet index = %s\n" % (ind, counter))
+            out.append("%sif index >= context.limits.%s {\n" % (ind, limit))
+            out.append('%s    throw IMCodecError(\n%s        .%s, path: [.field("%s"), .index(index)],\n'
+                       '%s        reason: "more entries than the limit allows", limit: context.limits.%s,'
+                       ' observed: index + 1)\n%s}\n' % (ind, ind, code, json, ind, limit, ind))
+            out.append('%sdo { %s } catch { throw error.prefixed(field: "%s", index: index) }\n' % (
+                ind, skip_expr(f), json))
+            out.append("%s%s = index &+ 1\n" % (ind, counter))
+        elif f.name in strings:
+            if f.type != T_STRING:
+                raise SystemExit("%s.%s: an envelope string must be a string field" % (m.name, f.name))
+            out.append("%sdo {\n" % ind)
+            out.append("%s    if fields.contains(.%s) { envelope.%s = try reader.readString() } else { %s }\n" % (
+                ind, name, name, skip_expr(f)))
+            out.append('%s} catch { throw error.prefixed(field: "%s") }\n' % (ind, json))
+        elif f.name in scalars:
+            if f.type == T_MESSAGE or WIRE[f.type] == 2:
+                raise SystemExit("%s.%s: an envelope scalar must be a scalar field" % (m.name, f.name))
+            out.append('%sdo { envelope.%s = %s } catch { throw error.prefixed(field: "%s") }\n' % (
+                ind, name, read_expr(f), json))
+        else:
+            out.append('%sdo { %s } catch { throw error.prefixed(field: "%s") }\n' % (ind, skip_expr(f), json))
+    out.append("            default:\n")
+    out.append("                try reader.skipValue(tag: tag, context: context)\n")
+    out.append("            }\n        }\n        return envelope\n    }\n}\n\n")
+    return "".join(out)
+
+
 def holds_counts(name, seen=None):
     """Whether a value of message `name` can hold a repeated field, itself or in a message it holds."""
     seen = set() if seen is None else seen
@@ -864,6 +942,7 @@ UNITS = [
         "json": "Sources/IMCodec/Generated/Model+JSON.swift",
         "schema": "Sources/IMCodec/Generated/SchemaFields.swift",
         "arbitrary": "Sources/IMCodecTestSupport/Generated/Arbitrary.swift",
+        "envelope": True,
     },
     {
         "package": "imcodec.testee.v1",
@@ -911,6 +990,8 @@ def generate(unit, descriptors):
     for m in messages:
         binary += "extension %s: WireCodable {\n%s\n%s\n%s\n%s}\n\n" % (
             m.name, gen_size(m), gen_encode(m), gen_merge(m), gen_check_limits(m))
+        if unit.get("envelope") and m.name == ENVELOPE["message"]:
+            binary += gen_envelope(m)
     json = header
     for m in messages:
         json += "extension %s {\n%s\n%s}\n\n" % (m.name, gen_json_write(m), gen_json_read(m))

@@ -278,6 +278,45 @@ for step in ["encode", "decode"] {
             measure: "uncompressed frame \(step) ÷ bare payload \(step)", ours: cell(value), swiftProtobuf: "",
             c: "", naive: "", target: judge("uncompressed frame \(step) overhead", value, atMost: 1.10)))
 }
+// The envelope peek against decoding the whole message: from payloads and
+// from stored frames, at most a tenth of the time; from compressed frames,
+// where inflating the body takes most of both, for context.
+for (measure, key, target) in [
+    ("envelope peek of a payload ÷ its full decode", "envelope-payload", 0.10),
+    ("envelope peek of a stored frame ÷ its full decode", "envelope-frame-none", 0.10),
+    ("envelope peek of a default-policy frame ÷ its full decode", "envelope-frame-default", nil),
+    ("envelope peek of a zstd frame ÷ its full decode", "envelope-frame-zstd", nil),
+] as [(String, String, Double?)] {
+    let value = ratio(key, "imcodec-decode")
+    let ours = results.time[key]?["imcodec"].map { format($0 / 1_000, 3) + " µs/msg" } ?? "—"
+    lines.append(
+        Line(
+            measure: measure, ours: ours, swiftProtobuf: "", c: "", naive: "",
+            target: "\(cell(value)) of the decode" + (target.map { "; " + judge(measure, value, atMost: $0) } ?? "")))
+}
+do {
+    // A peek allocates nothing but the strings it reads that are too long
+    // to be held inline by `String` (more than 15 UTF-8 bytes).
+    let longStrings = work.messages.values.reduce(0) { total, message in
+        total + [message.msgID, message.sender, message.receiver, message.groupID].count { $0.utf8.count > 15 }
+    }
+    let budget = Double(longStrings) / count
+    for (measure, key) in [
+        ("allocations per envelope peek of a payload", "alloc-envelope/imcodec"),
+        ("allocations per envelope peek of a stored frame", "alloc-envelope-frame/imcodec"),
+    ] {
+        let ours = results.mallocs[key].map { $0 / count }
+        var target = "≤ \(format(budget, 2)) (its strings of more than 15 bytes)"
+        if let ours {
+            verdicts.append((measure, ours <= budget))
+            target += ours <= budget ? " met" : " MISSED"
+        }
+        lines.append(
+            Line(
+                measure: measure, ours: ours.map { format($0, 2) } ?? "—", swiftProtobuf: "", c: "", naive: "",
+                target: target))
+    }
+}
 do {
     let ours = results.time["stream100mb-read"]?["imcodec"]
     // Each iteration reads a tenth of the stream (IMCodecBenchmarks).
