@@ -88,13 +88,16 @@ extension FuzzChecks {
         }
         // The frame's own checks come before the payload is read.
         let frameCodes: Set<IMCodecError.Code> = [.limitFrameSize, .limitInflatedSize, .limitInflateRatio]
-        if case .failure(let error) = decoded, error.code.rawValue.hasPrefix("frame.") || frameCodes.contains(error.code) {
+        if case .failure(let error) = decoded,
+            error.code.rawValue.hasPrefix("frame.") || frameCodes.contains(error.code)
+        {
             guard case .failure(let peekError) = peeked, peekError.code == error.code else {
                 return "the decoder refuses the frame with \(error.code), the envelope peek does not"
             }
             return nil
         }
-        if case .failure(let error) = peeked, error.code.rawValue.hasPrefix("frame.") || frameCodes.contains(error.code) {
+        if case .failure(let error) = peeked, error.code.rawValue.hasPrefix("frame.") || frameCodes.contains(error.code)
+        {
             return "the envelope peek refuses with \(error.code) a frame the decoder reads"
         }
         // The frame checked out both ways: its payload is in hand.

@@ -194,7 +194,8 @@ public final class FrameDecoder {
             output = .allocate(byteCount: count, alignment: 16)
         } else if scratch.count < count {
             scratch.deallocate()
-            scratch = .allocate(byteCount: Swift.min(Swift.max(count, 2 * scratch.count, 1_024), Self.scratchLimit), alignment: 16)
+            scratch = .allocate(
+                byteCount: Swift.min(Swift.max(count, 2 * scratch.count, 1_024), Self.scratchLimit), alignment: 16)
             output = scratch
         }
         defer { if output.baseAddress != scratch.baseAddress { output.deallocate() } }
