@@ -203,15 +203,16 @@ def json_write_stmt(f, v):
     raise AssertionError(t)
 
 
-def json_read_expr(f, v):
+def json_read_expr(f):
+    """Swift expression: the value of field `f` read from the JSON reader `reader`."""
     t = f.type
-    if t == T_MESSAGE: return "try %s(_json: %s, &context)" % (f.short_type, v)
+    if t == T_MESSAGE: return "try %s(_json: &reader, &context)" % f.short_type
     if t == T_ENUM:
-        return "%s(rawValue: try JSONScalar.enumValue(%s, named: %s._number(forProtoName:)))" % (
-            f.short_type, v, f.short_type)
-    return "try JSONScalar.%s(%s)" % (
+        return "%s(rawValue: try JSONScalar.enumValue(&reader, named: %s._number(forProtoName:)))" % (
+            f.short_type, f.short_type)
+    return "try JSONScalar.%s(&reader)" % (
         {T_STRING: "string", T_BYTES: "bytes", T_BOOL: "bool", T_DOUBLE: "double", T_INT32: "int32",
-         T_UINT32: "uint32", T_INT64: "int64", T_UINT64: "uint64"}[t], v)
+         T_UINT32: "uint32", T_INT64: "int64", T_UINT64: "uint64"}[t])
 
 
 # swift-format leaves these files alone (as it does protoc-gen-swift's output):
@@ -802,57 +803,86 @@ def gen_json_write(m):
     return "".join(out)
 
 
-def gen_json_read(m):
+# Repeated fields whose entries a reader can take one at a time as they are
+# read (MessageBatch._json(_:_:eachMessage:)), so that a batch is never held
+# whole while it is validated or encoded.
+STREAMED_FIELDS = {("MessageBatch", "messages")}
+
+
+def gen_json_read(m, streamed=None):
+    """The proto3 JSON decoder of `m`, read from the document in place (JSONReader): members in document order,
+    each checked and decoded as it comes. With `streamed`, a repeated message field of `m`, the decoder is a
+    static function that hands each entry of that field to `body` instead of keeping it."""
     ordered = sorted(m.fields, key=lambda f: f.number)
     if len(ordered) + len(m.oneofs) > 64:
         raise SystemExit("%s: more than 64 fields and oneofs" % m.name)
-    out = ["    @usableFromInline\n    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {\n",
-           "        self.init()\n",
-           "        var seen: UInt64 = 0\n",
-           "        for member in try JSONScalar.object(json) {\n",
-           "            switch member.key {\n"]
+    if streamed is None:
+        out = ["    @usableFromInline\n    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext)"
+               " throws(IMCodecError) {\n",
+               "        self.init()\n"]
+    else:
+        if [f.name for f in ordered] != [streamed.name]:
+            raise SystemExit("%s: a streamed decoder reads a message of one field only" % m.name)
+        out = ["    /// Reads the proto3 JSON form of a `%s` as `init(_json:_:)` does, with the same checks and errors,\n"
+               % m.name,
+               "    /// handing each entry of `%s` to `body` as soon as it is read instead of keeping it.\n"
+               % streamed.json_name,
+               "    package static func _json(\n",
+               "        _ reader: inout JSONReader, _ context: inout JSONDecodeContext,\n",
+               "        each%s body: (%s, Int) -> Void\n" % (
+                   streamed.json_name[:1].upper() + streamed.json_name[1:-1], streamed.short_type),
+               "    ) throws(IMCodecError) {\n"]
+    out += ["        var seen: UInt64 = 0\n",
+            "        try JSONScalar.beginObject(&reader)\n",
+            "        while let key = reader.nextKey() {\n",
+            "            switch key {\n"]
     for i, f in enumerate(ordered):
         names = [f.json_name] + ([f.name] if f.name != f.json_name else [])
         out.append("            case %s:\n" % ", ".join('"%s"' % n for n in names))
         ind = "                "
-        out.append("%stry JSONDecodeContext.markSeen(&seen, bit: %d, key: member.key)\n" % (ind, i))
-        out.append("%sif case .null = member.value { continue }\n" % ind)
+        out.append("%stry JSONDecodeContext.markSeen(&seen, bit: %d, key: key)\n" % (ind, i))
+        out.append("%sif reader.skipNull() { continue }\n" % ind)
         name = escape(swift_name(f.name))
         if f.oneof_index is not None:
             bit = len(ordered) + f.oneof_index
-            out.append("%stry JSONDecodeContext.markSeen(&seen, bit: %d, key: member.key)\n" % (ind, bit))
-            out.append("%sdo {\n%s    self.%s = .%s(%s)\n" % (
-                ind, ind, oneof_var(m, f), name, json_read_expr(f, "member.value")))
+            out.append("%stry JSONDecodeContext.markSeen(&seen, bit: %d, key: key)\n" % (ind, bit))
+            out.append("%sdo {\n%s    self.%s = .%s(%s)\n" % (ind, ind, oneof_var(m, f), name, json_read_expr(f)))
             out.append('%s} catch { throw error.prefixed(field: "%s") }\n' % (ind, f.json_name))
         elif f.repeated:
             limit, code = limit_of(m, f)
             layered = (m.name, f.name) in LAYER_FIELDS
-            out.append("%slet elements: [JSONValue]\n" % ind)
-            out.append('%sdo { elements = try JSONScalar.array(member.value) } catch {'
+            out.append("%slet count: Int?\n" % ind)
+            out.append('%sdo { count = try JSONScalar.beginArray(&reader) } catch {'
                        ' throw error.prefixed(field: "%s") }\n' % (ind, f.json_name))
             # The error of the binary decoder for the first entry past the
-            # limit; the array's own length is not told, as the parser keeps
-            # only the entries a reader looks at.
-            out.append("%sif elements.count > context.limits.%s {\n" % (ind, limit))
+            # limit, before any entry is read; the array's own length is not
+            # told, as the first pass counts only as far as a reader looks.
+            out.append("%sif let count, count > context.limits.%s {\n" % (ind, limit))
             out.append('%s    throw Self._overLimit(.%s, "%s", context.limits.%s, context.limits.%s)\n%s}\n'
                        % (ind, code, f.json_name, limit, limit, ind))
-            out.append("%sself.%s.reserveCapacity(elements.count)\n" % (ind, name))
-            out.append("%sfor (index, element) in elements.enumerated() {\n" % ind)
+            if streamed is None:
+                out.append("%sif let count { self.%s.reserveCapacity(count) }\n" % (ind, name))
+            out.append("%svar index = 0\n" % ind)
+            out.append("%swhile reader.nextEntry() {\n" % ind)
             out.append("%s    do {\n" % ind)
             if layered:
                 out.append("%s        try context.enterLayer()\n" % ind)
-            out.append("%s        self.%s.append(%s)\n" % (ind, name, json_read_expr(f, "element")))
+            if streamed is not None and f is streamed:
+                out.append("%s        body(%s, index)\n" % (ind, json_read_expr(f)))
+            else:
+                out.append("%s        self.%s.append(%s)\n" % (ind, name, json_read_expr(f)))
             if layered:
                 out.append("%s        context.leaveLayer()\n" % ind)
             out.append('%s    } catch { throw error.prefixed(field: "%s", index: index) }\n' % (ind, f.json_name))
+            out.append("%s    index += 1\n" % ind)
             out.append("%s}\n" % ind)
         else:
-            out.append("%sdo {\n%s    self.%s = %s\n" % (ind, ind, name, json_read_expr(f, "member.value")))
+            out.append("%sdo {\n%s    self.%s = %s\n" % (ind, ind, name, json_read_expr(f)))
             out.append('%s} catch { throw error.prefixed(field: "%s") }\n' % (ind, f.json_name))
     out.append("            default:\n")
     out.append("                throw IMCodecError(\n")
-    out.append("                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),\n")
-    out.append('                    reason: "%s has no field named \\(member.key)")\n' % m.name)
+    out.append("                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),\n")
+    out.append('                    reason: "%s has no field named \\(key)")\n' % m.name)
     out.append("            }\n        }\n    }\n")
     return "".join(out)
 
@@ -992,9 +1022,18 @@ def generate(unit, descriptors):
             m.name, gen_size(m), gen_encode(m), gen_merge(m), gen_check_limits(m))
         if unit.get("envelope") and m.name == ENVELOPE["message"]:
             binary += gen_envelope(m)
+        for f in sorted(m.fields, key=lambda f: f.number):
+            if (m.name, f.name) in STREAMED_FIELDS:
+                binary += ("extension %s {\n    /// The key (tag) of each entry of `%s` in the encoding, for a writer that encodes the entries\n"
+                           "    /// one at a time (`_json(_:_:each%s:)`).\n"
+                           "    package static let _%sKey: [UInt8] = [%s]\n}\n\n") % (
+                    m.name, f.json_name, f.json_name[:1].upper() + f.json_name[1:-1], f.json_name,
+                    ", ".join("0x%02X" % b for b in tag_bytes(f)))
     json = header
     for m in messages:
-        json += "extension %s {\n%s\n%s}\n\n" % (m.name, gen_json_write(m), gen_json_read(m))
+        streamed = [f for f in m.fields if (m.name, f.name) in STREAMED_FIELDS]
+        json += "extension %s {\n%s\n%s%s}\n\n" % (
+            m.name, gen_json_write(m), gen_json_read(m), "".join("\n" + gen_json_read(m, f) for f in streamed))
     outputs = {
         unit["model"]: model,
         unit["binary"]: binary.rstrip() + "\n",

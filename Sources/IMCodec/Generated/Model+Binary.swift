@@ -3177,6 +3177,12 @@ extension MessageBatch: WireCodable {
     }
 }
 
+extension MessageBatch {
+    /// The key (tag) of each entry of `messages` in the encoding, for a writer that encodes the entries
+    /// one at a time (`_json(_:_:eachMessage:)`).
+    package static let _messagesKey: [UInt8] = [0x0A]
+}
+
 extension MessageReceipt: WireCodable {
     @_effects(releasenone)
     @usableFromInline
