@@ -623,11 +623,12 @@ def gen_envelope(m):
            "    /// read as `_merge` reads it, with its checks, errors and paths; nested messages and the\n",
            "    /// strings not in `fields` are stepped over by their lengths, and nothing is allocated\n",
            "    /// but the strings of `fields`.\n",
+           "    /// The envelope is read into `envelope`, which starts at its defaults.\n",
            "    @usableFromInline\n",
            "    package static func _peekEnvelope(\n",
-           "        from reader: inout WireReader, fields: MessageEnvelope.Fields, _ context: DecodeContext\n",
-           "    ) throws(IMCodecError) -> MessageEnvelope {\n",
-           "        var envelope = MessageEnvelope()\n"]
+           "        from reader: inout WireReader, into envelope: inout MessageEnvelope, fields: MessageEnvelope.Fields,\n",
+           "        _ context: DecodeContext\n",
+           "    ) throws(IMCodecError) {\n"]
     repeated = [f for f in sorted(m.fields, key=lambda f: f.number) if f.repeated]
     for f in repeated:
         if f.name != counted:
@@ -669,7 +670,7 @@ def gen_envelope(m):
             out.append('%sdo { %s } catch { throw error.prefixed(field: "%s") }\n' % (ind, skip_expr(f), json))
     out.append("            default:\n")
     out.append("                try reader.skipValue(tag: tag, context: context)\n")
-    out.append("            }\n        }\n        return envelope\n    }\n}\n\n")
+    out.append("            }\n        }\n    }\n}\n\n")
     return "".join(out)
 
 

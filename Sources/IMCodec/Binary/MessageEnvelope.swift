@@ -71,6 +71,7 @@ public struct MessageEnvelope: Hashable, Sendable {
     public var isGroup: Bool { !groupID.isEmpty }
 
     /// Creates an envelope with every field at its default.
+    @inlinable
     public init() {}
 
     /// The envelope of a message already decoded.
@@ -97,11 +98,13 @@ public struct MessageEnvelope: Hashable, Sendable {
     ///   `payload.varint`, `payload.length`, `payload.group`, `payload.utf8`
     ///   (a string of `fields` only), `limit.elems`, `limit.repeated`,
     ///   `limit.depth` (groups of unknown fields).
+    @inlinable
     public init(
         serializedBytes: UnsafeRawBufferPointer, fields: Fields = .all, limits: DecodingLimits = .default
     ) throws(IMCodecError) {
         var reader = WireReader(serializedBytes)
-        self = try Message._peekEnvelope(from: &reader, fields: fields, DecodeContext(limits: limits))
+        self.init()
+        try Message._peekEnvelope(from: &reader, into: &self, fields: fields, DecodeContext(limits: limits))
     }
 
     /// Reads the envelope of an encoded `Message`.
@@ -111,14 +114,23 @@ public struct MessageEnvelope: Hashable, Sendable {
     ///   - fields: The string fields to read; the others stay empty.
     ///   - limits: Bounds on repeated counts and on the nesting of unknown groups.
     /// - Throws: The codes of ``init(serializedBytes:fields:limits:)-(UnsafeRawBufferPointer,_,_)``.
+    @inlinable
     public init(serializedBytes: [UInt8], fields: Fields = .all, limits: DecodingLimits = .default)
         throws(IMCodecError)
     {
-        self = try serializedBytes.withUnsafeBytes { buffer in
-            Result { () throws(IMCodecError) in
-                try MessageEnvelope(serializedBytes: buffer, fields: fields, limits: limits)
+        // Read straight into `self`: going through a `Result` copied the
+        // envelope, its strings retained and released, twice.
+        self.init()
+        var failure: IMCodecError?
+        serializedBytes.withUnsafeBytes { buffer in
+            do throws(IMCodecError) {
+                var reader = WireReader(buffer)
+                try Message._peekEnvelope(from: &reader, into: &self, fields: fields, DecodeContext(limits: limits))
+            } catch {
+                failure = error
             }
-        }.get()
+        }
+        if let failure { throw failure }
     }
 
     /// Reads the envelope of an encoded `Message` held in an array slice, such as a frame's payload.
@@ -128,13 +140,20 @@ public struct MessageEnvelope: Hashable, Sendable {
     ///   - fields: The string fields to read; the others stay empty.
     ///   - limits: Bounds on repeated counts and on the nesting of unknown groups.
     /// - Throws: The codes of ``init(serializedBytes:fields:limits:)-(UnsafeRawBufferPointer,_,_)``.
+    @inlinable
     public init(serializedBytes: ArraySlice<UInt8>, fields: Fields = .all, limits: DecodingLimits = .default)
         throws(IMCodecError)
     {
-        self = try serializedBytes.withUnsafeBytes { buffer in
-            Result { () throws(IMCodecError) in
-                try MessageEnvelope(serializedBytes: buffer, fields: fields, limits: limits)
+        self.init()
+        var failure: IMCodecError?
+        serializedBytes.withUnsafeBytes { buffer in
+            do throws(IMCodecError) {
+                var reader = WireReader(buffer)
+                try Message._peekEnvelope(from: &reader, into: &self, fields: fields, DecodeContext(limits: limits))
+            } catch {
+                failure = error
             }
-        }.get()
+        }
+        if let failure { throw failure }
     }
 }

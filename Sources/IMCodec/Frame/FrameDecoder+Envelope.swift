@@ -50,14 +50,9 @@ extension FrameDecoder {
     public func peekEnvelope(_ bytes: UnsafeRawBufferPointer, fields: MessageEnvelope.Fields = .all)
         throws(IMCodecError) -> FrameEnvelope
     {
-        let header = try frameHeader(of: bytes)
-        let frame = UnsafeRawBufferPointer(rebasing: bytes[0..<header.frameLength])
-        return try withCheckedPayload(frame, header) { (payload) throws(IMCodecError) in
-            guard bytes.count == header.frameLength else { throw Self.trailingBytes(bytes.count, header) }
-            guard header.kind == .message else { return FrameEnvelope(header: header, message: nil) }
-            return FrameEnvelope(
-                header: header, message: try MessageEnvelope(serializedBytes: payload, fields: fields, limits: limits))
-        }
+        var envelope = FrameEnvelope(header: try frameHeader(of: bytes), message: nil)
+        try peekPayload(bytes, into: &envelope, fields: fields)
+        return envelope
     }
 
     /// Reads what a frame holds and, for a message frame, the routing fields
@@ -71,9 +66,22 @@ extension FrameDecoder {
     public func peekEnvelope(_ bytes: [UInt8], fields: MessageEnvelope.Fields = .all) throws(IMCodecError)
         -> FrameEnvelope
     {
-        try bytes.withUnsafeBytes { raw in
-            Result { () throws(IMCodecError) in try peekEnvelope(raw, fields: fields) }
+        // Read straight into the envelope returned: going through a
+        // `Result` copied it, its strings retained and released.
+        let header = try bytes.withUnsafeBytes { raw in
+            Result { () throws(IMCodecError) in try frameHeader(of: raw) }
         }.get()
+        var envelope = FrameEnvelope(header: header, message: nil)
+        var failure: IMCodecError?
+        bytes.withUnsafeBytes { raw in
+            do throws(IMCodecError) {
+                try peekPayload(raw, into: &envelope, fields: fields)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        return envelope
     }
 
     /// Reads what a frame held in an array slice holds and, for a message
@@ -87,8 +95,38 @@ extension FrameDecoder {
     public func peekEnvelope(_ bytes: ArraySlice<UInt8>, fields: MessageEnvelope.Fields = .all) throws(IMCodecError)
         -> FrameEnvelope
     {
-        try bytes.withUnsafeBytes { raw in
-            Result { () throws(IMCodecError) in try peekEnvelope(raw, fields: fields) }
+        // Read straight into the envelope returned: going through a
+        // `Result` copied it, its strings retained and released.
+        let header = try bytes.withUnsafeBytes { raw in
+            Result { () throws(IMCodecError) in try frameHeader(of: raw) }
         }.get()
+        var envelope = FrameEnvelope(header: header, message: nil)
+        var failure: IMCodecError?
+        bytes.withUnsafeBytes { raw in
+            do throws(IMCodecError) {
+                try peekPayload(raw, into: &envelope, fields: fields)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        return envelope
+    }
+
+    /// Checks 5 and 6 of a frame whose header `envelope` holds, then the
+    /// trailing bytes, and reads a message frame's envelope into `envelope`.
+    private func peekPayload(
+        _ bytes: UnsafeRawBufferPointer, into envelope: inout FrameEnvelope, fields: MessageEnvelope.Fields
+    ) throws(IMCodecError) {
+        let header = envelope.header
+        let frame = UnsafeRawBufferPointer(rebasing: bytes[0..<header.frameLength])
+        try withCheckedPayload(frame, header) { (payload) throws(IMCodecError) in
+            guard bytes.count == header.frameLength else { throw Self.trailingBytes(bytes.count, header) }
+            guard header.kind == .message else { return }
+            var message = MessageEnvelope()
+            var reader = WireReader(payload)
+            try Message._peekEnvelope(from: &reader, into: &message, fields: fields, DecodeContext(limits: limits))
+            envelope.message = message
+        }
     }
 }

@@ -3016,11 +3016,12 @@ extension Message {
     /// read as `_merge` reads it, with its checks, errors and paths; nested messages and the
     /// strings not in `fields` are stepped over by their lengths, and nothing is allocated
     /// but the strings of `fields`.
+    /// The envelope is read into `envelope`, which starts at its defaults.
     @usableFromInline
     package static func _peekEnvelope(
-        from reader: inout WireReader, fields: MessageEnvelope.Fields, _ context: DecodeContext
-    ) throws(IMCodecError) -> MessageEnvelope {
-        var envelope = MessageEnvelope()
+        from reader: inout WireReader, into envelope: inout MessageEnvelope, fields: MessageEnvelope.Fields,
+        _ context: DecodeContext
+    ) throws(IMCodecError) {
         var targetedReceiversCount = 0
         var atUserListCount = 0
         while reader.hasMore {
@@ -3099,7 +3100,6 @@ extension Message {
                 try reader.skipValue(tag: tag, context: context)
             }
         }
-        return envelope
     }
 }
 
