@@ -34,7 +34,7 @@ struct Implementation {
 /// The names of the implementations, in the column order of the table.
 let implementationNames = [
     "imcodec", "swift-protobuf", "protobuf-c", "c-reference", "c-reference-api", "naive-zlib", "imcodec-payload",
-    "c-reference-dictionary", "imcodec-framepayload", "imcodec-decode",
+    "c-reference-dictionary", "imcodec-framepayload", "imcodec-decode", "zstd-alone",
 ]
 
 /// The metrics of an interleaved measure: the whole iteration's time and
@@ -219,8 +219,31 @@ func envelopeBenchmarks(_ values: PreparedValues<IMCodec.Message, Imcodec_V1_Mes
                 },
             ])
     }
+    // What a relay asks for to route a message: where it goes, no other string.
     let stored = must { try values.frames(.none) }
     let decoder = FrameDecoder()
+    interleaved(
+        "envelope-payload-destination", units: values.count,
+        [
+            Implementation(name: "imcodec") {
+                for payload in values.payloads {
+                    blackHole(must { try MessageEnvelope(serializedBytes: payload, fields: .destination) })
+                }
+            },
+            Implementation(name: "imcodec-decode") {
+                for payload in values.payloads { blackHole(must { try IMCodec.Message(serializedBytes: payload) }) }
+            },
+        ])
+    interleaved(
+        "envelope-frame-none-destination", units: values.count,
+        [
+            Implementation(name: "imcodec") {
+                for frame in stored { blackHole(must { try decoder.peekEnvelope(frame, fields: .destination) }) }
+            },
+            Implementation(name: "imcodec-decode") {
+                for frame in stored { blackHole(must { try decoder.decode(IMCodec.Message.self, from: frame) }) }
+            },
+        ])
     Benchmark("alloc-envelope/imcodec", configuration: allocations) { _ in
         for payload in values.payloads { blackHole(must { try MessageEnvelope(serializedBytes: payload) }) }
     }
@@ -303,6 +326,26 @@ func frameBenchmarks<Value: FrameContent, Oracle: SwiftProtobuf.Message>(
         },
     ]
     if policy == .zstd {
+        // What a zstd frame is made of, timed in the same iterations: the
+        // payload's encoding and libzstd alone on it (the frame encode
+        // target is their sum and 0.3 µs), and libzstd alone decompressing
+        // the frames' bodies.
+        let zstd = ZstdAlone(level: 3, dictionary: .zstdMessages)
+        let bodies: [(body: ArraySlice<UInt8>, payloadLength: Int)] = frames.compactMap { frame in
+            guard let header = try? FrameHeader.peek(frame), header.compression == .zstd else { return nil }
+            return (frame[header.encodedLength...], header.payloadLength)
+        }
+        for (body, length) in bodies {
+            require(zstd.decompress(body, payloadLength: length) == length, "libzstd alone decompresses a body")
+        }
+        encode.append(
+            Implementation(name: "imcodec-payload") { forEach(values.values) { blackHole($0.serializedBytes()) } })
+        encode.append(
+            Implementation(name: "zstd-alone") { for payload in values.payloads { blackHole(zstd.compress(payload)) } })
+        decode.append(
+            Implementation(name: "zstd-alone") {
+                for (body, length) in bodies { blackHole(zstd.decompress(body, payloadLength: length)) }
+            })
         // The C pipeline as it compressed best before zstd: deflate with
         // dictionary 2, from 0 bytes.
         let dictionaryFrames = values.referenceFrames(.dictionary, codec: reference)
