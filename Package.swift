@@ -10,22 +10,30 @@ let package = Package(
     name: "imcodec",
     platforms: [.macOS(.v26), .iOS(.v26), .tvOS(.v26), .watchOS(.v26), .visionOS(.v26)],
     products: [
-        // The codec (IMCodec), the Tencent REST form (IMCodecREST) and the
-        // validator (IMCodecValidation): one line in a package's dependencies.
+        // What users depend on. The codec (IMCodec), the Tencent REST form
+        // (IMCodecREST) and the validator (IMCodecValidation): one line in a
+        // package's dependencies.
         .library(name: "IMCodec", targets: ["IMCodec", "IMCodecREST", "IMCodecValidation"]),
         // The testee protocol, for a Swift program another runner checks.
         .library(name: "IMCodecTestee", targets: ["IMCodecTestee"]),
         // The conformance runner, for running the vectors from a program.
         .library(name: "IMCodecConformance", targets: ["IMCodecConformance"]),
         .executable(name: "imcodec", targets: ["IMCodecCLI"]),
-        .executable(name: "imcodec-devtools", targets: ["IMCodecDevTools"]),
-        .executable(name: "imcodec-c-testee", targets: ["IMCodecCTestee"]),
-        // For the nested Benchmarks/ package: the oracle and the C reference beside the library.
-        .library(name: "IMCodecTestSupport", targets: ["IMCodecTestSupport"]),
-        // The seeded model of IM traffic the benchmarks run on and dictionaries are trained on.
-        .library(name: "IMCodecTraffic", targets: ["IMCodecTraffic"]),
         // SwiftNIO channel handlers; empty unless the SwiftNIO trait is enabled.
         .library(name: "IMCodecNIO", targets: ["IMCodecNIO"]),
+        // Not API: products only because the nested Benchmarks/ package can
+        // depend on nothing else, `_`-prefixed as SwiftNIO marks its own
+        // (`_NIOFileSystem`); they change without notice. The oracle and the
+        // C reference beside the library, and the seeded model of IM traffic
+        // the benchmarks run on and dictionaries are trained on.
+        .library(name: "_IMCodecTestSupport", targets: ["IMCodecTestSupport"]),
+        .library(name: "_IMCodecTraffic", targets: ["IMCodecTraffic"]),
+        // The project's own programs are executable targets and no
+        // products: SwiftPM gives a root package's executable targets
+        // products of their own names, so `swift run imcodec-devtools` works
+        // in this repository, and a package that depends on imcodec never
+        // sees them. The C testee is built by the C reference's Makefile
+        // (testees/c/testee).
     ],
     traits: [
         // Opt-in integration. A package that depends on imcodec without
@@ -37,7 +45,7 @@ let package = Package(
         // zstd frames (compression 2) through the system libzstd; on by
         // default. A package that depends on imcodec with `traits: []`
         // builds without libzstd, and its readers answer zstd frames with
-        // frame.zstd-unavailable (Sources/IMCodec/IMCodec.docc/FrameFormat.md).
+        // frame.zstd-unavailable (docs/spec/frame-format.md).
         .trait(name: "Zstd", description: "zstd frames through the system libzstd (libzstd-dev)."),
         // Deflate without a preset dictionary through the system libdeflate
         // (a third less time than zlib for the same bytes); zlib otherwise.
@@ -48,7 +56,7 @@ let package = Package(
         // work in a clone; a package that depends on imcodec names the
         // traits it wants (README: "Use it in your package") and then never
         // fetches or builds swift-protobuf or swift-argument-parser
-        // (scripts/check-consumer-deps.sh).
+        // (scripts/checks/check_consumer_deps.py).
         .trait(
             name: "Tools",
             description: "The imcodec CLI, conformance runner, swift-protobuf oracle and test support."
@@ -84,16 +92,11 @@ let package = Package(
         .target(
             name: "IMCodecReference",
             dependencies: ["CProtobufC", "CZlib", .target(name: "CZstd", condition: .when(traits: ["Zstd"]))],
-            exclude: ["tests", "Makefile", "README.md"],
+            exclude: ["Makefile", "README.md"],
             cSettings: [
                 .headerSearchPath("."), .headerSearchPath("Generated"),
                 .define("IMCODEC_REF_ZSTD", .when(traits: ["Zstd"])),
             ]
-        ),
-        .executableTarget(
-            name: "IMCodecCTestee",
-            dependencies: ["IMCodecReference"],
-            cSettings: [.headerSearchPath("../IMCodecReference/Generated")]
         ),
         // CRC-32 by carry-less multiplication for frame checksums (Swift
         // cannot reach PCLMULQDQ); zlib's crc32 where the processor lacks it.
@@ -112,7 +115,7 @@ let package = Package(
             ]
         ),
         // The layers above the codec. Each depends only on layers below it
-        // (scripts/check-layers.sh checks the graph; `swift build` with
+        // (scripts/checks/check_layers.py checks the graph; `swift build` with
         // --explicit-target-dependency-import-check=error refuses an import of
         // a target that is not a declared dependency).
         .target(name: "IMCodecREST", dependencies: ["IMCodec"]),
@@ -130,6 +133,7 @@ let package = Package(
         .target(
             name: "IMCodecTestSupport",
             dependencies: [
+                "CZlib",
                 "IMCodec",
                 "IMCodecREST",
                 "IMCodecValidation",
@@ -165,32 +169,56 @@ let package = Package(
             dependencies: ["IMCodec"]
         ),
         // The properties the FuzzReference fuzz target checks on the C
-        // reference, so `swift test` replays its saved inputs too.
-        .target(
-            name: "CReferenceChecks",
-            dependencies: ["IMCodecReference"],
-            path: "FuzzTesting/CReferenceChecks"
-        ),
+        // reference, beside the Swift checks of IMCodecTestSupport's
+        // FuzzChecks, so that `swift test` replays its saved inputs too.
+        .target(name: "CReferenceChecks", dependencies: ["IMCodecReference"]),
+        // Dictionary training and the traffic corpus as a file; named for the
+        // command it builds, so that `swift run imcodec-devtools` works.
         .executableTarget(
-            name: "IMCodecDevTools",
+            name: "imcodec-devtools",
             dependencies: [
                 "IMCodec",
                 .target(name: "CZstd", condition: .when(traits: ["Zstd"])),
                 "IMCodecTraffic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
-            ]
+            ],
+            path: "Sources/IMCodecDevTools"
+        ),
+        // One test target per library module, each depending on its
+        // module and the layers below it (a test lives with the highest
+        // module it exercises), and one for the differential tests against
+        // the swift-protobuf oracle and the C reference. IMCodecTestSupport
+        // holds what more than one of them uses.
+        .testTarget(name: "IMCodecTests", dependencies: ["IMCodec", "IMCodecTraffic", "IMCodecTestSupport"]),
+        .testTarget(name: "IMCodecRESTTests", dependencies: ["IMCodec", "IMCodecREST", "IMCodecTestSupport"]),
+        .testTarget(
+            name: "IMCodecValidationTests",
+            dependencies: ["IMCodec", "IMCodecREST", "IMCodecValidation", "IMCodecTestSupport"]
         ),
         .testTarget(
-            name: "IMCodecTests",
+            name: "IMCodecConformanceTests",
+            dependencies: [
+                "IMCodec", "IMCodecValidation", "IMCodecTestee", "IMCodecConformance", "IMCodecTestSupport",
+            ]
+        ),
+        // The `imcodec` executable, run as users run it (it is built by
+        // `swift build`, which `swift test` includes).
+        .testTarget(
+            name: "IMCodecCLITests",
+            dependencies: ["IMCodec", "IMCodecREST", "IMCodecValidation", "IMCodecTestSupport"]
+        ),
+        .testTarget(
+            name: "IMCodecDifferentialTests",
             dependencies: [
                 "IMCodec",
                 "IMCodecREST",
                 "IMCodecValidation",
                 "IMCodecTestee",
-                "IMCodecTraffic",
-                "CReferenceChecks",
                 "IMCodecConformance",
+                "IMCodecTraffic",
                 "IMCodecOracle",
+                "IMCodecReference",
+                "CReferenceChecks",
                 "IMCodecTestSupport",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: .when(traits: ["Tools"])),
             ]
@@ -199,12 +227,12 @@ let package = Package(
 )
 
 // libFuzzer targets, one product each, built only when IMCODEC_FUZZ is set
-// (scripts/fuzz.sh sets it): they have no `main` of their own, so an ordinary
+// (scripts/fuzz/fuzz.sh sets it): they have no `main` of their own, so an ordinary
 // build could not link them. The executable products whose targets live in
 // FuzzTesting/ are the fuzz targets; the scripts find them here
-// (`scripts/fuzz.sh --list`). A Swift target NAME is the folder
+// (`scripts/fuzz/fuzz.sh --list`). A Swift target NAME is the folder
 // FuzzTesting/NAME with its `LLVMFuzzerTestOneInput` calling its check in
-// IMCodecTestSupport's FuzzChecks, seeds in scripts/make_fuzz_corpus.py and,
+// IMCodecTestSupport's FuzzChecks, seeds in scripts/fuzz/make_fuzz_corpus.py and,
 // optionally, FuzzTesting/NAME.dict. FuzzReference is C only: the C
 // reference's decoders with no Swift in the loop.
 if ProcessInfo.processInfo.environment["IMCODEC_FUZZ"] != nil {
@@ -228,8 +256,8 @@ if ProcessInfo.processInfo.environment["IMCODEC_FUZZ"] != nil {
 }
 
 // swift-docc-plugin, for `swift package generate-documentation`, only when
-// IMCODEC_DOCS is set (scripts/check-docs.sh sets it): a package that depends
-// on imcodec never fetches it (scripts/check-consumer-deps.sh).
+// IMCODEC_DOCS is set (scripts/checks/check_docs.sh sets it): a package that depends
+// on imcodec never fetches it (scripts/checks/check_consumer_deps.py).
 if ProcessInfo.processInfo.environment["IMCODEC_DOCS"] != nil {
     package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
 }

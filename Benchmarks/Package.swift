@@ -3,7 +3,7 @@ import PackageDescription
 
 // The benchmarks of imcodec, kept out of the root package so that its
 // `swift build` and `swift test` never fetch or build the harness. Run them
-// with scripts/bench.sh from the repository root.
+// with scripts/bench/bench.sh from the repository root.
 let package = Package(
     name: "imcodec-benchmarks",
     dependencies: [
@@ -16,7 +16,7 @@ let package = Package(
         // frame pipeline, zlib used the naive way and libzstd alone.
         .target(
             name: "CBenchmarkPeers",
-            dependencies: [.product(name: "IMCodecTestSupport", package: "imcodec")],
+            dependencies: [.product(name: "_IMCodecTestSupport", package: "imcodec")],
             cSettings: [
                 // The reference's internal headers: the peer calls its frame
                 // pipeline's own steps, which its public API does not expose.
@@ -30,28 +30,28 @@ let package = Package(
             dependencies: [
                 "CBenchmarkPeers",
                 .product(name: "IMCodec", package: "imcodec"),
-                .product(name: "IMCodecTestSupport", package: "imcodec"),
-                .product(name: "IMCodecTraffic", package: "imcodec"),
+                .product(name: "_IMCodecTestSupport", package: "imcodec"),
+                .product(name: "_IMCodecTraffic", package: "imcodec"),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
         // Wire sizes, allocation budgets and the table of ratios.
         .executableTarget(
             name: "imcodec-bench-report",
-            dependencies: ["BenchmarkCorpus", .product(name: "IMCodecTraffic", package: "imcodec")],
+            dependencies: ["BenchmarkCorpus", .product(name: "_IMCodecTraffic", package: "imcodec")],
             // A script-like top level: its globals are read by its functions.
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // One benchmark body in a loop, for callgrind and perf.
         .executableTarget(
             name: "imcodec-bench-profile",
-            dependencies: ["BenchmarkCorpus", .product(name: "IMCodecTraffic", package: "imcodec")]
+            dependencies: ["BenchmarkCorpus", .product(name: "_IMCodecTraffic", package: "imcodec")]
         ),
         .executableTarget(
             name: "IMCodecBenchmarks",
             dependencies: [
                 "BenchmarkCorpus",
-                .product(name: "IMCodecTraffic", package: "imcodec"),
+                .product(name: "_IMCodecTraffic", package: "imcodec"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/IMCodecBenchmarks",

@@ -8,7 +8,7 @@ import PackageDescription
 //
 //     swift build --package-path Examples/RelayServer --scratch-path .build-nio
 //     swift test --package-path Examples/RelayServer --scratch-path .build-nio
-//     scripts/relay-load.sh
+//     scripts/bench/relay_load.sh
 let package = Package(
     name: "imcodec-relay-example",
     products: [

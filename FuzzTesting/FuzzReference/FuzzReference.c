@@ -2,7 +2,7 @@
  * FuzzReference: the C reference's decoders under libFuzzer and
  * AddressSanitizer, in C only (no Swift in the loop), at C speed.
  *
- * The checks are FuzzTesting/CReferenceChecks (what each operation byte
+ * The checks are Sources/CReferenceChecks (what each operation byte
  * does and what must hold is in its header); a broken property aborts, so
  * libFuzzer saves the input, and `swift test` replays saved inputs through
  * the same checks.

@@ -19,7 +19,7 @@ public struct FramePiece {
 }
 
 /// Recomputes the lengths and the checksum of mutated frames
-/// (`Sources/IMCodec/IMCodec.docc/FrameFormat.md`), so a mutation of a payload or of a deflate
+/// (`docs/spec/frame-format.md`), so a mutation of a payload or of a deflate
 /// stream reaches the inflater and the payload decoder instead of stopping at
 /// `frame.checksum`, `frame.truncated` or `frame.trailing-bytes`.
 ///

@@ -5,7 +5,7 @@ extension DecodingLimits {
     /// A JSON reader counts the entries of an array at most this far, plus
     /// one, which no schema field accepts anyway, so the count limit of the
     /// field refuses such an array exactly as it would refuse it counted
-    /// whole (`Sources/IMCodec/IMCodec.docc/Payloads.md`, "JSON input").
+    /// whole (`docs/spec/payloads.md`, "JSON input").
     public var largestCount: Int { Swift.max(maxElems, maxRepeated, maxBatchMessages) }
 
     /// The deepest nesting of arrays and objects a proto3 JSON document may

@@ -11,6 +11,15 @@ struct CompressionOptions: ParsableArguments {
         case auto
         /// zstd instead of deflate (needs a build with the `Zstd` trait).
         case zstd
+
+        /// The algorithm this mode compresses with; `nil` for `none`.
+        var algorithm: CompressionPolicy.Algorithm? {
+            switch self {
+            case .none: nil
+            case .auto: .deflate
+            case .zstd: .zstd
+            }
+        }
     }
 
     @Option(
@@ -30,7 +39,7 @@ struct CompressionOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "The level: zlib's 1 (fastest) to 9 (smallest), default 6; zstd's 1 to 19, default 3.",
+            "The level: zlib's 1 (fastest) to 9 (smallest), default \(CompressionPolicy.default.level); zstd's 1 to 19, default \(CompressionPolicy.zstd().level).",
             valueName: "level"))
     var level: Int?
 
@@ -42,8 +51,9 @@ struct CompressionOptions: ParsableArguments {
 
     func validate() throws {
         guard threshold >= 0 else { throw negativeOption("--threshold", threshold) }
-        if let level {
-            let levels = compression == .zstd ? 1...19 : 1...9
+        if let level, let algorithm = compression.algorithm {
+            // Level 0 stores deflate blocks and never makes a frame smaller.
+            let levels = 1...algorithm.levels.upperBound
             guard levels.contains(level) else {
                 throw ValidationError("--level must be \(levels.lowerBound) to \(levels.upperBound)")
             }
@@ -59,15 +69,9 @@ struct CompressionOptions: ParsableArguments {
 
     /// The policy these options describe.
     var policy: CompressionPolicy {
-        switch compression {
-        case .none:
-            .disabled
-        case .auto:
-            CompressionPolicy(
-                threshold: threshold, level: level ?? CompressionPolicy.default.level,
-                dictionary: dictionary.flatMap { PresetDictionary(id: $0) })
-        case .zstd:
-            .zstd(level: level ?? 3, dictionary: dictionary.flatMap { PresetDictionary(id: $0) }, threshold: threshold)
-        }
+        guard let algorithm = compression.algorithm else { return .disabled }
+        return CompressionPolicy(
+            algorithm: algorithm, level: level, threshold: threshold,
+            dictionary: dictionary.flatMap { PresetDictionary(id: $0) })
     }
 }

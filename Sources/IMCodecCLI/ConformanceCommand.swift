@@ -12,7 +12,7 @@ struct ConformanceCommand: ParsableCommand {
             Runs every case of the vector files (Vectors/README.md) against the \
             imcodec Swift library in this process, or, with --testee, against \
             another implementation driven over the testee protocol \
-            (Sources/IMCodecTestee/IMCodecTestee.docc/WritingATestee.md): the command is started once under /bin/sh and \
+            (docs/spec/testee-protocol.md): the command is started once under /bin/sh and \
             requests are streamed to it. A case that takes longer than --timeout \
             fails and the testee is killed and restarted for the remaining cases; \
             a testee that crashes is restarted too.
@@ -41,6 +41,16 @@ struct ConformanceCommand: ParsableCommand {
               swift run imcodec conformance --testee "$(swift build --show-bin-path)/imcodec testee"
               imcodec conformance --testee ./my-testee --failure-list known-failures.txt \\
                   --require frames --junit conformance.xml --json conformance.json
+              imcodec conformance --testee testees/java/testee --name java \\
+                  --failure-list testees/java/failure-list.txt --json java.json --html java.html
+
+            --html writes one self-contained page (no external files): a summary \
+            per area and every case with its status, checks and what happened, \
+            with a filter for failures. --json reports of several runs are set \
+            side by side by 'imcodec report'; --name is the name a run goes by \
+            there (default: LANGUAGE for a testee started as \
+            testees/LANGUAGE/testee, else the testee command, and \
+            'in-process (imcodec Swift library)' without --testee).
             """
     )
 
@@ -70,6 +80,15 @@ struct ConformanceCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write a JSON report here.", valueName: "file"))
     var json: String?
 
+    @Option(help: ArgumentHelp("Write a self-contained HTML report here.", valueName: "file"))
+    var html: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The implementation's name in the reports (default: LANGUAGE for testees/LANGUAGE/testee).",
+            valueName: "name"))
+    var name: String?
+
     @Option(help: ArgumentHelp("The most seconds one case may take with a testee process.", valueName: "seconds"))
     var timeout: Double = 10
 
@@ -89,6 +108,8 @@ struct ConformanceCommand: ParsableCommand {
         session.failureListPath = failureList
         session.junitPath = junit
         session.jsonPath = json
+        session.htmlPath = html
+        session.implementation = name
         session.timeout = .milliseconds(Int64((timeout * 1000).rounded()))
         session.filters = filters
         session.requiredAreas = requiredAreas

@@ -15,13 +15,14 @@ struct EncodeCommand: ParsableCommand {
             as a stream.
 
             Compression: by default ('--compression auto') a payload of at least \
-            --threshold bytes (256) is deflated at --level (6) and kept compressed \
+            --threshold bytes (\(CompressionPolicy.default.threshold)) is deflated at \
+            --level (\(CompressionPolicy.default.level)) and kept compressed \
             only when that makes it smaller; '--compression none' stores every \
             payload; '--threshold 0' tries every payload. --dictionary 1 or 2 primes \
             deflate with a shipped IM dictionary; readers need no option for it.
 
             Each document is validated against the documented limits first \
-            (--profile sdk-guide, the default, or current; Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md): an error \
+            (--profile sdk-guide, the default, or current; docs/spec/validation.md): an error \
             finding stops the command with 'validation.failed' and the finding's \
             code and path; --no-validate encodes without checking.
 
@@ -36,7 +37,7 @@ struct EncodeCommand: ParsableCommand {
             would refuse: a frame whose body would pass --max-frame-bytes, or a \
             value past --max-depth, --max-elems, --max-repeated or \
             --max-batch-messages, stops the command with that limit's code \
-            (Sources/IMCodec/IMCodec.docc/ErrorCodes.md), and a compressed body a reader would refuse is \
+            (docs/spec/error-and-finding-codes.md), and a compressed body a reader would refuse is \
             stored instead. Pass the limits of the readers the frames are for when \
             they differ from the defaults.
 

@@ -22,14 +22,14 @@ struct IMCodecCommand: ParsableCommand {
         discussion: """
             A frame wraps one message, batch of messages or event: its canonical \
             protobuf payload, compressed with zlib when that pays, behind a header \
-            with a version, kind, lengths and a CRC-32 (Sources/IMCodec/IMCodec.docc/FrameFormat.md). \
+            with a version, kind, lengths and a CRC-32 (docs/spec/frame-format.md). \
             Values are read and written in their proto3 JSON form.
 
             Files are named as arguments; '-' or no name means standard input.
 
             Exit status of encode, decode and inspect: 0 on success; 1 on invalid \
             input, reported as 'error: <code> at <path>: <reason>' (codes in \
-            Sources/IMCodec/IMCodec.docc/ErrorCodes.md), often followed by a 'hint:' line; 2 when the input \
+            docs/spec/error-and-finding-codes.md), often followed by a 'hint:' line; 2 when the input \
             cannot be read (input.missing, input.directory, input.unreadable); 64 \
             on a usage error.
 
@@ -46,6 +46,7 @@ struct IMCodecCommand: ParsableCommand {
             InspectCommand.self,
             ValidateCommand.self,
             ConformanceCommand.self,
+            ReportCommand.self,
             TesteeCommand.self,
         ]
     )

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import IMCodec
 
-// The codes of the `imcodec` command's own input problems (Sources/IMCodec/IMCodec.docc/ErrorCodes.md,
+// The codes of the `imcodec` command's own input problems (Sources/IMCodec/IMCodec.docc/HandlingErrors.md,
 // "Command-line codes"): the file itself, before the format is reached.
 extension IMCodecError.Code {
     /// The named input file does not exist.

@@ -2,24 +2,39 @@ import ArgumentParser
 import IMCodec
 import IMCodecValidation
 
-/// The validation limit profiles, as `--profile` spells them.
-enum ProfileOption: String, ExpressibleByArgument, CaseIterable {
-    case sdkGuide = "sdk-guide"
-    case current
-
-    /// Reads a profile's name; `seed`, the earlier name of `sdk-guide`, is
-    /// accepted too (Sources/IMCodec/IMCodec.docc/Migration.md).
-    ///
-    /// - Parameter argument: `sdk-guide`, `seed` or `current`.
-    init?(argument: String) {
-        self.init(rawValue: argument == "seed" ? Self.sdkGuide.rawValue : argument)
-    }
-
+/// A validation limit profile, as `--profile` names it: one of
+/// ``ValidationLimits/profileNames`` or an earlier name of one, read through
+/// the table generated from `Schemas/` that every implementation reads
+/// (Sources/IMCodec/IMCodec.docc/Migration.md).
+struct ProfileOption: ExpressibleByArgument {
+    /// The profile's own name, also when an earlier one was given.
+    let name: String
     /// The profile's limits.
-    var limits: ValidationLimits {
-        switch self {
-        case .sdkGuide: .sdkGuide
-        case .current: .current
-        }
+    let limits: ValidationLimits
+
+    /// The default profile, `sdk-guide`.
+    static let sdkGuide = ProfileOption(name: "sdk-guide", limits: .sdkGuide)
+
+    private init(name: String, limits: ValidationLimits) {
+        self.name = name
+        self.limits = limits
     }
+
+    /// Reads a profile's name.
+    ///
+    /// - Parameter argument: A name of ``ValidationLimits/profileNames``, or
+    ///   an earlier name of one.
+    init?(argument: String) {
+        guard let profile = ValidationLimits.profilesByName[argument] else { return nil }
+        self.init(name: profile.name, limits: profile.limits)
+    }
+
+    /// The names `--help` lists.
+    static var allValueStrings: [String] { ValidationLimits.profileNames }
+
+    /// The names shell completion offers.
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
+
+    /// The name `--help` shows as the default.
+    var defaultValueDescription: String { name }
 }

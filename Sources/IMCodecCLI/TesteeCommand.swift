@@ -8,7 +8,7 @@ struct TesteeCommand: ParsableCommand {
         abstract: "Serve the testee protocol on standard input and output.",
         discussion: """
             Reads length-prefixed requests of the testee protocol \
-            (Schemas/imcodec/testee/v1/testee.proto, Sources/IMCodecTestee/IMCodecTestee.docc/WritingATestee.md) from standard \
+            (Schemas/imcodec/testee/v1/testee.proto, docs/spec/testee-protocol.md) from standard \
             input and answers each on standard output, using the imcodec Swift \
             library. Meant to be started by 'imcodec conformance --testee'.
 

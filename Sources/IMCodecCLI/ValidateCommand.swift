@@ -14,7 +14,7 @@ struct ValidateCommand: ParsableCommand {
             Each FILE holds JSON (it starts with '{', '[' or whitespace) or frames (anything \
             else). A JSON file holds one value of --kind, or an array of them; a file of frames \
             holds one frame or a stream of frames, each naming its own kind. '-' reads standard \
-            input. Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md lists every finding code.
+            input. docs/spec/error-and-finding-codes.md lists every finding code.
 
             With --from restapi each FILE is one Tencent Cloud IM REST document \
             (Sources/IMCodecREST/IMCodecREST.docc/REST.md): a MsgBody array, a message object such as a send request \
@@ -95,7 +95,7 @@ struct ValidateCommand: ParsableCommand {
             output.flush()
         case .json:
             var output = StandardOutput()
-            var document = ValidationReport.JSONDocumentWriter(profile: profile.rawValue)
+            var document = ValidationReport.JSONDocumentWriter(profile: profile.name)
             for file in files {
                 document.beginFile(file)
                 let report = check(file: file, limits: limits) { located in

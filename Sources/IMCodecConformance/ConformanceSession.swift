@@ -17,6 +17,11 @@ public struct ConformanceSession: Sendable {
     public var junitPath: String?
     /// Where to write a JSON report.
     public var jsonPath: String?
+    /// Where to write an HTML report (``HTMLReport/run(_:)``).
+    public var htmlPath: String?
+    /// The implementation's name in the reports; nil takes
+    /// ``RunReport/implementationName(forTestee:)`` of the testee's name.
+    public var implementation: String?
     /// The most time one case may take with a testee process.
     public var timeout: Duration = .seconds(10)
     /// Only cases whose id contains one of these run; empty runs all.
@@ -66,15 +71,17 @@ public struct ConformanceSession: Sendable {
         let caseCount = files.reduce(0) { $0 + $1.cases.count }
         print("imcodec conformance: \(caseCount) cases in \(files.count) files from \(vectorsDirectory)")
         print("testee: \(testee.name)")
+        if let implementation { print("implementation: \(implementation)") }
         for (operation, reason) in options.failureList.skips.sorted(by: { $0.key < $1.key }) {
             print("declared unsupported: \(operation) (\(reason))")
         }
         if !options.requiredAreas.isEmpty {
             print("required areas (no skipped case): \(options.requiredAreas.joined(separator: ", "))")
         }
-        let report = Runner(options: options).run(files, against: testee) { done, total in
+        var report = Runner(options: options).run(files, against: testee) { done, total in
             progress.update(done, of: total)
         }
+        if let implementation { report.implementation = implementation }
         progress.finish()
         for line in report.textLines(listingFailures: listsFailures) { print(line) }
         do {
@@ -83,6 +90,9 @@ public struct ConformanceSession: Sendable {
             }
             if let jsonPath {
                 try JSONReport.json(report).write(toFile: jsonPath, atomically: true, encoding: .utf8)
+            }
+            if let htmlPath {
+                try HTMLReport.run(ReportedRun(report)).write(toFile: htmlPath, atomically: true, encoding: .utf8)
             }
         } catch {
             throw SetupError(description: "cannot write a report: \(error)")
@@ -109,10 +119,9 @@ extension RunReport {
         for problem in problems { lines.append("ERROR \(problem)") }
         for warning in warnings { lines.append("warning: \(warning)") }
         lines.append("")
+        let skipCounts = ReportedRun(self).skipCounts
         for (operation, reason) in declaredSkips.sorted(by: { $0.key < $1.key }) {
-            let count = results.reduce(0) {
-                $0 + ($1.messages.contains { $0.hasPrefix(operation + " skipped") } ? 1 : 0)
-            }
+            let count = skipCounts[operation] ?? 0
             lines.append("declared unsupported: \(operation), skipped in \(count) cases (\(reason))")
         }
         let known = results.filter { $0.status == .knownFailure }.count

@@ -130,7 +130,8 @@ public final class InProcessTestee: Testee {
 
     func encodeFrame(_ operation: TesteeEncodeFrameRequest, _ limits: DecodingLimits) throws -> [UInt8] {
         let kind = try Self.frameKind(operation.kind)
-        guard operation.level <= (operation.compression == 2 ? 19 : 9) else {
+        let algorithm: CompressionPolicy.Algorithm = operation.compression == 2 ? .zstd : .deflate
+        guard operation.level <= algorithm.levels.upperBound else {
             throw BadRequest(reason: "level \(operation.level) is not 0...9 (0...19 for zstd)")
         }
         var dictionary: PresetDictionary?
@@ -144,17 +145,14 @@ public final class InProcessTestee: Testee {
         switch operation.compression {
         case 0:
             policy = .disabled
-        case 1:
-            policy = CompressionPolicy(
-                threshold: Int(operation.threshold), level: operation.level == 0 ? 6 : Int(operation.level),
-                dictionary: dictionary)
-        case 2:
-            guard FrameCompression.zstd.isAvailable else {
+        case 1, 2:
+            guard algorithm.frameCompression.isAvailable else {
                 throw IMCodecError(.frameZstdUnavailable, reason: "zstd asked for, and this build has no zstd")
             }
-            policy = .zstd(
-                level: operation.level == 0 ? 3 : Int(operation.level), dictionary: dictionary,
-                threshold: Int(operation.threshold))
+            // Level 0 asks for the implementation's default.
+            policy = CompressionPolicy(
+                algorithm: algorithm, level: operation.level == 0 ? nil : Int(operation.level),
+                threshold: Int(operation.threshold), dictionary: dictionary)
         default:
             throw BadRequest(reason: "compression \(operation.compression) is not 0, 1 or 2")
         }

@@ -2,7 +2,7 @@
 ///
 /// ```json
 /// {"format": "imcodec-conformance-report", "version": 1, "testee": "...",
-///  "success": true, "seconds": 1.2,
+///  "implementation": "java", "success": true, "seconds": 1.2,
 ///  "summary": {"total": {...counts...}, "areas": {"elems": {...counts...}}},
 ///  "problems": [], "warnings": [], "declaredSkips": {"validate": "reason"},
 ///  "requiredAreas": ["frames"],
@@ -15,6 +15,9 @@
 /// `unexpectedPasses`; a status is one of `passed`, `failed`, `skipped`,
 /// `known-failure`, `unexpected-pass`; `failure` is the failure code of the
 /// first failed check (``CheckFailure``). `problems` fail the run.
+/// `implementation` names the implementation (``RunReport/implementation``),
+/// the column ``ReportMatrix`` shows the run under; ``ReportedRun`` reads the
+/// document back.
 public enum JSONReport {
     /// The report document, pretty-printed.
     public static func json(_ report: RunReport) -> String {
@@ -44,7 +47,8 @@ public enum JSONReport {
         }
         let document = VectorJSON.object([
             ("format", .string("imcodec-conformance-report")), ("version", number(1)),
-            ("testee", .string(report.testee)), ("success", .bool(report.isSuccess)),
+            ("testee", .string(report.testee)), ("implementation", .string(report.implementation)),
+            ("success", .bool(report.isSuccess)),
             ("seconds", .number(JUnitReport.seconds(report.seconds))),
             (
                 "summary",

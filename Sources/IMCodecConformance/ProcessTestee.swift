@@ -23,7 +23,7 @@ import IMCodecTestee
 #endif
 
 /// Another program as a testee, driven over the testee protocol
-/// (`Sources/IMCodecTestee/IMCodecTestee.docc/WritingATestee.md`).
+/// (`docs/spec/testee-protocol.md`).
 ///
 /// The command runs under `/bin/sh -c` in a process group of its own, with
 /// its standard input and output connected to the runner and its standard

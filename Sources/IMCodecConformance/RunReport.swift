@@ -1,7 +1,11 @@
 /// Everything a conformance run found.
 public struct RunReport: Sendable {
-    /// The testee's name.
+    /// The testee's name: ``Testee/name``, such as the command line.
     public var testee: String
+    /// The implementation's name in reports, such as `java`: the column
+    /// ``ReportMatrix`` shows the run under. By default
+    /// ``implementationName(forTestee:)`` of the testee's name.
+    public var implementation: String
     /// One result per case run, in vector order.
     public var results: [CaseResult]
     /// Problems that are not case results and fail the run: a testee that
@@ -19,11 +23,24 @@ public struct RunReport: Sendable {
     /// Wall time of the run, in seconds.
     public var seconds: Double
 
+    /// Creates a report.
+    ///
+    /// - Parameters:
+    ///   - testee: The testee's name.
+    ///   - implementation: The implementation's name in reports; nil takes
+    ///     ``implementationName(forTestee:)`` of `testee`.
+    ///   - results: One result per case run.
+    ///   - problems: Problems of the run that fail it.
+    ///   - warnings: Notes that do not fail it.
+    ///   - declaredSkips: The declared unsupported operations and their reasons.
+    ///   - requiredAreas: The areas the run had to cover fully.
+    ///   - seconds: Wall time of the run.
     public init(
-        testee: String, results: [CaseResult], problems: [String] = [], warnings: [String],
-        declaredSkips: [String: String] = [:], requiredAreas: [String] = [], seconds: Double
+        testee: String, implementation: String? = nil, results: [CaseResult], problems: [String] = [],
+        warnings: [String], declaredSkips: [String: String] = [:], requiredAreas: [String] = [], seconds: Double
     ) {
         self.testee = testee
+        self.implementation = implementation ?? Self.implementationName(forTestee: testee)
         self.results = results
         self.problems = problems
         self.warnings = warnings
@@ -43,4 +60,24 @@ public struct RunReport: Sendable {
 
     /// The summary of all results and of each area.
     public var summary: Summary { Summary(results) }
+}
+
+extension RunReport {
+    /// The name a run gets in reports when none is given: `LANGUAGE` for a
+    /// testee started as `testees/LANGUAGE/testee` (the layout every testee
+    /// folder follows), else the testee's name itself.
+    ///
+    /// - Parameter testee: ``Testee/name``: the command line of a process
+    ///   testee, or the in-process testee's name.
+    /// - Returns: The implementation's name.
+    public static func implementationName(forTestee testee: String) -> String {
+        let program = testee.split(separator: " ", omittingEmptySubsequences: true).first.map(String.init) ?? testee
+        let components = program.split(separator: "/").map(String.init)
+        if components.count >= 3, components[components.count - 1] == "testee",
+            components[components.count - 3] == "testees"
+        {
+            return components[components.count - 2]
+        }
+        return testee
+    }
 }

@@ -27,17 +27,25 @@ public struct Summary: Sendable, Equatable {
     /// Counts per area, in the order areas first appear.
     public var areas: [(area: String, counts: Counts)] = []
 
+    /// Counts the results, in total and per area.
+    ///
+    /// - Parameter results: The results of a run.
     public init(_ results: [CaseResult]) {
+        self.init(statuses: results.lazy.map { ($0.area, $0.status) })
+    }
+
+    /// Counts statuses, in total and per area (in the order areas first appear).
+    init(statuses: some Sequence<(area: String, status: CaseResult.Status)>) {
         var index: [String: Int] = [:]
-        for result in results {
-            total.add(result.status)
-            if let position = index[result.area] {
-                areas[position].counts.add(result.status)
+        for (area, status) in statuses {
+            total.add(status)
+            if let position = index[area] {
+                areas[position].counts.add(status)
             } else {
-                index[result.area] = areas.count
+                index[area] = areas.count
                 var counts = Counts()
-                counts.add(result.status)
-                areas.append((result.area, counts))
+                counts.add(status)
+                areas.append((area, counts))
             }
         }
     }
@@ -59,19 +67,7 @@ public struct Summary: Sendable, Equatable {
             [row.area] + Self.columns(row.counts)
         }
         rows.append(["total"] + Self.columns(total))
-        let widths = header.indices.map { column in
-            max(header[column].count, rows.map { $0[column].count }.max() ?? 0)
-        }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { column, cell in
-                column == 0
-                    ? cell.padding(to: widths[column])
-                    : String(repeating: " ", count: widths[column] - cell.count) + cell
-            }.joined(separator: "  ")
-        }
-        var lines = [line(header)]
-        lines += rows.dropLast().map(line)
-        lines.append(line(rows[rows.count - 1]))
+        var lines = alignedLines([header] + rows)
         if total.knownFailures > 0 {
             lines.append("known failures: \(total.knownFailures) (listed in the failure list)")
         }
@@ -83,6 +79,20 @@ public struct Summary: Sendable, Equatable {
     private static func columns(_ counts: Counts) -> [String] {
         [counts.total, counts.passed, counts.failed, counts.skipped, counts.knownFailures, counts.unexpectedPasses]
             .map(String.init)
+    }
+}
+
+/// Rows of cells as lines of a table for a terminal: the first column
+/// left-aligned, the others right-aligned, two spaces between columns.
+func alignedLines(_ rows: [[String]]) -> [String] {
+    let columns = rows.map(\.count).max() ?? 0
+    let widths = (0..<columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+    return rows.map { cells in
+        cells.enumerated().map { column, cell in
+            column == 0
+                ? cell.padding(to: widths[column])
+                : String(repeating: " ", count: widths[column] - cell.count) + cell
+        }.joined(separator: "  ")
     }
 }
 

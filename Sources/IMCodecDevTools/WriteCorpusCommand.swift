@@ -3,7 +3,7 @@ import Foundation
 import IMCodecTraffic
 
 /// `imcodec-devtools write-corpus`: the benchmarks' traffic as a file, for
-/// measurements outside Swift (`scripts/measure_libdeflate.c`).
+/// measurements outside Swift (`scripts/bench/measure_libdeflate.c`).
 struct WriteCorpusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "write-corpus",

@@ -3,7 +3,7 @@
  */
 #include "internal.h"
 
-/* Generated from Schemas/dictionaries/<id>.bin by scripts/embed_dictionary_c.sh. */
+/* Generated from Schemas/dictionaries/<id>.bin by scripts/codegen/embed_dictionary_c.py. */
 #include "dictionary_1.h"
 #include "dictionary_2.h"
 #include "dictionary_3.h"

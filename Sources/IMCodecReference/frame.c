@@ -1,5 +1,5 @@
 /*
- * Frames (Sources/IMCodec/IMCodec.docc/FrameFormat.md): header parsing, encoding, decoding.
+ * Frames (docs/spec/frame-format.md): header parsing, encoding, decoding.
  */
 #include "internal.h"
 
@@ -10,7 +10,7 @@
 /* Header                                                                    */
 
 /*
- * Check 3 of FrameFormat.md: a header's sizes against the limits. The
+ * Check 3 of docs/spec/frame-format.md: a header's sizes against the limits. The
  * reader makes it before anything is allocated for the body; the writer
  * makes it on the frame it is about to write, so it writes nothing a reader
  * with the same limits refuses.

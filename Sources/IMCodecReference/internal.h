@@ -55,7 +55,7 @@ typedef struct imcodec_ref__header {
 } imcodec_ref__header;
 
 /*
- * Checks 1-3 of FrameFormat.md on the bytes available. Returns OK with the
+ * Checks 1-3 of docs/spec/frame-format.md on the bytes available. Returns OK with the
  * header, ERROR, or NEED_MORE when the bytes end inside the header and no
  * error is determined yet (a single-frame decoder turns that into
  * frame.truncated).
@@ -76,7 +76,7 @@ imcodec_ref_status imcodec_ref__decode_body(imcodec_ref_codec *codec, const unsi
                                             unsigned char **payload, size_t *payload_len, imcodec_ref_error *err);
 
 /*
- * Inflates `body` into exactly `out_len` bytes (FrameFormat.md step 5).
+ * Inflates `body` into exactly `out_len` bytes (docs/spec/frame-format.md step 5).
  * Returns OK, ERROR (frame.deflate, frame.payload-length), NO_MEMORY.
  */
 imcodec_ref_status imcodec_ref__inflate(imcodec_ref_codec *codec, const unsigned char *body, size_t body_len,
@@ -107,7 +107,7 @@ int imcodec_ref__zstd_compress(imcodec_ref__zstd **slot, int level, uint32_t dic
                                size_t in_len, unsigned char *out, size_t cap, size_t *out_len);
 
 /*
- * Decompresses a zstd body into exactly `out_len` bytes (FrameFormat.md
+ * Decompresses a zstd body into exactly `out_len` bytes (docs/spec/frame-format.md
  * step 5). Returns OK, ERROR (frame.zstd, frame.zstd-window,
  * frame.payload-length, frame.zstd-unavailable) or NO_MEMORY.
  */

@@ -2,7 +2,7 @@
  * The bounded pre-scan of a payload's wire bytes.
  *
  * protobuf-c 1.4.1 recurses without a depth limit and reports no reasons, so
- * every rule of Sources/IMCodec/IMCodec.docc/Payloads.md is enforced here, before protobuf-c sees the
+ * every rule of docs/spec/payloads.md is enforced here, before protobuf-c sees the
  * bytes. The scan walks the bytes with an explicit stack of frames (one per
  * open message or unknown group) driven by the protobuf-c descriptors, so
  * hostile nesting costs heap, bounded by the limits, never C stack.

@@ -1,5 +1,5 @@
 /*
- * The bounded pre-scan of payload wire bytes (Sources/IMCodec/IMCodec.docc/Payloads.md).
+ * The bounded pre-scan of payload wire bytes (docs/spec/payloads.md).
  */
 #ifndef IMCODEC_REF_PRESCAN_H
 #define IMCODEC_REF_PRESCAN_H
@@ -7,7 +7,7 @@
 #include "internal.h"
 
 /*
- * Checks `bytes` against every decoding rule and limit of Sources/IMCodec/IMCodec.docc/Payloads.md for
+ * Checks `bytes` against every decoding rule and limit of docs/spec/payloads.md for
  * the message type `root`, without recursion.
  *
  * Returns OK when protobuf-c may unpack the bytes and its result will be

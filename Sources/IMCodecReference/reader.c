@@ -3,7 +3,7 @@
  *
  * Frames that lie whole inside a chunk are decoded in place. Only the bytes
  * of the one frame that straddles a chunk boundary are copied, and only once
- * its header has passed the limit checks (FrameFormat.md check 3), so a
+ * its header has passed the limit checks (docs/spec/frame-format.md check 3), so a
  * hostile length never makes the reader allocate more than max_frame_bytes
  * plus a header.
  */

@@ -1,7 +1,7 @@
 /*
- * The validator: the documented limits and rules of docs/LIMITS.md over a
- * decoded payload, with the finding codes, paths and order of
- * Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md. Every number comes from the generated profile tables
+ * The validator: the documented limits and rules of docs/spec/limits.md over a
+ * decoded payload, with the finding codes of docs/spec/error-and-finding-codes.md
+ * and the paths and order of docs/spec/validation.md. Every number comes from the generated profile tables
  * (Generated/constraints.c, declared in Schemas/); this file holds the walk
  * and the logic of each rule.
  */
@@ -1305,9 +1305,9 @@ static void visit_event(run *r, const Imcodec__V1__Event *event) {
 
 const imcodec_ref_validation_limits *imcodec_ref_validation_profile(const char *name) {
     if (name == NULL) return NULL;
-    /* "seed" is the sdk-guide profile's earlier name, still accepted. */
-    if (strcmp(name, "sdk-guide") == 0 || strcmp(name, "seed") == 0) return &imcodec_ref_validation_sdk_guide;
-    if (strcmp(name, "current") == 0) return &imcodec_ref_validation_current;
+    for (size_t i = 0; i < IMCODEC_REF_VALIDATION_PROFILE_NAME_COUNT; i++)
+        if (strcmp(name, imcodec_ref_validation_profile_names[i].name) == 0)
+            return imcodec_ref_validation_profile_names[i].limits;
     return NULL;
 }
 

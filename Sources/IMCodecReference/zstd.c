@@ -1,5 +1,5 @@
 /*
- * zstd bodies (FrameFormat.md, "zstd bodies"): magicless frames without the
+ * zstd bodies (docs/spec/frame-format.md, "zstd bodies"): magicless frames without the
  * content size, checksum and dictionary id fields, contexts reused across
  * frames, each dictionary digested once. Without IMCODEC_REF_ZSTD (a build
  * with no libzstd) every zstd body is frame.zstd-unavailable.

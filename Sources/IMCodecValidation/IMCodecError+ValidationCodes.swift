@@ -1,7 +1,7 @@
 import IMCodec
 
 extension IMCodecError.Code {
-    // MARK: Validation codes (Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md)
+    // MARK: Validation codes (docs/spec/error-and-finding-codes.md)
 
     /// A value was validated before encoding and has an error finding. The
     /// error's path, limit and observed value are the first error finding's,

@@ -4,7 +4,7 @@ import IMCodec
 ///
 /// A finding names the rule by its stable ``code``, says where the problem is
 /// with a ``path`` (a `FieldPath`, written in the payload path syntax of
-/// `Sources/IMCodec/IMCodec.docc/Payloads.md`: `elems[3].merger.messages[7].elems[0].text.text`;
+/// `docs/spec/payloads.md`: `elems[3].merger.messages[7].elems[0].text.text`;
 /// empty for the root), how
 /// serious it is, and for `limit.*` codes the ``limit`` and the ``actual``
 /// value that crossed it (bytes, entries or pixels, as the code says).

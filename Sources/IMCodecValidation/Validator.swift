@@ -1,8 +1,8 @@
 import IMCodec
 
 /// Checks messages, batches and events against the documented limits and
-/// rules of docs/LIMITS.md (`Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md` maps every rule to
-/// its finding code).
+/// rules of docs/spec/limits.md (docs/spec/error-and-finding-codes.md gives every
+/// finding code its rows; docs/spec/validation.md says how values are measured).
 ///
 /// The validator never throws and never stops early: one pass collects every
 /// finding, each with a stable ``FindingCode``, the path of the field, a

@@ -2,7 +2,7 @@ import Foundation
 import IMCodec
 import Testing
 
-/// Sources/IMCodec/IMCodec.docc/Codes.md is checked against the enums it documents, so the named
+/// Sources/IMCodec/IMCodec.docc/SDKNumericCodes.md is checked against the enums it documents, so the named
 /// codes and their table cannot drift apart.
 @Suite struct CodesDocTests {
     /// One documented enum: its name in the section heading, its values and
@@ -33,7 +33,7 @@ import Testing
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let text = try String(
-            contentsOf: root.appendingPathComponent("Sources/IMCodec/IMCodec.docc/Codes.md"), encoding: .utf8)
+            contentsOf: root.appendingPathComponent("Sources/IMCodec/IMCodec.docc/SDKNumericCodes.md"), encoding: .utf8)
         let sections = text.components(separatedBy: "\n## ")
         guard let section = sections.first(where: { $0.split(separator: "\n").first?.hasSuffix("`\(name)`") ?? false })
         else { return [] }
@@ -49,7 +49,7 @@ import Testing
     @Test(arguments: catalogues)
     func tableListsExactlyTheNamedValues(_ catalogue: Catalogue) throws {
         let rows = try Self.rows(of: catalogue.name)
-        #expect(!rows.isEmpty, "Sources/IMCodec/IMCodec.docc/Codes.md has no table for \(catalogue.name)")
+        #expect(!rows.isEmpty, "Sources/IMCodec/IMCodec.docc/SDKNumericCodes.md has no table for \(catalogue.name)")
         #expect(rows.map(\.number) == catalogue.values.map(\.number), "rows of \(catalogue.name) in declaration order")
         for (row, value) in zip(rows, catalogue.values) {
             #expect(row.protoName == value.protoName, "\(catalogue.name) \(row.number)")

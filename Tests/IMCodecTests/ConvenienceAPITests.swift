@@ -1,11 +1,10 @@
 import Foundation
 import IMCodec
-import IMCodecREST
-import IMCodecValidation
 import Testing
 
 /// The conveniences for values users hold: payload accessors, `Data` and
-/// `String` overloads, `LocalizedError`, the dictionary preset.
+/// `String` overloads, `LocalizedError`, the dictionary preset (REST's
+/// `String` overloads: `RESTCodecTests`).
 @Suite struct ConvenienceAPITests {
     static let message = Message(
         msgID: "m1", sender: "alice", receiver: "bob", elems: [.text("hello, how are you doing today? 你好")])
@@ -33,12 +32,6 @@ import Testing
         let payload = Self.message.serializedBytes()
         #expect(try Message(serializedData: Data(payload)) == Self.message)
         #expect(throws: IMCodecError(.frameTruncated, reason: "")) { try FrameDecoder().decode(Data(frame.dropLast())) }
-    }
-
-    @Test func restImportTakesAString() throws {
-        let text = #"[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hello"}}]"#
-        #expect(try RESTCodec.importMessage(text).value == RESTCodec.importMessage(Array(text.utf8)).value)
-        #expect(try RESTCodec.importPayload(text).value.message?.elems == [.text("hello")])
     }
 
     @Test func localizedDescriptionIsTheErrorsDescription() {

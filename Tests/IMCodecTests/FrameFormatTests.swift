@@ -1,47 +1,8 @@
 import Foundation
+import IMCodecTestSupport
 import Testing
 
 @testable import IMCodec
-
-/// CRC-32 (IEEE, reflected, as zlib's `crc32`) computed bit by bit, so the
-/// tests do not check zlib's checksum against itself.
-func referenceCRC32(_ bytes: [UInt8]) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in bytes {
-        crc ^= UInt32(byte)
-        for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
-    }
-    return ~crc
-}
-
-/// The minimal LEB128 bytes of `value`.
-func varintBytes(_ value: UInt64) -> [UInt8] {
-    var rest = value
-    var bytes: [UInt8] = []
-    while rest >= 0x80 {
-        bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-        rest >>= 7
-    }
-    bytes.append(UInt8(rest))
-    return bytes
-}
-
-/// Builds a frame byte by byte, as the format document lays it out, with a
-/// correct checksum unless one is given.
-///
-/// - Parameters:
-///   - flags: The flags byte.
-///   - fields: The header bytes between the flags and the checksum.
-///   - payload: What the checksum covers after the header.
-///   - body: The body; the payload when omitted.
-func handFrame(
-    version: UInt8 = 1, flags: UInt8, fields: [UInt8], payload: [UInt8], body: [UInt8]? = nil,
-    checksum: UInt32? = nil
-) -> [UInt8] {
-    let prefix = [version, flags] + fields
-    let crc = checksum ?? referenceCRC32(prefix + payload)
-    return prefix + [0, 8, 16, 24].map { UInt8(truncatingIfNeeded: crc >> UInt32($0)) } + (body ?? payload)
-}
 
 /// A raw deflate stream of stored blocks, written by hand (RFC 1951 §3.2.4):
 /// each block is a header byte (BFINAL, BTYPE 00), LEN and NLEN, then LEN
@@ -453,14 +414,10 @@ func expectError(
 
     // MARK: Documentation
 
-    @Test func errorsDocumentListsEveryErrorCode() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let document = try String(
-            contentsOf: root.appendingPathComponent("Sources/IMCodec/IMCodec.docc/ErrorCodes.md"), encoding: .utf8)
+    /// The `Self("…")` codes declared in the Swift files of `folders`.
+    static func declaredCodes(in folders: [String], root: URL) throws -> [String] {
         var codes: [String] = []
-        // The library's codes, and the command's own about its input.
-        for folder in ["Sources/IMCodec/Errors", "Sources/IMCodecCLI"] {
+        for folder in folders {
             let errors = root.appendingPathComponent(folder)
             for file in try FileManager.default.contentsOfDirectory(atPath: errors.path) where file.hasSuffix(".swift")
             {
@@ -471,10 +428,29 @@ func expectError(
                 }
             }
         }
-        #expect(codes.count >= 30)
-        #expect(codes.contains("input.missing") && codes.contains("usage.negative"))
+        return codes
+    }
+
+    @Test func errorsDocumentsListEveryErrorCode() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        // The library's codes are the format's: the specification has a row for each.
+        let spec = try String(
+            contentsOf: root.appendingPathComponent("docs/spec/error-and-finding-codes.md"), encoding: .utf8)
+        let codes = try Self.declaredCodes(
+            in: ["Sources/IMCodec/Errors", "Sources/IMCodecREST", "Sources/IMCodecValidation"], root: root)
+        #expect(codes.count >= 40)
+        #expect(codes.contains("frame.checksum") && codes.contains("rest.type") && codes.contains("validation.failed"))
         for code in codes {
-            #expect(document.contains("| `\(code)` |"), "ErrorCodes.md has no row for \(code)")
+            #expect(spec.contains("| `\(code)` |"), "docs/spec/error-and-finding-codes.md has no row for \(code)")
+        }
+        // The command's own codes about its input are the tool's: its DocC article has a row for each.
+        let article = try String(
+            contentsOf: root.appendingPathComponent("Sources/IMCodec/IMCodec.docc/HandlingErrors.md"), encoding: .utf8)
+        let commandCodes = try Self.declaredCodes(in: ["Sources/IMCodecCLI"], root: root)
+        #expect(commandCodes.contains("input.missing") && commandCodes.contains("usage.negative"))
+        for code in commandCodes {
+            #expect(article.contains("| `\(code)` |"), "HandlingErrors.md has no row for \(code)")
         }
     }
 }

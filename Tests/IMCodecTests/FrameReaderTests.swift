@@ -1,4 +1,5 @@
 import Foundation
+import IMCodecTestSupport
 import IMCodecTraffic
 import Testing
 import XCTest

@@ -1,10 +1,8 @@
-import IMCodecREST
-import IMCodecValidation
 import Testing
 
 @testable import IMCodec
 
-/// JSON input is bounded while it is read (Sources/IMCodec/IMCodec.docc/Payloads.md, "JSON input"):
+/// JSON input is bounded while it is read (docs/spec/payloads.md, "JSON input"):
 /// the document's size before it is read, no tree of it, and arrays past
 /// every count limit counted only as far as a reader looks, with the answers
 /// a whole array would get.
@@ -53,22 +51,6 @@ import Testing
             try Message(jsonString: "this is not JSON, and too long", limits: limits)
         }
         #expect(error.code == .limitDocumentSize && error.limit == 10 && error.observed == 30)
-        let rest = try #require(throws: IMCodecError.self) {
-            try RESTCodec.importPayload(Array("[not JSON either, and too long]".utf8), limits: limits)
-        }
-        #expect(rest.code == .limitDocumentSize)
         #expect(try Message(jsonString: "{}", limits: limits) == Message())
-    }
-
-    @Test func aRESTBodyPastEveryLimitGetsTheAnswerOfItsLimit() throws {
-        let element = #"{"MsgType":"TIMTextElem","MsgContent":{"Text":"x"}}"#
-        for count in [1_001, 20_000] {
-            let body = "[" + Array(repeating: element, count: count).joined(separator: ",") + "]"
-            let error = try #require(throws: IMCodecError.self) { try RESTCodec.importPayload(Array(body.utf8)) }
-            #expect(error.reason.contains(count > 10_000 ? "more than 10000" : "\(count)"), "\(error.reason)")
-            #expect(error.code == .limitElems, "\(count) elements")
-            // REST names the array that holds too many (Sources/IMCodecREST/IMCodecREST.docc/REST.md, "Strictness").
-            #expect(error.path.description == "MsgBody", "\(count) elements")
-        }
     }
 }

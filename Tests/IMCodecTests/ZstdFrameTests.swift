@@ -1,6 +1,7 @@
 #if Zstd
     import Foundation
     import IMCodec
+    import IMCodecTestSupport
     import Testing
 
     /// A magicless zstd frame written by hand (RFC 8878): a frame header

@@ -17,7 +17,7 @@ import SwiftProtobuf
 //   - "÷ <peer> ‱": imcodec's time ÷ the peer's time in that iteration, in
 //     units of 1/10,000.
 //
-// The harness reports percentiles of each; scripts/bench.sh prints the
+// The harness reports percentiles of each; scripts/bench/bench.sh prints the
 // medians. Timing the implementations back to back inside one iteration is
 // what makes the ratios trustworthy on a shared machine: sequential
 // benchmarks of a few seconds each saw the speed of the whole machine move by

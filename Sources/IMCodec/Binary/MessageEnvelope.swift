@@ -25,7 +25,7 @@
 /// when the problem is in what the peek reads.
 ///
 /// The field numbers come from `Schemas/imcodec/v1/model.proto` through the
-/// generated code (`scripts/generate_swift.py`), like the decoder's.
+/// generated code (`scripts/codegen/generate_swift.py`), like the decoder's.
 public struct MessageEnvelope: Hashable, Sendable {
     /// Which string fields a peek reads into the envelope. The others are
     /// stepped over by their length: left empty, not checked, not allocated.

@@ -84,7 +84,7 @@ public struct CompressionPolicy: Hashable, Sendable {
     ///   - level: The zlib level, 0...9.
     ///   - dictionary: The preset dictionary to use, or `nil`.
     public init(threshold: Int = 256, level: Int = 6, dictionary: PresetDictionary? = nil) {
-        precondition((0...9).contains(level), "zlib levels are 0...9")
+        precondition(Algorithm.deflate.levels.contains(level), "zlib levels are 0...9")
         self.threshold = threshold
         self.level = level
         self.dictionary = dictionary
@@ -107,7 +107,7 @@ public struct CompressionPolicy: Hashable, Sendable {
     public static func zstd(
         level: Int = 3, dictionary: PresetDictionary? = .zstdMessages, threshold: Int = 0
     ) -> CompressionPolicy {
-        precondition((1...19).contains(level), "zstd levels are 1...19")
+        precondition(Algorithm.zstd.levels.contains(level), "zstd levels are 1...19")
         var policy = CompressionPolicy(threshold: threshold, level: 6, dictionary: dictionary)
         policy.algorithm = .zstd
         policy.level = level
@@ -119,6 +119,27 @@ public struct CompressionPolicy: Hashable, Sendable {
 
     /// A policy that never compresses: every frame stores its payload.
     public static let disabled = CompressionPolicy(threshold: .max)
+
+    /// A policy for `algorithm` at `level`, or at the default level of the
+    /// algorithm's public constructor when `level` is `nil` (deflate's of
+    /// ``init(threshold:level:dictionary:)``, zstd's of
+    /// ``zstd(level:dictionary:threshold:)``): what `imcodec encode
+    /// --compression --level` and the testee protocol's `encode_frame` ask
+    /// for, so that neither writes a default of its own.
+    ///
+    /// - Parameters:
+    ///   - algorithm: The compression.
+    ///   - level: A level of `algorithm.levels`, or `nil` for the default.
+    ///   - threshold: Payloads shorter than this are stored uncompressed.
+    ///   - dictionary: The preset dictionary to use, or `nil`.
+    package init(algorithm: Algorithm, level: Int?, threshold: Int, dictionary: PresetDictionary?) {
+        switch algorithm {
+        case .deflate:
+            self.init(threshold: threshold, level: level ?? Self.default.level, dictionary: dictionary)
+        case .zstd:
+            self = .zstd(level: level ?? Self.zstd().level, dictionary: dictionary, threshold: threshold)
+        }
+    }
 
     /// Whether a payload of `length` bytes is worth an attempt to deflate.
     ///

@@ -1,7 +1,7 @@
 #if Zstd
     import CZstd
 
-    /// The zstd parameters of the frame format (`Sources/IMCodec/IMCodec.docc/FrameFormat.md`,
+    /// The zstd parameters of the frame format (`docs/spec/frame-format.md`,
     /// "zstd bodies"), shared by ``ZstdCompressor`` and ``ZstdDecompressor``.
     enum ZstdFormat {
         /// The largest window a reader accepts: 2^23 bytes (8 MiB). Writers

@@ -1,5 +1,5 @@
 extension IMCodecError.Code {
-    // MARK: Frame codes (Sources/IMCodec/IMCodec.docc/FrameFormat.md)
+    // MARK: Frame codes (docs/spec/frame-format.md)
 
     /// The input ends inside a frame's header or body.
     public static let frameTruncated = Self("frame.truncated")

@@ -1,5 +1,5 @@
 /// Decodes single frames: checks every field, inflates the body and verifies
-/// the checksum (`Sources/IMCodec/IMCodec.docc/FrameFormat.md`).
+/// the checksum (`docs/spec/frame-format.md`).
 ///
 /// A decoder keeps one zlib stream and reuses it for every compressed frame,
 /// so create one per connection or thread and reuse it. It is not `Sendable`:

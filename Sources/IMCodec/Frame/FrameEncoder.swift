@@ -1,5 +1,5 @@
 /// Encodes payloads into frames, compressing them as a ``CompressionPolicy``
-/// says (`Sources/IMCodec/IMCodec.docc/FrameFormat.md`).
+/// says (`docs/spec/frame-format.md`).
 ///
 /// An encoder writes only frames that a reader with its ``limits`` accepts:
 /// a value such a reader would refuse is refused here, with the code and path

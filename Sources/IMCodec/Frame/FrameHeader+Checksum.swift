@@ -1,5 +1,5 @@
 extension FrameHeader {
-    /// The frame check sequence (`Sources/IMCodec/IMCodec.docc/FrameFormat.md`): the CRC-32 of the
+    /// The frame check sequence (`docs/spec/frame-format.md`): the CRC-32 of the
     /// header bytes before the checksum followed by the payload, the
     /// decoded bytes whatever the compression.
     ///

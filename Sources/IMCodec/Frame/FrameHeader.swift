@@ -1,4 +1,4 @@
-/// The fields of a frame header (`Sources/IMCodec/IMCodec.docc/FrameFormat.md`).
+/// The fields of a frame header (`docs/spec/frame-format.md`).
 ///
 /// A header is a version byte, a flags byte, an optional dictionary id, the
 /// body length, for compressed frames the payload length, and a CRC-32. Its

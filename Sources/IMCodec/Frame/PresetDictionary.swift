@@ -34,7 +34,7 @@ public struct PresetDictionary: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Dictionary 1: IM messages (`Schemas/dictionaries/1.bin`, made by
-    /// `scripts/make_dictionary.sh`; see `docs/DICTIONARY.md`).
+    /// `scripts/bench/make_dictionary.sh`; see `docs/DICTIONARY.md`).
     public static let imMessages = PresetDictionary(id: 1, bytes: embedded(base64Dictionary1))
 
     /// Dictionary 2: IM messages, trained on both synthetic traffic models of
@@ -61,7 +61,7 @@ public struct PresetDictionary: Hashable, Sendable, CustomStringConvertible {
     public static let known: [PresetDictionary] = [imMessages, imMessages2, zstdMessagesSmall, zstdMessages]
 
     /// Decodes the base64 text of a dictionary embedded by
-    /// `scripts/embed_dictionary.py`. The text comes from a file in the
+    /// `scripts/codegen/embed_dictionary_swift.py`. The text comes from a file in the
     /// repository, never from input, so a malformed literal is a build defect.
     private static func embedded(_ base64: String) -> [UInt8] {
         guard let bytes = Base64.decode(base64) else { preconditionFailure("embedded dictionary is not base64") }

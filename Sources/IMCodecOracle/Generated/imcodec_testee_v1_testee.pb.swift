@@ -85,7 +85,7 @@ public nonisolated enum Imcodec_Testee_V1_PayloadKind: SwiftProtobuf.Enum, Swift
 
 /// Decoding limits for one request; 0 means the implementation's default.
 /// The defaults are declared here, once, with the options of
-/// imcodec/constraints/v1/constraints.proto; docs/LIMITS.md lists them.
+/// imcodec/constraints/v1/constraints.proto; docs/spec/limits.md lists them.
 public nonisolated struct Imcodec_Testee_V1_Limits: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for

@@ -17,7 +17,7 @@
 /// the message name and the field numbers are those Event always had, so
 /// the wire format, the proto3 JSON form and the generated names are
 /// unchanged. A reader that does not know a kind (6, 20 to 32) keeps it as unknown
-/// fields of an event of no known kind (Sources/IMCodec/IMCodec.docc/FrameFormat.md, "Payload
+/// fields of an event of no known kind (docs/spec/frame-format.md, "Payload
 /// kinds and new event kinds").
 
 import SwiftProtobuf

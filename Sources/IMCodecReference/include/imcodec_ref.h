@@ -1,7 +1,7 @@
 /*
  * imcodec_ref.h — the C reference implementation of the imcodec format.
  *
- * The format is specified in Sources/IMCodec/IMCodec.docc/FrameFormat.md (frames) and Sources/IMCodec/IMCodec.docc/Payloads.md
+ * The format is specified in docs/spec/frame-format.md (frames) and docs/spec/payloads.md
  * (payload decoding rules, error codes and paths). This library decodes
  * payloads with protobuf-c 1.4.1 after its own bounded pre-scan of the wire
  * bytes, and frames them with zlib.
@@ -111,7 +111,7 @@ void imcodec_ref_free(void *buffer);
 /* ------------------------------------------------------------------------ */
 
 /**
- * Decoding limits (Sources/IMCodec/IMCodec.docc/FrameFormat.md, "Limits and their defaults").
+ * Decoding limits (docs/spec/frame-format.md, "Limits and their defaults").
  * Every value is taken literally: 0 means zero (maxDepth 0 forbids any merger
  * message), not "default".
  */
@@ -150,7 +150,7 @@ typedef enum imcodec_ref_kind {
  * Validates and decodes a payload, and answers its canonical re-encoding.
  *
  * The bytes are first pre-scanned without recursion against the schema and
- * the limits (every payload.* and limit.* rule of Sources/IMCodec/IMCodec.docc/Payloads.md, with
+ * the limits (every payload.* and limit.* rule of docs/spec/payloads.md, with
  * paths), then unpacked with protobuf-c and packed again.
  *
  * @param kind    IMCODEC_REF_KIND_MESSAGE, _BATCH or _EVENT (else MISUSE).
@@ -173,13 +173,16 @@ imcodec_ref_status imcodec_ref_decode_payload(imcodec_ref_kind kind, const unsig
 /* ------------------------------------------------------------------------ */
 
 /**
- * The validation limits of one profile (docs/LIMITS.md). Its members are
+ * The validation limits of one profile (docs/spec/limits.md). Its members are
  * generated from the declarations in Schemas/ (Generated/constraints.h);
  * users take a profile by name.
  */
 typedef struct imcodec_ref_validation_limits imcodec_ref_validation_limits;
 
-/** The profile named "sdk-guide" (or "seed", its earlier name) or "current"; NULL for any other name. */
+/**
+ * The profile a name in imcodec_ref_validation_profile_names (Generated/constraints.h)
+ * names: "sdk-guide" (or "seed", its earlier name) or "current"; NULL for any other name.
+ */
 const imcodec_ref_validation_limits *imcodec_ref_validation_profile(const char *name);
 
 /**
@@ -188,7 +191,7 @@ const imcodec_ref_validation_limits *imcodec_ref_validation_profile(const char *
  */
 #define IMCODEC_REF_AT_ALL_USER_ID "__kImSDK_MesssageAtALL__"
 
-/** One finding of the validator (Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md). */
+/** One finding of the validator (docs/spec/validation.md, "Findings"). */
 typedef struct imcodec_ref_finding {
     /** The stable code, such as "limit.group.name-bytes" (a static string). */
     const char *code;
@@ -202,7 +205,7 @@ typedef struct imcodec_ref_finding {
     int64_t actual;
 } imcodec_ref_finding;
 
-/** Every finding of one validation, in the order Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md gives. */
+/** Every finding of one validation, in the order docs/spec/validation.md gives. */
 typedef struct imcodec_ref_findings {
     imcodec_ref_finding *items;
     size_t count;
@@ -322,7 +325,7 @@ typedef struct imcodec_ref_frame {
 } imcodec_ref_frame;
 
 /**
- * Decodes exactly one frame: every check of FrameFormat.md in its order
+ * Decodes exactly one frame: every check of docs/spec/frame-format.md in its order
  * (1 header, 2 varints, 3 limits before any allocation, 4 body completeness,
  * 5 exact inflate, 6 checksum), then frame.trailing-bytes when bytes follow
  * the frame, then 7 payload decoding. The header counts as complete only

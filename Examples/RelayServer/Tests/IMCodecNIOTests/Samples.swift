@@ -45,7 +45,7 @@ enum Samples {
     }
 
     /// One uncompressed frame with its last payload byte changed, which its
-    /// checksum must catch (Sources/IMCodec/IMCodec.docc/FrameFormat.md).
+    /// checksum must catch (docs/spec/frame-format.md).
     static func corruptFrame() -> [UInt8] {
         var bytes = frame(.message(message(sender: "mallory")))
         bytes[bytes.count - 1] ^= 0x01

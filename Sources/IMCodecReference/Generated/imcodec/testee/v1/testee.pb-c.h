@@ -53,7 +53,7 @@ typedef enum _Imcodec__Testee__V1__PayloadKind {
 /*
  * Decoding limits for one request; 0 means the implementation's default.
  * The defaults are declared here, once, with the options of
- * imcodec/constraints/v1/constraints.proto; docs/LIMITS.md lists them.
+ * imcodec/constraints/v1/constraints.proto; docs/spec/limits.md lists them.
  */
 struct  Imcodec__Testee__V1__Limits
 {

@@ -1,0 +1,383 @@
+// Frames (docs/spec/frame-format.md): the header, the
+// checks a reader makes in their order, CRC-32, stored and deflate bodies with
+// the preset dictionaries, and a writer that refuses what readers refuse.
+
+import { crc32 } from "./crc32.js";
+import { platformDeflate } from "./deflate.js";
+import { ErrorCode, IMCodecError } from "./errors.js";
+import { resolveLimits } from "./limits.js";
+import { WireWriter } from "./wire.js";
+import { DICTIONARY_IDS, loadDictionary } from "../generated/dictionaries.js";
+import { Event, Message, MessageBatch } from "../generated/model.js";
+
+/**
+ * What a frame holds: the flags' kind bits, the numbers of the testee
+ * protocol's `PayloadKind`.
+ * @readonly
+ * @enum {number}
+ */
+export const FrameKind = Object.freeze({ message: 1, batch: 2, event: 3 });
+
+/**
+ * How a frame's body is stored: the flags' compression bits.
+ * @readonly
+ * @enum {number}
+ */
+export const FrameCompression = Object.freeze({ none: 0, deflate: 1, zstd: 2 });
+
+/** The longest header: version, flags, three 5-byte varints and the checksum. */
+export const MAX_HEADER_BYTES = 21;
+
+const PAYLOAD_TYPES = { 1: Message, 2: MessageBatch, 3: Event };
+const SHIPPED = new Set(DICTIONARY_IDS);
+
+/**
+ * Raw deflate as a platform offers it; {@link platformDeflate} picks one.
+ * @typedef {object} DeflateCodec
+ * @property {string} name What it is, for reports (`node:zlib`, `compression-streams`, ...).
+ * @property {boolean} dictionaries Whether it takes preset dictionaries.
+ * @property {(body: Uint8Array, payloadLength: number, dictionary: Uint8Array|null) => Promise<Uint8Array>} inflateRaw
+ *   Inflates a body into exactly `payloadLength` bytes, or throws `frame.deflate` or
+ *   `frame.payload-length` in the order of FrameFormat.md, "Compression".
+ * @property {(payload: Uint8Array, level: number, dictionary: Uint8Array|null) => Promise<Uint8Array>} deflateRaw
+ *   Deflates a payload (a raw stream, primed with the dictionary when one is given).
+ */
+
+/**
+ * Options of the frame functions and the {@link FrameReader}.
+ * @typedef {object} FrameOptions
+ * @property {Partial<import("./limits.js").DecodingLimits>} [limits] The readers' limits; defaults for the rest.
+ * @property {DeflateCodec} [deflate] The deflate codec; the platform's when absent.
+ */
+
+/**
+ * A decoded frame: its header fields and its payload bytes.
+ * @typedef {object} Frame
+ * @property {number} kind One of {@link FrameKind}.
+ * @property {number} compression One of {@link FrameCompression}.
+ * @property {number} dictionaryId The preset dictionary named, 0 for none.
+ * @property {Uint8Array} payload The payload: the body, inflated when compressed.
+ */
+
+/**
+ * A frame's decoded content.
+ * @typedef {object} FramePayload
+ * @property {number} kind One of {@link FrameKind}.
+ * @property {object} value A `Message`, `MessageBatch` or `Event` value (js/generated/model.js).
+ */
+
+/**
+ * A frame header as read, before the body.
+ * @typedef {object} FrameHeader
+ * @property {number} kind
+ * @property {number} compression
+ * @property {number} dictionaryId 0 when none is named.
+ * @property {number} bodyLength Body bytes after the header.
+ * @property {number} payloadLength The payload's length: the body's when stored.
+ * @property {number} checksum The stored CRC-32.
+ * @property {number} length The header's length, checksum included.
+ */
+
+function frameError(code, reason) {
+    return new IMCodecError(code, reason);
+}
+
+function limitError(code, reason, limit, observed) {
+    return new IMCodecError(code, reason, { limit, observed });
+}
+
+// A header varint: at most 5 bytes, at most 2^32 - 1, minimally encoded.
+// Returns [value, next position], or null when the bytes end inside it.
+function headerVarint(bytes, at) {
+    let value = 0;
+    for (let i = 0; i < 5; i++) {
+        if (at + i >= bytes.length) return null;
+        const b = bytes[at + i];
+        value += (b & 0x7f) * 2 ** (7 * i);
+        if (b < 0x80) {
+            if (value > 0xffffffff || (i > 0 && b === 0)) {
+                throw frameError(ErrorCode.frameVarint, "a header varint is above 2^32 - 1 or not minimally encoded");
+            }
+            return [value, at + i + 1];
+        }
+    }
+    throw frameError(ErrorCode.frameVarint, "a header varint is longer than 5 bytes");
+}
+
+/**
+ * Reads a frame header from the start of `bytes` (checks 1 and 2 of
+ * FrameFormat.md, "Checks a reader makes, in order").
+ * @param {Uint8Array} bytes The frame's first bytes (at least
+ *   {@link MAX_HEADER_BYTES} of them, or all there are).
+ * @returns {FrameHeader|null} The header, or null when the bytes end inside it.
+ * @throws {IMCodecError} `frame.version`, `frame.kind`, `frame.compression`,
+ *   `frame.reserved-bits`, `frame.dictionary`, `frame.varint`.
+ */
+export function readFrameHeader(bytes) {
+    if (bytes.length < 2) return null;
+    if (bytes[0] !== 1) throw frameError(ErrorCode.frameVersion, `version ${bytes[0]} is not 1`);
+    const flags = bytes[1];
+    const kind = flags & 3;
+    const compression = (flags >> 2) & 3;
+    if (kind === 0) throw frameError(ErrorCode.frameKind, "kind 0");
+    if (compression === 3) throw frameError(ErrorCode.frameCompression, "compression 3");
+    if (flags >> 5) throw frameError(ErrorCode.frameReservedBits, "a reserved flag bit is set");
+    let at = 2;
+    let dictionaryId = 0;
+    if (flags & 0x10) {
+        const read = headerVarint(bytes, at);
+        if (read === null) return null;
+        [dictionaryId, at] = read;
+        if (compression === 0 || !SHIPPED.has(dictionaryId)) {
+            throw frameError(ErrorCode.frameDictionary, `dictionary ${dictionaryId} with compression ${compression}`);
+        }
+    }
+    const body = headerVarint(bytes, at);
+    if (body === null) return null;
+    const [bodyLength, afterBody] = body;
+    at = afterBody;
+    let payloadLength = bodyLength;
+    if (compression !== 0) {
+        const payload = headerVarint(bytes, at);
+        if (payload === null) return null;
+        [payloadLength, at] = payload;
+    }
+    if (bytes.length < at + 4) return null;
+    const checksum = (bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)) >>> 0;
+    return { kind, compression, dictionaryId, bodyLength, payloadLength, checksum, length: at + 4 };
+}
+
+/**
+ * Check 3: the header's sizes against the limits, before anything is
+ * buffered or allocated for the body. A writer makes it on the frame it is
+ * about to write.
+ * @param {FrameHeader} header
+ * @param {import("./limits.js").DecodingLimits} limits Complete limits.
+ * @throws {IMCodecError} `limit.frame-size`, `limit.inflated-size`, `limit.inflate-ratio`.
+ */
+export function checkFrameSizes(header, limits) {
+    const { bodyLength, payloadLength } = header;
+    if (bodyLength > limits.maxFrameBytes) {
+        throw limitError(ErrorCode.limitFrameSize, `a body of ${bodyLength} bytes`, limits.maxFrameBytes, bodyLength);
+    }
+    if (header.compression !== 0) {
+        if (payloadLength > limits.maxInflatedBytes) {
+            throw limitError(ErrorCode.limitInflatedSize, `a payload of ${payloadLength} bytes`, limits.maxInflatedBytes, payloadLength);
+        }
+        if (payloadLength > bodyLength * limits.maxInflateRatio) {
+            const ratio = bodyLength === 0 ? payloadLength : Math.ceil(payloadLength / bodyLength);
+            throw limitError(ErrorCode.limitInflateRatio, "the payload is too large for its body", limits.maxInflateRatio, ratio);
+        }
+    }
+}
+
+/**
+ * Steps 5 and 6: the body's payload, inflated when compressed, checked
+ * against the header's CRC-32.
+ * @param {FrameHeader} header
+ * @param {Uint8Array} headerBytes The header's bytes before the checksum.
+ * @param {Uint8Array} body The body, all of it.
+ * @param {DeflateCodec} deflate
+ * @returns {Promise<Uint8Array>} The payload.
+ * @throws {IMCodecError} `frame.deflate`, `frame.payload-length`,
+ *   `frame.dictionary-unavailable`, `frame.zstd-unavailable`, `frame.checksum`.
+ */
+export async function frameBodyPayload(header, headerBytes, body, deflate) {
+    let payload = body;
+    if (header.compression === FrameCompression.zstd) {
+        throw frameError(ErrorCode.frameZstdUnavailable, "this implementation has no zstd decoder");
+    }
+    if (header.compression === FrameCompression.deflate) {
+        let dictionary = null;
+        if (header.dictionaryId !== 0) {
+            if (!deflate.dictionaries) {
+                throw frameError(
+                    ErrorCode.frameDictionaryUnavailable,
+                    `${deflate.name} takes no preset dictionary (dictionary ${header.dictionaryId})`,
+                );
+            }
+            dictionary = await loadDictionary(header.dictionaryId);
+        }
+        payload = await deflate.inflateRaw(body, header.payloadLength, dictionary);
+    }
+    if (crc32(payload, crc32(headerBytes)) !== header.checksum) {
+        throw frameError(ErrorCode.frameChecksum, "the CRC-32 does not match");
+    }
+    return payload;
+}
+
+/**
+ * Decodes exactly one frame (steps 1 to 7): its header fields and payload
+ * bytes. The payload is not decoded; {@link decodePayload} does that.
+ * @param {Uint8Array} bytes The frame; nothing may follow it.
+ * @param {FrameOptions} [options]
+ * @returns {Promise<Frame>}
+ * @throws {IMCodecError} The frame codes and `limit.frame-size`,
+ *   `limit.inflated-size`, `limit.inflate-ratio`; `frame.truncated` for bytes
+ *   that end inside the frame, `frame.trailing-bytes` for bytes after it.
+ */
+export async function decodeFrame(bytes, options = {}) {
+    const limits = resolveLimits(options.limits);
+    const deflate = options.deflate ?? (await platformDeflate());
+    const header = readFrameHeader(bytes);
+    if (header === null) throw frameError(ErrorCode.frameTruncated, "the input ends inside the frame header");
+    checkFrameSizes(header, limits);
+    const end = header.length + header.bodyLength;
+    if (bytes.length < end) throw frameError(ErrorCode.frameTruncated, "the input ends inside the frame body");
+    const headerBytes = bytes.subarray(0, header.length - 4);
+    const payload = await frameBodyPayload(header, headerBytes, bytes.subarray(header.length, end), deflate);
+    if (bytes.length > end) {
+        throw frameError(ErrorCode.frameTrailingBytes, `${bytes.length - end} bytes after the frame`);
+    }
+    return { kind: header.kind, compression: header.compression, dictionaryId: header.dictionaryId, payload };
+}
+
+/**
+ * The message type of a frame kind: `Message`, `MessageBatch` or `Event`.
+ * @param {number} kind One of {@link FrameKind}.
+ * @returns {import("./message.js").MessageType<any>}
+ */
+export function payloadType(kind) {
+    const type = PAYLOAD_TYPES[kind];
+    if (type === undefined) throw new RangeError(`payload kind ${kind} is not 1 (message), 2 (batch) or 3 (event)`);
+    return type;
+}
+
+/**
+ * Step 8: decodes a payload of a kind with the decoding limits.
+ * @param {number} kind One of {@link FrameKind}.
+ * @param {Uint8Array} payload
+ * @param {Partial<import("./limits.js").DecodingLimits>} [limits]
+ * @returns {object} The value.
+ * @throws {IMCodecError} `payload.*`, `limit.*`.
+ */
+export function decodePayload(kind, payload, limits) {
+    return payloadType(kind).decode(payload, limits);
+}
+
+/**
+ * Decodes one frame and its payload (steps 1 to 8).
+ * @param {Uint8Array} bytes The frame; nothing may follow it.
+ * @param {FrameOptions} [options]
+ * @returns {Promise<FramePayload>}
+ * @throws {IMCodecError} As {@link decodeFrame}, then `payload.*` and `limit.*`.
+ */
+export async function decodeFramePayload(bytes, options = {}) {
+    const frame = await decodeFrame(bytes, options);
+    return { kind: frame.kind, value: decodePayload(frame.kind, frame.payload, options.limits) };
+}
+
+/**
+ * When a payload is compressed: the testee protocol's `encode_frame` policy.
+ * @typedef {object} CompressionPolicy
+ * @property {number} [compression=1] 0 never, 1 deflate when it pays; 2 (zstd) is refused with `frame.zstd-unavailable`.
+ * @property {number} [threshold=256] Payloads shorter than this are stored.
+ * @property {number} [level=6] The zlib level, 0 to 9 (Compression Streams have no level and use their own).
+ * @property {number} [dictionaryId=0] A shipped preset dictionary, 0 for none.
+ */
+
+/**
+ * Frames payload bytes as given, as a relay that forwards payloads would:
+ * compressed when the policy asks, the compressed body is smaller and a
+ * reader with the limits accepts it (check 3); stored otherwise.
+ * @param {number} kind One of {@link FrameKind}.
+ * @param {Uint8Array} payload
+ * @param {FrameOptions & {policy?: CompressionPolicy}} [options]
+ * @returns {Promise<Uint8Array>} The frame.
+ * @throws {IMCodecError} `limit.frame-size` when even the stored frame is too
+ *   large for the readers; `frame.dictionary` for a dictionary id that is not
+ *   shipped; `frame.zstd-unavailable` for compression 2;
+ *   `frame.dictionary-unavailable` for a dictionary the deflate codec cannot take.
+ * @throws {RangeError} For a kind, compression or level out of range.
+ */
+export async function encodeFrameBytes(kind, payload, options = {}) {
+    payloadType(kind);
+    const limits = resolveLimits(options.limits);
+    const policy = options.policy ?? {};
+    const compression = policy.compression ?? FrameCompression.deflate;
+    const threshold = policy.threshold ?? 256;
+    const level = policy.level ?? 6;
+    const dictionaryId = policy.dictionaryId ?? 0;
+    if (dictionaryId !== 0 && !SHIPPED.has(dictionaryId)) {
+        throw frameError(ErrorCode.frameDictionary, `no shipped dictionary has id ${dictionaryId}`);
+    }
+    if (compression === FrameCompression.zstd) {
+        throw frameError(ErrorCode.frameZstdUnavailable, "this implementation has no zstd encoder");
+    }
+    if (!Number.isInteger(level) || level < 0 || level > 9) throw new RangeError(`level ${level} is not 0...9`);
+    if (compression !== 0 && compression !== 1) throw new RangeError(`compression ${compression} is not 0, 1 or 2`);
+    if (compression === FrameCompression.deflate && payload.length >= threshold) {
+        const deflate = options.deflate ?? (await platformDeflate());
+        let dictionary = null;
+        if (dictionaryId !== 0) {
+            if (!deflate.dictionaries) {
+                throw frameError(ErrorCode.frameDictionaryUnavailable, `${deflate.name} takes no preset dictionary`);
+            }
+            dictionary = await loadDictionary(dictionaryId);
+        }
+        const body = await deflate.deflateRaw(payload, level, dictionary);
+        const header = { kind, compression, dictionaryId, bodyLength: body.length, payloadLength: payload.length };
+        let accepted = body.length < payload.length;
+        if (accepted) {
+            try {
+                checkFrameSizes(header, limits);
+            } catch {
+                accepted = false;
+            }
+        }
+        if (accepted) return assemble(header, payload, body);
+    }
+    const header = { kind, compression: 0, dictionaryId: 0, bodyLength: payload.length, payloadLength: payload.length };
+    checkFrameSizes(header, limits);
+    return assemble(header, payload, payload);
+}
+
+function assemble(header, payload, body) {
+    const writer = new WireWriter();
+    writer.byte(1);
+    writer.byte(header.kind | (header.compression << 2) | (header.dictionaryId !== 0 ? 0x10 : 0));
+    if (header.dictionaryId !== 0) writer.uint32(header.dictionaryId);
+    writer.uint32(header.bodyLength);
+    if (header.compression !== 0) writer.uint32(header.payloadLength);
+    const checksum = crc32(payload, crc32(writer.buf.subarray(0, writer.pos)));
+    writer.raw([checksum & 0xff, (checksum >>> 8) & 0xff, (checksum >>> 16) & 0xff, checksum >>> 24]);
+    writer.raw(body);
+    return writer.finish();
+}
+
+// The fewest payload bytes that can cross a count or depth limit: an elem
+// takes at least 3 bytes (a 2-byte tag and a length), any other repeated
+// entry 2, and a layer 2 (an unknown group's start and end tags; a merger
+// layer takes more). A shorter payload without unknown fields has nothing a
+// reader with the limits would refuse.
+function bytesToCrossLimits(limits) {
+    return Math.min(
+        3 * (limits.maxElems + 1),
+        2 * (limits.maxRepeated + 1),
+        2 * (limits.maxBatchMessages + 1),
+        2 * (limits.maxDepth + 1),
+    );
+}
+
+/**
+ * Encodes a value canonically and frames it (FrameFormat.md, "Writing
+ * frames: writer within reader"): never a frame that a reader with the
+ * limits refuses. The frame's size is checked first, then the payload as
+ * the reader would decode it.
+ * @param {FramePayload} content The kind and the value.
+ * @param {FrameOptions & {policy?: CompressionPolicy}} [options]
+ * @returns {Promise<Uint8Array>} The frame.
+ * @throws {IMCodecError} As {@link encodeFrameBytes}; then the `limit.*`
+ *   (or, for unknown fields that are not whole fields, `payload.*`) error a
+ *   reader would give the payload, with its path.
+ */
+export async function encodeFrame(content, options = {}) {
+    const type = payloadType(content.kind);
+    const writer = new WireWriter();
+    type.encodeTo(writer, content.value);
+    const payload = writer.finish();
+    const frame = await encodeFrameBytes(content.kind, payload, options);
+    const limits = resolveLimits(options.limits);
+    if (writer.wroteUnknown || payload.length >= bytesToCrossLimits(limits)) type.decode(payload, limits);
+    return frame;
+}

@@ -1,0 +1,97 @@
+// The streaming reader: frames split anywhere, "need more" without copying,
+// limits before the body, and the end of the stream.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { FrameReader, decodeFrame, readFrames } from "../src/index.js";
+import { DICTIONARY_1, EVENT, STORED } from "./frame.test.js";
+import { hex, thrown } from "./helpers.js";
+
+const STREAM = new Uint8Array([...STORED, ...DICTIONARY_1, ...EVENT]);
+
+async function drain(reader) {
+    const frames = [];
+    for (let frame; (frame = await reader.next()) !== null; ) frames.push(frame);
+    return frames;
+}
+
+test("a stream split at every byte, and byte by byte, reads as the same three frames", async () => {
+    const whole = await Promise.all([STORED, DICTIONARY_1, EVENT].map((frame) => decodeFrame(frame)));
+    for (let split = 0; split <= STREAM.length; split++) {
+        const reader = new FrameReader();
+        reader.append(STREAM.subarray(0, split));
+        const frames = await drain(reader);
+        reader.append(STREAM.subarray(split));
+        frames.push(...(await drain(reader)));
+        reader.finish();
+        assert.deepEqual(frames, whole, `split at ${split}`);
+    }
+    const reader = new FrameReader();
+    const frames = [];
+    for (const byte of STREAM) {
+        reader.append(new Uint8Array([byte]));
+        frames.push(...(await drain(reader)));
+    }
+    assert.deepEqual(frames, whole);
+});
+
+test("a stored body that arrived in one chunk is returned in place, not copied", async () => {
+    const chunk = STREAM.slice();
+    const reader = new FrameReader();
+    reader.append(chunk);
+    const frame = await reader.next();
+    assert.equal(frame.payload.buffer, chunk.buffer);
+    assert.equal(frame.payload.byteOffset, 7);
+});
+
+test("an incomplete frame is 'need more' until its last byte, and frame.truncated at the end", async () => {
+    const reader = new FrameReader();
+    reader.append(STORED.subarray(0, STORED.length - 1));
+    assert.equal(await reader.next(), null);
+    assert.equal(reader.bufferedByteCount, STORED.length - 1);
+    assert.equal((await thrown(() => reader.finish())).code, "frame.truncated");
+    reader.append(STORED.subarray(STORED.length - 1));
+    assert.equal((await reader.next()).payload.length, 30);
+    reader.finish();
+});
+
+test("a header past the limits stops the stream before its body arrives, and the reader stays stopped", async () => {
+    const reader = new FrameReader({ limits: { maxFrameBytes: 16 } });
+    reader.append(STORED.subarray(0, 7));
+    const error = await thrown(() => reader.next());
+    assert.deepEqual([error.code, error.limit, error.observed], ["limit.frame-size", 16, 30]);
+    reader.append(EVENT);
+    assert.equal(await thrown(() => reader.next()), error);
+});
+
+test("a broken frame after good ones ends the stream with its code", async () => {
+    const reader = new FrameReader();
+    reader.append(new Uint8Array([...STORED, 0x02, 0x01]));
+    assert.equal((await reader.next()).kind, 1);
+    assert.equal((await thrown(() => reader.next())).code, "frame.version");
+});
+
+test("nextPayload decodes each frame's payload with the reader's limits", async () => {
+    const reader = new FrameReader({ limits: { maxElems: 0 } });
+    reader.append(EVENT);
+    reader.append(STORED);
+    assert.equal((await reader.nextPayload()).value.kind.case, "recall");
+    const error = await thrown(() => reader.nextPayload());
+    assert.deepEqual([error.code, error.pathText], ["limit.elems", "elems[0]"]);
+});
+
+test("readFrames reads an async iterable of chunks", async () => {
+    async function* chunks() {
+        for (let at = 0; at < STREAM.length; at += 5) yield STREAM.subarray(at, at + 5);
+    }
+    const kinds = [];
+    for await (const frame of readFrames(chunks())) kinds.push([frame.kind, frame.dictionaryId]);
+    assert.deepEqual(kinds, [[1, 0], [1, 1], [3, 0]]);
+    const cut = async function* () {
+        yield hex("01 01 1e");
+    };
+    const error = await thrown(async () => {
+        for await (const frame of readFrames(cut())) assert.fail(`no frame expected, got ${frame.kind}`);
+    });
+    assert.equal(error.code, "frame.truncated");
+});
