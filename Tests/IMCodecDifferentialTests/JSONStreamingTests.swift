@@ -1,6 +1,7 @@
 import Foundation
 import IMCodec
 import IMCodecREST
+import IMCodecTestSupport
 import IMCodecTraffic
 import IMCodecValidation
 import Testing
