@@ -124,6 +124,13 @@ struct EncodeCommand: ParsableCommand {
                 payload = try FramePayload(kind: kind.frameKind, jsonUTF8: document, limits: limits)
                 if !noValidate { try Validator.check(payload, limits: profile.limits) }
             case .restapi:
+                // The REST rules are checked before the import, so that the
+                // value the validator reads is released before the import
+                // reads its own; an import error is still reported first.
+                let refusal =
+                    noValidate
+                    ? nil
+                    : RESTValidator.validate(document, limits: profile.limits).first(where: { $0.severity == .error })
                 // A message list's messages are encoded into the batch's
                 // payload as they are read (see `encodeBatch`).
                 var batchPayload: [UInt8] = []
@@ -135,12 +142,7 @@ struct EncodeCommand: ParsableCommand {
                         "not part of the message, not encoded: \(imported.skippedKeys.map(\.description).joined(separator: ", "))",
                         context: context)
                 }
-                if !noValidate {
-                    let findings = RESTValidator.validate(document, limits: profile.limits)
-                    if let first = findings.first(where: { $0.severity == .error }) {
-                        throw IMCodecError(validationFailure: first)
-                    }
-                }
+                if let refusal { throw IMCodecError(validationFailure: refusal) }
                 guard let message = imported.value else {
                     _ = try encoder.encodeFrame(payload: batchPayload, kind: .batch, appendingTo: &frames)
                     return
