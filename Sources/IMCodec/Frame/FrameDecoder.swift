@@ -16,12 +16,22 @@ public final class FrameDecoder {
     #if Zstd
         private var zstdStorage: ZstdDecompressor?
     #endif
+    /// Where ``withCheckedPayload(_:_:_:)`` decompresses payloads of up to
+    /// ``scratchLimit`` bytes, kept from one frame to the next.
+    private var scratch = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    /// The largest payload decompressed into ``scratch``: what a decoder holds
+    /// between frames stays small.
+    private static let scratchLimit = 64 * 1_024
 
     /// Creates a decoder.
     ///
     /// - Parameter limits: The limits to check frames and payloads against.
     public init(limits: DecodingLimits = .default) {
         self.limits = limits
+    }
+
+    deinit {
+        scratch.deallocate()
     }
 
     /// Decodes a buffer that holds exactly one frame.
@@ -157,6 +167,60 @@ public final class FrameDecoder {
                     .frameZstdUnavailable, reason: "a zstd frame, and this build has no zstd (the Zstd trait is off)")
             #endif
         }
+    }
+
+    /// Checks 5 and 6 of a frame whose header passed checks 1 to 4, and
+    /// calls `body` with the checked payload: the body itself for a stored
+    /// frame, else the payload decompressed into a buffer this decoder keeps
+    /// (payloads of up to 64 KiB) or allocates for the call. Nothing is
+    /// allocated for a stored frame, nor for a compressed one once the buffer
+    /// has grown.
+    ///
+    /// - Parameters:
+    ///   - frame: Exactly the frame's bytes, header included.
+    ///   - header: The frame's header, already checked against the limits.
+    ///   - body: Called with the payload, valid only during the call.
+    /// - Throws: The codes of ``decodeBody(_:_:)``, then what `body` throws.
+    func withCheckedPayload<Result>(
+        _ frame: UnsafeRawBufferPointer, _ header: FrameHeader,
+        _ body: (UnsafeRawBufferPointer) throws(IMCodecError) -> Result
+    ) throws(IMCodecError) -> Result {
+        let headerLength = frame.count - header.bodyLength
+        assert(headerLength == header.encodedLength, "withCheckedPayload takes exactly one frame")
+        let checked = UnsafeRawBufferPointer(rebasing: frame[0..<(headerLength - 4)])
+        let stored = UnsafeRawBufferPointer(rebasing: frame[headerLength...])
+        guard header.compression != .none else {
+            try header.verifyChecksum(prefix: checked, payload: stored)
+            return try body(stored)
+        }
+        let count = header.payloadLength
+        var output = scratch
+        if count > Self.scratchLimit {
+            output = .allocate(byteCount: count, alignment: 16)
+        } else if scratch.count < count {
+            scratch.deallocate()
+            scratch = .allocate(
+                byteCount: Swift.min(Swift.max(count, 2 * scratch.count, 1_024), Self.scratchLimit), alignment: 16)
+            output = scratch
+        }
+        defer { if output.baseAddress != scratch.baseAddress { output.deallocate() } }
+        let payload = UnsafeMutableRawBufferPointer(rebasing: output[0..<count])
+        let dictionary = header.dictionaryID.flatMap { PresetDictionary(id: $0) }
+        switch header.compression {
+        case .none:
+            preconditionFailure("a stored frame has no body to decompress")
+        case .deflate:
+            try inflater.inflate(stored, into: payload, dictionary: dictionary?.bytes)
+        case .zstd:
+            #if Zstd
+                try zstd.decompress(stored, into: payload, dictionary: dictionary)
+            #else
+                throw IMCodecError(
+                    .frameZstdUnavailable, reason: "a zstd frame, and this build has no zstd (the Zstd trait is off)")
+            #endif
+        }
+        try header.verifyChecksum(prefix: checked, payload: UnsafeRawBufferPointer(payload))
+        return try body(UnsafeRawBufferPointer(payload))
     }
 
     #if Zstd
