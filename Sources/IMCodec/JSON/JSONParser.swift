@@ -150,30 +150,46 @@ struct JSONParser {
 
     private mutating func parseNumber() throws(IMCodecError) -> String {
         let start = index
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < bytes.count, isDigit(bytes[index]) else { throw syntax("invalid number") }
-        if bytes[index] == UInt8(ascii: "0") {
+        guard let end = Self.numberEnd(bytes, from: index) else { throw syntax("invalid number") }
+        index = end
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    /// Whether `text` is exactly one number of the JSON grammar (RFC 8259,
+    /// section 6): how proto3 JSON reads a number given as a string.
+    static func isNumber(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return numberEnd(bytes, from: 0) == bytes.count
+    }
+
+    /// Where the number of the JSON grammar that starts at `start` ends, or
+    /// nil when none starts there.
+    private static func numberEnd(_ bytes: [UInt8], from start: Int) -> Int? {
+        var index = start
+        func digits() -> Bool {
+            let first = index
+            while index < bytes.count, bytes[index] >= 0x30 && bytes[index] <= 0x39 { index += 1 }
+            return index > first
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "0") {
             index += 1
-        } else {
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        } else if !digits() {
+            return nil
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else { throw syntax("invalid number") }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            guard digits() else { return nil }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
                 index += 1
             }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw syntax("invalid number") }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            guard digits() else { return nil }
         }
-        return String(decoding: bytes[start..<index], as: UTF8.self)
+        return index
     }
-
-    private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
     private mutating func parseString() throws(IMCodecError) -> String {
         index += 1
