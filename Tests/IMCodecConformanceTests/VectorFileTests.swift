@@ -83,7 +83,8 @@ import Testing
                 if codes.contains(name) || ids.contains(name) { continue }
                 if name.contains("*") {
                     let pattern = try Regex(
-                        "^" + name.split(separator: "*", omittingEmptySubsequences: false)
+                        "^"
+                            + name.split(separator: "*", omittingEmptySubsequences: false)
                             .map { NSRegularExpression.escapedPattern(for: String($0)) }.joined(separator: ".*") + "$")
                     if ids.contains(where: { $0.wholeMatch(of: pattern) != nil }) { continue }
                 }

@@ -53,7 +53,8 @@
                     {
                         roomDependent += 1
                         if swift != "frame.zstd" || fromPython != "frame.zstd" {
-                            differences.append("\(place): a corrupt block past the payload: Swift \(swift), Python \(fromPython)")
+                            differences.append(
+                                "\(place): a corrupt block past the payload: Swift \(swift), Python \(fromPython)")
                         }
                     }
                     if fromPython != swift {
