@@ -48,7 +48,10 @@
                         continue
                     }
                     let spare = Self.zstdVerdict(body, dictionary, room: header.payloadLength + (1 << 20))
-                    if Self.zstdVerdict(body, dictionary, room: header.payloadLength, stable: true) == .outOfRoom
+                    // Only where the zstd header passes step 1 do the blocks,
+                    // and so the room, decide the answer.
+                    if Self.zstdHeaderPasses(body, dictionary, payloadLength: header.payloadLength)
+                        && Self.zstdVerdict(body, dictionary, room: header.payloadLength, stable: true) == .outOfRoom
                         && spare == .corrupt
                     {
                         roomDependent += 1
@@ -85,7 +88,7 @@
         /// without and with a dictionary.
         static func frames() throws -> [(String, [UInt8])] {
             let texts = [
-                "Lunch at 12:30? The usual place.",
+                "Lunch at 12:30? The usual place. Lunch at 12:30? The usual place, the usual table.",
                 String(repeating: "See you at the corner, the one with the noodles. ", count: 6),
                 (0..<40).map { "line \($0): review at \($0 % 24):\($0 % 60)" }.joined(separator: " "),
             ]
@@ -154,6 +157,26 @@
         struct TesteeGone: Error {}
 
         enum Verdict { case decodes, corrupt, outOfRoom, unfinished }
+
+        /// Whether a zstd body's frame header passes step 1 of "zstd bodies"
+        /// (whole, a window of at most 8 MiB, no dictionary id but the named
+        /// dictionary's, no content size but the payload length), read here
+        /// from the header's fields rather than from either reader's answer.
+        static func zstdHeaderPasses(_ body: [UInt8], _ dictionary: PresetDictionary?, payloadLength: Int) -> Bool {
+            var header = ZSTD_frameHeader()
+            let status = body.withUnsafeBytes {
+                ZSTD_getFrameHeader_advanced(&header, $0.baseAddress, $0.count, ZSTD_f_zstd1_magicless)
+            }
+            guard status == 0 else { return false }
+            // A ZDICT dictionary's id: the 4 bytes after its magic, little-endian.
+            var dictionaryID: UInt32 = 0
+            if let bytes = dictionary?.bytes, bytes.starts(with: [0x37, 0xA4, 0x30, 0xEC]) {
+                dictionaryID = (4..<8).reduce(0) { $0 | UInt32(bytes[$1]) << (8 * UInt32($1 - 4)) }
+            }
+            return header.windowSize <= 1 << 23
+                && (header.dictID == 0 || header.dictID == dictionaryID)
+                && (header.frameContentSize == UInt64.max || header.frameContentSize == UInt64(payloadLength))
+        }
 
         /// What the system's libzstd says of a zstd body with `room` bytes of
         /// output: into a stable buffer of exactly that size, as the readers
