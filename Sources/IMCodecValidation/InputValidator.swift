@@ -13,9 +13,9 @@ import IMCodecREST
 ///
 /// ```swift
 /// let report = InputValidator.validate(
-///     Array(text.utf8), named: "messages.json", format: .jsonOrFrames(kind: .message), limits: .current)
+///     Array(text.utf8), named: "messages.json", format: .jsonOrFrames(kind: .message))
 /// print(report.errorCount, report.warningCount)
-/// print(ValidationReport.json([report], profile: "current"))
+/// print(ValidationReport.json([report], profile: "sdk-guide"))
 /// ```
 public enum InputValidator {
     /// What an input holds.

@@ -5,7 +5,7 @@ import IMCodecREST
 /// "Validation"), each with its JSON path.
 ///
 /// ```swift
-/// let findings = RESTValidator.validate(Array(text.utf8), limits: .current)
+/// let findings = RESTValidator.validate(Array(text.utf8))   // the default profile, sdk-guide
 /// for finding in findings { print(finding) }   // rest.missing-key at MsgBody[1].MsgContent.URL: …
 /// ```
 ///

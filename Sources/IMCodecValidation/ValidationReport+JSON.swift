@@ -5,7 +5,7 @@ extension ValidationReport {
     /// the output of `imcodec validate --format json`:
     ///
     /// ```json
-    /// {"profile": "current",
+    /// {"profile": "sdk-guide",
     ///  "files": [{"file": "a.json",
     ///             "findings": [{"code", "path", "severity", "limit", "actual", "reason", "frame"}],
     ///             "error": {"code", "path", "reason", "frame"}}],

@@ -27,8 +27,8 @@ public final class FrameDecoder {
     /// Decodes a buffer that holds exactly one frame.
     ///
     /// - Parameter bytes: The frame.
-    /// - Returns: The header and the payload; the payload of an uncompressed
-    ///   frame shares `bytes`' storage.
+    /// - Returns: The header, the payload and the frame's bytes; the bytes,
+    ///   and the payload of an uncompressed frame, share `bytes`' storage.
     /// - Throws: `frame.truncated`, `frame.version`, `frame.kind`,
     ///   `frame.compression`, `frame.reserved-bits`, `frame.varint`,
     ///   `frame.dictionary`, `limit.frame-size`, `limit.inflated-size`,
@@ -43,8 +43,8 @@ public final class FrameDecoder {
     /// Decodes a buffer that holds exactly one frame.
     ///
     /// - Parameter bytes: The frame.
-    /// - Returns: The header and the payload; the payload of an uncompressed
-    ///   frame shares `bytes`' storage.
+    /// - Returns: The header, the payload and the frame's bytes; the bytes,
+    ///   and the payload of an uncompressed frame, share `bytes`' storage.
     /// - Throws: The codes of ``decodeFrame(_:)-([UInt8])``.
     public func decodeFrame(_ bytes: ArraySlice<UInt8>) throws(IMCodecError) -> Frame {
         let header = try frameHeader(of: bytes)
@@ -53,22 +53,25 @@ public final class FrameDecoder {
         return frame
     }
 
-    /// Decodes a buffer that holds exactly one frame, copying a stored payload
-    /// out of it.
+    /// Decodes a buffer that holds exactly one frame, copying the frame out of
+    /// it.
     ///
     /// - Parameter bytes: The frame.
-    /// - Returns: The header and the payload.
+    /// - Returns: The header, the payload and the frame's bytes, copied once.
     /// - Throws: The codes of ``decodeFrame(_:)-([UInt8])``.
     public func decodeFrame(_ bytes: UnsafeRawBufferPointer) throws(IMCodecError) -> Frame {
         let header = try frameHeader(of: bytes)
         let frameBytes = UnsafeRawBufferPointer(rebasing: bytes[0..<header.frameLength])
-        let payload: ArraySlice<UInt8> =
-            switch try decodeBody(frameBytes, header) {
-            case .stored(let range): Array(frameBytes[range])[...]
-            case .inflated(let inflated): inflated[...]
-            }
+        let body = try decodeBody(frameBytes, header)
         try checkNoTrailingBytes(bytes.count, header)
-        return Frame(header: header, payload: payload)
+        // One copy of the frame: its bytes, and a stored payload inside them.
+        let copy = Array(frameBytes)[...]
+        switch body {
+        case .stored(let range):
+            return Frame(header: header, payload: copy[range], bytes: copy)
+        case .inflated(let payload):
+            return Frame(header: header, payload: payload[...], bytes: copy)
+        }
     }
 
     /// Checks 1 to 4: the header, the limits, and that the whole frame is there.
@@ -101,9 +104,11 @@ public final class FrameDecoder {
         switch body {
         case .stored(let range):
             let start = frameBytes.startIndex
-            return Frame(header: header, payload: frameBytes[(start + range.lowerBound)..<(start + range.upperBound)])
+            return Frame(
+                header: header, payload: frameBytes[(start + range.lowerBound)..<(start + range.upperBound)],
+                bytes: frameBytes)
         case .inflated(let payload):
-            return Frame(header: header, payload: payload[...])
+            return Frame(header: header, payload: payload[...], bytes: frameBytes)
         }
     }
 

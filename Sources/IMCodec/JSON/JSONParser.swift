@@ -205,7 +205,7 @@ struct JSONParser {
                 if !escaped {
                     let run = bytes[runStart..<index]
                     index += 1
-                    guard let string = String(validating: run, as: UTF8.self) else {
+                    guard let string = String(validatingUTF8: run) else {
                         throw syntax("a string is not valid UTF-8")
                     }
                     return string
@@ -256,7 +256,7 @@ struct JSONParser {
             }
             runStart = index
         }
-        guard let string = String(validating: utf8, as: UTF8.self) else {
+        guard let string = String(validatingUTF8: utf8) else {
             throw syntax("a string is not valid UTF-8")
         }
         return string
