@@ -241,6 +241,10 @@ let package = Package(
                 "IMCodecReference",
                 "CReferenceChecks",
                 "IMCodecTestSupport",
+                // libzstd itself, to tell which byte-flipped zstd bodies its
+                // answer depends on the room it is given for
+                // (CorruptBodyDifferentialTests).
+                .target(name: "CZstd", condition: .when(traits: ["Zstd"])),
                 .product(name: "SwiftProtobuf", package: "swift-protobuf", condition: .when(traits: ["Tools"])),
             ]
         ),

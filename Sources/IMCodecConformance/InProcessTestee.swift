@@ -131,7 +131,8 @@ public final class InProcessTestee: Testee {
     func encodeFrame(_ operation: TesteeEncodeFrameRequest, _ limits: DecodingLimits) throws -> [UInt8] {
         let kind = try Self.frameKind(operation.kind)
         let algorithm: CompressionPolicy.Algorithm = operation.compression == 2 ? .zstd : .deflate
-        guard operation.level <= algorithm.levels.upperBound else {
+        // The level is the compressor's: with compression 0 it is not looked at.
+        guard operation.compression == 0 || operation.level <= algorithm.levels.upperBound else {
             throw BadRequest(reason: "level \(operation.level) is not 0...9 (0...19 for zstd)")
         }
         var dictionary: PresetDictionary?

@@ -67,7 +67,7 @@ public struct VectorCase: Sendable, Hashable {
     /// A decoded frame: header fields and the canonical payload.
     public struct ExpectedFrame: Sendable, Hashable, CustomStringConvertible {
         public var kind: Kind
-        /// 0 none, 1 deflate.
+        /// 0 none, 1 deflate, 2 zstd.
         public var compression: Int
         /// 0 when the frame names no dictionary.
         public var dictionaryID: Int

@@ -264,7 +264,7 @@ imcodec_ref_status imcodec_ref_encode_frame(imcodec_ref_codec *codec, imcodec_re
         }
         if (level < 0 || level > 19)
             return imcodec_ref__status(err, IMCODEC_REF_MISUSE, "zstd level %d is not 0-19", level);
-    } else if (level < 0 || level > 9) {
+    } else if (compression == IMCODEC_REF_COMPRESSION_DEFLATE && (level < 0 || level > 9)) {
         return imcodec_ref__status(err, IMCODEC_REF_MISUSE, "zlib level %d is not 0-9", level);
     }
     const unsigned char *dictionary = NULL;

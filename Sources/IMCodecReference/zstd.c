@@ -1,8 +1,11 @@
 /*
  * zstd bodies (docs/spec/frame-format.md, "zstd bodies"): magicless frames without the
  * content size, checksum and dictionary id fields, contexts reused across
- * frames, each dictionary digested once. Without IMCODEC_REF_ZSTD (a build
- * with no libzstd) every zstd body is frame.zstd-unavailable.
+ * frames, each dictionary digested once. A reader judges the zstd header
+ * before libzstd does, and a compressed block whole, with room for a whole
+ * block: the answer never depends on the room libzstd is given. Without
+ * IMCODEC_REF_ZSTD (a build with no libzstd) every zstd body is
+ * frame.zstd-unavailable.
  */
 #include "internal.h"
 
@@ -117,6 +120,130 @@ int imcodec_ref__zstd_compress(imcodec_ref__zstd **slot, int level, uint32_t dic
     return 1;
 }
 
+/* A libzstd error while decoding: frame.zstd, but for memory. */
+static imcodec_ref_status decode_error(size_t ret, imcodec_ref_error *err) {
+    if (ZSTD_getErrorCode(ret) == ZSTD_error_memory_allocation) {
+        return imcodec_ref__status(err, IMCODEC_REF_NO_MEMORY, "zstd ran out of memory");
+    }
+    return imcodec_ref__fail(err, "frame.zstd", "the zstd frame is corrupt: %s", ZSTD_getErrorName(ret));
+}
+
+static imcodec_ref_status too_long(size_t out_len, imcodec_ref_error *err) {
+    return imcodec_ref__fail(err, "frame.payload-length", "the zstd frame produces more than the declared %zu bytes",
+                             out_len);
+}
+
+/*
+ * Step 1: the zstd frame header, judged whole before any block: input that
+ * ends inside it or a reserved bit (frame.zstd), the window (frame.zstd-window,
+ * a single-segment frame's window being its content size), a dictionary id
+ * other than the named dictionary's (frame.zstd), a content size other than
+ * the payload length (frame.payload-length).
+ */
+static imcodec_ref_status check_header(const unsigned char *body, size_t body_len, size_t out_len,
+                                       const ZSTD_DDict *dict, ZSTD_frameHeader *zfh, imcodec_ref_error *err) {
+    size_t ret = ZSTD_getFrameHeader_advanced(zfh, body, body_len, ZSTD_f_zstd1_magicless);
+    if (ZSTD_isError(ret) && ZSTD_getErrorCode(ret) == ZSTD_error_frameParameter_windowTooLarge) {
+        return imcodec_ref__fail(err, "frame.zstd-window", "the zstd frame's window is larger than 2^%d",
+                                 MAX_WINDOW_LOG);
+    }
+    if (ZSTD_isError(ret)) return decode_error(ret, err);
+    if (ret != 0) return imcodec_ref__fail(err, "frame.zstd", "the body ends inside the zstd frame header");
+    if (zfh->windowSize > (1ull << MAX_WINDOW_LOG)) {
+        return imcodec_ref__fail(err, "frame.zstd-window", "the zstd frame's window is larger than 2^%d",
+                                 MAX_WINDOW_LOG);
+    }
+    if (zfh->dictID != 0 && zfh->dictID != (dict != NULL ? ZSTD_getDictID_fromDDict(dict) : 0)) {
+        return imcodec_ref__fail(err, "frame.zstd", "the zstd frame names dictionary id %u", zfh->dictID);
+    }
+    if (zfh->frameContentSize != ZSTD_CONTENTSIZE_UNKNOWN && zfh->frameContentSize != out_len) {
+        return imcodec_ref__fail(err, "frame.payload-length", "the zstd frame's content size is %llu, not %zu",
+                                 zfh->frameContentSize, out_len);
+    }
+    return IMCODEC_REF_OK;
+}
+
+/* Feeds body[*pos, end) to the decoder; an error is frame.zstd. */
+static imcodec_ref_status feed(ZSTD_DCtx *d, ZSTD_outBuffer *output, const unsigned char *body, size_t *pos,
+                               size_t end, imcodec_ref_error *err) {
+    ZSTD_inBuffer in = {body, end, *pos};
+    while (in.pos < in.size) {
+        size_t before = in.pos;
+        size_t ret = ZSTD_decompressStream(d, output, &in);
+        if (ZSTD_isError(ret)) return decode_error(ret, err);
+        if (in.pos == before) break; /* the frame ended: what is left is judged by the caller */
+    }
+    *pos = in.pos;
+    return IMCODEC_REF_OK;
+}
+
+/*
+ * Steps 2 and 3 block by block, the rule itself: each block's header is read
+ * here, and the block is given to zstd whole, with room for a whole block past
+ * the payload length, so that whether a compressed block is corrupt never
+ * depends on the room left (frame.zstd whatever it would have written), and a
+ * sound block that goes past the payload length is frame.payload-length.
+ * Memory: the payload length plus one block (at most 128 KiB).
+ */
+static imcodec_ref_status decode_by_block(ZSTD_DCtx *d, const ZSTD_DDict *dict, const ZSTD_frameHeader *zfh,
+                                          const unsigned char *body, size_t body_len, unsigned char *out,
+                                          size_t out_len, imcodec_ref_error *err) {
+    size_t block_max = zfh->blockSizeMax;
+    unsigned char *room = malloc(out_len + block_max + 1);
+    if (room == NULL) return imcodec_ref__status(err, IMCODEC_REF_NO_MEMORY, "out of memory for zstd");
+    ZSTD_DCtx_reset(d, ZSTD_reset_session_only);
+    ZSTD_DCtx_refDDict(d, dict);
+    ZSTD_outBuffer output = {room, out_len + block_max, 0};
+    size_t pos = 0;
+    /* The header alone first, so that libzstd never decodes the frame in one
+       pass (it does, when a content size is given), where it skips the
+       block-size checks. */
+    imcodec_ref_status st = feed(d, &output, body, &pos, zfh->headerSize, err);
+    for (int last = 0; st == IMCODEC_REF_OK && !last;) {
+        if (body_len - pos < 3) {
+            st = imcodec_ref__fail(err, "frame.zstd", "the body ends inside a zstd block header");
+            break;
+        }
+        uint32_t header = (uint32_t)body[pos] | (uint32_t)body[pos + 1] << 8 | (uint32_t)body[pos + 2] << 16;
+        unsigned type = (header >> 1) & 3;
+        size_t size = header >> 3, stored = type == 1 ? 1 : size;
+        size_t available = body_len - pos - 3 < stored ? body_len - pos - 3 : stored;
+        last = header & 1;
+        if (type == 3) {
+            st = imcodec_ref__fail(err, "frame.zstd", "a zstd block of the reserved type 3");
+        } else if (size > block_max) {
+            st = imcodec_ref__fail(err, "frame.zstd", "a zstd block of %zu bytes, past its maximum of %zu", size,
+                                   block_max);
+        } else if (type == 0 && output.pos + available > out_len) {
+            st = too_long(out_len, err); /* a raw block is copied as its bytes arrive */
+        } else if (available < stored) {
+            st = imcodec_ref__fail(err, "frame.zstd", "the body ends inside a zstd block");
+        } else if (type == 1 && output.pos + size > out_len) {
+            st = too_long(out_len, err);
+        } else {
+            st = feed(d, &output, body, &pos, pos + 3 + stored, err);
+            if (st == IMCODEC_REF_OK && output.pos > out_len) st = too_long(out_len, err);
+        }
+    }
+    if (st == IMCODEC_REF_OK && zfh->checksumFlag) {
+        if (body_len - pos < 4) {
+            st = imcodec_ref__fail(err, "frame.zstd", "the body ends inside the zstd content checksum");
+        } else {
+            st = feed(d, &output, body, &pos, pos + 4, err);
+        }
+    }
+    if (st == IMCODEC_REF_OK && pos != body_len) {
+        st = imcodec_ref__fail(err, "frame.zstd", "the zstd frame ends %zu bytes before the body does", body_len - pos);
+    }
+    if (st == IMCODEC_REF_OK && output.pos != out_len) {
+        st = imcodec_ref__fail(err, "frame.payload-length", "the zstd frame produces %zu bytes, not the declared %zu",
+                               output.pos, out_len);
+    }
+    if (st == IMCODEC_REF_OK && out_len > 0) memcpy(out, room, out_len);
+    free(room);
+    return st;
+}
+
 imcodec_ref_status imcodec_ref__zstd_decompress(imcodec_ref__zstd **slot, uint32_t dictionary_id,
                                                 const unsigned char *body, size_t body_len, unsigned char *out,
                                                 size_t out_len, imcodec_ref_error *err) {
@@ -134,12 +261,22 @@ imcodec_ref_status imcodec_ref__zstd_decompress(imcodec_ref__zstd **slot, uint32
         }
     }
     ZSTD_DCtx *d = z->dctx;
-    ZSTD_DCtx_reset(d, ZSTD_reset_session_only);
     const ZSTD_DDict *dict = NULL;
     if (dictionary_id != 0) {
         dict = ddict_for(z, dictionary_id);
         if (dict == NULL) return imcodec_ref__status(err, IMCODEC_REF_NO_MEMORY, "out of memory for a dictionary");
     }
+    ZSTD_frameHeader zfh;
+    imcodec_ref_status st = check_header(body, body_len, out_len, dict, &zfh, err);
+    if (st != IMCODEC_REF_OK) return st;
+    /* A frame with a content size (writers leave it out) is decoded block by block. */
+    if (zfh.frameContentSize != ZSTD_CONTENTSIZE_UNKNOWN) {
+        return decode_by_block(d, dict, &zfh, body, body_len, out, out_len, err);
+    }
+    /* Otherwise in one pass into exactly the payload, which gives the rule's
+       answer unless zstd runs out of room: then whether the block was sound
+       is judged block by block with room to spare. */
+    ZSTD_DCtx_reset(d, ZSTD_reset_session_only);
     ZSTD_DCtx_refDDict(d, dict);
     unsigned char spare[1];
     ZSTD_inBuffer in = {body, body_len, 0};
@@ -148,19 +285,10 @@ imcodec_ref_status imcodec_ref__zstd_decompress(imcodec_ref__zstd **slot, uint32
         size_t in_pos = in.pos, out_pos = output.pos;
         size_t ret = ZSTD_decompressStream(d, &output, &in);
         if (ZSTD_isError(ret)) {
-            ZSTD_ErrorCode code = ZSTD_getErrorCode(ret);
-            if (code == ZSTD_error_dstSize_tooSmall) {
-                return imcodec_ref__fail(err, "frame.payload-length",
-                                         "the zstd frame produces more than the declared %zu bytes", out_len);
+            if (ZSTD_getErrorCode(ret) == ZSTD_error_dstSize_tooSmall) {
+                return decode_by_block(d, dict, &zfh, body, body_len, out, out_len, err);
             }
-            if (code == ZSTD_error_frameParameter_windowTooLarge) {
-                return imcodec_ref__fail(err, "frame.zstd-window", "the zstd frame's window is larger than 2^%d",
-                                         MAX_WINDOW_LOG);
-            }
-            if (code == ZSTD_error_memory_allocation) {
-                return imcodec_ref__status(err, IMCODEC_REF_NO_MEMORY, "zstd ran out of memory");
-            }
-            return imcodec_ref__fail(err, "frame.zstd", "the zstd frame is corrupt: %s", ZSTD_getErrorName(ret));
+            return decode_error(ret, err);
         }
         if (ret == 0) {
             if (in.pos != in.size) {

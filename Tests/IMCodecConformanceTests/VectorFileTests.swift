@@ -55,6 +55,64 @@ import Testing
         #expect(documented.filter { !codes.contains($0) } == [], "documented codes no vector expects")
     }
 
+    /// Every vector a document names as the evidence of a rule exists: a
+    /// backticked name with a vector id's first component (`frame.zstd.long`,
+    /// `encode.payload-does-not-decode*`) is an error or finding code, a case
+    /// id, or a pattern with `*` that matches at least one case.
+    @Test func everyVectorTheDocumentsNameExists() throws {
+        let ids = Set(try VectorLoader.loadDirectory(Self.directory).flatMap(\.cases).map(\.id))
+        let codesPage = try String(
+            contentsOfFile: repositoryRoot + "/docs/spec/error-and-finding-codes.md", encoding: .utf8)
+        let codes = Set(codesPage.matches(of: /\| `([a-z0-9.-]+)` \|/).map { String($0.1) })
+        let prefixes: Set<Substring> = [
+            "frame", "payload", "json", "encode", "encode-limit", "limit", "validate", "elem", "event", "envelope",
+            "batch", "rest", "stream",
+        ]
+        var named = 0
+        var missing: [String] = []
+        for document in try Self.documents() {
+            let text = try String(contentsOfFile: repositoryRoot + "/" + document, encoding: .utf8)
+            for match in text.matches(of: /`([a-z0-9-]+(?:\.[a-z0-9*-]+)+)`/) {
+                let name = String(match.1)
+                guard let first = name.split(separator: ".").first, prefixes.contains(first),
+                    name.wholeMatch(of: /.*\.(json|proto|c|h|js|mjs|md|py|swift)/) == nil
+                else { continue }
+                // `json.loads` and its kind are Python's, named in the traps.
+                if first == "json" && !name.contains("-") && !codes.contains(name) { continue }
+                named += 1
+                if codes.contains(name) || ids.contains(name) { continue }
+                if name.contains("*") {
+                    let pattern = try Regex(
+                        "^"
+                            + name.split(separator: "*", omittingEmptySubsequences: false)
+                            .map { NSRegularExpression.escapedPattern(for: String($0)) }.joined(separator: ".*") + "$")
+                    if ids.contains(where: { $0.wholeMatch(of: pattern) != nil }) { continue }
+                }
+                missing.append("\(document): \(name)")
+            }
+        }
+        #expect(missing.isEmpty, "named but no code or vector: \(missing)")
+        #expect(named > 200)
+    }
+
+    /// The documents that name vectors: the specification, the vector and
+    /// testee READMEs and the DocC articles.
+    static func documents() throws -> [String] {
+        let fileManager = FileManager.default
+        var documents = ["README.md", "Vectors/README.md", "js/README.md"]
+        for folder in ["docs/spec", "testees", "Sources"] {
+            let enumerator = fileManager.enumerator(atPath: repositoryRoot + "/" + folder)
+            while let path = enumerator?.nextObject() as? String {
+                // The migration notes name former ids on purpose.
+                guard path.hasSuffix(".md"), !path.contains("Generated"), !path.hasSuffix("Migration.md") else {
+                    continue
+                }
+                documents.append(folder + "/" + path)
+            }
+        }
+        return documents.sorted()
+    }
+
     @Test func committedVectorsAreExactlyWhatTheScriptsMake() throws {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("imcodec-vectors-\(UUID().uuidString)")

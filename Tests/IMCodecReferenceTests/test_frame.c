@@ -458,10 +458,17 @@ static void test_round_trips(void) {
     st = imcodec_ref_encode_frame(NULL, IMCODEC_REF_KIND_MESSAGE, small.data, small.len, IMCODEC_REF_COMPRESSION_NONE,
                                   0, 0, 7, NULL, &out, &out_len, &err);
     check(st == IMCODEC_REF_ERROR && strcmp(err.code, "frame.dictionary") == 0, "encode: unknown dictionary");
-    st = imcodec_ref_encode_frame(NULL, IMCODEC_REF_KIND_MESSAGE, small.data, small.len, IMCODEC_REF_COMPRESSION_NONE,
+    st = imcodec_ref_encode_frame(NULL, IMCODEC_REF_KIND_MESSAGE, small.data, small.len, IMCODEC_REF_COMPRESSION_DEFLATE,
                                   0, 10, 0, NULL, &out, &out_len, &err);
     check(st == IMCODEC_REF_MISUSE, "encode: level 10 is misuse");
     check(out == NULL, "encode: no output on failure");
+    /* Compression 0 compresses nothing: the level is not looked at. */
+    st = imcodec_ref_encode_frame(NULL, IMCODEC_REF_KIND_MESSAGE, small.data, small.len, IMCODEC_REF_COMPRESSION_NONE,
+                                  0, 25, 0, NULL, &out, &out_len, &err);
+    check(st == IMCODEC_REF_OK && out != NULL && out_len == small.len + 7 && out[1] == 0x01,
+          "encode: level 25 with compression 0 stores the payload");
+    imcodec_ref_free(out);
+    out = NULL;
 
     b_free(&random_bytes);
     b_free(&big);

@@ -65,9 +65,19 @@
         }
 
         @Test func refusesABombByItsDeclaredSizeAndStopsAtTheDeclaredOne() {
-            // 100 bytes declared, an RLE block of 120 000: decoding stops at 100.
-            let body = handZstd(blocks: [(1, true, [0x61], 120_000)])
+            // 100 bytes declared, an RLE block of 120 000 in a 128 KiB window:
+            // decoding stops at 100.
+            let body = handZstd(window: 0x38, blocks: [(1, true, [0x61], 120_000)])
             expectError(.framePayloadLength) { () throws(IMCodecError) in
+                _ = try decoder.decodeFrame(zstdFrame(body: body, payload: [], payloadLength: 100))
+            }
+        }
+
+        @Test func refusesABlockPastItsMaximumFromItsHeader() {
+            // The same RLE block in a 1 KiB window is past Block_Maximum_Size:
+            // frame.zstd, though it would also pass the payload length.
+            let body = handZstd(blocks: [(1, true, [0x61], 120_000)])
+            expectError(.frameZstd) { () throws(IMCodecError) in
                 _ = try decoder.decodeFrame(zstdFrame(body: body, payload: [], payloadLength: 100))
             }
         }

@@ -20,7 +20,7 @@ export const DEFAULT_LIMITS = Object.freeze({
      */
     maxInflateRatio: 250,
     /**
-     * How many merger layers may nest: a message inside maxDepth nested mergers decodes, one more layer is limit.depth (`limit.depth`).
+     * How many merger layers may nest: a message inside maxDepth nested mergers decodes, one more layer is limit.depth; JSON input may nest maxDepth * 8 + 64 arrays and objects, one more is json.depth (`limit.depth`).
      */
     maxDepth: 100,
     /**

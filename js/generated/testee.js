@@ -254,13 +254,14 @@ function fromJSON_Limits(j, c) {
  * Decoding limits for one request; 0 means the implementation's default.
  * The defaults are declared here, once, with the options of
  * imcodec/constraints/v1/constraints.proto; docs/spec/limits.md lists them.
+ * They bound frames, payloads and JSON input alike (docs/spec/testee-protocol.md).
  *
  * A plain object; {@link Limits} creates, encodes, decodes and converts it.
  * @typedef {object} Limits
  * @property {number} maxFrameBytes The largest frame body (stored bytes after the header) a frame decoder or  stream reader accepts. `max_frame_bytes` (field 1, uint32).
  * @property {number} maxInflatedBytes The largest payload a frame may declare and inflate to. `max_inflated_bytes` (field 2, uint32).
  * @property {number} maxInflateRatio The largest payload-to-body size ratio of a compressed frame; deflate  cannot exceed about 1032:1, so this bounds decompression bombs well below that. `max_inflate_ratio` (field 3, uint32).
- * @property {number} maxDepth How many merger layers may nest: a message inside maxDepth nested mergers  decodes, one more layer is limit.depth. `max_depth` (field 4, uint32).
+ * @property {number} maxDepth How many merger layers may nest: a message inside maxDepth nested mergers  decodes, one more layer is limit.depth. It also bounds JSON input: a  document may nest at most max_depth * 8 + 64 arrays and objects (864 at  the default), one more is json.depth (docs/spec/payloads.md, "Limits"). `max_depth` (field 4, uint32).
  * @property {number} maxElems The most elems one message may hold. `max_elems` (field 5, uint32).
  * @property {number} maxRepeated The most entries any other repeated field may hold. `max_repeated` (field 6, uint32).
  * @property {number} maxBatchMessages The most messages one batch may hold. `max_batch_messages` (field 7, uint32).
@@ -624,7 +625,9 @@ function fromJSON_EncodeFrameRequest(j, c) {
 }
 /**
  * Build a frame around a payload. Compressed bytes are not canonical, so the
- * runner checks the answer by decoding it, not by comparing bytes.
+ * runner checks the answer by decoding it, not by comparing bytes. The
+ * checks, in their order: docs/spec/testee-protocol.md, "Encoding frames: the
+ * order of checks".
  *
  * A plain object; {@link EncodeFrameRequest} creates, encodes, decodes and converts it.
  * @typedef {object} EncodeFrameRequest
@@ -632,8 +635,8 @@ function fromJSON_EncodeFrameRequest(j, c) {
  * @property {Uint8Array} payload `payload` (field 2, bytes).
  * @property {number} compression 0 = never compress, 1 = deflate, 2 = zstd, when the payload is at least  `threshold` bytes and compressing makes it smaller. `compression` (field 3, uint32).
  * @property {number} threshold `threshold` (field 4, uint32).
- * @property {number} level zlib level 1-9 (zstd 1-19); 0 means the implementation's default. `level` (field 5, uint32).
- * @property {number} dictionaryId Preset dictionary id; 0 = none. `dictionary_id` (field 6, uint32).
+ * @property {number} level zlib level 1-9 (zstd 1-19); 0 means the default level, 6 for deflate and  3 for zstd. With compression 0 it is not looked at. `level` (field 5, uint32).
+ * @property {number} dictionaryId Preset dictionary id; 0 = none. An id no shipped dictionary has is  frame.dictionary, whatever the compression, before the payload is looked at. `dictionary_id` (field 6, uint32).
  * @property {Uint8Array} [$unknown] Fields the schema does not know, kept as their bytes.
  */
 export const EncodeFrameRequest = messageType({
@@ -844,7 +847,8 @@ function fromJSON_ValidateRequest(j, c) {
     return m;
 }
 /**
- * Validate a payload against a limits profile ("sdk-guide" or "current").
+ * Validate a payload against a limits profile: "sdk-guide" or "current", or
+ * "seed", the earlier name of "sdk-guide", which is still accepted.
  *
  * A plain object; {@link ValidateRequest} creates, encodes, decodes and converts it.
  * @typedef {object} ValidateRequest
@@ -2024,7 +2028,7 @@ function fromJSON_DecodedFrame(j, c) {
  * A plain object; {@link DecodedFrame} creates, encodes, decodes and converts it.
  * @typedef {object} DecodedFrame
  * @property {number} kind `kind` (field 1, PayloadKind), a number of {@link PayloadKind}.
- * @property {number} compression 0 none, 1 deflate. `compression` (field 2, uint32).
+ * @property {number} compression 0 none, 1 deflate, 2 zstd. `compression` (field 2, uint32).
  * @property {number} dictionaryId `dictionary_id` (field 3, uint32).
  * @property {Uint8Array} payload `payload` (field 4, bytes).
  * @property {Uint8Array} [$unknown] Fields the schema does not know, kept as their bytes.

@@ -272,7 +272,8 @@ export async function decodeFramePayload(bytes, options = {}) {
  * @typedef {object} CompressionPolicy
  * @property {number} [compression=1] 0 never, 1 deflate when it pays; 2 (zstd) is refused with `frame.zstd-unavailable`.
  * @property {number} [threshold=256] Payloads shorter than this are stored.
- * @property {number} [level=6] The zlib level, 0 to 9 (Compression Streams have no level and use their own).
+ * @property {number} [level=6] The zlib level, 0 to 9 (Compression Streams have no level and use their own);
+ *   not looked at with compression 0.
  * @property {number} [dictionaryId=0] A shipped preset dictionary, 0 for none.
  */
 
@@ -304,8 +305,11 @@ export async function encodeFrameBytes(kind, payload, options = {}) {
     if (compression === FrameCompression.zstd) {
         throw frameError(ErrorCode.frameZstdUnavailable, "this implementation has no zstd encoder");
     }
-    if (!Number.isInteger(level) || level < 0 || level > 9) throw new RangeError(`level ${level} is not 0...9`);
     if (compression !== 0 && compression !== 1) throw new RangeError(`compression ${compression} is not 0, 1 or 2`);
+    // The level is the compressor's: with compression 0 it is not looked at.
+    if (compression !== 0 && (!Number.isInteger(level) || level < 0 || level > 9)) {
+        throw new RangeError(`level ${level} is not 0...9`);
+    }
     if (compression === FrameCompression.deflate && payload.length >= threshold) {
         const deflate = options.deflate ?? (await platformDeflate());
         let dictionary = null;

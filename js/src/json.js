@@ -299,7 +299,8 @@ export function stringifyJSON(value, options = {}) {
 
 // ---------------------------------------------------------------------------
 // Base64 as proto3 JSON uses it: written standard with padding, read in the
-// standard or URL-safe alphabet, padding optional, leftover bits zero.
+// standard or URL-safe alphabet, padding optional, the bits the padding drops
+// ignored whatever they are (RFC 4648, 3.5; docs/spec/payloads.md).
 // ---------------------------------------------------------------------------
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -358,7 +359,7 @@ export function base64Decode(text) {
             accumulator &= (1 << bits) - 1;
         }
     }
-    return accumulator === 0 ? out.subarray(0, o) : null;
+    return out.subarray(0, o);
 }
 
 // ---------------------------------------------------------------------------
@@ -382,8 +383,9 @@ function valueError(reason) {
     return new IMCodecError(ErrorCode.jsonValue, reason);
 }
 
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const INTEGER = /^-?\d+$/;
+// A number given as a string follows the JSON number grammar (RFC 8259, 6).
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+const INTEGER = /^-?(0|[1-9]\d*)$/;
 const TWO_53 = 2 ** 53;
 
 // The integer a number or numeric string denotes: digits with an optional
@@ -395,7 +397,7 @@ function integer(value) {
     else if (typeof value === "string") text = value;
     else throw typeError(value, "an integer");
     if (INTEGER.test(text)) return BigInt(text);
-    if (DECIMAL.test(text)) {
+    if (JSON_NUMBER.test(text)) {
         const number = Number(text);
         if (Number.isFinite(number) && Number.isInteger(number) && Math.abs(number) <= TWO_53) return BigInt(number);
     }
@@ -453,7 +455,7 @@ export const J = Object.freeze({
         if (value === "NaN") return NaN;
         if (value === "Infinity") return Infinity;
         if (value === "-Infinity") return -Infinity;
-        const number = DECIMAL.test(value) ? Number(value) : NaN;
+        const number = JSON_NUMBER.test(value) ? Number(value) : NaN;
         if (!Number.isFinite(number)) throw valueError(`${value} is not a number`);
         return number;
     },

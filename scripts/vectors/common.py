@@ -35,6 +35,7 @@ import collections
 import json
 import math
 import os
+import re
 import struct
 import sys
 import zlib
@@ -107,6 +108,21 @@ def _double_value(value):
     return float(value)
 
 
+# A number given as a JSON string follows the JSON number grammar (RFC 8259, 6).
+JSON_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+
+
+def _integer_value(value):
+    """An integer given as a JSON number or string: digits read exactly, a fraction or exponent when whole."""
+    if isinstance(value, str):
+        assert JSON_NUMBER.fullmatch(value), f"{value!r} is not in the JSON number grammar"
+        if not any(c in value for c in ".eE"):
+            return int(value)
+        value = float(value)
+    assert value == int(value), f"{value} is not whole"
+    return int(value)
+
+
 def _enum_number(enum, value):
     if isinstance(value, str):
         return SCHEMA.enums[enum][value]
@@ -123,7 +139,7 @@ def _scalar_bytes(field, value, force):
         data = _bytes_value(value)
         return ld(field.number, data) if (data or force) else b""
     if t in ("int32", "int64", "uint32", "uint64"):
-        n = int(value)
+        n = _integer_value(value)
         if t == "uint32":
             assert 0 <= n < 1 << 32
         if t == "int32":
@@ -435,7 +451,52 @@ def deflate(payload, level=6, dictionary=None, strategy=zlib.Z_DEFAULT_STRATEGY,
     return c.compress(payload) + c.flush()
 
 
+def fixed_huffman(symbols):
+    """One final deflate block with the fixed Huffman codes (RFC 1951, 3.2.6), written from the RFC: `symbols` are
+    literal bytes (ints 0-255), other literal/length symbols as ("code", n) (such as 286, which the fixed code has
+    no meaning for), and matches as ("match", length, distance). No end-of-block symbol is added."""
+    bits = []
+
+    def put(value, count):  # extra bits and header fields: least significant bit first
+        bits.extend((value >> n) & 1 for n in range(count))
+
+    def huffman(code, length):  # Huffman codes: most significant bit first
+        bits.extend((code >> n) & 1 for n in reversed(range(length)))
+
+    def literal_length(symbol):
+        if symbol < 144:
+            huffman(0x30 + symbol, 8)
+        elif symbol < 256:
+            huffman(0x190 + symbol - 144, 9)
+        elif symbol < 280:
+            huffman(symbol - 256, 7)
+        else:
+            huffman(0xC0 + symbol - 280, 8)
+
+    put(1, 1)  # BFINAL
+    put(1, 2)  # BTYPE 01: fixed codes
+    for symbol in symbols:
+        if isinstance(symbol, int):
+            literal_length(symbol)
+        elif symbol[0] == "code":
+            literal_length(symbol[1])
+        else:
+            _, length, distance = symbol
+            assert 3 <= length <= 10, "lengths 3 to 10 have codes 257 to 264 and no extra bits"
+            literal_length(254 + length)
+            code = next(c for c in range(30) if _DISTANCE_BASE[c] <= distance < _DISTANCE_BASE[c + 1])
+            huffman(code, 5)
+            put(distance - _DISTANCE_BASE[code], max(0, code // 2 - 1))
+    bits.extend([0] * (-len(bits) % 8))
+    return bytes(sum(bit << n for n, bit in enumerate(bits[i : i + 8])) for i in range(0, len(bits), 8))
+
+
+_DISTANCE_BASE = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049,
+                  3073, 4097, 6145, 8193, 12289, 16385, 24577, 32769]
+
+
 MAX_ZSTD_WINDOW_LOG = 23
+ZDICT_MAGIC = b"\x37\xa4\x30\xec"
 
 
 def _zstandard():
@@ -451,13 +512,15 @@ def _zstandard():
     return zstandard
 
 
-def zstd_compress(payload, level=3, dictionary=None):
-    """A magicless zstd frame without content size, checksum or dictionary id (FrameFormat.md)."""
+def zstd_compress(payload, level=3, dictionary=None, content_size=False, checksum=False, dictionary_id=False,
+                  window_log=0):
+    """A magicless zstd frame, by default without content size, checksum or dictionary id (docs/spec/frame-format.md,
+    "zstd bodies"); the keywords make zstd write them, or a smaller window than the level's."""
     zstandard = _zstandard()
     params = zstandard.ZstdCompressionParameters.from_level(
         level, source_size=len(payload), dict_size=len(dictionary) if dictionary else 0,
-        format=zstandard.FORMAT_ZSTD1_MAGICLESS, write_content_size=False, write_checksum=False,
-        write_dict_id=False)
+        format=zstandard.FORMAT_ZSTD1_MAGICLESS, write_content_size=content_size, write_checksum=checksum,
+        write_dict_id=dictionary_id, window_log=window_log)
     if dictionary is not None:
         c = zstandard.ZstdCompressor(compression_params=params, dict_data=zstandard.ZstdCompressionDict(dictionary))
     else:
@@ -465,10 +528,24 @@ def zstd_compress(payload, level=3, dictionary=None):
     return c.compress(payload)
 
 
-def hand_zstd(blocks, window=0x00):
-    """A magicless zstd frame written from RFC 8878: a frame header descriptor with no optional field, a window
-    descriptor, then blocks (type, last, content, repeat): type 0 raw, 1 RLE (content is the byte), 3 reserved."""
-    body = bytes([0x00, window])
+def hand_zstd(blocks, window=0x00, dictionary_id=None, content_size=None, single_segment=False):
+    """A magicless zstd frame written from RFC 8878: a frame header with a window descriptor (none when single
+    segment) and the optional dictionary id and content size, then blocks (type, last, content, repeat): type 0
+    raw, 1 RLE (content is the byte), 2 compressed (content as given), 3 reserved."""
+    id_flag = 0 if dictionary_id is None else 1 if dictionary_id < 1 << 8 else 2 if dictionary_id < 1 << 16 else 3
+    size_flag = 0
+    if content_size is not None:
+        size_flag = 1 if 256 <= content_size < 65536 + 256 else 2 if content_size < 1 << 32 else 3
+        if content_size < 256:
+            assert single_segment, "a content size under 256 is written in one byte, which only a single segment has"
+            size_flag = 0
+    body = bytes([size_flag << 6 | (0x20 if single_segment else 0) | id_flag])
+    if not single_segment:
+        body += bytes([window])
+    if dictionary_id is not None:
+        body += dictionary_id.to_bytes([0, 1, 2, 4][id_flag], "little")
+    if content_size is not None:
+        body += (content_size - (256 if size_flag == 1 else 0)).to_bytes([1, 2, 4, 8][size_flag], "little")
     for block_type, last, content, repeat in blocks:
         size = repeat if block_type == 1 else len(content)
         header = (1 if last else 0) | block_type << 1 | size << 3
@@ -522,10 +599,6 @@ class FrameError(Exception):
     def __init__(self, code):
         super().__init__(code)
         self.code = code
-
-
-class Ambiguous(Exception):
-    """The document allows more than one code for this input."""
 
 
 def read_varint(data, i):
@@ -592,116 +665,150 @@ def parse_header(data, limits):
 
 
 def inflate(body, payload_length, dictionary):
-    d = zlib.decompressobj(-15, zdict=dictionary) if dictionary else zlib.decompressobj(-15)
+    """Step 5 for a deflate body: the symbols in stream order, the first byte past payload_length being
+    frame.payload-length there and a broken symbol before it frame.deflate; then the stream's end, then the count."""
+    def fresh():
+        return zlib.decompressobj(-15, zdict=dictionary) if dictionary else zlib.decompressobj(-15)
+
+    d = fresh()
     try:
-        out = d.decompress(body, max(payload_length, 1))
+        out = d.decompress(body, payload_length + 1)
     except zlib.error:
+        # zlib drops what the failing call made: cut the body to the longest prefix that inflates without an
+        # error, which holds every symbol before the break, and count its output.
+        cut = max(n for n in _prefixes_without_error(fresh, body, payload_length + 1))
+        if len(fresh().decompress(body[:cut], payload_length + 1)) > payload_length:
+            raise FrameError("frame.payload-length")
         raise FrameError("frame.deflate")
     if len(out) > payload_length:
         raise FrameError("frame.payload-length")
-    if len(out) == payload_length:
-        if not d.eof:
-            try:
-                more = d.decompress(d.unconsumed_tail, 1)
-            except zlib.error:
-                raise Ambiguous("full buffer, then a corrupt stream")
-            if more:
-                raise FrameError("frame.payload-length")
-            if not d.eof:
-                raise FrameError("frame.deflate")
-        if d.unused_data:
-            raise FrameError("frame.deflate")
-        return out
     if d.eof:
         # The stream's end is judged before the count: a stream that ends
         # before the body does is frame.deflate even when it is also short.
         if d.unused_data:
             raise FrameError("frame.deflate")
-        raise FrameError("frame.payload-length")
+        if len(out) < payload_length:
+            raise FrameError("frame.payload-length")
+        return out
     raise FrameError("frame.deflate")
 
 
-def walk_zstd(body, payload_length):
-    """Step 5 for a zstd body of raw, RLE and reserved blocks only, from RFC 8878 alone, in the documented order:
-    the frame header (a reserved bit is frame.zstd, a window past 8 MiB frame.zstd-window), then each block in turn,
-    a block that takes the output past payload_length being frame.payload-length there and then, whatever follows.
-    Returns the payload, or None for a body with a compressed block (left to zstandard)."""
-    if len(body) < 1:
+def _prefixes_without_error(fresh, body, bound):
+    """The lengths n of the prefixes body[:n] that inflate without a zlib error (a prefix may end early), by
+    bisection over the one length where errors start."""
+    good, bad = 0, len(body)
+    while bad - good > 1:
+        middle = (good + bad) // 2
+        try:
+            fresh().decompress(body[:middle], bound)
+        except zlib.error:
+            bad = middle
+        else:
+            good = middle
+    return range(good + 1)
+
+
+MAX_ZSTD_BLOCK = 128 * 1024
+
+
+def zstd_frame_header(body):
+    """The fields of a magicless zstd frame header (RFC 8878, 3.1.1.1), or FrameError("frame.zstd") when the body
+    ends inside it or its reserved bit is set."""
+    if not body or body[0] & 0x08:
         raise FrameError("frame.zstd")
     descriptor = body[0]
-    if descriptor & 0x08:
+    single = bool(descriptor & 0x20)
+    fields = {"checksum": bool(descriptor & 0x04), "single_segment": single}
+    id_size = [0, 1, 2, 4][descriptor & 3]
+    size_size = [1 if single else 0, 2, 4, 8][descriptor >> 6]
+    i = 1 if single else 2
+    if len(body) < i + id_size + size_size:
         raise FrameError("frame.zstd")
-    if descriptor & 0xE7:
-        return None  # optional fields: not written by hand here
-    if len(body) < 2:
-        raise FrameError("frame.zstd")
-    exponent, mantissa = body[1] >> 3, body[1] & 7
-    window = (1 << (10 + exponent)) + ((1 << (10 + exponent)) // 8) * mantissa
-    if window > 1 << MAX_ZSTD_WINDOW_LOG:
-        raise FrameError("frame.zstd-window")
-    i, out = 2, b""
-    while True:
-        if len(body) - i < 3:
-            raise FrameError("frame.zstd")
-        header = body[i] | body[i + 1] << 8 | body[i + 2] << 16
-        i += 3
-        last, block_type, size = header & 1, (header >> 1) & 3, header >> 3
-        if block_type == 2:
-            return None
-        if block_type == 3:
-            raise FrameError("frame.zstd")
-        if block_type == 1:
-            if i >= len(body):
-                raise FrameError("frame.zstd")
-            out += bytes([body[i]]) * size
-            i += 1
-        else:
-            # A raw block is copied as it arrives: what there is counts before a cut is noticed.
-            out += body[i : i + size]
-            if len(out) > payload_length:
-                raise FrameError("frame.payload-length")
-            if len(body) - i < size:
-                raise FrameError("frame.zstd")
-            i += size
-        if len(out) > payload_length:
-            raise FrameError("frame.payload-length")
-        if last:
-            break
-    if i != len(body):
-        raise FrameError("frame.zstd")
-    if len(out) != payload_length:
-        raise FrameError("frame.payload-length")
-    return out
+    fields["dictionary_id"] = int.from_bytes(body[i : i + id_size], "little")
+    i += id_size
+    fields["content_size"] = None
+    if size_size:
+        fields["content_size"] = int.from_bytes(body[i : i + size_size], "little") + (256 if size_size == 2 else 0)
+    fields["size"] = i + size_size
+    if single:
+        fields["window"] = fields["content_size"]
+    else:
+        exponent, mantissa = body[1] >> 3, body[1] & 7
+        fields["window"] = (1 << (10 + exponent)) + ((1 << (10 + exponent)) // 8) * mantissa
+    return fields
 
 
 def unzstd(body, payload_length, dictionary):
-    """Step 5 for a zstd body: one magicless zstd frame that ends with the body and decodes to exactly
-    payload_length bytes. Bodies of raw and RLE blocks are walked by hand (walk_zstd); compressed ones are
-    decoded with zstandard, and a corrupt one gives no case (which block broke, and whether the blocks before it
-    overflowed the payload, is not known here)."""
-    walked = walk_zstd(body, payload_length)
-    if walked is not None:
-        return walked
-    zstandard = _zstandard()
-    try:
-        window = zstandard.get_frame_parameters(body, format=zstandard.FORMAT_ZSTD1_MAGICLESS).window_size
-    except zstandard.ZstdError:
-        raise Ambiguous("an unreadable zstd frame header")
-    if window > 1 << MAX_ZSTD_WINDOW_LOG:
+    """Step 5 for a zstd body, in the documented order: the zstd frame header (frame.zstd, then the window, then its
+    dictionary id, then its content size), then each block in turn from its header: a reserved type or a size past
+    Block_Maximum_Size is frame.zstd; a raw block is copied as its bytes arrive and an RLE block makes its run,
+    both by hand here; a compressed block is given whole to zstandard, with no bound on its output, so a corrupt
+    one is frame.zstd whatever it would have written, and a block that takes the output past payload_length is
+    frame.payload-length there; then the content checksum, bytes left, and the count."""
+    header = zstd_frame_header(body)
+    if header["window"] > 1 << MAX_ZSTD_WINDOW_LOG:
         raise FrameError("frame.zstd-window")
-    kwargs = {"format": zstandard.FORMAT_ZSTD1_MAGICLESS, "max_window_size": 1 << MAX_ZSTD_WINDOW_LOG}
+    carried = struct.unpack("<I", dictionary[4:8])[0] if dictionary and dictionary[:4] == ZDICT_MAGIC else 0
+    if header["dictionary_id"] not in (0, carried):
+        raise FrameError("frame.zstd")
+    if header["content_size"] not in (None, payload_length):
+        raise FrameError("frame.payload-length")
+    block_max = min(header["window"], MAX_ZSTD_BLOCK)
+    zstandard = _zstandard()
+    kwargs = {"format": zstandard.FORMAT_ZSTD1_MAGICLESS}
     if dictionary is not None:
         kwargs["dict_data"] = zstandard.ZstdCompressionDict(dictionary)
     d = zstandard.ZstdDecompressor(**kwargs).decompressobj()
-    try:
-        out = d.decompress(body)
-    except zstandard.ZstdError:
-        raise Ambiguous("a corrupt compressed zstd block")
-    if len(out) > payload_length:
-        raise Ambiguous("a compressed block past the payload")
-    if not d.eof or d.unused_data:
+    d.decompress(body[: header["size"]])
+    i, out, last = header["size"], b"", False
+    while not last:
+        if len(body) - i < 3:
+            raise FrameError("frame.zstd")
+        block = body[i] | body[i + 1] << 8 | body[i + 2] << 16
+        last, block_type, size = block & 1, (block >> 1) & 3, block >> 3
+        content = body[i + 3 : i + 3 + (1 if block_type == 1 else size)]
+        if block_type == 3 or size > block_max:
+            raise FrameError("frame.zstd")
+        if block_type == 0:
+            # A raw block is copied as it arrives: what there is counts before a cut is noticed.
+            if len(out) + len(content) > payload_length:
+                raise FrameError("frame.payload-length")
+            if len(content) < size:
+                raise FrameError("frame.zstd")
+            made = content
+        elif block_type == 1:
+            if not content:
+                raise FrameError("frame.zstd")
+            if len(out) + size > payload_length:
+                raise FrameError("frame.payload-length")
+            made = content * size
+        elif len(content) < size:
+            raise FrameError("frame.zstd")
+        if block_type != 2 and last and header["content_size"] not in (None, len(out) + len(made)):
+            raise FrameError("frame.zstd")  # zstd's own check: the frame decodes to its content size
+        try:
+            decoded = d.decompress(body[i : i + 3 + len(content)])
+        except zstandard.ZstdError:
+            assert block_type == 2, "zstandard refused a raw or RLE block this walk accepted"
+            raise FrameError("frame.zstd")
+        if block_type == 2:
+            made = decoded
+        assert decoded == made, "zstandard decoded a raw or RLE block differently from this walk"
+        out += made
+        if len(out) > payload_length:
+            raise FrameError("frame.payload-length")
+        i += 3 + len(content)
+    if header["checksum"]:
+        if len(body) - i < 4:
+            raise FrameError("frame.zstd")
+        try:
+            d.decompress(body[i : i + 4])
+        except zstandard.ZstdError:
+            raise FrameError("frame.zstd")
+        i += 4
+    if i != len(body):
         raise FrameError("frame.zstd")
-    if len(out) < payload_length:
+    if len(out) != payload_length:
         raise FrameError("frame.payload-length")
     return out
 

@@ -1365,6 +1365,17 @@ def write_json_file():
          "message", {"elems": [], "targetedReceivers": [], "offlinePushInfo": {}}, {"offlinePushInfo": {}}),
         ("unknown-enum-number", "An enum number the schema does not name: kept and printed as a number.", "event",
          {"userStatus": {"type": 77}}, {"userStatus": {"type": 77}}),
+        ("bytes-stray-bits", "bytes whose last base64 character carries bits the padding drops (In1= where the "
+         "canonical form is In0=): the dropped bits are ignored, as RFC 4648 (3.5) allows and swift-protobuf, "
+         "protobuf-java and Python's base64 read it; printed canonically.", "message",
+         {"elems": [{"custom": {"data": "eyJyZXBseSI6IuWlveeahCDwn5GNIn1="}}]},
+         {"elems": [{"custom": {"data": "eyJyZXBseSI6IuWlveeahCDwn5GNIn0="}}]}),
+        ("bytes-stray-bits-unpadded", "Two base64 characters without padding whose last carries 4 dropped bits "
+         "(QR, canonically QQ==): one byte.", "message", {"elems": [{"custom": {"data": "QR"}}]},
+         {"elems": [{"custom": {"data": "QQ=="}}]}),
+        ("int-string-exponent", "Integers given as strings in the JSON number grammar with an exponent and a "
+         "fraction (1e2, 2.5e1): whole values, accepted.", "message", {"random": "1e2", "seq": "2.5e1"},
+         {"random": 100, "seq": "25"}),
     ]
     for cid, comment, kind, json_in, expected in cases:
         case = vf_.payload_valid(f"json.{cid}", comment, kind, json_in, flags=["JsonAlternative"], expected_json=expected)
@@ -1384,6 +1395,32 @@ def write_json_file():
         ("value-bad-base64", "Custom data that is not base64.", '{"elems": [{"custom": {"data": "!!!"}}]}',
          "json.value", "elems[0].custom.data", []),
         ("value-int64-range", "seq given 2^64.", '{"seq": "18446744073709551616"}', "json.value", "seq", []),
+        # A number inside a string follows the JSON number grammar (RFC 8259, 6), as swift-protobuf reads it.
+        ("value-int-string-plus", "random given \"+5\": a leading plus is not in the JSON number grammar.",
+         '{"random": "+5"}', "json.value", "random", []),
+        ("value-int-string-hex", "seq given \"0x10\": not a JSON number.", '{"seq": "0x10"}', "json.value", "seq",
+         []),
+        ("value-int-string-leading-zero", "random given \"07\": JSON numbers have no leading zero.",
+         '{"random": "07"}', "json.value", "random", []),
+        ("value-int-string-trailing-point", "seq given \"5.\": a fraction needs a digit after the point.",
+         '{"seq": "5."}', "json.value", "seq", []),
+        ("value-int-string-space", "random given \" 5\": no space inside the string.", '{"random": " 5"}',
+         "json.value", "random", []),
+        ("value-double-string-plus", "A latitude given \"+1.5\".",
+         '{"elems": [{"location": {"latitude": "+1.5"}}]}', "json.value", "elems[0].location.latitude", []),
+        ("value-double-string-leading-point", "A latitude given \".5\".",
+         '{"elems": [{"location": {"latitude": ".5"}}]}', "json.value", "elems[0].location.latitude", []),
+        ("value-double-out-of-range", "A latitude given 1e400, a JSON number past the range of a double: "
+         "json.value, not infinity.", '{"elems": [{"location": {"latitude": 1e400}}]}', "json.value",
+         "elems[0].location.latitude", []),
+        ("value-double-string-out-of-range", "A latitude given \"1e400\": json.value.",
+         '{"elems": [{"location": {"latitude": "1e400"}}]}', "json.value", "elems[0].location.latitude", []),
+        ("syntax-lone-high-surrogate", "A \\u escape of a high surrogate with no low one after it: no code point, "
+         "so not JSON text (RFC 8259, 8.2): json.syntax.", '{"msgId": "\\ud800"}', "json.syntax", "", []),
+        ("syntax-lone-low-surrogate", "A \\u escape of a low surrogate alone: json.syntax.",
+         '{"msgId": "a\\udc00b"}', "json.syntax", "", []),
+        ("value-double-string-hex", "A latitude given \"0x1p3\", a hexadecimal float.",
+         '{"elems": [{"location": {"latitude": "0x1p3"}}]}', "json.value", "elems[0].location.latitude", []),
         ("unknown-field", "A member the schema does not have.", '{"msgId": "a", "bogus": 1}', "json.unknown-field",
          "bogus", ["PathDecision"]),
         ("duplicate-field", "msgId twice.", '{"msgId": "a", "msgId": "b"}', "json.duplicate-field", "msgId",
@@ -1484,6 +1521,19 @@ def varint_cases():
     yield HexValid("payload.varint.non-minimal-length", "A length prefix 05 written as 85 00.", "message",
                    tag(1, LEN) + b"\x85\x00hello", ld(1, b"hello"), {"msgId": "hello"},
                    flags=["NonMinimalVarint", "NonCanonicalInput"])
+    # Unknown fields are kept as the bytes that arrived (docs/spec/payloads.md, "Canonical encoding"): a runtime
+    # that keeps an unknown field's value and writes it again (protobuf-java, protobuf-c) writes it minimally.
+    yield HexValid("payload.unknown.non-minimal-varint-kept",
+                   "An unknown field 30 whose varint value 1 is written 81 80 00: kept byte for byte, not re-encoded "
+                   "as 01.", "message", tag(30, VARINT) + b"\x81\x80\x00", tag(30, VARINT) + b"\x81\x80\x00", {},
+                   flags=["UnknownField", "NonMinimalVarint"])
+    yield HexValid("payload.unknown.non-minimal-tag-kept",
+                   "An unknown field 30 whose tag (f0 01) is written f0 81 00: kept byte for byte.", "message",
+                   b"\xf0\x81\x00\x01", b"\xf0\x81\x00\x01", {}, flags=["UnknownField", "NonMinimalVarint"])
+    yield HexValid("payload.unknown.varint-bits-past-64-kept",
+                   "An unknown field 30 whose 10-byte varint sets bits past bit 64: kept byte for byte (a known field "
+                   "would drop those bits).", "message", tag(30, VARINT) + b"\x80" * 9 + b"\x7f",
+                   tag(30, VARINT) + b"\x80" * 9 + b"\x7f", {}, flags=["UnknownField", "OverlongVarint"])
     yield HexValid("payload.varint.int32-low-bits", "face index 2^32 + 5: an int32 takes the low 32 bits, 5.",
                    "message", ld(18, ld(8, vf(1, (1 << 32) + 5))), ld(18, ld(8, vf(1, 5))),
                    {"elems": [{"face": {"index": 5}}]}, flags=["VarintRange", "NonCanonicalInput"])
@@ -1730,14 +1780,15 @@ def write_malformed_payload_files():
         "Truncated": "The bytes end inside a tag, a varint, a fixed-width value or a length-delimited body.",
         "BadTag": "A tag with field number 0, a number of 2^29 or more, wire type 6 or 7, or more than 5 bytes.",
         "BadGroup": "An end-group tag that closes no open group or the wrong one.",
-        "OverlongVarint": "A varint of more than 10 bytes.",
+        "OverlongVarint": "A varint of more than 10 bytes, or of 10 whose last byte sets bits past bit 64.",
         "HugeLength": "A length of 2^31 - 1 or more, rejected before anything is allocated.",
         "InvalidUtf8": "A string field holds bytes that are not valid UTF-8 (overlong forms, surrogates, code "
         "points above U+10FFFF, stray continuation bytes, cut sequences).",
         "WrongWireType": "A known field number seen with a wire type other than its own: kept as an unknown field.",
         "Duplicate": "A singular field seen more than once: the last scalar wins, messages merge, a oneof "
         "member replaces a different one.",
-        "NonMinimalVarint": "A varint padded with 0x80 bytes: accepted in payloads, re-encoded minimally.",
+        "NonMinimalVarint": "A varint padded with 0x80 bytes: accepted in payloads, re-encoded minimally in a known "
+        "field, kept as it came in an unknown one.",
         "VarintRange": "A varint wider than its field: int32, uint32 and enums take the low 32 bits; bool is true for any non-zero value.",
         "DepthBomb": "Nesting far past the depth budget; must fail at the first layer too deep, without exhausting the stack.",
     })

@@ -31,8 +31,8 @@ sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
 import zlib
 
 from common import (
-    C2C, DICTIONARIES, END_GROUP, LEN, START_GROUP, VectorFile, build_frame, deflate, encode, finding, frame_case, ld,
-    report, tag, validate_case, varint)
+    C2C, DICTIONARIES, END_GROUP, LEN, START_GROUP, VectorFile, build_frame, deflate, encode, finding, fixed_huffman,
+    frame_case, ld, report, tag, validate_case, varint)
 
 DERIVATION = (
     "Each case breaks two rules, or sits where a path or number could be read two ways; its comment names the rule "
@@ -210,6 +210,26 @@ def write_frame_file():
                build_frame("message", PAYLOAD[:-1], compress=True, body=body + b"\x00",
                            payload_len_varint=varint(len(PAYLOAD) - 1)),
                flags=["TwoProblems"])
+    # 5. Deflate in stream order: a symbol is judged before its bytes are written, and the first byte past the
+    # payload length stops inflating. Whether an inflater has room for that byte or for all of the stream does
+    # not change the answer.
+    frame_case(vf, "frame.deflate.long-then-invalid-code",
+               "Fixed-Huffman literals one byte past the payload length, then the code 286, which the fixed code "
+               "does not define: the byte past the payload comes first, frame.payload-length (zlib reports the "
+               "bad code in the same call, which an inflater that drops a failing call's output misses).",
+               build_frame("message", PAYLOAD, compress=True,
+                           body=fixed_huffman(list(PAYLOAD + b"\x00") + [("code", 286)])), flags=["TwoProblems"])
+    frame_case(vf, "frame.deflate.invalid-code-at-payload-length",
+               "The same literals without the extra byte, then the code 286: the stream breaks before it makes a "
+               "byte past the payload length, frame.deflate.",
+               build_frame("message", PAYLOAD, compress=True, body=fixed_huffman(list(PAYLOAD) + [("code", 286)])),
+               flags=["TwoProblems"])
+    frame_case(vf, "frame.deflate.match-too-far-past-payload",
+               "Literals two bytes short of the payload length, then a match of 10 bytes whose distance (24,577) "
+               "reaches before the start of the output: the match is judged before its bytes are written, "
+               "frame.deflate, not frame.payload-length.",
+               build_frame("message", PAYLOAD, compress=True,
+                           body=fixed_huffman(list(PAYLOAD[:-2]) + [("match", 10, 24577)])), flags=["TwoProblems"])
     assert 1 in DICTIONARIES and zlib.crc32(b"") == 0
     return vf.write()
 
@@ -272,6 +292,18 @@ def write_json_file():
         if limits:
             at["limits"] = dict(limits)
             past["limits"] = dict(limits)
+    # The nesting limit is judged as the containers open, in document order with the syntax: a syntax error after
+    # the container past the limit is never reached; one before it is reported.
+    vf.json_invalid(
+        "json.depth.before-later-syntax-error", "865 nested arrays and objects, then a trailing comma at the end "
+        "of the document: json.depth, found when the 865th container opens, not json.syntax (the answer of a "
+        "reader that parses the whole text before it measures the nesting).",
+        "message", nested_arrays(865)[:-1] + ",}", "json.depth", "", flags=["TwoProblems", "DepthLimit"])
+    vf.json_invalid(
+        "json.syntax.before-nesting-limit", "A syntax error (two commas) before 865 nested arrays: json.syntax, "
+        "found before the nesting passes the limit.",
+        "message", '{"atUserList": ["a",,"b"], "elems":' + nested_arrays(865)[len('{"elems":'):],
+        "json.syntax", "", flags=["TwoProblems", "DepthLimit"])
     return vf.write()
 
 

@@ -350,6 +350,16 @@ def write_limit_files():
 
         for name, code, limits, build, path in STRING_LIMITS:
             pair(name, code, limits, lambda n, b=build: ("message", b("a" * n)), path, lambda n: n, "bytes")
+        if profile == "sdk-guide":
+            # `seed`, the profile's earlier name, is still accepted where a profile is named in text
+            # (docs/spec/validation.md, "Profiles"): the same findings as sdk-guide, where current has none.
+            name, code, limits, build, path = next(row for row in STRING_LIMITS if row[0] == "group-introduction-change")
+            n = limits["sdk-guide"]
+            assert limits["current"] > n
+            validate_case(vf, "validate.seed.group-introduction-change.n-plus-1", f"The profile named `seed`, the "
+                          f"earlier name of sdk-guide: {n + 1} bytes of group introduction are one past sdk-guide's "
+                          f"{n} (current allows {limits['current']}), so one finding, as under sdk-guide.", "message",
+                          build("a" * (n + 1)), "seed", [finding(code, path, n, n + 1)], flags=["PastLimit"])
         for name, code, limits, build, path in BYTES_LIMITS:
             flags = ["PathDecision"] if path.endswith("custom") else []
             pair(name, code, limits, lambda n, b=build: ("message", b(n)), path, lambda n: n, "bytes", flags=flags)

@@ -58,7 +58,10 @@ function decoded(frame, limits) {
 async function encode(operation, limits, deflate) {
     const { kind, payload, compression, threshold, level, dictionaryId } = operation;
     typeOf(kind);
-    if (level > (compression === 2 ? 19 : 9)) throw new BadRequest(`level ${level} is not 0...9 (0...19 for zstd)`);
+    // The level is the compressor's: with compression 0 it is not looked at.
+    if (compression !== 0 && level > (compression === 2 ? 19 : 9)) {
+        throw new BadRequest(`level ${level} is not 0...9 (0...19 for zstd)`);
+    }
     if (dictionaryId !== 0 && !DICTIONARY_IDS.includes(dictionaryId)) {
         throw new IMCodecError("frame.dictionary", `no shipped dictionary has id ${dictionaryId}`);
     }

@@ -24,6 +24,7 @@ import base64
 import json
 import math
 import os
+import re
 import struct
 import sys
 import zlib
@@ -409,25 +410,49 @@ def read_frame(data, limits):
 
 
 def inflate(body, payload_length, dictionary):
-    """Inflates into at most `payload_length` bytes (step 5)."""
-    if dictionary is not None:
-        inflater = zlib.decompressobj(-15, zdict=dictionary)
-    else:
-        inflater = zlib.decompressobj(-15)
+    """Inflates into at most `payload_length` bytes (step 5): the symbols in
+    stream order, so a stream that passes the payload length before it breaks
+    is frame.payload-length, one that breaks first frame.deflate."""
+    def inflater():
+        if dictionary is not None:
+            return zlib.decompressobj(-15, zdict=dictionary)
+        return zlib.decompressobj(-15)
+
+    stream = inflater()
     try:
         # One byte more than allowed shows a stream that wants to produce more.
-        out = inflater.decompress(body, payload_length + 1)
+        out = stream.decompress(body, payload_length + 1)
     except zlib.error as error:
+        if inflated_before_break(inflater, body, payload_length + 1) > payload_length:
+            raise Failure("frame.payload-length", "", "the body inflates to more than the payload length "
+                          "before it breaks") from None
         raise Failure("frame.deflate", "", f"not a valid deflate stream: {error}") from None
     if len(out) > payload_length:
         raise Failure("frame.payload-length", "", "the body inflates to more than the payload length")
-    if not inflater.eof:
+    if not stream.eof:
         raise Failure("frame.deflate", "", "the deflate stream ends before its final block")
-    if inflater.unused_data:
+    if stream.unused_data:
         raise Failure("frame.deflate", "", "the deflate stream ends before the body does")
     if len(out) < payload_length:
         raise Failure("frame.payload-length", "", "the body inflates to fewer bytes than the payload length")
     return out
+
+
+def inflated_before_break(inflater, body, bound):
+    """How many bytes (at most `bound`) a broken stream inflates to before the
+    symbol that breaks it. zlib's decompress discards what the failing call
+    made, even the bytes before the break, so the body is cut: the longest
+    prefix that inflates without an error, found by halving, holds every
+    symbol before the break."""
+    good, bad = 0, len(body)
+    while bad - good > 1:
+        middle = (good + bad) // 2
+        try:
+            inflater().decompress(body[:middle], bound)
+            good = middle
+        except zlib.error:
+            bad = middle
+    return len(inflater().decompress(body[:good], bound))
 
 
 def decoded_frame(kind, compression, dictionary_id, payload, limits):
@@ -485,68 +510,105 @@ def encode_varint(value):
 
 
 # zstd bodies: one magicless zstd frame, no content size, checksum or
-# dictionary id (the frame header holds them); windows up to 8 MiB.
+# dictionary id (the frame header holds them); windows up to 8 MiB. The checks
+# of docs/spec/frame-format.md, "zstd bodies", in their order.
 ZSTD_MAX_WINDOW = 1 << 23
+ZSTD_MAX_BLOCK = 1 << 17
+ZDICT_MAGIC = b"\x37\xa4\x30\xec"
+
+
+def zstd_dictionary_id(dictionary):
+    """The id a dictionary carries: a ZDICT dictionary's, 0 for raw content."""
+    if dictionary is not None and dictionary[:4] == ZDICT_MAGIC:
+        return struct.unpack_from("<I", dictionary, 4)[0]
+    return 0
+
+
+def zstd_frame_header(body, payload_length, dictionary):
+    """Step 1, the zstd frame header (RFC 8878, 3.1.1.1): returns its size,
+    the block maximum and whether a content checksum follows the last block."""
+    if not body:
+        raise Failure("frame.zstd", "", "the body ends inside the zstd frame header")
+    descriptor = body[0]
+    size_flag, single_segment = descriptor >> 6, descriptor >> 5 & 1
+    id_bytes = (0, 1, 2, 4)[descriptor & 3]
+    size_bytes = (single_segment, 2, 4, 8)[size_flag]
+    header_size = 1 + (1 - single_segment) + id_bytes + size_bytes
+    if descriptor & 0x08:
+        raise Failure("frame.zstd", "", "the zstd frame header's reserved bit is set")
+    if len(body) < header_size:
+        raise Failure("frame.zstd", "", "the body ends inside the zstd frame header")
+    at = 2 - single_segment
+    dictionary_id = int.from_bytes(body[at:at + id_bytes], "little")
+    content_size = None
+    if size_bytes:
+        content_size = int.from_bytes(body[at + id_bytes:header_size], "little") + (256 if size_bytes == 2 else 0)
+    if single_segment:
+        window = content_size
+    else:
+        exponent, mantissa = body[1] >> 3, body[1] & 7
+        window = (1 << (10 + exponent)) + ((1 << (10 + exponent)) >> 3) * mantissa
+    if window > ZSTD_MAX_WINDOW:
+        raise Failure("frame.zstd-window", "", f"a window of {window} bytes")
+    if dictionary_id and dictionary_id != zstd_dictionary_id(dictionary):
+        raise Failure("frame.zstd", "", f"the zstd frame names dictionary id {dictionary_id}")
+    if content_size is not None and content_size != payload_length:
+        raise Failure("frame.payload-length", "", f"the zstd frame's content size is {content_size}")
+    return header_size, min(window, ZSTD_MAX_BLOCK), bool(descriptor & 0x04)
 
 
 def unzstd(body, payload_length, dictionary):
-    """Decodes a zstd body into exactly `payload_length` bytes (step 5): the
-    window first, then the blocks in order into a buffer of the declared
-    size, which zstd refuses to overrun."""
-    try:
-        window = zstandard.get_frame_parameters(body, format=zstandard.FORMAT_ZSTD1_MAGICLESS).window_size
-    except zstandard.ZstdError as error:
-        if "too much memory" in str(error):
-            raise Failure("frame.zstd-window", "", "a window past what zstd can address") from None
-        raise Failure("frame.zstd", "", f"not a zstd frame header: {error}") from None
-    if window > ZSTD_MAX_WINDOW:
-        raise Failure("frame.zstd-window", "", f"a window of {window} bytes")
+    """Decodes a zstd body into exactly `payload_length` bytes (step 5). The
+    blocks are walked from their headers and each one is given to zstandard
+    whole, with no bound on its output: a compressed block is judged by what
+    zstd says of it, whatever it would write, and only then its output is
+    counted against the payload length."""
+    header_size, block_max, has_checksum = zstd_frame_header(body, payload_length, dictionary)
     options = {"format": zstandard.FORMAT_ZSTD1_MAGICLESS, "max_window_size": ZSTD_MAX_WINDOW}
     if dictionary is not None:
         options["dict_data"] = zstandard.ZstdCompressionDict(dictionary)
-    decompressor = zstandard.ZstdDecompressor(**options)
-    try:
-        # First the blocks in order, stopping one byte past the payload: a
-        # body that produces more is found where it overflows.
-        reader = decompressor.stream_reader(body, read_across_frames=False)
-        produced = 0
-        while produced < payload_length:
-            chunk = reader.read(payload_length - produced)
-            if not chunk:
-                break
-            produced += len(chunk)
-        # The payload is full: one byte more, asked for on its own so that
-        # zstd looks no further than the block it is in.
-        if produced == payload_length and reader.read(1):
-            raise Failure("frame.payload-length", "", "the body decodes to more than the payload length")
-        # Then the whole body as exactly one frame (zstandard needs room for
-        # at least one byte).
-        out = decompressor.decompress(body, max_output_size=max(payload_length, 1), allow_extra_data=False)
-    except zstandard.ZstdError as error:
-        if overflows_before_error(decompressor, body, payload_length):
-            raise Failure("frame.payload-length", "", "the body decodes to more than the payload length") from None
-        raise Failure("frame.zstd", "", f"not one valid zstd frame: {error}") from None
-    if len(out) != payload_length:
-        raise Failure("frame.payload-length", "", f"the body decodes to {len(out)} bytes, not {payload_length}")
-    return out
-
-
-def overflows_before_error(decompressor, body, payload_length):
-    """Whether a broken body produces more than `payload_length` bytes before
-    zstd finds the break. zstandard raises without the output it made, and
-    decodes ahead within what it is given, so the body is fed a byte at a
-    time (a block's output arrives as its bytes do, at most 128 KiB at once).
-    Only broken bodies come here."""
-    stream = decompressor.decompressobj()
-    produced = 0
-    for index in range(len(body)):
+    stream = zstandard.ZstdDecompressor(**options).decompressobj()
+    out = [stream.decompress(body[:header_size])]
+    produced, pos, last = 0, header_size, False
+    while not last:
+        if len(body) - pos < 3:
+            raise Failure("frame.zstd", "", "the body ends inside a zstd block header")
+        header = int.from_bytes(body[pos:pos + 3], "little")
+        last, block_type, size = header & 1, header >> 1 & 3, header >> 3
+        if block_type == 3:
+            raise Failure("frame.zstd", "", "a zstd block of the reserved type 3")
+        if size > block_max:
+            raise Failure("frame.zstd", "", f"a zstd block of {size} bytes, past its maximum of {block_max}")
+        stored = 1 if block_type == 1 else size
+        available = min(stored, len(body) - pos - 3)
+        if block_type == 0 and produced + available > payload_length:
+            raise Failure("frame.payload-length", "", "a raw block takes the output past the payload length")
+        if available < stored:
+            raise Failure("frame.zstd", "", "the body ends inside a zstd block")
+        if block_type == 1 and produced + size > payload_length:
+            raise Failure("frame.payload-length", "", "an RLE block takes the output past the payload length")
         try:
-            produced += len(stream.decompress(body[index:index + 1]))
-        except zstandard.ZstdError:
-            return False
+            chunk = stream.decompress(body[pos:pos + 3 + stored])
+        except zstandard.ZstdError as error:
+            raise Failure("frame.zstd", "", f"a corrupt zstd block: {error}") from None
+        produced += len(chunk)
         if produced > payload_length:
-            return True
-    return False
+            raise Failure("frame.payload-length", "", "a block takes the output past the payload length")
+        out.append(chunk)
+        pos += 3 + stored
+    if has_checksum:
+        if len(body) - pos < 4:
+            raise Failure("frame.zstd", "", "the body ends inside the zstd content checksum")
+        try:
+            stream.decompress(body[pos:pos + 4])
+        except zstandard.ZstdError as error:
+            raise Failure("frame.zstd", "", f"the zstd content checksum: {error}") from None
+        pos += 4
+    if pos != len(body):
+        raise Failure("frame.zstd", "", f"the zstd frame ends {len(body) - pos} bytes before the body does")
+    if produced != payload_length:
+        raise Failure("frame.payload-length", "", f"the body decodes to {produced} bytes, not {payload_length}")
+    return b"".join(out)
 
 
 def zstd_compress(payload, level, dictionary):
@@ -600,7 +662,8 @@ def encode_frame(operation, limits):
     `limits` refuses, in its order: the frame's sizes, then the payload."""
     if operation.kind not in KINDS:
         raise BadRequest(f"payload kind {operation.kind} is not message, batch or event")
-    if operation.level > (19 if operation.compression == 2 else 9):
+    # The level is the compressor's: with compression 0 it is not looked at.
+    if operation.compression != 0 and operation.level > (19 if operation.compression == 2 else 9):
         raise BadRequest(f"level {operation.level} is not 0...9 (0...19 for zstd)")
     dictionary = None
     if operation.dictionary_id:
@@ -642,34 +705,70 @@ class Number(str):
 
 
 def parse_json(text, max_nesting):
+    """The JSON value of `text`, its members in order and numbers as written.
+    The nesting limit is judged where the first container past it opens, and
+    a syntax error is reported only when it comes before that point."""
     def reject_constant(name):
         raise Failure("json.syntax", "", f"{name} is not JSON")
 
-    try:
-        value = json.loads(text, object_pairs_hook=Members, parse_int=Number, parse_float=Number,
-                           parse_constant=reject_constant)
-    except RecursionError:
-        raise Failure("json.depth", "", "arrays and objects nest too deeply") from None
-    except ValueError as error:
-        raise Failure("json.syntax", "", f"not JSON: {error}") from None
-    if nesting(value) > max_nesting:
+    def load(source):
+        try:
+            value = json.loads(source, object_pairs_hook=Members, parse_int=Number, parse_float=Number,
+                               parse_constant=reject_constant)
+        except ValueError as error:
+            raise Failure("json.syntax", "", f"not JSON: {error}") from None
+        if has_lone_surrogate(value):
+            raise Failure("json.syntax", "", "a \\u escape of a lone surrogate")
+        return value
+
+    past = nesting_break(text, max_nesting)
+    if past is not None:
+        offset, closers = past
+        # The text before the container past the limit, closed with a
+        # placeholder value: is it JSON so far?
+        load(text[:offset] + "0" + closers)
         raise Failure("json.depth", "", f"arrays and objects nest deeper than {max_nesting}")
-    return value
+    return load(text)
 
 
-def nesting(value):
-    """The deepest nesting of arrays and objects, without recursion."""
-    deepest = 0
-    pending = [(value, 1)]
+def nesting_break(text, max_nesting):
+    """Where the first array or object past `max_nesting` opens, with the
+    closing brackets of those open there; None when none does."""
+    closers = []
+    in_string = escaped = False
+    for offset, character in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif character == "\\":
+                escaped = True
+            elif character == '"':
+                in_string = False
+        elif character == '"':
+            in_string = True
+        elif character in "[{":
+            if len(closers) == max_nesting:
+                return offset, "".join(reversed(closers))
+            closers.append("]" if character == "[" else "}")
+        elif character in "]}" and closers:
+            closers.pop()
+    return None
+
+
+def has_lone_surrogate(value):
+    """Whether a string of the value (a member name included) holds a
+    surrogate: json.loads pairs escaped surrogates, and keeps a lone one."""
+    pending = [value]
     while pending:
-        item, depth = pending.pop()
+        item = pending.pop()
         if isinstance(item, Members):
-            deepest = max(deepest, depth)
-            pending.extend((member, depth + 1) for _, member in item)
+            for name, member in item:
+                pending.extend((name, member))
         elif isinstance(item, list):
-            deepest = max(deepest, depth)
-            pending.extend((member, depth + 1) for member in item)
-    return deepest
+            pending.extend(item)
+        elif isinstance(item, str) and any("\ud800" <= character <= "\udfff" for character in item):
+            return True
+    return False
 
 
 def check_json(descriptor, value, path, layer, limits):
@@ -750,21 +849,29 @@ def check_single(descriptor, field, value, path, layer, limits):
     if kind in (pbd.FieldDescriptor.TYPE_DOUBLE, pbd.FieldDescriptor.TYPE_FLOAT):
         if isinstance(value, bool) or not isinstance(value, str):
             raise Failure("json.type", path, "expected a number")
-        if isinstance(value, Number):
-            return float(value)
-        if value in ("NaN", "Infinity", "-Infinity"):
-            return str(value)  # json_format reads these spellings only as strings
-        try:
-            return float(value)
-        except ValueError:
-            raise Failure("json.value", path, "not a number") from None
+        if not isinstance(value, Number):
+            if value in ("NaN", "Infinity", "-Infinity"):
+                return str(value)  # json_format reads these spellings only as strings
+            if not JSON_NUMBER.fullmatch(value):
+                raise Failure("json.value", path, "not a number")
+        number = float(value)
+        if not math.isfinite(number):
+            raise Failure("json.value", path, f"{value} is past the range of a double")
+        return number
     if isinstance(value, bool) or not isinstance(value, str):
         raise Failure("json.type", path, "expected an integer")
     return check_integer(kind, value, path)
 
 
+# A number given as a JSON string follows the JSON number grammar (RFC 8259,
+# section 6), as it does unquoted: no "+", no leading zero, no hexadecimal.
+JSON_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+
+
 def check_integer(kind, text, path):
     """An integer given as a number or a string: integral and in range."""
+    if not JSON_NUMBER.fullmatch(text):
+        raise Failure("json.value", path, f"{text} is not a JSON number")
     try:
         if any(c in text for c in ".eE"):
             exact = float(text)
@@ -773,8 +880,6 @@ def check_integer(kind, text, path):
             number = int(exact)
         else:
             number = int(text, 10)
-            if text.strip() != text or text.startswith("+"):
-                raise ValueError()
     except (ValueError, OverflowError):
         raise Failure("json.value", path, f"{text} is not an integer") from None
     low, high = INTEGER_RANGES[kind]

@@ -132,7 +132,9 @@
         }
 
         /// Decompresses a frame body into a new array of exactly
-        /// `payloadLength` bytes.
+        /// `payloadLength` bytes, judging it as `docs/spec/frame-format.md`
+        /// ("zstd bodies") says: the zstd frame header first, then the blocks
+        /// in order, a compressed block judged whole whatever room is left.
         ///
         /// - Parameters:
         ///   - body: The magicless zstd frame, exactly the frame's body.
@@ -141,13 +143,17 @@
         ///   - dictionary: The dictionary the header names, if any.
         /// - Returns: The payload.
         /// - Throws: `frame.zstd-window` for a window past 8 MiB;
-        ///   `frame.payload-length` when the body would produce more than
-        ///   `payloadLength` bytes (decoding stops there) or ends having
-        ///   produced fewer; `frame.zstd` when it is corrupt, ends before its
+        ///   `frame.payload-length` for a content size other than
+        ///   `payloadLength`, a sound block that takes the output past it
+        ///   (decoding stops there), or a frame that ends having produced
+        ///   fewer; `frame.zstd` when the frame is corrupt (a corrupt
+        ///   compressed block whatever it would have written), ends before its
         ///   last block, or ends before the body does.
         func decompress(
             _ body: UnsafeRawBufferPointer, payloadLength: Int, dictionary: PresetDictionary?
         ) throws(IMCodecError) -> [UInt8] {
+            let digestedDictionary = dictionary.map(digested)
+            let header = try Self.frameHeader(body, payloadLength: payloadLength, dictionary: digestedDictionary)
             if payloadLength <= Self.scratchLimit {
                 // Decompressed into the scratch and copied out: an array made
                 // from a buffer is allocated by the standard library's own
@@ -168,71 +174,199 @@
                     Result { () throws(IMCodecError) in
                         try decompress(
                             body, into: UnsafeMutableRawBufferPointer(rebasing: raw[0..<payloadLength]),
-                            dictionary: dictionary)
+                            dictionary: digestedDictionary, header: header)
                     }
                 }
                 try done.get()
                 return buffer.withUnsafeBytes { [UInt8](UnsafeRawBufferPointer(rebasing: $0[0..<payloadLength])) }
             }
             return try [UInt8](decompressedCount: payloadLength) { (output) throws(IMCodecError) in
-                try decompress(body, into: output, dictionary: dictionary)
+                try decompress(body, into: output, dictionary: digestedDictionary, header: header)
             }
         }
 
         /// Decompresses a frame body into `output`, which holds exactly the
-        /// declared payload length.
+        /// declared payload length, judged as
+        /// ``decompress(_:payloadLength:dictionary:)`` judges it.
         ///
         /// - Throws: The codes of ``decompress(_:payloadLength:dictionary:)``.
         func decompress(
             _ body: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, dictionary: PresetDictionary?
         ) throws(IMCodecError) {
-            var status = ZSTD_DCtx_reset(context, ZSTD_reset_session_only)
-            precondition(ZSTD_isError(status) == 0, "ZSTD_DCtx_reset failed")
-            status = ZSTD_DCtx_refDDict(context, dictionary.map(digested))
-            precondition(ZSTD_isError(status) == 0, "ZSTD_DCtx_refDDict failed")
+            let digestedDictionary = dictionary.map(digested)
+            let header = try Self.frameHeader(body, payloadLength: output.count, dictionary: digestedDictionary)
+            try decompress(body, into: output, dictionary: digestedDictionary, header: header)
+        }
+
+        /// Step 1, the zstd frame header, judged whole before any block:
+        /// input that ends inside it or a reserved bit (`frame.zstd`), the
+        /// window (`frame.zstd-window`; a single-segment frame's window is its
+        /// content size), a dictionary id other than the named dictionary's
+        /// (`frame.zstd`), a content size other than the payload length
+        /// (`frame.payload-length`).
+        private static func frameHeader(
+            _ body: UnsafeRawBufferPointer, payloadLength: Int, dictionary: OpaquePointer?
+        ) throws(IMCodecError) -> ZSTD_frameHeader {
+            var header = ZSTD_frameHeader()
+            let status = ZSTD_getFrameHeader_advanced(&header, body.baseAddress, body.count, ZSTD_f_zstd1_magicless)
+            let windowTooLarge = IMCodecError(
+                .frameZstdWindow, reason: "zstd frame declares a window larger than 2^\(ZstdFormat.maxWindowLog)")
+            if imcodec_zstd_is_window_too_large(status) != 0 { throw windowTooLarge }
+            if ZSTD_isError(status) != 0 { throw streamError(status) }
+            guard status == 0 else {
+                throw IMCodecError(.frameZstd, reason: "the body ends inside the zstd frame header")
+            }
+            if header.windowSize > 1 << ZstdFormat.maxWindowLog { throw windowTooLarge }
+            let expectedID = dictionary.map { ZSTD_getDictID_fromDDict($0) } ?? 0
+            if header.dictID != 0 && header.dictID != expectedID {
+                throw IMCodecError(.frameZstd, reason: "zstd frame names dictionary id \(header.dictID)")
+            }
+            if header.frameContentSize != Self.unknownContentSize && header.frameContentSize != UInt64(payloadLength) {
+                throw IMCodecError(
+                    .framePayloadLength,
+                    reason: "zstd frame's content size is \(header.frameContentSize), not the declared \(payloadLength)"
+                )
+            }
+            return header
+        }
+
+        /// `ZSTD_CONTENTSIZE_UNKNOWN`, a macro Swift cannot import.
+        private static let unknownContentSize = UInt64.max
+
+        private func decompress(
+            _ body: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, dictionary: OpaquePointer?,
+            header: ZSTD_frameHeader
+        ) throws(IMCodecError) {
+            // A frame with a content size (writers leave it out) is decoded
+            // block by block: given one, libzstd may decode the whole frame
+            // in one pass, which skips its block-size checks.
+            if header.frameContentSize != Self.unknownContentSize {
+                return try decompressByBlock(body, into: output, dictionary: dictionary, header: header)
+            }
+            // Otherwise in one pass into exactly the payload, which gives the
+            // rule's answer unless zstd runs out of room: then whether the
+            // block was sound is judged block by block, with room to spare.
+            reset(dictionary)
             // zstd wants a non-null destination even for an empty payload.
             var scratch: UInt8 = 0
-            try withUnsafeMutablePointer(to: &scratch) { (scratchPointer) throws(IMCodecError) in
+            let outOfRoom = try withUnsafeMutablePointer(to: &scratch) { (scratchPointer) throws(IMCodecError) in
                 var input = ZSTD_inBuffer(src: body.baseAddress, size: body.count, pos: 0)
                 var out = ZSTD_outBuffer(
                     dst: output.baseAddress ?? UnsafeMutableRawPointer(scratchPointer), size: output.count, pos: 0)
                 while true {
                     let before = (input.pos, out.pos)
                     let remaining = ZSTD_decompressStream(context, &out, &input)
-                    if ZSTD_isError(remaining) != 0 { throw Self.streamError(remaining, output.count) }
+                    if imcodec_zstd_is_dst_too_small(remaining) != 0 { return true }
+                    if ZSTD_isError(remaining) != 0 { throw Self.streamError(remaining) }
                     if remaining == 0 {
                         // The frame is complete: it must end with the body
                         // and have filled the payload.
-                        guard input.pos == input.size else {
-                            throw IMCodecError(
-                                .frameZstd,
-                                reason: "zstd frame ends \(input.size - input.pos) bytes before the end of the body")
-                        }
-                        guard out.pos == out.size else {
-                            throw IMCodecError(
-                                .framePayloadLength,
-                                reason: "zstd frame decodes to \(out.pos) bytes, fewer than the declared \(out.size)")
-                        }
-                        return
+                        try Self.checkEnd(input.size - input.pos, produced: out.pos, payloadLength: out.size)
+                        return false
                     }
                     if input.pos == input.size || before == (input.pos, out.pos) {
                         throw IMCodecError(.frameZstd, reason: "zstd frame ends before its last block")
                     }
                 }
             }
+            if outOfRoom { try decompressByBlock(body, into: output, dictionary: dictionary, header: header) }
         }
 
-        private static func streamError(_ status: Int, _ payloadLength: Int) -> IMCodecError {
-            if imcodec_zstd_is_dst_too_small(status) != 0 {
-                return IMCodecError(
-                    .framePayloadLength, reason: "zstd frame decodes to more than the declared \(payloadLength) bytes")
+        /// After the last block: nothing left in the body (`frame.zstd`),
+        /// exactly the payload (`frame.payload-length`).
+        private static func checkEnd(_ left: Int, produced: Int, payloadLength: Int) throws(IMCodecError) {
+            guard left == 0 else {
+                throw IMCodecError(.frameZstd, reason: "zstd frame ends \(left) bytes before the end of the body")
             }
-            if imcodec_zstd_is_window_too_large(status) != 0 {
-                return IMCodecError(
-                    .frameZstdWindow, reason: "zstd frame declares a window larger than 2^\(ZstdFormat.maxWindowLog)")
+            guard produced == payloadLength else {
+                throw IMCodecError(
+                    .framePayloadLength,
+                    reason: "zstd frame decodes to \(produced) bytes, not the declared \(payloadLength)")
             }
-            return IMCodecError(
-                .frameZstd, reason: "corrupt zstd frame (\(String(cString: ZSTD_getErrorName(status))))")
+        }
+
+        private func reset(_ dictionary: OpaquePointer?) {
+            var status = ZSTD_DCtx_reset(context, ZSTD_reset_session_only)
+            precondition(ZSTD_isError(status) == 0, "ZSTD_DCtx_reset failed")
+            status = ZSTD_DCtx_refDDict(context, dictionary)
+            precondition(ZSTD_isError(status) == 0, "ZSTD_DCtx_refDDict failed")
+        }
+
+        /// Steps 2 and 3 block by block, the rule itself: each block's header
+        /// is read here and the block given to zstd whole, with room for a
+        /// whole block past the payload length, so that whether a compressed
+        /// block is corrupt never depends on the room left (`frame.zstd`,
+        /// whatever it would have written), and a sound block that goes past
+        /// the payload length is `frame.payload-length`. Memory: the payload
+        /// length and one block (at most 128 KiB), for a frame already found
+        /// broken or one with a content size.
+        private func decompressByBlock(
+            _ body: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, dictionary: OpaquePointer?,
+            header: ZSTD_frameHeader
+        ) throws(IMCodecError) {
+            let payloadLength = output.count
+            let blockMax = Int(header.blockSizeMax)
+            let room = UnsafeMutableRawBufferPointer.allocate(byteCount: payloadLength + blockMax + 1, alignment: 1)
+            defer { room.deallocate() }
+            reset(dictionary)
+            var out = ZSTD_outBuffer(dst: room.baseAddress, size: payloadLength + blockMax, pos: 0)
+            // The header alone first, so that zstd never decodes in one pass.
+            var position = try feed(body, from: 0, to: Int(header.headerSize), &out)
+            var last = false
+            while !last {
+                guard body.count - position >= 3 else {
+                    throw IMCodecError(.frameZstd, reason: "the body ends inside a zstd block header")
+                }
+                let block = Int(body[position]) | Int(body[position + 1]) << 8 | Int(body[position + 2]) << 16
+                let type = block >> 1 & 3
+                let size = block >> 3
+                let stored = type == 1 ? 1 : size
+                let available = Swift.min(stored, body.count - position - 3)
+                last = block & 1 == 1
+                if type == 3 { throw IMCodecError(.frameZstd, reason: "a zstd block of the reserved type 3") }
+                if size > blockMax {
+                    throw IMCodecError(
+                        .frameZstd, reason: "a zstd block of \(size) bytes, past its maximum of \(blockMax)")
+                }
+                // A raw block is copied as its bytes arrive.
+                if type == 0 && out.pos + available > payloadLength { throw Self.tooLong(payloadLength) }
+                if available < stored { throw IMCodecError(.frameZstd, reason: "the body ends inside a zstd block") }
+                if type == 1 && out.pos + size > payloadLength { throw Self.tooLong(payloadLength) }
+                position = try feed(body, from: position, to: position + 3 + stored, &out)
+                if out.pos > payloadLength { throw Self.tooLong(payloadLength) }
+            }
+            if header.checksumFlag != 0 {
+                guard body.count - position >= 4 else {
+                    throw IMCodecError(.frameZstd, reason: "the body ends inside the zstd content checksum")
+                }
+                position = try feed(body, from: position, to: position + 4, &out)
+            }
+            try Self.checkEnd(body.count - position, produced: out.pos, payloadLength: payloadLength)
+            output.copyMemory(from: UnsafeRawBufferPointer(rebasing: room[0..<payloadLength]))
+        }
+
+        /// Gives `body[start..<end]` to zstd; returns where it stopped (before
+        /// `end` only when the zstd frame ended there).
+        private func feed(
+            _ body: UnsafeRawBufferPointer, from start: Int, to end: Int, _ out: inout ZSTD_outBuffer
+        ) throws(IMCodecError) -> Int {
+            var input = ZSTD_inBuffer(src: body.baseAddress, size: end, pos: start)
+            while input.pos < input.size {
+                let before = input.pos
+                let status = ZSTD_decompressStream(context, &out, &input)
+                if ZSTD_isError(status) != 0 { throw Self.streamError(status) }
+                if input.pos == before { break }
+            }
+            return input.pos
+        }
+
+        private static func tooLong(_ payloadLength: Int) -> IMCodecError {
+            IMCodecError(
+                .framePayloadLength, reason: "zstd frame decodes to more than the declared \(payloadLength) bytes")
+        }
+
+        private static func streamError(_ status: Int) -> IMCodecError {
+            IMCodecError(.frameZstd, reason: "corrupt zstd frame (\(String(cString: ZSTD_getErrorName(status))))")
         }
     }
 #endif

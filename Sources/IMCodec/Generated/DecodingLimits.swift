@@ -17,8 +17,9 @@ public struct DecodingLimits: Sendable, Hashable {
     /// The largest payload-to-body size ratio of a compressed frame; deflate cannot exceed about 1032:1, so this bounds
     /// decompression bombs well below that (`limit.inflate-ratio`). Default 250.
     public var maxInflateRatio: Int = 250
-    /// How many merger layers may nest: a message inside maxDepth nested mergers decodes, one more layer is limit.depth
-    /// (`limit.depth`). Default 100.
+    /// How many merger layers may nest: a message inside maxDepth nested mergers decodes, one more layer is
+    /// limit.depth; JSON input may nest maxDepth * 8 + 64 arrays and objects, one more is json.depth (`limit.depth`).
+    /// Default 100.
     public var maxDepth: Int = 100
     /// The most elems one message may hold (`limit.elems`). Default 1,000.
     public var maxElems: Int = 1_000

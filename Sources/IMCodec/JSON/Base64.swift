@@ -1,6 +1,6 @@
 /// Base64 as proto3 JSON uses it for `bytes` fields: written in the standard
 /// alphabet with padding; read in the standard or URL-safe alphabet, with or
-/// without padding.
+/// without padding, ignoring the bits the padding drops.
 package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
@@ -39,7 +39,10 @@ package enum Base64 {
         }
     }
 
-    /// Decodes base64 text, or returns nil when it is not base64.
+    /// Decodes base64 text, or returns nil when it is not base64. The bits of
+    /// the last character that make no whole byte are dropped whatever they
+    /// are, as RFC 4648 (3.5) lets a decoder do and swift-protobuf,
+    /// protobuf-java and Python's `base64` do (`docs/spec/payloads.md`).
     package static func decode(_ text: String) -> [UInt8]? {
         var characters = Array(text.utf8)
         if characters.count % 4 == 0 {
@@ -62,7 +65,6 @@ package enum Base64 {
                 accumulator &= (1 << UInt32(bits)) - 1
             }
         }
-        // Leftover bits must be zero, as in a canonical encoding.
-        return accumulator == 0 ? out : nil
+        return out
     }
 }

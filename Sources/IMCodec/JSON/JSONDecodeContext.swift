@@ -85,8 +85,9 @@ package enum JSONScalar {
         return bytes
     }
 
-    // The integer text of a number or numeric string: an optional minus sign
-    // and digits. Fractions and exponents are accepted when the value is whole.
+    // The integer text of a number or numeric string, which follows the JSON
+    // number grammar either way: an optional minus sign and digits are read
+    // exactly; fractions and exponents are accepted when the value is whole.
     private static func integerText(_ value: JSONValue) throws(IMCodecError) -> String {
         let text: String
         switch value {
@@ -94,6 +95,7 @@ package enum JSONScalar {
         case .string(let literal): text = literal
         default: throw typeError(value, "an integer")
         }
+        guard JSONScanner.isNumber(text) else { throw valueError("\(text) is not a JSON number") }
         if text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 || $0 == UInt8(ascii: "-") }) {
             return text
         }
@@ -150,7 +152,7 @@ package enum JSONScalar {
             case "Infinity": return .infinity
             case "-Infinity": return -.infinity
             default:
-                guard let number = Double(text), number.isFinite, !text.contains(where: { $0.isWhitespace })
+                guard JSONScanner.isNumber(text), let number = Double(text), number.isFinite
                 else { throw valueError("\(text) is not a number") }
                 return number
             }

@@ -190,29 +190,42 @@ struct JSONScanner {
     }
 
     private mutating func scanNumber() throws(IMCodecError) {
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < bytes.count, isDigit(bytes[index]) else { throw syntax("invalid number") }
-        if bytes[index] == UInt8(ascii: "0") {
-            index += 1
-        } else {
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else { throw syntax("invalid number") }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-                index += 1
-            }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw syntax("invalid number") }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-        }
+        guard let end = Self.numberEnd(bytes, from: index) else { throw syntax("invalid number") }
+        index = end
     }
 
-    private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    /// Whether `text` is exactly one number of the JSON grammar (RFC 8259,
+    /// section 6): how proto3 JSON reads a number given as a string.
+    static func isNumber(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return numberEnd(bytes, from: 0) == bytes.count
+    }
+
+    /// Where the number of the JSON grammar that starts at `start` ends, or
+    /// nil when none starts there.
+    private static func numberEnd(_ bytes: some RandomAccessCollection<UInt8>, from start: Int) -> Int? {
+        var index = bytes.index(bytes.startIndex, offsetBy: start)
+        func digits() -> Bool {
+            let first = index
+            while index < bytes.endIndex, bytes[index] >= 0x30 && bytes[index] <= 0x39 {
+                index = bytes.index(after: index)
+            }
+            return index > first
+        }
+        func skip(_ byte: UInt8) -> Bool {
+            guard index < bytes.endIndex, bytes[index] == byte else { return false }
+            index = bytes.index(after: index)
+            return true
+        }
+        _ = skip(UInt8(ascii: "-"))
+        if !skip(UInt8(ascii: "0")) && !digits() { return nil }
+        if skip(UInt8(ascii: ".")) && !digits() { return nil }
+        if skip(UInt8(ascii: "e")) || skip(UInt8(ascii: "E")) {
+            if !skip(UInt8(ascii: "+")) { _ = skip(UInt8(ascii: "-")) }
+            guard digits() else { return nil }
+        }
+        return bytes.distance(from: bytes.startIndex, to: index)
+    }
 
     /// Checks a string from its opening quote to past its closing one: its
     /// escapes, that it has no raw control character, and that its text is

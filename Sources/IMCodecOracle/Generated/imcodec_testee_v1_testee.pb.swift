@@ -86,6 +86,7 @@ public nonisolated enum Imcodec_Testee_V1_PayloadKind: SwiftProtobuf.Enum, Swift
 /// Decoding limits for one request; 0 means the implementation's default.
 /// The defaults are declared here, once, with the options of
 /// imcodec/constraints/v1/constraints.proto; docs/spec/limits.md lists them.
+/// They bound frames, payloads and JSON input alike (docs/spec/testee-protocol.md).
 public nonisolated struct Imcodec_Testee_V1_Limits: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -103,7 +104,9 @@ public nonisolated struct Imcodec_Testee_V1_Limits: Sendable {
   public var maxInflateRatio: UInt32 = 0
 
   /// How many merger layers may nest: a message inside maxDepth nested mergers
-  /// decodes, one more layer is limit.depth.
+  /// decodes, one more layer is limit.depth. It also bounds JSON input: a
+  /// document may nest at most max_depth * 8 + 64 arrays and objects (864 at
+  /// the default), one more is json.depth (docs/spec/payloads.md, "Limits").
   public var maxDepth: UInt32 = 0
 
   /// The most elems one message may hold.
@@ -158,7 +161,9 @@ public nonisolated struct Imcodec_Testee_V1_DecodeFrameRequest: Sendable {
 }
 
 /// Build a frame around a payload. Compressed bytes are not canonical, so the
-/// runner checks the answer by decoding it, not by comparing bytes.
+/// runner checks the answer by decoding it, not by comparing bytes. The
+/// checks, in their order: docs/spec/testee-protocol.md, "Encoding frames: the
+/// order of checks".
 public nonisolated struct Imcodec_Testee_V1_EncodeFrameRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -174,10 +179,12 @@ public nonisolated struct Imcodec_Testee_V1_EncodeFrameRequest: Sendable {
 
   public var threshold: UInt32 = 0
 
-  /// zlib level 1-9 (zstd 1-19); 0 means the implementation's default.
+  /// zlib level 1-9 (zstd 1-19); 0 means the default level, 6 for deflate and
+  /// 3 for zstd. With compression 0 it is not looked at.
   public var level: UInt32 = 0
 
-  /// Preset dictionary id; 0 = none.
+  /// Preset dictionary id; 0 = none. An id no shipped dictionary has is
+  /// frame.dictionary, whatever the compression, before the payload is looked at.
   public var dictionaryID: UInt32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -198,7 +205,8 @@ public nonisolated struct Imcodec_Testee_V1_DecodeStreamRequest: Sendable {
   public init() {}
 }
 
-/// Validate a payload against a limits profile ("sdk-guide" or "current").
+/// Validate a payload against a limits profile: "sdk-guide" or "current", or
+/// "seed", the earlier name of "sdk-guide", which is still accepted.
 public nonisolated struct Imcodec_Testee_V1_ValidateRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -441,7 +449,7 @@ public nonisolated struct Imcodec_Testee_V1_DecodedFrame: Sendable {
 
   public var kind: Imcodec_Testee_V1_PayloadKind = .unspecified
 
-  /// 0 none, 1 deflate.
+  /// 0 none, 1 deflate, 2 zstd.
   public var compression: UInt32 = 0
 
   public var dictionaryID: UInt32 = 0

@@ -294,7 +294,8 @@ void imcodec_ref_codec_free(imcodec_ref_codec *codec);
  * @param compression   0 never compress, 1 deflate by policy, 2 zstd by policy (else ERROR
  *                      frame.compression; 2 without libzstd is ERROR frame.zstd-unavailable).
  * @param threshold     Smallest payload length worth compressing.
- * @param level         zlib level 1-9, 0 meaning 6, >9 MISUSE; for zstd 1-19, 0 meaning 3, >19 MISUSE.
+ * @param level         zlib level 1-9, 0 meaning 6, >9 MISUSE; for zstd 1-19, 0 meaning 3, >19 MISUSE;
+ *                      not looked at with compression 0, which compresses nothing.
  * @param dictionary_id 0 for none, else a known dictionary id (else ERROR
  *                      frame.dictionary, checked whatever the compression).
  * @param limits        The limits of the readers the frame is for; NULL for the defaults.

@@ -58,6 +58,7 @@ public struct TesteePayloadKind: RawRepresentable, Hashable, Sendable, CustomStr
 /// Decoding limits for one request; 0 means the implementation's default.
 /// The defaults are declared here, once, with the options of
 /// imcodec/constraints/v1/constraints.proto; docs/spec/limits.md lists them.
+/// They bound frames, payloads and JSON input alike (docs/spec/testee-protocol.md).
 public struct TesteeLimits: WireMessage {
     /// `imcodec.testee.v1.Limits`.
     public static var protoMessageName: String { "imcodec.testee.v1.Limits" }
@@ -80,7 +81,9 @@ public struct TesteeLimits: WireMessage {
     public var maxInflateRatio: UInt32 = 0
 
     /// How many merger layers may nest: a message inside maxDepth nested mergers
-    /// decodes, one more layer is limit.depth.
+    /// decodes, one more layer is limit.depth. It also bounds JSON input: a
+    /// document may nest at most max_depth * 8 + 64 arrays and objects (864 at
+    /// the default), one more is json.depth (docs/spec/payloads.md, "Limits").
     ///
     /// `max_depth` (field 4, uint32).
     public var maxDepth: UInt32 = 0
@@ -193,7 +196,9 @@ public struct TesteeDecodeFrameRequest: WireMessage {
 }
 
 /// Build a frame around a payload. Compressed bytes are not canonical, so the
-/// runner checks the answer by decoding it, not by comparing bytes.
+/// runner checks the answer by decoding it, not by comparing bytes. The
+/// checks, in their order: docs/spec/testee-protocol.md, "Encoding frames: the
+/// order of checks".
 public struct TesteeEncodeFrameRequest: WireMessage {
     /// `imcodec.testee.v1.EncodeFrameRequest`.
     public static var protoMessageName: String { "imcodec.testee.v1.EncodeFrameRequest" }
@@ -213,12 +218,14 @@ public struct TesteeEncodeFrameRequest: WireMessage {
     /// `threshold` (field 4, uint32).
     public var threshold: UInt32 = 0
 
-    /// zlib level 1-9 (zstd 1-19); 0 means the implementation's default.
+    /// zlib level 1-9 (zstd 1-19); 0 means the default level, 6 for deflate and
+    /// 3 for zstd. With compression 0 it is not looked at.
     ///
     /// `level` (field 5, uint32).
     public var level: UInt32 = 0
 
-    /// Preset dictionary id; 0 = none.
+    /// Preset dictionary id; 0 = none. An id no shipped dictionary has is
+    /// frame.dictionary, whatever the compression, before the payload is looked at.
     ///
     /// `dictionary_id` (field 6, uint32).
     public var dictionaryID: UInt32 = 0
@@ -269,7 +276,8 @@ public struct TesteeDecodeStreamRequest: WireMessage {
     }
 }
 
-/// Validate a payload against a limits profile ("sdk-guide" or "current").
+/// Validate a payload against a limits profile: "sdk-guide" or "current", or
+/// "seed", the earlier name of "sdk-guide", which is still accepted.
 public struct TesteeValidateRequest: WireMessage {
     /// `imcodec.testee.v1.ValidateRequest`.
     public static var protoMessageName: String { "imcodec.testee.v1.ValidateRequest" }
@@ -540,7 +548,7 @@ public struct TesteeDecodedFrame: WireMessage {
     /// `kind` (field 1, TesteePayloadKind).
     public var kind: TesteePayloadKind = TesteePayloadKind(rawValue: 0)
 
-    /// 0 none, 1 deflate.
+    /// 0 none, 1 deflate, 2 zstd.
     ///
     /// `compression` (field 2, uint32).
     public var compression: UInt32 = 0

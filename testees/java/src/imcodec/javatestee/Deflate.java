@@ -33,6 +33,10 @@ final class Deflate {
                     }
                 }
             } catch (DataFormatException error) {
+                if (inflatedBeforeBreak(data, start, end, out.length, dictionary) > payloadLength) {
+                    throw Failure.frame("frame.payload-length",
+                            "the body inflates to more than the payload length before it breaks");
+                }
                 throw Failure.frame("frame.deflate", "not a valid deflate stream: " + error.getMessage());
             }
             if (produced > payloadLength) {
@@ -48,6 +52,50 @@ final class Deflate {
                 throw Failure.frame("frame.payload-length", "the body inflates to fewer bytes than the payload length");
             }
             return java.util.Arrays.copyOf(out, payloadLength);
+        } finally {
+            inflater.end();
+        }
+    }
+
+    /**
+     * How many bytes (at most {@code bound}) a broken stream inflates to before the symbol that breaks it. An
+     * {@link Inflater} that throws does not say what it wrote first, so the body is cut: the longest prefix that
+     * inflates without an error, found by halving, holds every symbol before the break.
+     */
+    private static int inflatedBeforeBreak(byte[] data, int start, int end, int bound, byte[] dictionary) {
+        int good = 0;
+        int bad = end - start;
+        while (bad - good > 1) {
+            int middle = (good + bad) >>> 1;
+            if (inflatePrefix(data, start, middle, bound, dictionary) >= 0) {
+                good = middle;
+            } else {
+                bad = middle;
+            }
+        }
+        return Math.max(inflatePrefix(data, start, good, bound, dictionary), 0);
+    }
+
+    /** What the first {@code length} bytes of the body inflate to (at most {@code bound}), or -1 if they break. */
+    private static int inflatePrefix(byte[] data, int start, int length, int bound, byte[] dictionary) {
+        Inflater inflater = new Inflater(true);
+        try {
+            inflater.setInput(data, start, length);
+            if (dictionary != null) {
+                inflater.setDictionary(dictionary);
+            }
+            byte[] out = new byte[bound];
+            int produced = 0;
+            while (produced < bound && !inflater.finished()) {
+                int n = inflater.inflate(out, produced, bound - produced);
+                produced += n;
+                if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+                    break;
+                }
+            }
+            return produced;
+        } catch (DataFormatException error) {
+            return -1;
         } finally {
             inflater.end();
         }

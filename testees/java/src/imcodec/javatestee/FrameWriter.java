@@ -30,7 +30,8 @@ final class FrameWriter {
             throw new BadRequest("compression " + compression + " is not 0, 1 or 2");
         }
         long level = Integer.toUnsignedLong(request.getLevel());
-        if (level > (compression == 2 ? 19 : 9)) {
+        // The level is the compressor's: with compression 0 it is not looked at.
+        if (compression != 0 && level > (compression == 2 ? 19 : 9)) {
             throw new BadRequest("level " + level + " is not 0...9 (0...19 for zstd)");
         }
         long dictionaryId = Integer.toUnsignedLong(request.getDictionaryId());

@@ -29,7 +29,7 @@ final class JsonInput {
     private JsonInput() {}
 
     private static final Pattern JSON_NUMBER = Pattern.compile("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
-    private static final Pattern DECIMAL_INTEGER = Pattern.compile("-?[0-9]+");
+    private static final Pattern DECIMAL_INTEGER = Pattern.compile("-?(0|[1-9][0-9]*)");
     private static final Map<Descriptor, Map<String, FieldDescriptor>> FIELDS_BY_JSON_NAME = new HashMap<>();
     private static final BigDecimal MAX_DOUBLE = new BigDecimal(Double.MAX_VALUE);
 

@@ -1,11 +1,10 @@
 package imcodec.javatestee;
 
-import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdDictDecompress;
 import com.github.luben.zstd.ZstdException;
-import java.util.Arrays;
+import java.nio.ByteBuffer;
 import java.util.IdentityHashMap;
 import java.util.Map;
 
@@ -14,11 +13,10 @@ import java.util.Map;
  * zstd-jni, which links the system's libzstd.
  *
  * <p>zstd-jni 1.5.2 exposes neither {@code ZSTD_d_windowLogMax} nor {@code ZSTD_d_stableOutBuffer}. So this
- * reader judges the frame header itself (RFC 8878, 3.1.1.1: reserved bit, window), walks the block headers to
- * find where the zstd frame ends, and decodes with zstd's one-shot {@code ZSTD_decompressDCtx} into a buffer of
- * exactly the payload length: one-shot decoding writes the blocks straight into that buffer, as the Swift and C
- * readers' stable output buffer does, so a block that would go past it is zstd's "destination too small"
- * ({@code frame.payload-length}) and no window is allocated.
+ * reader judges the zstd frame header itself (RFC 8878, 3.1.1.1: reserved bit, window, dictionary id, content
+ * size), walks the block headers, and gives each block whole to zstd's streaming decoder with room for a whole
+ * block past the payload length: whether a compressed block is corrupt is then zstd's verdict on the block,
+ * whatever it would have written, and the output is counted against the payload length only after it.
  */
 final class ZstdBody {
     private ZstdBody() {}
@@ -31,12 +29,13 @@ final class ZstdBody {
     /** The largest block zstd has: 128 KiB ({@code ZSTD_BLOCKSIZE_MAX}). */
     private static final int MAX_BLOCK = 1 << 17;
 
-    /** Where the frame stops being well-formed, found by the walk of the block headers. */
-    private enum Break { NONE, CUT, CORRUPT_BLOCK }
+    /** The first bytes of a zstd (ZDICT) dictionary, whose id follows them. */
+    private static final int ZDICT_MAGIC = 0xEC30A437;
 
     /** Decodes {@code data[start..<end]} into exactly {@code payloadLength} bytes (step 5). */
     static byte[] decode(byte[] data, int start, int end, int payloadLength, byte[] dictionary) {
-        // 1. The frame header: a reserved bit or a cut header is frame.zstd, then the window.
+        // 1. The zstd frame header, judged whole: a reserved bit or a cut header (frame.zstd), the window
+        // (frame.zstd-window), the dictionary id (frame.zstd), the content size (frame.payload-length).
         if (start >= end) {
             throw Failure.frame("frame.zstd", "the body ends inside the zstd frame header");
         }
@@ -59,15 +58,14 @@ final class ZstdBody {
         if (end - start < headerSize) {
             throw Failure.frame("frame.zstd", "the body ends inside the zstd frame header");
         }
+        int idAt = start + (singleSegment ? 1 : 2);
+        long dictionaryId = littleEndian(data, idAt, dictionaryIdBytes);
+        long contentSize = littleEndian(data, idAt + dictionaryIdBytes, contentSizeBytes)
+                + (contentSizeBytes == 2 ? 256 : 0);
         long window;
         if (singleSegment) {
             // The window is the content size (RFC 8878, 3.1.1.1.2).
-            int at = start + 1 + dictionaryIdBytes;
-            long size = 0;
-            for (int i = 0; i < contentSizeBytes; i++) {
-                size |= (long) (data[at + i] & 0xFF) << (8 * i);
-            }
-            window = contentSizeBytes == 2 ? size + 256 : size;
+            window = contentSize;
         } else {
             int windowDescriptor = data[start + 1] & 0xFF;
             long base = 1L << (10 + (windowDescriptor >> 3));
@@ -76,96 +74,119 @@ final class ZstdBody {
         if (window < 0 || window > MAX_WINDOW) {
             throw Failure.frame("frame.zstd-window", "a window of " + Long.toUnsignedString(window) + " bytes");
         }
+        if (dictionaryId != 0 && dictionaryId != dictionaryIdOf(dictionary)) {
+            throw Failure.frame("frame.zstd", "the zstd frame names dictionary id " + dictionaryId);
+        }
+        if (contentSizeBytes > 0 && contentSize != payloadLength) {
+            throw Failure.frame("frame.payload-length",
+                    "the zstd frame's content size is " + Long.toUnsignedString(contentSize));
+        }
+        int blockMax = (int) Math.min(window, MAX_BLOCK);
 
-        // 2. The block headers, to find where the zstd frame ends or breaks.
-        int at = start + headerSize;
-        Break broken = Break.NONE;
-        int rawAvailable = -1; // for a raw block cut short: how many of its bytes the body holds
-        int frameEnd = -1;
-        boolean afterLastBlock = false;
-        while (true) {
-            if (end - at < 3) {
-                broken = Break.CUT;
-                break;
-            }
-            int header = (data[at] & 0xFF) | (data[at + 1] & 0xFF) << 8 | (data[at + 2] & 0xFF) << 16;
-            boolean last = (header & 1) != 0;
-            int type = (header >> 1) & 3;
-            int size = header >>> 3;
-            int stored = type == 1 ? 1 : size;
-            // A reserved block type, or a block whose stored size is past Block_Maximum_Size (the window, at
-            // most 128 KiB; RFC 8878, 3.1.1.2.4), is corrupt: zstd judges both from the block header.
-            if (type == 3 || stored > Math.min(window, MAX_BLOCK)) {
-                broken = Break.CORRUPT_BLOCK;
-                break;
-            }
-            if (end - at - 3 < stored) {
-                broken = Break.CUT;
-                if (type == 0) {
-                    rawAvailable = end - at - 3;
-                }
-                break;
-            }
-            at += 3 + stored;
-            if (last) {
-                if (hasChecksum && end - at < 4) {
-                    broken = Break.CUT;
-                    afterLastBlock = true;
-                } else {
-                    frameEnd = at + (hasChecksum ? 4 : 0);
-                }
-                break;
-            }
-        }
-
-        // 3. Decode the blocks in order into exactly payloadLength bytes.
-        byte[] out = new byte[payloadLength];
-        if (broken == Break.NONE) {
-            int produced = decompress(out, data, start, frameEnd, dictionary);
-            if (frameEnd != end) {
-                throw Failure.frame("frame.zstd", "the zstd frame ends before the body does");
-            }
-            if (produced != payloadLength) {
-                throw Failure.frame("frame.payload-length",
-                        "the body decodes to " + produced + " bytes, not " + payloadLength);
-            }
-            return out;
-        }
-        // A broken frame: the blocks before the break still decode first, and one that overflows the payload
-        // is found there. They are decoded as a frame of their own, closed by an empty last raw block (01 00 00)
-        // unless the break comes after the last block, and without the content checksum, which would follow it.
-        byte[] prefix = Arrays.copyOf(Arrays.copyOfRange(data, start, at), at - start + (afterLastBlock ? 0 : 3));
-        prefix[0] &= (byte) ~0x04;
-        if (!afterLastBlock) {
-            prefix[at - start] = 1;
-        }
-        int produced = decompress(out, prefix, 0, prefix.length, dictionary);
-        if (rawAvailable >= 0 && (long) produced + rawAvailable > payloadLength) {
-            // A raw block is copied as its bytes arrive, so it overflows before the body ends.
-            throw Failure.frame("frame.payload-length", "a raw block overflows the payload before the body ends");
-        }
-        throw Failure.frame("frame.zstd", broken == Break.CORRUPT_BLOCK
-                ? "a block of the reserved type 3, or larger than the block maximum"
-                : "the body ends inside the zstd frame");
-    }
-
-    /**
-     * One-shot decoding of {@code src[from..<to]} into {@code out}; zstd's "destination too small" is
-     * {@code frame.payload-length}, every other error {@code frame.zstd}.
-     */
-    private static int decompress(byte[] out, byte[] src, int from, int to, byte[] dictionary) {
+        // 2. The blocks in order, each judged from its header, then given whole to zstd.
+        ByteBuffer src = ByteBuffer.allocateDirect(end - start);
+        src.put(data, start, end - start);
+        ByteBuffer dst = ByteBuffer.allocateDirect(payloadLength + blockMax + 1);
+        dst.limit(payloadLength + blockMax);
         try (ZstdDecompressCtx context = new ZstdDecompressCtx()) {
             context.setMagicless(true);
             if (dictionary != null) {
                 context.loadDict(decodingDictionary(dictionary));
             }
-            return context.decompressByteArray(out, 0, out.length, src, from, to - from);
-        } catch (ZstdException error) {
-            if (error.getErrorCode() == Zstd.errDstSizeTooSmall()) {
-                throw Failure.frame("frame.payload-length", "the body decodes to more than the payload length");
+            int at = feed(context, dst, src, 0, headerSize);
+            int length = end - start;
+            boolean last = false;
+            while (!last) {
+                if (length - at < 3) {
+                    throw Failure.frame("frame.zstd", "the body ends inside a zstd block header");
+                }
+                int header = (int) littleEndian(data, start + at, 3);
+                last = (header & 1) != 0;
+                int type = (header >> 1) & 3;
+                int size = header >>> 3;
+                int stored = type == 1 ? 1 : size;
+                int available = Math.min(stored, length - at - 3);
+                if (type == 3) {
+                    throw Failure.frame("frame.zstd", "a zstd block of the reserved type 3");
+                }
+                if (size > blockMax) {
+                    // Block_Maximum_Size (RFC 8878, 3.1.1.2.4): for an RLE block, the bytes it makes.
+                    throw Failure.frame("frame.zstd", "a zstd block of " + size + " bytes, past its maximum of "
+                            + blockMax);
+                }
+                if (type == 0 && (long) dst.position() + available > payloadLength) {
+                    // A raw block is copied as its bytes arrive, so it overflows before the body ends.
+                    throw tooLong();
+                }
+                if (available < stored) {
+                    throw Failure.frame("frame.zstd", "the body ends inside a zstd block");
+                }
+                if (type == 1 && (long) dst.position() + size > payloadLength) {
+                    throw tooLong();
+                }
+                at = feed(context, dst, src, at, at + 3 + stored);
+                if (dst.position() > payloadLength) {
+                    throw tooLong();
+                }
             }
-            throw Failure.frame("frame.zstd", "not one valid zstd frame: " + error.getMessage());
+            // 3. After the last block: the content checksum, bytes left, the length.
+            if (hasChecksum) {
+                if (length - at < 4) {
+                    throw Failure.frame("frame.zstd", "the body ends inside the zstd content checksum");
+                }
+                at = feed(context, dst, src, at, at + 4);
+            }
+            if (at != length) {
+                throw Failure.frame("frame.zstd", "the zstd frame ends before the body does");
+            }
+            if (dst.position() != payloadLength) {
+                throw Failure.frame("frame.payload-length",
+                        "the body decodes to " + dst.position() + " bytes, not " + payloadLength);
+            }
         }
+        byte[] out = new byte[payloadLength];
+        dst.get(0, out);
+        return out;
+    }
+
+    private static Failure tooLong() {
+        return Failure.frame("frame.payload-length", "the body decodes to more than the payload length");
+    }
+
+    private static long littleEndian(byte[] data, int at, int count) {
+        long value = 0;
+        for (int i = 0; i < count; i++) {
+            value |= (long) (data[at + i] & 0xFF) << (8 * i);
+        }
+        return value;
+    }
+
+    /** The id a dictionary carries: a zstd (ZDICT) dictionary's own, 0 for raw content or none. */
+    private static long dictionaryIdOf(byte[] dictionary) {
+        if (dictionary == null || dictionary.length < 8 || (int) littleEndian(dictionary, 0, 4) != ZDICT_MAGIC) {
+            return 0;
+        }
+        return littleEndian(dictionary, 4, 4);
+    }
+
+    /**
+     * Gives {@code src[from..<to]} to zstd's streaming decoder; answers where it stopped (before {@code to} only
+     * when the zstd frame ended there). Any zstd error is {@code frame.zstd}: the room left is never short.
+     */
+    private static int feed(ZstdDecompressCtx context, ByteBuffer dst, ByteBuffer src, int from, int to) {
+        src.limit(to).position(from);
+        try {
+            while (src.hasRemaining()) {
+                int before = src.position();
+                context.decompressDirectByteBufferStream(dst, src);
+                if (src.position() == before) {
+                    break;
+                }
+            }
+        } catch (ZstdException error) {
+            throw Failure.frame("frame.zstd", "a corrupt zstd frame: " + error.getMessage());
+        }
+        return src.position();
     }
 
     private static synchronized ZstdDictDecompress decodingDictionary(byte[] dictionary) {

@@ -54,6 +54,7 @@ typedef enum _Imcodec__Testee__V1__PayloadKind {
  * Decoding limits for one request; 0 means the implementation's default.
  * The defaults are declared here, once, with the options of
  * imcodec/constraints/v1/constraints.proto; docs/spec/limits.md lists them.
+ * They bound frames, payloads and JSON input alike (docs/spec/testee-protocol.md).
  */
 struct  Imcodec__Testee__V1__Limits
 {
@@ -74,7 +75,9 @@ struct  Imcodec__Testee__V1__Limits
   uint32_t max_inflate_ratio;
   /*
    * How many merger layers may nest: a message inside maxDepth nested mergers
-   * decodes, one more layer is limit.depth.
+   * decodes, one more layer is limit.depth. It also bounds JSON input: a
+   * document may nest at most max_depth * 8 + 64 arrays and objects (864 at
+   * the default), one more is json.depth (docs/spec/payloads.md, "Limits").
    */
   uint32_t max_depth;
   /*
@@ -135,7 +138,9 @@ struct  Imcodec__Testee__V1__DecodeFrameRequest
 
 /*
  * Build a frame around a payload. Compressed bytes are not canonical, so the
- * runner checks the answer by decoding it, not by comparing bytes.
+ * runner checks the answer by decoding it, not by comparing bytes. The
+ * checks, in their order: docs/spec/testee-protocol.md, "Encoding frames: the
+ * order of checks".
  */
 struct  Imcodec__Testee__V1__EncodeFrameRequest
 {
@@ -149,11 +154,13 @@ struct  Imcodec__Testee__V1__EncodeFrameRequest
   uint32_t compression;
   uint32_t threshold;
   /*
-   * zlib level 1-9 (zstd 1-19); 0 means the implementation's default.
+   * zlib level 1-9 (zstd 1-19); 0 means the default level, 6 for deflate and
+   * 3 for zstd. With compression 0 it is not looked at.
    */
   uint32_t level;
   /*
-   * Preset dictionary id; 0 = none.
+   * Preset dictionary id; 0 = none. An id no shipped dictionary has is
+   * frame.dictionary, whatever the compression, before the payload is looked at.
    */
   uint32_t dictionary_id;
 };
@@ -177,7 +184,8 @@ struct  Imcodec__Testee__V1__DecodeStreamRequest
 
 
 /*
- * Validate a payload against a limits profile ("sdk-guide" or "current").
+ * Validate a payload against a limits profile: "sdk-guide" or "current", or
+ * "seed", the earlier name of "sdk-guide", which is still accepted.
  */
 struct  Imcodec__Testee__V1__ValidateRequest
 {
@@ -333,7 +341,7 @@ struct  Imcodec__Testee__V1__DecodedFrame
   ProtobufCMessage base;
   Imcodec__Testee__V1__PayloadKind kind;
   /*
-   * 0 none, 1 deflate.
+   * 0 none, 1 deflate, 2 zstd.
    */
   uint32_t compression;
   uint32_t dictionary_id;

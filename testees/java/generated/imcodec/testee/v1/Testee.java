@@ -183,7 +183,9 @@ public final class Testee {
     /**
      * <pre>
      * How many merger layers may nest: a message inside maxDepth nested mergers
-     * decodes, one more layer is limit.depth.
+     * decodes, one more layer is limit.depth. It also bounds JSON input: a
+     * document may nest at most max_depth * 8 + 64 arrays and objects (864 at
+     * the default), one more is json.depth (docs/spec/payloads.md, "Limits").
      * </pre>
      *
      * <code>uint32 max_depth = 4 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -248,6 +250,7 @@ public final class Testee {
    * Decoding limits for one request; 0 means the implementation's default.
    * The defaults are declared here, once, with the options of
    * imcodec/constraints/v1/constraints.proto; docs/spec/limits.md lists them.
+   * They bound frames, payloads and JSON input alike (docs/spec/testee-protocol.md).
    * </pre>
    *
    * Protobuf type {@code imcodec.testee.v1.Limits}
@@ -341,7 +344,9 @@ public final class Testee {
     /**
      * <pre>
      * How many merger layers may nest: a message inside maxDepth nested mergers
-     * decodes, one more layer is limit.depth.
+     * decodes, one more layer is limit.depth. It also bounds JSON input: a
+     * document may nest at most max_depth * 8 + 64 arrays and objects (864 at
+     * the default), one more is json.depth (docs/spec/payloads.md, "Limits").
      * </pre>
      *
      * <code>uint32 max_depth = 4 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -677,6 +682,7 @@ public final class Testee {
      * Decoding limits for one request; 0 means the implementation's default.
      * The defaults are declared here, once, with the options of
      * imcodec/constraints/v1/constraints.proto; docs/spec/limits.md lists them.
+     * They bound frames, payloads and JSON input alike (docs/spec/testee-protocol.md).
      * </pre>
      *
      * Protobuf type {@code imcodec.testee.v1.Limits}
@@ -1084,7 +1090,9 @@ public final class Testee {
       /**
        * <pre>
        * How many merger layers may nest: a message inside maxDepth nested mergers
-       * decodes, one more layer is limit.depth.
+       * decodes, one more layer is limit.depth. It also bounds JSON input: a
+       * document may nest at most max_depth * 8 + 64 arrays and objects (864 at
+       * the default), one more is json.depth (docs/spec/payloads.md, "Limits").
        * </pre>
        *
        * <code>uint32 max_depth = 4 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -1097,7 +1105,9 @@ public final class Testee {
       /**
        * <pre>
        * How many merger layers may nest: a message inside maxDepth nested mergers
-       * decodes, one more layer is limit.depth.
+       * decodes, one more layer is limit.depth. It also bounds JSON input: a
+       * document may nest at most max_depth * 8 + 64 arrays and objects (864 at
+       * the default), one more is json.depth (docs/spec/payloads.md, "Limits").
        * </pre>
        *
        * <code>uint32 max_depth = 4 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -1114,7 +1124,9 @@ public final class Testee {
       /**
        * <pre>
        * How many merger layers may nest: a message inside maxDepth nested mergers
-       * decodes, one more layer is limit.depth.
+       * decodes, one more layer is limit.depth. It also bounds JSON input: a
+       * document may nest at most max_depth * 8 + 64 arrays and objects (864 at
+       * the default), one more is json.depth (docs/spec/payloads.md, "Limits").
        * </pre>
        *
        * <code>uint32 max_depth = 4 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -2539,7 +2551,8 @@ public final class Testee {
 
     /**
      * <pre>
-     * zlib level 1-9 (zstd 1-19); 0 means the implementation's default.
+     * zlib level 1-9 (zstd 1-19); 0 means the default level, 6 for deflate and
+     * 3 for zstd. With compression 0 it is not looked at.
      * </pre>
      *
      * <code>uint32 level = 5;</code>
@@ -2549,7 +2562,8 @@ public final class Testee {
 
     /**
      * <pre>
-     * Preset dictionary id; 0 = none.
+     * Preset dictionary id; 0 = none. An id no shipped dictionary has is
+     * frame.dictionary, whatever the compression, before the payload is looked at.
      * </pre>
      *
      * <code>uint32 dictionary_id = 6;</code>
@@ -2560,7 +2574,9 @@ public final class Testee {
   /**
    * <pre>
    * Build a frame around a payload. Compressed bytes are not canonical, so the
-   * runner checks the answer by decoding it, not by comparing bytes.
+   * runner checks the answer by decoding it, not by comparing bytes. The
+   * checks, in their order: docs/spec/testee-protocol.md, "Encoding frames: the
+   * order of checks".
    * </pre>
    *
    * Protobuf type {@code imcodec.testee.v1.EncodeFrameRequest}
@@ -2664,7 +2680,8 @@ public final class Testee {
     private int level_ = 0;
     /**
      * <pre>
-     * zlib level 1-9 (zstd 1-19); 0 means the implementation's default.
+     * zlib level 1-9 (zstd 1-19); 0 means the default level, 6 for deflate and
+     * 3 for zstd. With compression 0 it is not looked at.
      * </pre>
      *
      * <code>uint32 level = 5;</code>
@@ -2679,7 +2696,8 @@ public final class Testee {
     private int dictionaryId_ = 0;
     /**
      * <pre>
-     * Preset dictionary id; 0 = none.
+     * Preset dictionary id; 0 = none. An id no shipped dictionary has is
+     * frame.dictionary, whatever the compression, before the payload is looked at.
      * </pre>
      *
      * <code>uint32 dictionary_id = 6;</code>
@@ -2902,7 +2920,9 @@ public final class Testee {
     /**
      * <pre>
      * Build a frame around a payload. Compressed bytes are not canonical, so the
-     * runner checks the answer by decoding it, not by comparing bytes.
+     * runner checks the answer by decoding it, not by comparing bytes. The
+     * checks, in their order: docs/spec/testee-protocol.md, "Encoding frames: the
+     * order of checks".
      * </pre>
      *
      * Protobuf type {@code imcodec.testee.v1.EncodeFrameRequest}
@@ -3299,7 +3319,8 @@ public final class Testee {
       private int level_ ;
       /**
        * <pre>
-       * zlib level 1-9 (zstd 1-19); 0 means the implementation's default.
+       * zlib level 1-9 (zstd 1-19); 0 means the default level, 6 for deflate and
+       * 3 for zstd. With compression 0 it is not looked at.
        * </pre>
        *
        * <code>uint32 level = 5;</code>
@@ -3311,7 +3332,8 @@ public final class Testee {
       }
       /**
        * <pre>
-       * zlib level 1-9 (zstd 1-19); 0 means the implementation's default.
+       * zlib level 1-9 (zstd 1-19); 0 means the default level, 6 for deflate and
+       * 3 for zstd. With compression 0 it is not looked at.
        * </pre>
        *
        * <code>uint32 level = 5;</code>
@@ -3327,7 +3349,8 @@ public final class Testee {
       }
       /**
        * <pre>
-       * zlib level 1-9 (zstd 1-19); 0 means the implementation's default.
+       * zlib level 1-9 (zstd 1-19); 0 means the default level, 6 for deflate and
+       * 3 for zstd. With compression 0 it is not looked at.
        * </pre>
        *
        * <code>uint32 level = 5;</code>
@@ -3343,7 +3366,8 @@ public final class Testee {
       private int dictionaryId_ ;
       /**
        * <pre>
-       * Preset dictionary id; 0 = none.
+       * Preset dictionary id; 0 = none. An id no shipped dictionary has is
+       * frame.dictionary, whatever the compression, before the payload is looked at.
        * </pre>
        *
        * <code>uint32 dictionary_id = 6;</code>
@@ -3355,7 +3379,8 @@ public final class Testee {
       }
       /**
        * <pre>
-       * Preset dictionary id; 0 = none.
+       * Preset dictionary id; 0 = none. An id no shipped dictionary has is
+       * frame.dictionary, whatever the compression, before the payload is looked at.
        * </pre>
        *
        * <code>uint32 dictionary_id = 6;</code>
@@ -3371,7 +3396,8 @@ public final class Testee {
       }
       /**
        * <pre>
-       * Preset dictionary id; 0 = none.
+       * Preset dictionary id; 0 = none. An id no shipped dictionary has is
+       * frame.dictionary, whatever the compression, before the payload is looked at.
        * </pre>
        *
        * <code>uint32 dictionary_id = 6;</code>
@@ -4068,7 +4094,8 @@ public final class Testee {
   }
   /**
    * <pre>
-   * Validate a payload against a limits profile ("sdk-guide" or "current").
+   * Validate a payload against a limits profile: "sdk-guide" or "current", or
+   * "seed", the earlier name of "sdk-guide", which is still accepted.
    * </pre>
    *
    * Protobuf type {@code imcodec.testee.v1.ValidateRequest}
@@ -4358,7 +4385,8 @@ public final class Testee {
     }
     /**
      * <pre>
-     * Validate a payload against a limits profile ("sdk-guide" or "current").
+     * Validate a payload against a limits profile: "sdk-guide" or "current", or
+     * "seed", the earlier name of "sdk-guide", which is still accepted.
      * </pre>
      *
      * Protobuf type {@code imcodec.testee.v1.ValidateRequest}
@@ -12044,7 +12072,7 @@ public final class Testee {
 
     /**
      * <pre>
-     * 0 none, 1 deflate.
+     * 0 none, 1 deflate, 2 zstd.
      * </pre>
      *
      * <code>uint32 compression = 2;</code>
@@ -12132,7 +12160,7 @@ public final class Testee {
     private int compression_ = 0;
     /**
      * <pre>
-     * 0 none, 1 deflate.
+     * 0 none, 1 deflate, 2 zstd.
      * </pre>
      *
      * <code>uint32 compression = 2;</code>
@@ -12616,7 +12644,7 @@ public final class Testee {
       private int compression_ ;
       /**
        * <pre>
-       * 0 none, 1 deflate.
+       * 0 none, 1 deflate, 2 zstd.
        * </pre>
        *
        * <code>uint32 compression = 2;</code>
@@ -12628,7 +12656,7 @@ public final class Testee {
       }
       /**
        * <pre>
-       * 0 none, 1 deflate.
+       * 0 none, 1 deflate, 2 zstd.
        * </pre>
        *
        * <code>uint32 compression = 2;</code>
@@ -12644,7 +12672,7 @@ public final class Testee {
       }
       /**
        * <pre>
-       * 0 none, 1 deflate.
+       * 0 none, 1 deflate, 2 zstd.
        * </pre>
        *
        * <code>uint32 compression = 2;</code>
@@ -18652,7 +18680,7 @@ public final class Testee {
     java.lang.String[] descriptorData = {
       "\n\036imcodec/testee/v1/testee.proto\022\021imcode" +
       "c.testee.v1\032(imcodec/constraints/v1/cons" +
-      "traints.proto\"\211\024\n\006Limits\022\243\002\n\017max_frame_b" +
+      "traints.proto\"\334\024\n\006Limits\022\243\002\n\017max_frame_b" +
       "ytes\030\001 \001(\rB\211\002\362\251\031\204\002\n\201\002\n\rmaxFrameBytes\022\002D1" +
       "\032\020limit.frame-size \004(\0012\005\010\200\200\200\002:\005\010\200\200\200\002B`Th" +
       "e largest frame body (stored bytes after" +
@@ -18675,110 +18703,112 @@ public final class Testee {
       "32:1, so this bounds decompression bombs" +
       " well below that.JcChosen for this forma" +
       "t (docs/spec/frame-format.md), well belo" +
-      "w deflate\'s own bound of about 1032:1.\022\243" +
-      "\002\n\tmax_depth\030\004 \001(\rB\217\002\362\251\031\212\002\n\207\002\n\010maxDepth\022" +
-      "\002D4\032\013limit.depth \0042\002\010d:\002\010dBqHow many mer" +
-      "ger layers may nest: a message inside ma" +
-      "xDepth nested mergers decodes, one more " +
-      "layer is limit.depth.JmThe documented me" +
-      "rger nesting limit (M4): the V2TIMMerger" +
-      "Elem reference sets layersOverLimit past" +
-      " 100 layers.\022\335\001\n\tmax_elems\030\005 \001(\rB\311\001\362\251\031\304\001" +
-      "\n\301\001\n\010maxElems\022\002D5\032\013limit.elems \0042\003\010\350\007:\003\010" +
-      "\350\007B$The most elems one message may hold." +
-      "JrChosen for this format (docs/spec/payl" +
-      "oads.md): a wide margin above what the d" +
-      "ocumented 12 KB body (M13) can hold.\022\360\001\n" +
-      "\014max_repeated\030\006 \001(\rB\331\001\362\251\031\324\001\n\321\001\n\013maxRepea" +
-      "ted\022\002D6\032\016limit.repeated \0042\003\010\220N:\003\010\220NB3The" +
-      " most entries any other repeated field m" +
-      "ay hold.JmChosen for this format (docs/s" +
-      "pec/payloads.md): above every documented" +
-      " list length (300 merged messages, M2).\022" +
-      "\334\001\n\022max_batch_messages\030\007 \001(\rB\277\001\362\251\031\272\001\n\267\001\n" +
-      "\020maxBatchMessages\022\002D7\032\024limit.batch-messa" +
-      "ges \0042\003\010\350\007:\003\010\350\007B%The most messages one b" +
-      "atch may hold.JVChosen for this format (" +
-      "docs/spec/frame-format.md): a history pa" +
-      "ge or an offline sync.\022\273\002\n\022max_document_" +
-      "bytes\030\010 \001(\rB\236\002\362\251\031\231\002\n\226\002\n\020maxDocumentBytes" +
-      "\022\002D8\032\023limit.document-size \004(\0012\005\010\200\200\200 :\005\010\200" +
-      "\200\200 BRThe largest JSON document (proto3 J" +
-      "SON or Tencent REST) a reader parses, in" +
-      " bytes.J\202\001Chosen for this format: room f" +
-      "or the JSON form of the largest payload " +
-      "a frame may hold (maxInflatedBytes) with" +
-      " base64 and escapes.\022\302\002\n\014max_problems\030\t " +
-      "\001(\rB\253\002\362\251\031\246\002\n\243\002\n\013maxProblems\022\002D9\032\016limit.p" +
-      "roblems \0042\002\010d:\002\010dBvThe most problems the" +
-      " REST validator reports for one document" +
-      ", before one limit.problems finding that" +
-      " counts them all.J~Chosen for this forma" +
-      "t (Sources/IMCodecREST/IMCodecREST.docc/" +
-      "REST.md): bounds the report of a documen" +
-      "t of many small mistakes.\"U\n\024DecodePaylo" +
+      "w deflate\'s own bound of about 1032:1.\022\366" +
+      "\002\n\tmax_depth\030\004 \001(\rB\342\002\362\251\031\335\002\n\332\002\n\010maxDepth\022" +
+      "\002D4\032\013limit.depth \0042\002\010d:\002\010dB\303\001How many me" +
+      "rger layers may nest: a message inside m" +
+      "axDepth nested mergers decodes, one more" +
+      " layer is limit.depth; JSON input may ne" +
+      "st maxDepth * 8 + 64 arrays and objects," +
+      " one more is json.depth.JmThe documented" +
+      " merger nesting limit (M4): the V2TIMMer" +
+      "gerElem reference sets layersOverLimit p" +
+      "ast 100 layers.\022\335\001\n\tmax_elems\030\005 \001(\rB\311\001\362\251" +
+      "\031\304\001\n\301\001\n\010maxElems\022\002D5\032\013limit.elems \0042\003\010\350\007" +
+      ":\003\010\350\007B$The most elems one message may ho" +
+      "ld.JrChosen for this format (docs/spec/p" +
+      "ayloads.md): a wide margin above what th" +
+      "e documented 12 KB body (M13) can hold.\022" +
+      "\360\001\n\014max_repeated\030\006 \001(\rB\331\001\362\251\031\324\001\n\321\001\n\013maxRe" +
+      "peated\022\002D6\032\016limit.repeated \0042\003\010\220N:\003\010\220NB3" +
+      "The most entries any other repeated fiel" +
+      "d may hold.JmChosen for this format (doc" +
+      "s/spec/payloads.md): above every documen" +
+      "ted list length (300 merged messages, M2" +
+      ").\022\334\001\n\022max_batch_messages\030\007 \001(\rB\277\001\362\251\031\272\001\n" +
+      "\267\001\n\020maxBatchMessages\022\002D7\032\024limit.batch-me" +
+      "ssages \0042\003\010\350\007:\003\010\350\007B%The most messages on" +
+      "e batch may hold.JVChosen for this forma" +
+      "t (docs/spec/frame-format.md): a history" +
+      " page or an offline sync.\022\273\002\n\022max_docume" +
+      "nt_bytes\030\010 \001(\rB\236\002\362\251\031\231\002\n\226\002\n\020maxDocumentBy" +
+      "tes\022\002D8\032\023limit.document-size \004(\0012\005\010\200\200\200 :" +
+      "\005\010\200\200\200 BRThe largest JSON document (proto" +
+      "3 JSON or Tencent REST) a reader parses," +
+      " in bytes.J\202\001Chosen for this format: roo" +
+      "m for the JSON form of the largest paylo" +
+      "ad a frame may hold (maxInflatedBytes) w" +
+      "ith base64 and escapes.\022\302\002\n\014max_problems" +
+      "\030\t \001(\rB\253\002\362\251\031\246\002\n\243\002\n\013maxProblems\022\002D9\032\016limi" +
+      "t.problems \0042\002\010d:\002\010dBvThe most problems " +
+      "the REST validator reports for one docum" +
+      "ent, before one limit.problems finding t" +
+      "hat counts them all.J~Chosen for this fo" +
+      "rmat (Sources/IMCodecREST/IMCodecREST.do" +
+      "cc/REST.md): bounds the report of a docu" +
+      "ment of many small mistakes.\"U\n\024DecodePa" +
+      "yloadRequest\022,\n\004kind\030\001 \001(\0162\036.imcodec.tes" +
+      "tee.v1.PayloadKind\022\017\n\007payload\030\002 \001(\014\"#\n\022D" +
+      "ecodeFrameRequest\022\r\n\005frame\030\001 \001(\014\"\241\001\n\022Enc" +
+      "odeFrameRequest\022,\n\004kind\030\001 \001(\0162\036.imcodec." +
+      "testee.v1.PayloadKind\022\017\n\007payload\030\002 \001(\014\022\023" +
+      "\n\013compression\030\003 \001(\r\022\021\n\tthreshold\030\004 \001(\r\022\r" +
+      "\n\005level\030\005 \001(\r\022\025\n\rdictionary_id\030\006 \001(\r\"%\n\023" +
+      "DecodeStreamRequest\022\016\n\006chunks\030\001 \003(\014\"a\n\017V" +
+      "alidateRequest\022,\n\004kind\030\001 \001(\0162\036.imcodec.t" +
+      "estee.v1.PayloadKind\022\017\n\007payload\030\002 \001(\014\022\017\n" +
+      "\007profile\030\003 \001(\t\"R\n\024JsonToPayloadRequest\022," +
+      "\n\004kind\030\001 \001(\0162\036.imcodec.testee.v1.Payload" +
+      "Kind\022\014\n\004json\030\002 \001(\t\"U\n\024PayloadToJsonReque" +
+      "st\022,\n\004kind\030\001 \001(\0162\036.imcodec.testee.v1.Pay" +
+      "loadKind\022\017\n\007payload\030\002 \001(\014\"R\n\024RestToPaylo" +
       "adRequest\022,\n\004kind\030\001 \001(\0162\036.imcodec.testee" +
-      ".v1.PayloadKind\022\017\n\007payload\030\002 \001(\014\"#\n\022Deco" +
-      "deFrameRequest\022\r\n\005frame\030\001 \001(\014\"\241\001\n\022Encode" +
-      "FrameRequest\022,\n\004kind\030\001 \001(\0162\036.imcodec.tes" +
-      "tee.v1.PayloadKind\022\017\n\007payload\030\002 \001(\014\022\023\n\013c" +
-      "ompression\030\003 \001(\r\022\021\n\tthreshold\030\004 \001(\r\022\r\n\005l" +
-      "evel\030\005 \001(\r\022\025\n\rdictionary_id\030\006 \001(\r\"%\n\023Dec" +
-      "odeStreamRequest\022\016\n\006chunks\030\001 \003(\014\"a\n\017Vali" +
-      "dateRequest\022,\n\004kind\030\001 \001(\0162\036.imcodec.test" +
-      "ee.v1.PayloadKind\022\017\n\007payload\030\002 \001(\014\022\017\n\007pr" +
-      "ofile\030\003 \001(\t\"R\n\024JsonToPayloadRequest\022,\n\004k" +
-      "ind\030\001 \001(\0162\036.imcodec.testee.v1.PayloadKin" +
-      "d\022\014\n\004json\030\002 \001(\t\"U\n\024PayloadToJsonRequest\022" +
-      ",\n\004kind\030\001 \001(\0162\036.imcodec.testee.v1.Payloa" +
-      "dKind\022\017\n\007payload\030\002 \001(\014\"R\n\024RestToPayloadR" +
-      "equest\022,\n\004kind\030\001 \001(\0162\036.imcodec.testee.v1" +
-      ".PayloadKind\022\014\n\004rest\030\002 \001(\t\"U\n\024PayloadToR" +
-      "estRequest\022,\n\004kind\030\001 \001(\0162\036.imcodec.teste" +
-      "e.v1.PayloadKind\022\017\n\007payload\030\002 \001(\014\"4\n\023Val" +
-      "idateRestRequest\022\014\n\004rest\030\001 \001(\t\022\017\n\007profil" +
-      "e\030\002 \001(\t\"\335\005\n\007Request\022\017\n\007case_id\030\001 \001(\t\022)\n\006" +
-      "limits\030\002 \001(\0132\031.imcodec.testee.v1.Limits\022" +
-      "A\n\016decode_payload\030\n \001(\0132\'.imcodec.testee" +
-      ".v1.DecodePayloadRequestH\000\022=\n\014decode_fra" +
-      "me\030\013 \001(\0132%.imcodec.testee.v1.DecodeFrame" +
-      "RequestH\000\022=\n\014encode_frame\030\014 \001(\0132%.imcode" +
-      "c.testee.v1.EncodeFrameRequestH\000\022?\n\rdeco" +
-      "de_stream\030\r \001(\0132&.imcodec.testee.v1.Deco" +
-      "deStreamRequestH\000\0226\n\010validate\030\016 \001(\0132\".im" +
-      "codec.testee.v1.ValidateRequestH\000\022B\n\017jso" +
-      "n_to_payload\030\017 \001(\0132\'.imcodec.testee.v1.J" +
-      "sonToPayloadRequestH\000\022B\n\017payload_to_json" +
-      "\030\020 \001(\0132\'.imcodec.testee.v1.PayloadToJson" +
-      "RequestH\000\022B\n\017rest_to_payload\030\024 \001(\0132\'.imc" +
-      "odec.testee.v1.RestToPayloadRequestH\000\022B\n" +
-      "\017payload_to_rest\030\025 \001(\0132\'.imcodec.testee." +
-      "v1.PayloadToRestRequestH\000\022?\n\rvalidate_re" +
-      "st\030\026 \001(\0132&.imcodec.testee.v1.ValidateRes" +
-      "tRequestH\000B\013\n\toperation\"5\n\007Failure\022\014\n\004co" +
-      "de\030\001 \001(\t\022\014\n\004path\030\002 \001(\t\022\016\n\006reason\030\003 \001(\t\"y" +
-      "\n\014DecodedFrame\022,\n\004kind\030\001 \001(\0162\036.imcodec.t" +
-      "estee.v1.PayloadKind\022\023\n\013compression\030\002 \001(" +
-      "\r\022\025\n\rdictionary_id\030\003 \001(\r\022\017\n\007payload\030\004 \001(" +
-      "\014\"\205\001\n\014StreamResult\022/\n\006frames\030\001 \003(\0132\037.imc" +
-      "odec.testee.v1.DecodedFrame\022+\n\007failure\030\002" +
-      " \001(\0132\032.imcodec.testee.v1.Failure\022\027\n\017inco" +
-      "mplete_tail\030\003 \001(\010\"V\n\007Finding\022\014\n\004code\030\001 \001" +
-      "(\t\022\014\n\004path\030\002 \001(\t\022\020\n\010severity\030\003 \001(\t\022\r\n\005li" +
-      "mit\030\004 \001(\003\022\016\n\006actual\030\005 \001(\003\"8\n\010Findings\022,\n" +
-      "\010findings\030\001 \003(\0132\032.imcodec.testee.v1.Find" +
-      "ing\"\317\002\n\010Response\022\021\n\007payload\030\001 \001(\014H\000\0220\n\005f" +
-      "rame\030\002 \001(\0132\037.imcodec.testee.v1.DecodedFr" +
-      "ameH\000\022\025\n\013frame_bytes\030\003 \001(\014H\000\0221\n\006stream\030\004" +
-      " \001(\0132\037.imcodec.testee.v1.StreamResultH\000\022" +
-      "/\n\010findings\030\005 \001(\0132\033.imcodec.testee.v1.Fi" +
-      "ndingsH\000\022\016\n\004json\030\006 \001(\tH\000\022\016\n\004rest\030\n \001(\tH\000" +
-      "\022-\n\007failure\030\007 \001(\0132\032.imcodec.testee.v1.Fa" +
-      "ilureH\000\022\021\n\007skipped\030\010 \001(\tH\000\022\027\n\rruntime_er" +
-      "ror\030\t \001(\tH\000B\010\n\006result*u\n\013PayloadKind\022\034\n\030" +
-      "PAYLOAD_KIND_UNSPECIFIED\020\000\022\030\n\024PAYLOAD_KI" +
-      "ND_MESSAGE\020\001\022\026\n\022PAYLOAD_KIND_BATCH\020\002\022\026\n\022" +
-      "PAYLOAD_KIND_EVENT\020\003b\006proto3"
+      ".v1.PayloadKind\022\014\n\004rest\030\002 \001(\t\"U\n\024Payload" +
+      "ToRestRequest\022,\n\004kind\030\001 \001(\0162\036.imcodec.te" +
+      "stee.v1.PayloadKind\022\017\n\007payload\030\002 \001(\014\"4\n\023" +
+      "ValidateRestRequest\022\014\n\004rest\030\001 \001(\t\022\017\n\007pro" +
+      "file\030\002 \001(\t\"\335\005\n\007Request\022\017\n\007case_id\030\001 \001(\t\022" +
+      ")\n\006limits\030\002 \001(\0132\031.imcodec.testee.v1.Limi" +
+      "ts\022A\n\016decode_payload\030\n \001(\0132\'.imcodec.tes" +
+      "tee.v1.DecodePayloadRequestH\000\022=\n\014decode_" +
+      "frame\030\013 \001(\0132%.imcodec.testee.v1.DecodeFr" +
+      "ameRequestH\000\022=\n\014encode_frame\030\014 \001(\0132%.imc" +
+      "odec.testee.v1.EncodeFrameRequestH\000\022?\n\rd" +
+      "ecode_stream\030\r \001(\0132&.imcodec.testee.v1.D" +
+      "ecodeStreamRequestH\000\0226\n\010validate\030\016 \001(\0132\"" +
+      ".imcodec.testee.v1.ValidateRequestH\000\022B\n\017" +
+      "json_to_payload\030\017 \001(\0132\'.imcodec.testee.v" +
+      "1.JsonToPayloadRequestH\000\022B\n\017payload_to_j" +
+      "son\030\020 \001(\0132\'.imcodec.testee.v1.PayloadToJ" +
+      "sonRequestH\000\022B\n\017rest_to_payload\030\024 \001(\0132\'." +
+      "imcodec.testee.v1.RestToPayloadRequestH\000" +
+      "\022B\n\017payload_to_rest\030\025 \001(\0132\'.imcodec.test" +
+      "ee.v1.PayloadToRestRequestH\000\022?\n\rvalidate" +
+      "_rest\030\026 \001(\0132&.imcodec.testee.v1.Validate" +
+      "RestRequestH\000B\013\n\toperation\"5\n\007Failure\022\014\n" +
+      "\004code\030\001 \001(\t\022\014\n\004path\030\002 \001(\t\022\016\n\006reason\030\003 \001(" +
+      "\t\"y\n\014DecodedFrame\022,\n\004kind\030\001 \001(\0162\036.imcode" +
+      "c.testee.v1.PayloadKind\022\023\n\013compression\030\002" +
+      " \001(\r\022\025\n\rdictionary_id\030\003 \001(\r\022\017\n\007payload\030\004" +
+      " \001(\014\"\205\001\n\014StreamResult\022/\n\006frames\030\001 \003(\0132\037." +
+      "imcodec.testee.v1.DecodedFrame\022+\n\007failur" +
+      "e\030\002 \001(\0132\032.imcodec.testee.v1.Failure\022\027\n\017i" +
+      "ncomplete_tail\030\003 \001(\010\"V\n\007Finding\022\014\n\004code\030" +
+      "\001 \001(\t\022\014\n\004path\030\002 \001(\t\022\020\n\010severity\030\003 \001(\t\022\r\n" +
+      "\005limit\030\004 \001(\003\022\016\n\006actual\030\005 \001(\003\"8\n\010Findings" +
+      "\022,\n\010findings\030\001 \003(\0132\032.imcodec.testee.v1.F" +
+      "inding\"\317\002\n\010Response\022\021\n\007payload\030\001 \001(\014H\000\0220" +
+      "\n\005frame\030\002 \001(\0132\037.imcodec.testee.v1.Decode" +
+      "dFrameH\000\022\025\n\013frame_bytes\030\003 \001(\014H\000\0221\n\006strea" +
+      "m\030\004 \001(\0132\037.imcodec.testee.v1.StreamResult" +
+      "H\000\022/\n\010findings\030\005 \001(\0132\033.imcodec.testee.v1" +
+      ".FindingsH\000\022\016\n\004json\030\006 \001(\tH\000\022\016\n\004rest\030\n \001(" +
+      "\tH\000\022-\n\007failure\030\007 \001(\0132\032.imcodec.testee.v1" +
+      ".FailureH\000\022\021\n\007skipped\030\010 \001(\tH\000\022\027\n\rruntime" +
+      "_error\030\t \001(\tH\000B\010\n\006result*u\n\013PayloadKind\022" +
+      "\034\n\030PAYLOAD_KIND_UNSPECIFIED\020\000\022\030\n\024PAYLOAD" +
+      "_KIND_MESSAGE\020\001\022\026\n\022PAYLOAD_KIND_BATCH\020\002\022" +
+      "\026\n\022PAYLOAD_KIND_EVENT\020\003b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
