@@ -134,9 +134,10 @@ public enum InputValidator {
         onFinding body: (ValidationReport.LocatedFinding) -> Void
     ) -> IMCodecError? {
         do throws(IMCodecError) {
-            // The document as a whole nests at most 1,000 deep; each value
-            // in it as deep as a decoder with `decodingLimits` reads.
-            try JSONDocument.read(bytes, limits: decodingLimits, maxNesting: 1_000) { (reader) throws(IMCodecError) in
+            // The document as a whole nests at most `JSONDocument.maxNesting`
+            // deep; each value in it as deep as a decoder with
+            // `decodingLimits` reads.
+            try JSONDocument.read(bytes, limits: decodingLimits, maxNesting: JSONDocument.maxNesting) { (reader) throws(IMCodecError) in
                 guard reader.kind() == .array else {
                     try validateValue(&reader, kind: kind, limits: limits, decodingLimits: decodingLimits) {
                         body(ValidationReport.LocatedFinding(finding: $0))

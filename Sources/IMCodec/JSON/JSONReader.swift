@@ -419,6 +419,11 @@ package enum JSONKind: Sendable {
 
 /// A JSON document, checked and ready to be read in place.
 package enum JSONDocument {
+    /// The deepest nesting of arrays and objects a document read without
+    /// decoding limits may reach, and the bound of a document whose values
+    /// are each checked against a decoder's own nesting bound.
+    package static let maxNesting = 1_000
+
     /// Checks `utf8` as a JSON document and calls `body` with a reader at
     /// its value.
     ///

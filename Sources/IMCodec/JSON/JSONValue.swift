@@ -55,7 +55,7 @@ extension JSONValue {
     ///   - maxNesting: The deepest nesting of arrays and objects accepted.
     /// - Throws: `json.syntax` for text that is not JSON, `json.depth` for
     ///   nesting past `maxNesting`.
-    package init(parsing utf8: some Collection<UInt8>, maxNesting: Int = 1_000) throws(IMCodecError) {
+    package init(parsing utf8: some Collection<UInt8>, maxNesting: Int = JSONDocument.maxNesting) throws(IMCodecError) {
         self = try JSONDocument.read(utf8, limits: nil, maxNesting: maxNesting) { reader in
             JSONValue(reading: &reader)
         }
