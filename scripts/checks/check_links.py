@@ -51,8 +51,8 @@ FuzzTesting/FailCases/NAME*         # the saved failures of a target
 FuzzTesting/FailCases/TARGET*       # the same
 FuzzTesting/FailCases/FuzzStream    # made when FuzzStream first saves a failing input
 testees/LANGUAGE/*                  # a testee's launcher and failure list, LANGUAGE being its language
-testees/a/testee                    Tests/IMCodecTests/ConformanceMatrixTests.swift
-testees/java/other                  Tests/IMCodecTests/ConformanceMatrixTests.swift
+testees/a/testee                    Tests/IMCodecConformanceTests/ConformanceMatrixTests.swift
+testees/java/other                  Tests/IMCodecConformanceTests/ConformanceMatrixTests.swift
 docs/api/MODULE.txt                 # one API list per module, MODULE being the module
 
 # Former paths, named as history by the migration notes.

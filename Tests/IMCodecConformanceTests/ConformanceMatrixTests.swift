@@ -1,5 +1,6 @@
 import Foundation
 import IMCodecConformance
+import IMCodecTestSupport
 import Testing
 
 /// Runs read back from JSON reports, the matrix of several runs, the HTML
