@@ -130,7 +130,7 @@ import Testing
                 of: #""meaning": "[^\n]*"#, options: .regularExpression, range: name.upperBound..<original.endIndex))
         try original.replacingCharacters(in: line, with: meaning + ",").write(
             toFile: list, atomically: true, encoding: .utf8)
-        #expect(try Self.python("generate_constraints.py", [scratch + "/out"], environment: environment) == 0)
+        #expect(try Self.python("codegen/generate_constraints.py", [scratch + "/out"], environment: environment) == 0)
         let swiftFile = "/Sources/IMCodecValidation/Generated/FindingCodes.swift"
         let expected = [
             "/docs/spec/error-and-finding-codes.md":
@@ -146,7 +146,8 @@ import Testing
         let entry = try #require(
             original.range(of: #"\{\s*"code": "limit.group.name-bytes"[^}]*\},\s*"#, options: .regularExpression))
         try original.replacingCharacters(in: entry, with: "").write(toFile: list, atomically: true, encoding: .utf8)
-        #expect(try Self.python("generate_constraints.py", [scratch + "/missing"], environment: environment) != 0)
+        #expect(
+            try Self.python("codegen/generate_constraints.py", [scratch + "/missing"], environment: environment) != 0)
         #expect(!FileManager.default.fileExists(atPath: scratch + "/missing" + swiftFile))
     }
 
