@@ -1,3 +1,4 @@
+import Foundation
 import IMCodec
 import IMCodecValidation
 
@@ -38,7 +39,10 @@ extension FuzzChecks {
     /// findings must be the same, in order, as the C validator's on the
     /// payload's canonical bytes (where protobuf-c can hold the value), a
     /// second validation must give the same findings, and a binary input
-    /// the C reference accepts must be one our decoder accepts.
+    /// the C reference accepts must be one our decoder accepts. The input
+    /// as `imcodec validate` reads a file (the JSON document, or the payload
+    /// in a frame) must give the same findings through ``InputValidator``,
+    /// and its report must print as JSON that parses.
     public static func validation(_ input: [UInt8]) -> String? {
         guard let (kind, json, body) = validationInput(input) else { return nil }
         let payload: FramePayload
@@ -50,15 +54,48 @@ extension FuzzChecks {
             }
             return nil
         }
-        for limits in [ValidationLimits.sdkGuide, .current] {
+        let bytes = payload.serializedBytes()
+        for (name, limits) in [("sdk-guide", ValidationLimits.sdkGuide), ("current", .current)] {
             let findings = Validator.validate(payload, limits: limits)
             if findings != Validator.validate(payload, limits: limits) {
                 return "validating the same \(kind) twice gives different findings"
             }
-            if findings.contains(where: { $0.severity != $0.code.severity }) {
-                return "a finding's severity is not its code's"
+            if findings.contains(where: { $0.severity != $0.code.severity || $0.description.isEmpty }) {
+                return "a finding's severity is not its code's, or it has no description"
+            }
+            if let difference = inputValidatorDifference(payload, json ? Array(body) : nil, name, limits, findings) {
+                return difference
             }
         }
-        return validatorDifference(payload, payload.serializedBytes())
+        return validatorDifference(payload, bytes)
+    }
+
+    /// ``InputValidator`` on the file `imcodec validate` would read for
+    /// `payload`: its JSON document (`json`), or else the payload framed.
+    static func inputValidatorDifference(
+        _ payload: FramePayload, _ json: [UInt8]?, _ profile: String, _ limits: ValidationLimits,
+        _ findings: [ValidationFinding]
+    ) -> String? {
+        let file: [UInt8]
+        if let json {
+            // The CLI reads a file as JSON when it starts with `{`, `[` or
+            // JSON whitespace; a bare `null` or a byte order mark is read
+            // otherwise, as it documents.
+            guard let first = json.first, Array("{ \t\r\n".utf8).contains(first) else { return nil }
+            file = json
+        } else {
+            guard let frame = try? FrameEncoder().encode(payload) else {
+                return "the default encoder refuses a payload the decoder accepted"
+            }
+            file = frame
+        }
+        let report = InputValidator.validate(file, format: .jsonOrFrames(kind: payload.kind), limits: limits)
+        if let failure = report.failure { return "imcodec validate fails on it with \(failure.code)" }
+        if report.findings.map(\.finding) != findings { return "imcodec validate reports other findings" }
+        let text = ValidationReport.json([report], profile: profile)
+        guard (try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil else {
+            return "the JSON report does not parse"
+        }
+        return nil
     }
 }
