@@ -1,19 +1,31 @@
 // swift-tools-version:6.2
-// 6.2, not 6.1 (which package traits need): the library reads strings through
-// `UTF8Span` and marks that call with the `unsafe` keyword, both new in Swift
-// 6.2; on Apple platforms `UTF8Span` needs the 26 releases (README: "Use it in
-// your package").
+// 6.2, not 6.1 (which package traits need): where the standard library has
+// them, the library reads strings through `UTF8Span` and `String(copying:)`,
+// declared only by the Swift 6.2 standard library, and marks that call with
+// the `unsafe` keyword, new in Swift 6.2: an older compiler cannot compile
+// that file, even for a platform where only the portable path runs.
+//
+// The platforms are the lowest releases the code can honestly declare: newer
+// APIs (UTF8Span, the 26 releases; next(isolation:), the 2024 releases) sit
+// behind availability checks with a portable path beside them, which the
+// tests run on Linux too (README: "Apple platforms";
+// Sources/IMCodec/Binary/PortablePaths.swift).
 import Foundation
 import PackageDescription
 
 let package = Package(
     name: "imcodec",
-    platforms: [.macOS(.v26), .iOS(.v26), .tvOS(.v26), .watchOS(.v26), .visionOS(.v26)],
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         // What users depend on. The codec (IMCodec), the Tencent REST form
         // (IMCodecREST) and the validator (IMCodecValidation): one line in a
         // package's dependencies.
         .library(name: "IMCodec", targets: ["IMCodec", "IMCodecREST", "IMCodecValidation"]),
+        // Foundation's `Data` in and out of the frame and payload APIs, and as
+        // the chunks of an asynchronous stream: a product of its own, so that
+        // a package that does not name it links no Foundation through imcodec
+        // (README: "Foundation").
+        .library(name: "IMCodecFoundation", targets: ["IMCodecFoundation"]),
         // The testee protocol, for a Swift program another runner checks.
         .library(name: "IMCodecTestee", targets: ["IMCodecTestee"]),
         // The conformance runner, for running the vectors from a program.
@@ -40,7 +52,7 @@ let package = Package(
         // naming this trait never fetches or builds swift-nio (Sources/IMCodecNIO/IMCodecNIO.docc/Servers.md).
         .trait(
             name: "SwiftNIO",
-            description: "Builds IMCodecNIO: SwiftNIO decoders and encoders for frames, on swift-nio."
+            description: "Builds IMCodecNIO: SwiftNIO handlers for frames over TCP and WebSocket, on swift-nio."
         ),
         // zstd frames (compression 2) through the system libzstd; on by
         // default. A package that depends on imcodec with `traits: []`
@@ -119,6 +131,10 @@ let package = Package(
         // --explicit-target-dependency-import-check=error refuses an import of
         // a target that is not a declared dependency).
         .target(name: "IMCodecREST", dependencies: ["IMCodec"]),
+        // The only library module that imports Foundation (or, where it is
+        // split, FoundationEssentials); scripts/checks/check_layers.py checks
+        // that no other does.
+        .target(name: "IMCodecFoundation", dependencies: ["IMCodec"]),
         .target(name: "IMCodecValidation", dependencies: ["IMCodec", "IMCodecREST"]),
         .target(name: "IMCodecTestee", dependencies: ["IMCodec"]),
         // Compiled empty unless the SwiftNIO trait is on: its sources are
@@ -128,6 +144,9 @@ let package = Package(
             dependencies: [
                 "IMCodec",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["SwiftNIO"])),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: ["SwiftNIO"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["SwiftNIO"])),
+                .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["SwiftNIO"])),
             ]
         ),
         .target(
@@ -190,6 +209,8 @@ let package = Package(
         // the swift-protobuf oracle and the C reference. IMCodecTestSupport
         // holds what more than one of them uses.
         .testTarget(name: "IMCodecTests", dependencies: ["IMCodec", "IMCodecTraffic", "IMCodecTestSupport"]),
+        .testTarget(
+            name: "IMCodecFoundationTests", dependencies: ["IMCodec", "IMCodecFoundation", "IMCodecTestSupport"]),
         .testTarget(name: "IMCodecRESTTests", dependencies: ["IMCodec", "IMCodecREST", "IMCodecTestSupport"]),
         .testTarget(
             name: "IMCodecValidationTests",

@@ -13,7 +13,7 @@ let package = Package(
     ],
     targets: [
         // The peers written in C: protobuf-c straight, the C reference's
-        // frame pipeline, and zlib used the naive way.
+        // frame pipeline, zlib used the naive way and libzstd alone.
         .target(
             name: "CBenchmarkPeers",
             dependencies: [.product(name: "_IMCodecTestSupport", package: "imcodec")],
@@ -22,7 +22,7 @@ let package = Package(
                 // pipeline's own steps, which its public API does not expose.
                 .unsafeFlags(["-I\(Context.packageDirectory)/../Sources/IMCodecReference"])
             ],
-            linkerSettings: [.linkedLibrary("protobuf-c"), .linkedLibrary("z")]
+            linkerSettings: [.linkedLibrary("protobuf-c"), .linkedLibrary("z"), .linkedLibrary("zstd")]
         ),
         // The prepared corpus and the peers behind one Swift interface.
         .target(

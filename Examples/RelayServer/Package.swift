@@ -1,14 +1,15 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// A relay server on IMCodecNIO, and the integration's tests over loopback
-// sockets. It depends on imcodec as a server would, with the SwiftNIO trait
-// on; the root package's own `swift build` and `swift test` never build NIO.
-// From the repository root:
+// A relay server on IMCodecNIO (TCP and WebSocket, with a chat page), and the
+// integration's tests over loopback sockets. It depends on imcodec as a
+// server would, with the SwiftNIO trait on; the root package's own
+// `swift build` and `swift test` never build NIO. From the repository root:
 //
 //     swift build --package-path Examples/RelayServer --scratch-path .build-nio
 //     swift test --package-path Examples/RelayServer --scratch-path .build-nio
 //     scripts/bench/relay_load.sh
+//     scripts/bench/relay_soak.sh
 let package = Package(
     name: "imcodec-relay-example",
     products: [
@@ -19,9 +20,14 @@ let package = Package(
         .package(name: "imcodec", path: "../..", traits: ["SwiftNIO"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
-        // Groups, validation and fan-out: everything but the command line.
+        // Groups, validation, fan-out, the connection guards and the chat
+        // page's files: everything but the command line.
         .target(
             name: "RelayServer",
             dependencies: [
@@ -29,6 +35,12 @@ let package = Package(
                 .product(name: "IMCodecNIO", package: "imcodec"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
@@ -36,18 +48,27 @@ let package = Package(
             dependencies: [
                 "RelayServer",
                 .product(name: "IMCodec", package: "imcodec"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
-        // The load generator: clients in one process, over 127.0.0.1 only.
+        // The load generator, the soak run and the fan-out measurement:
+        // clients in one process, over 127.0.0.1 only.
         .executableTarget(
             name: "imcodec-relay-load",
             dependencies: [
+                "RelayServer",
                 .product(name: "IMCodec", package: "imcodec"),
                 .product(name: "IMCodecNIO", package: "imcodec"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -60,6 +81,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ]
         ),
     ]

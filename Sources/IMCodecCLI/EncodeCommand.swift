@@ -117,28 +117,84 @@ struct EncodeCommand: ParsableCommand {
         do throws(IMCodecError) {
             let payload: FramePayload
             switch from {
+            case .json where kind == .batch:
+                try encodeBatch(document, limits: limits, with: encoder, appendingTo: &frames)
+                return
             case .json:
                 payload = try FramePayload(kind: kind.frameKind, jsonUTF8: document, limits: limits)
                 if !noValidate { try Validator.check(payload, limits: profile.limits) }
             case .restapi:
-                let imported = try RESTCodec.importPayload(document, limits: limits)
+                // The REST rules are checked before the import, so that the
+                // value the validator reads is released before the import
+                // reads its own; an import error is still reported first.
+                let refusal =
+                    noValidate
+                    ? nil
+                    : RESTValidator.validate(document, limits: profile.limits).first(where: { $0.severity == .error })
+                // A message list's messages are encoded into the batch's
+                // payload as they are read (see `encodeBatch`).
+                var batchPayload: [UInt8] = []
+                let imported = try RESTCodec.importPayload(document, limits: limits) { message, _ in
+                    Self.appendBatchEntry(message, to: &batchPayload)
+                }
                 if !imported.skippedKeys.isEmpty {
                     note(
                         "not part of the message, not encoded: \(imported.skippedKeys.map(\.description).joined(separator: ", "))",
                         context: context)
                 }
-                payload = imported.value
-                if !noValidate {
-                    let findings = RESTValidator.validate(document, limits: profile.limits)
-                    if let first = findings.first(where: { $0.severity == .error }) {
-                        throw IMCodecError(validationFailure: first)
-                    }
+                if let refusal { throw IMCodecError(validationFailure: refusal) }
+                guard let message = imported.value else {
+                    _ = try encoder.encodeFrame(payload: batchPayload, kind: .batch, appendingTo: &frames)
+                    return
                 }
+                payload = .message(message)
             }
             try encoder.encode(payload, appendingTo: &frames)
         } catch {
             throw report(error, context: context)
         }
+    }
+
+    /// Reads, validates and frames a batch one message at a time: each is
+    /// validated and encoded into the batch's payload as soon as it is read,
+    /// so that the batch is never held whole beside its document.
+    ///
+    /// What is refused, and in which order, is what reading the whole batch
+    /// and then validating and framing it refuses: an error in the JSON
+    /// anywhere, then the first error finding in message order, then what
+    /// the frame's reader would refuse. The messages come from JSON read
+    /// with `limits`, which refuses every depth and count a reader with
+    /// `limits` refuses (as REST import does), so their payload is framed as
+    /// it is (`FrameEncoder.encodeFrame(payload:kind:appendingTo:)`).
+    private func encodeBatch(
+        _ document: [UInt8], limits: DecodingLimits, with encoder: FrameEncoder, appendingTo frames: inout [UInt8]
+    ) throws(IMCodecError) {
+        var payload: [UInt8] = []
+        var failure: IMCodecError?
+        try MessageBatch.readMessages(jsonUTF8: document, limits: limits) { message, index in
+            guard failure == nil else { return }
+            if !noValidate,
+                var finding = Validator.validate(message, limits: profile.limits).first(where: {
+                    $0.severity == .error
+                })
+            {
+                finding.path.prepend(FieldPath([.field("messages"), .index(index)]))
+                failure = IMCodecError(validationFailure: finding)
+                return
+            }
+            Self.appendBatchEntry(message, to: &payload)
+        }
+        if let failure { throw failure }
+        _ = try encoder.encodeFrame(payload: payload, kind: .batch, appendingTo: &frames)
+    }
+
+    /// Appends `message` to the payload of a batch as its next `messages`
+    /// entry: the canonical encoding of a batch is its messages' entries in
+    /// order.
+    private static func appendBatchEntry(_ message: borrowing Message, to payload: inout [UInt8]) {
+        payload.append(contentsOf: MessageBatch._messagesKey)
+        payload.appendVarint(UInt64(message.serializedSize))
+        message.serialize(appendingTo: &payload)
     }
 
     private static func isJSONWhitespace(_ byte: UInt8) -> Bool {

@@ -49,11 +49,10 @@ struct InputOptions: ParsableArguments {
         ).reported()
     }
 
-    /// Reads the whole input.
+    /// Reads the whole input into one array, sized once from the file's
+    /// size when it has one.
     func readAll() throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        try forEachChunk { bytes += $0 }
-        return bytes
+        try readAll(atMost: .max)
     }
 
     /// Reads the whole input, refusing one longer than `limit` bytes as soon

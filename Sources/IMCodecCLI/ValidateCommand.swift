@@ -77,26 +77,70 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let limits = profile.limits
-        let reports = files.map { check(file: $0, limits: limits) }
-        switch format {
-        case .text: printText(reports)
-        case .json: print(ValidationReport.json(reports, profile: profile.name))
+        // Findings are printed as they are found, never held: an input can
+        // have many more findings than bytes.
+        var counts = (errors: 0, warnings: 0, unreadable: 0, withFindings: false)
+        func count(_ finding: ValidationFinding) {
+            switch finding.severity {
+            case .error: counts.errors += 1
+            case .warning: counts.warnings += 1
+            }
+            counts.withFindings = true
         }
-        if reports.contains(where: { $0.failure != nil }) {
+        switch format {
+        case .text:
+            var output = StandardOutput()
+            for file in files {
+                let report = check(file: file, limits: limits) { located in
+                    count(located.finding)
+                    output.print(Self.line(located, in: file))
+                }
+                output.flush()
+                if let failure = report.failure {
+                    counts.unreadable += 1
+                    let place = report.failedFrame.map { "\(report.name) frame \($0)" } ?? report.name
+                    _ = IMCodecCLI.report(failure, context: place)
+                }
+            }
+            output.print(
+                Self.summary(files: files.count, counts.errors, counts.warnings, unreadable: counts.unreadable))
+            output.flush()
+        case .json:
+            var output = StandardOutput()
+            var document = ValidationReport.JSONDocumentWriter(profile: profile.name)
+            for file in files {
+                document.beginFile(file)
+                let report = check(file: file, limits: limits) { located in
+                    count(located.finding)
+                    document.finding(located)
+                    output.write(document.take())
+                }
+                if report.failure != nil { counts.unreadable += 1 }
+                document.endFile(report)
+            }
+            document.finish()
+            output.write(document.take())
+            output.print("")
+            output.flush()
+        }
+        if counts.unreadable > 0 {
             throw ExitCode(2)
         }
-        if reports.contains(where: { strict ? !$0.findings.isEmpty : $0.errorCount > 0 }) {
+        if strict ? counts.withFindings : counts.errors > 0 {
             throw ExitCode(1)
         }
     }
 
     // MARK: Reading
 
-    /// Reads one file and validates it with the library's ``InputValidator``.
+    /// Reads one file and validates it with the library's ``InputValidator``,
+    /// handing each finding to `body` as soon as it is found.
     ///
     /// A file that is missing, a directory, unreadable or empty is a
     /// report with the command's `input.*` failure.
-    func check(file: String, limits: ValidationLimits) -> ValidationReport {
+    func check(
+        file: String, limits: ValidationLimits, onFinding body: (ValidationReport.LocatedFinding) -> Void
+    ) -> ValidationReport {
         var isDirectory: ObjCBool = false
         if file != "-" && !FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory) {
             return ValidationReport(
@@ -115,47 +159,94 @@ struct ValidateCommand: ParsableCommand {
                 name: file, failure: IMCodecError(.inputEmpty, reason: "\(displayName(file)) is empty"))
         }
         let format: InputValidator.Format = from == .restapi ? .restAPI : .jsonOrFrames(kind: kind.frameKind)
-        return InputValidator.validate(bytes, named: file, format: format, limits: limits)
+        return InputValidator.validate(bytes, named: file, format: format, limits: limits, onFinding: body)
     }
 
-    /// The file's bytes, or `nil` when it cannot be read.
+    /// The file's bytes, or `nil` when it cannot be read: read into one
+    /// array, sized once from the file's size, so the input is held once
+    /// (through `Data` it was held twice while it was copied).
     static func read(_ file: String) -> [UInt8]? {
+        let handle: FileHandle
         if file == "-" {
-            return [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+            handle = .standardInput
+        } else {
+            guard let opened = FileHandle(forReadingAtPath: file) else { return nil }
+            handle = opened
         }
-        return FileManager.default.contents(atPath: file).map { [UInt8]($0) }
+        var bytes: [UInt8] = []
+        if file != "-", let size = try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int {
+            bytes.reserveCapacity(size)
+        }
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { readSome(handle.fileDescriptor, into: $0) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return count == 0 ? bytes : nil }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
     }
 
     // MARK: Printing
 
-    /// One line per finding, `<file>[#frame]: <severity> <code> at <path>: <reason>`,
-    /// failures on standard error, then a summary.
-    func printText(_ reports: [ValidationReport]) {
-        for fileReport in reports {
-            for located in fileReport.findings {
-                let finding = located.finding
-                let place = located.frame.map { "\(fileReport.name)#\($0)" } ?? fileReport.name
-                var line = "\(place): \(finding.severity) \(finding.code)"
-                line += " at \(finding.path.isEmpty ? "(root)" : finding.path.description): \(finding.reason)"
-                switch (finding.limit, finding.actual) {
-                case (let limit?, let actual?): line += " (limit \(limit), actual \(actual))"
-                case (let limit?, nil): line += " (limit \(limit))"
-                case (nil, let actual?): line += " (actual \(actual))"
-                case (nil, nil): break
-                }
-                print(line)
-            }
-            if let failure = fileReport.failure {
-                let place = fileReport.failedFrame.map { "\(fileReport.name) frame \($0)" } ?? fileReport.name
-                _ = report(failure, context: place)
-            }
+    /// The line of one finding, `<file>[#frame]: <severity> <code> at <path>: <reason>`.
+    static func line(_ located: ValidationReport.LocatedFinding, in file: String) -> String {
+        let finding = located.finding
+        let place = located.frame.map { "\(file)#\($0)" } ?? file
+        var line = "\(place): \(finding.severity) \(finding.code)"
+        line += " at \(finding.path.isEmpty ? "(root)" : finding.path.description): \(finding.reason)"
+        switch (finding.limit, finding.actual) {
+        case (let limit?, let actual?): line += " (limit \(limit), actual \(actual))"
+        case (let limit?, nil): line += " (limit \(limit))"
+        case (nil, let actual?): line += " (actual \(actual))"
+        case (nil, nil): break
         }
-        let errors = reports.reduce(0) { $0 + $1.errorCount }
-        let warnings = reports.reduce(0) { $0 + $1.warningCount }
-        let unreadable = reports.count(where: { $0.failure != nil })
-        var summary = "\(reports.count) file\(reports.count == 1 ? "" : "s"): \(errors) error"
+        return line
+    }
+
+    /// The last line of the text format: the files, errors, warnings and unreadable files.
+    static func summary(files: Int, _ errors: Int, _ warnings: Int, unreadable: Int) -> String {
+        var summary = "\(files) file\(files == 1 ? "" : "s"): \(errors) error"
         summary += "\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
         if unreadable > 0 { summary += ", \(unreadable) unreadable" }
-        print(summary)
+        return summary
     }
+}
+
+/// Standard output, written in blocks of 64 KiB: the validate command
+/// writes all it prints through one of these, so its lines keep their order.
+struct StandardOutput {
+    private var buffer: [UInt8] = []
+
+    /// Writes `bytes`, or keeps them until a block is full.
+    mutating func write(_ bytes: [UInt8]) {
+        buffer += bytes
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes a line.
+    mutating func print(_ line: String) {
+        write(Array((line + "\n").utf8))
+    }
+
+    /// Writes out what is kept.
+    mutating func flush() {
+        var written = 0
+        while written < buffer.count {
+            let count = buffer[written...].withUnsafeBytes { writeSome(1, $0) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            written += count
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Writes what `write(2)` takes of `buffer`: the count, or -1.
+private func writeSome(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer) -> Int {
+    write(descriptor, buffer.baseAddress, buffer.count)
+}
+
+/// Reads what `read(2)` gives into `buffer`: the count, 0 at the end, or -1.
+private func readSome(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    read(descriptor, buffer.baseAddress, buffer.count)
 }

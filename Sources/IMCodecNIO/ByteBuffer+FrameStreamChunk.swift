@@ -55,19 +55,16 @@
         }
 
         /// Adds the decoder and encoder of checked but undecoded frames: after
-        /// them the channel reads and writes `Frame`s.
+        /// them the channel reads and writes `Frame`s, and a frame written is
+        /// forwarded unchanged, as the bytes it was read from.
         ///
-        /// - Parameters:
-        ///   - limits: The limits every inbound frame is checked against.
-        ///   - policy: When and how outbound payloads are compressed.
+        /// - Parameter limits: The limits every inbound frame is checked
+        ///   against, and outbound frames are written for.
         /// - Throws: What adding a handler throws, such as when the channel has
         ///   closed.
-        public func addIMCodecFrameHandlers(
-            limits: DecodingLimits = .default,
-            policy: CompressionPolicy = .default
-        ) throws {
+        public func addIMCodecFrameHandlers(limits: DecodingLimits = .default) throws {
             try addHandler(ByteToMessageHandler(IMCodecFrameDecoder(limits: limits)))
-            try addHandler(MessageToByteHandler(IMCodecFrameEncoder(policy: policy, limits: limits)))
+            try addHandler(MessageToByteHandler(IMCodecFrameEncoder(limits: limits)))
         }
     }
 #endif

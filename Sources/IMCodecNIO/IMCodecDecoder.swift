@@ -38,22 +38,40 @@
     /// A `FrameReader` does the reading, so frames split across reads in any
     /// way are put together, every frame is checked against the ``limits``
     /// before its bytes are kept, and the bytes held per connection never
-    /// exceed one read plus the largest frame the limits allow. The first
-    /// malformed frame fires its `IMCodecError` (`frame.*`, `limit.*`) down
-    /// the pipeline through `errorCaught` and closes the channel; what came
-    /// before it has been passed on. A stream that ends inside a frame fires
-    /// `frame.truncated` and closes.
+    /// exceed one read plus the largest frame the limits allow
+    /// (`DecodingLimits.maxFrameBytes`, 4 MiB by default: a frame whose
+    /// header declares more fails with `limit.frame-size` before any of its
+    /// body is kept). The first malformed frame fires its `IMCodecError`
+    /// (`frame.*`, `limit.*`) down the pipeline through `errorCaught` and
+    /// closes the channel; what came before it has been passed on. A stream
+    /// that ends inside a frame fires `frame.truncated` and closes.
+    ///
+    /// Two guards for a server facing peers it does not trust, each failing
+    /// the connection alone with an ``IMCodecConnectionError`` fired the same
+    /// way before the channel closes:
+    /// - **Partial-frame timeout** (30 seconds by default): a frame must be
+    ///   complete within this time of its first byte arriving, or the
+    ///   connection fails with
+    ///   ``IMCodecConnectionError/Code/partialFrameTimeout``. Half a frame
+    ///   followed by silence, or a frame trickled in a byte at a time,
+    ///   cannot hold a connection and its buffer open. `nil` turns it off.
+    /// - **A buffer budget shared across connections** (none by default):
+    ///   with an ``IMCodecBufferBudget``, the declared length of the frame a
+    ///   connection is putting together is reserved in it once the frame's
+    ///   header is in; a reservation past its capacity fails the connection
+    ///   with ``IMCodecConnectionError/Code/bufferLimit``.
     public struct IMCodecDecoder<InboundOut>: ByteToMessageDecoder {
-        private let reader: FrameReader
-        private let output: FrameReaderOutput<InboundOut>
-        private var hasFailed = false
+        private let intake: FrameIntake<InboundOut>
 
         /// The limits every frame (and payload) is checked against.
-        public var limits: DecodingLimits { reader.limits }
+        public var limits: DecodingLimits { intake.reader.limits }
 
-        private init(limits: DecodingLimits, output: FrameReaderOutput<InboundOut>) {
-            reader = FrameReader(limits: limits)
-            self.output = output
+        private init(
+            limits: DecodingLimits, output: FrameReaderOutput<InboundOut>, partialFrameTimeout: TimeAmount?,
+            budget: IMCodecBufferBudget?
+        ) {
+            intake = FrameIntake(
+                limits: limits, output: output, partialFrameTimeout: partialFrameTimeout, budget: budget)
         }
 
         /// Reads every frame the buffered bytes complete and passes each on.
@@ -81,7 +99,16 @@
             seenEOF: Bool
         ) -> DecodingState {
             read(context: context, buffer: &buffer, atEndOfStream: true)
+            intake.guarding.close()
             return .needMoreData
+        }
+
+        /// Stops the partial-frame timer and gives back the budget's
+        /// reservation when the decoder leaves the pipeline.
+        ///
+        /// - Parameter context: The handler's context.
+        public mutating func decoderRemoved(context: ChannelHandlerContext) {
+            intake.guarding.close()
         }
 
         /// Hands every readable byte to the reader at once, so the handler's
@@ -91,46 +118,63 @@
         /// down the pipeline and closes the channel; bytes that arrive after
         /// it are dropped.
         private mutating func read(context: ChannelHandlerContext, buffer: inout ByteBuffer, atEndOfStream: Bool) {
-            guard !hasFailed else {
+            let intake = self.intake
+            guard !intake.guarding.hasFailed else {
                 buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
                 return
             }
-            if buffer.readableBytes > 0 {
-                buffer.readWithUnsafeReadableBytes { bytes in
-                    reader.append(bytes)
-                    return bytes.count
-                }
-            }
-            do throws(IMCodecError) {
-                while let element = try output.next(reader) {
-                    context.fireChannelRead(NIOAny(element))
-                }
+            do {
+                try intake.read(&buffer) { context.fireChannelRead(NIOAny($0)) }
                 if atEndOfStream {
-                    try reader.finish()
+                    try intake.reader.finish()
+                } else {
+                    intake.guarding.time(pending: !intake.reader.isAtFrameBoundary, on: context.eventLoop) {
+                        let error = intake.guarding.timeoutError(holding: intake.reader.reservedByteCount)
+                        Self.fail(intake, context: context, error: error)
+                    }
                 }
             } catch {
-                hasFailed = true
-                context.fireErrorCaught(error)
-                context.close(promise: nil)
+                Self.fail(intake, context: context, error: error)
             }
+        }
+
+        private static func fail(_ intake: FrameIntake<InboundOut>, context: ChannelHandlerContext, error: Error) {
+            guard !intake.guarding.hasFailed else { return }
+            intake.guarding.fail()
+            context.fireErrorCaught(error)
+            context.close(promise: nil)
         }
     }
 
     extension IMCodecDecoder where InboundOut == Frame {
         /// Creates a decoder of frames for one channel.
         ///
-        /// - Parameter limits: The limits to check every frame against.
-        public init(limits: DecodingLimits = .default) {
-            self.init(limits: limits, output: .frames)
+        /// - Parameters:
+        ///   - limits: The limits to check every frame against.
+        ///   - partialFrameTimeout: How long a frame may take to arrive whole,
+        ///     from its first byte; `nil` for no limit.
+        ///   - budget: The buffer budget shared with other connections, if any.
+        public init(
+            limits: DecodingLimits = .default, partialFrameTimeout: TimeAmount? = .seconds(30),
+            budget: IMCodecBufferBudget? = nil
+        ) {
+            self.init(limits: limits, output: .frames, partialFrameTimeout: partialFrameTimeout, budget: budget)
         }
     }
 
     extension IMCodecDecoder where InboundOut == FramePayload {
         /// Creates a decoder of payloads for one channel.
         ///
-        /// - Parameter limits: The limits to check every frame and payload against.
-        public init(limits: DecodingLimits = .default) {
-            self.init(limits: limits, output: .payloads)
+        /// - Parameters:
+        ///   - limits: The limits to check every frame and payload against.
+        ///   - partialFrameTimeout: How long a frame may take to arrive whole,
+        ///     from its first byte; `nil` for no limit.
+        ///   - budget: The buffer budget shared with other connections, if any.
+        public init(
+            limits: DecodingLimits = .default, partialFrameTimeout: TimeAmount? = .seconds(30),
+            budget: IMCodecBufferBudget? = nil
+        ) {
+            self.init(limits: limits, output: .payloads, partialFrameTimeout: partialFrameTimeout, budget: budget)
         }
     }
 

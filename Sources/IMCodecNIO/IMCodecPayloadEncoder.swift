@@ -51,57 +51,6 @@
     @available(*, unavailable, message: "an encoder owns a zlib stream; use one per channel")
     extension IMCodecPayloadEncoder: Sendable {}
 
-    /// Writes frames read elsewhere (by ``IMCodecFrameDecoder``) to a channel,
-    /// framing each payload again under a `CompressionPolicy`: how a relay
-    /// forwards checked frames without decoding their payloads.
-    ///
-    /// ```swift
-    /// try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(IMCodecFrameEncoder()))
-    /// channel.writeAndFlush(frame, promise: nil)
-    /// ```
-    ///
-    /// One encoder keeps one zlib stream: create one per channel.
-    public final class IMCodecFrameEncoder: MessageToByteEncoder {
-        /// The frame to forward.
-        public typealias OutboundIn = Frame
-
-        private var frames: FrameWriting
-
-        /// When and how payloads are compressed.
-        public var policy: CompressionPolicy { frames.encoder.policy }
-
-        /// Creates an encoder for one channel.
-        ///
-        /// - Parameters:
-        ///   - policy: When and how to compress.
-        ///   - limits: The decoding limits of the peer's reader; no frame it
-        ///     would refuse is written.
-        public init(policy: CompressionPolicy = .default, limits: DecodingLimits = .default) {
-            frames = FrameWriting(policy: policy, limits: limits)
-        }
-
-        /// Frames one frame's payload again.
-        ///
-        /// - Parameters:
-        ///   - data: The frame.
-        ///   - out: Where the frame is written.
-        /// - Throws: `limit.frame-size` when the peer's reader would refuse
-        ///   even the stored frame; nothing is written.
-        public func encode(data: Frame, out: inout ByteBuffer) throws {
-            try frames.write(into: &out) { encoder, bytes throws(IMCodecError) in
-                // The payload is read in place, not copied.
-                _ = try data.payload.withUnsafeBytes { payload in
-                    Result { () throws(IMCodecError) in
-                        try encoder.encodeFrame(payload: payload, kind: data.header.kind, appendingTo: &bytes)
-                    }
-                }.get()
-            }
-        }
-    }
-
-    @available(*, unavailable, message: "an encoder owns a zlib stream; use one per channel")
-    extension IMCodecFrameEncoder: Sendable {}
-
     /// One frame encoder and the array it encodes into before the bytes go to
     /// the channel's buffer.
     struct FrameWriting {

@@ -28,7 +28,7 @@ public enum RESTCodec {
         limits: DecodingLimits = .default
     ) throws(IMCodecError) -> RESTImport<Message> {
         let reader = RESTReader(limits: limits, keep: 1)
-        let message = reader.message(document: try parse(utf8, limits: limits))
+        let message = try RESTReader.withDocument(utf8, limits: limits) { reader.message(document: &$0) }
         return try result(message, reader)
     }
 
@@ -45,7 +45,7 @@ public enum RESTCodec {
         limits: DecodingLimits = .default
     ) throws(IMCodecError) -> RESTImport<MessageBatch> {
         let reader = RESTReader(limits: limits, keep: 1)
-        let batch = reader.batch(document: try parse(utf8, limits: limits))
+        let batch = try RESTReader.withDocument(utf8, limits: limits) { reader.batch(document: &$0) }
         return try result(batch, reader)
     }
 
@@ -61,12 +61,43 @@ public enum RESTCodec {
         _ utf8: some Collection<UInt8>,
         limits: DecodingLimits = .default
     ) throws(IMCodecError) -> RESTImport<FramePayload> {
-        let root = try parse(utf8, limits: limits)
         let reader = RESTReader(limits: limits, keep: 1)
-        if case .object(let members) = root, reader.isMessageList(members) {
-            return try result(.batch(reader.batch(document: root)), reader)
+        let payload = try RESTReader.withDocument(utf8, limits: limits) { (document) -> FramePayload in
+            if document.kind() == .object, reader.isMessageList(document) {
+                return .batch(reader.batch(document: &document))
+            }
+            return .message(reader.message(document: &document))
         }
-        return try result(.message(reader.message(document: root)), reader)
+        return try result(payload, reader)
+    }
+
+    /// Reads any REST document as ``importPayload(_:limits:)`` does, with the
+    /// same problems in the same order, handing the messages of a message
+    /// list to `body` one by one as they are read instead of collecting
+    /// them, so that a list is never held whole.
+    ///
+    /// `body` may see messages of a document that then fails: the first
+    /// problem is thrown once the whole document is read.
+    ///
+    /// - Parameters:
+    ///   - utf8: The document's UTF-8 text.
+    ///   - limits: Bounds on elements, arrays, batch size and relay nesting.
+    ///   - body: Called with each message of a message list and its index.
+    /// - Returns: The message of a message document, `nil` for a message
+    ///   list; and the envelope keys skipped.
+    /// - Throws: The first problem in document order.
+    package static func importPayload(
+        _ utf8: some Collection<UInt8>, limits: DecodingLimits, eachListMessage body: (Message, Int) -> Void
+    ) throws(IMCodecError) -> RESTImport<Message?> {
+        let reader = RESTReader(limits: limits, keep: 1)
+        let message = try RESTReader.withDocument(utf8, limits: limits) { (document) -> Message? in
+            if document.kind() == .object, reader.isMessageList(document) {
+                _ = reader.batch(document: &document, each: body)
+                return nil
+            }
+            return reader.message(document: &document)
+        }
+        return try result(message, reader)
     }
 
     /// Writes a message as a canonical REST document: a bare `MsgBody` array
@@ -108,11 +139,6 @@ public enum RESTCodec {
         case .batch(let batch): try export(batch)
         case .event: throw IMCodecError(.restUnrepresentable, reason: "events have no REST form")
         }
-    }
-
-    package static func parse(_ utf8: some Collection<UInt8>, limits: DecodingLimits) throws(IMCodecError) -> JSONValue
-    {
-        try JSONValue(parsing: utf8, limits: limits, maxNesting: RESTReader.maxNesting(for: limits))
     }
 
     private static func result<Value>(_ value: Value, _ reader: RESTReader) throws(IMCodecError) -> RESTImport<Value> {

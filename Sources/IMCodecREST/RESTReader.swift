@@ -180,11 +180,15 @@ package final class RESTReader {
 
     /// A relay's `MsgList` waiting to be read.
     private struct PendingList {
-        var entries: [JSONValue]
+        /// The offset of the list's `[` in the document.
+        var start: Int
         var location: Location
         var layer: Int
         var owner: Int
         var elem: Int
+        /// The relay's `MsgNum`, when read, and where a mismatch with the
+        /// list's length is reported: the relay object's end.
+        var msgNum: (value: UInt32, location: Location)?
     }
 
     /// The forwarded messages of one merger: the merger is elem `elem` of
@@ -196,6 +200,16 @@ package final class RESTReader {
     }
 
     let limits: DecodingLimits
+    /// The document being read, set by the entry points for their call,
+    /// behind a pointer: the walk reads it at every step, and a stored
+    /// property of a class pays a dynamic exclusivity check at each access.
+    private let reading = UnsafeMutablePointer<JSONReader>.allocate(capacity: 1)
+
+    /// The document being read.
+    private var json: JSONReader {
+        _read { yield reading.pointee }
+        _modify { yield &reading.pointee }
+    }
     /// The problems kept so far, in the order they were found: the first
     /// ones in document order once ``compact()`` has run, and any found
     /// since that come before ``threshold``.
@@ -227,6 +241,12 @@ package final class RESTReader {
     package init(limits: DecodingLimits, keep: Int) {
         self.limits = limits
         self.keep = max(keep, 0)
+        reading.initialize(to: JSONReader())
+    }
+
+    deinit {
+        reading.deinitialize(count: 1)
+        reading.deallocate()
     }
 
     /// The first ``keep`` problems, in document order.
@@ -276,80 +296,171 @@ package final class RESTReader {
     /// levels (message, `MsgBody`, element, `MsgContent`, `MsgList`); eight
     /// leave room for push-info objects.
     static func maxNesting(for limits: DecodingLimits) -> Int {
-        8 * (limits.maxDepth + 1) + 8
+        let (layers, overflow) = limits.maxDepth.addingReportingOverflow(1)
+        let (nesting, tooDeep) = layers.multipliedReportingOverflow(by: 8)
+        return overflow || tooDeep || nesting > Int.max - 8 ? .max : nesting + 8
+    }
+
+    /// The members whose objects and arrays the walk steps over and comes
+    /// back to: an element's `MsgContent`, read once its `MsgType` is known
+    /// wherever it stands, and a relay's `MsgList`, queued. The first pass
+    /// over the document records their extents, so that stepping over one
+    /// costs nothing however much it holds (``JSONDocumentIndex``).
+    package static let extentKeys = ["MsgContent", "MsgList"]
+
+    /// Checks `utf8` as a REST document under `limits` and calls `body` with
+    /// a reader at its root.
+    ///
+    /// - Throws: `limit.document-size`, `json.syntax`, `json.depth`, then
+    ///   what `body` throws.
+    package static func withDocument<Result>(
+        _ utf8: some Collection<UInt8>, limits: DecodingLimits,
+        _ body: (inout JSONReader) throws(IMCodecError) -> Result
+    ) throws(IMCodecError) -> Result {
+        try JSONDocument.read(
+            utf8, limits: limits, maxNesting: maxNesting(for: limits), extentKeys: extentKeys, body)
     }
 
     // MARK: Documents
 
     /// Reads a message: a bare `MsgBody` array or a message object.
-    package func message(document root: JSONValue) -> Message {
-        switch root {
-        case .array(let entries):
+    package func message(document reader: inout JSONReader) -> Message {
+        json = reader
+        defer { reader = json }
+        switch json.kind() {
+        case .array:
             let id = reserve()
             var message = Message()
-            message.elems = elems(entries, at: Location.root.member("MsgBody", 0), layer: 0, owner: id)
+            message.elems = elems(at: Location.root.member("MsgBody", 0), layer: 0, owner: id)
             built[id] = message
             return assemble(id)
-        case .object(let members) where !isMessageList(members):
-            return assemble(message(members, at: .root, layer: 0, forwarded: false))
+        case .object where messageListKey() == nil:
+            return assemble(message(at: .root, layer: 0, forwarded: false))
         case .object:
             report(.restType, .root, "expected a MsgBody array or a message object, found a message list")
-        default:
-            report(.restType, .root, "expected a MsgBody array or a message object, found \(root.typeName)")
+        case let kind:
+            report(.restType, .root, "expected a MsgBody array or a message object, found \(kind.typeName)")
         }
+        json.skipValue()
         return Message()
     }
 
     /// Reads a message list: `{"MsgList": [...]}` or `{"RspMsgList": [...]}`.
-    package func batch(document root: JSONValue) -> MessageBatch {
-        guard case .object(let members) = root, isMessageList(members) else {
+    ///
+    /// With `body`, each message is handed to it as soon as it and the
+    /// messages forwarded in it are read, and then dropped: the batch
+    /// returned is empty, and the walk holds one message at a time. Problems
+    /// are found and kept as without it.
+    ///
+    /// - Parameters:
+    ///   - reader: A reader at the document's root.
+    ///   - body: Called with each message and its index in the batch.
+    package func batch(document reader: inout JSONReader, each body: (Message, Int) -> Void) -> MessageBatch {
+        withoutActuallyEscaping(body) { body in batch(document: &reader, handingTo: body) }
+    }
+
+    /// Reads a message list: `{"MsgList": [...]}` or `{"RspMsgList": [...]}`.
+    package func batch(document reader: inout JSONReader) -> MessageBatch {
+        batch(document: &reader, handingTo: nil)
+    }
+
+    private func batch(
+        document reader: inout JSONReader, handingTo body: ((Message, Int) -> Void)?
+    ) -> MessageBatch {
+        json = reader
+        defer { reader = json }
+        let kind = json.kind()
+        guard kind == .object, let listKey = messageListKey() else {
             let found =
-                switch root {
+                switch kind {
                 case .object: "a message object"
                 case .array: "a MsgBody array"
-                default: root.typeName
+                default: kind.typeName
                 }
             report(.restType, .root, "expected a message list (an object with MsgList or RspMsgList), found \(found)")
+            json.skipValue()
             return MessageBatch()
         }
-        let listKey = members.first { $0.key == "MsgList" || $0.key == "RspMsgList" }!.key
-        var groupID: String?
-        var ids: [Int] = []
-        walkObject(members, at: .root, known: [listKey, "GroupId"], skippable: RESTForms.envelopeOnlyKeys) {
-            key, value, location in
+        // The list's GroupId applies to its messages, wherever it stands: it
+        // is found ahead of the walk, which reads it again for its problems.
+        var groupID = ""
+        var lookahead = json
+        lookahead.beginObject()
+        while let key = lookahead.nextKey() {
             if key == "GroupId" {
-                groupID = self.string(value, at: location)
-            } else if let entries = self.array(value, at: location) {
-                guard entries.count <= self.limits.maxBatchMessages else {
+                if case .string(let value) = lookahead.scalar() { groupID = value }
+                break
+            }
+            lookahead.skipValue()
+        }
+        func grouped(_ message: Message) -> Message {
+            guard !groupID.isEmpty && message.groupID.isEmpty else { return message }
+            var message = message
+            message.groupID = groupID
+            return message
+        }
+        var ids: [Int] = []
+        var delivered = 0
+        walkObject(at: .root, known: [listKey, "GroupId"], skippable: RESTForms.envelopeOnlyKeys) { key, location in
+            if key == "GroupId" {
+                _ = self.string(at: location)
+            } else if self.isArray(at: location) {
+                if let count = self.json.longCount(), count > self.limits.maxBatchMessages {
                     self.report(
-                        .limitBatchMessages, location, "the list holds \(self.described(entries.count)) messages",
-                        limit: self.limits.maxBatchMessages, observed: entries.count)
+                        .limitBatchMessages, location, "the list holds \(self.described(count)) messages",
+                        limit: self.limits.maxBatchMessages, observed: count)
                     return
                 }
-                let list = location.settled()
-                for (index, entry) in entries.enumerated() {
-                    let entryLocation = list.entry(index)
-                    guard let fields = self.object(entry, at: entryLocation) else { continue }
-                    ids.append(self.message(fields, at: entryLocation, layer: 0, forwarded: false))
+                self.forEachEntry(at: location) { entryLocation in
+                    guard self.isObject(at: entryLocation) else { return }
+                    let id = self.message(at: entryLocation, layer: 0, forwarded: false)
+                    guard let body else {
+                        ids.append(id)
+                        return
+                    }
+                    // Its forwarded messages are read now, and the walk
+                    // goes on where it was.
+                    let resume = self.json.position
+                    let message = self.assemble(id)
+                    self.json.position = resume
+                    self.built.removeSubrange(id...)
+                    body(grouped(message), delivered)
+                    delivered += 1
                 }
             }
         }
         readPending()
         var batch = MessageBatch()
-        batch.messages = ids.map { assembled($0) }
-        if let groupID, !groupID.isEmpty {
-            for index in batch.messages.indices where batch.messages[index].groupID.isEmpty {
-                batch.messages[index].groupID = groupID
-            }
-        }
+        batch.messages = ids.map { grouped(assembled($0)) }
         return batch
     }
 
-    /// A root object is a message list when it has `MsgList` or `RspMsgList`
-    /// and no `MsgBody`.
-    package func isMessageList(_ members: [JSONValue.Member]) -> Bool {
-        !members.contains { $0.key == "MsgBody" }
-            && members.contains { $0.key == "MsgList" || $0.key == "RspMsgList" }
+    /// Whether the object at the reader's position is a message list: it
+    /// has `MsgList` or `RspMsgList` and no `MsgBody`.
+    package func isMessageList(_ reader: JSONReader) -> Bool {
+        json = reader
+        return messageListKey() != nil
+    }
+
+    /// The key of a message list's list, the first of `MsgList` and
+    /// `RspMsgList` in the root object at the reader's position, or `nil`
+    /// when the object is not a message list (it has neither, or a
+    /// `MsgBody`). The reader does not move.
+    package func messageListKey(_ reader: JSONReader) -> String? {
+        json = reader
+        return messageListKey()
+    }
+
+    private func messageListKey() -> String? {
+        var lookahead = json
+        lookahead.beginObject()
+        var listKey: String?
+        while let key = lookahead.nextKey() {
+            if key == "MsgBody" { return nil }
+            if listKey == nil && (key == "MsgList" || key == "RspMsgList") { listKey = key }
+            lookahead.skipValue()
+        }
+        return listKey
     }
 
     // MARK: Forwarded messages
@@ -363,13 +474,16 @@ package final class RESTReader {
     private func readPending() {
         while let list = pending.popLast() {
             var children: [Int] = []
-            let listLocation = list.location.settled()
-            for (index, entry) in list.entries.enumerated() {
-                let location = listLocation.entry(index)
-                guard let fields = object(entry, at: location) else { continue }
-                children.append(message(fields, at: location, layer: list.layer, forwarded: true))
+            json.position = list.start
+            let count = forEachEntry(at: list.location) { location in
+                guard isObject(at: location) else { return }
+                children.append(message(at: location, layer: list.layer, forwarded: true))
             }
             links.append(Link(owner: list.owner, elem: list.elem, children: children))
+            if let msgNum = list.msgNum, Int(msgNum.value) != count {
+                report(
+                    .restRelayMsgNum, msgNum.location, "MsgNum is \(msgNum.value) but MsgList holds \(count) messages")
+            }
         }
     }
 
@@ -400,28 +514,28 @@ package final class RESTReader {
 
     // MARK: Messages and elements
 
-    /// Reads a message object into a new id.
-    private func message(_ members: [JSONValue.Member], at location: Location, layer: Int, forwarded: Bool) -> Int {
+    /// Reads the message object at the reader's position into a new id.
+    private func message(at location: Location, layer: Int, forwarded: Bool) -> Int {
         let id = reserve()
         let form = forwarded ? RESTForms.forwardedMessage : RESTForms.message
         var envelope = RESTEnvelope()
         var message = Message()
         let present = walkObject(
-            members, at: location, known: form.names, skippable: RESTForms.envelopeOnlyKeys,
+            at: location, known: form.names, skippable: RESTForms.envelopeOnlyKeys,
             aliases: RESTForms.messageAliases
-        ) { key, value, memberLocation in
+        ) { key, memberLocation in
             switch key {
             case "MsgBody":
-                if let entries = self.array(value, at: memberLocation) {
-                    message.elems = self.elems(entries, at: memberLocation, layer: layer, owner: id)
+                if self.isArray(at: memberLocation) {
+                    message.elems = self.elems(at: memberLocation, layer: layer, owner: id)
                 }
             case "OfflinePushInfo":
-                if let fields = self.object(value, at: memberLocation) {
-                    let push = self.offlinePush(fields, at: memberLocation)
+                if self.isObject(at: memberLocation) {
+                    let push = self.offlinePush(at: memberLocation)
                     message.offlinePushInfo = push == OfflinePushInfo() ? nil : push
                 }
             default:
-                self.read(value, as: form.key(key)!, into: &envelope, at: memberLocation)
+                self.read(as: form.key(key)!, into: &envelope, at: memberLocation)
             }
         }
         checkPresence(form, present, at: location)
@@ -436,66 +550,72 @@ package final class RESTReader {
         return id
     }
 
-    private func offlinePush(_ members: [JSONValue.Member], at location: Location) -> OfflinePushInfo {
+    private func offlinePush(at location: Location) -> OfflinePushInfo {
         var push = OfflinePushInfo()
-        walkObject(members, at: location, known: RESTForms.offlinePush.names) { key, value, memberLocation in
+        walkObject(at: location, known: RESTForms.offlinePush.names) { key, memberLocation in
             switch key {
             case "AndroidInfo":
-                if let fields = self.object(value, at: memberLocation) {
-                    let android = self.form(RESTForms.android, fields, at: memberLocation, into: AndroidPushInfo())
+                if self.isObject(at: memberLocation) {
+                    let android = self.form(RESTForms.android, at: memberLocation, into: AndroidPushInfo())
                     push.android = android == AndroidPushInfo() ? nil : android
                 }
             case "ApnsInfo":
-                if let fields = self.object(value, at: memberLocation) {
-                    let apns = self.form(RESTForms.apns, fields, at: memberLocation, into: RESTApns())
+                if self.isObject(at: memberLocation) {
+                    let apns = self.form(RESTForms.apns, at: memberLocation, into: RESTApns())
                     push.iosSound = apns.sound
                     push.apns = apns.apns == ApnsPushInfo() ? nil : apns.apns
                 }
             default:
-                self.read(value, as: RESTForms.offlinePush.key(key)!, into: &push, at: memberLocation)
+                self.read(as: RESTForms.offlinePush.key(key)!, into: &push, at: memberLocation)
             }
         }
         return push
     }
 
-    private func elems(_ entries: [JSONValue], at location: Location, layer: Int, owner: Int) -> [Elem] {
-        guard entries.count <= limits.maxElems else {
+    /// Reads the `MsgBody` array at the reader's position.
+    private func elems(at location: Location, layer: Int, owner: Int) -> [Elem] {
+        if let count = json.longCount(), count > limits.maxElems {
             report(
-                .limitElems, location, "the body holds \(described(entries.count)) elements",
-                limit: limits.maxElems, observed: entries.count)
+                .limitElems, location, "the body holds \(described(count)) elements",
+                limit: limits.maxElems, observed: count)
+            json.skipValue()
             return []
         }
         var elems: [Elem] = []
-        elems.reserveCapacity(entries.count)
-        let body = location.settled()
-        for (index, entry) in entries.enumerated() {
+        forEachEntry(at: location) { entryLocation in
             let target = (owner: owner, elem: elems.count)
-            if let kind = element(entry, at: body.entry(index), layer: layer, target: target) {
+            if let kind = element(at: entryLocation, layer: layer, target: target) {
                 elems.append(Elem(kind: kind))
             }
         }
         return elems
     }
 
-    private func element(
-        _ value: JSONValue, at location: Location, layer: Int, target: (owner: Int, elem: Int)
-    ) -> Elem.Kind? {
-        guard let members = object(value, at: location) else { return nil }
-        // MsgType decides how MsgContent is read, wherever it stands.
+    /// Reads the element at the reader's position.
+    private func element(at location: Location, layer: Int, target: (owner: Int, elem: Int)) -> Elem.Kind? {
+        guard isObject(at: location) else { return nil }
+        // MsgType decides how MsgContent is read, wherever it stands: found
+        // ahead of the walk, stepping over MsgContent by its recorded extent.
         var type: RESTElemType?
-        if let member = members.first(where: { $0.key == "MsgType" }), case .string(let name) = member.value {
-            type = RESTElemType(rawValue: name)
+        var lookahead = json
+        lookahead.beginObject()
+        while let key = lookahead.nextKey() {
+            if key == "MsgType" {
+                if case .string(let name) = lookahead.scalar() { type = RESTElemType(rawValue: name) }
+                break
+            }
+            lookahead.skipValue()
         }
         var kind: Elem.Kind?
-        let present = walkObject(members, at: location, known: RESTForms.elementKeys) { key, value, memberLocation in
+        let present = walkObject(at: location, known: RESTForms.elementKeys) { key, memberLocation in
             if key == "MsgType" {
-                guard let name = self.string(value, at: memberLocation), type == nil else { return }
+                guard let name = self.string(at: memberLocation), type == nil else { return }
                 self.report(
                     .restMsgType, memberLocation,
                     "\"\(name)\" is not a REST element type (\(RESTElemType.allCases.map(\.rawValue).joined(separator: ", ")))"
                 )
-            } else if let fields = self.object(value, at: memberLocation), let type {
-                kind = self.content(type, fields, at: memberLocation, layer: layer, target: target)
+            } else if self.isObject(at: memberLocation), let type {
+                kind = self.content(type, at: memberLocation, layer: layer, target: target)
             }
         }
         if present.count < RESTForms.elementKeys.count {
@@ -508,48 +628,42 @@ package final class RESTReader {
     }
 
     private func content(
-        _ type: RESTElemType, _ members: [JSONValue.Member], at location: Location, layer: Int,
-        target: (owner: Int, elem: Int)
+        _ type: RESTElemType, at location: Location, layer: Int, target: (owner: Int, elem: Int)
     ) -> Elem.Kind {
         switch type {
-        case .text: .text(form(RESTForms.text, members, at: location, into: TextElem()))
-        case .location: .location(form(RESTForms.location, members, at: location, into: LocationElem()))
-        case .face: .face(form(RESTForms.face, members, at: location, into: FaceElem()))
-        case .custom: .custom(form(RESTForms.custom, members, at: location, into: CustomElem()))
-        case .sound: .sound(form(RESTForms.sound, members, at: location, into: SoundElem()))
-        case .file: .file(form(RESTForms.file, members, at: location, into: FileElem()))
-        case .video: .video(form(RESTForms.video, members, at: location, into: VideoElem()))
-        case .image: .image(image(members, at: location))
-        case .relay: .merger(relay(members, at: location, layer: layer, target: target))
+        case .text: .text(form(RESTForms.text, at: location, into: TextElem()))
+        case .location: .location(form(RESTForms.location, at: location, into: LocationElem()))
+        case .face: .face(form(RESTForms.face, at: location, into: FaceElem()))
+        case .custom: .custom(form(RESTForms.custom, at: location, into: CustomElem()))
+        case .sound: .sound(form(RESTForms.sound, at: location, into: SoundElem()))
+        case .file: .file(form(RESTForms.file, at: location, into: FileElem()))
+        case .video: .video(form(RESTForms.video, at: location, into: VideoElem()))
+        case .image: .image(image(at: location))
+        case .relay: .merger(relay(at: location, layer: layer, target: target))
         }
     }
 
-    private func image(_ members: [JSONValue.Member], at location: Location) -> ImageElem {
-        form(RESTForms.image, members, at: location, into: ImageElem()) { image, _, value, memberLocation in
-            guard let entries = self.array(value, at: memberLocation), self.withinRepeated(entries, at: memberLocation)
-            else { return }
-            let levels = memberLocation.settled()
-            for (index, entry) in entries.enumerated() {
-                let entryLocation = levels.entry(index)
-                guard let fields = self.object(entry, at: entryLocation) else { continue }
-                image.levels.append(self.form(RESTForms.imageLevel, fields, at: entryLocation, into: ImageLevel()))
+    private func image(at location: Location) -> ImageElem {
+        form(RESTForms.image, at: location, into: ImageElem()) { image, _, memberLocation in
+            guard self.isArray(at: memberLocation), self.withinRepeated(at: memberLocation) else { return }
+            self.forEachEntry(at: memberLocation) { entryLocation in
+                guard self.isObject(at: entryLocation) else { return }
+                image.levels.append(self.form(RESTForms.imageLevel, at: entryLocation, into: ImageLevel()))
             }
         }
     }
 
-    private func relay(
-        _ members: [JSONValue.Member], at location: Location, layer: Int, target: (owner: Int, elem: Int)
-    ) -> MergerElem {
-        var listLength: Int?
+    private func relay(at location: Location, layer: Int, target: (owner: Int, elem: Int)) -> MergerElem {
+        var queued: Int?
         var msgNumRead = false
-        let merger = form(RESTForms.relay, members, at: location, into: MergerElem()) {
-            merger, key, value, memberLocation in
-            guard let entries = self.array(value, at: memberLocation) else { return }
+        var hasList = false
+        var keyPosition: (position: Int, empty: Bool)?
+        let merger = form(RESTForms.relay, at: location, into: MergerElem()) { merger, key, memberLocation in
+            guard self.isArray(at: memberLocation) else { return }
             if key == "AbstractList" {
-                guard self.withinRepeated(entries, at: memberLocation) else { return }
-                let lines = memberLocation.settled()
-                for (index, entry) in entries.enumerated() {
-                    if let line = self.string(entry, at: lines.entry(index)) { merger.abstracts.append(line) }
+                guard self.withinRepeated(at: memberLocation) else { return }
+                self.forEachEntry(at: memberLocation) { entryLocation in
+                    if let line = self.string(at: entryLocation) { merger.abstracts.append(line) }
                 }
                 return
             }
@@ -560,28 +674,33 @@ package final class RESTReader {
                     limit: self.limits.maxDepth, observed: layer + 1)
                 return
             }
-            guard self.withinRepeated(entries, at: memberLocation) else { return }
-            listLength = entries.count
+            guard self.withinRepeated(at: memberLocation) else { return }
+            let start = self.json.valueStart()
+            queued = self.pending.count
             self.pending.append(
                 PendingList(
-                    entries: entries, location: memberLocation, layer: layer + 1, owner: target.owner,
-                    elem: target.elem))
+                    start: start, location: memberLocation, layer: layer + 1, owner: target.owner, elem: target.elem))
+            self.json.skipValue()
         } onRead: { key in
             if key == "MsgNum" { msgNumRead = true }
+        } observe: { key, position in
+            if key == "MsgList" { hasList = true }
+            if key == "JsonMsgKey" && keyPosition == nil {
+                var value = self.json
+                keyPosition = (position, value.kind() == .string && value.readString().isEmpty)
+            }
         }
-        let hasList = members.contains { $0.key == "MsgList" }
-        let keyPosition = members.firstIndex { $0.key == "JsonMsgKey" }
-        let hasKey = keyPosition != nil
         // An empty key names no stored list, and the model, where "" is the
         // absent key, could not give it back.
-        if let keyPosition, case .string("") = members[keyPosition].value {
+        if let keyPosition, keyPosition.empty {
             report(
-                .restRange, location.member("JsonMsgKey", keyPosition),
+                .restRange, location.member("JsonMsgKey", keyPosition.position),
                 "JsonMsgKey names where the forwarded messages are stored and cannot be empty")
         }
         // After the missing keys of the table, which take sequence numbers
         // up to the number of keys.
         let sequence = RESTForms.relay.keys.count
+        let hasKey = keyPosition != nil
         if !hasList && !hasKey {
             report(.restMissingKey, location.end("MsgList", sequence), "a relay element needs MsgList or JsonMsgKey")
         }
@@ -590,49 +709,68 @@ package final class RESTReader {
                 .restRelayListAndKey, location.end(nil, sequence + 1),
                 "a relay element has MsgList or JsonMsgKey, not both")
         }
-        if let listLength, msgNumRead, Int(merger.msgNum) != listLength {
-            report(
-                .restRelayMsgNum, location.end("MsgNum", sequence + 2),
-                "MsgNum is \(merger.msgNum) but MsgList holds \(listLength) messages")
+        // The list's length is known once it is read; the mismatch is
+        // reported then, at its place in document order.
+        if let queued, msgNumRead {
+            pending[queued].msgNum = (merger.msgNum, location.end("MsgNum", sequence + 2))
         }
         return merger
     }
 
     /// The number of entries of an array, as a problem's reason states it:
-    /// the parser keeps at most ``DecodingLimits/largestCount`` + 1 entries
-    /// of an array, so an array that long holds at least that many.
+    /// the first pass counts at most ``DecodingLimits/largestCount`` + 1
+    /// entries of an array, so an array that long holds at least that many.
     private func described(_ count: Int) -> String {
         count > limits.largestCount ? "more than \(limits.largestCount)" : "\(count)"
     }
 
-    private func withinRepeated(_ entries: [JSONValue], at location: Location) -> Bool {
-        guard entries.count <= limits.maxRepeated else {
-            report(
-                .limitRepeated, location, "the array holds \(described(entries.count)) entries",
-                limit: limits.maxRepeated, observed: entries.count)
-            return false
+    /// Whether the array at the reader's position is within
+    /// ``DecodingLimits/maxRepeated``; reports it when it is not.
+    private func withinRepeated(at location: Location) -> Bool {
+        guard let count = json.longCount(), count > limits.maxRepeated else { return true }
+        report(
+            .limitRepeated, location, "the array holds \(described(count)) entries",
+            limit: limits.maxRepeated, observed: count)
+        return false
+    }
+
+    /// Reads the entries of the array at the reader's position, calling
+    /// `body` at each with its location; an entry `body` leaves unread is
+    /// stepped over.
+    ///
+    /// - Returns: The number of entries.
+    @discardableResult
+    private func forEachEntry(at location: Location, _ body: (Location) -> Void) -> Int {
+        let entries = location.settled()
+        json.beginArray()
+        var index = 0
+        while json.nextEntry() {
+            let start = json.valueStart()
+            body(entries.entry(index))
+            if json.position == start { json.skipValue() }
+            index += 1
         }
-        return true
+        return index
     }
 
     // MARK: Forms
 
-    /// Reads an object of `form` into `model`: scalar keys by the table,
-    /// nested ones through `nested`; then reports absent keys.
+    /// Reads the object at the reader's position into `model`: scalar keys
+    /// by the table, nested ones through `nested`; then reports absent keys.
     private func form<Model>(
         _ form: RESTForm<Model>,
-        _ members: [JSONValue.Member],
         at location: Location,
         into model: Model,
-        nested: (inout Model, String, JSONValue, Location) -> Void = { _, _, _, _ in },
-        onRead: (String) -> Void = { _ in }
+        nested: (inout Model, String, Location) -> Void = { _, _, _ in },
+        onRead: (String) -> Void = { _ in },
+        observe: (String, Int) -> Void = { _, _ in }
     ) -> Model {
         var model = model
-        let present = walkObject(members, at: location, known: form.names) { key, value, memberLocation in
+        let present = walkObject(at: location, known: form.names, observe: observe) { key, memberLocation in
             let spec = form.key(key)!
             if case .nested = spec.value {
-                nested(&model, key, value, memberLocation)
-            } else if self.read(value, as: spec, into: &model, at: memberLocation) {
+                nested(&model, key, memberLocation)
+            } else if self.read(as: spec, into: &model, at: memberLocation) {
                 onRead(key)
             }
         }
@@ -642,8 +780,9 @@ package final class RESTReader {
 
     /// Reports, in table order, every required key that is absent and every
     /// group key absent while another key of its group is present. `present`
-    /// is what ``walkObject(_:at:known:skippable:aliases:visit:)`` returned
-    /// for `known: form.names`, so its positions are those of `form.keys`.
+    /// is what ``walkObject(at:known:skippable:aliases:observe:visit:)``
+    /// returned for `known: form.names`, so its positions are those of
+    /// `form.keys`.
     private func checkPresence<Model>(_ form: RESTForm<Model>, _ present: PresentKeys, at location: Location) {
         let groupStarted = present.bits & form.groupBits != 0
         var missing = (form.requiredBits | (groupStarted ? form.groupBits : 0)) & ~present.bits
@@ -669,39 +808,37 @@ package final class RESTReader {
             .map { form.keys[$0].name }.joined(separator: ", ")
     }
 
-    /// Reads one scalar key; reports a problem and returns false when its
-    /// value does not fit.
+    /// Reads one scalar key at the reader's position; reports a problem and
+    /// returns false when its value does not fit.
     @discardableResult
-    private func read<Model>(_ value: JSONValue, as key: RESTKey<Model>, into model: inout Model, at location: Location)
-        -> Bool
-    {
+    private func read<Model>(as key: RESTKey<Model>, into model: inout Model, at location: Location) -> Bool {
         switch key.value {
         case .string(let field):
-            guard let text = string(value, at: location) else { return false }
+            guard let text = string(at: location) else { return false }
             model[keyPath: field] = text
         case .text(let field):
-            guard let text = string(value, at: location) else { return false }
+            guard let text = string(at: location) else { return false }
             model[keyPath: field] = Array(text.utf8)
         case .uint32(let field):
-            guard let number = integer(value, at: location, in: 0...Int64(UInt32.max)) else { return false }
+            guard let number = integer(at: location, in: 0...Int64(UInt32.max)) else { return false }
             model[keyPath: field] = UInt32(number)
             if key.name.hasSuffix("Download_Flag") || key.name.hasSuffix("DownloadFlag") {
                 downloadFlags.append((location.path, UInt32(number)))
             }
         case .int32(let field):
-            guard let number = integer(value, at: location, in: Int64(Int32.min)...Int64(Int32.max)) else {
+            guard let number = integer(at: location, in: Int64(Int32.min)...Int64(Int32.max)) else {
                 return false
             }
             model[keyPath: field] = Int32(number)
         case .double(let field):
-            guard let number = double(value, at: location) else { return false }
+            guard let number = double(at: location) else { return false }
             model[keyPath: field] = number
         case .imageFormat(let field):
-            guard let number = integer(value, at: location, in: 0...Int64(Int32.max)) else { return false }
+            guard let number = integer(at: location, in: 0...Int64(Int32.max)) else { return false }
             model[keyPath: field] = ImageFormat(rawValue: Int32(number))
             imageFormats.append((location.path, Int32(number)))
         case .levelType(let field):
-            guard let number = integer(value, at: location, in: 0...Int64(UInt32.max)) else { return false }
+            guard let number = integer(at: location, in: 0...Int64(UInt32.max)) else { return false }
             guard (1...3).contains(number) else {
                 report(.restRange, location, "Type \(number) is not 1 (original), 2 (large) or 3 (thumbnail)")
                 return false
@@ -729,19 +866,22 @@ package final class RESTReader {
         var count: Int { bits.nonzeroBitCount }
     }
 
-    /// Walks an object's members in document order: reports duplicate,
-    /// unknown and mis-cased keys, records skippable ones, and hands every
-    /// known key's first occurrence to `visit`. A key of `aliases` stands for
-    /// the known key it names (and is a duplicate of it). Returns the known
-    /// keys present.
+    /// Walks the members of the object at the reader's position in document
+    /// order: reports duplicate, unknown and mis-cased keys, records
+    /// skippable ones, and hands every known key's first occurrence to
+    /// `visit`, with the reader at its value. A key of `aliases` stands for
+    /// the known key it names (and is a duplicate of it). `observe` sees
+    /// every member's key and position first, with the reader at its value.
+    /// A value `visit` leaves unread, and every other value, is stepped over.
+    /// Returns the known keys present.
     @discardableResult
     private func walkObject(
-        _ members: [JSONValue.Member],
         at location: Location,
         known: [String],
         skippable: Set<String> = [],
         aliases: [String: String] = [:],
-        visit: (String, JSONValue, Location) -> Void
+        observe: (String, Int) -> Void = { _, _ in },
+        visit: (String, Location) -> Void
     ) -> PresentKeys {
         // Known keys are tracked by their position in `known`, without a
         // hash table per object; any other key seen is remembered in a set
@@ -751,9 +891,14 @@ package final class RESTReader {
         precondition(known.count <= 64, "a REST form has at most 64 keys")
         var present = PresentKeys()
         let object = location.settled()
-        for (position, member) in members.enumerated() {
-            let memberLocation = object.member(member.key, position)
-            let key = aliases.isEmpty ? member.key : aliases[member.key] ?? member.key
+        json.beginObject()
+        var position = 0
+        while let memberKey = json.nextKey() {
+            defer { position += 1 }
+            let start = json.valueStart()
+            observe(memberKey, position)
+            let memberLocation = object.member(memberKey, position)
+            let key = aliases.isEmpty ? memberKey : aliases[memberKey] ?? memberKey
             let knownPosition = known.firstIndex(of: key)
             let first: Bool
             if let knownPosition {
@@ -762,51 +907,60 @@ package final class RESTReader {
             } else {
                 first = seenOther.insert(key).inserted
             }
-            guard first else {
-                report(.restDuplicateKey, memberLocation, "\(member.key) gives \(key) a second time")
-                continue
-            }
-            if let knownPosition {
+            if !first {
+                report(.restDuplicateKey, memberLocation, "\(memberKey) gives \(key) a second time")
+            } else if let knownPosition {
                 present.bits |= 1 << knownPosition
-                visit(key, member.value, memberLocation)
-            } else if skippable.contains(member.key) {
+                visit(key, memberLocation)
+            } else if skippable.contains(memberKey) {
                 let (path, order) = memberLocation.resolved
                 skipped.append((order, path))
-            } else if let match = (known + aliases.keys).first(where: { $0.lowercased() == member.key.lowercased() }) {
+            } else if let match = (known + aliases.keys).first(where: { $0.lowercased() == memberKey.lowercased() }) {
                 // Counted as present: the key is there, misspelt, and is not also missing.
                 if let matched = known.firstIndex(of: aliases[match] ?? match) { present.bits |= 1 << matched }
-                report(.restKeyCase, memberLocation, "keys are case-sensitive: \(member.key) should be \(match)")
+                report(.restKeyCase, memberLocation, "keys are case-sensitive: \(memberKey) should be \(match)")
             } else {
                 report(
                     .restUnknownKey, memberLocation,
-                    "\(member.key) is not a key of this object (\(known.joined(separator: ", ")))")
+                    "\(memberKey) is not a key of this object (\(known.joined(separator: ", ")))")
             }
+            if json.position == start { json.skipValue() }
         }
         return present
     }
 
     // MARK: Values
 
-    private func string(_ value: JSONValue, at location: Location) -> String? {
+    /// Reads a string at the reader's position; reports any other value,
+    /// which it leaves unread when it is an array or an object.
+    private func string(at location: Location) -> String? {
+        let value = json.scalar()
         if case .string(let text) = value { return text }
         report(.restType, location, "expected a string, found \(value.typeName)")
         return nil
     }
 
-    private func object(_ value: JSONValue, at location: Location) -> [JSONValue.Member]? {
-        if case .object(let members) = value { return members }
-        report(.restType, location, "expected an object, found \(value.typeName)")
-        return nil
+    /// Whether the value at the reader's position is an object; reports it
+    /// when it is not. Nothing is read.
+    private func isObject(at location: Location) -> Bool {
+        let kind = json.kind()
+        if kind == .object { return true }
+        report(.restType, location, "expected an object, found \(kind.typeName)")
+        return false
     }
 
-    private func array(_ value: JSONValue, at location: Location) -> [JSONValue]? {
-        if case .array(let entries) = value { return entries }
-        report(.restType, location, "expected an array, found \(value.typeName)")
-        return nil
+    /// Whether the value at the reader's position is an array; reports it
+    /// when it is not. Nothing is read.
+    private func isArray(at location: Location) -> Bool {
+        let kind = json.kind()
+        if kind == .array { return true }
+        report(.restType, location, "expected an array, found \(kind.typeName)")
+        return false
     }
 
     /// An integer literal in `range`: no fraction, no exponent.
-    private func integer(_ value: JSONValue, at location: Location, in range: ClosedRange<Int64>) -> Int64? {
+    private func integer(at location: Location, in range: ClosedRange<Int64>) -> Int64? {
+        let value = json.scalar()
         guard case .number(let literal) = value else {
             report(.restType, location, "expected an integer, found \(value.typeName)")
             return nil
@@ -822,7 +976,8 @@ package final class RESTReader {
         return number
     }
 
-    private func double(_ value: JSONValue, at location: Location) -> Double? {
+    private func double(at location: Location) -> Double? {
+        let value = json.scalar()
         guard case .number(let literal) = value else {
             report(.restType, location, "expected a number, found \(value.typeName)")
             return nil

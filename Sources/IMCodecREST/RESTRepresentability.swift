@@ -177,7 +177,7 @@ enum RESTRepresentability {
     }
 
     private static func utf8(_ data: [UInt8], at path: FieldPath) throws(IMCodecError) {
-        guard String(validating: data, as: UTF8.self) != nil else {
+        guard String(validatingUTF8: data) != nil else {
             throw unrepresentable(path, "REST Data is a string; these bytes are not UTF-8")
         }
     }

@@ -64,7 +64,9 @@ public enum FuzzChecks {
     /// re-encode to bytes that decode to the same value; the C reference must
     /// agree on acceptance, error code and path, and canonical bytes, except
     /// where it reports a value protobuf-c cannot represent, and its validator
-    /// must report the findings of ``Validator`` in both profiles.
+    /// must report the findings of ``Validator`` in both profiles; and the
+    /// envelope peek must agree with the decoder
+    /// (``envelopeDifference(_:decoded:limits:)``).
     public static func payload(_ input: [UInt8]) -> String? {
         let verdict = oracleVerdict(input)
         let decoded: Result<IMCodec.Message, IMCodecError>
@@ -73,6 +75,7 @@ public enum FuzzChecks {
         } catch {
             decoded = .failure(error)
         }
+        if let finding = input.withUnsafeBytes({ envelopeDifference($0, decoded: decoded) }) { return finding }
         let reference = ReferenceC.decodePayload(input)
         switch decoded {
         case .failure(let error):
@@ -149,13 +152,21 @@ public enum FuzzChecks {
 
     /// Frame decoding followed by validation: a decoded payload validates
     /// without crashing (in both profiles), re-frames to a frame that decodes
-    /// to the same payload, and the C reference agrees on acceptance.
+    /// to the same payload, the C reference agrees on acceptance, and the
+    /// envelope peek agrees with the decoder (``frameEnvelopeDifference(_:decoded:)``).
     public static func frame(_ input: [UInt8]) -> String? {
         let decoder = FrameDecoder()
         let reference = ReferenceC.decodeFrame(input)
+        let decoded: Result<FramePayload, IMCodecError>
+        do throws(IMCodecError) {
+            decoded = .success(try decoder.decode(input))
+        } catch {
+            decoded = .failure(error)
+        }
+        if let finding = frameEnvelopeDifference(input, decoded: decoded) { return finding }
         let payload: FramePayload
         do throws(IMCodecError) {
-            payload = try decoder.decode(input)
+            payload = try decoded.get()
         } catch {
             switch reference {
             case .bytes: return "rejected with \(error.code) what the C reference accepts"

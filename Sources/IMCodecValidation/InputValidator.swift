@@ -13,9 +13,9 @@ import IMCodecREST
 ///
 /// ```swift
 /// let report = InputValidator.validate(
-///     Array(text.utf8), named: "messages.json", format: .jsonOrFrames(kind: .message), limits: .current)
+///     Array(text.utf8), named: "messages.json", format: .jsonOrFrames(kind: .message))
 /// print(report.errorCount, report.warningCount)
-/// print(ValidationReport.json([report], profile: "current"))
+/// print(ValidationReport.json([report], profile: "sdk-guide"))
 /// ```
 public enum InputValidator {
     /// What an input holds.
@@ -67,66 +67,138 @@ public enum InputValidator {
         limits: ValidationLimits = .sdkGuide,
         decodingLimits: DecodingLimits = .default
     ) -> ValidationReport {
+        var findings: [ValidationReport.LocatedFinding] = []
+        var report = validate(input, named: name, format: format, limits: limits, decodingLimits: decodingLimits) {
+            findings.append($0)
+        }
+        report.findings = findings
+        return report
+    }
+
+    /// Validates every value an input holds, handing each finding to `body`
+    /// as soon as it is known instead of keeping it, so that memory does not
+    /// grow with the findings: `imcodec validate` prints them as they come.
+    ///
+    /// The findings, their order and the failure are those of
+    /// ``validate(_:named:format:limits:decodingLimits:)``. A JSON batch is
+    /// read twice, one message at a time and never whole: once to find
+    /// whether it decodes (a batch that does not reports its error alone),
+    /// then to validate its messages.
+    ///
+    /// - Parameters:
+    ///   - input: The input's bytes.
+    ///   - name: The name of the input, for the report (a file name).
+    ///   - format: What the input holds; JSON of messages, or frames, by
+    ///     default.
+    ///   - limits: The limits and rules to check against; the sdk-guide
+    ///     profile by default.
+    ///   - decodingLimits: Bounds while reading the JSON, the frames or the
+    ///     REST document.
+    ///   - body: Called with each finding, in input order.
+    /// - Returns: The report without its findings: the name and the failure.
+    public static func validate(
+        _ input: [UInt8],
+        named name: String = "-",
+        format: Format = .jsonOrFrames(kind: .message),
+        limits: ValidationLimits = .sdkGuide,
+        decodingLimits: DecodingLimits = .default,
+        onFinding body: (ValidationReport.LocatedFinding) -> Void
+    ) -> ValidationReport {
         var report = ValidationReport(name: name)
-        var body = input[...]
-        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        var text = input[...]
+        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
         switch format {
         case .restAPI:
-            report.findings = RESTValidator.validate(body, limits: limits, decodingLimits: decodingLimits).map {
-                ValidationReport.LocatedFinding(finding: $0)
+            RESTValidator.validate(text, limits: limits, decodingLimits: decodingLimits) {
+                body(ValidationReport.LocatedFinding(finding: $0))
             }
         case .jsonOrFrames(let kind):
-            if let first = body.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || isJSONSpace(first) {
-                validateJSON(Array(body), kind: kind, limits: limits, decodingLimits: decodingLimits, into: &report)
+            if let first = text.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || isJSONSpace(first) {
+                report.failure = validateJSON(
+                    text, kind: kind, limits: limits, decodingLimits: decodingLimits, onFinding: body)
             } else {
-                validateFrames(input, limits: limits, decodingLimits: decodingLimits, into: &report)
+                validateFrames(input, limits: limits, decodingLimits: decodingLimits, into: &report, onFinding: body)
             }
         }
         return report
     }
 
-    /// A JSON value of `kind`, or an array of them.
+    /// A JSON value of `kind`, or an array of them, read where they stand
+    /// in the document: no tree of the document is built, and the messages
+    /// of a batch are validated one by one as they are read, so that memory
+    /// holds the document and one message at a time.
+    ///
+    /// - Returns: The failure, if any.
     private static func validateJSON(
-        _ bytes: [UInt8], kind: FrameKind, limits: ValidationLimits, decodingLimits: DecodingLimits,
-        into report: inout ValidationReport
-    ) {
+        _ bytes: ArraySlice<UInt8>, kind: FrameKind, limits: ValidationLimits, decodingLimits: DecodingLimits,
+        onFinding body: (ValidationReport.LocatedFinding) -> Void
+    ) -> IMCodecError? {
         do throws(IMCodecError) {
-            let maxBytes = decodingLimits.maxDocumentBytes
-            guard bytes.count <= maxBytes else {
-                throw IMCodecError(
-                    .limitDocumentSize, reason: "a JSON document of \(bytes.count) bytes is too large", limit: maxBytes,
-                    observed: bytes.count)
-            }
-            let document = try JSONValue(parsing: bytes)
-            guard case .array(let entries) = document else {
-                let payload = try FramePayload(kind: kind, jsonString: document.serialized(), limits: decodingLimits)
-                report.findings += Validator.validate(payload, limits: limits).map {
-                    ValidationReport.LocatedFinding(finding: $0)
-                }
-                return
-            }
-            for (index, entry) in entries.enumerated() {
-                do throws(IMCodecError) {
-                    let payload = try FramePayload(kind: kind, jsonString: entry.serialized(), limits: decodingLimits)
-                    for var finding in Validator.validate(payload, limits: limits) {
-                        finding.path.prepend(.index(index))
-                        report.findings.append(ValidationReport.LocatedFinding(finding: finding))
+            // The document as a whole nests at most 1,000 deep; each value
+            // in it as deep as a decoder with `decodingLimits` reads.
+            try JSONDocument.read(bytes, limits: decodingLimits, maxNesting: 1_000) { (reader) throws(IMCodecError) in
+                guard reader.kind() == .array else {
+                    try validateValue(&reader, kind: kind, limits: limits, decodingLimits: decodingLimits) {
+                        body(ValidationReport.LocatedFinding(finding: $0))
                     }
-                } catch {
-                    var located = error
-                    located.path.prepend(.index(index))
-                    throw located
+                    return
+                }
+                reader.beginArray()
+                var index = 0
+                while reader.nextEntry() {
+                    do throws(IMCodecError) {
+                        try validateValue(&reader, kind: kind, limits: limits, decodingLimits: decodingLimits) {
+                            var finding = $0
+                            finding.path.prepend(.index(index))
+                            body(ValidationReport.LocatedFinding(finding: finding))
+                        }
+                    } catch {
+                        var located = error
+                        located.path.prepend(.index(index))
+                        throw located
+                    }
+                    index += 1
                 }
             }
+            return nil
         } catch {
-            report.failure = error
+            return error
+        }
+    }
+
+    /// Decodes and validates the value at the reader's position, handing
+    /// each finding to `body`. A batch is decoded once, its messages
+    /// dropped as they are read, before its messages are validated as they
+    /// are read again: a batch that does not decode has no findings.
+    ///
+    /// - Throws: The decoder's error, `json.depth` first when the value nests
+    ///   deeper than the decoder allows.
+    private static func validateValue(
+        _ reader: inout JSONReader, kind: FrameKind, limits: ValidationLimits, decodingLimits: DecodingLimits,
+        onFinding body: (ValidationFinding) -> Void
+    ) throws(IMCodecError) {
+        try reader.checkNesting(maxNesting: decodingLimits.jsonNesting)
+        switch kind {
+        case .message:
+            Validator.validate(try Message(_jsonReader: &reader, limits: decodingLimits), limits: limits).forEach(body)
+        case .event:
+            Validator.validate(try Event(_jsonReader: &reader, limits: decodingLimits), limits: limits).forEach(body)
+        case .batch:
+            var decoding = reader
+            try MessageBatch.readMessages(&decoding, limits: decodingLimits) { _, _ in }
+            try MessageBatch.readMessages(&reader, limits: decodingLimits) { message, index in
+                for var finding in Validator.validate(message, limits: limits) {
+                    finding.path.prepend(FieldPath([.field("messages"), .index(index)]))
+                    body(finding)
+                }
+            }
         }
     }
 
     /// One frame or a stream of frames.
     private static func validateFrames(
         _ bytes: [UInt8], limits: ValidationLimits, decodingLimits: DecodingLimits,
-        into report: inout ValidationReport
+        into report: inout ValidationReport, onFinding body: (ValidationReport.LocatedFinding) -> Void
     ) {
         let reader = FrameReader(limits: decodingLimits)
         reader.append(bytes)
@@ -134,8 +206,8 @@ public enum InputValidator {
         do throws(IMCodecError) {
             while let frame = try reader.next() {
                 let payload = try FramePayload(decoding: frame, limits: reader.limits)
-                report.findings += Validator.validate(payload, limits: limits).map {
-                    ValidationReport.LocatedFinding(finding: $0, frame: index)
+                for finding in Validator.validate(payload, limits: limits) {
+                    body(ValidationReport.LocatedFinding(finding: finding, frame: index))
                 }
                 index += 1
             }

@@ -5,7 +5,7 @@ import IMCodecREST
 /// "Validation"), each with its JSON path.
 ///
 /// ```swift
-/// let findings = RESTValidator.validate(Array(text.utf8), limits: .current)
+/// let findings = RESTValidator.validate(Array(text.utf8))   // the default profile, sdk-guide
 /// for finding in findings { print(finding) }   // rest.missing-key at MsgBody[1].MsgContent.URL: …
 /// ```
 ///
@@ -33,55 +33,99 @@ public enum RESTValidator {
         limits: ValidationLimits = .sdkGuide,
         decodingLimits: DecodingLimits = .default
     ) -> [ValidationFinding] {
-        let root: JSONValue
+        var findings: [ValidationFinding] = []
+        validate(utf8, limits: limits, decodingLimits: decodingLimits) { findings.append($0) }
+        return findings
+    }
+
+    /// Validates a REST document, handing each finding to `body` as soon as
+    /// it is known, in the order ``validate(_:limits:decodingLimits:)`` returns them.
+    ///
+    /// A message list is read twice, one message at a time and never whole:
+    /// once for its import problems, which come first and alone, then, when
+    /// it has none, to validate its messages.
+    ///
+    /// - Parameters:
+    ///   - utf8: The document's UTF-8 text.
+    ///   - limits: The validation profile.
+    ///   - decodingLimits: Bounds on elements, arrays, batch size and relay
+    ///     nesting while reading, and how many import problems to report.
+    ///   - body: Called with each finding.
+    public static func validate(
+        _ utf8: some Collection<UInt8>,
+        limits: ValidationLimits = .sdkGuide,
+        decodingLimits: DecodingLimits = .default,
+        onFinding body: (ValidationFinding) -> Void
+    ) {
+        // The import problems, the first `maxProblems` of them in document order.
+        let importing = RESTReader(limits: decodingLimits, keep: decodingLimits.maxProblems)
+        var single: Message?
         do {
-            root = try RESTCodec.parse(utf8, limits: decodingLimits)
+            single = try RESTReader.withDocument(utf8, limits: decodingLimits) { document in
+                if document.kind() == .object, importing.isMessageList(document) {
+                    _ = importing.batch(document: &document) { _, _ in }
+                    return nil
+                }
+                return importing.message(document: &document)
+            }
         } catch {
-            return [finding(error)]
+            return body(finding(error))
         }
-        let reader = RESTReader(limits: decodingLimits, keep: decodingLimits.maxProblems)
+        guard importing.problemCount == 0 else { return importFindings(importing).forEach(body) }
+
         var modelLimits = limits
         modelLimits.maxMessageBodyBytes = nil
-        var findings: [ValidationFinding]
-        var bodies: [(path: FieldPath, elems: [Elem])] = []
-        if case .object(let members) = root, reader.isMessageList(members) {
-            let batch = reader.batch(document: root)
-            guard reader.problemCount == 0 else { return importFindings(reader) }
-            let listKey = members.first { $0.key == "MsgList" || $0.key == "RspMsgList" }!.key
-            findings = Validator.validate(batch, limits: modelLimits).map {
-                translated($0, root: listKey)
+        var bodyFindings: [ValidationFinding] = []
+        /// The image formats outside the profile's: the REST rule replaces
+        /// the model's warning about the same value.
+        func replacedByRESTRule(_ finding: ValidationFinding, _ reader: RESTReader) -> Bool {
+            guard finding.code == .unknownEnumValue, let formats = limits.restImageFormats else { return false }
+            return reader.imageFormats.contains { $0.path == finding.path && !formats.contains($0.value) }
+        }
+        /// The model's findings of one message, as REST findings: message
+        /// `index` of the list `listKey`, or the document's message.
+        func report(_ message: Message, index: Int?, listKey: String?, _ reader: RESTReader) {
+            for var finding in Validator.validate(message, limits: modelLimits) {
+                if let index { finding.path.prepend(FieldPath([.field("messages"), .index(index)])) }
+                finding = translated(finding, root: listKey)
+                // REST requests name their target in the call (sendmsg, send_group_msg), and the
+                // documentation's bodies name none: only a message naming two targets is wrong.
+                // A forwarded message, inside a relay's MsgContent, keeps the finding.
+                if finding.code == .messageTargetMissing && !finding.path.components.contains(.field("MsgContent")) {
+                    continue
+                }
+                if !replacedByRESTRule(finding, reader) { body(finding) }
             }
-            for (index, message) in batch.messages.enumerated() {
-                bodies.append(([.field(listKey), .index(index), .field("MsgBody")], message.elems))
-            }
+            guard let limit = limits.maxMessageBodyBytes else { return }
+            var writer = RESTWriter()
+            writer.body(message.elems)
+            let size = writer.json.bytes.count
+            guard size > limit else { return }
+            var path: FieldPath = [.field("MsgBody")]
+            if let listKey, let index { path.prepend(FieldPath([.field(listKey), .index(index)])) }
+            bodyFindings.append(
+                ValidationFinding(
+                    .messageBodyBytes, path: path, severity: FindingCode.messageBodyBytes.severity,
+                    limit: Int64(limit), actual: Int64(size),
+                    reason: "the MsgBody is \(size) bytes of compact JSON, above \(limit)"))
+        }
+        let reader: RESTReader
+        if let single {
+            reader = importing
+            report(single, index: nil, listKey: nil, reader)
         } else {
-            let message = reader.message(document: root)
-            guard reader.problemCount == 0 else { return importFindings(reader) }
-            findings = Validator.validate(message, limits: modelLimits).map { translated($0, root: nil) }
-            bodies.append(([.field("MsgBody")], message.elems))
-        }
-        // REST requests name their target in the call (sendmsg, send_group_msg), and the
-        // documentation's bodies name none: only a message naming two targets is wrong.
-        // A forwarded message, inside a relay's MsgContent, keeps the finding.
-        findings.removeAll {
-            $0.code == .messageTargetMissing && !$0.path.components.contains(.field("MsgContent"))
-        }
-        if let limit = limits.maxMessageBodyBytes {
-            for body in bodies {
-                var writer = RESTWriter()
-                writer.body(body.elems)
-                let size = writer.json.bytes.count
-                guard size > limit else { continue }
-                findings.append(
-                    ValidationFinding(
-                        .messageBodyBytes, path: body.path, severity: FindingCode.messageBodyBytes.severity,
-                        limit: Int64(limit), actual: Int64(size),
-                        reason: "the MsgBody is \(size) bytes of compact JSON, above \(limit)"))
+            reader = RESTReader(limits: decodingLimits, keep: 0)
+            _ = try? RESTReader.withDocument(utf8, limits: decodingLimits) { document in
+                let listKey = reader.messageListKey(document) ?? "MsgList"
+                _ = reader.batch(document: &document) { message, index in
+                    report(message, index: index, listKey: listKey, reader)
+                }
             }
         }
+        bodyFindings.forEach(body)
         if let required = limits.restDownloadFlag {
             for flag in reader.downloadFlags where flag.value != required {
-                findings.append(
+                body(
                     ValidationFinding(
                         .restDownloadFlag, path: flag.path, severity: FindingCode.restDownloadFlag.severity,
                         limit: Int64(required), actual: Int64(flag.value),
@@ -90,16 +134,13 @@ public enum RESTValidator {
         }
         if let formats = limits.restImageFormats {
             for format in reader.imageFormats where !formats.contains(format.value) {
-                // The REST rule replaces the model's warning about the same value.
-                findings.removeAll { $0.code == .unknownEnumValue && $0.path == format.path }
-                findings.append(
+                body(
                     ValidationFinding(
                         .restImageFormat, path: format.path, severity: FindingCode.restImageFormat.severity,
                         actual: Int64(format.value),
                         reason: "ImageFormat \(format.value) is not a documented code (1, 2, 3, 4, 255)"))
             }
         }
-        return findings
     }
 
     /// The import problems reported, and `limit.problems` when there are more.

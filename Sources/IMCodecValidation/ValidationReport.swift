@@ -8,7 +8,7 @@ import IMCodec
 /// are validated and reported.
 ///
 /// ```swift
-/// let report = InputValidator.validate(bytes, named: "messages.frames", limits: .current)
+/// let report = InputValidator.validate(bytes, named: "messages.frames")
 /// for located in report.findings {
 ///     print(located.frame ?? 0, located.finding)
 /// }

@@ -14,7 +14,7 @@ import IMCodec
 /// iterative, and its cost is linear in the size of the value.
 ///
 /// ```swift
-/// let findings = Validator.validate(message, limits: .current)
+/// let findings = Validator.validate(message)   // the default profile, sdk-guide
 /// for finding in findings where finding.severity == .error {
 ///     print(finding.code, finding.path)
 /// }

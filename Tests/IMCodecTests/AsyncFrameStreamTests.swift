@@ -1,4 +1,6 @@
+import Foundation
 import IMCodec
+import IMCodecTestSupport
 import Testing
 
 /// An asynchronous source of chunks that ends with an error.
@@ -30,7 +32,109 @@ func asyncChunks(_ chunks: [[UInt8]]) -> AsyncStream<[UInt8]> {
     }
 }
 
+/// A source that says which of its reading methods the frame sequence
+/// called, and then hands out its chunks.
+struct RecordingChunks: AsyncSequence, Sendable {
+    /// The names of the methods called, in order.
+    final class Calls: @unchecked Sendable {
+        private var names: [String] = []
+        private let lock = NSLock()
+        var all: [String] { lock.withLock { names } }
+        func record(_ name: String) { lock.withLock { names.append(name) } }
+    }
+
+    let chunks: [[UInt8]]
+    let calls = Calls()
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var chunks: [[UInt8]]
+        let calls: Calls
+
+        mutating func next() async throws -> [UInt8]? {
+            calls.record("next()")
+            return chunks.isEmpty ? nil : chunks.removeFirst()
+        }
+
+        mutating func next(isolation actor: isolated (any Actor)?) async throws -> [UInt8]? {
+            calls.record("next(isolation:)")
+            return chunks.isEmpty ? nil : chunks.removeFirst()
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunks: chunks, calls: calls) }
+}
+
 @Suite struct AsyncFrameStreamTests {
+    /// Each reading method of the frame sequence reads its source with the
+    /// method of the same release, so the portable path is a path of its own
+    /// and not the newer one under another name.
+    @Test(arguments: AsyncPath.allCases)
+    func eachReadingMethodReadsTheSourceWithItsOwn(path: AsyncPath) async throws {
+        let (stream, payloads) = try sampleStream()
+        let source = RecordingChunks(chunks: chunked(stream, by: 50))
+        let frames = try await source.frames().collect(via: path)
+        #expect(frames.map { Array($0.payload) } == payloads)
+        let expected = path == .portable ? "next()" : "next(isolation:)"
+        #expect(Set(source.calls.all) == [expected])
+        #expect(source.calls.all.count == chunked(stream, by: 50).count + 1)
+    }
+
+    @Test(arguments: AsyncPath.allCases)
+    func bothPathsYieldEveryFrameAndPayloadWhateverTheChunkSize(path: AsyncPath) async throws {
+        let (stream, payloads) = try sampleStream()
+        for size in [1, 7, 64, stream.count] {
+            let frames = try await asyncChunks(chunked(stream, by: size)).frames().collect(via: path)
+            #expect(frames.map { Array($0.payload) } == payloads, "chunks of \(size)")
+        }
+        let messages = sampleMessages()
+        var bytes: [UInt8] = []
+        for message in messages { try FrameEncoder().encode(message, appendingTo: &bytes) }
+        #expect(try await asyncChunks(chunked(bytes, by: 9)).framePayloads().collect(via: path) == messages)
+    }
+
+    @Test(arguments: AsyncPath.allCases)
+    func bothPathsEndAtTheFirstErrorSayingWhichFrame(path: AsyncPath) async throws {
+        var stream = DamagedStream()
+        stream.sound(0x61)
+        stream.badChecksum()
+        stream.sound(0x62)
+        var iterator = asyncChunks(chunked(stream.bytes, by: 4)).framePayloads().makeAsyncIterator()
+        #expect(try await iterator.next(via: path)?.message?.sender == "a")
+        await #expect {
+            try await iterator.next(via: path)
+        } throws: { error in
+            let error = error as? IMCodecError
+            return error?.code == .frameChecksum && error?.frameIndex == 1 && error?.frameOffset == stream.offset(of: 1)
+        }
+        #expect(try await iterator.next(via: path) == nil)
+    }
+
+    @Test(arguments: AsyncPath.allCases)
+    func bothPathsSkipDamagedFramesWhenAskedAndReportEach(path: AsyncPath) async throws {
+        var stream = DamagedStream()
+        stream.sound(0x61)
+        stream.badChecksum()
+        stream.sound(0x62)
+        stream.badPayload()
+        stream.badDeflate()
+        stream.sound(0x63)
+        let log = SkipLog()
+        let payloads = try await asyncChunks(chunked(stream.bytes, by: 3))
+            .framePayloads(skippingDamagedFrames: log.append).collect(via: path)
+        #expect(payloads.map { $0.message?.sender } == ["a", "b", "c"])
+        #expect(log.errors.map(\.code) == [.frameChecksum, .payloadTruncated, .frameDeflate])
+        #expect(log.errors.map(\.frameIndex) == [1, 3, 4])
+        #expect(log.errors.map(\.frameOffset) == [1, 3, 4].map(stream.offset(of:)))
+
+        // The frame sequence skips only what a frame reader rejects: the
+        // frame whose payload does not decode is a sound frame.
+        let frameLog = SkipLog()
+        let frames = try await asyncChunks(chunked(stream.bytes, by: 3))
+            .frames(skippingDamagedFrames: frameLog.append).collect(via: path)
+        #expect(frames.count == 4)
+        #expect(frameLog.errors.map(\.frameIndex) == [1, 4])
+    }
+
     func sampleMessages() -> [FramePayload] {
         (0..<6).map { index in
             var message = Message()

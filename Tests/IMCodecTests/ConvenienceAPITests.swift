@@ -1,10 +1,9 @@
-import Foundation
 import IMCodec
 import Testing
 
-/// The conveniences for values users hold: payload accessors, `Data` and
-/// `String` overloads, `LocalizedError`, the dictionary preset (REST's
-/// `String` overloads: `RESTCodecTests`).
+/// The conveniences for values users hold: payload accessors, element and
+/// message constructors, the dictionary preset (REST's `String` overloads:
+/// `RESTCodecTests`; `Data` and `LocalizedError`: IMCodecFoundationTests).
 @Suite struct ConvenienceAPITests {
     static let message = Message(
         msgID: "m1", sender: "alice", receiver: "bob", elems: [.text("hello, how are you doing today? 你好")])
@@ -19,25 +18,6 @@ import Testing
         let event = FramePayload.event(Event())
         #expect(event.event == Event())
         #expect(event.message == nil && event.batch == nil)
-    }
-
-    @Test func dataOverloadsReadWhatTheByteFormsRead() throws {
-        let frame = try FrameEncoder().encode(.message(Self.message))
-        #expect(try FrameDecoder().decode(Data(frame)) == .message(Self.message))
-        let reader = FrameReader()
-        reader.append(Data(frame + frame))
-        #expect(try reader.nextPayload()?.message == Self.message)
-        #expect(try reader.nextPayload()?.message == Self.message)
-        #expect(try reader.nextPayload() == nil)
-        let payload = Self.message.serializedBytes()
-        #expect(try Message(serializedData: Data(payload)) == Self.message)
-        #expect(throws: IMCodecError(.frameTruncated, reason: "")) { try FrameDecoder().decode(Data(frame.dropLast())) }
-    }
-
-    @Test func localizedDescriptionIsTheErrorsDescription() {
-        let error = IMCodecError(.frameChecksum, reason: "the checksum does not match")
-        #expect((error as Error).localizedDescription == "frame.checksum: the checksum does not match")
-        #expect(error.errorDescription == error.description)
     }
 
     @Test func theDictionaryPresetIsDeflateWithDictionaryTwoTryingEveryPayload() throws {

@@ -68,6 +68,12 @@ func measuredStackUse(_ body: @escaping @Sendable () -> Void) -> Int {
             ("REST validation", Self.growth(rest) { _ = RESTValidator.validate($0, limits: .current) }),
             ("validation", Self.growth({ $0 }) { _ = Validator.validate($0, limits: .current) }),
             (
+                "JSON check",
+                Self.growth({ Array($0.jsonString().utf8) }) {
+                    _ = try? JSONDocument.read($0, limits: nil, maxNesting: 5_000) { _ in }
+                }
+            ),
+            (
                 "JSON parsing",
                 Self.growth({ Array($0.jsonString().utf8) }) { _ = try? JSONValue(parsing: $0, maxNesting: 5_000) }
             ),

@@ -1,13 +1,25 @@
 #!/usr/bin/env bash
 # A benchmark, not a test (CI does not run it): builds the relay example
-# (Examples/RelayServer) in release, starts imcodec-relay on 127.0.0.1, drives
-# it with imcodec-relay-load, and prints frames/s, p50/p99 latency, whether
-# any frame was lost, and the server's peak RSS. Bounded in count (CLIENTS x
-# FRAMES) and in time (TIMEOUT seconds); traffic stays on the loopback
-# interface. docs/PERFORMANCE.md records its figures.
+# (Examples/RelayServer) in release, and for each mode starts imcodec-relay on
+# 127.0.0.1 and drives it with imcodec-relay-load, printing frames/s, p50/p99
+# latency, whether any frame was lost, the server's peak RSS and the CPU
+# time it used per delivered frame. Modes run in turn, ROUNDS times, so that
+# they are compared within one run on a machine whose load changes; the
+# summary gives each mode's median and its ratio to the first mode's.
+# Bounded in count (CLIENTS x FRAMES per run) and in time (TIMEOUT seconds a
+# run); traffic stays on the loopback interface. docs/PERFORMANCE.md records
+# its figures.
 #
-#   scripts/bench/relay_load.sh                     # 4 clients x 250,000 frames
+#   scripts/bench/relay_load.sh                      # 4 clients x 250,000 frames, forward then reframe
+#   MODES="forward forward-unbatched reframe" ROUNDS=3 scripts/bench/relay_load.sh
+#   TRANSPORT=websocket MODES=forward scripts/bench/relay_load.sh
 #   CLIENTS=4 FRAMES=50000 scripts/bench/relay_load.sh
+#
+# Modes: forward (the relay's default: each frame's bytes, the frames of a
+# read burst in one buffer shared by every member), forward-unbatched (the
+# bytes, each frame written to each member on its own), reframe (each
+# payload framed again and written to each member on its own: the relay
+# before forwarding).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -17,38 +29,92 @@ window=${WINDOW:-256}
 text_bytes=${TEXT_BYTES:-64}
 timeout=${TIMEOUT:-300}
 profile=${PROFILE:-current}
+modes=${MODES:-forward reframe}
+rounds=${ROUNDS:-1}
+transport=${TRANSPORT:-tcp}
 scratch=.build-nio
 
-swift build -c release --package-path Examples/RelayServer --scratch-path "$scratch" \
-    --product imcodec-relay >&2
-swift build -c release --package-path Examples/RelayServer --scratch-path "$scratch" \
-    --product imcodec-relay-load >&2
+swift build -c release --package-path Examples/RelayServer --scratch-path "$scratch" >&2
 bin=$(swift build -c release --package-path Examples/RelayServer --scratch-path "$scratch" --show-bin-path)
+ticks=$(getconf CLK_TCK)
 
-log=$(mktemp)
-"$bin/imcodec-relay" --host 127.0.0.1 --port 0 --profile "$profile" >"$log" 2>&1 &
-server=$!
-trap 'kill "$server" 2>/dev/null || true; rm -f "$log"' EXIT
+work=$(mktemp -d)
+server=""
+trap 'if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; fi; rm -rf "$work"' EXIT
 
-port=""
-for _ in $(seq 100); do
-    port=$(awk '/^port /{print $2}' "$log")
-    [ -n "$port" ] && break
-    sleep 0.1
+# run MODE: one relay, one load; appends "mode frames/s p50 p99 rss_kB cpu_ns_per_frame" to $work/results.
+run() {
+    local mode=$1 flags=()
+    case $mode in
+        forward) ;;
+        forward-unbatched) flags=(--no-coalesce) ;;
+        reframe) flags=(--reframe) ;;
+        *) echo "unknown mode $mode" >&2; exit 64 ;;
+    esac
+    # The web listener (and the chat page's files it holds) only when the
+    # load is over WebSocket.
+    [ "$transport" = websocket ] && flags+=(--web-port 0)
+    "$bin/imcodec-relay" --host 127.0.0.1 --port 0 --profile "$profile" --log-level warning \
+        "${flags[@]}" >"$work/relay.log" 2>&1 &
+    server=$!
+    local port="" web_port=""
+    for _ in $(seq 100); do
+        port=$(awk '/^port /{print $2}' "$work/relay.log")
+        web_port=$(awk '/^web port /{print $3}' "$work/relay.log")
+        [ -n "$port" ] && { [ "$transport" != websocket ] || [ -n "$web_port" ]; } && break
+        sleep 0.1
+    done
+    if [ -z "$port" ]; then
+        echo "the relay did not start:" >&2
+        cat "$work/relay.log" >&2
+        exit 1
+    fi
+    [ "$transport" = websocket ] && port=$web_port
+    local status=0
+    timeout "$((timeout + 30))" "$bin/imcodec-relay-load" run --host 127.0.0.1 --port "$port" \
+        --transport "$transport" --clients "$clients" --frames "$frames" --window "$window" \
+        --text-bytes "$text_bytes" --timeout "$timeout" >"$work/load.log" 2>&1 || status=$?
+    local rss cpu
+    rss=$(awk '/^VmHWM/{print $2}' "/proc/$server/status")
+    cpu=$(awk '{print $14 + $15}' "/proc/$server/stat")
+    kill -TERM "$server"
+    wait "$server" || true
+    server=""
+    echo "== $mode ($transport)"
+    cat "$work/load.log"
+    echo "server peak RSS $rss kB, CPU $(awk -v t="$cpu" -v k="$ticks" 'BEGIN {printf "%.2f", t / k}') s"
+    grep -E '^(connections|closes)' "$work/relay.log" | sed 's/^/server: /'
+    if [ "$status" -ne 0 ]; then
+        echo "relay_load.sh: the $mode run failed" >&2
+        exit "$status"
+    fi
+    awk -v mode="$mode" -v rss="$rss" -v cpu="$cpu" -v k="$ticks" '
+        /delivered frames\/s/ { rate = $(NF - 2) }
+        /^sent/ { delivered = $5 }
+        /^latency/ { p50 = $3; p99 = $6 }
+        END { printf "%s %s %s %s %s %.0f\n", mode, rate, p50, p99, rss, cpu / k * 1e9 / delivered }
+    ' "$work/load.log" >>"$work/results"
+}
+
+for _ in $(seq "$rounds"); do
+    for mode in $modes; do run "$mode"; done
 done
-if [ -z "$port" ]; then
-    echo "the relay did not start:" >&2
-    cat "$log" >&2
-    exit 1
-fi
 
-status=0
-timeout "$((timeout + 30))" "$bin/imcodec-relay-load" --host 127.0.0.1 --port "$port" \
-    --clients "$clients" --frames "$frames" --window "$window" --text-bytes "$text_bytes" \
-    --timeout "$timeout" || status=$?
-
-echo "server peak RSS $(awk '/^VmHWM/{print $2, $3}' "/proc/$server/status")"
-kill -TERM "$server"
-wait "$server" || true
-grep '^connections' "$log" | sed 's/^/server: /'
-exit "$status"
+echo
+echo "clients $clients, frames per client $frames, window $window, text bytes $text_bytes, transport $transport, $rounds round(s)"
+awk '
+    { rates[$1] = rates[$1] " " $2; p50[$1] = p50[$1] " " $3; p99[$1] = p99[$1] " " $4; rss[$1] = rss[$1] " " $5
+      cpu[$1] = cpu[$1] " " $6; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
+    function median(list,   values, count, i, j, t) {
+        count = split(list, values, " ")
+        for (i = 1; i <= count; i++) for (j = i + 1; j <= count; j++) if (values[j] + 0 < values[i] + 0) { t = values[i]; values[i] = values[j]; values[j] = t }
+        return count % 2 ? values[(count + 1) / 2] : (values[count / 2] + values[count / 2 + 1]) / 2
+    }
+    END {
+        printf "%-18s %14s %8s %8s %10s %14s %8s\n", "mode", "delivered/s", "p50 ms", "p99 ms", "RSS kB", "server ns/frame", "ratio"
+        for (i = 1; i <= n; i++) {
+            m = order[i]; r = median(rates[m]); if (i == 1) first = r
+            printf "%-18s %14d %8.2f %8.2f %10d %14d %7.2fx\n", m, r, median(p50[m]), median(p99[m]), median(rss[m]), median(cpu[m]), r / first
+        }
+    }
+' "$work/results"

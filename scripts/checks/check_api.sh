@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The public API of the library modules, as symbol lists: each module's
 # public symbols (from its symbol graph, the one DocC reads), one a line as
-# `kind path: declaration` (scripts/checks/api_symbols.py), compared with the committed docs/api/MODULE.txt
+# `kind path: declaration` (scripts/lib/api_symbols.py), compared with the committed docs/api/MODULE.txt
 # so that every API change is deliberate. No public declaration may have an
 # `_`-prefixed name in its path: the symbol graph leaves such names out, so
 # they are looked for in swift-api-digester's dump of the module, which keeps
@@ -19,10 +19,10 @@ status=0
 for module in "${imcodec_modules[@]}"; do
     imcodec_symbol_graph "$work/$module" "$module"
 
-    python3 scripts/checks/api_symbols.py list "$work/$module" "$work/$module.txt" "$module"
+    python3 scripts/lib/api_symbols.py list "$work/$module" "$work/$module.txt" "$module"
 
     imcodec_sdk_dump "$work/$module.sdk.json" "$module"
-    python3 scripts/checks/api_symbols.py underscored "$work/$module.sdk.json" "$module"
+    python3 scripts/lib/api_symbols.py underscored "$work/$module.sdk.json" "$module"
 
     if [ "${1:-}" = "--update" ]; then
         cp "$work/$module.txt" "docs/api/$module.txt"

@@ -18,7 +18,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export IMCODEC_DOCS=1
-modules=(IMCodec IMCodecREST IMCodecValidation IMCodecTestee IMCodecConformance IMCodecNIO)
+modules=(IMCodec IMCodecFoundation IMCodecREST IMCodecValidation IMCodecTestee IMCodecConformance IMCodecNIO)
 scratch=.build-docs
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

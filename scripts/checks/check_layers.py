@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 """Prints the package's target graph (from `swift package describe`) by layer
-and checks that every dependency points to a lower layer, and that the
-shipped `imcodec` tool neither depends on nor links swift-protobuf or the
-swift-protobuf oracle. SwiftPM itself refuses a dependency cycle, and
+and checks that every dependency points to a lower layer, that the shipped
+`imcodec` tool neither depends on nor links swift-protobuf or the
+swift-protobuf oracle, and that the library modules other than
+IMCodecFoundation neither import Foundation nor, once built, refer to a
+symbol of it (README: "Foundation"). SwiftPM itself refuses a dependency cycle, and
 .ci/run builds with --explicit-target-dependency-import-check=error, which
 refuses an `import` of a target that is not a declared dependency; so a
 back-edge can neither be declared nor slip in as an import.
 
-    python3 scripts/checks/check_layers.py     graph and checks (the nm check needs `swift build`)
+    python3 scripts/checks/check_layers.py     graph and checks (the nm checks need `swift build`)
 """
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -23,17 +26,26 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 LAYERS = [
     ("system and C", ["CZlib", "CZstd", "CLibDeflate", "CProtobufC", "CIMCodecCRC32", "CIMCodecUTF8"]),
     ("codec", ["IMCodec", "IMCodecReference"]),
-    ("formats, protocol and transports", ["IMCodecREST", "IMCodecTestee", "IMCodecNIO", "IMCodecTraffic",
-                                          "IMCodecOracle", "CReferenceChecks"]),
+    ("formats, protocol and transports", ["IMCodecREST", "IMCodecFoundation", "IMCodecTestee", "IMCodecNIO",
+                                          "IMCodecTraffic", "IMCodecOracle", "CReferenceChecks"]),
     ("validation", ["IMCodecValidation"]),
     ("conformance", ["IMCodecConformance"]),
     ("tools and tests", ["IMCodecCLI", "imcodec-devtools", "IMCodecTestSupport"]),
-    ("test suites", ["IMCodecTests", "IMCodecRESTTests", "IMCodecValidationTests", "IMCodecConformanceTests",
-                     "IMCodecCLITests", "IMCodecDifferentialTests"]),
+    ("test suites", ["IMCodecTests", "IMCodecFoundationTests", "IMCodecRESTTests", "IMCodecValidationTests",
+                     "IMCodecConformanceTests", "IMCodecCLITests", "IMCodecDifferentialTests"]),
 ]
 # Targets that must not reach swift-protobuf or the oracle, even indirectly.
 WITHOUT_PROTOBUF = ["IMCodec", "IMCodecREST", "IMCodecValidation", "IMCodecTestee", "IMCodecConformance",
                     "IMCodecCLI"]
+# Library modules that must not use Foundation: the product IMCodec and the
+# testee protocol. Foundation's types come in through IMCodecFoundation, a
+# product of its own, so a program that does not name it links no Foundation
+# through imcodec.
+WITHOUT_FOUNDATION = ["IMCodec", "IMCodecREST", "IMCodecValidation", "IMCodecTestee"]
+FOUNDATION_IMPORT = re.compile(r"^\s*(@\w+\s+)*import\s+(Foundation\w*)\b", re.M)
+# Swift's mangling of a symbol of Foundation or of the modules it is split into
+# on Linux (FoundationEssentials, FoundationInternationalization).
+FOUNDATION_SYMBOL = re.compile(r"\$s.*(10Foundation|20FoundationEssentials|31FoundationInternationalization)")
 
 
 def check_graph(describe):
@@ -70,6 +82,46 @@ def check_graph(describe):
     print("no dependency points up a layer; " + ", ".join(WITHOUT_PROTOBUF) + " reach no swift-protobuf")
 
 
+def check_foundation_imports():
+    """No source file of WITHOUT_FOUNDATION imports a Foundation module."""
+    problems = []
+    for module in WITHOUT_FOUNDATION:
+        for folder, _, names in os.walk(os.path.join(ROOT, "Sources", module)):
+            for name in sorted(n for n in names if n.endswith(".swift")):
+                path = os.path.join(folder, name)
+                with open(path, encoding="utf-8") as f:
+                    for match in FOUNDATION_IMPORT.finditer(f.read()):
+                        problems.append(f"{os.path.relpath(path, ROOT)} imports {match.group(2)}")
+    if problems:
+        sys.exit("\n".join(problems))
+    print(", ".join(WITHOUT_FOUNDATION) + " import no Foundation module")
+
+
+def check_foundation_symbols():
+    """The built objects of WITHOUT_FOUNDATION refer to no Foundation symbol."""
+    bin_path = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True,
+                              text=True).stdout.strip()
+    problems = []
+    checked = 0
+    for module in WITHOUT_FOUNDATION:
+        # The objects of the module's sources as they are now: a build
+        # folder keeps the objects of deleted files.
+        folder = os.path.join(bin_path, module + ".build")
+        sources = [n for _, _, names in os.walk(os.path.join(ROOT, "Sources", module)) for n in names
+                   if n.endswith(".swift")]
+        objects = [os.path.join(folder, n + ".o") for n in sorted(sources)]
+        if not all(os.path.exists(o) for o in objects):
+            problems.append(f"{module} is not built: run swift build first")
+            continue
+        symbols = subprocess.run(["nm", *objects], check=True, capture_output=True, text=True).stdout
+        checked += len(objects)
+        used = sorted({line.split()[-1] for line in symbols.splitlines() if FOUNDATION_SYMBOL.search(line)})
+        problems += [f"{module} refers to the Foundation symbol {symbol}" for symbol in used[:5]]
+    if problems:
+        sys.exit("\n".join(problems))
+    print(f"{checked} object files of {', '.join(WITHOUT_FOUNDATION)}: no Foundation symbol")
+
+
 def check_binary():
     """The built imcodec holds no SwiftProtobuf or oracle symbol."""
     bin_path = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True,
@@ -86,4 +138,6 @@ def check_binary():
 if __name__ == "__main__":
     check_graph(subprocess.run(["swift", "package", "describe", "--type", "json"], cwd=ROOT, check=True,
                                capture_output=True, text=True).stdout)
+    check_foundation_imports()
+    check_foundation_symbols()
     check_binary()

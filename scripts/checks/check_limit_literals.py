@@ -13,7 +13,23 @@ the declared values of that size (one custom elem, download flag 2, five
 abstract lines and member fields, the image format codes, the system type
 ranges) are pinned by the vectors at N and N + 1 in both profiles instead.
 
-    python3 scripts/checks/check_limit_literals.py [FILE ...]
+It also checks that one default validation profile is written everywhere
+(README: "Validation profiles"). The default is the profile
+`ValidationLimits()` holds, read from the code generated from the
+declarations (Sources/IMCodecValidation/Generated/ValidationLimits.swift).
+Checked against it:
+
+- every default of a `ValidationLimits` parameter or property in the
+  library, the CLI and the examples (`limits: ValidationLimits = .sdkGuide`);
+- the CLI's `--profile` defaults (`var profile: ProfileOption = .sdkGuide`,
+  and the name of that ProfileOption);
+- the examples' profile options by name (`var profile = "sdk-guide"`);
+- every sentence of the documentation (README.md, docs/, the DocC catalogs,
+  the examples' READMEs) and of the Swift sources' comments and help texts
+  that says "default" and names a profile: the profile named right before
+  "default", or else the first one after it, is the default.
+
+    python3 scripts/checks/check_limit_literals.py [FILE ...]   (FILEs: the literal check on these only)
 """
 
 import glob
@@ -35,6 +51,103 @@ CHECKED = [
 ]
 SMALLEST = 8
 NUMBER = re.compile(r"(?<![\w.])(0x[0-9A-Fa-f_]+|\d[\d_]*(?:\.\d+)?)(?:\s*<<\s*(\d+))?(?![\w]|\.\d)")
+
+
+GENERATED = "Sources/IMCodecValidation/Generated/ValidationLimits.swift"
+# A profile as the documentation names it: its name or its Swift member in
+# code format, or "sdk-guide"/"current" next to the word profile.
+PROFILE = re.compile(r"`(?:ValidationLimits)?\.?(sdk-guide|sdkGuide|current)`|\.(sdkGuide|current)\b"
+                     r"|--profile (sdk-guide|current)\b|\b(sdk-guide)\b|\b(current) profile\b")
+DEFAULT = re.compile(r"\bdefault\b", re.I)
+
+
+def default_profile():
+    """The default profile's Swift member and name."""
+    with open(os.path.join(ROOT, GENERATED), encoding="utf-8") as f:
+        text = f.read()
+    member = re.search(r"public static let (\w+) = ValidationLimits\(\)", text).group(1)
+    name = re.search(r'"([\w-]+)": \("([\w-]+)", ' + member + r"\)", text).group(2)
+    return member, name
+
+
+def source_files(folders, suffixes):
+    for folder in folders:
+        for base, dirs, names in os.walk(os.path.join(ROOT, folder)):
+            dirs[:] = [d for d in dirs if not d.startswith(".") and d != "Generated"]
+            for name in sorted(names):
+                if name.endswith(suffixes):
+                    yield os.path.join(base, name)
+
+
+def canonical(token, member, name):
+    """Whether `token` names the default profile."""
+    return token in (member, name)
+
+
+def sentences(text):
+    """The sentences and clauses of prose: split at full stops, semicolons and blank lines."""
+    return [s for s in re.split(r"(?<=[.;])\s+|\n\s*\n", text) if s.strip()]
+
+
+def check_sentence(sentence, member, name):
+    """The profile a sentence that says "default" names as the default, when it is not the default."""
+    word = DEFAULT.search(sentence)
+    if not word:
+        return None
+    tokens = [(m.start(), next(g for g in m.groups() if g)) for m in PROFILE.finditer(sentence)]
+    if not tokens:
+        return None
+    before = [t for t in tokens if t[0] < word.start()]
+    token = before[-1][1] if before else tokens[0][1]
+    return None if canonical(token, member, name) else token
+
+
+def check_default_profile():
+    """Problems with the default profile, and a line saying what agreed."""
+    member, name = default_profile()
+    problems = []
+    swift_files = list(source_files(["Sources", "Examples"], (".swift",)))
+    code_defaults = 0
+    for path in swift_files:
+        rel = os.path.relpath(path, ROOT)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for pattern in (r"ValidationLimits\s*=\s*\.(\w+)", r"ProfileOption\s*=\s*\.(\w+)"):
+            for m in re.finditer(pattern, text):
+                code_defaults += 1
+                option = m.group(1)
+                if "ProfileOption" in pattern:
+                    option_file = os.path.join(ROOT, "Sources/IMCodecCLI/ProfileOption.swift")
+                    declared = re.search(r"static let " + option + r' = ProfileOption\(name: "([\w-]+)"',
+                                         open(option_file, encoding="utf-8").read())
+                    option = declared.group(1) if declared else option
+                if not canonical(option, member, name):
+                    problems.append(f"{rel}: a default of .{m.group(1)}, not the default profile {name}")
+        for m in re.finditer(r'var profile\s*=\s*"([\w-]+)"', text):
+            code_defaults += 1
+            if not canonical(m.group(1), member, name):
+                problems.append(f'{rel}: var profile = "{m.group(1)}", not the default profile {name}')
+
+    statements = 0
+    prose = [(p, open(p, encoding="utf-8").read()) for p in
+             [os.path.join(ROOT, "README.md"), *source_files(["docs", "Examples"], (".md",)),
+              *source_files(["Sources"], (".md",))]]
+    # In Swift sources: doc comments, comments and string literals (help texts).
+    for path in swift_files:
+        with open(path, encoding="utf-8") as f:
+            lines = [re.sub(r"^\s*///?\s?", "", line) for line in f if re.match(r"\s*//", line) or '"' in line]
+        prose.append((path, "\n".join(lines)))
+    for path, text in prose:
+        for sentence in sentences(text):
+            if DEFAULT.search(sentence) and PROFILE.search(sentence):
+                statements += 1
+                wrong = check_sentence(sentence, member, name)
+                if wrong:
+                    excerpt = " ".join(sentence.split())[:160]
+                    problems.append(f"{os.path.relpath(path, ROOT)}: names {wrong} as the default: {excerpt}")
+    return problems, (f"the default profile is {name} (ValidationLimits.{member}): {code_defaults} defaults "
+                      f"in code and {statements} sentences of the documentation that name the default agree")
+
 
 
 def declared(decl):
@@ -119,8 +232,13 @@ def main():
     if problems:
         print("limit values written as literals: read them from the generated tables (docs/spec/limits.md)",
               file=sys.stderr)
+    profile_problems, agreed = check_default_profile()
+    for problem in profile_problems:
+        print(problem, file=sys.stderr)
+    if problems or profile_problems:
         return 1
     print("no declared limit value is written as a literal in %d files" % len(files))
+    print(agreed)
     return 0
 
 

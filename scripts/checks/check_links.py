@@ -54,6 +54,7 @@ testees/LANGUAGE/*                  # a testee's launcher and failure list, LANG
 testees/a/testee                    Tests/IMCodecConformanceTests/ConformanceMatrixTests.swift
 testees/java/other                  Tests/IMCodecConformanceTests/ConformanceMatrixTests.swift
 docs/api/MODULE.txt                 # one API list per module, MODULE being the module
+Sources/ChatApp/main.swift          README.md  # the file of the consumer package README writes
 
 # Former paths, named as history by the migration notes.
 Vectors/limits/validation-seed.json Sources/IMCodec/IMCodec.docc/Migration.md

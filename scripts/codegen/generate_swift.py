@@ -34,6 +34,16 @@ REPEATED_LIMITS = {
 }
 # Fields whose messages are one merger layer deeper.
 LAYER_FIELDS = {("MergerElem", "messages")}
+# The routing fields of a message that MessageEnvelope reads without decoding
+# the message (Sources/IMCodec/Binary/MessageEnvelope.swift): strings the
+# caller may ask for, scalars, and the repeated field whose entries are only
+# counted. The envelope's properties have the fields' Swift names.
+ENVELOPE = {
+    "message": "Message",
+    "strings": ["msg_id", "sender", "receiver", "group_id"],
+    "scalars": ["timestamp", "seq"],
+    "counted": ("elems", "elemCount"),
+}
 
 # --------------------------------------------------------------------------
 # The descriptor set, read by scripts/lib/schema.py (the scripts' one reader)
@@ -195,15 +205,16 @@ def json_write_stmt(f, v):
     raise AssertionError(t)
 
 
-def json_read_expr(f, v):
+def json_read_expr(f):
+    """Swift expression: the value of field `f` read from the JSON reader `reader`."""
     t = f.type
-    if t == T_MESSAGE: return "try %s(_json: %s, &context)" % (f.short_type, v)
+    if t == T_MESSAGE: return "try %s(_json: &reader, &context)" % f.short_type
     if t == T_ENUM:
-        return "%s(rawValue: try JSONScalar.enumValue(%s, named: %s._number(forProtoName:)))" % (
-            f.short_type, v, f.short_type)
-    return "try JSONScalar.%s(%s)" % (
+        return "%s(rawValue: try JSONScalar.enumValue(&reader, named: %s._number(forProtoName:)))" % (
+            f.short_type, f.short_type)
+    return "try JSONScalar.%s(&reader)" % (
         {T_STRING: "string", T_BYTES: "bytes", T_BOOL: "bool", T_DOUBLE: "double", T_INT32: "int32",
-         T_UINT32: "uint32", T_INT64: "int64", T_UINT64: "uint64"}[t], v)
+         T_UINT32: "uint32", T_INT64: "int64", T_UINT64: "uint64"}[t])
 
 
 # swift-format leaves these files alone (as it does protoc-gen-swift's output):
@@ -596,6 +607,75 @@ def gen_merge(m):
     return "".join(out)
 
 
+def skip_expr(f):
+    """Swift statement that reads past the value of field `f` as the decoder reads it, keeping nothing."""
+    w = WIRE[f.type]
+    if w == 0: return "_ = try reader.readVarint()"
+    if w == 1: return "_ = try reader.readFixed64()"
+    return "_ = try reader.readLengthDelimited()"
+
+
+def gen_envelope(m):
+    """The envelope peek of `m`: its top-level fields read as `_merge` reads them (the same checks, errors and
+    paths), the routing fields kept, every nested message and every other string stepped over by its length."""
+    strings, scalars = ENVELOPE["strings"], ENVELOPE["scalars"]
+    counted, count_name = ENVELOPE["counted"]
+    out = ["extension %s {\n" % m.name,
+           "    /// Reads the routing fields of an encoded `%s` (``MessageEnvelope``): every top-level field is\n" % m.name,
+           "    /// read as `_merge` reads it, with its checks, errors and paths; nested messages and the\n",
+           "    /// strings not in `fields` are stepped over by their lengths, and nothing is allocated\n",
+           "    /// but the strings of `fields`.\n",
+           "    /// The envelope is read into `envelope`, which starts at its defaults.\n",
+           "    @usableFromInline\n",
+           "    package static func _peekEnvelope(\n",
+           "        from reader: inout WireReader, into envelope: inout MessageEnvelope, fields: MessageEnvelope.Fields,\n",
+           "        _ context: DecodeContext\n",
+           "    ) throws(IMCodecError) {\n"]
+    repeated = [f for f in sorted(m.fields, key=lambda f: f.number) if f.repeated]
+    for f in repeated:
+        if f.name != counted:
+            out.append("        var %sCount = 0\n" % escape(swift_name(f.name)))
+    out.append("        while reader.hasMore {\n")
+    out.append("            let tag = try reader.readTag()\n")
+    out.append("            switch tag {\n")
+    for f in sorted(m.fields, key=lambda f: f.number):
+        if f.oneof_index is not None:
+            raise SystemExit("%s.%s: the envelope peek reads no oneof" % (m.name, f.name))
+        json = f.json_name
+        name = escape(swift_name(f.name))
+        ind = "                "
+        out.append("            case %d:\n" % tag_value(f))
+        if f.repeated:
+            limit, code = limit_of(m, f)
+            counter = "envelope.%s" % count_name if f.name == counted else "%sCount" % name
+            out.append("%slet index = %s\n" % (ind, counter))
+            out.append("%sif index >= context.limits.%s {\n" % (ind, limit))
+            out.append('%s    throw IMCodecError(\n%s        .%s, path: [.field("%s"), .index(index)],\n'
+                       '%s        reason: "more entries than the limit allows", limit: context.limits.%s,'
+                       ' observed: index + 1)\n%s}\n' % (ind, ind, code, json, ind, limit, ind))
+            out.append('%sdo { %s } catch { throw error.prefixed(field: "%s", index: index) }\n' % (
+                ind, skip_expr(f), json))
+            out.append("%s%s = index &+ 1\n" % (ind, counter))
+        elif f.name in strings:
+            if f.type != T_STRING:
+                raise SystemExit("%s.%s: an envelope string must be a string field" % (m.name, f.name))
+            out.append("%sdo {\n" % ind)
+            out.append("%s    if fields.contains(.%s) { envelope.%s = try reader.readString() } else { %s }\n" % (
+                ind, name, name, skip_expr(f)))
+            out.append('%s} catch { throw error.prefixed(field: "%s") }\n' % (ind, json))
+        elif f.name in scalars:
+            if f.type == T_MESSAGE or WIRE[f.type] == 2:
+                raise SystemExit("%s.%s: an envelope scalar must be a scalar field" % (m.name, f.name))
+            out.append('%sdo { envelope.%s = %s } catch { throw error.prefixed(field: "%s") }\n' % (
+                ind, name, read_expr(f), json))
+        else:
+            out.append('%sdo { %s } catch { throw error.prefixed(field: "%s") }\n' % (ind, skip_expr(f), json))
+    out.append("            default:\n")
+    out.append("                try reader.skipValue(tag: tag, context: context)\n")
+    out.append("            }\n        }\n    }\n}\n\n")
+    return "".join(out)
+
+
 def holds_counts(name, seen=None):
     """Whether a value of message `name` can hold a repeated field, itself or in a message it holds."""
     seen = set() if seen is None else seen
@@ -726,57 +806,86 @@ def gen_json_write(m):
     return "".join(out)
 
 
-def gen_json_read(m):
+# Repeated fields whose entries a reader can take one at a time as they are
+# read (MessageBatch._json(_:_:eachMessage:)), so that a batch is never held
+# whole while it is validated or encoded.
+STREAMED_FIELDS = {("MessageBatch", "messages")}
+
+
+def gen_json_read(m, streamed=None):
+    """The proto3 JSON decoder of `m`, read from the document in place (JSONReader): members in document order,
+    each checked and decoded as it comes. With `streamed`, a repeated message field of `m`, the decoder is a
+    static function that hands each entry of that field to `body` instead of keeping it."""
     ordered = sorted(m.fields, key=lambda f: f.number)
     if len(ordered) + len(m.oneofs) > 64:
         raise SystemExit("%s: more than 64 fields and oneofs" % m.name)
-    out = ["    @usableFromInline\n    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {\n",
-           "        self.init()\n",
-           "        var seen: UInt64 = 0\n",
-           "        for member in try JSONScalar.object(json) {\n",
-           "            switch member.key {\n"]
+    if streamed is None:
+        out = ["    @usableFromInline\n    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext)"
+               " throws(IMCodecError) {\n",
+               "        self.init()\n"]
+    else:
+        if [f.name for f in ordered] != [streamed.name]:
+            raise SystemExit("%s: a streamed decoder reads a message of one field only" % m.name)
+        out = ["    /// Reads the proto3 JSON form of a `%s` as `init(_json:_:)` does, with the same checks and errors,\n"
+               % m.name,
+               "    /// handing each entry of `%s` to `body` as soon as it is read instead of keeping it.\n"
+               % streamed.json_name,
+               "    package static func _json(\n",
+               "        _ reader: inout JSONReader, _ context: inout JSONDecodeContext,\n",
+               "        each%s body: (%s, Int) -> Void\n" % (
+                   streamed.json_name[:1].upper() + streamed.json_name[1:-1], streamed.short_type),
+               "    ) throws(IMCodecError) {\n"]
+    out += ["        var seen: UInt64 = 0\n",
+            "        try JSONScalar.beginObject(&reader)\n",
+            "        while let key = reader.nextKey() {\n",
+            "            switch key {\n"]
     for i, f in enumerate(ordered):
         names = [f.json_name] + ([f.name] if f.name != f.json_name else [])
         out.append("            case %s:\n" % ", ".join('"%s"' % n for n in names))
         ind = "                "
-        out.append("%stry JSONDecodeContext.markSeen(&seen, bit: %d, key: member.key)\n" % (ind, i))
-        out.append("%sif case .null = member.value { continue }\n" % ind)
+        out.append("%stry JSONDecodeContext.markSeen(&seen, bit: %d, key: key)\n" % (ind, i))
+        out.append("%sif reader.skipNull() { continue }\n" % ind)
         name = escape(swift_name(f.name))
         if f.oneof_index is not None:
             bit = len(ordered) + f.oneof_index
-            out.append("%stry JSONDecodeContext.markSeen(&seen, bit: %d, key: member.key)\n" % (ind, bit))
-            out.append("%sdo {\n%s    self.%s = .%s(%s)\n" % (
-                ind, ind, oneof_var(m, f), name, json_read_expr(f, "member.value")))
+            out.append("%stry JSONDecodeContext.markSeen(&seen, bit: %d, key: key)\n" % (ind, bit))
+            out.append("%sdo {\n%s    self.%s = .%s(%s)\n" % (ind, ind, oneof_var(m, f), name, json_read_expr(f)))
             out.append('%s} catch { throw error.prefixed(field: "%s") }\n' % (ind, f.json_name))
         elif f.repeated:
             limit, code = limit_of(m, f)
             layered = (m.name, f.name) in LAYER_FIELDS
-            out.append("%slet elements: [JSONValue]\n" % ind)
-            out.append('%sdo { elements = try JSONScalar.array(member.value) } catch {'
+            out.append("%slet count: Int?\n" % ind)
+            out.append('%sdo { count = try JSONScalar.beginArray(&reader) } catch {'
                        ' throw error.prefixed(field: "%s") }\n' % (ind, f.json_name))
             # The error of the binary decoder for the first entry past the
-            # limit; the array's own length is not told, as the parser keeps
-            # only the entries a reader looks at.
-            out.append("%sif elements.count > context.limits.%s {\n" % (ind, limit))
+            # limit, before any entry is read; the array's own length is not
+            # told, as the first pass counts only as far as a reader looks.
+            out.append("%sif let count, count > context.limits.%s {\n" % (ind, limit))
             out.append('%s    throw Self._overLimit(.%s, "%s", context.limits.%s, context.limits.%s)\n%s}\n'
                        % (ind, code, f.json_name, limit, limit, ind))
-            out.append("%sself.%s.reserveCapacity(elements.count)\n" % (ind, name))
-            out.append("%sfor (index, element) in elements.enumerated() {\n" % ind)
+            if streamed is None:
+                out.append("%sif let count { self.%s.reserveCapacity(count) }\n" % (ind, name))
+            out.append("%svar index = 0\n" % ind)
+            out.append("%swhile reader.nextEntry() {\n" % ind)
             out.append("%s    do {\n" % ind)
             if layered:
                 out.append("%s        try context.enterLayer()\n" % ind)
-            out.append("%s        self.%s.append(%s)\n" % (ind, name, json_read_expr(f, "element")))
+            if streamed is not None and f is streamed:
+                out.append("%s        body(%s, index)\n" % (ind, json_read_expr(f)))
+            else:
+                out.append("%s        self.%s.append(%s)\n" % (ind, name, json_read_expr(f)))
             if layered:
                 out.append("%s        context.leaveLayer()\n" % ind)
             out.append('%s    } catch { throw error.prefixed(field: "%s", index: index) }\n' % (ind, f.json_name))
+            out.append("%s    index += 1\n" % ind)
             out.append("%s}\n" % ind)
         else:
-            out.append("%sdo {\n%s    self.%s = %s\n" % (ind, ind, name, json_read_expr(f, "member.value")))
+            out.append("%sdo {\n%s    self.%s = %s\n" % (ind, ind, name, json_read_expr(f)))
             out.append('%s} catch { throw error.prefixed(field: "%s") }\n' % (ind, f.json_name))
     out.append("            default:\n")
     out.append("                throw IMCodecError(\n")
-    out.append("                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),\n")
-    out.append('                    reason: "%s has no field named \\(member.key)")\n' % m.name)
+    out.append("                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),\n")
+    out.append('                    reason: "%s has no field named \\(key)")\n' % m.name)
     out.append("            }\n        }\n    }\n")
     return "".join(out)
 
@@ -866,6 +975,7 @@ UNITS = [
         "json": "Sources/IMCodec/Generated/Model+JSON.swift",
         "schema": "Sources/IMCodec/Generated/SchemaFields.swift",
         "arbitrary": "Sources/IMCodecTestSupport/Generated/Arbitrary.swift",
+        "envelope": True,
     },
     {
         "package": "imcodec.testee.v1",
@@ -913,9 +1023,20 @@ def generate(unit, descriptors):
     for m in messages:
         binary += "extension %s: WireCodable {\n%s\n%s\n%s\n%s}\n\n" % (
             m.name, gen_size(m), gen_encode(m), gen_merge(m), gen_check_limits(m))
+        if unit.get("envelope") and m.name == ENVELOPE["message"]:
+            binary += gen_envelope(m)
+        for f in sorted(m.fields, key=lambda f: f.number):
+            if (m.name, f.name) in STREAMED_FIELDS:
+                binary += ("extension %s {\n    /// The key (tag) of each entry of `%s` in the encoding, for a writer that encodes the entries\n"
+                           "    /// one at a time (`_json(_:_:each%s:)`).\n"
+                           "    package static let _%sKey: [UInt8] = [%s]\n}\n\n") % (
+                    m.name, f.json_name, f.json_name[:1].upper() + f.json_name[1:-1], f.json_name,
+                    ", ".join("0x%02X" % b for b in tag_bytes(f)))
     json = header
     for m in messages:
-        json += "extension %s {\n%s\n%s}\n\n" % (m.name, gen_json_write(m), gen_json_read(m))
+        streamed = [f for f in m.fields if (m.name, f.name) in STREAMED_FIELDS]
+        json += "extension %s {\n%s\n%s%s}\n\n" % (
+            m.name, gen_json_write(m), gen_json_read(m), "".join("\n" + gen_json_read(m, f) for f in streamed))
     outputs = {
         unit["model"]: model,
         unit["binary"]: binary.rstrip() + "\n",

@@ -9,7 +9,7 @@
 # MODULE is IMCodec unless given.
 #
 # The public library modules, lowest layer first (Package.swift).
-imcodec_modules=(IMCodec IMCodecREST IMCodecValidation IMCodecTestee IMCodecConformance)
+imcodec_modules=(IMCodec IMCodecFoundation IMCodecREST IMCodecValidation IMCodecTestee IMCodecConformance)
 
 imcodec_bin=${imcodec_bin:-$(swift build --show-bin-path)}
 imcodec_triple=$(swiftc -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')

@@ -34,7 +34,7 @@ struct Implementation {
 /// The names of the implementations, in the column order of the table.
 let implementationNames = [
     "imcodec", "swift-protobuf", "protobuf-c", "c-reference", "c-reference-api", "naive-zlib", "imcodec-payload",
-    "c-reference-dictionary", "imcodec-framepayload",
+    "c-reference-dictionary", "imcodec-framepayload", "imcodec-decode", "zstd-alone",
 ]
 
 /// The metrics of an interleaved measure: the whole iteration's time and
@@ -135,6 +135,7 @@ let benchmarks: @Sendable () -> Void = {
     payloadBenchmarks("payload", work.messages)
     payloadBenchmarks("merger300", work.merger)
     allocationBenchmarks(work.messages)
+    envelopeBenchmarks(work.messages)
     for policy in FramePolicy.allCases {
         frameBenchmarks("frame-\(policy.rawValue)", work.messages, policy)
         frameBenchmarks("batch-\(policy.rawValue)", work.batches, policy)
@@ -182,6 +183,72 @@ func allocationBenchmarks(_ values: PreparedValues<IMCodec.Message, Imcodec_V1_M
     }
     Benchmark("alloc-decode/protobuf-c", configuration: allocations) { _ in
         for payload in values.payloads { blackHole(Peer.protobufCDecode(payload, kind: values.kind)) }
+    }
+}
+
+/// The envelope peek (`MessageEnvelope`, `FrameDecoder.peekEnvelope`)
+/// against decoding the whole message, from payloads and from frames under
+/// the policies a relay meets, and the allocations of a peek.
+func envelopeBenchmarks(_ values: PreparedValues<IMCodec.Message, Imcodec_V1_Message>) {
+    interleaved(
+        "envelope-payload", units: values.count,
+        [
+            Implementation(name: "imcodec") {
+                for payload in values.payloads { blackHole(must { try MessageEnvelope(serializedBytes: payload) }) }
+            },
+            Implementation(name: "imcodec-decode") {
+                for payload in values.payloads { blackHole(must { try IMCodec.Message(serializedBytes: payload) }) }
+            },
+        ])
+    for policy in [FramePolicy.none, .default, .zstd] {
+        let frames = must { try values.frames(policy) }
+        let decoder = FrameDecoder()
+        for (index, frame) in frames.enumerated() {
+            require(
+                (try? decoder.peekEnvelope(frame).message) == MessageEnvelope(values.values[index]),
+                "the envelope of \(policy) frame \(index)")
+        }
+        interleaved(
+            "envelope-frame-\(policy.rawValue)", units: values.count,
+            [
+                Implementation(name: "imcodec") {
+                    for frame in frames { blackHole(must { try decoder.peekEnvelope(frame) }) }
+                },
+                Implementation(name: "imcodec-decode") {
+                    for frame in frames { blackHole(must { try decoder.decode(IMCodec.Message.self, from: frame) }) }
+                },
+            ])
+    }
+    // What a relay asks for to route a message: where it goes, no other string.
+    let stored = must { try values.frames(.none) }
+    let decoder = FrameDecoder()
+    interleaved(
+        "envelope-payload-destination", units: values.count,
+        [
+            Implementation(name: "imcodec") {
+                for payload in values.payloads {
+                    blackHole(must { try MessageEnvelope(serializedBytes: payload, fields: .destination) })
+                }
+            },
+            Implementation(name: "imcodec-decode") {
+                for payload in values.payloads { blackHole(must { try IMCodec.Message(serializedBytes: payload) }) }
+            },
+        ])
+    interleaved(
+        "envelope-frame-none-destination", units: values.count,
+        [
+            Implementation(name: "imcodec") {
+                for frame in stored { blackHole(must { try decoder.peekEnvelope(frame, fields: .destination) }) }
+            },
+            Implementation(name: "imcodec-decode") {
+                for frame in stored { blackHole(must { try decoder.decode(IMCodec.Message.self, from: frame) }) }
+            },
+        ])
+    Benchmark("alloc-envelope/imcodec", configuration: allocations) { _ in
+        for payload in values.payloads { blackHole(must { try MessageEnvelope(serializedBytes: payload) }) }
+    }
+    Benchmark("alloc-envelope-frame/imcodec", configuration: allocations) { _ in
+        for frame in stored { blackHole(must { try decoder.peekEnvelope(frame) }) }
     }
 }
 
@@ -259,6 +326,26 @@ func frameBenchmarks<Value: FrameContent, Oracle: SwiftProtobuf.Message>(
         },
     ]
     if policy == .zstd {
+        // What a zstd frame is made of, timed in the same iterations: the
+        // payload's encoding and libzstd alone on it (the frame encode
+        // target is their sum and 0.3 µs), and libzstd alone decompressing
+        // the frames' bodies.
+        let zstd = ZstdAlone(level: 3, dictionary: .zstdMessages)
+        let bodies: [(body: ArraySlice<UInt8>, payloadLength: Int)] = frames.compactMap { frame in
+            guard let header = try? FrameHeader.peek(frame), header.compression == .zstd else { return nil }
+            return (frame[header.encodedLength...], header.payloadLength)
+        }
+        for (body, length) in bodies {
+            require(zstd.decompress(body, payloadLength: length) == length, "libzstd alone decompresses a body")
+        }
+        encode.append(
+            Implementation(name: "imcodec-payload") { forEach(values.values) { blackHole($0.serializedBytes()) } })
+        encode.append(
+            Implementation(name: "zstd-alone") { for payload in values.payloads { blackHole(zstd.compress(payload)) } })
+        decode.append(
+            Implementation(name: "zstd-alone") {
+                for (body, length) in bodies { blackHole(zstd.decompress(body, payloadLength: length)) }
+            })
         // The C pipeline as it compressed best before zstd: deflate with
         // dictionary 2, from 0 bytes.
         let dictionaryFrames = values.referenceFrames(.dictionary, codec: reference)

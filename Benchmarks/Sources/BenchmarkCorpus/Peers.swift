@@ -175,6 +175,51 @@ public final class ReferenceCodec {
     }
 }
 
+/// libzstd alone, set up as the frame format uses it (magicless, no content
+/// size, checksum or dictionary id, the dictionary digested once), with a
+/// buffer it reuses: what a zstd frame costs beyond its payload's encoding
+/// and its frame.
+public final class ZstdAlone {
+    let zstd: OpaquePointer
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+
+    /// Creates the compressor and decompressor at `level` with `dictionary`.
+    public init(level: Int, dictionary: PresetDictionary) {
+        guard
+            let zstd = dictionary.bytes.withUnsafeBufferPointer({
+                bench_zstd_new(Int32(level), $0.baseAddress, $0.count)
+            })
+        else { preconditionFailure("libzstd refused its parameters") }
+        self.zstd = zstd
+    }
+
+    deinit { bench_zstd_free(zstd) }
+
+    /// Compresses `payload` into a body one byte shorter than it, as the
+    /// frame encoder does.
+    ///
+    /// - Returns: The body's length, 0 when it does not fit.
+    public func compress(_ payload: [UInt8]) -> Int {
+        let capacity = max(payload.count - 1, 0)
+        return buffer.withUnsafeMutableBufferPointer { out in
+            payload.withUnsafeBufferPointer {
+                bench_zstd_compress(zstd, $0.baseAddress, $0.count, out.baseAddress, capacity)
+            }
+        }
+    }
+
+    /// Decompresses a body into the buffer.
+    ///
+    /// - Returns: The payload's length, 0 on failure.
+    public func decompress(_ body: ArraySlice<UInt8>, payloadLength: Int) -> Int {
+        buffer.withUnsafeMutableBufferPointer { out in
+            body.withUnsafeBufferPointer {
+                bench_zstd_decompress(zstd, $0.baseAddress, $0.count, out.baseAddress, payloadLength)
+            }
+        }
+    }
+}
+
 /// The peers' single calls, so benchmarks and checks share them.
 public enum Peer {
     /// protobuf-c: size, allocate, pack, release.

@@ -12,8 +12,9 @@ import IMCodecTraffic
 //
 // MEASURE: payload-encode, payload-decode, merger300-encode, merger300-decode,
 // frame-default-encode, frame-default-decode, frame-none-encode,
-// frame-none-decode, frame-zstd-encode, frame-zstd-decode, c-payload-encode,
-// c-payload-decode; `layout` prints the
+// frame-none-decode, frame-zstd-encode, frame-zstd-decode, envelope-payload,
+// envelope-frame-none, envelope-frame-default, envelope-frame-zstd,
+// c-payload-encode, c-payload-decode; `layout` prints the
 // model's inline sizes, `dump` writes the corpus's payloads to files, and
 // `decode-split` times decoding the traffic and releasing the values apart,
 // for this library, swift-protobuf and protobuf-c (medians over ROUNDS); and
@@ -67,6 +68,12 @@ case "frame-default-decode", "frame-none-decode", "frame-zstd-decode":
     let frames = try work.messages.frames(FramePolicy(rawValue: measure.split(separator: "-")[1].description)!)
     let decoder = FrameDecoder()
     try run { try frames.reduce(0) { $0 &+ (try decoder.decode(Message.self, from: $1)).elems.count } }
+case "envelope-payload":
+    try run { try work.messages.payloads.reduce(0) { $0 &+ (try MessageEnvelope(serializedBytes: $1)).elemCount } }
+case "envelope-frame-none", "envelope-frame-default", "envelope-frame-zstd":
+    let frames = try work.messages.frames(FramePolicy(rawValue: measure.split(separator: "-")[2].description)!)
+    let decoder = FrameDecoder()
+    try run { try frames.reduce(0) { $0 &+ (try decoder.peekEnvelope($1)).header.payloadLength } }
 case "c-payload-encode":
     run { work.messages.protobufC.reduce(0) { $0 &+ Peer.protobufCEncode($1) } }
 case "layout":

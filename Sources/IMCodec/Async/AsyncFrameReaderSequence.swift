@@ -40,24 +40,52 @@ where Base.Element: FrameStreamChunk
 /// `CancellationError` when the task is cancelled while more bytes are
 /// needed: cancellation is checked before every chunk is requested and when
 /// the source ends (sources such as `AsyncStream` end when their task is
-/// cancelled).
+/// cancelled). The reader's errors say which frame they are about
+/// (``IMCodecError/frameIndex``, ``IMCodecError/frameOffset``). A sequence
+/// made with `skippingDamagedFrames:` reports a frame whose header is sound
+/// but whose body (or, for payloads, whose payload) is not, and goes on with
+/// the next frame, as ``FrameReader/init(limits:skippingDamagedFrames:)``
+/// does.
+///
+/// ```swift
+/// for try await payload in chunks.framePayloads(skippingDamagedFrames: { error in
+///     log("skipped frame \(error.frameIndex!) at byte \(error.frameOffset!): \(error.code)")
+/// }) {
+///     show(payload)
+/// }
+/// ```
+///
+/// Its iterator has both reading methods of `AsyncIteratorProtocol`:
+/// `next(isolation:)` where the standard library has it (macOS 15, iOS 18,
+/// tvOS 18, watchOS 11, visionOS 2) and `next()` on earlier releases.
 public struct AsyncFrameReaderSequence<Base: AsyncSequence, Element>: AsyncSequence
 where Base.Element: FrameStreamChunk {
     private let base: Base
     private let limits: DecodingLimits
     private let output: FrameReaderOutput<Element>
+    private let skippedFrameHandler: (@Sendable (IMCodecError) -> Void)?
 
-    private init(_ base: Base, limits: DecodingLimits, output: FrameReaderOutput<Element>) {
+    private init(
+        _ base: Base, limits: DecodingLimits, output: FrameReaderOutput<Element>,
+        skippedFrameHandler: (@Sendable (IMCodecError) -> Void)?
+    ) {
         self.base = base
         self.limits = limits
         self.output = output
+        self.skippedFrameHandler = skippedFrameHandler
     }
 
     /// Starts reading the stream; each iterator reads its own pass of `base`.
     ///
     /// - Returns: An iterator with a reader of its own.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(base: base.makeAsyncIterator(), reader: FrameReader(limits: limits), output: output)
+        let reader =
+            if let skippedFrameHandler {
+                FrameReader(limits: limits, skippingDamagedFrames: skippedFrameHandler)
+            } else {
+                FrameReader(limits: limits)
+            }
+        return AsyncIterator(base: base.makeAsyncIterator(), reader: reader, output: output)
     }
 
     /// Reads the frames, or decodes the payloads, of one pass of the stream:
@@ -78,6 +106,10 @@ where Base.Element: FrameStreamChunk {
 
         /// Returns the next element, waiting for as many chunks as it takes.
         ///
+        /// The path of releases before `next(isolation:)`: it reads the
+        /// source with its `next()`. A `for try await` loop calls
+        /// ``next(isolation:)`` instead where the standard library has it.
+        ///
         /// - Returns: The next frame or payload, or `nil` once the stream has
         ///   ended at a frame boundary or after an error.
         /// - Throws: The codes of ``FrameReader/next()`` (frames) or
@@ -85,36 +117,62 @@ where Base.Element: FrameStreamChunk {
         ///   the stream ends inside a frame, the source's errors, and
         ///   `CancellationError`.
         public mutating func next() async throws -> Element? {
-            try await next(isolation: nil)
-        }
-
-        /// Returns the next element, waiting for as many chunks as it takes
-        /// on the caller's actor.
-        ///
-        /// - Parameter actor: The actor the caller runs on.
-        /// - Returns: The next frame or payload, or `nil` once the stream has
-        ///   ended at a frame boundary or after an error.
-        /// - Throws: The errors of ``next()``.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
             while !isFinished {
                 do {
-                    if let element = try output.next(reader) { return element }
-                    try Task.checkCancellation()
-                    guard let chunk = try await base.next(isolation: actor) else {
-                        isFinished = true
-                        // Sources such as AsyncStream end when their task is
-                        // cancelled; that is not the end of the byte stream.
-                        try Task.checkCancellation()
-                        try reader.finish()
-                        return nil
-                    }
-                    chunk.appendBytes(to: reader)
+                    if let element = try readyElement() { return element }
+                    try receive(await base.next())
                 } catch {
                     isFinished = true
                     throw error
                 }
             }
             return nil
+        }
+
+        /// Returns the next element, waiting for as many chunks as it takes
+        /// on the caller's actor.
+        ///
+        /// Reads the source with its `next(isolation:)`, so a source
+        /// isolated to the caller's actor is not left to be read elsewhere.
+        ///
+        /// - Parameter actor: The actor the caller runs on.
+        /// - Returns: The next frame or payload, or `nil` once the stream has
+        ///   ended at a frame boundary or after an error.
+        /// - Throws: The errors of ``next()``.
+        @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
+            while !isFinished {
+                do {
+                    if let element = try readyElement() { return element }
+                    try receive(await base.next(isolation: actor))
+                } catch {
+                    isFinished = true
+                    throw error
+                }
+            }
+            return nil
+        }
+
+        /// The element the reader holds, or `nil` when it needs the next
+        /// chunk, which may be asked for only while the task is not cancelled.
+        private func readyElement() throws -> Element? {
+            if let element = try output.next(reader) { return element }
+            try Task.checkCancellation()
+            return nil
+        }
+
+        /// Hands the source's next chunk to the reader or, when the source
+        /// has ended, checks that the stream did too.
+        private mutating func receive(_ chunk: Base.Element?) throws {
+            guard let chunk else {
+                isFinished = true
+                // Sources such as AsyncStream end when their task is
+                // cancelled; that is not the end of the byte stream.
+                try Task.checkCancellation()
+                try reader.finish()
+                return
+            }
+            chunk.appendBytes(to: reader)
         }
     }
 }
@@ -128,7 +186,22 @@ extension AsyncFrameReaderSequence where Element == Frame {
     ///   - base: The chunks of the stream, in order.
     ///   - limits: The limits to check every frame against.
     public init(_ base: Base, limits: DecodingLimits = .default) {
-        self.init(base, limits: limits, output: .frames)
+        self.init(base, limits: limits, output: .frames, skippedFrameHandler: nil)
+    }
+
+    /// Creates the sequence of the frames in a stream of chunks that skips
+    /// the frames whose bodies are damaged, reporting each.
+    ///
+    /// - Parameters:
+    ///   - base: The chunks of the stream, in order.
+    ///   - limits: The limits to check every frame against.
+    ///   - report: Called once for every skipped frame with its error, which
+    ///     says which frame.
+    public init(
+        _ base: Base, limits: DecodingLimits = .default,
+        skippingDamagedFrames report: @escaping @Sendable (IMCodecError) -> Void
+    ) {
+        self.init(base, limits: limits, output: .frames, skippedFrameHandler: report)
     }
 }
 
@@ -139,7 +212,22 @@ extension AsyncFrameReaderSequence where Element == FramePayload {
     ///   - base: The chunks of the stream, in order.
     ///   - limits: The limits to check every frame and payload against.
     public init(_ base: Base, limits: DecodingLimits = .default) {
-        self.init(base, limits: limits, output: .payloads)
+        self.init(base, limits: limits, output: .payloads, skippedFrameHandler: nil)
+    }
+
+    /// Creates the sequence of the payloads in a stream of chunks that skips
+    /// the frames whose bodies or payloads are damaged, reporting each.
+    ///
+    /// - Parameters:
+    ///   - base: The chunks of the stream, in order.
+    ///   - limits: The limits to check every frame and payload against.
+    ///   - report: Called once for every skipped frame with its error, which
+    ///     says which frame.
+    public init(
+        _ base: Base, limits: DecodingLimits = .default,
+        skippingDamagedFrames report: @escaping @Sendable (IMCodecError) -> Void
+    ) {
+        self.init(base, limits: limits, output: .payloads, skippedFrameHandler: report)
     }
 }
 
@@ -152,11 +240,41 @@ extension AsyncSequence where Element: FrameStreamChunk {
         AsyncFrameSequence(self, limits: limits)
     }
 
+    /// The frames of this stream of byte chunks, skipping those whose bodies
+    /// are damaged.
+    ///
+    /// - Parameters:
+    ///   - limits: The limits to check every frame against.
+    ///   - report: Called once for every skipped frame with its error, which
+    ///     says which frame (``IMCodecError/frameIndex``) and where it starts
+    ///     (``IMCodecError/frameOffset``).
+    /// - Returns: A sequence of frames; see ``AsyncFrameSequence``.
+    public func frames(
+        limits: DecodingLimits = .default, skippingDamagedFrames report: @escaping @Sendable (IMCodecError) -> Void
+    ) -> AsyncFrameSequence<Self> {
+        AsyncFrameSequence(self, limits: limits, skippingDamagedFrames: report)
+    }
+
     /// The decoded messages, batches and events of this stream of byte chunks.
     ///
     /// - Parameter limits: The limits to check every frame and payload against.
     /// - Returns: A sequence of payloads; see ``AsyncPayloadSequence``.
     public func framePayloads(limits: DecodingLimits = .default) -> AsyncPayloadSequence<Self> {
         AsyncPayloadSequence(self, limits: limits)
+    }
+
+    /// The decoded messages, batches and events of this stream of byte
+    /// chunks, skipping the frames whose bodies or payloads are damaged.
+    ///
+    /// - Parameters:
+    ///   - limits: The limits to check every frame and payload against.
+    ///   - report: Called once for every skipped frame with its error, which
+    ///     says which frame (``IMCodecError/frameIndex``) and where it starts
+    ///     (``IMCodecError/frameOffset``).
+    /// - Returns: A sequence of payloads; see ``AsyncPayloadSequence``.
+    public func framePayloads(
+        limits: DecodingLimits = .default, skippingDamagedFrames report: @escaping @Sendable (IMCodecError) -> Void
+    ) -> AsyncPayloadSequence<Self> {
+        AsyncPayloadSequence(self, limits: limits, skippingDamagedFrames: report)
     }
 }

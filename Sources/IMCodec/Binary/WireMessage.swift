@@ -50,8 +50,8 @@ package protocol WireCodable: WireMessage {
     ///     not visited.
     func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError)
 
-    /// Creates a value from its proto3 JSON form.
-    init(_json value: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError)
+    /// Creates a value from its proto3 JSON form, read where it stands.
+    init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError)
 
     /// Writes the proto3 JSON form.
     func _writeJSON(to writer: inout JSONWriter)

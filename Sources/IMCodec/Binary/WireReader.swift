@@ -215,7 +215,12 @@ import CIMCodecUTF8
                 return units.count
             }
         }
-        return String(copying: unsafe UTF8Span(unchecked: units.span, isKnownASCII: check == IMCODEC_UTF8_ASCII))
+        // `UTF8Span` and `String(copying:)` are in the 26 releases only; older
+        // ones, and tests that force it, take the portable path (PortablePaths).
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *), !PortablePaths.isForced {
+            return String(copying: unsafe UTF8Span(unchecked: units.span, isKnownASCII: check == IMCODEC_UTF8_ASCII))
+        }
+        return PortablePaths.string(checkedUTF8: units)
     }
 
     /// Reads a length-delimited byte string.

@@ -50,7 +50,11 @@ final class Inflater {
         }
     }
 
-    private func inflate(
+    /// Inflates a frame body into `output`, which holds exactly the
+    /// declared payload length.
+    ///
+    /// - Throws: The codes of ``inflate(_:payloadLength:dictionary:)``.
+    func inflate(
         _ body: UnsafeRawBufferPointer,
         into output: UnsafeMutableRawBufferPointer,
         dictionary: [UInt8]?

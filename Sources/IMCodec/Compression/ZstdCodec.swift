@@ -179,7 +179,11 @@
             }
         }
 
-        private func decompress(
+        /// Decompresses a frame body into `output`, which holds exactly the
+        /// declared payload length.
+        ///
+        /// - Throws: The codes of ``decompress(_:payloadLength:dictionary:)``.
+        func decompress(
             _ body: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, dictionary: PresetDictionary?
         ) throws(IMCodecError) {
             var status = ZSTD_DCtx_reset(context, ZSTD_reset_session_only)

@@ -4,8 +4,10 @@
 /// that every implementation of the format uses), the ``path`` into the value
 /// where the problem was found (a ``FieldPath``, written
 /// `elems[2].image.levels[1].width`; empty for the root), a human ``reason``, and for limit errors the ``limit`` and the
-/// ``observed`` value. Two errors are equal when their codes and paths are
-/// equal; the reason and source location are for people, not for matching.
+/// ``observed`` value. An error of a stream of frames also says which frame:
+/// its ``frameIndex`` and the ``frameOffset`` where it starts in the stream.
+/// Two errors are equal when their codes and paths are equal; the reason, the
+/// frame and the source location are for people, not for matching.
 ///
 /// Limits and observed values are `Int64`, as in `IMCodecValidation`'s
 /// `ValidationFinding` (its `limit` and `actual`): one type for every
@@ -25,15 +27,22 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
         let reason: String
         let limit: Int64?
         let observed: Int64?
+        let frameIndex: Int?
+        let frameOffset: Int?
         let file: String
         let line: UInt
 
-        init(code: Code, path: FieldPath, reason: String, limit: Int64?, observed: Int64?, file: String, line: UInt) {
+        init(
+            code: Code, path: FieldPath, reason: String, limit: Int64?, observed: Int64?, frameIndex: Int?,
+            frameOffset: Int?, file: String, line: UInt
+        ) {
             self.code = code
             self.path = path
             self.reason = reason
             self.limit = limit
             self.observed = observed
+            self.frameIndex = frameIndex
+            self.frameOffset = frameOffset
             self.file = file
             self.line = line
         }
@@ -44,12 +53,13 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Replaces one field, leaving the others as they are.
     private mutating func update(
         code: Code? = nil, path: FieldPath? = nil, reason: String? = nil, limit: Int64?? = nil, observed: Int64?? = nil,
-        file: String? = nil, line: UInt? = nil
+        frameIndex: Int?? = nil, frameOffset: Int?? = nil, file: String? = nil, line: UInt? = nil
     ) {
         let old = storage
         storage = Storage(
             code: code ?? old.code, path: path ?? old.path, reason: reason ?? old.reason, limit: limit ?? old.limit,
-            observed: observed ?? old.observed, file: file ?? old.file, line: line ?? old.line)
+            observed: observed ?? old.observed, frameIndex: frameIndex ?? old.frameIndex,
+            frameOffset: frameOffset ?? old.frameOffset, file: file ?? old.file, line: line ?? old.line)
     }
 
     /// The stable code naming the kind of problem.
@@ -78,6 +88,21 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
     public var observed: Int64? {
         get { storage.observed }
         set { update(observed: .some(newValue)) }
+    }
+    /// For an error of a stream of frames (``FrameReader``, the asynchronous
+    /// frame sequences): the index of the frame it is about, 0 for the first,
+    /// counting every frame of the stream, skipped ones too; `nil` for the
+    /// errors of a single value.
+    public var frameIndex: Int? {
+        get { storage.frameIndex }
+        set { update(frameIndex: .some(newValue)) }
+    }
+    /// For an error of a stream of frames: the byte offset in the stream
+    /// where the frame it is about starts; `nil` for the errors of a single
+    /// value.
+    public var frameOffset: Int? {
+        get { storage.frameOffset }
+        set { update(frameOffset: .some(newValue)) }
     }
     /// The source file that raised the error, for debugging.
     public var file: String {
@@ -110,7 +135,8 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
         line: UInt = #line
     ) {
         storage = Storage(
-            code: code, path: path, reason: reason, limit: limit, observed: observed, file: file, line: line)
+            code: code, path: path, reason: reason, limit: limit, observed: observed, frameIndex: nil,
+            frameOffset: nil, file: file, line: line)
     }
 
     /// Creates a limit error from the library's own counts and limits,
@@ -133,13 +159,27 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
         hasher.combine(path)
     }
 
-    /// `code at path: reason`, with the limit and observed value when present.
+    /// `code at path: reason`, with the limit and observed value when
+    /// present, and `[frame 3 at byte 120]` for an error of a stream.
     public var description: String {
         var text = code.rawValue
         if !path.isEmpty { text += " at \(path)" }
         text += ": \(reason)"
         if let limit, let observed { text += " (limit \(limit), observed \(observed))" }
+        if let frameIndex, let frameOffset { text += " [frame \(frameIndex) at byte \(frameOffset)]" }
         return text
+    }
+
+    /// Returns this error with the frame of a stream it is about.
+    ///
+    /// - Parameters:
+    ///   - index: The frame's index in the stream.
+    ///   - offset: The byte offset where the frame starts.
+    /// - Returns: The same error, saying which frame.
+    package func inFrame(_ index: Int, at offset: Int) -> IMCodecError {
+        var copy = self
+        copy.update(frameIndex: .some(index), frameOffset: .some(offset))
+        return copy
     }
 
     /// Returns this error with the field `name` put in front of its path.

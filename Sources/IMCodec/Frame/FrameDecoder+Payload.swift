@@ -16,7 +16,9 @@ extension FrameDecoder {
     /// - Returns: The message, batch or event the frame holds.
     /// - Throws: The codes of ``decode(_:)-([UInt8])``.
     public func decode(_ bytes: ArraySlice<UInt8>) throws(IMCodecError) -> FramePayload {
-        try FramePayload(decoding: decodeFrame(bytes), limits: limits)
+        try bytes.withUnsafeBytes { raw in
+            Result { () throws(IMCodecError) in try decode(raw) }
+        }.get()
     }
 
     /// Decodes a buffer that holds exactly one frame into its model value,
@@ -28,14 +30,11 @@ extension FrameDecoder {
     public func decode(_ bytes: UnsafeRawBufferPointer) throws(IMCodecError) -> FramePayload {
         let header = try frameHeader(of: bytes)
         let frameBytes = UnsafeRawBufferPointer(rebasing: bytes[0..<header.frameLength])
-        let body = try decodeBody(frameBytes, header)
-        guard bytes.count == header.frameLength else { throw Self.trailingBytes(bytes.count, header) }
-        switch body {
-        case .stored(let range):
-            return try FramePayload(
-                kind: header.kind, serializedBytes: UnsafeRawBufferPointer(rebasing: frameBytes[range]), limits: limits)
-        case .inflated(let payload):
-            return try FramePayload(kind: header.kind, payload: payload[...], limits: limits)
+        // A compressed payload is inflated into the decoder's buffer and
+        // decoded from there: no array is made for it.
+        return try withCheckedPayload(frameBytes, header) { (payload) throws(IMCodecError) in
+            guard bytes.count == header.frameLength else { throw Self.trailingBytes(bytes.count, header) }
+            return try FramePayload(kind: header.kind, serializedBytes: payload, limits: limits)
         }
     }
 
@@ -54,36 +53,46 @@ extension FrameDecoder {
         -> Content
     {
         // Inlined so the payload is decoded by the caller's concrete type,
-        // straight from the array: no Frame, no copy of the payload.
-        let location = try bytes.withUnsafeBytes { raw in
-            Result { () throws(IMCodecError) in try payloadLocation(in: raw, kind: Content.frameKind) }
-        }.get()
-        switch location {
-        case .stored(let range):
-            return try Content(serializedSlice: bytes[range], limits: limits)
-        case .inflated(let payload):
-            return try Content(serializedBytes: payload, limits: limits)
+        // straight from the frame or, compressed, from the buffer it is
+        // inflated into: no Frame, no copy of the payload, no array for it.
+        var value = Content()
+        var failure: IMCodecError?
+        bytes.withUnsafeBytes { raw in
+            do throws(IMCodecError) {
+                try withPayload(in: raw, kind: Content.frameKind) { (payload) throws(IMCodecError) in
+                    try value.merge(payload, limits: limits)
+                }
+            } catch {
+                failure = error
+            }
         }
+        if let failure { throw failure }
+        return value
     }
 
     /// Checks a buffer that holds exactly one frame of `kind`, in the order
-    /// of ``decodeFrame(_:)-([UInt8])`` and then the kind, and says where its
-    /// payload is.
+    /// of ``decodeFrame(_:)-([UInt8])`` and then the kind, and calls `body`
+    /// with its payload: the frame's own bytes when it is stored, else the
+    /// payload inflated into the decoder's buffer, valid during the call.
     ///
     /// - Throws: The frame codes of ``decodeFrame(_:)-([UInt8])``, then
-    ///   `frame.unexpected-kind`.
+    ///   `frame.unexpected-kind`, then what `body` throws.
     @usableFromInline
-    func payloadLocation(in raw: UnsafeRawBufferPointer, kind: FrameKind) throws(IMCodecError) -> Body {
+    func withPayload(
+        in raw: UnsafeRawBufferPointer, kind: FrameKind, _ body: (UnsafeRawBufferPointer) throws(IMCodecError) -> Void
+    ) throws(IMCodecError) {
         let header = try frameHeader(of: raw)
         let frameLength = header.frameLength
-        let body = try decodeBody(UnsafeRawBufferPointer(rebasing: raw[0..<frameLength]), header)
-        guard raw.count == frameLength else { throw Self.trailingBytes(raw.count, header) }
-        guard header.kind == kind else {
-            throw IMCodecError(
-                .frameUnexpectedKind,
-                reason: "expected \(kind.withArticle) frame, found \(header.kind.withArticle) frame")
+        try withCheckedPayload(UnsafeRawBufferPointer(rebasing: raw[0..<frameLength]), header) {
+            (payload) throws(IMCodecError) in
+            guard raw.count == frameLength else { throw Self.trailingBytes(raw.count, header) }
+            guard header.kind == kind else {
+                throw IMCodecError(
+                    .frameUnexpectedKind,
+                    reason: "expected \(kind.withArticle) frame, found \(header.kind.withArticle) frame")
+            }
+            try body(payload)
         }
-        return body
     }
 }
 

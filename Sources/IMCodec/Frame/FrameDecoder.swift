@@ -16,6 +16,12 @@ public final class FrameDecoder {
     #if Zstd
         private var zstdStorage: ZstdDecompressor?
     #endif
+    /// Where ``withCheckedPayload(_:_:_:)`` decompresses payloads of up to
+    /// ``scratchLimit`` bytes, kept from one frame to the next.
+    private var scratch = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    /// The largest payload decompressed into ``scratch``: what a decoder holds
+    /// between frames stays small.
+    private static let scratchLimit = 64 * 1_024
 
     /// Creates a decoder.
     ///
@@ -24,11 +30,15 @@ public final class FrameDecoder {
         self.limits = limits
     }
 
+    deinit {
+        scratch.deallocate()
+    }
+
     /// Decodes a buffer that holds exactly one frame.
     ///
     /// - Parameter bytes: The frame.
-    /// - Returns: The header and the payload; the payload of an uncompressed
-    ///   frame shares `bytes`' storage.
+    /// - Returns: The header, the payload and the frame's bytes; the bytes,
+    ///   and the payload of an uncompressed frame, share `bytes`' storage.
     /// - Throws: `frame.truncated`, `frame.version`, `frame.kind`,
     ///   `frame.compression`, `frame.reserved-bits`, `frame.varint`,
     ///   `frame.dictionary`, `limit.frame-size`, `limit.inflated-size`,
@@ -43,8 +53,8 @@ public final class FrameDecoder {
     /// Decodes a buffer that holds exactly one frame.
     ///
     /// - Parameter bytes: The frame.
-    /// - Returns: The header and the payload; the payload of an uncompressed
-    ///   frame shares `bytes`' storage.
+    /// - Returns: The header, the payload and the frame's bytes; the bytes,
+    ///   and the payload of an uncompressed frame, share `bytes`' storage.
     /// - Throws: The codes of ``decodeFrame(_:)-([UInt8])``.
     public func decodeFrame(_ bytes: ArraySlice<UInt8>) throws(IMCodecError) -> Frame {
         let header = try frameHeader(of: bytes)
@@ -53,22 +63,25 @@ public final class FrameDecoder {
         return frame
     }
 
-    /// Decodes a buffer that holds exactly one frame, copying a stored payload
-    /// out of it.
+    /// Decodes a buffer that holds exactly one frame, copying the frame out of
+    /// it.
     ///
     /// - Parameter bytes: The frame.
-    /// - Returns: The header and the payload.
+    /// - Returns: The header, the payload and the frame's bytes, copied once.
     /// - Throws: The codes of ``decodeFrame(_:)-([UInt8])``.
     public func decodeFrame(_ bytes: UnsafeRawBufferPointer) throws(IMCodecError) -> Frame {
         let header = try frameHeader(of: bytes)
         let frameBytes = UnsafeRawBufferPointer(rebasing: bytes[0..<header.frameLength])
-        let payload: ArraySlice<UInt8> =
-            switch try decodeBody(frameBytes, header) {
-            case .stored(let range): Array(frameBytes[range])[...]
-            case .inflated(let inflated): inflated[...]
-            }
+        let body = try decodeBody(frameBytes, header)
         try checkNoTrailingBytes(bytes.count, header)
-        return Frame(header: header, payload: payload)
+        // One copy of the frame: its bytes, and a stored payload inside them.
+        let copy = Array(frameBytes)[...]
+        switch body {
+        case .stored(let range):
+            return Frame(header: header, payload: copy[range], bytes: copy)
+        case .inflated(let payload):
+            return Frame(header: header, payload: payload[...], bytes: copy)
+        }
     }
 
     /// Checks 1 to 4: the header, the limits, and that the whole frame is there.
@@ -101,9 +114,11 @@ public final class FrameDecoder {
         switch body {
         case .stored(let range):
             let start = frameBytes.startIndex
-            return Frame(header: header, payload: frameBytes[(start + range.lowerBound)..<(start + range.upperBound)])
+            return Frame(
+                header: header, payload: frameBytes[(start + range.lowerBound)..<(start + range.upperBound)],
+                bytes: frameBytes)
         case .inflated(let payload):
-            return Frame(header: header, payload: payload[...])
+            return Frame(header: header, payload: payload[...], bytes: frameBytes)
         }
     }
 
@@ -152,6 +167,60 @@ public final class FrameDecoder {
                     .frameZstdUnavailable, reason: "a zstd frame, and this build has no zstd (the Zstd trait is off)")
             #endif
         }
+    }
+
+    /// Checks 5 and 6 of a frame whose header passed checks 1 to 4, and
+    /// calls `body` with the checked payload: the body itself for a stored
+    /// frame, else the payload decompressed into a buffer this decoder keeps
+    /// (payloads of up to 64 KiB) or allocates for the call. Nothing is
+    /// allocated for a stored frame, nor for a compressed one once the buffer
+    /// has grown.
+    ///
+    /// - Parameters:
+    ///   - frame: Exactly the frame's bytes, header included.
+    ///   - header: The frame's header, already checked against the limits.
+    ///   - body: Called with the payload, valid only during the call.
+    /// - Throws: The codes of ``decodeBody(_:_:)``, then what `body` throws.
+    func withCheckedPayload<Result>(
+        _ frame: UnsafeRawBufferPointer, _ header: FrameHeader,
+        _ body: (UnsafeRawBufferPointer) throws(IMCodecError) -> Result
+    ) throws(IMCodecError) -> Result {
+        let headerLength = frame.count - header.bodyLength
+        assert(headerLength == header.encodedLength, "withCheckedPayload takes exactly one frame")
+        let checked = UnsafeRawBufferPointer(rebasing: frame[0..<(headerLength - 4)])
+        let stored = UnsafeRawBufferPointer(rebasing: frame[headerLength...])
+        guard header.compression != .none else {
+            try header.verifyChecksum(prefix: checked, payload: stored)
+            return try body(stored)
+        }
+        let count = header.payloadLength
+        var output = scratch
+        if count > Self.scratchLimit {
+            output = .allocate(byteCount: count, alignment: 16)
+        } else if scratch.count < count {
+            scratch.deallocate()
+            scratch = .allocate(
+                byteCount: Swift.min(Swift.max(count, 2 * scratch.count, 1_024), Self.scratchLimit), alignment: 16)
+            output = scratch
+        }
+        defer { if output.baseAddress != scratch.baseAddress { output.deallocate() } }
+        let payload = UnsafeMutableRawBufferPointer(rebasing: output[0..<count])
+        let dictionary = header.dictionaryID.flatMap { PresetDictionary(id: $0) }
+        switch header.compression {
+        case .none:
+            preconditionFailure("a stored frame has no body to decompress")
+        case .deflate:
+            try inflater.inflate(stored, into: payload, dictionary: dictionary?.bytes)
+        case .zstd:
+            #if Zstd
+                try zstd.decompress(stored, into: payload, dictionary: dictionary)
+            #else
+                throw IMCodecError(
+                    .frameZstdUnavailable, reason: "a zstd frame, and this build has no zstd (the Zstd trait is off)")
+            #endif
+        }
+        try header.verifyChecksum(prefix: checked, payload: UnsafeRawBufferPointer(payload))
+        return try body(UnsafeRawBufferPointer(payload))
     }
 
     #if Zstd

@@ -4,15 +4,20 @@ extension FrameReader {
     ///
     /// - Returns: The message, batch or event of the next frame, or `nil`.
     /// - Throws: The codes of ``next()``, then `payload.*` and `limit.*` codes
-    ///   with the path of the field where decoding stopped. Like every error
-    ///   of the reader, a payload error is final.
+    ///   with the path of the field where decoding stopped; every error says
+    ///   which frame. Like every error of the reader, a payload error is
+    ///   final, unless the reader skips damaged frames: then it is reported
+    ///   and the next frame is read.
     public func nextPayload() throws(IMCodecError) -> FramePayload? {
-        guard let frame = try next() else { return nil }
-        do throws(IMCodecError) {
-            return try FramePayload(decoding: frame, limits: limits)
-        } catch {
-            fail(with: error)
-            throw error
+        while let frame = try nextFrame() {
+            do throws(IMCodecError) {
+                let payload = try FramePayload(decoding: frame, limits: limits)
+                frameCount += 1
+                return payload
+            } catch {
+                try skipOrFail(payloadError(error))
+            }
         }
+        return nil
     }
 }

@@ -3011,6 +3011,98 @@ extension Message: WireCodable {
     }
 }
 
+extension Message {
+    /// Reads the routing fields of an encoded `Message` (``MessageEnvelope``): every top-level field is
+    /// read as `_merge` reads it, with its checks, errors and paths; nested messages and the
+    /// strings not in `fields` are stepped over by their lengths, and nothing is allocated
+    /// but the strings of `fields`.
+    /// The envelope is read into `envelope`, which starts at its defaults.
+    @usableFromInline
+    package static func _peekEnvelope(
+        from reader: inout WireReader, into envelope: inout MessageEnvelope, fields: MessageEnvelope.Fields,
+        _ context: DecodeContext
+    ) throws(IMCodecError) {
+        var targetedReceiversCount = 0
+        var atUserListCount = 0
+        while reader.hasMore {
+            let tag = try reader.readTag()
+            switch tag {
+            case 10:
+                do {
+                    if fields.contains(.msgID) { envelope.msgID = try reader.readString() } else { _ = try reader.readLengthDelimited() }
+                } catch { throw error.prefixed(field: "msgId") }
+            case 18:
+                do {
+                    if fields.contains(.sender) { envelope.sender = try reader.readString() } else { _ = try reader.readLengthDelimited() }
+                } catch { throw error.prefixed(field: "sender") }
+            case 26:
+                do {
+                    if fields.contains(.receiver) { envelope.receiver = try reader.readString() } else { _ = try reader.readLengthDelimited() }
+                } catch { throw error.prefixed(field: "receiver") }
+            case 34:
+                do {
+                    if fields.contains(.groupID) { envelope.groupID = try reader.readString() } else { _ = try reader.readLengthDelimited() }
+                } catch { throw error.prefixed(field: "groupId") }
+            case 42:
+                do { _ = try reader.readLengthDelimited() } catch { throw error.prefixed(field: "groupType") }
+            case 48:
+                do { envelope.timestamp = Int64(bitPattern: try reader.readVarint()) } catch { throw error.prefixed(field: "timestamp") }
+            case 56:
+                do { envelope.seq = try reader.readVarint() } catch { throw error.prefixed(field: "seq") }
+            case 64:
+                do { _ = try reader.readVarint() } catch { throw error.prefixed(field: "random") }
+            case 72:
+                do { _ = try reader.readVarint() } catch { throw error.prefixed(field: "priority") }
+            case 80:
+                do { _ = try reader.readVarint() } catch { throw error.prefixed(field: "needReadReceipt") }
+            case 88:
+                do { _ = try reader.readVarint() } catch { throw error.prefixed(field: "excludedFromUnreadCount") }
+            case 96:
+                do { _ = try reader.readVarint() } catch { throw error.prefixed(field: "excludedFromLastMessage") }
+            case 104:
+                do { _ = try reader.readVarint() } catch { throw error.prefixed(field: "onlineUserOnly") }
+            case 114:
+                let index = targetedReceiversCount
+                if index >= context.limits.maxRepeated {
+                    throw IMCodecError(
+                        .limitRepeated, path: [.field("targetedReceivers"), .index(index)],
+                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
+                }
+                do { _ = try reader.readLengthDelimited() } catch { throw error.prefixed(field: "targetedReceivers", index: index) }
+                targetedReceiversCount = index &+ 1
+            case 122:
+                let index = atUserListCount
+                if index >= context.limits.maxRepeated {
+                    throw IMCodecError(
+                        .limitRepeated, path: [.field("atUserList"), .index(index)],
+                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
+                }
+                do { _ = try reader.readLengthDelimited() } catch { throw error.prefixed(field: "atUserList", index: index) }
+                atUserListCount = index &+ 1
+            case 130:
+                do { _ = try reader.readLengthDelimited() } catch { throw error.prefixed(field: "offlinePushInfo") }
+            case 138:
+                do { _ = try reader.readLengthDelimited() } catch { throw error.prefixed(field: "cloudCustomData") }
+            case 146:
+                let index = envelope.elemCount
+                if index >= context.limits.maxElems {
+                    throw IMCodecError(
+                        .limitElems, path: [.field("elems"), .index(index)],
+                        reason: "more entries than the limit allows", limit: context.limits.maxElems, observed: index + 1)
+                }
+                do { _ = try reader.readLengthDelimited() } catch { throw error.prefixed(field: "elems", index: index) }
+                envelope.elemCount = index &+ 1
+            case 152:
+                do { _ = try reader.readVarint() } catch { throw error.prefixed(field: "isSelf") }
+            case 176:
+                do { _ = try reader.readVarint() } catch { throw error.prefixed(field: "atType") }
+            default:
+                try reader.skipValue(tag: tag, context: context)
+            }
+        }
+    }
+}
+
 extension MessageBatch: WireCodable {
     @_effects(releasenone)
     @usableFromInline
@@ -3083,6 +3175,12 @@ extension MessageBatch: WireCodable {
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
+}
+
+extension MessageBatch {
+    /// The key (tag) of each entry of `messages` in the encoding, for a writer that encodes the entries
+    /// one at a time (`_json(_:_:eachMessage:)`).
+    package static let _messagesKey: [UInt8] = [0x0A]
 }
 
 extension MessageReceipt: WireCodable {

@@ -22,35 +22,36 @@ extension CustomInfoEntry {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "key":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.key = try JSONScalar.string(member.value)
+                    self.key = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "key") }
             case "data":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
                 do {
-                    self.value = .data(try JSONScalar.bytes(member.value))
+                    self.value = .data(try JSONScalar.bytes(&reader))
                 } catch { throw error.prefixed(field: "data") }
             case "number":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
                 do {
-                    self.value = .number(try JSONScalar.int64(member.value))
+                    self.value = .number(try JSONScalar.int64(&reader))
                 } catch { throw error.prefixed(field: "number") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "CustomInfoEntry has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "CustomInfoEntry has no field named \(key)")
             }
         }
     }
@@ -72,27 +73,28 @@ extension MemberCustomEntry {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "key":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.key = try JSONScalar.string(member.value)
+                    self.key = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "key") }
             case "data":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.data = try JSONScalar.bytes(member.value)
+                    self.data = try JSONScalar.bytes(&reader)
                 } catch { throw error.prefixed(field: "data") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "MemberCustomEntry has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "MemberCustomEntry has no field named \(key)")
             }
         }
     }
@@ -156,95 +158,98 @@ extension UserProfile {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "identifier":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.identifier = try JSONScalar.string(member.value)
+                    self.identifier = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "identifier") }
             case "nickname":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.nickname = try JSONScalar.string(member.value)
+                    self.nickname = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "nickname") }
             case "allowType", "allow_type":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.allowType = FriendAllowType(rawValue: try JSONScalar.enumValue(member.value, named: FriendAllowType._number(forProtoName:)))
+                    self.allowType = FriendAllowType(rawValue: try JSONScalar.enumValue(&reader, named: FriendAllowType._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "allowType") }
             case "faceUrl", "face_url":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.faceURL = try JSONScalar.string(member.value)
+                    self.faceURL = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "faceUrl") }
             case "selfSignature", "self_signature":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.selfSignature = try JSONScalar.bytes(member.value)
+                    self.selfSignature = try JSONScalar.bytes(&reader)
                 } catch { throw error.prefixed(field: "selfSignature") }
             case "gender":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.gender = Gender(rawValue: try JSONScalar.enumValue(member.value, named: Gender._number(forProtoName:)))
+                    self.gender = Gender(rawValue: try JSONScalar.enumValue(&reader, named: Gender._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "gender") }
             case "birthday":
-                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.birthday = try JSONScalar.uint32(member.value)
+                    self.birthday = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "birthday") }
             case "location":
-                try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 7, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.location = try JSONScalar.bytes(member.value)
+                    self.location = try JSONScalar.bytes(&reader)
                 } catch { throw error.prefixed(field: "location") }
             case "language":
-                try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 8, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.language = try JSONScalar.uint32(member.value)
+                    self.language = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "language") }
             case "level":
-                try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 9, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.level = try JSONScalar.uint32(member.value)
+                    self.level = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "level") }
             case "role":
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.role = try JSONScalar.uint32(member.value)
+                    self.role = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "role") }
             case "customInfo", "custom_info":
-                try JSONDecodeContext.markSeen(&seen, bit: 11, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "customInfo") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 11, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "customInfo") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "customInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.customInfo.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.customInfo.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.customInfo.append(try CustomInfoEntry(_json: element, &context))
+                        self.customInfo.append(try CustomInfoEntry(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "customInfo", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "UserProfile has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "UserProfile has no field named \(key)")
             }
         }
     }
@@ -284,59 +289,62 @@ extension GroupMemberInfo {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "member":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.member = try JSONScalar.string(member.value)
+                    self.member = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "member") }
             case "nameCard", "name_card":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.nameCard = try JSONScalar.string(member.value)
+                    self.nameCard = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "nameCard") }
             case "joinTime", "join_time":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.joinTime = try JSONScalar.int64(member.value)
+                    self.joinTime = try JSONScalar.int64(&reader)
                 } catch { throw error.prefixed(field: "joinTime") }
             case "role":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.role = GroupMemberRole(rawValue: try JSONScalar.enumValue(member.value, named: GroupMemberRole._number(forProtoName:)))
+                    self.role = GroupMemberRole(rawValue: try JSONScalar.enumValue(&reader, named: GroupMemberRole._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "role") }
             case "silentUntil", "silent_until":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.silentUntil = try JSONScalar.uint32(member.value)
+                    self.silentUntil = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "silentUntil") }
             case "customInfo", "custom_info":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "customInfo") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "customInfo") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "customInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.customInfo.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.customInfo.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.customInfo.append(try MemberCustomEntry(_json: element, &context))
+                        self.customInfo.append(try MemberCustomEntry(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "customInfo", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "GroupMemberInfo has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "GroupMemberInfo has no field named \(key)")
             }
         }
     }
@@ -354,21 +362,22 @@ extension TextElem {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "text":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.text = try JSONScalar.string(member.value)
+                    self.text = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "text") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "TextElem has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "TextElem has no field named \(key)")
             }
         }
     }
@@ -398,39 +407,40 @@ extension CustomElem {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "data":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.data = try JSONScalar.bytes(member.value)
+                    self.data = try JSONScalar.bytes(&reader)
                 } catch { throw error.prefixed(field: "data") }
             case "desc":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.desc = try JSONScalar.string(member.value)
+                    self.desc = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "desc") }
             case "ext":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.ext = try JSONScalar.string(member.value)
+                    self.ext = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "ext") }
             case "sound":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.sound = try JSONScalar.string(member.value)
+                    self.sound = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "sound") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "CustomElem has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "CustomElem has no field named \(key)")
             }
         }
     }
@@ -468,51 +478,52 @@ extension ImageLevel {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "type":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.type = ImageLevelType(rawValue: try JSONScalar.enumValue(member.value, named: ImageLevelType._number(forProtoName:)))
+                    self.type = ImageLevelType(rawValue: try JSONScalar.enumValue(&reader, named: ImageLevelType._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "type") }
             case "uuid":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.uuid = try JSONScalar.string(member.value)
+                    self.uuid = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "uuid") }
             case "size":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.size = try JSONScalar.uint32(member.value)
+                    self.size = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "size") }
             case "width":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.width = try JSONScalar.uint32(member.value)
+                    self.width = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "width") }
             case "height":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.height = try JSONScalar.uint32(member.value)
+                    self.height = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "height") }
             case "url":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.url = try JSONScalar.string(member.value)
+                    self.url = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "url") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "ImageLevel has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "ImageLevel has no field named \(key)")
             }
         }
     }
@@ -540,41 +551,44 @@ extension ImageElem {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "uuid":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.uuid = try JSONScalar.string(member.value)
+                    self.uuid = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "uuid") }
             case "format":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.format = ImageFormat(rawValue: try JSONScalar.enumValue(member.value, named: ImageFormat._number(forProtoName:)))
+                    self.format = ImageFormat(rawValue: try JSONScalar.enumValue(&reader, named: ImageFormat._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "format") }
             case "levels":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "levels") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "levels") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "levels", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.levels.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.levels.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.levels.append(try ImageLevel(_json: element, &context))
+                        self.levels.append(try ImageLevel(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "levels", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "ImageElem has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "ImageElem has no field named \(key)")
             }
         }
     }
@@ -612,51 +626,52 @@ extension SoundElem {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "uuid":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.uuid = try JSONScalar.string(member.value)
+                    self.uuid = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "uuid") }
             case "url":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.url = try JSONScalar.string(member.value)
+                    self.url = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "url") }
             case "size":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.size = try JSONScalar.uint32(member.value)
+                    self.size = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "size") }
             case "duration":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.duration = try JSONScalar.uint32(member.value)
+                    self.duration = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "duration") }
             case "downloadFlag", "download_flag":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.downloadFlag = try JSONScalar.uint32(member.value)
+                    self.downloadFlag = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "downloadFlag") }
             case "isPlayed", "is_played":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.isPlayed = try JSONScalar.bool(member.value)
+                    self.isPlayed = try JSONScalar.bool(&reader)
                 } catch { throw error.prefixed(field: "isPlayed") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "SoundElem has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "SoundElem has no field named \(key)")
             }
         }
     }
@@ -722,93 +737,94 @@ extension VideoElem {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "videoUuid", "video_uuid":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.videoUUID = try JSONScalar.string(member.value)
+                    self.videoUUID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "videoUuid") }
             case "videoUrl", "video_url":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.videoURL = try JSONScalar.string(member.value)
+                    self.videoURL = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "videoUrl") }
             case "videoSize", "video_size":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.videoSize = try JSONScalar.uint32(member.value)
+                    self.videoSize = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "videoSize") }
             case "videoDuration", "video_duration":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.videoDuration = try JSONScalar.uint32(member.value)
+                    self.videoDuration = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "videoDuration") }
             case "videoFormat", "video_format":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.videoFormat = try JSONScalar.string(member.value)
+                    self.videoFormat = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "videoFormat") }
             case "snapshotUuid", "snapshot_uuid":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.snapshotUUID = try JSONScalar.string(member.value)
+                    self.snapshotUUID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "snapshotUuid") }
             case "snapshotUrl", "snapshot_url":
-                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.snapshotURL = try JSONScalar.string(member.value)
+                    self.snapshotURL = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "snapshotUrl") }
             case "snapshotSize", "snapshot_size":
-                try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 7, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.snapshotSize = try JSONScalar.uint32(member.value)
+                    self.snapshotSize = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "snapshotSize") }
             case "snapshotWidth", "snapshot_width":
-                try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 8, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.snapshotWidth = try JSONScalar.uint32(member.value)
+                    self.snapshotWidth = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "snapshotWidth") }
             case "snapshotHeight", "snapshot_height":
-                try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 9, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.snapshotHeight = try JSONScalar.uint32(member.value)
+                    self.snapshotHeight = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "snapshotHeight") }
             case "snapshotFormat", "snapshot_format":
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.snapshotFormat = try JSONScalar.string(member.value)
+                    self.snapshotFormat = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "snapshotFormat") }
             case "videoDownloadFlag", "video_download_flag":
-                try JSONDecodeContext.markSeen(&seen, bit: 11, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 11, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.videoDownloadFlag = try JSONScalar.uint32(member.value)
+                    self.videoDownloadFlag = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "videoDownloadFlag") }
             case "snapshotDownloadFlag", "snapshot_download_flag":
-                try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 12, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.snapshotDownloadFlag = try JSONScalar.uint32(member.value)
+                    self.snapshotDownloadFlag = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "snapshotDownloadFlag") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "VideoElem has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "VideoElem has no field named \(key)")
             }
         }
     }
@@ -842,45 +858,46 @@ extension FileElem {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "uuid":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.uuid = try JSONScalar.string(member.value)
+                    self.uuid = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "uuid") }
             case "url":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.url = try JSONScalar.string(member.value)
+                    self.url = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "url") }
             case "name":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.name = try JSONScalar.string(member.value)
+                    self.name = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "name") }
             case "size":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.size = try JSONScalar.uint32(member.value)
+                    self.size = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "size") }
             case "downloadFlag", "download_flag":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.downloadFlag = try JSONScalar.uint32(member.value)
+                    self.downloadFlag = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "downloadFlag") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "FileElem has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FileElem has no field named \(key)")
             }
         }
     }
@@ -906,33 +923,34 @@ extension LocationElem {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "desc":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.desc = try JSONScalar.string(member.value)
+                    self.desc = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "desc") }
             case "longitude":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.longitude = try JSONScalar.double(member.value)
+                    self.longitude = try JSONScalar.double(&reader)
                 } catch { throw error.prefixed(field: "longitude") }
             case "latitude":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.latitude = try JSONScalar.double(member.value)
+                    self.latitude = try JSONScalar.double(&reader)
                 } catch { throw error.prefixed(field: "latitude") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "LocationElem has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "LocationElem has no field named \(key)")
             }
         }
     }
@@ -954,27 +972,28 @@ extension FaceElem {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "index":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.index = try JSONScalar.int32(member.value)
+                    self.index = try JSONScalar.int32(&reader)
                 } catch { throw error.prefixed(field: "index") }
             case "data":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.data = try JSONScalar.bytes(member.value)
+                    self.data = try JSONScalar.bytes(&reader)
                 } catch { throw error.prefixed(field: "data") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "FaceElem has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FaceElem has no field named \(key)")
             }
         }
     }
@@ -1020,75 +1039,80 @@ extension MergerElem {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "title":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.title = try JSONScalar.string(member.value)
+                    self.title = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "title") }
             case "abstracts":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "abstracts") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "abstracts") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "abstracts", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.abstracts.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.abstracts.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.abstracts.append(try JSONScalar.string(element))
+                        self.abstracts.append(try JSONScalar.string(&reader))
                     } catch { throw error.prefixed(field: "abstracts", index: index) }
+                    index += 1
                 }
             case "compatibleText", "compatible_text":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.compatibleText = try JSONScalar.string(member.value)
+                    self.compatibleText = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "compatibleText") }
             case "messages":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "messages") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "messages") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "messages", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.messages.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.messages.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
                         try context.enterLayer()
-                        self.messages.append(try Message(_json: element, &context))
+                        self.messages.append(try Message(_json: &reader, &context))
                         context.leaveLayer()
                     } catch { throw error.prefixed(field: "messages", index: index) }
+                    index += 1
                 }
             case "layersOverLimit", "layers_over_limit":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.layersOverLimit = try JSONScalar.bool(member.value)
+                    self.layersOverLimit = try JSONScalar.bool(&reader)
                 } catch { throw error.prefixed(field: "layersOverLimit") }
             case "msgNum", "msg_num":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.msgNum = try JSONScalar.uint32(member.value)
+                    self.msgNum = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "msgNum") }
             case "jsonMsgKey", "json_msg_key":
-                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.jsonMsgKey = try JSONScalar.string(member.value)
+                    self.jsonMsgKey = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "jsonMsgKey") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "MergerElem has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "MergerElem has no field named \(key)")
             }
         }
     }
@@ -1114,33 +1138,34 @@ extension GroupChangeInfo {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "type":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.type = GroupInfoChangeType(rawValue: try JSONScalar.enumValue(member.value, named: GroupInfoChangeType._number(forProtoName:)))
+                    self.type = GroupInfoChangeType(rawValue: try JSONScalar.enumValue(&reader, named: GroupInfoChangeType._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "type") }
             case "value":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.value = try JSONScalar.string(member.value)
+                    self.value = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "value") }
             case "key":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.key = try JSONScalar.string(member.value)
+                    self.key = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "key") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "GroupChangeInfo has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "GroupChangeInfo has no field named \(key)")
             }
         }
     }
@@ -1162,27 +1187,28 @@ extension MemberChangeInfo {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "identifier":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.identifier = try JSONScalar.string(member.value)
+                    self.identifier = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "identifier") }
             case "shutupTime", "shutup_time":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.shutupTime = try JSONScalar.uint32(member.value)
+                    self.shutupTime = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "shutupTime") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "MemberChangeInfo has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "MemberChangeInfo has no field named \(key)")
             }
         }
     }
@@ -1204,27 +1230,28 @@ extension ChangedUserInfo {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "identifier":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.identifier = try JSONScalar.string(member.value)
+                    self.identifier = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "identifier") }
             case "profile":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.profile = try UserProfile(_json: member.value, &context)
+                    self.profile = try UserProfile(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "profile") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "ChangedUserInfo has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "ChangedUserInfo has no field named \(key)")
             }
         }
     }
@@ -1246,27 +1273,28 @@ extension ChangedGroupMemberInfo {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "identifier":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.identifier = try JSONScalar.string(member.value)
+                    self.identifier = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "identifier") }
             case "info":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.info = try GroupMemberInfo(_json: member.value, &context)
+                    self.info = try GroupMemberInfo(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "info") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "ChangedGroupMemberInfo has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "ChangedGroupMemberInfo has no field named \(key)")
             }
         }
     }
@@ -1342,133 +1370,144 @@ extension GroupTipsElem {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "groupId", "group_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.groupID = try JSONScalar.string(member.value)
+                    self.groupID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "groupId") }
             case "type":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.type = GroupTipsType(rawValue: try JSONScalar.enumValue(member.value, named: GroupTipsType._number(forProtoName:)))
+                    self.type = GroupTipsType(rawValue: try JSONScalar.enumValue(&reader, named: GroupTipsType._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "type") }
             case "opUser", "op_user":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.opUser = try JSONScalar.string(member.value)
+                    self.opUser = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "opUser") }
             case "userList", "user_list":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "userList") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "userList") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "userList", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.userList.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.userList.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.userList.append(try JSONScalar.string(element))
+                        self.userList.append(try JSONScalar.string(&reader))
                     } catch { throw error.prefixed(field: "userList", index: index) }
+                    index += 1
                 }
             case "groupName", "group_name":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.groupName = try JSONScalar.string(member.value)
+                    self.groupName = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "groupName") }
             case "groupChangeList", "group_change_list":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "groupChangeList") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "groupChangeList") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "groupChangeList", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.groupChangeList.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.groupChangeList.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.groupChangeList.append(try GroupChangeInfo(_json: element, &context))
+                        self.groupChangeList.append(try GroupChangeInfo(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "groupChangeList", index: index) }
+                    index += 1
                 }
             case "memberChangeList", "member_change_list":
-                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "memberChangeList") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "memberChangeList") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "memberChangeList", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.memberChangeList.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.memberChangeList.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.memberChangeList.append(try MemberChangeInfo(_json: element, &context))
+                        self.memberChangeList.append(try MemberChangeInfo(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "memberChangeList", index: index) }
+                    index += 1
                 }
             case "opUserInfo", "op_user_info":
-                try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 7, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.opUserInfo = try UserProfile(_json: member.value, &context)
+                    self.opUserInfo = try UserProfile(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "opUserInfo") }
             case "opGroupMemberInfo", "op_group_member_info":
-                try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 8, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.opGroupMemberInfo = try GroupMemberInfo(_json: member.value, &context)
+                    self.opGroupMemberInfo = try GroupMemberInfo(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "opGroupMemberInfo") }
             case "changedUserInfo", "changed_user_info":
-                try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "changedUserInfo") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 9, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "changedUserInfo") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "changedUserInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.changedUserInfo.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.changedUserInfo.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.changedUserInfo.append(try ChangedUserInfo(_json: element, &context))
+                        self.changedUserInfo.append(try ChangedUserInfo(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "changedUserInfo", index: index) }
+                    index += 1
                 }
             case "changedGroupMemberInfo", "changed_group_member_info":
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "changedGroupMemberInfo") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "changedGroupMemberInfo") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "changedGroupMemberInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.changedGroupMemberInfo.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.changedGroupMemberInfo.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.changedGroupMemberInfo.append(try ChangedGroupMemberInfo(_json: element, &context))
+                        self.changedGroupMemberInfo.append(try ChangedGroupMemberInfo(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "changedGroupMemberInfo", index: index) }
+                    index += 1
                 }
             case "memberCount", "member_count":
-                try JSONDecodeContext.markSeen(&seen, bit: 11, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 11, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.memberCount = try JSONScalar.uint32(member.value)
+                    self.memberCount = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "memberCount") }
             case "platform":
-                try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 12, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.platform = try JSONScalar.string(member.value)
+                    self.platform = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "platform") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "GroupTipsElem has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "GroupTipsElem has no field named \(key)")
             }
         }
     }
@@ -1522,75 +1561,76 @@ extension GroupSystemElem {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "type":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.type = GroupSystemType(rawValue: try JSONScalar.enumValue(member.value, named: GroupSystemType._number(forProtoName:)))
+                    self.type = GroupSystemType(rawValue: try JSONScalar.enumValue(&reader, named: GroupSystemType._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "type") }
             case "groupId", "group_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.groupID = try JSONScalar.string(member.value)
+                    self.groupID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "groupId") }
             case "user":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.user = try JSONScalar.string(member.value)
+                    self.user = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "user") }
             case "msg":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.msg = try JSONScalar.string(member.value)
+                    self.msg = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "msg") }
             case "msgKey", "msg_key":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.msgKey = try JSONScalar.uint64(member.value)
+                    self.msgKey = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "msgKey") }
             case "authKey", "auth_key":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.authKey = try JSONScalar.bytes(member.value)
+                    self.authKey = try JSONScalar.bytes(&reader)
                 } catch { throw error.prefixed(field: "authKey") }
             case "userData", "user_data":
-                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.userData = try JSONScalar.bytes(member.value)
+                    self.userData = try JSONScalar.bytes(&reader)
                 } catch { throw error.prefixed(field: "userData") }
             case "opUserInfo", "op_user_info":
-                try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 7, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.opUserInfo = try UserProfile(_json: member.value, &context)
+                    self.opUserInfo = try UserProfile(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "opUserInfo") }
             case "opGroupMemberInfo", "op_group_member_info":
-                try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 8, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.opGroupMemberInfo = try GroupMemberInfo(_json: member.value, &context)
+                    self.opGroupMemberInfo = try GroupMemberInfo(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "opGroupMemberInfo") }
             case "platform":
-                try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 9, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.platform = try JSONScalar.string(member.value)
+                    self.platform = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "platform") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "GroupSystemElem has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "GroupSystemElem has no field named \(key)")
             }
         }
     }
@@ -1616,33 +1656,34 @@ extension SnsChangeInfo {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "identifier":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.identifier = try JSONScalar.string(member.value)
+                    self.identifier = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "identifier") }
             case "wording":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.wording = try JSONScalar.string(member.value)
+                    self.wording = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "wording") }
             case "source":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.source = try JSONScalar.string(member.value)
+                    self.source = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "source") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "SnsChangeInfo has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "SnsChangeInfo has no field named \(key)")
             }
         }
     }
@@ -1666,35 +1707,38 @@ extension SnsSystemElem {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "type":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.type = SnsSystemType(rawValue: try JSONScalar.enumValue(member.value, named: SnsSystemType._number(forProtoName:)))
+                    self.type = SnsSystemType(rawValue: try JSONScalar.enumValue(&reader, named: SnsSystemType._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "type") }
             case "users":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "users") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "users") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "users", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.users.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.users.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.users.append(try SnsChangeInfo(_json: element, &context))
+                        self.users.append(try SnsChangeInfo(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "users", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "SnsSystemElem has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "SnsSystemElem has no field named \(key)")
             }
         }
     }
@@ -1720,33 +1764,34 @@ extension ProfileSystemElem {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "type":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.type = ProfileSystemType(rawValue: try JSONScalar.enumValue(member.value, named: ProfileSystemType._number(forProtoName:)))
+                    self.type = ProfileSystemType(rawValue: try JSONScalar.enumValue(&reader, named: ProfileSystemType._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "type") }
             case "fromUser", "from_user":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.fromUser = try JSONScalar.string(member.value)
+                    self.fromUser = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "fromUser") }
             case "nickname":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.nickname = try JSONScalar.string(member.value)
+                    self.nickname = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "nickname") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "ProfileSystemElem has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "ProfileSystemElem has no field named \(key)")
             }
         }
     }
@@ -1802,106 +1847,107 @@ extension Elem {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "text":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 13, key: key)
                 do {
-                    self.kind = .text(try TextElem(_json: member.value, &context))
+                    self.kind = .text(try TextElem(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "text") }
             case "custom":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 13, key: key)
                 do {
-                    self.kind = .custom(try CustomElem(_json: member.value, &context))
+                    self.kind = .custom(try CustomElem(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "custom") }
             case "image":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 13, key: key)
                 do {
-                    self.kind = .image(try ImageElem(_json: member.value, &context))
+                    self.kind = .image(try ImageElem(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "image") }
             case "sound":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 13, key: key)
                 do {
-                    self.kind = .sound(try SoundElem(_json: member.value, &context))
+                    self.kind = .sound(try SoundElem(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "sound") }
             case "video":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 13, key: key)
                 do {
-                    self.kind = .video(try VideoElem(_json: member.value, &context))
+                    self.kind = .video(try VideoElem(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "video") }
             case "file":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 13, key: key)
                 do {
-                    self.kind = .file(try FileElem(_json: member.value, &context))
+                    self.kind = .file(try FileElem(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "file") }
             case "location":
-                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 13, key: key)
                 do {
-                    self.kind = .location(try LocationElem(_json: member.value, &context))
+                    self.kind = .location(try LocationElem(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "location") }
             case "face":
-                try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 7, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 13, key: key)
                 do {
-                    self.kind = .face(try FaceElem(_json: member.value, &context))
+                    self.kind = .face(try FaceElem(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "face") }
             case "merger":
-                try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 8, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 13, key: key)
                 do {
-                    self.kind = .merger(try MergerElem(_json: member.value, &context))
+                    self.kind = .merger(try MergerElem(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "merger") }
             case "groupTips", "group_tips":
-                try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 9, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 13, key: key)
                 do {
-                    self.kind = .groupTips(try GroupTipsElem(_json: member.value, &context))
+                    self.kind = .groupTips(try GroupTipsElem(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "groupTips") }
             case "groupSystem", "group_system":
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 13, key: key)
                 do {
-                    self.kind = .groupSystem(try GroupSystemElem(_json: member.value, &context))
+                    self.kind = .groupSystem(try GroupSystemElem(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "groupSystem") }
             case "snsSystem", "sns_system":
-                try JSONDecodeContext.markSeen(&seen, bit: 11, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 11, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 13, key: key)
                 do {
-                    self.kind = .snsSystem(try SnsSystemElem(_json: member.value, &context))
+                    self.kind = .snsSystem(try SnsSystemElem(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "snsSystem") }
             case "profileSystem", "profile_system":
-                try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 12, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 13, key: key)
                 do {
-                    self.kind = .profileSystem(try ProfileSystemElem(_json: member.value, &context))
+                    self.kind = .profileSystem(try ProfileSystemElem(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "profileSystem") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "Elem has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "Elem has no field named \(key)")
             }
         }
     }
@@ -1943,57 +1989,58 @@ extension OfflinePushInfo {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "title":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.title = try JSONScalar.string(member.value)
+                    self.title = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "title") }
             case "desc":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.desc = try JSONScalar.string(member.value)
+                    self.desc = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "desc") }
             case "ext":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.ext = try JSONScalar.string(member.value)
+                    self.ext = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "ext") }
             case "iosSound", "ios_sound":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.iosSound = try JSONScalar.string(member.value)
+                    self.iosSound = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "iosSound") }
             case "pushFlag", "push_flag":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.pushFlag = try JSONScalar.uint32(member.value)
+                    self.pushFlag = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "pushFlag") }
             case "android":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.android = try AndroidPushInfo(_json: member.value, &context)
+                    self.android = try AndroidPushInfo(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "android") }
             case "apns":
-                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.apns = try ApnsPushInfo(_json: member.value, &context)
+                    self.apns = try ApnsPushInfo(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "apns") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "OfflinePushInfo has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "OfflinePushInfo has no field named \(key)")
             }
         }
     }
@@ -2043,69 +2090,70 @@ extension AndroidPushInfo {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "sound":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.sound = try JSONScalar.string(member.value)
+                    self.sound = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "sound") }
             case "huaweiChannelId", "huawei_channel_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.huaweiChannelID = try JSONScalar.string(member.value)
+                    self.huaweiChannelID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "huaweiChannelId") }
             case "xiaomiChannelId", "xiaomi_channel_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.xiaomiChannelID = try JSONScalar.string(member.value)
+                    self.xiaomiChannelID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "xiaomiChannelId") }
             case "oppoChannelId", "oppo_channel_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.oppoChannelID = try JSONScalar.string(member.value)
+                    self.oppoChannelID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "oppoChannelId") }
             case "googleChannelId", "google_channel_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.googleChannelID = try JSONScalar.string(member.value)
+                    self.googleChannelID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "googleChannelId") }
             case "vivoClassification", "vivo_classification":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.vivoClassification = try JSONScalar.uint32(member.value)
+                    self.vivoClassification = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "vivoClassification") }
             case "huaweiImportance", "huawei_importance":
-                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.huaweiImportance = try JSONScalar.string(member.value)
+                    self.huaweiImportance = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "huaweiImportance") }
             case "extAsHuaweiIntentParam", "ext_as_huawei_intent_param":
-                try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 7, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.extAsHuaweiIntentParam = try JSONScalar.uint32(member.value)
+                    self.extAsHuaweiIntentParam = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "extAsHuaweiIntentParam") }
             case "huaweiCategory", "huawei_category":
-                try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 8, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.huaweiCategory = try JSONScalar.string(member.value)
+                    self.huaweiCategory = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "huaweiCategory") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "AndroidPushInfo has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "AndroidPushInfo has no field named \(key)")
             }
         }
     }
@@ -2139,45 +2187,46 @@ extension ApnsPushInfo {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "badgeMode", "badge_mode":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.badgeMode = try JSONScalar.uint32(member.value)
+                    self.badgeMode = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "badgeMode") }
             case "title":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.title = try JSONScalar.string(member.value)
+                    self.title = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "title") }
             case "subTitle", "sub_title":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.subTitle = try JSONScalar.string(member.value)
+                    self.subTitle = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "subTitle") }
             case "image":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.image = try JSONScalar.string(member.value)
+                    self.image = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "image") }
             case "mutableContent", "mutable_content":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.mutableContent = try JSONScalar.uint32(member.value)
+                    self.mutableContent = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "mutableContent") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "ApnsPushInfo has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "ApnsPushInfo has no field named \(key)")
             }
         }
     }
@@ -2277,159 +2326,166 @@ extension Message {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "msgId", "msg_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.msgID = try JSONScalar.string(member.value)
+                    self.msgID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "msgId") }
             case "sender":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.sender = try JSONScalar.string(member.value)
+                    self.sender = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "sender") }
             case "receiver":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.receiver = try JSONScalar.string(member.value)
+                    self.receiver = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "receiver") }
             case "groupId", "group_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.groupID = try JSONScalar.string(member.value)
+                    self.groupID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "groupId") }
             case "groupType", "group_type":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.groupType = try JSONScalar.string(member.value)
+                    self.groupType = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "groupType") }
             case "timestamp":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.timestamp = try JSONScalar.int64(member.value)
+                    self.timestamp = try JSONScalar.int64(&reader)
                 } catch { throw error.prefixed(field: "timestamp") }
             case "seq":
-                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.seq = try JSONScalar.uint64(member.value)
+                    self.seq = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "seq") }
             case "random":
-                try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 7, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.random = try JSONScalar.uint32(member.value)
+                    self.random = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "random") }
             case "priority":
-                try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 8, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.priority = Priority(rawValue: try JSONScalar.enumValue(member.value, named: Priority._number(forProtoName:)))
+                    self.priority = Priority(rawValue: try JSONScalar.enumValue(&reader, named: Priority._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "priority") }
             case "needReadReceipt", "need_read_receipt":
-                try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 9, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.needReadReceipt = try JSONScalar.bool(member.value)
+                    self.needReadReceipt = try JSONScalar.bool(&reader)
                 } catch { throw error.prefixed(field: "needReadReceipt") }
             case "excludedFromUnreadCount", "excluded_from_unread_count":
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.excludedFromUnreadCount = try JSONScalar.bool(member.value)
+                    self.excludedFromUnreadCount = try JSONScalar.bool(&reader)
                 } catch { throw error.prefixed(field: "excludedFromUnreadCount") }
             case "excludedFromLastMessage", "excluded_from_last_message":
-                try JSONDecodeContext.markSeen(&seen, bit: 11, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 11, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.excludedFromLastMessage = try JSONScalar.bool(member.value)
+                    self.excludedFromLastMessage = try JSONScalar.bool(&reader)
                 } catch { throw error.prefixed(field: "excludedFromLastMessage") }
             case "onlineUserOnly", "online_user_only":
-                try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 12, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.onlineUserOnly = try JSONScalar.bool(member.value)
+                    self.onlineUserOnly = try JSONScalar.bool(&reader)
                 } catch { throw error.prefixed(field: "onlineUserOnly") }
             case "targetedReceivers", "targeted_receivers":
-                try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "targetedReceivers") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 13, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "targetedReceivers") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "targetedReceivers", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.targetedReceivers.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.targetedReceivers.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.targetedReceivers.append(try JSONScalar.string(element))
+                        self.targetedReceivers.append(try JSONScalar.string(&reader))
                     } catch { throw error.prefixed(field: "targetedReceivers", index: index) }
+                    index += 1
                 }
             case "atUserList", "at_user_list":
-                try JSONDecodeContext.markSeen(&seen, bit: 14, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "atUserList") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 14, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "atUserList") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "atUserList", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.atUserList.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.atUserList.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.atUserList.append(try JSONScalar.string(element))
+                        self.atUserList.append(try JSONScalar.string(&reader))
                     } catch { throw error.prefixed(field: "atUserList", index: index) }
+                    index += 1
                 }
             case "offlinePushInfo", "offline_push_info":
-                try JSONDecodeContext.markSeen(&seen, bit: 15, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 15, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.offlinePushInfo = try OfflinePushInfo(_json: member.value, &context)
+                    self.offlinePushInfo = try OfflinePushInfo(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "offlinePushInfo") }
             case "cloudCustomData", "cloud_custom_data":
-                try JSONDecodeContext.markSeen(&seen, bit: 16, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 16, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.cloudCustomData = try JSONScalar.bytes(member.value)
+                    self.cloudCustomData = try JSONScalar.bytes(&reader)
                 } catch { throw error.prefixed(field: "cloudCustomData") }
             case "elems":
-                try JSONDecodeContext.markSeen(&seen, bit: 17, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "elems") }
-                if elements.count > context.limits.maxElems {
+                try JSONDecodeContext.markSeen(&seen, bit: 17, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "elems") }
+                if let count, count > context.limits.maxElems {
                     throw Self._overLimit(.limitElems, "elems", context.limits.maxElems, context.limits.maxElems)
                 }
-                self.elems.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.elems.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.elems.append(try Elem(_json: element, &context))
+                        self.elems.append(try Elem(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "elems", index: index) }
+                    index += 1
                 }
             case "isSelf", "is_self":
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 18, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.isSelf = try JSONScalar.bool(member.value)
+                    self.isSelf = try JSONScalar.bool(&reader)
                 } catch { throw error.prefixed(field: "isSelf") }
             case "atType", "at_type":
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.atType = GroupAtType(rawValue: try JSONScalar.enumValue(member.value, named: GroupAtType._number(forProtoName:)))
+                    self.atType = GroupAtType(rawValue: try JSONScalar.enumValue(&reader, named: GroupAtType._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "atType") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "Message has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "Message has no field named \(key)")
             }
         }
     }
@@ -2449,29 +2505,65 @@ extension MessageBatch {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "messages":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "messages") }
-                if elements.count > context.limits.maxBatchMessages {
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "messages") }
+                if let count, count > context.limits.maxBatchMessages {
                     throw Self._overLimit(.limitBatchMessages, "messages", context.limits.maxBatchMessages, context.limits.maxBatchMessages)
                 }
-                self.messages.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.messages.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.messages.append(try Message(_json: element, &context))
+                        self.messages.append(try Message(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "messages", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "MessageBatch has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "MessageBatch has no field named \(key)")
+            }
+        }
+    }
+
+    /// Reads the proto3 JSON form of a `MessageBatch` as `init(_json:_:)` does, with the same checks and errors,
+    /// handing each entry of `messages` to `body` as soon as it is read instead of keeping it.
+    package static func _json(
+        _ reader: inout JSONReader, _ context: inout JSONDecodeContext,
+        eachMessage body: (Message, Int) -> Void
+    ) throws(IMCodecError) {
+        var seen: UInt64 = 0
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
+            case "messages":
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "messages") }
+                if let count, count > context.limits.maxBatchMessages {
+                    throw Self._overLimit(.limitBatchMessages, "messages", context.limits.maxBatchMessages, context.limits.maxBatchMessages)
+                }
+                var index = 0
+                while reader.nextEntry() {
+                    do {
+                        body(try Message(_json: &reader, &context), index)
+                    } catch { throw error.prefixed(field: "messages", index: index) }
+                    index += 1
+                }
+            default:
+                throw IMCodecError(
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "MessageBatch has no field named \(key)")
             }
         }
     }
@@ -2513,57 +2605,58 @@ extension MessageReceipt {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "msgId", "msg_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.msgID = try JSONScalar.string(member.value)
+                    self.msgID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "msgId") }
             case "userId", "user_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.userID = try JSONScalar.string(member.value)
+                    self.userID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "userId") }
             case "groupId", "group_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.groupID = try JSONScalar.string(member.value)
+                    self.groupID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "groupId") }
             case "isPeerRead", "is_peer_read":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.isPeerRead = try JSONScalar.bool(member.value)
+                    self.isPeerRead = try JSONScalar.bool(&reader)
                 } catch { throw error.prefixed(field: "isPeerRead") }
             case "timestamp":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.timestamp = try JSONScalar.int64(member.value)
+                    self.timestamp = try JSONScalar.int64(&reader)
                 } catch { throw error.prefixed(field: "timestamp") }
             case "readCount", "read_count":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.readCount = try JSONScalar.uint64(member.value)
+                    self.readCount = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "readCount") }
             case "unreadCount", "unread_count":
-                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.unreadCount = try JSONScalar.uint64(member.value)
+                    self.unreadCount = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "unreadCount") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "MessageReceipt has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "MessageReceipt has no field named \(key)")
             }
         }
     }
@@ -2583,29 +2676,32 @@ extension ReadReceiptEvent {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "receipts":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "receipts") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "receipts") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "receipts", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.receipts.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.receipts.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.receipts.append(try MessageReceipt(_json: element, &context))
+                        self.receipts.append(try MessageReceipt(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "receipts", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "ReadReceiptEvent has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "ReadReceiptEvent has no field named \(key)")
             }
         }
     }
@@ -2623,21 +2719,22 @@ extension RecallEvent {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "msgId", "msg_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.msgID = try JSONScalar.string(member.value)
+                    self.msgID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "msgId") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "RecallEvent has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "RecallEvent has no field named \(key)")
             }
         }
     }
@@ -2655,21 +2752,22 @@ extension ModificationEvent {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "message":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.message = try Message(_json: member.value, &context)
+                    self.message = try Message(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "message") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "ModificationEvent has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "ModificationEvent has no field named \(key)")
             }
         }
     }
@@ -2699,39 +2797,40 @@ extension ConnectionEvent {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "state":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.state = ConnectionState(rawValue: try JSONScalar.enumValue(member.value, named: ConnectionState._number(forProtoName:)))
+                    self.state = ConnectionState(rawValue: try JSONScalar.enumValue(&reader, named: ConnectionState._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "state") }
             case "code":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.code = try JSONScalar.int32(member.value)
+                    self.code = try JSONScalar.int32(&reader)
                 } catch { throw error.prefixed(field: "code") }
             case "text":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.text = try JSONScalar.string(member.value)
+                    self.text = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "text") }
             case "rongCloudStatus", "rong_cloud_status":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.rongCloudStatus = try RongCloudStatus(_json: member.value, &context)
+                    self.rongCloudStatus = try RongCloudStatus(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "rongCloudStatus") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "ConnectionEvent has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "ConnectionEvent has no field named \(key)")
             }
         }
     }
@@ -2749,21 +2848,22 @@ extension RongCloudStatus {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "code":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.code = ConnectionStatusCode(rawValue: try JSONScalar.enumValue(member.value, named: ConnectionStatusCode._number(forProtoName:)))
+                    self.code = ConnectionStatusCode(rawValue: try JSONScalar.enumValue(&reader, named: ConnectionStatusCode._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "code") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "RongCloudStatus has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "RongCloudStatus has no field named \(key)")
             }
         }
     }
@@ -2789,33 +2889,34 @@ extension UserStatusEvent {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "type":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.type = UserStatusType(rawValue: try JSONScalar.enumValue(member.value, named: UserStatusType._number(forProtoName:)))
+                    self.type = UserStatusType(rawValue: try JSONScalar.enumValue(&reader, named: UserStatusType._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "type") }
             case "code":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.code = try JSONScalar.int32(member.value)
+                    self.code = try JSONScalar.int32(&reader)
                 } catch { throw error.prefixed(field: "code") }
             case "text":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.text = try JSONScalar.string(member.value)
+                    self.text = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "text") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "UserStatusEvent has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "UserStatusEvent has no field named \(key)")
             }
         }
     }
@@ -2851,53 +2952,56 @@ extension GroupMessageReadMembers {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "msgId", "msg_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.msgID = try JSONScalar.string(member.value)
+                    self.msgID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "msgId") }
             case "members":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "members") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "members") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "members", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.members.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.members.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.members.append(try GroupMemberInfo(_json: element, &context))
+                        self.members.append(try GroupMemberInfo(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "members", index: index) }
+                    index += 1
                 }
             case "nextSeq", "next_seq":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.nextSeq = try JSONScalar.uint64(member.value)
+                    self.nextSeq = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "nextSeq") }
             case "isFinished", "is_finished":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.isFinished = try JSONScalar.bool(member.value)
+                    self.isFinished = try JSONScalar.bool(&reader)
                 } catch { throw error.prefixed(field: "isFinished") }
             case "filter":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.filter = ReadMembersFilter(rawValue: try JSONScalar.enumValue(member.value, named: ReadMembersFilter._number(forProtoName:)))
+                    self.filter = ReadMembersFilter(rawValue: try JSONScalar.enumValue(&reader, named: ReadMembersFilter._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "filter") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "GroupMessageReadMembers has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "GroupMessageReadMembers has no field named \(key)")
             }
         }
     }
@@ -2919,27 +3023,28 @@ extension GroupAtInfo {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "seq":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.seq = try JSONScalar.uint64(member.value)
+                    self.seq = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "seq") }
             case "atType", "at_type":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.atType = GroupAtType(rawValue: try JSONScalar.enumValue(member.value, named: GroupAtType._number(forProtoName:)))
+                    self.atType = GroupAtType(rawValue: try JSONScalar.enumValue(&reader, named: GroupAtType._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "atType") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "GroupAtInfo has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "GroupAtInfo has no field named \(key)")
             }
         }
     }
@@ -2995,83 +3100,86 @@ extension Conversation {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "type":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.type = ConversationType(rawValue: try JSONScalar.enumValue(member.value, named: ConversationType._number(forProtoName:)))
+                    self.type = ConversationType(rawValue: try JSONScalar.enumValue(&reader, named: ConversationType._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "type") }
             case "conversationId", "conversation_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.conversationID = try JSONScalar.string(member.value)
+                    self.conversationID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "conversationId") }
             case "userId", "user_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.userID = try JSONScalar.string(member.value)
+                    self.userID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "userId") }
             case "groupId", "group_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.groupID = try JSONScalar.string(member.value)
+                    self.groupID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "groupId") }
             case "groupType", "group_type":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.groupType = try JSONScalar.string(member.value)
+                    self.groupType = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "groupType") }
             case "showName", "show_name":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.showName = try JSONScalar.string(member.value)
+                    self.showName = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "showName") }
             case "unreadCount", "unread_count":
-                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.unreadCount = try JSONScalar.uint64(member.value)
+                    self.unreadCount = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "unreadCount") }
             case "groupAtInfoList", "group_at_info_list":
-                try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "groupAtInfoList") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 7, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "groupAtInfoList") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "groupAtInfoList", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.groupAtInfoList.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.groupAtInfoList.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.groupAtInfoList.append(try GroupAtInfo(_json: element, &context))
+                        self.groupAtInfoList.append(try GroupAtInfo(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "groupAtInfoList", index: index) }
+                    index += 1
                 }
             case "lastMessage", "last_message":
-                try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 8, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.lastMessage = try Message(_json: member.value, &context)
+                    self.lastMessage = try Message(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "lastMessage") }
             case "recvOpt", "recv_opt":
-                try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 9, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.recvOpt = ReceiveMessageOpt(rawValue: try JSONScalar.enumValue(member.value, named: ReceiveMessageOpt._number(forProtoName:)))
+                    self.recvOpt = ReceiveMessageOpt(rawValue: try JSONScalar.enumValue(&reader, named: ReceiveMessageOpt._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "recvOpt") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "Conversation has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "Conversation has no field named \(key)")
             }
         }
     }
@@ -3091,29 +3199,32 @@ extension ConversationList {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "conversations":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "conversations") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "conversations") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "conversations", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.conversations.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.conversations.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.conversations.append(try Conversation(_json: element, &context))
+                        self.conversations.append(try Conversation(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "conversations", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "ConversationList has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "ConversationList has no field named \(key)")
             }
         }
     }
@@ -3163,79 +3274,84 @@ extension Friend {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "identifier":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.identifier = try JSONScalar.string(member.value)
+                    self.identifier = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "identifier") }
             case "remark":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.remark = try JSONScalar.string(member.value)
+                    self.remark = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "remark") }
             case "groups":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "groups") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "groups") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "groups", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.groups.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.groups.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.groups.append(try JSONScalar.string(element))
+                        self.groups.append(try JSONScalar.string(&reader))
                     } catch { throw error.prefixed(field: "groups", index: index) }
+                    index += 1
                 }
             case "addWording", "add_wording":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.addWording = try JSONScalar.string(member.value)
+                    self.addWording = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "addWording") }
             case "addSource", "add_source":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.addSource = try JSONScalar.string(member.value)
+                    self.addSource = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "addSource") }
             case "addTime", "add_time":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.addTime = try JSONScalar.uint64(member.value)
+                    self.addTime = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "addTime") }
             case "customInfo", "custom_info":
-                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "customInfo") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "customInfo") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "customInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.customInfo.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.customInfo.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.customInfo.append(try CustomInfoEntry(_json: element, &context))
+                        self.customInfo.append(try CustomInfoEntry(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "customInfo", index: index) }
+                    index += 1
                 }
             case "profile":
-                try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 7, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.profile = try UserProfile(_json: member.value, &context)
+                    self.profile = try UserProfile(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "profile") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "Friend has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "Friend has no field named \(key)")
             }
         }
     }
@@ -3269,45 +3385,46 @@ extension FriendRequest {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "identifier":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.identifier = try JSONScalar.string(member.value)
+                    self.identifier = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "identifier") }
             case "remark":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.remark = try JSONScalar.string(member.value)
+                    self.remark = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "remark") }
             case "addWording", "add_wording":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.addWording = try JSONScalar.string(member.value)
+                    self.addWording = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "addWording") }
             case "addSource", "add_source":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.addSource = try JSONScalar.string(member.value)
+                    self.addSource = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "addSource") }
             case "group":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.group = try JSONScalar.string(member.value)
+                    self.group = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "group") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "FriendRequest has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendRequest has no field named \(key)")
             }
         }
     }
@@ -3333,33 +3450,34 @@ extension FriendResponse {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "responseType", "response_type":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.responseType = FriendResponseType(rawValue: try JSONScalar.enumValue(member.value, named: FriendResponseType._number(forProtoName:)))
+                    self.responseType = FriendResponseType(rawValue: try JSONScalar.enumValue(&reader, named: FriendResponseType._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "responseType") }
             case "identifier":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.identifier = try JSONScalar.string(member.value)
+                    self.identifier = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "identifier") }
             case "remark":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.remark = try JSONScalar.string(member.value)
+                    self.remark = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "remark") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "FriendResponse has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendResponse has no field named \(key)")
             }
         }
     }
@@ -3385,33 +3503,34 @@ extension FriendResult {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "identifier":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.identifier = try JSONScalar.string(member.value)
+                    self.identifier = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "identifier") }
             case "resultCode", "result_code":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.resultCode = FriendStatus(rawValue: try JSONScalar.enumValue(member.value, named: FriendStatus._number(forProtoName:)))
+                    self.resultCode = FriendStatus(rawValue: try JSONScalar.enumValue(&reader, named: FriendStatus._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "resultCode") }
             case "resultInfo", "result_info":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.resultInfo = try JSONScalar.string(member.value)
+                    self.resultInfo = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "resultInfo") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "FriendResult has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendResult has no field named \(key)")
             }
         }
     }
@@ -3435,35 +3554,38 @@ extension FriendCheckInfo {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "users":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "users") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "users") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "users", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.users.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.users.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.users.append(try JSONScalar.string(element))
+                        self.users.append(try JSONScalar.string(&reader))
                     } catch { throw error.prefixed(field: "users", index: index) }
+                    index += 1
                 }
             case "checkType", "check_type":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.checkType = FriendCheckType(rawValue: try JSONScalar.enumValue(member.value, named: FriendCheckType._number(forProtoName:)))
+                    self.checkType = FriendCheckType(rawValue: try JSONScalar.enumValue(&reader, named: FriendCheckType._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "checkType") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "FriendCheckInfo has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendCheckInfo has no field named \(key)")
             }
         }
     }
@@ -3493,39 +3615,40 @@ extension CheckFriendResult {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "identifier":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.identifier = try JSONScalar.string(member.value)
+                    self.identifier = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "identifier") }
             case "resultCode", "result_code":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.resultCode = FriendStatus(rawValue: try JSONScalar.enumValue(member.value, named: FriendStatus._number(forProtoName:)))
+                    self.resultCode = FriendStatus(rawValue: try JSONScalar.enumValue(&reader, named: FriendStatus._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "resultCode") }
             case "resultInfo", "result_info":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.resultInfo = try JSONScalar.string(member.value)
+                    self.resultInfo = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "resultInfo") }
             case "resultType", "result_type":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.resultType = FriendRelationType(rawValue: try JSONScalar.enumValue(member.value, named: FriendRelationType._number(forProtoName:)))
+                    self.resultType = FriendRelationType(rawValue: try JSONScalar.enumValue(&reader, named: FriendRelationType._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "resultType") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "CheckFriendResult has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "CheckFriendResult has no field named \(key)")
             }
         }
     }
@@ -3555,39 +3678,40 @@ extension FriendPendencyRequest {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "seq":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.seq = try JSONScalar.uint64(member.value)
+                    self.seq = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "seq") }
             case "timestamp":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.timestamp = try JSONScalar.uint64(member.value)
+                    self.timestamp = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "timestamp") }
             case "numPerPage", "num_per_page":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.numPerPage = try JSONScalar.uint64(member.value)
+                    self.numPerPage = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "numPerPage") }
             case "type":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.type = PendencyType(rawValue: try JSONScalar.enumValue(member.value, named: PendencyType._number(forProtoName:)))
+                    self.type = PendencyType(rawValue: try JSONScalar.enumValue(&reader, named: PendencyType._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "type") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "FriendPendencyRequest has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendPendencyRequest has no field named \(key)")
             }
         }
     }
@@ -3613,33 +3737,34 @@ extension FriendPendencyResponse {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "seq":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.seq = try JSONScalar.uint64(member.value)
+                    self.seq = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "seq") }
             case "timestamp":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.timestamp = try JSONScalar.uint64(member.value)
+                    self.timestamp = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "timestamp") }
             case "unreadCnt", "unread_cnt":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.unreadCnt = try JSONScalar.uint64(member.value)
+                    self.unreadCnt = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "unreadCnt") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "FriendPendencyResponse has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendPendencyResponse has no field named \(key)")
             }
         }
     }
@@ -3677,51 +3802,52 @@ extension FriendPendencyItem {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "identifier":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.identifier = try JSONScalar.string(member.value)
+                    self.identifier = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "identifier") }
             case "addTime", "add_time":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.addTime = try JSONScalar.uint64(member.value)
+                    self.addTime = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "addTime") }
             case "addSource", "add_source":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.addSource = try JSONScalar.string(member.value)
+                    self.addSource = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "addSource") }
             case "addWording", "add_wording":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.addWording = try JSONScalar.string(member.value)
+                    self.addWording = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "addWording") }
             case "nickname":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.nickname = try JSONScalar.string(member.value)
+                    self.nickname = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "nickname") }
             case "type":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.type = PendencyType(rawValue: try JSONScalar.enumValue(member.value, named: PendencyType._number(forProtoName:)))
+                    self.type = PendencyType(rawValue: try JSONScalar.enumValue(&reader, named: PendencyType._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "type") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "FriendPendencyItem has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendPendencyItem has no field named \(key)")
             }
         }
     }
@@ -3749,41 +3875,44 @@ extension FriendGroup {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "name":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.name = try JSONScalar.string(member.value)
+                    self.name = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "name") }
             case "userCnt", "user_cnt":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.userCnt = try JSONScalar.uint64(member.value)
+                    self.userCnt = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "userCnt") }
             case "friends":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "friends") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "friends") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "friends", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.friends.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.friends.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.friends.append(try JSONScalar.string(element))
+                        self.friends.append(try JSONScalar.string(&reader))
                     } catch { throw error.prefixed(field: "friends", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "FriendGroup has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendGroup has no field named \(key)")
             }
         }
     }
@@ -3803,29 +3932,32 @@ extension FriendList {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "friends":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "friends") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "friends") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "friends", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.friends.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.friends.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.friends.append(try Friend(_json: element, &context))
+                        self.friends.append(try Friend(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "friends", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "FriendList has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendList has no field named \(key)")
             }
         }
     }
@@ -3845,29 +3977,32 @@ extension Blacklist {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "friends":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "friends") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "friends") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "friends", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.friends.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.friends.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.friends.append(try Friend(_json: element, &context))
+                        self.friends.append(try Friend(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "friends", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "Blacklist has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "Blacklist has no field named \(key)")
             }
         }
     }
@@ -3895,41 +4030,44 @@ extension FriendPendencyPage {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "request":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.request = try FriendPendencyRequest(_json: member.value, &context)
+                    self.request = try FriendPendencyRequest(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "request") }
             case "response":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.response = try FriendPendencyResponse(_json: member.value, &context)
+                    self.response = try FriendPendencyResponse(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "response") }
             case "items":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "items") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "items") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "items", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.items.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.items.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.items.append(try FriendPendencyItem(_json: element, &context))
+                        self.items.append(try FriendPendencyItem(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "items", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "FriendPendencyPage has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendPendencyPage has no field named \(key)")
             }
         }
     }
@@ -3953,35 +4091,38 @@ extension FriendCheck {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "info":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.info = try FriendCheckInfo(_json: member.value, &context)
+                    self.info = try FriendCheckInfo(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "info") }
             case "results":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "results") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "results") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "results", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.results.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.results.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.results.append(try CheckFriendResult(_json: element, &context))
+                        self.results.append(try CheckFriendResult(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "results", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "FriendCheck has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendCheck has no field named \(key)")
             }
         }
     }
@@ -4001,29 +4142,32 @@ extension FriendResults {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "results":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "results") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "results") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "results", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.results.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.results.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.results.append(try FriendResult(_json: element, &context))
+                        self.results.append(try FriendResult(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "results", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "FriendResults has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendResults has no field named \(key)")
             }
         }
     }
@@ -4043,29 +4187,32 @@ extension FriendGroupList {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "groups":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "groups") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "groups") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "groups", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.groups.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.groups.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.groups.append(try FriendGroup(_json: element, &context))
+                        self.groups.append(try FriendGroup(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "groups", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "FriendGroupList has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendGroupList has no field named \(key)")
             }
         }
     }
@@ -4089,35 +4236,38 @@ extension FriendDelete {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "users":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "users") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "users") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "users", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.users.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.users.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.users.append(try JSONScalar.string(element))
+                        self.users.append(try JSONScalar.string(&reader))
                     } catch { throw error.prefixed(field: "users", index: index) }
+                    index += 1
                 }
             case "deleteType", "delete_type":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.deleteType = FriendDeleteType(rawValue: try JSONScalar.enumValue(member.value, named: FriendDeleteType._number(forProtoName:)))
+                    self.deleteType = FriendDeleteType(rawValue: try JSONScalar.enumValue(&reader, named: FriendDeleteType._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "deleteType") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "FriendDelete has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendDelete has no field named \(key)")
             }
         }
     }
@@ -4137,29 +4287,32 @@ extension FriendUserList {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "users":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "users") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "users") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "users", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.users.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.users.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.users.append(try JSONScalar.string(element))
+                        self.users.append(try JSONScalar.string(&reader))
                     } catch { throw error.prefixed(field: "users", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "FriendUserList has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendUserList has no field named \(key)")
             }
         }
     }
@@ -4179,29 +4332,32 @@ extension FriendProfileUpdate {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "friends":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "friends") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "friends") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "friends", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.friends.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.friends.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.friends.append(try Friend(_json: element, &context))
+                        self.friends.append(try Friend(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "friends", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "FriendProfileUpdate has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendProfileUpdate has no field named \(key)")
             }
         }
     }
@@ -4221,29 +4377,32 @@ extension FriendPendencyAdded {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "items":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "items") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "items") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "items", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.items.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.items.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.items.append(try FriendPendencyItem(_json: element, &context))
+                        self.items.append(try FriendPendencyItem(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "items", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "FriendPendencyAdded has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendPendencyAdded has no field named \(key)")
             }
         }
     }
@@ -4261,21 +4420,22 @@ extension FriendPendencyRead {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "timestamp":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.timestamp = try JSONScalar.uint64(member.value)
+                    self.timestamp = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "timestamp") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "FriendPendencyRead has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendPendencyRead has no field named \(key)")
             }
         }
     }
@@ -4297,27 +4457,28 @@ extension GroupCustomEntry {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "key":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.key = try JSONScalar.string(member.value)
+                    self.key = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "key") }
             case "data":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.data = try JSONScalar.bytes(member.value)
+                    self.data = try JSONScalar.bytes(&reader)
                 } catch { throw error.prefixed(field: "data") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "GroupCustomEntry has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "GroupCustomEntry has no field named \(key)")
             }
         }
     }
@@ -4347,39 +4508,40 @@ extension GroupSelfInfo {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "joinTime", "join_time":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.joinTime = try JSONScalar.uint32(member.value)
+                    self.joinTime = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "joinTime") }
             case "role":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.role = GroupMemberRole(rawValue: try JSONScalar.enumValue(member.value, named: GroupMemberRole._number(forProtoName:)))
+                    self.role = GroupMemberRole(rawValue: try JSONScalar.enumValue(&reader, named: GroupMemberRole._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "role") }
             case "recvOpt", "recv_opt":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.recvOpt = GroupReceiveMessageOpt(rawValue: try JSONScalar.enumValue(member.value, named: GroupReceiveMessageOpt._number(forProtoName:)))
+                    self.recvOpt = GroupReceiveMessageOpt(rawValue: try JSONScalar.enumValue(&reader, named: GroupReceiveMessageOpt._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "recvOpt") }
             case "unreadMessageNum", "unread_message_num":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.unreadMessageNum = try JSONScalar.uint32(member.value)
+                    self.unreadMessageNum = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "unreadMessageNum") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "GroupSelfInfo has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "GroupSelfInfo has no field named \(key)")
             }
         }
     }
@@ -4475,143 +4637,146 @@ extension GroupInfo {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "group":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.group = try JSONScalar.string(member.value)
+                    self.group = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "group") }
             case "groupName", "group_name":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.groupName = try JSONScalar.string(member.value)
+                    self.groupName = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "groupName") }
             case "owner":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.owner = try JSONScalar.string(member.value)
+                    self.owner = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "owner") }
             case "groupType", "group_type":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.groupType = try JSONScalar.string(member.value)
+                    self.groupType = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "groupType") }
             case "createTime", "create_time":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.createTime = try JSONScalar.uint32(member.value)
+                    self.createTime = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "createTime") }
             case "lastInfoTime", "last_info_time":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.lastInfoTime = try JSONScalar.uint32(member.value)
+                    self.lastInfoTime = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "lastInfoTime") }
             case "lastMsgTime", "last_msg_time":
-                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.lastMsgTime = try JSONScalar.uint32(member.value)
+                    self.lastMsgTime = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "lastMsgTime") }
             case "maxMemberNum", "max_member_num":
-                try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 7, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.maxMemberNum = try JSONScalar.uint32(member.value)
+                    self.maxMemberNum = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "maxMemberNum") }
             case "memberNum", "member_num":
-                try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 8, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.memberNum = try JSONScalar.uint32(member.value)
+                    self.memberNum = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "memberNum") }
             case "addOpt", "add_opt":
-                try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 9, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.addOpt = GroupAddOpt(rawValue: try JSONScalar.enumValue(member.value, named: GroupAddOpt._number(forProtoName:)))
+                    self.addOpt = GroupAddOpt(rawValue: try JSONScalar.enumValue(&reader, named: GroupAddOpt._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "addOpt") }
             case "notification":
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.notification = try JSONScalar.string(member.value)
+                    self.notification = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "notification") }
             case "introduction":
-                try JSONDecodeContext.markSeen(&seen, bit: 11, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 11, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.introduction = try JSONScalar.string(member.value)
+                    self.introduction = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "introduction") }
             case "faceUrl", "face_url":
-                try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 12, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.faceURL = try JSONScalar.string(member.value)
+                    self.faceURL = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "faceUrl") }
             case "lastMsg", "last_msg":
-                try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 13, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.lastMsg = try Message(_json: member.value, &context)
+                    self.lastMsg = try Message(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "lastMsg") }
             case "onlineMemberNum", "online_member_num":
-                try JSONDecodeContext.markSeen(&seen, bit: 14, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 14, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.onlineMemberNum = try JSONScalar.uint32(member.value)
+                    self.onlineMemberNum = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "onlineMemberNum") }
             case "isSearchable", "is_searchable":
-                try JSONDecodeContext.markSeen(&seen, bit: 15, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 15, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.isSearchable = GroupSearchableType(rawValue: try JSONScalar.enumValue(member.value, named: GroupSearchableType._number(forProtoName:)))
+                    self.isSearchable = GroupSearchableType(rawValue: try JSONScalar.enumValue(&reader, named: GroupSearchableType._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "isSearchable") }
             case "isMemberVisible", "is_member_visible":
-                try JSONDecodeContext.markSeen(&seen, bit: 16, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 16, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.isMemberVisible = GroupMemberVisibleType(rawValue: try JSONScalar.enumValue(member.value, named: GroupMemberVisibleType._number(forProtoName:)))
+                    self.isMemberVisible = GroupMemberVisibleType(rawValue: try JSONScalar.enumValue(&reader, named: GroupMemberVisibleType._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "isMemberVisible") }
             case "allShutup", "all_shutup":
-                try JSONDecodeContext.markSeen(&seen, bit: 17, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 17, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.allShutup = try JSONScalar.bool(member.value)
+                    self.allShutup = try JSONScalar.bool(&reader)
                 } catch { throw error.prefixed(field: "allShutup") }
             case "selfInfo", "self_info":
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 18, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.selfInfo = try GroupSelfInfo(_json: member.value, &context)
+                    self.selfInfo = try GroupSelfInfo(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "selfInfo") }
             case "customInfo", "custom_info":
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "customInfo") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "customInfo") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "customInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.customInfo.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.customInfo.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.customInfo.append(try GroupCustomEntry(_json: element, &context))
+                        self.customInfo.append(try GroupCustomEntry(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "customInfo", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "GroupInfo has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "GroupInfo has no field named \(key)")
             }
         }
     }
@@ -4639,41 +4804,44 @@ extension CreateGroupMemberInfo {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "member":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.member = try JSONScalar.string(member.value)
+                    self.member = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "member") }
             case "role":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.role = GroupMemberRole(rawValue: try JSONScalar.enumValue(member.value, named: GroupMemberRole._number(forProtoName:)))
+                    self.role = GroupMemberRole(rawValue: try JSONScalar.enumValue(&reader, named: GroupMemberRole._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "role") }
             case "customInfo", "custom_info":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "customInfo") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "customInfo") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "customInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.customInfo.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.customInfo.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.customInfo.append(try MemberCustomEntry(_json: element, &context))
+                        self.customInfo.append(try MemberCustomEntry(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "customInfo", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "CreateGroupMemberInfo has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "CreateGroupMemberInfo has no field named \(key)")
             }
         }
     }
@@ -4735,97 +4903,102 @@ extension CreateGroupInfo {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "group":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.group = try JSONScalar.string(member.value)
+                    self.group = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "group") }
             case "groupName", "group_name":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.groupName = try JSONScalar.string(member.value)
+                    self.groupName = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "groupName") }
             case "groupType", "group_type":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.groupType = try JSONScalar.string(member.value)
+                    self.groupType = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "groupType") }
             case "setAddOpt", "set_add_opt":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.setAddOpt = try JSONScalar.bool(member.value)
+                    self.setAddOpt = try JSONScalar.bool(&reader)
                 } catch { throw error.prefixed(field: "setAddOpt") }
             case "addOpt", "add_opt":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.addOpt = GroupAddOpt(rawValue: try JSONScalar.enumValue(member.value, named: GroupAddOpt._number(forProtoName:)))
+                    self.addOpt = GroupAddOpt(rawValue: try JSONScalar.enumValue(&reader, named: GroupAddOpt._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "addOpt") }
             case "maxMemberNum", "max_member_num":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.maxMemberNum = try JSONScalar.uint32(member.value)
+                    self.maxMemberNum = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "maxMemberNum") }
             case "notification":
-                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.notification = try JSONScalar.string(member.value)
+                    self.notification = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "notification") }
             case "introduction":
-                try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 7, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.introduction = try JSONScalar.string(member.value)
+                    self.introduction = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "introduction") }
             case "faceUrl", "face_url":
-                try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 8, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.faceURL = try JSONScalar.string(member.value)
+                    self.faceURL = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "faceUrl") }
             case "customInfo", "custom_info":
-                try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "customInfo") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 9, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "customInfo") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "customInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.customInfo.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.customInfo.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.customInfo.append(try GroupCustomEntry(_json: element, &context))
+                        self.customInfo.append(try GroupCustomEntry(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "customInfo", index: index) }
+                    index += 1
                 }
             case "membersInfo", "members_info":
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "membersInfo") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "membersInfo") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "membersInfo", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.membersInfo.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.membersInfo.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.membersInfo.append(try CreateGroupMemberInfo(_json: element, &context))
+                        self.membersInfo.append(try CreateGroupMemberInfo(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "membersInfo", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "CreateGroupInfo has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "CreateGroupInfo has no field named \(key)")
             }
         }
     }
@@ -4847,27 +5020,28 @@ extension GroupMemberResult {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "member":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.member = try JSONScalar.string(member.value)
+                    self.member = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "member") }
             case "status":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.status = GroupMemberStatus(rawValue: try JSONScalar.enumValue(member.value, named: GroupMemberStatus._number(forProtoName:)))
+                    self.status = GroupMemberStatus(rawValue: try JSONScalar.enumValue(&reader, named: GroupMemberStatus._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "status") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "GroupMemberResult has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "GroupMemberResult has no field named \(key)")
             }
         }
     }
@@ -4893,33 +5067,34 @@ extension GroupPendencyMeta {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "nextStartTime", "next_start_time":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.nextStartTime = try JSONScalar.uint64(member.value)
+                    self.nextStartTime = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "nextStartTime") }
             case "readTimeSeq", "read_time_seq":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.readTimeSeq = try JSONScalar.uint64(member.value)
+                    self.readTimeSeq = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "readTimeSeq") }
             case "unreadCnt", "unread_cnt":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.unreadCnt = try JSONScalar.uint32(member.value)
+                    self.unreadCnt = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "unreadCnt") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "GroupPendencyMeta has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "GroupPendencyMeta has no field named \(key)")
             }
         }
     }
@@ -4973,75 +5148,76 @@ extension GroupPendencyItem {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "groupId", "group_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.groupID = try JSONScalar.string(member.value)
+                    self.groupID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "groupId") }
             case "fromUser", "from_user":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.fromUser = try JSONScalar.string(member.value)
+                    self.fromUser = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "fromUser") }
             case "toUser", "to_user":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.toUser = try JSONScalar.string(member.value)
+                    self.toUser = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "toUser") }
             case "addTime", "add_time":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.addTime = try JSONScalar.uint64(member.value)
+                    self.addTime = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "addTime") }
             case "getType", "get_type":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.getType = GroupPendencyGetType(rawValue: try JSONScalar.enumValue(member.value, named: GroupPendencyGetType._number(forProtoName:)))
+                    self.getType = GroupPendencyGetType(rawValue: try JSONScalar.enumValue(&reader, named: GroupPendencyGetType._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "getType") }
             case "handleStatus", "handle_status":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.handleStatus = GroupPendencyHandleStatus(rawValue: try JSONScalar.enumValue(member.value, named: GroupPendencyHandleStatus._number(forProtoName:)))
+                    self.handleStatus = GroupPendencyHandleStatus(rawValue: try JSONScalar.enumValue(&reader, named: GroupPendencyHandleStatus._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "handleStatus") }
             case "handleResult", "handle_result":
-                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.handleResult = GroupPendencyHandleResult(rawValue: try JSONScalar.enumValue(member.value, named: GroupPendencyHandleResult._number(forProtoName:)))
+                    self.handleResult = GroupPendencyHandleResult(rawValue: try JSONScalar.enumValue(&reader, named: GroupPendencyHandleResult._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "handleResult") }
             case "requestMsg", "request_msg":
-                try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 7, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.requestMsg = try JSONScalar.string(member.value)
+                    self.requestMsg = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "requestMsg") }
             case "handledMsg", "handled_msg":
-                try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 8, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.handledMsg = try JSONScalar.string(member.value)
+                    self.handledMsg = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "handledMsg") }
             case "selfIdentifier", "self_identifier":
-                try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 9, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.selfIdentifier = try JSONScalar.string(member.value)
+                    self.selfIdentifier = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "selfIdentifier") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "GroupPendencyItem has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "GroupPendencyItem has no field named \(key)")
             }
         }
     }
@@ -5061,29 +5237,32 @@ extension GroupInfoList {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "groups":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "groups") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "groups") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "groups", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.groups.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.groups.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.groups.append(try GroupInfo(_json: element, &context))
+                        self.groups.append(try GroupInfo(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "groups", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "GroupInfoList has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "GroupInfoList has no field named \(key)")
             }
         }
     }
@@ -5111,41 +5290,44 @@ extension GroupMemberList {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "groupId", "group_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.groupID = try JSONScalar.string(member.value)
+                    self.groupID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "groupId") }
             case "members":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "members") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "members") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "members", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.members.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.members.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.members.append(try GroupMemberInfo(_json: element, &context))
+                        self.members.append(try GroupMemberInfo(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "members", index: index) }
+                    index += 1
                 }
             case "nextSeq", "next_seq":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.nextSeq = try JSONScalar.uint64(member.value)
+                    self.nextSeq = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "nextSeq") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "GroupMemberList has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "GroupMemberList has no field named \(key)")
             }
         }
     }
@@ -5169,35 +5351,38 @@ extension GroupMemberResults {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "groupId", "group_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.groupID = try JSONScalar.string(member.value)
+                    self.groupID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "groupId") }
             case "results":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "results") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "results") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "results", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.results.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.results.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.results.append(try GroupMemberResult(_json: element, &context))
+                        self.results.append(try GroupMemberResult(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "results", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "GroupMemberResults has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "GroupMemberResults has no field named \(key)")
             }
         }
     }
@@ -5219,27 +5404,28 @@ extension GroupPendencyRequest {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "timestamp":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.timestamp = try JSONScalar.uint64(member.value)
+                    self.timestamp = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "timestamp") }
             case "numPerPage", "num_per_page":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.numPerPage = try JSONScalar.uint32(member.value)
+                    self.numPerPage = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "numPerPage") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "GroupPendencyRequest has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "GroupPendencyRequest has no field named \(key)")
             }
         }
     }
@@ -5267,41 +5453,44 @@ extension GroupPendencyPage {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "meta":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.meta = try GroupPendencyMeta(_json: member.value, &context)
+                    self.meta = try GroupPendencyMeta(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "meta") }
             case "items":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "items") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "items") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "items", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.items.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.items.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.items.append(try GroupPendencyItem(_json: element, &context))
+                        self.items.append(try GroupPendencyItem(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "items", index: index) }
+                    index += 1
                 }
             case "request":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.request = try GroupPendencyRequest(_json: member.value, &context)
+                    self.request = try GroupPendencyRequest(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "request") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "GroupPendencyPage has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "GroupPendencyPage has no field named \(key)")
             }
         }
     }
@@ -5405,218 +5594,219 @@ extension Event {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "readReceipt", "read_receipt":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .readReceipt(try ReadReceiptEvent(_json: member.value, &context))
+                    self.kind = .readReceipt(try ReadReceiptEvent(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "readReceipt") }
             case "recall":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .recall(try RecallEvent(_json: member.value, &context))
+                    self.kind = .recall(try RecallEvent(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "recall") }
             case "modification":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .modification(try ModificationEvent(_json: member.value, &context))
+                    self.kind = .modification(try ModificationEvent(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "modification") }
             case "connection":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .connection(try ConnectionEvent(_json: member.value, &context))
+                    self.kind = .connection(try ConnectionEvent(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "connection") }
             case "userStatus", "user_status":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .userStatus(try UserStatusEvent(_json: member.value, &context))
+                    self.kind = .userStatus(try UserStatusEvent(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "userStatus") }
             case "readMembers", "read_members":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .readMembers(try GroupMessageReadMembers(_json: member.value, &context))
+                    self.kind = .readMembers(try GroupMessageReadMembers(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "readMembers") }
             case "conversations":
-                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .conversations(try ConversationList(_json: member.value, &context))
+                    self.kind = .conversations(try ConversationList(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "conversations") }
             case "friendList", "friend_list":
-                try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 7, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .friendList(try FriendList(_json: member.value, &context))
+                    self.kind = .friendList(try FriendList(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendList") }
             case "friendRequest", "friend_request":
-                try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 8, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .friendRequest(try FriendRequest(_json: member.value, &context))
+                    self.kind = .friendRequest(try FriendRequest(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendRequest") }
             case "friendResponse", "friend_response":
-                try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 9, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .friendResponse(try FriendResponse(_json: member.value, &context))
+                    self.kind = .friendResponse(try FriendResponse(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendResponse") }
             case "friendResults", "friend_results":
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .friendResults(try FriendResults(_json: member.value, &context))
+                    self.kind = .friendResults(try FriendResults(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendResults") }
             case "friendCheck", "friend_check":
-                try JSONDecodeContext.markSeen(&seen, bit: 11, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 11, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .friendCheck(try FriendCheck(_json: member.value, &context))
+                    self.kind = .friendCheck(try FriendCheck(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendCheck") }
             case "friendPendency", "friend_pendency":
-                try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 12, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .friendPendency(try FriendPendencyPage(_json: member.value, &context))
+                    self.kind = .friendPendency(try FriendPendencyPage(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendPendency") }
             case "friendGroups", "friend_groups":
-                try JSONDecodeContext.markSeen(&seen, bit: 13, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 13, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .friendGroups(try FriendGroupList(_json: member.value, &context))
+                    self.kind = .friendGroups(try FriendGroupList(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendGroups") }
             case "blacklist":
-                try JSONDecodeContext.markSeen(&seen, bit: 14, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 14, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .blacklist(try Blacklist(_json: member.value, &context))
+                    self.kind = .blacklist(try Blacklist(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "blacklist") }
             case "groupProfiles", "group_profiles":
-                try JSONDecodeContext.markSeen(&seen, bit: 15, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 15, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .groupProfiles(try GroupInfoList(_json: member.value, &context))
+                    self.kind = .groupProfiles(try GroupInfoList(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "groupProfiles") }
             case "createGroup", "create_group":
-                try JSONDecodeContext.markSeen(&seen, bit: 16, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 16, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .createGroup(try CreateGroupInfo(_json: member.value, &context))
+                    self.kind = .createGroup(try CreateGroupInfo(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "createGroup") }
             case "groupMembers", "group_members":
-                try JSONDecodeContext.markSeen(&seen, bit: 17, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 17, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .groupMembers(try GroupMemberList(_json: member.value, &context))
+                    self.kind = .groupMembers(try GroupMemberList(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "groupMembers") }
             case "groupMemberResults", "group_member_results":
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 18, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .groupMemberResults(try GroupMemberResults(_json: member.value, &context))
+                    self.kind = .groupMemberResults(try GroupMemberResults(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "groupMemberResults") }
             case "groupPendency", "group_pendency":
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .groupPendency(try GroupPendencyPage(_json: member.value, &context))
+                    self.kind = .groupPendency(try GroupPendencyPage(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "groupPendency") }
             case "friendDelete", "friend_delete":
-                try JSONDecodeContext.markSeen(&seen, bit: 20, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 20, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .friendDelete(try FriendDelete(_json: member.value, &context))
+                    self.kind = .friendDelete(try FriendDelete(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendDelete") }
             case "friendsAdded", "friends_added":
-                try JSONDecodeContext.markSeen(&seen, bit: 21, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 21, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .friendsAdded(try FriendUserList(_json: member.value, &context))
+                    self.kind = .friendsAdded(try FriendUserList(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendsAdded") }
             case "friendsDeleted", "friends_deleted":
-                try JSONDecodeContext.markSeen(&seen, bit: 22, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 22, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .friendsDeleted(try FriendUserList(_json: member.value, &context))
+                    self.kind = .friendsDeleted(try FriendUserList(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendsDeleted") }
             case "friendProfilesUpdated", "friend_profiles_updated":
-                try JSONDecodeContext.markSeen(&seen, bit: 23, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 23, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .friendProfilesUpdated(try FriendProfileUpdate(_json: member.value, &context))
+                    self.kind = .friendProfilesUpdated(try FriendProfileUpdate(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendProfilesUpdated") }
             case "friendPendencyAdded", "friend_pendency_added":
-                try JSONDecodeContext.markSeen(&seen, bit: 24, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 24, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .friendPendencyAdded(try FriendPendencyAdded(_json: member.value, &context))
+                    self.kind = .friendPendencyAdded(try FriendPendencyAdded(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendPendencyAdded") }
             case "friendPendencyDeleted", "friend_pendency_deleted":
-                try JSONDecodeContext.markSeen(&seen, bit: 25, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 25, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .friendPendencyDeleted(try FriendUserList(_json: member.value, &context))
+                    self.kind = .friendPendencyDeleted(try FriendUserList(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendPendencyDeleted") }
             case "friendPendencyRead", "friend_pendency_read":
-                try JSONDecodeContext.markSeen(&seen, bit: 26, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 26, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .friendPendencyRead(try FriendPendencyRead(_json: member.value, &context))
+                    self.kind = .friendPendencyRead(try FriendPendencyRead(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendPendencyRead") }
             case "blacklistAdded", "blacklist_added":
-                try JSONDecodeContext.markSeen(&seen, bit: 27, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 27, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .blacklistAdded(try FriendUserList(_json: member.value, &context))
+                    self.kind = .blacklistAdded(try FriendUserList(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "blacklistAdded") }
             case "blacklistDeleted", "blacklist_deleted":
-                try JSONDecodeContext.markSeen(&seen, bit: 28, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 29, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 28, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
-                    self.kind = .blacklistDeleted(try FriendUserList(_json: member.value, &context))
+                    self.kind = .blacklistDeleted(try FriendUserList(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "blacklistDeleted") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "Event has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "Event has no field named \(key)")
             }
         }
     }

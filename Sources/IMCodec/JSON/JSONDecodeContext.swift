@@ -28,30 +28,58 @@
     package mutating func leaveLayer() { depth -= 1 }
 }
 
-/// Converts proto3 JSON scalars to field values; used by generated code.
+/// Reads proto3 JSON values as field values from a ``JSONReader``; used by
+/// generated code. A value of the wrong type is refused before it is read.
 package enum JSONScalar {
     static func typeError(_ value: JSONValue, _ expected: String) -> IMCodecError {
         IMCodecError(.jsonType, reason: "expected \(expected), found \(value.typeName)")
+    }
+
+    static func typeError(_ kind: JSONKind, _ expected: String) -> IMCodecError {
+        IMCodecError(.jsonType, reason: "expected \(expected), found \(kind.typeName)")
     }
 
     static func valueError(_ reason: String) -> IMCodecError {
         IMCodecError(.jsonValue, reason: reason)
     }
 
+    /// Reads the `{` of an object, whose members follow.
+    ///
+    /// - Throws: `json.type` when the next value is not an object.
+    package static func beginObject(_ reader: inout JSONReader) throws(IMCodecError) {
+        let kind = reader.kind()
+        guard kind == .object else { throw typeError(kind, "an object") }
+        reader.beginObject()
+    }
+
+    /// Reads the `[` of an array, whose entries follow.
+    ///
+    /// - Returns: The array's entry count when it has more entries than the
+    ///   smallest count limit (``JSONReader/beginArray()``), else `nil`.
+    /// - Throws: `json.type` when the next value is not an array.
+    package static func beginArray(_ reader: inout JSONReader) throws(IMCodecError) -> Int? {
+        let kind = reader.kind()
+        guard kind == .array else { throw typeError(kind, "an array") }
+        return reader.beginArray()
+    }
+
     /// A string field.
-    package static func string(_ value: JSONValue) throws(IMCodecError) -> String {
+    package static func string(_ reader: inout JSONReader) throws(IMCodecError) -> String {
+        let value = reader.scalar()
         guard case .string(let text) = value else { throw typeError(value, "a string") }
         return text
     }
 
     /// A bool field: `true` or `false`.
-    package static func bool(_ value: JSONValue) throws(IMCodecError) -> Bool {
+    package static func bool(_ reader: inout JSONReader) throws(IMCodecError) -> Bool {
+        let value = reader.scalar()
         guard case .bool(let flag) = value else { throw typeError(value, "true or false") }
         return flag
     }
 
     /// A bytes field: base64 in either alphabet, padding optional.
-    package static func bytes(_ value: JSONValue) throws(IMCodecError) -> [UInt8] {
+    package static func bytes(_ reader: inout JSONReader) throws(IMCodecError) -> [UInt8] {
+        let value = reader.scalar()
         guard case .string(let text) = value else { throw typeError(value, "a base64 string") }
         guard let bytes = Base64.decode(text) else { throw valueError("not base64") }
         return bytes
@@ -77,36 +105,41 @@ package enum JSONScalar {
     }
 
     /// An int32 field (also enum numbers): a number or a numeric string.
-    package static func int32(_ value: JSONValue) throws(IMCodecError) -> Int32 {
+    package static func int32(_ reader: inout JSONReader) throws(IMCodecError) -> Int32 {
+        try int32(reader.scalar())
+    }
+
+    private static func int32(_ value: JSONValue) throws(IMCodecError) -> Int32 {
         let text = try integerText(value)
         guard let number = Int32(text) else { throw valueError("\(text) is not a 32-bit integer") }
         return number
     }
 
     /// A uint32 field: a number or a numeric string.
-    package static func uint32(_ value: JSONValue) throws(IMCodecError) -> UInt32 {
-        let text = try integerText(value)
+    package static func uint32(_ reader: inout JSONReader) throws(IMCodecError) -> UInt32 {
+        let text = try integerText(reader.scalar())
         guard let number = UInt32(text) else { throw valueError("\(text) is not an unsigned 32-bit integer") }
         return number
     }
 
     /// An int64 field: a numeric string (the canonical form) or a number.
-    package static func int64(_ value: JSONValue) throws(IMCodecError) -> Int64 {
-        let text = try integerText(value)
+    package static func int64(_ reader: inout JSONReader) throws(IMCodecError) -> Int64 {
+        let text = try integerText(reader.scalar())
         guard let number = Int64(text) else { throw valueError("\(text) is not a 64-bit integer") }
         return number
     }
 
     /// A uint64 field: a numeric string (the canonical form) or a number.
-    package static func uint64(_ value: JSONValue) throws(IMCodecError) -> UInt64 {
-        let text = try integerText(value)
+    package static func uint64(_ reader: inout JSONReader) throws(IMCodecError) -> UInt64 {
+        let text = try integerText(reader.scalar())
         guard let number = UInt64(text) else { throw valueError("\(text) is not an unsigned 64-bit integer") }
         return number
     }
 
     /// A double field: a number, a numeric string, or `"NaN"`, `"Infinity"`,
     /// `"-Infinity"`.
-    package static func double(_ value: JSONValue) throws(IMCodecError) -> Double {
+    package static func double(_ reader: inout JSONReader) throws(IMCodecError) -> Double {
+        let value = reader.scalar()
         switch value {
         case .number(let text):
             guard let number = Double(text), number.isFinite else { throw valueError("\(text) is out of range") }
@@ -128,7 +161,8 @@ package enum JSONScalar {
 
     /// An enum field: a value name, or a number (values outside the schema's
     /// names are kept, as in the binary form).
-    package static func enumValue(_ value: JSONValue, named: (String) -> Int32?) throws(IMCodecError) -> Int32 {
+    package static func enumValue(_ reader: inout JSONReader, named: (String) -> Int32?) throws(IMCodecError) -> Int32 {
+        let value = reader.scalar()
         switch value {
         case .string(let name):
             guard let number = named(name) else {
@@ -145,18 +179,6 @@ package enum JSONScalar {
         default:
             throw typeError(value, "an enum name or number")
         }
-    }
-
-    /// The members of an object.
-    package static func object(_ value: JSONValue) throws(IMCodecError) -> [JSONValue.Member] {
-        guard case .object(let members) = value else { throw typeError(value, "an object") }
-        return members
-    }
-
-    /// The elements of an array.
-    package static func array(_ value: JSONValue) throws(IMCodecError) -> [JSONValue] {
-        guard case .array(let elements) = value else { throw typeError(value, "an array") }
-        return elements
     }
 }
 
@@ -175,13 +197,22 @@ extension WireMessage {
     ///   path; `limit.document-size` for a document past
     ///   ``DecodingLimits/maxDocumentBytes``, before it is parsed.
     public init(jsonUTF8: some Collection<UInt8>, limits: DecodingLimits = .default) throws(IMCodecError) {
-        // Each merger layer nests about five JSON containers.
-        let value = try JSONValue(parsing: jsonUTF8, limits: limits, maxNesting: limits.maxDepth * 8 + 64)
+        self = try JSONDocument.read(jsonUTF8, limits: limits, maxNesting: limits.jsonNesting) {
+            (reader) throws(IMCodecError) in
+            try Self(_jsonReader: &reader, limits: limits)
+        }
+    }
+
+    /// Decodes a value from its proto3 JSON form at the reader's position,
+    /// in a document ``JSONDocument`` has checked.
+    ///
+    /// - Throws: `json.*` and `limit.*` codes with the path.
+    package init(_jsonReader reader: inout JSONReader, limits: DecodingLimits) throws(IMCodecError) {
         self.init()
         func decode<Codable: WireCodable>(as codable: Codable.Type) throws(IMCodecError) {
             var context = JSONDecodeContext(limits: limits)
             try withMutableCodable(as: codable) { (decoded) throws(IMCodecError) in
-                decoded = try Codable(_json: value, &context)
+                decoded = try Codable(_json: &reader, &context)
             }
         }
         try decode(as: Self.codable)

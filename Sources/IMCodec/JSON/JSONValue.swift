@@ -43,7 +43,12 @@
 }
 
 extension JSONValue {
-    /// Parses a JSON document.
+    /// Parses a JSON document into a tree.
+    ///
+    /// The input readers of the library do not build trees: they read their
+    /// values straight from the document (``JSONReader``). A tree is for
+    /// JSON the library has written itself, such as a value to print again
+    /// with indentation.
     ///
     /// - Parameters:
     ///   - utf8: The document's UTF-8 bytes.
@@ -51,32 +56,70 @@ extension JSONValue {
     /// - Throws: `json.syntax` for text that is not JSON, `json.depth` for
     ///   nesting past `maxNesting`.
     package init(parsing utf8: some Collection<UInt8>, maxNesting: Int = 1_000) throws(IMCodecError) {
-        let bytes = Array(utf8)
-        var parser = JSONParser(bytes: bytes, maxNesting: maxNesting)
-        self = try parser.parseDocument()
+        self = try JSONDocument.read(utf8, limits: nil, maxNesting: maxNesting) { reader in
+            JSONValue(reading: &reader)
+        }
     }
 
-    /// Parses a document that is read as a value under `limits`: refused
-    /// as `limit.document-size` past ``DecodingLimits/maxDocumentBytes``
-    /// before it is parsed, and no array keeping more than
-    /// ``DecodingLimits/largestCount`` + 1 entries, so a document past the
-    /// count limits costs no memory for the entries no reader looks at.
-    ///
-    /// - Parameters:
-    ///   - utf8: The document's UTF-8 bytes.
-    ///   - limits: The limits the value is read with.
-    ///   - maxNesting: The deepest nesting of arrays and objects accepted.
-    /// - Throws: `limit.document-size`, `json.syntax`, `json.depth`.
-    package init(parsing utf8: some Collection<UInt8>, limits: DecodingLimits, maxNesting: Int) throws(IMCodecError) {
-        let count = utf8.count
-        guard count <= limits.maxDocumentBytes else {
-            throw IMCodecError(
-                .limitDocumentSize, reason: "a JSON document of \(count) bytes is too large",
-                limit: limits.maxDocumentBytes, observed: count)
+    /// An array or object still open while a tree is built, innermost last.
+    private enum OpenContainer {
+        /// An object, its members so far and the key of the value being read.
+        case object([Member], key: String)
+        /// An array and its elements so far.
+        case array([JSONValue])
+    }
+
+    /// Reads the reader's next value into a tree. Nesting is kept on a heap
+    /// stack of open containers, not on the call stack.
+    private init(reading reader: inout JSONReader) {
+        var open: [OpenContainer] = []
+        while true {
+            var value: JSONValue
+            switch reader.kind() {
+            case .object:
+                reader.beginObject()
+                if let key = reader.nextKey() {
+                    open.append(.object([], key: key))
+                    continue
+                }
+                value = .object([])
+            case .array:
+                reader.beginArray()
+                if reader.nextEntry() {
+                    open.append(.array([]))
+                    continue
+                }
+                value = .array([])
+            default:
+                value = reader.scalar()
+            }
+            // A value is complete: add it to the innermost container, and
+            // close every container that ends after it. `consume` ends the
+            // binding's hold on the container's storage, so the append grows
+            // it in place instead of copying it.
+            closing: while let container = open.popLast() {
+                switch consume container {
+                case .object(var members, let key):
+                    members.append(Member(key, value))
+                    if let next = reader.nextKey() {
+                        open.append(.object(members, key: next))
+                        break closing
+                    }
+                    value = .object(members)
+                case .array(var elements):
+                    elements.append(value)
+                    if reader.nextEntry() {
+                        open.append(.array(elements))
+                        break closing
+                    }
+                    value = .array(elements)
+                }
+            }
+            if open.isEmpty {
+                self = value
+                return
+            }
         }
-        let (entries, overflow) = limits.largestCount.addingReportingOverflow(1)
-        var parser = JSONParser(bytes: Array(utf8), maxNesting: maxNesting, maxArrayEntries: overflow ? .max : entries)
-        self = try parser.parseDocument()
     }
 
     /// The value as JSON text.

@@ -20,6 +20,14 @@
     /// The text written so far.
     package var string: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// Hands over the text written so far and forgets it, so that a long
+    /// document can be written out a piece at a time; what is written next
+    /// continues it.
+    package mutating func take() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+
     private mutating func newline() {
         guard pretty else { return }
         bytes.append(0x0A)

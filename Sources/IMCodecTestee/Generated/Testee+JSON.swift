@@ -47,69 +47,70 @@ extension TesteeLimits {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "maxFrameBytes", "max_frame_bytes":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.maxFrameBytes = try JSONScalar.uint32(member.value)
+                    self.maxFrameBytes = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "maxFrameBytes") }
             case "maxInflatedBytes", "max_inflated_bytes":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.maxInflatedBytes = try JSONScalar.uint32(member.value)
+                    self.maxInflatedBytes = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "maxInflatedBytes") }
             case "maxInflateRatio", "max_inflate_ratio":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.maxInflateRatio = try JSONScalar.uint32(member.value)
+                    self.maxInflateRatio = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "maxInflateRatio") }
             case "maxDepth", "max_depth":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.maxDepth = try JSONScalar.uint32(member.value)
+                    self.maxDepth = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "maxDepth") }
             case "maxElems", "max_elems":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.maxElems = try JSONScalar.uint32(member.value)
+                    self.maxElems = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "maxElems") }
             case "maxRepeated", "max_repeated":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.maxRepeated = try JSONScalar.uint32(member.value)
+                    self.maxRepeated = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "maxRepeated") }
             case "maxBatchMessages", "max_batch_messages":
-                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.maxBatchMessages = try JSONScalar.uint32(member.value)
+                    self.maxBatchMessages = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "maxBatchMessages") }
             case "maxDocumentBytes", "max_document_bytes":
-                try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 7, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.maxDocumentBytes = try JSONScalar.uint32(member.value)
+                    self.maxDocumentBytes = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "maxDocumentBytes") }
             case "maxProblems", "max_problems":
-                try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 8, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.maxProblems = try JSONScalar.uint32(member.value)
+                    self.maxProblems = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "maxProblems") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "TesteeLimits has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "TesteeLimits has no field named \(key)")
             }
         }
     }
@@ -131,27 +132,28 @@ extension TesteeDecodePayloadRequest {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "kind":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(member.value, named: TesteePayloadKind._number(forProtoName:)))
+                    self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(&reader, named: TesteePayloadKind._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "kind") }
             case "payload":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.payload = try JSONScalar.bytes(member.value)
+                    self.payload = try JSONScalar.bytes(&reader)
                 } catch { throw error.prefixed(field: "payload") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "TesteeDecodePayloadRequest has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "TesteeDecodePayloadRequest has no field named \(key)")
             }
         }
     }
@@ -169,21 +171,22 @@ extension TesteeDecodeFrameRequest {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "frame":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.frame = try JSONScalar.bytes(member.value)
+                    self.frame = try JSONScalar.bytes(&reader)
                 } catch { throw error.prefixed(field: "frame") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "TesteeDecodeFrameRequest has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "TesteeDecodeFrameRequest has no field named \(key)")
             }
         }
     }
@@ -221,51 +224,52 @@ extension TesteeEncodeFrameRequest {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "kind":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(member.value, named: TesteePayloadKind._number(forProtoName:)))
+                    self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(&reader, named: TesteePayloadKind._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "kind") }
             case "payload":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.payload = try JSONScalar.bytes(member.value)
+                    self.payload = try JSONScalar.bytes(&reader)
                 } catch { throw error.prefixed(field: "payload") }
             case "compression":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.compression = try JSONScalar.uint32(member.value)
+                    self.compression = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "compression") }
             case "threshold":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.threshold = try JSONScalar.uint32(member.value)
+                    self.threshold = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "threshold") }
             case "level":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.level = try JSONScalar.uint32(member.value)
+                    self.level = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "level") }
             case "dictionaryId", "dictionary_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.dictionaryID = try JSONScalar.uint32(member.value)
+                    self.dictionaryID = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "dictionaryId") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "TesteeEncodeFrameRequest has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "TesteeEncodeFrameRequest has no field named \(key)")
             }
         }
     }
@@ -285,29 +289,32 @@ extension TesteeDecodeStreamRequest {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "chunks":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "chunks") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "chunks") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "chunks", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.chunks.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.chunks.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.chunks.append(try JSONScalar.bytes(element))
+                        self.chunks.append(try JSONScalar.bytes(&reader))
                     } catch { throw error.prefixed(field: "chunks", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "TesteeDecodeStreamRequest has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "TesteeDecodeStreamRequest has no field named \(key)")
             }
         }
     }
@@ -333,33 +340,34 @@ extension TesteeValidateRequest {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "kind":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(member.value, named: TesteePayloadKind._number(forProtoName:)))
+                    self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(&reader, named: TesteePayloadKind._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "kind") }
             case "payload":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.payload = try JSONScalar.bytes(member.value)
+                    self.payload = try JSONScalar.bytes(&reader)
                 } catch { throw error.prefixed(field: "payload") }
             case "profile":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.profile = try JSONScalar.string(member.value)
+                    self.profile = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "profile") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "TesteeValidateRequest has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "TesteeValidateRequest has no field named \(key)")
             }
         }
     }
@@ -381,27 +389,28 @@ extension TesteeJsonToPayloadRequest {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "kind":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(member.value, named: TesteePayloadKind._number(forProtoName:)))
+                    self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(&reader, named: TesteePayloadKind._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "kind") }
             case "json":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.json = try JSONScalar.string(member.value)
+                    self.json = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "json") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "TesteeJsonToPayloadRequest has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "TesteeJsonToPayloadRequest has no field named \(key)")
             }
         }
     }
@@ -423,27 +432,28 @@ extension TesteePayloadToJsonRequest {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "kind":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(member.value, named: TesteePayloadKind._number(forProtoName:)))
+                    self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(&reader, named: TesteePayloadKind._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "kind") }
             case "payload":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.payload = try JSONScalar.bytes(member.value)
+                    self.payload = try JSONScalar.bytes(&reader)
                 } catch { throw error.prefixed(field: "payload") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "TesteePayloadToJsonRequest has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "TesteePayloadToJsonRequest has no field named \(key)")
             }
         }
     }
@@ -465,27 +475,28 @@ extension TesteeRestToPayloadRequest {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "kind":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(member.value, named: TesteePayloadKind._number(forProtoName:)))
+                    self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(&reader, named: TesteePayloadKind._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "kind") }
             case "rest":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.rest = try JSONScalar.string(member.value)
+                    self.rest = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "rest") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "TesteeRestToPayloadRequest has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "TesteeRestToPayloadRequest has no field named \(key)")
             }
         }
     }
@@ -507,27 +518,28 @@ extension TesteePayloadToRestRequest {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "kind":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(member.value, named: TesteePayloadKind._number(forProtoName:)))
+                    self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(&reader, named: TesteePayloadKind._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "kind") }
             case "payload":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.payload = try JSONScalar.bytes(member.value)
+                    self.payload = try JSONScalar.bytes(&reader)
                 } catch { throw error.prefixed(field: "payload") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "TesteePayloadToRestRequest has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "TesteePayloadToRestRequest has no field named \(key)")
             }
         }
     }
@@ -549,27 +561,28 @@ extension TesteeValidateRestRequest {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "rest":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.rest = try JSONScalar.string(member.value)
+                    self.rest = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "rest") }
             case "profile":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.profile = try JSONScalar.string(member.value)
+                    self.profile = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "profile") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "TesteeValidateRestRequest has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "TesteeValidateRestRequest has no field named \(key)")
             }
         }
     }
@@ -624,97 +637,98 @@ extension TesteeRequest {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "caseId", "case_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.caseID = try JSONScalar.string(member.value)
+                    self.caseID = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "caseId") }
             case "limits":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.limits = try TesteeLimits(_json: member.value, &context)
+                    self.limits = try TesteeLimits(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "limits") }
             case "decodePayload", "decode_payload":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 12, key: key)
                 do {
-                    self.operation = .decodePayload(try TesteeDecodePayloadRequest(_json: member.value, &context))
+                    self.operation = .decodePayload(try TesteeDecodePayloadRequest(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "decodePayload") }
             case "decodeFrame", "decode_frame":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 12, key: key)
                 do {
-                    self.operation = .decodeFrame(try TesteeDecodeFrameRequest(_json: member.value, &context))
+                    self.operation = .decodeFrame(try TesteeDecodeFrameRequest(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "decodeFrame") }
             case "encodeFrame", "encode_frame":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 12, key: key)
                 do {
-                    self.operation = .encodeFrame(try TesteeEncodeFrameRequest(_json: member.value, &context))
+                    self.operation = .encodeFrame(try TesteeEncodeFrameRequest(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "encodeFrame") }
             case "decodeStream", "decode_stream":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 12, key: key)
                 do {
-                    self.operation = .decodeStream(try TesteeDecodeStreamRequest(_json: member.value, &context))
+                    self.operation = .decodeStream(try TesteeDecodeStreamRequest(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "decodeStream") }
             case "validate":
-                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 12, key: key)
                 do {
-                    self.operation = .validate(try TesteeValidateRequest(_json: member.value, &context))
+                    self.operation = .validate(try TesteeValidateRequest(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "validate") }
             case "jsonToPayload", "json_to_payload":
-                try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 7, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 12, key: key)
                 do {
-                    self.operation = .jsonToPayload(try TesteeJsonToPayloadRequest(_json: member.value, &context))
+                    self.operation = .jsonToPayload(try TesteeJsonToPayloadRequest(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "jsonToPayload") }
             case "payloadToJson", "payload_to_json":
-                try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 8, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 12, key: key)
                 do {
-                    self.operation = .payloadToJson(try TesteePayloadToJsonRequest(_json: member.value, &context))
+                    self.operation = .payloadToJson(try TesteePayloadToJsonRequest(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "payloadToJson") }
             case "restToPayload", "rest_to_payload":
-                try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 9, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 12, key: key)
                 do {
-                    self.operation = .restToPayload(try TesteeRestToPayloadRequest(_json: member.value, &context))
+                    self.operation = .restToPayload(try TesteeRestToPayloadRequest(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "restToPayload") }
             case "payloadToRest", "payload_to_rest":
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 12, key: key)
                 do {
-                    self.operation = .payloadToRest(try TesteePayloadToRestRequest(_json: member.value, &context))
+                    self.operation = .payloadToRest(try TesteePayloadToRestRequest(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "payloadToRest") }
             case "validateRest", "validate_rest":
-                try JSONDecodeContext.markSeen(&seen, bit: 11, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 12, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 11, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 12, key: key)
                 do {
-                    self.operation = .validateRest(try TesteeValidateRestRequest(_json: member.value, &context))
+                    self.operation = .validateRest(try TesteeValidateRestRequest(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "validateRest") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "TesteeRequest has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "TesteeRequest has no field named \(key)")
             }
         }
     }
@@ -740,33 +754,34 @@ extension TesteeFailure {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "code":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.code = try JSONScalar.string(member.value)
+                    self.code = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "code") }
             case "path":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.path = try JSONScalar.string(member.value)
+                    self.path = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "path") }
             case "reason":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.reason = try JSONScalar.string(member.value)
+                    self.reason = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "reason") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "TesteeFailure has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "TesteeFailure has no field named \(key)")
             }
         }
     }
@@ -796,39 +811,40 @@ extension TesteeDecodedFrame {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "kind":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(member.value, named: TesteePayloadKind._number(forProtoName:)))
+                    self.kind = TesteePayloadKind(rawValue: try JSONScalar.enumValue(&reader, named: TesteePayloadKind._number(forProtoName:)))
                 } catch { throw error.prefixed(field: "kind") }
             case "compression":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.compression = try JSONScalar.uint32(member.value)
+                    self.compression = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "compression") }
             case "dictionaryId", "dictionary_id":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.dictionaryID = try JSONScalar.uint32(member.value)
+                    self.dictionaryID = try JSONScalar.uint32(&reader)
                 } catch { throw error.prefixed(field: "dictionaryId") }
             case "payload":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.payload = try JSONScalar.bytes(member.value)
+                    self.payload = try JSONScalar.bytes(&reader)
                 } catch { throw error.prefixed(field: "payload") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "TesteeDecodedFrame has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "TesteeDecodedFrame has no field named \(key)")
             }
         }
     }
@@ -856,41 +872,44 @@ extension TesteeStreamResult {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "frames":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "frames") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "frames") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "frames", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.frames.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.frames.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.frames.append(try TesteeDecodedFrame(_json: element, &context))
+                        self.frames.append(try TesteeDecodedFrame(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "frames", index: index) }
+                    index += 1
                 }
             case "failure":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.failure = try TesteeFailure(_json: member.value, &context)
+                    self.failure = try TesteeFailure(_json: &reader, &context)
                 } catch { throw error.prefixed(field: "failure") }
             case "incompleteTail", "incomplete_tail":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.incompleteTail = try JSONScalar.bool(member.value)
+                    self.incompleteTail = try JSONScalar.bool(&reader)
                 } catch { throw error.prefixed(field: "incompleteTail") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "TesteeStreamResult has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "TesteeStreamResult has no field named \(key)")
             }
         }
     }
@@ -924,45 +943,46 @@ extension TesteeFinding {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "code":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.code = try JSONScalar.string(member.value)
+                    self.code = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "code") }
             case "path":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.path = try JSONScalar.string(member.value)
+                    self.path = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "path") }
             case "severity":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.severity = try JSONScalar.string(member.value)
+                    self.severity = try JSONScalar.string(&reader)
                 } catch { throw error.prefixed(field: "severity") }
             case "limit":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.limit = try JSONScalar.int64(member.value)
+                    self.limit = try JSONScalar.int64(&reader)
                 } catch { throw error.prefixed(field: "limit") }
             case "actual":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
                 do {
-                    self.actual = try JSONScalar.int64(member.value)
+                    self.actual = try JSONScalar.int64(&reader)
                 } catch { throw error.prefixed(field: "actual") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "TesteeFinding has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "TesteeFinding has no field named \(key)")
             }
         }
     }
@@ -982,29 +1002,32 @@ extension TesteeFindings {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "findings":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
-                let elements: [JSONValue]
-                do { elements = try JSONScalar.array(member.value) } catch { throw error.prefixed(field: "findings") }
-                if elements.count > context.limits.maxRepeated {
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "findings") }
+                if let count, count > context.limits.maxRepeated {
                     throw Self._overLimit(.limitRepeated, "findings", context.limits.maxRepeated, context.limits.maxRepeated)
                 }
-                self.findings.reserveCapacity(elements.count)
-                for (index, element) in elements.enumerated() {
+                if let count { self.findings.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
                     do {
-                        self.findings.append(try TesteeFinding(_json: element, &context))
+                        self.findings.append(try TesteeFinding(_json: &reader, &context))
                     } catch { throw error.prefixed(field: "findings", index: index) }
+                    index += 1
                 }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "TesteeFindings has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "TesteeFindings has no field named \(key)")
             }
         }
     }
@@ -1051,85 +1074,86 @@ extension TesteeResponse {
     }
 
     @usableFromInline
-    package init(_json json: JSONValue, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
         self.init()
         var seen: UInt64 = 0
-        for member in try JSONScalar.object(json) {
-            switch member.key {
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
             case "payload":
-                try JSONDecodeContext.markSeen(&seen, bit: 0, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
                 do {
-                    self.result = .payload(try JSONScalar.bytes(member.value))
+                    self.result = .payload(try JSONScalar.bytes(&reader))
                 } catch { throw error.prefixed(field: "payload") }
             case "frame":
-                try JSONDecodeContext.markSeen(&seen, bit: 1, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
                 do {
-                    self.result = .frame(try TesteeDecodedFrame(_json: member.value, &context))
+                    self.result = .frame(try TesteeDecodedFrame(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "frame") }
             case "frameBytes", "frame_bytes":
-                try JSONDecodeContext.markSeen(&seen, bit: 2, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
                 do {
-                    self.result = .frameBytes(try JSONScalar.bytes(member.value))
+                    self.result = .frameBytes(try JSONScalar.bytes(&reader))
                 } catch { throw error.prefixed(field: "frameBytes") }
             case "stream":
-                try JSONDecodeContext.markSeen(&seen, bit: 3, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
                 do {
-                    self.result = .stream(try TesteeStreamResult(_json: member.value, &context))
+                    self.result = .stream(try TesteeStreamResult(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "stream") }
             case "findings":
-                try JSONDecodeContext.markSeen(&seen, bit: 4, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
                 do {
-                    self.result = .findings(try TesteeFindings(_json: member.value, &context))
+                    self.result = .findings(try TesteeFindings(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "findings") }
             case "json":
-                try JSONDecodeContext.markSeen(&seen, bit: 5, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
                 do {
-                    self.result = .json(try JSONScalar.string(member.value))
+                    self.result = .json(try JSONScalar.string(&reader))
                 } catch { throw error.prefixed(field: "json") }
             case "failure":
-                try JSONDecodeContext.markSeen(&seen, bit: 6, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
                 do {
-                    self.result = .failure(try TesteeFailure(_json: member.value, &context))
+                    self.result = .failure(try TesteeFailure(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "failure") }
             case "skipped":
-                try JSONDecodeContext.markSeen(&seen, bit: 7, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 7, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
                 do {
-                    self.result = .skipped(try JSONScalar.string(member.value))
+                    self.result = .skipped(try JSONScalar.string(&reader))
                 } catch { throw error.prefixed(field: "skipped") }
             case "runtimeError", "runtime_error":
-                try JSONDecodeContext.markSeen(&seen, bit: 8, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 8, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
                 do {
-                    self.result = .runtimeError(try JSONScalar.string(member.value))
+                    self.result = .runtimeError(try JSONScalar.string(&reader))
                 } catch { throw error.prefixed(field: "runtimeError") }
             case "rest":
-                try JSONDecodeContext.markSeen(&seen, bit: 9, key: member.key)
-                if case .null = member.value { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: member.key)
+                try JSONDecodeContext.markSeen(&seen, bit: 9, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
                 do {
-                    self.result = .rest(try JSONScalar.string(member.value))
+                    self.result = .rest(try JSONScalar.string(&reader))
                 } catch { throw error.prefixed(field: "rest") }
             default:
                 throw IMCodecError(
-                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: member.key),
-                    reason: "TesteeResponse has no field named \(member.key)")
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "TesteeResponse has no field named \(key)")
             }
         }
     }

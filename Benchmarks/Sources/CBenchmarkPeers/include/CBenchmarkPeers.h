@@ -96,6 +96,29 @@ size_t bench_naive_compress(const uint8_t *payload, size_t len, uint8_t **out);
  */
 uint8_t *bench_naive_uncompress(const uint8_t *frame, size_t len, size_t *payload_len);
 
+/** libzstd alone, set up as the frame format uses it; see bench_zstd_new. */
+typedef struct bench_zstd bench_zstd;
+
+/**
+ * A zstd compressor and decompressor with the frame format's parameters
+ * (magicless frames without content size, checksum or dictionary id) at
+ * `level`, the dictionary digested once into a CDict and a DDict. NULL on
+ * failure.
+ */
+bench_zstd *bench_zstd_new(int level, const uint8_t *dictionary, size_t dictionary_len);
+
+/** Frees a bench_zstd. */
+void bench_zstd_free(bench_zstd *z);
+
+/**
+ * Compresses a payload into `out` with ZSTD_compress2, as the library and
+ * the C reference do. Returns the body length, 0 when it does not fit.
+ */
+size_t bench_zstd_compress(bench_zstd *z, const uint8_t *payload, size_t len, uint8_t *out, size_t capacity);
+
+/** Decompresses a body of `payload_len` bytes into `out`. Returns the payload length, 0 on failure. */
+size_t bench_zstd_decompress(bench_zstd *z, const uint8_t *body, size_t len, uint8_t *out, size_t payload_len);
+
 /** Frees a buffer this library returned. */
 void bench_free(void *buffer);
 

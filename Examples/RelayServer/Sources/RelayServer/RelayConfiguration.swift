@@ -1,45 +1,118 @@
+import CoreMetrics
 import IMCodec
+import IMCodecNIO
 import IMCodecValidation
+import Logging
+import NIOCore
 
-/// What a relay server checks and how it writes.
+/// What a relay server checks, how it forwards, and the bounds it keeps.
+///
+/// Every bound is on by default; each is in `Servers.md` ("The example
+/// relay") with what a client that reaches it gets.
 public struct RelayConfiguration: Sendable {
+    /// How fanned-out frames are written.
+    public enum Forwarding: Sendable, Hashable {
+        /// The bytes each frame arrived as, in one buffer shared by every
+        /// member: the default.
+        case unchanged
+        /// The payload framed again under a policy, once per message (the
+        /// relay before forwarding existed; kept to compare the two).
+        case reframed(CompressionPolicy)
+    }
+
     /// The address to listen on; the loopback address by default.
     public var host = "127.0.0.1"
-    /// The port to listen on; 0 lets the system choose one.
+    /// The TCP port of the frame stream; 0 lets the system choose one.
     public var port = 0
-    /// The profile every message is validated against before it is fanned out.
-    public var profile: ValidationLimits = .current
+    /// The port of the HTTP listener that serves the chat page and upgrades
+    /// `/frames` to WebSocket; `nil` (the default) for none, 0 to let the
+    /// system choose.
+    public var webPort: Int?
+    /// The files the HTTP listener serves: the chat page and the
+    /// JavaScript implementation it runs on.
+    public var web = RelayWebFiles()
+    /// The profile every message and join is validated against: sdk-guide,
+    /// the library's default.
+    public var profile: ValidationLimits = .sdkGuide
     /// The limits every inbound frame and payload is checked against.
     public var limits: DecodingLimits = .default
-    /// How fanned-out frames are compressed.
-    public var policy: CompressionPolicy = .default
-    /// How many groups one connection may join, which bounds the memory a
-    /// connection can make the server hold.
+    /// How fanned-out frames are written; unchanged by default.
+    public var forwarding: Forwarding = .unchanged
+    /// Whether the frames one read burst of a sender forwards to a group
+    /// are gathered into one buffer, written once to each member when the
+    /// burst ends (or the sender turns to another group): the default.
+    /// Otherwise each frame is written to each member as it is read.
+    /// Forwarding unchanged only; every member still receives exactly the
+    /// bytes each frame arrived as, in the order they arrived.
+    public var coalescesWrites = true
+    /// How many groups one connection may join.
     public var maxGroupsPerConnection = 64
+    /// The longest group ID a join or a message may name, in UTF-8 bytes,
+    /// whatever the profile allows.
+    public var maxGroupIDBytes = 128
+    /// How many connections (TCP, WebSocket and plain HTTP together) may be
+    /// open; one more is closed as soon as it is accepted.
+    public var maxConnections = 1024
+    /// The bytes of incomplete frames every connection together may hold
+    /// (an `IMCodecBufferBudget`); 64 MiB by default.
+    public var maxBufferedBytes = 64 << 20
+    /// The bytes queued toward one member before it counts as slow; 1 MiB.
+    public var maxQueuedBytesPerConnection = 1 << 20
+    /// What happens to a slow member: disconnected by default.
+    public var slowConsumerPolicy: IMCodecOutboundLimitHandler.Policy = .disconnect
+    /// How long a connection may send nothing; 120 seconds by default.
+    public var idleTimeout: TimeAmount? = .seconds(120)
+    /// How long a frame may take to arrive, from its first byte; 10 seconds
+    /// by default.
+    public var partialFrameTimeout: TimeAmount? = .seconds(10)
+    /// How long a graceful shutdown waits for members to read what is
+    /// queued for them before it closes the rest; 5 seconds by default.
+    public var shutdownGracePeriod: TimeAmount = .seconds(5)
+    /// Where the connection lifecycle is logged: opens, joins, closes with
+    /// their reason, rejections with their codes.
+    public var logger = Logger(label: "imcodec-relay")
+    /// Where the counters and timers go; `nil` for the process's
+    /// `MetricsSystem` (a no-op until one is bootstrapped).
+    public var metricsFactory: (any MetricsFactory)?
+    /// The text of `GET /metrics` on the HTTP listener, such as a Prometheus
+    /// registry's exposition; `nil` for none (404).
+    public var metricsExposition: (@Sendable () -> String)?
 
-    /// Creates the default configuration: loopback, any port, the current
-    /// profile, default limits and compression.
+    /// Creates the default configuration: loopback, any port, no HTTP
+    /// listener, the sdk-guide profile (the library's default), default
+    /// limits and bounds.
     public init() {}
 }
 
 /// What a relay server has done since it started.
 public struct RelayStatistics: Sendable, Hashable {
-    /// Connections accepted.
+    /// Connections accepted (TCP, WebSocket and HTTP), the refused ones
+    /// included.
     public var connections = 0
+    /// Connections closed as soon as they were accepted because
+    /// ``RelayConfiguration/maxConnections`` were open.
+    public var connectionsRefused = 0
     /// Frames read, joins included.
     public var framesReceived = 0
     /// Frames written to members: one per member a message reached.
     public var framesDelivered = 0
-    /// Messages not fanned out because the profile found an error in them.
+    /// Messages and joins answered with a rejection.
     public var messagesRejected = 0
-    /// Joins refused because the connection was in as many groups as allowed.
+    /// Joins refused: rejected joins, counted in ``messagesRejected`` too.
     public var joinsRefused = 0
-    /// Frames that were not group messages, which this relay does not route.
+    /// Frames that were not group messages, which this relay does not route
+    /// (rejected too).
     public var framesUnrouted = 0
     /// Connections closed because of a malformed frame or payload.
     public var connectionsFailed = 0
-    /// Times a member that could not keep up paused reading from its groups.
+    /// Members disconnected because they did not read fast enough.
+    public var slowConsumerDisconnects = 0
+    /// Times a member that could not keep up paused reading from its groups
+    /// (the backpressure policy only).
     public var readPauses = 0
+    /// Closed connections by reason: `client-closed`, a connection code
+    /// such as `connection.idle-timeout`, or the code of a malformed frame.
+    public var closes: [String: Int] = [:]
 
     /// Creates statistics of a server that has done nothing yet.
     public init() {}

@@ -1,5 +1,8 @@
+import CoreMetrics
 import IMCodec
+import IMCodecNIO
 import IMCodecValidation
+import Logging
 import NIOCore
 
 /// The groups of a relay and their members, confined to the server's one
@@ -7,30 +10,52 @@ import NIOCore
 /// here is ever touched from two threads.
 ///
 /// A connection becomes a member of a group by sending it a join, a group
-/// message without elems; the relay echoes the join back to the sender as
-/// its acknowledgement. Every other group message is validated against the
-/// profile and, when the profile finds no error, framed once and written to
-/// every other member.
+/// message without elems; the relay checks it (the group ID's length, the
+/// profile's rules, the sender) and echoes the join back to the sender as
+/// its acknowledgement. The first accepted join binds the connection to its
+/// sender, and every later frame must name that sender. Every other group
+/// message is validated against the profile and, when the profile finds no
+/// error and the sender is a member, its bytes are written unchanged, in one
+/// shared buffer, to every other member. Anything refused is answered to its
+/// sender alone with a ``RelayRejection`` reply.
 ///
-/// Backpressure: when a member stops keeping up (its channel is no longer
-/// writable), every connection that shares a group with it stops reading
-/// until it is writable again, so a slow reader holds its senders back
-/// instead of making the server buffer without bound.
+/// A slow member is handled by its ``IMCodecOutboundLimitHandler``: under
+/// the default policy it is disconnected and its groups keep flowing. Under
+/// the backpressure policy, when a member stops keeping up (its channel is
+/// no longer writable), every connection that shares a group with it stops
+/// reading until it is writable again.
 final class RelayHub: @unchecked Sendable {
     // @unchecked: every property is touched on `eventLoop` only, which each
     // entry point asserts.
     let eventLoop: EventLoop
     let configuration: RelayConfiguration
+    let budget: IMCodecBufferBudget
+    private let logger: Logger
+    private let metrics: RelayMetrics
     private var groups: [String: [ObjectIdentifier: RelayConnection]] = [:]
-    private let encoder: FrameEncoder
+    private var channels: [ObjectIdentifier: Channel] = [:]
+    /// The channels that carry a ``RelayConnection``, whose closes it logs.
+    private var relayChannels: Set<ObjectIdentifier> = []
+    private var nextID = 0
+    private let reframer: FrameEncoder?
+    private let replyEncoder = FrameEncoder()
     private var scratch: [UInt8] = []
     private var stats = RelayStatistics()
     private var unflushed: [RelayConnection] = []
+    private var isShuttingDown = false
+    private var drained: [EventLoopPromise<Void>] = []
 
     init(eventLoop: EventLoop, configuration: RelayConfiguration) {
         self.eventLoop = eventLoop
         self.configuration = configuration
-        encoder = FrameEncoder(policy: configuration.policy, limits: configuration.limits)
+        budget = IMCodecBufferBudget(capacity: configuration.maxBufferedBytes)
+        logger = configuration.logger
+        metrics = RelayMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory)
+        if case .reframed(let policy) = configuration.forwarding {
+            reframer = FrameEncoder(policy: policy, limits: configuration.limits)
+        } else {
+            reframer = nil
+        }
     }
 
     var statistics: RelayStatistics {
@@ -38,14 +63,84 @@ final class RelayHub: @unchecked Sendable {
         return stats
     }
 
-    func connected(_ connection: RelayConnection) {
+    // MARK: Connections
+
+    /// Takes a newly accepted channel under the connection cap; false when
+    /// it must be closed at once (the cap is reached, or the server is
+    /// shutting down).
+    func admit(_ channel: Channel, web: Bool) -> Bool {
         eventLoop.preconditionInEventLoop()
         stats.connections += 1
+        guard !isShuttingDown, channels.count < configuration.maxConnections else {
+            stats.connectionsRefused += 1
+            metrics.refused.increment()
+            logger.warning(
+                "refused",
+                metadata: [
+                    "remote": "\(channel.remoteAddress?.description ?? "?")",
+                    "reason": "\(isShuttingDown ? "connection.shutdown" : "connection.limit")",
+                    "open": "\(channels.count)",
+                ])
+            return false
+        }
+        channels[ObjectIdentifier(channel)] = channel
+        (web ? metrics.webOpened : metrics.tcpOpened).increment()
+        metrics.open.increment()
+        channel.closeFuture.whenComplete { [self] _ in
+            channels[ObjectIdentifier(channel)] = nil
+            metrics.open.decrement()
+            if relayChannels.remove(ObjectIdentifier(channel)) == nil {
+                // A web connection that served files and never upgraded.
+                stats.closes["http-closed", default: 0] += 1
+                metrics.closed(reason: "http-closed")
+                logger.debug(
+                    "closed",
+                    metadata: [
+                        "transport": "http", "reason": "http-closed",
+                        "remote": "\(channel.remoteAddress?.description ?? "?")",
+                    ])
+            }
+            if channels.isEmpty {
+                let waiting = drained
+                drained.removeAll()
+                for promise in waiting { promise.succeed() }
+            }
+        }
+        return true
     }
 
-    func disconnected(_ connection: RelayConnection, failed: Bool) {
+    func connected(_ connection: RelayConnection, on channel: Channel) {
         eventLoop.preconditionInEventLoop()
-        if failed { stats.connectionsFailed += 1 }
+        relayChannels.insert(ObjectIdentifier(channel))
+        nextID += 1
+        connection.id = nextID
+        if connection.transport == .webSocket { metrics.webSocketUpgraded.increment() }
+        logger.info(
+            "opened",
+            metadata: [
+                "connection": "\(connection.id)", "transport": "\(connection.transport.rawValue)",
+                "remote": "\(connection.remote)",
+            ])
+    }
+
+    func disconnected(_ connection: RelayConnection) {
+        eventLoop.preconditionInEventLoop()
+        let (reason, detail) = connection.closeReason ?? ("client-closed", "the peer closed the connection")
+        if connection.hasFailed { stats.connectionsFailed += 1 }
+        if reason == IMCodecConnectionError.Code.slowConsumer.rawValue {
+            stats.slowConsumerDisconnects += 1
+            metrics.slowConsumerDisconnects.increment()
+        }
+        stats.closes[reason, default: 0] += 1
+        metrics.closed(reason: reason)
+        var metadata: Logger.Metadata = [
+            "connection": "\(connection.id)", "transport": "\(connection.transport.rawValue)",
+            "reason": "\(reason)", "detail": "\(detail)",
+        ]
+        if let user = connection.user { metadata["user"] = "\(user)" }
+        logger.log(
+            level: reason == "client-closed" || reason == "connection.shutdown" ? .info : .notice, "closed",
+            metadata: metadata)
         connection.isWritable = true
         releasePauses(by: connection)
         for group in connection.groups {
@@ -55,77 +150,232 @@ final class RelayHub: @unchecked Sendable {
         connection.groups.removeAll()
     }
 
-    /// Joins, validates and fans out one frame from `sender`.
+    // MARK: Frames
+
+    /// Checks, joins, validates and fans out one frame from `sender`.
+    ///
+    /// - Throws: The `payload.*` or `limit.*` error of a payload that does
+    ///   not decode; the connection is then closed.
     func received(_ frame: Frame, from sender: RelayConnection) throws(IMCodecError) {
         eventLoop.preconditionInEventLoop()
+        let started = NIODeadline.now()
+        defer { metrics.frameDuration.recordNanoseconds((NIODeadline.now() - started).nanoseconds) }
         stats.framesReceived += 1
-        guard case .message(let message) = try FramePayload(decoding: frame, limits: configuration.limits),
-            message.isGroupMessage
-        else {
+        metrics.framesReceived.increment()
+        metrics.bytesReceived.increment(by: frame.bytes.count)
+        let payload = try FramePayload(decoding: frame, limits: configuration.limits)
+        guard case .message(let message) = payload, message.isGroupMessage else {
             stats.framesUnrouted += 1
-            return
+            let refused = payload.message ?? Message()
+            return reject(
+                refused, from: sender,
+                [finding(RelayRejection.Code.notRouted, "", "only group messages are relayed")])
         }
-        if message.elems.isEmpty {
-            guard join(message.groupID, sender) else {
-                stats.joinsRefused += 1
-                return
-            }
-            // A frame its readers would refuse is not written (it cannot
-            // happen with the reader's own limits and a policy that compresses).
-            guard let bytes = try? frameBytes(frame) else {
-                stats.messagesRejected += 1
-                return
-            }
-            write(bytes, to: sender)
-            return
+        let isJoin = message.elems.isEmpty
+        // Cheap checks first: a huge group ID is refused before the
+        // validator looks at it, and never kept.
+        if message.groupID.utf8.count > configuration.maxGroupIDBytes {
+            return reject(
+                message, from: sender, join: isJoin,
+                [
+                    finding(
+                        RelayRejection.Code.groupIDLength, "groupId",
+                        "a group ID of \(message.groupID.utf8.count) bytes; the relay takes at most "
+                            + "\(configuration.maxGroupIDBytes)",
+                        limit: configuration.maxGroupIDBytes, actual: message.groupID.utf8.count)
+                ])
         }
-        let findings = Validator.validate(message, limits: configuration.profile)
-        if findings.contains(where: { $0.severity == .error }) {
-            stats.messagesRejected += 1
-            return
+        if message.sender.isEmpty {
+            return reject(
+                message, from: sender, join: isJoin,
+                [finding(RelayRejection.Code.senderMissing, "sender", "a message without a sender")])
         }
-        guard let members = groups[message.groupID], members[ObjectIdentifier(sender)] != nil else {
-            stats.framesUnrouted += 1
-            return
+        if let user = sender.user, message.sender != user {
+            return reject(
+                message, from: sender, join: isJoin,
+                [
+                    finding(
+                        RelayRejection.Code.senderMismatch, "sender",
+                        "this connection speaks for the user its first join named, not for another")
+                ])
         }
-        guard let bytes = try? frameBytes(frame) else {
-            stats.messagesRejected += 1
-            return
+        var errors = Validator.validate(message, limits: configuration.profile).filter { $0.severity == .error }
+        if isJoin {
+            // A join is a group message without elems by definition.
+            errors.removeAll { $0.code == .messageElemsMissing }
         }
-        for member in members.values where member !== sender {
-            write(bytes, to: member)
-            stats.framesDelivered += 1
+        guard errors.isEmpty else { return reject(message, from: sender, join: isJoin, errors) }
+        if isJoin {
+            join(message, frame: frame, from: sender)
+        } else {
+            fanOut(message, frame: frame, from: sender)
         }
     }
 
-    /// Frames a payload once; every member is written the same buffer.
-    ///
-    /// - Throws: `limit.frame-size` when the members' readers would refuse
-    ///   even the stored frame.
-    private func frameBytes(_ frame: Frame) throws(IMCodecError) -> ByteBuffer {
-        scratch.removeAll(keepingCapacity: true)
-        _ = try frame.payload.withUnsafeBytes { payload in
-            Result { () throws(IMCodecError) in
-                try encoder.encodeFrame(payload: payload, kind: frame.header.kind, appendingTo: &scratch)
+    private func join(_ message: Message, frame: Frame, from connection: RelayConnection) {
+        let group = message.groupID
+        if !connection.groups.contains(group) {
+            guard connection.groups.count < configuration.maxGroupsPerConnection else {
+                return reject(
+                    message, from: connection, join: true,
+                    [
+                        finding(
+                            RelayRejection.Code.tooManyGroups, "groupId",
+                            "this connection is in \(connection.groups.count) groups, the most it may join",
+                            limit: configuration.maxGroupsPerConnection, actual: connection.groups.count + 1)
+                    ])
             }
-        }.get()
+            connection.groups.insert(group)
+            groups[group, default: [:]][ObjectIdentifier(connection)] = connection
+            // A new member that is already behind holds back its new group too.
+            if configuration.slowConsumerPolicy == .backpressure, !connection.isWritable { pauseGroups(of: connection) }
+        }
+        if connection.user == nil { connection.user = message.sender }
+        logger.info(
+            "joined",
+            metadata: [
+                "connection": "\(connection.id)", "user": "\(message.sender)", "group": "\(group)",
+                "members": "\(groups[group]?.count ?? 0)",
+            ])
+        // The acknowledgement is the join itself, forwarded.
+        guard let bytes = outgoing(frame) else { return }
+        write(bytes, to: connection)
+    }
+
+    private func fanOut(_ message: Message, frame: Frame, from sender: RelayConnection) {
+        guard let members = groups[message.groupID], members[ObjectIdentifier(sender)] != nil else {
+            return reject(
+                message, from: sender,
+                [finding(RelayRejection.Code.notAMember, "groupId", "the sender has not joined this group")])
+        }
+        if reframer == nil, configuration.coalescesWrites {
+            if let batch, batch.group != message.groupID || batch.sender !== sender { writeBatch() }
+            if batch == nil {
+                batch = Batch(group: message.groupID, sender: sender, bytes: ByteBuffer())
+            }
+            batch?.bytes.writeBytes(frame.bytes)
+            batch?.frames += 1
+            // One write stays small beside a member's queue bound.
+            if let batch, batch.bytes.readableBytes >= Self.maxBatchBytes { writeBatch() }
+            return
+        }
+        guard let bytes = outgoing(frame) else { return }
+        deliver(bytes, frames: 1, to: members, from: sender)
+    }
+
+    /// The frames of the current read burst for one group from one sender,
+    /// back to back, as they arrived.
+    private struct Batch {
+        var group: String
+        var sender: RelayConnection
+        var bytes: ByteBuffer
+        var frames = 0
+    }
+
+    private var batch: Batch?
+
+    /// A batch this large is written at once, before its burst ends.
+    static let maxBatchBytes = 64 << 10
+
+    /// Writes the batch, one shared buffer, to every member but its sender.
+    private func writeBatch() {
+        guard let batch else { return }
+        self.batch = nil
+        guard let members = groups[batch.group] else { return }
+        deliver(batch.bytes, frames: batch.frames, to: members, from: batch.sender)
+    }
+
+    /// Writes one buffer, shared, to every member but the sender.
+    private func deliver(
+        _ bytes: ByteBuffer, frames: Int, to members: [ObjectIdentifier: RelayConnection], from sender: RelayConnection
+    ) {
+        var delivered = 0
+        for member in members.values where member !== sender {
+            write(bytes, to: member)
+            delivered += frames
+        }
+        stats.framesDelivered += delivered
+        metrics.framesDelivered.increment(by: delivered)
+        metrics.bytesDelivered.increment(by: delivered / max(frames, 1) * bytes.readableBytes)
+    }
+
+    /// The buffer every member is written: the frame's own bytes, or (kept
+    /// to compare) its payload framed again; `nil` when the members'
+    /// readers would refuse the frame framed again, which cannot happen
+    /// with their default limits.
+    private func outgoing(_ frame: Frame) -> ByteBuffer? {
+        guard let reframer else { return ByteBuffer(bytes: frame.bytes) }
+        scratch.removeAll(keepingCapacity: true)
+        let framed = frame.payload.withUnsafeBytes { payload in
+            Result { () throws(IMCodecError) in
+                try reframer.encodeFrame(payload: payload, kind: frame.header.kind, appendingTo: &scratch)
+            }
+        }
+        guard case .success = framed else { return nil }
         return ByteBuffer(bytes: scratch)
     }
 
-    /// Adds a member; false when the connection is in as many groups as the
-    /// configuration allows.
-    private func join(_ group: String, _ connection: RelayConnection) -> Bool {
-        if connection.groups.contains(group) { return true }
-        guard connection.groups.count < configuration.maxGroupsPerConnection else { return false }
-        connection.groups.insert(group)
-        groups[group, default: [:]][ObjectIdentifier(connection)] = connection
-        // A new member that is already behind holds back its new group too.
-        if !connection.isWritable { pauseGroups(of: connection) }
-        return true
+    /// Answers a refused message or join to its sender alone.
+    private func reject(
+        _ message: Message, from connection: RelayConnection, join: Bool = false, _ findings: [ValidationFinding]
+    ) {
+        stats.messagesRejected += 1
+        if join { stats.joinsRefused += 1 }
+        let code = findings.first?.code.rawValue ?? "?"
+        metrics.rejected(code: code)
+        logger.notice(
+            "rejected",
+            metadata: [
+                "connection": "\(connection.id)", "user": "\(connection.user ?? "")",
+                "kind": "\(join ? "join" : "message")",
+                "codes": "\(findings.prefix(RelayRejection.maxFindings).map(\.code.rawValue).joined(separator: ","))",
+            ])
+        let reply = RelayRejection.reply(
+            to: message, user: connection.user ?? "", findings: findings,
+            maxGroupIDBytes: configuration.maxGroupIDBytes)
+        // A reply holds a bounded JSON text: within every default limit.
+        guard let bytes = try? replyEncoder.encode(reply) else { return }
+        write(ByteBuffer(bytes: bytes), to: connection)
     }
+
+    private func finding(
+        _ code: FindingCode, _ path: String, _ reason: String, limit: Int? = nil, actual: Int? = nil
+    ) -> ValidationFinding {
+        var fieldPath = FieldPath()
+        if !path.isEmpty { fieldPath.append(.field(path)) }
+        return ValidationFinding(
+            code, path: fieldPath, severity: .error, limit: limit.map(Int64.init), actual: actual.map(Int64.init),
+            reason: reason)
+    }
+
+    // MARK: Writing
+
+    /// Flushes every connection written to since the last flush: once per
+    /// read burst rather than once per frame.
+    func flush() {
+        eventLoop.preconditionInEventLoop()
+        writeBatch()
+        guard !unflushed.isEmpty else { return }
+        let written = unflushed
+        unflushed.removeAll(keepingCapacity: true)
+        for connection in written {
+            connection.flush()
+            if let queued = connection.queuedBytes { metrics.queuedBytes.record(queued) }
+        }
+    }
+
+    /// Writes a frame to a connection, to be flushed with the burst.
+    private func write(_ bytes: ByteBuffer, to connection: RelayConnection) {
+        if connection.write(bytes) {
+            unflushed.append(connection)
+        }
+    }
+
+    // MARK: Backpressure (the backpressure policy only)
 
     func writabilityChanged(_ connection: RelayConnection) {
         eventLoop.preconditionInEventLoop()
+        guard configuration.slowConsumerPolicy == .backpressure else { return }
         if connection.isWritable {
             releasePauses(by: connection)
         } else {
@@ -152,21 +402,27 @@ final class RelayHub: @unchecked Sendable {
         }
     }
 
-    /// Flushes every connection written to since the last flush: once per
-    /// read burst rather than once per frame.
-    func flush() {
-        eventLoop.preconditionInEventLoop()
-        let written = unflushed
-        unflushed.removeAll(keepingCapacity: true)
-        for connection in written {
-            connection.flush()
-        }
-    }
+    // MARK: Shutdown
 
-    /// Writes a frame to a connection, to be flushed with the burst.
-    private func write(_ bytes: ByteBuffer, to connection: RelayConnection) {
-        if connection.write(bytes) {
-            unflushed.append(connection)
+    /// Refuses new connections, asks every open one to finish
+    /// (`ChannelShouldQuiesceEvent`: a stream closes once what is queued
+    /// for it is written, a WebSocket sends its close frame after it), and
+    /// closes those still open after the grace period.
+    ///
+    /// - Returns: A future that succeeds when every connection has closed.
+    func drain() -> EventLoopFuture<Void> {
+        eventLoop.preconditionInEventLoop()
+        isShuttingDown = true
+        guard !channels.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
+        let promise = eventLoop.makePromise(of: Void.self)
+        drained.append(promise)
+        logger.info("draining", metadata: ["connections": "\(channels.count)"])
+        for channel in channels.values {
+            channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
         }
+        eventLoop.scheduleTask(in: configuration.shutdownGracePeriod) { [self] in
+            for channel in channels.values { channel.close(promise: nil) }
+        }
+        return promise.futureResult
     }
 }

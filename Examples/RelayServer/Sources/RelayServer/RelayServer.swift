@@ -1,62 +1,166 @@
 import IMCodec
 import IMCodecNIO
+import Logging
 import NIOCore
+import NIOHTTP1
 import NIOPosix
+import NIOWebSocket
+import ServiceLifecycle
 
-/// A TCP relay of IM frames: clients join groups and send group messages;
-/// the server checks every frame, validates every message against a profile
-/// and fans it out to the other members of its group.
+/// A relay of IM frames over TCP and WebSocket, built as a chat server:
+/// clients join groups and send group messages; the server checks every
+/// frame, validates every message against a profile and forwards its bytes
+/// unchanged to the other members of its group.
 ///
-/// The protocol is frames only. A group message without elems is a join: the
-/// sender becomes a member and gets the join back as its acknowledgement.
-/// Any other group message from a member is validated and, when the profile
-/// finds no error, delivered to every other member, framed once under the
-/// configured compression. A malformed frame or payload closes only the
-/// connection that sent it (IMCodecNIO's decoder fires the error); other
-/// frames that are not group messages, and messages from non-members, are
-/// counted and dropped.
+/// The protocol is frames only, the same on both transports (on WebSocket,
+/// one frame per binary message at `/frames` of the HTTP listener). A group
+/// message without elems is a join: the sender becomes a member and gets the
+/// join back as its acknowledgement, and the connection is bound to that
+/// sender. Any other group message from a member is validated and, when the
+/// profile finds no error, delivered to every other member. Whatever is
+/// refused is answered to its sender with a ``RelayRejection`` reply. A
+/// malformed frame or payload closes only the connection that sent it.
 ///
-/// All connections share one event loop, which keeps the group table free of
-/// locks; a slow member pauses the reads of its groups (see `RelayHub`).
-public final class RelayServer: Sendable {
-    /// The address the server listens on, with the port the system chose.
+/// Every connection is guarded (``RelayConfiguration``): an idle timeout, a
+/// partial-frame timeout, a bound on what is queued toward it (a slow member
+/// is disconnected), a cap on connections and a budget of buffered bytes
+/// across them. Every open, join, close (with its reason) and rejection is
+/// logged, and counted in swift-metrics.
+///
+/// A `Service` of swift-service-lifecycle: ``run()`` serves until a graceful
+/// shutdown, then stops accepting, lets every connection write what is
+/// queued for it and closes it (``shutdown()``). All connections share one
+/// event loop, which keeps the group table free of locks.
+public final class RelayServer: Service, Sendable {
+    /// The address of the frame stream, with the port the system chose.
     public let localAddress: SocketAddress
+    /// The address of the HTTP listener (chat page and WebSocket), when
+    /// there is one.
+    public let webAddress: SocketAddress?
     private let channel: Channel
+    private let webChannel: Channel?
     private let hub: RelayHub
 
-    private init(channel: Channel, hub: RelayHub, localAddress: SocketAddress) {
+    private init(channel: Channel, webChannel: Channel?, hub: RelayHub) throws {
+        guard let address = channel.localAddress else { throw ChannelError.unknownLocalAddress }
+        localAddress = address
+        webAddress = webChannel?.localAddress
         self.channel = channel
+        self.webChannel = webChannel
         self.hub = hub
-        self.localAddress = localAddress
     }
 
     /// Starts listening.
     ///
     /// - Parameters:
-    ///   - configuration: The address, profile, limits and compression.
+    ///   - configuration: The addresses, profile, limits, bounds and
+    ///     observability.
     ///   - eventLoop: The loop every connection of the server runs on.
     /// - Returns: The running server.
-    /// - Throws: What binding the address throws.
+    /// - Throws: What binding an address throws, or reading the chat page's
+    ///   files when there is an HTTP listener.
     public static func start(configuration: RelayConfiguration, on eventLoop: EventLoop) async throws -> RelayServer {
         let hub = RelayHub(eventLoop: eventLoop, configuration: configuration)
-        let limits = configuration.limits
         let channel = try await ServerBootstrap(group: eventLoop)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(
-                        ByteToMessageHandler(IMCodecFrameDecoder(limits: limits)))
-                    try channel.pipeline.syncOperations.addHandler(RelayConnection(hub: hub))
+                    guard hub.admit(channel, web: false) else { throw RelayRefused() }
+                    let pipeline = channel.pipeline.syncOperations
+                    try addGuards(pipeline, configuration)
+                    try pipeline.addHandler(
+                        ByteToMessageHandler(
+                            IMCodecFrameDecoder(
+                                limits: configuration.limits, partialFrameTimeout: configuration.partialFrameTimeout,
+                                budget: hub.budget)))
+                    try pipeline.addHandler(RelayConnection(hub: hub, transport: .tcp))
                 }
             }
             .bind(host: configuration.host, port: configuration.port)
             .get()
-        guard let address = channel.localAddress else {
-            try? await channel.close()
-            throw ChannelError.unknownLocalAddress
+        var webChannel: Channel?
+        if let webPort = configuration.webPort {
+            do {
+                webChannel = try await bindWeb(port: webPort, hub: hub, configuration: configuration, on: eventLoop)
+            } catch {
+                try? await channel.close()
+                throw error
+            }
         }
-        return RelayServer(channel: channel, hub: hub, localAddress: address)
+        do {
+            let server = try RelayServer(channel: channel, webChannel: webChannel, hub: hub)
+            configuration.logger.info(
+                "listening",
+                metadata: [
+                    "tcp": "\(server.localAddress)", "web": "\(server.webAddress.map { "\($0)" } ?? "none")",
+                ])
+            return server
+        } catch {
+            try? await channel.close()
+            try? await webChannel?.close()
+            throw error
+        }
+    }
+
+    /// The HTTP listener: the chat page's files, `/metrics`, and the
+    /// WebSocket upgrade at `/frames`.
+    private static func bindWeb(
+        port: Int, hub: RelayHub, configuration: RelayConfiguration, on eventLoop: EventLoop
+    ) async throws -> Channel {
+        let content = try RelayWebContent(configuration.web)
+        let metrics = configuration.metricsExposition
+        return try await ServerBootstrap(group: eventLoop)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    guard hub.admit(channel, web: true) else { throw RelayRefused() }
+                    let pipeline = channel.pipeline.syncOperations
+                    try addGuards(pipeline, configuration)
+                    let http = RelayHTTPHandler(content: content, metrics: metrics)
+                    let removable = NIOLoopBound(http, eventLoop: channel.eventLoop)
+                    let upgrader = NIOWebSocketServerUpgrader.imcodec(
+                        limits: configuration.limits,
+                        shouldUpgrade: { channel, head in
+                            let path = head.uri.prefix { $0 != "?" }
+                            return channel.eventLoop.makeSucceededFuture(path == "/frames" ? HTTPHeaders() : nil)
+                        },
+                        upgradePipelineHandler: { channel, _ in
+                            channel.eventLoop.makeCompletedFuture {
+                                let pipeline = channel.pipeline.syncOperations
+                                try pipeline.addHandler(
+                                    IMCodecWebSocketFrameHandler(
+                                        limits: configuration.limits,
+                                        partialFrameTimeout: configuration.partialFrameTimeout, budget: hub.budget))
+                                try pipeline.addHandler(RelayConnection(hub: hub, transport: .webSocket))
+                            }
+                        })
+                    try pipeline.configureHTTPServerPipeline(
+                        withServerUpgrade: (
+                            upgraders: [upgrader],
+                            completionHandler: { context in
+                                context.pipeline.syncOperations.removeHandler(removable.value, promise: nil)
+                            }
+                        ))
+                    try pipeline.addHandler(http)
+                }
+            }
+            .bind(host: configuration.host, port: port)
+            .get()
+    }
+
+    /// The guards in front of every connection, next to the socket: the
+    /// idle timeout and the bound on what is queued toward the peer.
+    private static func addGuards(
+        _ pipeline: ChannelPipeline.SynchronousOperations, _ configuration: RelayConfiguration
+    ) throws {
+        try pipeline.addHandler(
+            IMCodecOutboundLimitHandler(
+                maxQueuedBytes: configuration.maxQueuedBytesPerConnection, policy: configuration.slowConsumerPolicy))
+        if let idle = configuration.idleTimeout {
+            try pipeline.addIMCodecIdleTimeout(idle)
+        }
     }
 
     /// What the server has done so far.
@@ -68,11 +172,49 @@ public final class RelayServer: Sendable {
         return try await hub.eventLoop.submit { hub.statistics }.get()
     }
 
-    /// Stops listening; connections already open stay open until their
-    /// clients close them or the event loop shuts down.
+    /// The bytes of incomplete frames the connections hold now, in the
+    /// shared budget.
+    public var bufferedBytes: Int { hub.budget.reservedBytes }
+
+    /// Serves until a graceful shutdown (SIGTERM or SIGINT through a
+    /// `ServiceGroup`), then shuts down as ``shutdown()`` does.
     ///
-    /// - Throws: What closing the listening socket throws.
+    /// - Throws: What closing the listening sockets throws.
+    public func run() async throws {
+        // Serving happens on the event loop; this task only waits for the
+        // signal, or for the listeners to close some other way.
+        await withGracefulShutdownHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                channel.closeFuture.whenComplete { _ in continuation.resume() }
+            }
+        } onGracefulShutdown: {
+            self.channel.close(promise: nil)
+        }
+        try await shutdown()
+    }
+
+    /// Stops listening, lets every connection write what is queued for it
+    /// and closes it (a WebSocket with close code 1001), and closes those
+    /// still open after ``RelayConfiguration/shutdownGracePeriod``; every
+    /// close is logged with the reason `connection.shutdown`.
+    ///
+    /// - Throws: What closing the listening sockets throws.
+    public func shutdown() async throws {
+        try? await channel.close()
+        try? await webChannel?.close()
+        let hub = self.hub
+        try await hub.eventLoop.flatSubmit { hub.drain() }.get()
+    }
+
+    /// Stops listening; connections already open stay open until their
+    /// clients close them, the server shuts down or its event loop does.
+    ///
+    /// - Throws: What closing the listening sockets throws.
     public func close() async throws {
         try await channel.close()
+        try await webChannel?.close()
     }
 }
+
+/// The error a connection over the cap is closed with by its initializer.
+struct RelayRefused: Error {}

@@ -4,14 +4,49 @@ import IMCodecNIO
 import NIOCore
 import NIOPosix
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The relay's load tools: a bounded load, a soak with faulty clients, and
+/// the fan-out measurement.
+@main
+struct LoadTool: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "imcodec-relay-load",
+        abstract: "Drives an imcodec-relay on 127.0.0.1 with clients in one process and measures it.",
+        subcommands: [LoadCommand.self, SoakCommand.self, FanOutCommand.self],
+        defaultSubcommand: LoadCommand.self
+    )
+}
+
+/// The relay's address, loopback only.
+struct RelayAddress: ParsableArguments {
+    @Option(help: "The relay's address; loopback only (127.0.0.0/8 or ::1).")
+    var host = "127.0.0.1"
+
+    @Option(help: "The relay's TCP port, or its web port with --transport websocket.")
+    var port: Int
+
+    @Option(help: "tcp (the frame stream) or websocket (binary messages at /frames).")
+    var transport = LoadTransport.tcp
+
+    func resolve() throws -> SocketAddress {
+        let address = try SocketAddress.makeAddressResolvingHost(host, port: port)
+        guard let ip = address.ipAddress, ip.hasPrefix("127.") || ip == "::1" else {
+            throw ValidationError("\(host) is not a loopback address; this load is for 127.0.0.1 only")
+        }
+        return address
+    }
+}
+
 /// Drives a running relay with clients in one group over the loopback
 /// interface, checks that every member receives every other member's frames
 /// in order, and prints throughput and latency.
-@main
 struct LoadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "imcodec-relay-load",
-        abstract: "Sends a bounded load of frames through an imcodec-relay on 127.0.0.1 and measures it.",
+        commandName: "run",
+        abstract: "Sends a bounded load of frames through the relay and measures it.",
         discussion: """
             Every client joins one group, then sends --frames messages; the relay fans each out to the \
             other clients. A sender keeps at most --window frames that some member has not yet received. \
@@ -19,11 +54,7 @@ struct LoadCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The relay's address; loopback only (127.0.0.0/8 or ::1).")
-    var host = "127.0.0.1"
-
-    @Option(help: "The relay's port.")
-    var port: Int
+    @OptionGroup var relay: RelayAddress
 
     @Option(help: "The number of clients, all in one group.")
     var clients = 4
@@ -47,10 +78,7 @@ struct LoadCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let address = try SocketAddress.makeAddressResolvingHost(host, port: port)
-        guard let ip = address.ipAddress, ip.hasPrefix("127.") || ip == "::1" else {
-            throw ValidationError("\(host) is not a loopback address; this load is for 127.0.0.1 only")
-        }
+        let address = try relay.resolve()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
         let plan = LoadPlan(clients: clients, frames: frames, window: window, textBytes: textBytes)
@@ -60,17 +88,10 @@ struct LoadCommand: AsyncParsableCommand {
         do {
             var channels: [Channel] = []
             for index in 0..<clients {
-                let channel = try await ClientBootstrap(group: loop)
-                    .channelOption(.tcpOption(.tcp_nodelay), value: 1)
-                    .channelInitializer { channel in
-                        channel.eventLoop.makeCompletedFuture {
-                            try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(IMCodecFrameDecoder()))
-                            try channel.pipeline.syncOperations.addHandler(LoadClientHandler(run: run, index: index))
-                        }
-                    }
-                    .connect(to: address)
-                    .get()
-                channels.append(channel)
+                channels.append(
+                    try await connectClient(relay.transport, to: address, on: loop, input: .frameBytes) {
+                        LoadClientHandler(run: run, index: index)
+                    })
             }
             result = try await loop.flatSubmit {
                 loop.scheduleTask(in: .seconds(Int64(timeout))) { run.fail("timed out after \(timeout) s") }
@@ -83,7 +104,21 @@ struct LoadCommand: AsyncParsableCommand {
             throw error
         }
         try await group.shutdownGracefully()
+        print("transport \(relay.transport.rawValue)")
         print(result.report(plan: plan))
+        print("clients' CPU \(processCPUSeconds()) s")
         if result.lost > 0 || result.outOfOrder > 0 { throw ExitCode.failure }
     }
+}
+
+/// The CPU time (user and system) this process has used, in seconds with
+/// two decimals.
+func processCPUSeconds() -> String {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let micros =
+        (Int(usage.ru_utime.tv_sec) + Int(usage.ru_stime.tv_sec)) * 1_000_000
+        + Int(usage.ru_utime.tv_usec) + Int(usage.ru_stime.tv_usec)
+    let hundredths = (micros + 5_000) / 10_000
+    return "\(hundredths / 100).\(String(hundredths % 100 + 100).dropFirst())"
 }

@@ -102,19 +102,13 @@ final class LoadRun: @unchecked Sendable {
     func receivedFrame(_ frame: Frame, by receiver: Int) {
         guard !finished else { return }
         let now = NIODeadline.now().uptimeNanoseconds
-        let message: Message
-        do {
-            guard case .message(let decoded) = try FramePayload(decoding: frame) else {
-                return fail("client \(receiver) received a frame that is not a message")
-            }
-            message = decoded
-        } catch {
-            return fail("client \(receiver) received an undecodable frame: \(error)")
+        guard frame.header.kind == .message, let message = LoadEnvelope(frame.payload) else {
+            return fail("client \(receiver) received a frame that is not a well-formed message")
         }
-        guard message.sender.hasPrefix("user-"), let sender = Int(message.sender.dropFirst(5)),
-            handlers.indices.contains(sender)
-        else { return fail("client \(receiver) received a message from \(message.sender)") }
-        if message.elems.isEmpty {
+        guard let sender = message.sender, handlers.indices.contains(sender) else {
+            return fail("client \(receiver) received a message from someone else")
+        }
+        if message.elems == 0 {
             joined += 1
             if joined == plan.clients {
                 started = true
@@ -188,14 +182,18 @@ struct LoadError: Error, CustomStringConvertible {
     var description: String { reason }
 }
 
-/// One client: passes frames to the run, pumps after every read burst.
+/// One client: passes frames to the run, pumps after every read burst, and
+/// sends the frames of one pump in one write.
 final class LoadClientHandler: ChannelInboundHandler {
-    typealias InboundIn = Frame
+    typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     private let run: LoadRun
     private let index: Int
     private var context: ChannelHandlerContext?
+    /// Reads the frames of the stream: each checked (its checksum too)
+    /// before the run looks at it.
+    private let reader = FrameReader()
 
     init(run: LoadRun, index: Int) {
         self.run = run
@@ -208,7 +206,12 @@ final class LoadClientHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        run.receivedFrame(unwrapInboundIn(data), by: index)
+        unwrapInboundIn(data).withUnsafeReadableBytes { reader.append($0) }
+        do {
+            while let frame = try reader.next() { run.receivedFrame(frame, by: index) }
+        } catch {
+            run.fail("client \(index) received a malformed frame: \(error)")
+        }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -226,11 +229,16 @@ final class LoadClientHandler: ChannelInboundHandler {
         context.fireChannelInactive()
     }
 
+    /// Frames written since the last flush, sent in one write.
+    private var pending = ByteBuffer()
+
     func send(_ bytes: [UInt8]) {
-        context?.write(wrapOutboundOut(ByteBuffer(bytes: bytes)), promise: nil)
+        pending.writeBytes(bytes)
     }
 
     func flush() {
-        context?.flush()
+        guard let context, pending.readableBytes > 0 else { return }
+        context.writeAndFlush(wrapOutboundOut(pending), promise: nil)
+        pending = ByteBuffer()
     }
 }

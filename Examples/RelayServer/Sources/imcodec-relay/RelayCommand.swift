@@ -1,99 +1,157 @@
 import ArgumentParser
-import Dispatch
+import CoreMetrics
 import IMCodec
+import IMCodecNIO
 import IMCodecValidation
+import Logging
+import NIOCore
 import NIOPosix
+import Prometheus
 import RelayServer
+import ServiceLifecycle
 
-/// Runs the relay server until it is sent SIGINT or SIGTERM, then prints what
-/// it did.
+/// Runs the relay server until it is sent SIGINT or SIGTERM, then drains it
+/// and prints what it did.
 @main
 struct RelayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imcodec-relay",
-        abstract: "Relays IM frames between the members of groups, validating every message."
+        abstract: "Relays IM frames between the members of groups over TCP and WebSocket, validating every message.",
+        discussion: """
+            Prints `port N` (and `web port N`) once listening; logs every connection's open, join, close \
+            (with its reason) and rejection to standard error; serves Prometheus metrics at /metrics of the \
+            web port. SIGTERM or SIGINT drains the connections and exits.
+            """
     )
 
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
-    @Option(help: "The port to listen on; 0 lets the system choose and prints it.")
+    @Option(help: "The TCP port of the frame stream; 0 lets the system choose and prints it.")
     var port = 0
 
-    @Option(help: "The validation profile: \(ValidationLimits.profileNames.joined(separator: ", ")).")
-    var profile = "current"
+    @Option(help: "The HTTP port of the chat page, /metrics and the WebSocket endpoint /frames; none by default.")
+    var webPort: Int?
 
-    @Flag(help: "Fan frames out uncompressed.")
+    @Option(help: "The validation profile: \(ValidationLimits.profileNames.joined(separator: ", ")).")
+    var profile = "sdk-guide"
+
+    @Flag(help: "Frame each payload again (uncompressed with --no-compression) instead of forwarding its bytes.")
+    var reframe = false
+
+    @Flag(help: "With --reframe: frame payloads uncompressed.")
     var noCompression = false
 
-    func run() async throws {
-        guard let limits = ValidationLimits.profile(named: profile) else {
+    @Flag(help: "Write each forwarded frame to each member as it is read, instead of once per read burst.")
+    var noCoalesce = false
+
+    @Option(help: "The most connections open at once.")
+    var maxConnections = RelayConfiguration().maxConnections
+
+    @Option(help: "The bytes of incomplete frames all connections together may hold.")
+    var maxBufferedBytes = RelayConfiguration().maxBufferedBytes
+
+    @Option(help: "The bytes queued toward one member before it counts as slow.")
+    var maxQueuedBytes = RelayConfiguration().maxQueuedBytesPerConnection
+
+    @Option(help: "What happens to a slow member: disconnect, drop or backpressure.")
+    var slowConsumer = "disconnect"
+
+    @Option(help: "Seconds a connection may send nothing; 0 for no limit.")
+    var idleTimeout = 120
+
+    @Option(help: "Seconds a frame may take to arrive from its first byte; 0 for no limit.")
+    var partialFrameTimeout = 10
+
+    @Option(help: "The longest group ID a join may name, in bytes.")
+    var maxGroupIDBytes = RelayConfiguration().maxGroupIDBytes
+
+    @Option(help: "How many groups one connection may join.")
+    var maxGroupsPerConnection = RelayConfiguration().maxGroupsPerConnection
+
+    @Option(help: "The chat page's folder (Examples/RelayServer/Web of this checkout by default).")
+    var pageDirectory: String?
+
+    @Option(help: "The JavaScript implementation's folder (js/ of this checkout by default).")
+    var jsDirectory: String?
+
+    @Option(help: "The log level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard ValidationLimits.profile(named: profile) != nil else {
             throw ValidationError("unknown profile \(profile); known: \(ValidationLimits.profileNames)")
         }
+        guard policy != nil else { throw ValidationError("--slow-consumer is disconnect, drop or backpressure") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
+        guard maxConnections >= 1, maxBufferedBytes >= 0, maxQueuedBytes >= 2, idleTimeout >= 0,
+            partialFrameTimeout >= 0, maxGroupIDBytes >= 1, maxGroupsPerConnection >= 1
+        else { throw ValidationError("the bounds must be positive") }
+    }
+
+    private var policy: IMCodecOutboundLimitHandler.Policy? {
+        switch slowConsumer {
+        case "disconnect": .disconnect
+        case "drop": .drop
+        case "backpressure": .backpressure
+        default: nil
+        }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+
         var configuration = RelayConfiguration()
         configuration.host = host
         configuration.port = port
-        configuration.profile = limits
-        if noCompression { configuration.policy = .disabled }
+        configuration.webPort = webPort
+        configuration.profile = ValidationLimits.profile(named: profile) ?? .sdkGuide  // validate() refused any other name
+        if reframe { configuration.forwarding = .reframed(noCompression ? .disabled : .default) }
+        configuration.coalescesWrites = !noCoalesce
+        configuration.maxConnections = maxConnections
+        configuration.maxBufferedBytes = maxBufferedBytes
+        configuration.maxQueuedBytesPerConnection = maxQueuedBytes
+        configuration.slowConsumerPolicy = policy ?? .disconnect
+        configuration.idleTimeout = idleTimeout > 0 ? .seconds(Int64(idleTimeout)) : nil
+        configuration.partialFrameTimeout = partialFrameTimeout > 0 ? .seconds(Int64(partialFrameTimeout)) : nil
+        configuration.maxGroupIDBytes = maxGroupIDBytes
+        configuration.maxGroupsPerConnection = maxGroupsPerConnection
+        if let pageDirectory { configuration.web.pageDirectory = pageDirectory }
+        if let jsDirectory { configuration.web.jsDirectory = jsDirectory }
+        configuration.metricsExposition = { registry.emitToString() }
+        let logger = Logger(label: "imcodec-relay")
+        configuration.logger = logger
 
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let server = try await RelayServer.start(configuration: configuration, on: group.next())
         print("listening on \(server.localAddress)")
         if let port = server.localAddress.port { print("port \(port)") }
-        // Scripts wait for the port line; stdout is a pipe there, not a terminal.
+        if let port = server.webAddress?.port { print("web port \(port)") }
+        // Scripts wait for the port lines; stdout is a pipe there, not a terminal.
         fflush(nil)
 
-        await waitForSignal()
+        let services = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [.init(service: server)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await services.run()
         let statistics = try await server.statistics()
+        let closes = statistics.closes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         print(
             """
-            connections \(statistics.connections), frames received \(statistics.framesReceived), \
-            delivered \(statistics.framesDelivered), rejected \(statistics.messagesRejected), \
-            unrouted \(statistics.framesUnrouted), joins refused \(statistics.joinsRefused), \
-            failed connections \(statistics.connectionsFailed), read pauses \(statistics.readPauses)
+            connections \(statistics.connections), refused \(statistics.connectionsRefused), \
+            frames received \(statistics.framesReceived), delivered \(statistics.framesDelivered), \
+            rejected \(statistics.messagesRejected), unrouted \(statistics.framesUnrouted), \
+            joins refused \(statistics.joinsRefused), failed connections \(statistics.connectionsFailed), \
+            slow consumers disconnected \(statistics.slowConsumerDisconnects), read pauses \(statistics.readPauses)
+            closes: \(closes.joined(separator: ", "))
             """)
-        try await server.close()
         try await group.shutdownGracefully()
-    }
-}
-
-/// Returns when the process receives SIGINT or SIGTERM.
-private func waitForSignal() async {
-    let signals: [Int32] = [SIGINT, SIGTERM]
-    for signal in signals { _ = Glibc.signal(signal, SIG_IGN) }
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        let box = SignalSources(signals: signals) { continuation.resume() }
-        box.start()
-    }
-}
-
-/// The dispatch sources of the signals that stop the server; the first to
-/// fire resumes the waiting task, once.
-private final class SignalSources: @unchecked Sendable {
-    // @unchecked: `sources` and `fired` are touched on `queue` only.
-    private let queue = DispatchQueue(label: "imcodec-relay.signals")
-    private var sources: [DispatchSourceSignal] = []
-    private var fired = false
-    private let signals: [Int32]
-    private let onSignal: @Sendable () -> Void
-
-    init(signals: [Int32], onSignal: @escaping @Sendable () -> Void) {
-        self.signals = signals
-        self.onSignal = onSignal
-    }
-
-    func start() {
-        queue.sync {
-            for signal in signals {
-                let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
-                source.setEventHandler { [self] in
-                    guard !fired else { return }
-                    fired = true
-                    onSignal()
-                }
-                source.resume()
-                sources.append(source)
-            }
-        }
     }
 }

@@ -131,18 +131,48 @@ import Testing
         }
     }
 
-    @Test func frameEncoderForwardsWhatTheFrameDecoderRead() throws {
+    /// Writes the frames the frame decoder read from `Samples.stream()` to a
+    /// channel with `encoder` and returns the bytes it wrote.
+    func forward(through encoder: IMCodecFrameEncoder) throws -> [UInt8] {
         let inbound = EmbeddedChannel()
         try inbound.pipeline.syncOperations.addIMCodecFrameHandlers()
         try inbound.writeInbound(ByteBuffer(bytes: Samples.stream()))
         let outbound = EmbeddedChannel()
-        try outbound.pipeline.syncOperations.addIMCodecFrameHandlers(policy: .disabled)
+        try outbound.pipeline.syncOperations.addHandler(MessageToByteHandler(encoder))
         while let frame = try inbound.readInbound(as: Frame.self) { try outbound.writeOutbound(frame) }
         var written: [UInt8] = []
         while var buffer = try outbound.readOutbound(as: ByteBuffer.self) {
             written += buffer.readBytes(length: buffer.readableBytes) ?? []
         }
-        #expect(written == Samples.stream(policy: .disabled))
+        return written
+    }
+
+    @Test func frameEncoderForwardsTheBytesTheFrameDecoderRead() throws {
+        let stream = Samples.stream()
+        // The large sample is deflated on the wire: forwarded, it stays so,
+        // with the sender's body and checksum.
+        #expect(stream != Samples.stream(policy: .disabled))
+        #expect(try forward(through: IMCodecFrameEncoder()) == stream)
+        #expect(IMCodecFrameEncoder().policy == nil)
+    }
+
+    @Test func frameEncoderFramesAgainUnderItsPolicyWhenAskedTo() throws {
+        let encoder = IMCodecFrameEncoder(reframing: .disabled)
+        #expect(try forward(through: encoder) == Samples.stream(policy: .disabled))
+        #expect(encoder.policy == .disabled)
+    }
+
+    @Test func frameEncoderRefusesAFrameThePeersLimitsRefuse() throws {
+        var limits = DecodingLimits.default
+        limits.maxFrameBytes = 100
+        let large = try FrameDecoder().decodeFrame(Samples.frame(Samples.payloads[1]))
+        #expect(large.header.bodyLength > 100)
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(IMCodecFrameEncoder(limits: limits)))
+        #expect {
+            try channel.writeOutbound(large)
+        } throws: { ($0 as? IMCodecError)?.code == .limitFrameSize }
+        #expect(try channel.readOutbound(as: ByteBuffer.self) == nil)
     }
 
     @Test func readsPayloadsFromAnAsyncSequenceOfByteBuffers() async throws {

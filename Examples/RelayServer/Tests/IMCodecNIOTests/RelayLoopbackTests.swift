@@ -11,18 +11,28 @@ final class RelayClient: Sendable {
     let channel: Channel
     let received = Locked<[FramePayload]>([])
     let sawUnwritable = Locked(false)
+    let isClosed = Locked(false)
 
-    init(port: Int, group: EventLoopGroup, autoRead: Bool = true) async throws {
+    /// - Parameter receiveBuffer: When set, the socket's receive buffer
+    ///   (SO_RCVBUF), to make a client that does not read fill up sooner.
+    init(port: Int, group: EventLoopGroup, autoRead: Bool = true, receiveBuffer: Int? = nil) async throws {
         let received = self.received
         let sawUnwritable = self.sawUnwritable
-        channel = try await ClientBootstrap(group: group)
+        let isClosed = self.isClosed
+        var bootstrap = ClientBootstrap(group: group)
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .channelOption(.autoRead, value: autoRead)
+        if let receiveBuffer {
+            bootstrap = bootstrap.channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(receiveBuffer))
+        }
+        channel =
+            try await bootstrap
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(IMCodecPayloadDecoder()))
                     try channel.pipeline.syncOperations.addHandler(
-                        ClientLogger(received: received, sawUnwritable: sawUnwritable))
+                        ByteToMessageHandler(IMCodecPayloadDecoder(partialFrameTimeout: nil)))
+                    try channel.pipeline.syncOperations.addHandler(
+                        ClientLogger(received: received, sawUnwritable: sawUnwritable, isClosed: isClosed))
                 }
             }
             .connect(host: "127.0.0.1", port: port).get()
@@ -31,6 +41,9 @@ final class RelayClient: Sendable {
     var messages: [Message] {
         received.withLock { $0.compactMap { if case .message(let message) = $0 { message } else { nil } } }
     }
+
+    /// The relay's rejection replies this client received.
+    var rejections: [RelayRejection.Body] { messages.compactMap { RelayRejection.body(of: $0) } }
 
     /// Joins `group` and waits for the relay's acknowledgement.
     func join(_ group: String, as sender: String) async throws {
@@ -59,10 +72,17 @@ final class ClientLogger: ChannelInboundHandler {
     typealias InboundIn = FramePayload
     let received: Locked<[FramePayload]>
     let sawUnwritable: Locked<Bool>
+    let isClosed: Locked<Bool>
 
-    init(received: Locked<[FramePayload]>, sawUnwritable: Locked<Bool>) {
+    init(received: Locked<[FramePayload]>, sawUnwritable: Locked<Bool>, isClosed: Locked<Bool>) {
         self.received = received
         self.sawUnwritable = sawUnwritable
+        self.isClosed = isClosed
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        isClosed.withLock { $0 = true }
+        context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -175,8 +195,10 @@ final class ClientLogger: ChannelInboundHandler {
         try await serverGroup.shutdownGracefully()
     }
 
-    @Test func aMemberThatStopsReadingHoldsItsSendersBack() async throws {
-        let (server, serverGroup) = try await startRelay { $0.policy = .disabled }
+    /// The backpressure policy, kept beside the default (a slow member is
+    /// disconnected: RelayProbeTests).
+    @Test func underTheBackpressurePolicyAMemberThatStopsReadingHoldsItsSendersBack() async throws {
+        let (server, serverGroup) = try await startRelay { $0.slowConsumerPolicy = .backpressure }
         let clientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let port = try #require(server.localAddress.port)
         let sender = try await RelayClient(port: port, group: clientGroup)

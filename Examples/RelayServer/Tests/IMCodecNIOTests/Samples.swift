@@ -51,4 +51,18 @@ enum Samples {
         bytes[bytes.count - 1] ^= 0x01
         return bytes
     }
+
+    /// The header of an uncompressed message frame that declares `bodyLength`
+    /// body bytes (FrameFormat.md), with a checksum no body will match: a
+    /// header that lies about what follows.
+    static func header(declaringBody bodyLength: UInt32) -> [UInt8] {
+        var varint: [UInt8] = []
+        var value = bodyLength
+        while value >= 0x80 {
+            varint.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        varint.append(UInt8(value))
+        return [0x01, 0x01] + varint + [0, 0, 0, 0]
+    }
 }

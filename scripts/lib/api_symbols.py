@@ -17,9 +17,15 @@ import sys
 def list_symbols(work, out, module):
     lines = set()
     # The module's own graph only: MODULE@OTHER.symbols.json holds its extensions
-    # of other modules' types, which are listed too, under the extended type.
+    # of other modules' types, which are listed too, under the extended type,
+    # without the members the extended type has from its own module's
+    # protocols (the collection algorithms of Foundation's `Data`), which the
+    # graph repeats as "synthesized" because the module added a conformance.
     for path in glob.glob(f"{work}/{module}*.symbols.json"):
+        extension = "@" in path.rsplit("/", 1)[-1]
         for symbol in json.load(open(path, encoding="utf-8"))["symbols"]:
+            if extension and "::SYNTHESIZED::" in symbol["identifier"]["precise"]:
+                continue
             name = ".".join(symbol["pathComponents"])
             declaration = "".join(f["spelling"] for f in symbol.get("declarationFragments", []))
             lines.add(f'{symbol["kind"]["identifier"].removeprefix("swift.")} {name}: {" ".join(declaration.split())}')

@@ -1,0 +1,169 @@
+import Foundation
+import IMCodec
+import NIOCore
+import NIOPosix
+import Testing
+
+/// The relay as its own process (the `imcodec-relay` that `swift test` built
+/// beside the tests), so that its memory is its own: many connections each
+/// holding the start of a large frame, and joins with huge group IDs, stay
+/// within the documented bound. Each probe is run once with the bound and
+/// once with it lifted, to show the measurement would catch the growth.
+@Suite(.serialized) struct RelayMemoryTests {
+    /// 20 connections each declare a frame of almost 4 MiB (the largest the
+    /// default limits allow) and send 3 MiB of it.
+    func partialLargeFrames(budget: Int) async throws -> (growth: Int, log: String, refused: Int) {
+        let relay = try RelayProcess(["--max-buffered-bytes", "\(budget)", "--partial-frame-timeout", "60"])
+        defer { relay.stop() }
+        let before = try relay.memory().rss
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let bodyLength = DecodingLimits.default.maxFrameBytes - 64
+        let header = ByteBuffer(bytes: Samples.header(declaringBody: UInt32(bodyLength)))
+        let chunk = ByteBuffer(repeating: 0x5A, count: 1 << 20)
+        var clients: [Channel] = []
+        for _ in 0..<20 {
+            let client = try await connectRawClient(port: relay.port, group: group)
+            clients.append(client)
+            try await client.writeAndFlush(header)
+            for _ in 0..<3 { client.write(chunk, promise: nil) }
+            client.flush()
+        }
+        // Every byte sent has reached the relay, or its connection is closed.
+        try await Task.sleep(for: .seconds(2))
+        let refused = clients.filter { !$0.isActive }.count
+        let growth = try relay.memory().peak - before
+        for client in clients { try? await client.close() }
+        try await group.shutdownGracefully()
+        return (growth, relay.stop(), refused)
+    }
+
+    @Test func manyPartialLargeFramesStayWithinTheBufferBudget() async throws {
+        let budget = 16 << 20
+        let bounded = try await partialLargeFrames(budget: budget)
+        print("partial large frames, budget \(budget) bytes: RSS grew by \(bounded.growth) bytes")
+        // Four frames of almost 4 MiB fit the budget; the other sixteen
+        // connections are closed from their headers.
+        #expect(bounded.refused == 16)
+        #expect(bounded.log.components(separatedBy: "reason=connection.buffer-limit").count - 1 == 16)
+        // The bound: the budget, plus what the relay allocates besides it
+        // (read buffers, the replies, allocator slack): 8 MiB.
+        #expect(bounded.growth <= budget + (8 << 20), "RSS grew by \(bounded.growth) bytes")
+        // Without the budget the same probe costs the relay 20 x 3 MiB.
+        let unbounded = try await partialLargeFrames(budget: 1 << 30)
+        print("partial large frames, no budget: RSS grew by \(unbounded.growth) bytes")
+        #expect(unbounded.refused == 0)
+        #expect(unbounded.growth >= 40 << 20, "RSS grew by \(unbounded.growth) bytes")
+    }
+
+    /// One connection sends 32 joins, each naming a 1 MiB group ID.
+    func hugeGroupIDs(_ arguments: [String]) async throws -> (growth: Int, rejections: Int) {
+        let relay = try RelayProcess(arguments)
+        defer { relay.stop() }
+        let before = try relay.memory().rss
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let client = try await RelayClient(port: relay.port, group: group)
+        for index in 0..<32 {
+            let name = "\(index)-" + String(repeating: "g", count: (1 << 20) - 4)
+            try await client.channel.writeAndFlush(RelayClient.frame(Message(from: "dave", toGroup: name, elems: [])))
+        }
+        try await eventually("32 answers", seconds: 30) { client.messages.count == 32 }
+        let growth = try relay.memory().peak - before
+        let rejections = client.rejections.count
+        try await client.channel.close()
+        try await group.shutdownGracefully()
+        return (growth, rejections)
+    }
+
+    @Test func joinsWithHugeGroupIDsAreRefusedWithoutBeingKept() async throws {
+        let bounded = try await hugeGroupIDs([])
+        print("huge group IDs, bounded: RSS grew by \(bounded.growth) bytes")
+        #expect(bounded.rejections == 32)
+        // Each join is decoded (a 1 MiB string) and dropped: the relay holds
+        // at most one at a time, with its frame.
+        #expect(bounded.growth <= 8 << 20, "RSS grew by \(bounded.growth) bytes")
+        // A profile without a group-ID limit and no length bound of the
+        // relay's keeps all 32 MiB.
+        let unbounded = try await hugeGroupIDs(["--profile", "sdk-guide", "--max-group-id-bytes", "\(2 << 20)"])
+        print("huge group IDs, unbounded: RSS grew by \(unbounded.growth) bytes")
+        #expect(unbounded.rejections == 0)
+        #expect(unbounded.growth >= 30 << 20, "RSS grew by \(unbounded.growth) bytes")
+    }
+}
+
+/// An `imcodec-relay` process on 127.0.0.1 with a port the system chose;
+/// its log (standard error) is kept in a file.
+final class RelayProcess: @unchecked Sendable {
+    // @unchecked: used from one test at a time.
+    let process = Process()
+    let port: Int
+    private let logFile: URL
+    private var stopped = false
+    private var log = ""
+
+    /// The relay beside the test binary, which `swift test` builds.
+    static var executable: URL {
+        get throws {
+            let tests = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            var directory = tests.deletingLastPathComponent()
+            // The binary may sit inside an .xctest bundle.
+            while directory.pathExtension == "xctest" || directory.lastPathComponent == "MacOS"
+                || directory.lastPathComponent == "Contents"
+            {
+                directory.deleteLastPathComponent()
+            }
+            let relay = directory.appendingPathComponent("imcodec-relay")
+            guard FileManager.default.isExecutableFile(atPath: relay.path) else {
+                throw TimedOut(what: "imcodec-relay beside the tests at \(relay.path) (swift test builds it)")
+            }
+            return relay
+        }
+    }
+
+    init(_ arguments: [String]) throws {
+        logFile = FileManager.default.temporaryDirectory.appendingPathComponent("relay-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        process.executableURL = try Self.executable
+        process.arguments = ["--host", "127.0.0.1", "--port", "0", "--log-level", "notice"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: logFile)
+        try process.run()
+        var text = ""
+        var port: Int?
+        let deadline = Date().addingTimeInterval(20)
+        while port == nil, Date() < deadline {
+            let data = output.fileHandleForReading.availableData
+            guard !data.isEmpty else { break }
+            text += String(decoding: data, as: UTF8.self)
+            port = text.split(separator: "\n").first { $0.hasPrefix("port ") }.flatMap { Int($0.dropFirst(5)) }
+        }
+        guard let port else {
+            process.terminate()
+            throw TimedOut(what: "the relay's port line; it printed: \(text)")
+        }
+        self.port = port
+    }
+
+    /// The resident and peak resident memory of the process, in bytes
+    /// (`VmRSS`, `VmHWM` of /proc/PID/status).
+    func memory() throws -> (rss: Int, peak: Int) {
+        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        func kilobytes(_ key: String) -> Int {
+            let line = status.split(separator: "\n").first { $0.hasPrefix(key + ":") } ?? ""
+            return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+        }
+        return (kilobytes("VmRSS"), kilobytes("VmHWM"))
+    }
+
+    /// Stops the relay (SIGTERM: it drains and exits) and returns its log.
+    @discardableResult
+    func stop() -> String {
+        guard !stopped else { return log }
+        stopped = true
+        process.terminate()
+        process.waitUntilExit()
+        log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(at: logFile)
+        return log
+    }
+}

@@ -1,0 +1,57 @@
+#if SwiftNIO
+    import NIOConcurrencyHelpers
+
+    /// A bound on the bytes that the decoders of many connections together
+    /// hold for frames that have not arrived whole.
+    ///
+    /// Each decoder already keeps at most one incomplete frame, within
+    /// `DecodingLimits.maxFrameBytes`; a server with many connections shares
+    /// one budget between their decoders so that many peers each sending
+    /// the start of a large frame cannot make it hold connections ×
+    /// `maxFrameBytes`. A decoder reserves the declared length of the frame
+    /// it is putting together as soon as the frame's header is in, before
+    /// more of its body is kept, and gives the reservation back when the
+    /// frame is complete or the connection closes. A reservation that would
+    /// pass ``capacity`` fails that connection with
+    /// ``IMCodecConnectionError/Code/bufferLimit`` and closes it; the other
+    /// connections are untouched.
+    ///
+    /// ```swift
+    /// let budget = IMCodecBufferBudget(capacity: 64 << 20)   // shared by every connection
+    /// ByteToMessageHandler(IMCodecFrameDecoder(limits: limits, budget: budget))
+    /// ```
+    ///
+    /// It is `Sendable` and locked, so connections on several event loops can
+    /// share one.
+    public final class IMCodecBufferBudget: Sendable {
+        /// The most bytes the decoders sharing the budget may hold together.
+        public let capacity: Int
+        private let used = NIOLockedValueBox(0)
+
+        /// Creates a budget.
+        ///
+        /// - Parameter capacity: The most bytes of incomplete frames that every
+        ///   decoder sharing the budget may hold together.
+        public init(capacity: Int) {
+            precondition(capacity >= 0, "a budget's capacity is a number of bytes")
+            self.capacity = capacity
+        }
+
+        /// The bytes reserved now.
+        public var reservedBytes: Int { used.withLockedValue { $0 } }
+
+        /// Changes one holder's reservation from `old` to `new` bytes.
+        ///
+        /// - Returns: `false`, reserving nothing more, when growing the
+        ///   reservation would pass the capacity; a reservation that shrinks
+        ///   always succeeds.
+        func update(from old: Int, to new: Int) -> Bool {
+            used.withLockedValue { used in
+                let next = used - old + new
+                guard new <= old || next <= capacity else { return false }
+                used = next
+                return true
+            }
+        }
+    }
+#endif
