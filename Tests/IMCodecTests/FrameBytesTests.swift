@@ -12,7 +12,7 @@ import Testing
         reader.append(stream)
         var frames: [[UInt8]] = []
         var start = 0
-        while let frame = try reader.next() {
+        while try reader.next() != nil {
             frames.append(Array(stream[start..<reader.offset]))
             start = reader.offset
         }

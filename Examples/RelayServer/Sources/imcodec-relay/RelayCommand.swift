@@ -112,7 +112,8 @@ struct RelayCommand: AsyncParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.webPort = webPort
-        configuration.profile = ValidationLimits.profile(named: profile) ?? .sdkGuide  // validate() refused any other name
+        // validate() has refused any name that is not a profile's.
+        configuration.profile = ValidationLimits.profile(named: profile) ?? .sdkGuide
         if reframe { configuration.forwarding = .reframed(noCompression ? .disabled : .default) }
         configuration.coalescesWrites = !noCoalesce
         configuration.maxConnections = maxConnections
