@@ -81,8 +81,8 @@ extension FuzzChecks {
     }
 
     /// How many time thresholds (100 ms by default) the check of a
-    /// FuzzValidate input may take: one, or one per 1,000 findings or per
-    /// 10,000 components of the findings' paths (in the profile with the
+    /// FuzzValidate input may take: one, or one per 500 findings or per
+    /// 5,000 components of the findings' paths (in the profile with the
     /// most), whichever is more.
     ///
     /// The check validates, compares and prints every finding several
@@ -105,7 +105,7 @@ extension FuzzChecks {
             findings = max(findings, found.count)
             components = max(components, found.reduce(0) { $0 + $1.path.components.count })
         }
-        return max(1, (findings + 999) / 1000, (components + 9999) / 10000)
+        return max(1, (findings + 499) / 500, (components + 4999) / 5000)
     }
 
     /// ``InputValidator`` on the file `imcodec validate` would read for

@@ -187,10 +187,7 @@ public enum InputValidator {
             var decoding = reader
             try MessageBatch.readMessages(&decoding, limits: decodingLimits) { _, _ in }
             try MessageBatch.readMessages(&reader, limits: decodingLimits) { message, index in
-                for var finding in Validator.validate(message, limits: limits) {
-                    finding.path.prepend(FieldPath([.field("messages"), .index(index)]))
-                    body(finding)
-                }
+                Validator.validate(message, inBatchAt: index, limits: limits).forEach(body)
             }
         }
     }

@@ -5,16 +5,22 @@ extension ValidationRun {
     /// history page or an offline sync may hold it at all.
     mutating func validate(batch: MessageBatch) {
         for (index, message) in batch.messages.enumerated() {
-            let node = makeNode(parent: 0, .batchMessage(index))
-            validate(message: message, at: node)
-            moveTo(node: node)
-            if message.groupType == Self.avChatRoom {
-                report(.batchAVChatRoom, at: "groupType", "an AVChatRoom message, which is never stored or roamed")
-            }
-            if message.onlineUserOnly {
-                report(
-                    .batchOnlineOnly, at: "onlineUserOnly", "an online-only message, which is never stored or roamed")
-            }
+            validate(batchMessage: message, at: index)
+        }
+    }
+
+    /// M21 and the message rules: validates the message at `index` of a
+    /// batch, at `messages[index]`; a batch's findings are those of its
+    /// messages in order, so a reader may validate them one at a time.
+    mutating func validate(batchMessage message: Message, at index: Int) {
+        let node = makeNode(parent: 0, .batchMessage(index))
+        validate(message: message, at: node)
+        moveTo(node: node)
+        if message.groupType == Self.avChatRoom {
+            report(.batchAVChatRoom, at: "groupType", "an AVChatRoom message, which is never stored or roamed")
+        }
+        if message.onlineUserOnly {
+            report(.batchOnlineOnly, at: "onlineUserOnly", "an online-only message, which is never stored or roamed")
         }
     }
 
