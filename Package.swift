@@ -261,7 +261,7 @@ let package = Package(
 // optionally, FuzzTesting/NAME.dict. FuzzReference is C only: the C
 // reference's decoders with no Swift in the loop.
 if ProcessInfo.processInfo.environment["IMCODEC_FUZZ"] != nil {
-    let swiftFuzzTargets = ["FuzzPayload", "FuzzJSON", "FuzzFrame", "FuzzStream", "FuzzREST"]
+    let swiftFuzzTargets = ["FuzzPayload", "FuzzJSON", "FuzzFrame", "FuzzStream", "FuzzREST", "FuzzValidate"]
     package.targets += [
         // LLVMFuzzerMutate, for the custom mutators.
         .systemLibrary(name: "CLibFuzzer", path: "FuzzTesting/CLibFuzzer"),

@@ -21,11 +21,16 @@ public enum FuzzRunner {
     ///     input holds frames: the time bound then grows with the payload
     ///     bytes those frames declare (``SlowInputs/bound(payloadBytes:)``).
     ///     `nil` for inputs that are not frames.
+    ///   - allowance: How many thresholds the input's check may take (at
+    ///     least one), for targets whose check's work grows with something
+    ///     other than the input's frames; computed outside the timed check,
+    ///     and the bound is the larger of the two.
     ///   - check: The property to test; returns a description of a finding,
     ///     or `nil`.
     /// - Returns: 0, as libFuzzer expects.
     public static func run(
-        _ start: UnsafePointer<UInt8>?, _ count: Int, framesFrom: Int? = nil, check: ([UInt8]) -> String?
+        _ start: UnsafePointer<UInt8>?, _ count: Int, framesFrom: Int? = nil, allowance: (([UInt8]) -> Int)? = nil,
+        check: ([UInt8]) -> String?
     ) -> CInt {
         let began = SlowInputs.now()
         let input = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
@@ -36,7 +41,9 @@ public enum FuzzRunner {
             abort()
         }
         let payloadBytes = framesFrom.map { SlowInputs.declaredPayloadBytes(input.dropFirst($0)) } ?? 0
-        SlowInputs.record(start, count, nanoseconds: elapsed, bound: SlowInputs.bound(payloadBytes: payloadBytes))
+        let thresholds = UInt64(max(1, allowance?(input) ?? 1))
+        let bound = max(SlowInputs.bound(payloadBytes: payloadBytes), SlowInputs.thresholdNanoseconds * thresholds)
+        SlowInputs.record(start, count, nanoseconds: elapsed, bound: bound)
         return 0
     }
 

@@ -31,9 +31,21 @@ struct ValidateCommand: ParsableCommand {
               imcodec validate --profile current --format json messages.frames
               imcodec validate --from restapi --profile current callback.json
 
+            Warnings: each finding code is an error or a warning, fixed per code. The warnings \
+            are values a newer schema, SDK or server may send and that break nothing: an enum \
+            value the schema does not name, a kind left at 0, a result code the documents do not \
+            name, and the image sizes the messaging guide describes the SDK producing rather \
+            than requires: \(warningCodes). They are printed and do not fail a run; --strict \
+            fails on them too (docs/spec/validation.md, "Warnings and --strict").
+
             Exit status: 0 when no file has an error finding (with --strict: no finding at all), \
             1 when one has, 2 when a file cannot be read or decoded, 64 for usage errors.
             """)
+
+    /// The warning codes, from the one list of finding codes.
+    static var warningCodes: String {
+        FindingCode.validatorCodes.filter { $0.severity == .warning }.map(\.rawValue).joined(separator: ", ")
+    }
 
     /// How findings are printed.
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -52,7 +64,7 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "The JSON of JSON files: json (proto3 JSON, the default) or restapi (Tencent REST MsgBody JSON).")
     var from: DocumentFormatOption = .json
 
-    @Flag(help: "Exit with status 1 on warnings too, not only on errors.")
+    @Flag(help: "Exit with status 1 on warnings too (see Warnings below), not only on errors.")
     var strict = false
 
     @Argument(

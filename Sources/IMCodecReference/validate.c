@@ -335,6 +335,8 @@ static unsigned char *repeated_identifiers(run *r, const char *const *ids, size_
 
 /* G20: the group type whose operations are restricted (the live-streaming group). */
 #define AV_CHAT_ROOM "AVChatRoom"
+/* The group type users join only by invitation (G21). */
+#define PRIVATE_GROUP "Private"
 
 /* G2, G3, G8-G10, G13-G15, G18-G20: a group tips elem at the current path. */
 static void visit_group_tips(run *r, const Imcodec__V1__GroupTipsElem *tips, const char *group_type) {
@@ -454,7 +456,7 @@ static void visit_group_tips(run *r, const Imcodec__V1__GroupTipsElem *tips, con
     check_platform(r, tips->platform, "platform");
 }
 
-/* G11-G14, G20: a group system elem at the current path. */
+/* G11-G14, G20, G21: a group system elem at the current path. */
 static void visit_group_system(run *r, const Imcodec__V1__GroupSystemElem *system, const char *group_type) {
     check_discriminator(r, &imcodec__v1__group_system_type__descriptor, (int)system->type, "type");
     if (strcmp(group_type, AV_CHAT_ROOM) == 0) {
@@ -468,6 +470,17 @@ static void visit_group_system(run *r, const Imcodec__V1__GroupSystemElem *syste
         case IMCODEC__V1__GROUP_SYSTEM_TYPE__GROUP_SYSTEM_TYPE_INVITE_TO_GROUP_ACCEPT:
         case IMCODEC__V1__GROUP_SYSTEM_TYPE__GROUP_SYSTEM_TYPE_INVITE_TO_GROUP_REFUSE:
             report(r, "rule.avchatroom.member-addition", "type", 0, 0);
+            break;
+        default:
+            break;
+        }
+    }
+    if (strcmp(group_type, PRIVATE_GROUP) == 0) {
+        switch (system->type) {
+        case IMCODEC__V1__GROUP_SYSTEM_TYPE__GROUP_SYSTEM_TYPE_ADD_GROUP_REQUEST:
+        case IMCODEC__V1__GROUP_SYSTEM_TYPE__GROUP_SYSTEM_TYPE_ADD_GROUP_ACCEPT:
+        case IMCODEC__V1__GROUP_SYSTEM_TYPE__GROUP_SYSTEM_TYPE_ADD_GROUP_REFUSE:
+            report(r, "rule.private-group.join-request", "type", 0, 0);
             break;
         default:
             break;
@@ -950,16 +963,11 @@ static void visit_friend_check(run *r, const Imcodec__V1__FriendCheck *check) {
     leave(r, mark);
 }
 
-/* F2, F3, F7, F8: a pendency page's request type and its items. */
-static void visit_friend_pendency(run *r, const Imcodec__V1__FriendPendencyPage *page) {
-    if (page->request != NULL) {
-        size_t mark = enter(r, "request");
-        check_enum(r, &imcodec__v1__pendency_type__descriptor, (int)page->request->type, "type");
-        leave(r, mark);
-    }
+/* F2, F3, F7, F8: pending add-friend requests, at `items`. */
+static void visit_pendency_items(run *r, Imcodec__V1__FriendPendencyItem *const *items, size_t n) {
     size_t mark = enter(r, "items");
-    for (size_t i = 0; i < page->n_items; i++) {
-        const Imcodec__V1__FriendPendencyItem *item = page->items[i];
+    for (size_t i = 0; i < n; i++) {
+        const Imcodec__V1__FriendPendencyItem *item = items[i];
         size_t at = enter_index(r, i);
         check_user_id(r, item->identifier, "identifier");
         check_add_source(r, item->add_source, "addSource");
@@ -968,6 +976,23 @@ static void visit_friend_pendency(run *r, const Imcodec__V1__FriendPendencyPage 
         check_enum(r, &imcodec__v1__pendency_type__descriptor, (int)item->type, "type");
         leave(r, at);
     }
+    leave(r, mark);
+}
+
+/* F2, F3, F7, F8: a pendency page's request type and its items. */
+static void visit_friend_pendency(run *r, const Imcodec__V1__FriendPendencyPage *page) {
+    if (page->request != NULL) {
+        size_t mark = enter(r, "request");
+        check_enum(r, &imcodec__v1__pendency_type__descriptor, (int)page->request->type, "type");
+        leave(r, mark);
+    }
+    visit_pendency_items(r, page->items, page->n_items);
+}
+
+/* F8: the users of a relationship-chain notification, at `field.users`. */
+static void check_notified_users(run *r, const Imcodec__V1__FriendUserList *list, const char *field) {
+    size_t mark = enter(r, field);
+    check_user_ids(r, list->users, list->n_users, "users");
     leave(r, mark);
 }
 
@@ -1016,6 +1041,37 @@ static int visit_relationship(run *r, const Imcodec__V1__Event *event) {
     case IMCODEC__V1__EVENT__KIND_FRIEND_PENDENCY:
         enter(r, "friendPendency");
         visit_friend_pendency(r, event->friend_pendency);
+        break;
+    case IMCODEC__V1__EVENT__KIND_FRIEND_DELETE:
+        enter(r, "friendDelete");
+        check_user_ids(r, event->friend_delete->users, event->friend_delete->n_users, "users");
+        check_enum(r, &imcodec__v1__friend_delete_type__descriptor, (int)event->friend_delete->delete_type,
+                   "deleteType");
+        break;
+    case IMCODEC__V1__EVENT__KIND_FRIENDS_ADDED:
+        check_notified_users(r, event->friends_added, "friendsAdded");
+        break;
+    case IMCODEC__V1__EVENT__KIND_FRIENDS_DELETED:
+        check_notified_users(r, event->friends_deleted, "friendsDeleted");
+        break;
+    case IMCODEC__V1__EVENT__KIND_FRIEND_PENDENCY_DELETED:
+        check_notified_users(r, event->friend_pendency_deleted, "friendPendencyDeleted");
+        break;
+    case IMCODEC__V1__EVENT__KIND_BLACKLIST_ADDED:
+        check_notified_users(r, event->blacklist_added, "blacklistAdded");
+        break;
+    case IMCODEC__V1__EVENT__KIND_BLACKLIST_DELETED:
+        check_notified_users(r, event->blacklist_deleted, "blacklistDeleted");
+        break;
+    case IMCODEC__V1__EVENT__KIND_FRIEND_PROFILES_UPDATED:
+        visit_friends(r, event->friend_profiles_updated->friends, event->friend_profiles_updated->n_friends,
+                      "friendProfilesUpdated");
+        break;
+    case IMCODEC__V1__EVENT__KIND_FRIEND_PENDENCY_ADDED:
+        enter(r, "friendPendencyAdded");
+        visit_pendency_items(r, event->friend_pendency_added->items, event->friend_pendency_added->n_items);
+        break;
+    case IMCODEC__V1__EVENT__KIND_FRIEND_PENDENCY_READ:
         break;
     case IMCODEC__V1__EVENT__KIND_FRIEND_GROUPS:
         enter(r, "friendGroups");
@@ -1092,6 +1148,10 @@ static void visit_group_info(run *r, const Imcodec__V1__GroupInfo *group) {
         report(r, "limit.group.member-num", "memberNum", group->max_member_num, group->member_num);
     check_type_members(r, group->group_type, group->member_num, "memberNum");
     check_enum(r, &imcodec__v1__group_add_opt__descriptor, (int)group->add_opt, "addOpt");
+    if (strcmp(group->group_type, PRIVATE_GROUP) == 0 &&
+        (group->add_opt == IMCODEC__V1__GROUP_ADD_OPT__GROUP_ADD_OPT_AUTH ||
+         group->add_opt == IMCODEC__V1__GROUP_ADD_OPT__GROUP_ADD_OPT_ANY))
+        report(r, "rule.private-group.add-opt", "addOpt", 0, 0);
     check_group_texts(r, group->notification, group->introduction, group->face_url);
     check_enum(r, &imcodec__v1__group_searchable_type__descriptor, (int)group->is_searchable, "isSearchable");
     check_enum(r, &imcodec__v1__group_member_visible_type__descriptor, (int)group->is_member_visible,
@@ -1106,7 +1166,7 @@ static void visit_group_info(run *r, const Imcodec__V1__GroupInfo *group) {
     check_group_custom_info(r, group->custom_info, group->n_custom_info);
 }
 
-/* G1-G6, G14 (with the reserved prefix), G15, G16, F8: the parameters of a group creation. */
+/* G1-G6, G14 (with the reserved prefix), G15, G16, G20, G21, F8: the parameters of a group creation. */
 static void visit_create_group(run *r, const Imcodec__V1__CreateGroupInfo *info) {
     const imcodec_ref_validation_limits *l = r->limits;
     check_group_id(r, info->group, "group");
@@ -1116,10 +1176,19 @@ static void visit_create_group(run *r, const Imcodec__V1__CreateGroupInfo *info)
     check_count(r, l->has_max_group_name_bytes, l->max_group_name_bytes, (int64_t)strlen(info->group_name),
                 "limit.group.name-bytes", "groupName");
     check_group_type(r, info->group_type, "groupType");
+    if (strcmp(info->group_type, PRIVATE_GROUP) == 0 && info->set_add_opt)
+        report(r, "rule.private-group.add-opt", "setAddOpt", 0, 0);
     check_enum(r, &imcodec__v1__group_add_opt__descriptor, (int)info->add_opt, "addOpt");
     check_type_members(r, info->group_type, info->max_member_num, "maxMemberNum");
     check_group_texts(r, info->notification, info->introduction, info->face_url);
     check_group_custom_info(r, info->custom_info, info->n_custom_info);
+    if (strcmp(info->group_type, AV_CHAT_ROOM) == 0 && info->n_members_info > 0)
+        report(r, "rule.avchatroom.member-addition", "membersInfo", 0, (int64_t)info->n_members_info);
+    {
+        int64_t limit;
+        if (info->group_type[0] != '\0' && member_limit(l, info->group_type, &limit))
+            check_count(r, 1, limit, (int64_t)info->n_members_info, "limit.group.members", "membersInfo");
+    }
     size_t mark = enter(r, "membersInfo");
     for (size_t i = 0; i < info->n_members_info; i++) {
         const Imcodec__V1__CreateGroupMemberInfo *member = info->members_info[i];
@@ -1145,11 +1214,16 @@ static void visit_create_group(run *r, const Imcodec__V1__CreateGroupInfo *info)
     leave(r, mark);
 }
 
-/* G14, F8: one application to join or invitation. */
+/* G14, G22, F8: one application to join or invitation. */
 static void visit_group_pendency(run *r, const Imcodec__V1__GroupPendencyItem *item) {
     check_group_id(r, item->group_id, "groupId");
     check_user_id(r, item->from_user, "fromUser");
     check_user_id(r, item->to_user, "toUser");
+    if (item->get_type == IMCODEC__V1__GROUP_PENDENCY_GET_TYPE__GROUP_PENDENCY_GET_TYPE_JOIN && item->to_user[0] != '\0' &&
+        strcmp(item->to_user, "0") != 0)
+        report(r, "rule.group-pendency.to-user-type", "toUser", 0, 0);
+    else if (item->get_type == IMCODEC__V1__GROUP_PENDENCY_GET_TYPE__GROUP_PENDENCY_GET_TYPE_INVITE && item->to_user[0] == '\0')
+        report(r, "rule.group-pendency.to-user-missing", "toUser", 0, 0);
     check_enum(r, &imcodec__v1__group_pendency_get_type__descriptor, (int)item->get_type, "getType");
     check_enum(r, &imcodec__v1__group_pendency_handle_status__descriptor, (int)item->handle_status, "handleStatus");
     check_enum(r, &imcodec__v1__group_pendency_handle_result__descriptor, (int)item->handle_result, "handleResult");
@@ -1214,6 +1288,23 @@ static int visit_group_management(run *r, const Imcodec__V1__Event *event) {
     }
     leave(r, mark);
     return 1;
+}
+
+/* G1, G14, F8: one conversation's own fields (its last message is validated by the caller). */
+static void visit_conversation(run *r, const Imcodec__V1__Conversation *conversation) {
+    check_discriminator(r, &imcodec__v1__conversation_type__descriptor, (int)conversation->type, "type");
+    check_user_id(r, conversation->user_id, "userId");
+    check_group_id(r, conversation->group_id, "groupId");
+    check_group_type(r, conversation->group_type, "groupType");
+    size_t mark = enter(r, "groupAtInfoList");
+    for (size_t i = 0; i < conversation->n_group_at_info_list; i++) {
+        size_t at = enter_index(r, i);
+        check_enum(r, &imcodec__v1__group_at_type__descriptor, (int)conversation->group_at_info_list[i]->at_type,
+                   "atType");
+        leave(r, at);
+    }
+    leave(r, mark);
+    check_enum(r, &imcodec__v1__receive_message_opt__descriptor, (int)conversation->recv_opt, "recvOpt");
 }
 
 /* C6: an error code is 0 or one ImErrorCode names. */
@@ -1291,6 +1382,23 @@ static void visit_event(run *r, const Imcodec__V1__Event *event) {
             visit_member(r, event->read_members->members[i]);
             leave(r, at);
         }
+        leave(r, mark);
+        enter(r, "readMembers");
+        check_enum(r, &imcodec__v1__read_members_filter__descriptor, (int)event->read_members->filter, "filter");
+        break;
+    case IMCODEC__V1__EVENT__KIND_CONVERSATIONS:
+        enter(r, "conversations");
+        enter(r, "conversations");
+        for (size_t i = 0; i < event->conversations->n_conversations && !r->out_of_memory; i++) {
+            const Imcodec__V1__Conversation *conversation = event->conversations->conversations[i];
+            size_t at = enter_index(r, i);
+            visit_conversation(r, conversation);
+            if (conversation->last_message != NULL) {
+                enter(r, "lastMessage");
+                visit_message(r, conversation->last_message, 0, 0);
+            }
+            leave(r, at);
+        }
         break;
     default:
         if (!visit_relationship(r, event) && !visit_group_management(r, event))
@@ -1352,9 +1460,15 @@ imcodec_ref_status imcodec_ref_validate_payload(imcodec_ref_kind kind, const uns
     case IMCODEC_REF_KIND_BATCH: {
         const Imcodec__V1__MessageBatch *batch = (const Imcodec__V1__MessageBatch *)value;
         for (size_t i = 0; i < batch->n_messages && !r.out_of_memory; i++) {
+            const Imcodec__V1__Message *message = batch->messages[i];
             size_t mark = enter(&r, "messages");
+            size_t at = enter_index(&r, i);
+            visit_message(&r, message, 0, 0);
+            leave(&r, at);
             enter_index(&r, i);
-            visit_message(&r, batch->messages[i], 0, 0);
+            /* M21: a history page or an offline sync holds stored messages only. */
+            if (strcmp(message->group_type, AV_CHAT_ROOM) == 0) report(&r, "rule.batch.avchatroom", "groupType", 0, 0);
+            if (message->online_user_only) report(&r, "rule.batch.online-only", "onlineUserOnly", 0, 0);
             leave(&r, mark);
         }
         break;

@@ -120,12 +120,18 @@ public enum FuzzChecks {
 
     /// The Swift and C validators on one decoded value: the same findings, in
     /// order, in every profile.
-    static func validatorDifference(_ payload: FramePayload, _ bytes: [UInt8]) -> String? {
+    ///
+    /// - Parameter swiftFindings: The Swift validator's findings by profile
+    ///   name, when the caller has them already; a profile it leaves out is
+    ///   validated here.
+    static func validatorDifference(
+        _ payload: FramePayload, _ bytes: [UInt8], swiftFindings: [String: [ValidationFinding]] = [:]
+    ) -> String? {
         for profile in ValidationLimits.profileNames {
             guard let limits = ValidationLimits.profile(named: profile),
                 let fromC = ReferenceC.validate(bytes, kind: payload.kind.rawValue, profile: profile)
             else { continue }
-            let fromSwift = Validator.validate(payload, limits: limits).map {
+            let fromSwift = (swiftFindings[profile] ?? Validator.validate(payload, limits: limits)).map {
                 "\($0.code) \($0.path) \($0.severity.rawValue) \($0.limit ?? 0) \($0.actual ?? 0)"
             }
             if fromSwift != fromC { return "the Swift and C validators disagree in the \(profile) profile" }

@@ -137,7 +137,8 @@ public enum InputValidator {
             // The document as a whole nests at most `JSONDocument.maxNesting`
             // deep; each value in it as deep as a decoder with
             // `decodingLimits` reads.
-            try JSONDocument.read(bytes, limits: decodingLimits, maxNesting: JSONDocument.maxNesting) { (reader) throws(IMCodecError) in
+            try JSONDocument.read(bytes, limits: decodingLimits, maxNesting: JSONDocument.maxNesting) {
+                (reader) throws(IMCodecError) in
                 guard reader.kind() == .array else {
                     try validateValue(&reader, kind: kind, limits: limits, decodingLimits: decodingLimits) {
                         body(ValidationReport.LocatedFinding(finding: $0))
@@ -188,10 +189,7 @@ public enum InputValidator {
             var decoding = reader
             try MessageBatch.readMessages(&decoding, limits: decodingLimits) { _, _ in }
             try MessageBatch.readMessages(&reader, limits: decodingLimits) { message, index in
-                for var finding in Validator.validate(message, limits: limits) {
-                    finding.path.prepend(FieldPath([.field("messages"), .index(index)]))
-                    body(finding)
-                }
+                Validator.validate(message, inBatchAt: index, limits: limits).forEach(body)
             }
         }
     }

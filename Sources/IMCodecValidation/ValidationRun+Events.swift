@@ -1,15 +1,32 @@
 import IMCodec
 
 extension ValidationRun {
-    /// Validates a batch: each message with its index.
+    /// M21: validates a batch: each message with its index, then whether a
+    /// history page or an offline sync may hold it at all.
     mutating func validate(batch: MessageBatch) {
         for (index, message) in batch.messages.enumerated() {
-            validate(message: message, at: makeNode(parent: 0, .batchMessage(index)))
+            validate(batchMessage: message, at: index)
+        }
+    }
+
+    /// M21 and the message rules: validates the message at `index` of a
+    /// batch, at `messages[index]`; a batch's findings are those of its
+    /// messages in order, so a reader may validate them one at a time.
+    mutating func validate(batchMessage message: Message, at index: Int) {
+        let node = makeNode(parent: 0, .batchMessage(index))
+        validate(message: message, at: node)
+        moveTo(node: node)
+        if message.groupType == Self.avChatRoom {
+            report(.batchAVChatRoom, at: "groupType", "an AVChatRoom message, which is never stored or roamed")
+        }
+        if message.onlineUserOnly {
+            report(.batchOnlineOnly, at: "onlineUserOnly", "an online-only message, which is never stored or roamed")
         }
     }
 
     /// C1–C6: validates an event; a modification's message is validated as a
-    /// message, a read-member page's members as group members. The
+    /// message, a read-member page's members as group members, a
+    /// conversation's last message as a message. The
     /// relationship-chain and group kinds are validated by
     /// ``validateRelationship(_:)`` and ``validateGroupManagement(_:)``.
     mutating func validate(event: Event) {
@@ -57,13 +74,47 @@ extension ValidationRun {
                 visit(member: member)
                 pop()
             }
-            pop(2)
+            pop()
+            checkEnum(page.filter.isKnown, page.filter.rawValue, at: "filter", what: "read-member filter")
+            pop()
+        case .conversations(let list):
+            for (index, conversation) in list.conversations.enumerated() {
+                // Each conversation starts from the root: a last message
+                // moves the position to its own node.
+                moveTo(node: 0)
+                push("conversations")
+                push("conversations")
+                push(index: index)
+                visit(conversation: conversation)
+                if let message = conversation.lastMessage {
+                    validate(message: message, at: makeNode(parent: 0, .conversationLastMessage(index)))
+                }
+            }
+            moveTo(node: 0)
         case .friendList, .friendRequest, .friendResponse, .friendResults, .friendCheck, .friendPendency,
-            .friendGroups, .blacklist:
+            .friendGroups, .blacklist, .friendDelete, .friendsAdded, .friendsDeleted, .friendProfilesUpdated,
+            .friendPendencyAdded, .friendPendencyDeleted, .friendPendencyRead, .blacklistAdded, .blacklistDeleted:
             validateRelationship(kind)
         case .groupProfiles, .createGroup, .groupMembers, .groupMemberResults, .groupPendency:
             validateGroupManagement(kind)
         }
+    }
+
+    /// G1, G14, F8: one conversation's own fields (its last message is
+    /// validated by the caller, as a message).
+    private mutating func visit(conversation: Conversation) {
+        checkDiscriminator(conversation.type.isKnown, conversation.type.rawValue, at: "type", what: "conversation type")
+        checkUserID(conversation.userID, at: "userId")
+        checkGroupID(conversation.groupID, at: "groupId")
+        checkGroupType(conversation.groupType, at: "groupType")
+        push("groupAtInfoList")
+        for (index, info) in conversation.groupAtInfoList.enumerated() {
+            push(index: index)
+            checkEnum(info.atType.isKnown, info.atType.rawValue, at: "atType", what: "@ type")
+            pop()
+        }
+        pop()
+        checkEnum(conversation.recvOpt.isKnown, conversation.recvOpt.rawValue, at: "recvOpt", what: "receive option")
     }
 
     /// C4, F8, G14: one read receipt. One-to-one receipts name a user and may

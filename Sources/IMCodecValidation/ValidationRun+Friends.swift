@@ -46,6 +46,28 @@ extension ValidationRun {
             push("friendPendency")
             visit(friendPendency: page)
             pop()
+        case .friendDelete(let request):
+            push("friendDelete")
+            checkUserIDs(request.users, at: "users")
+            checkEnum(
+                request.deleteType.isKnown, request.deleteType.rawValue, at: "deleteType", what: "friend delete type")
+            pop()
+        case .friendsAdded(let list):
+            checkUserIDs(list.users, in: "friendsAdded")
+        case .friendsDeleted(let list):
+            checkUserIDs(list.users, in: "friendsDeleted")
+        case .friendPendencyDeleted(let list):
+            checkUserIDs(list.users, in: "friendPendencyDeleted")
+        case .blacklistAdded(let list):
+            checkUserIDs(list.users, in: "blacklistAdded")
+        case .blacklistDeleted(let list):
+            checkUserIDs(list.users, in: "blacklistDeleted")
+        case .friendProfilesUpdated(let update):
+            visitFriends(update.friends, at: "friendProfilesUpdated")
+        case .friendPendencyAdded(let added):
+            push("friendPendencyAdded")
+            visit(pendencyItems: added.items)
+            pop()
         case .friendGroups(let groups):
             push("friendGroups")
             push("groups")
@@ -58,6 +80,13 @@ extension ValidationRun {
         default:
             break
         }
+    }
+
+    /// F8: the users of a relationship-chain notification, at `field.users`.
+    private mutating func checkUserIDs(_ users: [String], in field: StaticString) {
+        push(field)
+        checkUserIDs(users, at: "users")
+        pop()
     }
 
     /// F1–F3, F7, F8, F11: the entries of a friend list or the blacklist.
@@ -118,8 +147,13 @@ extension ValidationRun {
             checkEnum(request.type.isKnown, request.type.rawValue, at: "type", what: "pendency type")
             pop()
         }
+        visit(pendencyItems: page.items)
+    }
+
+    /// F2, F3, F7, F8: pending add-friend requests, at `items`.
+    private mutating func visit(pendencyItems items: [FriendPendencyItem]) {
         push("items")
-        for (index, item) in page.items.enumerated() {
+        for (index, item) in items.enumerated() {
             push(index: index)
             checkUserID(item.identifier, at: "identifier")
             checkAddSource(item.addSource, at: "addSource")

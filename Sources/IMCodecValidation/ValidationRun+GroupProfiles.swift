@@ -82,6 +82,11 @@ extension ValidationRun {
             Int(group.memberNum), against: typeLimit, .groupMembers, at: "memberNum",
             what: "the group's member count", unit: "members")
         checkEnum(group.addOpt.isKnown, group.addOpt.rawValue, at: "addOpt", what: "add option")
+        if group.groupType == Self.privateGroup && (group.addOpt == .auth || group.addOpt == .any) {
+            report(
+                .privateGroupAddOpt, at: "addOpt",
+                "a Private group with add option \(group.addOpt); users join it only by invitation")
+        }
         checkGroupTexts(
             notification: group.notification, introduction: group.introduction, faceURL: group.faceURL,
             notificationField: "notification", introductionField: "introduction", faceURLField: "faceUrl")
@@ -98,8 +103,8 @@ extension ValidationRun {
         checkGroupCustomInfo(group.customInfo)
     }
 
-    /// G1–G6, G14 (with the reserved prefix), G15, G16, F8: the parameters
-    /// of a group creation.
+    /// G1–G6, G14 (with the reserved prefix), G15, G16, G20, G21, F8: the
+    /// parameters of a group creation.
     private mutating func visit(createGroup info: CreateGroupInfo) {
         checkGroupID(info.group, at: "group")
         if let prefix = limits.reservedGroupIDPrefix, !prefix.isEmpty, info.group.utf8.starts(with: prefix.utf8) {
@@ -111,6 +116,11 @@ extension ValidationRun {
             info.groupName.utf8.count, against: limits.maxGroupNameBytes, .groupNameBytes, at: "groupName",
             what: "the group name")
         checkGroupType(info.groupType, at: "groupType")
+        if info.groupType == Self.privateGroup && info.setAddOpt {
+            report(
+                .privateGroupAddOpt, at: "setAddOpt",
+                "a Private group created with setAddOpt; users join it only by invitation")
+        }
         checkEnum(info.addOpt.isKnown, info.addOpt.rawValue, at: "addOpt", what: "add option")
         let typeLimit = info.groupType.isEmpty ? nil : limits.maxGroupMembers[info.groupType]
         checkCount(
@@ -120,6 +130,14 @@ extension ValidationRun {
             notification: info.notification, introduction: info.introduction, faceURL: info.faceURL,
             notificationField: "notification", introductionField: "introduction", faceURLField: "faceUrl")
         checkGroupCustomInfo(info.customInfo)
+        if info.groupType == Self.avChatRoom && !info.membersInfo.isEmpty {
+            report(
+                .avChatRoomMemberAddition, at: "membersInfo", actual: Int64(info.membersInfo.count),
+                "an AVChatRoom group created with \(info.membersInfo.count) members; it does not add members")
+        }
+        checkCount(
+            info.membersInfo.count, against: typeLimit, .groupMembers, at: "membersInfo",
+            what: "the initial members", unit: "members")
         push("membersInfo")
         for (index, member) in info.membersInfo.enumerated() {
             push(index: index)
@@ -131,11 +149,21 @@ extension ValidationRun {
         pop()
     }
 
-    /// G14, F8: one application to join or invitation.
+    /// G14, G22, F8: one application to join or invitation.
     private mutating func visit(groupPendency item: GroupPendencyItem) {
         checkGroupID(item.groupID, at: "groupId")
         checkUserID(item.fromUser, at: "fromUser")
         checkUserID(item.toUser, at: "toUser")
+        switch item.getType {
+        case .join where !item.toUser.isEmpty && item.toUser != "0":
+            report(
+                .groupPendencyToUserType, at: "toUser",
+                "an application to join names a handler; its toUser is empty or 0")
+        case .invite where item.toUser.isEmpty:
+            report(.groupPendencyToUserMissing, at: "toUser", "an invitation that names no invitee")
+        default:
+            break
+        }
         checkEnum(item.getType.isKnown, item.getType.rawValue, at: "getType", what: "pendency type")
         checkEnum(item.handleStatus.isKnown, item.handleStatus.rawValue, at: "handleStatus", what: "handle status")
         checkEnum(item.handleResult.isKnown, item.handleResult.rawValue, at: "handleResult", what: "handle result")
@@ -143,7 +171,7 @@ extension ValidationRun {
     }
 
     /// G1: a group type from the documented list; empty is unset.
-    private mutating func checkGroupType(_ type: String, at field: StaticString) {
+    mutating func checkGroupType(_ type: String, at field: StaticString) {
         guard !type.isEmpty, let types = limits.groupTypes, !types.contains(type) else { return }
         report(.unknownGroupType, at: field, "group type \"\(type)\" is not a documented one")
     }

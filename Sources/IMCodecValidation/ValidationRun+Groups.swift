@@ -186,7 +186,7 @@ extension ValidationRun {
         }
     }
 
-    /// G11–G14, G20: a group system elem at the current position.
+    /// G11–G14, G20, G21: a group system elem at the current position.
     ///
     /// - Parameters:
     ///   - system: The elem.
@@ -204,6 +204,16 @@ extension ValidationRun {
                 report(
                     .avChatRoomMemberAddition, at: "type",
                     "a \(system.type) notice in an AVChatRoom group, which does not add members")
+            default:
+                break
+            }
+        }
+        if groupType == Self.privateGroup {
+            switch system.type {
+            case .addGroupRequest, .addGroupAccept, .addGroupRefuse:
+                report(
+                    .privateGroupJoinRequest, at: "type",
+                    "a \(system.type) notice in a Private group, which users join only by invitation")
             default:
                 break
             }
@@ -231,6 +241,9 @@ extension ValidationRun {
     /// The group type whose operations G20 restricts (the live-streaming
     /// group).
     static let avChatRoom = "AVChatRoom"
+
+    /// The group type users join only by invitation (G21).
+    static let privateGroup = "Private"
 
     /// G7, G16, F8: a group member's info at the current position.
     mutating func visit(member: GroupMemberInfo) {

@@ -27,6 +27,8 @@ struct ValidationRun {
         case modificationMessage
         /// `groupProfiles.groups[i].lastMsg` of an event.
         case groupLastMessage(Int)
+        /// `conversations.conversations[i].lastMessage` of an event.
+        case conversationLastMessage(Int)
         /// `elems[elem].merger.messages[message]` of the message above.
         case mergerMessage(elem: Int, message: Int)
     }
@@ -134,6 +136,11 @@ struct ValidationRun {
                 path.append(.field("groups"))
                 path.append(.index(group))
                 path.append(.field("lastMsg"))
+            case .conversationLastMessage(let conversation):
+                path.append(.field("conversations"))
+                path.append(.field("conversations"))
+                path.append(.index(conversation))
+                path.append(.field("lastMessage"))
             case .mergerMessage(let elem, let message):
                 path.append(.field("elems"))
                 path.append(.index(elem))

@@ -45,6 +45,24 @@ public enum Validator {
         return run.findings
     }
 
+    /// Validates the message at `index` of a batch, batch rules included;
+    /// paths start with `messages[index]`. The findings of a batch are
+    /// those of its messages in order, so a reader that does not hold the
+    /// whole batch gets the same findings message by message.
+    ///
+    /// - Parameters:
+    ///   - message: The message.
+    ///   - index: Its index in the batch.
+    ///   - limits: The limits to check against.
+    /// - Returns: Every finding of the message as a member of a batch.
+    package static func validate(_ message: Message, inBatchAt index: Int, limits: ValidationLimits)
+        -> [ValidationFinding]
+    {
+        var run = ValidationRun(limits: limits)
+        run.validate(batchMessage: message, at: index)
+        return run.findings
+    }
+
     /// Validates an event: read receipts, recall, modification (whose message
     /// is validated as a message, at `modification.message`), connection and
     /// user status.

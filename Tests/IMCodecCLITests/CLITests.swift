@@ -1,6 +1,7 @@
 import Foundation
 import IMCodec
 import IMCodecTestSupport
+import IMCodecValidation
 import Testing
 
 /// The `imcodec` executable, run as a user runs it: arguments, standard
@@ -215,6 +216,35 @@ import Testing
         let result = try ChildProcess.run(executable: Self.binary, arguments: arguments)
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("Examples:"))
+    }
+
+    /// The warning policy is in the help: every warning code of the one list,
+    /// and --strict as the way to fail on them.
+    @Test func validateHelpNamesEveryWarningCodeAndStrict() throws {
+        let result = try ChildProcess.run(executable: Self.binary, arguments: ["validate", "--help"])
+        #expect(result.status == 0)
+        let help = result.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let warnings = FindingCode.validatorCodes.filter { $0.severity == .warning }
+        #expect(warnings.count >= 5)
+        for code in warnings {
+            #expect(help.contains(code.rawValue), "validate --help does not name the warning \(code)")
+        }
+        for code in FindingCode.validatorCodes where code.severity == .error {
+            #expect(!help.contains(code.rawValue + ","), "validate --help lists the error \(code) as a warning")
+        }
+        #expect(help.contains("--strict fails on them too"))
+    }
+
+    /// Warnings alone exit 0; with --strict they exit 1; an error exits 1 either way.
+    @Test func strictFailsOnWarningsOnly() throws {
+        let warning = #"{"msgId":"m","receiver":"bob","priority":9,"elems":[{"text":{"text":"hi"}}]}"#
+        let error = #"{"msgId":"m","elems":[{"text":{"text":"hi"}}]}"#
+        let warned = try imcodec("validate", "-", text: warning)
+        #expect(warned.status == 0, "\(warned.standardOutput)")
+        #expect(warned.standardOutput.contains("enum.unknown-value"))
+        #expect(try imcodec("validate", "--strict", "-", text: warning).status == 1)
+        #expect(try imcodec("validate", "-", text: error).status == 1)
+        #expect(try imcodec("validate", "--strict", "-", text: error).status == 1)
     }
 
     @Test func decodingABombPeaksUnder64MiB() throws {

@@ -13,6 +13,7 @@ import Testing
         ("FuzzFrame", FuzzChecks.frame),
         ("FuzzStream", FuzzChecks.stream),
         ("FuzzREST", FuzzChecks.rest),
+        ("FuzzValidate", FuzzChecks.validation),
         ("FuzzReference", referenceCheck),
     ]
 
@@ -51,6 +52,16 @@ import Testing
         #expect(FuzzChecks.rest(Array(#"[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hi"}}]"#.utf8)) == nil)
         #expect(FuzzChecks.rest(Array(#"[{"MsgType":"TIMTextElem"}]"#.utf8)) == nil)
         let payload = message.serializedBytes()
+        let batch = MessageBatch(messages: [message, message])
+        let event = Event(kind: .createGroup(CreateGroupInfo(groupType: "Private", setAddOpt: true)))
+        #expect(FuzzChecks.validation([1] + payload) == nil)
+        #expect(FuzzChecks.validation([5] + Array(message.jsonString().utf8)) == nil)
+        #expect(FuzzChecks.validation([2] + batch.serializedBytes()) == nil)
+        #expect(FuzzChecks.validation([6] + Array(batch.jsonString().utf8)) == nil)
+        #expect(FuzzChecks.validation([3] + event.serializedBytes()) == nil)
+        #expect(FuzzChecks.validation([7] + Array(event.jsonString().utf8)) == nil)
+        #expect(FuzzChecks.validation([3, 0x0A, 0x05]) == nil)
+        #expect(FuzzChecks.validation([]) == nil)
         #expect(Self.referenceCheck([0, 0] + payload) == nil)
         #expect(Self.referenceCheck([1] + frame) == nil)
         #expect(Self.referenceCheck([2, 0, 1, 0, 0x16] + payload) == nil)

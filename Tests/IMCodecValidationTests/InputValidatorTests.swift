@@ -74,6 +74,25 @@ import Testing
         #expect(asMessage.failure?.path.description == "friendRequest")
     }
 
+    @Test func aJSONBatchReadMessageByMessageKeepsTheBatchRules() {
+        // M21 (docs/spec/validation.md): a batch holds no AVChatRoom and no
+        // online-only message; the findings come after each message's own.
+        let avChatRoom =
+            #"{"msgId":"m3","sender":"alice","groupId":"@TGS#2C5SZEAEF","groupType":"AVChatRoom","#
+            + #""elems":[{"text":{"text":"hi"}}]}"#
+        let onlineOnly =
+            #"{"msgId":"m4","sender":"alice","receiver":"bob","onlineUserOnly":true,"#
+            + #""elems":[{"text":{"text":"hi"}}]}"#
+        let batch = #"{"messages":[\#(Self.valid),\#(avChatRoom),\#(onlineOnly),\#(Self.untargeted)]}"#
+        let report = InputValidator.validate(Array(batch.utf8), format: .jsonOrFrames(kind: .batch))
+        #expect(report.failure == nil)
+        #expect(
+            Self.summary(report) == [
+                "rule.batch.avchatroom messages[1].groupType", "rule.batch.online-only messages[2].onlineUserOnly",
+                "rule.message.target-missing messages[3]", "rule.message.elems-missing messages[3].elems",
+            ])
+    }
+
     @Test func refusesAJSONDocumentOverTheDocumentLimit() {
         var limits = DecodingLimits.default
         limits.maxDocumentBytes = Self.valid.utf8.count - 1

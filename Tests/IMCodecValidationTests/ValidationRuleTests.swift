@@ -397,6 +397,85 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
                     [Elem(kind: .groupSystem(GroupSystemElem(type: .addGroupAccept)))], groupType: "AVChatRoom")
             ),
             expected: []),
+        RuleCase(
+            name: "AVChatRoom created with members",
+            payload: .event(
+                Event(
+                    kind: .createGroup(
+                        CreateGroupInfo(
+                            groupType: "AVChatRoom", membersInfo: [CreateGroupMemberInfo(member: "bob"), .init()])))),
+            expected: [F.error(.avChatRoomMemberAddition, "createGroup.membersInfo", actual: 2)]),
+        RuleCase(
+            name: "AVChatRoom created without members",
+            payload: .event(Event(kind: .createGroup(CreateGroupInfo(groupType: "AVChatRoom")))), expected: []),
+        // G21
+        RuleCase(
+            name: "Private group created with setAddOpt",
+            payload: .event(
+                Event(kind: .createGroup(CreateGroupInfo(groupType: "Private", setAddOpt: true, addOpt: .forbid)))),
+            expected: [F.error(.privateGroupAddOpt, "createGroup.setAddOpt")]),
+        RuleCase(
+            name: "Public group created with setAddOpt",
+            payload: .event(
+                Event(kind: .createGroup(CreateGroupInfo(groupType: "Public", setAddOpt: true, addOpt: .any)))),
+            expected: []),
+        RuleCase(
+            name: "Private group profile with add option any",
+            payload: .event(
+                Event(kind: .groupProfiles(GroupInfoList(groups: [GroupInfo(groupType: "Private", addOpt: .any)])))),
+            expected: [F.error(.privateGroupAddOpt, "groupProfiles.groups[0].addOpt")]),
+        RuleCase(
+            name: "Private group profile with add option forbid",
+            payload: .event(
+                Event(kind: .groupProfiles(GroupInfoList(groups: [GroupInfo(groupType: "Private", addOpt: .forbid)])))),
+            expected: []),
+        RuleCase(
+            name: "join request in a Private group",
+            payload: .message(
+                F.groupMessage(
+                    [Elem(kind: .groupSystem(GroupSystemElem(type: .addGroupRequest)))], groupType: "Private")),
+            expected: [F.error(.privateGroupJoinRequest, "elems[0].groupSystem.type")]),
+        RuleCase(
+            name: "invitation notice in a Private group",
+            payload: .message(
+                F.groupMessage([Elem(kind: .groupSystem(GroupSystemElem(type: .invitedToGroup)))], groupType: "Private")
+            ),
+            expected: []),
+        // G22
+        RuleCase(
+            name: "application to join naming a handler",
+            payload: .event(
+                Event(
+                    kind: .groupPendency(
+                        GroupPendencyPage(items: [GroupPendencyItem(toUser: "bob", getType: .join)])))),
+            expected: [F.error(.groupPendencyToUserType, "groupPendency.items[0].toUser")]),
+        RuleCase(
+            name: "application to join with handler 0",
+            payload: .event(
+                Event(kind: .groupPendency(GroupPendencyPage(items: [GroupPendencyItem(toUser: "0", getType: .join)])))),
+            expected: []),
+        RuleCase(
+            name: "invitation without an invitee",
+            payload: .event(
+                Event(kind: .groupPendency(GroupPendencyPage(items: [GroupPendencyItem(getType: .invite)])))),
+            expected: [F.error(.groupPendencyToUserMissing, "groupPendency.items[0].toUser")]),
+        // M21
+        RuleCase(
+            name: "online-only message in a batch",
+            payload: .batch(
+                MessageBatch(messages: [
+                    F.directMessage([F.text()]),
+                    Message(sender: "a", receiver: "b", onlineUserOnly: true, elems: [F.text()]),
+                ])),
+            expected: [F.error(.batchOnlineOnly, "messages[1].onlineUserOnly")]),
+        RuleCase(
+            name: "AVChatRoom message in a batch",
+            payload: .batch(MessageBatch(messages: [F.groupMessage([F.text()], groupType: "AVChatRoom")])),
+            expected: [F.error(.batchAVChatRoom, "messages[0].groupType")]),
+        RuleCase(
+            name: "online-only message alone",
+            payload: .message(Message(sender: "a", receiver: "b", onlineUserOnly: true, elems: [F.text()])),
+            expected: []),
         // G10
         RuleCase(
             name: "name change without a name",

@@ -623,6 +623,81 @@ const GroupAtType$numbers = Object.freeze({ GROUP_AT_TYPE_UNSPECIFIED: 0, GROUP_
 const GroupAtType$names = Object.freeze({ "0": "GROUP_AT_TYPE_UNSPECIFIED", "1": "GROUP_AT_TYPE_AT_ME", "2": "GROUP_AT_TYPE_AT_ALL", "3": "GROUP_AT_TYPE_AT_ALL_AT_ME" });
 
 /**
+ * V2TIMConversationType (the messaging guide's conversations; numbers from
+ * the SDK headers): a one-to-one or a group conversation.
+ *
+ * Numbers by name. Values are plain numbers, and a value the schema does not
+ * name is kept (proto3 enums are open).
+ * @readonly
+ * @enum {number}
+ */
+export const ConversationType = Object.freeze({
+    /**
+     * `CONVERSATION_TYPE_UNSPECIFIED` (0).
+     */
+    UNSPECIFIED: 0,
+    /**
+     * `CONVERSATION_TYPE_C2C` (1).
+     */
+    C2C: 1,
+    /**
+     * `CONVERSATION_TYPE_GROUP` (2).
+     */
+    GROUP: 2,
+});
+const ConversationType$numbers = Object.freeze({ CONVERSATION_TYPE_UNSPECIFIED: 0, CONVERSATION_TYPE_C2C: 1, CONVERSATION_TYPE_GROUP: 2 });
+const ConversationType$names = Object.freeze({ "0": "CONVERSATION_TYPE_UNSPECIFIED", "1": "CONVERSATION_TYPE_C2C", "2": "CONVERSATION_TYPE_GROUP" });
+
+/**
+ * V2TIMReceiveMessageOpt (the messaging guide, Mute Notifications): how the
+ * logged-in user receives a conversation's messages.
+ *
+ * Numbers by name. Values are plain numbers, and a value the schema does not
+ * name is kept (proto3 enums are open).
+ * @readonly
+ * @enum {number}
+ */
+export const ReceiveMessageOpt = Object.freeze({
+    /**
+     * `RECEIVE_MESSAGE_OPT_RECEIVE` (0): V2TIM_RECEIVE_MESSAGE: received online, pushed offline.
+     */
+    RECEIVE: 0,
+    /**
+     * `RECEIVE_MESSAGE_OPT_NOT_RECEIVE` (1): V2TIM_NOT_RECEIVE_MESSAGE: not received, online or offline.
+     */
+    NOT_RECEIVE: 1,
+    /**
+     * `RECEIVE_MESSAGE_OPT_NOT_NOTIFY` (2): V2TIM_RECEIVE_NOT_NOTIFY_MESSAGE: received online, not pushed offline.
+     */
+    NOT_NOTIFY: 2,
+});
+const ReceiveMessageOpt$numbers = Object.freeze({ RECEIVE_MESSAGE_OPT_RECEIVE: 0, RECEIVE_MESSAGE_OPT_NOT_RECEIVE: 1, RECEIVE_MESSAGE_OPT_NOT_NOTIFY: 2 });
+const ReceiveMessageOpt$names = Object.freeze({ "0": "RECEIVE_MESSAGE_OPT_RECEIVE", "1": "RECEIVE_MESSAGE_OPT_NOT_RECEIVE", "2": "RECEIVE_MESSAGE_OPT_NOT_NOTIFY" });
+
+/**
+ * V2TIMGroupMessageReadMembersFilter (the messaging guide,
+ * getGroupMessageReadMemberList; numbers from the SDK headers): whether a
+ * page lists the members who have read a message or those who have not.
+ *
+ * Numbers by name. Values are plain numbers, and a value the schema does not
+ * name is kept (proto3 enums are open).
+ * @readonly
+ * @enum {number}
+ */
+export const ReadMembersFilter = Object.freeze({
+    /**
+     * `READ_MEMBERS_FILTER_READ` (0).
+     */
+    READ: 0,
+    /**
+     * `READ_MEMBERS_FILTER_UNREAD` (1).
+     */
+    UNREAD: 1,
+});
+const ReadMembersFilter$numbers = Object.freeze({ READ_MEMBERS_FILTER_READ: 0, READ_MEMBERS_FILTER_UNREAD: 1 });
+const ReadMembersFilter$names = Object.freeze({ "0": "READ_MEMBERS_FILTER_READ", "1": "READ_MEMBERS_FILTER_UNREAD" });
+
+/**
  * The user status listener's callbacks (the SDK manager guide: onForceOffline,
  * onReConnFailed, onUserSigExpired).
  *
@@ -760,6 +835,33 @@ export const PendencyType = Object.freeze({
 });
 const PendencyType$numbers = Object.freeze({ PENDENCY_TYPE_UNSPECIFIED: 0, PENDENCY_TYPE_COME_IN: 1, PENDENCY_TYPE_SEND_OUT: 2, PENDENCY_TYPE_BOTH: 3 });
 const PendencyType$names = Object.freeze({ "0": "PENDENCY_TYPE_UNSPECIFIED", "1": "PENDENCY_TYPE_COME_IN", "2": "PENDENCY_TYPE_SEND_OUT", "3": "PENDENCY_TYPE_BOTH" });
+
+/**
+ * TIMDelFriendType: whether a deletion ends the friendship one way or both
+ * ways (the relationship chain guide names TIM_FRIEND_DEL_BOTH; numbers from
+ * the SDK headers).
+ *
+ * Numbers by name. Values are plain numbers, and a value the schema does not
+ * name is kept (proto3 enums are open).
+ * @readonly
+ * @enum {number}
+ */
+export const FriendDeleteType = Object.freeze({
+    /**
+     * `FRIEND_DELETE_TYPE_UNSPECIFIED` (0).
+     */
+    UNSPECIFIED: 0,
+    /**
+     * `FRIEND_DELETE_TYPE_SINGLE` (1).
+     */
+    SINGLE: 1,
+    /**
+     * `FRIEND_DELETE_TYPE_BOTH` (2).
+     */
+    BOTH: 2,
+});
+const FriendDeleteType$numbers = Object.freeze({ FRIEND_DELETE_TYPE_UNSPECIFIED: 0, FRIEND_DELETE_TYPE_SINGLE: 1, FRIEND_DELETE_TYPE_BOTH: 2 });
+const FriendDeleteType$names = Object.freeze({ "0": "FRIEND_DELETE_TYPE_UNSPECIFIED", "1": "FRIEND_DELETE_TYPE_SINGLE", "2": "FRIEND_DELETE_TYPE_BOTH" });
 
 /**
  * TIMGroupAddOpt: how users join a group (the group guide names the option;
@@ -7365,7 +7467,7 @@ export const UserStatusEvent = messageType({
 });
 
 function create_GroupMessageReadMembers() {
-    return { msgId: "", members: [], nextSeq: 0n, isFinished: false };
+    return { msgId: "", members: [], nextSeq: 0n, isFinished: false, filter: 0 };
 }
 function encode_GroupMessageReadMembers(w, m) {
     let v;
@@ -7392,6 +7494,11 @@ function encode_GroupMessageReadMembers(w, m) {
     if (v) {
         w.byte(32);
         w.byte(v ? 1 : 0);
+    }
+    v = m.filter;
+    if (v) {
+        w.byte(40);
+        w.int32(v);
     }
     w.unknown(m.$unknown);
 }
@@ -7431,6 +7538,11 @@ function merge_GroupMessageReadMembers(r, m, c) {
                     m.isFinished = r.bool();
                     break;
                 }
+                case 40: {
+                    f = "filter";
+                    m.filter = r.int32();
+                    break;
+                }
                 default:
                     r.skip(tag, start, m, c);
             }
@@ -7450,11 +7562,13 @@ function toJSON_GroupMessageReadMembers(m) {
     if (v) o.nextSeq = String(v);
     v = m.isFinished;
     if (v) o.isFinished = v;
+    v = m.filter;
+    if (v) o.filter = ReadMembersFilter$names[v] ?? v;
     return o;
 }
 function fromJSON_GroupMessageReadMembers(j, c) {
     const m = create_GroupMessageReadMembers();
-    const seen = new Uint8Array(4);
+    const seen = new Uint8Array(5);
     for (const [key, value] of J.members(j)) {
         let f;
         try {
@@ -7496,6 +7610,13 @@ function fromJSON_GroupMessageReadMembers(j, c) {
                     m.isFinished = J.bool(value);
                     break;
                 }
+                case "filter": {
+                    markSeen(seen, 4, key);
+                    if (value === null) continue;
+                    f = "filter";
+                    m.filter = J.enumValue(value, ReadMembersFilter$numbers, "ReadMembersFilter");
+                    break;
+                }
                 default:
                     throw unknownField(key, "GroupMessageReadMembers");
             }
@@ -7516,6 +7637,7 @@ function fromJSON_GroupMessageReadMembers(j, c) {
  * @property {Array<GroupMemberInfo>} members `members` (field 2, repeated GroupMemberInfo).
  * @property {bigint} nextSeq Cursor for the next page (nextSeq). `next_seq` (field 3, uint64).
  * @property {boolean} isFinished Whether every reader has been delivered (isFinished). `is_finished` (field 4, bool).
+ * @property {number} filter Whether the page lists readers or members who have not read (the filter  of getGroupMessageReadMemberList). `filter` (field 5, ReadMembersFilter), a number of {@link ReadMembersFilter}.
  * @property {Uint8Array} [$unknown] Fields the schema does not know, kept as their bytes.
  */
 export const GroupMessageReadMembers = messageType({
@@ -7525,6 +7647,498 @@ export const GroupMessageReadMembers = messageType({
     merge: merge_GroupMessageReadMembers,
     toJSON: toJSON_GroupMessageReadMembers,
     fromJSON: fromJSON_GroupMessageReadMembers,
+});
+
+function create_GroupAtInfo() {
+    return { seq: 0n, atType: 0 };
+}
+function encode_GroupAtInfo(w, m) {
+    let v;
+    v = m.seq;
+    if (v) {
+        w.byte(8);
+        w.uint64(BigInt(v));
+    }
+    v = m.atType;
+    if (v) {
+        w.byte(16);
+        w.int32(v);
+    }
+    w.unknown(m.$unknown);
+}
+function merge_GroupAtInfo(r, m, c) {
+    let f;
+    let i;
+    try {
+        while (r.pos < r.end) {
+            f = undefined;
+            i = undefined;
+            const start = r.pos;
+            const tag = r.tag();
+            switch (tag) {
+                case 8: {
+                    f = "seq";
+                    m.seq = r.uint64();
+                    break;
+                }
+                case 16: {
+                    f = "atType";
+                    m.atType = r.int32();
+                    break;
+                }
+                default:
+                    r.skip(tag, start, m, c);
+            }
+        }
+    } catch (e) {
+        throw f === undefined ? e : at(e, f, i);
+    }
+}
+function toJSON_GroupAtInfo(m) {
+    const o = {};
+    let v;
+    v = m.seq;
+    if (v) o.seq = String(v);
+    v = m.atType;
+    if (v) o.atType = GroupAtType$names[v] ?? v;
+    return o;
+}
+function fromJSON_GroupAtInfo(j, c) {
+    const m = create_GroupAtInfo();
+    const seen = new Uint8Array(2);
+    for (const [key, value] of J.members(j)) {
+        let f;
+        try {
+            switch (key) {
+                case "seq": {
+                    markSeen(seen, 0, key);
+                    if (value === null) continue;
+                    f = "seq";
+                    m.seq = J.uint64(value);
+                    break;
+                }
+                case "atType": case "at_type": {
+                    markSeen(seen, 1, key);
+                    if (value === null) continue;
+                    f = "atType";
+                    m.atType = J.enumValue(value, GroupAtType$numbers, "GroupAtType");
+                    break;
+                }
+                default:
+                    throw unknownField(key, "GroupAtInfo");
+            }
+        } catch (e) {
+            throw f === undefined ? e : at(e, f);
+        }
+    }
+    return m;
+}
+/**
+ * One @ entry of a conversation (V2TIMGroupAtInfo, the messaging guide):
+ * the sequence of the message that mentions the user, and how.
+ *
+ * A plain object; {@link GroupAtInfo} creates, encodes, decodes and converts it.
+ * @typedef {object} GroupAtInfo
+ * @property {bigint} seq `seq` (field 1, uint64).
+ * @property {number} atType `at_type` (field 2, GroupAtType), a number of {@link GroupAtType}.
+ * @property {Uint8Array} [$unknown] Fields the schema does not know, kept as their bytes.
+ */
+export const GroupAtInfo = messageType({
+    name: "imcodec.v1.GroupAtInfo",
+    create: create_GroupAtInfo,
+    encode: encode_GroupAtInfo,
+    merge: merge_GroupAtInfo,
+    toJSON: toJSON_GroupAtInfo,
+    fromJSON: fromJSON_GroupAtInfo,
+});
+
+function create_Conversation() {
+    return { type: 0, conversationId: "", userId: "", groupId: "", groupType: "", showName: "", unreadCount: 0n, groupAtInfoList: [], recvOpt: 0 };
+}
+function encode_Conversation(w, m) {
+    let v;
+    v = m.type;
+    if (v) {
+        w.byte(8);
+        w.int32(v);
+    }
+    v = m.conversationId;
+    if (v) {
+        w.byte(18);
+        w.string(v);
+    }
+    v = m.userId;
+    if (v) {
+        w.byte(26);
+        w.string(v);
+    }
+    v = m.groupId;
+    if (v) {
+        w.byte(34);
+        w.string(v);
+    }
+    v = m.groupType;
+    if (v) {
+        w.byte(42);
+        w.string(v);
+    }
+    v = m.showName;
+    if (v) {
+        w.byte(50);
+        w.string(v);
+    }
+    v = m.unreadCount;
+    if (v) {
+        w.byte(56);
+        w.uint64(BigInt(v));
+    }
+    v = m.groupAtInfoList;
+    if (v !== undefined) {
+        for (const e of v) {
+            w.byte(66);
+            const k = w.begin();
+            encode_GroupAtInfo(w, e);
+            w.end(k);
+        }
+    }
+    v = m.lastMessage;
+    if (v !== undefined && v !== null) {
+        w.byte(74);
+        const k = w.begin();
+        encode_Message(w, v);
+        w.end(k);
+    }
+    v = m.recvOpt;
+    if (v) {
+        w.byte(80);
+        w.int32(v);
+    }
+    w.unknown(m.$unknown);
+}
+function merge_Conversation(r, m, c) {
+    let f;
+    let i;
+    try {
+        while (r.pos < r.end) {
+            f = undefined;
+            i = undefined;
+            const start = r.pos;
+            const tag = r.tag();
+            switch (tag) {
+                case 8: {
+                    f = "type";
+                    m.type = r.int32();
+                    break;
+                }
+                case 18: {
+                    f = "conversationId";
+                    m.conversationId = r.string();
+                    break;
+                }
+                case 26: {
+                    f = "userId";
+                    m.userId = r.string();
+                    break;
+                }
+                case 34: {
+                    f = "groupId";
+                    m.groupId = r.string();
+                    break;
+                }
+                case 42: {
+                    f = "groupType";
+                    m.groupType = r.string();
+                    break;
+                }
+                case 50: {
+                    f = "showName";
+                    m.showName = r.string();
+                    break;
+                }
+                case 56: {
+                    f = "unreadCount";
+                    m.unreadCount = r.uint64();
+                    break;
+                }
+                case 66: {
+                    f = "groupAtInfoList";
+                    i = m.groupAtInfoList.length;
+                    if (i >= c.limits.maxRepeated) throw atLimit("limit.repeated", i, c.limits.maxRepeated);
+                    const o = r.enter();
+                    const v = create_GroupAtInfo();
+                    m.groupAtInfoList.push(v);
+                    merge_GroupAtInfo(r, v, c);
+                    r.leave(o);
+                    break;
+                }
+                case 74: {
+                    f = "lastMessage";
+                    const o = r.enter();
+                    const v = m.lastMessage ?? (m.lastMessage = create_Message());
+                    merge_Message(r, v, c);
+                    r.leave(o);
+                    break;
+                }
+                case 80: {
+                    f = "recvOpt";
+                    m.recvOpt = r.int32();
+                    break;
+                }
+                default:
+                    r.skip(tag, start, m, c);
+            }
+        }
+    } catch (e) {
+        throw f === undefined ? e : at(e, f, i);
+    }
+}
+function toJSON_Conversation(m) {
+    const o = {};
+    let v;
+    v = m.type;
+    if (v) o.type = ConversationType$names[v] ?? v;
+    v = m.conversationId;
+    if (v) o.conversationId = v;
+    v = m.userId;
+    if (v) o.userId = v;
+    v = m.groupId;
+    if (v) o.groupId = v;
+    v = m.groupType;
+    if (v) o.groupType = v;
+    v = m.showName;
+    if (v) o.showName = v;
+    v = m.unreadCount;
+    if (v) o.unreadCount = String(v);
+    v = m.groupAtInfoList;
+    if (v !== undefined && v.length > 0) o.groupAtInfoList = v.map((e) => toJSON_GroupAtInfo(e));
+    v = m.lastMessage;
+    if (v !== undefined && v !== null) o.lastMessage = toJSON_Message(v);
+    v = m.recvOpt;
+    if (v) o.recvOpt = ReceiveMessageOpt$names[v] ?? v;
+    return o;
+}
+function fromJSON_Conversation(j, c) {
+    const m = create_Conversation();
+    const seen = new Uint8Array(10);
+    for (const [key, value] of J.members(j)) {
+        let f;
+        try {
+            switch (key) {
+                case "type": {
+                    markSeen(seen, 0, key);
+                    if (value === null) continue;
+                    f = "type";
+                    m.type = J.enumValue(value, ConversationType$numbers, "ConversationType");
+                    break;
+                }
+                case "conversationId": case "conversation_id": {
+                    markSeen(seen, 1, key);
+                    if (value === null) continue;
+                    f = "conversationId";
+                    m.conversationId = J.string(value);
+                    break;
+                }
+                case "userId": case "user_id": {
+                    markSeen(seen, 2, key);
+                    if (value === null) continue;
+                    f = "userId";
+                    m.userId = J.string(value);
+                    break;
+                }
+                case "groupId": case "group_id": {
+                    markSeen(seen, 3, key);
+                    if (value === null) continue;
+                    f = "groupId";
+                    m.groupId = J.string(value);
+                    break;
+                }
+                case "groupType": case "group_type": {
+                    markSeen(seen, 4, key);
+                    if (value === null) continue;
+                    f = "groupType";
+                    m.groupType = J.string(value);
+                    break;
+                }
+                case "showName": case "show_name": {
+                    markSeen(seen, 5, key);
+                    if (value === null) continue;
+                    f = "showName";
+                    m.showName = J.string(value);
+                    break;
+                }
+                case "unreadCount": case "unread_count": {
+                    markSeen(seen, 6, key);
+                    if (value === null) continue;
+                    f = "unreadCount";
+                    m.unreadCount = J.uint64(value);
+                    break;
+                }
+                case "groupAtInfoList": case "group_at_info_list": {
+                    markSeen(seen, 7, key);
+                    if (value === null) continue;
+                    f = "groupAtInfoList";
+                    const a = J.array(value);
+                    f = undefined;
+                    if (a.length > c.limits.maxRepeated) throw overLimit("limit.repeated", "groupAtInfoList", c.limits.maxRepeated, c.limits.maxRepeated);
+                    for (let n = 0; n < a.length; n++) {
+                        try {
+                            m.groupAtInfoList.push(fromJSON_GroupAtInfo(a[n], c));
+                        } catch (e) {
+                            throw at(e, "groupAtInfoList", n);
+                        }
+                    }
+                    break;
+                }
+                case "lastMessage": case "last_message": {
+                    markSeen(seen, 8, key);
+                    if (value === null) continue;
+                    f = "lastMessage";
+                    m.lastMessage = fromJSON_Message(value, c);
+                    break;
+                }
+                case "recvOpt": case "recv_opt": {
+                    markSeen(seen, 9, key);
+                    if (value === null) continue;
+                    f = "recvOpt";
+                    m.recvOpt = J.enumValue(value, ReceiveMessageOpt$numbers, "ReceiveMessageOpt");
+                    break;
+                }
+                default:
+                    throw unknownField(key, "Conversation");
+            }
+        } catch (e) {
+            throw f === undefined ? e : at(e, f);
+        }
+    }
+    return m;
+}
+/**
+ * A conversation (V2TIMConversation, the messaging guide): a one-to-one
+ * conversation names its peer, a group conversation its group; its unread
+ * count, its @ entries, its last message and its receive option.
+ *
+ * A plain object; {@link Conversation} creates, encodes, decodes and converts it.
+ * @typedef {object} Conversation
+ * @property {number} type `type` (field 1, ConversationType), a number of {@link ConversationType}.
+ * @property {string} conversationId The SDK's conversation ID ("c2c_" or "group_" followed by the ID). `conversation_id` (field 2, string).
+ * @property {string} userId `user_id` (field 3, string).
+ * @property {string} groupId `group_id` (field 4, string).
+ * @property {string} groupType `group_type` (field 5, string).
+ * @property {string} showName `show_name` (field 6, string).
+ * @property {bigint} unreadCount Messages not read yet, without those excluded from the unread count. `unread_count` (field 7, uint64).
+ * @property {Array<GroupAtInfo>} groupAtInfoList The group @ messages that mention the logged-in user (groupAtInfolist). `group_at_info_list` (field 8, repeated GroupAtInfo).
+ * @property {Message} [lastMessage] The last message, without those excluded from the last message;  validated as a message. `last_message` (field 9, Message).
+ * @property {number} recvOpt `recv_opt` (field 10, ReceiveMessageOpt), a number of {@link ReceiveMessageOpt}.
+ * @property {Uint8Array} [$unknown] Fields the schema does not know, kept as their bytes.
+ */
+export const Conversation = messageType({
+    name: "imcodec.v1.Conversation",
+    create: create_Conversation,
+    encode: encode_Conversation,
+    merge: merge_Conversation,
+    toJSON: toJSON_Conversation,
+    fromJSON: fromJSON_Conversation,
+});
+
+function create_ConversationList() {
+    return { conversations: [] };
+}
+function encode_ConversationList(w, m) {
+    let v;
+    v = m.conversations;
+    if (v !== undefined) {
+        for (const e of v) {
+            w.byte(10);
+            const k = w.begin();
+            encode_Conversation(w, e);
+            w.end(k);
+        }
+    }
+    w.unknown(m.$unknown);
+}
+function merge_ConversationList(r, m, c) {
+    let f;
+    let i;
+    try {
+        while (r.pos < r.end) {
+            f = undefined;
+            i = undefined;
+            const start = r.pos;
+            const tag = r.tag();
+            switch (tag) {
+                case 10: {
+                    f = "conversations";
+                    i = m.conversations.length;
+                    if (i >= c.limits.maxRepeated) throw atLimit("limit.repeated", i, c.limits.maxRepeated);
+                    const o = r.enter();
+                    const v = create_Conversation();
+                    m.conversations.push(v);
+                    merge_Conversation(r, v, c);
+                    r.leave(o);
+                    break;
+                }
+                default:
+                    r.skip(tag, start, m, c);
+            }
+        }
+    } catch (e) {
+        throw f === undefined ? e : at(e, f, i);
+    }
+}
+function toJSON_ConversationList(m) {
+    const o = {};
+    let v;
+    v = m.conversations;
+    if (v !== undefined && v.length > 0) o.conversations = v.map((e) => toJSON_Conversation(e));
+    return o;
+}
+function fromJSON_ConversationList(j, c) {
+    const m = create_ConversationList();
+    const seen = new Uint8Array(1);
+    for (const [key, value] of J.members(j)) {
+        let f;
+        try {
+            switch (key) {
+                case "conversations": {
+                    markSeen(seen, 0, key);
+                    if (value === null) continue;
+                    f = "conversations";
+                    const a = J.array(value);
+                    f = undefined;
+                    if (a.length > c.limits.maxRepeated) throw overLimit("limit.repeated", "conversations", c.limits.maxRepeated, c.limits.maxRepeated);
+                    for (let n = 0; n < a.length; n++) {
+                        try {
+                            m.conversations.push(fromJSON_Conversation(a[n], c));
+                        } catch (e) {
+                            throw at(e, "conversations", n);
+                        }
+                    }
+                    break;
+                }
+                default:
+                    throw unknownField(key, "ConversationList");
+            }
+        } catch (e) {
+            throw f === undefined ? e : at(e, f);
+        }
+    }
+    return m;
+}
+/**
+ * Conversations (getConversationList, onConversationChanged).
+ *
+ * A plain object; {@link ConversationList} creates, encodes, decodes and converts it.
+ * @typedef {object} ConversationList
+ * @property {Array<Conversation>} conversations `conversations` (field 1, repeated Conversation).
+ * @property {Uint8Array} [$unknown] Fields the schema does not know, kept as their bytes.
+ */
+export const ConversationList = messageType({
+    name: "imcodec.v1.ConversationList",
+    create: create_ConversationList,
+    encode: encode_ConversationList,
+    merge: merge_ConversationList,
+    toJSON: toJSON_ConversationList,
+    fromJSON: fromJSON_ConversationList,
 });
 
 function create_Friend() {
@@ -9714,6 +10328,506 @@ export const FriendGroupList = messageType({
     fromJSON: fromJSON_FriendGroupList,
 });
 
+function create_FriendDelete() {
+    return { users: [], deleteType: 0 };
+}
+function encode_FriendDelete(w, m) {
+    let v;
+    v = m.users;
+    if (v !== undefined) {
+        for (const e of v) {
+            w.byte(10);
+            w.string(e);
+        }
+    }
+    v = m.deleteType;
+    if (v) {
+        w.byte(16);
+        w.int32(v);
+    }
+    w.unknown(m.$unknown);
+}
+function merge_FriendDelete(r, m, c) {
+    let f;
+    let i;
+    try {
+        while (r.pos < r.end) {
+            f = undefined;
+            i = undefined;
+            const start = r.pos;
+            const tag = r.tag();
+            switch (tag) {
+                case 10: {
+                    f = "users";
+                    i = m.users.length;
+                    if (i >= c.limits.maxRepeated) throw atLimit("limit.repeated", i, c.limits.maxRepeated);
+                    m.users.push(r.string());
+                    break;
+                }
+                case 16: {
+                    f = "deleteType";
+                    m.deleteType = r.int32();
+                    break;
+                }
+                default:
+                    r.skip(tag, start, m, c);
+            }
+        }
+    } catch (e) {
+        throw f === undefined ? e : at(e, f, i);
+    }
+}
+function toJSON_FriendDelete(m) {
+    const o = {};
+    let v;
+    v = m.users;
+    if (v !== undefined && v.length > 0) o.users = v.map((e) => e);
+    v = m.deleteType;
+    if (v) o.deleteType = FriendDeleteType$names[v] ?? v;
+    return o;
+}
+function fromJSON_FriendDelete(j, c) {
+    const m = create_FriendDelete();
+    const seen = new Uint8Array(2);
+    for (const [key, value] of J.members(j)) {
+        let f;
+        try {
+            switch (key) {
+                case "users": {
+                    markSeen(seen, 0, key);
+                    if (value === null) continue;
+                    f = "users";
+                    const a = J.array(value);
+                    f = undefined;
+                    if (a.length > c.limits.maxRepeated) throw overLimit("limit.repeated", "users", c.limits.maxRepeated, c.limits.maxRepeated);
+                    for (let n = 0; n < a.length; n++) {
+                        try {
+                            m.users.push(J.string(a[n]));
+                        } catch (e) {
+                            throw at(e, "users", n);
+                        }
+                    }
+                    break;
+                }
+                case "deleteType": case "delete_type": {
+                    markSeen(seen, 1, key);
+                    if (value === null) continue;
+                    f = "deleteType";
+                    m.deleteType = J.enumValue(value, FriendDeleteType$numbers, "FriendDeleteType");
+                    break;
+                }
+                default:
+                    throw unknownField(key, "FriendDelete");
+            }
+        } catch (e) {
+            throw f === undefined ? e : at(e, f);
+        }
+    }
+    return m;
+}
+/**
+ * The parameters of deleteFriends (the relationship chain guide): the friends
+ * to delete and whether one way or both.
+ *
+ * A plain object; {@link FriendDelete} creates, encodes, decodes and converts it.
+ * @typedef {object} FriendDelete
+ * @property {Array<string>} users `users` (field 1, repeated string).
+ * @property {number} deleteType `delete_type` (field 2, FriendDeleteType), a number of {@link FriendDeleteType}.
+ * @property {Uint8Array} [$unknown] Fields the schema does not know, kept as their bytes.
+ */
+export const FriendDelete = messageType({
+    name: "imcodec.v1.FriendDelete",
+    create: create_FriendDelete,
+    encode: encode_FriendDelete,
+    merge: merge_FriendDelete,
+    toJSON: toJSON_FriendDelete,
+    fromJSON: fromJSON_FriendDelete,
+});
+
+function create_FriendUserList() {
+    return { users: [] };
+}
+function encode_FriendUserList(w, m) {
+    let v;
+    v = m.users;
+    if (v !== undefined) {
+        for (const e of v) {
+            w.byte(10);
+            w.string(e);
+        }
+    }
+    w.unknown(m.$unknown);
+}
+function merge_FriendUserList(r, m, c) {
+    let f;
+    let i;
+    try {
+        while (r.pos < r.end) {
+            f = undefined;
+            i = undefined;
+            const start = r.pos;
+            const tag = r.tag();
+            switch (tag) {
+                case 10: {
+                    f = "users";
+                    i = m.users.length;
+                    if (i >= c.limits.maxRepeated) throw atLimit("limit.repeated", i, c.limits.maxRepeated);
+                    m.users.push(r.string());
+                    break;
+                }
+                default:
+                    r.skip(tag, start, m, c);
+            }
+        }
+    } catch (e) {
+        throw f === undefined ? e : at(e, f, i);
+    }
+}
+function toJSON_FriendUserList(m) {
+    const o = {};
+    let v;
+    v = m.users;
+    if (v !== undefined && v.length > 0) o.users = v.map((e) => e);
+    return o;
+}
+function fromJSON_FriendUserList(j, c) {
+    const m = create_FriendUserList();
+    const seen = new Uint8Array(1);
+    for (const [key, value] of J.members(j)) {
+        let f;
+        try {
+            switch (key) {
+                case "users": {
+                    markSeen(seen, 0, key);
+                    if (value === null) continue;
+                    f = "users";
+                    const a = J.array(value);
+                    f = undefined;
+                    if (a.length > c.limits.maxRepeated) throw overLimit("limit.repeated", "users", c.limits.maxRepeated, c.limits.maxRepeated);
+                    for (let n = 0; n < a.length; n++) {
+                        try {
+                            m.users.push(J.string(a[n]));
+                        } catch (e) {
+                            throw at(e, "users", n);
+                        }
+                    }
+                    break;
+                }
+                default:
+                    throw unknownField(key, "FriendUserList");
+            }
+        } catch (e) {
+            throw f === undefined ? e : at(e, f);
+        }
+    }
+    return m;
+}
+/**
+ * A list of users named by a relationship-chain notification of
+ * TIMFriendshipListener (the SDK manager guide registers the listener; the
+ * notifications from the SDK headers): friends added or deleted, add-friend
+ * requests deleted, users added to or removed from the blacklist.
+ *
+ * A plain object; {@link FriendUserList} creates, encodes, decodes and converts it.
+ * @typedef {object} FriendUserList
+ * @property {Array<string>} users `users` (field 1, repeated string).
+ * @property {Uint8Array} [$unknown] Fields the schema does not know, kept as their bytes.
+ */
+export const FriendUserList = messageType({
+    name: "imcodec.v1.FriendUserList",
+    create: create_FriendUserList,
+    encode: encode_FriendUserList,
+    merge: merge_FriendUserList,
+    toJSON: toJSON_FriendUserList,
+    fromJSON: fromJSON_FriendUserList,
+});
+
+function create_FriendProfileUpdate() {
+    return { friends: [] };
+}
+function encode_FriendProfileUpdate(w, m) {
+    let v;
+    v = m.friends;
+    if (v !== undefined) {
+        for (const e of v) {
+            w.byte(10);
+            const k = w.begin();
+            encode_Friend(w, e);
+            w.end(k);
+        }
+    }
+    w.unknown(m.$unknown);
+}
+function merge_FriendProfileUpdate(r, m, c) {
+    let f;
+    let i;
+    try {
+        while (r.pos < r.end) {
+            f = undefined;
+            i = undefined;
+            const start = r.pos;
+            const tag = r.tag();
+            switch (tag) {
+                case 10: {
+                    f = "friends";
+                    i = m.friends.length;
+                    if (i >= c.limits.maxRepeated) throw atLimit("limit.repeated", i, c.limits.maxRepeated);
+                    const o = r.enter();
+                    const v = create_Friend();
+                    m.friends.push(v);
+                    merge_Friend(r, v, c);
+                    r.leave(o);
+                    break;
+                }
+                default:
+                    r.skip(tag, start, m, c);
+            }
+        }
+    } catch (e) {
+        throw f === undefined ? e : at(e, f, i);
+    }
+}
+function toJSON_FriendProfileUpdate(m) {
+    const o = {};
+    let v;
+    v = m.friends;
+    if (v !== undefined && v.length > 0) o.friends = v.map((e) => toJSON_Friend(e));
+    return o;
+}
+function fromJSON_FriendProfileUpdate(j, c) {
+    const m = create_FriendProfileUpdate();
+    const seen = new Uint8Array(1);
+    for (const [key, value] of J.members(j)) {
+        let f;
+        try {
+            switch (key) {
+                case "friends": {
+                    markSeen(seen, 0, key);
+                    if (value === null) continue;
+                    f = "friends";
+                    const a = J.array(value);
+                    f = undefined;
+                    if (a.length > c.limits.maxRepeated) throw overLimit("limit.repeated", "friends", c.limits.maxRepeated, c.limits.maxRepeated);
+                    for (let n = 0; n < a.length; n++) {
+                        try {
+                            m.friends.push(fromJSON_Friend(a[n], c));
+                        } catch (e) {
+                            throw at(e, "friends", n);
+                        }
+                    }
+                    break;
+                }
+                default:
+                    throw unknownField(key, "FriendProfileUpdate");
+            }
+        } catch (e) {
+            throw f === undefined ? e : at(e, f);
+        }
+    }
+    return m;
+}
+/**
+ * Friend profiles changed (TIMFriendshipListener onFriendProfileUpdate): the
+ * changed friends' entries, as the friend list carries them.
+ *
+ * A plain object; {@link FriendProfileUpdate} creates, encodes, decodes and converts it.
+ * @typedef {object} FriendProfileUpdate
+ * @property {Array<Friend>} friends `friends` (field 1, repeated Friend).
+ * @property {Uint8Array} [$unknown] Fields the schema does not know, kept as their bytes.
+ */
+export const FriendProfileUpdate = messageType({
+    name: "imcodec.v1.FriendProfileUpdate",
+    create: create_FriendProfileUpdate,
+    encode: encode_FriendProfileUpdate,
+    merge: merge_FriendProfileUpdate,
+    toJSON: toJSON_FriendProfileUpdate,
+    fromJSON: fromJSON_FriendProfileUpdate,
+});
+
+function create_FriendPendencyAdded() {
+    return { items: [] };
+}
+function encode_FriendPendencyAdded(w, m) {
+    let v;
+    v = m.items;
+    if (v !== undefined) {
+        for (const e of v) {
+            w.byte(10);
+            const k = w.begin();
+            encode_FriendPendencyItem(w, e);
+            w.end(k);
+        }
+    }
+    w.unknown(m.$unknown);
+}
+function merge_FriendPendencyAdded(r, m, c) {
+    let f;
+    let i;
+    try {
+        while (r.pos < r.end) {
+            f = undefined;
+            i = undefined;
+            const start = r.pos;
+            const tag = r.tag();
+            switch (tag) {
+                case 10: {
+                    f = "items";
+                    i = m.items.length;
+                    if (i >= c.limits.maxRepeated) throw atLimit("limit.repeated", i, c.limits.maxRepeated);
+                    const o = r.enter();
+                    const v = create_FriendPendencyItem();
+                    m.items.push(v);
+                    merge_FriendPendencyItem(r, v, c);
+                    r.leave(o);
+                    break;
+                }
+                default:
+                    r.skip(tag, start, m, c);
+            }
+        }
+    } catch (e) {
+        throw f === undefined ? e : at(e, f, i);
+    }
+}
+function toJSON_FriendPendencyAdded(m) {
+    const o = {};
+    let v;
+    v = m.items;
+    if (v !== undefined && v.length > 0) o.items = v.map((e) => toJSON_FriendPendencyItem(e));
+    return o;
+}
+function fromJSON_FriendPendencyAdded(j, c) {
+    const m = create_FriendPendencyAdded();
+    const seen = new Uint8Array(1);
+    for (const [key, value] of J.members(j)) {
+        let f;
+        try {
+            switch (key) {
+                case "items": {
+                    markSeen(seen, 0, key);
+                    if (value === null) continue;
+                    f = "items";
+                    const a = J.array(value);
+                    f = undefined;
+                    if (a.length > c.limits.maxRepeated) throw overLimit("limit.repeated", "items", c.limits.maxRepeated, c.limits.maxRepeated);
+                    for (let n = 0; n < a.length; n++) {
+                        try {
+                            m.items.push(fromJSON_FriendPendencyItem(a[n], c));
+                        } catch (e) {
+                            throw at(e, "items", n);
+                        }
+                    }
+                    break;
+                }
+                default:
+                    throw unknownField(key, "FriendPendencyAdded");
+            }
+        } catch (e) {
+            throw f === undefined ? e : at(e, f);
+        }
+    }
+    return m;
+}
+/**
+ * Add-friend requests received (TIMFriendshipListener onAddFriendReqs).
+ *
+ * A plain object; {@link FriendPendencyAdded} creates, encodes, decodes and converts it.
+ * @typedef {object} FriendPendencyAdded
+ * @property {Array<FriendPendencyItem>} items `items` (field 1, repeated FriendPendencyItem).
+ * @property {Uint8Array} [$unknown] Fields the schema does not know, kept as their bytes.
+ */
+export const FriendPendencyAdded = messageType({
+    name: "imcodec.v1.FriendPendencyAdded",
+    create: create_FriendPendencyAdded,
+    encode: encode_FriendPendencyAdded,
+    merge: merge_FriendPendencyAdded,
+    toJSON: toJSON_FriendPendencyAdded,
+    fromJSON: fromJSON_FriendPendencyAdded,
+});
+
+function create_FriendPendencyRead() {
+    return { timestamp: 0n };
+}
+function encode_FriendPendencyRead(w, m) {
+    let v;
+    v = m.timestamp;
+    if (v) {
+        w.byte(8);
+        w.uint64(BigInt(v));
+    }
+    w.unknown(m.$unknown);
+}
+function merge_FriendPendencyRead(r, m, c) {
+    let f;
+    let i;
+    try {
+        while (r.pos < r.end) {
+            f = undefined;
+            i = undefined;
+            const start = r.pos;
+            const tag = r.tag();
+            switch (tag) {
+                case 8: {
+                    f = "timestamp";
+                    m.timestamp = r.uint64();
+                    break;
+                }
+                default:
+                    r.skip(tag, start, m, c);
+            }
+        }
+    } catch (e) {
+        throw f === undefined ? e : at(e, f, i);
+    }
+}
+function toJSON_FriendPendencyRead(m) {
+    const o = {};
+    let v;
+    v = m.timestamp;
+    if (v) o.timestamp = String(v);
+    return o;
+}
+function fromJSON_FriendPendencyRead(j, c) {
+    const m = create_FriendPendencyRead();
+    const seen = new Uint8Array(1);
+    for (const [key, value] of J.members(j)) {
+        let f;
+        try {
+            switch (key) {
+                case "timestamp": {
+                    markSeen(seen, 0, key);
+                    if (value === null) continue;
+                    f = "timestamp";
+                    m.timestamp = J.uint64(value);
+                    break;
+                }
+                default:
+                    throw unknownField(key, "FriendPendencyRead");
+            }
+        } catch (e) {
+            throw f === undefined ? e : at(e, f);
+        }
+    }
+    return m;
+}
+/**
+ * The pendency list was read up to a time (TIMFriendshipListener
+ * onPendencyReadReport, after pendencyReport).
+ *
+ * A plain object; {@link FriendPendencyRead} creates, encodes, decodes and converts it.
+ * @typedef {object} FriendPendencyRead
+ * @property {bigint} timestamp Seconds since the Unix epoch: requests added up to then are read. `timestamp` (field 1, uint64).
+ * @property {Uint8Array} [$unknown] Fields the schema does not know, kept as their bytes.
+ */
+export const FriendPendencyRead = messageType({
+    name: "imcodec.v1.FriendPendencyRead",
+    create: create_FriendPendencyRead,
+    encode: encode_FriendPendencyRead,
+    merge: merge_FriendPendencyRead,
+    toJSON: toJSON_FriendPendencyRead,
+    fromJSON: fromJSON_FriendPendencyRead,
+});
+
 function create_GroupCustomEntry() {
     return { key: "", data: new Uint8Array(0) };
 }
@@ -10901,7 +12015,7 @@ function fromJSON_CreateGroupInfo(j, c) {
  * @property {string} introduction `introduction` (field 8, string).
  * @property {string} faceUrl `face_url` (field 9, string).
  * @property {Array<GroupCustomEntry>} customInfo `custom_info` (field 10, repeated GroupCustomEntry).
- * @property {Array<CreateGroupMemberInfo>} membersInfo `members_info` (field 11, repeated CreateGroupMemberInfo).
+ * @property {Array<CreateGroupMemberInfo>} membersInfo The initial members (the creator is added without being named): at most  the member limit of the group's type. `members_info` (field 11, repeated CreateGroupMemberInfo).
  * @property {Uint8Array} [$unknown] Fields the schema does not know, kept as their bytes.
  */
 export const CreateGroupInfo = messageType({
@@ -11764,6 +12878,109 @@ export const GroupMemberResults = messageType({
     fromJSON: fromJSON_GroupMemberResults,
 });
 
+function create_GroupPendencyRequest() {
+    return { timestamp: 0n, numPerPage: 0 };
+}
+function encode_GroupPendencyRequest(w, m) {
+    let v;
+    v = m.timestamp;
+    if (v) {
+        w.byte(8);
+        w.uint64(BigInt(v));
+    }
+    v = m.numPerPage;
+    if (v) {
+        w.byte(16);
+        w.uint32(v);
+    }
+    w.unknown(m.$unknown);
+}
+function merge_GroupPendencyRequest(r, m, c) {
+    let f;
+    let i;
+    try {
+        while (r.pos < r.end) {
+            f = undefined;
+            i = undefined;
+            const start = r.pos;
+            const tag = r.tag();
+            switch (tag) {
+                case 8: {
+                    f = "timestamp";
+                    m.timestamp = r.uint64();
+                    break;
+                }
+                case 16: {
+                    f = "numPerPage";
+                    m.numPerPage = r.uint32();
+                    break;
+                }
+                default:
+                    r.skip(tag, start, m, c);
+            }
+        }
+    } catch (e) {
+        throw f === undefined ? e : at(e, f, i);
+    }
+}
+function toJSON_GroupPendencyRequest(m) {
+    const o = {};
+    let v;
+    v = m.timestamp;
+    if (v) o.timestamp = String(v);
+    v = m.numPerPage;
+    if (v) o.numPerPage = v;
+    return o;
+}
+function fromJSON_GroupPendencyRequest(j, c) {
+    const m = create_GroupPendencyRequest();
+    const seen = new Uint8Array(2);
+    for (const [key, value] of J.members(j)) {
+        let f;
+        try {
+            switch (key) {
+                case "timestamp": {
+                    markSeen(seen, 0, key);
+                    if (value === null) continue;
+                    f = "timestamp";
+                    m.timestamp = J.uint64(value);
+                    break;
+                }
+                case "numPerPage": case "num_per_page": {
+                    markSeen(seen, 1, key);
+                    if (value === null) continue;
+                    f = "numPerPage";
+                    m.numPerPage = J.uint32(value);
+                    break;
+                }
+                default:
+                    throw unknownField(key, "GroupPendencyRequest");
+            }
+        } catch (e) {
+            throw f === undefined ? e : at(e, f);
+        }
+    }
+    return m;
+}
+/**
+ * TIMGroupPendencyOption (the group guide): which group pendency page is
+ * asked for.
+ *
+ * A plain object; {@link GroupPendencyRequest} creates, encodes, decodes and converts it.
+ * @typedef {object} GroupPendencyRequest
+ * @property {bigint} timestamp The start time of the page; 0 starts from the newest pending request. `timestamp` (field 1, uint64).
+ * @property {number} numPerPage How many pending requests a page holds. `num_per_page` (field 2, uint32).
+ * @property {Uint8Array} [$unknown] Fields the schema does not know, kept as their bytes.
+ */
+export const GroupPendencyRequest = messageType({
+    name: "imcodec.v1.GroupPendencyRequest",
+    create: create_GroupPendencyRequest,
+    encode: encode_GroupPendencyRequest,
+    merge: merge_GroupPendencyRequest,
+    toJSON: toJSON_GroupPendencyRequest,
+    fromJSON: fromJSON_GroupPendencyRequest,
+});
+
 function create_GroupPendencyPage() {
     return { items: [] };
 }
@@ -11784,6 +13001,13 @@ function encode_GroupPendencyPage(w, m) {
             encode_GroupPendencyItem(w, e);
             w.end(k);
         }
+    }
+    v = m.request;
+    if (v !== undefined && v !== null) {
+        w.byte(26);
+        const k = w.begin();
+        encode_GroupPendencyRequest(w, v);
+        w.end(k);
     }
     w.unknown(m.$unknown);
 }
@@ -11816,6 +13040,14 @@ function merge_GroupPendencyPage(r, m, c) {
                     r.leave(o);
                     break;
                 }
+                case 26: {
+                    f = "request";
+                    const o = r.enter();
+                    const v = m.request ?? (m.request = create_GroupPendencyRequest());
+                    merge_GroupPendencyRequest(r, v, c);
+                    r.leave(o);
+                    break;
+                }
                 default:
                     r.skip(tag, start, m, c);
             }
@@ -11831,11 +13063,13 @@ function toJSON_GroupPendencyPage(m) {
     if (v !== undefined && v !== null) o.meta = toJSON_GroupPendencyMeta(v);
     v = m.items;
     if (v !== undefined && v.length > 0) o.items = v.map((e) => toJSON_GroupPendencyItem(e));
+    v = m.request;
+    if (v !== undefined && v !== null) o.request = toJSON_GroupPendencyRequest(v);
     return o;
 }
 function fromJSON_GroupPendencyPage(j, c) {
     const m = create_GroupPendencyPage();
-    const seen = new Uint8Array(2);
+    const seen = new Uint8Array(3);
     for (const [key, value] of J.members(j)) {
         let f;
         try {
@@ -11863,6 +13097,13 @@ function fromJSON_GroupPendencyPage(j, c) {
                     }
                     break;
                 }
+                case "request": {
+                    markSeen(seen, 2, key);
+                    if (value === null) continue;
+                    f = "request";
+                    m.request = fromJSON_GroupPendencyRequest(value, c);
+                    break;
+                }
                 default:
                     throw unknownField(key, "GroupPendencyPage");
             }
@@ -11873,12 +13114,14 @@ function fromJSON_GroupPendencyPage(j, c) {
     return m;
 }
 /**
- * A group pendency page (getPendencyFromServer).
+ * A group pendency page (getPendencyFromServer): the paging state, the
+ * pending requests and the request it answers.
  *
  * A plain object; {@link GroupPendencyPage} creates, encodes, decodes and converts it.
  * @typedef {object} GroupPendencyPage
  * @property {GroupPendencyMeta} [meta] `meta` (field 1, GroupPendencyMeta).
  * @property {Array<GroupPendencyItem>} items `items` (field 2, repeated GroupPendencyItem).
+ * @property {GroupPendencyRequest} [request] `request` (field 3, GroupPendencyRequest).
  * @property {Uint8Array} [$unknown] Fields the schema does not know, kept as their bytes.
  */
 export const GroupPendencyPage = messageType({
@@ -11937,6 +13180,13 @@ function encode_Event(w, m) {
                 w.byte(50);
                 const k = w.begin();
                 encode_GroupMessageReadMembers(w, v.value);
+                w.end(k);
+                break;
+            }
+            case "conversations": {
+                w.byte(58);
+                const k = w.begin();
+                encode_ConversationList(w, v.value);
                 w.end(k);
                 break;
             }
@@ -12031,6 +13281,69 @@ function encode_Event(w, m) {
                 w.end(k);
                 break;
             }
+            case "friendDelete": {
+                w.byte(138); w.byte(2);
+                const k = w.begin();
+                encode_FriendDelete(w, v.value);
+                w.end(k);
+                break;
+            }
+            case "friendsAdded": {
+                w.byte(146); w.byte(2);
+                const k = w.begin();
+                encode_FriendUserList(w, v.value);
+                w.end(k);
+                break;
+            }
+            case "friendsDeleted": {
+                w.byte(154); w.byte(2);
+                const k = w.begin();
+                encode_FriendUserList(w, v.value);
+                w.end(k);
+                break;
+            }
+            case "friendProfilesUpdated": {
+                w.byte(162); w.byte(2);
+                const k = w.begin();
+                encode_FriendProfileUpdate(w, v.value);
+                w.end(k);
+                break;
+            }
+            case "friendPendencyAdded": {
+                w.byte(170); w.byte(2);
+                const k = w.begin();
+                encode_FriendPendencyAdded(w, v.value);
+                w.end(k);
+                break;
+            }
+            case "friendPendencyDeleted": {
+                w.byte(178); w.byte(2);
+                const k = w.begin();
+                encode_FriendUserList(w, v.value);
+                w.end(k);
+                break;
+            }
+            case "friendPendencyRead": {
+                w.byte(186); w.byte(2);
+                const k = w.begin();
+                encode_FriendPendencyRead(w, v.value);
+                w.end(k);
+                break;
+            }
+            case "blacklistAdded": {
+                w.byte(194); w.byte(2);
+                const k = w.begin();
+                encode_FriendUserList(w, v.value);
+                w.end(k);
+                break;
+            }
+            case "blacklistDeleted": {
+                w.byte(202); w.byte(2);
+                const k = w.begin();
+                encode_FriendUserList(w, v.value);
+                w.end(k);
+                break;
+            }
         }
     }
     w.unknown(m.$unknown);
@@ -12103,6 +13416,16 @@ function merge_Event(r, m, c) {
                     merge_GroupMessageReadMembers(r, v, c);
                     r.leave(o);
                     m.kind = { case: "readMembers", value: v };
+                    break;
+                }
+                case 58: {
+                    f = "conversations";
+                    const o = r.enter();
+                    const u = m.kind;
+                    const v = u !== undefined && u.case === "conversations" ? u.value : create_ConversationList();
+                    merge_ConversationList(r, v, c);
+                    r.leave(o);
+                    m.kind = { case: "conversations", value: v };
                     break;
                 }
                 case 162: {
@@ -12235,6 +13558,96 @@ function merge_Event(r, m, c) {
                     m.kind = { case: "groupPendency", value: v };
                     break;
                 }
+                case 266: {
+                    f = "friendDelete";
+                    const o = r.enter();
+                    const u = m.kind;
+                    const v = u !== undefined && u.case === "friendDelete" ? u.value : create_FriendDelete();
+                    merge_FriendDelete(r, v, c);
+                    r.leave(o);
+                    m.kind = { case: "friendDelete", value: v };
+                    break;
+                }
+                case 274: {
+                    f = "friendsAdded";
+                    const o = r.enter();
+                    const u = m.kind;
+                    const v = u !== undefined && u.case === "friendsAdded" ? u.value : create_FriendUserList();
+                    merge_FriendUserList(r, v, c);
+                    r.leave(o);
+                    m.kind = { case: "friendsAdded", value: v };
+                    break;
+                }
+                case 282: {
+                    f = "friendsDeleted";
+                    const o = r.enter();
+                    const u = m.kind;
+                    const v = u !== undefined && u.case === "friendsDeleted" ? u.value : create_FriendUserList();
+                    merge_FriendUserList(r, v, c);
+                    r.leave(o);
+                    m.kind = { case: "friendsDeleted", value: v };
+                    break;
+                }
+                case 290: {
+                    f = "friendProfilesUpdated";
+                    const o = r.enter();
+                    const u = m.kind;
+                    const v = u !== undefined && u.case === "friendProfilesUpdated" ? u.value : create_FriendProfileUpdate();
+                    merge_FriendProfileUpdate(r, v, c);
+                    r.leave(o);
+                    m.kind = { case: "friendProfilesUpdated", value: v };
+                    break;
+                }
+                case 298: {
+                    f = "friendPendencyAdded";
+                    const o = r.enter();
+                    const u = m.kind;
+                    const v = u !== undefined && u.case === "friendPendencyAdded" ? u.value : create_FriendPendencyAdded();
+                    merge_FriendPendencyAdded(r, v, c);
+                    r.leave(o);
+                    m.kind = { case: "friendPendencyAdded", value: v };
+                    break;
+                }
+                case 306: {
+                    f = "friendPendencyDeleted";
+                    const o = r.enter();
+                    const u = m.kind;
+                    const v = u !== undefined && u.case === "friendPendencyDeleted" ? u.value : create_FriendUserList();
+                    merge_FriendUserList(r, v, c);
+                    r.leave(o);
+                    m.kind = { case: "friendPendencyDeleted", value: v };
+                    break;
+                }
+                case 314: {
+                    f = "friendPendencyRead";
+                    const o = r.enter();
+                    const u = m.kind;
+                    const v = u !== undefined && u.case === "friendPendencyRead" ? u.value : create_FriendPendencyRead();
+                    merge_FriendPendencyRead(r, v, c);
+                    r.leave(o);
+                    m.kind = { case: "friendPendencyRead", value: v };
+                    break;
+                }
+                case 322: {
+                    f = "blacklistAdded";
+                    const o = r.enter();
+                    const u = m.kind;
+                    const v = u !== undefined && u.case === "blacklistAdded" ? u.value : create_FriendUserList();
+                    merge_FriendUserList(r, v, c);
+                    r.leave(o);
+                    m.kind = { case: "blacklistAdded", value: v };
+                    break;
+                }
+                case 330: {
+                    f = "blacklistDeleted";
+                    const o = r.enter();
+                    const u = m.kind;
+                    const v = u !== undefined && u.case === "blacklistDeleted" ? u.value : create_FriendUserList();
+                    merge_FriendUserList(r, v, c);
+                    r.leave(o);
+                    m.kind = { case: "blacklistDeleted", value: v };
+                    break;
+                }
                 default:
                     r.skip(tag, start, m, c);
             }
@@ -12266,6 +13679,9 @@ function toJSON_Event(m) {
                 break;
             case "readMembers":
                 o.readMembers = toJSON_GroupMessageReadMembers(v.value);
+                break;
+            case "conversations":
+                o.conversations = toJSON_ConversationList(v.value);
                 break;
             case "friendList":
                 o.friendList = toJSON_FriendList(v.value);
@@ -12306,13 +13722,40 @@ function toJSON_Event(m) {
             case "groupPendency":
                 o.groupPendency = toJSON_GroupPendencyPage(v.value);
                 break;
+            case "friendDelete":
+                o.friendDelete = toJSON_FriendDelete(v.value);
+                break;
+            case "friendsAdded":
+                o.friendsAdded = toJSON_FriendUserList(v.value);
+                break;
+            case "friendsDeleted":
+                o.friendsDeleted = toJSON_FriendUserList(v.value);
+                break;
+            case "friendProfilesUpdated":
+                o.friendProfilesUpdated = toJSON_FriendProfileUpdate(v.value);
+                break;
+            case "friendPendencyAdded":
+                o.friendPendencyAdded = toJSON_FriendPendencyAdded(v.value);
+                break;
+            case "friendPendencyDeleted":
+                o.friendPendencyDeleted = toJSON_FriendUserList(v.value);
+                break;
+            case "friendPendencyRead":
+                o.friendPendencyRead = toJSON_FriendPendencyRead(v.value);
+                break;
+            case "blacklistAdded":
+                o.blacklistAdded = toJSON_FriendUserList(v.value);
+                break;
+            case "blacklistDeleted":
+                o.blacklistDeleted = toJSON_FriendUserList(v.value);
+                break;
         }
     }
     return o;
 }
 function fromJSON_Event(j, c) {
     const m = create_Event();
-    const seen = new Uint8Array(20);
+    const seen = new Uint8Array(30);
     for (const [key, value] of J.members(j)) {
         let f;
         try {
@@ -12320,7 +13763,7 @@ function fromJSON_Event(j, c) {
                 case "readReceipt": case "read_receipt": {
                     markSeen(seen, 0, key);
                     if (value === null) continue;
-                    markSeen(seen, 19, key);
+                    markSeen(seen, 29, key);
                     f = "readReceipt";
                     m.kind = { case: "readReceipt", value: fromJSON_ReadReceiptEvent(value, c) };
                     break;
@@ -12328,7 +13771,7 @@ function fromJSON_Event(j, c) {
                 case "recall": {
                     markSeen(seen, 1, key);
                     if (value === null) continue;
-                    markSeen(seen, 19, key);
+                    markSeen(seen, 29, key);
                     f = "recall";
                     m.kind = { case: "recall", value: fromJSON_RecallEvent(value, c) };
                     break;
@@ -12336,7 +13779,7 @@ function fromJSON_Event(j, c) {
                 case "modification": {
                     markSeen(seen, 2, key);
                     if (value === null) continue;
-                    markSeen(seen, 19, key);
+                    markSeen(seen, 29, key);
                     f = "modification";
                     m.kind = { case: "modification", value: fromJSON_ModificationEvent(value, c) };
                     break;
@@ -12344,7 +13787,7 @@ function fromJSON_Event(j, c) {
                 case "connection": {
                     markSeen(seen, 3, key);
                     if (value === null) continue;
-                    markSeen(seen, 19, key);
+                    markSeen(seen, 29, key);
                     f = "connection";
                     m.kind = { case: "connection", value: fromJSON_ConnectionEvent(value, c) };
                     break;
@@ -12352,7 +13795,7 @@ function fromJSON_Event(j, c) {
                 case "userStatus": case "user_status": {
                     markSeen(seen, 4, key);
                     if (value === null) continue;
-                    markSeen(seen, 19, key);
+                    markSeen(seen, 29, key);
                     f = "userStatus";
                     m.kind = { case: "userStatus", value: fromJSON_UserStatusEvent(value, c) };
                     break;
@@ -12360,113 +13803,193 @@ function fromJSON_Event(j, c) {
                 case "readMembers": case "read_members": {
                     markSeen(seen, 5, key);
                     if (value === null) continue;
-                    markSeen(seen, 19, key);
+                    markSeen(seen, 29, key);
                     f = "readMembers";
                     m.kind = { case: "readMembers", value: fromJSON_GroupMessageReadMembers(value, c) };
                     break;
                 }
-                case "friendList": case "friend_list": {
+                case "conversations": {
                     markSeen(seen, 6, key);
                     if (value === null) continue;
-                    markSeen(seen, 19, key);
+                    markSeen(seen, 29, key);
+                    f = "conversations";
+                    m.kind = { case: "conversations", value: fromJSON_ConversationList(value, c) };
+                    break;
+                }
+                case "friendList": case "friend_list": {
+                    markSeen(seen, 7, key);
+                    if (value === null) continue;
+                    markSeen(seen, 29, key);
                     f = "friendList";
                     m.kind = { case: "friendList", value: fromJSON_FriendList(value, c) };
                     break;
                 }
                 case "friendRequest": case "friend_request": {
-                    markSeen(seen, 7, key);
+                    markSeen(seen, 8, key);
                     if (value === null) continue;
-                    markSeen(seen, 19, key);
+                    markSeen(seen, 29, key);
                     f = "friendRequest";
                     m.kind = { case: "friendRequest", value: fromJSON_FriendRequest(value, c) };
                     break;
                 }
                 case "friendResponse": case "friend_response": {
-                    markSeen(seen, 8, key);
+                    markSeen(seen, 9, key);
                     if (value === null) continue;
-                    markSeen(seen, 19, key);
+                    markSeen(seen, 29, key);
                     f = "friendResponse";
                     m.kind = { case: "friendResponse", value: fromJSON_FriendResponse(value, c) };
                     break;
                 }
                 case "friendResults": case "friend_results": {
-                    markSeen(seen, 9, key);
+                    markSeen(seen, 10, key);
                     if (value === null) continue;
-                    markSeen(seen, 19, key);
+                    markSeen(seen, 29, key);
                     f = "friendResults";
                     m.kind = { case: "friendResults", value: fromJSON_FriendResults(value, c) };
                     break;
                 }
                 case "friendCheck": case "friend_check": {
-                    markSeen(seen, 10, key);
+                    markSeen(seen, 11, key);
                     if (value === null) continue;
-                    markSeen(seen, 19, key);
+                    markSeen(seen, 29, key);
                     f = "friendCheck";
                     m.kind = { case: "friendCheck", value: fromJSON_FriendCheck(value, c) };
                     break;
                 }
                 case "friendPendency": case "friend_pendency": {
-                    markSeen(seen, 11, key);
+                    markSeen(seen, 12, key);
                     if (value === null) continue;
-                    markSeen(seen, 19, key);
+                    markSeen(seen, 29, key);
                     f = "friendPendency";
                     m.kind = { case: "friendPendency", value: fromJSON_FriendPendencyPage(value, c) };
                     break;
                 }
                 case "friendGroups": case "friend_groups": {
-                    markSeen(seen, 12, key);
+                    markSeen(seen, 13, key);
                     if (value === null) continue;
-                    markSeen(seen, 19, key);
+                    markSeen(seen, 29, key);
                     f = "friendGroups";
                     m.kind = { case: "friendGroups", value: fromJSON_FriendGroupList(value, c) };
                     break;
                 }
                 case "blacklist": {
-                    markSeen(seen, 13, key);
+                    markSeen(seen, 14, key);
                     if (value === null) continue;
-                    markSeen(seen, 19, key);
+                    markSeen(seen, 29, key);
                     f = "blacklist";
                     m.kind = { case: "blacklist", value: fromJSON_Blacklist(value, c) };
                     break;
                 }
                 case "groupProfiles": case "group_profiles": {
-                    markSeen(seen, 14, key);
+                    markSeen(seen, 15, key);
                     if (value === null) continue;
-                    markSeen(seen, 19, key);
+                    markSeen(seen, 29, key);
                     f = "groupProfiles";
                     m.kind = { case: "groupProfiles", value: fromJSON_GroupInfoList(value, c) };
                     break;
                 }
                 case "createGroup": case "create_group": {
-                    markSeen(seen, 15, key);
+                    markSeen(seen, 16, key);
                     if (value === null) continue;
-                    markSeen(seen, 19, key);
+                    markSeen(seen, 29, key);
                     f = "createGroup";
                     m.kind = { case: "createGroup", value: fromJSON_CreateGroupInfo(value, c) };
                     break;
                 }
                 case "groupMembers": case "group_members": {
-                    markSeen(seen, 16, key);
+                    markSeen(seen, 17, key);
                     if (value === null) continue;
-                    markSeen(seen, 19, key);
+                    markSeen(seen, 29, key);
                     f = "groupMembers";
                     m.kind = { case: "groupMembers", value: fromJSON_GroupMemberList(value, c) };
                     break;
                 }
                 case "groupMemberResults": case "group_member_results": {
-                    markSeen(seen, 17, key);
+                    markSeen(seen, 18, key);
                     if (value === null) continue;
-                    markSeen(seen, 19, key);
+                    markSeen(seen, 29, key);
                     f = "groupMemberResults";
                     m.kind = { case: "groupMemberResults", value: fromJSON_GroupMemberResults(value, c) };
                     break;
                 }
                 case "groupPendency": case "group_pendency": {
-                    markSeen(seen, 18, key);
-                    if (value === null) continue;
                     markSeen(seen, 19, key);
+                    if (value === null) continue;
+                    markSeen(seen, 29, key);
                     f = "groupPendency";
                     m.kind = { case: "groupPendency", value: fromJSON_GroupPendencyPage(value, c) };
+                    break;
+                }
+                case "friendDelete": case "friend_delete": {
+                    markSeen(seen, 20, key);
+                    if (value === null) continue;
+                    markSeen(seen, 29, key);
+                    f = "friendDelete";
+                    m.kind = { case: "friendDelete", value: fromJSON_FriendDelete(value, c) };
+                    break;
+                }
+                case "friendsAdded": case "friends_added": {
+                    markSeen(seen, 21, key);
+                    if (value === null) continue;
+                    markSeen(seen, 29, key);
+                    f = "friendsAdded";
+                    m.kind = { case: "friendsAdded", value: fromJSON_FriendUserList(value, c) };
+                    break;
+                }
+                case "friendsDeleted": case "friends_deleted": {
+                    markSeen(seen, 22, key);
+                    if (value === null) continue;
+                    markSeen(seen, 29, key);
+                    f = "friendsDeleted";
+                    m.kind = { case: "friendsDeleted", value: fromJSON_FriendUserList(value, c) };
+                    break;
+                }
+                case "friendProfilesUpdated": case "friend_profiles_updated": {
+                    markSeen(seen, 23, key);
+                    if (value === null) continue;
+                    markSeen(seen, 29, key);
+                    f = "friendProfilesUpdated";
+                    m.kind = { case: "friendProfilesUpdated", value: fromJSON_FriendProfileUpdate(value, c) };
+                    break;
+                }
+                case "friendPendencyAdded": case "friend_pendency_added": {
+                    markSeen(seen, 24, key);
+                    if (value === null) continue;
+                    markSeen(seen, 29, key);
+                    f = "friendPendencyAdded";
+                    m.kind = { case: "friendPendencyAdded", value: fromJSON_FriendPendencyAdded(value, c) };
+                    break;
+                }
+                case "friendPendencyDeleted": case "friend_pendency_deleted": {
+                    markSeen(seen, 25, key);
+                    if (value === null) continue;
+                    markSeen(seen, 29, key);
+                    f = "friendPendencyDeleted";
+                    m.kind = { case: "friendPendencyDeleted", value: fromJSON_FriendUserList(value, c) };
+                    break;
+                }
+                case "friendPendencyRead": case "friend_pendency_read": {
+                    markSeen(seen, 26, key);
+                    if (value === null) continue;
+                    markSeen(seen, 29, key);
+                    f = "friendPendencyRead";
+                    m.kind = { case: "friendPendencyRead", value: fromJSON_FriendPendencyRead(value, c) };
+                    break;
+                }
+                case "blacklistAdded": case "blacklist_added": {
+                    markSeen(seen, 27, key);
+                    if (value === null) continue;
+                    markSeen(seen, 29, key);
+                    f = "blacklistAdded";
+                    m.kind = { case: "blacklistAdded", value: fromJSON_FriendUserList(value, c) };
+                    break;
+                }
+                case "blacklistDeleted": case "blacklist_deleted": {
+                    markSeen(seen, 28, key);
+                    if (value === null) continue;
+                    markSeen(seen, 29, key);
+                    f = "blacklistDeleted";
+                    m.kind = { case: "blacklistDeleted", value: fromJSON_FriendUserList(value, c) };
                     break;
                 }
                 default:
@@ -12483,7 +14006,7 @@ function fromJSON_Event(j, c) {
  *
  * A plain object; {@link Event} creates, encodes, decodes and converts it.
  * @typedef {object} Event
- * @property {{case: "readReceipt", value: ReadReceiptEvent} | {case: "recall", value: RecallEvent} | {case: "modification", value: ModificationEvent} | {case: "connection", value: ConnectionEvent} | {case: "userStatus", value: UserStatusEvent} | {case: "readMembers", value: GroupMessageReadMembers} | {case: "friendList", value: FriendList} | {case: "friendRequest", value: FriendRequest} | {case: "friendResponse", value: FriendResponse} | {case: "friendResults", value: FriendResults} | {case: "friendCheck", value: FriendCheck} | {case: "friendPendency", value: FriendPendencyPage} | {case: "friendGroups", value: FriendGroupList} | {case: "blacklist", value: Blacklist} | {case: "groupProfiles", value: GroupInfoList} | {case: "createGroup", value: CreateGroupInfo} | {case: "groupMembers", value: GroupMemberList} | {case: "groupMemberResults", value: GroupMemberResults} | {case: "groupPendency", value: GroupPendencyPage}} [kind] The `kind` oneof: the member set, if any.
+ * @property {{case: "readReceipt", value: ReadReceiptEvent} | {case: "recall", value: RecallEvent} | {case: "modification", value: ModificationEvent} | {case: "connection", value: ConnectionEvent} | {case: "userStatus", value: UserStatusEvent} | {case: "readMembers", value: GroupMessageReadMembers} | {case: "conversations", value: ConversationList} | {case: "friendList", value: FriendList} | {case: "friendRequest", value: FriendRequest} | {case: "friendResponse", value: FriendResponse} | {case: "friendResults", value: FriendResults} | {case: "friendCheck", value: FriendCheck} | {case: "friendPendency", value: FriendPendencyPage} | {case: "friendGroups", value: FriendGroupList} | {case: "blacklist", value: Blacklist} | {case: "groupProfiles", value: GroupInfoList} | {case: "createGroup", value: CreateGroupInfo} | {case: "groupMembers", value: GroupMemberList} | {case: "groupMemberResults", value: GroupMemberResults} | {case: "groupPendency", value: GroupPendencyPage} | {case: "friendDelete", value: FriendDelete} | {case: "friendsAdded", value: FriendUserList} | {case: "friendsDeleted", value: FriendUserList} | {case: "friendProfilesUpdated", value: FriendProfileUpdate} | {case: "friendPendencyAdded", value: FriendPendencyAdded} | {case: "friendPendencyDeleted", value: FriendUserList} | {case: "friendPendencyRead", value: FriendPendencyRead} | {case: "blacklistAdded", value: FriendUserList} | {case: "blacklistDeleted", value: FriendUserList}} [kind] The `kind` oneof: the member set, if any.
  * @property {Uint8Array} [$unknown] Fields the schema does not know, kept as their bytes.
  */
 export const Event = messageType({

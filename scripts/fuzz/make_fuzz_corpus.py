@@ -8,8 +8,11 @@ usage: make_fuzz_corpus.py TARGET DIR
 Every vector input of the kind the target reads becomes one seed file:
 payload hex for FuzzPayload, JSON text for FuzzJSON, frame hex for FuzzFrame,
 the concatenated chunks (behind two chunk-size bytes) for FuzzStream, REST
-MsgBody JSON text for FuzzREST, and all of these behind the operation byte
-FuzzTesting/FuzzReference/FuzzReference.c reads for FuzzReference. Seeds are
+MsgBody JSON text for FuzzREST, every payload (hex) and JSON input of every
+kind behind the selector byte FuzzChecks.validationInput reads (kind 1 to 3,
+plus 4 for JSON) for FuzzValidate, and all of the first five behind the
+operation byte FuzzTesting/FuzzReference/FuzzReference.c reads for
+FuzzReference. Seeds are
 named by a hash of their content, so rerunning adds nothing twice.
 
 With --zip the seeds and the target's saved inputs
@@ -59,9 +62,23 @@ def reference_seeds(case):
         yield bytes([3]) + stream
 
 
+def validate_seeds(case):
+    """FuzzValidate's inputs: a selector byte (the kind, plus 4 for JSON), then the payload or its JSON."""
+    kind = KINDS.get(case.get("kind") or "message", 0) + 1
+    inputs, expected = case.get("input", {}), case.get("expected", {})
+    for key, value in list(walk(inputs)) + [("payloadHex", expected.get("payloadHex"))]:
+        if isinstance(value, str) and "payload" in key.lower() and key.lower().endswith("hex"):
+            yield bytes([kind]) + bytes.fromhex(value)
+    if isinstance(inputs.get("json"), (dict, list)):
+        yield bytes([kind | 4]) + json.dumps(inputs["json"], ensure_ascii=False).encode()
+
+
 def seeds(target, case, any_kind=False):
     if target == "FuzzReference":
         yield from reference_seeds(case)
+        return
+    if target == "FuzzValidate":
+        yield from validate_seeds(case)
         return
     inputs = case.get("input", {})
     kind = case.get("kind") or "message"

@@ -13,6 +13,10 @@ JSON punctuation. FuzzFrame.dict and FuzzStream.dict: frame header bytes
 every shipped dictionary id).
 FuzzREST.dict: every REST key and MsgType Sources/IMCodecREST/IMCodecREST.docc/REST.md names, and JSON
 punctuation. FuzzReference.dict: the field tags and the frame header starts.
+FuzzValidate.dict: the selector bytes of its first byte (kind and form), the
+field tags, the JSON names, and every string a declared limit names (group
+types, platforms, prefixes) as JSON strings and bare, with the strings the
+rules compare against (scripts/lib/constraints.py reads the declarations).
 """
 import os
 import re
@@ -22,6 +26,11 @@ sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
 # scripts/lib: the scripts' shared modules.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
 from schema import ROOT, Schema, varint  # noqa: E402
+import constraints  # noqa: E402
+
+# Strings the rules compare with beyond the declared limits: the @-all user ID
+# (M20) and the handler of an application to join (G22).
+RULE_STRINGS = ["__kImSDK_MesssageAtALL__", "0"]
 
 WIRE = {"double": 1, "string": 2, "bytes": 2, "bool": 0, "int32": 0, "uint32": 0, "int64": 0, "uint64": 0}
 
@@ -81,6 +90,25 @@ def main(root=ROOT):
             for start in header:
                 f.write(quoted(start) + "\n")
             f.write(quoted(bytes([0xFF, 0xFF, 0xFF, 0xFF, 0x0F])) + "\n")
+    declared = set(RULE_STRINGS)
+    for limit in constraints.load().limits:
+        for profile in constraints.PROFILES:
+            value = limit.values[profile]
+            declared.update(value.strings)
+            declared.update(key for key, _ in value.entries)
+            if value.text:
+                declared.add(value.text)
+    with open(os.path.join(out, "FuzzValidate.dict"), "w") as f:
+        f.write("# Selector bytes, field tags, JSON names and declared strings (scripts/fuzz/make_fuzz_dicts.py).\n")
+        for selector in range(8):
+            f.write(quoted(bytes([selector])) + "\n")
+        for tag in sorted(tags):
+            f.write(quoted(bytes(tag)) + "\n")
+        for name in sorted(names | values):
+            f.write('"\\"%s\\""\n' % name)
+        for text in sorted(declared):
+            f.write(quoted(text.encode()) + "\n")
+            f.write(quoted(b'"' + text.encode() + b'"') + "\n")
     with open(os.path.join(out, "FuzzReference.dict"), "w") as f:
         f.write("# Field tags and frame header starts (scripts/fuzz/make_fuzz_dicts.py).\n")
         for tag in sorted(tags):

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Prints the line-coverage tables of scripts/fuzz/fuzz_coverage.sh from
 llvm-cov's summary exports (PROFILES/TARGET.json and PROFILES/all.json):
-per target, all targets together, by folder, and the hand-written files with
-the most lines not covered.
+per target, all targets together, by folder, the hand-written files with
+the most lines not covered, and validation (Sources/IMCodecValidation and the
+C validator) per target.
 
     print_coverage_table.py REPO PROFILES COMMIT TARGET...
 """
@@ -10,7 +11,12 @@ import datetime, json, os, sys
 
 repo, profiles, commit, targets = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 LIBRARIES = ("Sources/IMCodec/", "Sources/IMCodecReference/")
-GENERATED = ("Sources/IMCodec/Generated/", "Sources/IMCodecReference/Generated/")
+GENERATED = ("Sources/IMCodec/Generated/", "Sources/IMCodecReference/Generated/",
+             "Sources/IMCodecValidation/Generated/")
+# The validator: the Swift module and the C reference's validate.c.
+VALIDATION = ("Sources/IMCodecValidation/", "Sources/IMCodecReference/validate.c")
+# The by-folder table also shows the layers above the core that the targets link.
+FOLDERS = LIBRARIES + (VALIDATION[0], "Sources/IMCodecREST/")
 
 
 def files(name):
@@ -19,7 +25,7 @@ def files(name):
         data = json.load(f)["data"][0]["files"]
     for entry in data:
         path = os.path.relpath(entry["filename"], repo)
-        if path.startswith(LIBRARIES):
+        if path.startswith(FOLDERS):
             lines = entry["summary"]["lines"]
             yield path, lines["count"], lines["covered"]
 
@@ -75,3 +81,16 @@ print("|---|---|---|---|")
 hand = sorted((r for r in union if r[1] and not r[0].startswith(GENERATED)), key=lambda r: r[2] - r[1])
 for path, lines, covered in hand[:15]:
     print("| %s | %s | %s | %.1f%% |" % (path, format(lines, ","), format(lines - covered, ","), 100.0 * covered / lines))
+print()
+print("Validation by the seed corpora (Sources/IMCodecValidation/, hand-written: without its Generated/ tables; "
+      "the C validator, Sources/IMCodecReference/validate.c):")
+print()
+print("| target | IMCodecValidation, all | IMCodecValidation, hand-written | validate.c |")
+print("|---|---|---|---|")
+for target in targets + ["all"]:
+    rows = list(files(target))
+    swift = [r for r in rows if r[0].startswith(VALIDATION[0])]
+    hand_swift = [r for r in swift if not r[0].startswith(GENERATED)]
+    c = [r for r in rows if r[0] == VALIDATION[1]]
+    print("| %s | %s | %s | %s |" % ("all targets" if target == "all" else target, share(swift), share(hand_swift),
+                                     share(c)))

@@ -58,6 +58,7 @@ OUTPUTS = (
     Output("FuzzTesting/FuzzStream.dict", "file", "scripts/fuzz/make_fuzz_dicts.py"),
     Output("FuzzTesting/FuzzREST.dict", "file", "scripts/fuzz/make_fuzz_dicts.py"),
     Output("FuzzTesting/FuzzReference.dict", "file", "scripts/fuzz/make_fuzz_dicts.py"),
+    Output("FuzzTesting/FuzzValidate.dict", "file", "scripts/fuzz/make_fuzz_dicts.py"),
     Output("Sources/IMCodecOracle/Generated", "folder", "protoc-gen-swift (swift-protobuf)", oracle=True),
     Output(ORACLE_MANIFEST, "file", "regenerate.py, with the oracle", oracle=True),
 )

@@ -104,6 +104,9 @@ def repeated_fields():
         ("createGroup.customInfo", "message"), ("createGroup.membersInfo", "message"),
         ("createGroup.membersInfo[0].customInfo", "message"), ("groupMembers.members", "message"),
         ("groupMemberResults.results", "message"), ("groupPendency.items", "message"),
+        ("friendDelete.users", "string"), ("friendsAdded.users", "string"),
+        ("friendProfilesUpdated.friends", "message"), ("friendPendencyAdded.items", "message"),
+        ("conversations.conversations", "message"), ("conversations.conversations[0].groupAtInfoList", "message"),
     ]:
         cases.append((spec.replace("[0]", ""), "event", event_wrap(spec), lambda i, s=spec: f"{s}[{i}]", entry_type))
     cases.append(("readMembers.members", "event", lambda e: {"readMembers": {"members": e}},
@@ -304,7 +307,9 @@ def main():
                 "FriendCheckInfo.users", "FriendCheck.results", "FriendPendencyPage.items", "FriendGroupList.groups",
                 "FriendGroup.friends", "GroupInfoList.groups", "GroupInfo.custom_info", "CreateGroupInfo.custom_info",
                 "CreateGroupInfo.members_info", "CreateGroupMemberInfo.custom_info", "GroupMemberList.members",
-                "GroupMemberResults.results", "GroupPendencyPage.items"}
+                "GroupMemberResults.results", "GroupPendencyPage.items", "FriendDelete.users", "FriendUserList.users",
+                "FriendProfileUpdate.friends", "FriendPendencyAdded.items", "ConversationList.conversations",
+                "Conversation.group_at_info_list"}
     every = {f"{m}.{f.name}" for m, fields in SCHEMA.messages.items() for f in fields if f.repeated}
     assert every == counted, f"repeated fields without a limit case: {every - counted}"
     report([vf.write(), write_encode_limits_file()])

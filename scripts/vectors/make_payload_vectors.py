@@ -790,7 +790,18 @@ EVENTS = {
     "readMembers": {"msgId": "144115233874815005-1700000003-9",
                     "members": [{"member": "user_bob", "nameCard": "Bob", "role": "GROUP_MEMBER_ROLE_ADMIN"},
                                 {"member": "user_carol"}],
-                    "nextSeq": "18446744073709551615", "isFinished": True},
+                    "nextSeq": "18446744073709551615", "isFinished": True, "filter": "READ_MEMBERS_FILTER_UNREAD"},
+    "conversations": {"conversations": [
+        {"type": "CONVERSATION_TYPE_GROUP", "conversationId": "group_@TGS#2C5SZEAEF", "groupId": "@TGS#2C5SZEAEF",
+         "groupType": "Public", "showName": "周末羽毛球", "unreadCount": "12",
+         "groupAtInfoList": [{"seq": "1041", "atType": "GROUP_AT_TYPE_AT_ME"},
+                             {"seq": "1044", "atType": "GROUP_AT_TYPE_AT_ALL"}],
+         "lastMessage": {"msgId": "m7", "sender": "user_bob", "groupId": "@TGS#2C5SZEAEF", "groupType": "Public",
+                         "elems": [{"text": {"text": "到了"}}]},
+         "recvOpt": "RECEIVE_MESSAGE_OPT_NOT_NOTIFY"},
+        {"type": "CONVERSATION_TYPE_C2C", "conversationId": "c2c_user_bob", "userId": "user_bob",
+         "recvOpt": "RECEIVE_MESSAGE_OPT_NOT_RECEIVE"},
+    ]},
 }
 
 # The relationship-chain (the relationship chain guide) and group (the group guide) kinds of Event
@@ -861,13 +872,24 @@ RELATIONSHIP_EVENTS = {
     "friendGroups": {"groups": [{"name": "同事", "userCnt": "2", "friends": ["user_bob", "user_carol"]},
                                 {"name": "empty"}]},
     "blacklist": {"friends": [{"identifier": "user_eve", "addTime": "1700000400"}]},
+    "friendDelete": {"users": ["iOS_002", "user_bob"], "deleteType": "FRIEND_DELETE_TYPE_BOTH"},
+    "friendsAdded": {"users": ["user_bob", "user_carol"]},
+    "friendsDeleted": {"users": ["iOS_002"]},
+    "friendProfilesUpdated": {"friends": [{"identifier": "user_bob", "remark": "老同学", "profile": USER_PROFILE}]},
+    "friendPendencyAdded": {"items": [{"identifier": "user_dave", "addTime": "1700000250",
+                                       "addSource": "AddSource_Type_Android", "addWording": "我是 Dave",
+                                       "nickname": "大卫 🎸", "type": "PENDENCY_TYPE_COME_IN"}]},
+    "friendPendencyDeleted": {"users": ["user_dave"]},
+    "friendPendencyRead": {"timestamp": "1700000300"},
+    "blacklistAdded": {"users": ["user_eve"]},
+    "blacklistDeleted": {"users": ["user_eve", "user_mallory"]},
 }
 GROUP_EVENTS = {
     "groupProfiles": {"groups": [GROUP_INFO, {"group": "@TGS#1NVTZEAE4", "groupType": "AVChatRoom"}]},
     "createGroup": {
         "group": "team_42",
         "groupName": "项目组",
-        "groupType": "Private",
+        "groupType": "Public",
         "setAddOpt": True,
         "addOpt": "GROUP_ADD_OPT_AUTH",
         "maxMemberNum": 3,
@@ -896,6 +918,7 @@ GROUP_EVENTS = {
              "selfIdentifier": "user_alice"},
             {"groupId": "@TGS#2C5SZEAEF", "fromUser": "user_frank"},
         ],
+        "request": {"timestamp": "1700000400", "numPerPage": 20},
     },
 }
 EVENTS.update(RELATIONSHIP_EVENTS)
@@ -910,16 +933,25 @@ EVENT_ENUMS = {
                       ("groups.isSearchable", {"groups": [{"isSearchable": 3}]})],
     "groupMemberResults": [("results.status", {"results": [{"status": 4}]})],
     "groupPendency": [("items.handleResult", {"items": [{"handleResult": 2}]})],
+    "readMembers": [("filter", {"filter": 2})],
+    "conversations": [("conversations.type", {"conversations": [{"type": 3}]}),
+                      ("conversations.recvOpt", {"conversations": [{"recvOpt": 3}]})],
+    "friendDelete": [("deleteType", {"deleteType": 3})],
 }
 
 EVENT_NAMES = {"readReceipt": "read-receipt", "recall": "recall", "modification": "modification",
-               "connection": "connection", "userStatus": "user-status", "readMembers": "read-members"}
+               "connection": "connection", "userStatus": "user-status", "readMembers": "read-members",
+               "conversations": "conversations"}
 EVENT_NAMES.update({
     "friendList": "friend-list", "friendRequest": "friend-request", "friendResponse": "friend-response",
     "friendResults": "friend-results", "friendCheck": "friend-check", "friendPendency": "friend-pendency",
     "friendGroups": "friend-groups", "blacklist": "blacklist", "groupProfiles": "group-profiles",
     "createGroup": "create-group", "groupMembers": "group-members", "groupMemberResults": "group-member-results",
-    "groupPendency": "group-pendency",
+    "groupPendency": "group-pendency", "friendDelete": "friend-delete", "friendsAdded": "friends-added",
+    "friendsDeleted": "friends-deleted", "friendProfilesUpdated": "friend-profiles-updated",
+    "friendPendencyAdded": "friend-pendency-added", "friendPendencyDeleted": "friend-pendency-deleted",
+    "friendPendencyRead": "friend-pendency-read", "blacklistAdded": "blacklist-added",
+    "blacklistDeleted": "blacklist-deleted",
 })
 
 RECEIPT_ALL = {"msgId": "m1", "userId": "user_bob", "groupId": "@TGS#1", "isPeerRead": True,

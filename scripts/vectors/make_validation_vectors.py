@@ -308,6 +308,9 @@ EVENT_NUMBER_LIMITS = [
      lambda n: create_group(maxMemberNum=n), "createGroup.maxMemberNum"),
 ]
 EVENT_COUNT_LIMITS = [
+    # Initial members are counted, not read: the entries are empty.
+    ("create-group-members-public", "limit.group.members", declared_key("maxGroupMembers", "Public"),
+     lambda n: create_group(groupType="Public", membersInfo=[{}] * n), "createGroup.membersInfo"),
     ("group-profile-custom-fields", "limit.group.custom-fields", declared("maxGroupCustomFields"),
      lambda n: group_profile(customInfo=[{"key": f"k{i}"} for i in range(n)]), "groupProfiles.groups[0].customInfo"),
     ("create-group-custom-fields", "limit.group.custom-fields", declared("maxGroupCustomFields"),
@@ -1050,6 +1053,130 @@ def rules_on_event_kinds():
                friend_request(addSource="Android"), [finding("format.sns.source", "friendRequest.addSource")], kind="event")
 
 
+def rules_g20_to_g22_creation_joining_and_pendency():
+    """G20: an AVChatRoom group is created without members; G21: users join a Private group only by
+    invitation (creation, profile, group system notices); G22: a pendency item's handler follows from
+    its type. The same in both profiles."""
+    avchat = create_group(groupType="AVChatRoom", membersInfo=[{"member": "iOS_002"}])
+    private_notice = lambda system_type: msg(dict(GROUP, groupType="Private"), {"groupSystem": {
+        "type": f"GROUP_SYSTEM_TYPE_{system_type}", "platform": "iOS"}})
+    pending = lambda get_type, to_user: {"groupPendency": {"items": [
+        {"groupId": "@TGS#2C5SZEAEF", "fromUser": "user_dave", "toUser": to_user,
+         "getType": f"GROUP_PENDENCY_GET_TYPE_{get_type}"}]}}
+    for profile in ("sdk-guide", "current"):
+        yield Rule(f"create-avchatroom-with-members-{profile}", "An AVChatRoom group created with one initial member.",
+                   avchat, [finding("rule.avchatroom.member-addition", "createGroup.membersInfo", actual=1)],
+                   kind="event", profile=profile)
+        yield Rule(f"create-avchatroom-without-members-{profile}", "An AVChatRoom group created without members.",
+                   create_group(groupType="AVChatRoom"), [], kind="event", profile=profile)
+        for opt in ("FORBID", "AUTH", "ANY"):
+            yield Rule(f"create-private-set-add-opt-{opt.lower()}-{profile}",
+                       f"A Private group created with setAddOpt and add option {opt}.",
+                       create_group(setAddOpt=True, addOpt=f"GROUP_ADD_OPT_{opt}"),
+                       [finding("rule.private-group.add-opt", "createGroup.setAddOpt")], kind="event", profile=profile)
+        yield Rule(f"create-private-without-add-opt-{profile}", "A Private group created with setAddOpt false.",
+                   create_group(addOpt="GROUP_ADD_OPT_ANY"), [], kind="event", profile=profile)
+        yield Rule(f"create-public-set-add-opt-{profile}", "A Public group created with setAddOpt and add option any.",
+                   create_group(groupType="Public", setAddOpt=True, addOpt="GROUP_ADD_OPT_ANY"), [], kind="event",
+                   profile=profile)
+        for opt in ("AUTH", "ANY"):
+            yield Rule(f"private-profile-add-opt-{opt.lower()}-{profile}",
+                       f"A Private group's profile with add option {opt}.",
+                       group_profile(groupType="Private", addOpt=f"GROUP_ADD_OPT_{opt}"),
+                       [finding("rule.private-group.add-opt", "groupProfiles.groups[0].addOpt")], kind="event",
+                       profile=profile)
+        yield Rule(f"private-profile-add-opt-forbid-{profile}", "A Private group's profile with add option forbid.",
+                   group_profile(groupType="Private", addOpt="GROUP_ADD_OPT_FORBID"), [], kind="event", profile=profile)
+        yield Rule(f"public-profile-add-opt-any-{profile}", "A Public group's profile with add option any.",
+                   group_profile(addOpt="GROUP_ADD_OPT_ANY"), [], kind="event", profile=profile)
+        for system_type in ("ADD_GROUP_REQUEST", "ADD_GROUP_ACCEPT", "ADD_GROUP_REFUSE"):
+            label = system_type.lower().replace("_", "-")
+            yield Rule(f"private-system-{label}-{profile}", f"A {system_type} group system notice in a Private group.",
+                       private_notice(system_type),
+                       [finding("rule.private-group.join-request", "elems[0].groupSystem.type")], profile=profile)
+            yield Rule(f"public-system-{label}-{profile}", f"A {system_type} group system notice in a Public group.",
+                       group_with({"groupSystem": {"type": f"GROUP_SYSTEM_TYPE_{system_type}", "platform": "iOS"}}), [],
+                       profile=profile)
+        yield Rule(f"private-system-invited-{profile}", "An INVITED_TO_GROUP notice in a Private group.",
+                   private_notice("INVITED_TO_GROUP"), [], profile=profile)
+        for get_type, to_user, findings in (
+                ("JOIN", "", []), ("JOIN", "0", []),
+                ("JOIN", "user_alice", [finding("rule.group-pendency.to-user-type", "groupPendency.items[0].toUser")]),
+                ("INVITE", "user_alice", []),
+                ("INVITE", "", [finding("rule.group-pendency.to-user-missing", "groupPendency.items[0].toUser")])):
+            label = f"{get_type.lower()}-{'empty' if not to_user else 'zero' if to_user == '0' else 'user'}"
+            yield Rule(f"group-pendency-{label}-{profile}",
+                       f"A group pendency item of type {get_type} whose toUser is {to_user or 'empty'}.",
+                       pending(get_type, to_user), findings, kind="event", profile=profile)
+
+
+def rule_m21_batch_stored_messages():
+    """M21: a batch (a history page or an offline sync) holds no online-only and no AVChatRoom message."""
+    live = dict(GROUP, groupType="AVChatRoom")
+    for profile in ("sdk-guide", "current"):
+        yield Rule(f"batch-online-only-{profile}", "A batch whose second message is online-only.",
+                   {"messages": [msg(C2C), msg(dict(C2C, onlineUserOnly=True))]},
+                   [finding("rule.batch.online-only", "messages[1].onlineUserOnly")], kind="batch", profile=profile)
+        yield Rule(f"batch-avchatroom-{profile}", "A batch holding an AVChatRoom message.", {"messages": [msg(live)]},
+                   [finding("rule.batch.avchatroom", "messages[0].groupType")], kind="batch", profile=profile)
+        yield Rule(f"batch-stored-{profile}", "A batch of a one-to-one and a Public group message.",
+                   {"messages": [msg(C2C), msg(GROUP)]}, [], kind="batch", profile=profile)
+        yield Rule(f"online-only-message-{profile}", "An online-only message on its own, not in a batch.",
+                   msg(dict(C2C, onlineUserOnly=True)), [], profile=profile)
+        yield Rule(f"avchatroom-message-{profile}", "An AVChatRoom message on its own.", msg(live), [], profile=profile)
+
+
+def rules_on_conversations_and_notifications():
+    """The conversation, the deletion, the read-member filter and the relationship-chain notifications:
+    IDs (F8, G14), group types (G1) and enums, and a conversation's last message as a message."""
+    limit = DECLARED.value("maxUserIDBytes", "current")  # F8 is a rule of the current profile only
+    long_id = "u" * (limit + 1)
+    n = len(long_id)
+    for kind, label in (("friendsAdded", "friends-added"), ("friendsDeleted", "friends-deleted"),
+                        ("friendPendencyDeleted", "friend-pendency-deleted"), ("blacklistAdded", "blacklist-added"),
+                        ("blacklistDeleted", "blacklist-deleted")):
+        yield Rule(f"{label}-user-id", f"A {kind} notification whose second user ID is {n} bytes.",
+                   {kind: {"users": ["user_bob", long_id]}},
+                   [finding("limit.user.id-bytes", f"{kind}.users[1]", limit, n)], kind="event", profile="current")
+    yield Rule("friend-delete-user-id", f"A friend deletion naming a {n}-byte user ID, deleting both ways.",
+               {"friendDelete": {"users": [long_id], "deleteType": "FRIEND_DELETE_TYPE_BOTH"}},
+               [finding("limit.user.id-bytes", "friendDelete.users[0]", limit, n)], kind="event", profile="current")
+    yield Rule("friend-delete-type-undocumented", "A friend deletion of type 3.",
+               {"friendDelete": {"users": ["user_bob"], "deleteType": 3}},
+               [finding("enum.unknown-value", "friendDelete.deleteType", actual=3)], kind="event")
+    yield Rule("friend-profiles-updated-remark", "A friend profile update whose remark is 97 bytes.",
+               {"friendProfilesUpdated": {"friends": [{"identifier": "user_bob", "remark": "r" * 97}]}},
+               [finding("limit.friend.remark-bytes", "friendProfilesUpdated.friends[0].remark",
+                        DECLARED.value("maxFriendRemarkBytes", "sdk-guide"), 97)], kind="event")
+    yield Rule("friend-pendency-added-source", "An add-friend request notification whose source lacks the prefix.",
+               {"friendPendencyAdded": {"items": [{"identifier": "user_dave", "addSource": "Android"}]}},
+               [finding("format.sns.source", "friendPendencyAdded.items[0].addSource")], kind="event")
+    yield Rule("friend-pendency-read", "A pendency read report.", {"friendPendencyRead": {"timestamp": "1700000300"}},
+               [], kind="event")
+    yield Rule("read-members-filter-undocumented", "A read-member page with filter 2.",
+               {"readMembers": {"msgId": "m", "filter": 2}},
+               [finding("enum.unknown-value", "readMembers.filter", actual=2)], kind="event")
+    group_conversation = {"type": "CONVERSATION_TYPE_GROUP", "groupId": "@TGS#2C5SZEAEF", "groupType": "Public",
+                          "unreadCount": "3", "groupAtInfoList": [{"seq": "9", "atType": "GROUP_AT_TYPE_AT_ME"}]}
+    yield Rule("conversation-group", "A group conversation with an @ entry.",
+               {"conversations": {"conversations": [group_conversation]}}, [], kind="event")
+    yield Rule("conversation-type-unspecified", "A conversation of type 0, beside a clean one.",
+               {"conversations": {"conversations": [group_conversation, {"userId": "user_bob"}]}},
+               [finding("enum.unspecified", "conversations.conversations[1].type")], kind="event")
+    yield Rule("conversation-group-type-undocumented", "A group conversation of group type Work.",
+               {"conversations": {"conversations": [dict(group_conversation, groupType="Work")]}},
+               [finding("enum.unknown-group-type", "conversations.conversations[0].groupType")], kind="event")
+    yield Rule("conversation-at-type-undocumented", "A conversation whose @ entry has type 4, and receive option 3.",
+               {"conversations": {"conversations": [dict(group_conversation, groupAtInfoList=[{"atType": 4}],
+                                                         recvOpt=3)]}},
+               [finding("enum.unknown-value", "conversations.conversations[0].groupAtInfoList[0].atType", actual=4),
+                finding("enum.unknown-value", "conversations.conversations[0].recvOpt", actual=3)], kind="event")
+    yield Rule("conversation-last-message", "A conversation whose last message has no target: validated as a message.",
+               {"conversations": {"conversations": [dict(group_conversation, lastMessage={"msgId": "m",
+                                                                                           "elems": [TEXT]})]}},
+               [finding("rule.message.target-missing", "conversations.conversations[0].lastMessage")], kind="event")
+
+
 def read_member_page():
     """A page of read members: each member is validated as group member info (G7 name card,
     current profile)."""
@@ -1081,14 +1208,15 @@ RULE_TABLES = (
     rules_g8_to_g13_tips_and_system, rule_g14_group_id_characters, rules_f3_to_f6_relationship_changes,
     rule_f10_profile_custom_keys, rule_f11_friend_custom_keys, rules_g19_g20_roles_and_avchatroom,
     rules_c1_to_c5_connection, rule_c3_rong_cloud_status, rule_c6_error_codes, user_status_rules,
-    receipt_recall_and_modification_rules, rules_on_event_kinds, read_member_page, batch_paths,
+    receipt_recall_and_modification_rules, rules_on_event_kinds, rules_g20_to_g22_creation_joining_and_pendency,
+    rules_on_conversations_and_notifications, read_member_page, batch_paths, rule_m21_batch_stored_messages,
 )
 
 
 def write_rule_file():
     vf = VectorFile("limits", "validation-rules", "Validator rules",
-                    "Every rule of docs/spec/limits.md that has no number (M3, M6, M7, M9-M12, M16-M20, G1, G8-G14, "
-                    "G18-G20, F3-F6, F10, C1-C6), breaking and keeping each against an otherwise clean message, in the sdk-guide profile "
+                    "Every rule of docs/spec/limits.md that has no number (M3, M6, M7, M9-M12, M16-M21, G1, G8-G14, "
+                    "G18-G22, F3-F6, F10, C1-C6), breaking and keeping each against an otherwise clean message, in the sdk-guide profile "
                     "(rules are the same in both) and, where a profile changes the outcome, in both.",
                     DERIVATION, FLAGS)
 

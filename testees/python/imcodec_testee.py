@@ -913,7 +913,10 @@ def payload_to_json(kind, data, limits):
 # ---------------------------------------------------------------------------
 
 UNSUPPORTED = {
-    "validate": "validation is not implemented: its rules are to be read from Schemas/, which does not declare them yet",
+    "validate": (
+        "validation is not implemented: Schemas/ declares every limit and rule, but the checks, their paths and their"
+        " order are code in each implementation"
+    ),
     "rest_to_payload": "the Tencent REST form is not implemented",
     "payload_to_rest": "the Tencent REST form is not implemented",
     "validate_rest": "the Tencent REST form is not implemented",

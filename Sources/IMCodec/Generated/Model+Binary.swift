@@ -3651,6 +3651,7 @@ extension GroupMessageReadMembers: WireCodable {
         }
         if self.nextSeq != 0 { size &+= 1 &+ WireFormat.varintSize(self.nextSeq) }
         if self.isFinished { size &+= 1 &+ 1 }
+        if self.filter.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.filter.rawValue) }
         if !unknownFields.isEmpty {
             size &+= unknownFields.bytes.count
             cache.holdsUnknownFields = true
@@ -3677,6 +3678,10 @@ extension GroupMessageReadMembers: WireCodable {
         if self.isFinished {
             writer.writeByte(0x20)
             writer.writeByte(1)
+        }
+        if self.filter.rawValue != 0 {
+            writer.writeByte(0x28)
+            writer.writeInt32(self.filter.rawValue)
         }
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
@@ -3709,6 +3714,8 @@ extension GroupMessageReadMembers: WireCodable {
                 do { self.nextSeq = try reader.readVarint() } catch { throw error.prefixed(field: "nextSeq") }
             case 32:
                 do { self.isFinished = try reader.readVarint() != 0 } catch { throw error.prefixed(field: "isFinished") }
+            case 40:
+                do { self.filter = ReadMembersFilter(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "filter") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -3726,6 +3733,286 @@ extension GroupMessageReadMembers: WireCodable {
                 do throws(IMCodecError) {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
                 } catch { throw error.prefixed(field: "members", index: index) }
+            }
+        }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
+    }
+}
+
+extension GroupAtInfo: WireCodable {
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
+        var size = 0
+        if self.seq != 0 { size &+= 1 &+ WireFormat.varintSize(self.seq) }
+        if self.atType.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.atType.rawValue) }
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
+        return size
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+        if self.seq != 0 {
+            writer.writeByte(0x08)
+            writer.writeVarint(self.seq)
+        }
+        if self.atType.rawValue != 0 {
+            writer.writeByte(0x10)
+            writer.writeInt32(self.atType.rawValue)
+        }
+        if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
+    }
+
+    @inline(never)
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+        while reader.hasMore {
+            let start = reader.mark
+            let tag = try reader.readTag()
+            switch tag {
+            case 8:
+                do { self.seq = try reader.readVarint() } catch { throw error.prefixed(field: "seq") }
+            case 16:
+                do { self.atType = GroupAtType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "atType") }
+            default:
+                try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
+            }
+        }
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
+    }
+}
+
+extension Conversation: WireCodable {
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
+        var size = 0
+        if self.type.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.type.rawValue) }
+        if !self.conversationID.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.conversationID.utf8.count) }
+        if !self.userID.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.userID.utf8.count) }
+        if !self.groupID.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.groupID.utf8.count) }
+        if !self.groupType.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.groupType.utf8.count) }
+        if !self.showName.isEmpty { size &+= 1 &+ WireFormat.lengthDelimitedSize(self.showName.utf8.count) }
+        if self.unreadCount != 0 { size &+= 1 &+ WireFormat.varintSize(self.unreadCount) }
+        for value in self.groupAtInfoList {
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
+        }
+        if case .value(let value)? = self._lastMessage {
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
+        }
+        if self.recvOpt.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.recvOpt.rawValue) }
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
+        return size
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+        if self.type.rawValue != 0 {
+            writer.writeByte(0x08)
+            writer.writeInt32(self.type.rawValue)
+        }
+        if !self.conversationID.isEmpty {
+            writer.writeByte(0x12)
+            writer.writeLengthDelimited(self.conversationID)
+        }
+        if !self.userID.isEmpty {
+            writer.writeByte(0x1A)
+            writer.writeLengthDelimited(self.userID)
+        }
+        if !self.groupID.isEmpty {
+            writer.writeByte(0x22)
+            writer.writeLengthDelimited(self.groupID)
+        }
+        if !self.groupType.isEmpty {
+            writer.writeByte(0x2A)
+            writer.writeLengthDelimited(self.groupType)
+        }
+        if !self.showName.isEmpty {
+            writer.writeByte(0x32)
+            writer.writeLengthDelimited(self.showName)
+        }
+        if self.unreadCount != 0 {
+            writer.writeByte(0x38)
+            writer.writeVarint(self.unreadCount)
+        }
+        for value in self.groupAtInfoList {
+            writer.writeByte(0x42)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        }
+        if case .value(let value)? = self._lastMessage {
+            writer.writeByte(0x4A)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        }
+        if self.recvOpt.rawValue != 0 {
+            writer.writeByte(0x50)
+            writer.writeInt32(self.recvOpt.rawValue)
+        }
+        if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
+    }
+
+    @inline(never)
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+        while reader.hasMore {
+            let start = reader.mark
+            let tag = try reader.readTag()
+            switch tag {
+            case 8:
+                do { self.type = ConversationType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "type") }
+            case 18:
+                do { self.conversationID = try reader.readString() } catch { throw error.prefixed(field: "conversationId") }
+            case 26:
+                do { self.userID = try reader.readString() } catch { throw error.prefixed(field: "userId") }
+            case 34:
+                do { self.groupID = try reader.readString() } catch { throw error.prefixed(field: "groupId") }
+            case 42:
+                do { self.groupType = try reader.readString() } catch { throw error.prefixed(field: "groupType") }
+            case 50:
+                do { self.showName = try reader.readString() } catch { throw error.prefixed(field: "showName") }
+            case 56:
+                do { self.unreadCount = try reader.readVarint() } catch { throw error.prefixed(field: "unreadCount") }
+            case 66:
+                let index = self.groupAtInfoList.count
+                if index >= context.limits.maxRepeated {
+                    throw IMCodecError(
+                        .limitRepeated, path: [.field("groupAtInfoList"), .index(index)],
+                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
+                }
+                do {
+                    var nested = try reader.readNested()
+                    if index == 0 {
+                        self.groupAtInfoList.reserveCapacity(reader.entryCount(withTag: 66, limit: context.limits.maxRepeated))
+                    }
+                    self.groupAtInfoList.append(GroupAtInfo())
+                    try self.groupAtInfoList[index]._merge(from: &nested, &context)
+                } catch { throw error.prefixed(field: "groupAtInfoList", index: index) }
+            case 74:
+                do {
+                    var nested = try reader.readNested()
+                    var value = self.lastMessage.take() ?? Message()
+                    try value._merge(from: &nested, &context)
+                    self.lastMessage = value
+                } catch { throw error.prefixed(field: "lastMessage") }
+            case 80:
+                do { self.recvOpt = ReceiveMessageOpt(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "recvOpt") }
+            default:
+                try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
+            }
+        }
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        try self.groupAtInfoList.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
+            for index in entries.indices {
+                if index >= context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "groupAtInfoList", index, context.limits.maxRepeated)
+                }
+                guard unknownFields else { continue }
+                do throws(IMCodecError) {
+                    try entries[index]._checkLimits(&context, unknownFields: unknownFields)
+                } catch { throw error.prefixed(field: "groupAtInfoList", index: index) }
+            }
+        }
+        if case .value(let value)? = self._lastMessage {
+            do throws(IMCodecError) {
+                try value._checkLimits(&context, unknownFields: unknownFields)
+            } catch { throw error.prefixed(field: "lastMessage") }
+        }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
+    }
+}
+
+extension ConversationList: WireCodable {
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
+        var size = 0
+        for value in self.conversations {
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
+        }
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
+        return size
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+        for value in self.conversations {
+            writer.writeByte(0x0A)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        }
+        if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
+    }
+
+    @inline(never)
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+        while reader.hasMore {
+            let start = reader.mark
+            let tag = try reader.readTag()
+            switch tag {
+            case 10:
+                let index = self.conversations.count
+                if index >= context.limits.maxRepeated {
+                    throw IMCodecError(
+                        .limitRepeated, path: [.field("conversations"), .index(index)],
+                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
+                }
+                do {
+                    var nested = try reader.readNested()
+                    if index == 0 {
+                        self.conversations.reserveCapacity(reader.entryCount(withTag: 10, limit: context.limits.maxRepeated))
+                    }
+                    self.conversations.append(Conversation())
+                    try self.conversations[index]._merge(from: &nested, &context)
+                } catch { throw error.prefixed(field: "conversations", index: index) }
+            default:
+                try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
+            }
+        }
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        try self.conversations.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
+            for index in entries.indices {
+                if index >= context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "conversations", index, context.limits.maxRepeated)
+                }
+                do throws(IMCodecError) {
+                    try entries[index]._checkLimits(&context, unknownFields: unknownFields)
+                } catch { throw error.prefixed(field: "conversations", index: index) }
             }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
@@ -5012,6 +5299,331 @@ extension FriendGroupList: WireCodable {
     }
 }
 
+extension FriendDelete: WireCodable {
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
+        var size = 0
+        for value in self.users {
+            size &+= 1 &+ WireFormat.lengthDelimitedSize(value.utf8.count)
+        }
+        if self.deleteType.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.deleteType.rawValue) }
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
+        return size
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+        for value in self.users {
+            writer.writeByte(0x0A)
+            writer.writeLengthDelimited(value)
+        }
+        if self.deleteType.rawValue != 0 {
+            writer.writeByte(0x10)
+            writer.writeInt32(self.deleteType.rawValue)
+        }
+        if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
+    }
+
+    @inline(never)
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+        while reader.hasMore {
+            let start = reader.mark
+            let tag = try reader.readTag()
+            switch tag {
+            case 10:
+                let index = self.users.count
+                if index >= context.limits.maxRepeated {
+                    throw IMCodecError(
+                        .limitRepeated, path: [.field("users"), .index(index)],
+                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
+                }
+                do {
+                    let value = try reader.readString()
+                    if index == 0 {
+                        self.users.reserveCapacity(reader.entryCount(withTag: 10, limit: context.limits.maxRepeated))
+                    }
+                    self.users.append(value)
+                } catch { throw error.prefixed(field: "users", index: index) }
+            case 16:
+                do { self.deleteType = FriendDeleteType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "deleteType") }
+            default:
+                try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
+            }
+        }
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if self.users.count > context.limits.maxRepeated {
+            throw Self._overLimit(.limitRepeated, "users", context.limits.maxRepeated, context.limits.maxRepeated)
+        }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
+    }
+}
+
+extension FriendUserList: WireCodable {
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
+        var size = 0
+        for value in self.users {
+            size &+= 1 &+ WireFormat.lengthDelimitedSize(value.utf8.count)
+        }
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
+        return size
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+        for value in self.users {
+            writer.writeByte(0x0A)
+            writer.writeLengthDelimited(value)
+        }
+        if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
+    }
+
+    @inline(never)
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+        while reader.hasMore {
+            let start = reader.mark
+            let tag = try reader.readTag()
+            switch tag {
+            case 10:
+                let index = self.users.count
+                if index >= context.limits.maxRepeated {
+                    throw IMCodecError(
+                        .limitRepeated, path: [.field("users"), .index(index)],
+                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
+                }
+                do {
+                    let value = try reader.readString()
+                    if index == 0 {
+                        self.users.reserveCapacity(reader.entryCount(withTag: 10, limit: context.limits.maxRepeated))
+                    }
+                    self.users.append(value)
+                } catch { throw error.prefixed(field: "users", index: index) }
+            default:
+                try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
+            }
+        }
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if self.users.count > context.limits.maxRepeated {
+            throw Self._overLimit(.limitRepeated, "users", context.limits.maxRepeated, context.limits.maxRepeated)
+        }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
+    }
+}
+
+extension FriendProfileUpdate: WireCodable {
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
+        var size = 0
+        for value in self.friends {
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
+        }
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
+        return size
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+        for value in self.friends {
+            writer.writeByte(0x0A)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        }
+        if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
+    }
+
+    @inline(never)
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+        while reader.hasMore {
+            let start = reader.mark
+            let tag = try reader.readTag()
+            switch tag {
+            case 10:
+                let index = self.friends.count
+                if index >= context.limits.maxRepeated {
+                    throw IMCodecError(
+                        .limitRepeated, path: [.field("friends"), .index(index)],
+                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
+                }
+                do {
+                    var nested = try reader.readNested()
+                    if index == 0 {
+                        self.friends.reserveCapacity(reader.entryCount(withTag: 10, limit: context.limits.maxRepeated))
+                    }
+                    self.friends.append(Friend())
+                    try self.friends[index]._merge(from: &nested, &context)
+                } catch { throw error.prefixed(field: "friends", index: index) }
+            default:
+                try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
+            }
+        }
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        try self.friends.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
+            for index in entries.indices {
+                if index >= context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "friends", index, context.limits.maxRepeated)
+                }
+                do throws(IMCodecError) {
+                    try entries[index]._checkLimits(&context, unknownFields: unknownFields)
+                } catch { throw error.prefixed(field: "friends", index: index) }
+            }
+        }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
+    }
+}
+
+extension FriendPendencyAdded: WireCodable {
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
+        var size = 0
+        for value in self.items {
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
+        }
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
+        return size
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+        for value in self.items {
+            writer.writeByte(0x0A)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        }
+        if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
+    }
+
+    @inline(never)
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+        while reader.hasMore {
+            let start = reader.mark
+            let tag = try reader.readTag()
+            switch tag {
+            case 10:
+                let index = self.items.count
+                if index >= context.limits.maxRepeated {
+                    throw IMCodecError(
+                        .limitRepeated, path: [.field("items"), .index(index)],
+                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
+                }
+                do {
+                    var nested = try reader.readNested()
+                    if index == 0 {
+                        self.items.reserveCapacity(reader.entryCount(withTag: 10, limit: context.limits.maxRepeated))
+                    }
+                    self.items.append(FriendPendencyItem())
+                    try self.items[index]._merge(from: &nested, &context)
+                } catch { throw error.prefixed(field: "items", index: index) }
+            default:
+                try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
+            }
+        }
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        try self.items.withUnsafeBufferPointer { (entries) throws(IMCodecError) in
+            for index in entries.indices {
+                if index >= context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "items", index, context.limits.maxRepeated)
+                }
+                guard unknownFields else { continue }
+                do throws(IMCodecError) {
+                    try entries[index]._checkLimits(&context, unknownFields: unknownFields)
+                } catch { throw error.prefixed(field: "items", index: index) }
+            }
+        }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
+    }
+}
+
+extension FriendPendencyRead: WireCodable {
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
+        var size = 0
+        if self.timestamp != 0 { size &+= 1 &+ WireFormat.varintSize(self.timestamp) }
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
+        return size
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+        if self.timestamp != 0 {
+            writer.writeByte(0x08)
+            writer.writeVarint(self.timestamp)
+        }
+        if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
+    }
+
+    @inline(never)
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+        while reader.hasMore {
+            let start = reader.mark
+            let tag = try reader.readTag()
+            switch tag {
+            case 8:
+                do { self.timestamp = try reader.readVarint() } catch { throw error.prefixed(field: "timestamp") }
+            default:
+                try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
+            }
+        }
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
+    }
+}
+
 extension GroupCustomEntry: WireCodable {
     @_effects(releasenone)
     @usableFromInline
@@ -6101,6 +6713,58 @@ extension GroupMemberResults: WireCodable {
     }
 }
 
+extension GroupPendencyRequest: WireCodable {
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
+        var size = 0
+        if self.timestamp != 0 { size &+= 1 &+ WireFormat.varintSize(self.timestamp) }
+        if self.numPerPage != 0 { size &+= 1 &+ WireFormat.varintSize(UInt64(self.numPerPage)) }
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
+        return size
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+        if self.timestamp != 0 {
+            writer.writeByte(0x08)
+            writer.writeVarint(self.timestamp)
+        }
+        if self.numPerPage != 0 {
+            writer.writeByte(0x10)
+            writer.writeVarint(UInt64(self.numPerPage))
+        }
+        if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
+    }
+
+    @inline(never)
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+        while reader.hasMore {
+            let start = reader.mark
+            let tag = try reader.readTag()
+            switch tag {
+            case 8:
+                do { self.timestamp = try reader.readVarint() } catch { throw error.prefixed(field: "timestamp") }
+            case 16:
+                do { self.numPerPage = UInt32(truncatingIfNeeded: try reader.readVarint()) } catch { throw error.prefixed(field: "numPerPage") }
+            default:
+                try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
+            }
+        }
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
+    }
+}
+
 extension GroupPendencyPage: WireCodable {
     @_effects(releasenone)
     @usableFromInline
@@ -6113,6 +6777,12 @@ extension GroupPendencyPage: WireCodable {
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
         }
         for value in self.items {
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
+        }
+        if let value = self.request {
             let slot = cache.reserve()
             let count = value._encodedSize(&cache)
             cache.record(count, at: slot)
@@ -6135,6 +6805,11 @@ extension GroupPendencyPage: WireCodable {
         }
         for value in self.items {
             writer.writeByte(0x12)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        }
+        if let value = self.request {
+            writer.writeByte(0x1A)
             writer.writeLength(cache.next())
             value._encode(to: &writer, &cache)
         }
@@ -6170,6 +6845,13 @@ extension GroupPendencyPage: WireCodable {
                     self.items.append(GroupPendencyItem())
                     try self.items[index]._merge(from: &nested, &context)
                 } catch { throw error.prefixed(field: "items", index: index) }
+            case 26:
+                do {
+                    var nested = try reader.readNested()
+                    var value = self.request.take() ?? GroupPendencyRequest()
+                    try value._merge(from: &nested, &context)
+                    self.request = value
+                } catch { throw error.prefixed(field: "request") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -6194,6 +6876,11 @@ extension GroupPendencyPage: WireCodable {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
                 } catch { throw error.prefixed(field: "items", index: index) }
             }
+        }
+        if unknownFields, let value = self.request {
+            do throws(IMCodecError) {
+                try value._checkLimits(&context, unknownFields: unknownFields)
+            } catch { throw error.prefixed(field: "request") }
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }
@@ -6231,6 +6918,11 @@ extension Event: WireCodable {
             cache.record(count, at: slot)
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
         case .readMembers(let value)?:
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
+        case .conversations(let value)?:
             let slot = cache.reserve()
             let count = value._encodedSize(&cache)
             cache.record(count, at: slot)
@@ -6300,6 +6992,51 @@ extension Event: WireCodable {
             let count = value._encodedSize(&cache)
             cache.record(count, at: slot)
             size &+= 2 &+ WireFormat.lengthDelimitedSize(count)
+        case .friendDelete(let value)?:
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 2 &+ WireFormat.lengthDelimitedSize(count)
+        case .friendsAdded(let value)?:
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 2 &+ WireFormat.lengthDelimitedSize(count)
+        case .friendsDeleted(let value)?:
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 2 &+ WireFormat.lengthDelimitedSize(count)
+        case .friendProfilesUpdated(let value)?:
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 2 &+ WireFormat.lengthDelimitedSize(count)
+        case .friendPendencyAdded(let value)?:
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 2 &+ WireFormat.lengthDelimitedSize(count)
+        case .friendPendencyDeleted(let value)?:
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 2 &+ WireFormat.lengthDelimitedSize(count)
+        case .friendPendencyRead(let value)?:
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 2 &+ WireFormat.lengthDelimitedSize(count)
+        case .blacklistAdded(let value)?:
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 2 &+ WireFormat.lengthDelimitedSize(count)
+        case .blacklistDeleted(let value)?:
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 2 &+ WireFormat.lengthDelimitedSize(count)
         default: break
         }
         if !unknownFields.isEmpty {
@@ -6335,6 +7072,10 @@ extension Event: WireCodable {
             value._encode(to: &writer, &cache)
         case .readMembers(let value)?:
             writer.writeByte(0x32)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        case .conversations(let value)?:
+            writer.writeByte(0x3A)
             writer.writeLength(cache.next())
             value._encode(to: &writer, &cache)
         case .friendList(let value)?:
@@ -6399,6 +7140,51 @@ extension Event: WireCodable {
             value._encode(to: &writer, &cache)
         case .groupPendency(let value)?:
             writer.writeByte(0x82)
+            writer.writeByte(0x02)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        case .friendDelete(let value)?:
+            writer.writeByte(0x8A)
+            writer.writeByte(0x02)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        case .friendsAdded(let value)?:
+            writer.writeByte(0x92)
+            writer.writeByte(0x02)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        case .friendsDeleted(let value)?:
+            writer.writeByte(0x9A)
+            writer.writeByte(0x02)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        case .friendProfilesUpdated(let value)?:
+            writer.writeByte(0xA2)
+            writer.writeByte(0x02)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        case .friendPendencyAdded(let value)?:
+            writer.writeByte(0xAA)
+            writer.writeByte(0x02)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        case .friendPendencyDeleted(let value)?:
+            writer.writeByte(0xB2)
+            writer.writeByte(0x02)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        case .friendPendencyRead(let value)?:
+            writer.writeByte(0xBA)
+            writer.writeByte(0x02)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        case .blacklistAdded(let value)?:
+            writer.writeByte(0xC2)
+            writer.writeByte(0x02)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
+        case .blacklistDeleted(let value)?:
+            writer.writeByte(0xCA)
             writer.writeByte(0x02)
             writer.writeLength(cache.next())
             value._encode(to: &writer, &cache)
@@ -6486,6 +7272,18 @@ extension Event: WireCodable {
                     try value._merge(from: &nested, &context)
                     self.kind = .readMembers(value)
                 } catch { throw error.prefixed(field: "readMembers") }
+            case 58:
+                do {
+                    var nested = try reader.readNested()
+                    var value: ConversationList
+                    if case .conversations? = self.kind, case .conversations(let existing)? = self.kind.take() {
+                        value = existing
+                    } else {
+                        value = ConversationList()
+                    }
+                    try value._merge(from: &nested, &context)
+                    self.kind = .conversations(value)
+                } catch { throw error.prefixed(field: "conversations") }
             case 162:
                 do {
                     var nested = try reader.readNested()
@@ -6642,6 +7440,114 @@ extension Event: WireCodable {
                     try value._merge(from: &nested, &context)
                     self.kind = .groupPendency(value)
                 } catch { throw error.prefixed(field: "groupPendency") }
+            case 266:
+                do {
+                    var nested = try reader.readNested()
+                    var value: FriendDelete
+                    if case .friendDelete? = self.kind, case .friendDelete(let existing)? = self.kind.take() {
+                        value = existing
+                    } else {
+                        value = FriendDelete()
+                    }
+                    try value._merge(from: &nested, &context)
+                    self.kind = .friendDelete(value)
+                } catch { throw error.prefixed(field: "friendDelete") }
+            case 274:
+                do {
+                    var nested = try reader.readNested()
+                    var value: FriendUserList
+                    if case .friendsAdded? = self.kind, case .friendsAdded(let existing)? = self.kind.take() {
+                        value = existing
+                    } else {
+                        value = FriendUserList()
+                    }
+                    try value._merge(from: &nested, &context)
+                    self.kind = .friendsAdded(value)
+                } catch { throw error.prefixed(field: "friendsAdded") }
+            case 282:
+                do {
+                    var nested = try reader.readNested()
+                    var value: FriendUserList
+                    if case .friendsDeleted? = self.kind, case .friendsDeleted(let existing)? = self.kind.take() {
+                        value = existing
+                    } else {
+                        value = FriendUserList()
+                    }
+                    try value._merge(from: &nested, &context)
+                    self.kind = .friendsDeleted(value)
+                } catch { throw error.prefixed(field: "friendsDeleted") }
+            case 290:
+                do {
+                    var nested = try reader.readNested()
+                    var value: FriendProfileUpdate
+                    if case .friendProfilesUpdated? = self.kind, case .friendProfilesUpdated(let existing)? = self.kind.take() {
+                        value = existing
+                    } else {
+                        value = FriendProfileUpdate()
+                    }
+                    try value._merge(from: &nested, &context)
+                    self.kind = .friendProfilesUpdated(value)
+                } catch { throw error.prefixed(field: "friendProfilesUpdated") }
+            case 298:
+                do {
+                    var nested = try reader.readNested()
+                    var value: FriendPendencyAdded
+                    if case .friendPendencyAdded? = self.kind, case .friendPendencyAdded(let existing)? = self.kind.take() {
+                        value = existing
+                    } else {
+                        value = FriendPendencyAdded()
+                    }
+                    try value._merge(from: &nested, &context)
+                    self.kind = .friendPendencyAdded(value)
+                } catch { throw error.prefixed(field: "friendPendencyAdded") }
+            case 306:
+                do {
+                    var nested = try reader.readNested()
+                    var value: FriendUserList
+                    if case .friendPendencyDeleted? = self.kind, case .friendPendencyDeleted(let existing)? = self.kind.take() {
+                        value = existing
+                    } else {
+                        value = FriendUserList()
+                    }
+                    try value._merge(from: &nested, &context)
+                    self.kind = .friendPendencyDeleted(value)
+                } catch { throw error.prefixed(field: "friendPendencyDeleted") }
+            case 314:
+                do {
+                    var nested = try reader.readNested()
+                    var value: FriendPendencyRead
+                    if case .friendPendencyRead? = self.kind, case .friendPendencyRead(let existing)? = self.kind.take() {
+                        value = existing
+                    } else {
+                        value = FriendPendencyRead()
+                    }
+                    try value._merge(from: &nested, &context)
+                    self.kind = .friendPendencyRead(value)
+                } catch { throw error.prefixed(field: "friendPendencyRead") }
+            case 322:
+                do {
+                    var nested = try reader.readNested()
+                    var value: FriendUserList
+                    if case .blacklistAdded? = self.kind, case .blacklistAdded(let existing)? = self.kind.take() {
+                        value = existing
+                    } else {
+                        value = FriendUserList()
+                    }
+                    try value._merge(from: &nested, &context)
+                    self.kind = .blacklistAdded(value)
+                } catch { throw error.prefixed(field: "blacklistAdded") }
+            case 330:
+                do {
+                    var nested = try reader.readNested()
+                    var value: FriendUserList
+                    if case .blacklistDeleted? = self.kind, case .blacklistDeleted(let existing)? = self.kind.take() {
+                        value = existing
+                    } else {
+                        value = FriendUserList()
+                    }
+                    try value._merge(from: &nested, &context)
+                    self.kind = .blacklistDeleted(value)
+                } catch { throw error.prefixed(field: "blacklistDeleted") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -6664,6 +7570,10 @@ extension Event: WireCodable {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(field: "readMembers") }
+        case .conversations(let value)?:
+            do throws(IMCodecError) {
+                try value._checkLimits(&context, unknownFields: unknownFields)
+            } catch { throw error.prefixed(field: "conversations") }
         case .friendList(let value)?:
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
@@ -6708,6 +7618,38 @@ extension Event: WireCodable {
             do throws(IMCodecError) {
                 try value._checkLimits(&context, unknownFields: unknownFields)
             } catch { throw error.prefixed(field: "groupPendency") }
+        case .friendDelete(let value)?:
+            do throws(IMCodecError) {
+                try value._checkLimits(&context, unknownFields: unknownFields)
+            } catch { throw error.prefixed(field: "friendDelete") }
+        case .friendsAdded(let value)?:
+            do throws(IMCodecError) {
+                try value._checkLimits(&context, unknownFields: unknownFields)
+            } catch { throw error.prefixed(field: "friendsAdded") }
+        case .friendsDeleted(let value)?:
+            do throws(IMCodecError) {
+                try value._checkLimits(&context, unknownFields: unknownFields)
+            } catch { throw error.prefixed(field: "friendsDeleted") }
+        case .friendProfilesUpdated(let value)?:
+            do throws(IMCodecError) {
+                try value._checkLimits(&context, unknownFields: unknownFields)
+            } catch { throw error.prefixed(field: "friendProfilesUpdated") }
+        case .friendPendencyAdded(let value)?:
+            do throws(IMCodecError) {
+                try value._checkLimits(&context, unknownFields: unknownFields)
+            } catch { throw error.prefixed(field: "friendPendencyAdded") }
+        case .friendPendencyDeleted(let value)?:
+            do throws(IMCodecError) {
+                try value._checkLimits(&context, unknownFields: unknownFields)
+            } catch { throw error.prefixed(field: "friendPendencyDeleted") }
+        case .blacklistAdded(let value)?:
+            do throws(IMCodecError) {
+                try value._checkLimits(&context, unknownFields: unknownFields)
+            } catch { throw error.prefixed(field: "blacklistAdded") }
+        case .blacklistDeleted(let value)?:
+            do throws(IMCodecError) {
+                try value._checkLimits(&context, unknownFields: unknownFields)
+            } catch { throw error.prefixed(field: "blacklistDeleted") }
         default: break
         }
         if unknownFields {
@@ -6732,6 +7674,10 @@ extension Event: WireCodable {
                 do throws(IMCodecError) {
                     try value._checkLimits(&context, unknownFields: unknownFields)
                 } catch { throw error.prefixed(field: "friendResponse") }
+            case .friendPendencyRead(let value)?:
+                do throws(IMCodecError) {
+                    try value._checkLimits(&context, unknownFields: unknownFields)
+                } catch { throw error.prefixed(field: "friendPendencyRead") }
             default: break
             }
         }

@@ -2944,6 +2944,10 @@ extension GroupMessageReadMembers {
             writer.key("isFinished")
             writer.bool(self.isFinished)
         }
+        if self.filter.rawValue != 0 {
+            writer.key("filter")
+            if let name = self.filter.protoName { writer.string(name) } else { writer.int32(self.filter.rawValue) }
+        }
         writer.endObject()
     }
 
@@ -2988,10 +2992,239 @@ extension GroupMessageReadMembers {
                 do {
                     self.isFinished = try JSONScalar.bool(&reader)
                 } catch { throw error.prefixed(field: "isFinished") }
+            case "filter":
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.filter = ReadMembersFilter(rawValue: try JSONScalar.enumValue(&reader, named: ReadMembersFilter._number(forProtoName:)))
+                } catch { throw error.prefixed(field: "filter") }
             default:
                 throw IMCodecError(
                     .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
                     reason: "GroupMessageReadMembers has no field named \(key)")
+            }
+        }
+    }
+}
+
+extension GroupAtInfo {
+    @usableFromInline
+    package func _writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if self.seq != 0 {
+            writer.key("seq")
+            writer.uint64(self.seq)
+        }
+        if self.atType.rawValue != 0 {
+            writer.key("atType")
+            if let name = self.atType.protoName { writer.string(name) } else { writer.int32(self.atType.rawValue) }
+        }
+        writer.endObject()
+    }
+
+    @usableFromInline
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+        self.init()
+        var seen: UInt64 = 0
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
+            case "seq":
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.seq = try JSONScalar.uint64(&reader)
+                } catch { throw error.prefixed(field: "seq") }
+            case "atType", "at_type":
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.atType = GroupAtType(rawValue: try JSONScalar.enumValue(&reader, named: GroupAtType._number(forProtoName:)))
+                } catch { throw error.prefixed(field: "atType") }
+            default:
+                throw IMCodecError(
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "GroupAtInfo has no field named \(key)")
+            }
+        }
+    }
+}
+
+extension Conversation {
+    @usableFromInline
+    package func _writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if self.type.rawValue != 0 {
+            writer.key("type")
+            if let name = self.type.protoName { writer.string(name) } else { writer.int32(self.type.rawValue) }
+        }
+        if !self.conversationID.isEmpty {
+            writer.key("conversationId")
+            writer.string(self.conversationID)
+        }
+        if !self.userID.isEmpty {
+            writer.key("userId")
+            writer.string(self.userID)
+        }
+        if !self.groupID.isEmpty {
+            writer.key("groupId")
+            writer.string(self.groupID)
+        }
+        if !self.groupType.isEmpty {
+            writer.key("groupType")
+            writer.string(self.groupType)
+        }
+        if !self.showName.isEmpty {
+            writer.key("showName")
+            writer.string(self.showName)
+        }
+        if self.unreadCount != 0 {
+            writer.key("unreadCount")
+            writer.uint64(self.unreadCount)
+        }
+        if !self.groupAtInfoList.isEmpty {
+            writer.key("groupAtInfoList")
+            writer.beginArray()
+            for value in self.groupAtInfoList { value._writeJSON(to: &writer) }
+            writer.endArray()
+        }
+        if case .value(let value)? = self._lastMessage {
+            writer.key("lastMessage")
+            value._writeJSON(to: &writer)
+        }
+        if self.recvOpt.rawValue != 0 {
+            writer.key("recvOpt")
+            if let name = self.recvOpt.protoName { writer.string(name) } else { writer.int32(self.recvOpt.rawValue) }
+        }
+        writer.endObject()
+    }
+
+    @usableFromInline
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+        self.init()
+        var seen: UInt64 = 0
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
+            case "type":
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.type = ConversationType(rawValue: try JSONScalar.enumValue(&reader, named: ConversationType._number(forProtoName:)))
+                } catch { throw error.prefixed(field: "type") }
+            case "conversationId", "conversation_id":
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.conversationID = try JSONScalar.string(&reader)
+                } catch { throw error.prefixed(field: "conversationId") }
+            case "userId", "user_id":
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.userID = try JSONScalar.string(&reader)
+                } catch { throw error.prefixed(field: "userId") }
+            case "groupId", "group_id":
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.groupID = try JSONScalar.string(&reader)
+                } catch { throw error.prefixed(field: "groupId") }
+            case "groupType", "group_type":
+                try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.groupType = try JSONScalar.string(&reader)
+                } catch { throw error.prefixed(field: "groupType") }
+            case "showName", "show_name":
+                try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.showName = try JSONScalar.string(&reader)
+                } catch { throw error.prefixed(field: "showName") }
+            case "unreadCount", "unread_count":
+                try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.unreadCount = try JSONScalar.uint64(&reader)
+                } catch { throw error.prefixed(field: "unreadCount") }
+            case "groupAtInfoList", "group_at_info_list":
+                try JSONDecodeContext.markSeen(&seen, bit: 7, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "groupAtInfoList") }
+                if let count, count > context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "groupAtInfoList", context.limits.maxRepeated, context.limits.maxRepeated)
+                }
+                if let count { self.groupAtInfoList.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
+                    do {
+                        self.groupAtInfoList.append(try GroupAtInfo(_json: &reader, &context))
+                    } catch { throw error.prefixed(field: "groupAtInfoList", index: index) }
+                    index += 1
+                }
+            case "lastMessage", "last_message":
+                try JSONDecodeContext.markSeen(&seen, bit: 8, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.lastMessage = try Message(_json: &reader, &context)
+                } catch { throw error.prefixed(field: "lastMessage") }
+            case "recvOpt", "recv_opt":
+                try JSONDecodeContext.markSeen(&seen, bit: 9, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.recvOpt = ReceiveMessageOpt(rawValue: try JSONScalar.enumValue(&reader, named: ReceiveMessageOpt._number(forProtoName:)))
+                } catch { throw error.prefixed(field: "recvOpt") }
+            default:
+                throw IMCodecError(
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "Conversation has no field named \(key)")
+            }
+        }
+    }
+}
+
+extension ConversationList {
+    @usableFromInline
+    package func _writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if !self.conversations.isEmpty {
+            writer.key("conversations")
+            writer.beginArray()
+            for value in self.conversations { value._writeJSON(to: &writer) }
+            writer.endArray()
+        }
+        writer.endObject()
+    }
+
+    @usableFromInline
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+        self.init()
+        var seen: UInt64 = 0
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
+            case "conversations":
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "conversations") }
+                if let count, count > context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "conversations", context.limits.maxRepeated, context.limits.maxRepeated)
+                }
+                if let count { self.conversations.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
+                    do {
+                        self.conversations.append(try Conversation(_json: &reader, &context))
+                    } catch { throw error.prefixed(field: "conversations", index: index) }
+                    index += 1
+                }
+            default:
+                throw IMCodecError(
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "ConversationList has no field named \(key)")
             }
         }
     }
@@ -3985,6 +4218,229 @@ extension FriendGroupList {
     }
 }
 
+extension FriendDelete {
+    @usableFromInline
+    package func _writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if !self.users.isEmpty {
+            writer.key("users")
+            writer.beginArray()
+            for value in self.users { writer.string(value) }
+            writer.endArray()
+        }
+        if self.deleteType.rawValue != 0 {
+            writer.key("deleteType")
+            if let name = self.deleteType.protoName { writer.string(name) } else { writer.int32(self.deleteType.rawValue) }
+        }
+        writer.endObject()
+    }
+
+    @usableFromInline
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+        self.init()
+        var seen: UInt64 = 0
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
+            case "users":
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "users") }
+                if let count, count > context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "users", context.limits.maxRepeated, context.limits.maxRepeated)
+                }
+                if let count { self.users.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
+                    do {
+                        self.users.append(try JSONScalar.string(&reader))
+                    } catch { throw error.prefixed(field: "users", index: index) }
+                    index += 1
+                }
+            case "deleteType", "delete_type":
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.deleteType = FriendDeleteType(rawValue: try JSONScalar.enumValue(&reader, named: FriendDeleteType._number(forProtoName:)))
+                } catch { throw error.prefixed(field: "deleteType") }
+            default:
+                throw IMCodecError(
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendDelete has no field named \(key)")
+            }
+        }
+    }
+}
+
+extension FriendUserList {
+    @usableFromInline
+    package func _writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if !self.users.isEmpty {
+            writer.key("users")
+            writer.beginArray()
+            for value in self.users { writer.string(value) }
+            writer.endArray()
+        }
+        writer.endObject()
+    }
+
+    @usableFromInline
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+        self.init()
+        var seen: UInt64 = 0
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
+            case "users":
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "users") }
+                if let count, count > context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "users", context.limits.maxRepeated, context.limits.maxRepeated)
+                }
+                if let count { self.users.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
+                    do {
+                        self.users.append(try JSONScalar.string(&reader))
+                    } catch { throw error.prefixed(field: "users", index: index) }
+                    index += 1
+                }
+            default:
+                throw IMCodecError(
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendUserList has no field named \(key)")
+            }
+        }
+    }
+}
+
+extension FriendProfileUpdate {
+    @usableFromInline
+    package func _writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if !self.friends.isEmpty {
+            writer.key("friends")
+            writer.beginArray()
+            for value in self.friends { value._writeJSON(to: &writer) }
+            writer.endArray()
+        }
+        writer.endObject()
+    }
+
+    @usableFromInline
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+        self.init()
+        var seen: UInt64 = 0
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
+            case "friends":
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "friends") }
+                if let count, count > context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "friends", context.limits.maxRepeated, context.limits.maxRepeated)
+                }
+                if let count { self.friends.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
+                    do {
+                        self.friends.append(try Friend(_json: &reader, &context))
+                    } catch { throw error.prefixed(field: "friends", index: index) }
+                    index += 1
+                }
+            default:
+                throw IMCodecError(
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendProfileUpdate has no field named \(key)")
+            }
+        }
+    }
+}
+
+extension FriendPendencyAdded {
+    @usableFromInline
+    package func _writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if !self.items.isEmpty {
+            writer.key("items")
+            writer.beginArray()
+            for value in self.items { value._writeJSON(to: &writer) }
+            writer.endArray()
+        }
+        writer.endObject()
+    }
+
+    @usableFromInline
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+        self.init()
+        var seen: UInt64 = 0
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
+            case "items":
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "items") }
+                if let count, count > context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "items", context.limits.maxRepeated, context.limits.maxRepeated)
+                }
+                if let count { self.items.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
+                    do {
+                        self.items.append(try FriendPendencyItem(_json: &reader, &context))
+                    } catch { throw error.prefixed(field: "items", index: index) }
+                    index += 1
+                }
+            default:
+                throw IMCodecError(
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendPendencyAdded has no field named \(key)")
+            }
+        }
+    }
+}
+
+extension FriendPendencyRead {
+    @usableFromInline
+    package func _writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if self.timestamp != 0 {
+            writer.key("timestamp")
+            writer.uint64(self.timestamp)
+        }
+        writer.endObject()
+    }
+
+    @usableFromInline
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+        self.init()
+        var seen: UInt64 = 0
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
+            case "timestamp":
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.timestamp = try JSONScalar.uint64(&reader)
+                } catch { throw error.prefixed(field: "timestamp") }
+            default:
+                throw IMCodecError(
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "FriendPendencyRead has no field named \(key)")
+            }
+        }
+    }
+}
+
 extension GroupCustomEntry {
     @usableFromInline
     package func _writeJSON(to writer: inout JSONWriter) {
@@ -4932,6 +5388,49 @@ extension GroupMemberResults {
     }
 }
 
+extension GroupPendencyRequest {
+    @usableFromInline
+    package func _writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if self.timestamp != 0 {
+            writer.key("timestamp")
+            writer.uint64(self.timestamp)
+        }
+        if self.numPerPage != 0 {
+            writer.key("numPerPage")
+            writer.uint32(self.numPerPage)
+        }
+        writer.endObject()
+    }
+
+    @usableFromInline
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+        self.init()
+        var seen: UInt64 = 0
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
+            case "timestamp":
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.timestamp = try JSONScalar.uint64(&reader)
+                } catch { throw error.prefixed(field: "timestamp") }
+            case "numPerPage", "num_per_page":
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.numPerPage = try JSONScalar.uint32(&reader)
+                } catch { throw error.prefixed(field: "numPerPage") }
+            default:
+                throw IMCodecError(
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "GroupPendencyRequest has no field named \(key)")
+            }
+        }
+    }
+}
+
 extension GroupPendencyPage {
     @usableFromInline
     package func _writeJSON(to writer: inout JSONWriter) {
@@ -4945,6 +5444,10 @@ extension GroupPendencyPage {
             writer.beginArray()
             for value in self.items { value._writeJSON(to: &writer) }
             writer.endArray()
+        }
+        if let value = self.request {
+            writer.key("request")
+            value._writeJSON(to: &writer)
         }
         writer.endObject()
     }
@@ -4978,6 +5481,12 @@ extension GroupPendencyPage {
                     } catch { throw error.prefixed(field: "items", index: index) }
                     index += 1
                 }
+            case "request":
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.request = try GroupPendencyRequest(_json: &reader, &context)
+                } catch { throw error.prefixed(field: "request") }
             default:
                 throw IMCodecError(
                     .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
@@ -5009,6 +5518,9 @@ extension Event {
             value._writeJSON(to: &writer)
         case .readMembers(let value)?:
             writer.key("readMembers")
+            value._writeJSON(to: &writer)
+        case .conversations(let value)?:
+            writer.key("conversations")
             value._writeJSON(to: &writer)
         case .friendList(let value)?:
             writer.key("friendList")
@@ -5049,6 +5561,33 @@ extension Event {
         case .groupPendency(let value)?:
             writer.key("groupPendency")
             value._writeJSON(to: &writer)
+        case .friendDelete(let value)?:
+            writer.key("friendDelete")
+            value._writeJSON(to: &writer)
+        case .friendsAdded(let value)?:
+            writer.key("friendsAdded")
+            value._writeJSON(to: &writer)
+        case .friendsDeleted(let value)?:
+            writer.key("friendsDeleted")
+            value._writeJSON(to: &writer)
+        case .friendProfilesUpdated(let value)?:
+            writer.key("friendProfilesUpdated")
+            value._writeJSON(to: &writer)
+        case .friendPendencyAdded(let value)?:
+            writer.key("friendPendencyAdded")
+            value._writeJSON(to: &writer)
+        case .friendPendencyDeleted(let value)?:
+            writer.key("friendPendencyDeleted")
+            value._writeJSON(to: &writer)
+        case .friendPendencyRead(let value)?:
+            writer.key("friendPendencyRead")
+            value._writeJSON(to: &writer)
+        case .blacklistAdded(let value)?:
+            writer.key("blacklistAdded")
+            value._writeJSON(to: &writer)
+        case .blacklistDeleted(let value)?:
+            writer.key("blacklistDeleted")
+            value._writeJSON(to: &writer)
         default: break
         }
         writer.endObject()
@@ -5064,136 +5603,206 @@ extension Event {
             case "readReceipt", "read_receipt":
                 try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
                 if reader.skipNull() { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
                     self.kind = .readReceipt(try ReadReceiptEvent(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "readReceipt") }
             case "recall":
                 try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
                 if reader.skipNull() { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
                     self.kind = .recall(try RecallEvent(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "recall") }
             case "modification":
                 try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
                 if reader.skipNull() { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
                     self.kind = .modification(try ModificationEvent(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "modification") }
             case "connection":
                 try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
                 if reader.skipNull() { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
                     self.kind = .connection(try ConnectionEvent(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "connection") }
             case "userStatus", "user_status":
                 try JSONDecodeContext.markSeen(&seen, bit: 4, key: key)
                 if reader.skipNull() { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
                     self.kind = .userStatus(try UserStatusEvent(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "userStatus") }
             case "readMembers", "read_members":
                 try JSONDecodeContext.markSeen(&seen, bit: 5, key: key)
                 if reader.skipNull() { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
                     self.kind = .readMembers(try GroupMessageReadMembers(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "readMembers") }
-            case "friendList", "friend_list":
+            case "conversations":
                 try JSONDecodeContext.markSeen(&seen, bit: 6, key: key)
                 if reader.skipNull() { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
+                do {
+                    self.kind = .conversations(try ConversationList(_json: &reader, &context))
+                } catch { throw error.prefixed(field: "conversations") }
+            case "friendList", "friend_list":
+                try JSONDecodeContext.markSeen(&seen, bit: 7, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
                     self.kind = .friendList(try FriendList(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendList") }
             case "friendRequest", "friend_request":
-                try JSONDecodeContext.markSeen(&seen, bit: 7, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 8, key: key)
                 if reader.skipNull() { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
                     self.kind = .friendRequest(try FriendRequest(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendRequest") }
             case "friendResponse", "friend_response":
-                try JSONDecodeContext.markSeen(&seen, bit: 8, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 9, key: key)
                 if reader.skipNull() { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
                     self.kind = .friendResponse(try FriendResponse(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendResponse") }
             case "friendResults", "friend_results":
-                try JSONDecodeContext.markSeen(&seen, bit: 9, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
                 if reader.skipNull() { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
                     self.kind = .friendResults(try FriendResults(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendResults") }
             case "friendCheck", "friend_check":
-                try JSONDecodeContext.markSeen(&seen, bit: 10, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 11, key: key)
                 if reader.skipNull() { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
                     self.kind = .friendCheck(try FriendCheck(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendCheck") }
             case "friendPendency", "friend_pendency":
-                try JSONDecodeContext.markSeen(&seen, bit: 11, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 12, key: key)
                 if reader.skipNull() { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
                     self.kind = .friendPendency(try FriendPendencyPage(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendPendency") }
             case "friendGroups", "friend_groups":
-                try JSONDecodeContext.markSeen(&seen, bit: 12, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 13, key: key)
                 if reader.skipNull() { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
                     self.kind = .friendGroups(try FriendGroupList(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "friendGroups") }
             case "blacklist":
-                try JSONDecodeContext.markSeen(&seen, bit: 13, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 14, key: key)
                 if reader.skipNull() { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
                     self.kind = .blacklist(try Blacklist(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "blacklist") }
             case "groupProfiles", "group_profiles":
-                try JSONDecodeContext.markSeen(&seen, bit: 14, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 15, key: key)
                 if reader.skipNull() { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
                     self.kind = .groupProfiles(try GroupInfoList(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "groupProfiles") }
             case "createGroup", "create_group":
-                try JSONDecodeContext.markSeen(&seen, bit: 15, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 16, key: key)
                 if reader.skipNull() { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
                     self.kind = .createGroup(try CreateGroupInfo(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "createGroup") }
             case "groupMembers", "group_members":
-                try JSONDecodeContext.markSeen(&seen, bit: 16, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 17, key: key)
                 if reader.skipNull() { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
                     self.kind = .groupMembers(try GroupMemberList(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "groupMembers") }
             case "groupMemberResults", "group_member_results":
-                try JSONDecodeContext.markSeen(&seen, bit: 17, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 18, key: key)
                 if reader.skipNull() { continue }
-                try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
                     self.kind = .groupMemberResults(try GroupMemberResults(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "groupMemberResults") }
             case "groupPendency", "group_pendency":
-                try JSONDecodeContext.markSeen(&seen, bit: 18, key: key)
-                if reader.skipNull() { continue }
                 try JSONDecodeContext.markSeen(&seen, bit: 19, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
                 do {
                     self.kind = .groupPendency(try GroupPendencyPage(_json: &reader, &context))
                 } catch { throw error.prefixed(field: "groupPendency") }
+            case "friendDelete", "friend_delete":
+                try JSONDecodeContext.markSeen(&seen, bit: 20, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
+                do {
+                    self.kind = .friendDelete(try FriendDelete(_json: &reader, &context))
+                } catch { throw error.prefixed(field: "friendDelete") }
+            case "friendsAdded", "friends_added":
+                try JSONDecodeContext.markSeen(&seen, bit: 21, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
+                do {
+                    self.kind = .friendsAdded(try FriendUserList(_json: &reader, &context))
+                } catch { throw error.prefixed(field: "friendsAdded") }
+            case "friendsDeleted", "friends_deleted":
+                try JSONDecodeContext.markSeen(&seen, bit: 22, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
+                do {
+                    self.kind = .friendsDeleted(try FriendUserList(_json: &reader, &context))
+                } catch { throw error.prefixed(field: "friendsDeleted") }
+            case "friendProfilesUpdated", "friend_profiles_updated":
+                try JSONDecodeContext.markSeen(&seen, bit: 23, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
+                do {
+                    self.kind = .friendProfilesUpdated(try FriendProfileUpdate(_json: &reader, &context))
+                } catch { throw error.prefixed(field: "friendProfilesUpdated") }
+            case "friendPendencyAdded", "friend_pendency_added":
+                try JSONDecodeContext.markSeen(&seen, bit: 24, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
+                do {
+                    self.kind = .friendPendencyAdded(try FriendPendencyAdded(_json: &reader, &context))
+                } catch { throw error.prefixed(field: "friendPendencyAdded") }
+            case "friendPendencyDeleted", "friend_pendency_deleted":
+                try JSONDecodeContext.markSeen(&seen, bit: 25, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
+                do {
+                    self.kind = .friendPendencyDeleted(try FriendUserList(_json: &reader, &context))
+                } catch { throw error.prefixed(field: "friendPendencyDeleted") }
+            case "friendPendencyRead", "friend_pendency_read":
+                try JSONDecodeContext.markSeen(&seen, bit: 26, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
+                do {
+                    self.kind = .friendPendencyRead(try FriendPendencyRead(_json: &reader, &context))
+                } catch { throw error.prefixed(field: "friendPendencyRead") }
+            case "blacklistAdded", "blacklist_added":
+                try JSONDecodeContext.markSeen(&seen, bit: 27, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
+                do {
+                    self.kind = .blacklistAdded(try FriendUserList(_json: &reader, &context))
+                } catch { throw error.prefixed(field: "blacklistAdded") }
+            case "blacklistDeleted", "blacklist_deleted":
+                try JSONDecodeContext.markSeen(&seen, bit: 28, key: key)
+                if reader.skipNull() { continue }
+                try JSONDecodeContext.markSeen(&seen, bit: 29, key: key)
+                do {
+                    self.kind = .blacklistDeleted(try FriendUserList(_json: &reader, &context))
+                } catch { throw error.prefixed(field: "blacklistDeleted") }
             default:
                 throw IMCodecError(
                     .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),

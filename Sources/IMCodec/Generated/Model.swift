@@ -1010,6 +1010,150 @@ public struct GroupAtType: RawRepresentable, Hashable, Sendable, CustomStringCon
     public var description: String { protoName ?? String(rawValue) }
 }
 
+/// V2TIMConversationType (the messaging guide's conversations; numbers from
+/// the SDK headers): a one-to-one or a group conversation.
+///
+/// Values the schema does not name are kept (proto3 enums are open), so
+/// data from a newer schema survives decoding and re-encoding.
+public struct ConversationType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The numeric value on the wire.
+    public var rawValue: Int32
+
+    /// Creates a value from its number; any number is kept.
+    @inlinable public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// `CONVERSATION_TYPE_UNSPECIFIED` (0).
+    public static let unspecified = ConversationType(rawValue: 0)
+    /// `CONVERSATION_TYPE_C2C` (1).
+    public static let c2c = ConversationType(rawValue: 1)
+    /// `CONVERSATION_TYPE_GROUP` (2).
+    public static let group = ConversationType(rawValue: 2)
+
+    /// The values the schema names, in declaration order.
+    public static let knownValues: [ConversationType] = [.unspecified, .c2c, .group]
+
+    /// Whether the schema names this value.
+    public var isKnown: Bool { protoName != nil }
+
+    /// The schema's name of this value (`CONVERSATION_TYPE_GROUP`), or nil for an unnamed value.
+    public var protoName: String? {
+        switch rawValue {
+        case 0: "CONVERSATION_TYPE_UNSPECIFIED"
+        case 1: "CONVERSATION_TYPE_C2C"
+        case 2: "CONVERSATION_TYPE_GROUP"
+        default: nil
+        }
+    }
+
+    /// The number of the value the schema names `name`.
+    package static func _number(forProtoName name: String) -> Int32? {
+        switch name {
+        case "CONVERSATION_TYPE_UNSPECIFIED": 0
+        case "CONVERSATION_TYPE_C2C": 1
+        case "CONVERSATION_TYPE_GROUP": 2
+        default: nil
+        }
+    }
+
+    /// The schema's name, or the number for an unnamed value.
+    public var description: String { protoName ?? String(rawValue) }
+}
+
+/// V2TIMReceiveMessageOpt (the messaging guide, Mute Notifications): how the
+/// logged-in user receives a conversation's messages.
+///
+/// Values the schema does not name are kept (proto3 enums are open), so
+/// data from a newer schema survives decoding and re-encoding.
+public struct ReceiveMessageOpt: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The numeric value on the wire.
+    public var rawValue: Int32
+
+    /// Creates a value from its number; any number is kept.
+    @inlinable public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// `RECEIVE_MESSAGE_OPT_RECEIVE` (0): V2TIM_RECEIVE_MESSAGE: received online, pushed offline.
+    public static let receive = ReceiveMessageOpt(rawValue: 0)
+    /// `RECEIVE_MESSAGE_OPT_NOT_RECEIVE` (1): V2TIM_NOT_RECEIVE_MESSAGE: not received, online or offline.
+    public static let notReceive = ReceiveMessageOpt(rawValue: 1)
+    /// `RECEIVE_MESSAGE_OPT_NOT_NOTIFY` (2): V2TIM_RECEIVE_NOT_NOTIFY_MESSAGE: received online, not pushed offline.
+    public static let notNotify = ReceiveMessageOpt(rawValue: 2)
+
+    /// The values the schema names, in declaration order.
+    public static let knownValues: [ReceiveMessageOpt] = [.receive, .notReceive, .notNotify]
+
+    /// Whether the schema names this value.
+    public var isKnown: Bool { protoName != nil }
+
+    /// The schema's name of this value (`RECEIVE_MESSAGE_OPT_NOT_NOTIFY`), or nil for an unnamed value.
+    public var protoName: String? {
+        switch rawValue {
+        case 0: "RECEIVE_MESSAGE_OPT_RECEIVE"
+        case 1: "RECEIVE_MESSAGE_OPT_NOT_RECEIVE"
+        case 2: "RECEIVE_MESSAGE_OPT_NOT_NOTIFY"
+        default: nil
+        }
+    }
+
+    /// The number of the value the schema names `name`.
+    package static func _number(forProtoName name: String) -> Int32? {
+        switch name {
+        case "RECEIVE_MESSAGE_OPT_RECEIVE": 0
+        case "RECEIVE_MESSAGE_OPT_NOT_RECEIVE": 1
+        case "RECEIVE_MESSAGE_OPT_NOT_NOTIFY": 2
+        default: nil
+        }
+    }
+
+    /// The schema's name, or the number for an unnamed value.
+    public var description: String { protoName ?? String(rawValue) }
+}
+
+/// V2TIMGroupMessageReadMembersFilter (the messaging guide,
+/// getGroupMessageReadMemberList; numbers from the SDK headers): whether a
+/// page lists the members who have read a message or those who have not.
+///
+/// Values the schema does not name are kept (proto3 enums are open), so
+/// data from a newer schema survives decoding and re-encoding.
+public struct ReadMembersFilter: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The numeric value on the wire.
+    public var rawValue: Int32
+
+    /// Creates a value from its number; any number is kept.
+    @inlinable public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// `READ_MEMBERS_FILTER_READ` (0).
+    public static let read = ReadMembersFilter(rawValue: 0)
+    /// `READ_MEMBERS_FILTER_UNREAD` (1).
+    public static let unread = ReadMembersFilter(rawValue: 1)
+
+    /// The values the schema names, in declaration order.
+    public static let knownValues: [ReadMembersFilter] = [.read, .unread]
+
+    /// Whether the schema names this value.
+    public var isKnown: Bool { protoName != nil }
+
+    /// The schema's name of this value (`READ_MEMBERS_FILTER_UNREAD`), or nil for an unnamed value.
+    public var protoName: String? {
+        switch rawValue {
+        case 0: "READ_MEMBERS_FILTER_READ"
+        case 1: "READ_MEMBERS_FILTER_UNREAD"
+        default: nil
+        }
+    }
+
+    /// The number of the value the schema names `name`.
+    package static func _number(forProtoName name: String) -> Int32? {
+        switch name {
+        case "READ_MEMBERS_FILTER_READ": 0
+        case "READ_MEMBERS_FILTER_UNREAD": 1
+        default: nil
+        }
+    }
+
+    /// The schema's name, or the number for an unnamed value.
+    public var description: String { protoName ?? String(rawValue) }
+}
+
 /// The user status listener's callbacks (the SDK manager guide: onForceOffline,
 /// onReConnFailed, onUserSigExpired).
 ///
@@ -1256,6 +1400,56 @@ public struct PendencyType: RawRepresentable, Hashable, Sendable, CustomStringCo
         case "PENDENCY_TYPE_COME_IN": 1
         case "PENDENCY_TYPE_SEND_OUT": 2
         case "PENDENCY_TYPE_BOTH": 3
+        default: nil
+        }
+    }
+
+    /// The schema's name, or the number for an unnamed value.
+    public var description: String { protoName ?? String(rawValue) }
+}
+
+/// TIMDelFriendType: whether a deletion ends the friendship one way or both
+/// ways (the relationship chain guide names TIM_FRIEND_DEL_BOTH; numbers from
+/// the SDK headers).
+///
+/// Values the schema does not name are kept (proto3 enums are open), so
+/// data from a newer schema survives decoding and re-encoding.
+public struct FriendDeleteType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The numeric value on the wire.
+    public var rawValue: Int32
+
+    /// Creates a value from its number; any number is kept.
+    @inlinable public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// `FRIEND_DELETE_TYPE_UNSPECIFIED` (0).
+    public static let unspecified = FriendDeleteType(rawValue: 0)
+    /// `FRIEND_DELETE_TYPE_SINGLE` (1).
+    public static let single = FriendDeleteType(rawValue: 1)
+    /// `FRIEND_DELETE_TYPE_BOTH` (2).
+    public static let both = FriendDeleteType(rawValue: 2)
+
+    /// The values the schema names, in declaration order.
+    public static let knownValues: [FriendDeleteType] = [.unspecified, .single, .both]
+
+    /// Whether the schema names this value.
+    public var isKnown: Bool { protoName != nil }
+
+    /// The schema's name of this value (`FRIEND_DELETE_TYPE_BOTH`), or nil for an unnamed value.
+    public var protoName: String? {
+        switch rawValue {
+        case 0: "FRIEND_DELETE_TYPE_UNSPECIFIED"
+        case 1: "FRIEND_DELETE_TYPE_SINGLE"
+        case 2: "FRIEND_DELETE_TYPE_BOTH"
+        default: nil
+        }
+    }
+
+    /// The number of the value the schema names `name`.
+    package static func _number(forProtoName name: String) -> Int32? {
+        switch name {
+        case "FRIEND_DELETE_TYPE_UNSPECIFIED": 0
+        case "FRIEND_DELETE_TYPE_SINGLE": 1
+        case "FRIEND_DELETE_TYPE_BOTH": 2
         default: nil
         }
     }
@@ -3263,6 +3457,12 @@ public struct GroupMessageReadMembers: WireMessage {
     /// `is_finished` (field 4, bool).
     public var isFinished: Bool = false
 
+    /// Whether the page lists readers or members who have not read (the filter
+    /// of getGroupMessageReadMemberList).
+    ///
+    /// `filter` (field 5, ReadMembersFilter).
+    public var filter: ReadMembersFilter = ReadMembersFilter(rawValue: 0)
+
     /// Fields this schema does not know, kept for re-encoding.
     public var unknownFields = UnknownFields()
 
@@ -3274,12 +3474,148 @@ public struct GroupMessageReadMembers: WireMessage {
         msgID: String = "",
         members: [GroupMemberInfo] = [],
         nextSeq: UInt64 = 0,
-        isFinished: Bool = false
+        isFinished: Bool = false,
+        filter: ReadMembersFilter = ReadMembersFilter(rawValue: 0)
     ) {
         self.msgID = msgID
         self.members = members
         self.nextSeq = nextSeq
         self.isFinished = isFinished
+        self.filter = filter
+    }
+}
+
+/// One @ entry of a conversation (V2TIMGroupAtInfo, the messaging guide):
+/// the sequence of the message that mentions the user, and how.
+public struct GroupAtInfo: WireMessage {
+    /// `imcodec.v1.GroupAtInfo`.
+    public static var protoMessageName: String { "imcodec.v1.GroupAtInfo" }
+
+    /// `seq` (field 1, uint64).
+    public var seq: UInt64 = 0
+
+    /// `at_type` (field 2, GroupAtType).
+    public var atType: GroupAtType = GroupAtType(rawValue: 0)
+
+    /// Fields this schema does not know, kept for re-encoding.
+    public var unknownFields = UnknownFields()
+
+    /// Creates a value with every field at its default.
+    public init() {}
+
+    /// Creates a value from its fields; omitted fields keep their defaults.
+    public init(
+        seq: UInt64 = 0,
+        atType: GroupAtType = GroupAtType(rawValue: 0)
+    ) {
+        self.seq = seq
+        self.atType = atType
+    }
+}
+
+/// A conversation (V2TIMConversation, the messaging guide): a one-to-one
+/// conversation names its peer, a group conversation its group; its unread
+/// count, its @ entries, its last message and its receive option.
+public struct Conversation: WireMessage {
+    /// `imcodec.v1.Conversation`.
+    public static var protoMessageName: String { "imcodec.v1.Conversation" }
+
+    /// `type` (field 1, ConversationType).
+    public var type: ConversationType = ConversationType(rawValue: 0)
+
+    /// The SDK's conversation ID ("c2c_" or "group_" followed by the ID).
+    ///
+    /// `conversation_id` (field 2, string).
+    public var conversationID: String = ""
+
+    /// `user_id` (field 3, string).
+    public var userID: String = ""
+
+    /// `group_id` (field 4, string).
+    public var groupID: String = ""
+
+    /// `group_type` (field 5, string).
+    public var groupType: String = ""
+
+    /// `show_name` (field 6, string).
+    public var showName: String = ""
+
+    /// Messages not read yet, without those excluded from the unread count.
+    ///
+    /// `unread_count` (field 7, uint64).
+    public var unreadCount: UInt64 = 0
+
+    /// The group @ messages that mention the logged-in user (groupAtInfolist).
+    ///
+    /// `group_at_info_list` (field 8, repeated GroupAtInfo).
+    public var groupAtInfoList: [GroupAtInfo] = []
+
+    /// The last message, without those excluded from the last message;
+    /// validated as a message.
+    ///
+    /// `last_message` (field 9, Message).
+    public var lastMessage: Message? {
+        get { _lastMessage?.value }
+        set { _lastMessage = newValue.map { Indirect.value($0) } }
+    }
+
+    /// ``lastMessage``, held on the heap (see ``Indirect``).
+    var _lastMessage: Indirect<Message>? = nil
+
+    /// `recv_opt` (field 10, ReceiveMessageOpt).
+    public var recvOpt: ReceiveMessageOpt = ReceiveMessageOpt(rawValue: 0)
+
+    /// Fields this schema does not know, kept for re-encoding.
+    public var unknownFields = UnknownFields()
+
+    /// Creates a value with every field at its default.
+    public init() {}
+
+    /// Creates a value from its fields; omitted fields keep their defaults.
+    public init(
+        type: ConversationType = ConversationType(rawValue: 0),
+        conversationID: String = "",
+        userID: String = "",
+        groupID: String = "",
+        groupType: String = "",
+        showName: String = "",
+        unreadCount: UInt64 = 0,
+        groupAtInfoList: [GroupAtInfo] = [],
+        lastMessage: Message? = nil,
+        recvOpt: ReceiveMessageOpt = ReceiveMessageOpt(rawValue: 0)
+    ) {
+        self.type = type
+        self.conversationID = conversationID
+        self.userID = userID
+        self.groupID = groupID
+        self.groupType = groupType
+        self.showName = showName
+        self.unreadCount = unreadCount
+        self.groupAtInfoList = groupAtInfoList
+        self.lastMessage = lastMessage
+        self.recvOpt = recvOpt
+    }
+}
+
+/// Conversations (getConversationList, onConversationChanged).
+public struct ConversationList: WireMessage {
+    /// `imcodec.v1.ConversationList`.
+    public static var protoMessageName: String { "imcodec.v1.ConversationList" }
+
+    /// `conversations` (field 1, repeated Conversation).
+    public var conversations: [Conversation] = []
+
+    /// Fields this schema does not know, kept for re-encoding.
+    public var unknownFields = UnknownFields()
+
+    /// Creates a value with every field at its default.
+    public init() {}
+
+    /// Creates a value from its fields; omitted fields keep their defaults.
+    public init(
+        conversations: [Conversation] = []
+    ) {
+        self.conversations = conversations
     }
 }
 
@@ -3822,6 +4158,129 @@ public struct FriendGroupList: WireMessage {
     }
 }
 
+/// The parameters of deleteFriends (the relationship chain guide): the friends
+/// to delete and whether one way or both.
+public struct FriendDelete: WireMessage {
+    /// `imcodec.v1.FriendDelete`.
+    public static var protoMessageName: String { "imcodec.v1.FriendDelete" }
+
+    /// `users` (field 1, repeated string).
+    public var users: [String] = []
+
+    /// `delete_type` (field 2, FriendDeleteType).
+    public var deleteType: FriendDeleteType = FriendDeleteType(rawValue: 0)
+
+    /// Fields this schema does not know, kept for re-encoding.
+    public var unknownFields = UnknownFields()
+
+    /// Creates a value with every field at its default.
+    public init() {}
+
+    /// Creates a value from its fields; omitted fields keep their defaults.
+    public init(
+        users: [String] = [],
+        deleteType: FriendDeleteType = FriendDeleteType(rawValue: 0)
+    ) {
+        self.users = users
+        self.deleteType = deleteType
+    }
+}
+
+/// A list of users named by a relationship-chain notification of
+/// TIMFriendshipListener (the SDK manager guide registers the listener; the
+/// notifications from the SDK headers): friends added or deleted, add-friend
+/// requests deleted, users added to or removed from the blacklist.
+public struct FriendUserList: WireMessage {
+    /// `imcodec.v1.FriendUserList`.
+    public static var protoMessageName: String { "imcodec.v1.FriendUserList" }
+
+    /// `users` (field 1, repeated string).
+    public var users: [String] = []
+
+    /// Fields this schema does not know, kept for re-encoding.
+    public var unknownFields = UnknownFields()
+
+    /// Creates a value with every field at its default.
+    public init() {}
+
+    /// Creates a value from its fields; omitted fields keep their defaults.
+    public init(
+        users: [String] = []
+    ) {
+        self.users = users
+    }
+}
+
+/// Friend profiles changed (TIMFriendshipListener onFriendProfileUpdate): the
+/// changed friends' entries, as the friend list carries them.
+public struct FriendProfileUpdate: WireMessage {
+    /// `imcodec.v1.FriendProfileUpdate`.
+    public static var protoMessageName: String { "imcodec.v1.FriendProfileUpdate" }
+
+    /// `friends` (field 1, repeated Friend).
+    public var friends: [Friend] = []
+
+    /// Fields this schema does not know, kept for re-encoding.
+    public var unknownFields = UnknownFields()
+
+    /// Creates a value with every field at its default.
+    public init() {}
+
+    /// Creates a value from its fields; omitted fields keep their defaults.
+    public init(
+        friends: [Friend] = []
+    ) {
+        self.friends = friends
+    }
+}
+
+/// Add-friend requests received (TIMFriendshipListener onAddFriendReqs).
+public struct FriendPendencyAdded: WireMessage {
+    /// `imcodec.v1.FriendPendencyAdded`.
+    public static var protoMessageName: String { "imcodec.v1.FriendPendencyAdded" }
+
+    /// `items` (field 1, repeated FriendPendencyItem).
+    public var items: [FriendPendencyItem] = []
+
+    /// Fields this schema does not know, kept for re-encoding.
+    public var unknownFields = UnknownFields()
+
+    /// Creates a value with every field at its default.
+    public init() {}
+
+    /// Creates a value from its fields; omitted fields keep their defaults.
+    public init(
+        items: [FriendPendencyItem] = []
+    ) {
+        self.items = items
+    }
+}
+
+/// The pendency list was read up to a time (TIMFriendshipListener
+/// onPendencyReadReport, after pendencyReport).
+public struct FriendPendencyRead: WireMessage {
+    /// `imcodec.v1.FriendPendencyRead`.
+    public static var protoMessageName: String { "imcodec.v1.FriendPendencyRead" }
+
+    /// Seconds since the Unix epoch: requests added up to then are read.
+    ///
+    /// `timestamp` (field 1, uint64).
+    public var timestamp: UInt64 = 0
+
+    /// Fields this schema does not know, kept for re-encoding.
+    public var unknownFields = UnknownFields()
+
+    /// Creates a value with every field at its default.
+    public init() {}
+
+    /// Creates a value from its fields; omitted fields keep their defaults.
+    public init(
+        timestamp: UInt64 = 0
+    ) {
+        self.timestamp = timestamp
+    }
+}
+
 /// One entry of a group's custom-field dictionary: a key and a bytes value
 /// (the group guide: NSDictionary with NSString keys and NSData values).
 public struct GroupCustomEntry: WireMessage {
@@ -4085,6 +4544,9 @@ public struct CreateGroupInfo: WireMessage {
     /// `custom_info` (field 10, repeated GroupCustomEntry).
     public var customInfo: [GroupCustomEntry] = []
 
+    /// The initial members (the creator is added without being named): at most
+    /// the member limit of the group's type.
+    ///
     /// `members_info` (field 11, repeated CreateGroupMemberInfo).
     public var membersInfo: [CreateGroupMemberInfo] = []
 
@@ -4333,7 +4795,40 @@ public struct GroupMemberResults: WireMessage {
     }
 }
 
-/// A group pendency page (getPendencyFromServer).
+/// TIMGroupPendencyOption (the group guide): which group pendency page is
+/// asked for.
+public struct GroupPendencyRequest: WireMessage {
+    /// `imcodec.v1.GroupPendencyRequest`.
+    public static var protoMessageName: String { "imcodec.v1.GroupPendencyRequest" }
+
+    /// The start time of the page; 0 starts from the newest pending request.
+    ///
+    /// `timestamp` (field 1, uint64).
+    public var timestamp: UInt64 = 0
+
+    /// How many pending requests a page holds.
+    ///
+    /// `num_per_page` (field 2, uint32).
+    public var numPerPage: UInt32 = 0
+
+    /// Fields this schema does not know, kept for re-encoding.
+    public var unknownFields = UnknownFields()
+
+    /// Creates a value with every field at its default.
+    public init() {}
+
+    /// Creates a value from its fields; omitted fields keep their defaults.
+    public init(
+        timestamp: UInt64 = 0,
+        numPerPage: UInt32 = 0
+    ) {
+        self.timestamp = timestamp
+        self.numPerPage = numPerPage
+    }
+}
+
+/// A group pendency page (getPendencyFromServer): the paging state, the
+/// pending requests and the request it answers.
 public struct GroupPendencyPage: WireMessage {
     /// `imcodec.v1.GroupPendencyPage`.
     public static var protoMessageName: String { "imcodec.v1.GroupPendencyPage" }
@@ -4344,6 +4839,9 @@ public struct GroupPendencyPage: WireMessage {
     /// `items` (field 2, repeated GroupPendencyItem).
     public var items: [GroupPendencyItem] = []
 
+    /// `request` (field 3, GroupPendencyRequest).
+    public var request: GroupPendencyRequest? = nil
+
     /// Fields this schema does not know, kept for re-encoding.
     public var unknownFields = UnknownFields()
 
@@ -4353,10 +4851,12 @@ public struct GroupPendencyPage: WireMessage {
     /// Creates a value from its fields; omitted fields keep their defaults.
     public init(
         meta: GroupPendencyMeta? = nil,
-        items: [GroupPendencyItem] = []
+        items: [GroupPendencyItem] = [],
+        request: GroupPendencyRequest? = nil
     ) {
         self.meta = meta
         self.items = items
+        self.request = request
     }
 }
 
@@ -4381,6 +4881,10 @@ public struct Event: WireMessage {
         ///
         /// `read_members` (field 6, GroupMessageReadMembers).
         case readMembers(GroupMessageReadMembers)
+        /// Conversations (the messaging guide).
+        ///
+        /// `conversations` (field 7, ConversationList).
+        case conversations(ConversationList)
         /// Relationship chain (the relationship chain guide).
         ///
         /// `friend_list` (field 20, FriendList).
@@ -4411,6 +4915,27 @@ public struct Event: WireMessage {
         case groupMemberResults(GroupMemberResults)
         /// `group_pendency` (field 32, GroupPendencyPage).
         case groupPendency(GroupPendencyPage)
+        /// Relationship chain: a deletion's parameters and the notifications of
+        /// TIMFriendshipListener.
+        ///
+        /// `friend_delete` (field 33, FriendDelete).
+        case friendDelete(FriendDelete)
+        /// `friends_added` (field 34, FriendUserList).
+        case friendsAdded(FriendUserList)
+        /// `friends_deleted` (field 35, FriendUserList).
+        case friendsDeleted(FriendUserList)
+        /// `friend_profiles_updated` (field 36, FriendProfileUpdate).
+        case friendProfilesUpdated(FriendProfileUpdate)
+        /// `friend_pendency_added` (field 37, FriendPendencyAdded).
+        case friendPendencyAdded(FriendPendencyAdded)
+        /// `friend_pendency_deleted` (field 38, FriendUserList).
+        case friendPendencyDeleted(FriendUserList)
+        /// `friend_pendency_read` (field 39, FriendPendencyRead).
+        case friendPendencyRead(FriendPendencyRead)
+        /// `blacklist_added` (field 40, FriendUserList).
+        case blacklistAdded(FriendUserList)
+        /// `blacklist_deleted` (field 41, FriendUserList).
+        case blacklistDeleted(FriendUserList)
     }
 
     /// The `kind` oneof: at most one member is set.

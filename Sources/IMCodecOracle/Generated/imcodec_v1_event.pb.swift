@@ -16,7 +16,7 @@
 /// and relationship.proto and group.proto import model.proto. The package,
 /// the message name and the field numbers are those Event always had, so
 /// the wire format, the proto3 JSON form and the generated names are
-/// unchanged. A reader that does not know a kind (6, 20 to 32) keeps it as unknown
+/// unchanged. A reader that does not know a kind (6, 7, 20 to 41) keeps it as unknown
 /// fields of an event of no known kind (docs/spec/frame-format.md, "Payload
 /// kinds and new event kinds").
 
@@ -87,6 +87,15 @@ public nonisolated struct Imcodec_V1_Event: Sendable {
       return Imcodec_V1_GroupMessageReadMembers()
     }
     set {kind = .readMembers(newValue)}
+  }
+
+  /// Conversations (the messaging guide).
+  public var conversations: Imcodec_V1_ConversationList {
+    get {
+      if case .conversations(let v)? = kind {return v}
+      return Imcodec_V1_ConversationList()
+    }
+    set {kind = .conversations(newValue)}
   }
 
   /// Relationship chain (the relationship chain guide).
@@ -195,6 +204,80 @@ public nonisolated struct Imcodec_V1_Event: Sendable {
     set {kind = .groupPendency(newValue)}
   }
 
+  /// Relationship chain: a deletion's parameters and the notifications of
+  /// TIMFriendshipListener.
+  public var friendDelete: Imcodec_V1_FriendDelete {
+    get {
+      if case .friendDelete(let v)? = kind {return v}
+      return Imcodec_V1_FriendDelete()
+    }
+    set {kind = .friendDelete(newValue)}
+  }
+
+  public var friendsAdded: Imcodec_V1_FriendUserList {
+    get {
+      if case .friendsAdded(let v)? = kind {return v}
+      return Imcodec_V1_FriendUserList()
+    }
+    set {kind = .friendsAdded(newValue)}
+  }
+
+  public var friendsDeleted: Imcodec_V1_FriendUserList {
+    get {
+      if case .friendsDeleted(let v)? = kind {return v}
+      return Imcodec_V1_FriendUserList()
+    }
+    set {kind = .friendsDeleted(newValue)}
+  }
+
+  public var friendProfilesUpdated: Imcodec_V1_FriendProfileUpdate {
+    get {
+      if case .friendProfilesUpdated(let v)? = kind {return v}
+      return Imcodec_V1_FriendProfileUpdate()
+    }
+    set {kind = .friendProfilesUpdated(newValue)}
+  }
+
+  public var friendPendencyAdded: Imcodec_V1_FriendPendencyAdded {
+    get {
+      if case .friendPendencyAdded(let v)? = kind {return v}
+      return Imcodec_V1_FriendPendencyAdded()
+    }
+    set {kind = .friendPendencyAdded(newValue)}
+  }
+
+  public var friendPendencyDeleted: Imcodec_V1_FriendUserList {
+    get {
+      if case .friendPendencyDeleted(let v)? = kind {return v}
+      return Imcodec_V1_FriendUserList()
+    }
+    set {kind = .friendPendencyDeleted(newValue)}
+  }
+
+  public var friendPendencyRead: Imcodec_V1_FriendPendencyRead {
+    get {
+      if case .friendPendencyRead(let v)? = kind {return v}
+      return Imcodec_V1_FriendPendencyRead()
+    }
+    set {kind = .friendPendencyRead(newValue)}
+  }
+
+  public var blacklistAdded: Imcodec_V1_FriendUserList {
+    get {
+      if case .blacklistAdded(let v)? = kind {return v}
+      return Imcodec_V1_FriendUserList()
+    }
+    set {kind = .blacklistAdded(newValue)}
+  }
+
+  public var blacklistDeleted: Imcodec_V1_FriendUserList {
+    get {
+      if case .blacklistDeleted(let v)? = kind {return v}
+      return Imcodec_V1_FriendUserList()
+    }
+    set {kind = .blacklistDeleted(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -205,6 +288,8 @@ public nonisolated struct Imcodec_V1_Event: Sendable {
     case userStatus(Imcodec_V1_UserStatusEvent)
     /// The members who have read a group message (the messaging guide).
     case readMembers(Imcodec_V1_GroupMessageReadMembers)
+    /// Conversations (the messaging guide).
+    case conversations(Imcodec_V1_ConversationList)
     /// Relationship chain (the relationship chain guide).
     case friendList(Imcodec_V1_FriendList)
     case friendRequest(Imcodec_V1_FriendRequest)
@@ -220,6 +305,17 @@ public nonisolated struct Imcodec_V1_Event: Sendable {
     case groupMembers(Imcodec_V1_GroupMemberList)
     case groupMemberResults(Imcodec_V1_GroupMemberResults)
     case groupPendency(Imcodec_V1_GroupPendencyPage)
+    /// Relationship chain: a deletion's parameters and the notifications of
+    /// TIMFriendshipListener.
+    case friendDelete(Imcodec_V1_FriendDelete)
+    case friendsAdded(Imcodec_V1_FriendUserList)
+    case friendsDeleted(Imcodec_V1_FriendUserList)
+    case friendProfilesUpdated(Imcodec_V1_FriendProfileUpdate)
+    case friendPendencyAdded(Imcodec_V1_FriendPendencyAdded)
+    case friendPendencyDeleted(Imcodec_V1_FriendUserList)
+    case friendPendencyRead(Imcodec_V1_FriendPendencyRead)
+    case blacklistAdded(Imcodec_V1_FriendUserList)
+    case blacklistDeleted(Imcodec_V1_FriendUserList)
 
   }
 
@@ -232,7 +328,7 @@ fileprivate nonisolated let _protobuf_package = "imcodec.v1"
 
 nonisolated extension Imcodec_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Event"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}read_receipt\0\u{1}recall\0\u{1}modification\0\u{1}connection\0\u{3}user_status\0\u{3}read_members\0\u{4}\u{e}friend_list\0\u{3}friend_request\0\u{3}friend_response\0\u{3}friend_results\0\u{3}friend_check\0\u{3}friend_pendency\0\u{3}friend_groups\0\u{1}blacklist\0\u{3}group_profiles\0\u{3}create_group\0\u{3}group_members\0\u{3}group_member_results\0\u{3}group_pendency\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}read_receipt\0\u{1}recall\0\u{1}modification\0\u{1}connection\0\u{3}user_status\0\u{3}read_members\0\u{1}conversations\0\u{4}\u{d}friend_list\0\u{3}friend_request\0\u{3}friend_response\0\u{3}friend_results\0\u{3}friend_check\0\u{3}friend_pendency\0\u{3}friend_groups\0\u{1}blacklist\0\u{3}group_profiles\0\u{3}create_group\0\u{3}group_members\0\u{3}group_member_results\0\u{3}group_pendency\0\u{3}friend_delete\0\u{3}friends_added\0\u{3}friends_deleted\0\u{3}friend_profiles_updated\0\u{3}friend_pendency_added\0\u{3}friend_pendency_deleted\0\u{3}friend_pendency_read\0\u{3}blacklist_added\0\u{3}blacklist_deleted\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -316,6 +412,19 @@ nonisolated extension Imcodec_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._Me
         if let v = v {
           if hadOneofValue {try decoder.handleConflictingOneOf()}
           self.kind = .readMembers(v)
+        }
+      }()
+      case 7: try {
+        var v: Imcodec_V1_ConversationList?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .conversations(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .conversations(v)
         }
       }()
       case 20: try {
@@ -487,6 +596,123 @@ nonisolated extension Imcodec_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._Me
           self.kind = .groupPendency(v)
         }
       }()
+      case 33: try {
+        var v: Imcodec_V1_FriendDelete?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .friendDelete(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .friendDelete(v)
+        }
+      }()
+      case 34: try {
+        var v: Imcodec_V1_FriendUserList?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .friendsAdded(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .friendsAdded(v)
+        }
+      }()
+      case 35: try {
+        var v: Imcodec_V1_FriendUserList?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .friendsDeleted(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .friendsDeleted(v)
+        }
+      }()
+      case 36: try {
+        var v: Imcodec_V1_FriendProfileUpdate?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .friendProfilesUpdated(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .friendProfilesUpdated(v)
+        }
+      }()
+      case 37: try {
+        var v: Imcodec_V1_FriendPendencyAdded?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .friendPendencyAdded(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .friendPendencyAdded(v)
+        }
+      }()
+      case 38: try {
+        var v: Imcodec_V1_FriendUserList?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .friendPendencyDeleted(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .friendPendencyDeleted(v)
+        }
+      }()
+      case 39: try {
+        var v: Imcodec_V1_FriendPendencyRead?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .friendPendencyRead(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .friendPendencyRead(v)
+        }
+      }()
+      case 40: try {
+        var v: Imcodec_V1_FriendUserList?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .blacklistAdded(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .blacklistAdded(v)
+        }
+      }()
+      case 41: try {
+        var v: Imcodec_V1_FriendUserList?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .blacklistDeleted(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .blacklistDeleted(v)
+        }
+      }()
       default: break
       }
     }
@@ -521,6 +747,10 @@ nonisolated extension Imcodec_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._Me
     case .readMembers?: try {
       guard case .readMembers(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+    }()
+    case .conversations?: try {
+      guard case .conversations(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
     }()
     case .friendList?: try {
       guard case .friendList(let v)? = self.kind else { preconditionFailure() }
@@ -573,6 +803,42 @@ nonisolated extension Imcodec_V1_Event: SwiftProtobuf.Message, SwiftProtobuf._Me
     case .groupPendency?: try {
       guard case .groupPendency(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularMessageField(value: v, fieldNumber: 32)
+    }()
+    case .friendDelete?: try {
+      guard case .friendDelete(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 33)
+    }()
+    case .friendsAdded?: try {
+      guard case .friendsAdded(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 34)
+    }()
+    case .friendsDeleted?: try {
+      guard case .friendsDeleted(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 35)
+    }()
+    case .friendProfilesUpdated?: try {
+      guard case .friendProfilesUpdated(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 36)
+    }()
+    case .friendPendencyAdded?: try {
+      guard case .friendPendencyAdded(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 37)
+    }()
+    case .friendPendencyDeleted?: try {
+      guard case .friendPendencyDeleted(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 38)
+    }()
+    case .friendPendencyRead?: try {
+      guard case .friendPendencyRead(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 39)
+    }()
+    case .blacklistAdded?: try {
+      guard case .blacklistAdded(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 40)
+    }()
+    case .blacklistDeleted?: try {
+      guard case .blacklistDeleted(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 41)
     }()
     case nil: break
     }

@@ -515,6 +515,8 @@ public nonisolated struct Imcodec_V1_CreateGroupInfo: Sendable {
 
   public var customInfo: [Imcodec_V1_GroupCustomEntry] = []
 
+  /// The initial members (the creator is added without being named): at most
+  /// the member limit of the group's type.
   public var membersInfo: [Imcodec_V1_CreateGroupMemberInfo] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -633,7 +635,26 @@ public nonisolated struct Imcodec_V1_GroupMemberResults: Sendable {
   public init() {}
 }
 
-/// A group pendency page (getPendencyFromServer).
+/// TIMGroupPendencyOption (the group guide): which group pendency page is
+/// asked for.
+public nonisolated struct Imcodec_V1_GroupPendencyRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The start time of the page; 0 starts from the newest pending request.
+  public var timestamp: UInt64 = 0
+
+  /// How many pending requests a page holds.
+  public var numPerPage: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A group pendency page (getPendencyFromServer): the paging state, the
+/// pending requests and the request it answers.
 public nonisolated struct Imcodec_V1_GroupPendencyPage: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -650,11 +671,21 @@ public nonisolated struct Imcodec_V1_GroupPendencyPage: Sendable {
 
   public var items: [Imcodec_V1_GroupPendencyItem] = []
 
+  public var request: Imcodec_V1_GroupPendencyRequest {
+    get {_request ?? Imcodec_V1_GroupPendencyRequest()}
+    set {_request = newValue}
+  }
+  /// Returns true if `request` has been explicitly set.
+  public var hasRequest: Bool {self._request != nil}
+  /// Clears the value of `request`. Subsequent reads from it will return its default value.
+  public mutating func clearRequest() {self._request = nil}
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _meta: Imcodec_V1_GroupPendencyMeta? = nil
+  fileprivate var _request: Imcodec_V1_GroupPendencyRequest? = nil
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -1347,9 +1378,44 @@ nonisolated extension Imcodec_V1_GroupMemberResults: SwiftProtobuf.Message, Swif
   }
 }
 
+nonisolated extension Imcodec_V1_GroupPendencyRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GroupPendencyRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}timestamp\0\u{3}num_per_page\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.timestamp) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.numPerPage) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.timestamp != 0 {
+      try visitor.visitSingularUInt64Field(value: self.timestamp, fieldNumber: 1)
+    }
+    if self.numPerPage != 0 {
+      try visitor.visitSingularUInt32Field(value: self.numPerPage, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Imcodec_V1_GroupPendencyRequest, rhs: Imcodec_V1_GroupPendencyRequest) -> Bool {
+    if lhs.timestamp != rhs.timestamp {return false}
+    if lhs.numPerPage != rhs.numPerPage {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Imcodec_V1_GroupPendencyPage: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".GroupPendencyPage"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}meta\0\u{1}items\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}meta\0\u{1}items\0\u{1}request\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1359,6 +1425,7 @@ nonisolated extension Imcodec_V1_GroupPendencyPage: SwiftProtobuf.Message, Swift
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularMessageField(value: &self._meta) }()
       case 2: try { try decoder.decodeRepeatedMessageField(value: &self.items) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._request) }()
       default: break
       }
     }
@@ -1375,12 +1442,16 @@ nonisolated extension Imcodec_V1_GroupPendencyPage: SwiftProtobuf.Message, Swift
     if !self.items.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.items, fieldNumber: 2)
     }
+    try { if let v = self._request {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Imcodec_V1_GroupPendencyPage, rhs: Imcodec_V1_GroupPendencyPage) -> Bool {
     if lhs._meta != rhs._meta {return false}
     if lhs.items != rhs.items {return false}
+    if lhs._request != rhs._request {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -946,6 +946,129 @@ public nonisolated enum Imcodec_V1_GroupAtType: SwiftProtobuf.Enum, Swift.CaseIt
 
 }
 
+/// V2TIMConversationType (the messaging guide's conversations; numbers from
+/// the SDK headers): a one-to-one or a group conversation.
+public nonisolated enum Imcodec_V1_ConversationType: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+  case c2C // = 1
+  case group // = 2
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .c2C
+    case 2: self = .group
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .c2C: return 1
+    case .group: return 2
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Imcodec_V1_ConversationType] = [
+    .unspecified,
+    .c2C,
+    .group,
+  ]
+
+}
+
+/// V2TIMReceiveMessageOpt (the messaging guide, Mute Notifications): how the
+/// logged-in user receives a conversation's messages.
+public nonisolated enum Imcodec_V1_ReceiveMessageOpt: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+
+  /// V2TIM_RECEIVE_MESSAGE: received online, pushed offline.
+  case receive // = 0
+
+  /// V2TIM_NOT_RECEIVE_MESSAGE: not received, online or offline.
+  case notReceive // = 1
+
+  /// V2TIM_RECEIVE_NOT_NOTIFY_MESSAGE: received online, not pushed offline.
+  case notNotify // = 2
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .receive
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .receive
+    case 1: self = .notReceive
+    case 2: self = .notNotify
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .receive: return 0
+    case .notReceive: return 1
+    case .notNotify: return 2
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Imcodec_V1_ReceiveMessageOpt] = [
+    .receive,
+    .notReceive,
+    .notNotify,
+  ]
+
+}
+
+/// V2TIMGroupMessageReadMembersFilter (the messaging guide,
+/// getGroupMessageReadMemberList; numbers from the SDK headers): whether a
+/// page lists the members who have read a message or those who have not.
+public nonisolated enum Imcodec_V1_ReadMembersFilter: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case read // = 0
+  case unread // = 1
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .read
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .read
+    case 1: self = .unread
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .read: return 0
+    case .unread: return 1
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Imcodec_V1_ReadMembersFilter] = [
+    .read,
+    .unread,
+  ]
+
+}
+
 /// The user status listener's callbacks (the SDK manager guide: onForceOffline,
 /// onReConnFailed, onUserSigExpired).
 public nonisolated enum Imcodec_V1_UserStatusType: SwiftProtobuf.Enum, Swift.CaseIterable {
@@ -2174,6 +2297,86 @@ public nonisolated struct Imcodec_V1_GroupMessageReadMembers: Sendable {
   /// Whether every reader has been delivered (isFinished).
   public var isFinished: Bool = false
 
+  /// Whether the page lists readers or members who have not read (the filter
+  /// of getGroupMessageReadMemberList).
+  public var filter: Imcodec_V1_ReadMembersFilter = .read
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One @ entry of a conversation (V2TIMGroupAtInfo, the messaging guide):
+/// the sequence of the message that mentions the user, and how.
+public nonisolated struct Imcodec_V1_GroupAtInfo: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var seq: UInt64 = 0
+
+  public var atType: Imcodec_V1_GroupAtType = .unspecified
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A conversation (V2TIMConversation, the messaging guide): a one-to-one
+/// conversation names its peer, a group conversation its group; its unread
+/// count, its @ entries, its last message and its receive option.
+public nonisolated struct Imcodec_V1_Conversation: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var type: Imcodec_V1_ConversationType = .unspecified
+
+  /// The SDK's conversation ID ("c2c_" or "group_" followed by the ID).
+  public var conversationID: String = String()
+
+  public var userID: String = String()
+
+  public var groupID: String = String()
+
+  public var groupType: String = String()
+
+  public var showName: String = String()
+
+  /// Messages not read yet, without those excluded from the unread count.
+  public var unreadCount: UInt64 = 0
+
+  /// The group @ messages that mention the logged-in user (groupAtInfolist).
+  public var groupAtInfoList: [Imcodec_V1_GroupAtInfo] = []
+
+  /// The last message, without those excluded from the last message;
+  /// validated as a message.
+  public var lastMessage: Imcodec_V1_Message {
+    get {_lastMessage ?? Imcodec_V1_Message()}
+    set {_lastMessage = newValue}
+  }
+  /// Returns true if `lastMessage` has been explicitly set.
+  public var hasLastMessage: Bool {self._lastMessage != nil}
+  /// Clears the value of `lastMessage`. Subsequent reads from it will return its default value.
+  public mutating func clearLastMessage() {self._lastMessage = nil}
+
+  public var recvOpt: Imcodec_V1_ReceiveMessageOpt = .receive
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _lastMessage: Imcodec_V1_Message? = nil
+}
+
+/// Conversations (getConversationList, onConversationChanged).
+public nonisolated struct Imcodec_V1_ConversationList: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var conversations: [Imcodec_V1_Conversation] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2249,6 +2452,18 @@ nonisolated extension Imcodec_V1_GroupMemberStatus: SwiftProtobuf._ProtoNameProv
 
 nonisolated extension Imcodec_V1_GroupAtType: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0GROUP_AT_TYPE_UNSPECIFIED\0\u{1}GROUP_AT_TYPE_AT_ME\0\u{1}GROUP_AT_TYPE_AT_ALL\0\u{1}GROUP_AT_TYPE_AT_ALL_AT_ME\0")
+}
+
+nonisolated extension Imcodec_V1_ConversationType: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0CONVERSATION_TYPE_UNSPECIFIED\0\u{1}CONVERSATION_TYPE_C2C\0\u{1}CONVERSATION_TYPE_GROUP\0")
+}
+
+nonisolated extension Imcodec_V1_ReceiveMessageOpt: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0RECEIVE_MESSAGE_OPT_RECEIVE\0\u{1}RECEIVE_MESSAGE_OPT_NOT_RECEIVE\0\u{1}RECEIVE_MESSAGE_OPT_NOT_NOTIFY\0")
+}
+
+nonisolated extension Imcodec_V1_ReadMembersFilter: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0READ_MEMBERS_FILTER_READ\0\u{1}READ_MEMBERS_FILTER_UNREAD\0")
 }
 
 nonisolated extension Imcodec_V1_UserStatusType: SwiftProtobuf._ProtoNameProviding {
@@ -4541,7 +4756,7 @@ nonisolated extension Imcodec_V1_UserStatusEvent: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Imcodec_V1_GroupMessageReadMembers: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".GroupMessageReadMembers"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}msg_id\0\u{1}members\0\u{3}next_seq\0\u{3}is_finished\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}msg_id\0\u{1}members\0\u{3}next_seq\0\u{3}is_finished\0\u{1}filter\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4553,6 +4768,7 @@ nonisolated extension Imcodec_V1_GroupMessageReadMembers: SwiftProtobuf.Message,
       case 2: try { try decoder.decodeRepeatedMessageField(value: &self.members) }()
       case 3: try { try decoder.decodeSingularUInt64Field(value: &self.nextSeq) }()
       case 4: try { try decoder.decodeSingularBoolField(value: &self.isFinished) }()
+      case 5: try { try decoder.decodeSingularEnumField(value: &self.filter) }()
       default: break
       }
     }
@@ -4571,6 +4787,9 @@ nonisolated extension Imcodec_V1_GroupMessageReadMembers: SwiftProtobuf.Message,
     if self.isFinished != false {
       try visitor.visitSingularBoolField(value: self.isFinished, fieldNumber: 4)
     }
+    if self.filter != .read {
+      try visitor.visitSingularEnumField(value: self.filter, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4579,6 +4798,151 @@ nonisolated extension Imcodec_V1_GroupMessageReadMembers: SwiftProtobuf.Message,
     if lhs.members != rhs.members {return false}
     if lhs.nextSeq != rhs.nextSeq {return false}
     if lhs.isFinished != rhs.isFinished {return false}
+    if lhs.filter != rhs.filter {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Imcodec_V1_GroupAtInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GroupAtInfo"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}seq\0\u{3}at_type\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.seq) }()
+      case 2: try { try decoder.decodeSingularEnumField(value: &self.atType) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.seq != 0 {
+      try visitor.visitSingularUInt64Field(value: self.seq, fieldNumber: 1)
+    }
+    if self.atType != .unspecified {
+      try visitor.visitSingularEnumField(value: self.atType, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Imcodec_V1_GroupAtInfo, rhs: Imcodec_V1_GroupAtInfo) -> Bool {
+    if lhs.seq != rhs.seq {return false}
+    if lhs.atType != rhs.atType {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Imcodec_V1_Conversation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Conversation"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{3}conversation_id\0\u{3}user_id\0\u{3}group_id\0\u{3}group_type\0\u{3}show_name\0\u{3}unread_count\0\u{3}group_at_info_list\0\u{3}last_message\0\u{3}recv_opt\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.type) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.conversationID) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.userID) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.groupID) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.groupType) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.showName) }()
+      case 7: try { try decoder.decodeSingularUInt64Field(value: &self.unreadCount) }()
+      case 8: try { try decoder.decodeRepeatedMessageField(value: &self.groupAtInfoList) }()
+      case 9: try { try decoder.decodeSingularMessageField(value: &self._lastMessage) }()
+      case 10: try { try decoder.decodeSingularEnumField(value: &self.recvOpt) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.type != .unspecified {
+      try visitor.visitSingularEnumField(value: self.type, fieldNumber: 1)
+    }
+    if !self.conversationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.conversationID, fieldNumber: 2)
+    }
+    if !self.userID.isEmpty {
+      try visitor.visitSingularStringField(value: self.userID, fieldNumber: 3)
+    }
+    if !self.groupID.isEmpty {
+      try visitor.visitSingularStringField(value: self.groupID, fieldNumber: 4)
+    }
+    if !self.groupType.isEmpty {
+      try visitor.visitSingularStringField(value: self.groupType, fieldNumber: 5)
+    }
+    if !self.showName.isEmpty {
+      try visitor.visitSingularStringField(value: self.showName, fieldNumber: 6)
+    }
+    if self.unreadCount != 0 {
+      try visitor.visitSingularUInt64Field(value: self.unreadCount, fieldNumber: 7)
+    }
+    if !self.groupAtInfoList.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.groupAtInfoList, fieldNumber: 8)
+    }
+    try { if let v = self._lastMessage {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
+    } }()
+    if self.recvOpt != .receive {
+      try visitor.visitSingularEnumField(value: self.recvOpt, fieldNumber: 10)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Imcodec_V1_Conversation, rhs: Imcodec_V1_Conversation) -> Bool {
+    if lhs.type != rhs.type {return false}
+    if lhs.conversationID != rhs.conversationID {return false}
+    if lhs.userID != rhs.userID {return false}
+    if lhs.groupID != rhs.groupID {return false}
+    if lhs.groupType != rhs.groupType {return false}
+    if lhs.showName != rhs.showName {return false}
+    if lhs.unreadCount != rhs.unreadCount {return false}
+    if lhs.groupAtInfoList != rhs.groupAtInfoList {return false}
+    if lhs._lastMessage != rhs._lastMessage {return false}
+    if lhs.recvOpt != rhs.recvOpt {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Imcodec_V1_ConversationList: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ConversationList"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}conversations\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.conversations) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.conversations.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.conversations, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Imcodec_V1_ConversationList, rhs: Imcodec_V1_ConversationList) -> Bool {
+    if lhs.conversations != rhs.conversations {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

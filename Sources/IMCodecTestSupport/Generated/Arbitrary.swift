@@ -614,6 +614,53 @@ extension GroupMessageReadMembers: Arbitrary {
         }
         if generator.setField() { value.nextSeq = generator.uint64() }
         if generator.setField() { value.isFinished = generator.bool() }
+        if generator.setField() { value.filter = ReadMembersFilter(rawValue: generator.enumNumber(known: ReadMembersFilter.knownValues.map(\.rawValue))) }
+        value.unknownFields = generator.unknownFields()
+        return value
+    }
+}
+
+extension GroupAtInfo: Arbitrary {
+    public static func arbitrary(using generator: inout ValueGenerator) -> GroupAtInfo {
+        var value = GroupAtInfo()
+        if generator.setField() { value.seq = generator.uint64() }
+        if generator.setField() { value.atType = GroupAtType(rawValue: generator.enumNumber(known: GroupAtType.knownValues.map(\.rawValue))) }
+        value.unknownFields = generator.unknownFields()
+        return value
+    }
+}
+
+extension Conversation: Arbitrary {
+    public static func arbitrary(using generator: inout ValueGenerator) -> Conversation {
+        var value = Conversation()
+        if generator.setField() { value.type = ConversationType(rawValue: generator.enumNumber(known: ConversationType.knownValues.map(\.rawValue))) }
+        if generator.setField() { value.conversationID = generator.string() }
+        if generator.setField() { value.userID = generator.string() }
+        if generator.setField() { value.groupID = generator.string() }
+        if generator.setField() { value.groupType = generator.string() }
+        if generator.setField() { value.showName = generator.string() }
+        if generator.setField() { value.unreadCount = generator.uint64() }
+        if generator.enterNested() {
+            for _ in 0..<generator.count() { value.groupAtInfoList.append(GroupAtInfo.arbitrary(using: &generator)) }
+            generator.leaveNested()
+        }
+        if generator.setField(), generator.enterNested() {
+            value.lastMessage = Message.arbitrary(using: &generator)
+            generator.leaveNested()
+        }
+        if generator.setField() { value.recvOpt = ReceiveMessageOpt(rawValue: generator.enumNumber(known: ReceiveMessageOpt.knownValues.map(\.rawValue))) }
+        value.unknownFields = generator.unknownFields()
+        return value
+    }
+}
+
+extension ConversationList: Arbitrary {
+    public static func arbitrary(using generator: inout ValueGenerator) -> ConversationList {
+        var value = ConversationList()
+        if generator.enterNested() {
+            for _ in 0..<generator.count() { value.conversations.append(Conversation.arbitrary(using: &generator)) }
+            generator.leaveNested()
+        }
         value.unknownFields = generator.unknownFields()
         return value
     }
@@ -830,6 +877,58 @@ extension FriendGroupList: Arbitrary {
     }
 }
 
+extension FriendDelete: Arbitrary {
+    public static func arbitrary(using generator: inout ValueGenerator) -> FriendDelete {
+        var value = FriendDelete()
+        for _ in 0..<generator.count() { value.users.append(generator.string()) }
+        if generator.setField() { value.deleteType = FriendDeleteType(rawValue: generator.enumNumber(known: FriendDeleteType.knownValues.map(\.rawValue))) }
+        value.unknownFields = generator.unknownFields()
+        return value
+    }
+}
+
+extension FriendUserList: Arbitrary {
+    public static func arbitrary(using generator: inout ValueGenerator) -> FriendUserList {
+        var value = FriendUserList()
+        for _ in 0..<generator.count() { value.users.append(generator.string()) }
+        value.unknownFields = generator.unknownFields()
+        return value
+    }
+}
+
+extension FriendProfileUpdate: Arbitrary {
+    public static func arbitrary(using generator: inout ValueGenerator) -> FriendProfileUpdate {
+        var value = FriendProfileUpdate()
+        if generator.enterNested() {
+            for _ in 0..<generator.count() { value.friends.append(Friend.arbitrary(using: &generator)) }
+            generator.leaveNested()
+        }
+        value.unknownFields = generator.unknownFields()
+        return value
+    }
+}
+
+extension FriendPendencyAdded: Arbitrary {
+    public static func arbitrary(using generator: inout ValueGenerator) -> FriendPendencyAdded {
+        var value = FriendPendencyAdded()
+        if generator.enterNested() {
+            for _ in 0..<generator.count() { value.items.append(FriendPendencyItem.arbitrary(using: &generator)) }
+            generator.leaveNested()
+        }
+        value.unknownFields = generator.unknownFields()
+        return value
+    }
+}
+
+extension FriendPendencyRead: Arbitrary {
+    public static func arbitrary(using generator: inout ValueGenerator) -> FriendPendencyRead {
+        var value = FriendPendencyRead()
+        if generator.setField() { value.timestamp = generator.uint64() }
+        value.unknownFields = generator.unknownFields()
+        return value
+    }
+}
+
 extension GroupCustomEntry: Arbitrary {
     public static func arbitrary(using generator: inout ValueGenerator) -> GroupCustomEntry {
         var value = GroupCustomEntry()
@@ -1006,6 +1105,16 @@ extension GroupMemberResults: Arbitrary {
     }
 }
 
+extension GroupPendencyRequest: Arbitrary {
+    public static func arbitrary(using generator: inout ValueGenerator) -> GroupPendencyRequest {
+        var value = GroupPendencyRequest()
+        if generator.setField() { value.timestamp = generator.uint64() }
+        if generator.setField() { value.numPerPage = generator.uint32() }
+        value.unknownFields = generator.unknownFields()
+        return value
+    }
+}
+
 extension GroupPendencyPage: Arbitrary {
     public static func arbitrary(using generator: inout ValueGenerator) -> GroupPendencyPage {
         var value = GroupPendencyPage()
@@ -1017,6 +1126,10 @@ extension GroupPendencyPage: Arbitrary {
             for _ in 0..<generator.count() { value.items.append(GroupPendencyItem.arbitrary(using: &generator)) }
             generator.leaveNested()
         }
+        if generator.setField(), generator.enterNested() {
+            value.request = GroupPendencyRequest.arbitrary(using: &generator)
+            generator.leaveNested()
+        }
         value.unknownFields = generator.unknownFields()
         return value
     }
@@ -1025,7 +1138,7 @@ extension GroupPendencyPage: Arbitrary {
 extension Event: Arbitrary {
     public static func arbitrary(using generator: inout ValueGenerator) -> Event {
         var value = Event()
-        switch generator.choice(20) {
+        switch generator.choice(30) {
         case 0:
             if generator.enterNested() {
                 value.kind = .readReceipt(ReadReceiptEvent.arbitrary(using: &generator))
@@ -1058,67 +1171,117 @@ extension Event: Arbitrary {
             }
         case 6:
             if generator.enterNested() {
-                value.kind = .friendList(FriendList.arbitrary(using: &generator))
+                value.kind = .conversations(ConversationList.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 7:
             if generator.enterNested() {
-                value.kind = .friendRequest(FriendRequest.arbitrary(using: &generator))
+                value.kind = .friendList(FriendList.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 8:
             if generator.enterNested() {
-                value.kind = .friendResponse(FriendResponse.arbitrary(using: &generator))
+                value.kind = .friendRequest(FriendRequest.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 9:
             if generator.enterNested() {
-                value.kind = .friendResults(FriendResults.arbitrary(using: &generator))
+                value.kind = .friendResponse(FriendResponse.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 10:
             if generator.enterNested() {
-                value.kind = .friendCheck(FriendCheck.arbitrary(using: &generator))
+                value.kind = .friendResults(FriendResults.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 11:
             if generator.enterNested() {
-                value.kind = .friendPendency(FriendPendencyPage.arbitrary(using: &generator))
+                value.kind = .friendCheck(FriendCheck.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 12:
             if generator.enterNested() {
-                value.kind = .friendGroups(FriendGroupList.arbitrary(using: &generator))
+                value.kind = .friendPendency(FriendPendencyPage.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 13:
             if generator.enterNested() {
-                value.kind = .blacklist(Blacklist.arbitrary(using: &generator))
+                value.kind = .friendGroups(FriendGroupList.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 14:
             if generator.enterNested() {
-                value.kind = .groupProfiles(GroupInfoList.arbitrary(using: &generator))
+                value.kind = .blacklist(Blacklist.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 15:
             if generator.enterNested() {
-                value.kind = .createGroup(CreateGroupInfo.arbitrary(using: &generator))
+                value.kind = .groupProfiles(GroupInfoList.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 16:
             if generator.enterNested() {
-                value.kind = .groupMembers(GroupMemberList.arbitrary(using: &generator))
+                value.kind = .createGroup(CreateGroupInfo.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 17:
             if generator.enterNested() {
-                value.kind = .groupMemberResults(GroupMemberResults.arbitrary(using: &generator))
+                value.kind = .groupMembers(GroupMemberList.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         case 18:
             if generator.enterNested() {
+                value.kind = .groupMemberResults(GroupMemberResults.arbitrary(using: &generator))
+                generator.leaveNested()
+            }
+        case 19:
+            if generator.enterNested() {
                 value.kind = .groupPendency(GroupPendencyPage.arbitrary(using: &generator))
+                generator.leaveNested()
+            }
+        case 20:
+            if generator.enterNested() {
+                value.kind = .friendDelete(FriendDelete.arbitrary(using: &generator))
+                generator.leaveNested()
+            }
+        case 21:
+            if generator.enterNested() {
+                value.kind = .friendsAdded(FriendUserList.arbitrary(using: &generator))
+                generator.leaveNested()
+            }
+        case 22:
+            if generator.enterNested() {
+                value.kind = .friendsDeleted(FriendUserList.arbitrary(using: &generator))
+                generator.leaveNested()
+            }
+        case 23:
+            if generator.enterNested() {
+                value.kind = .friendProfilesUpdated(FriendProfileUpdate.arbitrary(using: &generator))
+                generator.leaveNested()
+            }
+        case 24:
+            if generator.enterNested() {
+                value.kind = .friendPendencyAdded(FriendPendencyAdded.arbitrary(using: &generator))
+                generator.leaveNested()
+            }
+        case 25:
+            if generator.enterNested() {
+                value.kind = .friendPendencyDeleted(FriendUserList.arbitrary(using: &generator))
+                generator.leaveNested()
+            }
+        case 26:
+            if generator.enterNested() {
+                value.kind = .friendPendencyRead(FriendPendencyRead.arbitrary(using: &generator))
+                generator.leaveNested()
+            }
+        case 27:
+            if generator.enterNested() {
+                value.kind = .blacklistAdded(FriendUserList.arbitrary(using: &generator))
+                generator.leaveNested()
+            }
+        case 28:
+            if generator.enterNested() {
+                value.kind = .blacklistDeleted(FriendUserList.arbitrary(using: &generator))
                 generator.leaveNested()
             }
         default: break

@@ -125,8 +125,8 @@ extension FindingCode {
     /// In an `AVChatRoom` message: an owner change of an info-change tip, at the change's `type` (G20).
     public static let avChatRoomOwnerTransfer = Self("rule.avchatroom.owner-transfer")
     /// In an `AVChatRoom` message: an invited-to-group (0x07) or invitation request, accept or refuse (0x0c–0x0e) group
-    /// system notice, at its `type`. Invite tips are not checked: on groups other than Private they announce that users
-    /// joined (G20).
+    /// system notice, at its `type`; an `AVChatRoom` group created with initial members, at `createGroup.membersInfo`.
+    /// Invite tips are not checked: on groups other than Private they announce that users joined (G20).
     public static let avChatRoomMemberAddition = Self("rule.avchatroom.member-addition")
     /// A user ID a second time in `changedUserInfo` or in `changedGroupMemberInfo` (dictionaries in the SDK), at the
     /// later entry's `identifier`; IDs compare as bytes (G18).
@@ -209,6 +209,22 @@ extension FindingCode {
     public static let recallMsgIDMissing = Self("rule.recall.msg-id-missing")
     /// A modification event carries no message (C5).
     public static let modificationMessageMissing = Self("rule.modification.message-missing")
+    /// A `Private` group that users could join by application: a creation with `setAddOpt` set, at
+    /// `createGroup.setAddOpt`, or a group profile whose `addOpt` is auth or any, at its `addOpt` (G21).
+    public static let privateGroupAddOpt = Self("rule.private-group.add-opt")
+    /// In a message whose `groupType` is `Private`: a join request, accept or refuse (0x01–0x03) group system notice,
+    /// at its `type`; users join a Private group only by invitation (G21).
+    public static let privateGroupJoinRequest = Self("rule.private-group.join-request")
+    /// An application to join (`getType` join) names a handler other than empty or `0`, at its `toUser` (G22).
+    public static let groupPendencyToUserType = Self("rule.group-pendency.to-user-type")
+    /// An invitation (`getType` invite) names no invitee, at its `toUser` (G22).
+    public static let groupPendencyToUserMissing = Self("rule.group-pendency.to-user-missing")
+    /// A message of a batch (a history page or an offline sync) is online-only, at its `onlineUserOnly`: such messages
+    /// are never stored or roamed (M21).
+    public static let batchOnlineOnly = Self("rule.batch.online-only")
+    /// A message of a batch is an `AVChatRoom` message, at its `groupType`: live-streaming groups have no stored or
+    /// roamed messages (M21).
+    public static let batchAVChatRoom = Self("rule.batch.avchatroom")
     /// A `ConnectionEvent.code` or `UserStatusEvent.code` is neither 0 nor a value `ImErrorCode` names (6208, 20007,
     /// 20009), at that `code` (actual: the code); applications matching on codes will not recognise it (C6). A warning.
     public static let undocumentedCode = Self("code.undocumented")
@@ -251,7 +267,8 @@ extension FindingCode {
         .snsWordingType, .snsSourceType, .snsIdentifierMissing, .profileStringBytes, .userIDBytes,
         .profileCustomKeyFormat, .friendCustomKeyFormat, .connectionCodeState, .userStatusCodeType,
         .receiptTargetMissing, .receiptTargetAmbiguous, .receiptPeerReadOnGroup, .receiptCountsOnOneToOne,
-        .recallMsgIDMissing, .modificationMessageMissing, .undocumentedCode, .unknownEnumValue, .unspecifiedEnumValue,
-        .unknownKind,
+        .recallMsgIDMissing, .modificationMessageMissing, .privateGroupAddOpt, .privateGroupJoinRequest,
+        .groupPendencyToUserType, .groupPendencyToUserMissing, .batchOnlineOnly, .batchAVChatRoom, .undocumentedCode,
+        .unknownEnumValue, .unspecifiedEnumValue, .unknownKind,
     ]
 }

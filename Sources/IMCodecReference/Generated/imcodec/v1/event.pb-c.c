@@ -52,7 +52,7 @@ void   imcodec__v1__event__free_unpacked
   assert(message->base.descriptor == &imcodec__v1__event__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor imcodec__v1__event__field_descriptors[19] =
+static const ProtobufCFieldDescriptor imcodec__v1__event__field_descriptors[29] =
 {
   {
     "read_receipt",
@@ -122,6 +122,18 @@ static const ProtobufCFieldDescriptor imcodec__v1__event__field_descriptors[19] 
     offsetof(Imcodec__V1__Event, kind_case),
     offsetof(Imcodec__V1__Event, read_members),
     &imcodec__v1__group_message_read_members__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "conversations",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imcodec__V1__Event, kind_case),
+    offsetof(Imcodec__V1__Event, conversations),
+    &imcodec__v1__conversation_list__descriptor,
     NULL,
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
@@ -282,22 +294,140 @@ static const ProtobufCFieldDescriptor imcodec__v1__event__field_descriptors[19] 
     0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "friend_delete",
+    33,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imcodec__V1__Event, kind_case),
+    offsetof(Imcodec__V1__Event, friend_delete),
+    &imcodec__v1__friend_delete__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "friends_added",
+    34,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imcodec__V1__Event, kind_case),
+    offsetof(Imcodec__V1__Event, friends_added),
+    &imcodec__v1__friend_user_list__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "friends_deleted",
+    35,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imcodec__V1__Event, kind_case),
+    offsetof(Imcodec__V1__Event, friends_deleted),
+    &imcodec__v1__friend_user_list__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "friend_profiles_updated",
+    36,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imcodec__V1__Event, kind_case),
+    offsetof(Imcodec__V1__Event, friend_profiles_updated),
+    &imcodec__v1__friend_profile_update__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "friend_pendency_added",
+    37,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imcodec__V1__Event, kind_case),
+    offsetof(Imcodec__V1__Event, friend_pendency_added),
+    &imcodec__v1__friend_pendency_added__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "friend_pendency_deleted",
+    38,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imcodec__V1__Event, kind_case),
+    offsetof(Imcodec__V1__Event, friend_pendency_deleted),
+    &imcodec__v1__friend_user_list__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "friend_pendency_read",
+    39,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imcodec__V1__Event, kind_case),
+    offsetof(Imcodec__V1__Event, friend_pendency_read),
+    &imcodec__v1__friend_pendency_read__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "blacklist_added",
+    40,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imcodec__V1__Event, kind_case),
+    offsetof(Imcodec__V1__Event, blacklist_added),
+    &imcodec__v1__friend_user_list__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "blacklist_deleted",
+    41,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imcodec__V1__Event, kind_case),
+    offsetof(Imcodec__V1__Event, blacklist_deleted),
+    &imcodec__v1__friend_user_list__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imcodec__v1__event__field_indices_by_name[] = {
-  13,   /* field[13] = blacklist */
+  14,   /* field[14] = blacklist */
+  27,   /* field[27] = blacklist_added */
+  28,   /* field[28] = blacklist_deleted */
   3,   /* field[3] = connection */
-  15,   /* field[15] = create_group */
-  10,   /* field[10] = friend_check */
-  12,   /* field[12] = friend_groups */
-  6,   /* field[6] = friend_list */
-  11,   /* field[11] = friend_pendency */
-  7,   /* field[7] = friend_request */
-  8,   /* field[8] = friend_response */
-  9,   /* field[9] = friend_results */
-  17,   /* field[17] = group_member_results */
-  16,   /* field[16] = group_members */
-  18,   /* field[18] = group_pendency */
-  14,   /* field[14] = group_profiles */
+  6,   /* field[6] = conversations */
+  16,   /* field[16] = create_group */
+  11,   /* field[11] = friend_check */
+  20,   /* field[20] = friend_delete */
+  13,   /* field[13] = friend_groups */
+  7,   /* field[7] = friend_list */
+  12,   /* field[12] = friend_pendency */
+  24,   /* field[24] = friend_pendency_added */
+  25,   /* field[25] = friend_pendency_deleted */
+  26,   /* field[26] = friend_pendency_read */
+  23,   /* field[23] = friend_profiles_updated */
+  8,   /* field[8] = friend_request */
+  9,   /* field[9] = friend_response */
+  10,   /* field[10] = friend_results */
+  21,   /* field[21] = friends_added */
+  22,   /* field[22] = friends_deleted */
+  18,   /* field[18] = group_member_results */
+  17,   /* field[17] = group_members */
+  19,   /* field[19] = group_pendency */
+  15,   /* field[15] = group_profiles */
   2,   /* field[2] = modification */
   5,   /* field[5] = read_members */
   0,   /* field[0] = read_receipt */
@@ -307,8 +437,8 @@ static const unsigned imcodec__v1__event__field_indices_by_name[] = {
 static const ProtobufCIntRange imcodec__v1__event__number_ranges[2 + 1] =
 {
   { 1, 0 },
-  { 20, 6 },
-  { 0, 19 }
+  { 20, 7 },
+  { 0, 29 }
 };
 const ProtobufCMessageDescriptor imcodec__v1__event__descriptor =
 {
@@ -318,7 +448,7 @@ const ProtobufCMessageDescriptor imcodec__v1__event__descriptor =
   "Imcodec__V1__Event",
   "imcodec.v1",
   sizeof(Imcodec__V1__Event),
-  19,
+  29,
   imcodec__v1__event__field_descriptors,
   imcodec__v1__event__field_indices_by_name,
   2,  imcodec__v1__event__number_ranges,

@@ -34,6 +34,7 @@ typedef enum {
   IMCODEC__V1__EVENT__KIND_CONNECTION = 4,
   IMCODEC__V1__EVENT__KIND_USER_STATUS = 5,
   IMCODEC__V1__EVENT__KIND_READ_MEMBERS = 6,
+  IMCODEC__V1__EVENT__KIND_CONVERSATIONS = 7,
   IMCODEC__V1__EVENT__KIND_FRIEND_LIST = 20,
   IMCODEC__V1__EVENT__KIND_FRIEND_REQUEST = 21,
   IMCODEC__V1__EVENT__KIND_FRIEND_RESPONSE = 22,
@@ -46,7 +47,16 @@ typedef enum {
   IMCODEC__V1__EVENT__KIND_CREATE_GROUP = 29,
   IMCODEC__V1__EVENT__KIND_GROUP_MEMBERS = 30,
   IMCODEC__V1__EVENT__KIND_GROUP_MEMBER_RESULTS = 31,
-  IMCODEC__V1__EVENT__KIND_GROUP_PENDENCY = 32
+  IMCODEC__V1__EVENT__KIND_GROUP_PENDENCY = 32,
+  IMCODEC__V1__EVENT__KIND_FRIEND_DELETE = 33,
+  IMCODEC__V1__EVENT__KIND_FRIENDS_ADDED = 34,
+  IMCODEC__V1__EVENT__KIND_FRIENDS_DELETED = 35,
+  IMCODEC__V1__EVENT__KIND_FRIEND_PROFILES_UPDATED = 36,
+  IMCODEC__V1__EVENT__KIND_FRIEND_PENDENCY_ADDED = 37,
+  IMCODEC__V1__EVENT__KIND_FRIEND_PENDENCY_DELETED = 38,
+  IMCODEC__V1__EVENT__KIND_FRIEND_PENDENCY_READ = 39,
+  IMCODEC__V1__EVENT__KIND_BLACKLIST_ADDED = 40,
+  IMCODEC__V1__EVENT__KIND_BLACKLIST_DELETED = 41
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__EVENT__KIND__CASE)
 } Imcodec__V1__Event__KindCase;
 
@@ -68,6 +78,10 @@ struct  Imcodec__V1__Event
      */
     Imcodec__V1__GroupMessageReadMembers *read_members;
     /*
+     * Conversations (the messaging guide).
+     */
+    Imcodec__V1__ConversationList *conversations;
+    /*
      * Relationship chain (the relationship chain guide).
      */
     Imcodec__V1__FriendList *friend_list;
@@ -86,6 +100,19 @@ struct  Imcodec__V1__Event
     Imcodec__V1__GroupMemberList *group_members;
     Imcodec__V1__GroupMemberResults *group_member_results;
     Imcodec__V1__GroupPendencyPage *group_pendency;
+    /*
+     * Relationship chain: a deletion's parameters and the notifications of
+     * TIMFriendshipListener.
+     */
+    Imcodec__V1__FriendDelete *friend_delete;
+    Imcodec__V1__FriendUserList *friends_added;
+    Imcodec__V1__FriendUserList *friends_deleted;
+    Imcodec__V1__FriendProfileUpdate *friend_profiles_updated;
+    Imcodec__V1__FriendPendencyAdded *friend_pendency_added;
+    Imcodec__V1__FriendUserList *friend_pendency_deleted;
+    Imcodec__V1__FriendPendencyRead *friend_pendency_read;
+    Imcodec__V1__FriendUserList *blacklist_added;
+    Imcodec__V1__FriendUserList *blacklist_deleted;
   };
 };
 #define IMCODEC__V1__EVENT__INIT \

@@ -502,6 +502,51 @@ void   imcodec__v1__group_member_results__free_unpacked
   assert(message->base.descriptor == &imcodec__v1__group_member_results__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   imcodec__v1__group_pendency_request__init
+                     (Imcodec__V1__GroupPendencyRequest         *message)
+{
+  static const Imcodec__V1__GroupPendencyRequest init_value = IMCODEC__V1__GROUP_PENDENCY_REQUEST__INIT;
+  *message = init_value;
+}
+size_t imcodec__v1__group_pendency_request__get_packed_size
+                     (const Imcodec__V1__GroupPendencyRequest *message)
+{
+  assert(message->base.descriptor == &imcodec__v1__group_pendency_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imcodec__v1__group_pendency_request__pack
+                     (const Imcodec__V1__GroupPendencyRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imcodec__v1__group_pendency_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imcodec__v1__group_pendency_request__pack_to_buffer
+                     (const Imcodec__V1__GroupPendencyRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imcodec__v1__group_pendency_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imcodec__V1__GroupPendencyRequest *
+       imcodec__v1__group_pendency_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imcodec__V1__GroupPendencyRequest *)
+     protobuf_c_message_unpack (&imcodec__v1__group_pendency_request__descriptor,
+                                allocator, len, data);
+}
+void   imcodec__v1__group_pendency_request__free_unpacked
+                     (Imcodec__V1__GroupPendencyRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imcodec__v1__group_pendency_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   imcodec__v1__group_pendency_page__init
                      (Imcodec__V1__GroupPendencyPage         *message)
 {
@@ -1615,7 +1660,58 @@ const ProtobufCMessageDescriptor imcodec__v1__group_member_results__descriptor =
   (ProtobufCMessageInit) imcodec__v1__group_member_results__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor imcodec__v1__group_pendency_page__field_descriptors[2] =
+static const ProtobufCFieldDescriptor imcodec__v1__group_pendency_request__field_descriptors[2] =
+{
+  {
+    "timestamp",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__GroupPendencyRequest, timestamp),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "num_per_page",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__GroupPendencyRequest, num_per_page),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imcodec__v1__group_pendency_request__field_indices_by_name[] = {
+  1,   /* field[1] = num_per_page */
+  0,   /* field[0] = timestamp */
+};
+static const ProtobufCIntRange imcodec__v1__group_pendency_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor imcodec__v1__group_pendency_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imcodec.v1.GroupPendencyRequest",
+  "GroupPendencyRequest",
+  "Imcodec__V1__GroupPendencyRequest",
+  "imcodec.v1",
+  sizeof(Imcodec__V1__GroupPendencyRequest),
+  2,
+  imcodec__v1__group_pendency_request__field_descriptors,
+  imcodec__v1__group_pendency_request__field_indices_by_name,
+  1,  imcodec__v1__group_pendency_request__number_ranges,
+  (ProtobufCMessageInit) imcodec__v1__group_pendency_request__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor imcodec__v1__group_pendency_page__field_descriptors[3] =
 {
   {
     "meta",
@@ -1641,15 +1737,28 @@ static const ProtobufCFieldDescriptor imcodec__v1__group_pendency_page__field_de
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "request",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__GroupPendencyPage, request),
+    &imcodec__v1__group_pendency_request__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imcodec__v1__group_pendency_page__field_indices_by_name[] = {
   1,   /* field[1] = items */
   0,   /* field[0] = meta */
+  2,   /* field[2] = request */
 };
 static const ProtobufCIntRange imcodec__v1__group_pendency_page__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 2 }
+  { 0, 3 }
 };
 const ProtobufCMessageDescriptor imcodec__v1__group_pendency_page__descriptor =
 {
@@ -1659,7 +1768,7 @@ const ProtobufCMessageDescriptor imcodec__v1__group_pendency_page__descriptor =
   "Imcodec__V1__GroupPendencyPage",
   "imcodec.v1",
   sizeof(Imcodec__V1__GroupPendencyPage),
-  2,
+  3,
   imcodec__v1__group_pendency_page__field_descriptors,
   imcodec__v1__group_pendency_page__field_indices_by_name,
   1,  imcodec__v1__group_pendency_page__number_ranges,

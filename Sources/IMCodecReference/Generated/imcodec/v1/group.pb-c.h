@@ -27,6 +27,7 @@ typedef struct Imcodec__V1__GroupPendencyItem Imcodec__V1__GroupPendencyItem;
 typedef struct Imcodec__V1__GroupInfoList Imcodec__V1__GroupInfoList;
 typedef struct Imcodec__V1__GroupMemberList Imcodec__V1__GroupMemberList;
 typedef struct Imcodec__V1__GroupMemberResults Imcodec__V1__GroupMemberResults;
+typedef struct Imcodec__V1__GroupPendencyRequest Imcodec__V1__GroupPendencyRequest;
 typedef struct Imcodec__V1__GroupPendencyPage Imcodec__V1__GroupPendencyPage;
 
 
@@ -218,6 +219,10 @@ struct  Imcodec__V1__CreateGroupInfo
   char *face_url;
   size_t n_custom_info;
   Imcodec__V1__GroupCustomEntry **custom_info;
+  /*
+   * The initial members (the creator is added without being named): at most
+   * the member limit of the group's type.
+   */
   size_t n_members_info;
   Imcodec__V1__CreateGroupMemberInfo **members_info;
 };
@@ -328,7 +333,29 @@ struct  Imcodec__V1__GroupMemberResults
 
 
 /*
- * A group pendency page (getPendencyFromServer).
+ * TIMGroupPendencyOption (the group guide): which group pendency page is
+ * asked for.
+ */
+struct  Imcodec__V1__GroupPendencyRequest
+{
+  ProtobufCMessage base;
+  /*
+   * The start time of the page; 0 starts from the newest pending request.
+   */
+  uint64_t timestamp;
+  /*
+   * How many pending requests a page holds.
+   */
+  uint32_t num_per_page;
+};
+#define IMCODEC__V1__GROUP_PENDENCY_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__group_pendency_request__descriptor) \
+    , 0, 0 }
+
+
+/*
+ * A group pendency page (getPendencyFromServer): the paging state, the
+ * pending requests and the request it answers.
  */
 struct  Imcodec__V1__GroupPendencyPage
 {
@@ -336,10 +363,11 @@ struct  Imcodec__V1__GroupPendencyPage
   Imcodec__V1__GroupPendencyMeta *meta;
   size_t n_items;
   Imcodec__V1__GroupPendencyItem **items;
+  Imcodec__V1__GroupPendencyRequest *request;
 };
 #define IMCODEC__V1__GROUP_PENDENCY_PAGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__group_pendency_page__descriptor) \
-    , NULL, 0,NULL }
+    , NULL, 0,NULL, NULL }
 
 
 /* Imcodec__V1__GroupCustomEntry methods */
@@ -551,6 +579,25 @@ Imcodec__V1__GroupMemberResults *
 void   imcodec__v1__group_member_results__free_unpacked
                      (Imcodec__V1__GroupMemberResults *message,
                       ProtobufCAllocator *allocator);
+/* Imcodec__V1__GroupPendencyRequest methods */
+void   imcodec__v1__group_pendency_request__init
+                     (Imcodec__V1__GroupPendencyRequest         *message);
+size_t imcodec__v1__group_pendency_request__get_packed_size
+                     (const Imcodec__V1__GroupPendencyRequest   *message);
+size_t imcodec__v1__group_pendency_request__pack
+                     (const Imcodec__V1__GroupPendencyRequest   *message,
+                      uint8_t             *out);
+size_t imcodec__v1__group_pendency_request__pack_to_buffer
+                     (const Imcodec__V1__GroupPendencyRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Imcodec__V1__GroupPendencyRequest *
+       imcodec__v1__group_pendency_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imcodec__v1__group_pendency_request__free_unpacked
+                     (Imcodec__V1__GroupPendencyRequest *message,
+                      ProtobufCAllocator *allocator);
 /* Imcodec__V1__GroupPendencyPage methods */
 void   imcodec__v1__group_pendency_page__init
                      (Imcodec__V1__GroupPendencyPage         *message);
@@ -605,6 +652,9 @@ typedef void (*Imcodec__V1__GroupMemberList_Closure)
 typedef void (*Imcodec__V1__GroupMemberResults_Closure)
                  (const Imcodec__V1__GroupMemberResults *message,
                   void *closure_data);
+typedef void (*Imcodec__V1__GroupPendencyRequest_Closure)
+                 (const Imcodec__V1__GroupPendencyRequest *message,
+                  void *closure_data);
 typedef void (*Imcodec__V1__GroupPendencyPage_Closure)
                  (const Imcodec__V1__GroupPendencyPage *message,
                   void *closure_data);
@@ -632,6 +682,7 @@ extern const ProtobufCMessageDescriptor imcodec__v1__group_pendency_item__descri
 extern const ProtobufCMessageDescriptor imcodec__v1__group_info_list__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__group_member_list__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__group_member_results__descriptor;
+extern const ProtobufCMessageDescriptor imcodec__v1__group_pendency_request__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__group_pendency_page__descriptor;
 
 PROTOBUF_C__END_DECLS

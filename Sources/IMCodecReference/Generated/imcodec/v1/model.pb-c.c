@@ -1672,6 +1672,141 @@ void   imcodec__v1__group_message_read_members__free_unpacked
   assert(message->base.descriptor == &imcodec__v1__group_message_read_members__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   imcodec__v1__group_at_info__init
+                     (Imcodec__V1__GroupAtInfo         *message)
+{
+  static const Imcodec__V1__GroupAtInfo init_value = IMCODEC__V1__GROUP_AT_INFO__INIT;
+  *message = init_value;
+}
+size_t imcodec__v1__group_at_info__get_packed_size
+                     (const Imcodec__V1__GroupAtInfo *message)
+{
+  assert(message->base.descriptor == &imcodec__v1__group_at_info__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imcodec__v1__group_at_info__pack
+                     (const Imcodec__V1__GroupAtInfo *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imcodec__v1__group_at_info__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imcodec__v1__group_at_info__pack_to_buffer
+                     (const Imcodec__V1__GroupAtInfo *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imcodec__v1__group_at_info__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imcodec__V1__GroupAtInfo *
+       imcodec__v1__group_at_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imcodec__V1__GroupAtInfo *)
+     protobuf_c_message_unpack (&imcodec__v1__group_at_info__descriptor,
+                                allocator, len, data);
+}
+void   imcodec__v1__group_at_info__free_unpacked
+                     (Imcodec__V1__GroupAtInfo *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imcodec__v1__group_at_info__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   imcodec__v1__conversation__init
+                     (Imcodec__V1__Conversation         *message)
+{
+  static const Imcodec__V1__Conversation init_value = IMCODEC__V1__CONVERSATION__INIT;
+  *message = init_value;
+}
+size_t imcodec__v1__conversation__get_packed_size
+                     (const Imcodec__V1__Conversation *message)
+{
+  assert(message->base.descriptor == &imcodec__v1__conversation__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imcodec__v1__conversation__pack
+                     (const Imcodec__V1__Conversation *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imcodec__v1__conversation__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imcodec__v1__conversation__pack_to_buffer
+                     (const Imcodec__V1__Conversation *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imcodec__v1__conversation__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imcodec__V1__Conversation *
+       imcodec__v1__conversation__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imcodec__V1__Conversation *)
+     protobuf_c_message_unpack (&imcodec__v1__conversation__descriptor,
+                                allocator, len, data);
+}
+void   imcodec__v1__conversation__free_unpacked
+                     (Imcodec__V1__Conversation *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imcodec__v1__conversation__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   imcodec__v1__conversation_list__init
+                     (Imcodec__V1__ConversationList         *message)
+{
+  static const Imcodec__V1__ConversationList init_value = IMCODEC__V1__CONVERSATION_LIST__INIT;
+  *message = init_value;
+}
+size_t imcodec__v1__conversation_list__get_packed_size
+                     (const Imcodec__V1__ConversationList *message)
+{
+  assert(message->base.descriptor == &imcodec__v1__conversation_list__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imcodec__v1__conversation_list__pack
+                     (const Imcodec__V1__ConversationList *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imcodec__v1__conversation_list__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imcodec__v1__conversation_list__pack_to_buffer
+                     (const Imcodec__V1__ConversationList *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imcodec__v1__conversation_list__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imcodec__V1__ConversationList *
+       imcodec__v1__conversation_list__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imcodec__V1__ConversationList *)
+     protobuf_c_message_unpack (&imcodec__v1__conversation_list__descriptor,
+                                allocator, len, data);
+}
+void   imcodec__v1__conversation_list__free_unpacked
+                     (Imcodec__V1__ConversationList *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imcodec__v1__conversation_list__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor imcodec__v1__custom_info_entry__field_descriptors[3] =
 {
   {
@@ -4992,7 +5127,7 @@ const ProtobufCMessageDescriptor imcodec__v1__user_status_event__descriptor =
   (ProtobufCMessageInit) imcodec__v1__user_status_event__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor imcodec__v1__group_message_read_members__field_descriptors[4] =
+static const ProtobufCFieldDescriptor imcodec__v1__group_message_read_members__field_descriptors[5] =
 {
   {
     "msg_id",
@@ -5042,8 +5177,21 @@ static const ProtobufCFieldDescriptor imcodec__v1__group_message_read_members__f
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "filter",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__GroupMessageReadMembers, filter),
+    &imcodec__v1__read_members_filter__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imcodec__v1__group_message_read_members__field_indices_by_name[] = {
+  4,   /* field[4] = filter */
   3,   /* field[3] = is_finished */
   1,   /* field[1] = members */
   0,   /* field[0] = msg_id */
@@ -5052,7 +5200,7 @@ static const unsigned imcodec__v1__group_message_read_members__field_indices_by_
 static const ProtobufCIntRange imcodec__v1__group_message_read_members__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 4 }
+  { 0, 5 }
 };
 const ProtobufCMessageDescriptor imcodec__v1__group_message_read_members__descriptor =
 {
@@ -5062,11 +5210,255 @@ const ProtobufCMessageDescriptor imcodec__v1__group_message_read_members__descri
   "Imcodec__V1__GroupMessageReadMembers",
   "imcodec.v1",
   sizeof(Imcodec__V1__GroupMessageReadMembers),
-  4,
+  5,
   imcodec__v1__group_message_read_members__field_descriptors,
   imcodec__v1__group_message_read_members__field_indices_by_name,
   1,  imcodec__v1__group_message_read_members__number_ranges,
   (ProtobufCMessageInit) imcodec__v1__group_message_read_members__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor imcodec__v1__group_at_info__field_descriptors[2] =
+{
+  {
+    "seq",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__GroupAtInfo, seq),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "at_type",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__GroupAtInfo, at_type),
+    &imcodec__v1__group_at_type__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imcodec__v1__group_at_info__field_indices_by_name[] = {
+  1,   /* field[1] = at_type */
+  0,   /* field[0] = seq */
+};
+static const ProtobufCIntRange imcodec__v1__group_at_info__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor imcodec__v1__group_at_info__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imcodec.v1.GroupAtInfo",
+  "GroupAtInfo",
+  "Imcodec__V1__GroupAtInfo",
+  "imcodec.v1",
+  sizeof(Imcodec__V1__GroupAtInfo),
+  2,
+  imcodec__v1__group_at_info__field_descriptors,
+  imcodec__v1__group_at_info__field_indices_by_name,
+  1,  imcodec__v1__group_at_info__number_ranges,
+  (ProtobufCMessageInit) imcodec__v1__group_at_info__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor imcodec__v1__conversation__field_descriptors[10] =
+{
+  {
+    "type",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__Conversation, type),
+    &imcodec__v1__conversation_type__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "conversation_id",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__Conversation, conversation_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "user_id",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__Conversation, user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "group_id",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__Conversation, group_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "group_type",
+    5,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__Conversation, group_type),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "show_name",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__Conversation, show_name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unread_count",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__Conversation, unread_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "group_at_info_list",
+    8,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imcodec__V1__Conversation, n_group_at_info_list),
+    offsetof(Imcodec__V1__Conversation, group_at_info_list),
+    &imcodec__v1__group_at_info__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "last_message",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__Conversation, last_message),
+    &imcodec__v1__message__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "recv_opt",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__Conversation, recv_opt),
+    &imcodec__v1__receive_message_opt__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imcodec__v1__conversation__field_indices_by_name[] = {
+  1,   /* field[1] = conversation_id */
+  7,   /* field[7] = group_at_info_list */
+  3,   /* field[3] = group_id */
+  4,   /* field[4] = group_type */
+  8,   /* field[8] = last_message */
+  9,   /* field[9] = recv_opt */
+  5,   /* field[5] = show_name */
+  0,   /* field[0] = type */
+  6,   /* field[6] = unread_count */
+  2,   /* field[2] = user_id */
+};
+static const ProtobufCIntRange imcodec__v1__conversation__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 10 }
+};
+const ProtobufCMessageDescriptor imcodec__v1__conversation__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imcodec.v1.Conversation",
+  "Conversation",
+  "Imcodec__V1__Conversation",
+  "imcodec.v1",
+  sizeof(Imcodec__V1__Conversation),
+  10,
+  imcodec__v1__conversation__field_descriptors,
+  imcodec__v1__conversation__field_indices_by_name,
+  1,  imcodec__v1__conversation__number_ranges,
+  (ProtobufCMessageInit) imcodec__v1__conversation__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor imcodec__v1__conversation_list__field_descriptors[1] =
+{
+  {
+    "conversations",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imcodec__V1__ConversationList, n_conversations),
+    offsetof(Imcodec__V1__ConversationList, conversations),
+    &imcodec__v1__conversation__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imcodec__v1__conversation_list__field_indices_by_name[] = {
+  0,   /* field[0] = conversations */
+};
+static const ProtobufCIntRange imcodec__v1__conversation_list__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor imcodec__v1__conversation_list__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imcodec.v1.ConversationList",
+  "ConversationList",
+  "Imcodec__V1__ConversationList",
+  "imcodec.v1",
+  sizeof(Imcodec__V1__ConversationList),
+  1,
+  imcodec__v1__conversation_list__field_descriptors,
+  imcodec__v1__conversation_list__field_indices_by_name,
+  1,  imcodec__v1__conversation_list__number_ranges,
+  (ProtobufCMessageInit) imcodec__v1__conversation_list__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCEnumValue imcodec__v1__priority__enum_values_by_number[4] =
@@ -5661,6 +6053,94 @@ const ProtobufCEnumDescriptor imcodec__v1__group_at_type__descriptor =
   imcodec__v1__group_at_type__enum_values_by_name,
   1,
   imcodec__v1__group_at_type__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue imcodec__v1__conversation_type__enum_values_by_number[3] =
+{
+  { "CONVERSATION_TYPE_UNSPECIFIED", "IMCODEC__V1__CONVERSATION_TYPE__CONVERSATION_TYPE_UNSPECIFIED", 0 },
+  { "CONVERSATION_TYPE_C2C", "IMCODEC__V1__CONVERSATION_TYPE__CONVERSATION_TYPE_C2C", 1 },
+  { "CONVERSATION_TYPE_GROUP", "IMCODEC__V1__CONVERSATION_TYPE__CONVERSATION_TYPE_GROUP", 2 },
+};
+static const ProtobufCIntRange imcodec__v1__conversation_type__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex imcodec__v1__conversation_type__enum_values_by_name[3] =
+{
+  { "CONVERSATION_TYPE_C2C", 1 },
+  { "CONVERSATION_TYPE_GROUP", 2 },
+  { "CONVERSATION_TYPE_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor imcodec__v1__conversation_type__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "imcodec.v1.ConversationType",
+  "ConversationType",
+  "Imcodec__V1__ConversationType",
+  "imcodec.v1",
+  3,
+  imcodec__v1__conversation_type__enum_values_by_number,
+  3,
+  imcodec__v1__conversation_type__enum_values_by_name,
+  1,
+  imcodec__v1__conversation_type__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue imcodec__v1__receive_message_opt__enum_values_by_number[3] =
+{
+  { "RECEIVE_MESSAGE_OPT_RECEIVE", "IMCODEC__V1__RECEIVE_MESSAGE_OPT__RECEIVE_MESSAGE_OPT_RECEIVE", 0 },
+  { "RECEIVE_MESSAGE_OPT_NOT_RECEIVE", "IMCODEC__V1__RECEIVE_MESSAGE_OPT__RECEIVE_MESSAGE_OPT_NOT_RECEIVE", 1 },
+  { "RECEIVE_MESSAGE_OPT_NOT_NOTIFY", "IMCODEC__V1__RECEIVE_MESSAGE_OPT__RECEIVE_MESSAGE_OPT_NOT_NOTIFY", 2 },
+};
+static const ProtobufCIntRange imcodec__v1__receive_message_opt__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex imcodec__v1__receive_message_opt__enum_values_by_name[3] =
+{
+  { "RECEIVE_MESSAGE_OPT_NOT_NOTIFY", 2 },
+  { "RECEIVE_MESSAGE_OPT_NOT_RECEIVE", 1 },
+  { "RECEIVE_MESSAGE_OPT_RECEIVE", 0 },
+};
+const ProtobufCEnumDescriptor imcodec__v1__receive_message_opt__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "imcodec.v1.ReceiveMessageOpt",
+  "ReceiveMessageOpt",
+  "Imcodec__V1__ReceiveMessageOpt",
+  "imcodec.v1",
+  3,
+  imcodec__v1__receive_message_opt__enum_values_by_number,
+  3,
+  imcodec__v1__receive_message_opt__enum_values_by_name,
+  1,
+  imcodec__v1__receive_message_opt__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue imcodec__v1__read_members_filter__enum_values_by_number[2] =
+{
+  { "READ_MEMBERS_FILTER_READ", "IMCODEC__V1__READ_MEMBERS_FILTER__READ_MEMBERS_FILTER_READ", 0 },
+  { "READ_MEMBERS_FILTER_UNREAD", "IMCODEC__V1__READ_MEMBERS_FILTER__READ_MEMBERS_FILTER_UNREAD", 1 },
+};
+static const ProtobufCIntRange imcodec__v1__read_members_filter__value_ranges[] = {
+{0, 0},{0, 2}
+};
+static const ProtobufCEnumValueIndex imcodec__v1__read_members_filter__enum_values_by_name[2] =
+{
+  { "READ_MEMBERS_FILTER_READ", 0 },
+  { "READ_MEMBERS_FILTER_UNREAD", 1 },
+};
+const ProtobufCEnumDescriptor imcodec__v1__read_members_filter__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "imcodec.v1.ReadMembersFilter",
+  "ReadMembersFilter",
+  "Imcodec__V1__ReadMembersFilter",
+  "imcodec.v1",
+  2,
+  imcodec__v1__read_members_filter__enum_values_by_number,
+  2,
+  imcodec__v1__read_members_filter__enum_values_by_name,
+  1,
+  imcodec__v1__read_members_filter__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };
 static const ProtobufCEnumValue imcodec__v1__user_status_type__enum_values_by_number[4] =

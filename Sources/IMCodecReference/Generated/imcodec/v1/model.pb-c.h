@@ -52,6 +52,9 @@ typedef struct Imcodec__V1__ConnectionEvent Imcodec__V1__ConnectionEvent;
 typedef struct Imcodec__V1__RongCloudStatus Imcodec__V1__RongCloudStatus;
 typedef struct Imcodec__V1__UserStatusEvent Imcodec__V1__UserStatusEvent;
 typedef struct Imcodec__V1__GroupMessageReadMembers Imcodec__V1__GroupMessageReadMembers;
+typedef struct Imcodec__V1__GroupAtInfo Imcodec__V1__GroupAtInfo;
+typedef struct Imcodec__V1__Conversation Imcodec__V1__Conversation;
+typedef struct Imcodec__V1__ConversationList Imcodec__V1__ConversationList;
 
 
 /* --- enums --- */
@@ -351,6 +354,45 @@ typedef enum _Imcodec__V1__GroupAtType {
   IMCODEC__V1__GROUP_AT_TYPE__GROUP_AT_TYPE_AT_ALL_AT_ME = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GROUP_AT_TYPE)
 } Imcodec__V1__GroupAtType;
+/*
+ * V2TIMConversationType (the messaging guide's conversations; numbers from
+ * the SDK headers): a one-to-one or a group conversation.
+ */
+typedef enum _Imcodec__V1__ConversationType {
+  IMCODEC__V1__CONVERSATION_TYPE__CONVERSATION_TYPE_UNSPECIFIED = 0,
+  IMCODEC__V1__CONVERSATION_TYPE__CONVERSATION_TYPE_C2C = 1,
+  IMCODEC__V1__CONVERSATION_TYPE__CONVERSATION_TYPE_GROUP = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__CONVERSATION_TYPE)
+} Imcodec__V1__ConversationType;
+/*
+ * V2TIMReceiveMessageOpt (the messaging guide, Mute Notifications): how the
+ * logged-in user receives a conversation's messages.
+ */
+typedef enum _Imcodec__V1__ReceiveMessageOpt {
+  /*
+   * V2TIM_RECEIVE_MESSAGE: received online, pushed offline.
+   */
+  IMCODEC__V1__RECEIVE_MESSAGE_OPT__RECEIVE_MESSAGE_OPT_RECEIVE = 0,
+  /*
+   * V2TIM_NOT_RECEIVE_MESSAGE: not received, online or offline.
+   */
+  IMCODEC__V1__RECEIVE_MESSAGE_OPT__RECEIVE_MESSAGE_OPT_NOT_RECEIVE = 1,
+  /*
+   * V2TIM_RECEIVE_NOT_NOTIFY_MESSAGE: received online, not pushed offline.
+   */
+  IMCODEC__V1__RECEIVE_MESSAGE_OPT__RECEIVE_MESSAGE_OPT_NOT_NOTIFY = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__RECEIVE_MESSAGE_OPT)
+} Imcodec__V1__ReceiveMessageOpt;
+/*
+ * V2TIMGroupMessageReadMembersFilter (the messaging guide,
+ * getGroupMessageReadMemberList; numbers from the SDK headers): whether a
+ * page lists the members who have read a message or those who have not.
+ */
+typedef enum _Imcodec__V1__ReadMembersFilter {
+  IMCODEC__V1__READ_MEMBERS_FILTER__READ_MEMBERS_FILTER_READ = 0,
+  IMCODEC__V1__READ_MEMBERS_FILTER__READ_MEMBERS_FILTER_UNREAD = 1
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__READ_MEMBERS_FILTER)
+} Imcodec__V1__ReadMembersFilter;
 /*
  * The user status listener's callbacks (the SDK manager guide: onForceOffline,
  * onReConnFailed, onUserSigExpired).
@@ -1174,10 +1216,82 @@ struct  Imcodec__V1__GroupMessageReadMembers
    * Whether every reader has been delivered (isFinished).
    */
   protobuf_c_boolean is_finished;
+  /*
+   * Whether the page lists readers or members who have not read (the filter
+   * of getGroupMessageReadMemberList).
+   */
+  Imcodec__V1__ReadMembersFilter filter;
 };
 #define IMCODEC__V1__GROUP_MESSAGE_READ_MEMBERS__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__group_message_read_members__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL, 0, 0 }
+    , (char *)protobuf_c_empty_string, 0,NULL, 0, 0, IMCODEC__V1__READ_MEMBERS_FILTER__READ_MEMBERS_FILTER_READ }
+
+
+/*
+ * One @ entry of a conversation (V2TIMGroupAtInfo, the messaging guide):
+ * the sequence of the message that mentions the user, and how.
+ */
+struct  Imcodec__V1__GroupAtInfo
+{
+  ProtobufCMessage base;
+  uint64_t seq;
+  Imcodec__V1__GroupAtType at_type;
+};
+#define IMCODEC__V1__GROUP_AT_INFO__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__group_at_info__descriptor) \
+    , 0, IMCODEC__V1__GROUP_AT_TYPE__GROUP_AT_TYPE_UNSPECIFIED }
+
+
+/*
+ * A conversation (V2TIMConversation, the messaging guide): a one-to-one
+ * conversation names its peer, a group conversation its group; its unread
+ * count, its @ entries, its last message and its receive option.
+ */
+struct  Imcodec__V1__Conversation
+{
+  ProtobufCMessage base;
+  Imcodec__V1__ConversationType type;
+  /*
+   * The SDK's conversation ID ("c2c_" or "group_" followed by the ID).
+   */
+  char *conversation_id;
+  char *user_id;
+  char *group_id;
+  char *group_type;
+  char *show_name;
+  /*
+   * Messages not read yet, without those excluded from the unread count.
+   */
+  uint64_t unread_count;
+  /*
+   * The group @ messages that mention the logged-in user (groupAtInfolist).
+   */
+  size_t n_group_at_info_list;
+  Imcodec__V1__GroupAtInfo **group_at_info_list;
+  /*
+   * The last message, without those excluded from the last message;
+   * validated as a message.
+   */
+  Imcodec__V1__Message *last_message;
+  Imcodec__V1__ReceiveMessageOpt recv_opt;
+};
+#define IMCODEC__V1__CONVERSATION__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__conversation__descriptor) \
+    , IMCODEC__V1__CONVERSATION_TYPE__CONVERSATION_TYPE_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0,NULL, NULL, IMCODEC__V1__RECEIVE_MESSAGE_OPT__RECEIVE_MESSAGE_OPT_RECEIVE }
+
+
+/*
+ * Conversations (getConversationList, onConversationChanged).
+ */
+struct  Imcodec__V1__ConversationList
+{
+  ProtobufCMessage base;
+  size_t n_conversations;
+  Imcodec__V1__Conversation **conversations;
+};
+#define IMCODEC__V1__CONVERSATION_LIST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__conversation_list__descriptor) \
+    , 0,NULL }
 
 
 /* Imcodec__V1__CustomInfoEntry methods */
@@ -1883,6 +1997,63 @@ Imcodec__V1__GroupMessageReadMembers *
 void   imcodec__v1__group_message_read_members__free_unpacked
                      (Imcodec__V1__GroupMessageReadMembers *message,
                       ProtobufCAllocator *allocator);
+/* Imcodec__V1__GroupAtInfo methods */
+void   imcodec__v1__group_at_info__init
+                     (Imcodec__V1__GroupAtInfo         *message);
+size_t imcodec__v1__group_at_info__get_packed_size
+                     (const Imcodec__V1__GroupAtInfo   *message);
+size_t imcodec__v1__group_at_info__pack
+                     (const Imcodec__V1__GroupAtInfo   *message,
+                      uint8_t             *out);
+size_t imcodec__v1__group_at_info__pack_to_buffer
+                     (const Imcodec__V1__GroupAtInfo   *message,
+                      ProtobufCBuffer     *buffer);
+Imcodec__V1__GroupAtInfo *
+       imcodec__v1__group_at_info__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imcodec__v1__group_at_info__free_unpacked
+                     (Imcodec__V1__GroupAtInfo *message,
+                      ProtobufCAllocator *allocator);
+/* Imcodec__V1__Conversation methods */
+void   imcodec__v1__conversation__init
+                     (Imcodec__V1__Conversation         *message);
+size_t imcodec__v1__conversation__get_packed_size
+                     (const Imcodec__V1__Conversation   *message);
+size_t imcodec__v1__conversation__pack
+                     (const Imcodec__V1__Conversation   *message,
+                      uint8_t             *out);
+size_t imcodec__v1__conversation__pack_to_buffer
+                     (const Imcodec__V1__Conversation   *message,
+                      ProtobufCBuffer     *buffer);
+Imcodec__V1__Conversation *
+       imcodec__v1__conversation__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imcodec__v1__conversation__free_unpacked
+                     (Imcodec__V1__Conversation *message,
+                      ProtobufCAllocator *allocator);
+/* Imcodec__V1__ConversationList methods */
+void   imcodec__v1__conversation_list__init
+                     (Imcodec__V1__ConversationList         *message);
+size_t imcodec__v1__conversation_list__get_packed_size
+                     (const Imcodec__V1__ConversationList   *message);
+size_t imcodec__v1__conversation_list__pack
+                     (const Imcodec__V1__ConversationList   *message,
+                      uint8_t             *out);
+size_t imcodec__v1__conversation_list__pack_to_buffer
+                     (const Imcodec__V1__ConversationList   *message,
+                      ProtobufCBuffer     *buffer);
+Imcodec__V1__ConversationList *
+       imcodec__v1__conversation_list__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imcodec__v1__conversation_list__free_unpacked
+                     (Imcodec__V1__ConversationList *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Imcodec__V1__CustomInfoEntry_Closure)
@@ -1996,6 +2167,15 @@ typedef void (*Imcodec__V1__UserStatusEvent_Closure)
 typedef void (*Imcodec__V1__GroupMessageReadMembers_Closure)
                  (const Imcodec__V1__GroupMessageReadMembers *message,
                   void *closure_data);
+typedef void (*Imcodec__V1__GroupAtInfo_Closure)
+                 (const Imcodec__V1__GroupAtInfo *message,
+                  void *closure_data);
+typedef void (*Imcodec__V1__Conversation_Closure)
+                 (const Imcodec__V1__Conversation *message,
+                  void *closure_data);
+typedef void (*Imcodec__V1__ConversationList_Closure)
+                 (const Imcodec__V1__ConversationList *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -2019,6 +2199,9 @@ extern const ProtobufCEnumDescriptor    imcodec__v1__im_error_code__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__friend_status__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__group_member_status__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__group_at_type__descriptor;
+extern const ProtobufCEnumDescriptor    imcodec__v1__conversation_type__descriptor;
+extern const ProtobufCEnumDescriptor    imcodec__v1__receive_message_opt__descriptor;
+extern const ProtobufCEnumDescriptor    imcodec__v1__read_members_filter__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__user_status_type__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__custom_info_entry__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__member_custom_entry__descriptor;
@@ -2057,6 +2240,9 @@ extern const ProtobufCMessageDescriptor imcodec__v1__connection_event__descripto
 extern const ProtobufCMessageDescriptor imcodec__v1__rong_cloud_status__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__user_status_event__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__group_message_read_members__descriptor;
+extern const ProtobufCMessageDescriptor imcodec__v1__group_at_info__descriptor;
+extern const ProtobufCMessageDescriptor imcodec__v1__conversation__descriptor;
+extern const ProtobufCMessageDescriptor imcodec__v1__conversation_list__descriptor;
 
 PROTOBUF_C__END_DECLS
 

@@ -727,6 +727,231 @@ void   imcodec__v1__friend_group_list__free_unpacked
   assert(message->base.descriptor == &imcodec__v1__friend_group_list__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   imcodec__v1__friend_delete__init
+                     (Imcodec__V1__FriendDelete         *message)
+{
+  static const Imcodec__V1__FriendDelete init_value = IMCODEC__V1__FRIEND_DELETE__INIT;
+  *message = init_value;
+}
+size_t imcodec__v1__friend_delete__get_packed_size
+                     (const Imcodec__V1__FriendDelete *message)
+{
+  assert(message->base.descriptor == &imcodec__v1__friend_delete__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imcodec__v1__friend_delete__pack
+                     (const Imcodec__V1__FriendDelete *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imcodec__v1__friend_delete__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imcodec__v1__friend_delete__pack_to_buffer
+                     (const Imcodec__V1__FriendDelete *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imcodec__v1__friend_delete__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imcodec__V1__FriendDelete *
+       imcodec__v1__friend_delete__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imcodec__V1__FriendDelete *)
+     protobuf_c_message_unpack (&imcodec__v1__friend_delete__descriptor,
+                                allocator, len, data);
+}
+void   imcodec__v1__friend_delete__free_unpacked
+                     (Imcodec__V1__FriendDelete *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imcodec__v1__friend_delete__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   imcodec__v1__friend_user_list__init
+                     (Imcodec__V1__FriendUserList         *message)
+{
+  static const Imcodec__V1__FriendUserList init_value = IMCODEC__V1__FRIEND_USER_LIST__INIT;
+  *message = init_value;
+}
+size_t imcodec__v1__friend_user_list__get_packed_size
+                     (const Imcodec__V1__FriendUserList *message)
+{
+  assert(message->base.descriptor == &imcodec__v1__friend_user_list__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imcodec__v1__friend_user_list__pack
+                     (const Imcodec__V1__FriendUserList *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imcodec__v1__friend_user_list__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imcodec__v1__friend_user_list__pack_to_buffer
+                     (const Imcodec__V1__FriendUserList *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imcodec__v1__friend_user_list__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imcodec__V1__FriendUserList *
+       imcodec__v1__friend_user_list__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imcodec__V1__FriendUserList *)
+     protobuf_c_message_unpack (&imcodec__v1__friend_user_list__descriptor,
+                                allocator, len, data);
+}
+void   imcodec__v1__friend_user_list__free_unpacked
+                     (Imcodec__V1__FriendUserList *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imcodec__v1__friend_user_list__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   imcodec__v1__friend_profile_update__init
+                     (Imcodec__V1__FriendProfileUpdate         *message)
+{
+  static const Imcodec__V1__FriendProfileUpdate init_value = IMCODEC__V1__FRIEND_PROFILE_UPDATE__INIT;
+  *message = init_value;
+}
+size_t imcodec__v1__friend_profile_update__get_packed_size
+                     (const Imcodec__V1__FriendProfileUpdate *message)
+{
+  assert(message->base.descriptor == &imcodec__v1__friend_profile_update__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imcodec__v1__friend_profile_update__pack
+                     (const Imcodec__V1__FriendProfileUpdate *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imcodec__v1__friend_profile_update__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imcodec__v1__friend_profile_update__pack_to_buffer
+                     (const Imcodec__V1__FriendProfileUpdate *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imcodec__v1__friend_profile_update__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imcodec__V1__FriendProfileUpdate *
+       imcodec__v1__friend_profile_update__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imcodec__V1__FriendProfileUpdate *)
+     protobuf_c_message_unpack (&imcodec__v1__friend_profile_update__descriptor,
+                                allocator, len, data);
+}
+void   imcodec__v1__friend_profile_update__free_unpacked
+                     (Imcodec__V1__FriendProfileUpdate *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imcodec__v1__friend_profile_update__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   imcodec__v1__friend_pendency_added__init
+                     (Imcodec__V1__FriendPendencyAdded         *message)
+{
+  static const Imcodec__V1__FriendPendencyAdded init_value = IMCODEC__V1__FRIEND_PENDENCY_ADDED__INIT;
+  *message = init_value;
+}
+size_t imcodec__v1__friend_pendency_added__get_packed_size
+                     (const Imcodec__V1__FriendPendencyAdded *message)
+{
+  assert(message->base.descriptor == &imcodec__v1__friend_pendency_added__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imcodec__v1__friend_pendency_added__pack
+                     (const Imcodec__V1__FriendPendencyAdded *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imcodec__v1__friend_pendency_added__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imcodec__v1__friend_pendency_added__pack_to_buffer
+                     (const Imcodec__V1__FriendPendencyAdded *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imcodec__v1__friend_pendency_added__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imcodec__V1__FriendPendencyAdded *
+       imcodec__v1__friend_pendency_added__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imcodec__V1__FriendPendencyAdded *)
+     protobuf_c_message_unpack (&imcodec__v1__friend_pendency_added__descriptor,
+                                allocator, len, data);
+}
+void   imcodec__v1__friend_pendency_added__free_unpacked
+                     (Imcodec__V1__FriendPendencyAdded *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imcodec__v1__friend_pendency_added__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   imcodec__v1__friend_pendency_read__init
+                     (Imcodec__V1__FriendPendencyRead         *message)
+{
+  static const Imcodec__V1__FriendPendencyRead init_value = IMCODEC__V1__FRIEND_PENDENCY_READ__INIT;
+  *message = init_value;
+}
+size_t imcodec__v1__friend_pendency_read__get_packed_size
+                     (const Imcodec__V1__FriendPendencyRead *message)
+{
+  assert(message->base.descriptor == &imcodec__v1__friend_pendency_read__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imcodec__v1__friend_pendency_read__pack
+                     (const Imcodec__V1__FriendPendencyRead *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imcodec__v1__friend_pendency_read__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imcodec__v1__friend_pendency_read__pack_to_buffer
+                     (const Imcodec__V1__FriendPendencyRead *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imcodec__v1__friend_pendency_read__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imcodec__V1__FriendPendencyRead *
+       imcodec__v1__friend_pendency_read__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imcodec__V1__FriendPendencyRead *)
+     protobuf_c_message_unpack (&imcodec__v1__friend_pendency_read__descriptor,
+                                allocator, len, data);
+}
+void   imcodec__v1__friend_pendency_read__free_unpacked
+                     (Imcodec__V1__FriendPendencyRead *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imcodec__v1__friend_pendency_read__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 static const ProtobufCFieldDescriptor imcodec__v1__friend__field_descriptors[8] =
 {
   {
@@ -1777,6 +2002,209 @@ const ProtobufCMessageDescriptor imcodec__v1__friend_group_list__descriptor =
   (ProtobufCMessageInit) imcodec__v1__friend_group_list__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor imcodec__v1__friend_delete__field_descriptors[2] =
+{
+  {
+    "users",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Imcodec__V1__FriendDelete, n_users),
+    offsetof(Imcodec__V1__FriendDelete, users),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "delete_type",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__FriendDelete, delete_type),
+    &imcodec__v1__friend_delete_type__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imcodec__v1__friend_delete__field_indices_by_name[] = {
+  1,   /* field[1] = delete_type */
+  0,   /* field[0] = users */
+};
+static const ProtobufCIntRange imcodec__v1__friend_delete__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor imcodec__v1__friend_delete__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imcodec.v1.FriendDelete",
+  "FriendDelete",
+  "Imcodec__V1__FriendDelete",
+  "imcodec.v1",
+  sizeof(Imcodec__V1__FriendDelete),
+  2,
+  imcodec__v1__friend_delete__field_descriptors,
+  imcodec__v1__friend_delete__field_indices_by_name,
+  1,  imcodec__v1__friend_delete__number_ranges,
+  (ProtobufCMessageInit) imcodec__v1__friend_delete__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor imcodec__v1__friend_user_list__field_descriptors[1] =
+{
+  {
+    "users",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Imcodec__V1__FriendUserList, n_users),
+    offsetof(Imcodec__V1__FriendUserList, users),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imcodec__v1__friend_user_list__field_indices_by_name[] = {
+  0,   /* field[0] = users */
+};
+static const ProtobufCIntRange imcodec__v1__friend_user_list__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor imcodec__v1__friend_user_list__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imcodec.v1.FriendUserList",
+  "FriendUserList",
+  "Imcodec__V1__FriendUserList",
+  "imcodec.v1",
+  sizeof(Imcodec__V1__FriendUserList),
+  1,
+  imcodec__v1__friend_user_list__field_descriptors,
+  imcodec__v1__friend_user_list__field_indices_by_name,
+  1,  imcodec__v1__friend_user_list__number_ranges,
+  (ProtobufCMessageInit) imcodec__v1__friend_user_list__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor imcodec__v1__friend_profile_update__field_descriptors[1] =
+{
+  {
+    "friends",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imcodec__V1__FriendProfileUpdate, n_friends),
+    offsetof(Imcodec__V1__FriendProfileUpdate, friends),
+    &imcodec__v1__friend__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imcodec__v1__friend_profile_update__field_indices_by_name[] = {
+  0,   /* field[0] = friends */
+};
+static const ProtobufCIntRange imcodec__v1__friend_profile_update__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor imcodec__v1__friend_profile_update__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imcodec.v1.FriendProfileUpdate",
+  "FriendProfileUpdate",
+  "Imcodec__V1__FriendProfileUpdate",
+  "imcodec.v1",
+  sizeof(Imcodec__V1__FriendProfileUpdate),
+  1,
+  imcodec__v1__friend_profile_update__field_descriptors,
+  imcodec__v1__friend_profile_update__field_indices_by_name,
+  1,  imcodec__v1__friend_profile_update__number_ranges,
+  (ProtobufCMessageInit) imcodec__v1__friend_profile_update__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor imcodec__v1__friend_pendency_added__field_descriptors[1] =
+{
+  {
+    "items",
+    1,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imcodec__V1__FriendPendencyAdded, n_items),
+    offsetof(Imcodec__V1__FriendPendencyAdded, items),
+    &imcodec__v1__friend_pendency_item__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imcodec__v1__friend_pendency_added__field_indices_by_name[] = {
+  0,   /* field[0] = items */
+};
+static const ProtobufCIntRange imcodec__v1__friend_pendency_added__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor imcodec__v1__friend_pendency_added__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imcodec.v1.FriendPendencyAdded",
+  "FriendPendencyAdded",
+  "Imcodec__V1__FriendPendencyAdded",
+  "imcodec.v1",
+  sizeof(Imcodec__V1__FriendPendencyAdded),
+  1,
+  imcodec__v1__friend_pendency_added__field_descriptors,
+  imcodec__v1__friend_pendency_added__field_indices_by_name,
+  1,  imcodec__v1__friend_pendency_added__number_ranges,
+  (ProtobufCMessageInit) imcodec__v1__friend_pendency_added__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor imcodec__v1__friend_pendency_read__field_descriptors[1] =
+{
+  {
+    "timestamp",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__FriendPendencyRead, timestamp),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imcodec__v1__friend_pendency_read__field_indices_by_name[] = {
+  0,   /* field[0] = timestamp */
+};
+static const ProtobufCIntRange imcodec__v1__friend_pendency_read__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 1 }
+};
+const ProtobufCMessageDescriptor imcodec__v1__friend_pendency_read__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imcodec.v1.FriendPendencyRead",
+  "FriendPendencyRead",
+  "Imcodec__V1__FriendPendencyRead",
+  "imcodec.v1",
+  sizeof(Imcodec__V1__FriendPendencyRead),
+  1,
+  imcodec__v1__friend_pendency_read__field_descriptors,
+  imcodec__v1__friend_pendency_read__field_indices_by_name,
+  1,  imcodec__v1__friend_pendency_read__number_ranges,
+  (ProtobufCMessageInit) imcodec__v1__friend_pendency_read__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCEnumValue imcodec__v1__friend_response_type__enum_values_by_number[3] =
 {
   { "FRIEND_RESPONSE_TYPE_AGREE", "IMCODEC__V1__FRIEND_RESPONSE_TYPE__FRIEND_RESPONSE_TYPE_AGREE", 0 },
@@ -1899,5 +2327,35 @@ const ProtobufCEnumDescriptor imcodec__v1__pendency_type__descriptor =
   imcodec__v1__pendency_type__enum_values_by_name,
   1,
   imcodec__v1__pendency_type__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue imcodec__v1__friend_delete_type__enum_values_by_number[3] =
+{
+  { "FRIEND_DELETE_TYPE_UNSPECIFIED", "IMCODEC__V1__FRIEND_DELETE_TYPE__FRIEND_DELETE_TYPE_UNSPECIFIED", 0 },
+  { "FRIEND_DELETE_TYPE_SINGLE", "IMCODEC__V1__FRIEND_DELETE_TYPE__FRIEND_DELETE_TYPE_SINGLE", 1 },
+  { "FRIEND_DELETE_TYPE_BOTH", "IMCODEC__V1__FRIEND_DELETE_TYPE__FRIEND_DELETE_TYPE_BOTH", 2 },
+};
+static const ProtobufCIntRange imcodec__v1__friend_delete_type__value_ranges[] = {
+{0, 0},{0, 3}
+};
+static const ProtobufCEnumValueIndex imcodec__v1__friend_delete_type__enum_values_by_name[3] =
+{
+  { "FRIEND_DELETE_TYPE_BOTH", 2 },
+  { "FRIEND_DELETE_TYPE_SINGLE", 1 },
+  { "FRIEND_DELETE_TYPE_UNSPECIFIED", 0 },
+};
+const ProtobufCEnumDescriptor imcodec__v1__friend_delete_type__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "imcodec.v1.FriendDeleteType",
+  "FriendDeleteType",
+  "Imcodec__V1__FriendDeleteType",
+  "imcodec.v1",
+  3,
+  imcodec__v1__friend_delete_type__enum_values_by_number,
+  3,
+  imcodec__v1__friend_delete_type__enum_values_by_name,
+  1,
+  imcodec__v1__friend_delete_type__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

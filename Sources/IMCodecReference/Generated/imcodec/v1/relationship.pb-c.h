@@ -32,6 +32,11 @@ typedef struct Imcodec__V1__FriendPendencyPage Imcodec__V1__FriendPendencyPage;
 typedef struct Imcodec__V1__FriendCheck Imcodec__V1__FriendCheck;
 typedef struct Imcodec__V1__FriendResults Imcodec__V1__FriendResults;
 typedef struct Imcodec__V1__FriendGroupList Imcodec__V1__FriendGroupList;
+typedef struct Imcodec__V1__FriendDelete Imcodec__V1__FriendDelete;
+typedef struct Imcodec__V1__FriendUserList Imcodec__V1__FriendUserList;
+typedef struct Imcodec__V1__FriendProfileUpdate Imcodec__V1__FriendProfileUpdate;
+typedef struct Imcodec__V1__FriendPendencyAdded Imcodec__V1__FriendPendencyAdded;
+typedef struct Imcodec__V1__FriendPendencyRead Imcodec__V1__FriendPendencyRead;
 
 
 /* --- enums --- */
@@ -75,6 +80,17 @@ typedef enum _Imcodec__V1__PendencyType {
   IMCODEC__V1__PENDENCY_TYPE__PENDENCY_TYPE_BOTH = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__PENDENCY_TYPE)
 } Imcodec__V1__PendencyType;
+/*
+ * TIMDelFriendType: whether a deletion ends the friendship one way or both
+ * ways (the relationship chain guide names TIM_FRIEND_DEL_BOTH; numbers from
+ * the SDK headers).
+ */
+typedef enum _Imcodec__V1__FriendDeleteType {
+  IMCODEC__V1__FRIEND_DELETE_TYPE__FRIEND_DELETE_TYPE_UNSPECIFIED = 0,
+  IMCODEC__V1__FRIEND_DELETE_TYPE__FRIEND_DELETE_TYPE_SINGLE = 1,
+  IMCODEC__V1__FRIEND_DELETE_TYPE__FRIEND_DELETE_TYPE_BOTH = 2
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__FRIEND_DELETE_TYPE)
+} Imcodec__V1__FriendDeleteType;
 
 /* --- messages --- */
 
@@ -342,6 +358,85 @@ struct  Imcodec__V1__FriendGroupList
 #define IMCODEC__V1__FRIEND_GROUP_LIST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__friend_group_list__descriptor) \
     , 0,NULL }
+
+
+/*
+ * The parameters of deleteFriends (the relationship chain guide): the friends
+ * to delete and whether one way or both.
+ */
+struct  Imcodec__V1__FriendDelete
+{
+  ProtobufCMessage base;
+  size_t n_users;
+  char **users;
+  Imcodec__V1__FriendDeleteType delete_type;
+};
+#define IMCODEC__V1__FRIEND_DELETE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__friend_delete__descriptor) \
+    , 0,NULL, IMCODEC__V1__FRIEND_DELETE_TYPE__FRIEND_DELETE_TYPE_UNSPECIFIED }
+
+
+/*
+ * A list of users named by a relationship-chain notification of
+ * TIMFriendshipListener (the SDK manager guide registers the listener; the
+ * notifications from the SDK headers): friends added or deleted, add-friend
+ * requests deleted, users added to or removed from the blacklist.
+ */
+struct  Imcodec__V1__FriendUserList
+{
+  ProtobufCMessage base;
+  size_t n_users;
+  char **users;
+};
+#define IMCODEC__V1__FRIEND_USER_LIST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__friend_user_list__descriptor) \
+    , 0,NULL }
+
+
+/*
+ * Friend profiles changed (TIMFriendshipListener onFriendProfileUpdate): the
+ * changed friends' entries, as the friend list carries them.
+ */
+struct  Imcodec__V1__FriendProfileUpdate
+{
+  ProtobufCMessage base;
+  size_t n_friends;
+  Imcodec__V1__Friend **friends;
+};
+#define IMCODEC__V1__FRIEND_PROFILE_UPDATE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__friend_profile_update__descriptor) \
+    , 0,NULL }
+
+
+/*
+ * Add-friend requests received (TIMFriendshipListener onAddFriendReqs).
+ */
+struct  Imcodec__V1__FriendPendencyAdded
+{
+  ProtobufCMessage base;
+  size_t n_items;
+  Imcodec__V1__FriendPendencyItem **items;
+};
+#define IMCODEC__V1__FRIEND_PENDENCY_ADDED__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__friend_pendency_added__descriptor) \
+    , 0,NULL }
+
+
+/*
+ * The pendency list was read up to a time (TIMFriendshipListener
+ * onPendencyReadReport, after pendencyReport).
+ */
+struct  Imcodec__V1__FriendPendencyRead
+{
+  ProtobufCMessage base;
+  /*
+   * Seconds since the Unix epoch: requests added up to then are read.
+   */
+  uint64_t timestamp;
+};
+#define IMCODEC__V1__FRIEND_PENDENCY_READ__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__friend_pendency_read__descriptor) \
+    , 0 }
 
 
 /* Imcodec__V1__Friend methods */
@@ -648,6 +743,101 @@ Imcodec__V1__FriendGroupList *
 void   imcodec__v1__friend_group_list__free_unpacked
                      (Imcodec__V1__FriendGroupList *message,
                       ProtobufCAllocator *allocator);
+/* Imcodec__V1__FriendDelete methods */
+void   imcodec__v1__friend_delete__init
+                     (Imcodec__V1__FriendDelete         *message);
+size_t imcodec__v1__friend_delete__get_packed_size
+                     (const Imcodec__V1__FriendDelete   *message);
+size_t imcodec__v1__friend_delete__pack
+                     (const Imcodec__V1__FriendDelete   *message,
+                      uint8_t             *out);
+size_t imcodec__v1__friend_delete__pack_to_buffer
+                     (const Imcodec__V1__FriendDelete   *message,
+                      ProtobufCBuffer     *buffer);
+Imcodec__V1__FriendDelete *
+       imcodec__v1__friend_delete__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imcodec__v1__friend_delete__free_unpacked
+                     (Imcodec__V1__FriendDelete *message,
+                      ProtobufCAllocator *allocator);
+/* Imcodec__V1__FriendUserList methods */
+void   imcodec__v1__friend_user_list__init
+                     (Imcodec__V1__FriendUserList         *message);
+size_t imcodec__v1__friend_user_list__get_packed_size
+                     (const Imcodec__V1__FriendUserList   *message);
+size_t imcodec__v1__friend_user_list__pack
+                     (const Imcodec__V1__FriendUserList   *message,
+                      uint8_t             *out);
+size_t imcodec__v1__friend_user_list__pack_to_buffer
+                     (const Imcodec__V1__FriendUserList   *message,
+                      ProtobufCBuffer     *buffer);
+Imcodec__V1__FriendUserList *
+       imcodec__v1__friend_user_list__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imcodec__v1__friend_user_list__free_unpacked
+                     (Imcodec__V1__FriendUserList *message,
+                      ProtobufCAllocator *allocator);
+/* Imcodec__V1__FriendProfileUpdate methods */
+void   imcodec__v1__friend_profile_update__init
+                     (Imcodec__V1__FriendProfileUpdate         *message);
+size_t imcodec__v1__friend_profile_update__get_packed_size
+                     (const Imcodec__V1__FriendProfileUpdate   *message);
+size_t imcodec__v1__friend_profile_update__pack
+                     (const Imcodec__V1__FriendProfileUpdate   *message,
+                      uint8_t             *out);
+size_t imcodec__v1__friend_profile_update__pack_to_buffer
+                     (const Imcodec__V1__FriendProfileUpdate   *message,
+                      ProtobufCBuffer     *buffer);
+Imcodec__V1__FriendProfileUpdate *
+       imcodec__v1__friend_profile_update__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imcodec__v1__friend_profile_update__free_unpacked
+                     (Imcodec__V1__FriendProfileUpdate *message,
+                      ProtobufCAllocator *allocator);
+/* Imcodec__V1__FriendPendencyAdded methods */
+void   imcodec__v1__friend_pendency_added__init
+                     (Imcodec__V1__FriendPendencyAdded         *message);
+size_t imcodec__v1__friend_pendency_added__get_packed_size
+                     (const Imcodec__V1__FriendPendencyAdded   *message);
+size_t imcodec__v1__friend_pendency_added__pack
+                     (const Imcodec__V1__FriendPendencyAdded   *message,
+                      uint8_t             *out);
+size_t imcodec__v1__friend_pendency_added__pack_to_buffer
+                     (const Imcodec__V1__FriendPendencyAdded   *message,
+                      ProtobufCBuffer     *buffer);
+Imcodec__V1__FriendPendencyAdded *
+       imcodec__v1__friend_pendency_added__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imcodec__v1__friend_pendency_added__free_unpacked
+                     (Imcodec__V1__FriendPendencyAdded *message,
+                      ProtobufCAllocator *allocator);
+/* Imcodec__V1__FriendPendencyRead methods */
+void   imcodec__v1__friend_pendency_read__init
+                     (Imcodec__V1__FriendPendencyRead         *message);
+size_t imcodec__v1__friend_pendency_read__get_packed_size
+                     (const Imcodec__V1__FriendPendencyRead   *message);
+size_t imcodec__v1__friend_pendency_read__pack
+                     (const Imcodec__V1__FriendPendencyRead   *message,
+                      uint8_t             *out);
+size_t imcodec__v1__friend_pendency_read__pack_to_buffer
+                     (const Imcodec__V1__FriendPendencyRead   *message,
+                      ProtobufCBuffer     *buffer);
+Imcodec__V1__FriendPendencyRead *
+       imcodec__v1__friend_pendency_read__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imcodec__v1__friend_pendency_read__free_unpacked
+                     (Imcodec__V1__FriendPendencyRead *message,
+                      ProtobufCAllocator *allocator);
 /* --- per-message closures --- */
 
 typedef void (*Imcodec__V1__Friend_Closure)
@@ -698,6 +888,21 @@ typedef void (*Imcodec__V1__FriendResults_Closure)
 typedef void (*Imcodec__V1__FriendGroupList_Closure)
                  (const Imcodec__V1__FriendGroupList *message,
                   void *closure_data);
+typedef void (*Imcodec__V1__FriendDelete_Closure)
+                 (const Imcodec__V1__FriendDelete *message,
+                  void *closure_data);
+typedef void (*Imcodec__V1__FriendUserList_Closure)
+                 (const Imcodec__V1__FriendUserList *message,
+                  void *closure_data);
+typedef void (*Imcodec__V1__FriendProfileUpdate_Closure)
+                 (const Imcodec__V1__FriendProfileUpdate *message,
+                  void *closure_data);
+typedef void (*Imcodec__V1__FriendPendencyAdded_Closure)
+                 (const Imcodec__V1__FriendPendencyAdded *message,
+                  void *closure_data);
+typedef void (*Imcodec__V1__FriendPendencyRead_Closure)
+                 (const Imcodec__V1__FriendPendencyRead *message,
+                  void *closure_data);
 
 /* --- services --- */
 
@@ -708,6 +913,7 @@ extern const ProtobufCEnumDescriptor    imcodec__v1__friend_response_type__descr
 extern const ProtobufCEnumDescriptor    imcodec__v1__friend_check_type__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__friend_relation_type__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__pendency_type__descriptor;
+extern const ProtobufCEnumDescriptor    imcodec__v1__friend_delete_type__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__friend__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__friend_request__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__friend_response__descriptor;
@@ -724,6 +930,11 @@ extern const ProtobufCMessageDescriptor imcodec__v1__friend_pendency_page__descr
 extern const ProtobufCMessageDescriptor imcodec__v1__friend_check__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__friend_results__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__friend_group_list__descriptor;
+extern const ProtobufCMessageDescriptor imcodec__v1__friend_delete__descriptor;
+extern const ProtobufCMessageDescriptor imcodec__v1__friend_user_list__descriptor;
+extern const ProtobufCMessageDescriptor imcodec__v1__friend_profile_update__descriptor;
+extern const ProtobufCMessageDescriptor imcodec__v1__friend_pendency_added__descriptor;
+extern const ProtobufCMessageDescriptor imcodec__v1__friend_pendency_read__descriptor;
 
 PROTOBUF_C__END_DECLS
 

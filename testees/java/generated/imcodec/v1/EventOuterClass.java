@@ -122,6 +122,33 @@ public final class EventOuterClass {
 
     /**
      * <pre>
+     * Conversations (the messaging guide).
+     * </pre>
+     *
+     * <code>.imcodec.v1.ConversationList conversations = 7;</code>
+     * @return Whether the conversations field is set.
+     */
+    boolean hasConversations();
+    /**
+     * <pre>
+     * Conversations (the messaging guide).
+     * </pre>
+     *
+     * <code>.imcodec.v1.ConversationList conversations = 7;</code>
+     * @return The conversations.
+     */
+    imcodec.v1.Model.ConversationList getConversations();
+    /**
+     * <pre>
+     * Conversations (the messaging guide).
+     * </pre>
+     *
+     * <code>.imcodec.v1.ConversationList conversations = 7;</code>
+     */
+    imcodec.v1.Model.ConversationListOrBuilder getConversationsOrBuilder();
+
+    /**
+     * <pre>
      * Relationship chain (the relationship chain guide).
      * </pre>
      *
@@ -339,6 +366,156 @@ public final class EventOuterClass {
      */
     imcodec.v1.Group.GroupPendencyPageOrBuilder getGroupPendencyOrBuilder();
 
+    /**
+     * <pre>
+     * Relationship chain: a deletion's parameters and the notifications of
+     * TIMFriendshipListener.
+     * </pre>
+     *
+     * <code>.imcodec.v1.FriendDelete friend_delete = 33;</code>
+     * @return Whether the friendDelete field is set.
+     */
+    boolean hasFriendDelete();
+    /**
+     * <pre>
+     * Relationship chain: a deletion's parameters and the notifications of
+     * TIMFriendshipListener.
+     * </pre>
+     *
+     * <code>.imcodec.v1.FriendDelete friend_delete = 33;</code>
+     * @return The friendDelete.
+     */
+    imcodec.v1.Relationship.FriendDelete getFriendDelete();
+    /**
+     * <pre>
+     * Relationship chain: a deletion's parameters and the notifications of
+     * TIMFriendshipListener.
+     * </pre>
+     *
+     * <code>.imcodec.v1.FriendDelete friend_delete = 33;</code>
+     */
+    imcodec.v1.Relationship.FriendDeleteOrBuilder getFriendDeleteOrBuilder();
+
+    /**
+     * <code>.imcodec.v1.FriendUserList friends_added = 34;</code>
+     * @return Whether the friendsAdded field is set.
+     */
+    boolean hasFriendsAdded();
+    /**
+     * <code>.imcodec.v1.FriendUserList friends_added = 34;</code>
+     * @return The friendsAdded.
+     */
+    imcodec.v1.Relationship.FriendUserList getFriendsAdded();
+    /**
+     * <code>.imcodec.v1.FriendUserList friends_added = 34;</code>
+     */
+    imcodec.v1.Relationship.FriendUserListOrBuilder getFriendsAddedOrBuilder();
+
+    /**
+     * <code>.imcodec.v1.FriendUserList friends_deleted = 35;</code>
+     * @return Whether the friendsDeleted field is set.
+     */
+    boolean hasFriendsDeleted();
+    /**
+     * <code>.imcodec.v1.FriendUserList friends_deleted = 35;</code>
+     * @return The friendsDeleted.
+     */
+    imcodec.v1.Relationship.FriendUserList getFriendsDeleted();
+    /**
+     * <code>.imcodec.v1.FriendUserList friends_deleted = 35;</code>
+     */
+    imcodec.v1.Relationship.FriendUserListOrBuilder getFriendsDeletedOrBuilder();
+
+    /**
+     * <code>.imcodec.v1.FriendProfileUpdate friend_profiles_updated = 36;</code>
+     * @return Whether the friendProfilesUpdated field is set.
+     */
+    boolean hasFriendProfilesUpdated();
+    /**
+     * <code>.imcodec.v1.FriendProfileUpdate friend_profiles_updated = 36;</code>
+     * @return The friendProfilesUpdated.
+     */
+    imcodec.v1.Relationship.FriendProfileUpdate getFriendProfilesUpdated();
+    /**
+     * <code>.imcodec.v1.FriendProfileUpdate friend_profiles_updated = 36;</code>
+     */
+    imcodec.v1.Relationship.FriendProfileUpdateOrBuilder getFriendProfilesUpdatedOrBuilder();
+
+    /**
+     * <code>.imcodec.v1.FriendPendencyAdded friend_pendency_added = 37;</code>
+     * @return Whether the friendPendencyAdded field is set.
+     */
+    boolean hasFriendPendencyAdded();
+    /**
+     * <code>.imcodec.v1.FriendPendencyAdded friend_pendency_added = 37;</code>
+     * @return The friendPendencyAdded.
+     */
+    imcodec.v1.Relationship.FriendPendencyAdded getFriendPendencyAdded();
+    /**
+     * <code>.imcodec.v1.FriendPendencyAdded friend_pendency_added = 37;</code>
+     */
+    imcodec.v1.Relationship.FriendPendencyAddedOrBuilder getFriendPendencyAddedOrBuilder();
+
+    /**
+     * <code>.imcodec.v1.FriendUserList friend_pendency_deleted = 38;</code>
+     * @return Whether the friendPendencyDeleted field is set.
+     */
+    boolean hasFriendPendencyDeleted();
+    /**
+     * <code>.imcodec.v1.FriendUserList friend_pendency_deleted = 38;</code>
+     * @return The friendPendencyDeleted.
+     */
+    imcodec.v1.Relationship.FriendUserList getFriendPendencyDeleted();
+    /**
+     * <code>.imcodec.v1.FriendUserList friend_pendency_deleted = 38;</code>
+     */
+    imcodec.v1.Relationship.FriendUserListOrBuilder getFriendPendencyDeletedOrBuilder();
+
+    /**
+     * <code>.imcodec.v1.FriendPendencyRead friend_pendency_read = 39;</code>
+     * @return Whether the friendPendencyRead field is set.
+     */
+    boolean hasFriendPendencyRead();
+    /**
+     * <code>.imcodec.v1.FriendPendencyRead friend_pendency_read = 39;</code>
+     * @return The friendPendencyRead.
+     */
+    imcodec.v1.Relationship.FriendPendencyRead getFriendPendencyRead();
+    /**
+     * <code>.imcodec.v1.FriendPendencyRead friend_pendency_read = 39;</code>
+     */
+    imcodec.v1.Relationship.FriendPendencyReadOrBuilder getFriendPendencyReadOrBuilder();
+
+    /**
+     * <code>.imcodec.v1.FriendUserList blacklist_added = 40;</code>
+     * @return Whether the blacklistAdded field is set.
+     */
+    boolean hasBlacklistAdded();
+    /**
+     * <code>.imcodec.v1.FriendUserList blacklist_added = 40;</code>
+     * @return The blacklistAdded.
+     */
+    imcodec.v1.Relationship.FriendUserList getBlacklistAdded();
+    /**
+     * <code>.imcodec.v1.FriendUserList blacklist_added = 40;</code>
+     */
+    imcodec.v1.Relationship.FriendUserListOrBuilder getBlacklistAddedOrBuilder();
+
+    /**
+     * <code>.imcodec.v1.FriendUserList blacklist_deleted = 41;</code>
+     * @return Whether the blacklistDeleted field is set.
+     */
+    boolean hasBlacklistDeleted();
+    /**
+     * <code>.imcodec.v1.FriendUserList blacklist_deleted = 41;</code>
+     * @return The blacklistDeleted.
+     */
+    imcodec.v1.Relationship.FriendUserList getBlacklistDeleted();
+    /**
+     * <code>.imcodec.v1.FriendUserList blacklist_deleted = 41;</code>
+     */
+    imcodec.v1.Relationship.FriendUserListOrBuilder getBlacklistDeletedOrBuilder();
+
     public imcodec.v1.EventOuterClass.Event.KindCase getKindCase();
   }
   /**
@@ -396,6 +573,7 @@ public final class EventOuterClass {
       CONNECTION(4),
       USER_STATUS(5),
       READ_MEMBERS(6),
+      CONVERSATIONS(7),
       FRIEND_LIST(20),
       FRIEND_REQUEST(21),
       FRIEND_RESPONSE(22),
@@ -409,6 +587,15 @@ public final class EventOuterClass {
       GROUP_MEMBERS(30),
       GROUP_MEMBER_RESULTS(31),
       GROUP_PENDENCY(32),
+      FRIEND_DELETE(33),
+      FRIENDS_ADDED(34),
+      FRIENDS_DELETED(35),
+      FRIEND_PROFILES_UPDATED(36),
+      FRIEND_PENDENCY_ADDED(37),
+      FRIEND_PENDENCY_DELETED(38),
+      FRIEND_PENDENCY_READ(39),
+      BLACKLIST_ADDED(40),
+      BLACKLIST_DELETED(41),
       KIND_NOT_SET(0);
       private final int value;
       private KindCase(int value) {
@@ -432,6 +619,7 @@ public final class EventOuterClass {
           case 4: return CONNECTION;
           case 5: return USER_STATUS;
           case 6: return READ_MEMBERS;
+          case 7: return CONVERSATIONS;
           case 20: return FRIEND_LIST;
           case 21: return FRIEND_REQUEST;
           case 22: return FRIEND_RESPONSE;
@@ -445,6 +633,15 @@ public final class EventOuterClass {
           case 30: return GROUP_MEMBERS;
           case 31: return GROUP_MEMBER_RESULTS;
           case 32: return GROUP_PENDENCY;
+          case 33: return FRIEND_DELETE;
+          case 34: return FRIENDS_ADDED;
+          case 35: return FRIENDS_DELETED;
+          case 36: return FRIEND_PROFILES_UPDATED;
+          case 37: return FRIEND_PENDENCY_ADDED;
+          case 38: return FRIEND_PENDENCY_DELETED;
+          case 39: return FRIEND_PENDENCY_READ;
+          case 40: return BLACKLIST_ADDED;
+          case 41: return BLACKLIST_DELETED;
           case 0: return KIND_NOT_SET;
           default: return null;
         }
@@ -656,6 +853,49 @@ public final class EventOuterClass {
          return (imcodec.v1.Model.GroupMessageReadMembers) kind_;
       }
       return imcodec.v1.Model.GroupMessageReadMembers.getDefaultInstance();
+    }
+
+    public static final int CONVERSATIONS_FIELD_NUMBER = 7;
+    /**
+     * <pre>
+     * Conversations (the messaging guide).
+     * </pre>
+     *
+     * <code>.imcodec.v1.ConversationList conversations = 7;</code>
+     * @return Whether the conversations field is set.
+     */
+    @java.lang.Override
+    public boolean hasConversations() {
+      return kindCase_ == 7;
+    }
+    /**
+     * <pre>
+     * Conversations (the messaging guide).
+     * </pre>
+     *
+     * <code>.imcodec.v1.ConversationList conversations = 7;</code>
+     * @return The conversations.
+     */
+    @java.lang.Override
+    public imcodec.v1.Model.ConversationList getConversations() {
+      if (kindCase_ == 7) {
+         return (imcodec.v1.Model.ConversationList) kind_;
+      }
+      return imcodec.v1.Model.ConversationList.getDefaultInstance();
+    }
+    /**
+     * <pre>
+     * Conversations (the messaging guide).
+     * </pre>
+     *
+     * <code>.imcodec.v1.ConversationList conversations = 7;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Model.ConversationListOrBuilder getConversationsOrBuilder() {
+      if (kindCase_ == 7) {
+         return (imcodec.v1.Model.ConversationList) kind_;
+      }
+      return imcodec.v1.Model.ConversationList.getDefaultInstance();
     }
 
     public static final int FRIEND_LIST_FIELD_NUMBER = 20;
@@ -1085,6 +1325,300 @@ public final class EventOuterClass {
       return imcodec.v1.Group.GroupPendencyPage.getDefaultInstance();
     }
 
+    public static final int FRIEND_DELETE_FIELD_NUMBER = 33;
+    /**
+     * <pre>
+     * Relationship chain: a deletion's parameters and the notifications of
+     * TIMFriendshipListener.
+     * </pre>
+     *
+     * <code>.imcodec.v1.FriendDelete friend_delete = 33;</code>
+     * @return Whether the friendDelete field is set.
+     */
+    @java.lang.Override
+    public boolean hasFriendDelete() {
+      return kindCase_ == 33;
+    }
+    /**
+     * <pre>
+     * Relationship chain: a deletion's parameters and the notifications of
+     * TIMFriendshipListener.
+     * </pre>
+     *
+     * <code>.imcodec.v1.FriendDelete friend_delete = 33;</code>
+     * @return The friendDelete.
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendDelete getFriendDelete() {
+      if (kindCase_ == 33) {
+         return (imcodec.v1.Relationship.FriendDelete) kind_;
+      }
+      return imcodec.v1.Relationship.FriendDelete.getDefaultInstance();
+    }
+    /**
+     * <pre>
+     * Relationship chain: a deletion's parameters and the notifications of
+     * TIMFriendshipListener.
+     * </pre>
+     *
+     * <code>.imcodec.v1.FriendDelete friend_delete = 33;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendDeleteOrBuilder getFriendDeleteOrBuilder() {
+      if (kindCase_ == 33) {
+         return (imcodec.v1.Relationship.FriendDelete) kind_;
+      }
+      return imcodec.v1.Relationship.FriendDelete.getDefaultInstance();
+    }
+
+    public static final int FRIENDS_ADDED_FIELD_NUMBER = 34;
+    /**
+     * <code>.imcodec.v1.FriendUserList friends_added = 34;</code>
+     * @return Whether the friendsAdded field is set.
+     */
+    @java.lang.Override
+    public boolean hasFriendsAdded() {
+      return kindCase_ == 34;
+    }
+    /**
+     * <code>.imcodec.v1.FriendUserList friends_added = 34;</code>
+     * @return The friendsAdded.
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendUserList getFriendsAdded() {
+      if (kindCase_ == 34) {
+         return (imcodec.v1.Relationship.FriendUserList) kind_;
+      }
+      return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+    }
+    /**
+     * <code>.imcodec.v1.FriendUserList friends_added = 34;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendUserListOrBuilder getFriendsAddedOrBuilder() {
+      if (kindCase_ == 34) {
+         return (imcodec.v1.Relationship.FriendUserList) kind_;
+      }
+      return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+    }
+
+    public static final int FRIENDS_DELETED_FIELD_NUMBER = 35;
+    /**
+     * <code>.imcodec.v1.FriendUserList friends_deleted = 35;</code>
+     * @return Whether the friendsDeleted field is set.
+     */
+    @java.lang.Override
+    public boolean hasFriendsDeleted() {
+      return kindCase_ == 35;
+    }
+    /**
+     * <code>.imcodec.v1.FriendUserList friends_deleted = 35;</code>
+     * @return The friendsDeleted.
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendUserList getFriendsDeleted() {
+      if (kindCase_ == 35) {
+         return (imcodec.v1.Relationship.FriendUserList) kind_;
+      }
+      return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+    }
+    /**
+     * <code>.imcodec.v1.FriendUserList friends_deleted = 35;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendUserListOrBuilder getFriendsDeletedOrBuilder() {
+      if (kindCase_ == 35) {
+         return (imcodec.v1.Relationship.FriendUserList) kind_;
+      }
+      return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+    }
+
+    public static final int FRIEND_PROFILES_UPDATED_FIELD_NUMBER = 36;
+    /**
+     * <code>.imcodec.v1.FriendProfileUpdate friend_profiles_updated = 36;</code>
+     * @return Whether the friendProfilesUpdated field is set.
+     */
+    @java.lang.Override
+    public boolean hasFriendProfilesUpdated() {
+      return kindCase_ == 36;
+    }
+    /**
+     * <code>.imcodec.v1.FriendProfileUpdate friend_profiles_updated = 36;</code>
+     * @return The friendProfilesUpdated.
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendProfileUpdate getFriendProfilesUpdated() {
+      if (kindCase_ == 36) {
+         return (imcodec.v1.Relationship.FriendProfileUpdate) kind_;
+      }
+      return imcodec.v1.Relationship.FriendProfileUpdate.getDefaultInstance();
+    }
+    /**
+     * <code>.imcodec.v1.FriendProfileUpdate friend_profiles_updated = 36;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendProfileUpdateOrBuilder getFriendProfilesUpdatedOrBuilder() {
+      if (kindCase_ == 36) {
+         return (imcodec.v1.Relationship.FriendProfileUpdate) kind_;
+      }
+      return imcodec.v1.Relationship.FriendProfileUpdate.getDefaultInstance();
+    }
+
+    public static final int FRIEND_PENDENCY_ADDED_FIELD_NUMBER = 37;
+    /**
+     * <code>.imcodec.v1.FriendPendencyAdded friend_pendency_added = 37;</code>
+     * @return Whether the friendPendencyAdded field is set.
+     */
+    @java.lang.Override
+    public boolean hasFriendPendencyAdded() {
+      return kindCase_ == 37;
+    }
+    /**
+     * <code>.imcodec.v1.FriendPendencyAdded friend_pendency_added = 37;</code>
+     * @return The friendPendencyAdded.
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendPendencyAdded getFriendPendencyAdded() {
+      if (kindCase_ == 37) {
+         return (imcodec.v1.Relationship.FriendPendencyAdded) kind_;
+      }
+      return imcodec.v1.Relationship.FriendPendencyAdded.getDefaultInstance();
+    }
+    /**
+     * <code>.imcodec.v1.FriendPendencyAdded friend_pendency_added = 37;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendPendencyAddedOrBuilder getFriendPendencyAddedOrBuilder() {
+      if (kindCase_ == 37) {
+         return (imcodec.v1.Relationship.FriendPendencyAdded) kind_;
+      }
+      return imcodec.v1.Relationship.FriendPendencyAdded.getDefaultInstance();
+    }
+
+    public static final int FRIEND_PENDENCY_DELETED_FIELD_NUMBER = 38;
+    /**
+     * <code>.imcodec.v1.FriendUserList friend_pendency_deleted = 38;</code>
+     * @return Whether the friendPendencyDeleted field is set.
+     */
+    @java.lang.Override
+    public boolean hasFriendPendencyDeleted() {
+      return kindCase_ == 38;
+    }
+    /**
+     * <code>.imcodec.v1.FriendUserList friend_pendency_deleted = 38;</code>
+     * @return The friendPendencyDeleted.
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendUserList getFriendPendencyDeleted() {
+      if (kindCase_ == 38) {
+         return (imcodec.v1.Relationship.FriendUserList) kind_;
+      }
+      return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+    }
+    /**
+     * <code>.imcodec.v1.FriendUserList friend_pendency_deleted = 38;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendUserListOrBuilder getFriendPendencyDeletedOrBuilder() {
+      if (kindCase_ == 38) {
+         return (imcodec.v1.Relationship.FriendUserList) kind_;
+      }
+      return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+    }
+
+    public static final int FRIEND_PENDENCY_READ_FIELD_NUMBER = 39;
+    /**
+     * <code>.imcodec.v1.FriendPendencyRead friend_pendency_read = 39;</code>
+     * @return Whether the friendPendencyRead field is set.
+     */
+    @java.lang.Override
+    public boolean hasFriendPendencyRead() {
+      return kindCase_ == 39;
+    }
+    /**
+     * <code>.imcodec.v1.FriendPendencyRead friend_pendency_read = 39;</code>
+     * @return The friendPendencyRead.
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendPendencyRead getFriendPendencyRead() {
+      if (kindCase_ == 39) {
+         return (imcodec.v1.Relationship.FriendPendencyRead) kind_;
+      }
+      return imcodec.v1.Relationship.FriendPendencyRead.getDefaultInstance();
+    }
+    /**
+     * <code>.imcodec.v1.FriendPendencyRead friend_pendency_read = 39;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendPendencyReadOrBuilder getFriendPendencyReadOrBuilder() {
+      if (kindCase_ == 39) {
+         return (imcodec.v1.Relationship.FriendPendencyRead) kind_;
+      }
+      return imcodec.v1.Relationship.FriendPendencyRead.getDefaultInstance();
+    }
+
+    public static final int BLACKLIST_ADDED_FIELD_NUMBER = 40;
+    /**
+     * <code>.imcodec.v1.FriendUserList blacklist_added = 40;</code>
+     * @return Whether the blacklistAdded field is set.
+     */
+    @java.lang.Override
+    public boolean hasBlacklistAdded() {
+      return kindCase_ == 40;
+    }
+    /**
+     * <code>.imcodec.v1.FriendUserList blacklist_added = 40;</code>
+     * @return The blacklistAdded.
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendUserList getBlacklistAdded() {
+      if (kindCase_ == 40) {
+         return (imcodec.v1.Relationship.FriendUserList) kind_;
+      }
+      return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+    }
+    /**
+     * <code>.imcodec.v1.FriendUserList blacklist_added = 40;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendUserListOrBuilder getBlacklistAddedOrBuilder() {
+      if (kindCase_ == 40) {
+         return (imcodec.v1.Relationship.FriendUserList) kind_;
+      }
+      return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+    }
+
+    public static final int BLACKLIST_DELETED_FIELD_NUMBER = 41;
+    /**
+     * <code>.imcodec.v1.FriendUserList blacklist_deleted = 41;</code>
+     * @return Whether the blacklistDeleted field is set.
+     */
+    @java.lang.Override
+    public boolean hasBlacklistDeleted() {
+      return kindCase_ == 41;
+    }
+    /**
+     * <code>.imcodec.v1.FriendUserList blacklist_deleted = 41;</code>
+     * @return The blacklistDeleted.
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendUserList getBlacklistDeleted() {
+      if (kindCase_ == 41) {
+         return (imcodec.v1.Relationship.FriendUserList) kind_;
+      }
+      return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+    }
+    /**
+     * <code>.imcodec.v1.FriendUserList blacklist_deleted = 41;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendUserListOrBuilder getBlacklistDeletedOrBuilder() {
+      if (kindCase_ == 41) {
+         return (imcodec.v1.Relationship.FriendUserList) kind_;
+      }
+      return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -1116,6 +1650,9 @@ public final class EventOuterClass {
       }
       if (kindCase_ == 6) {
         output.writeMessage(6, (imcodec.v1.Model.GroupMessageReadMembers) kind_);
+      }
+      if (kindCase_ == 7) {
+        output.writeMessage(7, (imcodec.v1.Model.ConversationList) kind_);
       }
       if (kindCase_ == 20) {
         output.writeMessage(20, (imcodec.v1.Relationship.FriendList) kind_);
@@ -1156,6 +1693,33 @@ public final class EventOuterClass {
       if (kindCase_ == 32) {
         output.writeMessage(32, (imcodec.v1.Group.GroupPendencyPage) kind_);
       }
+      if (kindCase_ == 33) {
+        output.writeMessage(33, (imcodec.v1.Relationship.FriendDelete) kind_);
+      }
+      if (kindCase_ == 34) {
+        output.writeMessage(34, (imcodec.v1.Relationship.FriendUserList) kind_);
+      }
+      if (kindCase_ == 35) {
+        output.writeMessage(35, (imcodec.v1.Relationship.FriendUserList) kind_);
+      }
+      if (kindCase_ == 36) {
+        output.writeMessage(36, (imcodec.v1.Relationship.FriendProfileUpdate) kind_);
+      }
+      if (kindCase_ == 37) {
+        output.writeMessage(37, (imcodec.v1.Relationship.FriendPendencyAdded) kind_);
+      }
+      if (kindCase_ == 38) {
+        output.writeMessage(38, (imcodec.v1.Relationship.FriendUserList) kind_);
+      }
+      if (kindCase_ == 39) {
+        output.writeMessage(39, (imcodec.v1.Relationship.FriendPendencyRead) kind_);
+      }
+      if (kindCase_ == 40) {
+        output.writeMessage(40, (imcodec.v1.Relationship.FriendUserList) kind_);
+      }
+      if (kindCase_ == 41) {
+        output.writeMessage(41, (imcodec.v1.Relationship.FriendUserList) kind_);
+      }
       getUnknownFields().writeTo(output);
     }
 
@@ -1188,6 +1752,10 @@ public final class EventOuterClass {
       if (kindCase_ == 6) {
         size += com.google.protobuf.CodedOutputStream
           .computeMessageSize(6, (imcodec.v1.Model.GroupMessageReadMembers) kind_);
+      }
+      if (kindCase_ == 7) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(7, (imcodec.v1.Model.ConversationList) kind_);
       }
       if (kindCase_ == 20) {
         size += com.google.protobuf.CodedOutputStream
@@ -1241,6 +1809,42 @@ public final class EventOuterClass {
         size += com.google.protobuf.CodedOutputStream
           .computeMessageSize(32, (imcodec.v1.Group.GroupPendencyPage) kind_);
       }
+      if (kindCase_ == 33) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(33, (imcodec.v1.Relationship.FriendDelete) kind_);
+      }
+      if (kindCase_ == 34) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(34, (imcodec.v1.Relationship.FriendUserList) kind_);
+      }
+      if (kindCase_ == 35) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(35, (imcodec.v1.Relationship.FriendUserList) kind_);
+      }
+      if (kindCase_ == 36) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(36, (imcodec.v1.Relationship.FriendProfileUpdate) kind_);
+      }
+      if (kindCase_ == 37) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(37, (imcodec.v1.Relationship.FriendPendencyAdded) kind_);
+      }
+      if (kindCase_ == 38) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(38, (imcodec.v1.Relationship.FriendUserList) kind_);
+      }
+      if (kindCase_ == 39) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(39, (imcodec.v1.Relationship.FriendPendencyRead) kind_);
+      }
+      if (kindCase_ == 40) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(40, (imcodec.v1.Relationship.FriendUserList) kind_);
+      }
+      if (kindCase_ == 41) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(41, (imcodec.v1.Relationship.FriendUserList) kind_);
+      }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
       return size;
@@ -1281,6 +1885,10 @@ public final class EventOuterClass {
         case 6:
           if (!getReadMembers()
               .equals(other.getReadMembers())) return false;
+          break;
+        case 7:
+          if (!getConversations()
+              .equals(other.getConversations())) return false;
           break;
         case 20:
           if (!getFriendList()
@@ -1334,6 +1942,42 @@ public final class EventOuterClass {
           if (!getGroupPendency()
               .equals(other.getGroupPendency())) return false;
           break;
+        case 33:
+          if (!getFriendDelete()
+              .equals(other.getFriendDelete())) return false;
+          break;
+        case 34:
+          if (!getFriendsAdded()
+              .equals(other.getFriendsAdded())) return false;
+          break;
+        case 35:
+          if (!getFriendsDeleted()
+              .equals(other.getFriendsDeleted())) return false;
+          break;
+        case 36:
+          if (!getFriendProfilesUpdated()
+              .equals(other.getFriendProfilesUpdated())) return false;
+          break;
+        case 37:
+          if (!getFriendPendencyAdded()
+              .equals(other.getFriendPendencyAdded())) return false;
+          break;
+        case 38:
+          if (!getFriendPendencyDeleted()
+              .equals(other.getFriendPendencyDeleted())) return false;
+          break;
+        case 39:
+          if (!getFriendPendencyRead()
+              .equals(other.getFriendPendencyRead())) return false;
+          break;
+        case 40:
+          if (!getBlacklistAdded()
+              .equals(other.getBlacklistAdded())) return false;
+          break;
+        case 41:
+          if (!getBlacklistDeleted()
+              .equals(other.getBlacklistDeleted())) return false;
+          break;
         case 0:
         default:
       }
@@ -1372,6 +2016,10 @@ public final class EventOuterClass {
         case 6:
           hash = (37 * hash) + READ_MEMBERS_FIELD_NUMBER;
           hash = (53 * hash) + getReadMembers().hashCode();
+          break;
+        case 7:
+          hash = (37 * hash) + CONVERSATIONS_FIELD_NUMBER;
+          hash = (53 * hash) + getConversations().hashCode();
           break;
         case 20:
           hash = (37 * hash) + FRIEND_LIST_FIELD_NUMBER;
@@ -1424,6 +2072,42 @@ public final class EventOuterClass {
         case 32:
           hash = (37 * hash) + GROUP_PENDENCY_FIELD_NUMBER;
           hash = (53 * hash) + getGroupPendency().hashCode();
+          break;
+        case 33:
+          hash = (37 * hash) + FRIEND_DELETE_FIELD_NUMBER;
+          hash = (53 * hash) + getFriendDelete().hashCode();
+          break;
+        case 34:
+          hash = (37 * hash) + FRIENDS_ADDED_FIELD_NUMBER;
+          hash = (53 * hash) + getFriendsAdded().hashCode();
+          break;
+        case 35:
+          hash = (37 * hash) + FRIENDS_DELETED_FIELD_NUMBER;
+          hash = (53 * hash) + getFriendsDeleted().hashCode();
+          break;
+        case 36:
+          hash = (37 * hash) + FRIEND_PROFILES_UPDATED_FIELD_NUMBER;
+          hash = (53 * hash) + getFriendProfilesUpdated().hashCode();
+          break;
+        case 37:
+          hash = (37 * hash) + FRIEND_PENDENCY_ADDED_FIELD_NUMBER;
+          hash = (53 * hash) + getFriendPendencyAdded().hashCode();
+          break;
+        case 38:
+          hash = (37 * hash) + FRIEND_PENDENCY_DELETED_FIELD_NUMBER;
+          hash = (53 * hash) + getFriendPendencyDeleted().hashCode();
+          break;
+        case 39:
+          hash = (37 * hash) + FRIEND_PENDENCY_READ_FIELD_NUMBER;
+          hash = (53 * hash) + getFriendPendencyRead().hashCode();
+          break;
+        case 40:
+          hash = (37 * hash) + BLACKLIST_ADDED_FIELD_NUMBER;
+          hash = (53 * hash) + getBlacklistAdded().hashCode();
+          break;
+        case 41:
+          hash = (37 * hash) + BLACKLIST_DELETED_FIELD_NUMBER;
+          hash = (53 * hash) + getBlacklistDeleted().hashCode();
           break;
         case 0:
         default:
@@ -1579,6 +2263,9 @@ public final class EventOuterClass {
         if (readMembersBuilder_ != null) {
           readMembersBuilder_.clear();
         }
+        if (conversationsBuilder_ != null) {
+          conversationsBuilder_.clear();
+        }
         if (friendListBuilder_ != null) {
           friendListBuilder_.clear();
         }
@@ -1617,6 +2304,33 @@ public final class EventOuterClass {
         }
         if (groupPendencyBuilder_ != null) {
           groupPendencyBuilder_.clear();
+        }
+        if (friendDeleteBuilder_ != null) {
+          friendDeleteBuilder_.clear();
+        }
+        if (friendsAddedBuilder_ != null) {
+          friendsAddedBuilder_.clear();
+        }
+        if (friendsDeletedBuilder_ != null) {
+          friendsDeletedBuilder_.clear();
+        }
+        if (friendProfilesUpdatedBuilder_ != null) {
+          friendProfilesUpdatedBuilder_.clear();
+        }
+        if (friendPendencyAddedBuilder_ != null) {
+          friendPendencyAddedBuilder_.clear();
+        }
+        if (friendPendencyDeletedBuilder_ != null) {
+          friendPendencyDeletedBuilder_.clear();
+        }
+        if (friendPendencyReadBuilder_ != null) {
+          friendPendencyReadBuilder_.clear();
+        }
+        if (blacklistAddedBuilder_ != null) {
+          blacklistAddedBuilder_.clear();
+        }
+        if (blacklistDeletedBuilder_ != null) {
+          blacklistDeletedBuilder_.clear();
         }
         kindCase_ = 0;
         kind_ = null;
@@ -1683,6 +2397,10 @@ public final class EventOuterClass {
             readMembersBuilder_ != null) {
           result.kind_ = readMembersBuilder_.build();
         }
+        if (kindCase_ == 7 &&
+            conversationsBuilder_ != null) {
+          result.kind_ = conversationsBuilder_.build();
+        }
         if (kindCase_ == 20 &&
             friendListBuilder_ != null) {
           result.kind_ = friendListBuilder_.build();
@@ -1734,6 +2452,42 @@ public final class EventOuterClass {
         if (kindCase_ == 32 &&
             groupPendencyBuilder_ != null) {
           result.kind_ = groupPendencyBuilder_.build();
+        }
+        if (kindCase_ == 33 &&
+            friendDeleteBuilder_ != null) {
+          result.kind_ = friendDeleteBuilder_.build();
+        }
+        if (kindCase_ == 34 &&
+            friendsAddedBuilder_ != null) {
+          result.kind_ = friendsAddedBuilder_.build();
+        }
+        if (kindCase_ == 35 &&
+            friendsDeletedBuilder_ != null) {
+          result.kind_ = friendsDeletedBuilder_.build();
+        }
+        if (kindCase_ == 36 &&
+            friendProfilesUpdatedBuilder_ != null) {
+          result.kind_ = friendProfilesUpdatedBuilder_.build();
+        }
+        if (kindCase_ == 37 &&
+            friendPendencyAddedBuilder_ != null) {
+          result.kind_ = friendPendencyAddedBuilder_.build();
+        }
+        if (kindCase_ == 38 &&
+            friendPendencyDeletedBuilder_ != null) {
+          result.kind_ = friendPendencyDeletedBuilder_.build();
+        }
+        if (kindCase_ == 39 &&
+            friendPendencyReadBuilder_ != null) {
+          result.kind_ = friendPendencyReadBuilder_.build();
+        }
+        if (kindCase_ == 40 &&
+            blacklistAddedBuilder_ != null) {
+          result.kind_ = blacklistAddedBuilder_.build();
+        }
+        if (kindCase_ == 41 &&
+            blacklistDeletedBuilder_ != null) {
+          result.kind_ = blacklistDeletedBuilder_.build();
         }
       }
 
@@ -1806,6 +2560,10 @@ public final class EventOuterClass {
             mergeReadMembers(other.getReadMembers());
             break;
           }
+          case CONVERSATIONS: {
+            mergeConversations(other.getConversations());
+            break;
+          }
           case FRIEND_LIST: {
             mergeFriendList(other.getFriendList());
             break;
@@ -1856,6 +2614,42 @@ public final class EventOuterClass {
           }
           case GROUP_PENDENCY: {
             mergeGroupPendency(other.getGroupPendency());
+            break;
+          }
+          case FRIEND_DELETE: {
+            mergeFriendDelete(other.getFriendDelete());
+            break;
+          }
+          case FRIENDS_ADDED: {
+            mergeFriendsAdded(other.getFriendsAdded());
+            break;
+          }
+          case FRIENDS_DELETED: {
+            mergeFriendsDeleted(other.getFriendsDeleted());
+            break;
+          }
+          case FRIEND_PROFILES_UPDATED: {
+            mergeFriendProfilesUpdated(other.getFriendProfilesUpdated());
+            break;
+          }
+          case FRIEND_PENDENCY_ADDED: {
+            mergeFriendPendencyAdded(other.getFriendPendencyAdded());
+            break;
+          }
+          case FRIEND_PENDENCY_DELETED: {
+            mergeFriendPendencyDeleted(other.getFriendPendencyDeleted());
+            break;
+          }
+          case FRIEND_PENDENCY_READ: {
+            mergeFriendPendencyRead(other.getFriendPendencyRead());
+            break;
+          }
+          case BLACKLIST_ADDED: {
+            mergeBlacklistAdded(other.getBlacklistAdded());
+            break;
+          }
+          case BLACKLIST_DELETED: {
+            mergeBlacklistDeleted(other.getBlacklistDeleted());
             break;
           }
           case KIND_NOT_SET: {
@@ -1930,6 +2724,13 @@ public final class EventOuterClass {
                 kindCase_ = 6;
                 break;
               } // case 50
+              case 58: {
+                input.readMessage(
+                    getConversationsFieldBuilder().getBuilder(),
+                    extensionRegistry);
+                kindCase_ = 7;
+                break;
+              } // case 58
               case 162: {
                 input.readMessage(
                     getFriendListFieldBuilder().getBuilder(),
@@ -2021,6 +2822,69 @@ public final class EventOuterClass {
                 kindCase_ = 32;
                 break;
               } // case 258
+              case 266: {
+                input.readMessage(
+                    getFriendDeleteFieldBuilder().getBuilder(),
+                    extensionRegistry);
+                kindCase_ = 33;
+                break;
+              } // case 266
+              case 274: {
+                input.readMessage(
+                    getFriendsAddedFieldBuilder().getBuilder(),
+                    extensionRegistry);
+                kindCase_ = 34;
+                break;
+              } // case 274
+              case 282: {
+                input.readMessage(
+                    getFriendsDeletedFieldBuilder().getBuilder(),
+                    extensionRegistry);
+                kindCase_ = 35;
+                break;
+              } // case 282
+              case 290: {
+                input.readMessage(
+                    getFriendProfilesUpdatedFieldBuilder().getBuilder(),
+                    extensionRegistry);
+                kindCase_ = 36;
+                break;
+              } // case 290
+              case 298: {
+                input.readMessage(
+                    getFriendPendencyAddedFieldBuilder().getBuilder(),
+                    extensionRegistry);
+                kindCase_ = 37;
+                break;
+              } // case 298
+              case 306: {
+                input.readMessage(
+                    getFriendPendencyDeletedFieldBuilder().getBuilder(),
+                    extensionRegistry);
+                kindCase_ = 38;
+                break;
+              } // case 306
+              case 314: {
+                input.readMessage(
+                    getFriendPendencyReadFieldBuilder().getBuilder(),
+                    extensionRegistry);
+                kindCase_ = 39;
+                break;
+              } // case 314
+              case 322: {
+                input.readMessage(
+                    getBlacklistAddedFieldBuilder().getBuilder(),
+                    extensionRegistry);
+                kindCase_ = 40;
+                break;
+              } // case 322
+              case 330: {
+                input.readMessage(
+                    getBlacklistDeletedFieldBuilder().getBuilder(),
+                    extensionRegistry);
+                kindCase_ = 41;
+                break;
+              } // case 330
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -2939,6 +3803,184 @@ public final class EventOuterClass {
         kindCase_ = 6;
         onChanged();
         return readMembersBuilder_;
+      }
+
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Model.ConversationList, imcodec.v1.Model.ConversationList.Builder, imcodec.v1.Model.ConversationListOrBuilder> conversationsBuilder_;
+      /**
+       * <pre>
+       * Conversations (the messaging guide).
+       * </pre>
+       *
+       * <code>.imcodec.v1.ConversationList conversations = 7;</code>
+       * @return Whether the conversations field is set.
+       */
+      @java.lang.Override
+      public boolean hasConversations() {
+        return kindCase_ == 7;
+      }
+      /**
+       * <pre>
+       * Conversations (the messaging guide).
+       * </pre>
+       *
+       * <code>.imcodec.v1.ConversationList conversations = 7;</code>
+       * @return The conversations.
+       */
+      @java.lang.Override
+      public imcodec.v1.Model.ConversationList getConversations() {
+        if (conversationsBuilder_ == null) {
+          if (kindCase_ == 7) {
+            return (imcodec.v1.Model.ConversationList) kind_;
+          }
+          return imcodec.v1.Model.ConversationList.getDefaultInstance();
+        } else {
+          if (kindCase_ == 7) {
+            return conversationsBuilder_.getMessage();
+          }
+          return imcodec.v1.Model.ConversationList.getDefaultInstance();
+        }
+      }
+      /**
+       * <pre>
+       * Conversations (the messaging guide).
+       * </pre>
+       *
+       * <code>.imcodec.v1.ConversationList conversations = 7;</code>
+       */
+      public Builder setConversations(imcodec.v1.Model.ConversationList value) {
+        if (conversationsBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          kind_ = value;
+          onChanged();
+        } else {
+          conversationsBuilder_.setMessage(value);
+        }
+        kindCase_ = 7;
+        return this;
+      }
+      /**
+       * <pre>
+       * Conversations (the messaging guide).
+       * </pre>
+       *
+       * <code>.imcodec.v1.ConversationList conversations = 7;</code>
+       */
+      public Builder setConversations(
+          imcodec.v1.Model.ConversationList.Builder builderForValue) {
+        if (conversationsBuilder_ == null) {
+          kind_ = builderForValue.build();
+          onChanged();
+        } else {
+          conversationsBuilder_.setMessage(builderForValue.build());
+        }
+        kindCase_ = 7;
+        return this;
+      }
+      /**
+       * <pre>
+       * Conversations (the messaging guide).
+       * </pre>
+       *
+       * <code>.imcodec.v1.ConversationList conversations = 7;</code>
+       */
+      public Builder mergeConversations(imcodec.v1.Model.ConversationList value) {
+        if (conversationsBuilder_ == null) {
+          if (kindCase_ == 7 &&
+              kind_ != imcodec.v1.Model.ConversationList.getDefaultInstance()) {
+            kind_ = imcodec.v1.Model.ConversationList.newBuilder((imcodec.v1.Model.ConversationList) kind_)
+                .mergeFrom(value).buildPartial();
+          } else {
+            kind_ = value;
+          }
+          onChanged();
+        } else {
+          if (kindCase_ == 7) {
+            conversationsBuilder_.mergeFrom(value);
+          } else {
+            conversationsBuilder_.setMessage(value);
+          }
+        }
+        kindCase_ = 7;
+        return this;
+      }
+      /**
+       * <pre>
+       * Conversations (the messaging guide).
+       * </pre>
+       *
+       * <code>.imcodec.v1.ConversationList conversations = 7;</code>
+       */
+      public Builder clearConversations() {
+        if (conversationsBuilder_ == null) {
+          if (kindCase_ == 7) {
+            kindCase_ = 0;
+            kind_ = null;
+            onChanged();
+          }
+        } else {
+          if (kindCase_ == 7) {
+            kindCase_ = 0;
+            kind_ = null;
+          }
+          conversationsBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conversations (the messaging guide).
+       * </pre>
+       *
+       * <code>.imcodec.v1.ConversationList conversations = 7;</code>
+       */
+      public imcodec.v1.Model.ConversationList.Builder getConversationsBuilder() {
+        return getConversationsFieldBuilder().getBuilder();
+      }
+      /**
+       * <pre>
+       * Conversations (the messaging guide).
+       * </pre>
+       *
+       * <code>.imcodec.v1.ConversationList conversations = 7;</code>
+       */
+      @java.lang.Override
+      public imcodec.v1.Model.ConversationListOrBuilder getConversationsOrBuilder() {
+        if ((kindCase_ == 7) && (conversationsBuilder_ != null)) {
+          return conversationsBuilder_.getMessageOrBuilder();
+        } else {
+          if (kindCase_ == 7) {
+            return (imcodec.v1.Model.ConversationList) kind_;
+          }
+          return imcodec.v1.Model.ConversationList.getDefaultInstance();
+        }
+      }
+      /**
+       * <pre>
+       * Conversations (the messaging guide).
+       * </pre>
+       *
+       * <code>.imcodec.v1.ConversationList conversations = 7;</code>
+       */
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Model.ConversationList, imcodec.v1.Model.ConversationList.Builder, imcodec.v1.Model.ConversationListOrBuilder> 
+          getConversationsFieldBuilder() {
+        if (conversationsBuilder_ == null) {
+          if (!(kindCase_ == 7)) {
+            kind_ = imcodec.v1.Model.ConversationList.getDefaultInstance();
+          }
+          conversationsBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+              imcodec.v1.Model.ConversationList, imcodec.v1.Model.ConversationList.Builder, imcodec.v1.Model.ConversationListOrBuilder>(
+                  (imcodec.v1.Model.ConversationList) kind_,
+                  getParentForChildren(),
+                  isClean());
+          kind_ = null;
+        }
+        kindCase_ = 7;
+        onChanged();
+        return conversationsBuilder_;
       }
 
       private com.google.protobuf.SingleFieldBuilderV3<
@@ -4858,6 +5900,1329 @@ public final class EventOuterClass {
         onChanged();
         return groupPendencyBuilder_;
       }
+
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Relationship.FriendDelete, imcodec.v1.Relationship.FriendDelete.Builder, imcodec.v1.Relationship.FriendDeleteOrBuilder> friendDeleteBuilder_;
+      /**
+       * <pre>
+       * Relationship chain: a deletion's parameters and the notifications of
+       * TIMFriendshipListener.
+       * </pre>
+       *
+       * <code>.imcodec.v1.FriendDelete friend_delete = 33;</code>
+       * @return Whether the friendDelete field is set.
+       */
+      @java.lang.Override
+      public boolean hasFriendDelete() {
+        return kindCase_ == 33;
+      }
+      /**
+       * <pre>
+       * Relationship chain: a deletion's parameters and the notifications of
+       * TIMFriendshipListener.
+       * </pre>
+       *
+       * <code>.imcodec.v1.FriendDelete friend_delete = 33;</code>
+       * @return The friendDelete.
+       */
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendDelete getFriendDelete() {
+        if (friendDeleteBuilder_ == null) {
+          if (kindCase_ == 33) {
+            return (imcodec.v1.Relationship.FriendDelete) kind_;
+          }
+          return imcodec.v1.Relationship.FriendDelete.getDefaultInstance();
+        } else {
+          if (kindCase_ == 33) {
+            return friendDeleteBuilder_.getMessage();
+          }
+          return imcodec.v1.Relationship.FriendDelete.getDefaultInstance();
+        }
+      }
+      /**
+       * <pre>
+       * Relationship chain: a deletion's parameters and the notifications of
+       * TIMFriendshipListener.
+       * </pre>
+       *
+       * <code>.imcodec.v1.FriendDelete friend_delete = 33;</code>
+       */
+      public Builder setFriendDelete(imcodec.v1.Relationship.FriendDelete value) {
+        if (friendDeleteBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          kind_ = value;
+          onChanged();
+        } else {
+          friendDeleteBuilder_.setMessage(value);
+        }
+        kindCase_ = 33;
+        return this;
+      }
+      /**
+       * <pre>
+       * Relationship chain: a deletion's parameters and the notifications of
+       * TIMFriendshipListener.
+       * </pre>
+       *
+       * <code>.imcodec.v1.FriendDelete friend_delete = 33;</code>
+       */
+      public Builder setFriendDelete(
+          imcodec.v1.Relationship.FriendDelete.Builder builderForValue) {
+        if (friendDeleteBuilder_ == null) {
+          kind_ = builderForValue.build();
+          onChanged();
+        } else {
+          friendDeleteBuilder_.setMessage(builderForValue.build());
+        }
+        kindCase_ = 33;
+        return this;
+      }
+      /**
+       * <pre>
+       * Relationship chain: a deletion's parameters and the notifications of
+       * TIMFriendshipListener.
+       * </pre>
+       *
+       * <code>.imcodec.v1.FriendDelete friend_delete = 33;</code>
+       */
+      public Builder mergeFriendDelete(imcodec.v1.Relationship.FriendDelete value) {
+        if (friendDeleteBuilder_ == null) {
+          if (kindCase_ == 33 &&
+              kind_ != imcodec.v1.Relationship.FriendDelete.getDefaultInstance()) {
+            kind_ = imcodec.v1.Relationship.FriendDelete.newBuilder((imcodec.v1.Relationship.FriendDelete) kind_)
+                .mergeFrom(value).buildPartial();
+          } else {
+            kind_ = value;
+          }
+          onChanged();
+        } else {
+          if (kindCase_ == 33) {
+            friendDeleteBuilder_.mergeFrom(value);
+          } else {
+            friendDeleteBuilder_.setMessage(value);
+          }
+        }
+        kindCase_ = 33;
+        return this;
+      }
+      /**
+       * <pre>
+       * Relationship chain: a deletion's parameters and the notifications of
+       * TIMFriendshipListener.
+       * </pre>
+       *
+       * <code>.imcodec.v1.FriendDelete friend_delete = 33;</code>
+       */
+      public Builder clearFriendDelete() {
+        if (friendDeleteBuilder_ == null) {
+          if (kindCase_ == 33) {
+            kindCase_ = 0;
+            kind_ = null;
+            onChanged();
+          }
+        } else {
+          if (kindCase_ == 33) {
+            kindCase_ = 0;
+            kind_ = null;
+          }
+          friendDeleteBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Relationship chain: a deletion's parameters and the notifications of
+       * TIMFriendshipListener.
+       * </pre>
+       *
+       * <code>.imcodec.v1.FriendDelete friend_delete = 33;</code>
+       */
+      public imcodec.v1.Relationship.FriendDelete.Builder getFriendDeleteBuilder() {
+        return getFriendDeleteFieldBuilder().getBuilder();
+      }
+      /**
+       * <pre>
+       * Relationship chain: a deletion's parameters and the notifications of
+       * TIMFriendshipListener.
+       * </pre>
+       *
+       * <code>.imcodec.v1.FriendDelete friend_delete = 33;</code>
+       */
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendDeleteOrBuilder getFriendDeleteOrBuilder() {
+        if ((kindCase_ == 33) && (friendDeleteBuilder_ != null)) {
+          return friendDeleteBuilder_.getMessageOrBuilder();
+        } else {
+          if (kindCase_ == 33) {
+            return (imcodec.v1.Relationship.FriendDelete) kind_;
+          }
+          return imcodec.v1.Relationship.FriendDelete.getDefaultInstance();
+        }
+      }
+      /**
+       * <pre>
+       * Relationship chain: a deletion's parameters and the notifications of
+       * TIMFriendshipListener.
+       * </pre>
+       *
+       * <code>.imcodec.v1.FriendDelete friend_delete = 33;</code>
+       */
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Relationship.FriendDelete, imcodec.v1.Relationship.FriendDelete.Builder, imcodec.v1.Relationship.FriendDeleteOrBuilder> 
+          getFriendDeleteFieldBuilder() {
+        if (friendDeleteBuilder_ == null) {
+          if (!(kindCase_ == 33)) {
+            kind_ = imcodec.v1.Relationship.FriendDelete.getDefaultInstance();
+          }
+          friendDeleteBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+              imcodec.v1.Relationship.FriendDelete, imcodec.v1.Relationship.FriendDelete.Builder, imcodec.v1.Relationship.FriendDeleteOrBuilder>(
+                  (imcodec.v1.Relationship.FriendDelete) kind_,
+                  getParentForChildren(),
+                  isClean());
+          kind_ = null;
+        }
+        kindCase_ = 33;
+        onChanged();
+        return friendDeleteBuilder_;
+      }
+
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Relationship.FriendUserList, imcodec.v1.Relationship.FriendUserList.Builder, imcodec.v1.Relationship.FriendUserListOrBuilder> friendsAddedBuilder_;
+      /**
+       * <code>.imcodec.v1.FriendUserList friends_added = 34;</code>
+       * @return Whether the friendsAdded field is set.
+       */
+      @java.lang.Override
+      public boolean hasFriendsAdded() {
+        return kindCase_ == 34;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friends_added = 34;</code>
+       * @return The friendsAdded.
+       */
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendUserList getFriendsAdded() {
+        if (friendsAddedBuilder_ == null) {
+          if (kindCase_ == 34) {
+            return (imcodec.v1.Relationship.FriendUserList) kind_;
+          }
+          return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+        } else {
+          if (kindCase_ == 34) {
+            return friendsAddedBuilder_.getMessage();
+          }
+          return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+        }
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friends_added = 34;</code>
+       */
+      public Builder setFriendsAdded(imcodec.v1.Relationship.FriendUserList value) {
+        if (friendsAddedBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          kind_ = value;
+          onChanged();
+        } else {
+          friendsAddedBuilder_.setMessage(value);
+        }
+        kindCase_ = 34;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friends_added = 34;</code>
+       */
+      public Builder setFriendsAdded(
+          imcodec.v1.Relationship.FriendUserList.Builder builderForValue) {
+        if (friendsAddedBuilder_ == null) {
+          kind_ = builderForValue.build();
+          onChanged();
+        } else {
+          friendsAddedBuilder_.setMessage(builderForValue.build());
+        }
+        kindCase_ = 34;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friends_added = 34;</code>
+       */
+      public Builder mergeFriendsAdded(imcodec.v1.Relationship.FriendUserList value) {
+        if (friendsAddedBuilder_ == null) {
+          if (kindCase_ == 34 &&
+              kind_ != imcodec.v1.Relationship.FriendUserList.getDefaultInstance()) {
+            kind_ = imcodec.v1.Relationship.FriendUserList.newBuilder((imcodec.v1.Relationship.FriendUserList) kind_)
+                .mergeFrom(value).buildPartial();
+          } else {
+            kind_ = value;
+          }
+          onChanged();
+        } else {
+          if (kindCase_ == 34) {
+            friendsAddedBuilder_.mergeFrom(value);
+          } else {
+            friendsAddedBuilder_.setMessage(value);
+          }
+        }
+        kindCase_ = 34;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friends_added = 34;</code>
+       */
+      public Builder clearFriendsAdded() {
+        if (friendsAddedBuilder_ == null) {
+          if (kindCase_ == 34) {
+            kindCase_ = 0;
+            kind_ = null;
+            onChanged();
+          }
+        } else {
+          if (kindCase_ == 34) {
+            kindCase_ = 0;
+            kind_ = null;
+          }
+          friendsAddedBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friends_added = 34;</code>
+       */
+      public imcodec.v1.Relationship.FriendUserList.Builder getFriendsAddedBuilder() {
+        return getFriendsAddedFieldBuilder().getBuilder();
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friends_added = 34;</code>
+       */
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendUserListOrBuilder getFriendsAddedOrBuilder() {
+        if ((kindCase_ == 34) && (friendsAddedBuilder_ != null)) {
+          return friendsAddedBuilder_.getMessageOrBuilder();
+        } else {
+          if (kindCase_ == 34) {
+            return (imcodec.v1.Relationship.FriendUserList) kind_;
+          }
+          return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+        }
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friends_added = 34;</code>
+       */
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Relationship.FriendUserList, imcodec.v1.Relationship.FriendUserList.Builder, imcodec.v1.Relationship.FriendUserListOrBuilder> 
+          getFriendsAddedFieldBuilder() {
+        if (friendsAddedBuilder_ == null) {
+          if (!(kindCase_ == 34)) {
+            kind_ = imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+          }
+          friendsAddedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+              imcodec.v1.Relationship.FriendUserList, imcodec.v1.Relationship.FriendUserList.Builder, imcodec.v1.Relationship.FriendUserListOrBuilder>(
+                  (imcodec.v1.Relationship.FriendUserList) kind_,
+                  getParentForChildren(),
+                  isClean());
+          kind_ = null;
+        }
+        kindCase_ = 34;
+        onChanged();
+        return friendsAddedBuilder_;
+      }
+
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Relationship.FriendUserList, imcodec.v1.Relationship.FriendUserList.Builder, imcodec.v1.Relationship.FriendUserListOrBuilder> friendsDeletedBuilder_;
+      /**
+       * <code>.imcodec.v1.FriendUserList friends_deleted = 35;</code>
+       * @return Whether the friendsDeleted field is set.
+       */
+      @java.lang.Override
+      public boolean hasFriendsDeleted() {
+        return kindCase_ == 35;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friends_deleted = 35;</code>
+       * @return The friendsDeleted.
+       */
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendUserList getFriendsDeleted() {
+        if (friendsDeletedBuilder_ == null) {
+          if (kindCase_ == 35) {
+            return (imcodec.v1.Relationship.FriendUserList) kind_;
+          }
+          return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+        } else {
+          if (kindCase_ == 35) {
+            return friendsDeletedBuilder_.getMessage();
+          }
+          return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+        }
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friends_deleted = 35;</code>
+       */
+      public Builder setFriendsDeleted(imcodec.v1.Relationship.FriendUserList value) {
+        if (friendsDeletedBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          kind_ = value;
+          onChanged();
+        } else {
+          friendsDeletedBuilder_.setMessage(value);
+        }
+        kindCase_ = 35;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friends_deleted = 35;</code>
+       */
+      public Builder setFriendsDeleted(
+          imcodec.v1.Relationship.FriendUserList.Builder builderForValue) {
+        if (friendsDeletedBuilder_ == null) {
+          kind_ = builderForValue.build();
+          onChanged();
+        } else {
+          friendsDeletedBuilder_.setMessage(builderForValue.build());
+        }
+        kindCase_ = 35;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friends_deleted = 35;</code>
+       */
+      public Builder mergeFriendsDeleted(imcodec.v1.Relationship.FriendUserList value) {
+        if (friendsDeletedBuilder_ == null) {
+          if (kindCase_ == 35 &&
+              kind_ != imcodec.v1.Relationship.FriendUserList.getDefaultInstance()) {
+            kind_ = imcodec.v1.Relationship.FriendUserList.newBuilder((imcodec.v1.Relationship.FriendUserList) kind_)
+                .mergeFrom(value).buildPartial();
+          } else {
+            kind_ = value;
+          }
+          onChanged();
+        } else {
+          if (kindCase_ == 35) {
+            friendsDeletedBuilder_.mergeFrom(value);
+          } else {
+            friendsDeletedBuilder_.setMessage(value);
+          }
+        }
+        kindCase_ = 35;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friends_deleted = 35;</code>
+       */
+      public Builder clearFriendsDeleted() {
+        if (friendsDeletedBuilder_ == null) {
+          if (kindCase_ == 35) {
+            kindCase_ = 0;
+            kind_ = null;
+            onChanged();
+          }
+        } else {
+          if (kindCase_ == 35) {
+            kindCase_ = 0;
+            kind_ = null;
+          }
+          friendsDeletedBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friends_deleted = 35;</code>
+       */
+      public imcodec.v1.Relationship.FriendUserList.Builder getFriendsDeletedBuilder() {
+        return getFriendsDeletedFieldBuilder().getBuilder();
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friends_deleted = 35;</code>
+       */
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendUserListOrBuilder getFriendsDeletedOrBuilder() {
+        if ((kindCase_ == 35) && (friendsDeletedBuilder_ != null)) {
+          return friendsDeletedBuilder_.getMessageOrBuilder();
+        } else {
+          if (kindCase_ == 35) {
+            return (imcodec.v1.Relationship.FriendUserList) kind_;
+          }
+          return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+        }
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friends_deleted = 35;</code>
+       */
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Relationship.FriendUserList, imcodec.v1.Relationship.FriendUserList.Builder, imcodec.v1.Relationship.FriendUserListOrBuilder> 
+          getFriendsDeletedFieldBuilder() {
+        if (friendsDeletedBuilder_ == null) {
+          if (!(kindCase_ == 35)) {
+            kind_ = imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+          }
+          friendsDeletedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+              imcodec.v1.Relationship.FriendUserList, imcodec.v1.Relationship.FriendUserList.Builder, imcodec.v1.Relationship.FriendUserListOrBuilder>(
+                  (imcodec.v1.Relationship.FriendUserList) kind_,
+                  getParentForChildren(),
+                  isClean());
+          kind_ = null;
+        }
+        kindCase_ = 35;
+        onChanged();
+        return friendsDeletedBuilder_;
+      }
+
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Relationship.FriendProfileUpdate, imcodec.v1.Relationship.FriendProfileUpdate.Builder, imcodec.v1.Relationship.FriendProfileUpdateOrBuilder> friendProfilesUpdatedBuilder_;
+      /**
+       * <code>.imcodec.v1.FriendProfileUpdate friend_profiles_updated = 36;</code>
+       * @return Whether the friendProfilesUpdated field is set.
+       */
+      @java.lang.Override
+      public boolean hasFriendProfilesUpdated() {
+        return kindCase_ == 36;
+      }
+      /**
+       * <code>.imcodec.v1.FriendProfileUpdate friend_profiles_updated = 36;</code>
+       * @return The friendProfilesUpdated.
+       */
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendProfileUpdate getFriendProfilesUpdated() {
+        if (friendProfilesUpdatedBuilder_ == null) {
+          if (kindCase_ == 36) {
+            return (imcodec.v1.Relationship.FriendProfileUpdate) kind_;
+          }
+          return imcodec.v1.Relationship.FriendProfileUpdate.getDefaultInstance();
+        } else {
+          if (kindCase_ == 36) {
+            return friendProfilesUpdatedBuilder_.getMessage();
+          }
+          return imcodec.v1.Relationship.FriendProfileUpdate.getDefaultInstance();
+        }
+      }
+      /**
+       * <code>.imcodec.v1.FriendProfileUpdate friend_profiles_updated = 36;</code>
+       */
+      public Builder setFriendProfilesUpdated(imcodec.v1.Relationship.FriendProfileUpdate value) {
+        if (friendProfilesUpdatedBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          kind_ = value;
+          onChanged();
+        } else {
+          friendProfilesUpdatedBuilder_.setMessage(value);
+        }
+        kindCase_ = 36;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendProfileUpdate friend_profiles_updated = 36;</code>
+       */
+      public Builder setFriendProfilesUpdated(
+          imcodec.v1.Relationship.FriendProfileUpdate.Builder builderForValue) {
+        if (friendProfilesUpdatedBuilder_ == null) {
+          kind_ = builderForValue.build();
+          onChanged();
+        } else {
+          friendProfilesUpdatedBuilder_.setMessage(builderForValue.build());
+        }
+        kindCase_ = 36;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendProfileUpdate friend_profiles_updated = 36;</code>
+       */
+      public Builder mergeFriendProfilesUpdated(imcodec.v1.Relationship.FriendProfileUpdate value) {
+        if (friendProfilesUpdatedBuilder_ == null) {
+          if (kindCase_ == 36 &&
+              kind_ != imcodec.v1.Relationship.FriendProfileUpdate.getDefaultInstance()) {
+            kind_ = imcodec.v1.Relationship.FriendProfileUpdate.newBuilder((imcodec.v1.Relationship.FriendProfileUpdate) kind_)
+                .mergeFrom(value).buildPartial();
+          } else {
+            kind_ = value;
+          }
+          onChanged();
+        } else {
+          if (kindCase_ == 36) {
+            friendProfilesUpdatedBuilder_.mergeFrom(value);
+          } else {
+            friendProfilesUpdatedBuilder_.setMessage(value);
+          }
+        }
+        kindCase_ = 36;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendProfileUpdate friend_profiles_updated = 36;</code>
+       */
+      public Builder clearFriendProfilesUpdated() {
+        if (friendProfilesUpdatedBuilder_ == null) {
+          if (kindCase_ == 36) {
+            kindCase_ = 0;
+            kind_ = null;
+            onChanged();
+          }
+        } else {
+          if (kindCase_ == 36) {
+            kindCase_ = 0;
+            kind_ = null;
+          }
+          friendProfilesUpdatedBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendProfileUpdate friend_profiles_updated = 36;</code>
+       */
+      public imcodec.v1.Relationship.FriendProfileUpdate.Builder getFriendProfilesUpdatedBuilder() {
+        return getFriendProfilesUpdatedFieldBuilder().getBuilder();
+      }
+      /**
+       * <code>.imcodec.v1.FriendProfileUpdate friend_profiles_updated = 36;</code>
+       */
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendProfileUpdateOrBuilder getFriendProfilesUpdatedOrBuilder() {
+        if ((kindCase_ == 36) && (friendProfilesUpdatedBuilder_ != null)) {
+          return friendProfilesUpdatedBuilder_.getMessageOrBuilder();
+        } else {
+          if (kindCase_ == 36) {
+            return (imcodec.v1.Relationship.FriendProfileUpdate) kind_;
+          }
+          return imcodec.v1.Relationship.FriendProfileUpdate.getDefaultInstance();
+        }
+      }
+      /**
+       * <code>.imcodec.v1.FriendProfileUpdate friend_profiles_updated = 36;</code>
+       */
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Relationship.FriendProfileUpdate, imcodec.v1.Relationship.FriendProfileUpdate.Builder, imcodec.v1.Relationship.FriendProfileUpdateOrBuilder> 
+          getFriendProfilesUpdatedFieldBuilder() {
+        if (friendProfilesUpdatedBuilder_ == null) {
+          if (!(kindCase_ == 36)) {
+            kind_ = imcodec.v1.Relationship.FriendProfileUpdate.getDefaultInstance();
+          }
+          friendProfilesUpdatedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+              imcodec.v1.Relationship.FriendProfileUpdate, imcodec.v1.Relationship.FriendProfileUpdate.Builder, imcodec.v1.Relationship.FriendProfileUpdateOrBuilder>(
+                  (imcodec.v1.Relationship.FriendProfileUpdate) kind_,
+                  getParentForChildren(),
+                  isClean());
+          kind_ = null;
+        }
+        kindCase_ = 36;
+        onChanged();
+        return friendProfilesUpdatedBuilder_;
+      }
+
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Relationship.FriendPendencyAdded, imcodec.v1.Relationship.FriendPendencyAdded.Builder, imcodec.v1.Relationship.FriendPendencyAddedOrBuilder> friendPendencyAddedBuilder_;
+      /**
+       * <code>.imcodec.v1.FriendPendencyAdded friend_pendency_added = 37;</code>
+       * @return Whether the friendPendencyAdded field is set.
+       */
+      @java.lang.Override
+      public boolean hasFriendPendencyAdded() {
+        return kindCase_ == 37;
+      }
+      /**
+       * <code>.imcodec.v1.FriendPendencyAdded friend_pendency_added = 37;</code>
+       * @return The friendPendencyAdded.
+       */
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendPendencyAdded getFriendPendencyAdded() {
+        if (friendPendencyAddedBuilder_ == null) {
+          if (kindCase_ == 37) {
+            return (imcodec.v1.Relationship.FriendPendencyAdded) kind_;
+          }
+          return imcodec.v1.Relationship.FriendPendencyAdded.getDefaultInstance();
+        } else {
+          if (kindCase_ == 37) {
+            return friendPendencyAddedBuilder_.getMessage();
+          }
+          return imcodec.v1.Relationship.FriendPendencyAdded.getDefaultInstance();
+        }
+      }
+      /**
+       * <code>.imcodec.v1.FriendPendencyAdded friend_pendency_added = 37;</code>
+       */
+      public Builder setFriendPendencyAdded(imcodec.v1.Relationship.FriendPendencyAdded value) {
+        if (friendPendencyAddedBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          kind_ = value;
+          onChanged();
+        } else {
+          friendPendencyAddedBuilder_.setMessage(value);
+        }
+        kindCase_ = 37;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendPendencyAdded friend_pendency_added = 37;</code>
+       */
+      public Builder setFriendPendencyAdded(
+          imcodec.v1.Relationship.FriendPendencyAdded.Builder builderForValue) {
+        if (friendPendencyAddedBuilder_ == null) {
+          kind_ = builderForValue.build();
+          onChanged();
+        } else {
+          friendPendencyAddedBuilder_.setMessage(builderForValue.build());
+        }
+        kindCase_ = 37;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendPendencyAdded friend_pendency_added = 37;</code>
+       */
+      public Builder mergeFriendPendencyAdded(imcodec.v1.Relationship.FriendPendencyAdded value) {
+        if (friendPendencyAddedBuilder_ == null) {
+          if (kindCase_ == 37 &&
+              kind_ != imcodec.v1.Relationship.FriendPendencyAdded.getDefaultInstance()) {
+            kind_ = imcodec.v1.Relationship.FriendPendencyAdded.newBuilder((imcodec.v1.Relationship.FriendPendencyAdded) kind_)
+                .mergeFrom(value).buildPartial();
+          } else {
+            kind_ = value;
+          }
+          onChanged();
+        } else {
+          if (kindCase_ == 37) {
+            friendPendencyAddedBuilder_.mergeFrom(value);
+          } else {
+            friendPendencyAddedBuilder_.setMessage(value);
+          }
+        }
+        kindCase_ = 37;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendPendencyAdded friend_pendency_added = 37;</code>
+       */
+      public Builder clearFriendPendencyAdded() {
+        if (friendPendencyAddedBuilder_ == null) {
+          if (kindCase_ == 37) {
+            kindCase_ = 0;
+            kind_ = null;
+            onChanged();
+          }
+        } else {
+          if (kindCase_ == 37) {
+            kindCase_ = 0;
+            kind_ = null;
+          }
+          friendPendencyAddedBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendPendencyAdded friend_pendency_added = 37;</code>
+       */
+      public imcodec.v1.Relationship.FriendPendencyAdded.Builder getFriendPendencyAddedBuilder() {
+        return getFriendPendencyAddedFieldBuilder().getBuilder();
+      }
+      /**
+       * <code>.imcodec.v1.FriendPendencyAdded friend_pendency_added = 37;</code>
+       */
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendPendencyAddedOrBuilder getFriendPendencyAddedOrBuilder() {
+        if ((kindCase_ == 37) && (friendPendencyAddedBuilder_ != null)) {
+          return friendPendencyAddedBuilder_.getMessageOrBuilder();
+        } else {
+          if (kindCase_ == 37) {
+            return (imcodec.v1.Relationship.FriendPendencyAdded) kind_;
+          }
+          return imcodec.v1.Relationship.FriendPendencyAdded.getDefaultInstance();
+        }
+      }
+      /**
+       * <code>.imcodec.v1.FriendPendencyAdded friend_pendency_added = 37;</code>
+       */
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Relationship.FriendPendencyAdded, imcodec.v1.Relationship.FriendPendencyAdded.Builder, imcodec.v1.Relationship.FriendPendencyAddedOrBuilder> 
+          getFriendPendencyAddedFieldBuilder() {
+        if (friendPendencyAddedBuilder_ == null) {
+          if (!(kindCase_ == 37)) {
+            kind_ = imcodec.v1.Relationship.FriendPendencyAdded.getDefaultInstance();
+          }
+          friendPendencyAddedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+              imcodec.v1.Relationship.FriendPendencyAdded, imcodec.v1.Relationship.FriendPendencyAdded.Builder, imcodec.v1.Relationship.FriendPendencyAddedOrBuilder>(
+                  (imcodec.v1.Relationship.FriendPendencyAdded) kind_,
+                  getParentForChildren(),
+                  isClean());
+          kind_ = null;
+        }
+        kindCase_ = 37;
+        onChanged();
+        return friendPendencyAddedBuilder_;
+      }
+
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Relationship.FriendUserList, imcodec.v1.Relationship.FriendUserList.Builder, imcodec.v1.Relationship.FriendUserListOrBuilder> friendPendencyDeletedBuilder_;
+      /**
+       * <code>.imcodec.v1.FriendUserList friend_pendency_deleted = 38;</code>
+       * @return Whether the friendPendencyDeleted field is set.
+       */
+      @java.lang.Override
+      public boolean hasFriendPendencyDeleted() {
+        return kindCase_ == 38;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friend_pendency_deleted = 38;</code>
+       * @return The friendPendencyDeleted.
+       */
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendUserList getFriendPendencyDeleted() {
+        if (friendPendencyDeletedBuilder_ == null) {
+          if (kindCase_ == 38) {
+            return (imcodec.v1.Relationship.FriendUserList) kind_;
+          }
+          return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+        } else {
+          if (kindCase_ == 38) {
+            return friendPendencyDeletedBuilder_.getMessage();
+          }
+          return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+        }
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friend_pendency_deleted = 38;</code>
+       */
+      public Builder setFriendPendencyDeleted(imcodec.v1.Relationship.FriendUserList value) {
+        if (friendPendencyDeletedBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          kind_ = value;
+          onChanged();
+        } else {
+          friendPendencyDeletedBuilder_.setMessage(value);
+        }
+        kindCase_ = 38;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friend_pendency_deleted = 38;</code>
+       */
+      public Builder setFriendPendencyDeleted(
+          imcodec.v1.Relationship.FriendUserList.Builder builderForValue) {
+        if (friendPendencyDeletedBuilder_ == null) {
+          kind_ = builderForValue.build();
+          onChanged();
+        } else {
+          friendPendencyDeletedBuilder_.setMessage(builderForValue.build());
+        }
+        kindCase_ = 38;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friend_pendency_deleted = 38;</code>
+       */
+      public Builder mergeFriendPendencyDeleted(imcodec.v1.Relationship.FriendUserList value) {
+        if (friendPendencyDeletedBuilder_ == null) {
+          if (kindCase_ == 38 &&
+              kind_ != imcodec.v1.Relationship.FriendUserList.getDefaultInstance()) {
+            kind_ = imcodec.v1.Relationship.FriendUserList.newBuilder((imcodec.v1.Relationship.FriendUserList) kind_)
+                .mergeFrom(value).buildPartial();
+          } else {
+            kind_ = value;
+          }
+          onChanged();
+        } else {
+          if (kindCase_ == 38) {
+            friendPendencyDeletedBuilder_.mergeFrom(value);
+          } else {
+            friendPendencyDeletedBuilder_.setMessage(value);
+          }
+        }
+        kindCase_ = 38;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friend_pendency_deleted = 38;</code>
+       */
+      public Builder clearFriendPendencyDeleted() {
+        if (friendPendencyDeletedBuilder_ == null) {
+          if (kindCase_ == 38) {
+            kindCase_ = 0;
+            kind_ = null;
+            onChanged();
+          }
+        } else {
+          if (kindCase_ == 38) {
+            kindCase_ = 0;
+            kind_ = null;
+          }
+          friendPendencyDeletedBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friend_pendency_deleted = 38;</code>
+       */
+      public imcodec.v1.Relationship.FriendUserList.Builder getFriendPendencyDeletedBuilder() {
+        return getFriendPendencyDeletedFieldBuilder().getBuilder();
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friend_pendency_deleted = 38;</code>
+       */
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendUserListOrBuilder getFriendPendencyDeletedOrBuilder() {
+        if ((kindCase_ == 38) && (friendPendencyDeletedBuilder_ != null)) {
+          return friendPendencyDeletedBuilder_.getMessageOrBuilder();
+        } else {
+          if (kindCase_ == 38) {
+            return (imcodec.v1.Relationship.FriendUserList) kind_;
+          }
+          return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+        }
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList friend_pendency_deleted = 38;</code>
+       */
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Relationship.FriendUserList, imcodec.v1.Relationship.FriendUserList.Builder, imcodec.v1.Relationship.FriendUserListOrBuilder> 
+          getFriendPendencyDeletedFieldBuilder() {
+        if (friendPendencyDeletedBuilder_ == null) {
+          if (!(kindCase_ == 38)) {
+            kind_ = imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+          }
+          friendPendencyDeletedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+              imcodec.v1.Relationship.FriendUserList, imcodec.v1.Relationship.FriendUserList.Builder, imcodec.v1.Relationship.FriendUserListOrBuilder>(
+                  (imcodec.v1.Relationship.FriendUserList) kind_,
+                  getParentForChildren(),
+                  isClean());
+          kind_ = null;
+        }
+        kindCase_ = 38;
+        onChanged();
+        return friendPendencyDeletedBuilder_;
+      }
+
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Relationship.FriendPendencyRead, imcodec.v1.Relationship.FriendPendencyRead.Builder, imcodec.v1.Relationship.FriendPendencyReadOrBuilder> friendPendencyReadBuilder_;
+      /**
+       * <code>.imcodec.v1.FriendPendencyRead friend_pendency_read = 39;</code>
+       * @return Whether the friendPendencyRead field is set.
+       */
+      @java.lang.Override
+      public boolean hasFriendPendencyRead() {
+        return kindCase_ == 39;
+      }
+      /**
+       * <code>.imcodec.v1.FriendPendencyRead friend_pendency_read = 39;</code>
+       * @return The friendPendencyRead.
+       */
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendPendencyRead getFriendPendencyRead() {
+        if (friendPendencyReadBuilder_ == null) {
+          if (kindCase_ == 39) {
+            return (imcodec.v1.Relationship.FriendPendencyRead) kind_;
+          }
+          return imcodec.v1.Relationship.FriendPendencyRead.getDefaultInstance();
+        } else {
+          if (kindCase_ == 39) {
+            return friendPendencyReadBuilder_.getMessage();
+          }
+          return imcodec.v1.Relationship.FriendPendencyRead.getDefaultInstance();
+        }
+      }
+      /**
+       * <code>.imcodec.v1.FriendPendencyRead friend_pendency_read = 39;</code>
+       */
+      public Builder setFriendPendencyRead(imcodec.v1.Relationship.FriendPendencyRead value) {
+        if (friendPendencyReadBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          kind_ = value;
+          onChanged();
+        } else {
+          friendPendencyReadBuilder_.setMessage(value);
+        }
+        kindCase_ = 39;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendPendencyRead friend_pendency_read = 39;</code>
+       */
+      public Builder setFriendPendencyRead(
+          imcodec.v1.Relationship.FriendPendencyRead.Builder builderForValue) {
+        if (friendPendencyReadBuilder_ == null) {
+          kind_ = builderForValue.build();
+          onChanged();
+        } else {
+          friendPendencyReadBuilder_.setMessage(builderForValue.build());
+        }
+        kindCase_ = 39;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendPendencyRead friend_pendency_read = 39;</code>
+       */
+      public Builder mergeFriendPendencyRead(imcodec.v1.Relationship.FriendPendencyRead value) {
+        if (friendPendencyReadBuilder_ == null) {
+          if (kindCase_ == 39 &&
+              kind_ != imcodec.v1.Relationship.FriendPendencyRead.getDefaultInstance()) {
+            kind_ = imcodec.v1.Relationship.FriendPendencyRead.newBuilder((imcodec.v1.Relationship.FriendPendencyRead) kind_)
+                .mergeFrom(value).buildPartial();
+          } else {
+            kind_ = value;
+          }
+          onChanged();
+        } else {
+          if (kindCase_ == 39) {
+            friendPendencyReadBuilder_.mergeFrom(value);
+          } else {
+            friendPendencyReadBuilder_.setMessage(value);
+          }
+        }
+        kindCase_ = 39;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendPendencyRead friend_pendency_read = 39;</code>
+       */
+      public Builder clearFriendPendencyRead() {
+        if (friendPendencyReadBuilder_ == null) {
+          if (kindCase_ == 39) {
+            kindCase_ = 0;
+            kind_ = null;
+            onChanged();
+          }
+        } else {
+          if (kindCase_ == 39) {
+            kindCase_ = 0;
+            kind_ = null;
+          }
+          friendPendencyReadBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendPendencyRead friend_pendency_read = 39;</code>
+       */
+      public imcodec.v1.Relationship.FriendPendencyRead.Builder getFriendPendencyReadBuilder() {
+        return getFriendPendencyReadFieldBuilder().getBuilder();
+      }
+      /**
+       * <code>.imcodec.v1.FriendPendencyRead friend_pendency_read = 39;</code>
+       */
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendPendencyReadOrBuilder getFriendPendencyReadOrBuilder() {
+        if ((kindCase_ == 39) && (friendPendencyReadBuilder_ != null)) {
+          return friendPendencyReadBuilder_.getMessageOrBuilder();
+        } else {
+          if (kindCase_ == 39) {
+            return (imcodec.v1.Relationship.FriendPendencyRead) kind_;
+          }
+          return imcodec.v1.Relationship.FriendPendencyRead.getDefaultInstance();
+        }
+      }
+      /**
+       * <code>.imcodec.v1.FriendPendencyRead friend_pendency_read = 39;</code>
+       */
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Relationship.FriendPendencyRead, imcodec.v1.Relationship.FriendPendencyRead.Builder, imcodec.v1.Relationship.FriendPendencyReadOrBuilder> 
+          getFriendPendencyReadFieldBuilder() {
+        if (friendPendencyReadBuilder_ == null) {
+          if (!(kindCase_ == 39)) {
+            kind_ = imcodec.v1.Relationship.FriendPendencyRead.getDefaultInstance();
+          }
+          friendPendencyReadBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+              imcodec.v1.Relationship.FriendPendencyRead, imcodec.v1.Relationship.FriendPendencyRead.Builder, imcodec.v1.Relationship.FriendPendencyReadOrBuilder>(
+                  (imcodec.v1.Relationship.FriendPendencyRead) kind_,
+                  getParentForChildren(),
+                  isClean());
+          kind_ = null;
+        }
+        kindCase_ = 39;
+        onChanged();
+        return friendPendencyReadBuilder_;
+      }
+
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Relationship.FriendUserList, imcodec.v1.Relationship.FriendUserList.Builder, imcodec.v1.Relationship.FriendUserListOrBuilder> blacklistAddedBuilder_;
+      /**
+       * <code>.imcodec.v1.FriendUserList blacklist_added = 40;</code>
+       * @return Whether the blacklistAdded field is set.
+       */
+      @java.lang.Override
+      public boolean hasBlacklistAdded() {
+        return kindCase_ == 40;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList blacklist_added = 40;</code>
+       * @return The blacklistAdded.
+       */
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendUserList getBlacklistAdded() {
+        if (blacklistAddedBuilder_ == null) {
+          if (kindCase_ == 40) {
+            return (imcodec.v1.Relationship.FriendUserList) kind_;
+          }
+          return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+        } else {
+          if (kindCase_ == 40) {
+            return blacklistAddedBuilder_.getMessage();
+          }
+          return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+        }
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList blacklist_added = 40;</code>
+       */
+      public Builder setBlacklistAdded(imcodec.v1.Relationship.FriendUserList value) {
+        if (blacklistAddedBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          kind_ = value;
+          onChanged();
+        } else {
+          blacklistAddedBuilder_.setMessage(value);
+        }
+        kindCase_ = 40;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList blacklist_added = 40;</code>
+       */
+      public Builder setBlacklistAdded(
+          imcodec.v1.Relationship.FriendUserList.Builder builderForValue) {
+        if (blacklistAddedBuilder_ == null) {
+          kind_ = builderForValue.build();
+          onChanged();
+        } else {
+          blacklistAddedBuilder_.setMessage(builderForValue.build());
+        }
+        kindCase_ = 40;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList blacklist_added = 40;</code>
+       */
+      public Builder mergeBlacklistAdded(imcodec.v1.Relationship.FriendUserList value) {
+        if (blacklistAddedBuilder_ == null) {
+          if (kindCase_ == 40 &&
+              kind_ != imcodec.v1.Relationship.FriendUserList.getDefaultInstance()) {
+            kind_ = imcodec.v1.Relationship.FriendUserList.newBuilder((imcodec.v1.Relationship.FriendUserList) kind_)
+                .mergeFrom(value).buildPartial();
+          } else {
+            kind_ = value;
+          }
+          onChanged();
+        } else {
+          if (kindCase_ == 40) {
+            blacklistAddedBuilder_.mergeFrom(value);
+          } else {
+            blacklistAddedBuilder_.setMessage(value);
+          }
+        }
+        kindCase_ = 40;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList blacklist_added = 40;</code>
+       */
+      public Builder clearBlacklistAdded() {
+        if (blacklistAddedBuilder_ == null) {
+          if (kindCase_ == 40) {
+            kindCase_ = 0;
+            kind_ = null;
+            onChanged();
+          }
+        } else {
+          if (kindCase_ == 40) {
+            kindCase_ = 0;
+            kind_ = null;
+          }
+          blacklistAddedBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList blacklist_added = 40;</code>
+       */
+      public imcodec.v1.Relationship.FriendUserList.Builder getBlacklistAddedBuilder() {
+        return getBlacklistAddedFieldBuilder().getBuilder();
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList blacklist_added = 40;</code>
+       */
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendUserListOrBuilder getBlacklistAddedOrBuilder() {
+        if ((kindCase_ == 40) && (blacklistAddedBuilder_ != null)) {
+          return blacklistAddedBuilder_.getMessageOrBuilder();
+        } else {
+          if (kindCase_ == 40) {
+            return (imcodec.v1.Relationship.FriendUserList) kind_;
+          }
+          return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+        }
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList blacklist_added = 40;</code>
+       */
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Relationship.FriendUserList, imcodec.v1.Relationship.FriendUserList.Builder, imcodec.v1.Relationship.FriendUserListOrBuilder> 
+          getBlacklistAddedFieldBuilder() {
+        if (blacklistAddedBuilder_ == null) {
+          if (!(kindCase_ == 40)) {
+            kind_ = imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+          }
+          blacklistAddedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+              imcodec.v1.Relationship.FriendUserList, imcodec.v1.Relationship.FriendUserList.Builder, imcodec.v1.Relationship.FriendUserListOrBuilder>(
+                  (imcodec.v1.Relationship.FriendUserList) kind_,
+                  getParentForChildren(),
+                  isClean());
+          kind_ = null;
+        }
+        kindCase_ = 40;
+        onChanged();
+        return blacklistAddedBuilder_;
+      }
+
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Relationship.FriendUserList, imcodec.v1.Relationship.FriendUserList.Builder, imcodec.v1.Relationship.FriendUserListOrBuilder> blacklistDeletedBuilder_;
+      /**
+       * <code>.imcodec.v1.FriendUserList blacklist_deleted = 41;</code>
+       * @return Whether the blacklistDeleted field is set.
+       */
+      @java.lang.Override
+      public boolean hasBlacklistDeleted() {
+        return kindCase_ == 41;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList blacklist_deleted = 41;</code>
+       * @return The blacklistDeleted.
+       */
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendUserList getBlacklistDeleted() {
+        if (blacklistDeletedBuilder_ == null) {
+          if (kindCase_ == 41) {
+            return (imcodec.v1.Relationship.FriendUserList) kind_;
+          }
+          return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+        } else {
+          if (kindCase_ == 41) {
+            return blacklistDeletedBuilder_.getMessage();
+          }
+          return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+        }
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList blacklist_deleted = 41;</code>
+       */
+      public Builder setBlacklistDeleted(imcodec.v1.Relationship.FriendUserList value) {
+        if (blacklistDeletedBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          kind_ = value;
+          onChanged();
+        } else {
+          blacklistDeletedBuilder_.setMessage(value);
+        }
+        kindCase_ = 41;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList blacklist_deleted = 41;</code>
+       */
+      public Builder setBlacklistDeleted(
+          imcodec.v1.Relationship.FriendUserList.Builder builderForValue) {
+        if (blacklistDeletedBuilder_ == null) {
+          kind_ = builderForValue.build();
+          onChanged();
+        } else {
+          blacklistDeletedBuilder_.setMessage(builderForValue.build());
+        }
+        kindCase_ = 41;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList blacklist_deleted = 41;</code>
+       */
+      public Builder mergeBlacklistDeleted(imcodec.v1.Relationship.FriendUserList value) {
+        if (blacklistDeletedBuilder_ == null) {
+          if (kindCase_ == 41 &&
+              kind_ != imcodec.v1.Relationship.FriendUserList.getDefaultInstance()) {
+            kind_ = imcodec.v1.Relationship.FriendUserList.newBuilder((imcodec.v1.Relationship.FriendUserList) kind_)
+                .mergeFrom(value).buildPartial();
+          } else {
+            kind_ = value;
+          }
+          onChanged();
+        } else {
+          if (kindCase_ == 41) {
+            blacklistDeletedBuilder_.mergeFrom(value);
+          } else {
+            blacklistDeletedBuilder_.setMessage(value);
+          }
+        }
+        kindCase_ = 41;
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList blacklist_deleted = 41;</code>
+       */
+      public Builder clearBlacklistDeleted() {
+        if (blacklistDeletedBuilder_ == null) {
+          if (kindCase_ == 41) {
+            kindCase_ = 0;
+            kind_ = null;
+            onChanged();
+          }
+        } else {
+          if (kindCase_ == 41) {
+            kindCase_ = 0;
+            kind_ = null;
+          }
+          blacklistDeletedBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList blacklist_deleted = 41;</code>
+       */
+      public imcodec.v1.Relationship.FriendUserList.Builder getBlacklistDeletedBuilder() {
+        return getBlacklistDeletedFieldBuilder().getBuilder();
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList blacklist_deleted = 41;</code>
+       */
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendUserListOrBuilder getBlacklistDeletedOrBuilder() {
+        if ((kindCase_ == 41) && (blacklistDeletedBuilder_ != null)) {
+          return blacklistDeletedBuilder_.getMessageOrBuilder();
+        } else {
+          if (kindCase_ == 41) {
+            return (imcodec.v1.Relationship.FriendUserList) kind_;
+          }
+          return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+        }
+      }
+      /**
+       * <code>.imcodec.v1.FriendUserList blacklist_deleted = 41;</code>
+       */
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Relationship.FriendUserList, imcodec.v1.Relationship.FriendUserList.Builder, imcodec.v1.Relationship.FriendUserListOrBuilder> 
+          getBlacklistDeletedFieldBuilder() {
+        if (blacklistDeletedBuilder_ == null) {
+          if (!(kindCase_ == 41)) {
+            kind_ = imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+          }
+          blacklistDeletedBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+              imcodec.v1.Relationship.FriendUserList, imcodec.v1.Relationship.FriendUserList.Builder, imcodec.v1.Relationship.FriendUserListOrBuilder>(
+                  (imcodec.v1.Relationship.FriendUserList) kind_,
+                  getParentForChildren(),
+                  isClean());
+          kind_ = null;
+        }
+        kindCase_ = 41;
+        onChanged();
+        return blacklistDeletedBuilder_;
+      }
       @java.lang.Override
       public final Builder setUnknownFields(
           final com.google.protobuf.UnknownFieldSet unknownFields) {
@@ -4938,7 +7303,7 @@ public final class EventOuterClass {
     java.lang.String[] descriptorData = {
       "\n\026imcodec/v1/event.proto\022\nimcodec.v1\032\026im" +
       "codec/v1/group.proto\032\026imcodec/v1/model.p" +
-      "roto\032\035imcodec/v1/relationship.proto\"\202\010\n\005" +
+      "roto\032\035imcodec/v1/relationship.proto\"\315\014\n\005" +
       "Event\0224\n\014read_receipt\030\001 \001(\0132\034.imcodec.v1" +
       ".ReadReceiptEventH\000\022)\n\006recall\030\002 \001(\0132\027.im" +
       "codec.v1.RecallEventH\000\0225\n\014modification\030\003" +
@@ -4947,24 +7312,39 @@ public final class EventOuterClass {
       "nEventH\000\0222\n\013user_status\030\005 \001(\0132\033.imcodec." +
       "v1.UserStatusEventH\000\022;\n\014read_members\030\006 \001" +
       "(\0132#.imcodec.v1.GroupMessageReadMembersH" +
-      "\000\022-\n\013friend_list\030\024 \001(\0132\026.imcodec.v1.Frie" +
-      "ndListH\000\0223\n\016friend_request\030\025 \001(\0132\031.imcod" +
-      "ec.v1.FriendRequestH\000\0225\n\017friend_response" +
-      "\030\026 \001(\0132\032.imcodec.v1.FriendResponseH\000\0223\n\016" +
-      "friend_results\030\027 \001(\0132\031.imcodec.v1.Friend" +
-      "ResultsH\000\022/\n\014friend_check\030\030 \001(\0132\027.imcode" +
-      "c.v1.FriendCheckH\000\0229\n\017friend_pendency\030\031 " +
-      "\001(\0132\036.imcodec.v1.FriendPendencyPageH\000\0224\n" +
-      "\rfriend_groups\030\032 \001(\0132\033.imcodec.v1.Friend" +
-      "GroupListH\000\022*\n\tblacklist\030\033 \001(\0132\025.imcodec" +
-      ".v1.BlacklistH\000\0223\n\016group_profiles\030\034 \001(\0132" +
-      "\031.imcodec.v1.GroupInfoListH\000\0223\n\014create_g" +
-      "roup\030\035 \001(\0132\033.imcodec.v1.CreateGroupInfoH" +
-      "\000\0224\n\rgroup_members\030\036 \001(\0132\033.imcodec.v1.Gr" +
-      "oupMemberListH\000\022>\n\024group_member_results\030" +
-      "\037 \001(\0132\036.imcodec.v1.GroupMemberResultsH\000\022" +
-      "7\n\016group_pendency\030  \001(\0132\035.imcodec.v1.Gro" +
-      "upPendencyPageH\000B\006\n\004kindb\006proto3"
+      "\000\0225\n\rconversations\030\007 \001(\0132\034.imcodec.v1.Co" +
+      "nversationListH\000\022-\n\013friend_list\030\024 \001(\0132\026." +
+      "imcodec.v1.FriendListH\000\0223\n\016friend_reques" +
+      "t\030\025 \001(\0132\031.imcodec.v1.FriendRequestH\000\0225\n\017" +
+      "friend_response\030\026 \001(\0132\032.imcodec.v1.Frien" +
+      "dResponseH\000\0223\n\016friend_results\030\027 \001(\0132\031.im" +
+      "codec.v1.FriendResultsH\000\022/\n\014friend_check" +
+      "\030\030 \001(\0132\027.imcodec.v1.FriendCheckH\000\0229\n\017fri" +
+      "end_pendency\030\031 \001(\0132\036.imcodec.v1.FriendPe" +
+      "ndencyPageH\000\0224\n\rfriend_groups\030\032 \001(\0132\033.im" +
+      "codec.v1.FriendGroupListH\000\022*\n\tblacklist\030" +
+      "\033 \001(\0132\025.imcodec.v1.BlacklistH\000\0223\n\016group_" +
+      "profiles\030\034 \001(\0132\031.imcodec.v1.GroupInfoLis" +
+      "tH\000\0223\n\014create_group\030\035 \001(\0132\033.imcodec.v1.C" +
+      "reateGroupInfoH\000\0224\n\rgroup_members\030\036 \001(\0132" +
+      "\033.imcodec.v1.GroupMemberListH\000\022>\n\024group_" +
+      "member_results\030\037 \001(\0132\036.imcodec.v1.GroupM" +
+      "emberResultsH\000\0227\n\016group_pendency\030  \001(\0132\035" +
+      ".imcodec.v1.GroupPendencyPageH\000\0221\n\rfrien" +
+      "d_delete\030! \001(\0132\030.imcodec.v1.FriendDelete" +
+      "H\000\0223\n\rfriends_added\030\" \001(\0132\032.imcodec.v1.F" +
+      "riendUserListH\000\0225\n\017friends_deleted\030# \001(\013" +
+      "2\032.imcodec.v1.FriendUserListH\000\022B\n\027friend" +
+      "_profiles_updated\030$ \001(\0132\037.imcodec.v1.Fri" +
+      "endProfileUpdateH\000\022@\n\025friend_pendency_ad" +
+      "ded\030% \001(\0132\037.imcodec.v1.FriendPendencyAdd" +
+      "edH\000\022=\n\027friend_pendency_deleted\030& \001(\0132\032." +
+      "imcodec.v1.FriendUserListH\000\022>\n\024friend_pe" +
+      "ndency_read\030\' \001(\0132\036.imcodec.v1.FriendPen" +
+      "dencyReadH\000\0225\n\017blacklist_added\030( \001(\0132\032.i" +
+      "mcodec.v1.FriendUserListH\000\0227\n\021blacklist_" +
+      "deleted\030) \001(\0132\032.imcodec.v1.FriendUserLis" +
+      "tH\000B\006\n\004kindb\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -4978,7 +7358,7 @@ public final class EventOuterClass {
     internal_static_imcodec_v1_Event_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imcodec_v1_Event_descriptor,
-        new java.lang.String[] { "ReadReceipt", "Recall", "Modification", "Connection", "UserStatus", "ReadMembers", "FriendList", "FriendRequest", "FriendResponse", "FriendResults", "FriendCheck", "FriendPendency", "FriendGroups", "Blacklist", "GroupProfiles", "CreateGroup", "GroupMembers", "GroupMemberResults", "GroupPendency", "Kind", });
+        new java.lang.String[] { "ReadReceipt", "Recall", "Modification", "Connection", "UserStatus", "ReadMembers", "Conversations", "FriendList", "FriendRequest", "FriendResponse", "FriendResults", "FriendCheck", "FriendPendency", "FriendGroups", "Blacklist", "GroupProfiles", "CreateGroup", "GroupMembers", "GroupMemberResults", "GroupPendency", "FriendDelete", "FriendsAdded", "FriendsDeleted", "FriendProfilesUpdated", "FriendPendencyAdded", "FriendPendencyDeleted", "FriendPendencyRead", "BlacklistAdded", "BlacklistDeleted", "Kind", });
     imcodec.v1.Group.getDescriptor();
     imcodec.v1.Model.getDescriptor();
     imcodec.v1.Relationship.getDescriptor();

@@ -6566,25 +6566,50 @@ public final class Group {
         int index);
 
     /**
-     * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+     * <pre>
+     * The initial members (the creator is added without being named): at most
+     * the member limit of the group's type.
+     * </pre>
+     *
+     * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
      */
     java.util.List<imcodec.v1.Group.CreateGroupMemberInfo> 
         getMembersInfoList();
     /**
-     * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+     * <pre>
+     * The initial members (the creator is added without being named): at most
+     * the member limit of the group's type.
+     * </pre>
+     *
+     * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
      */
     imcodec.v1.Group.CreateGroupMemberInfo getMembersInfo(int index);
     /**
-     * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+     * <pre>
+     * The initial members (the creator is added without being named): at most
+     * the member limit of the group's type.
+     * </pre>
+     *
+     * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
      */
     int getMembersInfoCount();
     /**
-     * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+     * <pre>
+     * The initial members (the creator is added without being named): at most
+     * the member limit of the group's type.
+     * </pre>
+     *
+     * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
      */
     java.util.List<? extends imcodec.v1.Group.CreateGroupMemberInfoOrBuilder> 
         getMembersInfoOrBuilderList();
     /**
-     * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+     * <pre>
+     * The initial members (the creator is added without being named): at most
+     * the member limit of the group's type.
+     * </pre>
+     *
+     * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
      */
     imcodec.v1.Group.CreateGroupMemberInfoOrBuilder getMembersInfoOrBuilder(
         int index);
@@ -6973,14 +6998,24 @@ public final class Group {
     @SuppressWarnings("serial")
     private java.util.List<imcodec.v1.Group.CreateGroupMemberInfo> membersInfo_;
     /**
-     * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+     * <pre>
+     * The initial members (the creator is added without being named): at most
+     * the member limit of the group's type.
+     * </pre>
+     *
+     * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
      */
     @java.lang.Override
     public java.util.List<imcodec.v1.Group.CreateGroupMemberInfo> getMembersInfoList() {
       return membersInfo_;
     }
     /**
-     * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+     * <pre>
+     * The initial members (the creator is added without being named): at most
+     * the member limit of the group's type.
+     * </pre>
+     *
+     * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
      */
     @java.lang.Override
     public java.util.List<? extends imcodec.v1.Group.CreateGroupMemberInfoOrBuilder> 
@@ -6988,21 +7023,36 @@ public final class Group {
       return membersInfo_;
     }
     /**
-     * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+     * <pre>
+     * The initial members (the creator is added without being named): at most
+     * the member limit of the group's type.
+     * </pre>
+     *
+     * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
      */
     @java.lang.Override
     public int getMembersInfoCount() {
       return membersInfo_.size();
     }
     /**
-     * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+     * <pre>
+     * The initial members (the creator is added without being named): at most
+     * the member limit of the group's type.
+     * </pre>
+     *
+     * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
      */
     @java.lang.Override
     public imcodec.v1.Group.CreateGroupMemberInfo getMembersInfo(int index) {
       return membersInfo_.get(index);
     }
     /**
-     * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+     * <pre>
+     * The initial members (the creator is added without being named): at most
+     * the member limit of the group's type.
+     * </pre>
+     *
+     * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
      */
     @java.lang.Override
     public imcodec.v1.Group.CreateGroupMemberInfoOrBuilder getMembersInfoOrBuilder(
@@ -8501,7 +8551,12 @@ public final class Group {
           imcodec.v1.Group.CreateGroupMemberInfo, imcodec.v1.Group.CreateGroupMemberInfo.Builder, imcodec.v1.Group.CreateGroupMemberInfoOrBuilder> membersInfoBuilder_;
 
       /**
-       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+       * <pre>
+       * The initial members (the creator is added without being named): at most
+       * the member limit of the group's type.
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
        */
       public java.util.List<imcodec.v1.Group.CreateGroupMemberInfo> getMembersInfoList() {
         if (membersInfoBuilder_ == null) {
@@ -8511,7 +8566,12 @@ public final class Group {
         }
       }
       /**
-       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+       * <pre>
+       * The initial members (the creator is added without being named): at most
+       * the member limit of the group's type.
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
        */
       public int getMembersInfoCount() {
         if (membersInfoBuilder_ == null) {
@@ -8521,7 +8581,12 @@ public final class Group {
         }
       }
       /**
-       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+       * <pre>
+       * The initial members (the creator is added without being named): at most
+       * the member limit of the group's type.
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
        */
       public imcodec.v1.Group.CreateGroupMemberInfo getMembersInfo(int index) {
         if (membersInfoBuilder_ == null) {
@@ -8531,7 +8596,12 @@ public final class Group {
         }
       }
       /**
-       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+       * <pre>
+       * The initial members (the creator is added without being named): at most
+       * the member limit of the group's type.
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
        */
       public Builder setMembersInfo(
           int index, imcodec.v1.Group.CreateGroupMemberInfo value) {
@@ -8548,7 +8618,12 @@ public final class Group {
         return this;
       }
       /**
-       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+       * <pre>
+       * The initial members (the creator is added without being named): at most
+       * the member limit of the group's type.
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
        */
       public Builder setMembersInfo(
           int index, imcodec.v1.Group.CreateGroupMemberInfo.Builder builderForValue) {
@@ -8562,7 +8637,12 @@ public final class Group {
         return this;
       }
       /**
-       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+       * <pre>
+       * The initial members (the creator is added without being named): at most
+       * the member limit of the group's type.
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
        */
       public Builder addMembersInfo(imcodec.v1.Group.CreateGroupMemberInfo value) {
         if (membersInfoBuilder_ == null) {
@@ -8578,7 +8658,12 @@ public final class Group {
         return this;
       }
       /**
-       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+       * <pre>
+       * The initial members (the creator is added without being named): at most
+       * the member limit of the group's type.
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
        */
       public Builder addMembersInfo(
           int index, imcodec.v1.Group.CreateGroupMemberInfo value) {
@@ -8595,7 +8680,12 @@ public final class Group {
         return this;
       }
       /**
-       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+       * <pre>
+       * The initial members (the creator is added without being named): at most
+       * the member limit of the group's type.
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
        */
       public Builder addMembersInfo(
           imcodec.v1.Group.CreateGroupMemberInfo.Builder builderForValue) {
@@ -8609,7 +8699,12 @@ public final class Group {
         return this;
       }
       /**
-       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+       * <pre>
+       * The initial members (the creator is added without being named): at most
+       * the member limit of the group's type.
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
        */
       public Builder addMembersInfo(
           int index, imcodec.v1.Group.CreateGroupMemberInfo.Builder builderForValue) {
@@ -8623,7 +8718,12 @@ public final class Group {
         return this;
       }
       /**
-       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+       * <pre>
+       * The initial members (the creator is added without being named): at most
+       * the member limit of the group's type.
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
        */
       public Builder addAllMembersInfo(
           java.lang.Iterable<? extends imcodec.v1.Group.CreateGroupMemberInfo> values) {
@@ -8638,7 +8738,12 @@ public final class Group {
         return this;
       }
       /**
-       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+       * <pre>
+       * The initial members (the creator is added without being named): at most
+       * the member limit of the group's type.
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
        */
       public Builder clearMembersInfo() {
         if (membersInfoBuilder_ == null) {
@@ -8651,7 +8756,12 @@ public final class Group {
         return this;
       }
       /**
-       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+       * <pre>
+       * The initial members (the creator is added without being named): at most
+       * the member limit of the group's type.
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
        */
       public Builder removeMembersInfo(int index) {
         if (membersInfoBuilder_ == null) {
@@ -8664,14 +8774,24 @@ public final class Group {
         return this;
       }
       /**
-       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+       * <pre>
+       * The initial members (the creator is added without being named): at most
+       * the member limit of the group's type.
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
        */
       public imcodec.v1.Group.CreateGroupMemberInfo.Builder getMembersInfoBuilder(
           int index) {
         return getMembersInfoFieldBuilder().getBuilder(index);
       }
       /**
-       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+       * <pre>
+       * The initial members (the creator is added without being named): at most
+       * the member limit of the group's type.
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
        */
       public imcodec.v1.Group.CreateGroupMemberInfoOrBuilder getMembersInfoOrBuilder(
           int index) {
@@ -8681,7 +8801,12 @@ public final class Group {
         }
       }
       /**
-       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+       * <pre>
+       * The initial members (the creator is added without being named): at most
+       * the member limit of the group's type.
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
        */
       public java.util.List<? extends imcodec.v1.Group.CreateGroupMemberInfoOrBuilder> 
            getMembersInfoOrBuilderList() {
@@ -8692,14 +8817,24 @@ public final class Group {
         }
       }
       /**
-       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+       * <pre>
+       * The initial members (the creator is added without being named): at most
+       * the member limit of the group's type.
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
        */
       public imcodec.v1.Group.CreateGroupMemberInfo.Builder addMembersInfoBuilder() {
         return getMembersInfoFieldBuilder().addBuilder(
             imcodec.v1.Group.CreateGroupMemberInfo.getDefaultInstance());
       }
       /**
-       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+       * <pre>
+       * The initial members (the creator is added without being named): at most
+       * the member limit of the group's type.
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
        */
       public imcodec.v1.Group.CreateGroupMemberInfo.Builder addMembersInfoBuilder(
           int index) {
@@ -8707,7 +8842,12 @@ public final class Group {
             index, imcodec.v1.Group.CreateGroupMemberInfo.getDefaultInstance());
       }
       /**
-       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11;</code>
+       * <pre>
+       * The initial members (the creator is added without being named): at most
+       * the member limit of the group's type.
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
        */
       public java.util.List<imcodec.v1.Group.CreateGroupMemberInfo.Builder> 
            getMembersInfoBuilderList() {
@@ -14555,6 +14695,608 @@ public final class Group {
 
   }
 
+  public interface GroupPendencyRequestOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:imcodec.v1.GroupPendencyRequest)
+      com.google.protobuf.MessageOrBuilder {
+
+    /**
+     * <pre>
+     * The start time of the page; 0 starts from the newest pending request.
+     * </pre>
+     *
+     * <code>uint64 timestamp = 1;</code>
+     * @return The timestamp.
+     */
+    long getTimestamp();
+
+    /**
+     * <pre>
+     * How many pending requests a page holds.
+     * </pre>
+     *
+     * <code>uint32 num_per_page = 2;</code>
+     * @return The numPerPage.
+     */
+    int getNumPerPage();
+  }
+  /**
+   * <pre>
+   * TIMGroupPendencyOption (the group guide): which group pendency page is
+   * asked for.
+   * </pre>
+   *
+   * Protobuf type {@code imcodec.v1.GroupPendencyRequest}
+   */
+  public static final class GroupPendencyRequest extends
+      com.google.protobuf.GeneratedMessageV3 implements
+      // @@protoc_insertion_point(message_implements:imcodec.v1.GroupPendencyRequest)
+      GroupPendencyRequestOrBuilder {
+  private static final long serialVersionUID = 0L;
+    // Use GroupPendencyRequest.newBuilder() to construct.
+    private GroupPendencyRequest(com.google.protobuf.GeneratedMessageV3.Builder<?> builder) {
+      super(builder);
+    }
+    private GroupPendencyRequest() {
+    }
+
+    @java.lang.Override
+    @SuppressWarnings({"unused"})
+    protected java.lang.Object newInstance(
+        UnusedPrivateParameter unused) {
+      return new GroupPendencyRequest();
+    }
+
+    @java.lang.Override
+    public final com.google.protobuf.UnknownFieldSet
+    getUnknownFields() {
+      return this.unknownFields;
+    }
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return imcodec.v1.Group.internal_static_imcodec_v1_GroupPendencyRequest_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return imcodec.v1.Group.internal_static_imcodec_v1_GroupPendencyRequest_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              imcodec.v1.Group.GroupPendencyRequest.class, imcodec.v1.Group.GroupPendencyRequest.Builder.class);
+    }
+
+    public static final int TIMESTAMP_FIELD_NUMBER = 1;
+    private long timestamp_ = 0L;
+    /**
+     * <pre>
+     * The start time of the page; 0 starts from the newest pending request.
+     * </pre>
+     *
+     * <code>uint64 timestamp = 1;</code>
+     * @return The timestamp.
+     */
+    @java.lang.Override
+    public long getTimestamp() {
+      return timestamp_;
+    }
+
+    public static final int NUM_PER_PAGE_FIELD_NUMBER = 2;
+    private int numPerPage_ = 0;
+    /**
+     * <pre>
+     * How many pending requests a page holds.
+     * </pre>
+     *
+     * <code>uint32 num_per_page = 2;</code>
+     * @return The numPerPage.
+     */
+    @java.lang.Override
+    public int getNumPerPage() {
+      return numPerPage_;
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      if (timestamp_ != 0L) {
+        output.writeUInt64(1, timestamp_);
+      }
+      if (numPerPage_ != 0) {
+        output.writeUInt32(2, numPerPage_);
+      }
+      getUnknownFields().writeTo(output);
+    }
+
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      if (timestamp_ != 0L) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeUInt64Size(1, timestamp_);
+      }
+      if (numPerPage_ != 0) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeUInt32Size(2, numPerPage_);
+      }
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof imcodec.v1.Group.GroupPendencyRequest)) {
+        return super.equals(obj);
+      }
+      imcodec.v1.Group.GroupPendencyRequest other = (imcodec.v1.Group.GroupPendencyRequest) obj;
+
+      if (getTimestamp()
+          != other.getTimestamp()) return false;
+      if (getNumPerPage()
+          != other.getNumPerPage()) return false;
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      hash = (37 * hash) + TIMESTAMP_FIELD_NUMBER;
+      hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+          getTimestamp());
+      hash = (37 * hash) + NUM_PER_PAGE_FIELD_NUMBER;
+      hash = (53 * hash) + getNumPerPage();
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static imcodec.v1.Group.GroupPendencyRequest parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Group.GroupPendencyRequest parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Group.GroupPendencyRequest parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Group.GroupPendencyRequest parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Group.GroupPendencyRequest parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Group.GroupPendencyRequest parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Group.GroupPendencyRequest parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Group.GroupPendencyRequest parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.v1.Group.GroupPendencyRequest parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Group.GroupPendencyRequest parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.v1.Group.GroupPendencyRequest parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Group.GroupPendencyRequest parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(imcodec.v1.Group.GroupPendencyRequest prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * TIMGroupPendencyOption (the group guide): which group pendency page is
+     * asked for.
+     * </pre>
+     *
+     * Protobuf type {@code imcodec.v1.GroupPendencyRequest}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessageV3.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:imcodec.v1.GroupPendencyRequest)
+        imcodec.v1.Group.GroupPendencyRequestOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return imcodec.v1.Group.internal_static_imcodec_v1_GroupPendencyRequest_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return imcodec.v1.Group.internal_static_imcodec_v1_GroupPendencyRequest_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                imcodec.v1.Group.GroupPendencyRequest.class, imcodec.v1.Group.GroupPendencyRequest.Builder.class);
+      }
+
+      // Construct using imcodec.v1.Group.GroupPendencyRequest.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        bitField0_ = 0;
+        timestamp_ = 0L;
+        numPerPage_ = 0;
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return imcodec.v1.Group.internal_static_imcodec_v1_GroupPendencyRequest_descriptor;
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Group.GroupPendencyRequest getDefaultInstanceForType() {
+        return imcodec.v1.Group.GroupPendencyRequest.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Group.GroupPendencyRequest build() {
+        imcodec.v1.Group.GroupPendencyRequest result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Group.GroupPendencyRequest buildPartial() {
+        imcodec.v1.Group.GroupPendencyRequest result = new imcodec.v1.Group.GroupPendencyRequest(this);
+        if (bitField0_ != 0) { buildPartial0(result); }
+        onBuilt();
+        return result;
+      }
+
+      private void buildPartial0(imcodec.v1.Group.GroupPendencyRequest result) {
+        int from_bitField0_ = bitField0_;
+        if (((from_bitField0_ & 0x00000001) != 0)) {
+          result.timestamp_ = timestamp_;
+        }
+        if (((from_bitField0_ & 0x00000002) != 0)) {
+          result.numPerPage_ = numPerPage_;
+        }
+      }
+
+      @java.lang.Override
+      public Builder clone() {
+        return super.clone();
+      }
+      @java.lang.Override
+      public Builder setField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.setField(field, value);
+      }
+      @java.lang.Override
+      public Builder clearField(
+          com.google.protobuf.Descriptors.FieldDescriptor field) {
+        return super.clearField(field);
+      }
+      @java.lang.Override
+      public Builder clearOneof(
+          com.google.protobuf.Descriptors.OneofDescriptor oneof) {
+        return super.clearOneof(oneof);
+      }
+      @java.lang.Override
+      public Builder setRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          int index, java.lang.Object value) {
+        return super.setRepeatedField(field, index, value);
+      }
+      @java.lang.Override
+      public Builder addRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.addRepeatedField(field, value);
+      }
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof imcodec.v1.Group.GroupPendencyRequest) {
+          return mergeFrom((imcodec.v1.Group.GroupPendencyRequest)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(imcodec.v1.Group.GroupPendencyRequest other) {
+        if (other == imcodec.v1.Group.GroupPendencyRequest.getDefaultInstance()) return this;
+        if (other.getTimestamp() != 0L) {
+          setTimestamp(other.getTimestamp());
+        }
+        if (other.getNumPerPage() != 0) {
+          setNumPerPage(other.getNumPerPage());
+        }
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        if (extensionRegistry == null) {
+          throw new java.lang.NullPointerException();
+        }
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              case 8: {
+                timestamp_ = input.readUInt64();
+                bitField0_ |= 0x00000001;
+                break;
+              } // case 8
+              case 16: {
+                numPerPage_ = input.readUInt32();
+                bitField0_ |= 0x00000002;
+                break;
+              } // case 16
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+      private int bitField0_;
+
+      private long timestamp_ ;
+      /**
+       * <pre>
+       * The start time of the page; 0 starts from the newest pending request.
+       * </pre>
+       *
+       * <code>uint64 timestamp = 1;</code>
+       * @return The timestamp.
+       */
+      @java.lang.Override
+      public long getTimestamp() {
+        return timestamp_;
+      }
+      /**
+       * <pre>
+       * The start time of the page; 0 starts from the newest pending request.
+       * </pre>
+       *
+       * <code>uint64 timestamp = 1;</code>
+       * @param value The timestamp to set.
+       * @return This builder for chaining.
+       */
+      public Builder setTimestamp(long value) {
+        
+        timestamp_ = value;
+        bitField0_ |= 0x00000001;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The start time of the page; 0 starts from the newest pending request.
+       * </pre>
+       *
+       * <code>uint64 timestamp = 1;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearTimestamp() {
+        bitField0_ = (bitField0_ & ~0x00000001);
+        timestamp_ = 0L;
+        onChanged();
+        return this;
+      }
+
+      private int numPerPage_ ;
+      /**
+       * <pre>
+       * How many pending requests a page holds.
+       * </pre>
+       *
+       * <code>uint32 num_per_page = 2;</code>
+       * @return The numPerPage.
+       */
+      @java.lang.Override
+      public int getNumPerPage() {
+        return numPerPage_;
+      }
+      /**
+       * <pre>
+       * How many pending requests a page holds.
+       * </pre>
+       *
+       * <code>uint32 num_per_page = 2;</code>
+       * @param value The numPerPage to set.
+       * @return This builder for chaining.
+       */
+      public Builder setNumPerPage(int value) {
+        
+        numPerPage_ = value;
+        bitField0_ |= 0x00000002;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * How many pending requests a page holds.
+       * </pre>
+       *
+       * <code>uint32 num_per_page = 2;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearNumPerPage() {
+        bitField0_ = (bitField0_ & ~0x00000002);
+        numPerPage_ = 0;
+        onChanged();
+        return this;
+      }
+      @java.lang.Override
+      public final Builder setUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.setUnknownFields(unknownFields);
+      }
+
+      @java.lang.Override
+      public final Builder mergeUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.mergeUnknownFields(unknownFields);
+      }
+
+
+      // @@protoc_insertion_point(builder_scope:imcodec.v1.GroupPendencyRequest)
+    }
+
+    // @@protoc_insertion_point(class_scope:imcodec.v1.GroupPendencyRequest)
+    private static final imcodec.v1.Group.GroupPendencyRequest DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new imcodec.v1.Group.GroupPendencyRequest();
+    }
+
+    public static imcodec.v1.Group.GroupPendencyRequest getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    private static final com.google.protobuf.Parser<GroupPendencyRequest>
+        PARSER = new com.google.protobuf.AbstractParser<GroupPendencyRequest>() {
+      @java.lang.Override
+      public GroupPendencyRequest parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<GroupPendencyRequest> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<GroupPendencyRequest> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public imcodec.v1.Group.GroupPendencyRequest getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
+  }
+
   public interface GroupPendencyPageOrBuilder extends
       // @@protoc_insertion_point(interface_extends:imcodec.v1.GroupPendencyPage)
       com.google.protobuf.MessageOrBuilder {
@@ -14597,10 +15339,26 @@ public final class Group {
      */
     imcodec.v1.Group.GroupPendencyItemOrBuilder getItemsOrBuilder(
         int index);
+
+    /**
+     * <code>.imcodec.v1.GroupPendencyRequest request = 3;</code>
+     * @return Whether the request field is set.
+     */
+    boolean hasRequest();
+    /**
+     * <code>.imcodec.v1.GroupPendencyRequest request = 3;</code>
+     * @return The request.
+     */
+    imcodec.v1.Group.GroupPendencyRequest getRequest();
+    /**
+     * <code>.imcodec.v1.GroupPendencyRequest request = 3;</code>
+     */
+    imcodec.v1.Group.GroupPendencyRequestOrBuilder getRequestOrBuilder();
   }
   /**
    * <pre>
-   * A group pendency page (getPendencyFromServer).
+   * A group pendency page (getPendencyFromServer): the paging state, the
+   * pending requests and the request it answers.
    * </pre>
    *
    * Protobuf type {@code imcodec.v1.GroupPendencyPage}
@@ -14710,6 +15468,32 @@ public final class Group {
       return items_.get(index);
     }
 
+    public static final int REQUEST_FIELD_NUMBER = 3;
+    private imcodec.v1.Group.GroupPendencyRequest request_;
+    /**
+     * <code>.imcodec.v1.GroupPendencyRequest request = 3;</code>
+     * @return Whether the request field is set.
+     */
+    @java.lang.Override
+    public boolean hasRequest() {
+      return request_ != null;
+    }
+    /**
+     * <code>.imcodec.v1.GroupPendencyRequest request = 3;</code>
+     * @return The request.
+     */
+    @java.lang.Override
+    public imcodec.v1.Group.GroupPendencyRequest getRequest() {
+      return request_ == null ? imcodec.v1.Group.GroupPendencyRequest.getDefaultInstance() : request_;
+    }
+    /**
+     * <code>.imcodec.v1.GroupPendencyRequest request = 3;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Group.GroupPendencyRequestOrBuilder getRequestOrBuilder() {
+      return request_ == null ? imcodec.v1.Group.GroupPendencyRequest.getDefaultInstance() : request_;
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -14730,6 +15514,9 @@ public final class Group {
       for (int i = 0; i < items_.size(); i++) {
         output.writeMessage(2, items_.get(i));
       }
+      if (request_ != null) {
+        output.writeMessage(3, getRequest());
+      }
       getUnknownFields().writeTo(output);
     }
 
@@ -14746,6 +15533,10 @@ public final class Group {
       for (int i = 0; i < items_.size(); i++) {
         size += com.google.protobuf.CodedOutputStream
           .computeMessageSize(2, items_.get(i));
+      }
+      if (request_ != null) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(3, getRequest());
       }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
@@ -14769,6 +15560,11 @@ public final class Group {
       }
       if (!getItemsList()
           .equals(other.getItemsList())) return false;
+      if (hasRequest() != other.hasRequest()) return false;
+      if (hasRequest()) {
+        if (!getRequest()
+            .equals(other.getRequest())) return false;
+      }
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -14787,6 +15583,10 @@ public final class Group {
       if (getItemsCount() > 0) {
         hash = (37 * hash) + ITEMS_FIELD_NUMBER;
         hash = (53 * hash) + getItemsList().hashCode();
+      }
+      if (hasRequest()) {
+        hash = (37 * hash) + REQUEST_FIELD_NUMBER;
+        hash = (53 * hash) + getRequest().hashCode();
       }
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
@@ -14885,7 +15685,8 @@ public final class Group {
     }
     /**
      * <pre>
-     * A group pendency page (getPendencyFromServer).
+     * A group pendency page (getPendencyFromServer): the paging state, the
+     * pending requests and the request it answers.
      * </pre>
      *
      * Protobuf type {@code imcodec.v1.GroupPendencyPage}
@@ -14933,6 +15734,11 @@ public final class Group {
           itemsBuilder_.clear();
         }
         bitField0_ = (bitField0_ & ~0x00000002);
+        request_ = null;
+        if (requestBuilder_ != null) {
+          requestBuilder_.dispose();
+          requestBuilder_ = null;
+        }
         return this;
       }
 
@@ -14983,6 +15789,11 @@ public final class Group {
           result.meta_ = metaBuilder_ == null
               ? meta_
               : metaBuilder_.build();
+        }
+        if (((from_bitField0_ & 0x00000004) != 0)) {
+          result.request_ = requestBuilder_ == null
+              ? request_
+              : requestBuilder_.build();
         }
       }
 
@@ -15059,6 +15870,9 @@ public final class Group {
             }
           }
         }
+        if (other.hasRequest()) {
+          mergeRequest(other.getRequest());
+        }
         this.mergeUnknownFields(other.getUnknownFields());
         onChanged();
         return this;
@@ -15105,6 +15919,13 @@ public final class Group {
                 }
                 break;
               } // case 18
+              case 26: {
+                input.readMessage(
+                    getRequestFieldBuilder().getBuilder(),
+                    extensionRegistry);
+                bitField0_ |= 0x00000004;
+                break;
+              } // case 26
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -15480,6 +16301,125 @@ public final class Group {
         }
         return itemsBuilder_;
       }
+
+      private imcodec.v1.Group.GroupPendencyRequest request_;
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Group.GroupPendencyRequest, imcodec.v1.Group.GroupPendencyRequest.Builder, imcodec.v1.Group.GroupPendencyRequestOrBuilder> requestBuilder_;
+      /**
+       * <code>.imcodec.v1.GroupPendencyRequest request = 3;</code>
+       * @return Whether the request field is set.
+       */
+      public boolean hasRequest() {
+        return ((bitField0_ & 0x00000004) != 0);
+      }
+      /**
+       * <code>.imcodec.v1.GroupPendencyRequest request = 3;</code>
+       * @return The request.
+       */
+      public imcodec.v1.Group.GroupPendencyRequest getRequest() {
+        if (requestBuilder_ == null) {
+          return request_ == null ? imcodec.v1.Group.GroupPendencyRequest.getDefaultInstance() : request_;
+        } else {
+          return requestBuilder_.getMessage();
+        }
+      }
+      /**
+       * <code>.imcodec.v1.GroupPendencyRequest request = 3;</code>
+       */
+      public Builder setRequest(imcodec.v1.Group.GroupPendencyRequest value) {
+        if (requestBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          request_ = value;
+        } else {
+          requestBuilder_.setMessage(value);
+        }
+        bitField0_ |= 0x00000004;
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.GroupPendencyRequest request = 3;</code>
+       */
+      public Builder setRequest(
+          imcodec.v1.Group.GroupPendencyRequest.Builder builderForValue) {
+        if (requestBuilder_ == null) {
+          request_ = builderForValue.build();
+        } else {
+          requestBuilder_.setMessage(builderForValue.build());
+        }
+        bitField0_ |= 0x00000004;
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.GroupPendencyRequest request = 3;</code>
+       */
+      public Builder mergeRequest(imcodec.v1.Group.GroupPendencyRequest value) {
+        if (requestBuilder_ == null) {
+          if (((bitField0_ & 0x00000004) != 0) &&
+            request_ != null &&
+            request_ != imcodec.v1.Group.GroupPendencyRequest.getDefaultInstance()) {
+            getRequestBuilder().mergeFrom(value);
+          } else {
+            request_ = value;
+          }
+        } else {
+          requestBuilder_.mergeFrom(value);
+        }
+        bitField0_ |= 0x00000004;
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.GroupPendencyRequest request = 3;</code>
+       */
+      public Builder clearRequest() {
+        bitField0_ = (bitField0_ & ~0x00000004);
+        request_ = null;
+        if (requestBuilder_ != null) {
+          requestBuilder_.dispose();
+          requestBuilder_ = null;
+        }
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.GroupPendencyRequest request = 3;</code>
+       */
+      public imcodec.v1.Group.GroupPendencyRequest.Builder getRequestBuilder() {
+        bitField0_ |= 0x00000004;
+        onChanged();
+        return getRequestFieldBuilder().getBuilder();
+      }
+      /**
+       * <code>.imcodec.v1.GroupPendencyRequest request = 3;</code>
+       */
+      public imcodec.v1.Group.GroupPendencyRequestOrBuilder getRequestOrBuilder() {
+        if (requestBuilder_ != null) {
+          return requestBuilder_.getMessageOrBuilder();
+        } else {
+          return request_ == null ?
+              imcodec.v1.Group.GroupPendencyRequest.getDefaultInstance() : request_;
+        }
+      }
+      /**
+       * <code>.imcodec.v1.GroupPendencyRequest request = 3;</code>
+       */
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Group.GroupPendencyRequest, imcodec.v1.Group.GroupPendencyRequest.Builder, imcodec.v1.Group.GroupPendencyRequestOrBuilder> 
+          getRequestFieldBuilder() {
+        if (requestBuilder_ == null) {
+          requestBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+              imcodec.v1.Group.GroupPendencyRequest, imcodec.v1.Group.GroupPendencyRequest.Builder, imcodec.v1.Group.GroupPendencyRequestOrBuilder>(
+                  getRequest(),
+                  getParentForChildren(),
+                  isClean());
+          request_ = null;
+        }
+        return requestBuilder_;
+      }
       @java.lang.Override
       public final Builder setUnknownFields(
           final com.google.protobuf.UnknownFieldSet unknownFields) {
@@ -15600,6 +16540,11 @@ public final class Group {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_imcodec_v1_GroupMemberResults_fieldAccessorTable;
   private static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_imcodec_v1_GroupPendencyRequest_descriptor;
+  private static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_imcodec_v1_GroupPendencyRequest_fieldAccessorTable;
+  private static final com.google.protobuf.Descriptors.Descriptor
     internal_static_imcodec_v1_GroupPendencyPage_descriptor;
   private static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -15622,7 +16567,7 @@ public final class Group {
       "me\030\001 \001(\r\0221\n\004role\030\002 \001(\0162\033.imcodec.v1.Grou" +
       "pMemberRoleB\006\362\251\031\002 \001\022<\n\010recv_opt\030\003 \001(\0162\"." +
       "imcodec.v1.GroupReceiveMessageOptB\006\362\251\031\002 " +
-      "\001\022\032\n\022unread_message_num\030\004 \001(\r\"\242\t\n\tGroupI" +
+      "\001\022\032\n\022unread_message_num\030\004 \001(\r\"\272\013\n\tGroupI" +
       "nfo\022C\n\005group\030\001 \001(\tB4\362\251\0310\022\017maxGroupIDByte" +
       "s\022\035requiresPrintableASCIIGroupID\022+\n\ngrou" +
       "p_name\030\002 \001(\tB\027\362\251\031\023\022\021maxGroupNameBytes\022#\n" +
@@ -15645,20 +16590,27 @@ public final class Group {
       "\nall_shutup\030\022 \001(\010\022,\n\tself_info\030\023 \001(\0132\031.i" +
       "mcodec.v1.GroupSelfInfo\022M\n\013custom_info\030\024" +
       " \003(\0132\034.imcodec.v1.GroupCustomEntryB\032\362\251\031\026" +
-      "\022\024maxGroupCustomFields:\221\002\362\251\031\214\002\n\211\002\n\002G2\022\026l" +
+      "\022\024maxGroupCustomFields:\251\004\362\251\031\244\004\n\211\002\n\002G2\022\026l" +
       "imit.group.member-num\022\023limit.group.membe" +
       "rs\032~A group profile\'s memberNum is at mo" +
       "st its maxMemberNum (when set), and both" +
       " are at most the member limit of the gro" +
       "up\'s type.\"VGroup guide, TIMGroupInfo (m" +
       "axMemberNum, memberNum) and the createGr" +
-      "oup member limits.\"\334\001\n\025CreateGroupMember" +
+      "oup member limits.\n\225\002\n\003G21\022\032rule.private" +
+      "-group.add-opt\032yA Private group\'s profil" +
+      "e has the add option forbid: users join " +
+      "a Private group only by invitation, neve" +
+      "r by application.\"wGroup guide, modifyGr" +
+      "oupAddOpt permissions: users can join a " +
+      "private group only through invitation an" +
+      "d not application.\"\334\001\n\025CreateGroupMember" +
       "Info\022$\n\006member\030\001 \001(\tB\024\362\251\031\020\022\016maxUserIDByt" +
       "es\0221\n\004role\030\002 \001(\0162\033.imcodec.v1.GroupMembe" +
       "rRoleB\006\362\251\031\002 \001\022j\n\013custom_info\030\003 \003(\0132\035.imc" +
       "odec.v1.MemberCustomEntryB6\362\251\0312\022\025maxMemb" +
       "erCustomFields\022\031maxMemberCustomValueByte" +
-      "s\"\314\006\n\017CreateGroupInfo\022\313\002\n\005group\030\001 \001(\tB\273\002" +
+      "s\"\273\n\n\017CreateGroupInfo\022\313\002\n\005group\030\001 \001(\tB\273\002" +
       "\362\251\031\266\002\n\203\002\n\025reservedGroupIDPrefix\022\003G14\032\026fo" +
       "rmat.group.id-prefix \t:\007*\005@TGS#B\177The pre" +
       "fix of server-assigned group IDs, which " +
@@ -15677,60 +16629,84 @@ public final class Group {
       "\031maxGroupIntroductionBytes\022,\n\010face_url\030\t" +
       " \001(\tB\032\362\251\031\026\022\024maxGroupFaceURLBytes\022M\n\013cust" +
       "om_info\030\n \003(\0132\034.imcodec.v1.GroupCustomEn" +
-      "tryB\032\362\251\031\026\022\024maxGroupCustomFields\0227\n\014membe" +
+      "tryB\032\362\251\031\026\022\024maxGroupCustomFields\022N\n\014membe" +
       "rs_info\030\013 \003(\0132!.imcodec.v1.CreateGroupMe" +
-      "mberInfo\"p\n\021GroupMemberResult\022$\n\006member\030" +
-      "\001 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\0225\n\006status\030\002 " +
-      "\001(\0162\035.imcodec.v1.GroupMemberStatusB\006\362\251\031\002" +
-      " \001\"W\n\021GroupPendencyMeta\022\027\n\017next_start_ti" +
-      "me\030\001 \001(\004\022\025\n\rread_time_seq\030\002 \001(\004\022\022\n\nunrea" +
-      "d_cnt\030\003 \001(\r\"\336\003\n\021GroupPendencyItem\022F\n\010gro" +
-      "up_id\030\001 \001(\tB4\362\251\0310\022\017maxGroupIDBytes\022\035requ" +
-      "iresPrintableASCIIGroupID\022\'\n\tfrom_user\030\002" +
-      " \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\022%\n\007to_user\030\003 " +
-      "\001(\tB\024\362\251\031\020\022\016maxUserIDBytes\022\020\n\010add_time\030\004 " +
-      "\001(\004\022:\n\010get_type\030\005 \001(\0162 .imcodec.v1.Group" +
-      "PendencyGetTypeB\006\362\251\031\002 \001\022D\n\rhandle_status" +
-      "\030\006 \001(\0162%.imcodec.v1.GroupPendencyHandleS" +
-      "tatusB\006\362\251\031\002 \001\022D\n\rhandle_result\030\007 \001(\0162%.i" +
-      "mcodec.v1.GroupPendencyHandleResultB\006\362\251\031" +
-      "\002 \001\022\023\n\013request_msg\030\010 \001(\t\022\023\n\013handled_msg\030" +
-      "\t \001(\t\022-\n\017self_identifier\030\n \001(\tB\024\362\251\031\020\022\016ma" +
-      "xUserIDBytes\"6\n\rGroupInfoList\022%\n\006groups\030" +
-      "\001 \003(\0132\025.imcodec.v1.GroupInfo\"\231\001\n\017GroupMe" +
-      "mberList\022F\n\010group_id\030\001 \001(\tB4\362\251\0310\022\017maxGro" +
+      "mberInfoB\025\362\251\031\021\022\017maxGroupMembers:\325\003\362\251\031\320\003\n" +
+      "\373\001\n\003G20\022\037rule.avchatroom.member-addition" +
+      "\032lAn AVChatRoom group is created without" +
+      " initial members: live-streaming groups " +
+      "do not support adding members.\"eGroup gu" +
+      "ide, group creation: a live-streaming gr" +
+      "oup does not support features such as ad" +
+      "ding members.\n\317\001\n\003G21\022\032rule.private-grou" +
+      "p.add-opt\032_A Private group is created wi" +
+      "th setAddOpt false: users join a Private" +
+      " group only by invitation.\"KGroup guide," +
+      " TIMCreateGroupInfo.setAddOpt: set to fa" +
+      "lse for private groups.\"p\n\021GroupMemberRe" +
+      "sult\022$\n\006member\030\001 \001(\tB\024\362\251\031\020\022\016maxUserIDByt" +
+      "es\0225\n\006status\030\002 \001(\0162\035.imcodec.v1.GroupMem" +
+      "berStatusB\006\362\251\031\002 \001\"W\n\021GroupPendencyMeta\022\027" +
+      "\n\017next_start_time\030\001 \001(\004\022\025\n\rread_time_seq" +
+      "\030\002 \001(\004\022\022\n\nunread_cnt\030\003 \001(\r\"\251\006\n\021GroupPend" +
+      "encyItem\022F\n\010group_id\030\001 \001(\tB4\362\251\0310\022\017maxGro" +
       "upIDBytes\022\035requiresPrintableASCIIGroupID" +
-      "\022,\n\007members\030\002 \003(\0132\033.imcodec.v1.GroupMemb" +
-      "erInfo\022\020\n\010next_seq\030\003 \001(\004\"\214\001\n\022GroupMember" +
-      "Results\022F\n\010group_id\030\001 \001(\tB4\362\251\0310\022\017maxGrou" +
-      "pIDBytes\022\035requiresPrintableASCIIGroupID\022" +
-      ".\n\007results\030\002 \003(\0132\035.imcodec.v1.GroupMembe" +
-      "rResult\"n\n\021GroupPendencyPage\022+\n\004meta\030\001 \001" +
-      "(\0132\035.imcodec.v1.GroupPendencyMeta\022,\n\005ite" +
-      "ms\030\002 \003(\0132\035.imcodec.v1.GroupPendencyItem*" +
-      "V\n\013GroupAddOpt\022\030\n\024GROUP_ADD_OPT_FORBID\020\000" +
-      "\022\026\n\022GROUP_ADD_OPT_AUTH\020\001\022\025\n\021GROUP_ADD_OP" +
-      "T_ANY\020\002*\210\001\n\023GroupSearchableType\022!\n\035GROUP" +
-      "_SEARCHABLE_TYPE_UNKNOWN\020\000\022(\n$GROUP_SEAR" +
-      "CHABLE_TYPE_NOT_SEARCHABLE\020\001\022$\n GROUP_SE" +
-      "ARCHABLE_TYPE_SEARCHABLE\020\002*\221\001\n\026GroupMemb" +
-      "erVisibleType\022%\n!GROUP_MEMBER_VISIBLE_TY" +
-      "PE_UNKNOWN\020\000\022)\n%GROUP_MEMBER_VISIBLE_TYP" +
-      "E_NOT_VISIBLE\020\001\022%\n!GROUP_MEMBER_VISIBLE_" +
-      "TYPE_VISIBLE\020\002*\224\001\n\026GroupReceiveMessageOp" +
-      "t\022%\n!GROUP_RECEIVE_MESSAGE_OPT_RECEIVE\020\000" +
-      "\022)\n%GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEIV" +
-      "E\020\001\022(\n$GROUP_RECEIVE_MESSAGE_OPT_NOT_NOT" +
-      "IFY\020\002*\\\n\024GroupPendencyGetType\022 \n\034GROUP_P" +
-      "ENDENCY_GET_TYPE_JOIN\020\000\022\"\n\036GROUP_PENDENC" +
-      "Y_GET_TYPE_INVITE\020\001*\252\001\n\031GroupPendencyHan" +
-      "dleStatus\022*\n&GROUP_PENDENCY_HANDLE_STATU" +
-      "S_UNHANDLED\020\000\022.\n*GROUP_PENDENCY_HANDLE_S" +
-      "TATUS_OTHER_HANDLED\020\001\0221\n-GROUP_PENDENCY_" +
-      "HANDLE_STATUS_OPERATOR_HANDLED\020\002*l\n\031Grou" +
-      "pPendencyHandleResult\022\'\n#GROUP_PENDENCY_" +
-      "HANDLE_RESULT_REFUSE\020\000\022&\n\"GROUP_PENDENCY" +
-      "_HANDLE_RESULT_AGREE\020\001b\006proto3"
+      "\022\'\n\tfrom_user\030\002 \001(\tB\024\362\251\031\020\022\016maxUserIDByte" +
+      "s\022%\n\007to_user\030\003 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes" +
+      "\022\020\n\010add_time\030\004 \001(\004\022:\n\010get_type\030\005 \001(\0162 .i" +
+      "mcodec.v1.GroupPendencyGetTypeB\006\362\251\031\002 \001\022D" +
+      "\n\rhandle_status\030\006 \001(\0162%.imcodec.v1.Group" +
+      "PendencyHandleStatusB\006\362\251\031\002 \001\022D\n\rhandle_r" +
+      "esult\030\007 \001(\0162%.imcodec.v1.GroupPendencyHa" +
+      "ndleResultB\006\362\251\031\002 \001\022\023\n\013request_msg\030\010 \001(\t\022" +
+      "\023\n\013handled_msg\030\t \001(\t\022-\n\017self_identifier\030" +
+      "\n \001(\tB\024\362\251\031\020\022\016maxUserIDBytes:\310\002\362\251\031\303\002\n\300\002\n\003" +
+      "G22\022 rule.group-pendency.to-user-type\022#r" +
+      "ule.group-pendency.to-user-missing\032{The " +
+      "handler follows from the request type: a" +
+      "n application to join names none (empty " +
+      "or 0), an invitation names the invitee.\"" +
+      "uGroup guide, TIMGroupPendencyItem.toUse" +
+      "r: 0 for an apply-to-join request, the i" +
+      "nvitee for an invited-to-join request.\"6" +
+      "\n\rGroupInfoList\022%\n\006groups\030\001 \003(\0132\025.imcode" +
+      "c.v1.GroupInfo\"\231\001\n\017GroupMemberList\022F\n\010gr" +
+      "oup_id\030\001 \001(\tB4\362\251\0310\022\017maxGroupIDBytes\022\035req" +
+      "uiresPrintableASCIIGroupID\022,\n\007members\030\002 " +
+      "\003(\0132\033.imcodec.v1.GroupMemberInfo\022\020\n\010next" +
+      "_seq\030\003 \001(\004\"\214\001\n\022GroupMemberResults\022F\n\010gro" +
+      "up_id\030\001 \001(\tB4\362\251\0310\022\017maxGroupIDBytes\022\035requ" +
+      "iresPrintableASCIIGroupID\022.\n\007results\030\002 \003" +
+      "(\0132\035.imcodec.v1.GroupMemberResult\"?\n\024Gro" +
+      "upPendencyRequest\022\021\n\ttimestamp\030\001 \001(\004\022\024\n\014" +
+      "num_per_page\030\002 \001(\r\"\241\001\n\021GroupPendencyPage" +
+      "\022+\n\004meta\030\001 \001(\0132\035.imcodec.v1.GroupPendenc" +
+      "yMeta\022,\n\005items\030\002 \003(\0132\035.imcodec.v1.GroupP" +
+      "endencyItem\0221\n\007request\030\003 \001(\0132 .imcodec.v" +
+      "1.GroupPendencyRequest*V\n\013GroupAddOpt\022\030\n" +
+      "\024GROUP_ADD_OPT_FORBID\020\000\022\026\n\022GROUP_ADD_OPT" +
+      "_AUTH\020\001\022\025\n\021GROUP_ADD_OPT_ANY\020\002*\210\001\n\023Group" +
+      "SearchableType\022!\n\035GROUP_SEARCHABLE_TYPE_" +
+      "UNKNOWN\020\000\022(\n$GROUP_SEARCHABLE_TYPE_NOT_S" +
+      "EARCHABLE\020\001\022$\n GROUP_SEARCHABLE_TYPE_SEA" +
+      "RCHABLE\020\002*\221\001\n\026GroupMemberVisibleType\022%\n!" +
+      "GROUP_MEMBER_VISIBLE_TYPE_UNKNOWN\020\000\022)\n%G" +
+      "ROUP_MEMBER_VISIBLE_TYPE_NOT_VISIBLE\020\001\022%" +
+      "\n!GROUP_MEMBER_VISIBLE_TYPE_VISIBLE\020\002*\224\001" +
+      "\n\026GroupReceiveMessageOpt\022%\n!GROUP_RECEIV" +
+      "E_MESSAGE_OPT_RECEIVE\020\000\022)\n%GROUP_RECEIVE" +
+      "_MESSAGE_OPT_NOT_RECEIVE\020\001\022(\n$GROUP_RECE" +
+      "IVE_MESSAGE_OPT_NOT_NOTIFY\020\002*\\\n\024GroupPen" +
+      "dencyGetType\022 \n\034GROUP_PENDENCY_GET_TYPE_" +
+      "JOIN\020\000\022\"\n\036GROUP_PENDENCY_GET_TYPE_INVITE" +
+      "\020\001*\252\001\n\031GroupPendencyHandleStatus\022*\n&GROU" +
+      "P_PENDENCY_HANDLE_STATUS_UNHANDLED\020\000\022.\n*" +
+      "GROUP_PENDENCY_HANDLE_STATUS_OTHER_HANDL" +
+      "ED\020\001\0221\n-GROUP_PENDENCY_HANDLE_STATUS_OPE" +
+      "RATOR_HANDLED\020\002*l\n\031GroupPendencyHandleRe" +
+      "sult\022\'\n#GROUP_PENDENCY_HANDLE_RESULT_REF" +
+      "USE\020\000\022&\n\"GROUP_PENDENCY_HANDLE_RESULT_AG" +
+      "REE\020\001b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -15804,12 +16780,18 @@ public final class Group {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imcodec_v1_GroupMemberResults_descriptor,
         new java.lang.String[] { "GroupId", "Results", });
-    internal_static_imcodec_v1_GroupPendencyPage_descriptor =
+    internal_static_imcodec_v1_GroupPendencyRequest_descriptor =
       getDescriptor().getMessageTypes().get(11);
+    internal_static_imcodec_v1_GroupPendencyRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_imcodec_v1_GroupPendencyRequest_descriptor,
+        new java.lang.String[] { "Timestamp", "NumPerPage", });
+    internal_static_imcodec_v1_GroupPendencyPage_descriptor =
+      getDescriptor().getMessageTypes().get(12);
     internal_static_imcodec_v1_GroupPendencyPage_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imcodec_v1_GroupPendencyPage_descriptor,
-        new java.lang.String[] { "Meta", "Items", });
+        new java.lang.String[] { "Meta", "Items", "Request", });
     com.google.protobuf.ExtensionRegistry registry =
         com.google.protobuf.ExtensionRegistry.newInstance();
     registry.add(imcodec.constraints.v1.Constraints.field);

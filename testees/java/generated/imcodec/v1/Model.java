@@ -2688,6 +2688,388 @@ public final class Model {
 
   /**
    * <pre>
+   * V2TIMConversationType (the messaging guide's conversations; numbers from
+   * the SDK headers): a one-to-one or a group conversation.
+   * </pre>
+   *
+   * Protobuf enum {@code imcodec.v1.ConversationType}
+   */
+  public enum ConversationType
+      implements com.google.protobuf.ProtocolMessageEnum {
+    /**
+     * <code>CONVERSATION_TYPE_UNSPECIFIED = 0;</code>
+     */
+    CONVERSATION_TYPE_UNSPECIFIED(0),
+    /**
+     * <code>CONVERSATION_TYPE_C2C = 1;</code>
+     */
+    CONVERSATION_TYPE_C2C(1),
+    /**
+     * <code>CONVERSATION_TYPE_GROUP = 2;</code>
+     */
+    CONVERSATION_TYPE_GROUP(2),
+    UNRECOGNIZED(-1),
+    ;
+
+    /**
+     * <code>CONVERSATION_TYPE_UNSPECIFIED = 0;</code>
+     */
+    public static final int CONVERSATION_TYPE_UNSPECIFIED_VALUE = 0;
+    /**
+     * <code>CONVERSATION_TYPE_C2C = 1;</code>
+     */
+    public static final int CONVERSATION_TYPE_C2C_VALUE = 1;
+    /**
+     * <code>CONVERSATION_TYPE_GROUP = 2;</code>
+     */
+    public static final int CONVERSATION_TYPE_GROUP_VALUE = 2;
+
+
+    public final int getNumber() {
+      if (this == UNRECOGNIZED) {
+        throw new java.lang.IllegalArgumentException(
+            "Can't get the number of an unknown enum value.");
+      }
+      return value;
+    }
+
+    /**
+     * @param value The numeric wire value of the corresponding enum entry.
+     * @return The enum associated with the given numeric wire value.
+     * @deprecated Use {@link #forNumber(int)} instead.
+     */
+    @java.lang.Deprecated
+    public static ConversationType valueOf(int value) {
+      return forNumber(value);
+    }
+
+    /**
+     * @param value The numeric wire value of the corresponding enum entry.
+     * @return The enum associated with the given numeric wire value.
+     */
+    public static ConversationType forNumber(int value) {
+      switch (value) {
+        case 0: return CONVERSATION_TYPE_UNSPECIFIED;
+        case 1: return CONVERSATION_TYPE_C2C;
+        case 2: return CONVERSATION_TYPE_GROUP;
+        default: return null;
+      }
+    }
+
+    public static com.google.protobuf.Internal.EnumLiteMap<ConversationType>
+        internalGetValueMap() {
+      return internalValueMap;
+    }
+    private static final com.google.protobuf.Internal.EnumLiteMap<
+        ConversationType> internalValueMap =
+          new com.google.protobuf.Internal.EnumLiteMap<ConversationType>() {
+            public ConversationType findValueByNumber(int number) {
+              return ConversationType.forNumber(number);
+            }
+          };
+
+    public final com.google.protobuf.Descriptors.EnumValueDescriptor
+        getValueDescriptor() {
+      if (this == UNRECOGNIZED) {
+        throw new java.lang.IllegalStateException(
+            "Can't get the descriptor of an unrecognized enum value.");
+      }
+      return getDescriptor().getValues().get(ordinal());
+    }
+    public final com.google.protobuf.Descriptors.EnumDescriptor
+        getDescriptorForType() {
+      return getDescriptor();
+    }
+    public static final com.google.protobuf.Descriptors.EnumDescriptor
+        getDescriptor() {
+      return imcodec.v1.Model.getDescriptor().getEnumTypes().get(17);
+    }
+
+    private static final ConversationType[] VALUES = values();
+
+    public static ConversationType valueOf(
+        com.google.protobuf.Descriptors.EnumValueDescriptor desc) {
+      if (desc.getType() != getDescriptor()) {
+        throw new java.lang.IllegalArgumentException(
+          "EnumValueDescriptor is not for this type.");
+      }
+      if (desc.getIndex() == -1) {
+        return UNRECOGNIZED;
+      }
+      return VALUES[desc.getIndex()];
+    }
+
+    private final int value;
+
+    private ConversationType(int value) {
+      this.value = value;
+    }
+
+    // @@protoc_insertion_point(enum_scope:imcodec.v1.ConversationType)
+  }
+
+  /**
+   * <pre>
+   * V2TIMReceiveMessageOpt (the messaging guide, Mute Notifications): how the
+   * logged-in user receives a conversation's messages.
+   * </pre>
+   *
+   * Protobuf enum {@code imcodec.v1.ReceiveMessageOpt}
+   */
+  public enum ReceiveMessageOpt
+      implements com.google.protobuf.ProtocolMessageEnum {
+    /**
+     * <pre>
+     * V2TIM_RECEIVE_MESSAGE: received online, pushed offline.
+     * </pre>
+     *
+     * <code>RECEIVE_MESSAGE_OPT_RECEIVE = 0;</code>
+     */
+    RECEIVE_MESSAGE_OPT_RECEIVE(0),
+    /**
+     * <pre>
+     * V2TIM_NOT_RECEIVE_MESSAGE: not received, online or offline.
+     * </pre>
+     *
+     * <code>RECEIVE_MESSAGE_OPT_NOT_RECEIVE = 1;</code>
+     */
+    RECEIVE_MESSAGE_OPT_NOT_RECEIVE(1),
+    /**
+     * <pre>
+     * V2TIM_RECEIVE_NOT_NOTIFY_MESSAGE: received online, not pushed offline.
+     * </pre>
+     *
+     * <code>RECEIVE_MESSAGE_OPT_NOT_NOTIFY = 2;</code>
+     */
+    RECEIVE_MESSAGE_OPT_NOT_NOTIFY(2),
+    UNRECOGNIZED(-1),
+    ;
+
+    /**
+     * <pre>
+     * V2TIM_RECEIVE_MESSAGE: received online, pushed offline.
+     * </pre>
+     *
+     * <code>RECEIVE_MESSAGE_OPT_RECEIVE = 0;</code>
+     */
+    public static final int RECEIVE_MESSAGE_OPT_RECEIVE_VALUE = 0;
+    /**
+     * <pre>
+     * V2TIM_NOT_RECEIVE_MESSAGE: not received, online or offline.
+     * </pre>
+     *
+     * <code>RECEIVE_MESSAGE_OPT_NOT_RECEIVE = 1;</code>
+     */
+    public static final int RECEIVE_MESSAGE_OPT_NOT_RECEIVE_VALUE = 1;
+    /**
+     * <pre>
+     * V2TIM_RECEIVE_NOT_NOTIFY_MESSAGE: received online, not pushed offline.
+     * </pre>
+     *
+     * <code>RECEIVE_MESSAGE_OPT_NOT_NOTIFY = 2;</code>
+     */
+    public static final int RECEIVE_MESSAGE_OPT_NOT_NOTIFY_VALUE = 2;
+
+
+    public final int getNumber() {
+      if (this == UNRECOGNIZED) {
+        throw new java.lang.IllegalArgumentException(
+            "Can't get the number of an unknown enum value.");
+      }
+      return value;
+    }
+
+    /**
+     * @param value The numeric wire value of the corresponding enum entry.
+     * @return The enum associated with the given numeric wire value.
+     * @deprecated Use {@link #forNumber(int)} instead.
+     */
+    @java.lang.Deprecated
+    public static ReceiveMessageOpt valueOf(int value) {
+      return forNumber(value);
+    }
+
+    /**
+     * @param value The numeric wire value of the corresponding enum entry.
+     * @return The enum associated with the given numeric wire value.
+     */
+    public static ReceiveMessageOpt forNumber(int value) {
+      switch (value) {
+        case 0: return RECEIVE_MESSAGE_OPT_RECEIVE;
+        case 1: return RECEIVE_MESSAGE_OPT_NOT_RECEIVE;
+        case 2: return RECEIVE_MESSAGE_OPT_NOT_NOTIFY;
+        default: return null;
+      }
+    }
+
+    public static com.google.protobuf.Internal.EnumLiteMap<ReceiveMessageOpt>
+        internalGetValueMap() {
+      return internalValueMap;
+    }
+    private static final com.google.protobuf.Internal.EnumLiteMap<
+        ReceiveMessageOpt> internalValueMap =
+          new com.google.protobuf.Internal.EnumLiteMap<ReceiveMessageOpt>() {
+            public ReceiveMessageOpt findValueByNumber(int number) {
+              return ReceiveMessageOpt.forNumber(number);
+            }
+          };
+
+    public final com.google.protobuf.Descriptors.EnumValueDescriptor
+        getValueDescriptor() {
+      if (this == UNRECOGNIZED) {
+        throw new java.lang.IllegalStateException(
+            "Can't get the descriptor of an unrecognized enum value.");
+      }
+      return getDescriptor().getValues().get(ordinal());
+    }
+    public final com.google.protobuf.Descriptors.EnumDescriptor
+        getDescriptorForType() {
+      return getDescriptor();
+    }
+    public static final com.google.protobuf.Descriptors.EnumDescriptor
+        getDescriptor() {
+      return imcodec.v1.Model.getDescriptor().getEnumTypes().get(18);
+    }
+
+    private static final ReceiveMessageOpt[] VALUES = values();
+
+    public static ReceiveMessageOpt valueOf(
+        com.google.protobuf.Descriptors.EnumValueDescriptor desc) {
+      if (desc.getType() != getDescriptor()) {
+        throw new java.lang.IllegalArgumentException(
+          "EnumValueDescriptor is not for this type.");
+      }
+      if (desc.getIndex() == -1) {
+        return UNRECOGNIZED;
+      }
+      return VALUES[desc.getIndex()];
+    }
+
+    private final int value;
+
+    private ReceiveMessageOpt(int value) {
+      this.value = value;
+    }
+
+    // @@protoc_insertion_point(enum_scope:imcodec.v1.ReceiveMessageOpt)
+  }
+
+  /**
+   * <pre>
+   * V2TIMGroupMessageReadMembersFilter (the messaging guide,
+   * getGroupMessageReadMemberList; numbers from the SDK headers): whether a
+   * page lists the members who have read a message or those who have not.
+   * </pre>
+   *
+   * Protobuf enum {@code imcodec.v1.ReadMembersFilter}
+   */
+  public enum ReadMembersFilter
+      implements com.google.protobuf.ProtocolMessageEnum {
+    /**
+     * <code>READ_MEMBERS_FILTER_READ = 0;</code>
+     */
+    READ_MEMBERS_FILTER_READ(0),
+    /**
+     * <code>READ_MEMBERS_FILTER_UNREAD = 1;</code>
+     */
+    READ_MEMBERS_FILTER_UNREAD(1),
+    UNRECOGNIZED(-1),
+    ;
+
+    /**
+     * <code>READ_MEMBERS_FILTER_READ = 0;</code>
+     */
+    public static final int READ_MEMBERS_FILTER_READ_VALUE = 0;
+    /**
+     * <code>READ_MEMBERS_FILTER_UNREAD = 1;</code>
+     */
+    public static final int READ_MEMBERS_FILTER_UNREAD_VALUE = 1;
+
+
+    public final int getNumber() {
+      if (this == UNRECOGNIZED) {
+        throw new java.lang.IllegalArgumentException(
+            "Can't get the number of an unknown enum value.");
+      }
+      return value;
+    }
+
+    /**
+     * @param value The numeric wire value of the corresponding enum entry.
+     * @return The enum associated with the given numeric wire value.
+     * @deprecated Use {@link #forNumber(int)} instead.
+     */
+    @java.lang.Deprecated
+    public static ReadMembersFilter valueOf(int value) {
+      return forNumber(value);
+    }
+
+    /**
+     * @param value The numeric wire value of the corresponding enum entry.
+     * @return The enum associated with the given numeric wire value.
+     */
+    public static ReadMembersFilter forNumber(int value) {
+      switch (value) {
+        case 0: return READ_MEMBERS_FILTER_READ;
+        case 1: return READ_MEMBERS_FILTER_UNREAD;
+        default: return null;
+      }
+    }
+
+    public static com.google.protobuf.Internal.EnumLiteMap<ReadMembersFilter>
+        internalGetValueMap() {
+      return internalValueMap;
+    }
+    private static final com.google.protobuf.Internal.EnumLiteMap<
+        ReadMembersFilter> internalValueMap =
+          new com.google.protobuf.Internal.EnumLiteMap<ReadMembersFilter>() {
+            public ReadMembersFilter findValueByNumber(int number) {
+              return ReadMembersFilter.forNumber(number);
+            }
+          };
+
+    public final com.google.protobuf.Descriptors.EnumValueDescriptor
+        getValueDescriptor() {
+      if (this == UNRECOGNIZED) {
+        throw new java.lang.IllegalStateException(
+            "Can't get the descriptor of an unrecognized enum value.");
+      }
+      return getDescriptor().getValues().get(ordinal());
+    }
+    public final com.google.protobuf.Descriptors.EnumDescriptor
+        getDescriptorForType() {
+      return getDescriptor();
+    }
+    public static final com.google.protobuf.Descriptors.EnumDescriptor
+        getDescriptor() {
+      return imcodec.v1.Model.getDescriptor().getEnumTypes().get(19);
+    }
+
+    private static final ReadMembersFilter[] VALUES = values();
+
+    public static ReadMembersFilter valueOf(
+        com.google.protobuf.Descriptors.EnumValueDescriptor desc) {
+      if (desc.getType() != getDescriptor()) {
+        throw new java.lang.IllegalArgumentException(
+          "EnumValueDescriptor is not for this type.");
+      }
+      if (desc.getIndex() == -1) {
+        return UNRECOGNIZED;
+      }
+      return VALUES[desc.getIndex()];
+    }
+
+    private final int value;
+
+    private ReadMembersFilter(int value) {
+      this.value = value;
+    }
+
+    // @@protoc_insertion_point(enum_scope:imcodec.v1.ReadMembersFilter)
+  }
+
+  /**
+   * <pre>
    * The user status listener's callbacks (the SDK manager guide: onForceOffline,
    * onReConnFailed, onUserSigExpired).
    * </pre>
@@ -2791,7 +3173,7 @@ public final class Model {
     }
     public static final com.google.protobuf.Descriptors.EnumDescriptor
         getDescriptor() {
-      return imcodec.v1.Model.getDescriptor().getEnumTypes().get(17);
+      return imcodec.v1.Model.getDescriptor().getEnumTypes().get(20);
     }
 
     private static final UserStatusType[] VALUES = values();
@@ -46292,6 +46674,27 @@ public final class Model {
      * @return The isFinished.
      */
     boolean getIsFinished();
+
+    /**
+     * <pre>
+     * Whether the page lists readers or members who have not read (the filter
+     * of getGroupMessageReadMemberList).
+     * </pre>
+     *
+     * <code>.imcodec.v1.ReadMembersFilter filter = 5 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The enum numeric value on the wire for filter.
+     */
+    int getFilterValue();
+    /**
+     * <pre>
+     * Whether the page lists readers or members who have not read (the filter
+     * of getGroupMessageReadMemberList).
+     * </pre>
+     *
+     * <code>.imcodec.v1.ReadMembersFilter filter = 5 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The filter.
+     */
+    imcodec.v1.Model.ReadMembersFilter getFilter();
   }
   /**
    * <pre>
@@ -46314,6 +46717,7 @@ public final class Model {
     private GroupMessageReadMembers() {
       msgId_ = "";
       members_ = java.util.Collections.emptyList();
+      filter_ = 0;
     }
 
     @java.lang.Override
@@ -46459,6 +46863,34 @@ public final class Model {
       return isFinished_;
     }
 
+    public static final int FILTER_FIELD_NUMBER = 5;
+    private int filter_ = 0;
+    /**
+     * <pre>
+     * Whether the page lists readers or members who have not read (the filter
+     * of getGroupMessageReadMemberList).
+     * </pre>
+     *
+     * <code>.imcodec.v1.ReadMembersFilter filter = 5 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The enum numeric value on the wire for filter.
+     */
+    @java.lang.Override public int getFilterValue() {
+      return filter_;
+    }
+    /**
+     * <pre>
+     * Whether the page lists readers or members who have not read (the filter
+     * of getGroupMessageReadMemberList).
+     * </pre>
+     *
+     * <code>.imcodec.v1.ReadMembersFilter filter = 5 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The filter.
+     */
+    @java.lang.Override public imcodec.v1.Model.ReadMembersFilter getFilter() {
+      imcodec.v1.Model.ReadMembersFilter result = imcodec.v1.Model.ReadMembersFilter.forNumber(filter_);
+      return result == null ? imcodec.v1.Model.ReadMembersFilter.UNRECOGNIZED : result;
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -46485,6 +46917,9 @@ public final class Model {
       if (isFinished_ != false) {
         output.writeBool(4, isFinished_);
       }
+      if (filter_ != imcodec.v1.Model.ReadMembersFilter.READ_MEMBERS_FILTER_READ.getNumber()) {
+        output.writeEnum(5, filter_);
+      }
       getUnknownFields().writeTo(output);
     }
 
@@ -46509,6 +46944,10 @@ public final class Model {
         size += com.google.protobuf.CodedOutputStream
           .computeBoolSize(4, isFinished_);
       }
+      if (filter_ != imcodec.v1.Model.ReadMembersFilter.READ_MEMBERS_FILTER_READ.getNumber()) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeEnumSize(5, filter_);
+      }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
       return size;
@@ -46532,6 +46971,7 @@ public final class Model {
           != other.getNextSeq()) return false;
       if (getIsFinished()
           != other.getIsFinished()) return false;
+      if (filter_ != other.filter_) return false;
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -46555,6 +46995,8 @@ public final class Model {
       hash = (37 * hash) + IS_FINISHED_FIELD_NUMBER;
       hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
           getIsFinished());
+      hash = (37 * hash) + FILTER_FIELD_NUMBER;
+      hash = (53 * hash) + filter_;
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
       return hash;
@@ -46700,6 +47142,7 @@ public final class Model {
         bitField0_ = (bitField0_ & ~0x00000002);
         nextSeq_ = 0L;
         isFinished_ = false;
+        filter_ = 0;
         return this;
       }
 
@@ -46754,6 +47197,9 @@ public final class Model {
         }
         if (((from_bitField0_ & 0x00000008) != 0)) {
           result.isFinished_ = isFinished_;
+        }
+        if (((from_bitField0_ & 0x00000010) != 0)) {
+          result.filter_ = filter_;
         }
       }
 
@@ -46838,6 +47284,9 @@ public final class Model {
         if (other.getIsFinished() != false) {
           setIsFinished(other.getIsFinished());
         }
+        if (other.filter_ != 0) {
+          setFilterValue(other.getFilterValue());
+        }
         this.mergeUnknownFields(other.getUnknownFields());
         onChanged();
         return this;
@@ -46892,6 +47341,11 @@ public final class Model {
                 bitField0_ |= 0x00000008;
                 break;
               } // case 32
+              case 40: {
+                filter_ = input.readEnum();
+                bitField0_ |= 0x00000010;
+                break;
+              } // case 40
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -47328,6 +47782,84 @@ public final class Model {
         onChanged();
         return this;
       }
+
+      private int filter_ = 0;
+      /**
+       * <pre>
+       * Whether the page lists readers or members who have not read (the filter
+       * of getGroupMessageReadMemberList).
+       * </pre>
+       *
+       * <code>.imcodec.v1.ReadMembersFilter filter = 5 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return The enum numeric value on the wire for filter.
+       */
+      @java.lang.Override public int getFilterValue() {
+        return filter_;
+      }
+      /**
+       * <pre>
+       * Whether the page lists readers or members who have not read (the filter
+       * of getGroupMessageReadMemberList).
+       * </pre>
+       *
+       * <code>.imcodec.v1.ReadMembersFilter filter = 5 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param value The enum numeric value on the wire for filter to set.
+       * @return This builder for chaining.
+       */
+      public Builder setFilterValue(int value) {
+        filter_ = value;
+        bitField0_ |= 0x00000010;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Whether the page lists readers or members who have not read (the filter
+       * of getGroupMessageReadMemberList).
+       * </pre>
+       *
+       * <code>.imcodec.v1.ReadMembersFilter filter = 5 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return The filter.
+       */
+      @java.lang.Override
+      public imcodec.v1.Model.ReadMembersFilter getFilter() {
+        imcodec.v1.Model.ReadMembersFilter result = imcodec.v1.Model.ReadMembersFilter.forNumber(filter_);
+        return result == null ? imcodec.v1.Model.ReadMembersFilter.UNRECOGNIZED : result;
+      }
+      /**
+       * <pre>
+       * Whether the page lists readers or members who have not read (the filter
+       * of getGroupMessageReadMemberList).
+       * </pre>
+       *
+       * <code>.imcodec.v1.ReadMembersFilter filter = 5 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param value The filter to set.
+       * @return This builder for chaining.
+       */
+      public Builder setFilter(imcodec.v1.Model.ReadMembersFilter value) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        bitField0_ |= 0x00000010;
+        filter_ = value.getNumber();
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Whether the page lists readers or members who have not read (the filter
+       * of getGroupMessageReadMemberList).
+       * </pre>
+       *
+       * <code>.imcodec.v1.ReadMembersFilter filter = 5 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearFilter() {
+        bitField0_ = (bitField0_ & ~0x00000010);
+        filter_ = 0;
+        onChanged();
+        return this;
+      }
       @java.lang.Override
       public final Builder setUnknownFields(
           final com.google.protobuf.UnknownFieldSet unknownFields) {
@@ -47387,6 +47919,3653 @@ public final class Model {
 
     @java.lang.Override
     public imcodec.v1.Model.GroupMessageReadMembers getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
+  }
+
+  public interface GroupAtInfoOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:imcodec.v1.GroupAtInfo)
+      com.google.protobuf.MessageOrBuilder {
+
+    /**
+     * <code>uint64 seq = 1;</code>
+     * @return The seq.
+     */
+    long getSeq();
+
+    /**
+     * <code>.imcodec.v1.GroupAtType at_type = 2 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The enum numeric value on the wire for atType.
+     */
+    int getAtTypeValue();
+    /**
+     * <code>.imcodec.v1.GroupAtType at_type = 2 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The atType.
+     */
+    imcodec.v1.Model.GroupAtType getAtType();
+  }
+  /**
+   * <pre>
+   * One &#64; entry of a conversation (V2TIMGroupAtInfo, the messaging guide):
+   * the sequence of the message that mentions the user, and how.
+   * </pre>
+   *
+   * Protobuf type {@code imcodec.v1.GroupAtInfo}
+   */
+  public static final class GroupAtInfo extends
+      com.google.protobuf.GeneratedMessageV3 implements
+      // @@protoc_insertion_point(message_implements:imcodec.v1.GroupAtInfo)
+      GroupAtInfoOrBuilder {
+  private static final long serialVersionUID = 0L;
+    // Use GroupAtInfo.newBuilder() to construct.
+    private GroupAtInfo(com.google.protobuf.GeneratedMessageV3.Builder<?> builder) {
+      super(builder);
+    }
+    private GroupAtInfo() {
+      atType_ = 0;
+    }
+
+    @java.lang.Override
+    @SuppressWarnings({"unused"})
+    protected java.lang.Object newInstance(
+        UnusedPrivateParameter unused) {
+      return new GroupAtInfo();
+    }
+
+    @java.lang.Override
+    public final com.google.protobuf.UnknownFieldSet
+    getUnknownFields() {
+      return this.unknownFields;
+    }
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return imcodec.v1.Model.internal_static_imcodec_v1_GroupAtInfo_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return imcodec.v1.Model.internal_static_imcodec_v1_GroupAtInfo_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              imcodec.v1.Model.GroupAtInfo.class, imcodec.v1.Model.GroupAtInfo.Builder.class);
+    }
+
+    public static final int SEQ_FIELD_NUMBER = 1;
+    private long seq_ = 0L;
+    /**
+     * <code>uint64 seq = 1;</code>
+     * @return The seq.
+     */
+    @java.lang.Override
+    public long getSeq() {
+      return seq_;
+    }
+
+    public static final int AT_TYPE_FIELD_NUMBER = 2;
+    private int atType_ = 0;
+    /**
+     * <code>.imcodec.v1.GroupAtType at_type = 2 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The enum numeric value on the wire for atType.
+     */
+    @java.lang.Override public int getAtTypeValue() {
+      return atType_;
+    }
+    /**
+     * <code>.imcodec.v1.GroupAtType at_type = 2 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The atType.
+     */
+    @java.lang.Override public imcodec.v1.Model.GroupAtType getAtType() {
+      imcodec.v1.Model.GroupAtType result = imcodec.v1.Model.GroupAtType.forNumber(atType_);
+      return result == null ? imcodec.v1.Model.GroupAtType.UNRECOGNIZED : result;
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      if (seq_ != 0L) {
+        output.writeUInt64(1, seq_);
+      }
+      if (atType_ != imcodec.v1.Model.GroupAtType.GROUP_AT_TYPE_UNSPECIFIED.getNumber()) {
+        output.writeEnum(2, atType_);
+      }
+      getUnknownFields().writeTo(output);
+    }
+
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      if (seq_ != 0L) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeUInt64Size(1, seq_);
+      }
+      if (atType_ != imcodec.v1.Model.GroupAtType.GROUP_AT_TYPE_UNSPECIFIED.getNumber()) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeEnumSize(2, atType_);
+      }
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof imcodec.v1.Model.GroupAtInfo)) {
+        return super.equals(obj);
+      }
+      imcodec.v1.Model.GroupAtInfo other = (imcodec.v1.Model.GroupAtInfo) obj;
+
+      if (getSeq()
+          != other.getSeq()) return false;
+      if (atType_ != other.atType_) return false;
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      hash = (37 * hash) + SEQ_FIELD_NUMBER;
+      hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+          getSeq());
+      hash = (37 * hash) + AT_TYPE_FIELD_NUMBER;
+      hash = (53 * hash) + atType_;
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static imcodec.v1.Model.GroupAtInfo parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Model.GroupAtInfo parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Model.GroupAtInfo parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Model.GroupAtInfo parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Model.GroupAtInfo parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Model.GroupAtInfo parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Model.GroupAtInfo parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Model.GroupAtInfo parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.v1.Model.GroupAtInfo parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Model.GroupAtInfo parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.v1.Model.GroupAtInfo parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Model.GroupAtInfo parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(imcodec.v1.Model.GroupAtInfo prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * One &#64; entry of a conversation (V2TIMGroupAtInfo, the messaging guide):
+     * the sequence of the message that mentions the user, and how.
+     * </pre>
+     *
+     * Protobuf type {@code imcodec.v1.GroupAtInfo}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessageV3.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:imcodec.v1.GroupAtInfo)
+        imcodec.v1.Model.GroupAtInfoOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return imcodec.v1.Model.internal_static_imcodec_v1_GroupAtInfo_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return imcodec.v1.Model.internal_static_imcodec_v1_GroupAtInfo_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                imcodec.v1.Model.GroupAtInfo.class, imcodec.v1.Model.GroupAtInfo.Builder.class);
+      }
+
+      // Construct using imcodec.v1.Model.GroupAtInfo.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        bitField0_ = 0;
+        seq_ = 0L;
+        atType_ = 0;
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return imcodec.v1.Model.internal_static_imcodec_v1_GroupAtInfo_descriptor;
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Model.GroupAtInfo getDefaultInstanceForType() {
+        return imcodec.v1.Model.GroupAtInfo.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Model.GroupAtInfo build() {
+        imcodec.v1.Model.GroupAtInfo result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Model.GroupAtInfo buildPartial() {
+        imcodec.v1.Model.GroupAtInfo result = new imcodec.v1.Model.GroupAtInfo(this);
+        if (bitField0_ != 0) { buildPartial0(result); }
+        onBuilt();
+        return result;
+      }
+
+      private void buildPartial0(imcodec.v1.Model.GroupAtInfo result) {
+        int from_bitField0_ = bitField0_;
+        if (((from_bitField0_ & 0x00000001) != 0)) {
+          result.seq_ = seq_;
+        }
+        if (((from_bitField0_ & 0x00000002) != 0)) {
+          result.atType_ = atType_;
+        }
+      }
+
+      @java.lang.Override
+      public Builder clone() {
+        return super.clone();
+      }
+      @java.lang.Override
+      public Builder setField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.setField(field, value);
+      }
+      @java.lang.Override
+      public Builder clearField(
+          com.google.protobuf.Descriptors.FieldDescriptor field) {
+        return super.clearField(field);
+      }
+      @java.lang.Override
+      public Builder clearOneof(
+          com.google.protobuf.Descriptors.OneofDescriptor oneof) {
+        return super.clearOneof(oneof);
+      }
+      @java.lang.Override
+      public Builder setRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          int index, java.lang.Object value) {
+        return super.setRepeatedField(field, index, value);
+      }
+      @java.lang.Override
+      public Builder addRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.addRepeatedField(field, value);
+      }
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof imcodec.v1.Model.GroupAtInfo) {
+          return mergeFrom((imcodec.v1.Model.GroupAtInfo)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(imcodec.v1.Model.GroupAtInfo other) {
+        if (other == imcodec.v1.Model.GroupAtInfo.getDefaultInstance()) return this;
+        if (other.getSeq() != 0L) {
+          setSeq(other.getSeq());
+        }
+        if (other.atType_ != 0) {
+          setAtTypeValue(other.getAtTypeValue());
+        }
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        if (extensionRegistry == null) {
+          throw new java.lang.NullPointerException();
+        }
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              case 8: {
+                seq_ = input.readUInt64();
+                bitField0_ |= 0x00000001;
+                break;
+              } // case 8
+              case 16: {
+                atType_ = input.readEnum();
+                bitField0_ |= 0x00000002;
+                break;
+              } // case 16
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+      private int bitField0_;
+
+      private long seq_ ;
+      /**
+       * <code>uint64 seq = 1;</code>
+       * @return The seq.
+       */
+      @java.lang.Override
+      public long getSeq() {
+        return seq_;
+      }
+      /**
+       * <code>uint64 seq = 1;</code>
+       * @param value The seq to set.
+       * @return This builder for chaining.
+       */
+      public Builder setSeq(long value) {
+        
+        seq_ = value;
+        bitField0_ |= 0x00000001;
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>uint64 seq = 1;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearSeq() {
+        bitField0_ = (bitField0_ & ~0x00000001);
+        seq_ = 0L;
+        onChanged();
+        return this;
+      }
+
+      private int atType_ = 0;
+      /**
+       * <code>.imcodec.v1.GroupAtType at_type = 2 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return The enum numeric value on the wire for atType.
+       */
+      @java.lang.Override public int getAtTypeValue() {
+        return atType_;
+      }
+      /**
+       * <code>.imcodec.v1.GroupAtType at_type = 2 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param value The enum numeric value on the wire for atType to set.
+       * @return This builder for chaining.
+       */
+      public Builder setAtTypeValue(int value) {
+        atType_ = value;
+        bitField0_ |= 0x00000002;
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.GroupAtType at_type = 2 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return The atType.
+       */
+      @java.lang.Override
+      public imcodec.v1.Model.GroupAtType getAtType() {
+        imcodec.v1.Model.GroupAtType result = imcodec.v1.Model.GroupAtType.forNumber(atType_);
+        return result == null ? imcodec.v1.Model.GroupAtType.UNRECOGNIZED : result;
+      }
+      /**
+       * <code>.imcodec.v1.GroupAtType at_type = 2 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param value The atType to set.
+       * @return This builder for chaining.
+       */
+      public Builder setAtType(imcodec.v1.Model.GroupAtType value) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        bitField0_ |= 0x00000002;
+        atType_ = value.getNumber();
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.GroupAtType at_type = 2 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearAtType() {
+        bitField0_ = (bitField0_ & ~0x00000002);
+        atType_ = 0;
+        onChanged();
+        return this;
+      }
+      @java.lang.Override
+      public final Builder setUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.setUnknownFields(unknownFields);
+      }
+
+      @java.lang.Override
+      public final Builder mergeUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.mergeUnknownFields(unknownFields);
+      }
+
+
+      // @@protoc_insertion_point(builder_scope:imcodec.v1.GroupAtInfo)
+    }
+
+    // @@protoc_insertion_point(class_scope:imcodec.v1.GroupAtInfo)
+    private static final imcodec.v1.Model.GroupAtInfo DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new imcodec.v1.Model.GroupAtInfo();
+    }
+
+    public static imcodec.v1.Model.GroupAtInfo getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    private static final com.google.protobuf.Parser<GroupAtInfo>
+        PARSER = new com.google.protobuf.AbstractParser<GroupAtInfo>() {
+      @java.lang.Override
+      public GroupAtInfo parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<GroupAtInfo> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<GroupAtInfo> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public imcodec.v1.Model.GroupAtInfo getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
+  }
+
+  public interface ConversationOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:imcodec.v1.Conversation)
+      com.google.protobuf.MessageOrBuilder {
+
+    /**
+     * <code>.imcodec.v1.ConversationType type = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The enum numeric value on the wire for type.
+     */
+    int getTypeValue();
+    /**
+     * <code>.imcodec.v1.ConversationType type = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The type.
+     */
+    imcodec.v1.Model.ConversationType getType();
+
+    /**
+     * <pre>
+     * The SDK's conversation ID ("c2c_" or "group_" followed by the ID).
+     * </pre>
+     *
+     * <code>string conversation_id = 2;</code>
+     * @return The conversationId.
+     */
+    java.lang.String getConversationId();
+    /**
+     * <pre>
+     * The SDK's conversation ID ("c2c_" or "group_" followed by the ID).
+     * </pre>
+     *
+     * <code>string conversation_id = 2;</code>
+     * @return The bytes for conversationId.
+     */
+    com.google.protobuf.ByteString
+        getConversationIdBytes();
+
+    /**
+     * <code>string user_id = 3 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The userId.
+     */
+    java.lang.String getUserId();
+    /**
+     * <code>string user_id = 3 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The bytes for userId.
+     */
+    com.google.protobuf.ByteString
+        getUserIdBytes();
+
+    /**
+     * <code>string group_id = 4 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The groupId.
+     */
+    java.lang.String getGroupId();
+    /**
+     * <code>string group_id = 4 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The bytes for groupId.
+     */
+    com.google.protobuf.ByteString
+        getGroupIdBytes();
+
+    /**
+     * <code>string group_type = 5 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The groupType.
+     */
+    java.lang.String getGroupType();
+    /**
+     * <code>string group_type = 5 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The bytes for groupType.
+     */
+    com.google.protobuf.ByteString
+        getGroupTypeBytes();
+
+    /**
+     * <code>string show_name = 6;</code>
+     * @return The showName.
+     */
+    java.lang.String getShowName();
+    /**
+     * <code>string show_name = 6;</code>
+     * @return The bytes for showName.
+     */
+    com.google.protobuf.ByteString
+        getShowNameBytes();
+
+    /**
+     * <pre>
+     * Messages not read yet, without those excluded from the unread count.
+     * </pre>
+     *
+     * <code>uint64 unread_count = 7;</code>
+     * @return The unreadCount.
+     */
+    long getUnreadCount();
+
+    /**
+     * <pre>
+     * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+     * </pre>
+     *
+     * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+     */
+    java.util.List<imcodec.v1.Model.GroupAtInfo> 
+        getGroupAtInfoListList();
+    /**
+     * <pre>
+     * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+     * </pre>
+     *
+     * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+     */
+    imcodec.v1.Model.GroupAtInfo getGroupAtInfoList(int index);
+    /**
+     * <pre>
+     * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+     * </pre>
+     *
+     * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+     */
+    int getGroupAtInfoListCount();
+    /**
+     * <pre>
+     * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+     * </pre>
+     *
+     * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+     */
+    java.util.List<? extends imcodec.v1.Model.GroupAtInfoOrBuilder> 
+        getGroupAtInfoListOrBuilderList();
+    /**
+     * <pre>
+     * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+     * </pre>
+     *
+     * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+     */
+    imcodec.v1.Model.GroupAtInfoOrBuilder getGroupAtInfoListOrBuilder(
+        int index);
+
+    /**
+     * <pre>
+     * The last message, without those excluded from the last message;
+     * validated as a message.
+     * </pre>
+     *
+     * <code>.imcodec.v1.Message last_message = 9;</code>
+     * @return Whether the lastMessage field is set.
+     */
+    boolean hasLastMessage();
+    /**
+     * <pre>
+     * The last message, without those excluded from the last message;
+     * validated as a message.
+     * </pre>
+     *
+     * <code>.imcodec.v1.Message last_message = 9;</code>
+     * @return The lastMessage.
+     */
+    imcodec.v1.Model.Message getLastMessage();
+    /**
+     * <pre>
+     * The last message, without those excluded from the last message;
+     * validated as a message.
+     * </pre>
+     *
+     * <code>.imcodec.v1.Message last_message = 9;</code>
+     */
+    imcodec.v1.Model.MessageOrBuilder getLastMessageOrBuilder();
+
+    /**
+     * <code>.imcodec.v1.ReceiveMessageOpt recv_opt = 10 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The enum numeric value on the wire for recvOpt.
+     */
+    int getRecvOptValue();
+    /**
+     * <code>.imcodec.v1.ReceiveMessageOpt recv_opt = 10 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The recvOpt.
+     */
+    imcodec.v1.Model.ReceiveMessageOpt getRecvOpt();
+  }
+  /**
+   * <pre>
+   * A conversation (V2TIMConversation, the messaging guide): a one-to-one
+   * conversation names its peer, a group conversation its group; its unread
+   * count, its &#64; entries, its last message and its receive option.
+   * </pre>
+   *
+   * Protobuf type {@code imcodec.v1.Conversation}
+   */
+  public static final class Conversation extends
+      com.google.protobuf.GeneratedMessageV3 implements
+      // @@protoc_insertion_point(message_implements:imcodec.v1.Conversation)
+      ConversationOrBuilder {
+  private static final long serialVersionUID = 0L;
+    // Use Conversation.newBuilder() to construct.
+    private Conversation(com.google.protobuf.GeneratedMessageV3.Builder<?> builder) {
+      super(builder);
+    }
+    private Conversation() {
+      type_ = 0;
+      conversationId_ = "";
+      userId_ = "";
+      groupId_ = "";
+      groupType_ = "";
+      showName_ = "";
+      groupAtInfoList_ = java.util.Collections.emptyList();
+      recvOpt_ = 0;
+    }
+
+    @java.lang.Override
+    @SuppressWarnings({"unused"})
+    protected java.lang.Object newInstance(
+        UnusedPrivateParameter unused) {
+      return new Conversation();
+    }
+
+    @java.lang.Override
+    public final com.google.protobuf.UnknownFieldSet
+    getUnknownFields() {
+      return this.unknownFields;
+    }
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return imcodec.v1.Model.internal_static_imcodec_v1_Conversation_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return imcodec.v1.Model.internal_static_imcodec_v1_Conversation_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              imcodec.v1.Model.Conversation.class, imcodec.v1.Model.Conversation.Builder.class);
+    }
+
+    public static final int TYPE_FIELD_NUMBER = 1;
+    private int type_ = 0;
+    /**
+     * <code>.imcodec.v1.ConversationType type = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The enum numeric value on the wire for type.
+     */
+    @java.lang.Override public int getTypeValue() {
+      return type_;
+    }
+    /**
+     * <code>.imcodec.v1.ConversationType type = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The type.
+     */
+    @java.lang.Override public imcodec.v1.Model.ConversationType getType() {
+      imcodec.v1.Model.ConversationType result = imcodec.v1.Model.ConversationType.forNumber(type_);
+      return result == null ? imcodec.v1.Model.ConversationType.UNRECOGNIZED : result;
+    }
+
+    public static final int CONVERSATION_ID_FIELD_NUMBER = 2;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object conversationId_ = "";
+    /**
+     * <pre>
+     * The SDK's conversation ID ("c2c_" or "group_" followed by the ID).
+     * </pre>
+     *
+     * <code>string conversation_id = 2;</code>
+     * @return The conversationId.
+     */
+    @java.lang.Override
+    public java.lang.String getConversationId() {
+      java.lang.Object ref = conversationId_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        conversationId_ = s;
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * The SDK's conversation ID ("c2c_" or "group_" followed by the ID).
+     * </pre>
+     *
+     * <code>string conversation_id = 2;</code>
+     * @return The bytes for conversationId.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getConversationIdBytes() {
+      java.lang.Object ref = conversationId_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        conversationId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int USER_ID_FIELD_NUMBER = 3;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object userId_ = "";
+    /**
+     * <code>string user_id = 3 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The userId.
+     */
+    @java.lang.Override
+    public java.lang.String getUserId() {
+      java.lang.Object ref = userId_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        userId_ = s;
+        return s;
+      }
+    }
+    /**
+     * <code>string user_id = 3 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The bytes for userId.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getUserIdBytes() {
+      java.lang.Object ref = userId_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        userId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int GROUP_ID_FIELD_NUMBER = 4;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object groupId_ = "";
+    /**
+     * <code>string group_id = 4 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The groupId.
+     */
+    @java.lang.Override
+    public java.lang.String getGroupId() {
+      java.lang.Object ref = groupId_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        groupId_ = s;
+        return s;
+      }
+    }
+    /**
+     * <code>string group_id = 4 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The bytes for groupId.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getGroupIdBytes() {
+      java.lang.Object ref = groupId_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        groupId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int GROUP_TYPE_FIELD_NUMBER = 5;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object groupType_ = "";
+    /**
+     * <code>string group_type = 5 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The groupType.
+     */
+    @java.lang.Override
+    public java.lang.String getGroupType() {
+      java.lang.Object ref = groupType_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        groupType_ = s;
+        return s;
+      }
+    }
+    /**
+     * <code>string group_type = 5 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The bytes for groupType.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getGroupTypeBytes() {
+      java.lang.Object ref = groupType_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        groupType_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int SHOW_NAME_FIELD_NUMBER = 6;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object showName_ = "";
+    /**
+     * <code>string show_name = 6;</code>
+     * @return The showName.
+     */
+    @java.lang.Override
+    public java.lang.String getShowName() {
+      java.lang.Object ref = showName_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        showName_ = s;
+        return s;
+      }
+    }
+    /**
+     * <code>string show_name = 6;</code>
+     * @return The bytes for showName.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getShowNameBytes() {
+      java.lang.Object ref = showName_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        showName_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int UNREAD_COUNT_FIELD_NUMBER = 7;
+    private long unreadCount_ = 0L;
+    /**
+     * <pre>
+     * Messages not read yet, without those excluded from the unread count.
+     * </pre>
+     *
+     * <code>uint64 unread_count = 7;</code>
+     * @return The unreadCount.
+     */
+    @java.lang.Override
+    public long getUnreadCount() {
+      return unreadCount_;
+    }
+
+    public static final int GROUP_AT_INFO_LIST_FIELD_NUMBER = 8;
+    @SuppressWarnings("serial")
+    private java.util.List<imcodec.v1.Model.GroupAtInfo> groupAtInfoList_;
+    /**
+     * <pre>
+     * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+     * </pre>
+     *
+     * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+     */
+    @java.lang.Override
+    public java.util.List<imcodec.v1.Model.GroupAtInfo> getGroupAtInfoListList() {
+      return groupAtInfoList_;
+    }
+    /**
+     * <pre>
+     * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+     * </pre>
+     *
+     * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+     */
+    @java.lang.Override
+    public java.util.List<? extends imcodec.v1.Model.GroupAtInfoOrBuilder> 
+        getGroupAtInfoListOrBuilderList() {
+      return groupAtInfoList_;
+    }
+    /**
+     * <pre>
+     * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+     * </pre>
+     *
+     * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+     */
+    @java.lang.Override
+    public int getGroupAtInfoListCount() {
+      return groupAtInfoList_.size();
+    }
+    /**
+     * <pre>
+     * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+     * </pre>
+     *
+     * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Model.GroupAtInfo getGroupAtInfoList(int index) {
+      return groupAtInfoList_.get(index);
+    }
+    /**
+     * <pre>
+     * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+     * </pre>
+     *
+     * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Model.GroupAtInfoOrBuilder getGroupAtInfoListOrBuilder(
+        int index) {
+      return groupAtInfoList_.get(index);
+    }
+
+    public static final int LAST_MESSAGE_FIELD_NUMBER = 9;
+    private imcodec.v1.Model.Message lastMessage_;
+    /**
+     * <pre>
+     * The last message, without those excluded from the last message;
+     * validated as a message.
+     * </pre>
+     *
+     * <code>.imcodec.v1.Message last_message = 9;</code>
+     * @return Whether the lastMessage field is set.
+     */
+    @java.lang.Override
+    public boolean hasLastMessage() {
+      return lastMessage_ != null;
+    }
+    /**
+     * <pre>
+     * The last message, without those excluded from the last message;
+     * validated as a message.
+     * </pre>
+     *
+     * <code>.imcodec.v1.Message last_message = 9;</code>
+     * @return The lastMessage.
+     */
+    @java.lang.Override
+    public imcodec.v1.Model.Message getLastMessage() {
+      return lastMessage_ == null ? imcodec.v1.Model.Message.getDefaultInstance() : lastMessage_;
+    }
+    /**
+     * <pre>
+     * The last message, without those excluded from the last message;
+     * validated as a message.
+     * </pre>
+     *
+     * <code>.imcodec.v1.Message last_message = 9;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Model.MessageOrBuilder getLastMessageOrBuilder() {
+      return lastMessage_ == null ? imcodec.v1.Model.Message.getDefaultInstance() : lastMessage_;
+    }
+
+    public static final int RECV_OPT_FIELD_NUMBER = 10;
+    private int recvOpt_ = 0;
+    /**
+     * <code>.imcodec.v1.ReceiveMessageOpt recv_opt = 10 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The enum numeric value on the wire for recvOpt.
+     */
+    @java.lang.Override public int getRecvOptValue() {
+      return recvOpt_;
+    }
+    /**
+     * <code>.imcodec.v1.ReceiveMessageOpt recv_opt = 10 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The recvOpt.
+     */
+    @java.lang.Override public imcodec.v1.Model.ReceiveMessageOpt getRecvOpt() {
+      imcodec.v1.Model.ReceiveMessageOpt result = imcodec.v1.Model.ReceiveMessageOpt.forNumber(recvOpt_);
+      return result == null ? imcodec.v1.Model.ReceiveMessageOpt.UNRECOGNIZED : result;
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      if (type_ != imcodec.v1.Model.ConversationType.CONVERSATION_TYPE_UNSPECIFIED.getNumber()) {
+        output.writeEnum(1, type_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(conversationId_)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 2, conversationId_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(userId_)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 3, userId_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(groupId_)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 4, groupId_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(groupType_)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 5, groupType_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(showName_)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 6, showName_);
+      }
+      if (unreadCount_ != 0L) {
+        output.writeUInt64(7, unreadCount_);
+      }
+      for (int i = 0; i < groupAtInfoList_.size(); i++) {
+        output.writeMessage(8, groupAtInfoList_.get(i));
+      }
+      if (lastMessage_ != null) {
+        output.writeMessage(9, getLastMessage());
+      }
+      if (recvOpt_ != imcodec.v1.Model.ReceiveMessageOpt.RECEIVE_MESSAGE_OPT_RECEIVE.getNumber()) {
+        output.writeEnum(10, recvOpt_);
+      }
+      getUnknownFields().writeTo(output);
+    }
+
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      if (type_ != imcodec.v1.Model.ConversationType.CONVERSATION_TYPE_UNSPECIFIED.getNumber()) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeEnumSize(1, type_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(conversationId_)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(2, conversationId_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(userId_)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(3, userId_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(groupId_)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(4, groupId_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(groupType_)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(5, groupType_);
+      }
+      if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(showName_)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(6, showName_);
+      }
+      if (unreadCount_ != 0L) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeUInt64Size(7, unreadCount_);
+      }
+      for (int i = 0; i < groupAtInfoList_.size(); i++) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(8, groupAtInfoList_.get(i));
+      }
+      if (lastMessage_ != null) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(9, getLastMessage());
+      }
+      if (recvOpt_ != imcodec.v1.Model.ReceiveMessageOpt.RECEIVE_MESSAGE_OPT_RECEIVE.getNumber()) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeEnumSize(10, recvOpt_);
+      }
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof imcodec.v1.Model.Conversation)) {
+        return super.equals(obj);
+      }
+      imcodec.v1.Model.Conversation other = (imcodec.v1.Model.Conversation) obj;
+
+      if (type_ != other.type_) return false;
+      if (!getConversationId()
+          .equals(other.getConversationId())) return false;
+      if (!getUserId()
+          .equals(other.getUserId())) return false;
+      if (!getGroupId()
+          .equals(other.getGroupId())) return false;
+      if (!getGroupType()
+          .equals(other.getGroupType())) return false;
+      if (!getShowName()
+          .equals(other.getShowName())) return false;
+      if (getUnreadCount()
+          != other.getUnreadCount()) return false;
+      if (!getGroupAtInfoListList()
+          .equals(other.getGroupAtInfoListList())) return false;
+      if (hasLastMessage() != other.hasLastMessage()) return false;
+      if (hasLastMessage()) {
+        if (!getLastMessage()
+            .equals(other.getLastMessage())) return false;
+      }
+      if (recvOpt_ != other.recvOpt_) return false;
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      hash = (37 * hash) + TYPE_FIELD_NUMBER;
+      hash = (53 * hash) + type_;
+      hash = (37 * hash) + CONVERSATION_ID_FIELD_NUMBER;
+      hash = (53 * hash) + getConversationId().hashCode();
+      hash = (37 * hash) + USER_ID_FIELD_NUMBER;
+      hash = (53 * hash) + getUserId().hashCode();
+      hash = (37 * hash) + GROUP_ID_FIELD_NUMBER;
+      hash = (53 * hash) + getGroupId().hashCode();
+      hash = (37 * hash) + GROUP_TYPE_FIELD_NUMBER;
+      hash = (53 * hash) + getGroupType().hashCode();
+      hash = (37 * hash) + SHOW_NAME_FIELD_NUMBER;
+      hash = (53 * hash) + getShowName().hashCode();
+      hash = (37 * hash) + UNREAD_COUNT_FIELD_NUMBER;
+      hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+          getUnreadCount());
+      if (getGroupAtInfoListCount() > 0) {
+        hash = (37 * hash) + GROUP_AT_INFO_LIST_FIELD_NUMBER;
+        hash = (53 * hash) + getGroupAtInfoListList().hashCode();
+      }
+      if (hasLastMessage()) {
+        hash = (37 * hash) + LAST_MESSAGE_FIELD_NUMBER;
+        hash = (53 * hash) + getLastMessage().hashCode();
+      }
+      hash = (37 * hash) + RECV_OPT_FIELD_NUMBER;
+      hash = (53 * hash) + recvOpt_;
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static imcodec.v1.Model.Conversation parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Model.Conversation parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Model.Conversation parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Model.Conversation parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Model.Conversation parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Model.Conversation parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Model.Conversation parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Model.Conversation parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.v1.Model.Conversation parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Model.Conversation parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.v1.Model.Conversation parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Model.Conversation parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(imcodec.v1.Model.Conversation prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * A conversation (V2TIMConversation, the messaging guide): a one-to-one
+     * conversation names its peer, a group conversation its group; its unread
+     * count, its &#64; entries, its last message and its receive option.
+     * </pre>
+     *
+     * Protobuf type {@code imcodec.v1.Conversation}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessageV3.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:imcodec.v1.Conversation)
+        imcodec.v1.Model.ConversationOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return imcodec.v1.Model.internal_static_imcodec_v1_Conversation_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return imcodec.v1.Model.internal_static_imcodec_v1_Conversation_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                imcodec.v1.Model.Conversation.class, imcodec.v1.Model.Conversation.Builder.class);
+      }
+
+      // Construct using imcodec.v1.Model.Conversation.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        bitField0_ = 0;
+        type_ = 0;
+        conversationId_ = "";
+        userId_ = "";
+        groupId_ = "";
+        groupType_ = "";
+        showName_ = "";
+        unreadCount_ = 0L;
+        if (groupAtInfoListBuilder_ == null) {
+          groupAtInfoList_ = java.util.Collections.emptyList();
+        } else {
+          groupAtInfoList_ = null;
+          groupAtInfoListBuilder_.clear();
+        }
+        bitField0_ = (bitField0_ & ~0x00000080);
+        lastMessage_ = null;
+        if (lastMessageBuilder_ != null) {
+          lastMessageBuilder_.dispose();
+          lastMessageBuilder_ = null;
+        }
+        recvOpt_ = 0;
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return imcodec.v1.Model.internal_static_imcodec_v1_Conversation_descriptor;
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Model.Conversation getDefaultInstanceForType() {
+        return imcodec.v1.Model.Conversation.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Model.Conversation build() {
+        imcodec.v1.Model.Conversation result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Model.Conversation buildPartial() {
+        imcodec.v1.Model.Conversation result = new imcodec.v1.Model.Conversation(this);
+        buildPartialRepeatedFields(result);
+        if (bitField0_ != 0) { buildPartial0(result); }
+        onBuilt();
+        return result;
+      }
+
+      private void buildPartialRepeatedFields(imcodec.v1.Model.Conversation result) {
+        if (groupAtInfoListBuilder_ == null) {
+          if (((bitField0_ & 0x00000080) != 0)) {
+            groupAtInfoList_ = java.util.Collections.unmodifiableList(groupAtInfoList_);
+            bitField0_ = (bitField0_ & ~0x00000080);
+          }
+          result.groupAtInfoList_ = groupAtInfoList_;
+        } else {
+          result.groupAtInfoList_ = groupAtInfoListBuilder_.build();
+        }
+      }
+
+      private void buildPartial0(imcodec.v1.Model.Conversation result) {
+        int from_bitField0_ = bitField0_;
+        if (((from_bitField0_ & 0x00000001) != 0)) {
+          result.type_ = type_;
+        }
+        if (((from_bitField0_ & 0x00000002) != 0)) {
+          result.conversationId_ = conversationId_;
+        }
+        if (((from_bitField0_ & 0x00000004) != 0)) {
+          result.userId_ = userId_;
+        }
+        if (((from_bitField0_ & 0x00000008) != 0)) {
+          result.groupId_ = groupId_;
+        }
+        if (((from_bitField0_ & 0x00000010) != 0)) {
+          result.groupType_ = groupType_;
+        }
+        if (((from_bitField0_ & 0x00000020) != 0)) {
+          result.showName_ = showName_;
+        }
+        if (((from_bitField0_ & 0x00000040) != 0)) {
+          result.unreadCount_ = unreadCount_;
+        }
+        if (((from_bitField0_ & 0x00000100) != 0)) {
+          result.lastMessage_ = lastMessageBuilder_ == null
+              ? lastMessage_
+              : lastMessageBuilder_.build();
+        }
+        if (((from_bitField0_ & 0x00000200) != 0)) {
+          result.recvOpt_ = recvOpt_;
+        }
+      }
+
+      @java.lang.Override
+      public Builder clone() {
+        return super.clone();
+      }
+      @java.lang.Override
+      public Builder setField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.setField(field, value);
+      }
+      @java.lang.Override
+      public Builder clearField(
+          com.google.protobuf.Descriptors.FieldDescriptor field) {
+        return super.clearField(field);
+      }
+      @java.lang.Override
+      public Builder clearOneof(
+          com.google.protobuf.Descriptors.OneofDescriptor oneof) {
+        return super.clearOneof(oneof);
+      }
+      @java.lang.Override
+      public Builder setRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          int index, java.lang.Object value) {
+        return super.setRepeatedField(field, index, value);
+      }
+      @java.lang.Override
+      public Builder addRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.addRepeatedField(field, value);
+      }
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof imcodec.v1.Model.Conversation) {
+          return mergeFrom((imcodec.v1.Model.Conversation)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(imcodec.v1.Model.Conversation other) {
+        if (other == imcodec.v1.Model.Conversation.getDefaultInstance()) return this;
+        if (other.type_ != 0) {
+          setTypeValue(other.getTypeValue());
+        }
+        if (!other.getConversationId().isEmpty()) {
+          conversationId_ = other.conversationId_;
+          bitField0_ |= 0x00000002;
+          onChanged();
+        }
+        if (!other.getUserId().isEmpty()) {
+          userId_ = other.userId_;
+          bitField0_ |= 0x00000004;
+          onChanged();
+        }
+        if (!other.getGroupId().isEmpty()) {
+          groupId_ = other.groupId_;
+          bitField0_ |= 0x00000008;
+          onChanged();
+        }
+        if (!other.getGroupType().isEmpty()) {
+          groupType_ = other.groupType_;
+          bitField0_ |= 0x00000010;
+          onChanged();
+        }
+        if (!other.getShowName().isEmpty()) {
+          showName_ = other.showName_;
+          bitField0_ |= 0x00000020;
+          onChanged();
+        }
+        if (other.getUnreadCount() != 0L) {
+          setUnreadCount(other.getUnreadCount());
+        }
+        if (groupAtInfoListBuilder_ == null) {
+          if (!other.groupAtInfoList_.isEmpty()) {
+            if (groupAtInfoList_.isEmpty()) {
+              groupAtInfoList_ = other.groupAtInfoList_;
+              bitField0_ = (bitField0_ & ~0x00000080);
+            } else {
+              ensureGroupAtInfoListIsMutable();
+              groupAtInfoList_.addAll(other.groupAtInfoList_);
+            }
+            onChanged();
+          }
+        } else {
+          if (!other.groupAtInfoList_.isEmpty()) {
+            if (groupAtInfoListBuilder_.isEmpty()) {
+              groupAtInfoListBuilder_.dispose();
+              groupAtInfoListBuilder_ = null;
+              groupAtInfoList_ = other.groupAtInfoList_;
+              bitField0_ = (bitField0_ & ~0x00000080);
+              groupAtInfoListBuilder_ = 
+                com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                   getGroupAtInfoListFieldBuilder() : null;
+            } else {
+              groupAtInfoListBuilder_.addAllMessages(other.groupAtInfoList_);
+            }
+          }
+        }
+        if (other.hasLastMessage()) {
+          mergeLastMessage(other.getLastMessage());
+        }
+        if (other.recvOpt_ != 0) {
+          setRecvOptValue(other.getRecvOptValue());
+        }
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        if (extensionRegistry == null) {
+          throw new java.lang.NullPointerException();
+        }
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              case 8: {
+                type_ = input.readEnum();
+                bitField0_ |= 0x00000001;
+                break;
+              } // case 8
+              case 18: {
+                conversationId_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000002;
+                break;
+              } // case 18
+              case 26: {
+                userId_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000004;
+                break;
+              } // case 26
+              case 34: {
+                groupId_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000008;
+                break;
+              } // case 34
+              case 42: {
+                groupType_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000010;
+                break;
+              } // case 42
+              case 50: {
+                showName_ = input.readStringRequireUtf8();
+                bitField0_ |= 0x00000020;
+                break;
+              } // case 50
+              case 56: {
+                unreadCount_ = input.readUInt64();
+                bitField0_ |= 0x00000040;
+                break;
+              } // case 56
+              case 66: {
+                imcodec.v1.Model.GroupAtInfo m =
+                    input.readMessage(
+                        imcodec.v1.Model.GroupAtInfo.parser(),
+                        extensionRegistry);
+                if (groupAtInfoListBuilder_ == null) {
+                  ensureGroupAtInfoListIsMutable();
+                  groupAtInfoList_.add(m);
+                } else {
+                  groupAtInfoListBuilder_.addMessage(m);
+                }
+                break;
+              } // case 66
+              case 74: {
+                input.readMessage(
+                    getLastMessageFieldBuilder().getBuilder(),
+                    extensionRegistry);
+                bitField0_ |= 0x00000100;
+                break;
+              } // case 74
+              case 80: {
+                recvOpt_ = input.readEnum();
+                bitField0_ |= 0x00000200;
+                break;
+              } // case 80
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+      private int bitField0_;
+
+      private int type_ = 0;
+      /**
+       * <code>.imcodec.v1.ConversationType type = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return The enum numeric value on the wire for type.
+       */
+      @java.lang.Override public int getTypeValue() {
+        return type_;
+      }
+      /**
+       * <code>.imcodec.v1.ConversationType type = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param value The enum numeric value on the wire for type to set.
+       * @return This builder for chaining.
+       */
+      public Builder setTypeValue(int value) {
+        type_ = value;
+        bitField0_ |= 0x00000001;
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.ConversationType type = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return The type.
+       */
+      @java.lang.Override
+      public imcodec.v1.Model.ConversationType getType() {
+        imcodec.v1.Model.ConversationType result = imcodec.v1.Model.ConversationType.forNumber(type_);
+        return result == null ? imcodec.v1.Model.ConversationType.UNRECOGNIZED : result;
+      }
+      /**
+       * <code>.imcodec.v1.ConversationType type = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param value The type to set.
+       * @return This builder for chaining.
+       */
+      public Builder setType(imcodec.v1.Model.ConversationType value) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        bitField0_ |= 0x00000001;
+        type_ = value.getNumber();
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.ConversationType type = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearType() {
+        bitField0_ = (bitField0_ & ~0x00000001);
+        type_ = 0;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object conversationId_ = "";
+      /**
+       * <pre>
+       * The SDK's conversation ID ("c2c_" or "group_" followed by the ID).
+       * </pre>
+       *
+       * <code>string conversation_id = 2;</code>
+       * @return The conversationId.
+       */
+      public java.lang.String getConversationId() {
+        java.lang.Object ref = conversationId_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          conversationId_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The SDK's conversation ID ("c2c_" or "group_" followed by the ID).
+       * </pre>
+       *
+       * <code>string conversation_id = 2;</code>
+       * @return The bytes for conversationId.
+       */
+      public com.google.protobuf.ByteString
+          getConversationIdBytes() {
+        java.lang.Object ref = conversationId_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          conversationId_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The SDK's conversation ID ("c2c_" or "group_" followed by the ID).
+       * </pre>
+       *
+       * <code>string conversation_id = 2;</code>
+       * @param value The conversationId to set.
+       * @return This builder for chaining.
+       */
+      public Builder setConversationId(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        conversationId_ = value;
+        bitField0_ |= 0x00000002;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The SDK's conversation ID ("c2c_" or "group_" followed by the ID).
+       * </pre>
+       *
+       * <code>string conversation_id = 2;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearConversationId() {
+        conversationId_ = getDefaultInstance().getConversationId();
+        bitField0_ = (bitField0_ & ~0x00000002);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The SDK's conversation ID ("c2c_" or "group_" followed by the ID).
+       * </pre>
+       *
+       * <code>string conversation_id = 2;</code>
+       * @param value The bytes for conversationId to set.
+       * @return This builder for chaining.
+       */
+      public Builder setConversationIdBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        checkByteStringIsUtf8(value);
+        conversationId_ = value;
+        bitField0_ |= 0x00000002;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object userId_ = "";
+      /**
+       * <code>string user_id = 3 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return The userId.
+       */
+      public java.lang.String getUserId() {
+        java.lang.Object ref = userId_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          userId_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <code>string user_id = 3 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return The bytes for userId.
+       */
+      public com.google.protobuf.ByteString
+          getUserIdBytes() {
+        java.lang.Object ref = userId_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          userId_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <code>string user_id = 3 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param value The userId to set.
+       * @return This builder for chaining.
+       */
+      public Builder setUserId(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        userId_ = value;
+        bitField0_ |= 0x00000004;
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>string user_id = 3 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearUserId() {
+        userId_ = getDefaultInstance().getUserId();
+        bitField0_ = (bitField0_ & ~0x00000004);
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>string user_id = 3 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param value The bytes for userId to set.
+       * @return This builder for chaining.
+       */
+      public Builder setUserIdBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        checkByteStringIsUtf8(value);
+        userId_ = value;
+        bitField0_ |= 0x00000004;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object groupId_ = "";
+      /**
+       * <code>string group_id = 4 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return The groupId.
+       */
+      public java.lang.String getGroupId() {
+        java.lang.Object ref = groupId_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          groupId_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <code>string group_id = 4 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return The bytes for groupId.
+       */
+      public com.google.protobuf.ByteString
+          getGroupIdBytes() {
+        java.lang.Object ref = groupId_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          groupId_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <code>string group_id = 4 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param value The groupId to set.
+       * @return This builder for chaining.
+       */
+      public Builder setGroupId(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        groupId_ = value;
+        bitField0_ |= 0x00000008;
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>string group_id = 4 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearGroupId() {
+        groupId_ = getDefaultInstance().getGroupId();
+        bitField0_ = (bitField0_ & ~0x00000008);
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>string group_id = 4 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param value The bytes for groupId to set.
+       * @return This builder for chaining.
+       */
+      public Builder setGroupIdBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        checkByteStringIsUtf8(value);
+        groupId_ = value;
+        bitField0_ |= 0x00000008;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object groupType_ = "";
+      /**
+       * <code>string group_type = 5 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return The groupType.
+       */
+      public java.lang.String getGroupType() {
+        java.lang.Object ref = groupType_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          groupType_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <code>string group_type = 5 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return The bytes for groupType.
+       */
+      public com.google.protobuf.ByteString
+          getGroupTypeBytes() {
+        java.lang.Object ref = groupType_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          groupType_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <code>string group_type = 5 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param value The groupType to set.
+       * @return This builder for chaining.
+       */
+      public Builder setGroupType(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        groupType_ = value;
+        bitField0_ |= 0x00000010;
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>string group_type = 5 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearGroupType() {
+        groupType_ = getDefaultInstance().getGroupType();
+        bitField0_ = (bitField0_ & ~0x00000010);
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>string group_type = 5 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param value The bytes for groupType to set.
+       * @return This builder for chaining.
+       */
+      public Builder setGroupTypeBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        checkByteStringIsUtf8(value);
+        groupType_ = value;
+        bitField0_ |= 0x00000010;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object showName_ = "";
+      /**
+       * <code>string show_name = 6;</code>
+       * @return The showName.
+       */
+      public java.lang.String getShowName() {
+        java.lang.Object ref = showName_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          showName_ = s;
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <code>string show_name = 6;</code>
+       * @return The bytes for showName.
+       */
+      public com.google.protobuf.ByteString
+          getShowNameBytes() {
+        java.lang.Object ref = showName_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          showName_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <code>string show_name = 6;</code>
+       * @param value The showName to set.
+       * @return This builder for chaining.
+       */
+      public Builder setShowName(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        showName_ = value;
+        bitField0_ |= 0x00000020;
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>string show_name = 6;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearShowName() {
+        showName_ = getDefaultInstance().getShowName();
+        bitField0_ = (bitField0_ & ~0x00000020);
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>string show_name = 6;</code>
+       * @param value The bytes for showName to set.
+       * @return This builder for chaining.
+       */
+      public Builder setShowNameBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        checkByteStringIsUtf8(value);
+        showName_ = value;
+        bitField0_ |= 0x00000020;
+        onChanged();
+        return this;
+      }
+
+      private long unreadCount_ ;
+      /**
+       * <pre>
+       * Messages not read yet, without those excluded from the unread count.
+       * </pre>
+       *
+       * <code>uint64 unread_count = 7;</code>
+       * @return The unreadCount.
+       */
+      @java.lang.Override
+      public long getUnreadCount() {
+        return unreadCount_;
+      }
+      /**
+       * <pre>
+       * Messages not read yet, without those excluded from the unread count.
+       * </pre>
+       *
+       * <code>uint64 unread_count = 7;</code>
+       * @param value The unreadCount to set.
+       * @return This builder for chaining.
+       */
+      public Builder setUnreadCount(long value) {
+        
+        unreadCount_ = value;
+        bitField0_ |= 0x00000040;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Messages not read yet, without those excluded from the unread count.
+       * </pre>
+       *
+       * <code>uint64 unread_count = 7;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearUnreadCount() {
+        bitField0_ = (bitField0_ & ~0x00000040);
+        unreadCount_ = 0L;
+        onChanged();
+        return this;
+      }
+
+      private java.util.List<imcodec.v1.Model.GroupAtInfo> groupAtInfoList_ =
+        java.util.Collections.emptyList();
+      private void ensureGroupAtInfoListIsMutable() {
+        if (!((bitField0_ & 0x00000080) != 0)) {
+          groupAtInfoList_ = new java.util.ArrayList<imcodec.v1.Model.GroupAtInfo>(groupAtInfoList_);
+          bitField0_ |= 0x00000080;
+         }
+      }
+
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.v1.Model.GroupAtInfo, imcodec.v1.Model.GroupAtInfo.Builder, imcodec.v1.Model.GroupAtInfoOrBuilder> groupAtInfoListBuilder_;
+
+      /**
+       * <pre>
+       * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+       */
+      public java.util.List<imcodec.v1.Model.GroupAtInfo> getGroupAtInfoListList() {
+        if (groupAtInfoListBuilder_ == null) {
+          return java.util.Collections.unmodifiableList(groupAtInfoList_);
+        } else {
+          return groupAtInfoListBuilder_.getMessageList();
+        }
+      }
+      /**
+       * <pre>
+       * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+       */
+      public int getGroupAtInfoListCount() {
+        if (groupAtInfoListBuilder_ == null) {
+          return groupAtInfoList_.size();
+        } else {
+          return groupAtInfoListBuilder_.getCount();
+        }
+      }
+      /**
+       * <pre>
+       * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+       */
+      public imcodec.v1.Model.GroupAtInfo getGroupAtInfoList(int index) {
+        if (groupAtInfoListBuilder_ == null) {
+          return groupAtInfoList_.get(index);
+        } else {
+          return groupAtInfoListBuilder_.getMessage(index);
+        }
+      }
+      /**
+       * <pre>
+       * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+       */
+      public Builder setGroupAtInfoList(
+          int index, imcodec.v1.Model.GroupAtInfo value) {
+        if (groupAtInfoListBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureGroupAtInfoListIsMutable();
+          groupAtInfoList_.set(index, value);
+          onChanged();
+        } else {
+          groupAtInfoListBuilder_.setMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+       */
+      public Builder setGroupAtInfoList(
+          int index, imcodec.v1.Model.GroupAtInfo.Builder builderForValue) {
+        if (groupAtInfoListBuilder_ == null) {
+          ensureGroupAtInfoListIsMutable();
+          groupAtInfoList_.set(index, builderForValue.build());
+          onChanged();
+        } else {
+          groupAtInfoListBuilder_.setMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+       */
+      public Builder addGroupAtInfoList(imcodec.v1.Model.GroupAtInfo value) {
+        if (groupAtInfoListBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureGroupAtInfoListIsMutable();
+          groupAtInfoList_.add(value);
+          onChanged();
+        } else {
+          groupAtInfoListBuilder_.addMessage(value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+       */
+      public Builder addGroupAtInfoList(
+          int index, imcodec.v1.Model.GroupAtInfo value) {
+        if (groupAtInfoListBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureGroupAtInfoListIsMutable();
+          groupAtInfoList_.add(index, value);
+          onChanged();
+        } else {
+          groupAtInfoListBuilder_.addMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+       */
+      public Builder addGroupAtInfoList(
+          imcodec.v1.Model.GroupAtInfo.Builder builderForValue) {
+        if (groupAtInfoListBuilder_ == null) {
+          ensureGroupAtInfoListIsMutable();
+          groupAtInfoList_.add(builderForValue.build());
+          onChanged();
+        } else {
+          groupAtInfoListBuilder_.addMessage(builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+       */
+      public Builder addGroupAtInfoList(
+          int index, imcodec.v1.Model.GroupAtInfo.Builder builderForValue) {
+        if (groupAtInfoListBuilder_ == null) {
+          ensureGroupAtInfoListIsMutable();
+          groupAtInfoList_.add(index, builderForValue.build());
+          onChanged();
+        } else {
+          groupAtInfoListBuilder_.addMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+       */
+      public Builder addAllGroupAtInfoList(
+          java.lang.Iterable<? extends imcodec.v1.Model.GroupAtInfo> values) {
+        if (groupAtInfoListBuilder_ == null) {
+          ensureGroupAtInfoListIsMutable();
+          com.google.protobuf.AbstractMessageLite.Builder.addAll(
+              values, groupAtInfoList_);
+          onChanged();
+        } else {
+          groupAtInfoListBuilder_.addAllMessages(values);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+       */
+      public Builder clearGroupAtInfoList() {
+        if (groupAtInfoListBuilder_ == null) {
+          groupAtInfoList_ = java.util.Collections.emptyList();
+          bitField0_ = (bitField0_ & ~0x00000080);
+          onChanged();
+        } else {
+          groupAtInfoListBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+       */
+      public Builder removeGroupAtInfoList(int index) {
+        if (groupAtInfoListBuilder_ == null) {
+          ensureGroupAtInfoListIsMutable();
+          groupAtInfoList_.remove(index);
+          onChanged();
+        } else {
+          groupAtInfoListBuilder_.remove(index);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+       */
+      public imcodec.v1.Model.GroupAtInfo.Builder getGroupAtInfoListBuilder(
+          int index) {
+        return getGroupAtInfoListFieldBuilder().getBuilder(index);
+      }
+      /**
+       * <pre>
+       * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+       */
+      public imcodec.v1.Model.GroupAtInfoOrBuilder getGroupAtInfoListOrBuilder(
+          int index) {
+        if (groupAtInfoListBuilder_ == null) {
+          return groupAtInfoList_.get(index);  } else {
+          return groupAtInfoListBuilder_.getMessageOrBuilder(index);
+        }
+      }
+      /**
+       * <pre>
+       * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+       */
+      public java.util.List<? extends imcodec.v1.Model.GroupAtInfoOrBuilder> 
+           getGroupAtInfoListOrBuilderList() {
+        if (groupAtInfoListBuilder_ != null) {
+          return groupAtInfoListBuilder_.getMessageOrBuilderList();
+        } else {
+          return java.util.Collections.unmodifiableList(groupAtInfoList_);
+        }
+      }
+      /**
+       * <pre>
+       * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+       */
+      public imcodec.v1.Model.GroupAtInfo.Builder addGroupAtInfoListBuilder() {
+        return getGroupAtInfoListFieldBuilder().addBuilder(
+            imcodec.v1.Model.GroupAtInfo.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+       */
+      public imcodec.v1.Model.GroupAtInfo.Builder addGroupAtInfoListBuilder(
+          int index) {
+        return getGroupAtInfoListFieldBuilder().addBuilder(
+            index, imcodec.v1.Model.GroupAtInfo.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * The group &#64; messages that mention the logged-in user (groupAtInfolist).
+       * </pre>
+       *
+       * <code>repeated .imcodec.v1.GroupAtInfo group_at_info_list = 8;</code>
+       */
+      public java.util.List<imcodec.v1.Model.GroupAtInfo.Builder> 
+           getGroupAtInfoListBuilderList() {
+        return getGroupAtInfoListFieldBuilder().getBuilderList();
+      }
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.v1.Model.GroupAtInfo, imcodec.v1.Model.GroupAtInfo.Builder, imcodec.v1.Model.GroupAtInfoOrBuilder> 
+          getGroupAtInfoListFieldBuilder() {
+        if (groupAtInfoListBuilder_ == null) {
+          groupAtInfoListBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+              imcodec.v1.Model.GroupAtInfo, imcodec.v1.Model.GroupAtInfo.Builder, imcodec.v1.Model.GroupAtInfoOrBuilder>(
+                  groupAtInfoList_,
+                  ((bitField0_ & 0x00000080) != 0),
+                  getParentForChildren(),
+                  isClean());
+          groupAtInfoList_ = null;
+        }
+        return groupAtInfoListBuilder_;
+      }
+
+      private imcodec.v1.Model.Message lastMessage_;
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Model.Message, imcodec.v1.Model.Message.Builder, imcodec.v1.Model.MessageOrBuilder> lastMessageBuilder_;
+      /**
+       * <pre>
+       * The last message, without those excluded from the last message;
+       * validated as a message.
+       * </pre>
+       *
+       * <code>.imcodec.v1.Message last_message = 9;</code>
+       * @return Whether the lastMessage field is set.
+       */
+      public boolean hasLastMessage() {
+        return ((bitField0_ & 0x00000100) != 0);
+      }
+      /**
+       * <pre>
+       * The last message, without those excluded from the last message;
+       * validated as a message.
+       * </pre>
+       *
+       * <code>.imcodec.v1.Message last_message = 9;</code>
+       * @return The lastMessage.
+       */
+      public imcodec.v1.Model.Message getLastMessage() {
+        if (lastMessageBuilder_ == null) {
+          return lastMessage_ == null ? imcodec.v1.Model.Message.getDefaultInstance() : lastMessage_;
+        } else {
+          return lastMessageBuilder_.getMessage();
+        }
+      }
+      /**
+       * <pre>
+       * The last message, without those excluded from the last message;
+       * validated as a message.
+       * </pre>
+       *
+       * <code>.imcodec.v1.Message last_message = 9;</code>
+       */
+      public Builder setLastMessage(imcodec.v1.Model.Message value) {
+        if (lastMessageBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          lastMessage_ = value;
+        } else {
+          lastMessageBuilder_.setMessage(value);
+        }
+        bitField0_ |= 0x00000100;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The last message, without those excluded from the last message;
+       * validated as a message.
+       * </pre>
+       *
+       * <code>.imcodec.v1.Message last_message = 9;</code>
+       */
+      public Builder setLastMessage(
+          imcodec.v1.Model.Message.Builder builderForValue) {
+        if (lastMessageBuilder_ == null) {
+          lastMessage_ = builderForValue.build();
+        } else {
+          lastMessageBuilder_.setMessage(builderForValue.build());
+        }
+        bitField0_ |= 0x00000100;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The last message, without those excluded from the last message;
+       * validated as a message.
+       * </pre>
+       *
+       * <code>.imcodec.v1.Message last_message = 9;</code>
+       */
+      public Builder mergeLastMessage(imcodec.v1.Model.Message value) {
+        if (lastMessageBuilder_ == null) {
+          if (((bitField0_ & 0x00000100) != 0) &&
+            lastMessage_ != null &&
+            lastMessage_ != imcodec.v1.Model.Message.getDefaultInstance()) {
+            getLastMessageBuilder().mergeFrom(value);
+          } else {
+            lastMessage_ = value;
+          }
+        } else {
+          lastMessageBuilder_.mergeFrom(value);
+        }
+        bitField0_ |= 0x00000100;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The last message, without those excluded from the last message;
+       * validated as a message.
+       * </pre>
+       *
+       * <code>.imcodec.v1.Message last_message = 9;</code>
+       */
+      public Builder clearLastMessage() {
+        bitField0_ = (bitField0_ & ~0x00000100);
+        lastMessage_ = null;
+        if (lastMessageBuilder_ != null) {
+          lastMessageBuilder_.dispose();
+          lastMessageBuilder_ = null;
+        }
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The last message, without those excluded from the last message;
+       * validated as a message.
+       * </pre>
+       *
+       * <code>.imcodec.v1.Message last_message = 9;</code>
+       */
+      public imcodec.v1.Model.Message.Builder getLastMessageBuilder() {
+        bitField0_ |= 0x00000100;
+        onChanged();
+        return getLastMessageFieldBuilder().getBuilder();
+      }
+      /**
+       * <pre>
+       * The last message, without those excluded from the last message;
+       * validated as a message.
+       * </pre>
+       *
+       * <code>.imcodec.v1.Message last_message = 9;</code>
+       */
+      public imcodec.v1.Model.MessageOrBuilder getLastMessageOrBuilder() {
+        if (lastMessageBuilder_ != null) {
+          return lastMessageBuilder_.getMessageOrBuilder();
+        } else {
+          return lastMessage_ == null ?
+              imcodec.v1.Model.Message.getDefaultInstance() : lastMessage_;
+        }
+      }
+      /**
+       * <pre>
+       * The last message, without those excluded from the last message;
+       * validated as a message.
+       * </pre>
+       *
+       * <code>.imcodec.v1.Message last_message = 9;</code>
+       */
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Model.Message, imcodec.v1.Model.Message.Builder, imcodec.v1.Model.MessageOrBuilder> 
+          getLastMessageFieldBuilder() {
+        if (lastMessageBuilder_ == null) {
+          lastMessageBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+              imcodec.v1.Model.Message, imcodec.v1.Model.Message.Builder, imcodec.v1.Model.MessageOrBuilder>(
+                  getLastMessage(),
+                  getParentForChildren(),
+                  isClean());
+          lastMessage_ = null;
+        }
+        return lastMessageBuilder_;
+      }
+
+      private int recvOpt_ = 0;
+      /**
+       * <code>.imcodec.v1.ReceiveMessageOpt recv_opt = 10 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return The enum numeric value on the wire for recvOpt.
+       */
+      @java.lang.Override public int getRecvOptValue() {
+        return recvOpt_;
+      }
+      /**
+       * <code>.imcodec.v1.ReceiveMessageOpt recv_opt = 10 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param value The enum numeric value on the wire for recvOpt to set.
+       * @return This builder for chaining.
+       */
+      public Builder setRecvOptValue(int value) {
+        recvOpt_ = value;
+        bitField0_ |= 0x00000200;
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.ReceiveMessageOpt recv_opt = 10 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return The recvOpt.
+       */
+      @java.lang.Override
+      public imcodec.v1.Model.ReceiveMessageOpt getRecvOpt() {
+        imcodec.v1.Model.ReceiveMessageOpt result = imcodec.v1.Model.ReceiveMessageOpt.forNumber(recvOpt_);
+        return result == null ? imcodec.v1.Model.ReceiveMessageOpt.UNRECOGNIZED : result;
+      }
+      /**
+       * <code>.imcodec.v1.ReceiveMessageOpt recv_opt = 10 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param value The recvOpt to set.
+       * @return This builder for chaining.
+       */
+      public Builder setRecvOpt(imcodec.v1.Model.ReceiveMessageOpt value) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        bitField0_ |= 0x00000200;
+        recvOpt_ = value.getNumber();
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.ReceiveMessageOpt recv_opt = 10 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearRecvOpt() {
+        bitField0_ = (bitField0_ & ~0x00000200);
+        recvOpt_ = 0;
+        onChanged();
+        return this;
+      }
+      @java.lang.Override
+      public final Builder setUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.setUnknownFields(unknownFields);
+      }
+
+      @java.lang.Override
+      public final Builder mergeUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.mergeUnknownFields(unknownFields);
+      }
+
+
+      // @@protoc_insertion_point(builder_scope:imcodec.v1.Conversation)
+    }
+
+    // @@protoc_insertion_point(class_scope:imcodec.v1.Conversation)
+    private static final imcodec.v1.Model.Conversation DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new imcodec.v1.Model.Conversation();
+    }
+
+    public static imcodec.v1.Model.Conversation getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    private static final com.google.protobuf.Parser<Conversation>
+        PARSER = new com.google.protobuf.AbstractParser<Conversation>() {
+      @java.lang.Override
+      public Conversation parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<Conversation> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<Conversation> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public imcodec.v1.Model.Conversation getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
+  }
+
+  public interface ConversationListOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:imcodec.v1.ConversationList)
+      com.google.protobuf.MessageOrBuilder {
+
+    /**
+     * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+     */
+    java.util.List<imcodec.v1.Model.Conversation> 
+        getConversationsList();
+    /**
+     * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+     */
+    imcodec.v1.Model.Conversation getConversations(int index);
+    /**
+     * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+     */
+    int getConversationsCount();
+    /**
+     * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+     */
+    java.util.List<? extends imcodec.v1.Model.ConversationOrBuilder> 
+        getConversationsOrBuilderList();
+    /**
+     * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+     */
+    imcodec.v1.Model.ConversationOrBuilder getConversationsOrBuilder(
+        int index);
+  }
+  /**
+   * <pre>
+   * Conversations (getConversationList, onConversationChanged).
+   * </pre>
+   *
+   * Protobuf type {@code imcodec.v1.ConversationList}
+   */
+  public static final class ConversationList extends
+      com.google.protobuf.GeneratedMessageV3 implements
+      // @@protoc_insertion_point(message_implements:imcodec.v1.ConversationList)
+      ConversationListOrBuilder {
+  private static final long serialVersionUID = 0L;
+    // Use ConversationList.newBuilder() to construct.
+    private ConversationList(com.google.protobuf.GeneratedMessageV3.Builder<?> builder) {
+      super(builder);
+    }
+    private ConversationList() {
+      conversations_ = java.util.Collections.emptyList();
+    }
+
+    @java.lang.Override
+    @SuppressWarnings({"unused"})
+    protected java.lang.Object newInstance(
+        UnusedPrivateParameter unused) {
+      return new ConversationList();
+    }
+
+    @java.lang.Override
+    public final com.google.protobuf.UnknownFieldSet
+    getUnknownFields() {
+      return this.unknownFields;
+    }
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return imcodec.v1.Model.internal_static_imcodec_v1_ConversationList_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return imcodec.v1.Model.internal_static_imcodec_v1_ConversationList_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              imcodec.v1.Model.ConversationList.class, imcodec.v1.Model.ConversationList.Builder.class);
+    }
+
+    public static final int CONVERSATIONS_FIELD_NUMBER = 1;
+    @SuppressWarnings("serial")
+    private java.util.List<imcodec.v1.Model.Conversation> conversations_;
+    /**
+     * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+     */
+    @java.lang.Override
+    public java.util.List<imcodec.v1.Model.Conversation> getConversationsList() {
+      return conversations_;
+    }
+    /**
+     * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+     */
+    @java.lang.Override
+    public java.util.List<? extends imcodec.v1.Model.ConversationOrBuilder> 
+        getConversationsOrBuilderList() {
+      return conversations_;
+    }
+    /**
+     * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+     */
+    @java.lang.Override
+    public int getConversationsCount() {
+      return conversations_.size();
+    }
+    /**
+     * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Model.Conversation getConversations(int index) {
+      return conversations_.get(index);
+    }
+    /**
+     * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Model.ConversationOrBuilder getConversationsOrBuilder(
+        int index) {
+      return conversations_.get(index);
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      for (int i = 0; i < conversations_.size(); i++) {
+        output.writeMessage(1, conversations_.get(i));
+      }
+      getUnknownFields().writeTo(output);
+    }
+
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      for (int i = 0; i < conversations_.size(); i++) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(1, conversations_.get(i));
+      }
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof imcodec.v1.Model.ConversationList)) {
+        return super.equals(obj);
+      }
+      imcodec.v1.Model.ConversationList other = (imcodec.v1.Model.ConversationList) obj;
+
+      if (!getConversationsList()
+          .equals(other.getConversationsList())) return false;
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      if (getConversationsCount() > 0) {
+        hash = (37 * hash) + CONVERSATIONS_FIELD_NUMBER;
+        hash = (53 * hash) + getConversationsList().hashCode();
+      }
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static imcodec.v1.Model.ConversationList parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Model.ConversationList parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Model.ConversationList parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Model.ConversationList parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Model.ConversationList parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Model.ConversationList parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Model.ConversationList parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Model.ConversationList parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.v1.Model.ConversationList parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Model.ConversationList parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.v1.Model.ConversationList parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Model.ConversationList parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(imcodec.v1.Model.ConversationList prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * Conversations (getConversationList, onConversationChanged).
+     * </pre>
+     *
+     * Protobuf type {@code imcodec.v1.ConversationList}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessageV3.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:imcodec.v1.ConversationList)
+        imcodec.v1.Model.ConversationListOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return imcodec.v1.Model.internal_static_imcodec_v1_ConversationList_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return imcodec.v1.Model.internal_static_imcodec_v1_ConversationList_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                imcodec.v1.Model.ConversationList.class, imcodec.v1.Model.ConversationList.Builder.class);
+      }
+
+      // Construct using imcodec.v1.Model.ConversationList.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        bitField0_ = 0;
+        if (conversationsBuilder_ == null) {
+          conversations_ = java.util.Collections.emptyList();
+        } else {
+          conversations_ = null;
+          conversationsBuilder_.clear();
+        }
+        bitField0_ = (bitField0_ & ~0x00000001);
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return imcodec.v1.Model.internal_static_imcodec_v1_ConversationList_descriptor;
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Model.ConversationList getDefaultInstanceForType() {
+        return imcodec.v1.Model.ConversationList.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Model.ConversationList build() {
+        imcodec.v1.Model.ConversationList result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Model.ConversationList buildPartial() {
+        imcodec.v1.Model.ConversationList result = new imcodec.v1.Model.ConversationList(this);
+        buildPartialRepeatedFields(result);
+        if (bitField0_ != 0) { buildPartial0(result); }
+        onBuilt();
+        return result;
+      }
+
+      private void buildPartialRepeatedFields(imcodec.v1.Model.ConversationList result) {
+        if (conversationsBuilder_ == null) {
+          if (((bitField0_ & 0x00000001) != 0)) {
+            conversations_ = java.util.Collections.unmodifiableList(conversations_);
+            bitField0_ = (bitField0_ & ~0x00000001);
+          }
+          result.conversations_ = conversations_;
+        } else {
+          result.conversations_ = conversationsBuilder_.build();
+        }
+      }
+
+      private void buildPartial0(imcodec.v1.Model.ConversationList result) {
+        int from_bitField0_ = bitField0_;
+      }
+
+      @java.lang.Override
+      public Builder clone() {
+        return super.clone();
+      }
+      @java.lang.Override
+      public Builder setField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.setField(field, value);
+      }
+      @java.lang.Override
+      public Builder clearField(
+          com.google.protobuf.Descriptors.FieldDescriptor field) {
+        return super.clearField(field);
+      }
+      @java.lang.Override
+      public Builder clearOneof(
+          com.google.protobuf.Descriptors.OneofDescriptor oneof) {
+        return super.clearOneof(oneof);
+      }
+      @java.lang.Override
+      public Builder setRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          int index, java.lang.Object value) {
+        return super.setRepeatedField(field, index, value);
+      }
+      @java.lang.Override
+      public Builder addRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.addRepeatedField(field, value);
+      }
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof imcodec.v1.Model.ConversationList) {
+          return mergeFrom((imcodec.v1.Model.ConversationList)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(imcodec.v1.Model.ConversationList other) {
+        if (other == imcodec.v1.Model.ConversationList.getDefaultInstance()) return this;
+        if (conversationsBuilder_ == null) {
+          if (!other.conversations_.isEmpty()) {
+            if (conversations_.isEmpty()) {
+              conversations_ = other.conversations_;
+              bitField0_ = (bitField0_ & ~0x00000001);
+            } else {
+              ensureConversationsIsMutable();
+              conversations_.addAll(other.conversations_);
+            }
+            onChanged();
+          }
+        } else {
+          if (!other.conversations_.isEmpty()) {
+            if (conversationsBuilder_.isEmpty()) {
+              conversationsBuilder_.dispose();
+              conversationsBuilder_ = null;
+              conversations_ = other.conversations_;
+              bitField0_ = (bitField0_ & ~0x00000001);
+              conversationsBuilder_ = 
+                com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                   getConversationsFieldBuilder() : null;
+            } else {
+              conversationsBuilder_.addAllMessages(other.conversations_);
+            }
+          }
+        }
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        if (extensionRegistry == null) {
+          throw new java.lang.NullPointerException();
+        }
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              case 10: {
+                imcodec.v1.Model.Conversation m =
+                    input.readMessage(
+                        imcodec.v1.Model.Conversation.parser(),
+                        extensionRegistry);
+                if (conversationsBuilder_ == null) {
+                  ensureConversationsIsMutable();
+                  conversations_.add(m);
+                } else {
+                  conversationsBuilder_.addMessage(m);
+                }
+                break;
+              } // case 10
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+      private int bitField0_;
+
+      private java.util.List<imcodec.v1.Model.Conversation> conversations_ =
+        java.util.Collections.emptyList();
+      private void ensureConversationsIsMutable() {
+        if (!((bitField0_ & 0x00000001) != 0)) {
+          conversations_ = new java.util.ArrayList<imcodec.v1.Model.Conversation>(conversations_);
+          bitField0_ |= 0x00000001;
+         }
+      }
+
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.v1.Model.Conversation, imcodec.v1.Model.Conversation.Builder, imcodec.v1.Model.ConversationOrBuilder> conversationsBuilder_;
+
+      /**
+       * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+       */
+      public java.util.List<imcodec.v1.Model.Conversation> getConversationsList() {
+        if (conversationsBuilder_ == null) {
+          return java.util.Collections.unmodifiableList(conversations_);
+        } else {
+          return conversationsBuilder_.getMessageList();
+        }
+      }
+      /**
+       * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+       */
+      public int getConversationsCount() {
+        if (conversationsBuilder_ == null) {
+          return conversations_.size();
+        } else {
+          return conversationsBuilder_.getCount();
+        }
+      }
+      /**
+       * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+       */
+      public imcodec.v1.Model.Conversation getConversations(int index) {
+        if (conversationsBuilder_ == null) {
+          return conversations_.get(index);
+        } else {
+          return conversationsBuilder_.getMessage(index);
+        }
+      }
+      /**
+       * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+       */
+      public Builder setConversations(
+          int index, imcodec.v1.Model.Conversation value) {
+        if (conversationsBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureConversationsIsMutable();
+          conversations_.set(index, value);
+          onChanged();
+        } else {
+          conversationsBuilder_.setMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+       */
+      public Builder setConversations(
+          int index, imcodec.v1.Model.Conversation.Builder builderForValue) {
+        if (conversationsBuilder_ == null) {
+          ensureConversationsIsMutable();
+          conversations_.set(index, builderForValue.build());
+          onChanged();
+        } else {
+          conversationsBuilder_.setMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+       */
+      public Builder addConversations(imcodec.v1.Model.Conversation value) {
+        if (conversationsBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureConversationsIsMutable();
+          conversations_.add(value);
+          onChanged();
+        } else {
+          conversationsBuilder_.addMessage(value);
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+       */
+      public Builder addConversations(
+          int index, imcodec.v1.Model.Conversation value) {
+        if (conversationsBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureConversationsIsMutable();
+          conversations_.add(index, value);
+          onChanged();
+        } else {
+          conversationsBuilder_.addMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+       */
+      public Builder addConversations(
+          imcodec.v1.Model.Conversation.Builder builderForValue) {
+        if (conversationsBuilder_ == null) {
+          ensureConversationsIsMutable();
+          conversations_.add(builderForValue.build());
+          onChanged();
+        } else {
+          conversationsBuilder_.addMessage(builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+       */
+      public Builder addConversations(
+          int index, imcodec.v1.Model.Conversation.Builder builderForValue) {
+        if (conversationsBuilder_ == null) {
+          ensureConversationsIsMutable();
+          conversations_.add(index, builderForValue.build());
+          onChanged();
+        } else {
+          conversationsBuilder_.addMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+       */
+      public Builder addAllConversations(
+          java.lang.Iterable<? extends imcodec.v1.Model.Conversation> values) {
+        if (conversationsBuilder_ == null) {
+          ensureConversationsIsMutable();
+          com.google.protobuf.AbstractMessageLite.Builder.addAll(
+              values, conversations_);
+          onChanged();
+        } else {
+          conversationsBuilder_.addAllMessages(values);
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+       */
+      public Builder clearConversations() {
+        if (conversationsBuilder_ == null) {
+          conversations_ = java.util.Collections.emptyList();
+          bitField0_ = (bitField0_ & ~0x00000001);
+          onChanged();
+        } else {
+          conversationsBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+       */
+      public Builder removeConversations(int index) {
+        if (conversationsBuilder_ == null) {
+          ensureConversationsIsMutable();
+          conversations_.remove(index);
+          onChanged();
+        } else {
+          conversationsBuilder_.remove(index);
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+       */
+      public imcodec.v1.Model.Conversation.Builder getConversationsBuilder(
+          int index) {
+        return getConversationsFieldBuilder().getBuilder(index);
+      }
+      /**
+       * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+       */
+      public imcodec.v1.Model.ConversationOrBuilder getConversationsOrBuilder(
+          int index) {
+        if (conversationsBuilder_ == null) {
+          return conversations_.get(index);  } else {
+          return conversationsBuilder_.getMessageOrBuilder(index);
+        }
+      }
+      /**
+       * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+       */
+      public java.util.List<? extends imcodec.v1.Model.ConversationOrBuilder> 
+           getConversationsOrBuilderList() {
+        if (conversationsBuilder_ != null) {
+          return conversationsBuilder_.getMessageOrBuilderList();
+        } else {
+          return java.util.Collections.unmodifiableList(conversations_);
+        }
+      }
+      /**
+       * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+       */
+      public imcodec.v1.Model.Conversation.Builder addConversationsBuilder() {
+        return getConversationsFieldBuilder().addBuilder(
+            imcodec.v1.Model.Conversation.getDefaultInstance());
+      }
+      /**
+       * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+       */
+      public imcodec.v1.Model.Conversation.Builder addConversationsBuilder(
+          int index) {
+        return getConversationsFieldBuilder().addBuilder(
+            index, imcodec.v1.Model.Conversation.getDefaultInstance());
+      }
+      /**
+       * <code>repeated .imcodec.v1.Conversation conversations = 1;</code>
+       */
+      public java.util.List<imcodec.v1.Model.Conversation.Builder> 
+           getConversationsBuilderList() {
+        return getConversationsFieldBuilder().getBuilderList();
+      }
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.v1.Model.Conversation, imcodec.v1.Model.Conversation.Builder, imcodec.v1.Model.ConversationOrBuilder> 
+          getConversationsFieldBuilder() {
+        if (conversationsBuilder_ == null) {
+          conversationsBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+              imcodec.v1.Model.Conversation, imcodec.v1.Model.Conversation.Builder, imcodec.v1.Model.ConversationOrBuilder>(
+                  conversations_,
+                  ((bitField0_ & 0x00000001) != 0),
+                  getParentForChildren(),
+                  isClean());
+          conversations_ = null;
+        }
+        return conversationsBuilder_;
+      }
+      @java.lang.Override
+      public final Builder setUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.setUnknownFields(unknownFields);
+      }
+
+      @java.lang.Override
+      public final Builder mergeUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.mergeUnknownFields(unknownFields);
+      }
+
+
+      // @@protoc_insertion_point(builder_scope:imcodec.v1.ConversationList)
+    }
+
+    // @@protoc_insertion_point(class_scope:imcodec.v1.ConversationList)
+    private static final imcodec.v1.Model.ConversationList DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new imcodec.v1.Model.ConversationList();
+    }
+
+    public static imcodec.v1.Model.ConversationList getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    private static final com.google.protobuf.Parser<ConversationList>
+        PARSER = new com.google.protobuf.AbstractParser<ConversationList>() {
+      @java.lang.Override
+      public ConversationList parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<ConversationList> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<ConversationList> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public imcodec.v1.Model.ConversationList getDefaultInstanceForType() {
       return DEFAULT_INSTANCE;
     }
 
@@ -47577,6 +51756,21 @@ public final class Model {
   private static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_imcodec_v1_GroupMessageReadMembers_fieldAccessorTable;
+  private static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_imcodec_v1_GroupAtInfo_descriptor;
+  private static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_imcodec_v1_GroupAtInfo_fieldAccessorTable;
+  private static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_imcodec_v1_Conversation_descriptor;
+  private static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_imcodec_v1_Conversation_fieldAccessorTable;
+  private static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_imcodec_v1_ConversationList_descriptor;
+  private static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_imcodec_v1_ConversationList_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -47920,7 +52114,7 @@ public final class Model {
       "members\' roles, and their ownership cann" +
       "ot be transferred; the invite tips comme" +
       "nt (other group types: userList joined t" +
-      "he group).\"\341\007\n\017GroupSystemElem\0223\n\004type\030\001" +
+      "he group).\"\206\n\n\017GroupSystemElem\0223\n\004type\030\001" +
       " \001(\0162\033.imcodec.v1.GroupSystemTypeB\010\362\251\031\004 " +
       "\001(\001\022F\n\010group_id\030\002 \001(\tB4\362\251\0310\022\017maxGroupIDB" +
       "ytes\022\035requiresPrintableASCIIGroupID\022\"\n\004u" +
@@ -47930,7 +52124,7 @@ public final class Model {
       "2\027.imcodec.v1.UserProfile\0229\n\024op_group_me" +
       "mber_info\030\t \001(\0132\033.imcodec.v1.GroupMember" +
       "Info\022)\n\010platform\030\n \001(\tB\027\362\251\031\023\022\021operatorPl" +
-      "atforms:\324\004\362\251\031\317\004\n~\n\003G11\022\022enum.unknown-val" +
+      "atforms:\371\006\362\251\031\364\006\n~\n\003G11\022\022enum.unknown-val" +
       "ue\022\020enum.unspecified\0320Group system types" +
       " 0x01 to 0x0e and 0xff custom.\"\037Group gu" +
       "ide, group system elem.\n}\n\003G12\022 rule.gro" +
@@ -47945,328 +52139,368 @@ public final class Model {
       " or refusal (member additions).\"]Group g" +
       "uide: live-streaming groups do not suppo" +
       "rt adding members or modifying members\' " +
-      "roles.\"\264\t\n\rSnsChangeInfo\022(\n\nidentifier\030\001" +
-      " \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\022\351\001\n\007wording\030\002" +
-      " \001(\tB\327\001\362\251\031\322\001\n\317\001\n\025maxFriendWordingBytes\022\002" +
-      "F2\032\027limit.sns.wording-bytes \0012\002\010x:\002\010xB)T" +
-      "he longest add-friend wording, in bytes." +
-      "JdRelationship chain guide, TIMAddFriend" +
-      "Request.addWording comment (the web SDK " +
-      "allows 256: override).\022\200\004\n\006source\030\003 \001(\tB" +
-      "\357\003\362\251\031\352\003\n\201\002\n\017addSourcePrefix\022\002F3\032\021format." +
-      "sns.source \t2\021*\017AddSource_Type_:\021*\017AddSo" +
-      "urce_Type_BiThe prefix every add source " +
-      "starts with, followed by English letters" +
-      "; nil turns the add source rules off.JDR" +
-      "elationship chain guide, addSource comme" +
-      "nt: the prefix is required.\n\343\001\n\021maxAddSo" +
-      "urceBytes\022\002F3\032\026limit.sns.source-bytes \0012" +
-      "\002\010\010:\002\010\010BJThe longest add source name aft" +
-      "er the prefix, in bytes of English lette" +
-      "rs.J\\Relationship chain guide, addSource" +
-      " comment: the source after the prefix is" +
-      " at most 8 bytes.:\211\003\362\251\031\204\003\n\201\003\n\002F5\022\025rule.s" +
-      "ns.wording-type\022\033rule.sns.identifier-mis" +
-      "sing\022\024rule.sns.source-type\032\223\001A relations" +
-      "hip change names its user; a wording and" +
-      " a source only on add requests (add-frie" +
-      "nd and delete-friend notices carry only " +
-      "the identifier).\"\232\001Relationship chain gu" +
-      "ide, SNS change info: wording and source" +
-      " are filled in when applying; the add-fr" +
-      "iend and delete-friend notices list iden" +
-      "tifier alone.\"\306\002\n\rSnsSystemElem\022\212\002\n\004type" +
-      "\030\001 \001(\0162\031.imcodec.v1.SnsSystemTypeB\340\001\362\251\031\333" +
-      "\001\n\326\001\n\016snsSystemTypes\022\002F4\032\022enum.unknown-v" +
-      "alue \0102\004 \001 \004:\004 \001 \016B<The relationship-cha" +
-      "in system types the documentation names." +
-      "J`Relationship chain guide: four relatio" +
-      "nship-chain system types; the SDK header" +
-      "s define fourteen.(\001\022(\n\005users\030\002 \003(\0132\031.im" +
-      "codec.v1.SnsChangeInfo\"\271\002\n\021ProfileSystem" +
-      "Elem\0225\n\004type\030\001 \001(\0162\035.imcodec.v1.ProfileS" +
-      "ystemTypeB\010\362\251\031\004 \001(\001\022\'\n\tfrom_user\030\002 \001(\tB\024",
-      "\362\251\031\020\022\016maxUserIDBytes\022-\n\010nickname\030\003 \001(\tB\033" +
-      "\362\251\031\027\022\025maxProfileStringBytes:\224\001\362\251\031\217\001\n\214\001\n\002" +
-      "F6\022\022enum.unknown-value\022\020enum.unspecified" +
-      "\0320Profile system type 0x01, friend profi" +
-      "le change.\".Relationship chain guide, pr" +
-      "ofile system elem.\"\312\004\n\004Elem\022$\n\004text\030\001 \001(" +
-      "\0132\024.imcodec.v1.TextElemH\000\022(\n\006custom\030\002 \001(" +
-      "\0132\026.imcodec.v1.CustomElemH\000\022&\n\005image\030\003 \001" +
-      "(\0132\025.imcodec.v1.ImageElemH\000\022&\n\005sound\030\004 \001" +
-      "(\0132\025.imcodec.v1.SoundElemH\000\022&\n\005video\030\005 \001" +
-      "(\0132\025.imcodec.v1.VideoElemH\000\022$\n\004file\030\006 \001(" +
-      "\0132\024.imcodec.v1.FileElemH\000\022,\n\010location\030\007 " +
-      "\001(\0132\030.imcodec.v1.LocationElemH\000\022$\n\004face\030" +
-      "\010 \001(\0132\024.imcodec.v1.FaceElemH\000\022(\n\006merger\030" +
-      "\t \001(\0132\026.imcodec.v1.MergerElemH\000\022/\n\ngroup" +
-      "_tips\030\n \001(\0132\031.imcodec.v1.GroupTipsElemH\000" +
-      "\0223\n\014group_system\030\013 \001(\0132\033.imcodec.v1.Grou" +
-      "pSystemElemH\000\022/\n\nsns_system\030\014 \001(\0132\031.imco" +
-      "dec.v1.SnsSystemElemH\000\0227\n\016profile_system" +
-      "\030\r \001(\0132\035.imcodec.v1.ProfileSystemElemH\000B" +
-      "\006\n\004kind\"\267\001\n\017OfflinePushInfo\022\r\n\005title\030\001 \001" +
-      "(\t\022\014\n\004desc\030\002 \001(\t\022\013\n\003ext\030\003 \001(\t\022\021\n\tios_sou" +
-      "nd\030\004 \001(\t\022\021\n\tpush_flag\030\005 \001(\r\022,\n\007android\030\006" +
-      " \001(\0132\033.imcodec.v1.AndroidPushInfo\022&\n\004apn" +
-      "s\030\007 \001(\0132\030.imcodec.v1.ApnsPushInfo\"\377\001\n\017An" +
-      "droidPushInfo\022\r\n\005sound\030\001 \001(\t\022\031\n\021huawei_c" +
-      "hannel_id\030\002 \001(\t\022\031\n\021xiaomi_channel_id\030\003 \001" +
-      "(\t\022\027\n\017oppo_channel_id\030\004 \001(\t\022\031\n\021google_ch" +
-      "annel_id\030\005 \001(\t\022\033\n\023vivo_classification\030\006 " +
-      "\001(\r\022\031\n\021huawei_importance\030\007 \001(\t\022\"\n\032ext_as" +
-      "_huawei_intent_param\030\010 \001(\r\022\027\n\017huawei_cat" +
-      "egory\030\t \001(\t\"l\n\014ApnsPushInfo\022\022\n\nbadge_mod" +
-      "e\030\001 \001(\r\022\r\n\005title\030\002 \001(\t\022\021\n\tsub_title\030\003 \001(" +
-      "\t\022\r\n\005image\030\004 \001(\t\022\027\n\017mutable_content\030\005 \001(" +
-      "\r\"\347\033\n\007Message\022\016\n\006msg_id\030\001 \001(\t\022\235\001\n\006sender" +
-      "\030\002 \001(\tB\214\001\362\251\031\207\001\n\204\001\n\016maxUserIDBytes\022\002F8\032\023l" +
-      "imit.user.id-bytes \001:\002\010 B\036The longest us" +
-      "er ID, in bytes.J3The Use Limits page: a" +
-      " user ID is at most 32 bytes.\022&\n\010receive" +
-      "r\030\003 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\022\347\002\n\010group_" +
-      "id\030\004 \001(\tB\324\002\362\251\031\317\002\n\220\001\n\017maxGroupIDBytes\022\003G1" +
-      "4\032\024limit.group.id-bytes \001:\002\0100B\037The longe" +
-      "st group ID, in bytes.J;The Use Limits p" +
-      "age: a custom group ID is at most 48 byt" +
-      "es.\n\271\001\n\035requiresPrintableASCIIGroupID\022\003G" +
-      "14\032\032format.group.id-characters \0052\002\020\000:\002\020\001" +
-      "B8Whether group IDs must be printable AS" +
-      "CII, 0x20 to 0x7E.J3The Use Limits page:" +
-      " group IDs are printable ASCII.\022\357\002\n\ngrou" +
-      "p_type\030\005 \001(\tB\332\002\362\251\031\325\002\n\322\002\n\ngroupTypes\022\002G1\032" +
-      "\027enum.unknown-group-type \0062=\032\007Private\032\006P" +
-      "ublic\032\010ChatRoom\032\nAVChatRoom\032\tBChatRoom\032\t" +
-      "Community:=\032\007Private\032\006Public\032\010ChatRoom\032\n" +
-      "AVChatRoom\032\tBChatRoom\032\tCommunityB@The gr" +
-      "oup types a message\'s groupType may name" +
-      "; nil accepts any.JeGroup guide: Private" +
-      ", Public, ChatRoom, AVChatRoom and BChat" +
-      "Room; the messaging guide adds Community" +
-      ".\022\021\n\ttimestamp\030\006 \001(\003\022\013\n\003seq\030\007 \001(\004\022\016\n\006ran" +
-      "dom\030\010 \001(\r\022.\n\010priority\030\t \001(\0162\024.imcodec.v1" +
-      ".PriorityB\006\362\251\031\002 \001\022\031\n\021need_read_receipt\030\n" +
-      " \001(\010\022\"\n\032excluded_from_unread_count\030\013 \001(\010" +
-      "\022\"\n\032excluded_from_last_message\030\014 \001(\010\022\030\n\020" +
-      "online_user_only\030\r \001(\010\0220\n\022targeted_recei" +
-      "vers\030\016 \003(\tB\024\362\251\031\020\022\016maxUserIDBytes\022*\n\014at_u" +
-      "ser_list\030\017 \003(\tB\024\362\251\031\020\022\016maxUserIDBytes\0226\n\021" +
-      "offline_push_info\030\020 \001(\0132\033.imcodec.v1.Off" +
-      "linePushInfo\022\031\n\021cloud_custom_data\030\021 \001(\014\022" +
-      "\235\006\n\005elems\030\022 \003(\0132\020.imcodec.v1.ElemB\373\005\362\251\031\366" +
-      "\005\n\312\002\n\023maxMessageBodyBytes\022\003M13\032\030limit.me" +
-      "ssage.body-bytes \014(\002:\003\010\200`B\266\001The largest " +
-      "message body, in bytes: the canonical pr" +
-      "otobuf size of the message\'s elems, wher" +
-      "e a merger elem counts without its neste" +
-      "d messages (each of which is measured on" +
-      " its own).JRThe Use Limits page: a messa" +
-      "ge body is at most 12 KB (older SDKs 8 K" +
-      "B: set 8,192).\n\241\001\n\016maxCustomElems\022\003M14\032\032" +
-      "limit.message.custom-elems \003:\002\010\001B(The mo" +
-      "st custom elems one message holds.J>The " +
-      "REST MsgBody documentation: one TIMCusto" +
-      "mElem per message.\032\202\002\n\003M17\022\032rule.message" +
-      ".elems-missing\032\"A message holds at least" +
-      " one elem.\"\272\001Messaging guide, Message Cl" +
-      "assification and How can I send a messag" +
-      "e containing multiple Elem (a message is" +
-      " one or more elems); the REST MsgBody do" +
-      "cumentation (an empty body is refused).\022" +
-      "\017\n\007is_self\030\023 \001(\010\0220\n\007at_type\030\026 \001(\0162\027.imco" +
-      "dec.v1.GroupAtTypeB\006\362\251\031\002 \001:\266\n\362\251\031\261\n\n\255\001\n\003M" +
-      "10\022\031rule.at.not-group-message\022\021rule.at.t" +
-      "ext-only\032L@ user lists only on group mes" +
-      "sages, and an @ message holds only text " +
-      "elems.\"*Messaging guide, Sending group @" +
-      " messages.\n\366\001\n\003M11\022\037rule.targeted.not-gr" +
-      "oup-message\022\025rule.targeted.with-at\022\030rule" +
-      ".targeted.group-type\032jTargeted receivers" +
-      " only on group messages, never on an @ m" +
-      "essage, never in AVChatRoom or Community" +
-      " groups.\"1Messaging guide, Sending Targe" +
-      "ted Group Messages.\n\303\001\n\003M12\022\033rule.messag" +
-      "e.target-missing\022\035rule.message.target-am" +
-      "biguous\032VA one-to-one message names a re" +
-      "ceiver user ID, a group message a group " +
-      "ID; never both.\"(Messaging guide, Messag" +
-      "e Classification.\n\273\002\n\003M16\022\022enum.unknown-" +
-      "value\022\021enum.unknown-kind\032\323\001The message f" +
-      "lags (read receipt, unread count, last m" +
-      "essage, online only, priority, offline p" +
-      "ush info, cloud custom data) and several" +
-      " elems in order; the priority is a docum" +
-      "ented value and every elem has a kind.\"7" +
-      "Messaging guide, message flags and multi" +
-      "-elem messages.\n\201\003\n\003M20\022\025rule.at.type-mi" +
-      "smatch\032\316\001An @ type follows from the @ us" +
-      "er list: only on a message that has one;" +
-      " @ all needs the @-all user ID __kImSDK_" +
-      "MesssageAtALL__ in the list, @ me anothe" +
-      "r user ID and not the @-all user ID, @ a" +
-      "ll and me both.\"\221\001Messaging guide, recei" +
-      "ving group @ messages: the @ types @ me," +
-      " @ all members and @ me and @ all member" +
-      "s; kImSDK_MesssageAtALL in the SDK heade" +
-      "rs.\"5\n\014MessageBatch\022%\n\010messages\030\001 \003(\0132\023." +
-      "imcodec.v1.Message\"\312\003\n\016MessageReceipt\022\016\n" +
-      "\006msg_id\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\020\n\010group_" +
-      "id\030\003 \001(\t\022\024\n\014is_peer_read\030\004 \001(\010\022\021\n\ttimest" +
-      "amp\030\005 \001(\003\022\022\n\nread_count\030\006 \001(\004\022\024\n\014unread_" +
-      "count\030\007 \001(\004:\261\002\362\251\031\254\002\n\251\002\n\002C4\022\033rule.receipt" +
-      ".target-missing\022\035rule.receipt.target-amb" +
-      "iguous\022\037rule.receipt.peer-read-on-group\022" +
-      "!rule.receipt.counts-on-one-to-one\032\201\001A r" +
-      "ead receipt names a user (one-to-one, ma" +
-      "y carry the peer-read flag) or a group (" +
-      "may carry read and unread counts), never" +
-      " both.\"\037Messaging guide, read receipts.\"" +
-      "@\n\020ReadReceiptEvent\022,\n\010receipts\030\001 \003(\0132\032." +
-      "imcodec.v1.MessageReceipt\"\227\001\n\013RecallEven" +
-      "t\022\016\n\006msg_id\030\001 \001(\t:x\362\251\031t\nr\n\002C5\022\032rule.reca" +
-      "ll.msg-id-missing\0326A recall notification" +
-      " carries the recalled message ID.\"\030Messa" +
-      "ging guide, recall.\"\332\001\n\021ModificationEven" +
-      "t\022$\n\007message\030\001 \001(\0132\023.imcodec.v1.Message:" +
-      "\236\001\362\251\031\231\001\n\226\001\n\002C5\022!rule.modification.messag" +
-      "e-missing\032MA modification carries the mo" +
-      "dified message, which is validated as a " +
-      "message.\"\036Messaging guide, modification." +
-      "\"\277\007\n\017ConnectionEvent\022*\n\005state\030\001 \001(\0162\033.im" +
-      "codec.v1.ConnectionState\022\014\n\004code\030\002 \001(\005\022\014" +
-      "\n\004text\030\003 \001(\t\0226\n\021rong_cloud_status\030\005 \001(\0132" +
-      "\033.imcodec.v1.RongCloudStatus:\235\006\362\251\031\230\006\n\377\001\n" +
-      "\002C1\022\032rule.connection.code-state\022\022enum.un" +
-      "known-value\022\020enum.unspecified\032\215\001Connecti" +
-      "on events: connected, connecting, failed" +
-      " (code, text), disconnected (code, text)" +
-      "; only failed and disconnected carry a c" +
-      "ode and text.\"\'SDK manager guide, connec" +
-      "tion listener.\n\260\002\n\002C3\022\022enum.unknown-valu" +
-      "e\032\276\001Connection status codes 6 kicked by " +
-      "another client, 14 reconnect timed out, " +
-      "15 token incorrect, 16 banned, and 0 con" +
-      "nected; an event that carries a RongClou" +
-      "d status may leave the state at 0.\"UConn" +
-      "ection status page; ConnectionStatus_Con" +
-      "nected is 0 in the RongCloud SDK headers" +
-      ".\n\340\001\n\002C6\022\021code.undocumented\032\210\001An error c" +
-      "ode of a connection or user-status event" +
-      " is 0 or a code the documents name (ImEr" +
-      "rorCode); another is reported as undocum" +
-      "ented.\"<SDK manager guide (6208) and mes" +
-      "saging guide (20007, 20009).J\004\010\004\020\005R\006stat" +
-      "us\"A\n\017RongCloudStatus\022.\n\004code\030\001 \001(\0162 .im" +
-      "codec.v1.ConnectionStatusCode\"\264\004\n\017UserSt" +
-      "atusEvent\022(\n\004type\030\001 \001(\0162\032.imcodec.v1.Use" +
-      "rStatusType\022\014\n\004code\030\002 \001(\005\022\014\n\004text\030\003 \001(\t:" +
-      "\332\003\362\251\031\325\003\n\357\001\n\002C2\022\032rule.user-status.code-ty" +
-      "pe\022\022enum.unknown-value\022\020enum.unspecified" +
-      "\032}User status: forced offline, reconnect" +
-      " failed (code, text), signature expired;" +
-      " only reconnect failed carries a code an" +
-      "d text.\"(SDK manager guide, user status " +
-      "listener.\n\340\001\n\002C6\022\021code.undocumented\032\210\001An" +
-      " error code of a connection or user-stat" +
-      "us event is 0 or a code the documents na" +
-      "me (ImErrorCode); another is reported as" +
-      " undocumented.\"<SDK manager guide (6208)" +
-      " and messaging guide (20007, 20009).\"~\n\027" +
-      "GroupMessageReadMembers\022\016\n\006msg_id\030\001 \001(\t\022" +
-      ",\n\007members\030\002 \003(\0132\033.imcodec.v1.GroupMembe" +
-      "rInfo\022\020\n\010next_seq\030\003 \001(\004\022\023\n\013is_finished\030\004" +
-      " \001(\010*Z\n\010Priority\022\024\n\020PRIORITY_DEFAULT\020\000\022\021" +
-      "\n\rPRIORITY_HIGH\020\001\022\023\n\017PRIORITY_NORMAL\020\002\022\020" +
-      "\n\014PRIORITY_LOW\020\003*\215\001\n\016ImageLevelType\022 \n\034I" +
-      "MAGE_LEVEL_TYPE_UNSPECIFIED\020\000\022\035\n\031IMAGE_L" +
-      "EVEL_TYPE_ORIGINAL\020\001\022\032\n\026IMAGE_LEVEL_TYPE" +
-      "_LARGE\020\002\022\036\n\032IMAGE_LEVEL_TYPE_THUMBNAIL\020\003" +
-      "*\234\001\n\013ImageFormat\022\034\n\030IMAGE_FORMAT_UNSPECI" +
-      "FIED\020\000\022\024\n\020IMAGE_FORMAT_JPG\020\001\022\024\n\020IMAGE_FO" +
-      "RMAT_GIF\020\002\022\024\n\020IMAGE_FORMAT_PNG\020\003\022\024\n\020IMAG" +
-      "E_FORMAT_BMP\020\004\022\027\n\022IMAGE_FORMAT_OTHER\020\377\001*" +
-      "@\n\006Gender\022\022\n\016GENDER_UNKNOWN\020\000\022\017\n\013GENDER_" +
-      "MALE\020\001\022\021\n\rGENDER_FEMALE\020\002*v\n\017FriendAllow" +
-      "Type\022\037\n\033FRIEND_ALLOW_TYPE_ALLOW_ANY\020\000\022\"\n" +
-      "\036FRIEND_ALLOW_TYPE_NEED_CONFIRM\020\001\022\036\n\032FRI" +
-      "END_ALLOW_TYPE_DENY_ANY\020\002*\215\001\n\017GroupMembe" +
-      "rRole\022\037\n\033GROUP_MEMBER_ROLE_UNDEFINED\020\000\022\035" +
-      "\n\030GROUP_MEMBER_ROLE_MEMBER\020\310\001\022\034\n\027GROUP_M" +
-      "EMBER_ROLE_ADMIN\020\254\002\022\034\n\027GROUP_MEMBER_ROLE" +
-      "_OWNER\020\220\003*\214\002\n\rGroupTipsType\022\037\n\033GROUP_TIP" +
-      "S_TYPE_UNSPECIFIED\020\000\022\032\n\026GROUP_TIPS_TYPE_" +
-      "INVITE\020\001\022\030\n\024GROUP_TIPS_TYPE_QUIT\020\002\022\032\n\026GR" +
-      "OUP_TIPS_TYPE_KICKED\020\003\022\035\n\031GROUP_TIPS_TYP" +
-      "E_SET_ADMIN\020\004\022 \n\034GROUP_TIPS_TYPE_CANCEL_" +
-      "ADMIN\020\005\022\037\n\033GROUP_TIPS_TYPE_INFO_CHANGE\020\006" +
-      "\022&\n\"GROUP_TIPS_TYPE_MEMBER_INFO_CHANGE\020\007" +
-      "*\232\002\n\023GroupInfoChangeType\022&\n\"GROUP_INFO_C" +
-      "HANGE_TYPE_UNSPECIFIED\020\000\022\037\n\033GROUP_INFO_C" +
-      "HANGE_TYPE_NAME\020\001\022\'\n#GROUP_INFO_CHANGE_T" +
-      "YPE_INTRODUCTION\020\002\022\'\n#GROUP_INFO_CHANGE_" +
-      "TYPE_NOTIFICATION\020\003\022#\n\037GROUP_INFO_CHANGE" +
-      "_TYPE_FACE_URL\020\004\022 \n\034GROUP_INFO_CHANGE_TY" +
-      "PE_OWNER\020\005\022!\n\035GROUP_INFO_CHANGE_TYPE_CUS" +
-      "TOM\020\006*\204\005\n\017GroupSystemType\022!\n\035GROUP_SYSTE" +
-      "M_TYPE_UNSPECIFIED\020\000\022\'\n#GROUP_SYSTEM_TYP" +
-      "E_ADD_GROUP_REQUEST\020\001\022&\n\"GROUP_SYSTEM_TY" +
-      "PE_ADD_GROUP_ACCEPT\020\002\022&\n\"GROUP_SYSTEM_TY" +
-      "PE_ADD_GROUP_REFUSE\020\003\022)\n%GROUP_SYSTEM_TY" +
-      "PE_KICK_OFF_FROM_GROUP\020\004\022\"\n\036GROUP_SYSTEM" +
-      "_TYPE_DELETE_GROUP\020\005\022\"\n\036GROUP_SYSTEM_TYP" +
-      "E_CREATE_GROUP\020\006\022&\n\"GROUP_SYSTEM_TYPE_IN" +
-      "VITED_TO_GROUP\020\007\022 \n\034GROUP_SYSTEM_TYPE_QU" +
-      "IT_GROUP\020\010\022!\n\035GROUP_SYSTEM_TYPE_GRANT_AD" +
-      "MIN\020\t\022\"\n\036GROUP_SYSTEM_TYPE_CANCEL_ADMIN\020" +
-      "\n\022\"\n\036GROUP_SYSTEM_TYPE_REVOKE_GROUP\020\013\022-\n" +
-      ")GROUP_SYSTEM_TYPE_INVITE_TO_GROUP_REQUE" +
-      "ST\020\014\022,\n(GROUP_SYSTEM_TYPE_INVITE_TO_GROU" +
-      "P_ACCEPT\020\r\022,\n(GROUP_SYSTEM_TYPE_INVITE_T" +
-      "O_GROUP_REFUSE\020\016\022\"\n\035GROUP_SYSTEM_TYPE_CU" +
-      "STOM_INFO\020\377\001*\270\001\n\rSnsSystemType\022\037\n\033SNS_SY" +
-      "STEM_TYPE_UNSPECIFIED\020\000\022\036\n\032SNS_SYSTEM_TY" +
-      "PE_ADD_FRIEND\020\001\022\036\n\032SNS_SYSTEM_TYPE_DEL_F" +
-      "RIEND\020\002\022\"\n\036SNS_SYSTEM_TYPE_ADD_FRIEND_RE" +
-      "Q\020\003\022\"\n\036SNS_SYSTEM_TYPE_DEL_FRIEND_REQ\020\004*" +
-      "g\n\021ProfileSystemType\022#\n\037PROFILE_SYSTEM_T" +
-      "YPE_UNSPECIFIED\020\000\022-\n)PROFILE_SYSTEM_TYPE" +
-      "_FRIEND_PROFILE_CHANGE\020\001*\264\001\n\017ConnectionS" +
-      "tate\022 \n\034CONNECTION_STATE_UNSPECIFIED\020\000\022\036" +
-      "\n\032CONNECTION_STATE_CONNECTED\020\001\022\037\n\033CONNEC" +
-      "TION_STATE_CONNECTING\020\002\022\033\n\027CONNECTION_ST" +
-      "ATE_FAILED\020\003\022!\n\035CONNECTION_STATE_DISCONN" +
-      "ECTED\020\004*\365\001\n\024ConnectionStatusCode\022$\n CONN" +
-      "ECTION_STATUS_CODE_CONNECTED\020\000\0229\n5CONNEC" +
-      "TION_STATUS_CODE_KICKED_OFFLINE_BY_OTHER" +
-      "_CLIENT\020\006\022\"\n\036CONNECTION_STATUS_CODE_TIME" +
-      "OUT\020\016\022*\n&CONNECTION_STATUS_CODE_TOKEN_IN" +
-      "CORRECT\020\017\022,\n(CONNECTION_STATUS_CODE_DISC" +
-      "ONN_EXCEPTION\020\020*\221\001\n\013ImErrorCode\022\026\n\022IM_ER" +
-      "ROR_CODE_SUCC\020\000\022#\n\036IM_ERROR_CODE_KICKED_" +
-      "BY_OTHERS\020\3000\022%\n\037IM_ERROR_CODE_IN_PEER_BL" +
-      "OCKLIST\020\247\234\001\022\036\n\030IM_ERROR_CODE_NOT_FRIEND\020" +
-      "\251\234\001*\362\002\n\014FriendStatus\022\026\n\022FRIEND_STATUS_SU" +
-      "CC\020\000\022(\n\"FRIEND_STATUS_ADD_SELF_FRIEND_FU" +
-      "LL\020\272\352\001\022)\n#FRIEND_STATUS_ADD_THEIR_FRIEND" +
-      "_FULL\020\276\352\001\022*\n$FRIEND_STATUS_ADD_IN_SELF_B" +
-      "LACK_LIST\020\263\356\001\022.\n(FRIEND_STATUS_ADD_FRIEN" +
-      "D_SIDE_FORBID_ADD\020\264\356\001\0220\n*FRIEND_STATUS_A" +
-      "DD_IN_OTHER_SIDE_BLACK_LIST\020\275\356\001\022\037\n\031FRIEN" +
-      "D_STATUS_ADD_PENDING\020\313\356\001\022#\n\035FRIEND_STATU" +
-      "S_RESPONSE_NO_REQ\020\226\357\001\022!\n\033FRIEND_STATUS_D" +
-      "EL_NO_FRIEND\020\330\367\001*\221\001\n\021GroupMemberStatus\022\034" +
-      "\n\030GROUP_MEMBER_STATUS_FAIL\020\000\022\034\n\030GROUP_ME" +
-      "MBER_STATUS_SUCC\020\001\022\037\n\033GROUP_MEMBER_STATU" +
-      "S_INVALID\020\002\022\037\n\033GROUP_MEMBER_STATUS_PENDI" +
-      "NG\020\003*\177\n\013GroupAtType\022\035\n\031GROUP_AT_TYPE_UNS" +
-      "PECIFIED\020\000\022\027\n\023GROUP_AT_TYPE_AT_ME\020\001\022\030\n\024G" +
-      "ROUP_AT_TYPE_AT_ALL\020\002\022\036\n\032GROUP_AT_TYPE_A" +
-      "T_ALL_AT_ME\020\003*\245\001\n\016UserStatusType\022 \n\034USER" +
-      "_STATUS_TYPE_UNSPECIFIED\020\000\022#\n\037USER_STATU" +
-      "S_TYPE_FORCED_OFFLINE\020\001\022%\n!USER_STATUS_T" +
-      "YPE_RECONNECT_FAILED\020\002\022%\n!USER_STATUS_TY" +
-      "PE_USER_SIG_EXPIRED\020\003b\006proto3"
+      "roles.\n\242\002\n\003G21\022\037rule.private-group.join-" +
+      "request\032eIn a Private group, no applicat" +
+      "ion to join: no join request, accept or " +
+      "refusal notice (0x01 to 0x03).\"\222\001Group g" +
+      "uide: joinGroup is valid only for public" +
+      " groups, chat rooms and audio-video chat" +
+      " rooms; users join a private group only " +
+      "through invitation.\"\264\t\n\rSnsChangeInfo\022(\n" +
+      "\nidentifier\030\001 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\022" +
+      "\351\001\n\007wording\030\002 \001(\tB\327\001\362\251\031\322\001\n\317\001\n\025maxFriendW" +
+      "ordingBytes\022\002F2\032\027limit.sns.wording-bytes" +
+      " \0012\002\010x:\002\010xB)The longest add-friend wordi" +
+      "ng, in bytes.JdRelationship chain guide," +
+      " TIMAddFriendRequest.addWording comment " +
+      "(the web SDK allows 256: override).\022\200\004\n\006" +
+      "source\030\003 \001(\tB\357\003\362\251\031\352\003\n\201\002\n\017addSourcePrefix" +
+      "\022\002F3\032\021format.sns.source \t2\021*\017AddSource_T" +
+      "ype_:\021*\017AddSource_Type_BiThe prefix ever" +
+      "y add source starts with, followed by En" +
+      "glish letters; nil turns the add source " +
+      "rules off.JDRelationship chain guide, ad" +
+      "dSource comment: the prefix is required." +
+      "\n\343\001\n\021maxAddSourceBytes\022\002F3\032\026limit.sns.so" +
+      "urce-bytes \0012\002\010\010:\002\010\010BJThe longest add so" +
+      "urce name after the prefix, in bytes of " +
+      "English letters.J\\Relationship chain gui" +
+      "de, addSource comment: the source after " +
+      "the prefix is at most 8 bytes.:\211\003\362\251\031\204\003\n\201" +
+      "\003\n\002F5\022\025rule.sns.wording-type\022\033rule.sns.i" +
+      "dentifier-missing\022\024rule.sns.source-type\032" +
+      "\223\001A relationship change names its user; " +
+      "a wording and a source only on add reque" +
+      "sts (add-friend and delete-friend notice" +
+      "s carry only the identifier).\"\232\001Relation" +
+      "ship chain guide, SNS change info: wordi" +
+      "ng and source are filled in when applyin" +
+      "g; the add-friend and delete-friend noti" +
+      "ces list identifier alone.\"\306\002\n\rSnsSystem" +
+      "Elem\022\212\002\n\004type\030\001 \001(\0162\031.imcodec.v1.SnsSyst" +
+      "emTypeB\340\001\362\251\031\333\001\n\326\001\n\016snsSystemTypes\022\002F4\032\022e" +
+      "num.unknown-value \0102\004 \001 \004:\004 \001 \016B<The rel",
+      "ationship-chain system types the documen" +
+      "tation names.J`Relationship chain guide:" +
+      " four relationship-chain system types; t" +
+      "he SDK headers define fourteen.(\001\022(\n\005use" +
+      "rs\030\002 \003(\0132\031.imcodec.v1.SnsChangeInfo\"\271\002\n\021" +
+      "ProfileSystemElem\0225\n\004type\030\001 \001(\0162\035.imcode" +
+      "c.v1.ProfileSystemTypeB\010\362\251\031\004 \001(\001\022\'\n\tfrom" +
+      "_user\030\002 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\022-\n\010nic" +
+      "kname\030\003 \001(\tB\033\362\251\031\027\022\025maxProfileStringBytes" +
+      ":\224\001\362\251\031\217\001\n\214\001\n\002F6\022\022enum.unknown-value\022\020enu" +
+      "m.unspecified\0320Profile system type 0x01," +
+      " friend profile change.\".Relationship ch" +
+      "ain guide, profile system elem.\"\312\004\n\004Elem" +
+      "\022$\n\004text\030\001 \001(\0132\024.imcodec.v1.TextElemH\000\022(" +
+      "\n\006custom\030\002 \001(\0132\026.imcodec.v1.CustomElemH\000" +
+      "\022&\n\005image\030\003 \001(\0132\025.imcodec.v1.ImageElemH\000" +
+      "\022&\n\005sound\030\004 \001(\0132\025.imcodec.v1.SoundElemH\000" +
+      "\022&\n\005video\030\005 \001(\0132\025.imcodec.v1.VideoElemH\000" +
+      "\022$\n\004file\030\006 \001(\0132\024.imcodec.v1.FileElemH\000\022," +
+      "\n\010location\030\007 \001(\0132\030.imcodec.v1.LocationEl" +
+      "emH\000\022$\n\004face\030\010 \001(\0132\024.imcodec.v1.FaceElem" +
+      "H\000\022(\n\006merger\030\t \001(\0132\026.imcodec.v1.MergerEl" +
+      "emH\000\022/\n\ngroup_tips\030\n \001(\0132\031.imcodec.v1.Gr" +
+      "oupTipsElemH\000\0223\n\014group_system\030\013 \001(\0132\033.im" +
+      "codec.v1.GroupSystemElemH\000\022/\n\nsns_system" +
+      "\030\014 \001(\0132\031.imcodec.v1.SnsSystemElemH\000\0227\n\016p" +
+      "rofile_system\030\r \001(\0132\035.imcodec.v1.Profile" +
+      "SystemElemH\000B\006\n\004kind\"\267\001\n\017OfflinePushInfo" +
+      "\022\r\n\005title\030\001 \001(\t\022\014\n\004desc\030\002 \001(\t\022\013\n\003ext\030\003 \001" +
+      "(\t\022\021\n\tios_sound\030\004 \001(\t\022\021\n\tpush_flag\030\005 \001(\r" +
+      "\022,\n\007android\030\006 \001(\0132\033.imcodec.v1.AndroidPu" +
+      "shInfo\022&\n\004apns\030\007 \001(\0132\030.imcodec.v1.ApnsPu" +
+      "shInfo\"\377\001\n\017AndroidPushInfo\022\r\n\005sound\030\001 \001(" +
+      "\t\022\031\n\021huawei_channel_id\030\002 \001(\t\022\031\n\021xiaomi_c" +
+      "hannel_id\030\003 \001(\t\022\027\n\017oppo_channel_id\030\004 \001(\t" +
+      "\022\031\n\021google_channel_id\030\005 \001(\t\022\033\n\023vivo_clas" +
+      "sification\030\006 \001(\r\022\031\n\021huawei_importance\030\007 " +
+      "\001(\t\022\"\n\032ext_as_huawei_intent_param\030\010 \001(\r\022" +
+      "\027\n\017huawei_category\030\t \001(\t\"l\n\014ApnsPushInfo" +
+      "\022\022\n\nbadge_mode\030\001 \001(\r\022\r\n\005title\030\002 \001(\t\022\021\n\ts" +
+      "ub_title\030\003 \001(\t\022\r\n\005image\030\004 \001(\t\022\027\n\017mutable" +
+      "_content\030\005 \001(\r\"\347\033\n\007Message\022\016\n\006msg_id\030\001 \001" +
+      "(\t\022\235\001\n\006sender\030\002 \001(\tB\214\001\362\251\031\207\001\n\204\001\n\016maxUserI" +
+      "DBytes\022\002F8\032\023limit.user.id-bytes \001:\002\010 B\036T" +
+      "he longest user ID, in bytes.J3The Use L" +
+      "imits page: a user ID is at most 32 byte" +
+      "s.\022&\n\010receiver\030\003 \001(\tB\024\362\251\031\020\022\016maxUserIDByt" +
+      "es\022\347\002\n\010group_id\030\004 \001(\tB\324\002\362\251\031\317\002\n\220\001\n\017maxGro" +
+      "upIDBytes\022\003G14\032\024limit.group.id-bytes \001:\002" +
+      "\0100B\037The longest group ID, in bytes.J;The" +
+      " Use Limits page: a custom group ID is a" +
+      "t most 48 bytes.\n\271\001\n\035requiresPrintableAS" +
+      "CIIGroupID\022\003G14\032\032format.group.id-charact" +
+      "ers \0052\002\020\000:\002\020\001B8Whether group IDs must be" +
+      " printable ASCII, 0x20 to 0x7E.J3The Use" +
+      " Limits page: group IDs are printable AS" +
+      "CII.\022\357\002\n\ngroup_type\030\005 \001(\tB\332\002\362\251\031\325\002\n\322\002\n\ngr" +
+      "oupTypes\022\002G1\032\027enum.unknown-group-type \0062" +
+      "=\032\007Private\032\006Public\032\010ChatRoom\032\nAVChatRoom" +
+      "\032\tBChatRoom\032\tCommunity:=\032\007Private\032\006Publi" +
+      "c\032\010ChatRoom\032\nAVChatRoom\032\tBChatRoom\032\tComm" +
+      "unityB@The group types a message\'s group" +
+      "Type may name; nil accepts any.JeGroup g" +
+      "uide: Private, Public, ChatRoom, AVChatR" +
+      "oom and BChatRoom; the messaging guide a" +
+      "dds Community.\022\021\n\ttimestamp\030\006 \001(\003\022\013\n\003seq" +
+      "\030\007 \001(\004\022\016\n\006random\030\010 \001(\r\022.\n\010priority\030\t \001(\016" +
+      "2\024.imcodec.v1.PriorityB\006\362\251\031\002 \001\022\031\n\021need_r" +
+      "ead_receipt\030\n \001(\010\022\"\n\032excluded_from_unrea" +
+      "d_count\030\013 \001(\010\022\"\n\032excluded_from_last_mess" +
+      "age\030\014 \001(\010\022\030\n\020online_user_only\030\r \001(\010\0220\n\022t" +
+      "argeted_receivers\030\016 \003(\tB\024\362\251\031\020\022\016maxUserID" +
+      "Bytes\022*\n\014at_user_list\030\017 \003(\tB\024\362\251\031\020\022\016maxUs" +
+      "erIDBytes\0226\n\021offline_push_info\030\020 \001(\0132\033.i" +
+      "mcodec.v1.OfflinePushInfo\022\031\n\021cloud_custo" +
+      "m_data\030\021 \001(\014\022\235\006\n\005elems\030\022 \003(\0132\020.imcodec.v" +
+      "1.ElemB\373\005\362\251\031\366\005\n\312\002\n\023maxMessageBodyBytes\022\003" +
+      "M13\032\030limit.message.body-bytes \014(\002:\003\010\200`B\266" +
+      "\001The largest message body, in bytes: the" +
+      " canonical protobuf size of the message\'" +
+      "s elems, where a merger elem counts with" +
+      "out its nested messages (each of which i" +
+      "s measured on its own).JRThe Use Limits " +
+      "page: a message body is at most 12 KB (o" +
+      "lder SDKs 8 KB: set 8,192).\n\241\001\n\016maxCusto" +
+      "mElems\022\003M14\032\032limit.message.custom-elems " +
+      "\003:\002\010\001B(The most custom elems one message" +
+      " holds.J>The REST MsgBody documentation:" +
+      " one TIMCustomElem per message.\032\202\002\n\003M17\022" +
+      "\032rule.message.elems-missing\032\"A message h" +
+      "olds at least one elem.\"\272\001Messaging guid" +
+      "e, Message Classification and How can I " +
+      "send a message containing multiple Elem " +
+      "(a message is one or more elems); the RE" +
+      "ST MsgBody documentation (an empty body " +
+      "is refused).\022\017\n\007is_self\030\023 \001(\010\0220\n\007at_type" +
+      "\030\026 \001(\0162\027.imcodec.v1.GroupAtTypeB\006\362\251\031\002 \001:" +
+      "\266\n\362\251\031\261\n\n\255\001\n\003M10\022\031rule.at.not-group-messa" +
+      "ge\022\021rule.at.text-only\032L@ user lists only" +
+      " on group messages, and an @ message hol" +
+      "ds only text elems.\"*Messaging guide, Se" +
+      "nding group @ messages.\n\366\001\n\003M11\022\037rule.ta" +
+      "rgeted.not-group-message\022\025rule.targeted." +
+      "with-at\022\030rule.targeted.group-type\032jTarge" +
+      "ted receivers only on group messages, ne" +
+      "ver on an @ message, never in AVChatRoom" +
+      " or Community groups.\"1Messaging guide, " +
+      "Sending Targeted Group Messages.\n\303\001\n\003M12" +
+      "\022\033rule.message.target-missing\022\035rule.mess" +
+      "age.target-ambiguous\032VA one-to-one messa" +
+      "ge names a receiver user ID, a group mes" +
+      "sage a group ID; never both.\"(Messaging " +
+      "guide, Message Classification.\n\273\002\n\003M16\022\022" +
+      "enum.unknown-value\022\021enum.unknown-kind\032\323\001" +
+      "The message flags (read receipt, unread " +
+      "count, last message, online only, priori" +
+      "ty, offline push info, cloud custom data" +
+      ") and several elems in order; the priori" +
+      "ty is a documented value and every elem " +
+      "has a kind.\"7Messaging guide, message fl" +
+      "ags and multi-elem messages.\n\201\003\n\003M20\022\025ru" +
+      "le.at.type-mismatch\032\316\001An @ type follows " +
+      "from the @ user list: only on a message " +
+      "that has one; @ all needs the @-all user" +
+      " ID __kImSDK_MesssageAtALL__ in the list" +
+      ", @ me another user ID and not the @-all" +
+      " user ID, @ all and me both.\"\221\001Messaging" +
+      " guide, receiving group @ messages: the " +
+      "@ types @ me, @ all members and @ me and" +
+      " @ all members; kImSDK_MesssageAtALL in " +
+      "the SDK headers.\"\223\003\n\014MessageBatch\022%\n\010mes" +
+      "sages\030\001 \003(\0132\023.imcodec.v1.Message:\333\002\362\251\031\326\002" +
+      "\n\323\002\n\003M21\022\026rule.batch.online-only\022\025rule.b" +
+      "atch.avchatroom\032wA batch holds stored me" +
+      "ssages only: no online-only message and " +
+      "no AVChatRoom message, which are never s" +
+      "tored or roamed.\"\243\001Messaging guide, onli" +
+      "neUserOnly (not stored offline, locally " +
+      "or in the cloud, no roaming) and histori" +
+      "cal messages (AVChatRoom messages have n" +
+      "o storage or roaming).\"\312\003\n\016MessageReceip" +
+      "t\022\016\n\006msg_id\030\001 \001(\t\022\017\n\007user_id\030\002 \001(\t\022\020\n\010gr" +
+      "oup_id\030\003 \001(\t\022\024\n\014is_peer_read\030\004 \001(\010\022\021\n\tti" +
+      "mestamp\030\005 \001(\003\022\022\n\nread_count\030\006 \001(\004\022\024\n\014unr" +
+      "ead_count\030\007 \001(\004:\261\002\362\251\031\254\002\n\251\002\n\002C4\022\033rule.rec" +
+      "eipt.target-missing\022\035rule.receipt.target" +
+      "-ambiguous\022\037rule.receipt.peer-read-on-gr" +
+      "oup\022!rule.receipt.counts-on-one-to-one\032\201" +
+      "\001A read receipt names a user (one-to-one" +
+      ", may carry the peer-read flag) or a gro" +
+      "up (may carry read and unread counts), n" +
+      "ever both.\"\037Messaging guide, read receip" +
+      "ts.\"@\n\020ReadReceiptEvent\022,\n\010receipts\030\001 \003(" +
+      "\0132\032.imcodec.v1.MessageReceipt\"\227\001\n\013Recall" +
+      "Event\022\016\n\006msg_id\030\001 \001(\t:x\362\251\031t\nr\n\002C5\022\032rule." +
+      "recall.msg-id-missing\0326A recall notifica" +
+      "tion carries the recalled message ID.\"\030M" +
+      "essaging guide, recall.\"\332\001\n\021Modification" +
+      "Event\022$\n\007message\030\001 \001(\0132\023.imcodec.v1.Mess" +
+      "age:\236\001\362\251\031\231\001\n\226\001\n\002C5\022!rule.modification.me" +
+      "ssage-missing\032MA modification carries th" +
+      "e modified message, which is validated a" +
+      "s a message.\"\036Messaging guide, modificat" +
+      "ion.\"\277\007\n\017ConnectionEvent\022*\n\005state\030\001 \001(\0162" +
+      "\033.imcodec.v1.ConnectionState\022\014\n\004code\030\002 \001" +
+      "(\005\022\014\n\004text\030\003 \001(\t\0226\n\021rong_cloud_status\030\005 " +
+      "\001(\0132\033.imcodec.v1.RongCloudStatus:\235\006\362\251\031\230\006" +
+      "\n\377\001\n\002C1\022\032rule.connection.code-state\022\022enu" +
+      "m.unknown-value\022\020enum.unspecified\032\215\001Conn" +
+      "ection events: connected, connecting, fa" +
+      "iled (code, text), disconnected (code, t" +
+      "ext); only failed and disconnected carry" +
+      " a code and text.\"\'SDK manager guide, co" +
+      "nnection listener.\n\260\002\n\002C3\022\022enum.unknown-" +
+      "value\032\276\001Connection status codes 6 kicked" +
+      " by another client, 14 reconnect timed o" +
+      "ut, 15 token incorrect, 16 banned, and 0" +
+      " connected; an event that carries a Rong" +
+      "Cloud status may leave the state at 0.\"U" +
+      "Connection status page; ConnectionStatus" +
+      "_Connected is 0 in the RongCloud SDK hea" +
+      "ders.\n\340\001\n\002C6\022\021code.undocumented\032\210\001An err" +
+      "or code of a connection or user-status e" +
+      "vent is 0 or a code the documents name (" +
+      "ImErrorCode); another is reported as und" +
+      "ocumented.\"<SDK manager guide (6208) and" +
+      " messaging guide (20007, 20009).J\004\010\004\020\005R\006" +
+      "status\"A\n\017RongCloudStatus\022.\n\004code\030\001 \001(\0162" +
+      " .imcodec.v1.ConnectionStatusCode\"\264\004\n\017Us" +
+      "erStatusEvent\022(\n\004type\030\001 \001(\0162\032.imcodec.v1" +
+      ".UserStatusType\022\014\n\004code\030\002 \001(\005\022\014\n\004text\030\003 " +
+      "\001(\t:\332\003\362\251\031\325\003\n\357\001\n\002C2\022\032rule.user-status.cod" +
+      "e-type\022\022enum.unknown-value\022\020enum.unspeci" +
+      "fied\032}User status: forced offline, recon" +
+      "nect failed (code, text), signature expi" +
+      "red; only reconnect failed carries a cod" +
+      "e and text.\"(SDK manager guide, user sta" +
+      "tus listener.\n\340\001\n\002C6\022\021code.undocumented\032" +
+      "\210\001An error code of a connection or user-" +
+      "status event is 0 or a code the document" +
+      "s name (ImErrorCode); another is reporte" +
+      "d as undocumented.\"<SDK manager guide (6" +
+      "208) and messaging guide (20007, 20009)." +
+      "\"\265\001\n\027GroupMessageReadMembers\022\016\n\006msg_id\030\001" +
+      " \001(\t\022,\n\007members\030\002 \003(\0132\033.imcodec.v1.Group" +
+      "MemberInfo\022\020\n\010next_seq\030\003 \001(\004\022\023\n\013is_finis" +
+      "hed\030\004 \001(\010\0225\n\006filter\030\005 \001(\0162\035.imcodec.v1.R" +
+      "eadMembersFilterB\006\362\251\031\002 \001\"L\n\013GroupAtInfo\022" +
+      "\013\n\003seq\030\001 \001(\004\0220\n\007at_type\030\002 \001(\0162\027.imcodec." +
+      "v1.GroupAtTypeB\006\362\251\031\002 \001\"\264\003\n\014Conversation\022" +
+      "4\n\004type\030\001 \001(\0162\034.imcodec.v1.ConversationT" +
+      "ypeB\010\362\251\031\004 \001(\001\022\027\n\017conversation_id\030\002 \001(\t\022%" +
+      "\n\007user_id\030\003 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\022F\n" +
+      "\010group_id\030\004 \001(\tB4\362\251\0310\022\017maxGroupIDBytes\022\035" +
+      "requiresPrintableASCIIGroupID\022$\n\ngroup_t" +
+      "ype\030\005 \001(\tB\020\362\251\031\014\022\ngroupTypes\022\021\n\tshow_name" +
+      "\030\006 \001(\t\022\024\n\014unread_count\030\007 \001(\004\0223\n\022group_at" +
+      "_info_list\030\010 \003(\0132\027.imcodec.v1.GroupAtInf" +
+      "o\022)\n\014last_message\030\t \001(\0132\023.imcodec.v1.Mes" +
+      "sage\0227\n\010recv_opt\030\n \001(\0162\035.imcodec.v1.Rece" +
+      "iveMessageOptB\006\362\251\031\002 \001\"C\n\020ConversationLis" +
+      "t\022/\n\rconversations\030\001 \003(\0132\030.imcodec.v1.Co" +
+      "nversation*Z\n\010Priority\022\024\n\020PRIORITY_DEFAU" +
+      "LT\020\000\022\021\n\rPRIORITY_HIGH\020\001\022\023\n\017PRIORITY_NORM" +
+      "AL\020\002\022\020\n\014PRIORITY_LOW\020\003*\215\001\n\016ImageLevelTyp" +
+      "e\022 \n\034IMAGE_LEVEL_TYPE_UNSPECIFIED\020\000\022\035\n\031I" +
+      "MAGE_LEVEL_TYPE_ORIGINAL\020\001\022\032\n\026IMAGE_LEVE" +
+      "L_TYPE_LARGE\020\002\022\036\n\032IMAGE_LEVEL_TYPE_THUMB" +
+      "NAIL\020\003*\234\001\n\013ImageFormat\022\034\n\030IMAGE_FORMAT_U" +
+      "NSPECIFIED\020\000\022\024\n\020IMAGE_FORMAT_JPG\020\001\022\024\n\020IM" +
+      "AGE_FORMAT_GIF\020\002\022\024\n\020IMAGE_FORMAT_PNG\020\003\022\024" +
+      "\n\020IMAGE_FORMAT_BMP\020\004\022\027\n\022IMAGE_FORMAT_OTH" +
+      "ER\020\377\001*@\n\006Gender\022\022\n\016GENDER_UNKNOWN\020\000\022\017\n\013G" +
+      "ENDER_MALE\020\001\022\021\n\rGENDER_FEMALE\020\002*v\n\017Frien" +
+      "dAllowType\022\037\n\033FRIEND_ALLOW_TYPE_ALLOW_AN" +
+      "Y\020\000\022\"\n\036FRIEND_ALLOW_TYPE_NEED_CONFIRM\020\001\022" +
+      "\036\n\032FRIEND_ALLOW_TYPE_DENY_ANY\020\002*\215\001\n\017Grou" +
+      "pMemberRole\022\037\n\033GROUP_MEMBER_ROLE_UNDEFIN" +
+      "ED\020\000\022\035\n\030GROUP_MEMBER_ROLE_MEMBER\020\310\001\022\034\n\027G" +
+      "ROUP_MEMBER_ROLE_ADMIN\020\254\002\022\034\n\027GROUP_MEMBE" +
+      "R_ROLE_OWNER\020\220\003*\214\002\n\rGroupTipsType\022\037\n\033GRO" +
+      "UP_TIPS_TYPE_UNSPECIFIED\020\000\022\032\n\026GROUP_TIPS" +
+      "_TYPE_INVITE\020\001\022\030\n\024GROUP_TIPS_TYPE_QUIT\020\002" +
+      "\022\032\n\026GROUP_TIPS_TYPE_KICKED\020\003\022\035\n\031GROUP_TI" +
+      "PS_TYPE_SET_ADMIN\020\004\022 \n\034GROUP_TIPS_TYPE_C" +
+      "ANCEL_ADMIN\020\005\022\037\n\033GROUP_TIPS_TYPE_INFO_CH" +
+      "ANGE\020\006\022&\n\"GROUP_TIPS_TYPE_MEMBER_INFO_CH" +
+      "ANGE\020\007*\232\002\n\023GroupInfoChangeType\022&\n\"GROUP_" +
+      "INFO_CHANGE_TYPE_UNSPECIFIED\020\000\022\037\n\033GROUP_" +
+      "INFO_CHANGE_TYPE_NAME\020\001\022\'\n#GROUP_INFO_CH" +
+      "ANGE_TYPE_INTRODUCTION\020\002\022\'\n#GROUP_INFO_C" +
+      "HANGE_TYPE_NOTIFICATION\020\003\022#\n\037GROUP_INFO_" +
+      "CHANGE_TYPE_FACE_URL\020\004\022 \n\034GROUP_INFO_CHA" +
+      "NGE_TYPE_OWNER\020\005\022!\n\035GROUP_INFO_CHANGE_TY" +
+      "PE_CUSTOM\020\006*\204\005\n\017GroupSystemType\022!\n\035GROUP" +
+      "_SYSTEM_TYPE_UNSPECIFIED\020\000\022\'\n#GROUP_SYST" +
+      "EM_TYPE_ADD_GROUP_REQUEST\020\001\022&\n\"GROUP_SYS" +
+      "TEM_TYPE_ADD_GROUP_ACCEPT\020\002\022&\n\"GROUP_SYS" +
+      "TEM_TYPE_ADD_GROUP_REFUSE\020\003\022)\n%GROUP_SYS" +
+      "TEM_TYPE_KICK_OFF_FROM_GROUP\020\004\022\"\n\036GROUP_" +
+      "SYSTEM_TYPE_DELETE_GROUP\020\005\022\"\n\036GROUP_SYST" +
+      "EM_TYPE_CREATE_GROUP\020\006\022&\n\"GROUP_SYSTEM_T" +
+      "YPE_INVITED_TO_GROUP\020\007\022 \n\034GROUP_SYSTEM_T" +
+      "YPE_QUIT_GROUP\020\010\022!\n\035GROUP_SYSTEM_TYPE_GR" +
+      "ANT_ADMIN\020\t\022\"\n\036GROUP_SYSTEM_TYPE_CANCEL_" +
+      "ADMIN\020\n\022\"\n\036GROUP_SYSTEM_TYPE_REVOKE_GROU" +
+      "P\020\013\022-\n)GROUP_SYSTEM_TYPE_INVITE_TO_GROUP" +
+      "_REQUEST\020\014\022,\n(GROUP_SYSTEM_TYPE_INVITE_T" +
+      "O_GROUP_ACCEPT\020\r\022,\n(GROUP_SYSTEM_TYPE_IN" +
+      "VITE_TO_GROUP_REFUSE\020\016\022\"\n\035GROUP_SYSTEM_T" +
+      "YPE_CUSTOM_INFO\020\377\001*\270\001\n\rSnsSystemType\022\037\n\033" +
+      "SNS_SYSTEM_TYPE_UNSPECIFIED\020\000\022\036\n\032SNS_SYS" +
+      "TEM_TYPE_ADD_FRIEND\020\001\022\036\n\032SNS_SYSTEM_TYPE" +
+      "_DEL_FRIEND\020\002\022\"\n\036SNS_SYSTEM_TYPE_ADD_FRI" +
+      "END_REQ\020\003\022\"\n\036SNS_SYSTEM_TYPE_DEL_FRIEND_" +
+      "REQ\020\004*g\n\021ProfileSystemType\022#\n\037PROFILE_SY" +
+      "STEM_TYPE_UNSPECIFIED\020\000\022-\n)PROFILE_SYSTE" +
+      "M_TYPE_FRIEND_PROFILE_CHANGE\020\001*\264\001\n\017Conne" +
+      "ctionState\022 \n\034CONNECTION_STATE_UNSPECIFI" +
+      "ED\020\000\022\036\n\032CONNECTION_STATE_CONNECTED\020\001\022\037\n\033" +
+      "CONNECTION_STATE_CONNECTING\020\002\022\033\n\027CONNECT" +
+      "ION_STATE_FAILED\020\003\022!\n\035CONNECTION_STATE_D" +
+      "ISCONNECTED\020\004*\365\001\n\024ConnectionStatusCode\022$" +
+      "\n CONNECTION_STATUS_CODE_CONNECTED\020\000\0229\n5" +
+      "CONNECTION_STATUS_CODE_KICKED_OFFLINE_BY" +
+      "_OTHER_CLIENT\020\006\022\"\n\036CONNECTION_STATUS_COD" +
+      "E_TIMEOUT\020\016\022*\n&CONNECTION_STATUS_CODE_TO" +
+      "KEN_INCORRECT\020\017\022,\n(CONNECTION_STATUS_COD" +
+      "E_DISCONN_EXCEPTION\020\020*\221\001\n\013ImErrorCode\022\026\n" +
+      "\022IM_ERROR_CODE_SUCC\020\000\022#\n\036IM_ERROR_CODE_K" +
+      "ICKED_BY_OTHERS\020\3000\022%\n\037IM_ERROR_CODE_IN_P" +
+      "EER_BLOCKLIST\020\247\234\001\022\036\n\030IM_ERROR_CODE_NOT_F" +
+      "RIEND\020\251\234\001*\362\002\n\014FriendStatus\022\026\n\022FRIEND_STA" +
+      "TUS_SUCC\020\000\022(\n\"FRIEND_STATUS_ADD_SELF_FRI" +
+      "END_FULL\020\272\352\001\022)\n#FRIEND_STATUS_ADD_THEIR_" +
+      "FRIEND_FULL\020\276\352\001\022*\n$FRIEND_STATUS_ADD_IN_" +
+      "SELF_BLACK_LIST\020\263\356\001\022.\n(FRIEND_STATUS_ADD" +
+      "_FRIEND_SIDE_FORBID_ADD\020\264\356\001\0220\n*FRIEND_ST" +
+      "ATUS_ADD_IN_OTHER_SIDE_BLACK_LIST\020\275\356\001\022\037\n" +
+      "\031FRIEND_STATUS_ADD_PENDING\020\313\356\001\022#\n\035FRIEND" +
+      "_STATUS_RESPONSE_NO_REQ\020\226\357\001\022!\n\033FRIEND_ST" +
+      "ATUS_DEL_NO_FRIEND\020\330\367\001*\221\001\n\021GroupMemberSt" +
+      "atus\022\034\n\030GROUP_MEMBER_STATUS_FAIL\020\000\022\034\n\030GR" +
+      "OUP_MEMBER_STATUS_SUCC\020\001\022\037\n\033GROUP_MEMBER" +
+      "_STATUS_INVALID\020\002\022\037\n\033GROUP_MEMBER_STATUS" +
+      "_PENDING\020\003*\177\n\013GroupAtType\022\035\n\031GROUP_AT_TY" +
+      "PE_UNSPECIFIED\020\000\022\027\n\023GROUP_AT_TYPE_AT_ME\020" +
+      "\001\022\030\n\024GROUP_AT_TYPE_AT_ALL\020\002\022\036\n\032GROUP_AT_" +
+      "TYPE_AT_ALL_AT_ME\020\003*m\n\020ConversationType\022" +
+      "!\n\035CONVERSATION_TYPE_UNSPECIFIED\020\000\022\031\n\025CO" +
+      "NVERSATION_TYPE_C2C\020\001\022\033\n\027CONVERSATION_TY" +
+      "PE_GROUP\020\002*}\n\021ReceiveMessageOpt\022\037\n\033RECEI" +
+      "VE_MESSAGE_OPT_RECEIVE\020\000\022#\n\037RECEIVE_MESS" +
+      "AGE_OPT_NOT_RECEIVE\020\001\022\"\n\036RECEIVE_MESSAGE" +
+      "_OPT_NOT_NOTIFY\020\002*Q\n\021ReadMembersFilter\022\034" +
+      "\n\030READ_MEMBERS_FILTER_READ\020\000\022\036\n\032READ_MEM" +
+      "BERS_FILTER_UNREAD\020\001*\245\001\n\016UserStatusType\022" +
+      " \n\034USER_STATUS_TYPE_UNSPECIFIED\020\000\022#\n\037USE" +
+      "R_STATUS_TYPE_FORCED_OFFLINE\020\001\022%\n!USER_S" +
+      "TATUS_TYPE_RECONNECT_FAILED\020\002\022%\n!USER_ST" +
+      "ATUS_TYPE_USER_SIG_EXPIRED\020\003b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -48494,7 +52728,25 @@ public final class Model {
     internal_static_imcodec_v1_GroupMessageReadMembers_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imcodec_v1_GroupMessageReadMembers_descriptor,
-        new java.lang.String[] { "MsgId", "Members", "NextSeq", "IsFinished", });
+        new java.lang.String[] { "MsgId", "Members", "NextSeq", "IsFinished", "Filter", });
+    internal_static_imcodec_v1_GroupAtInfo_descriptor =
+      getDescriptor().getMessageTypes().get(37);
+    internal_static_imcodec_v1_GroupAtInfo_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_imcodec_v1_GroupAtInfo_descriptor,
+        new java.lang.String[] { "Seq", "AtType", });
+    internal_static_imcodec_v1_Conversation_descriptor =
+      getDescriptor().getMessageTypes().get(38);
+    internal_static_imcodec_v1_Conversation_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_imcodec_v1_Conversation_descriptor,
+        new java.lang.String[] { "Type", "ConversationId", "UserId", "GroupId", "GroupType", "ShowName", "UnreadCount", "GroupAtInfoList", "LastMessage", "RecvOpt", });
+    internal_static_imcodec_v1_ConversationList_descriptor =
+      getDescriptor().getMessageTypes().get(39);
+    internal_static_imcodec_v1_ConversationList_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_imcodec_v1_ConversationList_descriptor,
+        new java.lang.String[] { "Conversations", });
     com.google.protobuf.ExtensionRegistry registry =
         com.google.protobuf.ExtensionRegistry.newInstance();
     registry.add(imcodec.constraints.v1.Constraints.field);

@@ -517,6 +517,129 @@ public final class Relationship {
     // @@protoc_insertion_point(enum_scope:imcodec.v1.PendencyType)
   }
 
+  /**
+   * <pre>
+   * TIMDelFriendType: whether a deletion ends the friendship one way or both
+   * ways (the relationship chain guide names TIM_FRIEND_DEL_BOTH; numbers from
+   * the SDK headers).
+   * </pre>
+   *
+   * Protobuf enum {@code imcodec.v1.FriendDeleteType}
+   */
+  public enum FriendDeleteType
+      implements com.google.protobuf.ProtocolMessageEnum {
+    /**
+     * <code>FRIEND_DELETE_TYPE_UNSPECIFIED = 0;</code>
+     */
+    FRIEND_DELETE_TYPE_UNSPECIFIED(0),
+    /**
+     * <code>FRIEND_DELETE_TYPE_SINGLE = 1;</code>
+     */
+    FRIEND_DELETE_TYPE_SINGLE(1),
+    /**
+     * <code>FRIEND_DELETE_TYPE_BOTH = 2;</code>
+     */
+    FRIEND_DELETE_TYPE_BOTH(2),
+    UNRECOGNIZED(-1),
+    ;
+
+    /**
+     * <code>FRIEND_DELETE_TYPE_UNSPECIFIED = 0;</code>
+     */
+    public static final int FRIEND_DELETE_TYPE_UNSPECIFIED_VALUE = 0;
+    /**
+     * <code>FRIEND_DELETE_TYPE_SINGLE = 1;</code>
+     */
+    public static final int FRIEND_DELETE_TYPE_SINGLE_VALUE = 1;
+    /**
+     * <code>FRIEND_DELETE_TYPE_BOTH = 2;</code>
+     */
+    public static final int FRIEND_DELETE_TYPE_BOTH_VALUE = 2;
+
+
+    public final int getNumber() {
+      if (this == UNRECOGNIZED) {
+        throw new java.lang.IllegalArgumentException(
+            "Can't get the number of an unknown enum value.");
+      }
+      return value;
+    }
+
+    /**
+     * @param value The numeric wire value of the corresponding enum entry.
+     * @return The enum associated with the given numeric wire value.
+     * @deprecated Use {@link #forNumber(int)} instead.
+     */
+    @java.lang.Deprecated
+    public static FriendDeleteType valueOf(int value) {
+      return forNumber(value);
+    }
+
+    /**
+     * @param value The numeric wire value of the corresponding enum entry.
+     * @return The enum associated with the given numeric wire value.
+     */
+    public static FriendDeleteType forNumber(int value) {
+      switch (value) {
+        case 0: return FRIEND_DELETE_TYPE_UNSPECIFIED;
+        case 1: return FRIEND_DELETE_TYPE_SINGLE;
+        case 2: return FRIEND_DELETE_TYPE_BOTH;
+        default: return null;
+      }
+    }
+
+    public static com.google.protobuf.Internal.EnumLiteMap<FriendDeleteType>
+        internalGetValueMap() {
+      return internalValueMap;
+    }
+    private static final com.google.protobuf.Internal.EnumLiteMap<
+        FriendDeleteType> internalValueMap =
+          new com.google.protobuf.Internal.EnumLiteMap<FriendDeleteType>() {
+            public FriendDeleteType findValueByNumber(int number) {
+              return FriendDeleteType.forNumber(number);
+            }
+          };
+
+    public final com.google.protobuf.Descriptors.EnumValueDescriptor
+        getValueDescriptor() {
+      if (this == UNRECOGNIZED) {
+        throw new java.lang.IllegalStateException(
+            "Can't get the descriptor of an unrecognized enum value.");
+      }
+      return getDescriptor().getValues().get(ordinal());
+    }
+    public final com.google.protobuf.Descriptors.EnumDescriptor
+        getDescriptorForType() {
+      return getDescriptor();
+    }
+    public static final com.google.protobuf.Descriptors.EnumDescriptor
+        getDescriptor() {
+      return imcodec.v1.Relationship.getDescriptor().getEnumTypes().get(4);
+    }
+
+    private static final FriendDeleteType[] VALUES = values();
+
+    public static FriendDeleteType valueOf(
+        com.google.protobuf.Descriptors.EnumValueDescriptor desc) {
+      if (desc.getType() != getDescriptor()) {
+        throw new java.lang.IllegalArgumentException(
+          "EnumValueDescriptor is not for this type.");
+      }
+      if (desc.getIndex() == -1) {
+        return UNRECOGNIZED;
+      }
+      return VALUES[desc.getIndex()];
+    }
+
+    private final int value;
+
+    private FriendDeleteType(int value) {
+      this.value = value;
+    }
+
+    // @@protoc_insertion_point(enum_scope:imcodec.v1.FriendDeleteType)
+  }
+
   public interface FriendOrBuilder extends
       // @@protoc_insertion_point(interface_extends:imcodec.v1.Friend)
       com.google.protobuf.MessageOrBuilder {
@@ -15843,6 +15966,3467 @@ public final class Relationship {
 
   }
 
+  public interface FriendDeleteOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:imcodec.v1.FriendDelete)
+      com.google.protobuf.MessageOrBuilder {
+
+    /**
+     * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return A list containing the users.
+     */
+    java.util.List<java.lang.String>
+        getUsersList();
+    /**
+     * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The count of users.
+     */
+    int getUsersCount();
+    /**
+     * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @param index The index of the element to return.
+     * @return The users at the given index.
+     */
+    java.lang.String getUsers(int index);
+    /**
+     * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the users at the given index.
+     */
+    com.google.protobuf.ByteString
+        getUsersBytes(int index);
+
+    /**
+     * <code>.imcodec.v1.FriendDeleteType delete_type = 2 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The enum numeric value on the wire for deleteType.
+     */
+    int getDeleteTypeValue();
+    /**
+     * <code>.imcodec.v1.FriendDeleteType delete_type = 2 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The deleteType.
+     */
+    imcodec.v1.Relationship.FriendDeleteType getDeleteType();
+  }
+  /**
+   * <pre>
+   * The parameters of deleteFriends (the relationship chain guide): the friends
+   * to delete and whether one way or both.
+   * </pre>
+   *
+   * Protobuf type {@code imcodec.v1.FriendDelete}
+   */
+  public static final class FriendDelete extends
+      com.google.protobuf.GeneratedMessageV3 implements
+      // @@protoc_insertion_point(message_implements:imcodec.v1.FriendDelete)
+      FriendDeleteOrBuilder {
+  private static final long serialVersionUID = 0L;
+    // Use FriendDelete.newBuilder() to construct.
+    private FriendDelete(com.google.protobuf.GeneratedMessageV3.Builder<?> builder) {
+      super(builder);
+    }
+    private FriendDelete() {
+      users_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+      deleteType_ = 0;
+    }
+
+    @java.lang.Override
+    @SuppressWarnings({"unused"})
+    protected java.lang.Object newInstance(
+        UnusedPrivateParameter unused) {
+      return new FriendDelete();
+    }
+
+    @java.lang.Override
+    public final com.google.protobuf.UnknownFieldSet
+    getUnknownFields() {
+      return this.unknownFields;
+    }
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendDelete_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendDelete_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              imcodec.v1.Relationship.FriendDelete.class, imcodec.v1.Relationship.FriendDelete.Builder.class);
+    }
+
+    public static final int USERS_FIELD_NUMBER = 1;
+    @SuppressWarnings("serial")
+    private com.google.protobuf.LazyStringList users_;
+    /**
+     * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return A list containing the users.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getUsersList() {
+      return users_;
+    }
+    /**
+     * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The count of users.
+     */
+    public int getUsersCount() {
+      return users_.size();
+    }
+    /**
+     * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @param index The index of the element to return.
+     * @return The users at the given index.
+     */
+    public java.lang.String getUsers(int index) {
+      return users_.get(index);
+    }
+    /**
+     * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the users at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getUsersBytes(int index) {
+      return users_.getByteString(index);
+    }
+
+    public static final int DELETE_TYPE_FIELD_NUMBER = 2;
+    private int deleteType_ = 0;
+    /**
+     * <code>.imcodec.v1.FriendDeleteType delete_type = 2 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The enum numeric value on the wire for deleteType.
+     */
+    @java.lang.Override public int getDeleteTypeValue() {
+      return deleteType_;
+    }
+    /**
+     * <code>.imcodec.v1.FriendDeleteType delete_type = 2 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The deleteType.
+     */
+    @java.lang.Override public imcodec.v1.Relationship.FriendDeleteType getDeleteType() {
+      imcodec.v1.Relationship.FriendDeleteType result = imcodec.v1.Relationship.FriendDeleteType.forNumber(deleteType_);
+      return result == null ? imcodec.v1.Relationship.FriendDeleteType.UNRECOGNIZED : result;
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      for (int i = 0; i < users_.size(); i++) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 1, users_.getRaw(i));
+      }
+      if (deleteType_ != imcodec.v1.Relationship.FriendDeleteType.FRIEND_DELETE_TYPE_UNSPECIFIED.getNumber()) {
+        output.writeEnum(2, deleteType_);
+      }
+      getUnknownFields().writeTo(output);
+    }
+
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      {
+        int dataSize = 0;
+        for (int i = 0; i < users_.size(); i++) {
+          dataSize += computeStringSizeNoTag(users_.getRaw(i));
+        }
+        size += dataSize;
+        size += 1 * getUsersList().size();
+      }
+      if (deleteType_ != imcodec.v1.Relationship.FriendDeleteType.FRIEND_DELETE_TYPE_UNSPECIFIED.getNumber()) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeEnumSize(2, deleteType_);
+      }
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof imcodec.v1.Relationship.FriendDelete)) {
+        return super.equals(obj);
+      }
+      imcodec.v1.Relationship.FriendDelete other = (imcodec.v1.Relationship.FriendDelete) obj;
+
+      if (!getUsersList()
+          .equals(other.getUsersList())) return false;
+      if (deleteType_ != other.deleteType_) return false;
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      if (getUsersCount() > 0) {
+        hash = (37 * hash) + USERS_FIELD_NUMBER;
+        hash = (53 * hash) + getUsersList().hashCode();
+      }
+      hash = (37 * hash) + DELETE_TYPE_FIELD_NUMBER;
+      hash = (53 * hash) + deleteType_;
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static imcodec.v1.Relationship.FriendDelete parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Relationship.FriendDelete parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendDelete parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Relationship.FriendDelete parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendDelete parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Relationship.FriendDelete parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendDelete parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Relationship.FriendDelete parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendDelete parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Relationship.FriendDelete parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendDelete parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Relationship.FriendDelete parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(imcodec.v1.Relationship.FriendDelete prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * The parameters of deleteFriends (the relationship chain guide): the friends
+     * to delete and whether one way or both.
+     * </pre>
+     *
+     * Protobuf type {@code imcodec.v1.FriendDelete}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessageV3.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:imcodec.v1.FriendDelete)
+        imcodec.v1.Relationship.FriendDeleteOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendDelete_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendDelete_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                imcodec.v1.Relationship.FriendDelete.class, imcodec.v1.Relationship.FriendDelete.Builder.class);
+      }
+
+      // Construct using imcodec.v1.Relationship.FriendDelete.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        bitField0_ = 0;
+        users_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+        bitField0_ = (bitField0_ & ~0x00000001);
+        deleteType_ = 0;
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendDelete_descriptor;
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendDelete getDefaultInstanceForType() {
+        return imcodec.v1.Relationship.FriendDelete.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendDelete build() {
+        imcodec.v1.Relationship.FriendDelete result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendDelete buildPartial() {
+        imcodec.v1.Relationship.FriendDelete result = new imcodec.v1.Relationship.FriendDelete(this);
+        buildPartialRepeatedFields(result);
+        if (bitField0_ != 0) { buildPartial0(result); }
+        onBuilt();
+        return result;
+      }
+
+      private void buildPartialRepeatedFields(imcodec.v1.Relationship.FriendDelete result) {
+        if (((bitField0_ & 0x00000001) != 0)) {
+          users_ = users_.getUnmodifiableView();
+          bitField0_ = (bitField0_ & ~0x00000001);
+        }
+        result.users_ = users_;
+      }
+
+      private void buildPartial0(imcodec.v1.Relationship.FriendDelete result) {
+        int from_bitField0_ = bitField0_;
+        if (((from_bitField0_ & 0x00000002) != 0)) {
+          result.deleteType_ = deleteType_;
+        }
+      }
+
+      @java.lang.Override
+      public Builder clone() {
+        return super.clone();
+      }
+      @java.lang.Override
+      public Builder setField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.setField(field, value);
+      }
+      @java.lang.Override
+      public Builder clearField(
+          com.google.protobuf.Descriptors.FieldDescriptor field) {
+        return super.clearField(field);
+      }
+      @java.lang.Override
+      public Builder clearOneof(
+          com.google.protobuf.Descriptors.OneofDescriptor oneof) {
+        return super.clearOneof(oneof);
+      }
+      @java.lang.Override
+      public Builder setRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          int index, java.lang.Object value) {
+        return super.setRepeatedField(field, index, value);
+      }
+      @java.lang.Override
+      public Builder addRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.addRepeatedField(field, value);
+      }
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof imcodec.v1.Relationship.FriendDelete) {
+          return mergeFrom((imcodec.v1.Relationship.FriendDelete)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(imcodec.v1.Relationship.FriendDelete other) {
+        if (other == imcodec.v1.Relationship.FriendDelete.getDefaultInstance()) return this;
+        if (!other.users_.isEmpty()) {
+          if (users_.isEmpty()) {
+            users_ = other.users_;
+            bitField0_ = (bitField0_ & ~0x00000001);
+          } else {
+            ensureUsersIsMutable();
+            users_.addAll(other.users_);
+          }
+          onChanged();
+        }
+        if (other.deleteType_ != 0) {
+          setDeleteTypeValue(other.getDeleteTypeValue());
+        }
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        if (extensionRegistry == null) {
+          throw new java.lang.NullPointerException();
+        }
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              case 10: {
+                java.lang.String s = input.readStringRequireUtf8();
+                ensureUsersIsMutable();
+                users_.add(s);
+                break;
+              } // case 10
+              case 16: {
+                deleteType_ = input.readEnum();
+                bitField0_ |= 0x00000002;
+                break;
+              } // case 16
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+      private int bitField0_;
+
+      private com.google.protobuf.LazyStringList users_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+      private void ensureUsersIsMutable() {
+        if (!((bitField0_ & 0x00000001) != 0)) {
+          users_ = new com.google.protobuf.LazyStringArrayList(users_);
+          bitField0_ |= 0x00000001;
+         }
+      }
+      /**
+       * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return A list containing the users.
+       */
+      public com.google.protobuf.ProtocolStringList
+          getUsersList() {
+        return users_.getUnmodifiableView();
+      }
+      /**
+       * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return The count of users.
+       */
+      public int getUsersCount() {
+        return users_.size();
+      }
+      /**
+       * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param index The index of the element to return.
+       * @return The users at the given index.
+       */
+      public java.lang.String getUsers(int index) {
+        return users_.get(index);
+      }
+      /**
+       * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param index The index of the value to return.
+       * @return The bytes of the users at the given index.
+       */
+      public com.google.protobuf.ByteString
+          getUsersBytes(int index) {
+        return users_.getByteString(index);
+      }
+      /**
+       * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param index The index to set the value at.
+       * @param value The users to set.
+       * @return This builder for chaining.
+       */
+      public Builder setUsers(
+          int index, java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        ensureUsersIsMutable();
+        users_.set(index, value);
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param value The users to add.
+       * @return This builder for chaining.
+       */
+      public Builder addUsers(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        ensureUsersIsMutable();
+        users_.add(value);
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param values The users to add.
+       * @return This builder for chaining.
+       */
+      public Builder addAllUsers(
+          java.lang.Iterable<java.lang.String> values) {
+        ensureUsersIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, users_);
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearUsers() {
+        users_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+        bitField0_ = (bitField0_ & ~0x00000001);
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param value The bytes of the users to add.
+       * @return This builder for chaining.
+       */
+      public Builder addUsersBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        checkByteStringIsUtf8(value);
+        ensureUsersIsMutable();
+        users_.add(value);
+        onChanged();
+        return this;
+      }
+
+      private int deleteType_ = 0;
+      /**
+       * <code>.imcodec.v1.FriendDeleteType delete_type = 2 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return The enum numeric value on the wire for deleteType.
+       */
+      @java.lang.Override public int getDeleteTypeValue() {
+        return deleteType_;
+      }
+      /**
+       * <code>.imcodec.v1.FriendDeleteType delete_type = 2 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param value The enum numeric value on the wire for deleteType to set.
+       * @return This builder for chaining.
+       */
+      public Builder setDeleteTypeValue(int value) {
+        deleteType_ = value;
+        bitField0_ |= 0x00000002;
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendDeleteType delete_type = 2 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return The deleteType.
+       */
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendDeleteType getDeleteType() {
+        imcodec.v1.Relationship.FriendDeleteType result = imcodec.v1.Relationship.FriendDeleteType.forNumber(deleteType_);
+        return result == null ? imcodec.v1.Relationship.FriendDeleteType.UNRECOGNIZED : result;
+      }
+      /**
+       * <code>.imcodec.v1.FriendDeleteType delete_type = 2 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param value The deleteType to set.
+       * @return This builder for chaining.
+       */
+      public Builder setDeleteType(imcodec.v1.Relationship.FriendDeleteType value) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        bitField0_ |= 0x00000002;
+        deleteType_ = value.getNumber();
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.FriendDeleteType delete_type = 2 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearDeleteType() {
+        bitField0_ = (bitField0_ & ~0x00000002);
+        deleteType_ = 0;
+        onChanged();
+        return this;
+      }
+      @java.lang.Override
+      public final Builder setUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.setUnknownFields(unknownFields);
+      }
+
+      @java.lang.Override
+      public final Builder mergeUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.mergeUnknownFields(unknownFields);
+      }
+
+
+      // @@protoc_insertion_point(builder_scope:imcodec.v1.FriendDelete)
+    }
+
+    // @@protoc_insertion_point(class_scope:imcodec.v1.FriendDelete)
+    private static final imcodec.v1.Relationship.FriendDelete DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new imcodec.v1.Relationship.FriendDelete();
+    }
+
+    public static imcodec.v1.Relationship.FriendDelete getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    private static final com.google.protobuf.Parser<FriendDelete>
+        PARSER = new com.google.protobuf.AbstractParser<FriendDelete>() {
+      @java.lang.Override
+      public FriendDelete parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<FriendDelete> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<FriendDelete> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendDelete getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
+  }
+
+  public interface FriendUserListOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:imcodec.v1.FriendUserList)
+      com.google.protobuf.MessageOrBuilder {
+
+    /**
+     * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return A list containing the users.
+     */
+    java.util.List<java.lang.String>
+        getUsersList();
+    /**
+     * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The count of users.
+     */
+    int getUsersCount();
+    /**
+     * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @param index The index of the element to return.
+     * @return The users at the given index.
+     */
+    java.lang.String getUsers(int index);
+    /**
+     * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the users at the given index.
+     */
+    com.google.protobuf.ByteString
+        getUsersBytes(int index);
+  }
+  /**
+   * <pre>
+   * A list of users named by a relationship-chain notification of
+   * TIMFriendshipListener (the SDK manager guide registers the listener; the
+   * notifications from the SDK headers): friends added or deleted, add-friend
+   * requests deleted, users added to or removed from the blacklist.
+   * </pre>
+   *
+   * Protobuf type {@code imcodec.v1.FriendUserList}
+   */
+  public static final class FriendUserList extends
+      com.google.protobuf.GeneratedMessageV3 implements
+      // @@protoc_insertion_point(message_implements:imcodec.v1.FriendUserList)
+      FriendUserListOrBuilder {
+  private static final long serialVersionUID = 0L;
+    // Use FriendUserList.newBuilder() to construct.
+    private FriendUserList(com.google.protobuf.GeneratedMessageV3.Builder<?> builder) {
+      super(builder);
+    }
+    private FriendUserList() {
+      users_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+    }
+
+    @java.lang.Override
+    @SuppressWarnings({"unused"})
+    protected java.lang.Object newInstance(
+        UnusedPrivateParameter unused) {
+      return new FriendUserList();
+    }
+
+    @java.lang.Override
+    public final com.google.protobuf.UnknownFieldSet
+    getUnknownFields() {
+      return this.unknownFields;
+    }
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendUserList_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendUserList_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              imcodec.v1.Relationship.FriendUserList.class, imcodec.v1.Relationship.FriendUserList.Builder.class);
+    }
+
+    public static final int USERS_FIELD_NUMBER = 1;
+    @SuppressWarnings("serial")
+    private com.google.protobuf.LazyStringList users_;
+    /**
+     * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return A list containing the users.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getUsersList() {
+      return users_;
+    }
+    /**
+     * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @return The count of users.
+     */
+    public int getUsersCount() {
+      return users_.size();
+    }
+    /**
+     * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @param index The index of the element to return.
+     * @return The users at the given index.
+     */
+    public java.lang.String getUsers(int index) {
+      return users_.get(index);
+    }
+    /**
+     * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the users at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getUsersBytes(int index) {
+      return users_.getByteString(index);
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      for (int i = 0; i < users_.size(); i++) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 1, users_.getRaw(i));
+      }
+      getUnknownFields().writeTo(output);
+    }
+
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      {
+        int dataSize = 0;
+        for (int i = 0; i < users_.size(); i++) {
+          dataSize += computeStringSizeNoTag(users_.getRaw(i));
+        }
+        size += dataSize;
+        size += 1 * getUsersList().size();
+      }
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof imcodec.v1.Relationship.FriendUserList)) {
+        return super.equals(obj);
+      }
+      imcodec.v1.Relationship.FriendUserList other = (imcodec.v1.Relationship.FriendUserList) obj;
+
+      if (!getUsersList()
+          .equals(other.getUsersList())) return false;
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      if (getUsersCount() > 0) {
+        hash = (37 * hash) + USERS_FIELD_NUMBER;
+        hash = (53 * hash) + getUsersList().hashCode();
+      }
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static imcodec.v1.Relationship.FriendUserList parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Relationship.FriendUserList parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendUserList parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Relationship.FriendUserList parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendUserList parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Relationship.FriendUserList parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendUserList parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Relationship.FriendUserList parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendUserList parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Relationship.FriendUserList parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendUserList parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Relationship.FriendUserList parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(imcodec.v1.Relationship.FriendUserList prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * A list of users named by a relationship-chain notification of
+     * TIMFriendshipListener (the SDK manager guide registers the listener; the
+     * notifications from the SDK headers): friends added or deleted, add-friend
+     * requests deleted, users added to or removed from the blacklist.
+     * </pre>
+     *
+     * Protobuf type {@code imcodec.v1.FriendUserList}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessageV3.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:imcodec.v1.FriendUserList)
+        imcodec.v1.Relationship.FriendUserListOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendUserList_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendUserList_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                imcodec.v1.Relationship.FriendUserList.class, imcodec.v1.Relationship.FriendUserList.Builder.class);
+      }
+
+      // Construct using imcodec.v1.Relationship.FriendUserList.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        bitField0_ = 0;
+        users_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+        bitField0_ = (bitField0_ & ~0x00000001);
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendUserList_descriptor;
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendUserList getDefaultInstanceForType() {
+        return imcodec.v1.Relationship.FriendUserList.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendUserList build() {
+        imcodec.v1.Relationship.FriendUserList result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendUserList buildPartial() {
+        imcodec.v1.Relationship.FriendUserList result = new imcodec.v1.Relationship.FriendUserList(this);
+        buildPartialRepeatedFields(result);
+        if (bitField0_ != 0) { buildPartial0(result); }
+        onBuilt();
+        return result;
+      }
+
+      private void buildPartialRepeatedFields(imcodec.v1.Relationship.FriendUserList result) {
+        if (((bitField0_ & 0x00000001) != 0)) {
+          users_ = users_.getUnmodifiableView();
+          bitField0_ = (bitField0_ & ~0x00000001);
+        }
+        result.users_ = users_;
+      }
+
+      private void buildPartial0(imcodec.v1.Relationship.FriendUserList result) {
+        int from_bitField0_ = bitField0_;
+      }
+
+      @java.lang.Override
+      public Builder clone() {
+        return super.clone();
+      }
+      @java.lang.Override
+      public Builder setField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.setField(field, value);
+      }
+      @java.lang.Override
+      public Builder clearField(
+          com.google.protobuf.Descriptors.FieldDescriptor field) {
+        return super.clearField(field);
+      }
+      @java.lang.Override
+      public Builder clearOneof(
+          com.google.protobuf.Descriptors.OneofDescriptor oneof) {
+        return super.clearOneof(oneof);
+      }
+      @java.lang.Override
+      public Builder setRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          int index, java.lang.Object value) {
+        return super.setRepeatedField(field, index, value);
+      }
+      @java.lang.Override
+      public Builder addRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.addRepeatedField(field, value);
+      }
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof imcodec.v1.Relationship.FriendUserList) {
+          return mergeFrom((imcodec.v1.Relationship.FriendUserList)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(imcodec.v1.Relationship.FriendUserList other) {
+        if (other == imcodec.v1.Relationship.FriendUserList.getDefaultInstance()) return this;
+        if (!other.users_.isEmpty()) {
+          if (users_.isEmpty()) {
+            users_ = other.users_;
+            bitField0_ = (bitField0_ & ~0x00000001);
+          } else {
+            ensureUsersIsMutable();
+            users_.addAll(other.users_);
+          }
+          onChanged();
+        }
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        if (extensionRegistry == null) {
+          throw new java.lang.NullPointerException();
+        }
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              case 10: {
+                java.lang.String s = input.readStringRequireUtf8();
+                ensureUsersIsMutable();
+                users_.add(s);
+                break;
+              } // case 10
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+      private int bitField0_;
+
+      private com.google.protobuf.LazyStringList users_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+      private void ensureUsersIsMutable() {
+        if (!((bitField0_ & 0x00000001) != 0)) {
+          users_ = new com.google.protobuf.LazyStringArrayList(users_);
+          bitField0_ |= 0x00000001;
+         }
+      }
+      /**
+       * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return A list containing the users.
+       */
+      public com.google.protobuf.ProtocolStringList
+          getUsersList() {
+        return users_.getUnmodifiableView();
+      }
+      /**
+       * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return The count of users.
+       */
+      public int getUsersCount() {
+        return users_.size();
+      }
+      /**
+       * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param index The index of the element to return.
+       * @return The users at the given index.
+       */
+      public java.lang.String getUsers(int index) {
+        return users_.get(index);
+      }
+      /**
+       * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param index The index of the value to return.
+       * @return The bytes of the users at the given index.
+       */
+      public com.google.protobuf.ByteString
+          getUsersBytes(int index) {
+        return users_.getByteString(index);
+      }
+      /**
+       * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param index The index to set the value at.
+       * @param value The users to set.
+       * @return This builder for chaining.
+       */
+      public Builder setUsers(
+          int index, java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        ensureUsersIsMutable();
+        users_.set(index, value);
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param value The users to add.
+       * @return This builder for chaining.
+       */
+      public Builder addUsers(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        ensureUsersIsMutable();
+        users_.add(value);
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param values The users to add.
+       * @return This builder for chaining.
+       */
+      public Builder addAllUsers(
+          java.lang.Iterable<java.lang.String> values) {
+        ensureUsersIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, users_);
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearUsers() {
+        users_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+        bitField0_ = (bitField0_ & ~0x00000001);
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>repeated string users = 1 [(.imcodec.constraints.v1.field) = { ... }</code>
+       * @param value The bytes of the users to add.
+       * @return This builder for chaining.
+       */
+      public Builder addUsersBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        checkByteStringIsUtf8(value);
+        ensureUsersIsMutable();
+        users_.add(value);
+        onChanged();
+        return this;
+      }
+      @java.lang.Override
+      public final Builder setUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.setUnknownFields(unknownFields);
+      }
+
+      @java.lang.Override
+      public final Builder mergeUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.mergeUnknownFields(unknownFields);
+      }
+
+
+      // @@protoc_insertion_point(builder_scope:imcodec.v1.FriendUserList)
+    }
+
+    // @@protoc_insertion_point(class_scope:imcodec.v1.FriendUserList)
+    private static final imcodec.v1.Relationship.FriendUserList DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new imcodec.v1.Relationship.FriendUserList();
+    }
+
+    public static imcodec.v1.Relationship.FriendUserList getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    private static final com.google.protobuf.Parser<FriendUserList>
+        PARSER = new com.google.protobuf.AbstractParser<FriendUserList>() {
+      @java.lang.Override
+      public FriendUserList parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<FriendUserList> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<FriendUserList> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendUserList getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
+  }
+
+  public interface FriendProfileUpdateOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:imcodec.v1.FriendProfileUpdate)
+      com.google.protobuf.MessageOrBuilder {
+
+    /**
+     * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+     */
+    java.util.List<imcodec.v1.Relationship.Friend> 
+        getFriendsList();
+    /**
+     * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+     */
+    imcodec.v1.Relationship.Friend getFriends(int index);
+    /**
+     * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+     */
+    int getFriendsCount();
+    /**
+     * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+     */
+    java.util.List<? extends imcodec.v1.Relationship.FriendOrBuilder> 
+        getFriendsOrBuilderList();
+    /**
+     * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+     */
+    imcodec.v1.Relationship.FriendOrBuilder getFriendsOrBuilder(
+        int index);
+  }
+  /**
+   * <pre>
+   * Friend profiles changed (TIMFriendshipListener onFriendProfileUpdate): the
+   * changed friends' entries, as the friend list carries them.
+   * </pre>
+   *
+   * Protobuf type {@code imcodec.v1.FriendProfileUpdate}
+   */
+  public static final class FriendProfileUpdate extends
+      com.google.protobuf.GeneratedMessageV3 implements
+      // @@protoc_insertion_point(message_implements:imcodec.v1.FriendProfileUpdate)
+      FriendProfileUpdateOrBuilder {
+  private static final long serialVersionUID = 0L;
+    // Use FriendProfileUpdate.newBuilder() to construct.
+    private FriendProfileUpdate(com.google.protobuf.GeneratedMessageV3.Builder<?> builder) {
+      super(builder);
+    }
+    private FriendProfileUpdate() {
+      friends_ = java.util.Collections.emptyList();
+    }
+
+    @java.lang.Override
+    @SuppressWarnings({"unused"})
+    protected java.lang.Object newInstance(
+        UnusedPrivateParameter unused) {
+      return new FriendProfileUpdate();
+    }
+
+    @java.lang.Override
+    public final com.google.protobuf.UnknownFieldSet
+    getUnknownFields() {
+      return this.unknownFields;
+    }
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendProfileUpdate_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendProfileUpdate_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              imcodec.v1.Relationship.FriendProfileUpdate.class, imcodec.v1.Relationship.FriendProfileUpdate.Builder.class);
+    }
+
+    public static final int FRIENDS_FIELD_NUMBER = 1;
+    @SuppressWarnings("serial")
+    private java.util.List<imcodec.v1.Relationship.Friend> friends_;
+    /**
+     * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+     */
+    @java.lang.Override
+    public java.util.List<imcodec.v1.Relationship.Friend> getFriendsList() {
+      return friends_;
+    }
+    /**
+     * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+     */
+    @java.lang.Override
+    public java.util.List<? extends imcodec.v1.Relationship.FriendOrBuilder> 
+        getFriendsOrBuilderList() {
+      return friends_;
+    }
+    /**
+     * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+     */
+    @java.lang.Override
+    public int getFriendsCount() {
+      return friends_.size();
+    }
+    /**
+     * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.Friend getFriends(int index) {
+      return friends_.get(index);
+    }
+    /**
+     * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendOrBuilder getFriendsOrBuilder(
+        int index) {
+      return friends_.get(index);
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      for (int i = 0; i < friends_.size(); i++) {
+        output.writeMessage(1, friends_.get(i));
+      }
+      getUnknownFields().writeTo(output);
+    }
+
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      for (int i = 0; i < friends_.size(); i++) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(1, friends_.get(i));
+      }
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof imcodec.v1.Relationship.FriendProfileUpdate)) {
+        return super.equals(obj);
+      }
+      imcodec.v1.Relationship.FriendProfileUpdate other = (imcodec.v1.Relationship.FriendProfileUpdate) obj;
+
+      if (!getFriendsList()
+          .equals(other.getFriendsList())) return false;
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      if (getFriendsCount() > 0) {
+        hash = (37 * hash) + FRIENDS_FIELD_NUMBER;
+        hash = (53 * hash) + getFriendsList().hashCode();
+      }
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static imcodec.v1.Relationship.FriendProfileUpdate parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Relationship.FriendProfileUpdate parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendProfileUpdate parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Relationship.FriendProfileUpdate parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendProfileUpdate parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Relationship.FriendProfileUpdate parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendProfileUpdate parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Relationship.FriendProfileUpdate parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendProfileUpdate parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Relationship.FriendProfileUpdate parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendProfileUpdate parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Relationship.FriendProfileUpdate parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(imcodec.v1.Relationship.FriendProfileUpdate prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * Friend profiles changed (TIMFriendshipListener onFriendProfileUpdate): the
+     * changed friends' entries, as the friend list carries them.
+     * </pre>
+     *
+     * Protobuf type {@code imcodec.v1.FriendProfileUpdate}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessageV3.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:imcodec.v1.FriendProfileUpdate)
+        imcodec.v1.Relationship.FriendProfileUpdateOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendProfileUpdate_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendProfileUpdate_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                imcodec.v1.Relationship.FriendProfileUpdate.class, imcodec.v1.Relationship.FriendProfileUpdate.Builder.class);
+      }
+
+      // Construct using imcodec.v1.Relationship.FriendProfileUpdate.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        bitField0_ = 0;
+        if (friendsBuilder_ == null) {
+          friends_ = java.util.Collections.emptyList();
+        } else {
+          friends_ = null;
+          friendsBuilder_.clear();
+        }
+        bitField0_ = (bitField0_ & ~0x00000001);
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendProfileUpdate_descriptor;
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendProfileUpdate getDefaultInstanceForType() {
+        return imcodec.v1.Relationship.FriendProfileUpdate.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendProfileUpdate build() {
+        imcodec.v1.Relationship.FriendProfileUpdate result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendProfileUpdate buildPartial() {
+        imcodec.v1.Relationship.FriendProfileUpdate result = new imcodec.v1.Relationship.FriendProfileUpdate(this);
+        buildPartialRepeatedFields(result);
+        if (bitField0_ != 0) { buildPartial0(result); }
+        onBuilt();
+        return result;
+      }
+
+      private void buildPartialRepeatedFields(imcodec.v1.Relationship.FriendProfileUpdate result) {
+        if (friendsBuilder_ == null) {
+          if (((bitField0_ & 0x00000001) != 0)) {
+            friends_ = java.util.Collections.unmodifiableList(friends_);
+            bitField0_ = (bitField0_ & ~0x00000001);
+          }
+          result.friends_ = friends_;
+        } else {
+          result.friends_ = friendsBuilder_.build();
+        }
+      }
+
+      private void buildPartial0(imcodec.v1.Relationship.FriendProfileUpdate result) {
+        int from_bitField0_ = bitField0_;
+      }
+
+      @java.lang.Override
+      public Builder clone() {
+        return super.clone();
+      }
+      @java.lang.Override
+      public Builder setField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.setField(field, value);
+      }
+      @java.lang.Override
+      public Builder clearField(
+          com.google.protobuf.Descriptors.FieldDescriptor field) {
+        return super.clearField(field);
+      }
+      @java.lang.Override
+      public Builder clearOneof(
+          com.google.protobuf.Descriptors.OneofDescriptor oneof) {
+        return super.clearOneof(oneof);
+      }
+      @java.lang.Override
+      public Builder setRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          int index, java.lang.Object value) {
+        return super.setRepeatedField(field, index, value);
+      }
+      @java.lang.Override
+      public Builder addRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.addRepeatedField(field, value);
+      }
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof imcodec.v1.Relationship.FriendProfileUpdate) {
+          return mergeFrom((imcodec.v1.Relationship.FriendProfileUpdate)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(imcodec.v1.Relationship.FriendProfileUpdate other) {
+        if (other == imcodec.v1.Relationship.FriendProfileUpdate.getDefaultInstance()) return this;
+        if (friendsBuilder_ == null) {
+          if (!other.friends_.isEmpty()) {
+            if (friends_.isEmpty()) {
+              friends_ = other.friends_;
+              bitField0_ = (bitField0_ & ~0x00000001);
+            } else {
+              ensureFriendsIsMutable();
+              friends_.addAll(other.friends_);
+            }
+            onChanged();
+          }
+        } else {
+          if (!other.friends_.isEmpty()) {
+            if (friendsBuilder_.isEmpty()) {
+              friendsBuilder_.dispose();
+              friendsBuilder_ = null;
+              friends_ = other.friends_;
+              bitField0_ = (bitField0_ & ~0x00000001);
+              friendsBuilder_ = 
+                com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                   getFriendsFieldBuilder() : null;
+            } else {
+              friendsBuilder_.addAllMessages(other.friends_);
+            }
+          }
+        }
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        if (extensionRegistry == null) {
+          throw new java.lang.NullPointerException();
+        }
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              case 10: {
+                imcodec.v1.Relationship.Friend m =
+                    input.readMessage(
+                        imcodec.v1.Relationship.Friend.parser(),
+                        extensionRegistry);
+                if (friendsBuilder_ == null) {
+                  ensureFriendsIsMutable();
+                  friends_.add(m);
+                } else {
+                  friendsBuilder_.addMessage(m);
+                }
+                break;
+              } // case 10
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+      private int bitField0_;
+
+      private java.util.List<imcodec.v1.Relationship.Friend> friends_ =
+        java.util.Collections.emptyList();
+      private void ensureFriendsIsMutable() {
+        if (!((bitField0_ & 0x00000001) != 0)) {
+          friends_ = new java.util.ArrayList<imcodec.v1.Relationship.Friend>(friends_);
+          bitField0_ |= 0x00000001;
+         }
+      }
+
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.v1.Relationship.Friend, imcodec.v1.Relationship.Friend.Builder, imcodec.v1.Relationship.FriendOrBuilder> friendsBuilder_;
+
+      /**
+       * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+       */
+      public java.util.List<imcodec.v1.Relationship.Friend> getFriendsList() {
+        if (friendsBuilder_ == null) {
+          return java.util.Collections.unmodifiableList(friends_);
+        } else {
+          return friendsBuilder_.getMessageList();
+        }
+      }
+      /**
+       * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+       */
+      public int getFriendsCount() {
+        if (friendsBuilder_ == null) {
+          return friends_.size();
+        } else {
+          return friendsBuilder_.getCount();
+        }
+      }
+      /**
+       * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+       */
+      public imcodec.v1.Relationship.Friend getFriends(int index) {
+        if (friendsBuilder_ == null) {
+          return friends_.get(index);
+        } else {
+          return friendsBuilder_.getMessage(index);
+        }
+      }
+      /**
+       * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+       */
+      public Builder setFriends(
+          int index, imcodec.v1.Relationship.Friend value) {
+        if (friendsBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureFriendsIsMutable();
+          friends_.set(index, value);
+          onChanged();
+        } else {
+          friendsBuilder_.setMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+       */
+      public Builder setFriends(
+          int index, imcodec.v1.Relationship.Friend.Builder builderForValue) {
+        if (friendsBuilder_ == null) {
+          ensureFriendsIsMutable();
+          friends_.set(index, builderForValue.build());
+          onChanged();
+        } else {
+          friendsBuilder_.setMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+       */
+      public Builder addFriends(imcodec.v1.Relationship.Friend value) {
+        if (friendsBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureFriendsIsMutable();
+          friends_.add(value);
+          onChanged();
+        } else {
+          friendsBuilder_.addMessage(value);
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+       */
+      public Builder addFriends(
+          int index, imcodec.v1.Relationship.Friend value) {
+        if (friendsBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureFriendsIsMutable();
+          friends_.add(index, value);
+          onChanged();
+        } else {
+          friendsBuilder_.addMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+       */
+      public Builder addFriends(
+          imcodec.v1.Relationship.Friend.Builder builderForValue) {
+        if (friendsBuilder_ == null) {
+          ensureFriendsIsMutable();
+          friends_.add(builderForValue.build());
+          onChanged();
+        } else {
+          friendsBuilder_.addMessage(builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+       */
+      public Builder addFriends(
+          int index, imcodec.v1.Relationship.Friend.Builder builderForValue) {
+        if (friendsBuilder_ == null) {
+          ensureFriendsIsMutable();
+          friends_.add(index, builderForValue.build());
+          onChanged();
+        } else {
+          friendsBuilder_.addMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+       */
+      public Builder addAllFriends(
+          java.lang.Iterable<? extends imcodec.v1.Relationship.Friend> values) {
+        if (friendsBuilder_ == null) {
+          ensureFriendsIsMutable();
+          com.google.protobuf.AbstractMessageLite.Builder.addAll(
+              values, friends_);
+          onChanged();
+        } else {
+          friendsBuilder_.addAllMessages(values);
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+       */
+      public Builder clearFriends() {
+        if (friendsBuilder_ == null) {
+          friends_ = java.util.Collections.emptyList();
+          bitField0_ = (bitField0_ & ~0x00000001);
+          onChanged();
+        } else {
+          friendsBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+       */
+      public Builder removeFriends(int index) {
+        if (friendsBuilder_ == null) {
+          ensureFriendsIsMutable();
+          friends_.remove(index);
+          onChanged();
+        } else {
+          friendsBuilder_.remove(index);
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+       */
+      public imcodec.v1.Relationship.Friend.Builder getFriendsBuilder(
+          int index) {
+        return getFriendsFieldBuilder().getBuilder(index);
+      }
+      /**
+       * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+       */
+      public imcodec.v1.Relationship.FriendOrBuilder getFriendsOrBuilder(
+          int index) {
+        if (friendsBuilder_ == null) {
+          return friends_.get(index);  } else {
+          return friendsBuilder_.getMessageOrBuilder(index);
+        }
+      }
+      /**
+       * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+       */
+      public java.util.List<? extends imcodec.v1.Relationship.FriendOrBuilder> 
+           getFriendsOrBuilderList() {
+        if (friendsBuilder_ != null) {
+          return friendsBuilder_.getMessageOrBuilderList();
+        } else {
+          return java.util.Collections.unmodifiableList(friends_);
+        }
+      }
+      /**
+       * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+       */
+      public imcodec.v1.Relationship.Friend.Builder addFriendsBuilder() {
+        return getFriendsFieldBuilder().addBuilder(
+            imcodec.v1.Relationship.Friend.getDefaultInstance());
+      }
+      /**
+       * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+       */
+      public imcodec.v1.Relationship.Friend.Builder addFriendsBuilder(
+          int index) {
+        return getFriendsFieldBuilder().addBuilder(
+            index, imcodec.v1.Relationship.Friend.getDefaultInstance());
+      }
+      /**
+       * <code>repeated .imcodec.v1.Friend friends = 1;</code>
+       */
+      public java.util.List<imcodec.v1.Relationship.Friend.Builder> 
+           getFriendsBuilderList() {
+        return getFriendsFieldBuilder().getBuilderList();
+      }
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.v1.Relationship.Friend, imcodec.v1.Relationship.Friend.Builder, imcodec.v1.Relationship.FriendOrBuilder> 
+          getFriendsFieldBuilder() {
+        if (friendsBuilder_ == null) {
+          friendsBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+              imcodec.v1.Relationship.Friend, imcodec.v1.Relationship.Friend.Builder, imcodec.v1.Relationship.FriendOrBuilder>(
+                  friends_,
+                  ((bitField0_ & 0x00000001) != 0),
+                  getParentForChildren(),
+                  isClean());
+          friends_ = null;
+        }
+        return friendsBuilder_;
+      }
+      @java.lang.Override
+      public final Builder setUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.setUnknownFields(unknownFields);
+      }
+
+      @java.lang.Override
+      public final Builder mergeUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.mergeUnknownFields(unknownFields);
+      }
+
+
+      // @@protoc_insertion_point(builder_scope:imcodec.v1.FriendProfileUpdate)
+    }
+
+    // @@protoc_insertion_point(class_scope:imcodec.v1.FriendProfileUpdate)
+    private static final imcodec.v1.Relationship.FriendProfileUpdate DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new imcodec.v1.Relationship.FriendProfileUpdate();
+    }
+
+    public static imcodec.v1.Relationship.FriendProfileUpdate getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    private static final com.google.protobuf.Parser<FriendProfileUpdate>
+        PARSER = new com.google.protobuf.AbstractParser<FriendProfileUpdate>() {
+      @java.lang.Override
+      public FriendProfileUpdate parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<FriendProfileUpdate> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<FriendProfileUpdate> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendProfileUpdate getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
+  }
+
+  public interface FriendPendencyAddedOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:imcodec.v1.FriendPendencyAdded)
+      com.google.protobuf.MessageOrBuilder {
+
+    /**
+     * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+     */
+    java.util.List<imcodec.v1.Relationship.FriendPendencyItem> 
+        getItemsList();
+    /**
+     * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+     */
+    imcodec.v1.Relationship.FriendPendencyItem getItems(int index);
+    /**
+     * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+     */
+    int getItemsCount();
+    /**
+     * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+     */
+    java.util.List<? extends imcodec.v1.Relationship.FriendPendencyItemOrBuilder> 
+        getItemsOrBuilderList();
+    /**
+     * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+     */
+    imcodec.v1.Relationship.FriendPendencyItemOrBuilder getItemsOrBuilder(
+        int index);
+  }
+  /**
+   * <pre>
+   * Add-friend requests received (TIMFriendshipListener onAddFriendReqs).
+   * </pre>
+   *
+   * Protobuf type {@code imcodec.v1.FriendPendencyAdded}
+   */
+  public static final class FriendPendencyAdded extends
+      com.google.protobuf.GeneratedMessageV3 implements
+      // @@protoc_insertion_point(message_implements:imcodec.v1.FriendPendencyAdded)
+      FriendPendencyAddedOrBuilder {
+  private static final long serialVersionUID = 0L;
+    // Use FriendPendencyAdded.newBuilder() to construct.
+    private FriendPendencyAdded(com.google.protobuf.GeneratedMessageV3.Builder<?> builder) {
+      super(builder);
+    }
+    private FriendPendencyAdded() {
+      items_ = java.util.Collections.emptyList();
+    }
+
+    @java.lang.Override
+    @SuppressWarnings({"unused"})
+    protected java.lang.Object newInstance(
+        UnusedPrivateParameter unused) {
+      return new FriendPendencyAdded();
+    }
+
+    @java.lang.Override
+    public final com.google.protobuf.UnknownFieldSet
+    getUnknownFields() {
+      return this.unknownFields;
+    }
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendPendencyAdded_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendPendencyAdded_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              imcodec.v1.Relationship.FriendPendencyAdded.class, imcodec.v1.Relationship.FriendPendencyAdded.Builder.class);
+    }
+
+    public static final int ITEMS_FIELD_NUMBER = 1;
+    @SuppressWarnings("serial")
+    private java.util.List<imcodec.v1.Relationship.FriendPendencyItem> items_;
+    /**
+     * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+     */
+    @java.lang.Override
+    public java.util.List<imcodec.v1.Relationship.FriendPendencyItem> getItemsList() {
+      return items_;
+    }
+    /**
+     * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+     */
+    @java.lang.Override
+    public java.util.List<? extends imcodec.v1.Relationship.FriendPendencyItemOrBuilder> 
+        getItemsOrBuilderList() {
+      return items_;
+    }
+    /**
+     * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+     */
+    @java.lang.Override
+    public int getItemsCount() {
+      return items_.size();
+    }
+    /**
+     * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendPendencyItem getItems(int index) {
+      return items_.get(index);
+    }
+    /**
+     * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendPendencyItemOrBuilder getItemsOrBuilder(
+        int index) {
+      return items_.get(index);
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      for (int i = 0; i < items_.size(); i++) {
+        output.writeMessage(1, items_.get(i));
+      }
+      getUnknownFields().writeTo(output);
+    }
+
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      for (int i = 0; i < items_.size(); i++) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(1, items_.get(i));
+      }
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof imcodec.v1.Relationship.FriendPendencyAdded)) {
+        return super.equals(obj);
+      }
+      imcodec.v1.Relationship.FriendPendencyAdded other = (imcodec.v1.Relationship.FriendPendencyAdded) obj;
+
+      if (!getItemsList()
+          .equals(other.getItemsList())) return false;
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      if (getItemsCount() > 0) {
+        hash = (37 * hash) + ITEMS_FIELD_NUMBER;
+        hash = (53 * hash) + getItemsList().hashCode();
+      }
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static imcodec.v1.Relationship.FriendPendencyAdded parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyAdded parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyAdded parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyAdded parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyAdded parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyAdded parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyAdded parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyAdded parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyAdded parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyAdded parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyAdded parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyAdded parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(imcodec.v1.Relationship.FriendPendencyAdded prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * Add-friend requests received (TIMFriendshipListener onAddFriendReqs).
+     * </pre>
+     *
+     * Protobuf type {@code imcodec.v1.FriendPendencyAdded}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessageV3.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:imcodec.v1.FriendPendencyAdded)
+        imcodec.v1.Relationship.FriendPendencyAddedOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendPendencyAdded_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendPendencyAdded_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                imcodec.v1.Relationship.FriendPendencyAdded.class, imcodec.v1.Relationship.FriendPendencyAdded.Builder.class);
+      }
+
+      // Construct using imcodec.v1.Relationship.FriendPendencyAdded.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        bitField0_ = 0;
+        if (itemsBuilder_ == null) {
+          items_ = java.util.Collections.emptyList();
+        } else {
+          items_ = null;
+          itemsBuilder_.clear();
+        }
+        bitField0_ = (bitField0_ & ~0x00000001);
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendPendencyAdded_descriptor;
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendPendencyAdded getDefaultInstanceForType() {
+        return imcodec.v1.Relationship.FriendPendencyAdded.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendPendencyAdded build() {
+        imcodec.v1.Relationship.FriendPendencyAdded result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendPendencyAdded buildPartial() {
+        imcodec.v1.Relationship.FriendPendencyAdded result = new imcodec.v1.Relationship.FriendPendencyAdded(this);
+        buildPartialRepeatedFields(result);
+        if (bitField0_ != 0) { buildPartial0(result); }
+        onBuilt();
+        return result;
+      }
+
+      private void buildPartialRepeatedFields(imcodec.v1.Relationship.FriendPendencyAdded result) {
+        if (itemsBuilder_ == null) {
+          if (((bitField0_ & 0x00000001) != 0)) {
+            items_ = java.util.Collections.unmodifiableList(items_);
+            bitField0_ = (bitField0_ & ~0x00000001);
+          }
+          result.items_ = items_;
+        } else {
+          result.items_ = itemsBuilder_.build();
+        }
+      }
+
+      private void buildPartial0(imcodec.v1.Relationship.FriendPendencyAdded result) {
+        int from_bitField0_ = bitField0_;
+      }
+
+      @java.lang.Override
+      public Builder clone() {
+        return super.clone();
+      }
+      @java.lang.Override
+      public Builder setField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.setField(field, value);
+      }
+      @java.lang.Override
+      public Builder clearField(
+          com.google.protobuf.Descriptors.FieldDescriptor field) {
+        return super.clearField(field);
+      }
+      @java.lang.Override
+      public Builder clearOneof(
+          com.google.protobuf.Descriptors.OneofDescriptor oneof) {
+        return super.clearOneof(oneof);
+      }
+      @java.lang.Override
+      public Builder setRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          int index, java.lang.Object value) {
+        return super.setRepeatedField(field, index, value);
+      }
+      @java.lang.Override
+      public Builder addRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.addRepeatedField(field, value);
+      }
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof imcodec.v1.Relationship.FriendPendencyAdded) {
+          return mergeFrom((imcodec.v1.Relationship.FriendPendencyAdded)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(imcodec.v1.Relationship.FriendPendencyAdded other) {
+        if (other == imcodec.v1.Relationship.FriendPendencyAdded.getDefaultInstance()) return this;
+        if (itemsBuilder_ == null) {
+          if (!other.items_.isEmpty()) {
+            if (items_.isEmpty()) {
+              items_ = other.items_;
+              bitField0_ = (bitField0_ & ~0x00000001);
+            } else {
+              ensureItemsIsMutable();
+              items_.addAll(other.items_);
+            }
+            onChanged();
+          }
+        } else {
+          if (!other.items_.isEmpty()) {
+            if (itemsBuilder_.isEmpty()) {
+              itemsBuilder_.dispose();
+              itemsBuilder_ = null;
+              items_ = other.items_;
+              bitField0_ = (bitField0_ & ~0x00000001);
+              itemsBuilder_ = 
+                com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                   getItemsFieldBuilder() : null;
+            } else {
+              itemsBuilder_.addAllMessages(other.items_);
+            }
+          }
+        }
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        if (extensionRegistry == null) {
+          throw new java.lang.NullPointerException();
+        }
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              case 10: {
+                imcodec.v1.Relationship.FriendPendencyItem m =
+                    input.readMessage(
+                        imcodec.v1.Relationship.FriendPendencyItem.parser(),
+                        extensionRegistry);
+                if (itemsBuilder_ == null) {
+                  ensureItemsIsMutable();
+                  items_.add(m);
+                } else {
+                  itemsBuilder_.addMessage(m);
+                }
+                break;
+              } // case 10
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+      private int bitField0_;
+
+      private java.util.List<imcodec.v1.Relationship.FriendPendencyItem> items_ =
+        java.util.Collections.emptyList();
+      private void ensureItemsIsMutable() {
+        if (!((bitField0_ & 0x00000001) != 0)) {
+          items_ = new java.util.ArrayList<imcodec.v1.Relationship.FriendPendencyItem>(items_);
+          bitField0_ |= 0x00000001;
+         }
+      }
+
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.v1.Relationship.FriendPendencyItem, imcodec.v1.Relationship.FriendPendencyItem.Builder, imcodec.v1.Relationship.FriendPendencyItemOrBuilder> itemsBuilder_;
+
+      /**
+       * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+       */
+      public java.util.List<imcodec.v1.Relationship.FriendPendencyItem> getItemsList() {
+        if (itemsBuilder_ == null) {
+          return java.util.Collections.unmodifiableList(items_);
+        } else {
+          return itemsBuilder_.getMessageList();
+        }
+      }
+      /**
+       * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+       */
+      public int getItemsCount() {
+        if (itemsBuilder_ == null) {
+          return items_.size();
+        } else {
+          return itemsBuilder_.getCount();
+        }
+      }
+      /**
+       * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+       */
+      public imcodec.v1.Relationship.FriendPendencyItem getItems(int index) {
+        if (itemsBuilder_ == null) {
+          return items_.get(index);
+        } else {
+          return itemsBuilder_.getMessage(index);
+        }
+      }
+      /**
+       * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+       */
+      public Builder setItems(
+          int index, imcodec.v1.Relationship.FriendPendencyItem value) {
+        if (itemsBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureItemsIsMutable();
+          items_.set(index, value);
+          onChanged();
+        } else {
+          itemsBuilder_.setMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+       */
+      public Builder setItems(
+          int index, imcodec.v1.Relationship.FriendPendencyItem.Builder builderForValue) {
+        if (itemsBuilder_ == null) {
+          ensureItemsIsMutable();
+          items_.set(index, builderForValue.build());
+          onChanged();
+        } else {
+          itemsBuilder_.setMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+       */
+      public Builder addItems(imcodec.v1.Relationship.FriendPendencyItem value) {
+        if (itemsBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureItemsIsMutable();
+          items_.add(value);
+          onChanged();
+        } else {
+          itemsBuilder_.addMessage(value);
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+       */
+      public Builder addItems(
+          int index, imcodec.v1.Relationship.FriendPendencyItem value) {
+        if (itemsBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureItemsIsMutable();
+          items_.add(index, value);
+          onChanged();
+        } else {
+          itemsBuilder_.addMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+       */
+      public Builder addItems(
+          imcodec.v1.Relationship.FriendPendencyItem.Builder builderForValue) {
+        if (itemsBuilder_ == null) {
+          ensureItemsIsMutable();
+          items_.add(builderForValue.build());
+          onChanged();
+        } else {
+          itemsBuilder_.addMessage(builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+       */
+      public Builder addItems(
+          int index, imcodec.v1.Relationship.FriendPendencyItem.Builder builderForValue) {
+        if (itemsBuilder_ == null) {
+          ensureItemsIsMutable();
+          items_.add(index, builderForValue.build());
+          onChanged();
+        } else {
+          itemsBuilder_.addMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+       */
+      public Builder addAllItems(
+          java.lang.Iterable<? extends imcodec.v1.Relationship.FriendPendencyItem> values) {
+        if (itemsBuilder_ == null) {
+          ensureItemsIsMutable();
+          com.google.protobuf.AbstractMessageLite.Builder.addAll(
+              values, items_);
+          onChanged();
+        } else {
+          itemsBuilder_.addAllMessages(values);
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+       */
+      public Builder clearItems() {
+        if (itemsBuilder_ == null) {
+          items_ = java.util.Collections.emptyList();
+          bitField0_ = (bitField0_ & ~0x00000001);
+          onChanged();
+        } else {
+          itemsBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+       */
+      public Builder removeItems(int index) {
+        if (itemsBuilder_ == null) {
+          ensureItemsIsMutable();
+          items_.remove(index);
+          onChanged();
+        } else {
+          itemsBuilder_.remove(index);
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+       */
+      public imcodec.v1.Relationship.FriendPendencyItem.Builder getItemsBuilder(
+          int index) {
+        return getItemsFieldBuilder().getBuilder(index);
+      }
+      /**
+       * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+       */
+      public imcodec.v1.Relationship.FriendPendencyItemOrBuilder getItemsOrBuilder(
+          int index) {
+        if (itemsBuilder_ == null) {
+          return items_.get(index);  } else {
+          return itemsBuilder_.getMessageOrBuilder(index);
+        }
+      }
+      /**
+       * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+       */
+      public java.util.List<? extends imcodec.v1.Relationship.FriendPendencyItemOrBuilder> 
+           getItemsOrBuilderList() {
+        if (itemsBuilder_ != null) {
+          return itemsBuilder_.getMessageOrBuilderList();
+        } else {
+          return java.util.Collections.unmodifiableList(items_);
+        }
+      }
+      /**
+       * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+       */
+      public imcodec.v1.Relationship.FriendPendencyItem.Builder addItemsBuilder() {
+        return getItemsFieldBuilder().addBuilder(
+            imcodec.v1.Relationship.FriendPendencyItem.getDefaultInstance());
+      }
+      /**
+       * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+       */
+      public imcodec.v1.Relationship.FriendPendencyItem.Builder addItemsBuilder(
+          int index) {
+        return getItemsFieldBuilder().addBuilder(
+            index, imcodec.v1.Relationship.FriendPendencyItem.getDefaultInstance());
+      }
+      /**
+       * <code>repeated .imcodec.v1.FriendPendencyItem items = 1;</code>
+       */
+      public java.util.List<imcodec.v1.Relationship.FriendPendencyItem.Builder> 
+           getItemsBuilderList() {
+        return getItemsFieldBuilder().getBuilderList();
+      }
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.v1.Relationship.FriendPendencyItem, imcodec.v1.Relationship.FriendPendencyItem.Builder, imcodec.v1.Relationship.FriendPendencyItemOrBuilder> 
+          getItemsFieldBuilder() {
+        if (itemsBuilder_ == null) {
+          itemsBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+              imcodec.v1.Relationship.FriendPendencyItem, imcodec.v1.Relationship.FriendPendencyItem.Builder, imcodec.v1.Relationship.FriendPendencyItemOrBuilder>(
+                  items_,
+                  ((bitField0_ & 0x00000001) != 0),
+                  getParentForChildren(),
+                  isClean());
+          items_ = null;
+        }
+        return itemsBuilder_;
+      }
+      @java.lang.Override
+      public final Builder setUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.setUnknownFields(unknownFields);
+      }
+
+      @java.lang.Override
+      public final Builder mergeUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.mergeUnknownFields(unknownFields);
+      }
+
+
+      // @@protoc_insertion_point(builder_scope:imcodec.v1.FriendPendencyAdded)
+    }
+
+    // @@protoc_insertion_point(class_scope:imcodec.v1.FriendPendencyAdded)
+    private static final imcodec.v1.Relationship.FriendPendencyAdded DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new imcodec.v1.Relationship.FriendPendencyAdded();
+    }
+
+    public static imcodec.v1.Relationship.FriendPendencyAdded getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    private static final com.google.protobuf.Parser<FriendPendencyAdded>
+        PARSER = new com.google.protobuf.AbstractParser<FriendPendencyAdded>() {
+      @java.lang.Override
+      public FriendPendencyAdded parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<FriendPendencyAdded> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<FriendPendencyAdded> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendPendencyAdded getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
+  }
+
+  public interface FriendPendencyReadOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:imcodec.v1.FriendPendencyRead)
+      com.google.protobuf.MessageOrBuilder {
+
+    /**
+     * <pre>
+     * Seconds since the Unix epoch: requests added up to then are read.
+     * </pre>
+     *
+     * <code>uint64 timestamp = 1;</code>
+     * @return The timestamp.
+     */
+    long getTimestamp();
+  }
+  /**
+   * <pre>
+   * The pendency list was read up to a time (TIMFriendshipListener
+   * onPendencyReadReport, after pendencyReport).
+   * </pre>
+   *
+   * Protobuf type {@code imcodec.v1.FriendPendencyRead}
+   */
+  public static final class FriendPendencyRead extends
+      com.google.protobuf.GeneratedMessageV3 implements
+      // @@protoc_insertion_point(message_implements:imcodec.v1.FriendPendencyRead)
+      FriendPendencyReadOrBuilder {
+  private static final long serialVersionUID = 0L;
+    // Use FriendPendencyRead.newBuilder() to construct.
+    private FriendPendencyRead(com.google.protobuf.GeneratedMessageV3.Builder<?> builder) {
+      super(builder);
+    }
+    private FriendPendencyRead() {
+    }
+
+    @java.lang.Override
+    @SuppressWarnings({"unused"})
+    protected java.lang.Object newInstance(
+        UnusedPrivateParameter unused) {
+      return new FriendPendencyRead();
+    }
+
+    @java.lang.Override
+    public final com.google.protobuf.UnknownFieldSet
+    getUnknownFields() {
+      return this.unknownFields;
+    }
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendPendencyRead_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendPendencyRead_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              imcodec.v1.Relationship.FriendPendencyRead.class, imcodec.v1.Relationship.FriendPendencyRead.Builder.class);
+    }
+
+    public static final int TIMESTAMP_FIELD_NUMBER = 1;
+    private long timestamp_ = 0L;
+    /**
+     * <pre>
+     * Seconds since the Unix epoch: requests added up to then are read.
+     * </pre>
+     *
+     * <code>uint64 timestamp = 1;</code>
+     * @return The timestamp.
+     */
+    @java.lang.Override
+    public long getTimestamp() {
+      return timestamp_;
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      if (timestamp_ != 0L) {
+        output.writeUInt64(1, timestamp_);
+      }
+      getUnknownFields().writeTo(output);
+    }
+
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      if (timestamp_ != 0L) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeUInt64Size(1, timestamp_);
+      }
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof imcodec.v1.Relationship.FriendPendencyRead)) {
+        return super.equals(obj);
+      }
+      imcodec.v1.Relationship.FriendPendencyRead other = (imcodec.v1.Relationship.FriendPendencyRead) obj;
+
+      if (getTimestamp()
+          != other.getTimestamp()) return false;
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      hash = (37 * hash) + TIMESTAMP_FIELD_NUMBER;
+      hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+          getTimestamp());
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static imcodec.v1.Relationship.FriendPendencyRead parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyRead parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyRead parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyRead parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyRead parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyRead parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyRead parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyRead parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyRead parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyRead parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyRead parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Relationship.FriendPendencyRead parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(imcodec.v1.Relationship.FriendPendencyRead prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * The pendency list was read up to a time (TIMFriendshipListener
+     * onPendencyReadReport, after pendencyReport).
+     * </pre>
+     *
+     * Protobuf type {@code imcodec.v1.FriendPendencyRead}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessageV3.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:imcodec.v1.FriendPendencyRead)
+        imcodec.v1.Relationship.FriendPendencyReadOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendPendencyRead_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendPendencyRead_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                imcodec.v1.Relationship.FriendPendencyRead.class, imcodec.v1.Relationship.FriendPendencyRead.Builder.class);
+      }
+
+      // Construct using imcodec.v1.Relationship.FriendPendencyRead.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        bitField0_ = 0;
+        timestamp_ = 0L;
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return imcodec.v1.Relationship.internal_static_imcodec_v1_FriendPendencyRead_descriptor;
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendPendencyRead getDefaultInstanceForType() {
+        return imcodec.v1.Relationship.FriendPendencyRead.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendPendencyRead build() {
+        imcodec.v1.Relationship.FriendPendencyRead result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Relationship.FriendPendencyRead buildPartial() {
+        imcodec.v1.Relationship.FriendPendencyRead result = new imcodec.v1.Relationship.FriendPendencyRead(this);
+        if (bitField0_ != 0) { buildPartial0(result); }
+        onBuilt();
+        return result;
+      }
+
+      private void buildPartial0(imcodec.v1.Relationship.FriendPendencyRead result) {
+        int from_bitField0_ = bitField0_;
+        if (((from_bitField0_ & 0x00000001) != 0)) {
+          result.timestamp_ = timestamp_;
+        }
+      }
+
+      @java.lang.Override
+      public Builder clone() {
+        return super.clone();
+      }
+      @java.lang.Override
+      public Builder setField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.setField(field, value);
+      }
+      @java.lang.Override
+      public Builder clearField(
+          com.google.protobuf.Descriptors.FieldDescriptor field) {
+        return super.clearField(field);
+      }
+      @java.lang.Override
+      public Builder clearOneof(
+          com.google.protobuf.Descriptors.OneofDescriptor oneof) {
+        return super.clearOneof(oneof);
+      }
+      @java.lang.Override
+      public Builder setRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          int index, java.lang.Object value) {
+        return super.setRepeatedField(field, index, value);
+      }
+      @java.lang.Override
+      public Builder addRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.addRepeatedField(field, value);
+      }
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof imcodec.v1.Relationship.FriendPendencyRead) {
+          return mergeFrom((imcodec.v1.Relationship.FriendPendencyRead)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(imcodec.v1.Relationship.FriendPendencyRead other) {
+        if (other == imcodec.v1.Relationship.FriendPendencyRead.getDefaultInstance()) return this;
+        if (other.getTimestamp() != 0L) {
+          setTimestamp(other.getTimestamp());
+        }
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        if (extensionRegistry == null) {
+          throw new java.lang.NullPointerException();
+        }
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              case 8: {
+                timestamp_ = input.readUInt64();
+                bitField0_ |= 0x00000001;
+                break;
+              } // case 8
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+      private int bitField0_;
+
+      private long timestamp_ ;
+      /**
+       * <pre>
+       * Seconds since the Unix epoch: requests added up to then are read.
+       * </pre>
+       *
+       * <code>uint64 timestamp = 1;</code>
+       * @return The timestamp.
+       */
+      @java.lang.Override
+      public long getTimestamp() {
+        return timestamp_;
+      }
+      /**
+       * <pre>
+       * Seconds since the Unix epoch: requests added up to then are read.
+       * </pre>
+       *
+       * <code>uint64 timestamp = 1;</code>
+       * @param value The timestamp to set.
+       * @return This builder for chaining.
+       */
+      public Builder setTimestamp(long value) {
+        
+        timestamp_ = value;
+        bitField0_ |= 0x00000001;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Seconds since the Unix epoch: requests added up to then are read.
+       * </pre>
+       *
+       * <code>uint64 timestamp = 1;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearTimestamp() {
+        bitField0_ = (bitField0_ & ~0x00000001);
+        timestamp_ = 0L;
+        onChanged();
+        return this;
+      }
+      @java.lang.Override
+      public final Builder setUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.setUnknownFields(unknownFields);
+      }
+
+      @java.lang.Override
+      public final Builder mergeUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.mergeUnknownFields(unknownFields);
+      }
+
+
+      // @@protoc_insertion_point(builder_scope:imcodec.v1.FriendPendencyRead)
+    }
+
+    // @@protoc_insertion_point(class_scope:imcodec.v1.FriendPendencyRead)
+    private static final imcodec.v1.Relationship.FriendPendencyRead DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new imcodec.v1.Relationship.FriendPendencyRead();
+    }
+
+    public static imcodec.v1.Relationship.FriendPendencyRead getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    private static final com.google.protobuf.Parser<FriendPendencyRead>
+        PARSER = new com.google.protobuf.AbstractParser<FriendPendencyRead>() {
+      @java.lang.Override
+      public FriendPendencyRead parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<FriendPendencyRead> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<FriendPendencyRead> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public imcodec.v1.Relationship.FriendPendencyRead getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
+  }
+
   private static final com.google.protobuf.Descriptors.Descriptor
     internal_static_imcodec_v1_Friend_descriptor;
   private static final 
@@ -15923,6 +19507,31 @@ public final class Relationship {
   private static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_imcodec_v1_FriendGroupList_fieldAccessorTable;
+  private static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_imcodec_v1_FriendDelete_descriptor;
+  private static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_imcodec_v1_FriendDelete_fieldAccessorTable;
+  private static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_imcodec_v1_FriendUserList_descriptor;
+  private static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_imcodec_v1_FriendUserList_fieldAccessorTable;
+  private static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_imcodec_v1_FriendProfileUpdate_descriptor;
+  private static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_imcodec_v1_FriendProfileUpdate_fieldAccessorTable;
+  private static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_imcodec_v1_FriendPendencyAdded_descriptor;
+  private static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_imcodec_v1_FriendPendencyAdded_fieldAccessorTable;
+  private static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_imcodec_v1_FriendPendencyRead_descriptor;
+  private static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_imcodec_v1_FriendPendencyRead_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -16014,21 +19623,32 @@ public final class Relationship {
       "1.CheckFriendResult\":\n\rFriendResults\022)\n\007" +
       "results\030\001 \003(\0132\030.imcodec.v1.FriendResult\"" +
       ":\n\017FriendGroupList\022\'\n\006groups\030\001 \003(\0132\027.imc" +
-      "odec.v1.FriendGroup*}\n\022FriendResponseTyp" +
-      "e\022\036\n\032FRIEND_RESPONSE_TYPE_AGREE\020\000\022&\n\"FRI" +
-      "END_RESPONSE_TYPE_AGREE_AND_ADD\020\001\022\037\n\033FRI" +
-      "END_RESPONSE_TYPE_REJECT\020\002*{\n\017FriendChec" +
-      "kType\022!\n\035FRIEND_CHECK_TYPE_UNSPECIFIED\020\000" +
-      "\022\"\n\036FRIEND_CHECK_TYPE_UNIDIRECTION\020\001\022!\n\035" +
-      "FRIEND_CHECK_TYPE_BIDIRECTION\020\002*\232\001\n\022Frie" +
-      "ndRelationType\022\035\n\031FRIEND_RELATION_TYPE_N" +
-      "ONE\020\000\022\037\n\033FRIEND_RELATION_TYPE_MY_UNI\020\001\022\"" +
-      "\n\036FRIEND_RELATION_TYPE_OTHER_UNI\020\002\022 \n\034FR" +
-      "IEND_RELATION_TYPE_BOTHWAY\020\003*|\n\014Pendency" +
-      "Type\022\035\n\031PENDENCY_TYPE_UNSPECIFIED\020\000\022\031\n\025P" +
-      "ENDENCY_TYPE_COME_IN\020\001\022\032\n\026PENDENCY_TYPE_" +
-      "SEND_OUT\020\002\022\026\n\022PENDENCY_TYPE_BOTH\020\003b\006prot" +
-      "o3"
+      "odec.v1.FriendGroup\"n\n\014FriendDelete\022#\n\005u" +
+      "sers\030\001 \003(\tB\024\362\251\031\020\022\016maxUserIDBytes\0229\n\013dele" +
+      "te_type\030\002 \001(\0162\034.imcodec.v1.FriendDeleteT" +
+      "ypeB\006\362\251\031\002 \001\"5\n\016FriendUserList\022#\n\005users\030\001" +
+      " \003(\tB\024\362\251\031\020\022\016maxUserIDBytes\":\n\023FriendProf" +
+      "ileUpdate\022#\n\007friends\030\001 \003(\0132\022.imcodec.v1." +
+      "Friend\"D\n\023FriendPendencyAdded\022-\n\005items\030\001" +
+      " \003(\0132\036.imcodec.v1.FriendPendencyItem\"\'\n\022" +
+      "FriendPendencyRead\022\021\n\ttimestamp\030\001 \001(\004*}\n" +
+      "\022FriendResponseType\022\036\n\032FRIEND_RESPONSE_T" +
+      "YPE_AGREE\020\000\022&\n\"FRIEND_RESPONSE_TYPE_AGRE" +
+      "E_AND_ADD\020\001\022\037\n\033FRIEND_RESPONSE_TYPE_REJE" +
+      "CT\020\002*{\n\017FriendCheckType\022!\n\035FRIEND_CHECK_" +
+      "TYPE_UNSPECIFIED\020\000\022\"\n\036FRIEND_CHECK_TYPE_" +
+      "UNIDIRECTION\020\001\022!\n\035FRIEND_CHECK_TYPE_BIDI" +
+      "RECTION\020\002*\232\001\n\022FriendRelationType\022\035\n\031FRIE" +
+      "ND_RELATION_TYPE_NONE\020\000\022\037\n\033FRIEND_RELATI" +
+      "ON_TYPE_MY_UNI\020\001\022\"\n\036FRIEND_RELATION_TYPE" +
+      "_OTHER_UNI\020\002\022 \n\034FRIEND_RELATION_TYPE_BOT" +
+      "HWAY\020\003*|\n\014PendencyType\022\035\n\031PENDENCY_TYPE_" +
+      "UNSPECIFIED\020\000\022\031\n\025PENDENCY_TYPE_COME_IN\020\001" +
+      "\022\032\n\026PENDENCY_TYPE_SEND_OUT\020\002\022\026\n\022PENDENCY" +
+      "_TYPE_BOTH\020\003*r\n\020FriendDeleteType\022\"\n\036FRIE" +
+      "ND_DELETE_TYPE_UNSPECIFIED\020\000\022\035\n\031FRIEND_D" +
+      "ELETE_TYPE_SINGLE\020\001\022\033\n\027FRIEND_DELETE_TYP" +
+      "E_BOTH\020\002b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -16132,6 +19752,36 @@ public final class Relationship {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imcodec_v1_FriendGroupList_descriptor,
         new java.lang.String[] { "Groups", });
+    internal_static_imcodec_v1_FriendDelete_descriptor =
+      getDescriptor().getMessageTypes().get(16);
+    internal_static_imcodec_v1_FriendDelete_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_imcodec_v1_FriendDelete_descriptor,
+        new java.lang.String[] { "Users", "DeleteType", });
+    internal_static_imcodec_v1_FriendUserList_descriptor =
+      getDescriptor().getMessageTypes().get(17);
+    internal_static_imcodec_v1_FriendUserList_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_imcodec_v1_FriendUserList_descriptor,
+        new java.lang.String[] { "Users", });
+    internal_static_imcodec_v1_FriendProfileUpdate_descriptor =
+      getDescriptor().getMessageTypes().get(18);
+    internal_static_imcodec_v1_FriendProfileUpdate_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_imcodec_v1_FriendProfileUpdate_descriptor,
+        new java.lang.String[] { "Friends", });
+    internal_static_imcodec_v1_FriendPendencyAdded_descriptor =
+      getDescriptor().getMessageTypes().get(19);
+    internal_static_imcodec_v1_FriendPendencyAdded_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_imcodec_v1_FriendPendencyAdded_descriptor,
+        new java.lang.String[] { "Items", });
+    internal_static_imcodec_v1_FriendPendencyRead_descriptor =
+      getDescriptor().getMessageTypes().get(20);
+    internal_static_imcodec_v1_FriendPendencyRead_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_imcodec_v1_FriendPendencyRead_descriptor,
+        new java.lang.String[] { "Timestamp", });
     com.google.protobuf.ExtensionRegistry registry =
         com.google.protobuf.ExtensionRegistry.newInstance();
     registry.add(imcodec.constraints.v1.Constraints.field);
