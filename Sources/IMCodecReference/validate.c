@@ -1230,6 +1230,16 @@ static void visit_group_pendency(run *r, const Imcodec__V1__GroupPendencyItem *i
     check_user_id(r, item->self_identifier, "selfIdentifier");
 }
 
+/* The last message a group or conversation carries, at `name` inside the
+ * entry whose path is current; nothing when there is none. The caller leaves
+ * the entry. */
+static void visit_last_message(run *r, const Imcodec__V1__Message *message, const char *name) {
+    if (message == NULL)
+        return;
+    enter(r, name);
+    visit_message(r, message, 0, 0);
+}
+
 /* G1-G7, G14-G16, F8: a group-management event kind; 0 when the kind is another. */
 static int visit_group_management(run *r, const Imcodec__V1__Event *event) {
     size_t mark = r->length;
@@ -1241,10 +1251,7 @@ static int visit_group_management(run *r, const Imcodec__V1__Event *event) {
             const Imcodec__V1__GroupInfo *group = event->group_profiles->groups[i];
             size_t at = enter_index(r, i);
             visit_group_info(r, group);
-            if (group->last_msg != NULL) {
-                enter(r, "lastMsg");
-                visit_message(r, group->last_msg, 0, 0);
-            }
+            visit_last_message(r, group->last_msg, "lastMsg");
             leave(r, at);
         }
         break;
@@ -1393,10 +1400,7 @@ static void visit_event(run *r, const Imcodec__V1__Event *event) {
             const Imcodec__V1__Conversation *conversation = event->conversations->conversations[i];
             size_t at = enter_index(r, i);
             visit_conversation(r, conversation);
-            if (conversation->last_message != NULL) {
-                enter(r, "lastMessage");
-                visit_message(r, conversation->last_message, 0, 0);
-            }
+            visit_last_message(r, conversation->last_message, "lastMessage");
             leave(r, at);
         }
         break;
