@@ -12,11 +12,15 @@ extension FuzzChecks {
 
     /// Whether the decoder's `error` lies in bytes the envelope peek reads:
     /// a top-level tag, varint, length or group, a routed string's UTF-8, or
-    /// a repeated field's count. `nil` when the error's path cannot tell.
+    /// a repeated field's count; never the nesting depth of a field's
+    /// message. `nil` when the error's path cannot tell.
     public static func peekReads(_ error: IMCodecError) -> Bool? {
         let components = error.path.components
         guard let first = components.first else { return true }
         guard case .field(let field) = first, components.count <= 2 else { return false }
+        // The depth of a nested message is found by entering it, which the
+        // peek never does.
+        if error.code == .limitDepth { return false }
         let code = error.code.rawValue
         if code.hasPrefix("limit.") { return components.count == 2 }
         if nestedMessageFields.contains(field) { return nil }
