@@ -45,4 +45,4 @@ for module in "${modules[@]}"; do
     imcodec_sdk_dump "$work/$module.sdk.json" "$module"
 done
 
-python3 scripts/checks/check_doc_archives.py "$out" "$work" "${modules[@]}"
+python3 scripts/lib/doc_archives.py "$out" "$work" "${modules[@]}"

@@ -2,7 +2,7 @@
 """Checks the DocC archives scripts/checks/check_docs.sh built, against
 swift-api-digester's dump of each module.
 
-    check_doc_archives.py ARCHIVES WORK MODULE...
+    doc_archives.py ARCHIVES WORK MODULE...
 
 ARCHIVES holds MODULE.doccarchive, WORK holds MODULE.sdk.json. For each
 module: no page for a declaration that the dump shows as not public or does
