@@ -118,19 +118,7 @@ public struct MessageEnvelope: Hashable, Sendable {
     public init(serializedBytes: [UInt8], fields: Fields = .all, limits: DecodingLimits = .default)
         throws(IMCodecError)
     {
-        // Read straight into `self`: going through a `Result` copied the
-        // envelope, its strings retained and released, twice.
-        self.init()
-        var failure: IMCodecError?
-        serializedBytes.withUnsafeBytes { buffer in
-            do throws(IMCodecError) {
-                var reader = WireReader(buffer)
-                try Message._peekEnvelope(from: &reader, into: &self, fields: fields, DecodeContext(limits: limits))
-            } catch {
-                failure = error
-            }
-        }
-        if let failure { throw failure }
+        try self.init(serializedBytes: serializedBytes[...], fields: fields, limits: limits)
     }
 
     /// Reads the envelope of an encoded `Message` held in an array slice, such as a frame's payload.
@@ -144,6 +132,8 @@ public struct MessageEnvelope: Hashable, Sendable {
     public init(serializedBytes: ArraySlice<UInt8>, fields: Fields = .all, limits: DecodingLimits = .default)
         throws(IMCodecError)
     {
+        // Read straight into `self`: going through a `Result` copied the
+        // envelope, its strings retained and released, twice.
         self.init()
         var failure: IMCodecError?
         serializedBytes.withUnsafeBytes { buffer in

@@ -66,22 +66,7 @@ extension FrameDecoder {
     public func peekEnvelope(_ bytes: [UInt8], fields: MessageEnvelope.Fields = .all) throws(IMCodecError)
         -> FrameEnvelope
     {
-        // Read straight into the envelope returned: going through a
-        // `Result` copied it, its strings retained and released.
-        let header = try bytes.withUnsafeBytes { raw in
-            Result { () throws(IMCodecError) in try frameHeader(of: raw) }
-        }.get()
-        var envelope = FrameEnvelope(header: header, message: nil)
-        var failure: IMCodecError?
-        bytes.withUnsafeBytes { raw in
-            do throws(IMCodecError) {
-                try peekPayload(raw, into: &envelope, fields: fields)
-            } catch {
-                failure = error
-            }
-        }
-        if let failure { throw failure }
-        return envelope
+        try peekEnvelope(bytes[...], fields: fields)
     }
 
     /// Reads what a frame held in an array slice holds and, for a message
