@@ -31,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # scripts/lib: the scripts' shared modules (the schema reader and the constraint declarations).
 sys.path.insert(0, os.path.join(HERE, os.pardir, "lib"))
 import constraints  # noqa: E402
-from schema import ROOT, load  # noqa: E402
+from schema import ROOT, load, runs  # noqa: E402
 
 T_DOUBLE, T_INT64, T_UINT64, T_INT32, T_BOOL, T_STRING, T_MESSAGE, T_BYTES, T_UINT32, T_ENUM = \
     1, 3, 4, 5, 8, 9, 11, 12, 13, 14
@@ -103,20 +103,6 @@ def tag_bytes(f):
 
 def write_tag(f):
     return " ".join("w.byte(%d);" % b for b in tag_bytes(f))
-
-
-def runs(m):
-    """Fields in number order, consecutive members of one oneof grouped."""
-    groups = []
-    for f in sorted(m.fields, key=lambda f: f.number):
-        if f.oneof_index is not None and groups and isinstance(groups[-1], list) \
-                and groups[-1][0].oneof_index == f.oneof_index:
-            groups[-1].append(f)
-        elif f.oneof_index is not None:
-            groups.append([f])
-        else:
-            groups.append(f)
-    return groups
 
 
 def oneof_name(m, f):

@@ -49,7 +49,8 @@ ENVELOPE = {
 # The descriptor set, read by scripts/lib/schema.py (the scripts' one reader)
 # --------------------------------------------------------------------------
 
-from schema import ROOT, EnumDesc, Field, FileDesc, MessageDesc, fields, load, packed_ints, read_varint, varint  # noqa: E402,F401
+from schema import (  # noqa: E402,F401
+    ROOT, EnumDesc, Field, FileDesc, MessageDesc, fields, load, packed_ints, read_varint, runs, varint)
 
 
 # --------------------------------------------------------------------------
@@ -404,21 +405,6 @@ def gen_message(m):
 # --------------------------------------------------------------------------
 # Model+Binary.swift
 # --------------------------------------------------------------------------
-
-
-def runs(m):
-    """Fields in number order, consecutive members of one oneof grouped."""
-    ordered = sorted(m.fields, key=lambda f: f.number)
-    groups = []
-    for f in ordered:
-        if f.oneof_index is not None and groups and isinstance(groups[-1], list) \
-                and groups[-1][0].oneof_index == f.oneof_index:
-            groups[-1].append(f)
-        elif f.oneof_index is not None:
-            groups.append([f])
-        else:
-            groups.append(f)
-    return groups
 
 
 def oneof_var(m, f):

@@ -180,6 +180,21 @@ class FileDesc:
                 self.enums[path[1]].values[path[3]][2] = comment
 
 
+def runs(m):
+    """A message's fields in number order, consecutive members of one oneof
+    grouped into a list (the generators write a oneof's cases together)."""
+    groups = []
+    for f in sorted(m.fields, key=lambda f: f.number):
+        if f.oneof_index is not None and groups and isinstance(groups[-1], list) \
+                and groups[-1][0].oneof_index == f.oneof_index:
+            groups[-1].append(f)
+        elif f.oneof_index is not None:
+            groups.append([f])
+        else:
+            groups.append(f)
+    return groups
+
+
 def load(path):
     """The files of the FileDescriptorSet in the file at `path`."""
     with open(path, "rb") as f:
