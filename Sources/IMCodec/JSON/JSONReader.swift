@@ -68,6 +68,19 @@ package struct JSONDocumentIndex: Sendable {
         return Int(extents[position].end)
     }
 
+    /// The first recorded container that starts at `offset` or after it:
+    /// its start and the offset past its end.
+    func firstExtent(from offset: Int) -> (start: Int, end: Int)? {
+        var low = 0
+        var high = extents.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Int(extents[middle].start) < offset { low = middle + 1 } else { high = middle }
+        }
+        guard low < extents.count else { return nil }
+        return (Int(extents[low].start), Int(extents[low].end))
+    }
+
     /// Binary search over `count` keys in ascending order.
     private static func search(_ count: Int, _ key: (Int) -> Int, _ target: Int) -> Int? {
         var low = 0
@@ -351,22 +364,48 @@ package enum JSONKind: Sendable {
                 position = end
                 return
             }
-            var depth = 0
-            repeat {
-                switch bytes[position] {
-                case UInt8(ascii: "\""):
-                    skipString()
-                    continue
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    depth -= 1
-                default:
-                    break
-                }
-                position += 1
-            } while depth > 0
+            skipContainer(nextExtent: nil)
         }
+    }
+
+    /// Steps over the next value as ``skipValue()`` does, and over every
+    /// recorded container inside it in one step too: it reads only the
+    /// bytes outside them, where ``skipValue()`` reads every byte of an
+    /// array or object that is not itself recorded. Stepping over a REST
+    /// message that forwards others costs its own bytes, not theirs.
+    package mutating func skipValueOverExtents() {
+        let kind = kind()
+        guard kind == .array || kind == .object, document.end(ofContainerAt: position) == nil else {
+            return skipValue()
+        }
+        skipContainer(nextExtent: document.firstExtent(from: position + 1))
+    }
+
+    /// Steps over the array or object at the reader's position by reading
+    /// its bytes, and over each recorded container from `nextExtent` on in
+    /// one step; `nil` reads every byte.
+    private mutating func skipContainer(nextExtent: (start: Int, end: Int)?) {
+        var next = nextExtent
+        var depth = 0
+        repeat {
+            if let extent = next, extent.start == position {
+                position = extent.end
+                next = document.firstExtent(from: position)
+                continue
+            }
+            switch bytes[position] {
+            case UInt8(ascii: "\""):
+                skipString()
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+            default:
+                break
+            }
+            position += 1
+        } while depth > 0
     }
 
     /// Steps over a string, from its opening quote to past its closing one.
