@@ -13,6 +13,10 @@ import IMCodec
 /// ``built`` under an id, and ``assemble(_:)`` puts forwarded messages into
 /// their mergers once all are read. Problems carry their place in document
 /// order (``Location/order``), so queuing does not change which comes first.
+/// A reader may also leave the queued lists in the document and hand them
+/// out, to be read a message at a time
+/// (``messageLeavingForwarded(document:)``), or keep no message at all
+/// (``keepsMessages``) when it looks only for problems.
 package final class RESTReader {
     /// Where a value is: its JSON path, and its place in document order as
     /// member and entry positions from the root (compared lexicographically).
@@ -238,9 +242,22 @@ package final class RESTReader {
     /// Every problem found, kept or not.
     package private(set) var problemCount = 0
 
-    package init(limits: DecodingLimits, keep: Int) {
+    /// Whether the messages read are kept and put together: a walk that
+    /// only looks for problems keeps none, and holds one message at a time.
+    let keepsMessages: Bool
+
+    /// Creates a reader.
+    ///
+    /// - Parameters:
+    ///   - limits: Bounds while reading.
+    ///   - keep: How many problems to keep.
+    ///   - keepsMessages: Whether the messages read are kept: `false` for a
+    ///     walk that only finds the problems (and the download flags and
+    ///     image formats), whose messages come back empty.
+    package init(limits: DecodingLimits, keep: Int, keepsMessages: Bool = true) {
         self.limits = limits
         self.keep = max(keep, 0)
+        self.keepsMessages = keepsMessages
         reading.initialize(to: JSONReader())
     }
 
@@ -327,22 +344,30 @@ package final class RESTReader {
     package func message(document reader: inout JSONReader) -> Message {
         json = reader
         defer { reader = json }
+        guard let id = documentMessage() else { return Message() }
+        return assemble(id)
+    }
+
+    /// Reads the document's message, a bare `MsgBody` array or a message
+    /// object, into a new id, its relays' `MsgList`s queued; `nil` (and a
+    /// problem) when the document holds neither.
+    private func documentMessage() -> Int? {
         switch json.kind() {
         case .array:
             let id = reserve()
             var message = Message()
             message.elems = elems(at: Location.root.member("MsgBody", 0), layer: 0, owner: id)
-            built[id] = message
-            return assemble(id)
+            built[id] = keepsMessages ? message : Message()
+            return id
         case .object where messageListKey() == nil:
-            return assemble(message(at: .root, layer: 0, forwarded: false))
+            return message(at: .root, layer: 0, forwarded: false)
         case .object:
             report(.restType, .root, "expected a MsgBody array or a message object, found a message list")
         case let kind:
             report(.restType, .root, "expected a MsgBody array or a message object, found \(kind.typeName)")
         }
         json.skipValue()
-        return Message()
+        return nil
     }
 
     /// Reads a message list: `{"MsgList": [...]}` or `{"RspMsgList": [...]}`.
@@ -364,8 +389,25 @@ package final class RESTReader {
         batch(document: &reader, handingTo: nil)
     }
 
+    /// Reads a message list as ``batch(document:each:)`` does, handing each
+    /// message to `body` without its forwarded messages, as
+    /// ``messageLeavingForwarded(document:)`` reads a message: with its
+    /// relays' lists, which `body` may read with ``forwardedMessage(in:at:)``
+    /// before it returns.
+    ///
+    /// - Parameters:
+    ///   - reader: A reader at the document's root.
+    ///   - body: Called with each message, its relays' lists and its index
+    ///     in the batch.
+    package func batchLeavingForwarded(
+        document reader: inout JSONReader, each body: (Message, [ForwardedList], Int) -> Void
+    ) {
+        withoutActuallyEscaping(body) { body in _ = batch(document: &reader, handingTo: nil, leavingForwarded: body) }
+    }
+
     private func batch(
-        document reader: inout JSONReader, handingTo body: ((Message, Int) -> Void)?
+        document reader: inout JSONReader, handingTo body: ((Message, Int) -> Void)?,
+        leavingForwarded leaving: ((Message, [ForwardedList], Int) -> Void)? = nil
     ) -> MessageBatch {
         json = reader
         defer { reader = json }
@@ -414,6 +456,16 @@ package final class RESTReader {
                 self.forEachEntry(at: location) { entryLocation in
                     guard self.isObject(at: entryLocation) else { return }
                     let id = self.message(at: entryLocation, layer: 0, forwarded: false)
+                    if let leaving {
+                        // Its forwarded messages are read by `leaving`, and
+                        // the walk goes on where it was.
+                        let (message, lists) = self.leavingForwarded(id)
+                        let resume = self.json.position
+                        leaving(grouped(message), lists, delivered)
+                        self.json.position = resume
+                        delivered += 1
+                        return
+                    }
                     guard let body else {
                         ids.append(id)
                         return
@@ -512,6 +564,93 @@ package final class RESTReader {
         return built[id]
     }
 
+    // MARK: Forwarded messages one at a time
+
+    /// The forwarded messages of one relay, left in the document to be
+    /// read one at a time with ``forwardedMessage(in:at:)``.
+    package struct ForwardedList {
+        /// The index of the relay's element in its message's elems.
+        package let elem: Int
+        /// Where each forwarded message's object starts in the document.
+        fileprivate let starts: [Int]
+        fileprivate let location: Location
+        fileprivate let layer: Int
+
+        /// The number of forwarded messages.
+        package var count: Int { starts.count }
+    }
+
+    /// Reads the document's message, a bare `MsgBody` array or a message
+    /// object, without its forwarded messages: each relay's `merger.messages`
+    /// holds as many empty messages as its `MsgList` holds, and the lists
+    /// come back, in elem order, to be read with
+    /// ``forwardedMessage(in:at:)`` while the document is open. So a relay
+    /// nested any depth costs one message per layer, not the whole tree.
+    ///
+    /// Meant for a document without problems (as a first walk finds them),
+    /// on a reader that keeps its messages.
+    ///
+    /// - Parameter reader: A reader at the document's root.
+    /// - Returns: The message and its relays' lists; an empty message and no
+    ///   list when the document holds no message.
+    package func messageLeavingForwarded(document reader: inout JSONReader) -> (
+        message: Message, lists: [ForwardedList]
+    ) {
+        json = reader
+        defer { reader = json }
+        guard let id = documentMessage() else {
+            built.removeAll()
+            pending.removeAll()
+            return (Message(), [])
+        }
+        return leavingForwarded(id)
+    }
+
+    /// Reads forwarded message `index` of `list` as
+    /// ``messageLeavingForwarded(document:)`` reads the document's: its own
+    /// relays' lists come back with it.
+    ///
+    /// - Parameters:
+    ///   - list: A list returned with the message that holds it.
+    ///   - index: The message's index in the list.
+    /// - Returns: The message and its relays' lists.
+    package func forwardedMessage(in list: ForwardedList, at index: Int) -> (
+        message: Message, lists: [ForwardedList]
+    ) {
+        json.position = list.starts[index]
+        let id = message(at: list.location.entry(index), layer: list.layer, forwarded: true)
+        return leavingForwarded(id)
+    }
+
+    /// Message `id`, just read, with an empty message in its relays for
+    /// each forwarded one, and its queued lists.
+    private func leavingForwarded(_ id: Int) -> (message: Message, lists: [ForwardedList]) {
+        precondition(keepsMessages, "a reader that keeps no message has none to hand out")
+        var message = built[id]
+        built.removeAll(keepingCapacity: true)
+        let queued = pending.sorted { $0.elem < $1.elem }
+        pending.removeAll()
+        let resume = json.position
+        defer { json.position = resume }
+        var lists: [ForwardedList] = []
+        for list in queued {
+            json.position = list.start
+            var starts: [Int] = []
+            forEachEntry(at: list.location) { location in
+                guard self.isObject(at: location) else { return }
+                starts.append(self.json.valueStart())
+                // The relays inside are stepped over by their recorded extents.
+                self.json.skipValueOverExtents()
+            }
+            if list.elem < message.elems.count, case .merger(var merger)? = message.elems[list.elem].kind {
+                merger.messages = Array(repeating: Message(), count: starts.count)
+                message.elems[list.elem].kind = .merger(merger)
+            }
+            lists.append(ForwardedList(elem: list.elem, starts: starts, location: list.location, layer: list.layer))
+        }
+        return (message, lists)
+    }
+
     // MARK: Messages and elements
 
     /// Reads the message object at the reader's position into a new id.
@@ -546,7 +685,7 @@ package final class RESTReader {
         message.random = envelope.random
         message.timestamp = Int64(envelope.timestamp)
         message.cloudCustomData = envelope.cloudCustomData
-        built[id] = message
+        built[id] = keepsMessages ? message : Message()
         return id
     }
 

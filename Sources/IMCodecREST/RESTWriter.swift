@@ -8,6 +8,12 @@ import IMCodec
 package struct RESTWriter {
     package private(set) var json = JSONWriter()
 
+    /// Whether relays are written without their forwarded messages: an
+    /// empty `MsgList`, whose `MsgNum` still counts them. A message's JSON
+    /// is then measured apart from the messages it forwards; written in
+    /// place, a relay's `n` messages add their own JSON and `n - 1` commas.
+    package var leavesOutForwardedMessages = false
+
     /// A writer with nothing written yet.
     package init() {}
 
@@ -51,6 +57,11 @@ package struct RESTWriter {
         run(elems.map { .element($0) } + [.endArray])
     }
 
+    /// Writes a forwarded message, as an entry of a relay's `MsgList`.
+    package mutating func forwardedMessage(_ message: Message) {
+        run([.message(message, forwarded: true)])
+    }
+
     /// Writes `steps` in order, and every step they add.
     private mutating func run(_ steps: [Step]) {
         var stack = Array(steps.reversed())
@@ -66,7 +77,9 @@ package struct RESTWriter {
                 if case .merger(let merger)? = elem.kind, merger.jsonMsgKey.isEmpty {
                     relayHead(merger)
                     stack.append(.relayEnd)
-                    stack.append(contentsOf: merger.messages.reversed().map { .message($0, forwarded: true) })
+                    if !leavesOutForwardedMessages {
+                        stack.append(contentsOf: merger.messages.reversed().map { .message($0, forwarded: true) })
+                    }
                 } else {
                     element(elem)
                 }
