@@ -41,9 +41,13 @@ public enum RESTValidator {
     /// Validates a REST document, handing each finding to `body` as soon as
     /// it is known, in the order ``validate(_:limits:decodingLimits:)`` returns them.
     ///
-    /// A message list is read twice, one message at a time and never whole:
-    /// once for its import problems, which come first and alone, then, when
-    /// it has none, to validate its messages.
+    /// A document is read twice and never held whole: once for its import
+    /// problems, which come first and alone, then, when it has none, to
+    /// validate its messages, one at a time: a message as the validator
+    /// reaches it, the document's message or a message list's, or a message
+    /// its relays forward, read then from the document. Memory holds the
+    /// messages from the top-level one to the one being checked, not every
+    /// message a relay forwards.
     ///
     /// - Parameters:
     ///   - utf8: The document's UTF-8 text.
@@ -57,16 +61,19 @@ public enum RESTValidator {
         decodingLimits: DecodingLimits = .default,
         onFinding body: (ValidationFinding) -> Void
     ) {
-        // The import problems, the first `maxProblems` of them in document order.
-        let importing = RESTReader(limits: decodingLimits, keep: decodingLimits.maxProblems)
-        var single: Message?
+        // The import problems, the first `maxProblems` of them in document
+        // order. This walk keeps no message: the messages are read again to
+        // be validated, one at a time.
+        let importing = RESTReader(limits: decodingLimits, keep: decodingLimits.maxProblems, keepsMessages: false)
+        let isMessage: Bool
         do {
-            single = try RESTReader.withDocument(utf8, limits: decodingLimits) { document in
+            isMessage = try RESTReader.withDocument(utf8, limits: decodingLimits) { document in
                 if document.kind() == .object, importing.isMessageList(document) {
                     _ = importing.batch(document: &document) { _, _ in }
-                    return nil
+                    return false
                 }
-                return importing.message(document: &document)
+                _ = importing.message(document: &document)
+                return true
             }
         } catch {
             return body(finding(error))
@@ -84,8 +91,8 @@ public enum RESTValidator {
         }
         /// The model's findings of one message, as REST findings: message
         /// `index` of the list `listKey`, or the document's message.
-        func report(_ message: Message, index: Int?, listKey: String?, _ reader: RESTReader) {
-            for var finding in Validator.validate(message, limits: modelLimits) {
+        func report(_ findings: [ValidationFinding], index: Int?, listKey: String?, _ reader: RESTReader) {
+            for var finding in findings {
                 if let index { finding.path.prepend(FieldPath([.field("messages"), .index(index)])) }
                 finding = translated(finding, root: listKey)
                 // REST requests name their target in the call (sendmsg, send_group_msg), and the
@@ -96,11 +103,10 @@ public enum RESTValidator {
                 }
                 if !replacedByRESTRule(finding, reader) { body(finding) }
             }
-            guard let limit = limits.maxMessageBodyBytes else { return }
-            var writer = RESTWriter()
-            writer.body(message.elems)
-            let size = writer.json.bytes.count
-            guard size > limit else { return }
+        }
+        /// The body-size rule on a message's `MsgBody` of `size` bytes.
+        func checkBody(size: Int, index: Int?, listKey: String?) {
+            guard let limit = limits.maxMessageBodyBytes, size > limit else { return }
             var path: FieldPath = [.field("MsgBody")]
             if let listKey, let index { path.prepend(FieldPath([.field(listKey), .index(index)])) }
             bodyFindings.append(
@@ -109,16 +115,32 @@ public enum RESTValidator {
                     limit: Int64(limit), actual: Int64(size),
                     reason: "the MsgBody is \(size) bytes of compact JSON, above \(limit)"))
         }
-        let reader: RESTReader
-        if let single {
-            reader = importing
-            report(single, index: nil, listKey: nil, reader)
-        } else {
-            reader = RESTReader(limits: decodingLimits, keep: 0)
+        // The download flags and image formats of the whole document, read
+        // once by the import walk in document order.
+        let reader = importing
+        // Each forwarded message is read from the document when the
+        // validator reaches it: memory holds the messages from the
+        // top-level one to the one visited, however many a relay forwards.
+        if isMessage {
+            let walking = RESTReader(limits: decodingLimits, keep: 0)
             _ = try? RESTReader.withDocument(utf8, limits: decodingLimits) { document in
-                let listKey = reader.messageListKey(document) ?? "MsgList"
-                _ = reader.batch(document: &document) { message, index in
-                    report(message, index: index, listKey: listKey, reader)
+                let (message, lists) = walking.messageLeavingForwarded(document: &document)
+                report(validated(message, lists, walking, limits: modelLimits), index: nil, listKey: nil, reader)
+                if limits.maxMessageBodyBytes != nil {
+                    checkBody(size: bodySize(message, lists, walking), index: nil, listKey: nil)
+                }
+            }
+        } else {
+            let walking = RESTReader(limits: decodingLimits, keep: 0)
+            _ = try? RESTReader.withDocument(utf8, limits: decodingLimits) { document in
+                let listKey = walking.messageListKey(document) ?? "MsgList"
+                walking.batchLeavingForwarded(document: &document) { message, lists, index in
+                    report(
+                        validated(message, lists, walking, limits: modelLimits), index: index, listKey: listKey, reader
+                    )
+                    if limits.maxMessageBodyBytes != nil {
+                        checkBody(size: bodySize(message, lists, walking), index: index, listKey: listKey)
+                    }
                 }
             }
         }
@@ -141,6 +163,54 @@ public enum RESTValidator {
                         reason: "ImageFormat \(format.value) is not a documented code (1, 2, 3, 4, 255)"))
             }
         }
+    }
+
+    /// The model's findings of a message read with
+    /// ``RESTReader/messageLeavingForwarded(document:)``, its forwarded
+    /// messages read from the document as the validator reaches them.
+    private static func validated(
+        _ message: Message, _ lists: [RESTReader.ForwardedList], _ reader: RESTReader, limits: ValidationLimits
+    ) -> [ValidationFinding] {
+        // The lists of each message visited, by the validator's node of the
+        // message; a list is dropped once its last message is read.
+        var waiting: [Int: [RESTReader.ForwardedList]] = lists.isEmpty ? [:] : [0: lists]
+        return Validator.validate(message, limits: limits) { parent, elem, index, node in
+            guard let list = waiting[parent]?.first(where: { $0.elem == elem }) else {
+                preconditionFailure("the validator asks only for the messages of lists it was given")
+            }
+            let (forwarded, nested) = reader.forwardedMessage(in: list, at: index)
+            if !nested.isEmpty { waiting[node] = nested }
+            if index == list.count - 1 {
+                waiting[parent]?.removeAll { $0.elem == elem }
+                if waiting[parent]?.isEmpty == true { waiting[parent] = nil }
+            }
+            return forwarded
+        }
+    }
+
+    /// The UTF-8 bytes of the compact canonical `MsgBody` of a message read
+    /// with ``RESTReader/messageLeavingForwarded(document:)``: its own JSON
+    /// and that of every message it forwards, each measured apart.
+    private static func bodySize(
+        _ message: Message, _ lists: [RESTReader.ForwardedList], _ reader: RESTReader
+    ) -> Int {
+        var writer = RESTWriter()
+        writer.leavesOutForwardedMessages = true
+        writer.body(message.elems)
+        var size = writer.json.bytes.count
+        var stack = lists
+        while let list = stack.popLast() {
+            size += max(list.count - 1, 0)
+            for index in 0..<list.count {
+                let (forwarded, nested) = reader.forwardedMessage(in: list, at: index)
+                var writer = RESTWriter()
+                writer.leavesOutForwardedMessages = true
+                writer.forwardedMessage(forwarded)
+                size += writer.json.bytes.count
+                stack.append(contentsOf: nested)
+            }
+        }
+        return size
     }
 
     /// The import problems reported, and `limit.problems` when there are more.

@@ -16,7 +16,10 @@ extension ValidationRun {
             if list.next < list.messages.count {
                 pending.append(list)
             }
-            visit(list.messages[index], node: messageNode, layer: list.layer, isInMergerList: true)
+            let message =
+                forwarded?(ForwardedPlace(parent: list.parent, elem: list.elem, index: index, node: messageNode))
+                ?? list.messages[index]
+            visit(message, node: messageNode, layer: list.layer, isInMergerList: true)
         }
     }
 

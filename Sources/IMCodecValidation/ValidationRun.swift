@@ -67,6 +67,22 @@ struct ValidationRun {
     private(set) var local: [PathComponent] = []
     /// Merger message lists still to visit, the next one last.
     var pending: [PendingList] = []
+    /// Gives each merger's messages as the walk reaches them, when the
+    /// mergers hold stand-ins (as many empty messages as they forward)
+    /// instead of their messages; `nil` when they hold their messages.
+    var forwarded: ((ForwardedPlace) -> Message)?
+
+    /// Where a forwarded message stands, as ``forwarded`` is asked for it.
+    struct ForwardedPlace {
+        /// The node of the message whose merger forwards it.
+        var parent: Int
+        /// The index of the merger elem in that message.
+        var elem: Int
+        /// The message's index in the merger's list.
+        var index: Int
+        /// The node made for the message.
+        var node: Int
+    }
 
     /// Creates a run.
     ///

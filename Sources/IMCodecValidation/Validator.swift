@@ -33,6 +33,33 @@ public enum Validator {
         return run.findings
     }
 
+    /// Validates a message whose mergers hold stand-ins for their messages
+    /// (as many empty messages as each forwards), asking `forwarded` for
+    /// each forwarded message as the walk reaches it: the findings are those
+    /// of the message with its mergers' messages in place, and only the
+    /// messages on the way from the root to the one visited need to be held.
+    ///
+    /// - Parameters:
+    ///   - message: The message.
+    ///   - limits: The limits to check against.
+    ///   - forwarded: Gives message `index` of the merger at elem `elem` of
+    ///     the message at node `parent` (0 for `message`); `node` is the node
+    ///     of the message given, the `parent` its own mergers' messages are
+    ///     asked for with. Each list is asked for in order, a message's
+    ///     own lists before the next message of its list.
+    /// - Returns: Every finding, as the message validated whole has them.
+    package static func validate(
+        _ message: Message, limits: ValidationLimits,
+        forwarded: (_ parent: Int, _ elem: Int, _ index: Int, _ node: Int) -> Message
+    ) -> [ValidationFinding] {
+        withoutActuallyEscaping(forwarded) { forwarded in
+            var run = ValidationRun(limits: limits)
+            run.forwarded = { forwarded($0.parent, $0.elem, $0.index, $0.node) }
+            run.validate(message: message, at: 0)
+            return run.findings
+        }
+    }
+
     /// Validates every message of a batch; paths start with `messages[i]`.
     ///
     /// - Parameters:
