@@ -127,6 +127,8 @@ struct EncodeCommand: ParsableCommand {
                 // The REST rules are checked before the import, so that the
                 // value the validator reads is released before the import
                 // reads its own; an import error is still reported first.
+                // A refused document is read for its import errors and
+                // skipped keys alone, without keeping its messages.
                 let refusal =
                     noValidate
                     ? nil
@@ -134,7 +136,9 @@ struct EncodeCommand: ParsableCommand {
                 // A message list's messages are encoded into the batch's
                 // payload as they are read (see `encodeBatch`).
                 var batchPayload: [UInt8] = []
-                let imported = try RESTCodec.importPayload(document, limits: limits) { message, _ in
+                let imported = try RESTCodec.importPayload(document, limits: limits, keepsMessages: refusal == nil) {
+                    message, _ in
+                    guard refusal == nil else { return }
                     Self.appendBatchEntry(message, to: &batchPayload)
                 }
                 if !imported.skippedKeys.isEmpty {

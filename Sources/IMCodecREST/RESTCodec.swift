@@ -82,14 +82,18 @@ public enum RESTCodec {
     /// - Parameters:
     ///   - utf8: The document's UTF-8 text.
     ///   - limits: Bounds on elements, arrays, batch size and relay nesting.
+    ///   - keepsMessages: Whether the messages are kept: `false` finds the
+    ///     problems and the skipped keys alone, holding one message at a
+    ///     time, and the messages come back empty.
     ///   - body: Called with each message of a message list and its index.
     /// - Returns: The message of a message document, `nil` for a message
     ///   list; and the envelope keys skipped.
     /// - Throws: The first problem in document order.
     package static func importPayload(
-        _ utf8: some Collection<UInt8>, limits: DecodingLimits, eachListMessage body: (Message, Int) -> Void
+        _ utf8: some Collection<UInt8>, limits: DecodingLimits, keepsMessages: Bool = true,
+        eachListMessage body: (Message, Int) -> Void
     ) throws(IMCodecError) -> RESTImport<Message?> {
-        let reader = RESTReader(limits: limits, keep: 1)
+        let reader = RESTReader(limits: limits, keep: 1, keepsMessages: keepsMessages)
         let message = try RESTReader.withDocument(utf8, limits: limits) { (document) -> Message? in
             if document.kind() == .object, reader.isMessageList(document) {
                 _ = reader.batch(document: &document, each: body)
