@@ -85,7 +85,7 @@ for file in batch-1k-by-1k-text.json batch-1k-by-1k-empty.json; do
     measure "$file" encode --kind batch --output /dev/null
     measure "$file" validate --kind batch
 done
-for file in rest-msgbody-1m.json rest-msglist-1k-by-1k.json rest-100-relays.json; do
+for file in rest-msgbody-1m.json rest-msglist-1k-by-1k.json rest-100-relays.json rest-msglist-100-relays.json; do
     measure "$file" encode --from restapi --output /dev/null
     measure "$file" validate --from restapi
 done

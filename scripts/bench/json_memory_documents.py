@@ -61,3 +61,6 @@ for _ in range(98):
     relay = '{' + relay_keys + '"MsgNum":1,"MsgList":[' + forwarded + relay + "]}]}"
 write("rest-100-relays.json", ['{"From_Account":"alice","To_Account":"bob","MsgBody":[{"MsgContent":',
                                relay, ',"MsgType":"TIMRelayElem"}]}'])
+# The same message as the one message of a message list.
+write("rest-msglist-100-relays.json", ['{"MsgList":[{"From_Account":"alice","To_Account":"bob","MsgBody":[{"MsgContent":',
+                                       relay, ',"MsgType":"TIMRelayElem"}]}]}'])
