@@ -234,6 +234,29 @@ func envelopeBenchmarks(_ values: PreparedValues<IMCodec.Message, Imcodec_V1_Mes
                 for payload in values.payloads { blackHole(must { try IMCodec.Message(serializedBytes: payload) }) }
             },
         ])
+    // No string at all: the walk over every top-level field that any peek
+    // makes (and, for a frame, its header and checksum), the floor under
+    // the rows above.
+    interleaved(
+        "envelope-payload-walk", units: values.count,
+        [
+            Implementation(name: "imcodec") {
+                for payload in values.payloads { blackHole(must { try MessageEnvelope(serializedBytes: payload, fields: []) }) }
+            },
+            Implementation(name: "imcodec-decode") {
+                for payload in values.payloads { blackHole(must { try IMCodec.Message(serializedBytes: payload) }) }
+            },
+        ])
+    interleaved(
+        "envelope-frame-none-walk", units: values.count,
+        [
+            Implementation(name: "imcodec") {
+                for frame in stored { blackHole(must { try decoder.peekEnvelope(frame, fields: []) }) }
+            },
+            Implementation(name: "imcodec-decode") {
+                for frame in stored { blackHole(must { try decoder.decode(IMCodec.Message.self, from: frame) }) }
+            },
+        ])
     interleaved(
         "envelope-frame-none-destination", units: values.count,
         [

@@ -13,6 +13,7 @@ import IMCodecTraffic
 // MEASURE: payload-encode, payload-decode, merger300-encode, merger300-decode,
 // frame-default-encode, frame-default-decode, frame-none-encode,
 // frame-none-decode, frame-zstd-encode, frame-zstd-decode, envelope-payload,
+// envelope-payload-walk (no string),
 // envelope-frame-none, envelope-frame-default, envelope-frame-zstd,
 // c-payload-encode, c-payload-decode; `layout` prints the
 // model's inline sizes, `dump` writes the corpus's payloads to files, and
@@ -21,7 +22,9 @@ import IMCodecTraffic
 // `decode-ratio` times decoding (and releasing) the traffic and ten decodes
 // of the 300-message merger, this library and protobuf-c in alternating
 // order, and prints the medians of the ratios (a quick check of the
-// payload-decode and merger-decode rows).
+// payload-decode and merger-decode rows); `envelope-ratio` times the
+// envelope peek of the traffic with every string, the destination only and
+// no string against its full decode, in turn, and prints the medians.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let measure = arguments.first else {
@@ -70,6 +73,10 @@ case "frame-default-decode", "frame-none-decode", "frame-zstd-decode":
     try run { try frames.reduce(0) { $0 &+ (try decoder.decode(Message.self, from: $1)).elems.count } }
 case "envelope-payload":
     try run { try work.messages.payloads.reduce(0) { $0 &+ (try MessageEnvelope(serializedBytes: $1)).elemCount } }
+case "envelope-payload-walk":
+    try run {
+        try work.messages.payloads.reduce(0) { $0 &+ (try MessageEnvelope(serializedBytes: $1, fields: [])).elemCount }
+    }
 case "envelope-frame-none", "envelope-frame-default", "envelope-frame-zstd":
     let frames = try work.messages.frames(FramePolicy(rawValue: measure.split(separator: "-")[2].description)!)
     let decoder = FrameDecoder()
@@ -140,6 +147,36 @@ case "decode-split":
     for name in times.keys.sorted() {
         let sorted = times[name]!.sorted()
         print("\(name): \(String(format: "%.0f", sorted[sorted.count / 2] / Double(payloads.count))) ns/msg")
+    }
+case "envelope-ratio":
+    // The envelope-payload benchmarks in miniature: each round times the
+    // peek (every string, the destination only, no string) and the full
+    // decode of the traffic, and keeps the ratios; prints the medians.
+    let payloads = work.messages.payloads
+    func nanoseconds(_ body: () throws -> Int) rethrows -> Double {
+        var start = timespec()
+        var end = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &start)
+        sink &+= try body()
+        clock_gettime(CLOCK_MONOTONIC, &end)
+        return Double(end.tv_sec - start.tv_sec) * 1e9 + Double(end.tv_nsec - start.tv_nsec)
+    }
+    func decode() throws -> Int { try payloads.reduce(0) { $0 &+ (try Message(serializedBytes: $1)).elems.count } }
+    func peek(_ fields: MessageEnvelope.Fields) throws -> Int {
+        try payloads.reduce(0) { $0 &+ (try MessageEnvelope(serializedBytes: $1, fields: fields)).elemCount }
+    }
+    var ratios: [String: [Double]] = [:]
+    for _ in 0..<rounds {
+        let d = try nanoseconds(decode)
+        for (name, fields) in [("all", MessageEnvelope.Fields.all), ("destination", .destination), ("none", [])] {
+            let p = try nanoseconds { try peek(fields) }
+            ratios["peek \(name) ÷ decode", default: []].append(p / d)
+            ratios["peek \(name), ns/msg", default: []].append(p / Double(payloads.count))
+        }
+        ratios["decode, ns/msg", default: []].append(d / Double(payloads.count))
+    }
+    for (name, values) in ratios.sorted(by: { $0.key < $1.key }) {
+        print(name, String(format: "%.3f", values.sorted()[values.count / 2]))
     }
 case "decode-ratio":
     // The payload-decode and merger-decode benchmarks in miniature: each
