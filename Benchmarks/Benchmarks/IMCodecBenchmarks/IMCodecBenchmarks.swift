@@ -241,7 +241,9 @@ func envelopeBenchmarks(_ values: PreparedValues<IMCodec.Message, Imcodec_V1_Mes
         "envelope-payload-walk", units: values.count,
         [
             Implementation(name: "imcodec") {
-                for payload in values.payloads { blackHole(must { try MessageEnvelope(serializedBytes: payload, fields: []) }) }
+                for payload in values.payloads {
+                    blackHole(must { try MessageEnvelope(serializedBytes: payload, fields: []) })
+                }
             },
             Implementation(name: "imcodec-decode") {
                 for payload in values.payloads { blackHole(must { try IMCodec.Message(serializedBytes: payload) }) }

@@ -308,7 +308,10 @@ for (measure, key, target) in [
     ("envelope peek of a payload, destination only, ÷ its full decode", "envelope-payload-destination", 0.10),
     ("envelope peek of a stored frame, destination only, ÷ its full decode", "envelope-frame-none-destination", 0.10),
     ("envelope peek of a payload, no string (its field walk alone), ÷ its full decode", "envelope-payload-walk", nil),
-    ("envelope peek of a stored frame, no string (its checks and field walk alone), ÷ its full decode", "envelope-frame-none-walk", nil),
+    (
+        "envelope peek of a stored frame, no string (its checks and field walk alone), ÷ its full decode",
+        "envelope-frame-none-walk", nil
+    ),
     ("envelope peek of a default-policy frame ÷ its full decode", "envelope-frame-default", nil),
     ("envelope peek of a zstd frame ÷ its full decode", "envelope-frame-zstd", nil),
 ] as [(String, String, Double?)] {
