@@ -43,6 +43,9 @@ extension FuzzChecks {
     /// as `imcodec validate` reads a file (the JSON document, or the payload
     /// in a frame) must give the same findings through ``InputValidator``,
     /// and its report (in the first profile) must print as JSON that parses.
+    /// A message with a merger must give the same findings with its
+    /// forwarded messages handed over one at a time
+    /// (``forwardedDifference(_:_:_:)``).
     public static func validation(_ input: [UInt8]) -> String? {
         guard let (kind, json, body) = validationInput(input) else { return nil }
         let payload: FramePayload
@@ -77,7 +80,57 @@ extension FuzzChecks {
             }
             findingsByProfile[name] = findings
         }
+        if case .message(let message) = payload, let name = ValidationLimits.profileNames.first,
+            let limits = ValidationLimits.profile(named: name), let findings = findingsByProfile[name],
+            let difference = forwardedDifference(message, limits, findings)
+        {
+            return difference
+        }
         return validatorDifference(payload, bytes, swiftFindings: findingsByProfile)
+    }
+
+    /// The validator given a message whose mergers hold stand-ins, each
+    /// forwarded message handed over when the walk asks for it (as the REST
+    /// validator reads them from a document), against the same message
+    /// validated whole: the findings must be the same, in the same order.
+    ///
+    /// Only for a message with a merger; in the first profile, to keep the
+    /// check's time close to what it was without it.
+    package static func forwardedDifference(
+        _ message: Message, _ limits: ValidationLimits, _ findings: [ValidationFinding]
+    ) -> String? {
+        guard message.elems.contains(where: { if case .merger? = $0.kind { true } else { false } }) else {
+            return nil
+        }
+        /// `message` with every merger's messages replaced by as many empty ones.
+        func standIn(_ message: Message) -> Message {
+            var copy = message
+            for index in copy.elems.indices {
+                if case .merger(var merger)? = copy.elems[index].kind {
+                    merger.messages = Array(repeating: Message(), count: merger.messages.count)
+                    copy.elems[index].kind = .merger(merger)
+                }
+            }
+            return copy
+        }
+        var nodes = [0: message]
+        var unknownPlace = false
+        let streamed = Validator.validate(standIn(message), limits: limits) { parent, elem, index, node in
+            guard let holder = nodes[parent], holder.elems.indices.contains(elem),
+                case .merger(let merger)? = holder.elems[elem].kind, merger.messages.indices.contains(index)
+            else {
+                unknownPlace = true
+                return Message()
+            }
+            let forwarded = merger.messages[index]
+            nodes[node] = forwarded
+            return standIn(forwarded)
+        }
+        if unknownPlace { return "the validator asks for a forwarded message its mergers do not hold" }
+        if streamed != findings {
+            return "validating with the forwarded messages handed over one at a time gives other findings"
+        }
+        return nil
     }
 
     /// How many time thresholds (100 ms by default) the check of a
