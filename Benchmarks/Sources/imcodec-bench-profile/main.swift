@@ -49,6 +49,30 @@ var sink = 0
     }
 }
 
+/// Nanoseconds `body` takes, by the monotonic clock.
+func nanoseconds(_ body: () throws -> Void) rethrows -> Double {
+    var start = timespec()
+    var end = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &start)
+    try body()
+    clock_gettime(CLOCK_MONOTONIC, &end)
+    return Double(end.tv_sec - start.tv_sec) * 1e9 + Double(end.tv_nsec - start.tv_nsec)
+}
+
+/// Nanoseconds `body` takes; what it returns goes to `sink`, so that the
+/// work is not optimised away.
+@MainActor func nanosecondsIntoSink(_ body: () throws -> Int) rethrows -> Double {
+    try nanoseconds { () throws -> Void in sink &+= try body() }
+}
+
+/// Prints each series' median by name, in name order, as `format` writes it.
+func printMedians(_ series: [String: [Double]], format: String, scale: Double = 1, unit: String = "") {
+    for name in series.keys.sorted() {
+        let sorted = series[name]!.sorted()
+        print("\(name): \(String(format: format, sorted[sorted.count / 2] / scale))\(unit)")
+    }
+}
+
 switch measure {
 case "payload-encode":
     run { sumOverMessages { $0.serializedBytes().count } }
@@ -109,14 +133,6 @@ case "decode-split":
     // releasing them: every payload is decoded into an array, then the
     // array is released, each step timed over the whole traffic.
     let payloads = work.messages.payloads
-    func nanoseconds(_ body: () throws -> Void) rethrows -> Double {
-        var start = timespec()
-        var end = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &start)
-        try body()
-        clock_gettime(CLOCK_MONOTONIC, &end)
-        return Double(end.tv_sec - start.tv_sec) * 1e9 + Double(end.tv_nsec - start.tv_nsec)
-    }
     var times: [String: [Double]] = [:]
     for _ in 0..<rounds {
         var ours: [Message] = []
@@ -144,54 +160,33 @@ case "decode-split":
         times["protobuf-c release", default: []].append(nanoseconds { for value in unpacked { bench_pbc_free(value) } })
         sink &+= ours.count &+ oracle.count &+ unpacked.count
     }
-    for name in times.keys.sorted() {
-        let sorted = times[name]!.sorted()
-        print("\(name): \(String(format: "%.0f", sorted[sorted.count / 2] / Double(payloads.count))) ns/msg")
-    }
+    printMedians(times, format: "%.0f", scale: Double(payloads.count), unit: " ns/msg")
 case "envelope-ratio":
     // The envelope-payload benchmarks in miniature: each round times the
     // peek (every string, the destination only, no string) and the full
     // decode of the traffic, and keeps the ratios; prints the medians.
     let payloads = work.messages.payloads
-    func nanoseconds(_ body: () throws -> Int) rethrows -> Double {
-        var start = timespec()
-        var end = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &start)
-        sink &+= try body()
-        clock_gettime(CLOCK_MONOTONIC, &end)
-        return Double(end.tv_sec - start.tv_sec) * 1e9 + Double(end.tv_nsec - start.tv_nsec)
-    }
     func decode() throws -> Int { try payloads.reduce(0) { $0 &+ (try Message(serializedBytes: $1)).elems.count } }
     func peek(_ fields: MessageEnvelope.Fields) throws -> Int {
         try payloads.reduce(0) { $0 &+ (try MessageEnvelope(serializedBytes: $1, fields: fields)).elemCount }
     }
     var ratios: [String: [Double]] = [:]
     for _ in 0..<rounds {
-        let d = try nanoseconds(decode)
+        let d = try nanosecondsIntoSink(decode)
         for (name, fields) in [("all", MessageEnvelope.Fields.all), ("destination", .destination), ("none", [])] {
-            let p = try nanoseconds { try peek(fields) }
+            let p = try nanosecondsIntoSink({ try peek(fields) })
             ratios["peek \(name) ÷ decode", default: []].append(p / d)
             ratios["peek \(name), ns/msg", default: []].append(p / Double(payloads.count))
         }
         ratios["decode, ns/msg", default: []].append(d / Double(payloads.count))
     }
-    for (name, values) in ratios.sorted(by: { $0.key < $1.key }) {
-        print(name, String(format: "%.3f", values.sorted()[values.count / 2]))
-    }
+    printMedians(ratios, format: "%.3f")
 case "decode-ratio":
     // The payload-decode and merger-decode benchmarks in miniature: each
     // round times this library and protobuf-c over the same input, in an
     // order that alternates, and keeps the ratio; prints the medians.
     let payloads = work.messages.payloads
     let merger = work.merger.payloads[0]
-    func nanoseconds(_ body: () throws -> Int) rethrows -> Double {
-        var start = timespec()
-        var end = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &start)
-        sink &+= try body()
-        clock_gettime(CLOCK_MONOTONIC, &end)
-        return Double(end.tv_sec - start.tv_sec) * 1e9 + Double(end.tv_nsec - start.tv_nsec)
-    }
     func ours() throws -> Int { try payloads.reduce(0) { $0 &+ (try Message(serializedBytes: $1)).elems.count } }
     func theirs() -> Int { payloads.reduce(0) { $0 &+ (Peer.protobufCDecode($1, kind: 1) ? 1 : 0) } }
     func oursMerger() throws -> Int {
@@ -204,11 +199,11 @@ case "decode-ratio":
     /// and the other way round on odd ones.
     func pair(_ round: Int, _ first: () throws -> Int, _ second: () -> Int) rethrows -> (Double, Double) {
         if round % 2 == 0 {
-            let a = try nanoseconds(first)
-            return (a, nanoseconds(second))
+            let a = try nanosecondsIntoSink(first)
+            return (a, nanosecondsIntoSink(second))
         }
-        let b = nanoseconds(second)
-        return (try nanoseconds(first), b)
+        let b = nanosecondsIntoSink(second)
+        return (try nanosecondsIntoSink(first), b)
     }
     var ratios: [String: [Double]] = [:]
     for round in 0..<rounds {
@@ -219,10 +214,7 @@ case "decode-ratio":
         ratios["merger ÷ protobuf-c", default: []].append(c / d)
         ratios["merger, µs", default: []].append(c / 10_000)
     }
-    for name in ratios.keys.sorted() {
-        let sorted = ratios[name]!.sorted()
-        print("\(name): \(String(format: "%.3f", sorted[sorted.count / 2]))")
-    }
+    printMedians(ratios, format: "%.3f")
 case "c-payload-decode":
     run { work.messages.payloads.reduce(0) { $0 &+ (Peer.protobufCDecode($1, kind: 1) ? 1 : 0) } }
 default:
