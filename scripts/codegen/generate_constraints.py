@@ -42,7 +42,7 @@ def row_key(row):
 def swift_type(limit):
     return {
         "flag": "Bool", "string_set": "Set<String>?", "number_set": "Set<Int32>?",
-        "number_range": "ClosedRange<Int32>", "prefix": "String?", "per_key": "[String: Int]",
+        "number_range": "ClosedRange<Int32>", "prefix": "String?", "forbidden_prefix": "String?", "per_key": "[String: Int]",
         "exact": "UInt32?",
     }.get(limit.measure, "Int?")
 
@@ -64,7 +64,7 @@ def swift_value(limit, value):
     if m == "string_set": return "[" + ", ".join('"%s"' % s for s in value) + "]"
     if m == "number_set": return "[" + ", ".join(str(n) for n in value) + "]"
     if m == "number_range": return "%d...%d" % (value[0], value[1])
-    if m == "prefix": return '"%s"' % value
+    if m in ("prefix", "forbidden_prefix"): return '"%s"' % value
     if m == "per_key": return "[" + ", ".join('"%s": %s' % (k, swift_number(v)) for k, v in value.items()) + "]"
     return swift_number(value)
 
@@ -78,7 +78,7 @@ def human(limit, value):
     if m == "string_set": return ", ".join(value)
     if m == "number_set": return ", ".join(str(n) for n in value)
     if m == "number_range": return "%d…%d" % (value[0], value[1])
-    if m == "prefix": return "`%s`" % value
+    if m in ("prefix", "forbidden_prefix"): return "`%s`" % value
     if m == "per_key": return "; ".join("%s: %s" % (k, "{:,}".format(v)) for k, v in value.items())
     if limit.unit == "mebibytes" and value % (1 << 20) == 0: return "%d MB" % (value >> 20)
     if limit.unit == "kibibytes" and value % (1 << 10) == 0: return "%d KB" % (value >> 10)
@@ -267,7 +267,7 @@ def c_members(limit):
         return ["    int has_%s;" % n, "    const char *const *%s;" % n, "    size_t n_%s;" % n]
     if m in ("number_set", "number_range"):
         return ["    int has_%s;" % n, "    const int64_t *%s;" % n, "    size_t n_%s;" % n]
-    if m == "prefix":
+    if m in ("prefix", "forbidden_prefix"):
         return ["    const char *%s;" % n]
     if m == "per_key":
         return ["    const char *const *%s_keys;" % n, "    const int64_t *%s_values;" % n, "    size_t n_%s;" % n]
@@ -349,7 +349,7 @@ def gen_c_tables(decl):
                 if v is not None:
                     out.append("static const int64_t %s[] = {%s};" % (array, ", ".join(str(x) for x in v)))
                     inits.append("    .has_%s = 1, .%s = %s, .n_%s = %d," % (n, n, array, n, len(v)))
-            elif m == "prefix":
+            elif m in ("prefix", "forbidden_prefix"):
                 if v is not None:
                     inits.append('    .%s = "%s",' % (n, v))
             elif m == "per_key":
@@ -367,6 +367,61 @@ def gen_c_tables(decl):
     out += ['    {"%s", "%s", &imcodec_ref_validation_%s},' % (n, p, c_name(p)) for n, p in constraints.profile_names()]
     out += ["};", ""]
     return "\n".join(out)
+
+
+def use_text(limit, use):
+    """Where and how one field is measured against `limit`: the field, its entry field, its conditions and
+    report place, as docs/spec/limits.md writes them."""
+    where = "%s.%s" % (use.message, use.field) if use.field else use.message
+    if use.entry_field:
+        where += "[i].%s" % use.entry_field
+    parts = [where]
+    if use.key and use.key != limit.key:
+        parts.append("keyed by " + use.key)
+    if use.when:
+        parts.append("when " + " and ".join(str(c) for c in use.when))
+    return " ".join(parts)
+
+
+def applies_text(limit):
+    """The declaration's executable attributes, one cell of the limits table."""
+    bits = ["measure %s" % limit.measure.replace("_", " ")]
+    if limit.predicate:
+        bits.append("predicate `%s`" % limit.predicate)
+    if limit.report != "field":
+        bits.append("reported at the %s" % {"entry": "entry", "holder": "holder",
+                                            "first_excess": "first entry past the limit"}[limit.report])
+    if limit.count_when:
+        bits.append("counting entries where " + " and ".join(str(c) for c in limit.count_when))
+    if limit.sum_with:
+        bits.append("summed with " + ", ".join(limit.sum_with))
+    if limit.after_prefix:
+        bits.append("after the `%s` prefix" % limit.after_prefix)
+    if limit.exclude:
+        bits.append("without " + ", ".join(limit.exclude))
+    if limit.key:
+        bits.append("keyed by " + limit.key)
+    if limit.charset:
+        pairs = [limit.charset[i:i + 2] for i in range(0, len(limit.charset), 2)]
+        bits.append("bytes in " + ", ".join("0x%02X–0x%02X" % (ord(p[0]), ord(p[1])) for p in pairs))
+    return "; ".join(bits)
+
+
+def check_text(check):
+    fields = ", ".join(check.fields)
+    text = {"absent": "%s unset", "present": "%s set", "at_least_one": "at least one of %s set",
+            "at_most_one": "at most one of %s set", "equals_count": "%s equals the entry count of the second",
+            "unique": "no repeated value in %s", "predicate": "predicate `%s`" % check.predicate,
+            "entries_present": "every entry of %s has the second set",
+            "not_above": "%s: the first at most the second when that is set",
+            "entries_absent": "no entry of %s (the field to report second) where " + " and ".join(
+                str(c) for c in check.entry_when)}[check.form]
+    text = text % fields if "%s" in text else text
+    if check.when:
+        text += " when " + " and ".join(str(c) for c in check.when)
+    if check.at:
+        text += ", reported at " + check.at
+    return "`%s`: %s" % (check.code, text)
 
 
 def gen_limits_md(decl):
@@ -404,26 +459,36 @@ def gen_limits_md(decl):
            "| Profile documentation | The Tencent IM user profile documentation (standard profile fields and their lengths) |", "",
            "## Validation limits", "",
            "Sizes in MB or KB are binary (1 MB = 1,048,576 bytes). – means the profile does not have the rule.", "",
-           "| row | name | code | sdk-guide | current | fields | source |", "|---|---|---|---|---|---|---|"]
+           "| row | name | code | sdk-guide | current | fields | applies | source |",
+           "|---|---|---|---|---|---|---|---|"]
     for l in sorted((l for l in decl.limits if not l.decoding), key=lambda l: row_key(l.row)):
-        fields = ", ".join("%s.%s" % f for f in l.fields)
-        out.append("| %s | `%s` | `%s` | %s | %s | %s | %s |" % (
-            l.row, l.name, l.code, human(l, l.value("sdk-guide")), human(l, l.value("current")), fields, l.source))
+        fields = ", ".join(use_text(l, u) for u in l.uses)
+        out.append("| %s | `%s` | `%s` | %s | %s | %s | %s | %s |" % (
+            l.row, l.name, l.code, human(l, l.value("sdk-guide")), human(l, l.value("current")), fields,
+            applies_text(l), l.source))
     out += ["", "## Rules of every profile", "", "| row | field | rule | code | source |", "|---|---|---|---|---|"]
     ordered = sorted((r for r in decl.rules if r.kind in ("non_empty", "range", "message")), key=lambda r: row_key(r.row))
     for r in ordered:
         if r.kind == "message":
             codes = ", ".join("`%s`" % c for c in r.codes) or "none"
-            out.append("| %s | %s | %s | %s | %s |" % (r.row, r.message, r.summary, codes, r.source))
+            checks = "; ".join(check_text(c) for c in r.checks)
+            summary = r.summary + (" Checks: " + checks + "." if checks else "")
+            out.append("| %s | %s | %s | %s | %s |" % (r.row, r.message, summary, codes, r.source))
         if r.kind == "non_empty":
             out.append("| %s | %s.%s | %s | `%s` | %s |" % (r.row, r.message, r.field, r.summary, r.code, r.source))
         elif r.kind == "range":
             out.append("| %s | %s.%s | within [%g, %g], bounds included; not finite is outside | `%s` | %s |" % (
                 r.row, r.message, r.field, r.low, r.high, r.code, r.source))
     enums = ", ".join("%s.%s" % (r.message, r.field) for r in decl.rules if r.kind == "defined_enum")
-    discs = ", ".join("%s.%s" % (r.message, r.field) for r in decl.rules if r.kind == "discriminator")
+    discs = ", ".join("%s.%s" % (r.message, r.field) + "".join(
+        " (when " + " and ".join(str(c) for c in decl.discriminator_when[(r.message, r.field)]) + ")"
+        for _ in [0] if (r.message, r.field) in decl.discriminator_when)
+        for r in decl.rules if r.kind == "discriminator")
+    named = "; ".join("%s.%s: a value %s names (`%s`, %s)" % (r.message, r.field, r.enum, r.code, r.row)
+                      for r in decl.rules if r.kind == "named_values")
     out += ["", "Enum fields whose value must be one the schema names (`enum.unknown-value`, a warning): " + enums + ".",
             "", "Kind fields that must not be left at 0 (`enum.unspecified`, a warning): " + discs + ".",
+            "", "Number fields documented to hold the values of an enum they are not typed with: " + named + ".",
             "", "The Swift library's documentation (`Sources/IMCodecValidation/IMCodecValidation.docc/LimitsAndProfiles.md`)",
             "gives, for every row, the tests and vectors that pin it.", "",
             "## Decoding limits", "",

@@ -35,8 +35,11 @@ OPTION_NUMBER = 51870  # (imcodec.constraints.v1.field) and (.message)
 MEASURES = {
     0: "unspecified", 1: "utf8_bytes", 2: "utf16_units", 3: "entries", 4: "value", 5: "flag",
     6: "string_set", 7: "number_set", 8: "number_range", 9: "prefix", 10: "per_key", 11: "layers",
-    12: "encoded_bytes", 13: "exact",
+    12: "encoded_bytes", 13: "exact", 14: "forbidden_prefix",
 }
+REPORTS = {0: "field", 1: "entry", 2: "holder", 3: "first_excess"}
+FORMS = {0: "unspecified", 1: "absent", 2: "present", 3: "at_least_one", 4: "at_most_one", 5: "equals_count",
+         6: "unique", 7: "predicate", 8: "entries_present", 9: "not_above", 10: "entries_absent"}
 UNITS = {0: "plain", 1: "mebibytes", 2: "kibibytes"}
 
 # The scripts' one reader of descriptor sets (scripts/lib/schema.py).
@@ -77,6 +80,59 @@ class ProfileValue:
                 self.entries.append((key, number))
 
 
+class Condition:
+    """A condition (constraints.proto `Condition`): `field` (a proto name, or `^Type.field`) holds one of
+    `numbers` or `strings`, or is set (`present`), `negate` inverting it."""
+
+    def __init__(self, data):
+        self.field, self.numbers, self.strings, self.present, self.negate = "", [], [], None, False
+        for n, w, v in _fields(data):
+            if n == 1: self.field = v.decode()
+            elif n == 2: self.numbers.append(_signed(v))
+            elif n == 3: self.strings.append(v.decode())
+            elif n == 4: self.present = bool(v)
+            elif n == 5: self.negate = bool(v)
+
+    def __str__(self):
+        if self.present is not None:
+            text = "%s %s" % (self.field, "is set" if self.present else "is unset")
+        else:
+            values = [str(n) for n in self.numbers] + list(self.strings)
+            text = "%s is %s" % (self.field, " or ".join(values))
+        return ("not (%s)" % text) if self.negate else text
+
+
+class Use:
+    """A use of a limit declared elsewhere (constraints.proto `Use`), with its conditions and report."""
+
+    def __init__(self, data, message, field):
+        self.limit, self.when, self.report, self.entry_field, self.key = "", [], "field", "", ""
+        self.message, self.field = message, field
+        for n, w, v in _fields(data):
+            if n == 1: self.limit = v.decode()
+            elif n == 2: self.when.append(Condition(v))
+            elif n == 3: self.report = REPORTS[v]
+            elif n == 4: self.entry_field = v.decode()
+            elif n == 5: self.key = v.decode()
+
+
+class Check:
+    """One check of a message rule (constraints.proto `Check`)."""
+
+    def __init__(self, data):
+        self.code, self.form, self.fields, self.when, self.at = "", "unspecified", [], [], ""
+        self.numbers, self.predicate, self.entry_when = [], "", []
+        for n, w, v in _fields(data):
+            if n == 1: self.code = v.decode()
+            elif n == 2: self.form = FORMS[v]
+            elif n == 3: self.fields.append(v.decode())
+            elif n == 4: self.when.append(Condition(v))
+            elif n == 5: self.at = v.decode()
+            elif n == 6: self.numbers.append(_signed(v))
+            elif n == 7: self.predicate = v.decode()
+            elif n == 8: self.entry_when.append(Condition(v))
+
+
 class Limit:
     """One declared limit (constraints.proto `Limit`)."""
 
@@ -86,6 +142,10 @@ class Limit:
         self.values = {p: ProfileValue() for p in PROFILES}
         self.message, self.field = message, field
         self.fields = [(message, field)]
+        self.uses = [Use(b"", message, field)]
+        self.report, self.entry_field, self.when, self.count_when = "field", "", [], []
+        self.sum_with, self.after_prefix, self.exclude, self.predicate, self.key = [], "", [], "", ""
+        self.charset = ""
         for n, w, v in _fields(data):
             if n == 1: self.name = v.decode()
             elif n == 2: self.row = v.decode()
@@ -96,6 +156,19 @@ class Limit:
             elif n == 7: self.values["current"] = ProfileValue(v)
             elif n == 8: self.summary = v.decode()
             elif n == 9: self.source = v.decode()
+            elif n == 10: self.report = REPORTS[v]
+            elif n == 11: self.entry_field = v.decode()
+            elif n == 12: self.when.append(Condition(v))
+            elif n == 13: self.count_when.append(Condition(v))
+            elif n == 14: self.sum_with.append(v.decode())
+            elif n == 15: self.after_prefix = v.decode()
+            elif n == 16: self.exclude.append(v.decode())
+            elif n == 17: self.predicate = v.decode()
+            elif n == 18: self.key = v.decode()
+            elif n == 19: self.charset = v.decode()
+        own = self.uses[0]
+        own.limit, own.when, own.report, own.entry_field = self.name, self.when, self.report, self.entry_field
+        own.key = self.key
 
     @property
     def decoding(self):
@@ -110,7 +183,7 @@ class Limit:
         if self.measure == "flag": return bool(v.flag)
         if self.measure == "string_set": return list(v.strings)
         if self.measure in ("number_set", "number_range"): return list(v.numbers)
-        if self.measure == "prefix": return v.text
+        if self.measure in ("prefix", "forbidden_prefix"): return v.text
         if self.measure == "per_key": return dict(v.entries)
         return v.number
 
@@ -130,6 +203,8 @@ class Declarations:
     def __init__(self):
         self.limits = []
         self.rules = []
+        # (message, field) -> the conditions under which its discriminator rule applies.
+        self.discriminator_when = {}
 
     def limit(self, name):
         for limit in self.limits:
@@ -152,7 +227,7 @@ def _read_field_constraints(decl, data, message, field, pending_uses):
         if n == 1:
             decl.limits.append(Limit(v, message, field))
         elif n == 2:
-            pending_uses.append((v.decode(), message, field))
+            pending_uses.append((v.decode(), message, field, None))
         elif n in (3, 6):
             info = {}
             for n2, w2, v2 in _fields(v):
@@ -168,20 +243,36 @@ def _read_field_constraints(decl, data, message, field, pending_uses):
             decl.rules.append(Rule("defined_enum", message, field))
         elif n == 5 and v:
             decl.rules.append(Rule("discriminator", message, field))
+        elif n == 7:
+            use = Use(v, message, field)
+            pending_uses.append((use.limit, message, field, use))
+        elif n == 8:
+            decl.discriminator_when.setdefault((message, field), []).append(Condition(v))
+        elif n == 9:
+            info = {}
+            for n2, w2, v2 in _fields(v):
+                if n2 == 1: info["enum"] = v2.decode()
+                elif n2 == 2: info["row"] = v2.decode()
+                elif n2 == 3: info["code"] = v2.decode()
+            rule = Rule("named_values", message, field, row=info.get("row", ""), code=info.get("code", ""))
+            rule.enum = info.get("enum", "")
+            decl.rules.append(rule)
 
 
 def _read_message_constraints(decl, data, message):
     for n, w, v in _fields(data):
         if n == 1:
-            info = {"codes": []}
+            info = {"codes": [], "checks": []}
             for n2, w2, v2 in _fields(v):
                 if n2 == 1: info["row"] = v2.decode()
                 elif n2 == 2: info["codes"].append(v2.decode())
                 elif n2 == 3: info["summary"] = v2.decode()
                 elif n2 == 4: info["source"] = v2.decode()
+                elif n2 == 5: info["checks"].append(Check(v2))
             rule = Rule("message", message, "", row=info.get("row", ""), code=", ".join(info["codes"]),
                         summary=info.get("summary", ""), source=info.get("source", ""))
             rule.codes = info["codes"]
+            rule.checks = info["checks"]
             decl.rules.append(rule)
         elif n == 2:
             decl.limits.append(Limit(v, message, ""))
@@ -213,8 +304,13 @@ def parse(descriptor_set):
                     for n5, w5, v5 in _fields(options):
                         if n5 == OPTION_NUMBER:
                             _read_field_constraints(decl, v5, message, field, pending_uses)
-    for name, message, field in pending_uses:
-        decl.limit(name).fields.append((message, field))
+    for name, message, field, use in pending_uses:
+        limit = decl.limit(name)
+        limit.fields.append((message, field))
+        if use is None:
+            use = Use(b"", message, field)
+            use.limit = name
+        limit.uses.append(use)
     names = [limit.name for limit in decl.limits]
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:

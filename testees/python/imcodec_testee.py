@@ -43,6 +43,8 @@ from imcodec.testee.v1 import testee_pb2 as tp  # noqa: E402
 from imcodec.v1 import event_pb2 as ep  # noqa: E402
 from imcodec.v1 import model_pb2 as mp  # noqa: E402
 
+import imcodec_validate  # noqa: E402  (the validation engine over the declarations of Schemas/)
+
 # upb refuses messages nested more than 100 protobuf levels deep unless told
 # otherwise; a merger layer is 3 levels (Message, Elem, MergerElem), so the
 # default maxDepth of 100 layers needs about 300. The scan below bounds the
@@ -912,11 +914,21 @@ def payload_to_json(kind, data, limits):
 # The protocol
 # ---------------------------------------------------------------------------
 
+def validate(op, limits):
+    """Every finding of the payload under the named profile, from the declarations (imcodec_validate.py)."""
+    message = decode_payload(op.kind, op.payload, limits)
+    try:
+        found = imcodec_validate.validate(message, op.profile)
+    except imcodec_validate.UnknownProfile:
+        known = ", ".join(imcodec_validate.PROFILE_FIELDS)
+        raise BadRequest(f'unknown profile "{op.profile}"; known: {known}') from None
+    findings = tp.Findings()
+    for code, path, severity, limit, actual in found:
+        findings.findings.add(code=code, path=path, severity=severity, limit=limit or 0, actual=actual or 0)
+    return findings
+
+
 UNSUPPORTED = {
-    "validate": (
-        "validation is not implemented: Schemas/ declares every limit and rule, but the checks, their paths and their"
-        " order are code in each implementation"
-    ),
     "rest_to_payload": "the Tencent REST form is not implemented",
     "payload_to_rest": "the Tencent REST form is not implemented",
     "validate_rest": "the Tencent REST form is not implemented",
@@ -943,6 +955,8 @@ def handle(request):
         elif operation == "payload_to_json":
             op = request.payload_to_json
             response.json = payload_to_json(op.kind, op.payload, limits)
+        elif operation == "validate":
+            response.findings.CopyFrom(validate(request.validate, limits))
         elif operation in UNSUPPORTED:
             response.skipped = UNSUPPORTED[operation]
         else:

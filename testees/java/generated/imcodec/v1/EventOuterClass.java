@@ -7301,54 +7301,61 @@ public final class EventOuterClass {
       descriptor;
   static {
     java.lang.String[] descriptorData = {
-      "\n\026imcodec/v1/event.proto\022\nimcodec.v1\032\026im" +
-      "codec/v1/group.proto\032\026imcodec/v1/model.p" +
-      "roto\032\035imcodec/v1/relationship.proto\"\315\014\n\005" +
-      "Event\0224\n\014read_receipt\030\001 \001(\0132\034.imcodec.v1" +
-      ".ReadReceiptEventH\000\022)\n\006recall\030\002 \001(\0132\027.im" +
-      "codec.v1.RecallEventH\000\0225\n\014modification\030\003" +
-      " \001(\0132\035.imcodec.v1.ModificationEventH\000\0221\n" +
-      "\nconnection\030\004 \001(\0132\033.imcodec.v1.Connectio" +
-      "nEventH\000\0222\n\013user_status\030\005 \001(\0132\033.imcodec." +
-      "v1.UserStatusEventH\000\022;\n\014read_members\030\006 \001" +
-      "(\0132#.imcodec.v1.GroupMessageReadMembersH" +
-      "\000\0225\n\rconversations\030\007 \001(\0132\034.imcodec.v1.Co" +
-      "nversationListH\000\022-\n\013friend_list\030\024 \001(\0132\026." +
-      "imcodec.v1.FriendListH\000\0223\n\016friend_reques" +
-      "t\030\025 \001(\0132\031.imcodec.v1.FriendRequestH\000\0225\n\017" +
-      "friend_response\030\026 \001(\0132\032.imcodec.v1.Frien" +
-      "dResponseH\000\0223\n\016friend_results\030\027 \001(\0132\031.im" +
-      "codec.v1.FriendResultsH\000\022/\n\014friend_check" +
-      "\030\030 \001(\0132\027.imcodec.v1.FriendCheckH\000\0229\n\017fri" +
-      "end_pendency\030\031 \001(\0132\036.imcodec.v1.FriendPe" +
-      "ndencyPageH\000\0224\n\rfriend_groups\030\032 \001(\0132\033.im" +
-      "codec.v1.FriendGroupListH\000\022*\n\tblacklist\030" +
-      "\033 \001(\0132\025.imcodec.v1.BlacklistH\000\0223\n\016group_" +
-      "profiles\030\034 \001(\0132\031.imcodec.v1.GroupInfoLis" +
-      "tH\000\0223\n\014create_group\030\035 \001(\0132\033.imcodec.v1.C" +
-      "reateGroupInfoH\000\0224\n\rgroup_members\030\036 \001(\0132" +
-      "\033.imcodec.v1.GroupMemberListH\000\022>\n\024group_" +
-      "member_results\030\037 \001(\0132\036.imcodec.v1.GroupM" +
-      "emberResultsH\000\0227\n\016group_pendency\030  \001(\0132\035" +
-      ".imcodec.v1.GroupPendencyPageH\000\0221\n\rfrien" +
-      "d_delete\030! \001(\0132\030.imcodec.v1.FriendDelete" +
-      "H\000\0223\n\rfriends_added\030\" \001(\0132\032.imcodec.v1.F" +
-      "riendUserListH\000\0225\n\017friends_deleted\030# \001(\013" +
-      "2\032.imcodec.v1.FriendUserListH\000\022B\n\027friend" +
-      "_profiles_updated\030$ \001(\0132\037.imcodec.v1.Fri" +
-      "endProfileUpdateH\000\022@\n\025friend_pendency_ad" +
-      "ded\030% \001(\0132\037.imcodec.v1.FriendPendencyAdd" +
-      "edH\000\022=\n\027friend_pendency_deleted\030& \001(\0132\032." +
-      "imcodec.v1.FriendUserListH\000\022>\n\024friend_pe" +
-      "ndency_read\030\' \001(\0132\036.imcodec.v1.FriendPen" +
-      "dencyReadH\000\0225\n\017blacklist_added\030( \001(\0132\032.i" +
-      "mcodec.v1.FriendUserListH\000\0227\n\021blacklist_" +
-      "deleted\030) \001(\0132\032.imcodec.v1.FriendUserLis" +
-      "tH\000B\006\n\004kindb\006proto3"
+      "\n\026imcodec/v1/event.proto\022\nimcodec.v1\032(im" +
+      "codec/constraints/v1/constraints.proto\032\026" +
+      "imcodec/v1/group.proto\032\026imcodec/v1/model" +
+      ".proto\032\035imcodec/v1/relationship.proto\"\224\016" +
+      "\n\005Event\0224\n\014read_receipt\030\001 \001(\0132\034.imcodec." +
+      "v1.ReadReceiptEventH\000\022)\n\006recall\030\002 \001(\0132\027." +
+      "imcodec.v1.RecallEventH\000\0225\n\014modification" +
+      "\030\003 \001(\0132\035.imcodec.v1.ModificationEventH\000\022" +
+      "1\n\nconnection\030\004 \001(\0132\033.imcodec.v1.Connect" +
+      "ionEventH\000\0222\n\013user_status\030\005 \001(\0132\033.imcode" +
+      "c.v1.UserStatusEventH\000\022;\n\014read_members\030\006" +
+      " \001(\0132#.imcodec.v1.GroupMessageReadMember" +
+      "sH\000\0225\n\rconversations\030\007 \001(\0132\034.imcodec.v1." +
+      "ConversationListH\000\022-\n\013friend_list\030\024 \001(\0132" +
+      "\026.imcodec.v1.FriendListH\000\0223\n\016friend_requ" +
+      "est\030\025 \001(\0132\031.imcodec.v1.FriendRequestH\000\0225" +
+      "\n\017friend_response\030\026 \001(\0132\032.imcodec.v1.Fri" +
+      "endResponseH\000\0223\n\016friend_results\030\027 \001(\0132\031." +
+      "imcodec.v1.FriendResultsH\000\022/\n\014friend_che" +
+      "ck\030\030 \001(\0132\027.imcodec.v1.FriendCheckH\000\0229\n\017f" +
+      "riend_pendency\030\031 \001(\0132\036.imcodec.v1.Friend" +
+      "PendencyPageH\000\0224\n\rfriend_groups\030\032 \001(\0132\033." +
+      "imcodec.v1.FriendGroupListH\000\022*\n\tblacklis" +
+      "t\030\033 \001(\0132\025.imcodec.v1.BlacklistH\000\0223\n\016grou" +
+      "p_profiles\030\034 \001(\0132\031.imcodec.v1.GroupInfoL" +
+      "istH\000\0223\n\014create_group\030\035 \001(\0132\033.imcodec.v1" +
+      ".CreateGroupInfoH\000\0224\n\rgroup_members\030\036 \001(" +
+      "\0132\033.imcodec.v1.GroupMemberListH\000\022>\n\024grou" +
+      "p_member_results\030\037 \001(\0132\036.imcodec.v1.Grou" +
+      "pMemberResultsH\000\0227\n\016group_pendency\030  \001(\013" +
+      "2\035.imcodec.v1.GroupPendencyPageH\000\0221\n\rfri" +
+      "end_delete\030! \001(\0132\030.imcodec.v1.FriendDele" +
+      "teH\000\0223\n\rfriends_added\030\" \001(\0132\032.imcodec.v1" +
+      ".FriendUserListH\000\0225\n\017friends_deleted\030# \001" +
+      "(\0132\032.imcodec.v1.FriendUserListH\000\022B\n\027frie" +
+      "nd_profiles_updated\030$ \001(\0132\037.imcodec.v1.F" +
+      "riendProfileUpdateH\000\022@\n\025friend_pendency_" +
+      "added\030% \001(\0132\037.imcodec.v1.FriendPendencyA" +
+      "ddedH\000\022=\n\027friend_pendency_deleted\030& \001(\0132" +
+      "\032.imcodec.v1.FriendUserListH\000\022>\n\024friend_" +
+      "pendency_read\030\' \001(\0132\036.imcodec.v1.FriendP" +
+      "endencyReadH\000\0225\n\017blacklist_added\030( \001(\0132\032" +
+      ".imcodec.v1.FriendUserListH\000\0227\n\021blacklis" +
+      "t_deleted\030) \001(\0132\032.imcodec.v1.FriendUserL" +
+      "istH\000:\304\001\362\251\031\277\001\n\274\001\n\003M16\022\021enum.unknown-kind" +
+      "\032)Every event has a kind this schema kno" +
+      "ws.\"ZSDK manager guide and the listeners" +
+      " of the messaging, group and relationshi" +
+      "p chain guides.*\033\n\021enum.unknown-kind\020\003\032\004" +
+      "kindB\006\n\004kindb\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
         new com.google.protobuf.Descriptors.FileDescriptor[] {
+          imcodec.constraints.v1.Constraints.getDescriptor(),
           imcodec.v1.Group.getDescriptor(),
           imcodec.v1.Model.getDescriptor(),
           imcodec.v1.Relationship.getDescriptor(),
@@ -7359,6 +7366,12 @@ public final class EventOuterClass {
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imcodec_v1_Event_descriptor,
         new java.lang.String[] { "ReadReceipt", "Recall", "Modification", "Connection", "UserStatus", "ReadMembers", "Conversations", "FriendList", "FriendRequest", "FriendResponse", "FriendResults", "FriendCheck", "FriendPendency", "FriendGroups", "Blacklist", "GroupProfiles", "CreateGroup", "GroupMembers", "GroupMemberResults", "GroupPendency", "FriendDelete", "FriendsAdded", "FriendsDeleted", "FriendProfilesUpdated", "FriendPendencyAdded", "FriendPendencyDeleted", "FriendPendencyRead", "BlacklistAdded", "BlacklistDeleted", "Kind", });
+    com.google.protobuf.ExtensionRegistry registry =
+        com.google.protobuf.ExtensionRegistry.newInstance();
+    registry.add(imcodec.constraints.v1.Constraints.message);
+    com.google.protobuf.Descriptors.FileDescriptor
+        .internalUpdateFileDescriptor(descriptor, registry);
+    imcodec.constraints.v1.Constraints.getDescriptor();
     imcodec.v1.Group.getDescriptor();
     imcodec.v1.Model.getDescriptor();
     imcodec.v1.Relationship.getDescriptor();

@@ -16567,146 +16567,160 @@ public final class Group {
       "me\030\001 \001(\r\0221\n\004role\030\002 \001(\0162\033.imcodec.v1.Grou" +
       "pMemberRoleB\006\362\251\031\002 \001\022<\n\010recv_opt\030\003 \001(\0162\"." +
       "imcodec.v1.GroupReceiveMessageOptB\006\362\251\031\002 " +
-      "\001\022\032\n\022unread_message_num\030\004 \001(\r\"\272\013\n\tGroupI" +
+      "\001\022\032\n\022unread_message_num\030\004 \001(\r\"\200\r\n\tGroupI" +
       "nfo\022C\n\005group\030\001 \001(\tB4\362\251\0310\022\017maxGroupIDByte" +
       "s\022\035requiresPrintableASCIIGroupID\022+\n\ngrou" +
       "p_name\030\002 \001(\tB\027\362\251\031\023\022\021maxGroupNameBytes\022#\n" +
       "\005owner\030\003 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\022$\n\ngr" +
       "oup_type\030\004 \001(\tB\020\362\251\031\014\022\ngroupTypes\022\023\n\013crea" +
       "te_time\030\005 \001(\r\022\026\n\016last_info_time\030\006 \001(\r\022\025\n" +
-      "\rlast_msg_time\030\007 \001(\r\022-\n\016max_member_num\030\010" +
-      " \001(\rB\025\362\251\031\021\022\017maxGroupMembers\022)\n\nmember_nu" +
-      "m\030\t \001(\rB\025\362\251\031\021\022\017maxGroupMembers\0220\n\007add_op" +
-      "t\030\n \001(\0162\027.imcodec.v1.GroupAddOptB\006\362\251\031\002 \001" +
-      "\0225\n\014notification\030\013 \001(\tB\037\362\251\031\033\022\031maxGroupNo" +
-      "tificationBytes\0225\n\014introduction\030\014 \001(\tB\037\362" +
-      "\251\031\033\022\031maxGroupIntroductionBytes\022,\n\010face_u" +
-      "rl\030\r \001(\tB\032\362\251\031\026\022\024maxGroupFaceURLBytes\022%\n\010" +
-      "last_msg\030\016 \001(\0132\023.imcodec.v1.Message\022\031\n\021o" +
-      "nline_member_num\030\017 \001(\r\022>\n\ris_searchable\030" +
-      "\020 \001(\0162\037.imcodec.v1.GroupSearchableTypeB\006" +
-      "\362\251\031\002 \001\022E\n\021is_member_visible\030\021 \001(\0162\".imco" +
-      "dec.v1.GroupMemberVisibleTypeB\006\362\251\031\002 \001\022\022\n" +
-      "\nall_shutup\030\022 \001(\010\022,\n\tself_info\030\023 \001(\0132\031.i" +
-      "mcodec.v1.GroupSelfInfo\022M\n\013custom_info\030\024" +
-      " \003(\0132\034.imcodec.v1.GroupCustomEntryB\032\362\251\031\026" +
-      "\022\024maxGroupCustomFields:\251\004\362\251\031\244\004\n\211\002\n\002G2\022\026l" +
-      "imit.group.member-num\022\023limit.group.membe" +
-      "rs\032~A group profile\'s memberNum is at mo" +
-      "st its maxMemberNum (when set), and both" +
-      " are at most the member limit of the gro" +
-      "up\'s type.\"VGroup guide, TIMGroupInfo (m" +
-      "axMemberNum, memberNum) and the createGr" +
-      "oup member limits.\n\225\002\n\003G21\022\032rule.private" +
-      "-group.add-opt\032yA Private group\'s profil" +
-      "e has the add option forbid: users join " +
-      "a Private group only by invitation, neve" +
-      "r by application.\"wGroup guide, modifyGr" +
-      "oupAddOpt permissions: users can join a " +
-      "private group only through invitation an" +
-      "d not application.\"\334\001\n\025CreateGroupMember" +
-      "Info\022$\n\006member\030\001 \001(\tB\024\362\251\031\020\022\016maxUserIDByt" +
-      "es\0221\n\004role\030\002 \001(\0162\033.imcodec.v1.GroupMembe" +
-      "rRoleB\006\362\251\031\002 \001\022j\n\013custom_info\030\003 \003(\0132\035.imc" +
-      "odec.v1.MemberCustomEntryB6\362\251\0312\022\025maxMemb" +
-      "erCustomFields\022\031maxMemberCustomValueByte" +
-      "s\"\273\n\n\017CreateGroupInfo\022\313\002\n\005group\030\001 \001(\tB\273\002" +
-      "\362\251\031\266\002\n\203\002\n\025reservedGroupIDPrefix\022\003G14\032\026fo" +
-      "rmat.group.id-prefix \t:\007*\005@TGS#B\177The pre" +
-      "fix of server-assigned group IDs, which " +
-      "a custom group ID given at creation must" +
-      " not start with; nil turns the rule off." +
-      "JAThe Use Limits page: a custom group ID" +
-      " must not start with @TGS#.\022\017maxGroupIDB" +
-      "ytes\022\035requiresPrintableASCIIGroupID\022+\n\ng" +
-      "roup_name\030\002 \001(\tB\027\362\251\031\023\022\021maxGroupNameBytes" +
-      "\022$\n\ngroup_type\030\003 \001(\tB\020\362\251\031\014\022\ngroupTypes\022\023" +
-      "\n\013set_add_opt\030\004 \001(\010\0220\n\007add_opt\030\005 \001(\0162\027.i" +
-      "mcodec.v1.GroupAddOptB\006\362\251\031\002 \001\022-\n\016max_mem" +
-      "ber_num\030\006 \001(\rB\025\362\251\031\021\022\017maxGroupMembers\0225\n\014" +
-      "notification\030\007 \001(\tB\037\362\251\031\033\022\031maxGroupNotifi" +
-      "cationBytes\0225\n\014introduction\030\010 \001(\tB\037\362\251\031\033\022" +
-      "\031maxGroupIntroductionBytes\022,\n\010face_url\030\t" +
-      " \001(\tB\032\362\251\031\026\022\024maxGroupFaceURLBytes\022M\n\013cust" +
-      "om_info\030\n \003(\0132\034.imcodec.v1.GroupCustomEn" +
-      "tryB\032\362\251\031\026\022\024maxGroupCustomFields\022N\n\014membe" +
-      "rs_info\030\013 \003(\0132!.imcodec.v1.CreateGroupMe" +
-      "mberInfoB\025\362\251\031\021\022\017maxGroupMembers:\325\003\362\251\031\320\003\n" +
-      "\373\001\n\003G20\022\037rule.avchatroom.member-addition" +
-      "\032lAn AVChatRoom group is created without" +
-      " initial members: live-streaming groups " +
-      "do not support adding members.\"eGroup gu" +
-      "ide, group creation: a live-streaming gr" +
-      "oup does not support features such as ad" +
-      "ding members.\n\317\001\n\003G21\022\032rule.private-grou" +
-      "p.add-opt\032_A Private group is created wi" +
-      "th setAddOpt false: users join a Private" +
-      " group only by invitation.\"KGroup guide," +
-      " TIMCreateGroupInfo.setAddOpt: set to fa" +
-      "lse for private groups.\"p\n\021GroupMemberRe" +
-      "sult\022$\n\006member\030\001 \001(\tB\024\362\251\031\020\022\016maxUserIDByt" +
-      "es\0225\n\006status\030\002 \001(\0162\035.imcodec.v1.GroupMem" +
-      "berStatusB\006\362\251\031\002 \001\"W\n\021GroupPendencyMeta\022\027" +
-      "\n\017next_start_time\030\001 \001(\004\022\025\n\rread_time_seq" +
-      "\030\002 \001(\004\022\022\n\nunread_cnt\030\003 \001(\r\"\251\006\n\021GroupPend" +
-      "encyItem\022F\n\010group_id\030\001 \001(\tB4\362\251\0310\022\017maxGro" +
-      "upIDBytes\022\035requiresPrintableASCIIGroupID" +
-      "\022\'\n\tfrom_user\030\002 \001(\tB\024\362\251\031\020\022\016maxUserIDByte" +
-      "s\022%\n\007to_user\030\003 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes" +
-      "\022\020\n\010add_time\030\004 \001(\004\022:\n\010get_type\030\005 \001(\0162 .i" +
-      "mcodec.v1.GroupPendencyGetTypeB\006\362\251\031\002 \001\022D" +
-      "\n\rhandle_status\030\006 \001(\0162%.imcodec.v1.Group" +
-      "PendencyHandleStatusB\006\362\251\031\002 \001\022D\n\rhandle_r" +
-      "esult\030\007 \001(\0162%.imcodec.v1.GroupPendencyHa" +
-      "ndleResultB\006\362\251\031\002 \001\022\023\n\013request_msg\030\010 \001(\t\022" +
-      "\023\n\013handled_msg\030\t \001(\t\022-\n\017self_identifier\030" +
-      "\n \001(\tB\024\362\251\031\020\022\016maxUserIDBytes:\310\002\362\251\031\303\002\n\300\002\n\003" +
-      "G22\022 rule.group-pendency.to-user-type\022#r" +
-      "ule.group-pendency.to-user-missing\032{The " +
-      "handler follows from the request type: a" +
-      "n application to join names none (empty " +
-      "or 0), an invitation names the invitee.\"" +
-      "uGroup guide, TIMGroupPendencyItem.toUse" +
-      "r: 0 for an apply-to-join request, the i" +
-      "nvitee for an invited-to-join request.\"6" +
-      "\n\rGroupInfoList\022%\n\006groups\030\001 \003(\0132\025.imcode" +
-      "c.v1.GroupInfo\"\231\001\n\017GroupMemberList\022F\n\010gr" +
-      "oup_id\030\001 \001(\tB4\362\251\0310\022\017maxGroupIDBytes\022\035req" +
-      "uiresPrintableASCIIGroupID\022,\n\007members\030\002 " +
-      "\003(\0132\033.imcodec.v1.GroupMemberInfo\022\020\n\010next" +
-      "_seq\030\003 \001(\004\"\214\001\n\022GroupMemberResults\022F\n\010gro" +
-      "up_id\030\001 \001(\tB4\362\251\0310\022\017maxGroupIDBytes\022\035requ" +
-      "iresPrintableASCIIGroupID\022.\n\007results\030\002 \003" +
-      "(\0132\035.imcodec.v1.GroupMemberResult\"?\n\024Gro" +
-      "upPendencyRequest\022\021\n\ttimestamp\030\001 \001(\004\022\024\n\014" +
-      "num_per_page\030\002 \001(\r\"\241\001\n\021GroupPendencyPage" +
-      "\022+\n\004meta\030\001 \001(\0132\035.imcodec.v1.GroupPendenc" +
-      "yMeta\022,\n\005items\030\002 \003(\0132\035.imcodec.v1.GroupP" +
-      "endencyItem\0221\n\007request\030\003 \001(\0132 .imcodec.v" +
-      "1.GroupPendencyRequest*V\n\013GroupAddOpt\022\030\n" +
-      "\024GROUP_ADD_OPT_FORBID\020\000\022\026\n\022GROUP_ADD_OPT" +
-      "_AUTH\020\001\022\025\n\021GROUP_ADD_OPT_ANY\020\002*\210\001\n\023Group" +
-      "SearchableType\022!\n\035GROUP_SEARCHABLE_TYPE_" +
-      "UNKNOWN\020\000\022(\n$GROUP_SEARCHABLE_TYPE_NOT_S" +
-      "EARCHABLE\020\001\022$\n GROUP_SEARCHABLE_TYPE_SEA" +
-      "RCHABLE\020\002*\221\001\n\026GroupMemberVisibleType\022%\n!" +
-      "GROUP_MEMBER_VISIBLE_TYPE_UNKNOWN\020\000\022)\n%G" +
-      "ROUP_MEMBER_VISIBLE_TYPE_NOT_VISIBLE\020\001\022%" +
-      "\n!GROUP_MEMBER_VISIBLE_TYPE_VISIBLE\020\002*\224\001" +
-      "\n\026GroupReceiveMessageOpt\022%\n!GROUP_RECEIV" +
-      "E_MESSAGE_OPT_RECEIVE\020\000\022)\n%GROUP_RECEIVE" +
-      "_MESSAGE_OPT_NOT_RECEIVE\020\001\022(\n$GROUP_RECE" +
-      "IVE_MESSAGE_OPT_NOT_NOTIFY\020\002*\\\n\024GroupPen" +
-      "dencyGetType\022 \n\034GROUP_PENDENCY_GET_TYPE_" +
-      "JOIN\020\000\022\"\n\036GROUP_PENDENCY_GET_TYPE_INVITE" +
-      "\020\001*\252\001\n\031GroupPendencyHandleStatus\022*\n&GROU" +
-      "P_PENDENCY_HANDLE_STATUS_UNHANDLED\020\000\022.\n*" +
-      "GROUP_PENDENCY_HANDLE_STATUS_OTHER_HANDL" +
-      "ED\020\001\0221\n-GROUP_PENDENCY_HANDLE_STATUS_OPE" +
-      "RATOR_HANDLED\020\002*l\n\031GroupPendencyHandleRe" +
-      "sult\022\'\n#GROUP_PENDENCY_HANDLE_RESULT_REF" +
-      "USE\020\000\022&\n\"GROUP_PENDENCY_HANDLE_RESULT_AG" +
-      "REE\020\001b\006proto3"
+      "\rlast_msg_time\030\007 \001(\r\022;\n\016max_member_num\030\010" +
+      " \001(\rB#\362\251\031\037:\035\n\017maxGroupMembers*\ngroup_typ" +
+      "e\0227\n\nmember_num\030\t \001(\rB#\362\251\031\037:\035\n\017maxGroupM" +
+      "embers*\ngroup_type\0220\n\007add_opt\030\n \001(\0162\027.im" +
+      "codec.v1.GroupAddOptB\006\362\251\031\002 \001\0225\n\014notifica" +
+      "tion\030\013 \001(\tB\037\362\251\031\033\022\031maxGroupNotificationBy" +
+      "tes\0225\n\014introduction\030\014 \001(\tB\037\362\251\031\033\022\031maxGrou" +
+      "pIntroductionBytes\022,\n\010face_url\030\r \001(\tB\032\362\251" +
+      "\031\026\022\024maxGroupFaceURLBytes\022%\n\010last_msg\030\016 \001" +
+      "(\0132\023.imcodec.v1.Message\022\031\n\021online_member" +
+      "_num\030\017 \001(\r\022>\n\ris_searchable\030\020 \001(\0162\037.imco" +
+      "dec.v1.GroupSearchableTypeB\006\362\251\031\002 \001\022E\n\021is" +
+      "_member_visible\030\021 \001(\0162\".imcodec.v1.Group" +
+      "MemberVisibleTypeB\006\362\251\031\002 \001\022\022\n\nall_shutup\030" +
+      "\022 \001(\010\022,\n\tself_info\030\023 \001(\0132\031.imcodec.v1.Gr" +
+      "oupSelfInfo\022M\n\013custom_info\030\024 \003(\0132\034.imcod" +
+      "ec.v1.GroupCustomEntryB\032\362\251\031\026\022\024maxGroupCu" +
+      "stomFields:\323\005\362\251\031\316\005\n\301\002\n\002G2\022\026limit.group.m" +
+      "ember-num\022\023limit.group.members\032~A group " +
+      "profile\'s memberNum is at most its maxMe" +
+      "mberNum (when set), and both are at most" +
+      " the member limit of the group\'s type.\"V" +
+      "Group guide, TIMGroupInfo (maxMemberNum," +
+      " memberNum) and the createGroup member l" +
+      "imits.*6\n\026limit.group.member-num\020\t\032\nmemb" +
+      "er_num\032\016max_member_num\n\207\003\n\003G21\022\032rule.pri" +
+      "vate-group.add-opt\032yA Private group\'s pr" +
+      "ofile has the add option forbid: users j" +
+      "oin a Private group only by invitation, " +
+      "never by application.\"wGroup guide, modi" +
+      "fyGroupAddOpt permissions: users can joi" +
+      "n a private group only through invitatio" +
+      "n and not application.*p\n\032rule.private-g" +
+      "roup.add-opt\020\001\032\007add_opt\"\025\n\ngroup_type\032\007P" +
+      "rivate\"0\n\007add_opt\032\022GROUP_ADD_OPT_AUTH\032\021G" +
+      "ROUP_ADD_OPT_ANY\"\346\001\n\025CreateGroupMemberIn" +
+      "fo\022$\n\006member\030\001 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes" +
+      "\0221\n\004role\030\002 \001(\0162\033.imcodec.v1.GroupMemberR" +
+      "oleB\006\362\251\031\002 \001\022t\n\013custom_info\030\003 \003(\0132\035.imcod" +
+      "ec.v1.MemberCustomEntryB@\362\251\031<\022\025maxMember" +
+      "CustomFields:#\n\031maxMemberCustomValueByte" +
+      "s\030\001\"\004data\"\352\013\n\017CreateGroupInfo\022\313\002\n\005group\030" +
+      "\001 \001(\tB\273\002\362\251\031\266\002\n\203\002\n\025reservedGroupIDPrefix\022" +
+      "\003G14\032\026format.group.id-prefix \016:\007*\005@TGS#B" +
+      "\177The prefix of server-assigned group IDs" +
+      ", which a custom group ID given at creat" +
+      "ion must not start with; nil turns the r" +
+      "ule off.JAThe Use Limits page: a custom " +
+      "group ID must not start with @TGS#.\022\017max" +
+      "GroupIDBytes\022\035requiresPrintableASCIIGrou" +
+      "pID\022+\n\ngroup_name\030\002 \001(\tB\027\362\251\031\023\022\021maxGroupN" +
+      "ameBytes\022$\n\ngroup_type\030\003 \001(\tB\020\362\251\031\014\022\ngrou" +
+      "pTypes\022\023\n\013set_add_opt\030\004 \001(\010\0220\n\007add_opt\030\005" +
+      " \001(\0162\027.imcodec.v1.GroupAddOptB\006\362\251\031\002 \001\022;\n" +
+      "\016max_member_num\030\006 \001(\rB#\362\251\031\037:\035\n\017maxGroupM" +
+      "embers*\ngroup_type\0225\n\014notification\030\007 \001(\t" +
+      "B\037\362\251\031\033\022\031maxGroupNotificationBytes\0225\n\014int" +
+      "roduction\030\010 \001(\tB\037\362\251\031\033\022\031maxGroupIntroduct" +
+      "ionBytes\022,\n\010face_url\030\t \001(\tB\032\362\251\031\026\022\024maxGro" +
+      "upFaceURLBytes\022M\n\013custom_info\030\n \003(\0132\034.im" +
+      "codec.v1.GroupCustomEntryB\032\362\251\031\026\022\024maxGrou" +
+      "pCustomFields\022\\\n\014members_info\030\013 \003(\0132!.im" +
+      "codec.v1.CreateGroupMemberInfoB#\362\251\031\037:\035\n\017" +
+      "maxGroupMembers*\ngroup_type:\350\004\362\251\031\343\004\n\312\002\n\003" +
+      "G20\022\037rule.avchatroom.member-addition\032lAn" +
+      " AVChatRoom group is created without ini" +
+      "tial members: live-streaming groups do n" +
+      "ot support adding members.\"eGroup guide," +
+      " group creation: a live-streaming group " +
+      "does not support features such as adding" +
+      " members.*M\n\037rule.avchatroom.member-addi" +
+      "tion\020\001\032\014members_info\"\030\n\ngroup_type\032\nAVCh" +
+      "atRoomH\002\n\223\002\n\003G21\022\032rule.private-group.add" +
+      "-opt\032_A Private group is created with se" +
+      "tAddOpt false: users join a Private grou" +
+      "p only by invitation.\"KGroup guide, TIMC" +
+      "reateGroupInfo.setAddOpt: set to false f" +
+      "or private groups.*B\n\032rule.private-group" +
+      ".add-opt\020\001\032\013set_add_opt\"\025\n\ngroup_type\032\007P" +
+      "rivate\"p\n\021GroupMemberResult\022$\n\006member\030\001 " +
+      "\001(\tB\024\362\251\031\020\022\016maxUserIDBytes\0225\n\006status\030\002 \001(" +
+      "\0162\035.imcodec.v1.GroupMemberStatusB\006\362\251\031\002 \001" +
+      "\"W\n\021GroupPendencyMeta\022\027\n\017next_start_time" +
+      "\030\001 \001(\004\022\025\n\rread_time_seq\030\002 \001(\004\022\022\n\nunread_" +
+      "cnt\030\003 \001(\r\"\360\007\n\021GroupPendencyItem\022F\n\010group" +
+      "_id\030\001 \001(\tB4\362\251\0310\022\017maxGroupIDBytes\022\035requir" +
+      "esPrintableASCIIGroupID\022\'\n\tfrom_user\030\002 \001" +
+      "(\tB\024\362\251\031\020\022\016maxUserIDBytes\022%\n\007to_user\030\003 \001(" +
+      "\tB\024\362\251\031\020\022\016maxUserIDBytes\022\020\n\010add_time\030\004 \001(" +
+      "\004\022:\n\010get_type\030\005 \001(\0162 .imcodec.v1.GroupPe" +
+      "ndencyGetTypeB\006\362\251\031\002 \001\022D\n\rhandle_status\030\006" +
+      " \001(\0162%.imcodec.v1.GroupPendencyHandleSta" +
+      "tusB\006\362\251\031\002 \001\022D\n\rhandle_result\030\007 \001(\0162%.imc" +
+      "odec.v1.GroupPendencyHandleResultB\006\362\251\031\002 " +
+      "\001\022\023\n\013request_msg\030\010 \001(\t\022\023\n\013handled_msg\030\t " +
+      "\001(\t\022-\n\017self_identifier\030\n \001(\tB\024\362\251\031\020\022\016maxU" +
+      "serIDBytes:\217\004\362\251\031\212\004\n\207\004\n\003G22\022 rule.group-p" +
+      "endency.to-user-type\022#rule.group-pendenc" +
+      "y.to-user-missing\032{The handler follows f" +
+      "rom the request type: an application to " +
+      "join names none (empty or 0), an invitat" +
+      "ion names the invitee.\"uGroup guide, TIM" +
+      "GroupPendencyItem.toUser: 0 for an apply" +
+      "-to-join request, the invitee for an inv" +
+      "ited-to-join request.*g\n rule.group-pend" +
+      "ency.to-user-type\020\001\032\007to_user\"(\n\010get_type" +
+      "\032\034GROUP_PENDENCY_GET_TYPE_JOIN\"\016\n\007to_use" +
+      "r\032\0010(\001*\\\n#rule.group-pendency.to-user-mi" +
+      "ssing\020\002\032\007to_user\"*\n\010get_type\032\036GROUP_PEND" +
+      "ENCY_GET_TYPE_INVITE\"6\n\rGroupInfoList\022%\n" +
+      "\006groups\030\001 \003(\0132\025.imcodec.v1.GroupInfo\"\231\001\n" +
+      "\017GroupMemberList\022F\n\010group_id\030\001 \001(\tB4\362\251\0310" +
+      "\022\017maxGroupIDBytes\022\035requiresPrintableASCI" +
+      "IGroupID\022,\n\007members\030\002 \003(\0132\033.imcodec.v1.G" +
+      "roupMemberInfo\022\020\n\010next_seq\030\003 \001(\004\"\214\001\n\022Gro" +
+      "upMemberResults\022F\n\010group_id\030\001 \001(\tB4\362\251\0310\022" +
+      "\017maxGroupIDBytes\022\035requiresPrintableASCII" +
+      "GroupID\022.\n\007results\030\002 \003(\0132\035.imcodec.v1.Gr" +
+      "oupMemberResult\"?\n\024GroupPendencyRequest\022" +
+      "\021\n\ttimestamp\030\001 \001(\004\022\024\n\014num_per_page\030\002 \001(\r" +
+      "\"\241\001\n\021GroupPendencyPage\022+\n\004meta\030\001 \001(\0132\035.i" +
+      "mcodec.v1.GroupPendencyMeta\022,\n\005items\030\002 \003" +
+      "(\0132\035.imcodec.v1.GroupPendencyItem\0221\n\007req" +
+      "uest\030\003 \001(\0132 .imcodec.v1.GroupPendencyReq" +
+      "uest*V\n\013GroupAddOpt\022\030\n\024GROUP_ADD_OPT_FOR" +
+      "BID\020\000\022\026\n\022GROUP_ADD_OPT_AUTH\020\001\022\025\n\021GROUP_A" +
+      "DD_OPT_ANY\020\002*\210\001\n\023GroupSearchableType\022!\n\035" +
+      "GROUP_SEARCHABLE_TYPE_UNKNOWN\020\000\022(\n$GROUP" +
+      "_SEARCHABLE_TYPE_NOT_SEARCHABLE\020\001\022$\n GRO" +
+      "UP_SEARCHABLE_TYPE_SEARCHABLE\020\002*\221\001\n\026Grou" +
+      "pMemberVisibleType\022%\n!GROUP_MEMBER_VISIB" +
+      "LE_TYPE_UNKNOWN\020\000\022)\n%GROUP_MEMBER_VISIBL" +
+      "E_TYPE_NOT_VISIBLE\020\001\022%\n!GROUP_MEMBER_VIS" +
+      "IBLE_TYPE_VISIBLE\020\002*\224\001\n\026GroupReceiveMess" +
+      "ageOpt\022%\n!GROUP_RECEIVE_MESSAGE_OPT_RECE" +
+      "IVE\020\000\022)\n%GROUP_RECEIVE_MESSAGE_OPT_NOT_R" +
+      "ECEIVE\020\001\022(\n$GROUP_RECEIVE_MESSAGE_OPT_NO" +
+      "T_NOTIFY\020\002*\\\n\024GroupPendencyGetType\022 \n\034GR" +
+      "OUP_PENDENCY_GET_TYPE_JOIN\020\000\022\"\n\036GROUP_PE" +
+      "NDENCY_GET_TYPE_INVITE\020\001*\252\001\n\031GroupPenden" +
+      "cyHandleStatus\022*\n&GROUP_PENDENCY_HANDLE_" +
+      "STATUS_UNHANDLED\020\000\022.\n*GROUP_PENDENCY_HAN" +
+      "DLE_STATUS_OTHER_HANDLED\020\001\0221\n-GROUP_PEND" +
+      "ENCY_HANDLE_STATUS_OPERATOR_HANDLED\020\002*l\n" +
+      "\031GroupPendencyHandleResult\022\'\n#GROUP_PEND" +
+      "ENCY_HANDLE_RESULT_REFUSE\020\000\022&\n\"GROUP_PEN" +
+      "DENCY_HANDLE_RESULT_AGREE\020\001b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

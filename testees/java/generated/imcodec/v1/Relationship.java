@@ -19543,7 +19543,7 @@ public final class Relationship {
     java.lang.String[] descriptorData = {
       "\n\035imcodec/v1/relationship.proto\022\nimcodec" +
       ".v1\032(imcodec/constraints/v1/constraints." +
-      "proto\032\026imcodec/v1/model.proto\"\314\007\n\006Friend" +
+      "proto\032\026imcodec/v1/model.proto\"\323\007\n\006Friend" +
       "\022(\n\nidentifier\030\001 \001(\tB\024\362\251\031\020\022\016maxUserIDByt" +
       "es\022\330\001\n\006remark\030\002 \001(\tB\307\001\362\251\031\302\001\n\277\001\n\024maxFrien" +
       "dRemarkBytes\022\002F1\032\031limit.friend.remark-by" +
@@ -19554,8 +19554,8 @@ public final class Relationship {
       "\013add_wording\030\004 \001(\tB\033\362\251\031\027\022\025maxFriendWordi" +
       "ngBytes\022<\n\nadd_source\030\005 \001(\tB(\362\251\031$\022\017addSo" +
       "urcePrefix\022\021maxAddSourceBytes\022\020\n\010add_tim" +
-      "e\030\006 \001(\004\022\200\004\n\013custom_info\030\007 \003(\0132\033.imcodec." +
-      "v1.CustomInfoEntryB\315\003\362\251\031\310\003\n\305\003\n\025friendCus" +
+      "e\030\006 \001(\004\022\207\004\n\013custom_info\030\007 \003(\0132\033.imcodec." +
+      "v1.CustomInfoEntryB\324\003\362\251\031\317\003\n\314\003\n\025friendCus" +
       "tomKeyPrefix\022\003F11\032\030format.friend.custom-" +
       "key \t2\021*\017Tag_SNS_Custom_BnThe prefix eve" +
       "ry custom friend field key starts with (" +
@@ -19567,88 +19567,88 @@ public final class Relationship {
       "V2TIMFriendInfo reference (friendCustomI" +
       "nfo) takes keys without the prefix, so t" +
       "he current profile does not have the rul" +
-      "e.\022(\n\007profile\030\010 \001(\0132\027.imcodec.v1.UserPro" +
-      "file\"\344\001\n\rFriendRequest\022(\n\nidentifier\030\001 \001" +
-      "(\tB\024\362\251\031\020\022\016maxUserIDBytes\022*\n\006remark\030\002 \001(\t" +
-      "B\032\362\251\031\026\022\024maxFriendRemarkBytes\0220\n\013add_word" +
-      "ing\030\003 \001(\tB\033\362\251\031\027\022\025maxFriendWordingBytes\022<" +
-      "\n\nadd_source\030\004 \001(\tB(\362\251\031$\022\017addSourcePrefi" +
-      "x\022\021maxAddSourceBytes\022\r\n\005group\030\005 \001(\t\"\245\001\n\016" +
-      "FriendResponse\022=\n\rresponse_type\030\001 \001(\0162\036." +
-      "imcodec.v1.FriendResponseTypeB\006\362\251\031\002 \001\022(\n" +
-      "\nidentifier\030\002 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\022" +
-      "*\n\006remark\030\003 \001(\tB\032\362\251\031\026\022\024maxFriendRemarkBy" +
-      "tes\"\237\003\n\014FriendResult\022(\n\nidentifier\030\001 \001(\t" +
-      "B\024\362\251\031\020\022\016maxUserIDBytes\0225\n\013result_code\030\002 " +
-      "\001(\0162\030.imcodec.v1.FriendStatusB\006\362\251\031\002 \001\022\023\n" +
-      "\013result_info\030\003 \001(\t:\230\002\362\251\031\223\002\n\220\002\n\002F9\022\022enum." +
-      "unknown-value\032\241\001Friendship status codes " +
-      "0, 30010, 30014, 30515, 30516, 30525, 30" +
-      "539, 30614 and 31704 are the results of " +
-      "friend-list calls; any other result code" +
-      " is undocumented.\"RRelationship chain gu" +
-      "ide, status codes of addFriend, deleteFr" +
-      "iends and doResponse.\"o\n\017FriendCheckInfo" +
-      "\022#\n\005users\030\001 \003(\tB\024\362\251\031\020\022\016maxUserIDBytes\0227\n" +
-      "\ncheck_type\030\002 \001(\0162\033.imcodec.v1.FriendChe" +
-      "ckTypeB\006\362\251\031\002 \001\"\306\001\n\021CheckFriendResult\022(\n\n" +
-      "identifier\030\001 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\0225" +
-      "\n\013result_code\030\002 \001(\0162\030.imcodec.v1.FriendS" +
-      "tatusB\006\362\251\031\002 \001\022\023\n\013result_info\030\003 \001(\t\022;\n\013re" +
-      "sult_type\030\004 \001(\0162\036.imcodec.v1.FriendRelat" +
-      "ionTypeB\006\362\251\031\002 \001\"}\n\025FriendPendencyRequest" +
-      "\022\013\n\003seq\030\001 \001(\004\022\021\n\ttimestamp\030\002 \001(\004\022\024\n\014num_" +
-      "per_page\030\003 \001(\004\022.\n\004type\030\004 \001(\0162\030.imcodec.v" +
-      "1.PendencyTypeB\006\362\251\031\002 \001\"L\n\026FriendPendency" +
-      "Response\022\013\n\003seq\030\001 \001(\004\022\021\n\ttimestamp\030\002 \001(\004" +
-      "\022\022\n\nunread_cnt\030\003 \001(\004\"\237\002\n\022FriendPendencyI" +
-      "tem\022(\n\nidentifier\030\001 \001(\tB\024\362\251\031\020\022\016maxUserID" +
-      "Bytes\022\020\n\010add_time\030\002 \001(\004\022<\n\nadd_source\030\003 " +
-      "\001(\tB(\362\251\031$\022\017addSourcePrefix\022\021maxAddSource" +
-      "Bytes\0220\n\013add_wording\030\004 \001(\tB\033\362\251\031\027\022\025maxFri" +
-      "endWordingBytes\022-\n\010nickname\030\005 \001(\tB\033\362\251\031\027\022" +
-      "\025maxProfileStringBytes\022.\n\004type\030\006 \001(\0162\030.i" +
-      "mcodec.v1.PendencyTypeB\006\362\251\031\002 \001\"T\n\013Friend" +
-      "Group\022\014\n\004name\030\001 \001(\t\022\020\n\010user_cnt\030\002 \001(\004\022%\n" +
-      "\007friends\030\003 \003(\tB\024\362\251\031\020\022\016maxUserIDBytes\"1\n\n" +
-      "FriendList\022#\n\007friends\030\001 \003(\0132\022.imcodec.v1" +
-      ".Friend\"0\n\tBlacklist\022#\n\007friends\030\001 \003(\0132\022." +
-      "imcodec.v1.Friend\"\255\001\n\022FriendPendencyPage" +
-      "\0222\n\007request\030\001 \001(\0132!.imcodec.v1.FriendPen" +
-      "dencyRequest\0224\n\010response\030\002 \001(\0132\".imcodec" +
-      ".v1.FriendPendencyResponse\022-\n\005items\030\003 \003(" +
-      "\0132\036.imcodec.v1.FriendPendencyItem\"h\n\013Fri" +
-      "endCheck\022)\n\004info\030\001 \001(\0132\033.imcodec.v1.Frie" +
-      "ndCheckInfo\022.\n\007results\030\002 \003(\0132\035.imcodec.v" +
-      "1.CheckFriendResult\":\n\rFriendResults\022)\n\007" +
-      "results\030\001 \003(\0132\030.imcodec.v1.FriendResult\"" +
-      ":\n\017FriendGroupList\022\'\n\006groups\030\001 \003(\0132\027.imc" +
-      "odec.v1.FriendGroup\"n\n\014FriendDelete\022#\n\005u" +
-      "sers\030\001 \003(\tB\024\362\251\031\020\022\016maxUserIDBytes\0229\n\013dele" +
-      "te_type\030\002 \001(\0162\034.imcodec.v1.FriendDeleteT" +
-      "ypeB\006\362\251\031\002 \001\"5\n\016FriendUserList\022#\n\005users\030\001" +
-      " \003(\tB\024\362\251\031\020\022\016maxUserIDBytes\":\n\023FriendProf" +
-      "ileUpdate\022#\n\007friends\030\001 \003(\0132\022.imcodec.v1." +
-      "Friend\"D\n\023FriendPendencyAdded\022-\n\005items\030\001" +
-      " \003(\0132\036.imcodec.v1.FriendPendencyItem\"\'\n\022" +
-      "FriendPendencyRead\022\021\n\ttimestamp\030\001 \001(\004*}\n" +
-      "\022FriendResponseType\022\036\n\032FRIEND_RESPONSE_T" +
-      "YPE_AGREE\020\000\022&\n\"FRIEND_RESPONSE_TYPE_AGRE" +
-      "E_AND_ADD\020\001\022\037\n\033FRIEND_RESPONSE_TYPE_REJE" +
-      "CT\020\002*{\n\017FriendCheckType\022!\n\035FRIEND_CHECK_" +
-      "TYPE_UNSPECIFIED\020\000\022\"\n\036FRIEND_CHECK_TYPE_" +
-      "UNIDIRECTION\020\001\022!\n\035FRIEND_CHECK_TYPE_BIDI" +
-      "RECTION\020\002*\232\001\n\022FriendRelationType\022\035\n\031FRIE" +
-      "ND_RELATION_TYPE_NONE\020\000\022\037\n\033FRIEND_RELATI" +
-      "ON_TYPE_MY_UNI\020\001\022\"\n\036FRIEND_RELATION_TYPE" +
-      "_OTHER_UNI\020\002\022 \n\034FRIEND_RELATION_TYPE_BOT" +
-      "HWAY\020\003*|\n\014PendencyType\022\035\n\031PENDENCY_TYPE_" +
-      "UNSPECIFIED\020\000\022\031\n\025PENDENCY_TYPE_COME_IN\020\001" +
-      "\022\032\n\026PENDENCY_TYPE_SEND_OUT\020\002\022\026\n\022PENDENCY" +
-      "_TYPE_BOTH\020\003*r\n\020FriendDeleteType\022\"\n\036FRIE" +
-      "ND_DELETE_TYPE_UNSPECIFIED\020\000\022\035\n\031FRIEND_D" +
-      "ELETE_TYPE_SINGLE\020\001\022\033\n\027FRIEND_DELETE_TYP" +
-      "E_BOTH\020\002b\006proto3"
+      "e.P\001Z\003key\022(\n\007profile\030\010 \001(\0132\027.imcodec.v1." +
+      "UserProfile\"\344\001\n\rFriendRequest\022(\n\nidentif" +
+      "ier\030\001 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\022*\n\006remar" +
+      "k\030\002 \001(\tB\032\362\251\031\026\022\024maxFriendRemarkBytes\0220\n\013a" +
+      "dd_wording\030\003 \001(\tB\033\362\251\031\027\022\025maxFriendWording" +
+      "Bytes\022<\n\nadd_source\030\004 \001(\tB(\362\251\031$\022\017addSour" +
+      "cePrefix\022\021maxAddSourceBytes\022\r\n\005group\030\005 \001" +
+      "(\t\"\245\001\n\016FriendResponse\022=\n\rresponse_type\030\001" +
+      " \001(\0162\036.imcodec.v1.FriendResponseTypeB\006\362\251" +
+      "\031\002 \001\022(\n\nidentifier\030\002 \001(\tB\024\362\251\031\020\022\016maxUserI" +
+      "DBytes\022*\n\006remark\030\003 \001(\tB\032\362\251\031\026\022\024maxFriendR" +
+      "emarkBytes\"\237\003\n\014FriendResult\022(\n\nidentifie" +
+      "r\030\001 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\0225\n\013result_" +
+      "code\030\002 \001(\0162\030.imcodec.v1.FriendStatusB\006\362\251" +
+      "\031\002 \001\022\023\n\013result_info\030\003 \001(\t:\230\002\362\251\031\223\002\n\220\002\n\002F9" +
+      "\022\022enum.unknown-value\032\241\001Friendship status" +
+      " codes 0, 30010, 30014, 30515, 30516, 30" +
+      "525, 30539, 30614 and 31704 are the resu" +
+      "lts of friend-list calls; any other resu" +
+      "lt code is undocumented.\"RRelationship c" +
+      "hain guide, status codes of addFriend, d" +
+      "eleteFriends and doResponse.\"o\n\017FriendCh" +
+      "eckInfo\022#\n\005users\030\001 \003(\tB\024\362\251\031\020\022\016maxUserIDB" +
+      "ytes\0227\n\ncheck_type\030\002 \001(\0162\033.imcodec.v1.Fr" +
+      "iendCheckTypeB\006\362\251\031\002 \001\"\306\001\n\021CheckFriendRes" +
+      "ult\022(\n\nidentifier\030\001 \001(\tB\024\362\251\031\020\022\016maxUserID" +
+      "Bytes\0225\n\013result_code\030\002 \001(\0162\030.imcodec.v1." +
+      "FriendStatusB\006\362\251\031\002 \001\022\023\n\013result_info\030\003 \001(" +
+      "\t\022;\n\013result_type\030\004 \001(\0162\036.imcodec.v1.Frie" +
+      "ndRelationTypeB\006\362\251\031\002 \001\"}\n\025FriendPendency" +
+      "Request\022\013\n\003seq\030\001 \001(\004\022\021\n\ttimestamp\030\002 \001(\004\022" +
+      "\024\n\014num_per_page\030\003 \001(\004\022.\n\004type\030\004 \001(\0162\030.im" +
+      "codec.v1.PendencyTypeB\006\362\251\031\002 \001\"L\n\026FriendP" +
+      "endencyResponse\022\013\n\003seq\030\001 \001(\004\022\021\n\ttimestam" +
+      "p\030\002 \001(\004\022\022\n\nunread_cnt\030\003 \001(\004\"\237\002\n\022FriendPe" +
+      "ndencyItem\022(\n\nidentifier\030\001 \001(\tB\024\362\251\031\020\022\016ma" +
+      "xUserIDBytes\022\020\n\010add_time\030\002 \001(\004\022<\n\nadd_so" +
+      "urce\030\003 \001(\tB(\362\251\031$\022\017addSourcePrefix\022\021maxAd" +
+      "dSourceBytes\0220\n\013add_wording\030\004 \001(\tB\033\362\251\031\027\022" +
+      "\025maxFriendWordingBytes\022-\n\010nickname\030\005 \001(\t" +
+      "B\033\362\251\031\027\022\025maxProfileStringBytes\022.\n\004type\030\006 " +
+      "\001(\0162\030.imcodec.v1.PendencyTypeB\006\362\251\031\002 \001\"T\n" +
+      "\013FriendGroup\022\014\n\004name\030\001 \001(\t\022\020\n\010user_cnt\030\002" +
+      " \001(\004\022%\n\007friends\030\003 \003(\tB\024\362\251\031\020\022\016maxUserIDBy" +
+      "tes\"1\n\nFriendList\022#\n\007friends\030\001 \003(\0132\022.imc" +
+      "odec.v1.Friend\"0\n\tBlacklist\022#\n\007friends\030\001" +
+      " \003(\0132\022.imcodec.v1.Friend\"\255\001\n\022FriendPende" +
+      "ncyPage\0222\n\007request\030\001 \001(\0132!.imcodec.v1.Fr" +
+      "iendPendencyRequest\0224\n\010response\030\002 \001(\0132\"." +
+      "imcodec.v1.FriendPendencyResponse\022-\n\005ite" +
+      "ms\030\003 \003(\0132\036.imcodec.v1.FriendPendencyItem" +
+      "\"h\n\013FriendCheck\022)\n\004info\030\001 \001(\0132\033.imcodec." +
+      "v1.FriendCheckInfo\022.\n\007results\030\002 \003(\0132\035.im" +
+      "codec.v1.CheckFriendResult\":\n\rFriendResu" +
+      "lts\022)\n\007results\030\001 \003(\0132\030.imcodec.v1.Friend" +
+      "Result\":\n\017FriendGroupList\022\'\n\006groups\030\001 \003(" +
+      "\0132\027.imcodec.v1.FriendGroup\"n\n\014FriendDele" +
+      "te\022#\n\005users\030\001 \003(\tB\024\362\251\031\020\022\016maxUserIDBytes\022" +
+      "9\n\013delete_type\030\002 \001(\0162\034.imcodec.v1.Friend" +
+      "DeleteTypeB\006\362\251\031\002 \001\"5\n\016FriendUserList\022#\n\005" +
+      "users\030\001 \003(\tB\024\362\251\031\020\022\016maxUserIDBytes\":\n\023Fri" +
+      "endProfileUpdate\022#\n\007friends\030\001 \003(\0132\022.imco" +
+      "dec.v1.Friend\"D\n\023FriendPendencyAdded\022-\n\005" +
+      "items\030\001 \003(\0132\036.imcodec.v1.FriendPendencyI" +
+      "tem\"\'\n\022FriendPendencyRead\022\021\n\ttimestamp\030\001" +
+      " \001(\004*}\n\022FriendResponseType\022\036\n\032FRIEND_RES" +
+      "PONSE_TYPE_AGREE\020\000\022&\n\"FRIEND_RESPONSE_TY" +
+      "PE_AGREE_AND_ADD\020\001\022\037\n\033FRIEND_RESPONSE_TY" +
+      "PE_REJECT\020\002*{\n\017FriendCheckType\022!\n\035FRIEND" +
+      "_CHECK_TYPE_UNSPECIFIED\020\000\022\"\n\036FRIEND_CHEC" +
+      "K_TYPE_UNIDIRECTION\020\001\022!\n\035FRIEND_CHECK_TY" +
+      "PE_BIDIRECTION\020\002*\232\001\n\022FriendRelationType\022" +
+      "\035\n\031FRIEND_RELATION_TYPE_NONE\020\000\022\037\n\033FRIEND" +
+      "_RELATION_TYPE_MY_UNI\020\001\022\"\n\036FRIEND_RELATI" +
+      "ON_TYPE_OTHER_UNI\020\002\022 \n\034FRIEND_RELATION_T" +
+      "YPE_BOTHWAY\020\003*|\n\014PendencyType\022\035\n\031PENDENC" +
+      "Y_TYPE_UNSPECIFIED\020\000\022\031\n\025PENDENCY_TYPE_CO" +
+      "ME_IN\020\001\022\032\n\026PENDENCY_TYPE_SEND_OUT\020\002\022\026\n\022P" +
+      "ENDENCY_TYPE_BOTH\020\003*r\n\020FriendDeleteType\022" +
+      "\"\n\036FRIEND_DELETE_TYPE_UNSPECIFIED\020\000\022\035\n\031F" +
+      "RIEND_DELETE_TYPE_SINGLE\020\001\022\033\n\027FRIEND_DEL" +
+      "ETE_TYPE_BOTH\020\002b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

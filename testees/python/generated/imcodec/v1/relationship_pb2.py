@@ -15,7 +15,7 @@ from imcodec.constraints.v1 import constraints_pb2 as imcodec_dot_constraints_do
 from imcodec.v1 import model_pb2 as imcodec_dot_v1_dot_model__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dimcodec/v1/relationship.proto\x12\nimcodec.v1\x1a(imcodec/constraints/v1/constraints.proto\x1a\x16imcodec/v1/model.proto\"\xcc\x07\n\x06\x46riend\x12(\n\nidentifier\x18\x01 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\xd8\x01\n\x06remark\x18\x02 \x01(\tB\xc7\x01\xf2\xa9\x19\xc2\x01\n\xbf\x01\n\x14maxFriendRemarkBytes\x12\x02\x46\x31\x1a\x19limit.friend.remark-bytes \x01\x32\x02\x08`:\x02\x08`B$The longest friend remark, in bytes.JXRelationship chain guide, TIMFriendRequest.remark comment: a remark is at most 96 bytes.\x12\x0e\n\x06groups\x18\x03 \x03(\t\x12\x30\n\x0b\x61\x64\x64_wording\x18\x04 \x01(\tB\x1b\xf2\xa9\x19\x17\x12\x15maxFriendWordingBytes\x12<\n\nadd_source\x18\x05 \x01(\tB(\xf2\xa9\x19$\x12\x0f\x61\x64\x64SourcePrefix\x12\x11maxAddSourceBytes\x12\x10\n\x08\x61\x64\x64_time\x18\x06 \x01(\x04\x12\x80\x04\n\x0b\x63ustom_info\x18\x07 \x03(\x0b\x32\x1b.imcodec.v1.CustomInfoEntryB\xcd\x03\xf2\xa9\x19\xc8\x03\n\xc5\x03\n\x15\x66riendCustomKeyPrefix\x12\x03\x46\x31\x31\x1a\x18\x66ormat.friend.custom-key \t2\x11*\x0fTag_SNS_Custom_BnThe prefix every custom friend field key starts with (TIMFriendTypeKey_Custom_Prefix); nil turns the rule off.J\x87\x02Relationship chain guide, friend keys: custom fields need the TIMFriendTypeKey_Custom_Prefix prefix, Tag_SNS_Custom_ in the SDK headers. The V2TIMFriendInfo reference (friendCustomInfo) takes keys without the prefix, so the current profile does not have the rule.\x12(\n\x07profile\x18\x08 \x01(\x0b\x32\x17.imcodec.v1.UserProfile\"\xe4\x01\n\rFriendRequest\x12(\n\nidentifier\x18\x01 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12*\n\x06remark\x18\x02 \x01(\tB\x1a\xf2\xa9\x19\x16\x12\x14maxFriendRemarkBytes\x12\x30\n\x0b\x61\x64\x64_wording\x18\x03 \x01(\tB\x1b\xf2\xa9\x19\x17\x12\x15maxFriendWordingBytes\x12<\n\nadd_source\x18\x04 \x01(\tB(\xf2\xa9\x19$\x12\x0f\x61\x64\x64SourcePrefix\x12\x11maxAddSourceBytes\x12\r\n\x05group\x18\x05 \x01(\t\"\xa5\x01\n\x0e\x46riendResponse\x12=\n\rresponse_type\x18\x01 \x01(\x0e\x32\x1e.imcodec.v1.FriendResponseTypeB\x06\xf2\xa9\x19\x02 \x01\x12(\n\nidentifier\x18\x02 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12*\n\x06remark\x18\x03 \x01(\tB\x1a\xf2\xa9\x19\x16\x12\x14maxFriendRemarkBytes\"\x9f\x03\n\x0c\x46riendResult\x12(\n\nidentifier\x18\x01 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\x35\n\x0bresult_code\x18\x02 \x01(\x0e\x32\x18.imcodec.v1.FriendStatusB\x06\xf2\xa9\x19\x02 \x01\x12\x13\n\x0bresult_info\x18\x03 \x01(\t:\x98\x02\xf2\xa9\x19\x93\x02\n\x90\x02\n\x02\x46\x39\x12\x12\x65num.unknown-value\x1a\xa1\x01\x46riendship status codes 0, 30010, 30014, 30515, 30516, 30525, 30539, 30614 and 31704 are the results of friend-list calls; any other result code is undocumented.\"RRelationship chain guide, status codes of addFriend, deleteFriends and doResponse.\"o\n\x0f\x46riendCheckInfo\x12#\n\x05users\x18\x01 \x03(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\x37\n\ncheck_type\x18\x02 \x01(\x0e\x32\x1b.imcodec.v1.FriendCheckTypeB\x06\xf2\xa9\x19\x02 \x01\"\xc6\x01\n\x11\x43heckFriendResult\x12(\n\nidentifier\x18\x01 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\x35\n\x0bresult_code\x18\x02 \x01(\x0e\x32\x18.imcodec.v1.FriendStatusB\x06\xf2\xa9\x19\x02 \x01\x12\x13\n\x0bresult_info\x18\x03 \x01(\t\x12;\n\x0bresult_type\x18\x04 \x01(\x0e\x32\x1e.imcodec.v1.FriendRelationTypeB\x06\xf2\xa9\x19\x02 \x01\"}\n\x15\x46riendPendencyRequest\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x11\n\ttimestamp\x18\x02 \x01(\x04\x12\x14\n\x0cnum_per_page\x18\x03 \x01(\x04\x12.\n\x04type\x18\x04 \x01(\x0e\x32\x18.imcodec.v1.PendencyTypeB\x06\xf2\xa9\x19\x02 \x01\"L\n\x16\x46riendPendencyResponse\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x11\n\ttimestamp\x18\x02 \x01(\x04\x12\x12\n\nunread_cnt\x18\x03 \x01(\x04\"\x9f\x02\n\x12\x46riendPendencyItem\x12(\n\nidentifier\x18\x01 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\x10\n\x08\x61\x64\x64_time\x18\x02 \x01(\x04\x12<\n\nadd_source\x18\x03 \x01(\tB(\xf2\xa9\x19$\x12\x0f\x61\x64\x64SourcePrefix\x12\x11maxAddSourceBytes\x12\x30\n\x0b\x61\x64\x64_wording\x18\x04 \x01(\tB\x1b\xf2\xa9\x19\x17\x12\x15maxFriendWordingBytes\x12-\n\x08nickname\x18\x05 \x01(\tB\x1b\xf2\xa9\x19\x17\x12\x15maxProfileStringBytes\x12.\n\x04type\x18\x06 \x01(\x0e\x32\x18.imcodec.v1.PendencyTypeB\x06\xf2\xa9\x19\x02 \x01\"T\n\x0b\x46riendGroup\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08user_cnt\x18\x02 \x01(\x04\x12%\n\x07\x66riends\x18\x03 \x03(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\"1\n\nFriendList\x12#\n\x07\x66riends\x18\x01 \x03(\x0b\x32\x12.imcodec.v1.Friend\"0\n\tBlacklist\x12#\n\x07\x66riends\x18\x01 \x03(\x0b\x32\x12.imcodec.v1.Friend\"\xad\x01\n\x12\x46riendPendencyPage\x12\x32\n\x07request\x18\x01 \x01(\x0b\x32!.imcodec.v1.FriendPendencyRequest\x12\x34\n\x08response\x18\x02 \x01(\x0b\x32\".imcodec.v1.FriendPendencyResponse\x12-\n\x05items\x18\x03 \x03(\x0b\x32\x1e.imcodec.v1.FriendPendencyItem\"h\n\x0b\x46riendCheck\x12)\n\x04info\x18\x01 \x01(\x0b\x32\x1b.imcodec.v1.FriendCheckInfo\x12.\n\x07results\x18\x02 \x03(\x0b\x32\x1d.imcodec.v1.CheckFriendResult\":\n\rFriendResults\x12)\n\x07results\x18\x01 \x03(\x0b\x32\x18.imcodec.v1.FriendResult\":\n\x0f\x46riendGroupList\x12\'\n\x06groups\x18\x01 \x03(\x0b\x32\x17.imcodec.v1.FriendGroup\"n\n\x0c\x46riendDelete\x12#\n\x05users\x18\x01 \x03(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\x39\n\x0b\x64\x65lete_type\x18\x02 \x01(\x0e\x32\x1c.imcodec.v1.FriendDeleteTypeB\x06\xf2\xa9\x19\x02 \x01\"5\n\x0e\x46riendUserList\x12#\n\x05users\x18\x01 \x03(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\":\n\x13\x46riendProfileUpdate\x12#\n\x07\x66riends\x18\x01 \x03(\x0b\x32\x12.imcodec.v1.Friend\"D\n\x13\x46riendPendencyAdded\x12-\n\x05items\x18\x01 \x03(\x0b\x32\x1e.imcodec.v1.FriendPendencyItem\"\'\n\x12\x46riendPendencyRead\x12\x11\n\ttimestamp\x18\x01 \x01(\x04*}\n\x12\x46riendResponseType\x12\x1e\n\x1a\x46RIEND_RESPONSE_TYPE_AGREE\x10\x00\x12&\n\"FRIEND_RESPONSE_TYPE_AGREE_AND_ADD\x10\x01\x12\x1f\n\x1b\x46RIEND_RESPONSE_TYPE_REJECT\x10\x02*{\n\x0f\x46riendCheckType\x12!\n\x1d\x46RIEND_CHECK_TYPE_UNSPECIFIED\x10\x00\x12\"\n\x1e\x46RIEND_CHECK_TYPE_UNIDIRECTION\x10\x01\x12!\n\x1d\x46RIEND_CHECK_TYPE_BIDIRECTION\x10\x02*\x9a\x01\n\x12\x46riendRelationType\x12\x1d\n\x19\x46RIEND_RELATION_TYPE_NONE\x10\x00\x12\x1f\n\x1b\x46RIEND_RELATION_TYPE_MY_UNI\x10\x01\x12\"\n\x1e\x46RIEND_RELATION_TYPE_OTHER_UNI\x10\x02\x12 \n\x1c\x46RIEND_RELATION_TYPE_BOTHWAY\x10\x03*|\n\x0cPendencyType\x12\x1d\n\x19PENDENCY_TYPE_UNSPECIFIED\x10\x00\x12\x19\n\x15PENDENCY_TYPE_COME_IN\x10\x01\x12\x1a\n\x16PENDENCY_TYPE_SEND_OUT\x10\x02\x12\x16\n\x12PENDENCY_TYPE_BOTH\x10\x03*r\n\x10\x46riendDeleteType\x12\"\n\x1e\x46RIEND_DELETE_TYPE_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x46RIEND_DELETE_TYPE_SINGLE\x10\x01\x12\x1b\n\x17\x46RIEND_DELETE_TYPE_BOTH\x10\x02\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dimcodec/v1/relationship.proto\x12\nimcodec.v1\x1a(imcodec/constraints/v1/constraints.proto\x1a\x16imcodec/v1/model.proto\"\xd3\x07\n\x06\x46riend\x12(\n\nidentifier\x18\x01 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\xd8\x01\n\x06remark\x18\x02 \x01(\tB\xc7\x01\xf2\xa9\x19\xc2\x01\n\xbf\x01\n\x14maxFriendRemarkBytes\x12\x02\x46\x31\x1a\x19limit.friend.remark-bytes \x01\x32\x02\x08`:\x02\x08`B$The longest friend remark, in bytes.JXRelationship chain guide, TIMFriendRequest.remark comment: a remark is at most 96 bytes.\x12\x0e\n\x06groups\x18\x03 \x03(\t\x12\x30\n\x0b\x61\x64\x64_wording\x18\x04 \x01(\tB\x1b\xf2\xa9\x19\x17\x12\x15maxFriendWordingBytes\x12<\n\nadd_source\x18\x05 \x01(\tB(\xf2\xa9\x19$\x12\x0f\x61\x64\x64SourcePrefix\x12\x11maxAddSourceBytes\x12\x10\n\x08\x61\x64\x64_time\x18\x06 \x01(\x04\x12\x87\x04\n\x0b\x63ustom_info\x18\x07 \x03(\x0b\x32\x1b.imcodec.v1.CustomInfoEntryB\xd4\x03\xf2\xa9\x19\xcf\x03\n\xcc\x03\n\x15\x66riendCustomKeyPrefix\x12\x03\x46\x31\x31\x1a\x18\x66ormat.friend.custom-key \t2\x11*\x0fTag_SNS_Custom_BnThe prefix every custom friend field key starts with (TIMFriendTypeKey_Custom_Prefix); nil turns the rule off.J\x87\x02Relationship chain guide, friend keys: custom fields need the TIMFriendTypeKey_Custom_Prefix prefix, Tag_SNS_Custom_ in the SDK headers. The V2TIMFriendInfo reference (friendCustomInfo) takes keys without the prefix, so the current profile does not have the rule.P\x01Z\x03key\x12(\n\x07profile\x18\x08 \x01(\x0b\x32\x17.imcodec.v1.UserProfile\"\xe4\x01\n\rFriendRequest\x12(\n\nidentifier\x18\x01 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12*\n\x06remark\x18\x02 \x01(\tB\x1a\xf2\xa9\x19\x16\x12\x14maxFriendRemarkBytes\x12\x30\n\x0b\x61\x64\x64_wording\x18\x03 \x01(\tB\x1b\xf2\xa9\x19\x17\x12\x15maxFriendWordingBytes\x12<\n\nadd_source\x18\x04 \x01(\tB(\xf2\xa9\x19$\x12\x0f\x61\x64\x64SourcePrefix\x12\x11maxAddSourceBytes\x12\r\n\x05group\x18\x05 \x01(\t\"\xa5\x01\n\x0e\x46riendResponse\x12=\n\rresponse_type\x18\x01 \x01(\x0e\x32\x1e.imcodec.v1.FriendResponseTypeB\x06\xf2\xa9\x19\x02 \x01\x12(\n\nidentifier\x18\x02 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12*\n\x06remark\x18\x03 \x01(\tB\x1a\xf2\xa9\x19\x16\x12\x14maxFriendRemarkBytes\"\x9f\x03\n\x0c\x46riendResult\x12(\n\nidentifier\x18\x01 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\x35\n\x0bresult_code\x18\x02 \x01(\x0e\x32\x18.imcodec.v1.FriendStatusB\x06\xf2\xa9\x19\x02 \x01\x12\x13\n\x0bresult_info\x18\x03 \x01(\t:\x98\x02\xf2\xa9\x19\x93\x02\n\x90\x02\n\x02\x46\x39\x12\x12\x65num.unknown-value\x1a\xa1\x01\x46riendship status codes 0, 30010, 30014, 30515, 30516, 30525, 30539, 30614 and 31704 are the results of friend-list calls; any other result code is undocumented.\"RRelationship chain guide, status codes of addFriend, deleteFriends and doResponse.\"o\n\x0f\x46riendCheckInfo\x12#\n\x05users\x18\x01 \x03(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\x37\n\ncheck_type\x18\x02 \x01(\x0e\x32\x1b.imcodec.v1.FriendCheckTypeB\x06\xf2\xa9\x19\x02 \x01\"\xc6\x01\n\x11\x43heckFriendResult\x12(\n\nidentifier\x18\x01 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\x35\n\x0bresult_code\x18\x02 \x01(\x0e\x32\x18.imcodec.v1.FriendStatusB\x06\xf2\xa9\x19\x02 \x01\x12\x13\n\x0bresult_info\x18\x03 \x01(\t\x12;\n\x0bresult_type\x18\x04 \x01(\x0e\x32\x1e.imcodec.v1.FriendRelationTypeB\x06\xf2\xa9\x19\x02 \x01\"}\n\x15\x46riendPendencyRequest\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x11\n\ttimestamp\x18\x02 \x01(\x04\x12\x14\n\x0cnum_per_page\x18\x03 \x01(\x04\x12.\n\x04type\x18\x04 \x01(\x0e\x32\x18.imcodec.v1.PendencyTypeB\x06\xf2\xa9\x19\x02 \x01\"L\n\x16\x46riendPendencyResponse\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x11\n\ttimestamp\x18\x02 \x01(\x04\x12\x12\n\nunread_cnt\x18\x03 \x01(\x04\"\x9f\x02\n\x12\x46riendPendencyItem\x12(\n\nidentifier\x18\x01 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\x10\n\x08\x61\x64\x64_time\x18\x02 \x01(\x04\x12<\n\nadd_source\x18\x03 \x01(\tB(\xf2\xa9\x19$\x12\x0f\x61\x64\x64SourcePrefix\x12\x11maxAddSourceBytes\x12\x30\n\x0b\x61\x64\x64_wording\x18\x04 \x01(\tB\x1b\xf2\xa9\x19\x17\x12\x15maxFriendWordingBytes\x12-\n\x08nickname\x18\x05 \x01(\tB\x1b\xf2\xa9\x19\x17\x12\x15maxProfileStringBytes\x12.\n\x04type\x18\x06 \x01(\x0e\x32\x18.imcodec.v1.PendencyTypeB\x06\xf2\xa9\x19\x02 \x01\"T\n\x0b\x46riendGroup\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08user_cnt\x18\x02 \x01(\x04\x12%\n\x07\x66riends\x18\x03 \x03(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\"1\n\nFriendList\x12#\n\x07\x66riends\x18\x01 \x03(\x0b\x32\x12.imcodec.v1.Friend\"0\n\tBlacklist\x12#\n\x07\x66riends\x18\x01 \x03(\x0b\x32\x12.imcodec.v1.Friend\"\xad\x01\n\x12\x46riendPendencyPage\x12\x32\n\x07request\x18\x01 \x01(\x0b\x32!.imcodec.v1.FriendPendencyRequest\x12\x34\n\x08response\x18\x02 \x01(\x0b\x32\".imcodec.v1.FriendPendencyResponse\x12-\n\x05items\x18\x03 \x03(\x0b\x32\x1e.imcodec.v1.FriendPendencyItem\"h\n\x0b\x46riendCheck\x12)\n\x04info\x18\x01 \x01(\x0b\x32\x1b.imcodec.v1.FriendCheckInfo\x12.\n\x07results\x18\x02 \x03(\x0b\x32\x1d.imcodec.v1.CheckFriendResult\":\n\rFriendResults\x12)\n\x07results\x18\x01 \x03(\x0b\x32\x18.imcodec.v1.FriendResult\":\n\x0f\x46riendGroupList\x12\'\n\x06groups\x18\x01 \x03(\x0b\x32\x17.imcodec.v1.FriendGroup\"n\n\x0c\x46riendDelete\x12#\n\x05users\x18\x01 \x03(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\x39\n\x0b\x64\x65lete_type\x18\x02 \x01(\x0e\x32\x1c.imcodec.v1.FriendDeleteTypeB\x06\xf2\xa9\x19\x02 \x01\"5\n\x0e\x46riendUserList\x12#\n\x05users\x18\x01 \x03(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\":\n\x13\x46riendProfileUpdate\x12#\n\x07\x66riends\x18\x01 \x03(\x0b\x32\x12.imcodec.v1.Friend\"D\n\x13\x46riendPendencyAdded\x12-\n\x05items\x18\x01 \x03(\x0b\x32\x1e.imcodec.v1.FriendPendencyItem\"\'\n\x12\x46riendPendencyRead\x12\x11\n\ttimestamp\x18\x01 \x01(\x04*}\n\x12\x46riendResponseType\x12\x1e\n\x1a\x46RIEND_RESPONSE_TYPE_AGREE\x10\x00\x12&\n\"FRIEND_RESPONSE_TYPE_AGREE_AND_ADD\x10\x01\x12\x1f\n\x1b\x46RIEND_RESPONSE_TYPE_REJECT\x10\x02*{\n\x0f\x46riendCheckType\x12!\n\x1d\x46RIEND_CHECK_TYPE_UNSPECIFIED\x10\x00\x12\"\n\x1e\x46RIEND_CHECK_TYPE_UNIDIRECTION\x10\x01\x12!\n\x1d\x46RIEND_CHECK_TYPE_BIDIRECTION\x10\x02*\x9a\x01\n\x12\x46riendRelationType\x12\x1d\n\x19\x46RIEND_RELATION_TYPE_NONE\x10\x00\x12\x1f\n\x1b\x46RIEND_RELATION_TYPE_MY_UNI\x10\x01\x12\"\n\x1e\x46RIEND_RELATION_TYPE_OTHER_UNI\x10\x02\x12 \n\x1c\x46RIEND_RELATION_TYPE_BOTHWAY\x10\x03*|\n\x0cPendencyType\x12\x1d\n\x19PENDENCY_TYPE_UNSPECIFIED\x10\x00\x12\x19\n\x15PENDENCY_TYPE_COME_IN\x10\x01\x12\x1a\n\x16PENDENCY_TYPE_SEND_OUT\x10\x02\x12\x16\n\x12PENDENCY_TYPE_BOTH\x10\x03*r\n\x10\x46riendDeleteType\x12\"\n\x1e\x46RIEND_DELETE_TYPE_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x46RIEND_DELETE_TYPE_SINGLE\x10\x01\x12\x1b\n\x17\x46RIEND_DELETE_TYPE_BOTH\x10\x02\x62\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'imcodec.v1.relationship_pb2', globals())
@@ -31,7 +31,7 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _FRIEND.fields_by_name['add_source']._options = None
   _FRIEND.fields_by_name['add_source']._serialized_options = b'\362\251\031$\022\017addSourcePrefix\022\021maxAddSourceBytes'
   _FRIEND.fields_by_name['custom_info']._options = None
-  _FRIEND.fields_by_name['custom_info']._serialized_options = b'\362\251\031\310\003\n\305\003\n\025friendCustomKeyPrefix\022\003F11\032\030format.friend.custom-key \t2\021*\017Tag_SNS_Custom_BnThe prefix every custom friend field key starts with (TIMFriendTypeKey_Custom_Prefix); nil turns the rule off.J\207\002Relationship chain guide, friend keys: custom fields need the TIMFriendTypeKey_Custom_Prefix prefix, Tag_SNS_Custom_ in the SDK headers. The V2TIMFriendInfo reference (friendCustomInfo) takes keys without the prefix, so the current profile does not have the rule.'
+  _FRIEND.fields_by_name['custom_info']._serialized_options = b'\362\251\031\317\003\n\314\003\n\025friendCustomKeyPrefix\022\003F11\032\030format.friend.custom-key \t2\021*\017Tag_SNS_Custom_BnThe prefix every custom friend field key starts with (TIMFriendTypeKey_Custom_Prefix); nil turns the rule off.J\207\002Relationship chain guide, friend keys: custom fields need the TIMFriendTypeKey_Custom_Prefix prefix, Tag_SNS_Custom_ in the SDK headers. The V2TIMFriendInfo reference (friendCustomInfo) takes keys without the prefix, so the current profile does not have the rule.P\001Z\003key'
   _FRIENDREQUEST.fields_by_name['identifier']._options = None
   _FRIENDREQUEST.fields_by_name['identifier']._serialized_options = b'\362\251\031\020\022\016maxUserIDBytes'
   _FRIENDREQUEST.fields_by_name['remark']._options = None
@@ -82,56 +82,56 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _FRIENDDELETE.fields_by_name['delete_type']._serialized_options = b'\362\251\031\002 \001'
   _FRIENDUSERLIST.fields_by_name['users']._options = None
   _FRIENDUSERLIST.fields_by_name['users']._serialized_options = b'\362\251\031\020\022\016maxUserIDBytes'
-  _FRIENDRESPONSETYPE._serialized_start=3639
-  _FRIENDRESPONSETYPE._serialized_end=3764
-  _FRIENDCHECKTYPE._serialized_start=3766
-  _FRIENDCHECKTYPE._serialized_end=3889
-  _FRIENDRELATIONTYPE._serialized_start=3892
-  _FRIENDRELATIONTYPE._serialized_end=4046
-  _PENDENCYTYPE._serialized_start=4048
-  _PENDENCYTYPE._serialized_end=4172
-  _FRIENDDELETETYPE._serialized_start=4174
-  _FRIENDDELETETYPE._serialized_end=4288
+  _FRIENDRESPONSETYPE._serialized_start=3646
+  _FRIENDRESPONSETYPE._serialized_end=3771
+  _FRIENDCHECKTYPE._serialized_start=3773
+  _FRIENDCHECKTYPE._serialized_end=3896
+  _FRIENDRELATIONTYPE._serialized_start=3899
+  _FRIENDRELATIONTYPE._serialized_end=4053
+  _PENDENCYTYPE._serialized_start=4055
+  _PENDENCYTYPE._serialized_end=4179
+  _FRIENDDELETETYPE._serialized_start=4181
+  _FRIENDDELETETYPE._serialized_end=4295
   _FRIEND._serialized_start=112
-  _FRIEND._serialized_end=1084
-  _FRIENDREQUEST._serialized_start=1087
-  _FRIENDREQUEST._serialized_end=1315
-  _FRIENDRESPONSE._serialized_start=1318
-  _FRIENDRESPONSE._serialized_end=1483
-  _FRIENDRESULT._serialized_start=1486
-  _FRIENDRESULT._serialized_end=1901
-  _FRIENDCHECKINFO._serialized_start=1903
-  _FRIENDCHECKINFO._serialized_end=2014
-  _CHECKFRIENDRESULT._serialized_start=2017
-  _CHECKFRIENDRESULT._serialized_end=2215
-  _FRIENDPENDENCYREQUEST._serialized_start=2217
-  _FRIENDPENDENCYREQUEST._serialized_end=2342
-  _FRIENDPENDENCYRESPONSE._serialized_start=2344
-  _FRIENDPENDENCYRESPONSE._serialized_end=2420
-  _FRIENDPENDENCYITEM._serialized_start=2423
-  _FRIENDPENDENCYITEM._serialized_end=2710
-  _FRIENDGROUP._serialized_start=2712
-  _FRIENDGROUP._serialized_end=2796
-  _FRIENDLIST._serialized_start=2798
-  _FRIENDLIST._serialized_end=2847
-  _BLACKLIST._serialized_start=2849
-  _BLACKLIST._serialized_end=2897
-  _FRIENDPENDENCYPAGE._serialized_start=2900
-  _FRIENDPENDENCYPAGE._serialized_end=3073
-  _FRIENDCHECK._serialized_start=3075
-  _FRIENDCHECK._serialized_end=3179
-  _FRIENDRESULTS._serialized_start=3181
-  _FRIENDRESULTS._serialized_end=3239
-  _FRIENDGROUPLIST._serialized_start=3241
-  _FRIENDGROUPLIST._serialized_end=3299
-  _FRIENDDELETE._serialized_start=3301
-  _FRIENDDELETE._serialized_end=3411
-  _FRIENDUSERLIST._serialized_start=3413
-  _FRIENDUSERLIST._serialized_end=3466
-  _FRIENDPROFILEUPDATE._serialized_start=3468
-  _FRIENDPROFILEUPDATE._serialized_end=3526
-  _FRIENDPENDENCYADDED._serialized_start=3528
-  _FRIENDPENDENCYADDED._serialized_end=3596
-  _FRIENDPENDENCYREAD._serialized_start=3598
-  _FRIENDPENDENCYREAD._serialized_end=3637
+  _FRIEND._serialized_end=1091
+  _FRIENDREQUEST._serialized_start=1094
+  _FRIENDREQUEST._serialized_end=1322
+  _FRIENDRESPONSE._serialized_start=1325
+  _FRIENDRESPONSE._serialized_end=1490
+  _FRIENDRESULT._serialized_start=1493
+  _FRIENDRESULT._serialized_end=1908
+  _FRIENDCHECKINFO._serialized_start=1910
+  _FRIENDCHECKINFO._serialized_end=2021
+  _CHECKFRIENDRESULT._serialized_start=2024
+  _CHECKFRIENDRESULT._serialized_end=2222
+  _FRIENDPENDENCYREQUEST._serialized_start=2224
+  _FRIENDPENDENCYREQUEST._serialized_end=2349
+  _FRIENDPENDENCYRESPONSE._serialized_start=2351
+  _FRIENDPENDENCYRESPONSE._serialized_end=2427
+  _FRIENDPENDENCYITEM._serialized_start=2430
+  _FRIENDPENDENCYITEM._serialized_end=2717
+  _FRIENDGROUP._serialized_start=2719
+  _FRIENDGROUP._serialized_end=2803
+  _FRIENDLIST._serialized_start=2805
+  _FRIENDLIST._serialized_end=2854
+  _BLACKLIST._serialized_start=2856
+  _BLACKLIST._serialized_end=2904
+  _FRIENDPENDENCYPAGE._serialized_start=2907
+  _FRIENDPENDENCYPAGE._serialized_end=3080
+  _FRIENDCHECK._serialized_start=3082
+  _FRIENDCHECK._serialized_end=3186
+  _FRIENDRESULTS._serialized_start=3188
+  _FRIENDRESULTS._serialized_end=3246
+  _FRIENDGROUPLIST._serialized_start=3248
+  _FRIENDGROUPLIST._serialized_end=3306
+  _FRIENDDELETE._serialized_start=3308
+  _FRIENDDELETE._serialized_end=3418
+  _FRIENDUSERLIST._serialized_start=3420
+  _FRIENDUSERLIST._serialized_end=3473
+  _FRIENDPROFILEUPDATE._serialized_start=3475
+  _FRIENDPROFILEUPDATE._serialized_end=3533
+  _FRIENDPENDENCYADDED._serialized_start=3535
+  _FRIENDPENDENCYADDED._serialized_end=3603
+  _FRIENDPENDENCYREAD._serialized_start=3605
+  _FRIENDPENDENCYREAD._serialized_end=3644
 # @@protoc_insertion_point(module_scope)

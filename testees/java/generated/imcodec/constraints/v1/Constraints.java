@@ -133,6 +133,15 @@ public final class Constraints {
      * <code>MEASURE_EXACT = 13;</code>
      */
     MEASURE_EXACT(13),
+    /**
+     * <pre>
+     * A string the field's value must not start with (`text`); an empty value
+     * passes.
+     * </pre>
+     *
+     * <code>MEASURE_FORBIDDEN_PREFIX = 14;</code>
+     */
+    MEASURE_FORBIDDEN_PREFIX(14),
     ;
 
     /**
@@ -243,6 +252,15 @@ public final class Constraints {
      * <code>MEASURE_EXACT = 13;</code>
      */
     public static final int MEASURE_EXACT_VALUE = 13;
+    /**
+     * <pre>
+     * A string the field's value must not start with (`text`); an empty value
+     * passes.
+     * </pre>
+     *
+     * <code>MEASURE_FORBIDDEN_PREFIX = 14;</code>
+     */
+    public static final int MEASURE_FORBIDDEN_PREFIX_VALUE = 14;
 
 
     public final int getNumber() {
@@ -279,6 +297,7 @@ public final class Constraints {
         case 11: return MEASURE_LAYERS;
         case 12: return MEASURE_ENCODED_BYTES;
         case 13: return MEASURE_EXACT;
+        case 14: return MEASURE_FORBIDDEN_PREFIX;
         default: return null;
       }
     }
@@ -326,6 +345,563 @@ public final class Constraints {
     }
 
     // @@protoc_insertion_point(enum_scope:imcodec.constraints.v1.Measure)
+  }
+
+  /**
+   * <pre>
+   * Where a finding is reported (docs/spec/validation.md, "Reading the
+   * declarations"). Paths are written with proto3 JSON names.
+   * </pre>
+   *
+   * Protobuf enum {@code imcodec.constraints.v1.Report}
+   */
+  public enum Report
+      implements com.google.protobuf.ProtocolMessageEnum {
+    /**
+     * <pre>
+     * At the field that declares or uses the limit: `holder.field`, also for a
+     * repeated field whose entries are counted.
+     * </pre>
+     *
+     * <code>REPORT_FIELD = 0;</code>
+     */
+    REPORT_FIELD(0),
+    /**
+     * <pre>
+     * At each offending entry of a repeated field: `field[i]`, or
+     * `field[i].entryField` when the limit names an `entry_field`.
+     * </pre>
+     *
+     * <code>REPORT_ENTRY = 1;</code>
+     */
+    REPORT_ENTRY(1),
+    /**
+     * <pre>
+     * At the message that holds the field (an elem such as `elems[0].custom`,
+     * an image level, a receipt).
+     * </pre>
+     *
+     * <code>REPORT_HOLDER = 2;</code>
+     */
+    REPORT_HOLDER(2),
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: at the first counted entry past the limit,
+     * `field[i]`, with the whole count as `actual`.
+     * </pre>
+     *
+     * <code>REPORT_FIRST_EXCESS = 3;</code>
+     */
+    REPORT_FIRST_EXCESS(3),
+    ;
+
+    /**
+     * <pre>
+     * At the field that declares or uses the limit: `holder.field`, also for a
+     * repeated field whose entries are counted.
+     * </pre>
+     *
+     * <code>REPORT_FIELD = 0;</code>
+     */
+    public static final int REPORT_FIELD_VALUE = 0;
+    /**
+     * <pre>
+     * At each offending entry of a repeated field: `field[i]`, or
+     * `field[i].entryField` when the limit names an `entry_field`.
+     * </pre>
+     *
+     * <code>REPORT_ENTRY = 1;</code>
+     */
+    public static final int REPORT_ENTRY_VALUE = 1;
+    /**
+     * <pre>
+     * At the message that holds the field (an elem such as `elems[0].custom`,
+     * an image level, a receipt).
+     * </pre>
+     *
+     * <code>REPORT_HOLDER = 2;</code>
+     */
+    public static final int REPORT_HOLDER_VALUE = 2;
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: at the first counted entry past the limit,
+     * `field[i]`, with the whole count as `actual`.
+     * </pre>
+     *
+     * <code>REPORT_FIRST_EXCESS = 3;</code>
+     */
+    public static final int REPORT_FIRST_EXCESS_VALUE = 3;
+
+
+    public final int getNumber() {
+      return value;
+    }
+
+    /**
+     * @param value The numeric wire value of the corresponding enum entry.
+     * @return The enum associated with the given numeric wire value.
+     * @deprecated Use {@link #forNumber(int)} instead.
+     */
+    @java.lang.Deprecated
+    public static Report valueOf(int value) {
+      return forNumber(value);
+    }
+
+    /**
+     * @param value The numeric wire value of the corresponding enum entry.
+     * @return The enum associated with the given numeric wire value.
+     */
+    public static Report forNumber(int value) {
+      switch (value) {
+        case 0: return REPORT_FIELD;
+        case 1: return REPORT_ENTRY;
+        case 2: return REPORT_HOLDER;
+        case 3: return REPORT_FIRST_EXCESS;
+        default: return null;
+      }
+    }
+
+    public static com.google.protobuf.Internal.EnumLiteMap<Report>
+        internalGetValueMap() {
+      return internalValueMap;
+    }
+    private static final com.google.protobuf.Internal.EnumLiteMap<
+        Report> internalValueMap =
+          new com.google.protobuf.Internal.EnumLiteMap<Report>() {
+            public Report findValueByNumber(int number) {
+              return Report.forNumber(number);
+            }
+          };
+
+    public final com.google.protobuf.Descriptors.EnumValueDescriptor
+        getValueDescriptor() {
+      return getDescriptor().getValues().get(ordinal());
+    }
+    public final com.google.protobuf.Descriptors.EnumDescriptor
+        getDescriptorForType() {
+      return getDescriptor();
+    }
+    public static final com.google.protobuf.Descriptors.EnumDescriptor
+        getDescriptor() {
+      return imcodec.constraints.v1.Constraints.getDescriptor().getEnumTypes().get(1);
+    }
+
+    private static final Report[] VALUES = values();
+
+    public static Report valueOf(
+        com.google.protobuf.Descriptors.EnumValueDescriptor desc) {
+      if (desc.getType() != getDescriptor()) {
+        throw new java.lang.IllegalArgumentException(
+          "EnumValueDescriptor is not for this type.");
+      }
+      return VALUES[desc.getIndex()];
+    }
+
+    private final int value;
+
+    private Report(int value) {
+      this.value = value;
+    }
+
+    // @@protoc_insertion_point(enum_scope:imcodec.constraints.v1.Report)
+  }
+
+  /**
+   * <pre>
+   * The form of a rule over the fields of one message (protovalidate's
+   * standard rules are the model). Each check applies when all its `when`
+   * conditions hold in the message.
+   * </pre>
+   *
+   * Protobuf enum {@code imcodec.constraints.v1.Form}
+   */
+  public enum Form
+      implements com.google.protobuf.ProtocolMessageEnum {
+    /**
+     * <code>FORM_UNSPECIFIED = 0;</code>
+     */
+    FORM_UNSPECIFIED(0),
+    /**
+     * <pre>
+     * Every field of `fields` must be unset; one finding per set field, at
+     * that field (or at `at`).
+     * </pre>
+     *
+     * <code>FORM_ABSENT = 1;</code>
+     */
+    FORM_ABSENT(1),
+    /**
+     * <pre>
+     * Every field of `fields` must be set; one finding per unset field, at
+     * that field (or at `at`).
+     * </pre>
+     *
+     * <code>FORM_PRESENT = 2;</code>
+     */
+    FORM_PRESENT(2),
+    /**
+     * <pre>
+     * At least one of `fields` must be set; one finding, at `at` (default:
+     * the holder).
+     * </pre>
+     *
+     * <code>FORM_AT_LEAST_ONE = 3;</code>
+     */
+    FORM_AT_LEAST_ONE(3),
+    /**
+     * <pre>
+     * At most one of `fields` may be set; one finding, at `at` (default: the
+     * holder).
+     * </pre>
+     *
+     * <code>FORM_AT_MOST_ONE = 4;</code>
+     */
+    FORM_AT_MOST_ONE(4),
+    /**
+     * <pre>
+     * The number `fields[0]` must equal the entry count of `fields[1]`; a
+     * finding at `fields[0]` with limit the count and actual the number.
+     * </pre>
+     *
+     * <code>FORM_EQUALS_COUNT = 5;</code>
+     */
+    FORM_EQUALS_COUNT(5),
+    /**
+     * <pre>
+     * No two entries of the repeated `fields[0]` may have the same value of
+     * their field `fields[1]` (among the values `numbers`, when given); a
+     * finding at each repeat, `fields[0][i].fields[1]`.
+     * </pre>
+     *
+     * <code>FORM_UNIQUE = 6;</code>
+     */
+    FORM_UNIQUE(6),
+    /**
+     * <pre>
+     * A named predicate (`predicate`), defined in docs/spec/validation.md,
+     * "Named predicates".
+     * </pre>
+     *
+     * <code>FORM_PREDICATE = 7;</code>
+     */
+    FORM_PREDICATE(7),
+    /**
+     * <pre>
+     * Every entry of the repeated `fields[0]` must have its field `fields[1]`
+     * set: a finding at each entry that has not (`fields[0][i]`), and one at
+     * `fields[0]` when it has no entry.
+     * </pre>
+     *
+     * <code>FORM_ENTRIES_PRESENT = 8;</code>
+     */
+    FORM_ENTRIES_PRESENT(8),
+    /**
+     * <pre>
+     * The number `fields[0]` must not exceed the number `fields[1]` when
+     * `fields[1]` is set; a finding at `fields[0]`, limit `fields[1]`, actual
+     * `fields[0]`.
+     * </pre>
+     *
+     * <code>FORM_NOT_ABOVE = 9;</code>
+     */
+    FORM_NOT_ABOVE(9),
+    /**
+     * <pre>
+     * No entry of the repeated `fields[0]` for which `entry_when` holds may
+     * exist: a finding at `fields[0][i].fields[1]` for each.
+     * </pre>
+     *
+     * <code>FORM_ENTRIES_ABSENT = 10;</code>
+     */
+    FORM_ENTRIES_ABSENT(10),
+    ;
+
+    /**
+     * <code>FORM_UNSPECIFIED = 0;</code>
+     */
+    public static final int FORM_UNSPECIFIED_VALUE = 0;
+    /**
+     * <pre>
+     * Every field of `fields` must be unset; one finding per set field, at
+     * that field (or at `at`).
+     * </pre>
+     *
+     * <code>FORM_ABSENT = 1;</code>
+     */
+    public static final int FORM_ABSENT_VALUE = 1;
+    /**
+     * <pre>
+     * Every field of `fields` must be set; one finding per unset field, at
+     * that field (or at `at`).
+     * </pre>
+     *
+     * <code>FORM_PRESENT = 2;</code>
+     */
+    public static final int FORM_PRESENT_VALUE = 2;
+    /**
+     * <pre>
+     * At least one of `fields` must be set; one finding, at `at` (default:
+     * the holder).
+     * </pre>
+     *
+     * <code>FORM_AT_LEAST_ONE = 3;</code>
+     */
+    public static final int FORM_AT_LEAST_ONE_VALUE = 3;
+    /**
+     * <pre>
+     * At most one of `fields` may be set; one finding, at `at` (default: the
+     * holder).
+     * </pre>
+     *
+     * <code>FORM_AT_MOST_ONE = 4;</code>
+     */
+    public static final int FORM_AT_MOST_ONE_VALUE = 4;
+    /**
+     * <pre>
+     * The number `fields[0]` must equal the entry count of `fields[1]`; a
+     * finding at `fields[0]` with limit the count and actual the number.
+     * </pre>
+     *
+     * <code>FORM_EQUALS_COUNT = 5;</code>
+     */
+    public static final int FORM_EQUALS_COUNT_VALUE = 5;
+    /**
+     * <pre>
+     * No two entries of the repeated `fields[0]` may have the same value of
+     * their field `fields[1]` (among the values `numbers`, when given); a
+     * finding at each repeat, `fields[0][i].fields[1]`.
+     * </pre>
+     *
+     * <code>FORM_UNIQUE = 6;</code>
+     */
+    public static final int FORM_UNIQUE_VALUE = 6;
+    /**
+     * <pre>
+     * A named predicate (`predicate`), defined in docs/spec/validation.md,
+     * "Named predicates".
+     * </pre>
+     *
+     * <code>FORM_PREDICATE = 7;</code>
+     */
+    public static final int FORM_PREDICATE_VALUE = 7;
+    /**
+     * <pre>
+     * Every entry of the repeated `fields[0]` must have its field `fields[1]`
+     * set: a finding at each entry that has not (`fields[0][i]`), and one at
+     * `fields[0]` when it has no entry.
+     * </pre>
+     *
+     * <code>FORM_ENTRIES_PRESENT = 8;</code>
+     */
+    public static final int FORM_ENTRIES_PRESENT_VALUE = 8;
+    /**
+     * <pre>
+     * The number `fields[0]` must not exceed the number `fields[1]` when
+     * `fields[1]` is set; a finding at `fields[0]`, limit `fields[1]`, actual
+     * `fields[0]`.
+     * </pre>
+     *
+     * <code>FORM_NOT_ABOVE = 9;</code>
+     */
+    public static final int FORM_NOT_ABOVE_VALUE = 9;
+    /**
+     * <pre>
+     * No entry of the repeated `fields[0]` for which `entry_when` holds may
+     * exist: a finding at `fields[0][i].fields[1]` for each.
+     * </pre>
+     *
+     * <code>FORM_ENTRIES_ABSENT = 10;</code>
+     */
+    public static final int FORM_ENTRIES_ABSENT_VALUE = 10;
+
+
+    public final int getNumber() {
+      return value;
+    }
+
+    /**
+     * @param value The numeric wire value of the corresponding enum entry.
+     * @return The enum associated with the given numeric wire value.
+     * @deprecated Use {@link #forNumber(int)} instead.
+     */
+    @java.lang.Deprecated
+    public static Form valueOf(int value) {
+      return forNumber(value);
+    }
+
+    /**
+     * @param value The numeric wire value of the corresponding enum entry.
+     * @return The enum associated with the given numeric wire value.
+     */
+    public static Form forNumber(int value) {
+      switch (value) {
+        case 0: return FORM_UNSPECIFIED;
+        case 1: return FORM_ABSENT;
+        case 2: return FORM_PRESENT;
+        case 3: return FORM_AT_LEAST_ONE;
+        case 4: return FORM_AT_MOST_ONE;
+        case 5: return FORM_EQUALS_COUNT;
+        case 6: return FORM_UNIQUE;
+        case 7: return FORM_PREDICATE;
+        case 8: return FORM_ENTRIES_PRESENT;
+        case 9: return FORM_NOT_ABOVE;
+        case 10: return FORM_ENTRIES_ABSENT;
+        default: return null;
+      }
+    }
+
+    public static com.google.protobuf.Internal.EnumLiteMap<Form>
+        internalGetValueMap() {
+      return internalValueMap;
+    }
+    private static final com.google.protobuf.Internal.EnumLiteMap<
+        Form> internalValueMap =
+          new com.google.protobuf.Internal.EnumLiteMap<Form>() {
+            public Form findValueByNumber(int number) {
+              return Form.forNumber(number);
+            }
+          };
+
+    public final com.google.protobuf.Descriptors.EnumValueDescriptor
+        getValueDescriptor() {
+      return getDescriptor().getValues().get(ordinal());
+    }
+    public final com.google.protobuf.Descriptors.EnumDescriptor
+        getDescriptorForType() {
+      return getDescriptor();
+    }
+    public static final com.google.protobuf.Descriptors.EnumDescriptor
+        getDescriptor() {
+      return imcodec.constraints.v1.Constraints.getDescriptor().getEnumTypes().get(2);
+    }
+
+    private static final Form[] VALUES = values();
+
+    public static Form valueOf(
+        com.google.protobuf.Descriptors.EnumValueDescriptor desc) {
+      if (desc.getType() != getDescriptor()) {
+        throw new java.lang.IllegalArgumentException(
+          "EnumValueDescriptor is not for this type.");
+      }
+      return VALUES[desc.getIndex()];
+    }
+
+    private final int value;
+
+    private Form(int value) {
+      this.value = value;
+    }
+
+    // @@protoc_insertion_point(enum_scope:imcodec.constraints.v1.Form)
+  }
+
+  /**
+   * <pre>
+   * The `actual` of a FORM_ABSENT finding.
+   * </pre>
+   *
+   * Protobuf enum {@code imcodec.constraints.v1.Actual}
+   */
+  public enum Actual
+      implements com.google.protobuf.ProtocolMessageEnum {
+    /**
+     * <code>ACTUAL_NONE = 0;</code>
+     */
+    ACTUAL_NONE(0),
+    /**
+     * <code>ACTUAL_VALUE = 1;</code>
+     */
+    ACTUAL_VALUE(1),
+    /**
+     * <code>ACTUAL_COUNT = 2;</code>
+     */
+    ACTUAL_COUNT(2),
+    ;
+
+    /**
+     * <code>ACTUAL_NONE = 0;</code>
+     */
+    public static final int ACTUAL_NONE_VALUE = 0;
+    /**
+     * <code>ACTUAL_VALUE = 1;</code>
+     */
+    public static final int ACTUAL_VALUE_VALUE = 1;
+    /**
+     * <code>ACTUAL_COUNT = 2;</code>
+     */
+    public static final int ACTUAL_COUNT_VALUE = 2;
+
+
+    public final int getNumber() {
+      return value;
+    }
+
+    /**
+     * @param value The numeric wire value of the corresponding enum entry.
+     * @return The enum associated with the given numeric wire value.
+     * @deprecated Use {@link #forNumber(int)} instead.
+     */
+    @java.lang.Deprecated
+    public static Actual valueOf(int value) {
+      return forNumber(value);
+    }
+
+    /**
+     * @param value The numeric wire value of the corresponding enum entry.
+     * @return The enum associated with the given numeric wire value.
+     */
+    public static Actual forNumber(int value) {
+      switch (value) {
+        case 0: return ACTUAL_NONE;
+        case 1: return ACTUAL_VALUE;
+        case 2: return ACTUAL_COUNT;
+        default: return null;
+      }
+    }
+
+    public static com.google.protobuf.Internal.EnumLiteMap<Actual>
+        internalGetValueMap() {
+      return internalValueMap;
+    }
+    private static final com.google.protobuf.Internal.EnumLiteMap<
+        Actual> internalValueMap =
+          new com.google.protobuf.Internal.EnumLiteMap<Actual>() {
+            public Actual findValueByNumber(int number) {
+              return Actual.forNumber(number);
+            }
+          };
+
+    public final com.google.protobuf.Descriptors.EnumValueDescriptor
+        getValueDescriptor() {
+      return getDescriptor().getValues().get(ordinal());
+    }
+    public final com.google.protobuf.Descriptors.EnumDescriptor
+        getDescriptorForType() {
+      return getDescriptor();
+    }
+    public static final com.google.protobuf.Descriptors.EnumDescriptor
+        getDescriptor() {
+      return imcodec.constraints.v1.Constraints.getDescriptor().getEnumTypes().get(3);
+    }
+
+    private static final Actual[] VALUES = values();
+
+    public static Actual valueOf(
+        com.google.protobuf.Descriptors.EnumValueDescriptor desc) {
+      if (desc.getType() != getDescriptor()) {
+        throw new java.lang.IllegalArgumentException(
+          "EnumValueDescriptor is not for this type.");
+      }
+      return VALUES[desc.getIndex()];
+    }
+
+    private final int value;
+
+    private Actual(int value) {
+      this.value = value;
+    }
+
+    // @@protoc_insertion_point(enum_scope:imcodec.constraints.v1.Actual)
   }
 
   /**
@@ -430,7 +1006,7 @@ public final class Constraints {
     }
     public static final com.google.protobuf.Descriptors.EnumDescriptor
         getDescriptor() {
-      return imcodec.constraints.v1.Constraints.getDescriptor().getEnumTypes().get(1);
+      return imcodec.constraints.v1.Constraints.getDescriptor().getEnumTypes().get(4);
     }
 
     private static final Unit[] VALUES = values();
@@ -451,6 +1027,6451 @@ public final class Constraints {
     }
 
     // @@protoc_insertion_point(enum_scope:imcodec.constraints.v1.Unit)
+  }
+
+  public interface ConditionOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:imcodec.constraints.v1.Condition)
+      com.google.protobuf.MessageOrBuilder {
+
+    /**
+     * <pre>
+     * The field, by its proto name, of the message the condition is read in:
+     * the holder of the declaring field (a `when`), or each entry (a
+     * `count_when`, an `entry_when`); a dotted path goes through singular
+     * message fields (`info.role`). `^Type.field` reads `field` of the
+     * nearest enclosing message of type `Type` (for example
+     * `^Message.group_type` in a group tips elem), and `^Type` alone is set
+     * when there is one; a field of a message that is absent is unset.
+     * </pre>
+     *
+     * <code>optional string field = 1;</code>
+     * @return Whether the field field is set.
+     */
+    boolean hasField();
+    /**
+     * <pre>
+     * The field, by its proto name, of the message the condition is read in:
+     * the holder of the declaring field (a `when`), or each entry (a
+     * `count_when`, an `entry_when`); a dotted path goes through singular
+     * message fields (`info.role`). `^Type.field` reads `field` of the
+     * nearest enclosing message of type `Type` (for example
+     * `^Message.group_type` in a group tips elem), and `^Type` alone is set
+     * when there is one; a field of a message that is absent is unset.
+     * </pre>
+     *
+     * <code>optional string field = 1;</code>
+     * @return The field.
+     */
+    java.lang.String getField();
+    /**
+     * <pre>
+     * The field, by its proto name, of the message the condition is read in:
+     * the holder of the declaring field (a `when`), or each entry (a
+     * `count_when`, an `entry_when`); a dotted path goes through singular
+     * message fields (`info.role`). `^Type.field` reads `field` of the
+     * nearest enclosing message of type `Type` (for example
+     * `^Message.group_type` in a group tips elem), and `^Type` alone is set
+     * when there is one; a field of a message that is absent is unset.
+     * </pre>
+     *
+     * <code>optional string field = 1;</code>
+     * @return The bytes for field.
+     */
+    com.google.protobuf.ByteString
+        getFieldBytes();
+
+    /**
+     * <code>repeated int64 numbers = 2;</code>
+     * @return A list containing the numbers.
+     */
+    java.util.List<java.lang.Long> getNumbersList();
+    /**
+     * <code>repeated int64 numbers = 2;</code>
+     * @return The count of numbers.
+     */
+    int getNumbersCount();
+    /**
+     * <code>repeated int64 numbers = 2;</code>
+     * @param index The index of the element to return.
+     * @return The numbers at the given index.
+     */
+    long getNumbers(int index);
+
+    /**
+     * <code>repeated string strings = 3;</code>
+     * @return A list containing the strings.
+     */
+    java.util.List<java.lang.String>
+        getStringsList();
+    /**
+     * <code>repeated string strings = 3;</code>
+     * @return The count of strings.
+     */
+    int getStringsCount();
+    /**
+     * <code>repeated string strings = 3;</code>
+     * @param index The index of the element to return.
+     * @return The strings at the given index.
+     */
+    java.lang.String getStrings(int index);
+    /**
+     * <code>repeated string strings = 3;</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the strings at the given index.
+     */
+    com.google.protobuf.ByteString
+        getStringsBytes(int index);
+
+    /**
+     * <code>optional bool present = 4;</code>
+     * @return Whether the present field is set.
+     */
+    boolean hasPresent();
+    /**
+     * <code>optional bool present = 4;</code>
+     * @return The present.
+     */
+    boolean getPresent();
+
+    /**
+     * <code>optional bool negate = 5;</code>
+     * @return Whether the negate field is set.
+     */
+    boolean hasNegate();
+    /**
+     * <code>optional bool negate = 5;</code>
+     * @return The negate.
+     */
+    boolean getNegate();
+  }
+  /**
+   * <pre>
+   * A condition read in a message. It holds when the referenced field's value
+   * is one of `numbers` (a number or enum field), one of `strings` (a string
+   * field, or an enum field's value names), or, with `present`, when the field
+   * is set (true) or unset (false); `negate` inverts the result. A field is
+   * set when it is not its proto3 default: a non-zero number, a non-empty
+   * string or bytes, a repeated field with an entry, a message or oneof member
+   * that is present; a oneof's name is set when one of its members is.
+   * </pre>
+   *
+   * Protobuf type {@code imcodec.constraints.v1.Condition}
+   */
+  public static final class Condition extends
+      com.google.protobuf.GeneratedMessageV3 implements
+      // @@protoc_insertion_point(message_implements:imcodec.constraints.v1.Condition)
+      ConditionOrBuilder {
+  private static final long serialVersionUID = 0L;
+    // Use Condition.newBuilder() to construct.
+    private Condition(com.google.protobuf.GeneratedMessageV3.Builder<?> builder) {
+      super(builder);
+    }
+    private Condition() {
+      field_ = "";
+      numbers_ = emptyLongList();
+      strings_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+    }
+
+    @java.lang.Override
+    @SuppressWarnings({"unused"})
+    protected java.lang.Object newInstance(
+        UnusedPrivateParameter unused) {
+      return new Condition();
+    }
+
+    @java.lang.Override
+    public final com.google.protobuf.UnknownFieldSet
+    getUnknownFields() {
+      return this.unknownFields;
+    }
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return imcodec.constraints.v1.Constraints.internal_static_imcodec_constraints_v1_Condition_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return imcodec.constraints.v1.Constraints.internal_static_imcodec_constraints_v1_Condition_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              imcodec.constraints.v1.Constraints.Condition.class, imcodec.constraints.v1.Constraints.Condition.Builder.class);
+    }
+
+    private int bitField0_;
+    public static final int FIELD_FIELD_NUMBER = 1;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object field_ = "";
+    /**
+     * <pre>
+     * The field, by its proto name, of the message the condition is read in:
+     * the holder of the declaring field (a `when`), or each entry (a
+     * `count_when`, an `entry_when`); a dotted path goes through singular
+     * message fields (`info.role`). `^Type.field` reads `field` of the
+     * nearest enclosing message of type `Type` (for example
+     * `^Message.group_type` in a group tips elem), and `^Type` alone is set
+     * when there is one; a field of a message that is absent is unset.
+     * </pre>
+     *
+     * <code>optional string field = 1;</code>
+     * @return Whether the field field is set.
+     */
+    @java.lang.Override
+    public boolean hasField() {
+      return ((bitField0_ & 0x00000001) != 0);
+    }
+    /**
+     * <pre>
+     * The field, by its proto name, of the message the condition is read in:
+     * the holder of the declaring field (a `when`), or each entry (a
+     * `count_when`, an `entry_when`); a dotted path goes through singular
+     * message fields (`info.role`). `^Type.field` reads `field` of the
+     * nearest enclosing message of type `Type` (for example
+     * `^Message.group_type` in a group tips elem), and `^Type` alone is set
+     * when there is one; a field of a message that is absent is unset.
+     * </pre>
+     *
+     * <code>optional string field = 1;</code>
+     * @return The field.
+     */
+    @java.lang.Override
+    public java.lang.String getField() {
+      java.lang.Object ref = field_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        if (bs.isValidUtf8()) {
+          field_ = s;
+        }
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * The field, by its proto name, of the message the condition is read in:
+     * the holder of the declaring field (a `when`), or each entry (a
+     * `count_when`, an `entry_when`); a dotted path goes through singular
+     * message fields (`info.role`). `^Type.field` reads `field` of the
+     * nearest enclosing message of type `Type` (for example
+     * `^Message.group_type` in a group tips elem), and `^Type` alone is set
+     * when there is one; a field of a message that is absent is unset.
+     * </pre>
+     *
+     * <code>optional string field = 1;</code>
+     * @return The bytes for field.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getFieldBytes() {
+      java.lang.Object ref = field_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        field_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int NUMBERS_FIELD_NUMBER = 2;
+    @SuppressWarnings("serial")
+    private com.google.protobuf.Internal.LongList numbers_;
+    /**
+     * <code>repeated int64 numbers = 2;</code>
+     * @return A list containing the numbers.
+     */
+    @java.lang.Override
+    public java.util.List<java.lang.Long>
+        getNumbersList() {
+      return numbers_;
+    }
+    /**
+     * <code>repeated int64 numbers = 2;</code>
+     * @return The count of numbers.
+     */
+    public int getNumbersCount() {
+      return numbers_.size();
+    }
+    /**
+     * <code>repeated int64 numbers = 2;</code>
+     * @param index The index of the element to return.
+     * @return The numbers at the given index.
+     */
+    public long getNumbers(int index) {
+      return numbers_.getLong(index);
+    }
+
+    public static final int STRINGS_FIELD_NUMBER = 3;
+    @SuppressWarnings("serial")
+    private com.google.protobuf.LazyStringList strings_;
+    /**
+     * <code>repeated string strings = 3;</code>
+     * @return A list containing the strings.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getStringsList() {
+      return strings_;
+    }
+    /**
+     * <code>repeated string strings = 3;</code>
+     * @return The count of strings.
+     */
+    public int getStringsCount() {
+      return strings_.size();
+    }
+    /**
+     * <code>repeated string strings = 3;</code>
+     * @param index The index of the element to return.
+     * @return The strings at the given index.
+     */
+    public java.lang.String getStrings(int index) {
+      return strings_.get(index);
+    }
+    /**
+     * <code>repeated string strings = 3;</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the strings at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getStringsBytes(int index) {
+      return strings_.getByteString(index);
+    }
+
+    public static final int PRESENT_FIELD_NUMBER = 4;
+    private boolean present_ = false;
+    /**
+     * <code>optional bool present = 4;</code>
+     * @return Whether the present field is set.
+     */
+    @java.lang.Override
+    public boolean hasPresent() {
+      return ((bitField0_ & 0x00000002) != 0);
+    }
+    /**
+     * <code>optional bool present = 4;</code>
+     * @return The present.
+     */
+    @java.lang.Override
+    public boolean getPresent() {
+      return present_;
+    }
+
+    public static final int NEGATE_FIELD_NUMBER = 5;
+    private boolean negate_ = false;
+    /**
+     * <code>optional bool negate = 5;</code>
+     * @return Whether the negate field is set.
+     */
+    @java.lang.Override
+    public boolean hasNegate() {
+      return ((bitField0_ & 0x00000004) != 0);
+    }
+    /**
+     * <code>optional bool negate = 5;</code>
+     * @return The negate.
+     */
+    @java.lang.Override
+    public boolean getNegate() {
+      return negate_;
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      if (((bitField0_ & 0x00000001) != 0)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 1, field_);
+      }
+      for (int i = 0; i < numbers_.size(); i++) {
+        output.writeInt64(2, numbers_.getLong(i));
+      }
+      for (int i = 0; i < strings_.size(); i++) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 3, strings_.getRaw(i));
+      }
+      if (((bitField0_ & 0x00000002) != 0)) {
+        output.writeBool(4, present_);
+      }
+      if (((bitField0_ & 0x00000004) != 0)) {
+        output.writeBool(5, negate_);
+      }
+      getUnknownFields().writeTo(output);
+    }
+
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      if (((bitField0_ & 0x00000001) != 0)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(1, field_);
+      }
+      {
+        int dataSize = 0;
+        for (int i = 0; i < numbers_.size(); i++) {
+          dataSize += com.google.protobuf.CodedOutputStream
+            .computeInt64SizeNoTag(numbers_.getLong(i));
+        }
+        size += dataSize;
+        size += 1 * getNumbersList().size();
+      }
+      {
+        int dataSize = 0;
+        for (int i = 0; i < strings_.size(); i++) {
+          dataSize += computeStringSizeNoTag(strings_.getRaw(i));
+        }
+        size += dataSize;
+        size += 1 * getStringsList().size();
+      }
+      if (((bitField0_ & 0x00000002) != 0)) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeBoolSize(4, present_);
+      }
+      if (((bitField0_ & 0x00000004) != 0)) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeBoolSize(5, negate_);
+      }
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof imcodec.constraints.v1.Constraints.Condition)) {
+        return super.equals(obj);
+      }
+      imcodec.constraints.v1.Constraints.Condition other = (imcodec.constraints.v1.Constraints.Condition) obj;
+
+      if (hasField() != other.hasField()) return false;
+      if (hasField()) {
+        if (!getField()
+            .equals(other.getField())) return false;
+      }
+      if (!getNumbersList()
+          .equals(other.getNumbersList())) return false;
+      if (!getStringsList()
+          .equals(other.getStringsList())) return false;
+      if (hasPresent() != other.hasPresent()) return false;
+      if (hasPresent()) {
+        if (getPresent()
+            != other.getPresent()) return false;
+      }
+      if (hasNegate() != other.hasNegate()) return false;
+      if (hasNegate()) {
+        if (getNegate()
+            != other.getNegate()) return false;
+      }
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      if (hasField()) {
+        hash = (37 * hash) + FIELD_FIELD_NUMBER;
+        hash = (53 * hash) + getField().hashCode();
+      }
+      if (getNumbersCount() > 0) {
+        hash = (37 * hash) + NUMBERS_FIELD_NUMBER;
+        hash = (53 * hash) + getNumbersList().hashCode();
+      }
+      if (getStringsCount() > 0) {
+        hash = (37 * hash) + STRINGS_FIELD_NUMBER;
+        hash = (53 * hash) + getStringsList().hashCode();
+      }
+      if (hasPresent()) {
+        hash = (37 * hash) + PRESENT_FIELD_NUMBER;
+        hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+            getPresent());
+      }
+      if (hasNegate()) {
+        hash = (37 * hash) + NEGATE_FIELD_NUMBER;
+        hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+            getNegate());
+      }
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static imcodec.constraints.v1.Constraints.Condition parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.constraints.v1.Constraints.Condition parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.constraints.v1.Constraints.Condition parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.constraints.v1.Constraints.Condition parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.constraints.v1.Constraints.Condition parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.constraints.v1.Constraints.Condition parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.constraints.v1.Constraints.Condition parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.constraints.v1.Constraints.Condition parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.constraints.v1.Constraints.Condition parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+    public static imcodec.constraints.v1.Constraints.Condition parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.constraints.v1.Constraints.Condition parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.constraints.v1.Constraints.Condition parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(imcodec.constraints.v1.Constraints.Condition prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * A condition read in a message. It holds when the referenced field's value
+     * is one of `numbers` (a number or enum field), one of `strings` (a string
+     * field, or an enum field's value names), or, with `present`, when the field
+     * is set (true) or unset (false); `negate` inverts the result. A field is
+     * set when it is not its proto3 default: a non-zero number, a non-empty
+     * string or bytes, a repeated field with an entry, a message or oneof member
+     * that is present; a oneof's name is set when one of its members is.
+     * </pre>
+     *
+     * Protobuf type {@code imcodec.constraints.v1.Condition}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessageV3.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:imcodec.constraints.v1.Condition)
+        imcodec.constraints.v1.Constraints.ConditionOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return imcodec.constraints.v1.Constraints.internal_static_imcodec_constraints_v1_Condition_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return imcodec.constraints.v1.Constraints.internal_static_imcodec_constraints_v1_Condition_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                imcodec.constraints.v1.Constraints.Condition.class, imcodec.constraints.v1.Constraints.Condition.Builder.class);
+      }
+
+      // Construct using imcodec.constraints.v1.Constraints.Condition.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        bitField0_ = 0;
+        field_ = "";
+        numbers_ = emptyLongList();
+        strings_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+        bitField0_ = (bitField0_ & ~0x00000004);
+        present_ = false;
+        negate_ = false;
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return imcodec.constraints.v1.Constraints.internal_static_imcodec_constraints_v1_Condition_descriptor;
+      }
+
+      @java.lang.Override
+      public imcodec.constraints.v1.Constraints.Condition getDefaultInstanceForType() {
+        return imcodec.constraints.v1.Constraints.Condition.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public imcodec.constraints.v1.Constraints.Condition build() {
+        imcodec.constraints.v1.Constraints.Condition result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public imcodec.constraints.v1.Constraints.Condition buildPartial() {
+        imcodec.constraints.v1.Constraints.Condition result = new imcodec.constraints.v1.Constraints.Condition(this);
+        buildPartialRepeatedFields(result);
+        if (bitField0_ != 0) { buildPartial0(result); }
+        onBuilt();
+        return result;
+      }
+
+      private void buildPartialRepeatedFields(imcodec.constraints.v1.Constraints.Condition result) {
+        if (((bitField0_ & 0x00000002) != 0)) {
+          numbers_.makeImmutable();
+          bitField0_ = (bitField0_ & ~0x00000002);
+        }
+        result.numbers_ = numbers_;
+        if (((bitField0_ & 0x00000004) != 0)) {
+          strings_ = strings_.getUnmodifiableView();
+          bitField0_ = (bitField0_ & ~0x00000004);
+        }
+        result.strings_ = strings_;
+      }
+
+      private void buildPartial0(imcodec.constraints.v1.Constraints.Condition result) {
+        int from_bitField0_ = bitField0_;
+        int to_bitField0_ = 0;
+        if (((from_bitField0_ & 0x00000001) != 0)) {
+          result.field_ = field_;
+          to_bitField0_ |= 0x00000001;
+        }
+        if (((from_bitField0_ & 0x00000008) != 0)) {
+          result.present_ = present_;
+          to_bitField0_ |= 0x00000002;
+        }
+        if (((from_bitField0_ & 0x00000010) != 0)) {
+          result.negate_ = negate_;
+          to_bitField0_ |= 0x00000004;
+        }
+        result.bitField0_ |= to_bitField0_;
+      }
+
+      @java.lang.Override
+      public Builder clone() {
+        return super.clone();
+      }
+      @java.lang.Override
+      public Builder setField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.setField(field, value);
+      }
+      @java.lang.Override
+      public Builder clearField(
+          com.google.protobuf.Descriptors.FieldDescriptor field) {
+        return super.clearField(field);
+      }
+      @java.lang.Override
+      public Builder clearOneof(
+          com.google.protobuf.Descriptors.OneofDescriptor oneof) {
+        return super.clearOneof(oneof);
+      }
+      @java.lang.Override
+      public Builder setRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          int index, java.lang.Object value) {
+        return super.setRepeatedField(field, index, value);
+      }
+      @java.lang.Override
+      public Builder addRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.addRepeatedField(field, value);
+      }
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof imcodec.constraints.v1.Constraints.Condition) {
+          return mergeFrom((imcodec.constraints.v1.Constraints.Condition)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(imcodec.constraints.v1.Constraints.Condition other) {
+        if (other == imcodec.constraints.v1.Constraints.Condition.getDefaultInstance()) return this;
+        if (other.hasField()) {
+          field_ = other.field_;
+          bitField0_ |= 0x00000001;
+          onChanged();
+        }
+        if (!other.numbers_.isEmpty()) {
+          if (numbers_.isEmpty()) {
+            numbers_ = other.numbers_;
+            bitField0_ = (bitField0_ & ~0x00000002);
+          } else {
+            ensureNumbersIsMutable();
+            numbers_.addAll(other.numbers_);
+          }
+          onChanged();
+        }
+        if (!other.strings_.isEmpty()) {
+          if (strings_.isEmpty()) {
+            strings_ = other.strings_;
+            bitField0_ = (bitField0_ & ~0x00000004);
+          } else {
+            ensureStringsIsMutable();
+            strings_.addAll(other.strings_);
+          }
+          onChanged();
+        }
+        if (other.hasPresent()) {
+          setPresent(other.getPresent());
+        }
+        if (other.hasNegate()) {
+          setNegate(other.getNegate());
+        }
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        if (extensionRegistry == null) {
+          throw new java.lang.NullPointerException();
+        }
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              case 10: {
+                field_ = input.readBytes();
+                bitField0_ |= 0x00000001;
+                break;
+              } // case 10
+              case 16: {
+                long v = input.readInt64();
+                ensureNumbersIsMutable();
+                numbers_.addLong(v);
+                break;
+              } // case 16
+              case 18: {
+                int length = input.readRawVarint32();
+                int limit = input.pushLimit(length);
+                ensureNumbersIsMutable();
+                while (input.getBytesUntilLimit() > 0) {
+                  numbers_.addLong(input.readInt64());
+                }
+                input.popLimit(limit);
+                break;
+              } // case 18
+              case 26: {
+                com.google.protobuf.ByteString bs = input.readBytes();
+                ensureStringsIsMutable();
+                strings_.add(bs);
+                break;
+              } // case 26
+              case 32: {
+                present_ = input.readBool();
+                bitField0_ |= 0x00000008;
+                break;
+              } // case 32
+              case 40: {
+                negate_ = input.readBool();
+                bitField0_ |= 0x00000010;
+                break;
+              } // case 40
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+      private int bitField0_;
+
+      private java.lang.Object field_ = "";
+      /**
+       * <pre>
+       * The field, by its proto name, of the message the condition is read in:
+       * the holder of the declaring field (a `when`), or each entry (a
+       * `count_when`, an `entry_when`); a dotted path goes through singular
+       * message fields (`info.role`). `^Type.field` reads `field` of the
+       * nearest enclosing message of type `Type` (for example
+       * `^Message.group_type` in a group tips elem), and `^Type` alone is set
+       * when there is one; a field of a message that is absent is unset.
+       * </pre>
+       *
+       * <code>optional string field = 1;</code>
+       * @return Whether the field field is set.
+       */
+      public boolean hasField() {
+        return ((bitField0_ & 0x00000001) != 0);
+      }
+      /**
+       * <pre>
+       * The field, by its proto name, of the message the condition is read in:
+       * the holder of the declaring field (a `when`), or each entry (a
+       * `count_when`, an `entry_when`); a dotted path goes through singular
+       * message fields (`info.role`). `^Type.field` reads `field` of the
+       * nearest enclosing message of type `Type` (for example
+       * `^Message.group_type` in a group tips elem), and `^Type` alone is set
+       * when there is one; a field of a message that is absent is unset.
+       * </pre>
+       *
+       * <code>optional string field = 1;</code>
+       * @return The field.
+       */
+      public java.lang.String getField() {
+        java.lang.Object ref = field_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          if (bs.isValidUtf8()) {
+            field_ = s;
+          }
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The field, by its proto name, of the message the condition is read in:
+       * the holder of the declaring field (a `when`), or each entry (a
+       * `count_when`, an `entry_when`); a dotted path goes through singular
+       * message fields (`info.role`). `^Type.field` reads `field` of the
+       * nearest enclosing message of type `Type` (for example
+       * `^Message.group_type` in a group tips elem), and `^Type` alone is set
+       * when there is one; a field of a message that is absent is unset.
+       * </pre>
+       *
+       * <code>optional string field = 1;</code>
+       * @return The bytes for field.
+       */
+      public com.google.protobuf.ByteString
+          getFieldBytes() {
+        java.lang.Object ref = field_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          field_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The field, by its proto name, of the message the condition is read in:
+       * the holder of the declaring field (a `when`), or each entry (a
+       * `count_when`, an `entry_when`); a dotted path goes through singular
+       * message fields (`info.role`). `^Type.field` reads `field` of the
+       * nearest enclosing message of type `Type` (for example
+       * `^Message.group_type` in a group tips elem), and `^Type` alone is set
+       * when there is one; a field of a message that is absent is unset.
+       * </pre>
+       *
+       * <code>optional string field = 1;</code>
+       * @param value The field to set.
+       * @return This builder for chaining.
+       */
+      public Builder setField(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        field_ = value;
+        bitField0_ |= 0x00000001;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The field, by its proto name, of the message the condition is read in:
+       * the holder of the declaring field (a `when`), or each entry (a
+       * `count_when`, an `entry_when`); a dotted path goes through singular
+       * message fields (`info.role`). `^Type.field` reads `field` of the
+       * nearest enclosing message of type `Type` (for example
+       * `^Message.group_type` in a group tips elem), and `^Type` alone is set
+       * when there is one; a field of a message that is absent is unset.
+       * </pre>
+       *
+       * <code>optional string field = 1;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearField() {
+        field_ = getDefaultInstance().getField();
+        bitField0_ = (bitField0_ & ~0x00000001);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The field, by its proto name, of the message the condition is read in:
+       * the holder of the declaring field (a `when`), or each entry (a
+       * `count_when`, an `entry_when`); a dotted path goes through singular
+       * message fields (`info.role`). `^Type.field` reads `field` of the
+       * nearest enclosing message of type `Type` (for example
+       * `^Message.group_type` in a group tips elem), and `^Type` alone is set
+       * when there is one; a field of a message that is absent is unset.
+       * </pre>
+       *
+       * <code>optional string field = 1;</code>
+       * @param value The bytes for field to set.
+       * @return This builder for chaining.
+       */
+      public Builder setFieldBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        field_ = value;
+        bitField0_ |= 0x00000001;
+        onChanged();
+        return this;
+      }
+
+      private com.google.protobuf.Internal.LongList numbers_ = emptyLongList();
+      private void ensureNumbersIsMutable() {
+        if (!((bitField0_ & 0x00000002) != 0)) {
+          numbers_ = mutableCopy(numbers_);
+          bitField0_ |= 0x00000002;
+        }
+      }
+      /**
+       * <code>repeated int64 numbers = 2;</code>
+       * @return A list containing the numbers.
+       */
+      public java.util.List<java.lang.Long>
+          getNumbersList() {
+        return ((bitField0_ & 0x00000002) != 0) ?
+                 java.util.Collections.unmodifiableList(numbers_) : numbers_;
+      }
+      /**
+       * <code>repeated int64 numbers = 2;</code>
+       * @return The count of numbers.
+       */
+      public int getNumbersCount() {
+        return numbers_.size();
+      }
+      /**
+       * <code>repeated int64 numbers = 2;</code>
+       * @param index The index of the element to return.
+       * @return The numbers at the given index.
+       */
+      public long getNumbers(int index) {
+        return numbers_.getLong(index);
+      }
+      /**
+       * <code>repeated int64 numbers = 2;</code>
+       * @param index The index to set the value at.
+       * @param value The numbers to set.
+       * @return This builder for chaining.
+       */
+      public Builder setNumbers(
+          int index, long value) {
+        
+        ensureNumbersIsMutable();
+        numbers_.setLong(index, value);
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>repeated int64 numbers = 2;</code>
+       * @param value The numbers to add.
+       * @return This builder for chaining.
+       */
+      public Builder addNumbers(long value) {
+        
+        ensureNumbersIsMutable();
+        numbers_.addLong(value);
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>repeated int64 numbers = 2;</code>
+       * @param values The numbers to add.
+       * @return This builder for chaining.
+       */
+      public Builder addAllNumbers(
+          java.lang.Iterable<? extends java.lang.Long> values) {
+        ensureNumbersIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, numbers_);
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>repeated int64 numbers = 2;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearNumbers() {
+        numbers_ = emptyLongList();
+        bitField0_ = (bitField0_ & ~0x00000002);
+        onChanged();
+        return this;
+      }
+
+      private com.google.protobuf.LazyStringList strings_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+      private void ensureStringsIsMutable() {
+        if (!((bitField0_ & 0x00000004) != 0)) {
+          strings_ = new com.google.protobuf.LazyStringArrayList(strings_);
+          bitField0_ |= 0x00000004;
+         }
+      }
+      /**
+       * <code>repeated string strings = 3;</code>
+       * @return A list containing the strings.
+       */
+      public com.google.protobuf.ProtocolStringList
+          getStringsList() {
+        return strings_.getUnmodifiableView();
+      }
+      /**
+       * <code>repeated string strings = 3;</code>
+       * @return The count of strings.
+       */
+      public int getStringsCount() {
+        return strings_.size();
+      }
+      /**
+       * <code>repeated string strings = 3;</code>
+       * @param index The index of the element to return.
+       * @return The strings at the given index.
+       */
+      public java.lang.String getStrings(int index) {
+        return strings_.get(index);
+      }
+      /**
+       * <code>repeated string strings = 3;</code>
+       * @param index The index of the value to return.
+       * @return The bytes of the strings at the given index.
+       */
+      public com.google.protobuf.ByteString
+          getStringsBytes(int index) {
+        return strings_.getByteString(index);
+      }
+      /**
+       * <code>repeated string strings = 3;</code>
+       * @param index The index to set the value at.
+       * @param value The strings to set.
+       * @return This builder for chaining.
+       */
+      public Builder setStrings(
+          int index, java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        ensureStringsIsMutable();
+        strings_.set(index, value);
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>repeated string strings = 3;</code>
+       * @param value The strings to add.
+       * @return This builder for chaining.
+       */
+      public Builder addStrings(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        ensureStringsIsMutable();
+        strings_.add(value);
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>repeated string strings = 3;</code>
+       * @param values The strings to add.
+       * @return This builder for chaining.
+       */
+      public Builder addAllStrings(
+          java.lang.Iterable<java.lang.String> values) {
+        ensureStringsIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, strings_);
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>repeated string strings = 3;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearStrings() {
+        strings_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+        bitField0_ = (bitField0_ & ~0x00000004);
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>repeated string strings = 3;</code>
+       * @param value The bytes of the strings to add.
+       * @return This builder for chaining.
+       */
+      public Builder addStringsBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        ensureStringsIsMutable();
+        strings_.add(value);
+        onChanged();
+        return this;
+      }
+
+      private boolean present_ ;
+      /**
+       * <code>optional bool present = 4;</code>
+       * @return Whether the present field is set.
+       */
+      @java.lang.Override
+      public boolean hasPresent() {
+        return ((bitField0_ & 0x00000008) != 0);
+      }
+      /**
+       * <code>optional bool present = 4;</code>
+       * @return The present.
+       */
+      @java.lang.Override
+      public boolean getPresent() {
+        return present_;
+      }
+      /**
+       * <code>optional bool present = 4;</code>
+       * @param value The present to set.
+       * @return This builder for chaining.
+       */
+      public Builder setPresent(boolean value) {
+        
+        present_ = value;
+        bitField0_ |= 0x00000008;
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>optional bool present = 4;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearPresent() {
+        bitField0_ = (bitField0_ & ~0x00000008);
+        present_ = false;
+        onChanged();
+        return this;
+      }
+
+      private boolean negate_ ;
+      /**
+       * <code>optional bool negate = 5;</code>
+       * @return Whether the negate field is set.
+       */
+      @java.lang.Override
+      public boolean hasNegate() {
+        return ((bitField0_ & 0x00000010) != 0);
+      }
+      /**
+       * <code>optional bool negate = 5;</code>
+       * @return The negate.
+       */
+      @java.lang.Override
+      public boolean getNegate() {
+        return negate_;
+      }
+      /**
+       * <code>optional bool negate = 5;</code>
+       * @param value The negate to set.
+       * @return This builder for chaining.
+       */
+      public Builder setNegate(boolean value) {
+        
+        negate_ = value;
+        bitField0_ |= 0x00000010;
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>optional bool negate = 5;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearNegate() {
+        bitField0_ = (bitField0_ & ~0x00000010);
+        negate_ = false;
+        onChanged();
+        return this;
+      }
+      @java.lang.Override
+      public final Builder setUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.setUnknownFields(unknownFields);
+      }
+
+      @java.lang.Override
+      public final Builder mergeUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.mergeUnknownFields(unknownFields);
+      }
+
+
+      // @@protoc_insertion_point(builder_scope:imcodec.constraints.v1.Condition)
+    }
+
+    // @@protoc_insertion_point(class_scope:imcodec.constraints.v1.Condition)
+    private static final imcodec.constraints.v1.Constraints.Condition DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new imcodec.constraints.v1.Constraints.Condition();
+    }
+
+    public static imcodec.constraints.v1.Constraints.Condition getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    @java.lang.Deprecated public static final com.google.protobuf.Parser<Condition>
+        PARSER = new com.google.protobuf.AbstractParser<Condition>() {
+      @java.lang.Override
+      public Condition parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<Condition> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<Condition> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.Condition getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
+  }
+
+  public interface UseOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:imcodec.constraints.v1.Use)
+      com.google.protobuf.MessageOrBuilder {
+
+    /**
+     * <pre>
+     * The limit's name.
+     * </pre>
+     *
+     * <code>optional string limit = 1;</code>
+     * @return Whether the limit field is set.
+     */
+    boolean hasLimit();
+    /**
+     * <pre>
+     * The limit's name.
+     * </pre>
+     *
+     * <code>optional string limit = 1;</code>
+     * @return The limit.
+     */
+    java.lang.String getLimit();
+    /**
+     * <pre>
+     * The limit's name.
+     * </pre>
+     *
+     * <code>optional string limit = 1;</code>
+     * @return The bytes for limit.
+     */
+    com.google.protobuf.ByteString
+        getLimitBytes();
+
+    /**
+     * <pre>
+     * Conditions, read in this field's holder, that must all hold.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+     */
+    java.util.List<imcodec.constraints.v1.Constraints.Condition> 
+        getWhenList();
+    /**
+     * <pre>
+     * Conditions, read in this field's holder, that must all hold.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+     */
+    imcodec.constraints.v1.Constraints.Condition getWhen(int index);
+    /**
+     * <pre>
+     * Conditions, read in this field's holder, that must all hold.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+     */
+    int getWhenCount();
+    /**
+     * <pre>
+     * Conditions, read in this field's holder, that must all hold.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+     */
+    java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+        getWhenOrBuilderList();
+    /**
+     * <pre>
+     * Conditions, read in this field's holder, that must all hold.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+     */
+    imcodec.constraints.v1.Constraints.ConditionOrBuilder getWhenOrBuilder(
+        int index);
+
+    /**
+     * <pre>
+     * Where a finding is reported here (default: at the field).
+     * </pre>
+     *
+     * <code>optional .imcodec.constraints.v1.Report report = 3;</code>
+     * @return Whether the report field is set.
+     */
+    boolean hasReport();
+    /**
+     * <pre>
+     * Where a finding is reported here (default: at the field).
+     * </pre>
+     *
+     * <code>optional .imcodec.constraints.v1.Report report = 3;</code>
+     * @return The report.
+     */
+    imcodec.constraints.v1.Constraints.Report getReport();
+
+    /**
+     * <pre>
+     * For a repeated field of messages: the field of each entry measured.
+     * </pre>
+     *
+     * <code>optional string entry_field = 4;</code>
+     * @return Whether the entryField field is set.
+     */
+    boolean hasEntryField();
+    /**
+     * <pre>
+     * For a repeated field of messages: the field of each entry measured.
+     * </pre>
+     *
+     * <code>optional string entry_field = 4;</code>
+     * @return The entryField.
+     */
+    java.lang.String getEntryField();
+    /**
+     * <pre>
+     * For a repeated field of messages: the field of each entry measured.
+     * </pre>
+     *
+     * <code>optional string entry_field = 4;</code>
+     * @return The bytes for entryField.
+     */
+    com.google.protobuf.ByteString
+        getEntryFieldBytes();
+
+    /**
+     * <pre>
+     * MEASURE_PER_KEY: the field whose value picks the entry here, as in a
+     * Condition.
+     * </pre>
+     *
+     * <code>optional string key = 5;</code>
+     * @return Whether the key field is set.
+     */
+    boolean hasKey();
+    /**
+     * <pre>
+     * MEASURE_PER_KEY: the field whose value picks the entry here, as in a
+     * Condition.
+     * </pre>
+     *
+     * <code>optional string key = 5;</code>
+     * @return The key.
+     */
+    java.lang.String getKey();
+    /**
+     * <pre>
+     * MEASURE_PER_KEY: the field whose value picks the entry here, as in a
+     * Condition.
+     * </pre>
+     *
+     * <code>optional string key = 5;</code>
+     * @return The bytes for key.
+     */
+    com.google.protobuf.ByteString
+        getKeyBytes();
+
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: count only the entries for which all these hold.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+     */
+    java.util.List<imcodec.constraints.v1.Constraints.Condition> 
+        getCountWhenList();
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: count only the entries for which all these hold.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+     */
+    imcodec.constraints.v1.Constraints.Condition getCountWhen(int index);
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: count only the entries for which all these hold.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+     */
+    int getCountWhenCount();
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: count only the entries for which all these hold.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+     */
+    java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+        getCountWhenOrBuilderList();
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: count only the entries for which all these hold.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+     */
+    imcodec.constraints.v1.Constraints.ConditionOrBuilder getCountWhenOrBuilder(
+        int index);
+  }
+  /**
+   * <pre>
+   * A limit declared on another field, applied to this one. The attributes
+   * of a Limit that say where and when it applies (`when`, `count_when`,
+   * `report`, `entry_field`, `key`) hold where it is declared; each use says
+   * its own, and a plain `uses` name has none of them.
+   * </pre>
+   *
+   * Protobuf type {@code imcodec.constraints.v1.Use}
+   */
+  public static final class Use extends
+      com.google.protobuf.GeneratedMessageV3 implements
+      // @@protoc_insertion_point(message_implements:imcodec.constraints.v1.Use)
+      UseOrBuilder {
+  private static final long serialVersionUID = 0L;
+    // Use Use.newBuilder() to construct.
+    private Use(com.google.protobuf.GeneratedMessageV3.Builder<?> builder) {
+      super(builder);
+    }
+    private Use() {
+      limit_ = "";
+      when_ = java.util.Collections.emptyList();
+      report_ = 0;
+      entryField_ = "";
+      key_ = "";
+      countWhen_ = java.util.Collections.emptyList();
+    }
+
+    @java.lang.Override
+    @SuppressWarnings({"unused"})
+    protected java.lang.Object newInstance(
+        UnusedPrivateParameter unused) {
+      return new Use();
+    }
+
+    @java.lang.Override
+    public final com.google.protobuf.UnknownFieldSet
+    getUnknownFields() {
+      return this.unknownFields;
+    }
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return imcodec.constraints.v1.Constraints.internal_static_imcodec_constraints_v1_Use_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return imcodec.constraints.v1.Constraints.internal_static_imcodec_constraints_v1_Use_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              imcodec.constraints.v1.Constraints.Use.class, imcodec.constraints.v1.Constraints.Use.Builder.class);
+    }
+
+    private int bitField0_;
+    public static final int LIMIT_FIELD_NUMBER = 1;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object limit_ = "";
+    /**
+     * <pre>
+     * The limit's name.
+     * </pre>
+     *
+     * <code>optional string limit = 1;</code>
+     * @return Whether the limit field is set.
+     */
+    @java.lang.Override
+    public boolean hasLimit() {
+      return ((bitField0_ & 0x00000001) != 0);
+    }
+    /**
+     * <pre>
+     * The limit's name.
+     * </pre>
+     *
+     * <code>optional string limit = 1;</code>
+     * @return The limit.
+     */
+    @java.lang.Override
+    public java.lang.String getLimit() {
+      java.lang.Object ref = limit_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        if (bs.isValidUtf8()) {
+          limit_ = s;
+        }
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * The limit's name.
+     * </pre>
+     *
+     * <code>optional string limit = 1;</code>
+     * @return The bytes for limit.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getLimitBytes() {
+      java.lang.Object ref = limit_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        limit_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int WHEN_FIELD_NUMBER = 2;
+    @SuppressWarnings("serial")
+    private java.util.List<imcodec.constraints.v1.Constraints.Condition> when_;
+    /**
+     * <pre>
+     * Conditions, read in this field's holder, that must all hold.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+     */
+    @java.lang.Override
+    public java.util.List<imcodec.constraints.v1.Constraints.Condition> getWhenList() {
+      return when_;
+    }
+    /**
+     * <pre>
+     * Conditions, read in this field's holder, that must all hold.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+     */
+    @java.lang.Override
+    public java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+        getWhenOrBuilderList() {
+      return when_;
+    }
+    /**
+     * <pre>
+     * Conditions, read in this field's holder, that must all hold.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+     */
+    @java.lang.Override
+    public int getWhenCount() {
+      return when_.size();
+    }
+    /**
+     * <pre>
+     * Conditions, read in this field's holder, that must all hold.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+     */
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.Condition getWhen(int index) {
+      return when_.get(index);
+    }
+    /**
+     * <pre>
+     * Conditions, read in this field's holder, that must all hold.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+     */
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.ConditionOrBuilder getWhenOrBuilder(
+        int index) {
+      return when_.get(index);
+    }
+
+    public static final int REPORT_FIELD_NUMBER = 3;
+    private int report_ = 0;
+    /**
+     * <pre>
+     * Where a finding is reported here (default: at the field).
+     * </pre>
+     *
+     * <code>optional .imcodec.constraints.v1.Report report = 3;</code>
+     * @return Whether the report field is set.
+     */
+    @java.lang.Override public boolean hasReport() {
+      return ((bitField0_ & 0x00000002) != 0);
+    }
+    /**
+     * <pre>
+     * Where a finding is reported here (default: at the field).
+     * </pre>
+     *
+     * <code>optional .imcodec.constraints.v1.Report report = 3;</code>
+     * @return The report.
+     */
+    @java.lang.Override public imcodec.constraints.v1.Constraints.Report getReport() {
+      imcodec.constraints.v1.Constraints.Report result = imcodec.constraints.v1.Constraints.Report.forNumber(report_);
+      return result == null ? imcodec.constraints.v1.Constraints.Report.REPORT_FIELD : result;
+    }
+
+    public static final int ENTRY_FIELD_FIELD_NUMBER = 4;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object entryField_ = "";
+    /**
+     * <pre>
+     * For a repeated field of messages: the field of each entry measured.
+     * </pre>
+     *
+     * <code>optional string entry_field = 4;</code>
+     * @return Whether the entryField field is set.
+     */
+    @java.lang.Override
+    public boolean hasEntryField() {
+      return ((bitField0_ & 0x00000004) != 0);
+    }
+    /**
+     * <pre>
+     * For a repeated field of messages: the field of each entry measured.
+     * </pre>
+     *
+     * <code>optional string entry_field = 4;</code>
+     * @return The entryField.
+     */
+    @java.lang.Override
+    public java.lang.String getEntryField() {
+      java.lang.Object ref = entryField_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        if (bs.isValidUtf8()) {
+          entryField_ = s;
+        }
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * For a repeated field of messages: the field of each entry measured.
+     * </pre>
+     *
+     * <code>optional string entry_field = 4;</code>
+     * @return The bytes for entryField.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getEntryFieldBytes() {
+      java.lang.Object ref = entryField_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        entryField_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int KEY_FIELD_NUMBER = 5;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object key_ = "";
+    /**
+     * <pre>
+     * MEASURE_PER_KEY: the field whose value picks the entry here, as in a
+     * Condition.
+     * </pre>
+     *
+     * <code>optional string key = 5;</code>
+     * @return Whether the key field is set.
+     */
+    @java.lang.Override
+    public boolean hasKey() {
+      return ((bitField0_ & 0x00000008) != 0);
+    }
+    /**
+     * <pre>
+     * MEASURE_PER_KEY: the field whose value picks the entry here, as in a
+     * Condition.
+     * </pre>
+     *
+     * <code>optional string key = 5;</code>
+     * @return The key.
+     */
+    @java.lang.Override
+    public java.lang.String getKey() {
+      java.lang.Object ref = key_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        if (bs.isValidUtf8()) {
+          key_ = s;
+        }
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * MEASURE_PER_KEY: the field whose value picks the entry here, as in a
+     * Condition.
+     * </pre>
+     *
+     * <code>optional string key = 5;</code>
+     * @return The bytes for key.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getKeyBytes() {
+      java.lang.Object ref = key_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        key_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int COUNT_WHEN_FIELD_NUMBER = 6;
+    @SuppressWarnings("serial")
+    private java.util.List<imcodec.constraints.v1.Constraints.Condition> countWhen_;
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: count only the entries for which all these hold.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+     */
+    @java.lang.Override
+    public java.util.List<imcodec.constraints.v1.Constraints.Condition> getCountWhenList() {
+      return countWhen_;
+    }
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: count only the entries for which all these hold.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+     */
+    @java.lang.Override
+    public java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+        getCountWhenOrBuilderList() {
+      return countWhen_;
+    }
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: count only the entries for which all these hold.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+     */
+    @java.lang.Override
+    public int getCountWhenCount() {
+      return countWhen_.size();
+    }
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: count only the entries for which all these hold.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+     */
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.Condition getCountWhen(int index) {
+      return countWhen_.get(index);
+    }
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: count only the entries for which all these hold.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+     */
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.ConditionOrBuilder getCountWhenOrBuilder(
+        int index) {
+      return countWhen_.get(index);
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      if (((bitField0_ & 0x00000001) != 0)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 1, limit_);
+      }
+      for (int i = 0; i < when_.size(); i++) {
+        output.writeMessage(2, when_.get(i));
+      }
+      if (((bitField0_ & 0x00000002) != 0)) {
+        output.writeEnum(3, report_);
+      }
+      if (((bitField0_ & 0x00000004) != 0)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 4, entryField_);
+      }
+      if (((bitField0_ & 0x00000008) != 0)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 5, key_);
+      }
+      for (int i = 0; i < countWhen_.size(); i++) {
+        output.writeMessage(6, countWhen_.get(i));
+      }
+      getUnknownFields().writeTo(output);
+    }
+
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      if (((bitField0_ & 0x00000001) != 0)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(1, limit_);
+      }
+      for (int i = 0; i < when_.size(); i++) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(2, when_.get(i));
+      }
+      if (((bitField0_ & 0x00000002) != 0)) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeEnumSize(3, report_);
+      }
+      if (((bitField0_ & 0x00000004) != 0)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(4, entryField_);
+      }
+      if (((bitField0_ & 0x00000008) != 0)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(5, key_);
+      }
+      for (int i = 0; i < countWhen_.size(); i++) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(6, countWhen_.get(i));
+      }
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof imcodec.constraints.v1.Constraints.Use)) {
+        return super.equals(obj);
+      }
+      imcodec.constraints.v1.Constraints.Use other = (imcodec.constraints.v1.Constraints.Use) obj;
+
+      if (hasLimit() != other.hasLimit()) return false;
+      if (hasLimit()) {
+        if (!getLimit()
+            .equals(other.getLimit())) return false;
+      }
+      if (!getWhenList()
+          .equals(other.getWhenList())) return false;
+      if (hasReport() != other.hasReport()) return false;
+      if (hasReport()) {
+        if (report_ != other.report_) return false;
+      }
+      if (hasEntryField() != other.hasEntryField()) return false;
+      if (hasEntryField()) {
+        if (!getEntryField()
+            .equals(other.getEntryField())) return false;
+      }
+      if (hasKey() != other.hasKey()) return false;
+      if (hasKey()) {
+        if (!getKey()
+            .equals(other.getKey())) return false;
+      }
+      if (!getCountWhenList()
+          .equals(other.getCountWhenList())) return false;
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      if (hasLimit()) {
+        hash = (37 * hash) + LIMIT_FIELD_NUMBER;
+        hash = (53 * hash) + getLimit().hashCode();
+      }
+      if (getWhenCount() > 0) {
+        hash = (37 * hash) + WHEN_FIELD_NUMBER;
+        hash = (53 * hash) + getWhenList().hashCode();
+      }
+      if (hasReport()) {
+        hash = (37 * hash) + REPORT_FIELD_NUMBER;
+        hash = (53 * hash) + report_;
+      }
+      if (hasEntryField()) {
+        hash = (37 * hash) + ENTRY_FIELD_FIELD_NUMBER;
+        hash = (53 * hash) + getEntryField().hashCode();
+      }
+      if (hasKey()) {
+        hash = (37 * hash) + KEY_FIELD_NUMBER;
+        hash = (53 * hash) + getKey().hashCode();
+      }
+      if (getCountWhenCount() > 0) {
+        hash = (37 * hash) + COUNT_WHEN_FIELD_NUMBER;
+        hash = (53 * hash) + getCountWhenList().hashCode();
+      }
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static imcodec.constraints.v1.Constraints.Use parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.constraints.v1.Constraints.Use parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.constraints.v1.Constraints.Use parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.constraints.v1.Constraints.Use parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.constraints.v1.Constraints.Use parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.constraints.v1.Constraints.Use parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.constraints.v1.Constraints.Use parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.constraints.v1.Constraints.Use parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.constraints.v1.Constraints.Use parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+    public static imcodec.constraints.v1.Constraints.Use parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.constraints.v1.Constraints.Use parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.constraints.v1.Constraints.Use parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(imcodec.constraints.v1.Constraints.Use prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * A limit declared on another field, applied to this one. The attributes
+     * of a Limit that say where and when it applies (`when`, `count_when`,
+     * `report`, `entry_field`, `key`) hold where it is declared; each use says
+     * its own, and a plain `uses` name has none of them.
+     * </pre>
+     *
+     * Protobuf type {@code imcodec.constraints.v1.Use}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessageV3.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:imcodec.constraints.v1.Use)
+        imcodec.constraints.v1.Constraints.UseOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return imcodec.constraints.v1.Constraints.internal_static_imcodec_constraints_v1_Use_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return imcodec.constraints.v1.Constraints.internal_static_imcodec_constraints_v1_Use_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                imcodec.constraints.v1.Constraints.Use.class, imcodec.constraints.v1.Constraints.Use.Builder.class);
+      }
+
+      // Construct using imcodec.constraints.v1.Constraints.Use.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        bitField0_ = 0;
+        limit_ = "";
+        if (whenBuilder_ == null) {
+          when_ = java.util.Collections.emptyList();
+        } else {
+          when_ = null;
+          whenBuilder_.clear();
+        }
+        bitField0_ = (bitField0_ & ~0x00000002);
+        report_ = 0;
+        entryField_ = "";
+        key_ = "";
+        if (countWhenBuilder_ == null) {
+          countWhen_ = java.util.Collections.emptyList();
+        } else {
+          countWhen_ = null;
+          countWhenBuilder_.clear();
+        }
+        bitField0_ = (bitField0_ & ~0x00000020);
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return imcodec.constraints.v1.Constraints.internal_static_imcodec_constraints_v1_Use_descriptor;
+      }
+
+      @java.lang.Override
+      public imcodec.constraints.v1.Constraints.Use getDefaultInstanceForType() {
+        return imcodec.constraints.v1.Constraints.Use.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public imcodec.constraints.v1.Constraints.Use build() {
+        imcodec.constraints.v1.Constraints.Use result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public imcodec.constraints.v1.Constraints.Use buildPartial() {
+        imcodec.constraints.v1.Constraints.Use result = new imcodec.constraints.v1.Constraints.Use(this);
+        buildPartialRepeatedFields(result);
+        if (bitField0_ != 0) { buildPartial0(result); }
+        onBuilt();
+        return result;
+      }
+
+      private void buildPartialRepeatedFields(imcodec.constraints.v1.Constraints.Use result) {
+        if (whenBuilder_ == null) {
+          if (((bitField0_ & 0x00000002) != 0)) {
+            when_ = java.util.Collections.unmodifiableList(when_);
+            bitField0_ = (bitField0_ & ~0x00000002);
+          }
+          result.when_ = when_;
+        } else {
+          result.when_ = whenBuilder_.build();
+        }
+        if (countWhenBuilder_ == null) {
+          if (((bitField0_ & 0x00000020) != 0)) {
+            countWhen_ = java.util.Collections.unmodifiableList(countWhen_);
+            bitField0_ = (bitField0_ & ~0x00000020);
+          }
+          result.countWhen_ = countWhen_;
+        } else {
+          result.countWhen_ = countWhenBuilder_.build();
+        }
+      }
+
+      private void buildPartial0(imcodec.constraints.v1.Constraints.Use result) {
+        int from_bitField0_ = bitField0_;
+        int to_bitField0_ = 0;
+        if (((from_bitField0_ & 0x00000001) != 0)) {
+          result.limit_ = limit_;
+          to_bitField0_ |= 0x00000001;
+        }
+        if (((from_bitField0_ & 0x00000004) != 0)) {
+          result.report_ = report_;
+          to_bitField0_ |= 0x00000002;
+        }
+        if (((from_bitField0_ & 0x00000008) != 0)) {
+          result.entryField_ = entryField_;
+          to_bitField0_ |= 0x00000004;
+        }
+        if (((from_bitField0_ & 0x00000010) != 0)) {
+          result.key_ = key_;
+          to_bitField0_ |= 0x00000008;
+        }
+        result.bitField0_ |= to_bitField0_;
+      }
+
+      @java.lang.Override
+      public Builder clone() {
+        return super.clone();
+      }
+      @java.lang.Override
+      public Builder setField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.setField(field, value);
+      }
+      @java.lang.Override
+      public Builder clearField(
+          com.google.protobuf.Descriptors.FieldDescriptor field) {
+        return super.clearField(field);
+      }
+      @java.lang.Override
+      public Builder clearOneof(
+          com.google.protobuf.Descriptors.OneofDescriptor oneof) {
+        return super.clearOneof(oneof);
+      }
+      @java.lang.Override
+      public Builder setRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          int index, java.lang.Object value) {
+        return super.setRepeatedField(field, index, value);
+      }
+      @java.lang.Override
+      public Builder addRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.addRepeatedField(field, value);
+      }
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof imcodec.constraints.v1.Constraints.Use) {
+          return mergeFrom((imcodec.constraints.v1.Constraints.Use)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(imcodec.constraints.v1.Constraints.Use other) {
+        if (other == imcodec.constraints.v1.Constraints.Use.getDefaultInstance()) return this;
+        if (other.hasLimit()) {
+          limit_ = other.limit_;
+          bitField0_ |= 0x00000001;
+          onChanged();
+        }
+        if (whenBuilder_ == null) {
+          if (!other.when_.isEmpty()) {
+            if (when_.isEmpty()) {
+              when_ = other.when_;
+              bitField0_ = (bitField0_ & ~0x00000002);
+            } else {
+              ensureWhenIsMutable();
+              when_.addAll(other.when_);
+            }
+            onChanged();
+          }
+        } else {
+          if (!other.when_.isEmpty()) {
+            if (whenBuilder_.isEmpty()) {
+              whenBuilder_.dispose();
+              whenBuilder_ = null;
+              when_ = other.when_;
+              bitField0_ = (bitField0_ & ~0x00000002);
+              whenBuilder_ = 
+                com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                   getWhenFieldBuilder() : null;
+            } else {
+              whenBuilder_.addAllMessages(other.when_);
+            }
+          }
+        }
+        if (other.hasReport()) {
+          setReport(other.getReport());
+        }
+        if (other.hasEntryField()) {
+          entryField_ = other.entryField_;
+          bitField0_ |= 0x00000008;
+          onChanged();
+        }
+        if (other.hasKey()) {
+          key_ = other.key_;
+          bitField0_ |= 0x00000010;
+          onChanged();
+        }
+        if (countWhenBuilder_ == null) {
+          if (!other.countWhen_.isEmpty()) {
+            if (countWhen_.isEmpty()) {
+              countWhen_ = other.countWhen_;
+              bitField0_ = (bitField0_ & ~0x00000020);
+            } else {
+              ensureCountWhenIsMutable();
+              countWhen_.addAll(other.countWhen_);
+            }
+            onChanged();
+          }
+        } else {
+          if (!other.countWhen_.isEmpty()) {
+            if (countWhenBuilder_.isEmpty()) {
+              countWhenBuilder_.dispose();
+              countWhenBuilder_ = null;
+              countWhen_ = other.countWhen_;
+              bitField0_ = (bitField0_ & ~0x00000020);
+              countWhenBuilder_ = 
+                com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                   getCountWhenFieldBuilder() : null;
+            } else {
+              countWhenBuilder_.addAllMessages(other.countWhen_);
+            }
+          }
+        }
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        if (extensionRegistry == null) {
+          throw new java.lang.NullPointerException();
+        }
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              case 10: {
+                limit_ = input.readBytes();
+                bitField0_ |= 0x00000001;
+                break;
+              } // case 10
+              case 18: {
+                imcodec.constraints.v1.Constraints.Condition m =
+                    input.readMessage(
+                        imcodec.constraints.v1.Constraints.Condition.PARSER,
+                        extensionRegistry);
+                if (whenBuilder_ == null) {
+                  ensureWhenIsMutable();
+                  when_.add(m);
+                } else {
+                  whenBuilder_.addMessage(m);
+                }
+                break;
+              } // case 18
+              case 24: {
+                int tmpRaw = input.readEnum();
+                imcodec.constraints.v1.Constraints.Report tmpValue =
+                    imcodec.constraints.v1.Constraints.Report.forNumber(tmpRaw);
+                if (tmpValue == null) {
+                  mergeUnknownVarintField(3, tmpRaw);
+                } else {
+                  report_ = tmpRaw;
+                  bitField0_ |= 0x00000004;
+                }
+                break;
+              } // case 24
+              case 34: {
+                entryField_ = input.readBytes();
+                bitField0_ |= 0x00000008;
+                break;
+              } // case 34
+              case 42: {
+                key_ = input.readBytes();
+                bitField0_ |= 0x00000010;
+                break;
+              } // case 42
+              case 50: {
+                imcodec.constraints.v1.Constraints.Condition m =
+                    input.readMessage(
+                        imcodec.constraints.v1.Constraints.Condition.PARSER,
+                        extensionRegistry);
+                if (countWhenBuilder_ == null) {
+                  ensureCountWhenIsMutable();
+                  countWhen_.add(m);
+                } else {
+                  countWhenBuilder_.addMessage(m);
+                }
+                break;
+              } // case 50
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+      private int bitField0_;
+
+      private java.lang.Object limit_ = "";
+      /**
+       * <pre>
+       * The limit's name.
+       * </pre>
+       *
+       * <code>optional string limit = 1;</code>
+       * @return Whether the limit field is set.
+       */
+      public boolean hasLimit() {
+        return ((bitField0_ & 0x00000001) != 0);
+      }
+      /**
+       * <pre>
+       * The limit's name.
+       * </pre>
+       *
+       * <code>optional string limit = 1;</code>
+       * @return The limit.
+       */
+      public java.lang.String getLimit() {
+        java.lang.Object ref = limit_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          if (bs.isValidUtf8()) {
+            limit_ = s;
+          }
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The limit's name.
+       * </pre>
+       *
+       * <code>optional string limit = 1;</code>
+       * @return The bytes for limit.
+       */
+      public com.google.protobuf.ByteString
+          getLimitBytes() {
+        java.lang.Object ref = limit_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          limit_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The limit's name.
+       * </pre>
+       *
+       * <code>optional string limit = 1;</code>
+       * @param value The limit to set.
+       * @return This builder for chaining.
+       */
+      public Builder setLimit(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        limit_ = value;
+        bitField0_ |= 0x00000001;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The limit's name.
+       * </pre>
+       *
+       * <code>optional string limit = 1;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearLimit() {
+        limit_ = getDefaultInstance().getLimit();
+        bitField0_ = (bitField0_ & ~0x00000001);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The limit's name.
+       * </pre>
+       *
+       * <code>optional string limit = 1;</code>
+       * @param value The bytes for limit to set.
+       * @return This builder for chaining.
+       */
+      public Builder setLimitBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        limit_ = value;
+        bitField0_ |= 0x00000001;
+        onChanged();
+        return this;
+      }
+
+      private java.util.List<imcodec.constraints.v1.Constraints.Condition> when_ =
+        java.util.Collections.emptyList();
+      private void ensureWhenIsMutable() {
+        if (!((bitField0_ & 0x00000002) != 0)) {
+          when_ = new java.util.ArrayList<imcodec.constraints.v1.Constraints.Condition>(when_);
+          bitField0_ |= 0x00000002;
+         }
+      }
+
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder> whenBuilder_;
+
+      /**
+       * <pre>
+       * Conditions, read in this field's holder, that must all hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+       */
+      public java.util.List<imcodec.constraints.v1.Constraints.Condition> getWhenList() {
+        if (whenBuilder_ == null) {
+          return java.util.Collections.unmodifiableList(when_);
+        } else {
+          return whenBuilder_.getMessageList();
+        }
+      }
+      /**
+       * <pre>
+       * Conditions, read in this field's holder, that must all hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+       */
+      public int getWhenCount() {
+        if (whenBuilder_ == null) {
+          return when_.size();
+        } else {
+          return whenBuilder_.getCount();
+        }
+      }
+      /**
+       * <pre>
+       * Conditions, read in this field's holder, that must all hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition getWhen(int index) {
+        if (whenBuilder_ == null) {
+          return when_.get(index);
+        } else {
+          return whenBuilder_.getMessage(index);
+        }
+      }
+      /**
+       * <pre>
+       * Conditions, read in this field's holder, that must all hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+       */
+      public Builder setWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition value) {
+        if (whenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureWhenIsMutable();
+          when_.set(index, value);
+          onChanged();
+        } else {
+          whenBuilder_.setMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in this field's holder, that must all hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+       */
+      public Builder setWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (whenBuilder_ == null) {
+          ensureWhenIsMutable();
+          when_.set(index, builderForValue.build());
+          onChanged();
+        } else {
+          whenBuilder_.setMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in this field's holder, that must all hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+       */
+      public Builder addWhen(imcodec.constraints.v1.Constraints.Condition value) {
+        if (whenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureWhenIsMutable();
+          when_.add(value);
+          onChanged();
+        } else {
+          whenBuilder_.addMessage(value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in this field's holder, that must all hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+       */
+      public Builder addWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition value) {
+        if (whenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureWhenIsMutable();
+          when_.add(index, value);
+          onChanged();
+        } else {
+          whenBuilder_.addMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in this field's holder, that must all hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+       */
+      public Builder addWhen(
+          imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (whenBuilder_ == null) {
+          ensureWhenIsMutable();
+          when_.add(builderForValue.build());
+          onChanged();
+        } else {
+          whenBuilder_.addMessage(builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in this field's holder, that must all hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+       */
+      public Builder addWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (whenBuilder_ == null) {
+          ensureWhenIsMutable();
+          when_.add(index, builderForValue.build());
+          onChanged();
+        } else {
+          whenBuilder_.addMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in this field's holder, that must all hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+       */
+      public Builder addAllWhen(
+          java.lang.Iterable<? extends imcodec.constraints.v1.Constraints.Condition> values) {
+        if (whenBuilder_ == null) {
+          ensureWhenIsMutable();
+          com.google.protobuf.AbstractMessageLite.Builder.addAll(
+              values, when_);
+          onChanged();
+        } else {
+          whenBuilder_.addAllMessages(values);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in this field's holder, that must all hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+       */
+      public Builder clearWhen() {
+        if (whenBuilder_ == null) {
+          when_ = java.util.Collections.emptyList();
+          bitField0_ = (bitField0_ & ~0x00000002);
+          onChanged();
+        } else {
+          whenBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in this field's holder, that must all hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+       */
+      public Builder removeWhen(int index) {
+        if (whenBuilder_ == null) {
+          ensureWhenIsMutable();
+          when_.remove(index);
+          onChanged();
+        } else {
+          whenBuilder_.remove(index);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in this field's holder, that must all hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder getWhenBuilder(
+          int index) {
+        return getWhenFieldBuilder().getBuilder(index);
+      }
+      /**
+       * <pre>
+       * Conditions, read in this field's holder, that must all hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+       */
+      public imcodec.constraints.v1.Constraints.ConditionOrBuilder getWhenOrBuilder(
+          int index) {
+        if (whenBuilder_ == null) {
+          return when_.get(index);  } else {
+          return whenBuilder_.getMessageOrBuilder(index);
+        }
+      }
+      /**
+       * <pre>
+       * Conditions, read in this field's holder, that must all hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+       */
+      public java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+           getWhenOrBuilderList() {
+        if (whenBuilder_ != null) {
+          return whenBuilder_.getMessageOrBuilderList();
+        } else {
+          return java.util.Collections.unmodifiableList(when_);
+        }
+      }
+      /**
+       * <pre>
+       * Conditions, read in this field's holder, that must all hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder addWhenBuilder() {
+        return getWhenFieldBuilder().addBuilder(
+            imcodec.constraints.v1.Constraints.Condition.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * Conditions, read in this field's holder, that must all hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder addWhenBuilder(
+          int index) {
+        return getWhenFieldBuilder().addBuilder(
+            index, imcodec.constraints.v1.Constraints.Condition.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * Conditions, read in this field's holder, that must all hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 2;</code>
+       */
+      public java.util.List<imcodec.constraints.v1.Constraints.Condition.Builder> 
+           getWhenBuilderList() {
+        return getWhenFieldBuilder().getBuilderList();
+      }
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+          getWhenFieldBuilder() {
+        if (whenBuilder_ == null) {
+          whenBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+              imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder>(
+                  when_,
+                  ((bitField0_ & 0x00000002) != 0),
+                  getParentForChildren(),
+                  isClean());
+          when_ = null;
+        }
+        return whenBuilder_;
+      }
+
+      private int report_ = 0;
+      /**
+       * <pre>
+       * Where a finding is reported here (default: at the field).
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.Report report = 3;</code>
+       * @return Whether the report field is set.
+       */
+      @java.lang.Override public boolean hasReport() {
+        return ((bitField0_ & 0x00000004) != 0);
+      }
+      /**
+       * <pre>
+       * Where a finding is reported here (default: at the field).
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.Report report = 3;</code>
+       * @return The report.
+       */
+      @java.lang.Override
+      public imcodec.constraints.v1.Constraints.Report getReport() {
+        imcodec.constraints.v1.Constraints.Report result = imcodec.constraints.v1.Constraints.Report.forNumber(report_);
+        return result == null ? imcodec.constraints.v1.Constraints.Report.REPORT_FIELD : result;
+      }
+      /**
+       * <pre>
+       * Where a finding is reported here (default: at the field).
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.Report report = 3;</code>
+       * @param value The report to set.
+       * @return This builder for chaining.
+       */
+      public Builder setReport(imcodec.constraints.v1.Constraints.Report value) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        bitField0_ |= 0x00000004;
+        report_ = value.getNumber();
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Where a finding is reported here (default: at the field).
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.Report report = 3;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearReport() {
+        bitField0_ = (bitField0_ & ~0x00000004);
+        report_ = 0;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object entryField_ = "";
+      /**
+       * <pre>
+       * For a repeated field of messages: the field of each entry measured.
+       * </pre>
+       *
+       * <code>optional string entry_field = 4;</code>
+       * @return Whether the entryField field is set.
+       */
+      public boolean hasEntryField() {
+        return ((bitField0_ & 0x00000008) != 0);
+      }
+      /**
+       * <pre>
+       * For a repeated field of messages: the field of each entry measured.
+       * </pre>
+       *
+       * <code>optional string entry_field = 4;</code>
+       * @return The entryField.
+       */
+      public java.lang.String getEntryField() {
+        java.lang.Object ref = entryField_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          if (bs.isValidUtf8()) {
+            entryField_ = s;
+          }
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * For a repeated field of messages: the field of each entry measured.
+       * </pre>
+       *
+       * <code>optional string entry_field = 4;</code>
+       * @return The bytes for entryField.
+       */
+      public com.google.protobuf.ByteString
+          getEntryFieldBytes() {
+        java.lang.Object ref = entryField_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          entryField_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * For a repeated field of messages: the field of each entry measured.
+       * </pre>
+       *
+       * <code>optional string entry_field = 4;</code>
+       * @param value The entryField to set.
+       * @return This builder for chaining.
+       */
+      public Builder setEntryField(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        entryField_ = value;
+        bitField0_ |= 0x00000008;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * For a repeated field of messages: the field of each entry measured.
+       * </pre>
+       *
+       * <code>optional string entry_field = 4;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearEntryField() {
+        entryField_ = getDefaultInstance().getEntryField();
+        bitField0_ = (bitField0_ & ~0x00000008);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * For a repeated field of messages: the field of each entry measured.
+       * </pre>
+       *
+       * <code>optional string entry_field = 4;</code>
+       * @param value The bytes for entryField to set.
+       * @return This builder for chaining.
+       */
+      public Builder setEntryFieldBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        entryField_ = value;
+        bitField0_ |= 0x00000008;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object key_ = "";
+      /**
+       * <pre>
+       * MEASURE_PER_KEY: the field whose value picks the entry here, as in a
+       * Condition.
+       * </pre>
+       *
+       * <code>optional string key = 5;</code>
+       * @return Whether the key field is set.
+       */
+      public boolean hasKey() {
+        return ((bitField0_ & 0x00000010) != 0);
+      }
+      /**
+       * <pre>
+       * MEASURE_PER_KEY: the field whose value picks the entry here, as in a
+       * Condition.
+       * </pre>
+       *
+       * <code>optional string key = 5;</code>
+       * @return The key.
+       */
+      public java.lang.String getKey() {
+        java.lang.Object ref = key_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          if (bs.isValidUtf8()) {
+            key_ = s;
+          }
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * MEASURE_PER_KEY: the field whose value picks the entry here, as in a
+       * Condition.
+       * </pre>
+       *
+       * <code>optional string key = 5;</code>
+       * @return The bytes for key.
+       */
+      public com.google.protobuf.ByteString
+          getKeyBytes() {
+        java.lang.Object ref = key_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          key_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * MEASURE_PER_KEY: the field whose value picks the entry here, as in a
+       * Condition.
+       * </pre>
+       *
+       * <code>optional string key = 5;</code>
+       * @param value The key to set.
+       * @return This builder for chaining.
+       */
+      public Builder setKey(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        key_ = value;
+        bitField0_ |= 0x00000010;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_PER_KEY: the field whose value picks the entry here, as in a
+       * Condition.
+       * </pre>
+       *
+       * <code>optional string key = 5;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearKey() {
+        key_ = getDefaultInstance().getKey();
+        bitField0_ = (bitField0_ & ~0x00000010);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_PER_KEY: the field whose value picks the entry here, as in a
+       * Condition.
+       * </pre>
+       *
+       * <code>optional string key = 5;</code>
+       * @param value The bytes for key to set.
+       * @return This builder for chaining.
+       */
+      public Builder setKeyBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        key_ = value;
+        bitField0_ |= 0x00000010;
+        onChanged();
+        return this;
+      }
+
+      private java.util.List<imcodec.constraints.v1.Constraints.Condition> countWhen_ =
+        java.util.Collections.emptyList();
+      private void ensureCountWhenIsMutable() {
+        if (!((bitField0_ & 0x00000020) != 0)) {
+          countWhen_ = new java.util.ArrayList<imcodec.constraints.v1.Constraints.Condition>(countWhen_);
+          bitField0_ |= 0x00000020;
+         }
+      }
+
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder> countWhenBuilder_;
+
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+       */
+      public java.util.List<imcodec.constraints.v1.Constraints.Condition> getCountWhenList() {
+        if (countWhenBuilder_ == null) {
+          return java.util.Collections.unmodifiableList(countWhen_);
+        } else {
+          return countWhenBuilder_.getMessageList();
+        }
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+       */
+      public int getCountWhenCount() {
+        if (countWhenBuilder_ == null) {
+          return countWhen_.size();
+        } else {
+          return countWhenBuilder_.getCount();
+        }
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition getCountWhen(int index) {
+        if (countWhenBuilder_ == null) {
+          return countWhen_.get(index);
+        } else {
+          return countWhenBuilder_.getMessage(index);
+        }
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+       */
+      public Builder setCountWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition value) {
+        if (countWhenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureCountWhenIsMutable();
+          countWhen_.set(index, value);
+          onChanged();
+        } else {
+          countWhenBuilder_.setMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+       */
+      public Builder setCountWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (countWhenBuilder_ == null) {
+          ensureCountWhenIsMutable();
+          countWhen_.set(index, builderForValue.build());
+          onChanged();
+        } else {
+          countWhenBuilder_.setMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+       */
+      public Builder addCountWhen(imcodec.constraints.v1.Constraints.Condition value) {
+        if (countWhenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureCountWhenIsMutable();
+          countWhen_.add(value);
+          onChanged();
+        } else {
+          countWhenBuilder_.addMessage(value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+       */
+      public Builder addCountWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition value) {
+        if (countWhenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureCountWhenIsMutable();
+          countWhen_.add(index, value);
+          onChanged();
+        } else {
+          countWhenBuilder_.addMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+       */
+      public Builder addCountWhen(
+          imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (countWhenBuilder_ == null) {
+          ensureCountWhenIsMutable();
+          countWhen_.add(builderForValue.build());
+          onChanged();
+        } else {
+          countWhenBuilder_.addMessage(builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+       */
+      public Builder addCountWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (countWhenBuilder_ == null) {
+          ensureCountWhenIsMutable();
+          countWhen_.add(index, builderForValue.build());
+          onChanged();
+        } else {
+          countWhenBuilder_.addMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+       */
+      public Builder addAllCountWhen(
+          java.lang.Iterable<? extends imcodec.constraints.v1.Constraints.Condition> values) {
+        if (countWhenBuilder_ == null) {
+          ensureCountWhenIsMutable();
+          com.google.protobuf.AbstractMessageLite.Builder.addAll(
+              values, countWhen_);
+          onChanged();
+        } else {
+          countWhenBuilder_.addAllMessages(values);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+       */
+      public Builder clearCountWhen() {
+        if (countWhenBuilder_ == null) {
+          countWhen_ = java.util.Collections.emptyList();
+          bitField0_ = (bitField0_ & ~0x00000020);
+          onChanged();
+        } else {
+          countWhenBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+       */
+      public Builder removeCountWhen(int index) {
+        if (countWhenBuilder_ == null) {
+          ensureCountWhenIsMutable();
+          countWhen_.remove(index);
+          onChanged();
+        } else {
+          countWhenBuilder_.remove(index);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder getCountWhenBuilder(
+          int index) {
+        return getCountWhenFieldBuilder().getBuilder(index);
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+       */
+      public imcodec.constraints.v1.Constraints.ConditionOrBuilder getCountWhenOrBuilder(
+          int index) {
+        if (countWhenBuilder_ == null) {
+          return countWhen_.get(index);  } else {
+          return countWhenBuilder_.getMessageOrBuilder(index);
+        }
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+       */
+      public java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+           getCountWhenOrBuilderList() {
+        if (countWhenBuilder_ != null) {
+          return countWhenBuilder_.getMessageOrBuilderList();
+        } else {
+          return java.util.Collections.unmodifiableList(countWhen_);
+        }
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder addCountWhenBuilder() {
+        return getCountWhenFieldBuilder().addBuilder(
+            imcodec.constraints.v1.Constraints.Condition.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder addCountWhenBuilder(
+          int index) {
+        return getCountWhenFieldBuilder().addBuilder(
+            index, imcodec.constraints.v1.Constraints.Condition.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these hold.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 6;</code>
+       */
+      public java.util.List<imcodec.constraints.v1.Constraints.Condition.Builder> 
+           getCountWhenBuilderList() {
+        return getCountWhenFieldBuilder().getBuilderList();
+      }
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+          getCountWhenFieldBuilder() {
+        if (countWhenBuilder_ == null) {
+          countWhenBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+              imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder>(
+                  countWhen_,
+                  ((bitField0_ & 0x00000020) != 0),
+                  getParentForChildren(),
+                  isClean());
+          countWhen_ = null;
+        }
+        return countWhenBuilder_;
+      }
+      @java.lang.Override
+      public final Builder setUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.setUnknownFields(unknownFields);
+      }
+
+      @java.lang.Override
+      public final Builder mergeUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.mergeUnknownFields(unknownFields);
+      }
+
+
+      // @@protoc_insertion_point(builder_scope:imcodec.constraints.v1.Use)
+    }
+
+    // @@protoc_insertion_point(class_scope:imcodec.constraints.v1.Use)
+    private static final imcodec.constraints.v1.Constraints.Use DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new imcodec.constraints.v1.Constraints.Use();
+    }
+
+    public static imcodec.constraints.v1.Constraints.Use getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    @java.lang.Deprecated public static final com.google.protobuf.Parser<Use>
+        PARSER = new com.google.protobuf.AbstractParser<Use>() {
+      @java.lang.Override
+      public Use parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<Use> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<Use> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.Use getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
+  }
+
+  public interface CheckOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:imcodec.constraints.v1.Check)
+      com.google.protobuf.MessageOrBuilder {
+
+    /**
+     * <pre>
+     * The finding code.
+     * </pre>
+     *
+     * <code>optional string code = 1;</code>
+     * @return Whether the code field is set.
+     */
+    boolean hasCode();
+    /**
+     * <pre>
+     * The finding code.
+     * </pre>
+     *
+     * <code>optional string code = 1;</code>
+     * @return The code.
+     */
+    java.lang.String getCode();
+    /**
+     * <pre>
+     * The finding code.
+     * </pre>
+     *
+     * <code>optional string code = 1;</code>
+     * @return The bytes for code.
+     */
+    com.google.protobuf.ByteString
+        getCodeBytes();
+
+    /**
+     * <code>optional .imcodec.constraints.v1.Form form = 2;</code>
+     * @return Whether the form field is set.
+     */
+    boolean hasForm();
+    /**
+     * <code>optional .imcodec.constraints.v1.Form form = 2;</code>
+     * @return The form.
+     */
+    imcodec.constraints.v1.Constraints.Form getForm();
+
+    /**
+     * <pre>
+     * The fields the form is about, by proto name; a oneof's name stands for
+     * its members (set when one of them is).
+     * </pre>
+     *
+     * <code>repeated string fields = 3;</code>
+     * @return A list containing the fields.
+     */
+    java.util.List<java.lang.String>
+        getFieldsList();
+    /**
+     * <pre>
+     * The fields the form is about, by proto name; a oneof's name stands for
+     * its members (set when one of them is).
+     * </pre>
+     *
+     * <code>repeated string fields = 3;</code>
+     * @return The count of fields.
+     */
+    int getFieldsCount();
+    /**
+     * <pre>
+     * The fields the form is about, by proto name; a oneof's name stands for
+     * its members (set when one of them is).
+     * </pre>
+     *
+     * <code>repeated string fields = 3;</code>
+     * @param index The index of the element to return.
+     * @return The fields at the given index.
+     */
+    java.lang.String getFields(int index);
+    /**
+     * <pre>
+     * The fields the form is about, by proto name; a oneof's name stands for
+     * its members (set when one of them is).
+     * </pre>
+     *
+     * <code>repeated string fields = 3;</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the fields at the given index.
+     */
+    com.google.protobuf.ByteString
+        getFieldsBytes(int index);
+
+    /**
+     * <pre>
+     * Conditions, read in the message, that must all hold for the check to
+     * apply.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+     */
+    java.util.List<imcodec.constraints.v1.Constraints.Condition> 
+        getWhenList();
+    /**
+     * <pre>
+     * Conditions, read in the message, that must all hold for the check to
+     * apply.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+     */
+    imcodec.constraints.v1.Constraints.Condition getWhen(int index);
+    /**
+     * <pre>
+     * Conditions, read in the message, that must all hold for the check to
+     * apply.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+     */
+    int getWhenCount();
+    /**
+     * <pre>
+     * Conditions, read in the message, that must all hold for the check to
+     * apply.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+     */
+    java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+        getWhenOrBuilderList();
+    /**
+     * <pre>
+     * Conditions, read in the message, that must all hold for the check to
+     * apply.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+     */
+    imcodec.constraints.v1.Constraints.ConditionOrBuilder getWhenOrBuilder(
+        int index);
+
+    /**
+     * <pre>
+     * Where the finding is reported, as a path of proto names relative to the
+     * message, `.` for the message itself. Without it, FORM_AT_LEAST_ONE and
+     * FORM_AT_MOST_ONE report at the message and the other forms at the field
+     * (each offending field, or entry, as the form says).
+     * </pre>
+     *
+     * <code>optional string at = 5;</code>
+     * @return Whether the at field is set.
+     */
+    boolean hasAt();
+    /**
+     * <pre>
+     * Where the finding is reported, as a path of proto names relative to the
+     * message, `.` for the message itself. Without it, FORM_AT_LEAST_ONE and
+     * FORM_AT_MOST_ONE report at the message and the other forms at the field
+     * (each offending field, or entry, as the form says).
+     * </pre>
+     *
+     * <code>optional string at = 5;</code>
+     * @return The at.
+     */
+    java.lang.String getAt();
+    /**
+     * <pre>
+     * Where the finding is reported, as a path of proto names relative to the
+     * message, `.` for the message itself. Without it, FORM_AT_LEAST_ONE and
+     * FORM_AT_MOST_ONE report at the message and the other forms at the field
+     * (each offending field, or entry, as the form says).
+     * </pre>
+     *
+     * <code>optional string at = 5;</code>
+     * @return The bytes for at.
+     */
+    com.google.protobuf.ByteString
+        getAtBytes();
+
+    /**
+     * <pre>
+     * FORM_UNIQUE: the values that must not repeat (all when empty).
+     * </pre>
+     *
+     * <code>repeated int64 numbers = 6;</code>
+     * @return A list containing the numbers.
+     */
+    java.util.List<java.lang.Long> getNumbersList();
+    /**
+     * <pre>
+     * FORM_UNIQUE: the values that must not repeat (all when empty).
+     * </pre>
+     *
+     * <code>repeated int64 numbers = 6;</code>
+     * @return The count of numbers.
+     */
+    int getNumbersCount();
+    /**
+     * <pre>
+     * FORM_UNIQUE: the values that must not repeat (all when empty).
+     * </pre>
+     *
+     * <code>repeated int64 numbers = 6;</code>
+     * @param index The index of the element to return.
+     * @return The numbers at the given index.
+     */
+    long getNumbers(int index);
+
+    /**
+     * <pre>
+     * FORM_PREDICATE: the predicate's name.
+     * </pre>
+     *
+     * <code>optional string predicate = 7;</code>
+     * @return Whether the predicate field is set.
+     */
+    boolean hasPredicate();
+    /**
+     * <pre>
+     * FORM_PREDICATE: the predicate's name.
+     * </pre>
+     *
+     * <code>optional string predicate = 7;</code>
+     * @return The predicate.
+     */
+    java.lang.String getPredicate();
+    /**
+     * <pre>
+     * FORM_PREDICATE: the predicate's name.
+     * </pre>
+     *
+     * <code>optional string predicate = 7;</code>
+     * @return The bytes for predicate.
+     */
+    com.google.protobuf.ByteString
+        getPredicateBytes();
+
+    /**
+     * <pre>
+     * FORM_ENTRIES_ABSENT: conditions read in each entry.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+     */
+    java.util.List<imcodec.constraints.v1.Constraints.Condition> 
+        getEntryWhenList();
+    /**
+     * <pre>
+     * FORM_ENTRIES_ABSENT: conditions read in each entry.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+     */
+    imcodec.constraints.v1.Constraints.Condition getEntryWhen(int index);
+    /**
+     * <pre>
+     * FORM_ENTRIES_ABSENT: conditions read in each entry.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+     */
+    int getEntryWhenCount();
+    /**
+     * <pre>
+     * FORM_ENTRIES_ABSENT: conditions read in each entry.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+     */
+    java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+        getEntryWhenOrBuilderList();
+    /**
+     * <pre>
+     * FORM_ENTRIES_ABSENT: conditions read in each entry.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+     */
+    imcodec.constraints.v1.Constraints.ConditionOrBuilder getEntryWhenOrBuilder(
+        int index);
+
+    /**
+     * <pre>
+     * What the finding carries as `actual` (FORM_ABSENT): nothing, the
+     * field's number, or its entry count.
+     * </pre>
+     *
+     * <code>optional .imcodec.constraints.v1.Actual actual = 9;</code>
+     * @return Whether the actual field is set.
+     */
+    boolean hasActual();
+    /**
+     * <pre>
+     * What the finding carries as `actual` (FORM_ABSENT): nothing, the
+     * field's number, or its entry count.
+     * </pre>
+     *
+     * <code>optional .imcodec.constraints.v1.Actual actual = 9;</code>
+     * @return The actual.
+     */
+    imcodec.constraints.v1.Constraints.Actual getActual();
+  }
+  /**
+   * <pre>
+   * One check of a message rule.
+   * </pre>
+   *
+   * Protobuf type {@code imcodec.constraints.v1.Check}
+   */
+  public static final class Check extends
+      com.google.protobuf.GeneratedMessageV3 implements
+      // @@protoc_insertion_point(message_implements:imcodec.constraints.v1.Check)
+      CheckOrBuilder {
+  private static final long serialVersionUID = 0L;
+    // Use Check.newBuilder() to construct.
+    private Check(com.google.protobuf.GeneratedMessageV3.Builder<?> builder) {
+      super(builder);
+    }
+    private Check() {
+      code_ = "";
+      form_ = 0;
+      fields_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+      when_ = java.util.Collections.emptyList();
+      at_ = "";
+      numbers_ = emptyLongList();
+      predicate_ = "";
+      entryWhen_ = java.util.Collections.emptyList();
+      actual_ = 0;
+    }
+
+    @java.lang.Override
+    @SuppressWarnings({"unused"})
+    protected java.lang.Object newInstance(
+        UnusedPrivateParameter unused) {
+      return new Check();
+    }
+
+    @java.lang.Override
+    public final com.google.protobuf.UnknownFieldSet
+    getUnknownFields() {
+      return this.unknownFields;
+    }
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return imcodec.constraints.v1.Constraints.internal_static_imcodec_constraints_v1_Check_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return imcodec.constraints.v1.Constraints.internal_static_imcodec_constraints_v1_Check_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              imcodec.constraints.v1.Constraints.Check.class, imcodec.constraints.v1.Constraints.Check.Builder.class);
+    }
+
+    private int bitField0_;
+    public static final int CODE_FIELD_NUMBER = 1;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object code_ = "";
+    /**
+     * <pre>
+     * The finding code.
+     * </pre>
+     *
+     * <code>optional string code = 1;</code>
+     * @return Whether the code field is set.
+     */
+    @java.lang.Override
+    public boolean hasCode() {
+      return ((bitField0_ & 0x00000001) != 0);
+    }
+    /**
+     * <pre>
+     * The finding code.
+     * </pre>
+     *
+     * <code>optional string code = 1;</code>
+     * @return The code.
+     */
+    @java.lang.Override
+    public java.lang.String getCode() {
+      java.lang.Object ref = code_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        if (bs.isValidUtf8()) {
+          code_ = s;
+        }
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * The finding code.
+     * </pre>
+     *
+     * <code>optional string code = 1;</code>
+     * @return The bytes for code.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getCodeBytes() {
+      java.lang.Object ref = code_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        code_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int FORM_FIELD_NUMBER = 2;
+    private int form_ = 0;
+    /**
+     * <code>optional .imcodec.constraints.v1.Form form = 2;</code>
+     * @return Whether the form field is set.
+     */
+    @java.lang.Override public boolean hasForm() {
+      return ((bitField0_ & 0x00000002) != 0);
+    }
+    /**
+     * <code>optional .imcodec.constraints.v1.Form form = 2;</code>
+     * @return The form.
+     */
+    @java.lang.Override public imcodec.constraints.v1.Constraints.Form getForm() {
+      imcodec.constraints.v1.Constraints.Form result = imcodec.constraints.v1.Constraints.Form.forNumber(form_);
+      return result == null ? imcodec.constraints.v1.Constraints.Form.FORM_UNSPECIFIED : result;
+    }
+
+    public static final int FIELDS_FIELD_NUMBER = 3;
+    @SuppressWarnings("serial")
+    private com.google.protobuf.LazyStringList fields_;
+    /**
+     * <pre>
+     * The fields the form is about, by proto name; a oneof's name stands for
+     * its members (set when one of them is).
+     * </pre>
+     *
+     * <code>repeated string fields = 3;</code>
+     * @return A list containing the fields.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getFieldsList() {
+      return fields_;
+    }
+    /**
+     * <pre>
+     * The fields the form is about, by proto name; a oneof's name stands for
+     * its members (set when one of them is).
+     * </pre>
+     *
+     * <code>repeated string fields = 3;</code>
+     * @return The count of fields.
+     */
+    public int getFieldsCount() {
+      return fields_.size();
+    }
+    /**
+     * <pre>
+     * The fields the form is about, by proto name; a oneof's name stands for
+     * its members (set when one of them is).
+     * </pre>
+     *
+     * <code>repeated string fields = 3;</code>
+     * @param index The index of the element to return.
+     * @return The fields at the given index.
+     */
+    public java.lang.String getFields(int index) {
+      return fields_.get(index);
+    }
+    /**
+     * <pre>
+     * The fields the form is about, by proto name; a oneof's name stands for
+     * its members (set when one of them is).
+     * </pre>
+     *
+     * <code>repeated string fields = 3;</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the fields at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getFieldsBytes(int index) {
+      return fields_.getByteString(index);
+    }
+
+    public static final int WHEN_FIELD_NUMBER = 4;
+    @SuppressWarnings("serial")
+    private java.util.List<imcodec.constraints.v1.Constraints.Condition> when_;
+    /**
+     * <pre>
+     * Conditions, read in the message, that must all hold for the check to
+     * apply.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+     */
+    @java.lang.Override
+    public java.util.List<imcodec.constraints.v1.Constraints.Condition> getWhenList() {
+      return when_;
+    }
+    /**
+     * <pre>
+     * Conditions, read in the message, that must all hold for the check to
+     * apply.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+     */
+    @java.lang.Override
+    public java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+        getWhenOrBuilderList() {
+      return when_;
+    }
+    /**
+     * <pre>
+     * Conditions, read in the message, that must all hold for the check to
+     * apply.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+     */
+    @java.lang.Override
+    public int getWhenCount() {
+      return when_.size();
+    }
+    /**
+     * <pre>
+     * Conditions, read in the message, that must all hold for the check to
+     * apply.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+     */
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.Condition getWhen(int index) {
+      return when_.get(index);
+    }
+    /**
+     * <pre>
+     * Conditions, read in the message, that must all hold for the check to
+     * apply.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+     */
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.ConditionOrBuilder getWhenOrBuilder(
+        int index) {
+      return when_.get(index);
+    }
+
+    public static final int AT_FIELD_NUMBER = 5;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object at_ = "";
+    /**
+     * <pre>
+     * Where the finding is reported, as a path of proto names relative to the
+     * message, `.` for the message itself. Without it, FORM_AT_LEAST_ONE and
+     * FORM_AT_MOST_ONE report at the message and the other forms at the field
+     * (each offending field, or entry, as the form says).
+     * </pre>
+     *
+     * <code>optional string at = 5;</code>
+     * @return Whether the at field is set.
+     */
+    @java.lang.Override
+    public boolean hasAt() {
+      return ((bitField0_ & 0x00000004) != 0);
+    }
+    /**
+     * <pre>
+     * Where the finding is reported, as a path of proto names relative to the
+     * message, `.` for the message itself. Without it, FORM_AT_LEAST_ONE and
+     * FORM_AT_MOST_ONE report at the message and the other forms at the field
+     * (each offending field, or entry, as the form says).
+     * </pre>
+     *
+     * <code>optional string at = 5;</code>
+     * @return The at.
+     */
+    @java.lang.Override
+    public java.lang.String getAt() {
+      java.lang.Object ref = at_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        if (bs.isValidUtf8()) {
+          at_ = s;
+        }
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * Where the finding is reported, as a path of proto names relative to the
+     * message, `.` for the message itself. Without it, FORM_AT_LEAST_ONE and
+     * FORM_AT_MOST_ONE report at the message and the other forms at the field
+     * (each offending field, or entry, as the form says).
+     * </pre>
+     *
+     * <code>optional string at = 5;</code>
+     * @return The bytes for at.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getAtBytes() {
+      java.lang.Object ref = at_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        at_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int NUMBERS_FIELD_NUMBER = 6;
+    @SuppressWarnings("serial")
+    private com.google.protobuf.Internal.LongList numbers_;
+    /**
+     * <pre>
+     * FORM_UNIQUE: the values that must not repeat (all when empty).
+     * </pre>
+     *
+     * <code>repeated int64 numbers = 6;</code>
+     * @return A list containing the numbers.
+     */
+    @java.lang.Override
+    public java.util.List<java.lang.Long>
+        getNumbersList() {
+      return numbers_;
+    }
+    /**
+     * <pre>
+     * FORM_UNIQUE: the values that must not repeat (all when empty).
+     * </pre>
+     *
+     * <code>repeated int64 numbers = 6;</code>
+     * @return The count of numbers.
+     */
+    public int getNumbersCount() {
+      return numbers_.size();
+    }
+    /**
+     * <pre>
+     * FORM_UNIQUE: the values that must not repeat (all when empty).
+     * </pre>
+     *
+     * <code>repeated int64 numbers = 6;</code>
+     * @param index The index of the element to return.
+     * @return The numbers at the given index.
+     */
+    public long getNumbers(int index) {
+      return numbers_.getLong(index);
+    }
+
+    public static final int PREDICATE_FIELD_NUMBER = 7;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object predicate_ = "";
+    /**
+     * <pre>
+     * FORM_PREDICATE: the predicate's name.
+     * </pre>
+     *
+     * <code>optional string predicate = 7;</code>
+     * @return Whether the predicate field is set.
+     */
+    @java.lang.Override
+    public boolean hasPredicate() {
+      return ((bitField0_ & 0x00000008) != 0);
+    }
+    /**
+     * <pre>
+     * FORM_PREDICATE: the predicate's name.
+     * </pre>
+     *
+     * <code>optional string predicate = 7;</code>
+     * @return The predicate.
+     */
+    @java.lang.Override
+    public java.lang.String getPredicate() {
+      java.lang.Object ref = predicate_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        if (bs.isValidUtf8()) {
+          predicate_ = s;
+        }
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * FORM_PREDICATE: the predicate's name.
+     * </pre>
+     *
+     * <code>optional string predicate = 7;</code>
+     * @return The bytes for predicate.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getPredicateBytes() {
+      java.lang.Object ref = predicate_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        predicate_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int ENTRY_WHEN_FIELD_NUMBER = 8;
+    @SuppressWarnings("serial")
+    private java.util.List<imcodec.constraints.v1.Constraints.Condition> entryWhen_;
+    /**
+     * <pre>
+     * FORM_ENTRIES_ABSENT: conditions read in each entry.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+     */
+    @java.lang.Override
+    public java.util.List<imcodec.constraints.v1.Constraints.Condition> getEntryWhenList() {
+      return entryWhen_;
+    }
+    /**
+     * <pre>
+     * FORM_ENTRIES_ABSENT: conditions read in each entry.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+     */
+    @java.lang.Override
+    public java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+        getEntryWhenOrBuilderList() {
+      return entryWhen_;
+    }
+    /**
+     * <pre>
+     * FORM_ENTRIES_ABSENT: conditions read in each entry.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+     */
+    @java.lang.Override
+    public int getEntryWhenCount() {
+      return entryWhen_.size();
+    }
+    /**
+     * <pre>
+     * FORM_ENTRIES_ABSENT: conditions read in each entry.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+     */
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.Condition getEntryWhen(int index) {
+      return entryWhen_.get(index);
+    }
+    /**
+     * <pre>
+     * FORM_ENTRIES_ABSENT: conditions read in each entry.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+     */
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.ConditionOrBuilder getEntryWhenOrBuilder(
+        int index) {
+      return entryWhen_.get(index);
+    }
+
+    public static final int ACTUAL_FIELD_NUMBER = 9;
+    private int actual_ = 0;
+    /**
+     * <pre>
+     * What the finding carries as `actual` (FORM_ABSENT): nothing, the
+     * field's number, or its entry count.
+     * </pre>
+     *
+     * <code>optional .imcodec.constraints.v1.Actual actual = 9;</code>
+     * @return Whether the actual field is set.
+     */
+    @java.lang.Override public boolean hasActual() {
+      return ((bitField0_ & 0x00000010) != 0);
+    }
+    /**
+     * <pre>
+     * What the finding carries as `actual` (FORM_ABSENT): nothing, the
+     * field's number, or its entry count.
+     * </pre>
+     *
+     * <code>optional .imcodec.constraints.v1.Actual actual = 9;</code>
+     * @return The actual.
+     */
+    @java.lang.Override public imcodec.constraints.v1.Constraints.Actual getActual() {
+      imcodec.constraints.v1.Constraints.Actual result = imcodec.constraints.v1.Constraints.Actual.forNumber(actual_);
+      return result == null ? imcodec.constraints.v1.Constraints.Actual.ACTUAL_NONE : result;
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      if (((bitField0_ & 0x00000001) != 0)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 1, code_);
+      }
+      if (((bitField0_ & 0x00000002) != 0)) {
+        output.writeEnum(2, form_);
+      }
+      for (int i = 0; i < fields_.size(); i++) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 3, fields_.getRaw(i));
+      }
+      for (int i = 0; i < when_.size(); i++) {
+        output.writeMessage(4, when_.get(i));
+      }
+      if (((bitField0_ & 0x00000004) != 0)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 5, at_);
+      }
+      for (int i = 0; i < numbers_.size(); i++) {
+        output.writeInt64(6, numbers_.getLong(i));
+      }
+      if (((bitField0_ & 0x00000008) != 0)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 7, predicate_);
+      }
+      for (int i = 0; i < entryWhen_.size(); i++) {
+        output.writeMessage(8, entryWhen_.get(i));
+      }
+      if (((bitField0_ & 0x00000010) != 0)) {
+        output.writeEnum(9, actual_);
+      }
+      getUnknownFields().writeTo(output);
+    }
+
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      if (((bitField0_ & 0x00000001) != 0)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(1, code_);
+      }
+      if (((bitField0_ & 0x00000002) != 0)) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeEnumSize(2, form_);
+      }
+      {
+        int dataSize = 0;
+        for (int i = 0; i < fields_.size(); i++) {
+          dataSize += computeStringSizeNoTag(fields_.getRaw(i));
+        }
+        size += dataSize;
+        size += 1 * getFieldsList().size();
+      }
+      for (int i = 0; i < when_.size(); i++) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(4, when_.get(i));
+      }
+      if (((bitField0_ & 0x00000004) != 0)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(5, at_);
+      }
+      {
+        int dataSize = 0;
+        for (int i = 0; i < numbers_.size(); i++) {
+          dataSize += com.google.protobuf.CodedOutputStream
+            .computeInt64SizeNoTag(numbers_.getLong(i));
+        }
+        size += dataSize;
+        size += 1 * getNumbersList().size();
+      }
+      if (((bitField0_ & 0x00000008) != 0)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(7, predicate_);
+      }
+      for (int i = 0; i < entryWhen_.size(); i++) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(8, entryWhen_.get(i));
+      }
+      if (((bitField0_ & 0x00000010) != 0)) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeEnumSize(9, actual_);
+      }
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof imcodec.constraints.v1.Constraints.Check)) {
+        return super.equals(obj);
+      }
+      imcodec.constraints.v1.Constraints.Check other = (imcodec.constraints.v1.Constraints.Check) obj;
+
+      if (hasCode() != other.hasCode()) return false;
+      if (hasCode()) {
+        if (!getCode()
+            .equals(other.getCode())) return false;
+      }
+      if (hasForm() != other.hasForm()) return false;
+      if (hasForm()) {
+        if (form_ != other.form_) return false;
+      }
+      if (!getFieldsList()
+          .equals(other.getFieldsList())) return false;
+      if (!getWhenList()
+          .equals(other.getWhenList())) return false;
+      if (hasAt() != other.hasAt()) return false;
+      if (hasAt()) {
+        if (!getAt()
+            .equals(other.getAt())) return false;
+      }
+      if (!getNumbersList()
+          .equals(other.getNumbersList())) return false;
+      if (hasPredicate() != other.hasPredicate()) return false;
+      if (hasPredicate()) {
+        if (!getPredicate()
+            .equals(other.getPredicate())) return false;
+      }
+      if (!getEntryWhenList()
+          .equals(other.getEntryWhenList())) return false;
+      if (hasActual() != other.hasActual()) return false;
+      if (hasActual()) {
+        if (actual_ != other.actual_) return false;
+      }
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      if (hasCode()) {
+        hash = (37 * hash) + CODE_FIELD_NUMBER;
+        hash = (53 * hash) + getCode().hashCode();
+      }
+      if (hasForm()) {
+        hash = (37 * hash) + FORM_FIELD_NUMBER;
+        hash = (53 * hash) + form_;
+      }
+      if (getFieldsCount() > 0) {
+        hash = (37 * hash) + FIELDS_FIELD_NUMBER;
+        hash = (53 * hash) + getFieldsList().hashCode();
+      }
+      if (getWhenCount() > 0) {
+        hash = (37 * hash) + WHEN_FIELD_NUMBER;
+        hash = (53 * hash) + getWhenList().hashCode();
+      }
+      if (hasAt()) {
+        hash = (37 * hash) + AT_FIELD_NUMBER;
+        hash = (53 * hash) + getAt().hashCode();
+      }
+      if (getNumbersCount() > 0) {
+        hash = (37 * hash) + NUMBERS_FIELD_NUMBER;
+        hash = (53 * hash) + getNumbersList().hashCode();
+      }
+      if (hasPredicate()) {
+        hash = (37 * hash) + PREDICATE_FIELD_NUMBER;
+        hash = (53 * hash) + getPredicate().hashCode();
+      }
+      if (getEntryWhenCount() > 0) {
+        hash = (37 * hash) + ENTRY_WHEN_FIELD_NUMBER;
+        hash = (53 * hash) + getEntryWhenList().hashCode();
+      }
+      if (hasActual()) {
+        hash = (37 * hash) + ACTUAL_FIELD_NUMBER;
+        hash = (53 * hash) + actual_;
+      }
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static imcodec.constraints.v1.Constraints.Check parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.constraints.v1.Constraints.Check parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.constraints.v1.Constraints.Check parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.constraints.v1.Constraints.Check parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.constraints.v1.Constraints.Check parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.constraints.v1.Constraints.Check parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.constraints.v1.Constraints.Check parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.constraints.v1.Constraints.Check parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.constraints.v1.Constraints.Check parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+    public static imcodec.constraints.v1.Constraints.Check parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.constraints.v1.Constraints.Check parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.constraints.v1.Constraints.Check parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(imcodec.constraints.v1.Constraints.Check prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * One check of a message rule.
+     * </pre>
+     *
+     * Protobuf type {@code imcodec.constraints.v1.Check}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessageV3.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:imcodec.constraints.v1.Check)
+        imcodec.constraints.v1.Constraints.CheckOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return imcodec.constraints.v1.Constraints.internal_static_imcodec_constraints_v1_Check_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return imcodec.constraints.v1.Constraints.internal_static_imcodec_constraints_v1_Check_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                imcodec.constraints.v1.Constraints.Check.class, imcodec.constraints.v1.Constraints.Check.Builder.class);
+      }
+
+      // Construct using imcodec.constraints.v1.Constraints.Check.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        bitField0_ = 0;
+        code_ = "";
+        form_ = 0;
+        fields_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+        bitField0_ = (bitField0_ & ~0x00000004);
+        if (whenBuilder_ == null) {
+          when_ = java.util.Collections.emptyList();
+        } else {
+          when_ = null;
+          whenBuilder_.clear();
+        }
+        bitField0_ = (bitField0_ & ~0x00000008);
+        at_ = "";
+        numbers_ = emptyLongList();
+        predicate_ = "";
+        if (entryWhenBuilder_ == null) {
+          entryWhen_ = java.util.Collections.emptyList();
+        } else {
+          entryWhen_ = null;
+          entryWhenBuilder_.clear();
+        }
+        bitField0_ = (bitField0_ & ~0x00000080);
+        actual_ = 0;
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return imcodec.constraints.v1.Constraints.internal_static_imcodec_constraints_v1_Check_descriptor;
+      }
+
+      @java.lang.Override
+      public imcodec.constraints.v1.Constraints.Check getDefaultInstanceForType() {
+        return imcodec.constraints.v1.Constraints.Check.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public imcodec.constraints.v1.Constraints.Check build() {
+        imcodec.constraints.v1.Constraints.Check result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public imcodec.constraints.v1.Constraints.Check buildPartial() {
+        imcodec.constraints.v1.Constraints.Check result = new imcodec.constraints.v1.Constraints.Check(this);
+        buildPartialRepeatedFields(result);
+        if (bitField0_ != 0) { buildPartial0(result); }
+        onBuilt();
+        return result;
+      }
+
+      private void buildPartialRepeatedFields(imcodec.constraints.v1.Constraints.Check result) {
+        if (((bitField0_ & 0x00000004) != 0)) {
+          fields_ = fields_.getUnmodifiableView();
+          bitField0_ = (bitField0_ & ~0x00000004);
+        }
+        result.fields_ = fields_;
+        if (whenBuilder_ == null) {
+          if (((bitField0_ & 0x00000008) != 0)) {
+            when_ = java.util.Collections.unmodifiableList(when_);
+            bitField0_ = (bitField0_ & ~0x00000008);
+          }
+          result.when_ = when_;
+        } else {
+          result.when_ = whenBuilder_.build();
+        }
+        if (((bitField0_ & 0x00000020) != 0)) {
+          numbers_.makeImmutable();
+          bitField0_ = (bitField0_ & ~0x00000020);
+        }
+        result.numbers_ = numbers_;
+        if (entryWhenBuilder_ == null) {
+          if (((bitField0_ & 0x00000080) != 0)) {
+            entryWhen_ = java.util.Collections.unmodifiableList(entryWhen_);
+            bitField0_ = (bitField0_ & ~0x00000080);
+          }
+          result.entryWhen_ = entryWhen_;
+        } else {
+          result.entryWhen_ = entryWhenBuilder_.build();
+        }
+      }
+
+      private void buildPartial0(imcodec.constraints.v1.Constraints.Check result) {
+        int from_bitField0_ = bitField0_;
+        int to_bitField0_ = 0;
+        if (((from_bitField0_ & 0x00000001) != 0)) {
+          result.code_ = code_;
+          to_bitField0_ |= 0x00000001;
+        }
+        if (((from_bitField0_ & 0x00000002) != 0)) {
+          result.form_ = form_;
+          to_bitField0_ |= 0x00000002;
+        }
+        if (((from_bitField0_ & 0x00000010) != 0)) {
+          result.at_ = at_;
+          to_bitField0_ |= 0x00000004;
+        }
+        if (((from_bitField0_ & 0x00000040) != 0)) {
+          result.predicate_ = predicate_;
+          to_bitField0_ |= 0x00000008;
+        }
+        if (((from_bitField0_ & 0x00000100) != 0)) {
+          result.actual_ = actual_;
+          to_bitField0_ |= 0x00000010;
+        }
+        result.bitField0_ |= to_bitField0_;
+      }
+
+      @java.lang.Override
+      public Builder clone() {
+        return super.clone();
+      }
+      @java.lang.Override
+      public Builder setField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.setField(field, value);
+      }
+      @java.lang.Override
+      public Builder clearField(
+          com.google.protobuf.Descriptors.FieldDescriptor field) {
+        return super.clearField(field);
+      }
+      @java.lang.Override
+      public Builder clearOneof(
+          com.google.protobuf.Descriptors.OneofDescriptor oneof) {
+        return super.clearOneof(oneof);
+      }
+      @java.lang.Override
+      public Builder setRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          int index, java.lang.Object value) {
+        return super.setRepeatedField(field, index, value);
+      }
+      @java.lang.Override
+      public Builder addRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.addRepeatedField(field, value);
+      }
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof imcodec.constraints.v1.Constraints.Check) {
+          return mergeFrom((imcodec.constraints.v1.Constraints.Check)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(imcodec.constraints.v1.Constraints.Check other) {
+        if (other == imcodec.constraints.v1.Constraints.Check.getDefaultInstance()) return this;
+        if (other.hasCode()) {
+          code_ = other.code_;
+          bitField0_ |= 0x00000001;
+          onChanged();
+        }
+        if (other.hasForm()) {
+          setForm(other.getForm());
+        }
+        if (!other.fields_.isEmpty()) {
+          if (fields_.isEmpty()) {
+            fields_ = other.fields_;
+            bitField0_ = (bitField0_ & ~0x00000004);
+          } else {
+            ensureFieldsIsMutable();
+            fields_.addAll(other.fields_);
+          }
+          onChanged();
+        }
+        if (whenBuilder_ == null) {
+          if (!other.when_.isEmpty()) {
+            if (when_.isEmpty()) {
+              when_ = other.when_;
+              bitField0_ = (bitField0_ & ~0x00000008);
+            } else {
+              ensureWhenIsMutable();
+              when_.addAll(other.when_);
+            }
+            onChanged();
+          }
+        } else {
+          if (!other.when_.isEmpty()) {
+            if (whenBuilder_.isEmpty()) {
+              whenBuilder_.dispose();
+              whenBuilder_ = null;
+              when_ = other.when_;
+              bitField0_ = (bitField0_ & ~0x00000008);
+              whenBuilder_ = 
+                com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                   getWhenFieldBuilder() : null;
+            } else {
+              whenBuilder_.addAllMessages(other.when_);
+            }
+          }
+        }
+        if (other.hasAt()) {
+          at_ = other.at_;
+          bitField0_ |= 0x00000010;
+          onChanged();
+        }
+        if (!other.numbers_.isEmpty()) {
+          if (numbers_.isEmpty()) {
+            numbers_ = other.numbers_;
+            bitField0_ = (bitField0_ & ~0x00000020);
+          } else {
+            ensureNumbersIsMutable();
+            numbers_.addAll(other.numbers_);
+          }
+          onChanged();
+        }
+        if (other.hasPredicate()) {
+          predicate_ = other.predicate_;
+          bitField0_ |= 0x00000040;
+          onChanged();
+        }
+        if (entryWhenBuilder_ == null) {
+          if (!other.entryWhen_.isEmpty()) {
+            if (entryWhen_.isEmpty()) {
+              entryWhen_ = other.entryWhen_;
+              bitField0_ = (bitField0_ & ~0x00000080);
+            } else {
+              ensureEntryWhenIsMutable();
+              entryWhen_.addAll(other.entryWhen_);
+            }
+            onChanged();
+          }
+        } else {
+          if (!other.entryWhen_.isEmpty()) {
+            if (entryWhenBuilder_.isEmpty()) {
+              entryWhenBuilder_.dispose();
+              entryWhenBuilder_ = null;
+              entryWhen_ = other.entryWhen_;
+              bitField0_ = (bitField0_ & ~0x00000080);
+              entryWhenBuilder_ = 
+                com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                   getEntryWhenFieldBuilder() : null;
+            } else {
+              entryWhenBuilder_.addAllMessages(other.entryWhen_);
+            }
+          }
+        }
+        if (other.hasActual()) {
+          setActual(other.getActual());
+        }
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        if (extensionRegistry == null) {
+          throw new java.lang.NullPointerException();
+        }
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              case 10: {
+                code_ = input.readBytes();
+                bitField0_ |= 0x00000001;
+                break;
+              } // case 10
+              case 16: {
+                int tmpRaw = input.readEnum();
+                imcodec.constraints.v1.Constraints.Form tmpValue =
+                    imcodec.constraints.v1.Constraints.Form.forNumber(tmpRaw);
+                if (tmpValue == null) {
+                  mergeUnknownVarintField(2, tmpRaw);
+                } else {
+                  form_ = tmpRaw;
+                  bitField0_ |= 0x00000002;
+                }
+                break;
+              } // case 16
+              case 26: {
+                com.google.protobuf.ByteString bs = input.readBytes();
+                ensureFieldsIsMutable();
+                fields_.add(bs);
+                break;
+              } // case 26
+              case 34: {
+                imcodec.constraints.v1.Constraints.Condition m =
+                    input.readMessage(
+                        imcodec.constraints.v1.Constraints.Condition.PARSER,
+                        extensionRegistry);
+                if (whenBuilder_ == null) {
+                  ensureWhenIsMutable();
+                  when_.add(m);
+                } else {
+                  whenBuilder_.addMessage(m);
+                }
+                break;
+              } // case 34
+              case 42: {
+                at_ = input.readBytes();
+                bitField0_ |= 0x00000010;
+                break;
+              } // case 42
+              case 48: {
+                long v = input.readInt64();
+                ensureNumbersIsMutable();
+                numbers_.addLong(v);
+                break;
+              } // case 48
+              case 50: {
+                int length = input.readRawVarint32();
+                int limit = input.pushLimit(length);
+                ensureNumbersIsMutable();
+                while (input.getBytesUntilLimit() > 0) {
+                  numbers_.addLong(input.readInt64());
+                }
+                input.popLimit(limit);
+                break;
+              } // case 50
+              case 58: {
+                predicate_ = input.readBytes();
+                bitField0_ |= 0x00000040;
+                break;
+              } // case 58
+              case 66: {
+                imcodec.constraints.v1.Constraints.Condition m =
+                    input.readMessage(
+                        imcodec.constraints.v1.Constraints.Condition.PARSER,
+                        extensionRegistry);
+                if (entryWhenBuilder_ == null) {
+                  ensureEntryWhenIsMutable();
+                  entryWhen_.add(m);
+                } else {
+                  entryWhenBuilder_.addMessage(m);
+                }
+                break;
+              } // case 66
+              case 72: {
+                int tmpRaw = input.readEnum();
+                imcodec.constraints.v1.Constraints.Actual tmpValue =
+                    imcodec.constraints.v1.Constraints.Actual.forNumber(tmpRaw);
+                if (tmpValue == null) {
+                  mergeUnknownVarintField(9, tmpRaw);
+                } else {
+                  actual_ = tmpRaw;
+                  bitField0_ |= 0x00000100;
+                }
+                break;
+              } // case 72
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+      private int bitField0_;
+
+      private java.lang.Object code_ = "";
+      /**
+       * <pre>
+       * The finding code.
+       * </pre>
+       *
+       * <code>optional string code = 1;</code>
+       * @return Whether the code field is set.
+       */
+      public boolean hasCode() {
+        return ((bitField0_ & 0x00000001) != 0);
+      }
+      /**
+       * <pre>
+       * The finding code.
+       * </pre>
+       *
+       * <code>optional string code = 1;</code>
+       * @return The code.
+       */
+      public java.lang.String getCode() {
+        java.lang.Object ref = code_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          if (bs.isValidUtf8()) {
+            code_ = s;
+          }
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The finding code.
+       * </pre>
+       *
+       * <code>optional string code = 1;</code>
+       * @return The bytes for code.
+       */
+      public com.google.protobuf.ByteString
+          getCodeBytes() {
+        java.lang.Object ref = code_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          code_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The finding code.
+       * </pre>
+       *
+       * <code>optional string code = 1;</code>
+       * @param value The code to set.
+       * @return This builder for chaining.
+       */
+      public Builder setCode(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        code_ = value;
+        bitField0_ |= 0x00000001;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The finding code.
+       * </pre>
+       *
+       * <code>optional string code = 1;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearCode() {
+        code_ = getDefaultInstance().getCode();
+        bitField0_ = (bitField0_ & ~0x00000001);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The finding code.
+       * </pre>
+       *
+       * <code>optional string code = 1;</code>
+       * @param value The bytes for code to set.
+       * @return This builder for chaining.
+       */
+      public Builder setCodeBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        code_ = value;
+        bitField0_ |= 0x00000001;
+        onChanged();
+        return this;
+      }
+
+      private int form_ = 0;
+      /**
+       * <code>optional .imcodec.constraints.v1.Form form = 2;</code>
+       * @return Whether the form field is set.
+       */
+      @java.lang.Override public boolean hasForm() {
+        return ((bitField0_ & 0x00000002) != 0);
+      }
+      /**
+       * <code>optional .imcodec.constraints.v1.Form form = 2;</code>
+       * @return The form.
+       */
+      @java.lang.Override
+      public imcodec.constraints.v1.Constraints.Form getForm() {
+        imcodec.constraints.v1.Constraints.Form result = imcodec.constraints.v1.Constraints.Form.forNumber(form_);
+        return result == null ? imcodec.constraints.v1.Constraints.Form.FORM_UNSPECIFIED : result;
+      }
+      /**
+       * <code>optional .imcodec.constraints.v1.Form form = 2;</code>
+       * @param value The form to set.
+       * @return This builder for chaining.
+       */
+      public Builder setForm(imcodec.constraints.v1.Constraints.Form value) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        bitField0_ |= 0x00000002;
+        form_ = value.getNumber();
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>optional .imcodec.constraints.v1.Form form = 2;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearForm() {
+        bitField0_ = (bitField0_ & ~0x00000002);
+        form_ = 0;
+        onChanged();
+        return this;
+      }
+
+      private com.google.protobuf.LazyStringList fields_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+      private void ensureFieldsIsMutable() {
+        if (!((bitField0_ & 0x00000004) != 0)) {
+          fields_ = new com.google.protobuf.LazyStringArrayList(fields_);
+          bitField0_ |= 0x00000004;
+         }
+      }
+      /**
+       * <pre>
+       * The fields the form is about, by proto name; a oneof's name stands for
+       * its members (set when one of them is).
+       * </pre>
+       *
+       * <code>repeated string fields = 3;</code>
+       * @return A list containing the fields.
+       */
+      public com.google.protobuf.ProtocolStringList
+          getFieldsList() {
+        return fields_.getUnmodifiableView();
+      }
+      /**
+       * <pre>
+       * The fields the form is about, by proto name; a oneof's name stands for
+       * its members (set when one of them is).
+       * </pre>
+       *
+       * <code>repeated string fields = 3;</code>
+       * @return The count of fields.
+       */
+      public int getFieldsCount() {
+        return fields_.size();
+      }
+      /**
+       * <pre>
+       * The fields the form is about, by proto name; a oneof's name stands for
+       * its members (set when one of them is).
+       * </pre>
+       *
+       * <code>repeated string fields = 3;</code>
+       * @param index The index of the element to return.
+       * @return The fields at the given index.
+       */
+      public java.lang.String getFields(int index) {
+        return fields_.get(index);
+      }
+      /**
+       * <pre>
+       * The fields the form is about, by proto name; a oneof's name stands for
+       * its members (set when one of them is).
+       * </pre>
+       *
+       * <code>repeated string fields = 3;</code>
+       * @param index The index of the value to return.
+       * @return The bytes of the fields at the given index.
+       */
+      public com.google.protobuf.ByteString
+          getFieldsBytes(int index) {
+        return fields_.getByteString(index);
+      }
+      /**
+       * <pre>
+       * The fields the form is about, by proto name; a oneof's name stands for
+       * its members (set when one of them is).
+       * </pre>
+       *
+       * <code>repeated string fields = 3;</code>
+       * @param index The index to set the value at.
+       * @param value The fields to set.
+       * @return This builder for chaining.
+       */
+      public Builder setFields(
+          int index, java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        ensureFieldsIsMutable();
+        fields_.set(index, value);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The fields the form is about, by proto name; a oneof's name stands for
+       * its members (set when one of them is).
+       * </pre>
+       *
+       * <code>repeated string fields = 3;</code>
+       * @param value The fields to add.
+       * @return This builder for chaining.
+       */
+      public Builder addFields(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        ensureFieldsIsMutable();
+        fields_.add(value);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The fields the form is about, by proto name; a oneof's name stands for
+       * its members (set when one of them is).
+       * </pre>
+       *
+       * <code>repeated string fields = 3;</code>
+       * @param values The fields to add.
+       * @return This builder for chaining.
+       */
+      public Builder addAllFields(
+          java.lang.Iterable<java.lang.String> values) {
+        ensureFieldsIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, fields_);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The fields the form is about, by proto name; a oneof's name stands for
+       * its members (set when one of them is).
+       * </pre>
+       *
+       * <code>repeated string fields = 3;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearFields() {
+        fields_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+        bitField0_ = (bitField0_ & ~0x00000004);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The fields the form is about, by proto name; a oneof's name stands for
+       * its members (set when one of them is).
+       * </pre>
+       *
+       * <code>repeated string fields = 3;</code>
+       * @param value The bytes of the fields to add.
+       * @return This builder for chaining.
+       */
+      public Builder addFieldsBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        ensureFieldsIsMutable();
+        fields_.add(value);
+        onChanged();
+        return this;
+      }
+
+      private java.util.List<imcodec.constraints.v1.Constraints.Condition> when_ =
+        java.util.Collections.emptyList();
+      private void ensureWhenIsMutable() {
+        if (!((bitField0_ & 0x00000008) != 0)) {
+          when_ = new java.util.ArrayList<imcodec.constraints.v1.Constraints.Condition>(when_);
+          bitField0_ |= 0x00000008;
+         }
+      }
+
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder> whenBuilder_;
+
+      /**
+       * <pre>
+       * Conditions, read in the message, that must all hold for the check to
+       * apply.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+       */
+      public java.util.List<imcodec.constraints.v1.Constraints.Condition> getWhenList() {
+        if (whenBuilder_ == null) {
+          return java.util.Collections.unmodifiableList(when_);
+        } else {
+          return whenBuilder_.getMessageList();
+        }
+      }
+      /**
+       * <pre>
+       * Conditions, read in the message, that must all hold for the check to
+       * apply.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+       */
+      public int getWhenCount() {
+        if (whenBuilder_ == null) {
+          return when_.size();
+        } else {
+          return whenBuilder_.getCount();
+        }
+      }
+      /**
+       * <pre>
+       * Conditions, read in the message, that must all hold for the check to
+       * apply.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition getWhen(int index) {
+        if (whenBuilder_ == null) {
+          return when_.get(index);
+        } else {
+          return whenBuilder_.getMessage(index);
+        }
+      }
+      /**
+       * <pre>
+       * Conditions, read in the message, that must all hold for the check to
+       * apply.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+       */
+      public Builder setWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition value) {
+        if (whenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureWhenIsMutable();
+          when_.set(index, value);
+          onChanged();
+        } else {
+          whenBuilder_.setMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the message, that must all hold for the check to
+       * apply.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+       */
+      public Builder setWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (whenBuilder_ == null) {
+          ensureWhenIsMutable();
+          when_.set(index, builderForValue.build());
+          onChanged();
+        } else {
+          whenBuilder_.setMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the message, that must all hold for the check to
+       * apply.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+       */
+      public Builder addWhen(imcodec.constraints.v1.Constraints.Condition value) {
+        if (whenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureWhenIsMutable();
+          when_.add(value);
+          onChanged();
+        } else {
+          whenBuilder_.addMessage(value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the message, that must all hold for the check to
+       * apply.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+       */
+      public Builder addWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition value) {
+        if (whenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureWhenIsMutable();
+          when_.add(index, value);
+          onChanged();
+        } else {
+          whenBuilder_.addMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the message, that must all hold for the check to
+       * apply.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+       */
+      public Builder addWhen(
+          imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (whenBuilder_ == null) {
+          ensureWhenIsMutable();
+          when_.add(builderForValue.build());
+          onChanged();
+        } else {
+          whenBuilder_.addMessage(builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the message, that must all hold for the check to
+       * apply.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+       */
+      public Builder addWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (whenBuilder_ == null) {
+          ensureWhenIsMutable();
+          when_.add(index, builderForValue.build());
+          onChanged();
+        } else {
+          whenBuilder_.addMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the message, that must all hold for the check to
+       * apply.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+       */
+      public Builder addAllWhen(
+          java.lang.Iterable<? extends imcodec.constraints.v1.Constraints.Condition> values) {
+        if (whenBuilder_ == null) {
+          ensureWhenIsMutable();
+          com.google.protobuf.AbstractMessageLite.Builder.addAll(
+              values, when_);
+          onChanged();
+        } else {
+          whenBuilder_.addAllMessages(values);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the message, that must all hold for the check to
+       * apply.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+       */
+      public Builder clearWhen() {
+        if (whenBuilder_ == null) {
+          when_ = java.util.Collections.emptyList();
+          bitField0_ = (bitField0_ & ~0x00000008);
+          onChanged();
+        } else {
+          whenBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the message, that must all hold for the check to
+       * apply.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+       */
+      public Builder removeWhen(int index) {
+        if (whenBuilder_ == null) {
+          ensureWhenIsMutable();
+          when_.remove(index);
+          onChanged();
+        } else {
+          whenBuilder_.remove(index);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the message, that must all hold for the check to
+       * apply.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder getWhenBuilder(
+          int index) {
+        return getWhenFieldBuilder().getBuilder(index);
+      }
+      /**
+       * <pre>
+       * Conditions, read in the message, that must all hold for the check to
+       * apply.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+       */
+      public imcodec.constraints.v1.Constraints.ConditionOrBuilder getWhenOrBuilder(
+          int index) {
+        if (whenBuilder_ == null) {
+          return when_.get(index);  } else {
+          return whenBuilder_.getMessageOrBuilder(index);
+        }
+      }
+      /**
+       * <pre>
+       * Conditions, read in the message, that must all hold for the check to
+       * apply.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+       */
+      public java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+           getWhenOrBuilderList() {
+        if (whenBuilder_ != null) {
+          return whenBuilder_.getMessageOrBuilderList();
+        } else {
+          return java.util.Collections.unmodifiableList(when_);
+        }
+      }
+      /**
+       * <pre>
+       * Conditions, read in the message, that must all hold for the check to
+       * apply.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder addWhenBuilder() {
+        return getWhenFieldBuilder().addBuilder(
+            imcodec.constraints.v1.Constraints.Condition.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * Conditions, read in the message, that must all hold for the check to
+       * apply.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder addWhenBuilder(
+          int index) {
+        return getWhenFieldBuilder().addBuilder(
+            index, imcodec.constraints.v1.Constraints.Condition.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * Conditions, read in the message, that must all hold for the check to
+       * apply.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 4;</code>
+       */
+      public java.util.List<imcodec.constraints.v1.Constraints.Condition.Builder> 
+           getWhenBuilderList() {
+        return getWhenFieldBuilder().getBuilderList();
+      }
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+          getWhenFieldBuilder() {
+        if (whenBuilder_ == null) {
+          whenBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+              imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder>(
+                  when_,
+                  ((bitField0_ & 0x00000008) != 0),
+                  getParentForChildren(),
+                  isClean());
+          when_ = null;
+        }
+        return whenBuilder_;
+      }
+
+      private java.lang.Object at_ = "";
+      /**
+       * <pre>
+       * Where the finding is reported, as a path of proto names relative to the
+       * message, `.` for the message itself. Without it, FORM_AT_LEAST_ONE and
+       * FORM_AT_MOST_ONE report at the message and the other forms at the field
+       * (each offending field, or entry, as the form says).
+       * </pre>
+       *
+       * <code>optional string at = 5;</code>
+       * @return Whether the at field is set.
+       */
+      public boolean hasAt() {
+        return ((bitField0_ & 0x00000010) != 0);
+      }
+      /**
+       * <pre>
+       * Where the finding is reported, as a path of proto names relative to the
+       * message, `.` for the message itself. Without it, FORM_AT_LEAST_ONE and
+       * FORM_AT_MOST_ONE report at the message and the other forms at the field
+       * (each offending field, or entry, as the form says).
+       * </pre>
+       *
+       * <code>optional string at = 5;</code>
+       * @return The at.
+       */
+      public java.lang.String getAt() {
+        java.lang.Object ref = at_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          if (bs.isValidUtf8()) {
+            at_ = s;
+          }
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * Where the finding is reported, as a path of proto names relative to the
+       * message, `.` for the message itself. Without it, FORM_AT_LEAST_ONE and
+       * FORM_AT_MOST_ONE report at the message and the other forms at the field
+       * (each offending field, or entry, as the form says).
+       * </pre>
+       *
+       * <code>optional string at = 5;</code>
+       * @return The bytes for at.
+       */
+      public com.google.protobuf.ByteString
+          getAtBytes() {
+        java.lang.Object ref = at_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          at_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * Where the finding is reported, as a path of proto names relative to the
+       * message, `.` for the message itself. Without it, FORM_AT_LEAST_ONE and
+       * FORM_AT_MOST_ONE report at the message and the other forms at the field
+       * (each offending field, or entry, as the form says).
+       * </pre>
+       *
+       * <code>optional string at = 5;</code>
+       * @param value The at to set.
+       * @return This builder for chaining.
+       */
+      public Builder setAt(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        at_ = value;
+        bitField0_ |= 0x00000010;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Where the finding is reported, as a path of proto names relative to the
+       * message, `.` for the message itself. Without it, FORM_AT_LEAST_ONE and
+       * FORM_AT_MOST_ONE report at the message and the other forms at the field
+       * (each offending field, or entry, as the form says).
+       * </pre>
+       *
+       * <code>optional string at = 5;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearAt() {
+        at_ = getDefaultInstance().getAt();
+        bitField0_ = (bitField0_ & ~0x00000010);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Where the finding is reported, as a path of proto names relative to the
+       * message, `.` for the message itself. Without it, FORM_AT_LEAST_ONE and
+       * FORM_AT_MOST_ONE report at the message and the other forms at the field
+       * (each offending field, or entry, as the form says).
+       * </pre>
+       *
+       * <code>optional string at = 5;</code>
+       * @param value The bytes for at to set.
+       * @return This builder for chaining.
+       */
+      public Builder setAtBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        at_ = value;
+        bitField0_ |= 0x00000010;
+        onChanged();
+        return this;
+      }
+
+      private com.google.protobuf.Internal.LongList numbers_ = emptyLongList();
+      private void ensureNumbersIsMutable() {
+        if (!((bitField0_ & 0x00000020) != 0)) {
+          numbers_ = mutableCopy(numbers_);
+          bitField0_ |= 0x00000020;
+        }
+      }
+      /**
+       * <pre>
+       * FORM_UNIQUE: the values that must not repeat (all when empty).
+       * </pre>
+       *
+       * <code>repeated int64 numbers = 6;</code>
+       * @return A list containing the numbers.
+       */
+      public java.util.List<java.lang.Long>
+          getNumbersList() {
+        return ((bitField0_ & 0x00000020) != 0) ?
+                 java.util.Collections.unmodifiableList(numbers_) : numbers_;
+      }
+      /**
+       * <pre>
+       * FORM_UNIQUE: the values that must not repeat (all when empty).
+       * </pre>
+       *
+       * <code>repeated int64 numbers = 6;</code>
+       * @return The count of numbers.
+       */
+      public int getNumbersCount() {
+        return numbers_.size();
+      }
+      /**
+       * <pre>
+       * FORM_UNIQUE: the values that must not repeat (all when empty).
+       * </pre>
+       *
+       * <code>repeated int64 numbers = 6;</code>
+       * @param index The index of the element to return.
+       * @return The numbers at the given index.
+       */
+      public long getNumbers(int index) {
+        return numbers_.getLong(index);
+      }
+      /**
+       * <pre>
+       * FORM_UNIQUE: the values that must not repeat (all when empty).
+       * </pre>
+       *
+       * <code>repeated int64 numbers = 6;</code>
+       * @param index The index to set the value at.
+       * @param value The numbers to set.
+       * @return This builder for chaining.
+       */
+      public Builder setNumbers(
+          int index, long value) {
+        
+        ensureNumbersIsMutable();
+        numbers_.setLong(index, value);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * FORM_UNIQUE: the values that must not repeat (all when empty).
+       * </pre>
+       *
+       * <code>repeated int64 numbers = 6;</code>
+       * @param value The numbers to add.
+       * @return This builder for chaining.
+       */
+      public Builder addNumbers(long value) {
+        
+        ensureNumbersIsMutable();
+        numbers_.addLong(value);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * FORM_UNIQUE: the values that must not repeat (all when empty).
+       * </pre>
+       *
+       * <code>repeated int64 numbers = 6;</code>
+       * @param values The numbers to add.
+       * @return This builder for chaining.
+       */
+      public Builder addAllNumbers(
+          java.lang.Iterable<? extends java.lang.Long> values) {
+        ensureNumbersIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, numbers_);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * FORM_UNIQUE: the values that must not repeat (all when empty).
+       * </pre>
+       *
+       * <code>repeated int64 numbers = 6;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearNumbers() {
+        numbers_ = emptyLongList();
+        bitField0_ = (bitField0_ & ~0x00000020);
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object predicate_ = "";
+      /**
+       * <pre>
+       * FORM_PREDICATE: the predicate's name.
+       * </pre>
+       *
+       * <code>optional string predicate = 7;</code>
+       * @return Whether the predicate field is set.
+       */
+      public boolean hasPredicate() {
+        return ((bitField0_ & 0x00000040) != 0);
+      }
+      /**
+       * <pre>
+       * FORM_PREDICATE: the predicate's name.
+       * </pre>
+       *
+       * <code>optional string predicate = 7;</code>
+       * @return The predicate.
+       */
+      public java.lang.String getPredicate() {
+        java.lang.Object ref = predicate_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          if (bs.isValidUtf8()) {
+            predicate_ = s;
+          }
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * FORM_PREDICATE: the predicate's name.
+       * </pre>
+       *
+       * <code>optional string predicate = 7;</code>
+       * @return The bytes for predicate.
+       */
+      public com.google.protobuf.ByteString
+          getPredicateBytes() {
+        java.lang.Object ref = predicate_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          predicate_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * FORM_PREDICATE: the predicate's name.
+       * </pre>
+       *
+       * <code>optional string predicate = 7;</code>
+       * @param value The predicate to set.
+       * @return This builder for chaining.
+       */
+      public Builder setPredicate(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        predicate_ = value;
+        bitField0_ |= 0x00000040;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * FORM_PREDICATE: the predicate's name.
+       * </pre>
+       *
+       * <code>optional string predicate = 7;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearPredicate() {
+        predicate_ = getDefaultInstance().getPredicate();
+        bitField0_ = (bitField0_ & ~0x00000040);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * FORM_PREDICATE: the predicate's name.
+       * </pre>
+       *
+       * <code>optional string predicate = 7;</code>
+       * @param value The bytes for predicate to set.
+       * @return This builder for chaining.
+       */
+      public Builder setPredicateBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        predicate_ = value;
+        bitField0_ |= 0x00000040;
+        onChanged();
+        return this;
+      }
+
+      private java.util.List<imcodec.constraints.v1.Constraints.Condition> entryWhen_ =
+        java.util.Collections.emptyList();
+      private void ensureEntryWhenIsMutable() {
+        if (!((bitField0_ & 0x00000080) != 0)) {
+          entryWhen_ = new java.util.ArrayList<imcodec.constraints.v1.Constraints.Condition>(entryWhen_);
+          bitField0_ |= 0x00000080;
+         }
+      }
+
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder> entryWhenBuilder_;
+
+      /**
+       * <pre>
+       * FORM_ENTRIES_ABSENT: conditions read in each entry.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+       */
+      public java.util.List<imcodec.constraints.v1.Constraints.Condition> getEntryWhenList() {
+        if (entryWhenBuilder_ == null) {
+          return java.util.Collections.unmodifiableList(entryWhen_);
+        } else {
+          return entryWhenBuilder_.getMessageList();
+        }
+      }
+      /**
+       * <pre>
+       * FORM_ENTRIES_ABSENT: conditions read in each entry.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+       */
+      public int getEntryWhenCount() {
+        if (entryWhenBuilder_ == null) {
+          return entryWhen_.size();
+        } else {
+          return entryWhenBuilder_.getCount();
+        }
+      }
+      /**
+       * <pre>
+       * FORM_ENTRIES_ABSENT: conditions read in each entry.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition getEntryWhen(int index) {
+        if (entryWhenBuilder_ == null) {
+          return entryWhen_.get(index);
+        } else {
+          return entryWhenBuilder_.getMessage(index);
+        }
+      }
+      /**
+       * <pre>
+       * FORM_ENTRIES_ABSENT: conditions read in each entry.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+       */
+      public Builder setEntryWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition value) {
+        if (entryWhenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureEntryWhenIsMutable();
+          entryWhen_.set(index, value);
+          onChanged();
+        } else {
+          entryWhenBuilder_.setMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * FORM_ENTRIES_ABSENT: conditions read in each entry.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+       */
+      public Builder setEntryWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (entryWhenBuilder_ == null) {
+          ensureEntryWhenIsMutable();
+          entryWhen_.set(index, builderForValue.build());
+          onChanged();
+        } else {
+          entryWhenBuilder_.setMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * FORM_ENTRIES_ABSENT: conditions read in each entry.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+       */
+      public Builder addEntryWhen(imcodec.constraints.v1.Constraints.Condition value) {
+        if (entryWhenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureEntryWhenIsMutable();
+          entryWhen_.add(value);
+          onChanged();
+        } else {
+          entryWhenBuilder_.addMessage(value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * FORM_ENTRIES_ABSENT: conditions read in each entry.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+       */
+      public Builder addEntryWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition value) {
+        if (entryWhenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureEntryWhenIsMutable();
+          entryWhen_.add(index, value);
+          onChanged();
+        } else {
+          entryWhenBuilder_.addMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * FORM_ENTRIES_ABSENT: conditions read in each entry.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+       */
+      public Builder addEntryWhen(
+          imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (entryWhenBuilder_ == null) {
+          ensureEntryWhenIsMutable();
+          entryWhen_.add(builderForValue.build());
+          onChanged();
+        } else {
+          entryWhenBuilder_.addMessage(builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * FORM_ENTRIES_ABSENT: conditions read in each entry.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+       */
+      public Builder addEntryWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (entryWhenBuilder_ == null) {
+          ensureEntryWhenIsMutable();
+          entryWhen_.add(index, builderForValue.build());
+          onChanged();
+        } else {
+          entryWhenBuilder_.addMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * FORM_ENTRIES_ABSENT: conditions read in each entry.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+       */
+      public Builder addAllEntryWhen(
+          java.lang.Iterable<? extends imcodec.constraints.v1.Constraints.Condition> values) {
+        if (entryWhenBuilder_ == null) {
+          ensureEntryWhenIsMutable();
+          com.google.protobuf.AbstractMessageLite.Builder.addAll(
+              values, entryWhen_);
+          onChanged();
+        } else {
+          entryWhenBuilder_.addAllMessages(values);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * FORM_ENTRIES_ABSENT: conditions read in each entry.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+       */
+      public Builder clearEntryWhen() {
+        if (entryWhenBuilder_ == null) {
+          entryWhen_ = java.util.Collections.emptyList();
+          bitField0_ = (bitField0_ & ~0x00000080);
+          onChanged();
+        } else {
+          entryWhenBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * FORM_ENTRIES_ABSENT: conditions read in each entry.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+       */
+      public Builder removeEntryWhen(int index) {
+        if (entryWhenBuilder_ == null) {
+          ensureEntryWhenIsMutable();
+          entryWhen_.remove(index);
+          onChanged();
+        } else {
+          entryWhenBuilder_.remove(index);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * FORM_ENTRIES_ABSENT: conditions read in each entry.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder getEntryWhenBuilder(
+          int index) {
+        return getEntryWhenFieldBuilder().getBuilder(index);
+      }
+      /**
+       * <pre>
+       * FORM_ENTRIES_ABSENT: conditions read in each entry.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+       */
+      public imcodec.constraints.v1.Constraints.ConditionOrBuilder getEntryWhenOrBuilder(
+          int index) {
+        if (entryWhenBuilder_ == null) {
+          return entryWhen_.get(index);  } else {
+          return entryWhenBuilder_.getMessageOrBuilder(index);
+        }
+      }
+      /**
+       * <pre>
+       * FORM_ENTRIES_ABSENT: conditions read in each entry.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+       */
+      public java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+           getEntryWhenOrBuilderList() {
+        if (entryWhenBuilder_ != null) {
+          return entryWhenBuilder_.getMessageOrBuilderList();
+        } else {
+          return java.util.Collections.unmodifiableList(entryWhen_);
+        }
+      }
+      /**
+       * <pre>
+       * FORM_ENTRIES_ABSENT: conditions read in each entry.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder addEntryWhenBuilder() {
+        return getEntryWhenFieldBuilder().addBuilder(
+            imcodec.constraints.v1.Constraints.Condition.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * FORM_ENTRIES_ABSENT: conditions read in each entry.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder addEntryWhenBuilder(
+          int index) {
+        return getEntryWhenFieldBuilder().addBuilder(
+            index, imcodec.constraints.v1.Constraints.Condition.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * FORM_ENTRIES_ABSENT: conditions read in each entry.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition entry_when = 8;</code>
+       */
+      public java.util.List<imcodec.constraints.v1.Constraints.Condition.Builder> 
+           getEntryWhenBuilderList() {
+        return getEntryWhenFieldBuilder().getBuilderList();
+      }
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+          getEntryWhenFieldBuilder() {
+        if (entryWhenBuilder_ == null) {
+          entryWhenBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+              imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder>(
+                  entryWhen_,
+                  ((bitField0_ & 0x00000080) != 0),
+                  getParentForChildren(),
+                  isClean());
+          entryWhen_ = null;
+        }
+        return entryWhenBuilder_;
+      }
+
+      private int actual_ = 0;
+      /**
+       * <pre>
+       * What the finding carries as `actual` (FORM_ABSENT): nothing, the
+       * field's number, or its entry count.
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.Actual actual = 9;</code>
+       * @return Whether the actual field is set.
+       */
+      @java.lang.Override public boolean hasActual() {
+        return ((bitField0_ & 0x00000100) != 0);
+      }
+      /**
+       * <pre>
+       * What the finding carries as `actual` (FORM_ABSENT): nothing, the
+       * field's number, or its entry count.
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.Actual actual = 9;</code>
+       * @return The actual.
+       */
+      @java.lang.Override
+      public imcodec.constraints.v1.Constraints.Actual getActual() {
+        imcodec.constraints.v1.Constraints.Actual result = imcodec.constraints.v1.Constraints.Actual.forNumber(actual_);
+        return result == null ? imcodec.constraints.v1.Constraints.Actual.ACTUAL_NONE : result;
+      }
+      /**
+       * <pre>
+       * What the finding carries as `actual` (FORM_ABSENT): nothing, the
+       * field's number, or its entry count.
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.Actual actual = 9;</code>
+       * @param value The actual to set.
+       * @return This builder for chaining.
+       */
+      public Builder setActual(imcodec.constraints.v1.Constraints.Actual value) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        bitField0_ |= 0x00000100;
+        actual_ = value.getNumber();
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * What the finding carries as `actual` (FORM_ABSENT): nothing, the
+       * field's number, or its entry count.
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.Actual actual = 9;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearActual() {
+        bitField0_ = (bitField0_ & ~0x00000100);
+        actual_ = 0;
+        onChanged();
+        return this;
+      }
+      @java.lang.Override
+      public final Builder setUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.setUnknownFields(unknownFields);
+      }
+
+      @java.lang.Override
+      public final Builder mergeUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.mergeUnknownFields(unknownFields);
+      }
+
+
+      // @@protoc_insertion_point(builder_scope:imcodec.constraints.v1.Check)
+    }
+
+    // @@protoc_insertion_point(class_scope:imcodec.constraints.v1.Check)
+    private static final imcodec.constraints.v1.Constraints.Check DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new imcodec.constraints.v1.Constraints.Check();
+    }
+
+    public static imcodec.constraints.v1.Constraints.Check getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    @java.lang.Deprecated public static final com.google.protobuf.Parser<Check>
+        PARSER = new com.google.protobuf.AbstractParser<Check>() {
+      @java.lang.Override
+      public Check parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<Check> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<Check> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.Check getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
   }
 
   public interface KeyedNumberOrBuilder extends
@@ -2932,6 +9953,416 @@ public final class Constraints {
      */
     com.google.protobuf.ByteString
         getSourceBytes();
+
+    /**
+     * <pre>
+     * Where a finding is reported (default: at the field).
+     * </pre>
+     *
+     * <code>optional .imcodec.constraints.v1.Report report = 10;</code>
+     * @return Whether the report field is set.
+     */
+    boolean hasReport();
+    /**
+     * <pre>
+     * Where a finding is reported (default: at the field).
+     * </pre>
+     *
+     * <code>optional .imcodec.constraints.v1.Report report = 10;</code>
+     * @return The report.
+     */
+    imcodec.constraints.v1.Constraints.Report getReport();
+
+    /**
+     * <pre>
+     * For a repeated field of messages: the field of each entry that is
+     * measured, each entry on its own (`custom_info` entries' `data`).
+     * </pre>
+     *
+     * <code>optional string entry_field = 11;</code>
+     * @return Whether the entryField field is set.
+     */
+    boolean hasEntryField();
+    /**
+     * <pre>
+     * For a repeated field of messages: the field of each entry that is
+     * measured, each entry on its own (`custom_info` entries' `data`).
+     * </pre>
+     *
+     * <code>optional string entry_field = 11;</code>
+     * @return The entryField.
+     */
+    java.lang.String getEntryField();
+    /**
+     * <pre>
+     * For a repeated field of messages: the field of each entry that is
+     * measured, each entry on its own (`custom_info` entries' `data`).
+     * </pre>
+     *
+     * <code>optional string entry_field = 11;</code>
+     * @return The bytes for entryField.
+     */
+    com.google.protobuf.ByteString
+        getEntryFieldBytes();
+
+    /**
+     * <pre>
+     * Conditions, read in the holder, that must all hold for the limit to
+     * apply to this field (a group change's value obeys the name limit only
+     * when its type is NAME).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+     */
+    java.util.List<imcodec.constraints.v1.Constraints.Condition> 
+        getWhenList();
+    /**
+     * <pre>
+     * Conditions, read in the holder, that must all hold for the limit to
+     * apply to this field (a group change's value obeys the name limit only
+     * when its type is NAME).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+     */
+    imcodec.constraints.v1.Constraints.Condition getWhen(int index);
+    /**
+     * <pre>
+     * Conditions, read in the holder, that must all hold for the limit to
+     * apply to this field (a group change's value obeys the name limit only
+     * when its type is NAME).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+     */
+    int getWhenCount();
+    /**
+     * <pre>
+     * Conditions, read in the holder, that must all hold for the limit to
+     * apply to this field (a group change's value obeys the name limit only
+     * when its type is NAME).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+     */
+    java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+        getWhenOrBuilderList();
+    /**
+     * <pre>
+     * Conditions, read in the holder, that must all hold for the limit to
+     * apply to this field (a group change's value obeys the name limit only
+     * when its type is NAME).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+     */
+    imcodec.constraints.v1.Constraints.ConditionOrBuilder getWhenOrBuilder(
+        int index);
+
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: count only the entries for which all these conditions
+     * hold, read in each entry (custom elems among a message's elems).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+     */
+    java.util.List<imcodec.constraints.v1.Constraints.Condition> 
+        getCountWhenList();
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: count only the entries for which all these conditions
+     * hold, read in each entry (custom elems among a message's elems).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+     */
+    imcodec.constraints.v1.Constraints.Condition getCountWhen(int index);
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: count only the entries for which all these conditions
+     * hold, read in each entry (custom elems among a message's elems).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+     */
+    int getCountWhenCount();
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: count only the entries for which all these conditions
+     * hold, read in each entry (custom elems among a message's elems).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+     */
+    java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+        getCountWhenOrBuilderList();
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: count only the entries for which all these conditions
+     * hold, read in each entry (custom elems among a message's elems).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+     */
+    imcodec.constraints.v1.Constraints.ConditionOrBuilder getCountWhenOrBuilder(
+        int index);
+
+    /**
+     * <pre>
+     * Fields of the same holder whose measure is added to this field's: the
+     * limit bounds the sum, reported at the holder.
+     * </pre>
+     *
+     * <code>repeated string sum_with = 14;</code>
+     * @return A list containing the sumWith.
+     */
+    java.util.List<java.lang.String>
+        getSumWithList();
+    /**
+     * <pre>
+     * Fields of the same holder whose measure is added to this field's: the
+     * limit bounds the sum, reported at the holder.
+     * </pre>
+     *
+     * <code>repeated string sum_with = 14;</code>
+     * @return The count of sumWith.
+     */
+    int getSumWithCount();
+    /**
+     * <pre>
+     * Fields of the same holder whose measure is added to this field's: the
+     * limit bounds the sum, reported at the holder.
+     * </pre>
+     *
+     * <code>repeated string sum_with = 14;</code>
+     * @param index The index of the element to return.
+     * @return The sumWith at the given index.
+     */
+    java.lang.String getSumWith(int index);
+    /**
+     * <pre>
+     * Fields of the same holder whose measure is added to this field's: the
+     * limit bounds the sum, reported at the holder.
+     * </pre>
+     *
+     * <code>repeated string sum_with = 14;</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the sumWith at the given index.
+     */
+    com.google.protobuf.ByteString
+        getSumWithBytes(int index);
+
+    /**
+     * <pre>
+     * The name of a MEASURE_PREFIX limit: this limit measures the bytes after
+     * that prefix, and applies only to values that start with it.
+     * </pre>
+     *
+     * <code>optional string after_prefix = 15;</code>
+     * @return Whether the afterPrefix field is set.
+     */
+    boolean hasAfterPrefix();
+    /**
+     * <pre>
+     * The name of a MEASURE_PREFIX limit: this limit measures the bytes after
+     * that prefix, and applies only to values that start with it.
+     * </pre>
+     *
+     * <code>optional string after_prefix = 15;</code>
+     * @return The afterPrefix.
+     */
+    java.lang.String getAfterPrefix();
+    /**
+     * <pre>
+     * The name of a MEASURE_PREFIX limit: this limit measures the bytes after
+     * that prefix, and applies only to values that start with it.
+     * </pre>
+     *
+     * <code>optional string after_prefix = 15;</code>
+     * @return The bytes for afterPrefix.
+     */
+    com.google.protobuf.ByteString
+        getAfterPrefixBytes();
+
+    /**
+     * <pre>
+     * MEASURE_ENCODED_BYTES: fields left out of the measured encoding, as
+     * `Message.field` (a merger's nested messages).
+     * </pre>
+     *
+     * <code>repeated string exclude = 16;</code>
+     * @return A list containing the exclude.
+     */
+    java.util.List<java.lang.String>
+        getExcludeList();
+    /**
+     * <pre>
+     * MEASURE_ENCODED_BYTES: fields left out of the measured encoding, as
+     * `Message.field` (a merger's nested messages).
+     * </pre>
+     *
+     * <code>repeated string exclude = 16;</code>
+     * @return The count of exclude.
+     */
+    int getExcludeCount();
+    /**
+     * <pre>
+     * MEASURE_ENCODED_BYTES: fields left out of the measured encoding, as
+     * `Message.field` (a merger's nested messages).
+     * </pre>
+     *
+     * <code>repeated string exclude = 16;</code>
+     * @param index The index of the element to return.
+     * @return The exclude at the given index.
+     */
+    java.lang.String getExclude(int index);
+    /**
+     * <pre>
+     * MEASURE_ENCODED_BYTES: fields left out of the measured encoding, as
+     * `Message.field` (a merger's nested messages).
+     * </pre>
+     *
+     * <code>repeated string exclude = 16;</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the exclude at the given index.
+     */
+    com.google.protobuf.ByteString
+        getExcludeBytes(int index);
+
+    /**
+     * <pre>
+     * The named predicate that applies this limit's value, defined in
+     * docs/spec/validation.md, "Named predicates"; the measure then says what
+     * the value is.
+     * </pre>
+     *
+     * <code>optional string predicate = 17;</code>
+     * @return Whether the predicate field is set.
+     */
+    boolean hasPredicate();
+    /**
+     * <pre>
+     * The named predicate that applies this limit's value, defined in
+     * docs/spec/validation.md, "Named predicates"; the measure then says what
+     * the value is.
+     * </pre>
+     *
+     * <code>optional string predicate = 17;</code>
+     * @return The predicate.
+     */
+    java.lang.String getPredicate();
+    /**
+     * <pre>
+     * The named predicate that applies this limit's value, defined in
+     * docs/spec/validation.md, "Named predicates"; the measure then says what
+     * the value is.
+     * </pre>
+     *
+     * <code>optional string predicate = 17;</code>
+     * @return The bytes for predicate.
+     */
+    com.google.protobuf.ByteString
+        getPredicateBytes();
+
+    /**
+     * <pre>
+     * MEASURE_PER_KEY: the field whose value picks the entry, as in a
+     * Condition (`^Message.group_type`); no entry, no limit.
+     * </pre>
+     *
+     * <code>optional string key = 18;</code>
+     * @return Whether the key field is set.
+     */
+    boolean hasKey();
+    /**
+     * <pre>
+     * MEASURE_PER_KEY: the field whose value picks the entry, as in a
+     * Condition (`^Message.group_type`); no entry, no limit.
+     * </pre>
+     *
+     * <code>optional string key = 18;</code>
+     * @return The key.
+     */
+    java.lang.String getKey();
+    /**
+     * <pre>
+     * MEASURE_PER_KEY: the field whose value picks the entry, as in a
+     * Condition (`^Message.group_type`); no entry, no limit.
+     * </pre>
+     *
+     * <code>optional string key = 18;</code>
+     * @return The bytes for key.
+     */
+    com.google.protobuf.ByteString
+        getKeyBytes();
+
+    /**
+     * <pre>
+     * MEASURE_FLAG: the bytes the field's value may hold, as inclusive
+     * ranges written as pairs of characters (" ~" is 0x20 to 0x7E); the first
+     * byte outside is `actual`.
+     * </pre>
+     *
+     * <code>optional string charset = 19;</code>
+     * @return Whether the charset field is set.
+     */
+    boolean hasCharset();
+    /**
+     * <pre>
+     * MEASURE_FLAG: the bytes the field's value may hold, as inclusive
+     * ranges written as pairs of characters (" ~" is 0x20 to 0x7E); the first
+     * byte outside is `actual`.
+     * </pre>
+     *
+     * <code>optional string charset = 19;</code>
+     * @return The charset.
+     */
+    java.lang.String getCharset();
+    /**
+     * <pre>
+     * MEASURE_FLAG: the bytes the field's value may hold, as inclusive
+     * ranges written as pairs of characters (" ~" is 0x20 to 0x7E); the first
+     * byte outside is `actual`.
+     * </pre>
+     *
+     * <code>optional string charset = 19;</code>
+     * @return The bytes for charset.
+     */
+    com.google.protobuf.ByteString
+        getCharsetBytes();
+
+    /**
+     * <pre>
+     * Where the limit is checked: empty for every validation; "rest" for the
+     * Tencent REST form only (validate_rest), whose values it constrains.
+     * </pre>
+     *
+     * <code>optional string applies_to = 20;</code>
+     * @return Whether the appliesTo field is set.
+     */
+    boolean hasAppliesTo();
+    /**
+     * <pre>
+     * Where the limit is checked: empty for every validation; "rest" for the
+     * Tencent REST form only (validate_rest), whose values it constrains.
+     * </pre>
+     *
+     * <code>optional string applies_to = 20;</code>
+     * @return The appliesTo.
+     */
+    java.lang.String getAppliesTo();
+    /**
+     * <pre>
+     * Where the limit is checked: empty for every validation; "rest" for the
+     * Tencent REST form only (validate_rest), whose values it constrains.
+     * </pre>
+     *
+     * <code>optional string applies_to = 20;</code>
+     * @return The bytes for appliesTo.
+     */
+    com.google.protobuf.ByteString
+        getAppliesToBytes();
   }
   /**
    * <pre>
@@ -2957,6 +10388,17 @@ public final class Constraints {
       unit_ = 0;
       summary_ = "";
       source_ = "";
+      report_ = 0;
+      entryField_ = "";
+      when_ = java.util.Collections.emptyList();
+      countWhen_ = java.util.Collections.emptyList();
+      sumWith_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+      afterPrefix_ = "";
+      exclude_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+      predicate_ = "";
+      key_ = "";
+      charset_ = "";
+      appliesTo_ = "";
     }
 
     @java.lang.Override
@@ -3405,6 +10847,671 @@ public final class Constraints {
       }
     }
 
+    public static final int REPORT_FIELD_NUMBER = 10;
+    private int report_ = 0;
+    /**
+     * <pre>
+     * Where a finding is reported (default: at the field).
+     * </pre>
+     *
+     * <code>optional .imcodec.constraints.v1.Report report = 10;</code>
+     * @return Whether the report field is set.
+     */
+    @java.lang.Override public boolean hasReport() {
+      return ((bitField0_ & 0x00000200) != 0);
+    }
+    /**
+     * <pre>
+     * Where a finding is reported (default: at the field).
+     * </pre>
+     *
+     * <code>optional .imcodec.constraints.v1.Report report = 10;</code>
+     * @return The report.
+     */
+    @java.lang.Override public imcodec.constraints.v1.Constraints.Report getReport() {
+      imcodec.constraints.v1.Constraints.Report result = imcodec.constraints.v1.Constraints.Report.forNumber(report_);
+      return result == null ? imcodec.constraints.v1.Constraints.Report.REPORT_FIELD : result;
+    }
+
+    public static final int ENTRY_FIELD_FIELD_NUMBER = 11;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object entryField_ = "";
+    /**
+     * <pre>
+     * For a repeated field of messages: the field of each entry that is
+     * measured, each entry on its own (`custom_info` entries' `data`).
+     * </pre>
+     *
+     * <code>optional string entry_field = 11;</code>
+     * @return Whether the entryField field is set.
+     */
+    @java.lang.Override
+    public boolean hasEntryField() {
+      return ((bitField0_ & 0x00000400) != 0);
+    }
+    /**
+     * <pre>
+     * For a repeated field of messages: the field of each entry that is
+     * measured, each entry on its own (`custom_info` entries' `data`).
+     * </pre>
+     *
+     * <code>optional string entry_field = 11;</code>
+     * @return The entryField.
+     */
+    @java.lang.Override
+    public java.lang.String getEntryField() {
+      java.lang.Object ref = entryField_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        if (bs.isValidUtf8()) {
+          entryField_ = s;
+        }
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * For a repeated field of messages: the field of each entry that is
+     * measured, each entry on its own (`custom_info` entries' `data`).
+     * </pre>
+     *
+     * <code>optional string entry_field = 11;</code>
+     * @return The bytes for entryField.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getEntryFieldBytes() {
+      java.lang.Object ref = entryField_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        entryField_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int WHEN_FIELD_NUMBER = 12;
+    @SuppressWarnings("serial")
+    private java.util.List<imcodec.constraints.v1.Constraints.Condition> when_;
+    /**
+     * <pre>
+     * Conditions, read in the holder, that must all hold for the limit to
+     * apply to this field (a group change's value obeys the name limit only
+     * when its type is NAME).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+     */
+    @java.lang.Override
+    public java.util.List<imcodec.constraints.v1.Constraints.Condition> getWhenList() {
+      return when_;
+    }
+    /**
+     * <pre>
+     * Conditions, read in the holder, that must all hold for the limit to
+     * apply to this field (a group change's value obeys the name limit only
+     * when its type is NAME).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+     */
+    @java.lang.Override
+    public java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+        getWhenOrBuilderList() {
+      return when_;
+    }
+    /**
+     * <pre>
+     * Conditions, read in the holder, that must all hold for the limit to
+     * apply to this field (a group change's value obeys the name limit only
+     * when its type is NAME).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+     */
+    @java.lang.Override
+    public int getWhenCount() {
+      return when_.size();
+    }
+    /**
+     * <pre>
+     * Conditions, read in the holder, that must all hold for the limit to
+     * apply to this field (a group change's value obeys the name limit only
+     * when its type is NAME).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+     */
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.Condition getWhen(int index) {
+      return when_.get(index);
+    }
+    /**
+     * <pre>
+     * Conditions, read in the holder, that must all hold for the limit to
+     * apply to this field (a group change's value obeys the name limit only
+     * when its type is NAME).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+     */
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.ConditionOrBuilder getWhenOrBuilder(
+        int index) {
+      return when_.get(index);
+    }
+
+    public static final int COUNT_WHEN_FIELD_NUMBER = 13;
+    @SuppressWarnings("serial")
+    private java.util.List<imcodec.constraints.v1.Constraints.Condition> countWhen_;
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: count only the entries for which all these conditions
+     * hold, read in each entry (custom elems among a message's elems).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+     */
+    @java.lang.Override
+    public java.util.List<imcodec.constraints.v1.Constraints.Condition> getCountWhenList() {
+      return countWhen_;
+    }
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: count only the entries for which all these conditions
+     * hold, read in each entry (custom elems among a message's elems).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+     */
+    @java.lang.Override
+    public java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+        getCountWhenOrBuilderList() {
+      return countWhen_;
+    }
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: count only the entries for which all these conditions
+     * hold, read in each entry (custom elems among a message's elems).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+     */
+    @java.lang.Override
+    public int getCountWhenCount() {
+      return countWhen_.size();
+    }
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: count only the entries for which all these conditions
+     * hold, read in each entry (custom elems among a message's elems).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+     */
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.Condition getCountWhen(int index) {
+      return countWhen_.get(index);
+    }
+    /**
+     * <pre>
+     * MEASURE_ENTRIES: count only the entries for which all these conditions
+     * hold, read in each entry (custom elems among a message's elems).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+     */
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.ConditionOrBuilder getCountWhenOrBuilder(
+        int index) {
+      return countWhen_.get(index);
+    }
+
+    public static final int SUM_WITH_FIELD_NUMBER = 14;
+    @SuppressWarnings("serial")
+    private com.google.protobuf.LazyStringList sumWith_;
+    /**
+     * <pre>
+     * Fields of the same holder whose measure is added to this field's: the
+     * limit bounds the sum, reported at the holder.
+     * </pre>
+     *
+     * <code>repeated string sum_with = 14;</code>
+     * @return A list containing the sumWith.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getSumWithList() {
+      return sumWith_;
+    }
+    /**
+     * <pre>
+     * Fields of the same holder whose measure is added to this field's: the
+     * limit bounds the sum, reported at the holder.
+     * </pre>
+     *
+     * <code>repeated string sum_with = 14;</code>
+     * @return The count of sumWith.
+     */
+    public int getSumWithCount() {
+      return sumWith_.size();
+    }
+    /**
+     * <pre>
+     * Fields of the same holder whose measure is added to this field's: the
+     * limit bounds the sum, reported at the holder.
+     * </pre>
+     *
+     * <code>repeated string sum_with = 14;</code>
+     * @param index The index of the element to return.
+     * @return The sumWith at the given index.
+     */
+    public java.lang.String getSumWith(int index) {
+      return sumWith_.get(index);
+    }
+    /**
+     * <pre>
+     * Fields of the same holder whose measure is added to this field's: the
+     * limit bounds the sum, reported at the holder.
+     * </pre>
+     *
+     * <code>repeated string sum_with = 14;</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the sumWith at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getSumWithBytes(int index) {
+      return sumWith_.getByteString(index);
+    }
+
+    public static final int AFTER_PREFIX_FIELD_NUMBER = 15;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object afterPrefix_ = "";
+    /**
+     * <pre>
+     * The name of a MEASURE_PREFIX limit: this limit measures the bytes after
+     * that prefix, and applies only to values that start with it.
+     * </pre>
+     *
+     * <code>optional string after_prefix = 15;</code>
+     * @return Whether the afterPrefix field is set.
+     */
+    @java.lang.Override
+    public boolean hasAfterPrefix() {
+      return ((bitField0_ & 0x00000800) != 0);
+    }
+    /**
+     * <pre>
+     * The name of a MEASURE_PREFIX limit: this limit measures the bytes after
+     * that prefix, and applies only to values that start with it.
+     * </pre>
+     *
+     * <code>optional string after_prefix = 15;</code>
+     * @return The afterPrefix.
+     */
+    @java.lang.Override
+    public java.lang.String getAfterPrefix() {
+      java.lang.Object ref = afterPrefix_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        if (bs.isValidUtf8()) {
+          afterPrefix_ = s;
+        }
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * The name of a MEASURE_PREFIX limit: this limit measures the bytes after
+     * that prefix, and applies only to values that start with it.
+     * </pre>
+     *
+     * <code>optional string after_prefix = 15;</code>
+     * @return The bytes for afterPrefix.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getAfterPrefixBytes() {
+      java.lang.Object ref = afterPrefix_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        afterPrefix_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int EXCLUDE_FIELD_NUMBER = 16;
+    @SuppressWarnings("serial")
+    private com.google.protobuf.LazyStringList exclude_;
+    /**
+     * <pre>
+     * MEASURE_ENCODED_BYTES: fields left out of the measured encoding, as
+     * `Message.field` (a merger's nested messages).
+     * </pre>
+     *
+     * <code>repeated string exclude = 16;</code>
+     * @return A list containing the exclude.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getExcludeList() {
+      return exclude_;
+    }
+    /**
+     * <pre>
+     * MEASURE_ENCODED_BYTES: fields left out of the measured encoding, as
+     * `Message.field` (a merger's nested messages).
+     * </pre>
+     *
+     * <code>repeated string exclude = 16;</code>
+     * @return The count of exclude.
+     */
+    public int getExcludeCount() {
+      return exclude_.size();
+    }
+    /**
+     * <pre>
+     * MEASURE_ENCODED_BYTES: fields left out of the measured encoding, as
+     * `Message.field` (a merger's nested messages).
+     * </pre>
+     *
+     * <code>repeated string exclude = 16;</code>
+     * @param index The index of the element to return.
+     * @return The exclude at the given index.
+     */
+    public java.lang.String getExclude(int index) {
+      return exclude_.get(index);
+    }
+    /**
+     * <pre>
+     * MEASURE_ENCODED_BYTES: fields left out of the measured encoding, as
+     * `Message.field` (a merger's nested messages).
+     * </pre>
+     *
+     * <code>repeated string exclude = 16;</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the exclude at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getExcludeBytes(int index) {
+      return exclude_.getByteString(index);
+    }
+
+    public static final int PREDICATE_FIELD_NUMBER = 17;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object predicate_ = "";
+    /**
+     * <pre>
+     * The named predicate that applies this limit's value, defined in
+     * docs/spec/validation.md, "Named predicates"; the measure then says what
+     * the value is.
+     * </pre>
+     *
+     * <code>optional string predicate = 17;</code>
+     * @return Whether the predicate field is set.
+     */
+    @java.lang.Override
+    public boolean hasPredicate() {
+      return ((bitField0_ & 0x00001000) != 0);
+    }
+    /**
+     * <pre>
+     * The named predicate that applies this limit's value, defined in
+     * docs/spec/validation.md, "Named predicates"; the measure then says what
+     * the value is.
+     * </pre>
+     *
+     * <code>optional string predicate = 17;</code>
+     * @return The predicate.
+     */
+    @java.lang.Override
+    public java.lang.String getPredicate() {
+      java.lang.Object ref = predicate_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        if (bs.isValidUtf8()) {
+          predicate_ = s;
+        }
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * The named predicate that applies this limit's value, defined in
+     * docs/spec/validation.md, "Named predicates"; the measure then says what
+     * the value is.
+     * </pre>
+     *
+     * <code>optional string predicate = 17;</code>
+     * @return The bytes for predicate.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getPredicateBytes() {
+      java.lang.Object ref = predicate_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        predicate_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int KEY_FIELD_NUMBER = 18;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object key_ = "";
+    /**
+     * <pre>
+     * MEASURE_PER_KEY: the field whose value picks the entry, as in a
+     * Condition (`^Message.group_type`); no entry, no limit.
+     * </pre>
+     *
+     * <code>optional string key = 18;</code>
+     * @return Whether the key field is set.
+     */
+    @java.lang.Override
+    public boolean hasKey() {
+      return ((bitField0_ & 0x00002000) != 0);
+    }
+    /**
+     * <pre>
+     * MEASURE_PER_KEY: the field whose value picks the entry, as in a
+     * Condition (`^Message.group_type`); no entry, no limit.
+     * </pre>
+     *
+     * <code>optional string key = 18;</code>
+     * @return The key.
+     */
+    @java.lang.Override
+    public java.lang.String getKey() {
+      java.lang.Object ref = key_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        if (bs.isValidUtf8()) {
+          key_ = s;
+        }
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * MEASURE_PER_KEY: the field whose value picks the entry, as in a
+     * Condition (`^Message.group_type`); no entry, no limit.
+     * </pre>
+     *
+     * <code>optional string key = 18;</code>
+     * @return The bytes for key.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getKeyBytes() {
+      java.lang.Object ref = key_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        key_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int CHARSET_FIELD_NUMBER = 19;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object charset_ = "";
+    /**
+     * <pre>
+     * MEASURE_FLAG: the bytes the field's value may hold, as inclusive
+     * ranges written as pairs of characters (" ~" is 0x20 to 0x7E); the first
+     * byte outside is `actual`.
+     * </pre>
+     *
+     * <code>optional string charset = 19;</code>
+     * @return Whether the charset field is set.
+     */
+    @java.lang.Override
+    public boolean hasCharset() {
+      return ((bitField0_ & 0x00004000) != 0);
+    }
+    /**
+     * <pre>
+     * MEASURE_FLAG: the bytes the field's value may hold, as inclusive
+     * ranges written as pairs of characters (" ~" is 0x20 to 0x7E); the first
+     * byte outside is `actual`.
+     * </pre>
+     *
+     * <code>optional string charset = 19;</code>
+     * @return The charset.
+     */
+    @java.lang.Override
+    public java.lang.String getCharset() {
+      java.lang.Object ref = charset_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        if (bs.isValidUtf8()) {
+          charset_ = s;
+        }
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * MEASURE_FLAG: the bytes the field's value may hold, as inclusive
+     * ranges written as pairs of characters (" ~" is 0x20 to 0x7E); the first
+     * byte outside is `actual`.
+     * </pre>
+     *
+     * <code>optional string charset = 19;</code>
+     * @return The bytes for charset.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getCharsetBytes() {
+      java.lang.Object ref = charset_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        charset_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int APPLIES_TO_FIELD_NUMBER = 20;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object appliesTo_ = "";
+    /**
+     * <pre>
+     * Where the limit is checked: empty for every validation; "rest" for the
+     * Tencent REST form only (validate_rest), whose values it constrains.
+     * </pre>
+     *
+     * <code>optional string applies_to = 20;</code>
+     * @return Whether the appliesTo field is set.
+     */
+    @java.lang.Override
+    public boolean hasAppliesTo() {
+      return ((bitField0_ & 0x00008000) != 0);
+    }
+    /**
+     * <pre>
+     * Where the limit is checked: empty for every validation; "rest" for the
+     * Tencent REST form only (validate_rest), whose values it constrains.
+     * </pre>
+     *
+     * <code>optional string applies_to = 20;</code>
+     * @return The appliesTo.
+     */
+    @java.lang.Override
+    public java.lang.String getAppliesTo() {
+      java.lang.Object ref = appliesTo_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        if (bs.isValidUtf8()) {
+          appliesTo_ = s;
+        }
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * Where the limit is checked: empty for every validation; "rest" for the
+     * Tencent REST form only (validate_rest), whose values it constrains.
+     * </pre>
+     *
+     * <code>optional string applies_to = 20;</code>
+     * @return The bytes for appliesTo.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getAppliesToBytes() {
+      java.lang.Object ref = appliesTo_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        appliesTo_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -3446,6 +11553,39 @@ public final class Constraints {
       if (((bitField0_ & 0x00000100) != 0)) {
         com.google.protobuf.GeneratedMessageV3.writeString(output, 9, source_);
       }
+      if (((bitField0_ & 0x00000200) != 0)) {
+        output.writeEnum(10, report_);
+      }
+      if (((bitField0_ & 0x00000400) != 0)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 11, entryField_);
+      }
+      for (int i = 0; i < when_.size(); i++) {
+        output.writeMessage(12, when_.get(i));
+      }
+      for (int i = 0; i < countWhen_.size(); i++) {
+        output.writeMessage(13, countWhen_.get(i));
+      }
+      for (int i = 0; i < sumWith_.size(); i++) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 14, sumWith_.getRaw(i));
+      }
+      if (((bitField0_ & 0x00000800) != 0)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 15, afterPrefix_);
+      }
+      for (int i = 0; i < exclude_.size(); i++) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 16, exclude_.getRaw(i));
+      }
+      if (((bitField0_ & 0x00001000) != 0)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 17, predicate_);
+      }
+      if (((bitField0_ & 0x00002000) != 0)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 18, key_);
+      }
+      if (((bitField0_ & 0x00004000) != 0)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 19, charset_);
+      }
+      if (((bitField0_ & 0x00008000) != 0)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 20, appliesTo_);
+      }
       getUnknownFields().writeTo(output);
     }
 
@@ -3485,6 +11625,52 @@ public final class Constraints {
       }
       if (((bitField0_ & 0x00000100) != 0)) {
         size += com.google.protobuf.GeneratedMessageV3.computeStringSize(9, source_);
+      }
+      if (((bitField0_ & 0x00000200) != 0)) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeEnumSize(10, report_);
+      }
+      if (((bitField0_ & 0x00000400) != 0)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(11, entryField_);
+      }
+      for (int i = 0; i < when_.size(); i++) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(12, when_.get(i));
+      }
+      for (int i = 0; i < countWhen_.size(); i++) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(13, countWhen_.get(i));
+      }
+      {
+        int dataSize = 0;
+        for (int i = 0; i < sumWith_.size(); i++) {
+          dataSize += computeStringSizeNoTag(sumWith_.getRaw(i));
+        }
+        size += dataSize;
+        size += 1 * getSumWithList().size();
+      }
+      if (((bitField0_ & 0x00000800) != 0)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(15, afterPrefix_);
+      }
+      {
+        int dataSize = 0;
+        for (int i = 0; i < exclude_.size(); i++) {
+          dataSize += computeStringSizeNoTag(exclude_.getRaw(i));
+        }
+        size += dataSize;
+        size += 2 * getExcludeList().size();
+      }
+      if (((bitField0_ & 0x00001000) != 0)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(17, predicate_);
+      }
+      if (((bitField0_ & 0x00002000) != 0)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(18, key_);
+      }
+      if (((bitField0_ & 0x00004000) != 0)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(19, charset_);
+      }
+      if (((bitField0_ & 0x00008000) != 0)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(20, appliesTo_);
       }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
@@ -3544,6 +11730,48 @@ public final class Constraints {
         if (!getSource()
             .equals(other.getSource())) return false;
       }
+      if (hasReport() != other.hasReport()) return false;
+      if (hasReport()) {
+        if (report_ != other.report_) return false;
+      }
+      if (hasEntryField() != other.hasEntryField()) return false;
+      if (hasEntryField()) {
+        if (!getEntryField()
+            .equals(other.getEntryField())) return false;
+      }
+      if (!getWhenList()
+          .equals(other.getWhenList())) return false;
+      if (!getCountWhenList()
+          .equals(other.getCountWhenList())) return false;
+      if (!getSumWithList()
+          .equals(other.getSumWithList())) return false;
+      if (hasAfterPrefix() != other.hasAfterPrefix()) return false;
+      if (hasAfterPrefix()) {
+        if (!getAfterPrefix()
+            .equals(other.getAfterPrefix())) return false;
+      }
+      if (!getExcludeList()
+          .equals(other.getExcludeList())) return false;
+      if (hasPredicate() != other.hasPredicate()) return false;
+      if (hasPredicate()) {
+        if (!getPredicate()
+            .equals(other.getPredicate())) return false;
+      }
+      if (hasKey() != other.hasKey()) return false;
+      if (hasKey()) {
+        if (!getKey()
+            .equals(other.getKey())) return false;
+      }
+      if (hasCharset() != other.hasCharset()) return false;
+      if (hasCharset()) {
+        if (!getCharset()
+            .equals(other.getCharset())) return false;
+      }
+      if (hasAppliesTo() != other.hasAppliesTo()) return false;
+      if (hasAppliesTo()) {
+        if (!getAppliesTo()
+            .equals(other.getAppliesTo())) return false;
+      }
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -3590,6 +11818,50 @@ public final class Constraints {
       if (hasSource()) {
         hash = (37 * hash) + SOURCE_FIELD_NUMBER;
         hash = (53 * hash) + getSource().hashCode();
+      }
+      if (hasReport()) {
+        hash = (37 * hash) + REPORT_FIELD_NUMBER;
+        hash = (53 * hash) + report_;
+      }
+      if (hasEntryField()) {
+        hash = (37 * hash) + ENTRY_FIELD_FIELD_NUMBER;
+        hash = (53 * hash) + getEntryField().hashCode();
+      }
+      if (getWhenCount() > 0) {
+        hash = (37 * hash) + WHEN_FIELD_NUMBER;
+        hash = (53 * hash) + getWhenList().hashCode();
+      }
+      if (getCountWhenCount() > 0) {
+        hash = (37 * hash) + COUNT_WHEN_FIELD_NUMBER;
+        hash = (53 * hash) + getCountWhenList().hashCode();
+      }
+      if (getSumWithCount() > 0) {
+        hash = (37 * hash) + SUM_WITH_FIELD_NUMBER;
+        hash = (53 * hash) + getSumWithList().hashCode();
+      }
+      if (hasAfterPrefix()) {
+        hash = (37 * hash) + AFTER_PREFIX_FIELD_NUMBER;
+        hash = (53 * hash) + getAfterPrefix().hashCode();
+      }
+      if (getExcludeCount() > 0) {
+        hash = (37 * hash) + EXCLUDE_FIELD_NUMBER;
+        hash = (53 * hash) + getExcludeList().hashCode();
+      }
+      if (hasPredicate()) {
+        hash = (37 * hash) + PREDICATE_FIELD_NUMBER;
+        hash = (53 * hash) + getPredicate().hashCode();
+      }
+      if (hasKey()) {
+        hash = (37 * hash) + KEY_FIELD_NUMBER;
+        hash = (53 * hash) + getKey().hashCode();
+      }
+      if (hasCharset()) {
+        hash = (37 * hash) + CHARSET_FIELD_NUMBER;
+        hash = (53 * hash) + getCharset().hashCode();
+      }
+      if (hasAppliesTo()) {
+        hash = (37 * hash) + APPLIES_TO_FIELD_NUMBER;
+        hash = (53 * hash) + getAppliesTo().hashCode();
       }
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
@@ -3725,6 +11997,8 @@ public final class Constraints {
                 .alwaysUseFieldBuilders) {
           getSdkGuideFieldBuilder();
           getCurrentFieldBuilder();
+          getWhenFieldBuilder();
+          getCountWhenFieldBuilder();
         }
       }
       @java.lang.Override
@@ -3748,6 +12022,31 @@ public final class Constraints {
         }
         summary_ = "";
         source_ = "";
+        report_ = 0;
+        entryField_ = "";
+        if (whenBuilder_ == null) {
+          when_ = java.util.Collections.emptyList();
+        } else {
+          when_ = null;
+          whenBuilder_.clear();
+        }
+        bitField0_ = (bitField0_ & ~0x00000800);
+        if (countWhenBuilder_ == null) {
+          countWhen_ = java.util.Collections.emptyList();
+        } else {
+          countWhen_ = null;
+          countWhenBuilder_.clear();
+        }
+        bitField0_ = (bitField0_ & ~0x00001000);
+        sumWith_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+        bitField0_ = (bitField0_ & ~0x00002000);
+        afterPrefix_ = "";
+        exclude_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+        bitField0_ = (bitField0_ & ~0x00008000);
+        predicate_ = "";
+        key_ = "";
+        charset_ = "";
+        appliesTo_ = "";
         return this;
       }
 
@@ -3774,9 +12073,41 @@ public final class Constraints {
       @java.lang.Override
       public imcodec.constraints.v1.Constraints.Limit buildPartial() {
         imcodec.constraints.v1.Constraints.Limit result = new imcodec.constraints.v1.Constraints.Limit(this);
+        buildPartialRepeatedFields(result);
         if (bitField0_ != 0) { buildPartial0(result); }
         onBuilt();
         return result;
+      }
+
+      private void buildPartialRepeatedFields(imcodec.constraints.v1.Constraints.Limit result) {
+        if (whenBuilder_ == null) {
+          if (((bitField0_ & 0x00000800) != 0)) {
+            when_ = java.util.Collections.unmodifiableList(when_);
+            bitField0_ = (bitField0_ & ~0x00000800);
+          }
+          result.when_ = when_;
+        } else {
+          result.when_ = whenBuilder_.build();
+        }
+        if (countWhenBuilder_ == null) {
+          if (((bitField0_ & 0x00001000) != 0)) {
+            countWhen_ = java.util.Collections.unmodifiableList(countWhen_);
+            bitField0_ = (bitField0_ & ~0x00001000);
+          }
+          result.countWhen_ = countWhen_;
+        } else {
+          result.countWhen_ = countWhenBuilder_.build();
+        }
+        if (((bitField0_ & 0x00002000) != 0)) {
+          sumWith_ = sumWith_.getUnmodifiableView();
+          bitField0_ = (bitField0_ & ~0x00002000);
+        }
+        result.sumWith_ = sumWith_;
+        if (((bitField0_ & 0x00008000) != 0)) {
+          exclude_ = exclude_.getUnmodifiableView();
+          bitField0_ = (bitField0_ & ~0x00008000);
+        }
+        result.exclude_ = exclude_;
       }
 
       private void buildPartial0(imcodec.constraints.v1.Constraints.Limit result) {
@@ -3821,6 +12152,34 @@ public final class Constraints {
         if (((from_bitField0_ & 0x00000100) != 0)) {
           result.source_ = source_;
           to_bitField0_ |= 0x00000100;
+        }
+        if (((from_bitField0_ & 0x00000200) != 0)) {
+          result.report_ = report_;
+          to_bitField0_ |= 0x00000200;
+        }
+        if (((from_bitField0_ & 0x00000400) != 0)) {
+          result.entryField_ = entryField_;
+          to_bitField0_ |= 0x00000400;
+        }
+        if (((from_bitField0_ & 0x00004000) != 0)) {
+          result.afterPrefix_ = afterPrefix_;
+          to_bitField0_ |= 0x00000800;
+        }
+        if (((from_bitField0_ & 0x00010000) != 0)) {
+          result.predicate_ = predicate_;
+          to_bitField0_ |= 0x00001000;
+        }
+        if (((from_bitField0_ & 0x00020000) != 0)) {
+          result.key_ = key_;
+          to_bitField0_ |= 0x00002000;
+        }
+        if (((from_bitField0_ & 0x00040000) != 0)) {
+          result.charset_ = charset_;
+          to_bitField0_ |= 0x00004000;
+        }
+        if (((from_bitField0_ & 0x00080000) != 0)) {
+          result.appliesTo_ = appliesTo_;
+          to_bitField0_ |= 0x00008000;
         }
         result.bitField0_ |= to_bitField0_;
       }
@@ -3904,6 +12263,111 @@ public final class Constraints {
         if (other.hasSource()) {
           source_ = other.source_;
           bitField0_ |= 0x00000100;
+          onChanged();
+        }
+        if (other.hasReport()) {
+          setReport(other.getReport());
+        }
+        if (other.hasEntryField()) {
+          entryField_ = other.entryField_;
+          bitField0_ |= 0x00000400;
+          onChanged();
+        }
+        if (whenBuilder_ == null) {
+          if (!other.when_.isEmpty()) {
+            if (when_.isEmpty()) {
+              when_ = other.when_;
+              bitField0_ = (bitField0_ & ~0x00000800);
+            } else {
+              ensureWhenIsMutable();
+              when_.addAll(other.when_);
+            }
+            onChanged();
+          }
+        } else {
+          if (!other.when_.isEmpty()) {
+            if (whenBuilder_.isEmpty()) {
+              whenBuilder_.dispose();
+              whenBuilder_ = null;
+              when_ = other.when_;
+              bitField0_ = (bitField0_ & ~0x00000800);
+              whenBuilder_ = 
+                com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                   getWhenFieldBuilder() : null;
+            } else {
+              whenBuilder_.addAllMessages(other.when_);
+            }
+          }
+        }
+        if (countWhenBuilder_ == null) {
+          if (!other.countWhen_.isEmpty()) {
+            if (countWhen_.isEmpty()) {
+              countWhen_ = other.countWhen_;
+              bitField0_ = (bitField0_ & ~0x00001000);
+            } else {
+              ensureCountWhenIsMutable();
+              countWhen_.addAll(other.countWhen_);
+            }
+            onChanged();
+          }
+        } else {
+          if (!other.countWhen_.isEmpty()) {
+            if (countWhenBuilder_.isEmpty()) {
+              countWhenBuilder_.dispose();
+              countWhenBuilder_ = null;
+              countWhen_ = other.countWhen_;
+              bitField0_ = (bitField0_ & ~0x00001000);
+              countWhenBuilder_ = 
+                com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                   getCountWhenFieldBuilder() : null;
+            } else {
+              countWhenBuilder_.addAllMessages(other.countWhen_);
+            }
+          }
+        }
+        if (!other.sumWith_.isEmpty()) {
+          if (sumWith_.isEmpty()) {
+            sumWith_ = other.sumWith_;
+            bitField0_ = (bitField0_ & ~0x00002000);
+          } else {
+            ensureSumWithIsMutable();
+            sumWith_.addAll(other.sumWith_);
+          }
+          onChanged();
+        }
+        if (other.hasAfterPrefix()) {
+          afterPrefix_ = other.afterPrefix_;
+          bitField0_ |= 0x00004000;
+          onChanged();
+        }
+        if (!other.exclude_.isEmpty()) {
+          if (exclude_.isEmpty()) {
+            exclude_ = other.exclude_;
+            bitField0_ = (bitField0_ & ~0x00008000);
+          } else {
+            ensureExcludeIsMutable();
+            exclude_.addAll(other.exclude_);
+          }
+          onChanged();
+        }
+        if (other.hasPredicate()) {
+          predicate_ = other.predicate_;
+          bitField0_ |= 0x00010000;
+          onChanged();
+        }
+        if (other.hasKey()) {
+          key_ = other.key_;
+          bitField0_ |= 0x00020000;
+          onChanged();
+        }
+        if (other.hasCharset()) {
+          charset_ = other.charset_;
+          bitField0_ |= 0x00040000;
+          onChanged();
+        }
+        if (other.hasAppliesTo()) {
+          appliesTo_ = other.appliesTo_;
+          bitField0_ |= 0x00080000;
           onChanged();
         }
         this.mergeUnknownFields(other.getUnknownFields());
@@ -3995,6 +12459,86 @@ public final class Constraints {
                 bitField0_ |= 0x00000100;
                 break;
               } // case 74
+              case 80: {
+                int tmpRaw = input.readEnum();
+                imcodec.constraints.v1.Constraints.Report tmpValue =
+                    imcodec.constraints.v1.Constraints.Report.forNumber(tmpRaw);
+                if (tmpValue == null) {
+                  mergeUnknownVarintField(10, tmpRaw);
+                } else {
+                  report_ = tmpRaw;
+                  bitField0_ |= 0x00000200;
+                }
+                break;
+              } // case 80
+              case 90: {
+                entryField_ = input.readBytes();
+                bitField0_ |= 0x00000400;
+                break;
+              } // case 90
+              case 98: {
+                imcodec.constraints.v1.Constraints.Condition m =
+                    input.readMessage(
+                        imcodec.constraints.v1.Constraints.Condition.PARSER,
+                        extensionRegistry);
+                if (whenBuilder_ == null) {
+                  ensureWhenIsMutable();
+                  when_.add(m);
+                } else {
+                  whenBuilder_.addMessage(m);
+                }
+                break;
+              } // case 98
+              case 106: {
+                imcodec.constraints.v1.Constraints.Condition m =
+                    input.readMessage(
+                        imcodec.constraints.v1.Constraints.Condition.PARSER,
+                        extensionRegistry);
+                if (countWhenBuilder_ == null) {
+                  ensureCountWhenIsMutable();
+                  countWhen_.add(m);
+                } else {
+                  countWhenBuilder_.addMessage(m);
+                }
+                break;
+              } // case 106
+              case 114: {
+                com.google.protobuf.ByteString bs = input.readBytes();
+                ensureSumWithIsMutable();
+                sumWith_.add(bs);
+                break;
+              } // case 114
+              case 122: {
+                afterPrefix_ = input.readBytes();
+                bitField0_ |= 0x00004000;
+                break;
+              } // case 122
+              case 130: {
+                com.google.protobuf.ByteString bs = input.readBytes();
+                ensureExcludeIsMutable();
+                exclude_.add(bs);
+                break;
+              } // case 130
+              case 138: {
+                predicate_ = input.readBytes();
+                bitField0_ |= 0x00010000;
+                break;
+              } // case 138
+              case 146: {
+                key_ = input.readBytes();
+                bitField0_ |= 0x00020000;
+                break;
+              } // case 146
+              case 154: {
+                charset_ = input.readBytes();
+                bitField0_ |= 0x00040000;
+                break;
+              } // case 154
+              case 162: {
+                appliesTo_ = input.readBytes();
+                bitField0_ |= 0x00080000;
+                break;
+              } // case 162
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -4931,6 +13475,1710 @@ public final class Constraints {
         onChanged();
         return this;
       }
+
+      private int report_ = 0;
+      /**
+       * <pre>
+       * Where a finding is reported (default: at the field).
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.Report report = 10;</code>
+       * @return Whether the report field is set.
+       */
+      @java.lang.Override public boolean hasReport() {
+        return ((bitField0_ & 0x00000200) != 0);
+      }
+      /**
+       * <pre>
+       * Where a finding is reported (default: at the field).
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.Report report = 10;</code>
+       * @return The report.
+       */
+      @java.lang.Override
+      public imcodec.constraints.v1.Constraints.Report getReport() {
+        imcodec.constraints.v1.Constraints.Report result = imcodec.constraints.v1.Constraints.Report.forNumber(report_);
+        return result == null ? imcodec.constraints.v1.Constraints.Report.REPORT_FIELD : result;
+      }
+      /**
+       * <pre>
+       * Where a finding is reported (default: at the field).
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.Report report = 10;</code>
+       * @param value The report to set.
+       * @return This builder for chaining.
+       */
+      public Builder setReport(imcodec.constraints.v1.Constraints.Report value) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        bitField0_ |= 0x00000200;
+        report_ = value.getNumber();
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Where a finding is reported (default: at the field).
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.Report report = 10;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearReport() {
+        bitField0_ = (bitField0_ & ~0x00000200);
+        report_ = 0;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object entryField_ = "";
+      /**
+       * <pre>
+       * For a repeated field of messages: the field of each entry that is
+       * measured, each entry on its own (`custom_info` entries' `data`).
+       * </pre>
+       *
+       * <code>optional string entry_field = 11;</code>
+       * @return Whether the entryField field is set.
+       */
+      public boolean hasEntryField() {
+        return ((bitField0_ & 0x00000400) != 0);
+      }
+      /**
+       * <pre>
+       * For a repeated field of messages: the field of each entry that is
+       * measured, each entry on its own (`custom_info` entries' `data`).
+       * </pre>
+       *
+       * <code>optional string entry_field = 11;</code>
+       * @return The entryField.
+       */
+      public java.lang.String getEntryField() {
+        java.lang.Object ref = entryField_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          if (bs.isValidUtf8()) {
+            entryField_ = s;
+          }
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * For a repeated field of messages: the field of each entry that is
+       * measured, each entry on its own (`custom_info` entries' `data`).
+       * </pre>
+       *
+       * <code>optional string entry_field = 11;</code>
+       * @return The bytes for entryField.
+       */
+      public com.google.protobuf.ByteString
+          getEntryFieldBytes() {
+        java.lang.Object ref = entryField_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          entryField_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * For a repeated field of messages: the field of each entry that is
+       * measured, each entry on its own (`custom_info` entries' `data`).
+       * </pre>
+       *
+       * <code>optional string entry_field = 11;</code>
+       * @param value The entryField to set.
+       * @return This builder for chaining.
+       */
+      public Builder setEntryField(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        entryField_ = value;
+        bitField0_ |= 0x00000400;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * For a repeated field of messages: the field of each entry that is
+       * measured, each entry on its own (`custom_info` entries' `data`).
+       * </pre>
+       *
+       * <code>optional string entry_field = 11;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearEntryField() {
+        entryField_ = getDefaultInstance().getEntryField();
+        bitField0_ = (bitField0_ & ~0x00000400);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * For a repeated field of messages: the field of each entry that is
+       * measured, each entry on its own (`custom_info` entries' `data`).
+       * </pre>
+       *
+       * <code>optional string entry_field = 11;</code>
+       * @param value The bytes for entryField to set.
+       * @return This builder for chaining.
+       */
+      public Builder setEntryFieldBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        entryField_ = value;
+        bitField0_ |= 0x00000400;
+        onChanged();
+        return this;
+      }
+
+      private java.util.List<imcodec.constraints.v1.Constraints.Condition> when_ =
+        java.util.Collections.emptyList();
+      private void ensureWhenIsMutable() {
+        if (!((bitField0_ & 0x00000800) != 0)) {
+          when_ = new java.util.ArrayList<imcodec.constraints.v1.Constraints.Condition>(when_);
+          bitField0_ |= 0x00000800;
+         }
+      }
+
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder> whenBuilder_;
+
+      /**
+       * <pre>
+       * Conditions, read in the holder, that must all hold for the limit to
+       * apply to this field (a group change's value obeys the name limit only
+       * when its type is NAME).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+       */
+      public java.util.List<imcodec.constraints.v1.Constraints.Condition> getWhenList() {
+        if (whenBuilder_ == null) {
+          return java.util.Collections.unmodifiableList(when_);
+        } else {
+          return whenBuilder_.getMessageList();
+        }
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, that must all hold for the limit to
+       * apply to this field (a group change's value obeys the name limit only
+       * when its type is NAME).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+       */
+      public int getWhenCount() {
+        if (whenBuilder_ == null) {
+          return when_.size();
+        } else {
+          return whenBuilder_.getCount();
+        }
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, that must all hold for the limit to
+       * apply to this field (a group change's value obeys the name limit only
+       * when its type is NAME).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition getWhen(int index) {
+        if (whenBuilder_ == null) {
+          return when_.get(index);
+        } else {
+          return whenBuilder_.getMessage(index);
+        }
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, that must all hold for the limit to
+       * apply to this field (a group change's value obeys the name limit only
+       * when its type is NAME).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+       */
+      public Builder setWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition value) {
+        if (whenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureWhenIsMutable();
+          when_.set(index, value);
+          onChanged();
+        } else {
+          whenBuilder_.setMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, that must all hold for the limit to
+       * apply to this field (a group change's value obeys the name limit only
+       * when its type is NAME).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+       */
+      public Builder setWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (whenBuilder_ == null) {
+          ensureWhenIsMutable();
+          when_.set(index, builderForValue.build());
+          onChanged();
+        } else {
+          whenBuilder_.setMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, that must all hold for the limit to
+       * apply to this field (a group change's value obeys the name limit only
+       * when its type is NAME).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+       */
+      public Builder addWhen(imcodec.constraints.v1.Constraints.Condition value) {
+        if (whenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureWhenIsMutable();
+          when_.add(value);
+          onChanged();
+        } else {
+          whenBuilder_.addMessage(value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, that must all hold for the limit to
+       * apply to this field (a group change's value obeys the name limit only
+       * when its type is NAME).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+       */
+      public Builder addWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition value) {
+        if (whenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureWhenIsMutable();
+          when_.add(index, value);
+          onChanged();
+        } else {
+          whenBuilder_.addMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, that must all hold for the limit to
+       * apply to this field (a group change's value obeys the name limit only
+       * when its type is NAME).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+       */
+      public Builder addWhen(
+          imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (whenBuilder_ == null) {
+          ensureWhenIsMutable();
+          when_.add(builderForValue.build());
+          onChanged();
+        } else {
+          whenBuilder_.addMessage(builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, that must all hold for the limit to
+       * apply to this field (a group change's value obeys the name limit only
+       * when its type is NAME).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+       */
+      public Builder addWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (whenBuilder_ == null) {
+          ensureWhenIsMutable();
+          when_.add(index, builderForValue.build());
+          onChanged();
+        } else {
+          whenBuilder_.addMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, that must all hold for the limit to
+       * apply to this field (a group change's value obeys the name limit only
+       * when its type is NAME).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+       */
+      public Builder addAllWhen(
+          java.lang.Iterable<? extends imcodec.constraints.v1.Constraints.Condition> values) {
+        if (whenBuilder_ == null) {
+          ensureWhenIsMutable();
+          com.google.protobuf.AbstractMessageLite.Builder.addAll(
+              values, when_);
+          onChanged();
+        } else {
+          whenBuilder_.addAllMessages(values);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, that must all hold for the limit to
+       * apply to this field (a group change's value obeys the name limit only
+       * when its type is NAME).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+       */
+      public Builder clearWhen() {
+        if (whenBuilder_ == null) {
+          when_ = java.util.Collections.emptyList();
+          bitField0_ = (bitField0_ & ~0x00000800);
+          onChanged();
+        } else {
+          whenBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, that must all hold for the limit to
+       * apply to this field (a group change's value obeys the name limit only
+       * when its type is NAME).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+       */
+      public Builder removeWhen(int index) {
+        if (whenBuilder_ == null) {
+          ensureWhenIsMutable();
+          when_.remove(index);
+          onChanged();
+        } else {
+          whenBuilder_.remove(index);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, that must all hold for the limit to
+       * apply to this field (a group change's value obeys the name limit only
+       * when its type is NAME).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder getWhenBuilder(
+          int index) {
+        return getWhenFieldBuilder().getBuilder(index);
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, that must all hold for the limit to
+       * apply to this field (a group change's value obeys the name limit only
+       * when its type is NAME).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+       */
+      public imcodec.constraints.v1.Constraints.ConditionOrBuilder getWhenOrBuilder(
+          int index) {
+        if (whenBuilder_ == null) {
+          return when_.get(index);  } else {
+          return whenBuilder_.getMessageOrBuilder(index);
+        }
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, that must all hold for the limit to
+       * apply to this field (a group change's value obeys the name limit only
+       * when its type is NAME).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+       */
+      public java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+           getWhenOrBuilderList() {
+        if (whenBuilder_ != null) {
+          return whenBuilder_.getMessageOrBuilderList();
+        } else {
+          return java.util.Collections.unmodifiableList(when_);
+        }
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, that must all hold for the limit to
+       * apply to this field (a group change's value obeys the name limit only
+       * when its type is NAME).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder addWhenBuilder() {
+        return getWhenFieldBuilder().addBuilder(
+            imcodec.constraints.v1.Constraints.Condition.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, that must all hold for the limit to
+       * apply to this field (a group change's value obeys the name limit only
+       * when its type is NAME).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder addWhenBuilder(
+          int index) {
+        return getWhenFieldBuilder().addBuilder(
+            index, imcodec.constraints.v1.Constraints.Condition.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, that must all hold for the limit to
+       * apply to this field (a group change's value obeys the name limit only
+       * when its type is NAME).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition when = 12;</code>
+       */
+      public java.util.List<imcodec.constraints.v1.Constraints.Condition.Builder> 
+           getWhenBuilderList() {
+        return getWhenFieldBuilder().getBuilderList();
+      }
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+          getWhenFieldBuilder() {
+        if (whenBuilder_ == null) {
+          whenBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+              imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder>(
+                  when_,
+                  ((bitField0_ & 0x00000800) != 0),
+                  getParentForChildren(),
+                  isClean());
+          when_ = null;
+        }
+        return whenBuilder_;
+      }
+
+      private java.util.List<imcodec.constraints.v1.Constraints.Condition> countWhen_ =
+        java.util.Collections.emptyList();
+      private void ensureCountWhenIsMutable() {
+        if (!((bitField0_ & 0x00001000) != 0)) {
+          countWhen_ = new java.util.ArrayList<imcodec.constraints.v1.Constraints.Condition>(countWhen_);
+          bitField0_ |= 0x00001000;
+         }
+      }
+
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder> countWhenBuilder_;
+
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these conditions
+       * hold, read in each entry (custom elems among a message's elems).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+       */
+      public java.util.List<imcodec.constraints.v1.Constraints.Condition> getCountWhenList() {
+        if (countWhenBuilder_ == null) {
+          return java.util.Collections.unmodifiableList(countWhen_);
+        } else {
+          return countWhenBuilder_.getMessageList();
+        }
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these conditions
+       * hold, read in each entry (custom elems among a message's elems).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+       */
+      public int getCountWhenCount() {
+        if (countWhenBuilder_ == null) {
+          return countWhen_.size();
+        } else {
+          return countWhenBuilder_.getCount();
+        }
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these conditions
+       * hold, read in each entry (custom elems among a message's elems).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition getCountWhen(int index) {
+        if (countWhenBuilder_ == null) {
+          return countWhen_.get(index);
+        } else {
+          return countWhenBuilder_.getMessage(index);
+        }
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these conditions
+       * hold, read in each entry (custom elems among a message's elems).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+       */
+      public Builder setCountWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition value) {
+        if (countWhenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureCountWhenIsMutable();
+          countWhen_.set(index, value);
+          onChanged();
+        } else {
+          countWhenBuilder_.setMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these conditions
+       * hold, read in each entry (custom elems among a message's elems).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+       */
+      public Builder setCountWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (countWhenBuilder_ == null) {
+          ensureCountWhenIsMutable();
+          countWhen_.set(index, builderForValue.build());
+          onChanged();
+        } else {
+          countWhenBuilder_.setMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these conditions
+       * hold, read in each entry (custom elems among a message's elems).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+       */
+      public Builder addCountWhen(imcodec.constraints.v1.Constraints.Condition value) {
+        if (countWhenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureCountWhenIsMutable();
+          countWhen_.add(value);
+          onChanged();
+        } else {
+          countWhenBuilder_.addMessage(value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these conditions
+       * hold, read in each entry (custom elems among a message's elems).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+       */
+      public Builder addCountWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition value) {
+        if (countWhenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureCountWhenIsMutable();
+          countWhen_.add(index, value);
+          onChanged();
+        } else {
+          countWhenBuilder_.addMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these conditions
+       * hold, read in each entry (custom elems among a message's elems).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+       */
+      public Builder addCountWhen(
+          imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (countWhenBuilder_ == null) {
+          ensureCountWhenIsMutable();
+          countWhen_.add(builderForValue.build());
+          onChanged();
+        } else {
+          countWhenBuilder_.addMessage(builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these conditions
+       * hold, read in each entry (custom elems among a message's elems).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+       */
+      public Builder addCountWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (countWhenBuilder_ == null) {
+          ensureCountWhenIsMutable();
+          countWhen_.add(index, builderForValue.build());
+          onChanged();
+        } else {
+          countWhenBuilder_.addMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these conditions
+       * hold, read in each entry (custom elems among a message's elems).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+       */
+      public Builder addAllCountWhen(
+          java.lang.Iterable<? extends imcodec.constraints.v1.Constraints.Condition> values) {
+        if (countWhenBuilder_ == null) {
+          ensureCountWhenIsMutable();
+          com.google.protobuf.AbstractMessageLite.Builder.addAll(
+              values, countWhen_);
+          onChanged();
+        } else {
+          countWhenBuilder_.addAllMessages(values);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these conditions
+       * hold, read in each entry (custom elems among a message's elems).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+       */
+      public Builder clearCountWhen() {
+        if (countWhenBuilder_ == null) {
+          countWhen_ = java.util.Collections.emptyList();
+          bitField0_ = (bitField0_ & ~0x00001000);
+          onChanged();
+        } else {
+          countWhenBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these conditions
+       * hold, read in each entry (custom elems among a message's elems).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+       */
+      public Builder removeCountWhen(int index) {
+        if (countWhenBuilder_ == null) {
+          ensureCountWhenIsMutable();
+          countWhen_.remove(index);
+          onChanged();
+        } else {
+          countWhenBuilder_.remove(index);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these conditions
+       * hold, read in each entry (custom elems among a message's elems).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder getCountWhenBuilder(
+          int index) {
+        return getCountWhenFieldBuilder().getBuilder(index);
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these conditions
+       * hold, read in each entry (custom elems among a message's elems).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+       */
+      public imcodec.constraints.v1.Constraints.ConditionOrBuilder getCountWhenOrBuilder(
+          int index) {
+        if (countWhenBuilder_ == null) {
+          return countWhen_.get(index);  } else {
+          return countWhenBuilder_.getMessageOrBuilder(index);
+        }
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these conditions
+       * hold, read in each entry (custom elems among a message's elems).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+       */
+      public java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+           getCountWhenOrBuilderList() {
+        if (countWhenBuilder_ != null) {
+          return countWhenBuilder_.getMessageOrBuilderList();
+        } else {
+          return java.util.Collections.unmodifiableList(countWhen_);
+        }
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these conditions
+       * hold, read in each entry (custom elems among a message's elems).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder addCountWhenBuilder() {
+        return getCountWhenFieldBuilder().addBuilder(
+            imcodec.constraints.v1.Constraints.Condition.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these conditions
+       * hold, read in each entry (custom elems among a message's elems).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder addCountWhenBuilder(
+          int index) {
+        return getCountWhenFieldBuilder().addBuilder(
+            index, imcodec.constraints.v1.Constraints.Condition.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * MEASURE_ENTRIES: count only the entries for which all these conditions
+       * hold, read in each entry (custom elems among a message's elems).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition count_when = 13;</code>
+       */
+      public java.util.List<imcodec.constraints.v1.Constraints.Condition.Builder> 
+           getCountWhenBuilderList() {
+        return getCountWhenFieldBuilder().getBuilderList();
+      }
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+          getCountWhenFieldBuilder() {
+        if (countWhenBuilder_ == null) {
+          countWhenBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+              imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder>(
+                  countWhen_,
+                  ((bitField0_ & 0x00001000) != 0),
+                  getParentForChildren(),
+                  isClean());
+          countWhen_ = null;
+        }
+        return countWhenBuilder_;
+      }
+
+      private com.google.protobuf.LazyStringList sumWith_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+      private void ensureSumWithIsMutable() {
+        if (!((bitField0_ & 0x00002000) != 0)) {
+          sumWith_ = new com.google.protobuf.LazyStringArrayList(sumWith_);
+          bitField0_ |= 0x00002000;
+         }
+      }
+      /**
+       * <pre>
+       * Fields of the same holder whose measure is added to this field's: the
+       * limit bounds the sum, reported at the holder.
+       * </pre>
+       *
+       * <code>repeated string sum_with = 14;</code>
+       * @return A list containing the sumWith.
+       */
+      public com.google.protobuf.ProtocolStringList
+          getSumWithList() {
+        return sumWith_.getUnmodifiableView();
+      }
+      /**
+       * <pre>
+       * Fields of the same holder whose measure is added to this field's: the
+       * limit bounds the sum, reported at the holder.
+       * </pre>
+       *
+       * <code>repeated string sum_with = 14;</code>
+       * @return The count of sumWith.
+       */
+      public int getSumWithCount() {
+        return sumWith_.size();
+      }
+      /**
+       * <pre>
+       * Fields of the same holder whose measure is added to this field's: the
+       * limit bounds the sum, reported at the holder.
+       * </pre>
+       *
+       * <code>repeated string sum_with = 14;</code>
+       * @param index The index of the element to return.
+       * @return The sumWith at the given index.
+       */
+      public java.lang.String getSumWith(int index) {
+        return sumWith_.get(index);
+      }
+      /**
+       * <pre>
+       * Fields of the same holder whose measure is added to this field's: the
+       * limit bounds the sum, reported at the holder.
+       * </pre>
+       *
+       * <code>repeated string sum_with = 14;</code>
+       * @param index The index of the value to return.
+       * @return The bytes of the sumWith at the given index.
+       */
+      public com.google.protobuf.ByteString
+          getSumWithBytes(int index) {
+        return sumWith_.getByteString(index);
+      }
+      /**
+       * <pre>
+       * Fields of the same holder whose measure is added to this field's: the
+       * limit bounds the sum, reported at the holder.
+       * </pre>
+       *
+       * <code>repeated string sum_with = 14;</code>
+       * @param index The index to set the value at.
+       * @param value The sumWith to set.
+       * @return This builder for chaining.
+       */
+      public Builder setSumWith(
+          int index, java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        ensureSumWithIsMutable();
+        sumWith_.set(index, value);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Fields of the same holder whose measure is added to this field's: the
+       * limit bounds the sum, reported at the holder.
+       * </pre>
+       *
+       * <code>repeated string sum_with = 14;</code>
+       * @param value The sumWith to add.
+       * @return This builder for chaining.
+       */
+      public Builder addSumWith(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        ensureSumWithIsMutable();
+        sumWith_.add(value);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Fields of the same holder whose measure is added to this field's: the
+       * limit bounds the sum, reported at the holder.
+       * </pre>
+       *
+       * <code>repeated string sum_with = 14;</code>
+       * @param values The sumWith to add.
+       * @return This builder for chaining.
+       */
+      public Builder addAllSumWith(
+          java.lang.Iterable<java.lang.String> values) {
+        ensureSumWithIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, sumWith_);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Fields of the same holder whose measure is added to this field's: the
+       * limit bounds the sum, reported at the holder.
+       * </pre>
+       *
+       * <code>repeated string sum_with = 14;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearSumWith() {
+        sumWith_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+        bitField0_ = (bitField0_ & ~0x00002000);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Fields of the same holder whose measure is added to this field's: the
+       * limit bounds the sum, reported at the holder.
+       * </pre>
+       *
+       * <code>repeated string sum_with = 14;</code>
+       * @param value The bytes of the sumWith to add.
+       * @return This builder for chaining.
+       */
+      public Builder addSumWithBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        ensureSumWithIsMutable();
+        sumWith_.add(value);
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object afterPrefix_ = "";
+      /**
+       * <pre>
+       * The name of a MEASURE_PREFIX limit: this limit measures the bytes after
+       * that prefix, and applies only to values that start with it.
+       * </pre>
+       *
+       * <code>optional string after_prefix = 15;</code>
+       * @return Whether the afterPrefix field is set.
+       */
+      public boolean hasAfterPrefix() {
+        return ((bitField0_ & 0x00004000) != 0);
+      }
+      /**
+       * <pre>
+       * The name of a MEASURE_PREFIX limit: this limit measures the bytes after
+       * that prefix, and applies only to values that start with it.
+       * </pre>
+       *
+       * <code>optional string after_prefix = 15;</code>
+       * @return The afterPrefix.
+       */
+      public java.lang.String getAfterPrefix() {
+        java.lang.Object ref = afterPrefix_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          if (bs.isValidUtf8()) {
+            afterPrefix_ = s;
+          }
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The name of a MEASURE_PREFIX limit: this limit measures the bytes after
+       * that prefix, and applies only to values that start with it.
+       * </pre>
+       *
+       * <code>optional string after_prefix = 15;</code>
+       * @return The bytes for afterPrefix.
+       */
+      public com.google.protobuf.ByteString
+          getAfterPrefixBytes() {
+        java.lang.Object ref = afterPrefix_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          afterPrefix_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The name of a MEASURE_PREFIX limit: this limit measures the bytes after
+       * that prefix, and applies only to values that start with it.
+       * </pre>
+       *
+       * <code>optional string after_prefix = 15;</code>
+       * @param value The afterPrefix to set.
+       * @return This builder for chaining.
+       */
+      public Builder setAfterPrefix(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        afterPrefix_ = value;
+        bitField0_ |= 0x00004000;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The name of a MEASURE_PREFIX limit: this limit measures the bytes after
+       * that prefix, and applies only to values that start with it.
+       * </pre>
+       *
+       * <code>optional string after_prefix = 15;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearAfterPrefix() {
+        afterPrefix_ = getDefaultInstance().getAfterPrefix();
+        bitField0_ = (bitField0_ & ~0x00004000);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The name of a MEASURE_PREFIX limit: this limit measures the bytes after
+       * that prefix, and applies only to values that start with it.
+       * </pre>
+       *
+       * <code>optional string after_prefix = 15;</code>
+       * @param value The bytes for afterPrefix to set.
+       * @return This builder for chaining.
+       */
+      public Builder setAfterPrefixBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        afterPrefix_ = value;
+        bitField0_ |= 0x00004000;
+        onChanged();
+        return this;
+      }
+
+      private com.google.protobuf.LazyStringList exclude_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+      private void ensureExcludeIsMutable() {
+        if (!((bitField0_ & 0x00008000) != 0)) {
+          exclude_ = new com.google.protobuf.LazyStringArrayList(exclude_);
+          bitField0_ |= 0x00008000;
+         }
+      }
+      /**
+       * <pre>
+       * MEASURE_ENCODED_BYTES: fields left out of the measured encoding, as
+       * `Message.field` (a merger's nested messages).
+       * </pre>
+       *
+       * <code>repeated string exclude = 16;</code>
+       * @return A list containing the exclude.
+       */
+      public com.google.protobuf.ProtocolStringList
+          getExcludeList() {
+        return exclude_.getUnmodifiableView();
+      }
+      /**
+       * <pre>
+       * MEASURE_ENCODED_BYTES: fields left out of the measured encoding, as
+       * `Message.field` (a merger's nested messages).
+       * </pre>
+       *
+       * <code>repeated string exclude = 16;</code>
+       * @return The count of exclude.
+       */
+      public int getExcludeCount() {
+        return exclude_.size();
+      }
+      /**
+       * <pre>
+       * MEASURE_ENCODED_BYTES: fields left out of the measured encoding, as
+       * `Message.field` (a merger's nested messages).
+       * </pre>
+       *
+       * <code>repeated string exclude = 16;</code>
+       * @param index The index of the element to return.
+       * @return The exclude at the given index.
+       */
+      public java.lang.String getExclude(int index) {
+        return exclude_.get(index);
+      }
+      /**
+       * <pre>
+       * MEASURE_ENCODED_BYTES: fields left out of the measured encoding, as
+       * `Message.field` (a merger's nested messages).
+       * </pre>
+       *
+       * <code>repeated string exclude = 16;</code>
+       * @param index The index of the value to return.
+       * @return The bytes of the exclude at the given index.
+       */
+      public com.google.protobuf.ByteString
+          getExcludeBytes(int index) {
+        return exclude_.getByteString(index);
+      }
+      /**
+       * <pre>
+       * MEASURE_ENCODED_BYTES: fields left out of the measured encoding, as
+       * `Message.field` (a merger's nested messages).
+       * </pre>
+       *
+       * <code>repeated string exclude = 16;</code>
+       * @param index The index to set the value at.
+       * @param value The exclude to set.
+       * @return This builder for chaining.
+       */
+      public Builder setExclude(
+          int index, java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        ensureExcludeIsMutable();
+        exclude_.set(index, value);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENCODED_BYTES: fields left out of the measured encoding, as
+       * `Message.field` (a merger's nested messages).
+       * </pre>
+       *
+       * <code>repeated string exclude = 16;</code>
+       * @param value The exclude to add.
+       * @return This builder for chaining.
+       */
+      public Builder addExclude(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        ensureExcludeIsMutable();
+        exclude_.add(value);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENCODED_BYTES: fields left out of the measured encoding, as
+       * `Message.field` (a merger's nested messages).
+       * </pre>
+       *
+       * <code>repeated string exclude = 16;</code>
+       * @param values The exclude to add.
+       * @return This builder for chaining.
+       */
+      public Builder addAllExclude(
+          java.lang.Iterable<java.lang.String> values) {
+        ensureExcludeIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, exclude_);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENCODED_BYTES: fields left out of the measured encoding, as
+       * `Message.field` (a merger's nested messages).
+       * </pre>
+       *
+       * <code>repeated string exclude = 16;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearExclude() {
+        exclude_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+        bitField0_ = (bitField0_ & ~0x00008000);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_ENCODED_BYTES: fields left out of the measured encoding, as
+       * `Message.field` (a merger's nested messages).
+       * </pre>
+       *
+       * <code>repeated string exclude = 16;</code>
+       * @param value The bytes of the exclude to add.
+       * @return This builder for chaining.
+       */
+      public Builder addExcludeBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        ensureExcludeIsMutable();
+        exclude_.add(value);
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object predicate_ = "";
+      /**
+       * <pre>
+       * The named predicate that applies this limit's value, defined in
+       * docs/spec/validation.md, "Named predicates"; the measure then says what
+       * the value is.
+       * </pre>
+       *
+       * <code>optional string predicate = 17;</code>
+       * @return Whether the predicate field is set.
+       */
+      public boolean hasPredicate() {
+        return ((bitField0_ & 0x00010000) != 0);
+      }
+      /**
+       * <pre>
+       * The named predicate that applies this limit's value, defined in
+       * docs/spec/validation.md, "Named predicates"; the measure then says what
+       * the value is.
+       * </pre>
+       *
+       * <code>optional string predicate = 17;</code>
+       * @return The predicate.
+       */
+      public java.lang.String getPredicate() {
+        java.lang.Object ref = predicate_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          if (bs.isValidUtf8()) {
+            predicate_ = s;
+          }
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The named predicate that applies this limit's value, defined in
+       * docs/spec/validation.md, "Named predicates"; the measure then says what
+       * the value is.
+       * </pre>
+       *
+       * <code>optional string predicate = 17;</code>
+       * @return The bytes for predicate.
+       */
+      public com.google.protobuf.ByteString
+          getPredicateBytes() {
+        java.lang.Object ref = predicate_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          predicate_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The named predicate that applies this limit's value, defined in
+       * docs/spec/validation.md, "Named predicates"; the measure then says what
+       * the value is.
+       * </pre>
+       *
+       * <code>optional string predicate = 17;</code>
+       * @param value The predicate to set.
+       * @return This builder for chaining.
+       */
+      public Builder setPredicate(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        predicate_ = value;
+        bitField0_ |= 0x00010000;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The named predicate that applies this limit's value, defined in
+       * docs/spec/validation.md, "Named predicates"; the measure then says what
+       * the value is.
+       * </pre>
+       *
+       * <code>optional string predicate = 17;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearPredicate() {
+        predicate_ = getDefaultInstance().getPredicate();
+        bitField0_ = (bitField0_ & ~0x00010000);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The named predicate that applies this limit's value, defined in
+       * docs/spec/validation.md, "Named predicates"; the measure then says what
+       * the value is.
+       * </pre>
+       *
+       * <code>optional string predicate = 17;</code>
+       * @param value The bytes for predicate to set.
+       * @return This builder for chaining.
+       */
+      public Builder setPredicateBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        predicate_ = value;
+        bitField0_ |= 0x00010000;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object key_ = "";
+      /**
+       * <pre>
+       * MEASURE_PER_KEY: the field whose value picks the entry, as in a
+       * Condition (`^Message.group_type`); no entry, no limit.
+       * </pre>
+       *
+       * <code>optional string key = 18;</code>
+       * @return Whether the key field is set.
+       */
+      public boolean hasKey() {
+        return ((bitField0_ & 0x00020000) != 0);
+      }
+      /**
+       * <pre>
+       * MEASURE_PER_KEY: the field whose value picks the entry, as in a
+       * Condition (`^Message.group_type`); no entry, no limit.
+       * </pre>
+       *
+       * <code>optional string key = 18;</code>
+       * @return The key.
+       */
+      public java.lang.String getKey() {
+        java.lang.Object ref = key_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          if (bs.isValidUtf8()) {
+            key_ = s;
+          }
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * MEASURE_PER_KEY: the field whose value picks the entry, as in a
+       * Condition (`^Message.group_type`); no entry, no limit.
+       * </pre>
+       *
+       * <code>optional string key = 18;</code>
+       * @return The bytes for key.
+       */
+      public com.google.protobuf.ByteString
+          getKeyBytes() {
+        java.lang.Object ref = key_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          key_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * MEASURE_PER_KEY: the field whose value picks the entry, as in a
+       * Condition (`^Message.group_type`); no entry, no limit.
+       * </pre>
+       *
+       * <code>optional string key = 18;</code>
+       * @param value The key to set.
+       * @return This builder for chaining.
+       */
+      public Builder setKey(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        key_ = value;
+        bitField0_ |= 0x00020000;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_PER_KEY: the field whose value picks the entry, as in a
+       * Condition (`^Message.group_type`); no entry, no limit.
+       * </pre>
+       *
+       * <code>optional string key = 18;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearKey() {
+        key_ = getDefaultInstance().getKey();
+        bitField0_ = (bitField0_ & ~0x00020000);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_PER_KEY: the field whose value picks the entry, as in a
+       * Condition (`^Message.group_type`); no entry, no limit.
+       * </pre>
+       *
+       * <code>optional string key = 18;</code>
+       * @param value The bytes for key to set.
+       * @return This builder for chaining.
+       */
+      public Builder setKeyBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        key_ = value;
+        bitField0_ |= 0x00020000;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object charset_ = "";
+      /**
+       * <pre>
+       * MEASURE_FLAG: the bytes the field's value may hold, as inclusive
+       * ranges written as pairs of characters (" ~" is 0x20 to 0x7E); the first
+       * byte outside is `actual`.
+       * </pre>
+       *
+       * <code>optional string charset = 19;</code>
+       * @return Whether the charset field is set.
+       */
+      public boolean hasCharset() {
+        return ((bitField0_ & 0x00040000) != 0);
+      }
+      /**
+       * <pre>
+       * MEASURE_FLAG: the bytes the field's value may hold, as inclusive
+       * ranges written as pairs of characters (" ~" is 0x20 to 0x7E); the first
+       * byte outside is `actual`.
+       * </pre>
+       *
+       * <code>optional string charset = 19;</code>
+       * @return The charset.
+       */
+      public java.lang.String getCharset() {
+        java.lang.Object ref = charset_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          if (bs.isValidUtf8()) {
+            charset_ = s;
+          }
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * MEASURE_FLAG: the bytes the field's value may hold, as inclusive
+       * ranges written as pairs of characters (" ~" is 0x20 to 0x7E); the first
+       * byte outside is `actual`.
+       * </pre>
+       *
+       * <code>optional string charset = 19;</code>
+       * @return The bytes for charset.
+       */
+      public com.google.protobuf.ByteString
+          getCharsetBytes() {
+        java.lang.Object ref = charset_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          charset_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * MEASURE_FLAG: the bytes the field's value may hold, as inclusive
+       * ranges written as pairs of characters (" ~" is 0x20 to 0x7E); the first
+       * byte outside is `actual`.
+       * </pre>
+       *
+       * <code>optional string charset = 19;</code>
+       * @param value The charset to set.
+       * @return This builder for chaining.
+       */
+      public Builder setCharset(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        charset_ = value;
+        bitField0_ |= 0x00040000;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_FLAG: the bytes the field's value may hold, as inclusive
+       * ranges written as pairs of characters (" ~" is 0x20 to 0x7E); the first
+       * byte outside is `actual`.
+       * </pre>
+       *
+       * <code>optional string charset = 19;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearCharset() {
+        charset_ = getDefaultInstance().getCharset();
+        bitField0_ = (bitField0_ & ~0x00040000);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * MEASURE_FLAG: the bytes the field's value may hold, as inclusive
+       * ranges written as pairs of characters (" ~" is 0x20 to 0x7E); the first
+       * byte outside is `actual`.
+       * </pre>
+       *
+       * <code>optional string charset = 19;</code>
+       * @param value The bytes for charset to set.
+       * @return This builder for chaining.
+       */
+      public Builder setCharsetBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        charset_ = value;
+        bitField0_ |= 0x00040000;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object appliesTo_ = "";
+      /**
+       * <pre>
+       * Where the limit is checked: empty for every validation; "rest" for the
+       * Tencent REST form only (validate_rest), whose values it constrains.
+       * </pre>
+       *
+       * <code>optional string applies_to = 20;</code>
+       * @return Whether the appliesTo field is set.
+       */
+      public boolean hasAppliesTo() {
+        return ((bitField0_ & 0x00080000) != 0);
+      }
+      /**
+       * <pre>
+       * Where the limit is checked: empty for every validation; "rest" for the
+       * Tencent REST form only (validate_rest), whose values it constrains.
+       * </pre>
+       *
+       * <code>optional string applies_to = 20;</code>
+       * @return The appliesTo.
+       */
+      public java.lang.String getAppliesTo() {
+        java.lang.Object ref = appliesTo_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          if (bs.isValidUtf8()) {
+            appliesTo_ = s;
+          }
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * Where the limit is checked: empty for every validation; "rest" for the
+       * Tencent REST form only (validate_rest), whose values it constrains.
+       * </pre>
+       *
+       * <code>optional string applies_to = 20;</code>
+       * @return The bytes for appliesTo.
+       */
+      public com.google.protobuf.ByteString
+          getAppliesToBytes() {
+        java.lang.Object ref = appliesTo_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          appliesTo_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * Where the limit is checked: empty for every validation; "rest" for the
+       * Tencent REST form only (validate_rest), whose values it constrains.
+       * </pre>
+       *
+       * <code>optional string applies_to = 20;</code>
+       * @param value The appliesTo to set.
+       * @return This builder for chaining.
+       */
+      public Builder setAppliesTo(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        appliesTo_ = value;
+        bitField0_ |= 0x00080000;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Where the limit is checked: empty for every validation; "rest" for the
+       * Tencent REST form only (validate_rest), whose values it constrains.
+       * </pre>
+       *
+       * <code>optional string applies_to = 20;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearAppliesTo() {
+        appliesTo_ = getDefaultInstance().getAppliesTo();
+        bitField0_ = (bitField0_ & ~0x00080000);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * Where the limit is checked: empty for every validation; "rest" for the
+       * Tencent REST form only (validate_rest), whose values it constrains.
+       * </pre>
+       *
+       * <code>optional string applies_to = 20;</code>
+       * @param value The bytes for appliesTo to set.
+       * @return This builder for chaining.
+       */
+      public Builder setAppliesToBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        appliesTo_ = value;
+        bitField0_ |= 0x00080000;
+        onChanged();
+        return this;
+      }
       @java.lang.Override
       public final Builder setUnknownFields(
           final com.google.protobuf.UnknownFieldSet unknownFields) {
@@ -5160,6 +15408,129 @@ public final class Constraints {
      * <code>optional .imcodec.constraints.v1.Range range = 6;</code>
      */
     imcodec.constraints.v1.Constraints.RangeOrBuilder getRangeOrBuilder();
+
+    /**
+     * <pre>
+     * Limits declared elsewhere that govern this field under conditions.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+     */
+    java.util.List<imcodec.constraints.v1.Constraints.Use> 
+        getUseList();
+    /**
+     * <pre>
+     * Limits declared elsewhere that govern this field under conditions.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+     */
+    imcodec.constraints.v1.Constraints.Use getUse(int index);
+    /**
+     * <pre>
+     * Limits declared elsewhere that govern this field under conditions.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+     */
+    int getUseCount();
+    /**
+     * <pre>
+     * Limits declared elsewhere that govern this field under conditions.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+     */
+    java.util.List<? extends imcodec.constraints.v1.Constraints.UseOrBuilder> 
+        getUseOrBuilderList();
+    /**
+     * <pre>
+     * Limits declared elsewhere that govern this field under conditions.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+     */
+    imcodec.constraints.v1.Constraints.UseOrBuilder getUseOrBuilder(
+        int index);
+
+    /**
+     * <pre>
+     * Conditions, read in the holder, under which `discriminator` applies
+     * (all must hold; none means always).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+     */
+    java.util.List<imcodec.constraints.v1.Constraints.Condition> 
+        getDiscriminatorWhenList();
+    /**
+     * <pre>
+     * Conditions, read in the holder, under which `discriminator` applies
+     * (all must hold; none means always).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+     */
+    imcodec.constraints.v1.Constraints.Condition getDiscriminatorWhen(int index);
+    /**
+     * <pre>
+     * Conditions, read in the holder, under which `discriminator` applies
+     * (all must hold; none means always).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+     */
+    int getDiscriminatorWhenCount();
+    /**
+     * <pre>
+     * Conditions, read in the holder, under which `discriminator` applies
+     * (all must hold; none means always).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+     */
+    java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+        getDiscriminatorWhenOrBuilderList();
+    /**
+     * <pre>
+     * Conditions, read in the holder, under which `discriminator` applies
+     * (all must hold; none means always).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+     */
+    imcodec.constraints.v1.Constraints.ConditionOrBuilder getDiscriminatorWhenOrBuilder(
+        int index);
+
+    /**
+     * <pre>
+     * A number field whose value must be one of the named values of an enum
+     * the field is not typed with (an error code that may be any int32).
+     * </pre>
+     *
+     * <code>optional .imcodec.constraints.v1.NamedValues named_values = 9;</code>
+     * @return Whether the namedValues field is set.
+     */
+    boolean hasNamedValues();
+    /**
+     * <pre>
+     * A number field whose value must be one of the named values of an enum
+     * the field is not typed with (an error code that may be any int32).
+     * </pre>
+     *
+     * <code>optional .imcodec.constraints.v1.NamedValues named_values = 9;</code>
+     * @return The namedValues.
+     */
+    imcodec.constraints.v1.Constraints.NamedValues getNamedValues();
+    /**
+     * <pre>
+     * A number field whose value must be one of the named values of an enum
+     * the field is not typed with (an error code that may be any int32).
+     * </pre>
+     *
+     * <code>optional .imcodec.constraints.v1.NamedValues named_values = 9;</code>
+     */
+    imcodec.constraints.v1.Constraints.NamedValuesOrBuilder getNamedValuesOrBuilder();
   }
   /**
    * <pre>
@@ -5181,6 +15552,8 @@ public final class Constraints {
     private FieldConstraints() {
       limit_ = java.util.Collections.emptyList();
       uses_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+      use_ = java.util.Collections.emptyList();
+      discriminatorWhen_ = java.util.Collections.emptyList();
     }
 
     @java.lang.Override
@@ -5437,6 +15810,174 @@ public final class Constraints {
       return range_ == null ? imcodec.constraints.v1.Constraints.Range.getDefaultInstance() : range_;
     }
 
+    public static final int USE_FIELD_NUMBER = 7;
+    @SuppressWarnings("serial")
+    private java.util.List<imcodec.constraints.v1.Constraints.Use> use_;
+    /**
+     * <pre>
+     * Limits declared elsewhere that govern this field under conditions.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+     */
+    @java.lang.Override
+    public java.util.List<imcodec.constraints.v1.Constraints.Use> getUseList() {
+      return use_;
+    }
+    /**
+     * <pre>
+     * Limits declared elsewhere that govern this field under conditions.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+     */
+    @java.lang.Override
+    public java.util.List<? extends imcodec.constraints.v1.Constraints.UseOrBuilder> 
+        getUseOrBuilderList() {
+      return use_;
+    }
+    /**
+     * <pre>
+     * Limits declared elsewhere that govern this field under conditions.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+     */
+    @java.lang.Override
+    public int getUseCount() {
+      return use_.size();
+    }
+    /**
+     * <pre>
+     * Limits declared elsewhere that govern this field under conditions.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+     */
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.Use getUse(int index) {
+      return use_.get(index);
+    }
+    /**
+     * <pre>
+     * Limits declared elsewhere that govern this field under conditions.
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+     */
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.UseOrBuilder getUseOrBuilder(
+        int index) {
+      return use_.get(index);
+    }
+
+    public static final int DISCRIMINATOR_WHEN_FIELD_NUMBER = 8;
+    @SuppressWarnings("serial")
+    private java.util.List<imcodec.constraints.v1.Constraints.Condition> discriminatorWhen_;
+    /**
+     * <pre>
+     * Conditions, read in the holder, under which `discriminator` applies
+     * (all must hold; none means always).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+     */
+    @java.lang.Override
+    public java.util.List<imcodec.constraints.v1.Constraints.Condition> getDiscriminatorWhenList() {
+      return discriminatorWhen_;
+    }
+    /**
+     * <pre>
+     * Conditions, read in the holder, under which `discriminator` applies
+     * (all must hold; none means always).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+     */
+    @java.lang.Override
+    public java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+        getDiscriminatorWhenOrBuilderList() {
+      return discriminatorWhen_;
+    }
+    /**
+     * <pre>
+     * Conditions, read in the holder, under which `discriminator` applies
+     * (all must hold; none means always).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+     */
+    @java.lang.Override
+    public int getDiscriminatorWhenCount() {
+      return discriminatorWhen_.size();
+    }
+    /**
+     * <pre>
+     * Conditions, read in the holder, under which `discriminator` applies
+     * (all must hold; none means always).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+     */
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.Condition getDiscriminatorWhen(int index) {
+      return discriminatorWhen_.get(index);
+    }
+    /**
+     * <pre>
+     * Conditions, read in the holder, under which `discriminator` applies
+     * (all must hold; none means always).
+     * </pre>
+     *
+     * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+     */
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.ConditionOrBuilder getDiscriminatorWhenOrBuilder(
+        int index) {
+      return discriminatorWhen_.get(index);
+    }
+
+    public static final int NAMED_VALUES_FIELD_NUMBER = 9;
+    private imcodec.constraints.v1.Constraints.NamedValues namedValues_;
+    /**
+     * <pre>
+     * A number field whose value must be one of the named values of an enum
+     * the field is not typed with (an error code that may be any int32).
+     * </pre>
+     *
+     * <code>optional .imcodec.constraints.v1.NamedValues named_values = 9;</code>
+     * @return Whether the namedValues field is set.
+     */
+    @java.lang.Override
+    public boolean hasNamedValues() {
+      return ((bitField0_ & 0x00000010) != 0);
+    }
+    /**
+     * <pre>
+     * A number field whose value must be one of the named values of an enum
+     * the field is not typed with (an error code that may be any int32).
+     * </pre>
+     *
+     * <code>optional .imcodec.constraints.v1.NamedValues named_values = 9;</code>
+     * @return The namedValues.
+     */
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.NamedValues getNamedValues() {
+      return namedValues_ == null ? imcodec.constraints.v1.Constraints.NamedValues.getDefaultInstance() : namedValues_;
+    }
+    /**
+     * <pre>
+     * A number field whose value must be one of the named values of an enum
+     * the field is not typed with (an error code that may be any int32).
+     * </pre>
+     *
+     * <code>optional .imcodec.constraints.v1.NamedValues named_values = 9;</code>
+     */
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.NamedValuesOrBuilder getNamedValuesOrBuilder() {
+      return namedValues_ == null ? imcodec.constraints.v1.Constraints.NamedValues.getDefaultInstance() : namedValues_;
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -5468,6 +16009,15 @@ public final class Constraints {
       }
       if (((bitField0_ & 0x00000008) != 0)) {
         output.writeMessage(6, getRange());
+      }
+      for (int i = 0; i < use_.size(); i++) {
+        output.writeMessage(7, use_.get(i));
+      }
+      for (int i = 0; i < discriminatorWhen_.size(); i++) {
+        output.writeMessage(8, discriminatorWhen_.get(i));
+      }
+      if (((bitField0_ & 0x00000010) != 0)) {
+        output.writeMessage(9, getNamedValues());
       }
       getUnknownFields().writeTo(output);
     }
@@ -5505,6 +16055,18 @@ public final class Constraints {
       if (((bitField0_ & 0x00000008) != 0)) {
         size += com.google.protobuf.CodedOutputStream
           .computeMessageSize(6, getRange());
+      }
+      for (int i = 0; i < use_.size(); i++) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(7, use_.get(i));
+      }
+      for (int i = 0; i < discriminatorWhen_.size(); i++) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(8, discriminatorWhen_.get(i));
+      }
+      if (((bitField0_ & 0x00000010) != 0)) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(9, getNamedValues());
       }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
@@ -5545,6 +16107,15 @@ public final class Constraints {
         if (!getRange()
             .equals(other.getRange())) return false;
       }
+      if (!getUseList()
+          .equals(other.getUseList())) return false;
+      if (!getDiscriminatorWhenList()
+          .equals(other.getDiscriminatorWhenList())) return false;
+      if (hasNamedValues() != other.hasNamedValues()) return false;
+      if (hasNamedValues()) {
+        if (!getNamedValues()
+            .equals(other.getNamedValues())) return false;
+      }
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -5581,6 +16152,18 @@ public final class Constraints {
       if (hasRange()) {
         hash = (37 * hash) + RANGE_FIELD_NUMBER;
         hash = (53 * hash) + getRange().hashCode();
+      }
+      if (getUseCount() > 0) {
+        hash = (37 * hash) + USE_FIELD_NUMBER;
+        hash = (53 * hash) + getUseList().hashCode();
+      }
+      if (getDiscriminatorWhenCount() > 0) {
+        hash = (37 * hash) + DISCRIMINATOR_WHEN_FIELD_NUMBER;
+        hash = (53 * hash) + getDiscriminatorWhenList().hashCode();
+      }
+      if (hasNamedValues()) {
+        hash = (37 * hash) + NAMED_VALUES_FIELD_NUMBER;
+        hash = (53 * hash) + getNamedValues().hashCode();
       }
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
@@ -5718,6 +16301,9 @@ public final class Constraints {
           getLimitFieldBuilder();
           getNonEmptyFieldBuilder();
           getRangeFieldBuilder();
+          getUseFieldBuilder();
+          getDiscriminatorWhenFieldBuilder();
+          getNamedValuesFieldBuilder();
         }
       }
       @java.lang.Override
@@ -5744,6 +16330,25 @@ public final class Constraints {
         if (rangeBuilder_ != null) {
           rangeBuilder_.dispose();
           rangeBuilder_ = null;
+        }
+        if (useBuilder_ == null) {
+          use_ = java.util.Collections.emptyList();
+        } else {
+          use_ = null;
+          useBuilder_.clear();
+        }
+        bitField0_ = (bitField0_ & ~0x00000040);
+        if (discriminatorWhenBuilder_ == null) {
+          discriminatorWhen_ = java.util.Collections.emptyList();
+        } else {
+          discriminatorWhen_ = null;
+          discriminatorWhenBuilder_.clear();
+        }
+        bitField0_ = (bitField0_ & ~0x00000080);
+        namedValues_ = null;
+        if (namedValuesBuilder_ != null) {
+          namedValuesBuilder_.dispose();
+          namedValuesBuilder_ = null;
         }
         return this;
       }
@@ -5792,6 +16397,24 @@ public final class Constraints {
           bitField0_ = (bitField0_ & ~0x00000002);
         }
         result.uses_ = uses_;
+        if (useBuilder_ == null) {
+          if (((bitField0_ & 0x00000040) != 0)) {
+            use_ = java.util.Collections.unmodifiableList(use_);
+            bitField0_ = (bitField0_ & ~0x00000040);
+          }
+          result.use_ = use_;
+        } else {
+          result.use_ = useBuilder_.build();
+        }
+        if (discriminatorWhenBuilder_ == null) {
+          if (((bitField0_ & 0x00000080) != 0)) {
+            discriminatorWhen_ = java.util.Collections.unmodifiableList(discriminatorWhen_);
+            bitField0_ = (bitField0_ & ~0x00000080);
+          }
+          result.discriminatorWhen_ = discriminatorWhen_;
+        } else {
+          result.discriminatorWhen_ = discriminatorWhenBuilder_.build();
+        }
       }
 
       private void buildPartial0(imcodec.constraints.v1.Constraints.FieldConstraints result) {
@@ -5816,6 +16439,12 @@ public final class Constraints {
               ? range_
               : rangeBuilder_.build();
           to_bitField0_ |= 0x00000008;
+        }
+        if (((from_bitField0_ & 0x00000100) != 0)) {
+          result.namedValues_ = namedValuesBuilder_ == null
+              ? namedValues_
+              : namedValuesBuilder_.build();
+          to_bitField0_ |= 0x00000010;
         }
         result.bitField0_ |= to_bitField0_;
       }
@@ -5912,6 +16541,61 @@ public final class Constraints {
         if (other.hasRange()) {
           mergeRange(other.getRange());
         }
+        if (useBuilder_ == null) {
+          if (!other.use_.isEmpty()) {
+            if (use_.isEmpty()) {
+              use_ = other.use_;
+              bitField0_ = (bitField0_ & ~0x00000040);
+            } else {
+              ensureUseIsMutable();
+              use_.addAll(other.use_);
+            }
+            onChanged();
+          }
+        } else {
+          if (!other.use_.isEmpty()) {
+            if (useBuilder_.isEmpty()) {
+              useBuilder_.dispose();
+              useBuilder_ = null;
+              use_ = other.use_;
+              bitField0_ = (bitField0_ & ~0x00000040);
+              useBuilder_ = 
+                com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                   getUseFieldBuilder() : null;
+            } else {
+              useBuilder_.addAllMessages(other.use_);
+            }
+          }
+        }
+        if (discriminatorWhenBuilder_ == null) {
+          if (!other.discriminatorWhen_.isEmpty()) {
+            if (discriminatorWhen_.isEmpty()) {
+              discriminatorWhen_ = other.discriminatorWhen_;
+              bitField0_ = (bitField0_ & ~0x00000080);
+            } else {
+              ensureDiscriminatorWhenIsMutable();
+              discriminatorWhen_.addAll(other.discriminatorWhen_);
+            }
+            onChanged();
+          }
+        } else {
+          if (!other.discriminatorWhen_.isEmpty()) {
+            if (discriminatorWhenBuilder_.isEmpty()) {
+              discriminatorWhenBuilder_.dispose();
+              discriminatorWhenBuilder_ = null;
+              discriminatorWhen_ = other.discriminatorWhen_;
+              bitField0_ = (bitField0_ & ~0x00000080);
+              discriminatorWhenBuilder_ = 
+                com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                   getDiscriminatorWhenFieldBuilder() : null;
+            } else {
+              discriminatorWhenBuilder_.addAllMessages(other.discriminatorWhen_);
+            }
+          }
+        }
+        if (other.hasNamedValues()) {
+          mergeNamedValues(other.getNamedValues());
+        }
         this.mergeUnknownFields(other.getUnknownFields());
         onChanged();
         return this;
@@ -5981,6 +16665,39 @@ public final class Constraints {
                 bitField0_ |= 0x00000020;
                 break;
               } // case 50
+              case 58: {
+                imcodec.constraints.v1.Constraints.Use m =
+                    input.readMessage(
+                        imcodec.constraints.v1.Constraints.Use.PARSER,
+                        extensionRegistry);
+                if (useBuilder_ == null) {
+                  ensureUseIsMutable();
+                  use_.add(m);
+                } else {
+                  useBuilder_.addMessage(m);
+                }
+                break;
+              } // case 58
+              case 66: {
+                imcodec.constraints.v1.Constraints.Condition m =
+                    input.readMessage(
+                        imcodec.constraints.v1.Constraints.Condition.PARSER,
+                        extensionRegistry);
+                if (discriminatorWhenBuilder_ == null) {
+                  ensureDiscriminatorWhenIsMutable();
+                  discriminatorWhen_.add(m);
+                } else {
+                  discriminatorWhenBuilder_.addMessage(m);
+                }
+                break;
+              } // case 66
+              case 74: {
+                input.readMessage(
+                    getNamedValuesFieldBuilder().getBuilder(),
+                    extensionRegistry);
+                bitField0_ |= 0x00000100;
+                break;
+              } // case 74
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -6811,6 +17528,812 @@ public final class Constraints {
         }
         return rangeBuilder_;
       }
+
+      private java.util.List<imcodec.constraints.v1.Constraints.Use> use_ =
+        java.util.Collections.emptyList();
+      private void ensureUseIsMutable() {
+        if (!((bitField0_ & 0x00000040) != 0)) {
+          use_ = new java.util.ArrayList<imcodec.constraints.v1.Constraints.Use>(use_);
+          bitField0_ |= 0x00000040;
+         }
+      }
+
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.constraints.v1.Constraints.Use, imcodec.constraints.v1.Constraints.Use.Builder, imcodec.constraints.v1.Constraints.UseOrBuilder> useBuilder_;
+
+      /**
+       * <pre>
+       * Limits declared elsewhere that govern this field under conditions.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+       */
+      public java.util.List<imcodec.constraints.v1.Constraints.Use> getUseList() {
+        if (useBuilder_ == null) {
+          return java.util.Collections.unmodifiableList(use_);
+        } else {
+          return useBuilder_.getMessageList();
+        }
+      }
+      /**
+       * <pre>
+       * Limits declared elsewhere that govern this field under conditions.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+       */
+      public int getUseCount() {
+        if (useBuilder_ == null) {
+          return use_.size();
+        } else {
+          return useBuilder_.getCount();
+        }
+      }
+      /**
+       * <pre>
+       * Limits declared elsewhere that govern this field under conditions.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Use getUse(int index) {
+        if (useBuilder_ == null) {
+          return use_.get(index);
+        } else {
+          return useBuilder_.getMessage(index);
+        }
+      }
+      /**
+       * <pre>
+       * Limits declared elsewhere that govern this field under conditions.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+       */
+      public Builder setUse(
+          int index, imcodec.constraints.v1.Constraints.Use value) {
+        if (useBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureUseIsMutable();
+          use_.set(index, value);
+          onChanged();
+        } else {
+          useBuilder_.setMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Limits declared elsewhere that govern this field under conditions.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+       */
+      public Builder setUse(
+          int index, imcodec.constraints.v1.Constraints.Use.Builder builderForValue) {
+        if (useBuilder_ == null) {
+          ensureUseIsMutable();
+          use_.set(index, builderForValue.build());
+          onChanged();
+        } else {
+          useBuilder_.setMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Limits declared elsewhere that govern this field under conditions.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+       */
+      public Builder addUse(imcodec.constraints.v1.Constraints.Use value) {
+        if (useBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureUseIsMutable();
+          use_.add(value);
+          onChanged();
+        } else {
+          useBuilder_.addMessage(value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Limits declared elsewhere that govern this field under conditions.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+       */
+      public Builder addUse(
+          int index, imcodec.constraints.v1.Constraints.Use value) {
+        if (useBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureUseIsMutable();
+          use_.add(index, value);
+          onChanged();
+        } else {
+          useBuilder_.addMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Limits declared elsewhere that govern this field under conditions.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+       */
+      public Builder addUse(
+          imcodec.constraints.v1.Constraints.Use.Builder builderForValue) {
+        if (useBuilder_ == null) {
+          ensureUseIsMutable();
+          use_.add(builderForValue.build());
+          onChanged();
+        } else {
+          useBuilder_.addMessage(builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Limits declared elsewhere that govern this field under conditions.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+       */
+      public Builder addUse(
+          int index, imcodec.constraints.v1.Constraints.Use.Builder builderForValue) {
+        if (useBuilder_ == null) {
+          ensureUseIsMutable();
+          use_.add(index, builderForValue.build());
+          onChanged();
+        } else {
+          useBuilder_.addMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Limits declared elsewhere that govern this field under conditions.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+       */
+      public Builder addAllUse(
+          java.lang.Iterable<? extends imcodec.constraints.v1.Constraints.Use> values) {
+        if (useBuilder_ == null) {
+          ensureUseIsMutable();
+          com.google.protobuf.AbstractMessageLite.Builder.addAll(
+              values, use_);
+          onChanged();
+        } else {
+          useBuilder_.addAllMessages(values);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Limits declared elsewhere that govern this field under conditions.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+       */
+      public Builder clearUse() {
+        if (useBuilder_ == null) {
+          use_ = java.util.Collections.emptyList();
+          bitField0_ = (bitField0_ & ~0x00000040);
+          onChanged();
+        } else {
+          useBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Limits declared elsewhere that govern this field under conditions.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+       */
+      public Builder removeUse(int index) {
+        if (useBuilder_ == null) {
+          ensureUseIsMutable();
+          use_.remove(index);
+          onChanged();
+        } else {
+          useBuilder_.remove(index);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Limits declared elsewhere that govern this field under conditions.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Use.Builder getUseBuilder(
+          int index) {
+        return getUseFieldBuilder().getBuilder(index);
+      }
+      /**
+       * <pre>
+       * Limits declared elsewhere that govern this field under conditions.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+       */
+      public imcodec.constraints.v1.Constraints.UseOrBuilder getUseOrBuilder(
+          int index) {
+        if (useBuilder_ == null) {
+          return use_.get(index);  } else {
+          return useBuilder_.getMessageOrBuilder(index);
+        }
+      }
+      /**
+       * <pre>
+       * Limits declared elsewhere that govern this field under conditions.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+       */
+      public java.util.List<? extends imcodec.constraints.v1.Constraints.UseOrBuilder> 
+           getUseOrBuilderList() {
+        if (useBuilder_ != null) {
+          return useBuilder_.getMessageOrBuilderList();
+        } else {
+          return java.util.Collections.unmodifiableList(use_);
+        }
+      }
+      /**
+       * <pre>
+       * Limits declared elsewhere that govern this field under conditions.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Use.Builder addUseBuilder() {
+        return getUseFieldBuilder().addBuilder(
+            imcodec.constraints.v1.Constraints.Use.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * Limits declared elsewhere that govern this field under conditions.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Use.Builder addUseBuilder(
+          int index) {
+        return getUseFieldBuilder().addBuilder(
+            index, imcodec.constraints.v1.Constraints.Use.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * Limits declared elsewhere that govern this field under conditions.
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Use use = 7;</code>
+       */
+      public java.util.List<imcodec.constraints.v1.Constraints.Use.Builder> 
+           getUseBuilderList() {
+        return getUseFieldBuilder().getBuilderList();
+      }
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.constraints.v1.Constraints.Use, imcodec.constraints.v1.Constraints.Use.Builder, imcodec.constraints.v1.Constraints.UseOrBuilder> 
+          getUseFieldBuilder() {
+        if (useBuilder_ == null) {
+          useBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+              imcodec.constraints.v1.Constraints.Use, imcodec.constraints.v1.Constraints.Use.Builder, imcodec.constraints.v1.Constraints.UseOrBuilder>(
+                  use_,
+                  ((bitField0_ & 0x00000040) != 0),
+                  getParentForChildren(),
+                  isClean());
+          use_ = null;
+        }
+        return useBuilder_;
+      }
+
+      private java.util.List<imcodec.constraints.v1.Constraints.Condition> discriminatorWhen_ =
+        java.util.Collections.emptyList();
+      private void ensureDiscriminatorWhenIsMutable() {
+        if (!((bitField0_ & 0x00000080) != 0)) {
+          discriminatorWhen_ = new java.util.ArrayList<imcodec.constraints.v1.Constraints.Condition>(discriminatorWhen_);
+          bitField0_ |= 0x00000080;
+         }
+      }
+
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder> discriminatorWhenBuilder_;
+
+      /**
+       * <pre>
+       * Conditions, read in the holder, under which `discriminator` applies
+       * (all must hold; none means always).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+       */
+      public java.util.List<imcodec.constraints.v1.Constraints.Condition> getDiscriminatorWhenList() {
+        if (discriminatorWhenBuilder_ == null) {
+          return java.util.Collections.unmodifiableList(discriminatorWhen_);
+        } else {
+          return discriminatorWhenBuilder_.getMessageList();
+        }
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, under which `discriminator` applies
+       * (all must hold; none means always).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+       */
+      public int getDiscriminatorWhenCount() {
+        if (discriminatorWhenBuilder_ == null) {
+          return discriminatorWhen_.size();
+        } else {
+          return discriminatorWhenBuilder_.getCount();
+        }
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, under which `discriminator` applies
+       * (all must hold; none means always).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition getDiscriminatorWhen(int index) {
+        if (discriminatorWhenBuilder_ == null) {
+          return discriminatorWhen_.get(index);
+        } else {
+          return discriminatorWhenBuilder_.getMessage(index);
+        }
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, under which `discriminator` applies
+       * (all must hold; none means always).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+       */
+      public Builder setDiscriminatorWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition value) {
+        if (discriminatorWhenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureDiscriminatorWhenIsMutable();
+          discriminatorWhen_.set(index, value);
+          onChanged();
+        } else {
+          discriminatorWhenBuilder_.setMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, under which `discriminator` applies
+       * (all must hold; none means always).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+       */
+      public Builder setDiscriminatorWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (discriminatorWhenBuilder_ == null) {
+          ensureDiscriminatorWhenIsMutable();
+          discriminatorWhen_.set(index, builderForValue.build());
+          onChanged();
+        } else {
+          discriminatorWhenBuilder_.setMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, under which `discriminator` applies
+       * (all must hold; none means always).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+       */
+      public Builder addDiscriminatorWhen(imcodec.constraints.v1.Constraints.Condition value) {
+        if (discriminatorWhenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureDiscriminatorWhenIsMutable();
+          discriminatorWhen_.add(value);
+          onChanged();
+        } else {
+          discriminatorWhenBuilder_.addMessage(value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, under which `discriminator` applies
+       * (all must hold; none means always).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+       */
+      public Builder addDiscriminatorWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition value) {
+        if (discriminatorWhenBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureDiscriminatorWhenIsMutable();
+          discriminatorWhen_.add(index, value);
+          onChanged();
+        } else {
+          discriminatorWhenBuilder_.addMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, under which `discriminator` applies
+       * (all must hold; none means always).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+       */
+      public Builder addDiscriminatorWhen(
+          imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (discriminatorWhenBuilder_ == null) {
+          ensureDiscriminatorWhenIsMutable();
+          discriminatorWhen_.add(builderForValue.build());
+          onChanged();
+        } else {
+          discriminatorWhenBuilder_.addMessage(builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, under which `discriminator` applies
+       * (all must hold; none means always).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+       */
+      public Builder addDiscriminatorWhen(
+          int index, imcodec.constraints.v1.Constraints.Condition.Builder builderForValue) {
+        if (discriminatorWhenBuilder_ == null) {
+          ensureDiscriminatorWhenIsMutable();
+          discriminatorWhen_.add(index, builderForValue.build());
+          onChanged();
+        } else {
+          discriminatorWhenBuilder_.addMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, under which `discriminator` applies
+       * (all must hold; none means always).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+       */
+      public Builder addAllDiscriminatorWhen(
+          java.lang.Iterable<? extends imcodec.constraints.v1.Constraints.Condition> values) {
+        if (discriminatorWhenBuilder_ == null) {
+          ensureDiscriminatorWhenIsMutable();
+          com.google.protobuf.AbstractMessageLite.Builder.addAll(
+              values, discriminatorWhen_);
+          onChanged();
+        } else {
+          discriminatorWhenBuilder_.addAllMessages(values);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, under which `discriminator` applies
+       * (all must hold; none means always).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+       */
+      public Builder clearDiscriminatorWhen() {
+        if (discriminatorWhenBuilder_ == null) {
+          discriminatorWhen_ = java.util.Collections.emptyList();
+          bitField0_ = (bitField0_ & ~0x00000080);
+          onChanged();
+        } else {
+          discriminatorWhenBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, under which `discriminator` applies
+       * (all must hold; none means always).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+       */
+      public Builder removeDiscriminatorWhen(int index) {
+        if (discriminatorWhenBuilder_ == null) {
+          ensureDiscriminatorWhenIsMutable();
+          discriminatorWhen_.remove(index);
+          onChanged();
+        } else {
+          discriminatorWhenBuilder_.remove(index);
+        }
+        return this;
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, under which `discriminator` applies
+       * (all must hold; none means always).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder getDiscriminatorWhenBuilder(
+          int index) {
+        return getDiscriminatorWhenFieldBuilder().getBuilder(index);
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, under which `discriminator` applies
+       * (all must hold; none means always).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+       */
+      public imcodec.constraints.v1.Constraints.ConditionOrBuilder getDiscriminatorWhenOrBuilder(
+          int index) {
+        if (discriminatorWhenBuilder_ == null) {
+          return discriminatorWhen_.get(index);  } else {
+          return discriminatorWhenBuilder_.getMessageOrBuilder(index);
+        }
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, under which `discriminator` applies
+       * (all must hold; none means always).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+       */
+      public java.util.List<? extends imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+           getDiscriminatorWhenOrBuilderList() {
+        if (discriminatorWhenBuilder_ != null) {
+          return discriminatorWhenBuilder_.getMessageOrBuilderList();
+        } else {
+          return java.util.Collections.unmodifiableList(discriminatorWhen_);
+        }
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, under which `discriminator` applies
+       * (all must hold; none means always).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder addDiscriminatorWhenBuilder() {
+        return getDiscriminatorWhenFieldBuilder().addBuilder(
+            imcodec.constraints.v1.Constraints.Condition.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, under which `discriminator` applies
+       * (all must hold; none means always).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Condition.Builder addDiscriminatorWhenBuilder(
+          int index) {
+        return getDiscriminatorWhenFieldBuilder().addBuilder(
+            index, imcodec.constraints.v1.Constraints.Condition.getDefaultInstance());
+      }
+      /**
+       * <pre>
+       * Conditions, read in the holder, under which `discriminator` applies
+       * (all must hold; none means always).
+       * </pre>
+       *
+       * <code>repeated .imcodec.constraints.v1.Condition discriminator_when = 8;</code>
+       */
+      public java.util.List<imcodec.constraints.v1.Constraints.Condition.Builder> 
+           getDiscriminatorWhenBuilderList() {
+        return getDiscriminatorWhenFieldBuilder().getBuilderList();
+      }
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder> 
+          getDiscriminatorWhenFieldBuilder() {
+        if (discriminatorWhenBuilder_ == null) {
+          discriminatorWhenBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+              imcodec.constraints.v1.Constraints.Condition, imcodec.constraints.v1.Constraints.Condition.Builder, imcodec.constraints.v1.Constraints.ConditionOrBuilder>(
+                  discriminatorWhen_,
+                  ((bitField0_ & 0x00000080) != 0),
+                  getParentForChildren(),
+                  isClean());
+          discriminatorWhen_ = null;
+        }
+        return discriminatorWhenBuilder_;
+      }
+
+      private imcodec.constraints.v1.Constraints.NamedValues namedValues_;
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.constraints.v1.Constraints.NamedValues, imcodec.constraints.v1.Constraints.NamedValues.Builder, imcodec.constraints.v1.Constraints.NamedValuesOrBuilder> namedValuesBuilder_;
+      /**
+       * <pre>
+       * A number field whose value must be one of the named values of an enum
+       * the field is not typed with (an error code that may be any int32).
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.NamedValues named_values = 9;</code>
+       * @return Whether the namedValues field is set.
+       */
+      public boolean hasNamedValues() {
+        return ((bitField0_ & 0x00000100) != 0);
+      }
+      /**
+       * <pre>
+       * A number field whose value must be one of the named values of an enum
+       * the field is not typed with (an error code that may be any int32).
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.NamedValues named_values = 9;</code>
+       * @return The namedValues.
+       */
+      public imcodec.constraints.v1.Constraints.NamedValues getNamedValues() {
+        if (namedValuesBuilder_ == null) {
+          return namedValues_ == null ? imcodec.constraints.v1.Constraints.NamedValues.getDefaultInstance() : namedValues_;
+        } else {
+          return namedValuesBuilder_.getMessage();
+        }
+      }
+      /**
+       * <pre>
+       * A number field whose value must be one of the named values of an enum
+       * the field is not typed with (an error code that may be any int32).
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.NamedValues named_values = 9;</code>
+       */
+      public Builder setNamedValues(imcodec.constraints.v1.Constraints.NamedValues value) {
+        if (namedValuesBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          namedValues_ = value;
+        } else {
+          namedValuesBuilder_.setMessage(value);
+        }
+        bitField0_ |= 0x00000100;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * A number field whose value must be one of the named values of an enum
+       * the field is not typed with (an error code that may be any int32).
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.NamedValues named_values = 9;</code>
+       */
+      public Builder setNamedValues(
+          imcodec.constraints.v1.Constraints.NamedValues.Builder builderForValue) {
+        if (namedValuesBuilder_ == null) {
+          namedValues_ = builderForValue.build();
+        } else {
+          namedValuesBuilder_.setMessage(builderForValue.build());
+        }
+        bitField0_ |= 0x00000100;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * A number field whose value must be one of the named values of an enum
+       * the field is not typed with (an error code that may be any int32).
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.NamedValues named_values = 9;</code>
+       */
+      public Builder mergeNamedValues(imcodec.constraints.v1.Constraints.NamedValues value) {
+        if (namedValuesBuilder_ == null) {
+          if (((bitField0_ & 0x00000100) != 0) &&
+            namedValues_ != null &&
+            namedValues_ != imcodec.constraints.v1.Constraints.NamedValues.getDefaultInstance()) {
+            getNamedValuesBuilder().mergeFrom(value);
+          } else {
+            namedValues_ = value;
+          }
+        } else {
+          namedValuesBuilder_.mergeFrom(value);
+        }
+        bitField0_ |= 0x00000100;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * A number field whose value must be one of the named values of an enum
+       * the field is not typed with (an error code that may be any int32).
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.NamedValues named_values = 9;</code>
+       */
+      public Builder clearNamedValues() {
+        bitField0_ = (bitField0_ & ~0x00000100);
+        namedValues_ = null;
+        if (namedValuesBuilder_ != null) {
+          namedValuesBuilder_.dispose();
+          namedValuesBuilder_ = null;
+        }
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * A number field whose value must be one of the named values of an enum
+       * the field is not typed with (an error code that may be any int32).
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.NamedValues named_values = 9;</code>
+       */
+      public imcodec.constraints.v1.Constraints.NamedValues.Builder getNamedValuesBuilder() {
+        bitField0_ |= 0x00000100;
+        onChanged();
+        return getNamedValuesFieldBuilder().getBuilder();
+      }
+      /**
+       * <pre>
+       * A number field whose value must be one of the named values of an enum
+       * the field is not typed with (an error code that may be any int32).
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.NamedValues named_values = 9;</code>
+       */
+      public imcodec.constraints.v1.Constraints.NamedValuesOrBuilder getNamedValuesOrBuilder() {
+        if (namedValuesBuilder_ != null) {
+          return namedValuesBuilder_.getMessageOrBuilder();
+        } else {
+          return namedValues_ == null ?
+              imcodec.constraints.v1.Constraints.NamedValues.getDefaultInstance() : namedValues_;
+        }
+      }
+      /**
+       * <pre>
+       * A number field whose value must be one of the named values of an enum
+       * the field is not typed with (an error code that may be any int32).
+       * </pre>
+       *
+       * <code>optional .imcodec.constraints.v1.NamedValues named_values = 9;</code>
+       */
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.constraints.v1.Constraints.NamedValues, imcodec.constraints.v1.Constraints.NamedValues.Builder, imcodec.constraints.v1.Constraints.NamedValuesOrBuilder> 
+          getNamedValuesFieldBuilder() {
+        if (namedValuesBuilder_ == null) {
+          namedValuesBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+              imcodec.constraints.v1.Constraints.NamedValues, imcodec.constraints.v1.Constraints.NamedValues.Builder, imcodec.constraints.v1.Constraints.NamedValuesOrBuilder>(
+                  getNamedValues(),
+                  getParentForChildren(),
+                  isClean());
+          namedValues_ = null;
+        }
+        return namedValuesBuilder_;
+      }
       @java.lang.Override
       public final Builder setUnknownFields(
           final com.google.protobuf.UnknownFieldSet unknownFields) {
@@ -6870,6 +18393,1065 @@ public final class Constraints {
 
     @java.lang.Override
     public imcodec.constraints.v1.Constraints.FieldConstraints getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
+  }
+
+  public interface NamedValuesOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:imcodec.constraints.v1.NamedValues)
+      com.google.protobuf.MessageOrBuilder {
+
+    /**
+     * <pre>
+     * The enum's full name (`imcodec.v1.ImErrorCode`).
+     * </pre>
+     *
+     * <code>optional string enum = 1;</code>
+     * @return Whether the enum field is set.
+     */
+    boolean hasEnum();
+    /**
+     * <pre>
+     * The enum's full name (`imcodec.v1.ImErrorCode`).
+     * </pre>
+     *
+     * <code>optional string enum = 1;</code>
+     * @return The enum.
+     */
+    java.lang.String getEnum();
+    /**
+     * <pre>
+     * The enum's full name (`imcodec.v1.ImErrorCode`).
+     * </pre>
+     *
+     * <code>optional string enum = 1;</code>
+     * @return The bytes for enum.
+     */
+    com.google.protobuf.ByteString
+        getEnumBytes();
+
+    /**
+     * <code>optional string row = 2;</code>
+     * @return Whether the row field is set.
+     */
+    boolean hasRow();
+    /**
+     * <code>optional string row = 2;</code>
+     * @return The row.
+     */
+    java.lang.String getRow();
+    /**
+     * <code>optional string row = 2;</code>
+     * @return The bytes for row.
+     */
+    com.google.protobuf.ByteString
+        getRowBytes();
+
+    /**
+     * <pre>
+     * The finding code for another value, reported at the field with the
+     * value as `actual`.
+     * </pre>
+     *
+     * <code>optional string code = 3;</code>
+     * @return Whether the code field is set.
+     */
+    boolean hasCode();
+    /**
+     * <pre>
+     * The finding code for another value, reported at the field with the
+     * value as `actual`.
+     * </pre>
+     *
+     * <code>optional string code = 3;</code>
+     * @return The code.
+     */
+    java.lang.String getCode();
+    /**
+     * <pre>
+     * The finding code for another value, reported at the field with the
+     * value as `actual`.
+     * </pre>
+     *
+     * <code>optional string code = 3;</code>
+     * @return The bytes for code.
+     */
+    com.google.protobuf.ByteString
+        getCodeBytes();
+  }
+  /**
+   * <pre>
+   * The values an integer field is documented to take: those an enum of the
+   * schema names.
+   * </pre>
+   *
+   * Protobuf type {@code imcodec.constraints.v1.NamedValues}
+   */
+  public static final class NamedValues extends
+      com.google.protobuf.GeneratedMessageV3 implements
+      // @@protoc_insertion_point(message_implements:imcodec.constraints.v1.NamedValues)
+      NamedValuesOrBuilder {
+  private static final long serialVersionUID = 0L;
+    // Use NamedValues.newBuilder() to construct.
+    private NamedValues(com.google.protobuf.GeneratedMessageV3.Builder<?> builder) {
+      super(builder);
+    }
+    private NamedValues() {
+      enum_ = "";
+      row_ = "";
+      code_ = "";
+    }
+
+    @java.lang.Override
+    @SuppressWarnings({"unused"})
+    protected java.lang.Object newInstance(
+        UnusedPrivateParameter unused) {
+      return new NamedValues();
+    }
+
+    @java.lang.Override
+    public final com.google.protobuf.UnknownFieldSet
+    getUnknownFields() {
+      return this.unknownFields;
+    }
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return imcodec.constraints.v1.Constraints.internal_static_imcodec_constraints_v1_NamedValues_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return imcodec.constraints.v1.Constraints.internal_static_imcodec_constraints_v1_NamedValues_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              imcodec.constraints.v1.Constraints.NamedValues.class, imcodec.constraints.v1.Constraints.NamedValues.Builder.class);
+    }
+
+    private int bitField0_;
+    public static final int ENUM_FIELD_NUMBER = 1;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object enum_ = "";
+    /**
+     * <pre>
+     * The enum's full name (`imcodec.v1.ImErrorCode`).
+     * </pre>
+     *
+     * <code>optional string enum = 1;</code>
+     * @return Whether the enum field is set.
+     */
+    @java.lang.Override
+    public boolean hasEnum() {
+      return ((bitField0_ & 0x00000001) != 0);
+    }
+    /**
+     * <pre>
+     * The enum's full name (`imcodec.v1.ImErrorCode`).
+     * </pre>
+     *
+     * <code>optional string enum = 1;</code>
+     * @return The enum.
+     */
+    @java.lang.Override
+    public java.lang.String getEnum() {
+      java.lang.Object ref = enum_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        if (bs.isValidUtf8()) {
+          enum_ = s;
+        }
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * The enum's full name (`imcodec.v1.ImErrorCode`).
+     * </pre>
+     *
+     * <code>optional string enum = 1;</code>
+     * @return The bytes for enum.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getEnumBytes() {
+      java.lang.Object ref = enum_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        enum_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int ROW_FIELD_NUMBER = 2;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object row_ = "";
+    /**
+     * <code>optional string row = 2;</code>
+     * @return Whether the row field is set.
+     */
+    @java.lang.Override
+    public boolean hasRow() {
+      return ((bitField0_ & 0x00000002) != 0);
+    }
+    /**
+     * <code>optional string row = 2;</code>
+     * @return The row.
+     */
+    @java.lang.Override
+    public java.lang.String getRow() {
+      java.lang.Object ref = row_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        if (bs.isValidUtf8()) {
+          row_ = s;
+        }
+        return s;
+      }
+    }
+    /**
+     * <code>optional string row = 2;</code>
+     * @return The bytes for row.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getRowBytes() {
+      java.lang.Object ref = row_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        row_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    public static final int CODE_FIELD_NUMBER = 3;
+    @SuppressWarnings("serial")
+    private volatile java.lang.Object code_ = "";
+    /**
+     * <pre>
+     * The finding code for another value, reported at the field with the
+     * value as `actual`.
+     * </pre>
+     *
+     * <code>optional string code = 3;</code>
+     * @return Whether the code field is set.
+     */
+    @java.lang.Override
+    public boolean hasCode() {
+      return ((bitField0_ & 0x00000004) != 0);
+    }
+    /**
+     * <pre>
+     * The finding code for another value, reported at the field with the
+     * value as `actual`.
+     * </pre>
+     *
+     * <code>optional string code = 3;</code>
+     * @return The code.
+     */
+    @java.lang.Override
+    public java.lang.String getCode() {
+      java.lang.Object ref = code_;
+      if (ref instanceof java.lang.String) {
+        return (java.lang.String) ref;
+      } else {
+        com.google.protobuf.ByteString bs = 
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        if (bs.isValidUtf8()) {
+          code_ = s;
+        }
+        return s;
+      }
+    }
+    /**
+     * <pre>
+     * The finding code for another value, reported at the field with the
+     * value as `actual`.
+     * </pre>
+     *
+     * <code>optional string code = 3;</code>
+     * @return The bytes for code.
+     */
+    @java.lang.Override
+    public com.google.protobuf.ByteString
+        getCodeBytes() {
+      java.lang.Object ref = code_;
+      if (ref instanceof java.lang.String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        code_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      if (((bitField0_ & 0x00000001) != 0)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 1, enum_);
+      }
+      if (((bitField0_ & 0x00000002) != 0)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 2, row_);
+      }
+      if (((bitField0_ & 0x00000004) != 0)) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 3, code_);
+      }
+      getUnknownFields().writeTo(output);
+    }
+
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      if (((bitField0_ & 0x00000001) != 0)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(1, enum_);
+      }
+      if (((bitField0_ & 0x00000002) != 0)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(2, row_);
+      }
+      if (((bitField0_ & 0x00000004) != 0)) {
+        size += com.google.protobuf.GeneratedMessageV3.computeStringSize(3, code_);
+      }
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof imcodec.constraints.v1.Constraints.NamedValues)) {
+        return super.equals(obj);
+      }
+      imcodec.constraints.v1.Constraints.NamedValues other = (imcodec.constraints.v1.Constraints.NamedValues) obj;
+
+      if (hasEnum() != other.hasEnum()) return false;
+      if (hasEnum()) {
+        if (!getEnum()
+            .equals(other.getEnum())) return false;
+      }
+      if (hasRow() != other.hasRow()) return false;
+      if (hasRow()) {
+        if (!getRow()
+            .equals(other.getRow())) return false;
+      }
+      if (hasCode() != other.hasCode()) return false;
+      if (hasCode()) {
+        if (!getCode()
+            .equals(other.getCode())) return false;
+      }
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      if (hasEnum()) {
+        hash = (37 * hash) + ENUM_FIELD_NUMBER;
+        hash = (53 * hash) + getEnum().hashCode();
+      }
+      if (hasRow()) {
+        hash = (37 * hash) + ROW_FIELD_NUMBER;
+        hash = (53 * hash) + getRow().hashCode();
+      }
+      if (hasCode()) {
+        hash = (37 * hash) + CODE_FIELD_NUMBER;
+        hash = (53 * hash) + getCode().hashCode();
+      }
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static imcodec.constraints.v1.Constraints.NamedValues parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.constraints.v1.Constraints.NamedValues parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.constraints.v1.Constraints.NamedValues parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.constraints.v1.Constraints.NamedValues parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.constraints.v1.Constraints.NamedValues parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.constraints.v1.Constraints.NamedValues parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.constraints.v1.Constraints.NamedValues parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.constraints.v1.Constraints.NamedValues parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.constraints.v1.Constraints.NamedValues parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+    public static imcodec.constraints.v1.Constraints.NamedValues parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.constraints.v1.Constraints.NamedValues parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.constraints.v1.Constraints.NamedValues parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(imcodec.constraints.v1.Constraints.NamedValues prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * The values an integer field is documented to take: those an enum of the
+     * schema names.
+     * </pre>
+     *
+     * Protobuf type {@code imcodec.constraints.v1.NamedValues}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessageV3.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:imcodec.constraints.v1.NamedValues)
+        imcodec.constraints.v1.Constraints.NamedValuesOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return imcodec.constraints.v1.Constraints.internal_static_imcodec_constraints_v1_NamedValues_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return imcodec.constraints.v1.Constraints.internal_static_imcodec_constraints_v1_NamedValues_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                imcodec.constraints.v1.Constraints.NamedValues.class, imcodec.constraints.v1.Constraints.NamedValues.Builder.class);
+      }
+
+      // Construct using imcodec.constraints.v1.Constraints.NamedValues.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        bitField0_ = 0;
+        enum_ = "";
+        row_ = "";
+        code_ = "";
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return imcodec.constraints.v1.Constraints.internal_static_imcodec_constraints_v1_NamedValues_descriptor;
+      }
+
+      @java.lang.Override
+      public imcodec.constraints.v1.Constraints.NamedValues getDefaultInstanceForType() {
+        return imcodec.constraints.v1.Constraints.NamedValues.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public imcodec.constraints.v1.Constraints.NamedValues build() {
+        imcodec.constraints.v1.Constraints.NamedValues result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public imcodec.constraints.v1.Constraints.NamedValues buildPartial() {
+        imcodec.constraints.v1.Constraints.NamedValues result = new imcodec.constraints.v1.Constraints.NamedValues(this);
+        if (bitField0_ != 0) { buildPartial0(result); }
+        onBuilt();
+        return result;
+      }
+
+      private void buildPartial0(imcodec.constraints.v1.Constraints.NamedValues result) {
+        int from_bitField0_ = bitField0_;
+        int to_bitField0_ = 0;
+        if (((from_bitField0_ & 0x00000001) != 0)) {
+          result.enum_ = enum_;
+          to_bitField0_ |= 0x00000001;
+        }
+        if (((from_bitField0_ & 0x00000002) != 0)) {
+          result.row_ = row_;
+          to_bitField0_ |= 0x00000002;
+        }
+        if (((from_bitField0_ & 0x00000004) != 0)) {
+          result.code_ = code_;
+          to_bitField0_ |= 0x00000004;
+        }
+        result.bitField0_ |= to_bitField0_;
+      }
+
+      @java.lang.Override
+      public Builder clone() {
+        return super.clone();
+      }
+      @java.lang.Override
+      public Builder setField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.setField(field, value);
+      }
+      @java.lang.Override
+      public Builder clearField(
+          com.google.protobuf.Descriptors.FieldDescriptor field) {
+        return super.clearField(field);
+      }
+      @java.lang.Override
+      public Builder clearOneof(
+          com.google.protobuf.Descriptors.OneofDescriptor oneof) {
+        return super.clearOneof(oneof);
+      }
+      @java.lang.Override
+      public Builder setRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          int index, java.lang.Object value) {
+        return super.setRepeatedField(field, index, value);
+      }
+      @java.lang.Override
+      public Builder addRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.addRepeatedField(field, value);
+      }
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof imcodec.constraints.v1.Constraints.NamedValues) {
+          return mergeFrom((imcodec.constraints.v1.Constraints.NamedValues)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(imcodec.constraints.v1.Constraints.NamedValues other) {
+        if (other == imcodec.constraints.v1.Constraints.NamedValues.getDefaultInstance()) return this;
+        if (other.hasEnum()) {
+          enum_ = other.enum_;
+          bitField0_ |= 0x00000001;
+          onChanged();
+        }
+        if (other.hasRow()) {
+          row_ = other.row_;
+          bitField0_ |= 0x00000002;
+          onChanged();
+        }
+        if (other.hasCode()) {
+          code_ = other.code_;
+          bitField0_ |= 0x00000004;
+          onChanged();
+        }
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        if (extensionRegistry == null) {
+          throw new java.lang.NullPointerException();
+        }
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              case 10: {
+                enum_ = input.readBytes();
+                bitField0_ |= 0x00000001;
+                break;
+              } // case 10
+              case 18: {
+                row_ = input.readBytes();
+                bitField0_ |= 0x00000002;
+                break;
+              } // case 18
+              case 26: {
+                code_ = input.readBytes();
+                bitField0_ |= 0x00000004;
+                break;
+              } // case 26
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+      private int bitField0_;
+
+      private java.lang.Object enum_ = "";
+      /**
+       * <pre>
+       * The enum's full name (`imcodec.v1.ImErrorCode`).
+       * </pre>
+       *
+       * <code>optional string enum = 1;</code>
+       * @return Whether the enum field is set.
+       */
+      public boolean hasEnum() {
+        return ((bitField0_ & 0x00000001) != 0);
+      }
+      /**
+       * <pre>
+       * The enum's full name (`imcodec.v1.ImErrorCode`).
+       * </pre>
+       *
+       * <code>optional string enum = 1;</code>
+       * @return The enum.
+       */
+      public java.lang.String getEnum() {
+        java.lang.Object ref = enum_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          if (bs.isValidUtf8()) {
+            enum_ = s;
+          }
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The enum's full name (`imcodec.v1.ImErrorCode`).
+       * </pre>
+       *
+       * <code>optional string enum = 1;</code>
+       * @return The bytes for enum.
+       */
+      public com.google.protobuf.ByteString
+          getEnumBytes() {
+        java.lang.Object ref = enum_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          enum_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The enum's full name (`imcodec.v1.ImErrorCode`).
+       * </pre>
+       *
+       * <code>optional string enum = 1;</code>
+       * @param value The enum to set.
+       * @return This builder for chaining.
+       */
+      public Builder setEnum(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        enum_ = value;
+        bitField0_ |= 0x00000001;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The enum's full name (`imcodec.v1.ImErrorCode`).
+       * </pre>
+       *
+       * <code>optional string enum = 1;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearEnum() {
+        enum_ = getDefaultInstance().getEnum();
+        bitField0_ = (bitField0_ & ~0x00000001);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The enum's full name (`imcodec.v1.ImErrorCode`).
+       * </pre>
+       *
+       * <code>optional string enum = 1;</code>
+       * @param value The bytes for enum to set.
+       * @return This builder for chaining.
+       */
+      public Builder setEnumBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        enum_ = value;
+        bitField0_ |= 0x00000001;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object row_ = "";
+      /**
+       * <code>optional string row = 2;</code>
+       * @return Whether the row field is set.
+       */
+      public boolean hasRow() {
+        return ((bitField0_ & 0x00000002) != 0);
+      }
+      /**
+       * <code>optional string row = 2;</code>
+       * @return The row.
+       */
+      public java.lang.String getRow() {
+        java.lang.Object ref = row_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          if (bs.isValidUtf8()) {
+            row_ = s;
+          }
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <code>optional string row = 2;</code>
+       * @return The bytes for row.
+       */
+      public com.google.protobuf.ByteString
+          getRowBytes() {
+        java.lang.Object ref = row_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          row_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <code>optional string row = 2;</code>
+       * @param value The row to set.
+       * @return This builder for chaining.
+       */
+      public Builder setRow(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        row_ = value;
+        bitField0_ |= 0x00000002;
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>optional string row = 2;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearRow() {
+        row_ = getDefaultInstance().getRow();
+        bitField0_ = (bitField0_ & ~0x00000002);
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>optional string row = 2;</code>
+       * @param value The bytes for row to set.
+       * @return This builder for chaining.
+       */
+      public Builder setRowBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        row_ = value;
+        bitField0_ |= 0x00000002;
+        onChanged();
+        return this;
+      }
+
+      private java.lang.Object code_ = "";
+      /**
+       * <pre>
+       * The finding code for another value, reported at the field with the
+       * value as `actual`.
+       * </pre>
+       *
+       * <code>optional string code = 3;</code>
+       * @return Whether the code field is set.
+       */
+      public boolean hasCode() {
+        return ((bitField0_ & 0x00000004) != 0);
+      }
+      /**
+       * <pre>
+       * The finding code for another value, reported at the field with the
+       * value as `actual`.
+       * </pre>
+       *
+       * <code>optional string code = 3;</code>
+       * @return The code.
+       */
+      public java.lang.String getCode() {
+        java.lang.Object ref = code_;
+        if (!(ref instanceof java.lang.String)) {
+          com.google.protobuf.ByteString bs =
+              (com.google.protobuf.ByteString) ref;
+          java.lang.String s = bs.toStringUtf8();
+          if (bs.isValidUtf8()) {
+            code_ = s;
+          }
+          return s;
+        } else {
+          return (java.lang.String) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The finding code for another value, reported at the field with the
+       * value as `actual`.
+       * </pre>
+       *
+       * <code>optional string code = 3;</code>
+       * @return The bytes for code.
+       */
+      public com.google.protobuf.ByteString
+          getCodeBytes() {
+        java.lang.Object ref = code_;
+        if (ref instanceof String) {
+          com.google.protobuf.ByteString b = 
+              com.google.protobuf.ByteString.copyFromUtf8(
+                  (java.lang.String) ref);
+          code_ = b;
+          return b;
+        } else {
+          return (com.google.protobuf.ByteString) ref;
+        }
+      }
+      /**
+       * <pre>
+       * The finding code for another value, reported at the field with the
+       * value as `actual`.
+       * </pre>
+       *
+       * <code>optional string code = 3;</code>
+       * @param value The code to set.
+       * @return This builder for chaining.
+       */
+      public Builder setCode(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        code_ = value;
+        bitField0_ |= 0x00000004;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The finding code for another value, reported at the field with the
+       * value as `actual`.
+       * </pre>
+       *
+       * <code>optional string code = 3;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearCode() {
+        code_ = getDefaultInstance().getCode();
+        bitField0_ = (bitField0_ & ~0x00000004);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The finding code for another value, reported at the field with the
+       * value as `actual`.
+       * </pre>
+       *
+       * <code>optional string code = 3;</code>
+       * @param value The bytes for code to set.
+       * @return This builder for chaining.
+       */
+      public Builder setCodeBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        code_ = value;
+        bitField0_ |= 0x00000004;
+        onChanged();
+        return this;
+      }
+      @java.lang.Override
+      public final Builder setUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.setUnknownFields(unknownFields);
+      }
+
+      @java.lang.Override
+      public final Builder mergeUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.mergeUnknownFields(unknownFields);
+      }
+
+
+      // @@protoc_insertion_point(builder_scope:imcodec.constraints.v1.NamedValues)
+    }
+
+    // @@protoc_insertion_point(class_scope:imcodec.constraints.v1.NamedValues)
+    private static final imcodec.constraints.v1.Constraints.NamedValues DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new imcodec.constraints.v1.Constraints.NamedValues();
+    }
+
+    public static imcodec.constraints.v1.Constraints.NamedValues getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    @java.lang.Deprecated public static final com.google.protobuf.Parser<NamedValues>
+        PARSER = new com.google.protobuf.AbstractParser<NamedValues>() {
+      @java.lang.Override
+      public NamedValues parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<NamedValues> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<NamedValues> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.NamedValues getDefaultInstanceForType() {
       return DEFAULT_INSTANCE;
     }
 
@@ -9425,11 +22007,37 @@ public final class Constraints {
      */
     com.google.protobuf.ByteString
         getSourceBytes();
+
+    /**
+     * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+     */
+    java.util.List<imcodec.constraints.v1.Constraints.Check> 
+        getCheckList();
+    /**
+     * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+     */
+    imcodec.constraints.v1.Constraints.Check getCheck(int index);
+    /**
+     * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+     */
+    int getCheckCount();
+    /**
+     * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+     */
+    java.util.List<? extends imcodec.constraints.v1.Constraints.CheckOrBuilder> 
+        getCheckOrBuilderList();
+    /**
+     * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+     */
+    imcodec.constraints.v1.Constraints.CheckOrBuilder getCheckOrBuilder(
+        int index);
   }
   /**
    * <pre>
-   * A rule over several fields of one message, named and described; the
-   * implementations carry its logic, the declaration its identity.
+   * A rule over several fields of one message: its identity and, in `check`,
+   * what it requires. A rule whose codes all have checks is executable from
+   * the declaration alone; the others are still applied by code in each
+   * implementation (docs/spec/validation.md, "Reading the declarations").
    * </pre>
    *
    * Protobuf type {@code imcodec.constraints.v1.MessageRule}
@@ -9448,6 +22056,7 @@ public final class Constraints {
       codes_ = com.google.protobuf.LazyStringArrayList.EMPTY;
       summary_ = "";
       source_ = "";
+      check_ = java.util.Collections.emptyList();
     }
 
     @java.lang.Override
@@ -9659,6 +22268,47 @@ public final class Constraints {
       }
     }
 
+    public static final int CHECK_FIELD_NUMBER = 5;
+    @SuppressWarnings("serial")
+    private java.util.List<imcodec.constraints.v1.Constraints.Check> check_;
+    /**
+     * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+     */
+    @java.lang.Override
+    public java.util.List<imcodec.constraints.v1.Constraints.Check> getCheckList() {
+      return check_;
+    }
+    /**
+     * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+     */
+    @java.lang.Override
+    public java.util.List<? extends imcodec.constraints.v1.Constraints.CheckOrBuilder> 
+        getCheckOrBuilderList() {
+      return check_;
+    }
+    /**
+     * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+     */
+    @java.lang.Override
+    public int getCheckCount() {
+      return check_.size();
+    }
+    /**
+     * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+     */
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.Check getCheck(int index) {
+      return check_.get(index);
+    }
+    /**
+     * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+     */
+    @java.lang.Override
+    public imcodec.constraints.v1.Constraints.CheckOrBuilder getCheckOrBuilder(
+        int index) {
+      return check_.get(index);
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -9685,6 +22335,9 @@ public final class Constraints {
       if (((bitField0_ & 0x00000004) != 0)) {
         com.google.protobuf.GeneratedMessageV3.writeString(output, 4, source_);
       }
+      for (int i = 0; i < check_.size(); i++) {
+        output.writeMessage(5, check_.get(i));
+      }
       getUnknownFields().writeTo(output);
     }
 
@@ -9710,6 +22363,10 @@ public final class Constraints {
       }
       if (((bitField0_ & 0x00000004) != 0)) {
         size += com.google.protobuf.GeneratedMessageV3.computeStringSize(4, source_);
+      }
+      for (int i = 0; i < check_.size(); i++) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(5, check_.get(i));
       }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
@@ -9743,6 +22400,8 @@ public final class Constraints {
         if (!getSource()
             .equals(other.getSource())) return false;
       }
+      if (!getCheckList()
+          .equals(other.getCheckList())) return false;
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -9769,6 +22428,10 @@ public final class Constraints {
       if (hasSource()) {
         hash = (37 * hash) + SOURCE_FIELD_NUMBER;
         hash = (53 * hash) + getSource().hashCode();
+      }
+      if (getCheckCount() > 0) {
+        hash = (37 * hash) + CHECK_FIELD_NUMBER;
+        hash = (53 * hash) + getCheckList().hashCode();
       }
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
@@ -9867,8 +22530,10 @@ public final class Constraints {
     }
     /**
      * <pre>
-     * A rule over several fields of one message, named and described; the
-     * implementations carry its logic, the declaration its identity.
+     * A rule over several fields of one message: its identity and, in `check`,
+     * what it requires. A rule whose codes all have checks is executable from
+     * the declaration alone; the others are still applied by code in each
+     * implementation (docs/spec/validation.md, "Reading the declarations").
      * </pre>
      *
      * Protobuf type {@code imcodec.constraints.v1.MessageRule}
@@ -9909,6 +22574,13 @@ public final class Constraints {
         bitField0_ = (bitField0_ & ~0x00000002);
         summary_ = "";
         source_ = "";
+        if (checkBuilder_ == null) {
+          check_ = java.util.Collections.emptyList();
+        } else {
+          check_ = null;
+          checkBuilder_.clear();
+        }
+        bitField0_ = (bitField0_ & ~0x00000010);
         return this;
       }
 
@@ -9947,6 +22619,15 @@ public final class Constraints {
           bitField0_ = (bitField0_ & ~0x00000002);
         }
         result.codes_ = codes_;
+        if (checkBuilder_ == null) {
+          if (((bitField0_ & 0x00000010) != 0)) {
+            check_ = java.util.Collections.unmodifiableList(check_);
+            bitField0_ = (bitField0_ & ~0x00000010);
+          }
+          result.check_ = check_;
+        } else {
+          result.check_ = checkBuilder_.build();
+        }
       }
 
       private void buildPartial0(imcodec.constraints.v1.Constraints.MessageRule result) {
@@ -10036,6 +22717,32 @@ public final class Constraints {
           bitField0_ |= 0x00000008;
           onChanged();
         }
+        if (checkBuilder_ == null) {
+          if (!other.check_.isEmpty()) {
+            if (check_.isEmpty()) {
+              check_ = other.check_;
+              bitField0_ = (bitField0_ & ~0x00000010);
+            } else {
+              ensureCheckIsMutable();
+              check_.addAll(other.check_);
+            }
+            onChanged();
+          }
+        } else {
+          if (!other.check_.isEmpty()) {
+            if (checkBuilder_.isEmpty()) {
+              checkBuilder_.dispose();
+              checkBuilder_ = null;
+              check_ = other.check_;
+              bitField0_ = (bitField0_ & ~0x00000010);
+              checkBuilder_ = 
+                com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                   getCheckFieldBuilder() : null;
+            } else {
+              checkBuilder_.addAllMessages(other.check_);
+            }
+          }
+        }
         this.mergeUnknownFields(other.getUnknownFields());
         onChanged();
         return this;
@@ -10083,6 +22790,19 @@ public final class Constraints {
                 bitField0_ |= 0x00000008;
                 break;
               } // case 34
+              case 42: {
+                imcodec.constraints.v1.Constraints.Check m =
+                    input.readMessage(
+                        imcodec.constraints.v1.Constraints.Check.PARSER,
+                        extensionRegistry);
+                if (checkBuilder_ == null) {
+                  ensureCheckIsMutable();
+                  check_.add(m);
+                } else {
+                  checkBuilder_.addMessage(m);
+                }
+                break;
+              } // case 42
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -10441,6 +23161,246 @@ public final class Constraints {
         bitField0_ |= 0x00000008;
         onChanged();
         return this;
+      }
+
+      private java.util.List<imcodec.constraints.v1.Constraints.Check> check_ =
+        java.util.Collections.emptyList();
+      private void ensureCheckIsMutable() {
+        if (!((bitField0_ & 0x00000010) != 0)) {
+          check_ = new java.util.ArrayList<imcodec.constraints.v1.Constraints.Check>(check_);
+          bitField0_ |= 0x00000010;
+         }
+      }
+
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.constraints.v1.Constraints.Check, imcodec.constraints.v1.Constraints.Check.Builder, imcodec.constraints.v1.Constraints.CheckOrBuilder> checkBuilder_;
+
+      /**
+       * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+       */
+      public java.util.List<imcodec.constraints.v1.Constraints.Check> getCheckList() {
+        if (checkBuilder_ == null) {
+          return java.util.Collections.unmodifiableList(check_);
+        } else {
+          return checkBuilder_.getMessageList();
+        }
+      }
+      /**
+       * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+       */
+      public int getCheckCount() {
+        if (checkBuilder_ == null) {
+          return check_.size();
+        } else {
+          return checkBuilder_.getCount();
+        }
+      }
+      /**
+       * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Check getCheck(int index) {
+        if (checkBuilder_ == null) {
+          return check_.get(index);
+        } else {
+          return checkBuilder_.getMessage(index);
+        }
+      }
+      /**
+       * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+       */
+      public Builder setCheck(
+          int index, imcodec.constraints.v1.Constraints.Check value) {
+        if (checkBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureCheckIsMutable();
+          check_.set(index, value);
+          onChanged();
+        } else {
+          checkBuilder_.setMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+       */
+      public Builder setCheck(
+          int index, imcodec.constraints.v1.Constraints.Check.Builder builderForValue) {
+        if (checkBuilder_ == null) {
+          ensureCheckIsMutable();
+          check_.set(index, builderForValue.build());
+          onChanged();
+        } else {
+          checkBuilder_.setMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+       */
+      public Builder addCheck(imcodec.constraints.v1.Constraints.Check value) {
+        if (checkBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureCheckIsMutable();
+          check_.add(value);
+          onChanged();
+        } else {
+          checkBuilder_.addMessage(value);
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+       */
+      public Builder addCheck(
+          int index, imcodec.constraints.v1.Constraints.Check value) {
+        if (checkBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          ensureCheckIsMutable();
+          check_.add(index, value);
+          onChanged();
+        } else {
+          checkBuilder_.addMessage(index, value);
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+       */
+      public Builder addCheck(
+          imcodec.constraints.v1.Constraints.Check.Builder builderForValue) {
+        if (checkBuilder_ == null) {
+          ensureCheckIsMutable();
+          check_.add(builderForValue.build());
+          onChanged();
+        } else {
+          checkBuilder_.addMessage(builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+       */
+      public Builder addCheck(
+          int index, imcodec.constraints.v1.Constraints.Check.Builder builderForValue) {
+        if (checkBuilder_ == null) {
+          ensureCheckIsMutable();
+          check_.add(index, builderForValue.build());
+          onChanged();
+        } else {
+          checkBuilder_.addMessage(index, builderForValue.build());
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+       */
+      public Builder addAllCheck(
+          java.lang.Iterable<? extends imcodec.constraints.v1.Constraints.Check> values) {
+        if (checkBuilder_ == null) {
+          ensureCheckIsMutable();
+          com.google.protobuf.AbstractMessageLite.Builder.addAll(
+              values, check_);
+          onChanged();
+        } else {
+          checkBuilder_.addAllMessages(values);
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+       */
+      public Builder clearCheck() {
+        if (checkBuilder_ == null) {
+          check_ = java.util.Collections.emptyList();
+          bitField0_ = (bitField0_ & ~0x00000010);
+          onChanged();
+        } else {
+          checkBuilder_.clear();
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+       */
+      public Builder removeCheck(int index) {
+        if (checkBuilder_ == null) {
+          ensureCheckIsMutable();
+          check_.remove(index);
+          onChanged();
+        } else {
+          checkBuilder_.remove(index);
+        }
+        return this;
+      }
+      /**
+       * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Check.Builder getCheckBuilder(
+          int index) {
+        return getCheckFieldBuilder().getBuilder(index);
+      }
+      /**
+       * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+       */
+      public imcodec.constraints.v1.Constraints.CheckOrBuilder getCheckOrBuilder(
+          int index) {
+        if (checkBuilder_ == null) {
+          return check_.get(index);  } else {
+          return checkBuilder_.getMessageOrBuilder(index);
+        }
+      }
+      /**
+       * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+       */
+      public java.util.List<? extends imcodec.constraints.v1.Constraints.CheckOrBuilder> 
+           getCheckOrBuilderList() {
+        if (checkBuilder_ != null) {
+          return checkBuilder_.getMessageOrBuilderList();
+        } else {
+          return java.util.Collections.unmodifiableList(check_);
+        }
+      }
+      /**
+       * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Check.Builder addCheckBuilder() {
+        return getCheckFieldBuilder().addBuilder(
+            imcodec.constraints.v1.Constraints.Check.getDefaultInstance());
+      }
+      /**
+       * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+       */
+      public imcodec.constraints.v1.Constraints.Check.Builder addCheckBuilder(
+          int index) {
+        return getCheckFieldBuilder().addBuilder(
+            index, imcodec.constraints.v1.Constraints.Check.getDefaultInstance());
+      }
+      /**
+       * <code>repeated .imcodec.constraints.v1.Check check = 5;</code>
+       */
+      public java.util.List<imcodec.constraints.v1.Constraints.Check.Builder> 
+           getCheckBuilderList() {
+        return getCheckFieldBuilder().getBuilderList();
+      }
+      private com.google.protobuf.RepeatedFieldBuilderV3<
+          imcodec.constraints.v1.Constraints.Check, imcodec.constraints.v1.Constraints.Check.Builder, imcodec.constraints.v1.Constraints.CheckOrBuilder> 
+          getCheckFieldBuilder() {
+        if (checkBuilder_ == null) {
+          checkBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+              imcodec.constraints.v1.Constraints.Check, imcodec.constraints.v1.Constraints.Check.Builder, imcodec.constraints.v1.Constraints.CheckOrBuilder>(
+                  check_,
+                  ((bitField0_ & 0x00000010) != 0),
+                  getParentForChildren(),
+                  isClean());
+          check_ = null;
+        }
+        return checkBuilder_;
       }
       @java.lang.Override
       public final Builder setUnknownFields(
@@ -11704,6 +24664,21 @@ public final class Constraints {
         imcodec.constraints.v1.Constraints.MessageConstraints.class,
         imcodec.constraints.v1.Constraints.MessageConstraints.getDefaultInstance());
   private static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_imcodec_constraints_v1_Condition_descriptor;
+  private static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_imcodec_constraints_v1_Condition_fieldAccessorTable;
+  private static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_imcodec_constraints_v1_Use_descriptor;
+  private static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_imcodec_constraints_v1_Use_fieldAccessorTable;
+  private static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_imcodec_constraints_v1_Check_descriptor;
+  private static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_imcodec_constraints_v1_Check_fieldAccessorTable;
+  private static final com.google.protobuf.Descriptors.Descriptor
     internal_static_imcodec_constraints_v1_KeyedNumber_descriptor;
   private static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -11723,6 +24698,11 @@ public final class Constraints {
   private static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_imcodec_constraints_v1_FieldConstraints_fieldAccessorTable;
+  private static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_imcodec_constraints_v1_NamedValues_descriptor;
+  private static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_imcodec_constraints_v1_NamedValues_fieldAccessorTable;
   private static final com.google.protobuf.Descriptors.Descriptor
     internal_static_imcodec_constraints_v1_NonEmpty_descriptor;
   private static final 
@@ -11754,98 +24734,161 @@ public final class Constraints {
     java.lang.String[] descriptorData = {
       "\n(imcodec/constraints/v1/constraints.pro" +
       "to\022\026imcodec.constraints.v1\032 google/proto" +
-      "buf/descriptor.proto\"*\n\013KeyedNumber\022\013\n\003k" +
-      "ey\030\001 \001(\t\022\016\n\006number\030\002 \001(\003\"\222\001\n\014ProfileValu" +
-      "e\022\016\n\006number\030\001 \001(\003\022\014\n\004flag\030\002 \001(\010\022\017\n\007strin" +
-      "gs\030\003 \003(\t\022\017\n\007numbers\030\004 \003(\003\022\014\n\004text\030\005 \001(\t\022" +
-      "4\n\007entries\030\006 \003(\0132#.imcodec.constraints.v" +
-      "1.KeyedNumber\"\237\002\n\005Limit\022\014\n\004name\030\001 \001(\t\022\013\n" +
-      "\003row\030\002 \001(\t\022\014\n\004code\030\003 \001(\t\0220\n\007measure\030\004 \001(" +
-      "\0162\037.imcodec.constraints.v1.Measure\022*\n\004un" +
-      "it\030\005 \001(\0162\034.imcodec.constraints.v1.Unit\0227" +
-      "\n\tsdk_guide\030\006 \001(\0132$.imcodec.constraints." +
-      "v1.ProfileValue\0225\n\007current\030\007 \001(\0132$.imcod" +
-      "ec.constraints.v1.ProfileValue\022\017\n\007summar" +
-      "y\030\010 \001(\t\022\016\n\006source\030\t \001(\t\"\336\001\n\020FieldConstra" +
-      "ints\022,\n\005limit\030\001 \003(\0132\035.imcodec.constraint" +
-      "s.v1.Limit\022\014\n\004uses\030\002 \003(\t\0223\n\tnon_empty\030\003 " +
-      "\001(\0132 .imcodec.constraints.v1.NonEmpty\022\024\n" +
-      "\014defined_enum\030\004 \001(\010\022\025\n\rdiscriminator\030\005 \001" +
-      "(\010\022,\n\005range\030\006 \001(\0132\035.imcodec.constraints." +
-      "v1.Range\"F\n\010NonEmpty\022\013\n\003row\030\001 \001(\t\022\014\n\004cod" +
-      "e\030\002 \001(\t\022\017\n\007summary\030\003 \001(\t\022\016\n\006source\030\004 \001(\t" +
-      "\"L\n\005Range\022\013\n\003row\030\001 \001(\t\022\014\n\004code\030\002 \001(\t\022\013\n\003" +
-      "min\030\003 \001(\001\022\013\n\003max\030\004 \001(\001\022\016\n\006source\030\005 \001(\t\"J" +
-      "\n\013MessageRule\022\013\n\003row\030\001 \001(\t\022\r\n\005codes\030\002 \003(" +
-      "\t\022\017\n\007summary\030\003 \001(\t\022\016\n\006source\030\004 \001(\t\"u\n\022Me" +
-      "ssageConstraints\0221\n\004rule\030\001 \003(\0132#.imcodec" +
-      ".constraints.v1.MessageRule\022,\n\005limit\030\002 \003" +
-      "(\0132\035.imcodec.constraints.v1.Limit*\302\002\n\007Me" +
-      "asure\022\027\n\023MEASURE_UNSPECIFIED\020\000\022\026\n\022MEASUR" +
-      "E_UTF8_BYTES\020\001\022\027\n\023MEASURE_UTF16_UNITS\020\002\022" +
-      "\023\n\017MEASURE_ENTRIES\020\003\022\021\n\rMEASURE_VALUE\020\004\022" +
-      "\020\n\014MEASURE_FLAG\020\005\022\026\n\022MEASURE_STRING_SET\020" +
-      "\006\022\026\n\022MEASURE_NUMBER_SET\020\007\022\030\n\024MEASURE_NUM" +
-      "BER_RANGE\020\010\022\022\n\016MEASURE_PREFIX\020\t\022\023\n\017MEASU" +
-      "RE_PER_KEY\020\n\022\022\n\016MEASURE_LAYERS\020\013\022\031\n\025MEAS" +
-      "URE_ENCODED_BYTES\020\014\022\021\n\rMEASURE_EXACT\020\r*>" +
-      "\n\004Unit\022\016\n\nUNIT_PLAIN\020\000\022\022\n\016UNIT_MEBIBYTES" +
-      "\020\001\022\022\n\016UNIT_KIBIBYTES\020\002:X\n\005field\022\035.google" +
-      ".protobuf.FieldOptions\030\236\225\003 \001(\0132(.imcodec" +
-      ".constraints.v1.FieldConstraints:^\n\007mess" +
-      "age\022\037.google.protobuf.MessageOptions\030\236\225\003" +
-      " \001(\0132*.imcodec.constraints.v1.MessageCon" +
-      "straints"
+      "buf/descriptor.proto\"]\n\tCondition\022\r\n\005fie" +
+      "ld\030\001 \001(\t\022\017\n\007numbers\030\002 \003(\003\022\017\n\007strings\030\003 \003" +
+      "(\t\022\017\n\007present\030\004 \001(\010\022\016\n\006negate\030\005 \001(\010\"\316\001\n\003" +
+      "Use\022\r\n\005limit\030\001 \001(\t\022/\n\004when\030\002 \003(\0132!.imcod" +
+      "ec.constraints.v1.Condition\022.\n\006report\030\003 " +
+      "\001(\0162\036.imcodec.constraints.v1.Report\022\023\n\013e" +
+      "ntry_field\030\004 \001(\t\022\013\n\003key\030\005 \001(\t\0225\n\ncount_w" +
+      "hen\030\006 \003(\0132!.imcodec.constraints.v1.Condi" +
+      "tion\"\231\002\n\005Check\022\014\n\004code\030\001 \001(\t\022*\n\004form\030\002 \001" +
+      "(\0162\034.imcodec.constraints.v1.Form\022\016\n\006fiel" +
+      "ds\030\003 \003(\t\022/\n\004when\030\004 \003(\0132!.imcodec.constra" +
+      "ints.v1.Condition\022\n\n\002at\030\005 \001(\t\022\017\n\007numbers" +
+      "\030\006 \003(\003\022\021\n\tpredicate\030\007 \001(\t\0225\n\nentry_when\030" +
+      "\010 \003(\0132!.imcodec.constraints.v1.Condition" +
+      "\022.\n\006actual\030\t \001(\0162\036.imcodec.constraints.v" +
+      "1.Actual\"*\n\013KeyedNumber\022\013\n\003key\030\001 \001(\t\022\016\n\006" +
+      "number\030\002 \001(\003\"\222\001\n\014ProfileValue\022\016\n\006number\030" +
+      "\001 \001(\003\022\014\n\004flag\030\002 \001(\010\022\017\n\007strings\030\003 \003(\t\022\017\n\007" +
+      "numbers\030\004 \003(\003\022\014\n\004text\030\005 \001(\t\0224\n\007entries\030\006" +
+      " \003(\0132#.imcodec.constraints.v1.KeyedNumbe" +
+      "r\"\312\004\n\005Limit\022\014\n\004name\030\001 \001(\t\022\013\n\003row\030\002 \001(\t\022\014" +
+      "\n\004code\030\003 \001(\t\0220\n\007measure\030\004 \001(\0162\037.imcodec." +
+      "constraints.v1.Measure\022*\n\004unit\030\005 \001(\0162\034.i" +
+      "mcodec.constraints.v1.Unit\0227\n\tsdk_guide\030" +
+      "\006 \001(\0132$.imcodec.constraints.v1.ProfileVa" +
+      "lue\0225\n\007current\030\007 \001(\0132$.imcodec.constrain" +
+      "ts.v1.ProfileValue\022\017\n\007summary\030\010 \001(\t\022\016\n\006s" +
+      "ource\030\t \001(\t\022.\n\006report\030\n \001(\0162\036.imcodec.co" +
+      "nstraints.v1.Report\022\023\n\013entry_field\030\013 \001(\t" +
+      "\022/\n\004when\030\014 \003(\0132!.imcodec.constraints.v1." +
+      "Condition\0225\n\ncount_when\030\r \003(\0132!.imcodec." +
+      "constraints.v1.Condition\022\020\n\010sum_with\030\016 \003" +
+      "(\t\022\024\n\014after_prefix\030\017 \001(\t\022\017\n\007exclude\030\020 \003(" +
+      "\t\022\021\n\tpredicate\030\021 \001(\t\022\013\n\003key\030\022 \001(\t\022\017\n\007cha" +
+      "rset\030\023 \001(\t\022\022\n\napplies_to\030\024 \001(\t\"\202\003\n\020Field" +
+      "Constraints\022,\n\005limit\030\001 \003(\0132\035.imcodec.con" +
+      "straints.v1.Limit\022\014\n\004uses\030\002 \003(\t\0223\n\tnon_e" +
+      "mpty\030\003 \001(\0132 .imcodec.constraints.v1.NonE" +
+      "mpty\022\024\n\014defined_enum\030\004 \001(\010\022\025\n\rdiscrimina" +
+      "tor\030\005 \001(\010\022,\n\005range\030\006 \001(\0132\035.imcodec.const" +
+      "raints.v1.Range\022(\n\003use\030\007 \003(\0132\033.imcodec.c" +
+      "onstraints.v1.Use\022=\n\022discriminator_when\030" +
+      "\010 \003(\0132!.imcodec.constraints.v1.Condition" +
+      "\0229\n\014named_values\030\t \001(\0132#.imcodec.constra" +
+      "ints.v1.NamedValues\"6\n\013NamedValues\022\014\n\004en" +
+      "um\030\001 \001(\t\022\013\n\003row\030\002 \001(\t\022\014\n\004code\030\003 \001(\t\"F\n\010N" +
+      "onEmpty\022\013\n\003row\030\001 \001(\t\022\014\n\004code\030\002 \001(\t\022\017\n\007su" +
+      "mmary\030\003 \001(\t\022\016\n\006source\030\004 \001(\t\"L\n\005Range\022\013\n\003" +
+      "row\030\001 \001(\t\022\014\n\004code\030\002 \001(\t\022\013\n\003min\030\003 \001(\001\022\013\n\003" +
+      "max\030\004 \001(\001\022\016\n\006source\030\005 \001(\t\"x\n\013MessageRule" +
+      "\022\013\n\003row\030\001 \001(\t\022\r\n\005codes\030\002 \003(\t\022\017\n\007summary\030" +
+      "\003 \001(\t\022\016\n\006source\030\004 \001(\t\022,\n\005check\030\005 \003(\0132\035.i" +
+      "mcodec.constraints.v1.Check\"u\n\022MessageCo" +
+      "nstraints\0221\n\004rule\030\001 \003(\0132#.imcodec.constr" +
+      "aints.v1.MessageRule\022,\n\005limit\030\002 \003(\0132\035.im" +
+      "codec.constraints.v1.Limit*\340\002\n\007Measure\022\027" +
+      "\n\023MEASURE_UNSPECIFIED\020\000\022\026\n\022MEASURE_UTF8_" +
+      "BYTES\020\001\022\027\n\023MEASURE_UTF16_UNITS\020\002\022\023\n\017MEAS" +
+      "URE_ENTRIES\020\003\022\021\n\rMEASURE_VALUE\020\004\022\020\n\014MEAS" +
+      "URE_FLAG\020\005\022\026\n\022MEASURE_STRING_SET\020\006\022\026\n\022ME" +
+      "ASURE_NUMBER_SET\020\007\022\030\n\024MEASURE_NUMBER_RAN" +
+      "GE\020\010\022\022\n\016MEASURE_PREFIX\020\t\022\023\n\017MEASURE_PER_" +
+      "KEY\020\n\022\022\n\016MEASURE_LAYERS\020\013\022\031\n\025MEASURE_ENC" +
+      "ODED_BYTES\020\014\022\021\n\rMEASURE_EXACT\020\r\022\034\n\030MEASU" +
+      "RE_FORBIDDEN_PREFIX\020\016*X\n\006Report\022\020\n\014REPOR" +
+      "T_FIELD\020\000\022\020\n\014REPORT_ENTRY\020\001\022\021\n\rREPORT_HO" +
+      "LDER\020\002\022\027\n\023REPORT_FIRST_EXCESS\020\003*\357\001\n\004Form" +
+      "\022\024\n\020FORM_UNSPECIFIED\020\000\022\017\n\013FORM_ABSENT\020\001\022" +
+      "\020\n\014FORM_PRESENT\020\002\022\025\n\021FORM_AT_LEAST_ONE\020\003" +
+      "\022\024\n\020FORM_AT_MOST_ONE\020\004\022\025\n\021FORM_EQUALS_CO" +
+      "UNT\020\005\022\017\n\013FORM_UNIQUE\020\006\022\022\n\016FORM_PREDICATE" +
+      "\020\007\022\030\n\024FORM_ENTRIES_PRESENT\020\010\022\022\n\016FORM_NOT" +
+      "_ABOVE\020\t\022\027\n\023FORM_ENTRIES_ABSENT\020\n*=\n\006Act" +
+      "ual\022\017\n\013ACTUAL_NONE\020\000\022\020\n\014ACTUAL_VALUE\020\001\022\020" +
+      "\n\014ACTUAL_COUNT\020\002*>\n\004Unit\022\016\n\nUNIT_PLAIN\020\000" +
+      "\022\022\n\016UNIT_MEBIBYTES\020\001\022\022\n\016UNIT_KIBIBYTES\020\002" +
+      ":X\n\005field\022\035.google.protobuf.FieldOptions" +
+      "\030\236\225\003 \001(\0132(.imcodec.constraints.v1.FieldC" +
+      "onstraints:^\n\007message\022\037.google.protobuf." +
+      "MessageOptions\030\236\225\003 \001(\0132*.imcodec.constra" +
+      "ints.v1.MessageConstraints"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
         new com.google.protobuf.Descriptors.FileDescriptor[] {
           com.google.protobuf.DescriptorProtos.getDescriptor(),
         });
-    internal_static_imcodec_constraints_v1_KeyedNumber_descriptor =
+    internal_static_imcodec_constraints_v1_Condition_descriptor =
       getDescriptor().getMessageTypes().get(0);
+    internal_static_imcodec_constraints_v1_Condition_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_imcodec_constraints_v1_Condition_descriptor,
+        new java.lang.String[] { "Field", "Numbers", "Strings", "Present", "Negate", });
+    internal_static_imcodec_constraints_v1_Use_descriptor =
+      getDescriptor().getMessageTypes().get(1);
+    internal_static_imcodec_constraints_v1_Use_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_imcodec_constraints_v1_Use_descriptor,
+        new java.lang.String[] { "Limit", "When", "Report", "EntryField", "Key", "CountWhen", });
+    internal_static_imcodec_constraints_v1_Check_descriptor =
+      getDescriptor().getMessageTypes().get(2);
+    internal_static_imcodec_constraints_v1_Check_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_imcodec_constraints_v1_Check_descriptor,
+        new java.lang.String[] { "Code", "Form", "Fields", "When", "At", "Numbers", "Predicate", "EntryWhen", "Actual", });
+    internal_static_imcodec_constraints_v1_KeyedNumber_descriptor =
+      getDescriptor().getMessageTypes().get(3);
     internal_static_imcodec_constraints_v1_KeyedNumber_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imcodec_constraints_v1_KeyedNumber_descriptor,
         new java.lang.String[] { "Key", "Number", });
     internal_static_imcodec_constraints_v1_ProfileValue_descriptor =
-      getDescriptor().getMessageTypes().get(1);
+      getDescriptor().getMessageTypes().get(4);
     internal_static_imcodec_constraints_v1_ProfileValue_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imcodec_constraints_v1_ProfileValue_descriptor,
         new java.lang.String[] { "Number", "Flag", "Strings", "Numbers", "Text", "Entries", });
     internal_static_imcodec_constraints_v1_Limit_descriptor =
-      getDescriptor().getMessageTypes().get(2);
+      getDescriptor().getMessageTypes().get(5);
     internal_static_imcodec_constraints_v1_Limit_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imcodec_constraints_v1_Limit_descriptor,
-        new java.lang.String[] { "Name", "Row", "Code", "Measure", "Unit", "SdkGuide", "Current", "Summary", "Source", });
+        new java.lang.String[] { "Name", "Row", "Code", "Measure", "Unit", "SdkGuide", "Current", "Summary", "Source", "Report", "EntryField", "When", "CountWhen", "SumWith", "AfterPrefix", "Exclude", "Predicate", "Key", "Charset", "AppliesTo", });
     internal_static_imcodec_constraints_v1_FieldConstraints_descriptor =
-      getDescriptor().getMessageTypes().get(3);
+      getDescriptor().getMessageTypes().get(6);
     internal_static_imcodec_constraints_v1_FieldConstraints_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imcodec_constraints_v1_FieldConstraints_descriptor,
-        new java.lang.String[] { "Limit", "Uses", "NonEmpty", "DefinedEnum", "Discriminator", "Range", });
+        new java.lang.String[] { "Limit", "Uses", "NonEmpty", "DefinedEnum", "Discriminator", "Range", "Use", "DiscriminatorWhen", "NamedValues", });
+    internal_static_imcodec_constraints_v1_NamedValues_descriptor =
+      getDescriptor().getMessageTypes().get(7);
+    internal_static_imcodec_constraints_v1_NamedValues_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_imcodec_constraints_v1_NamedValues_descriptor,
+        new java.lang.String[] { "Enum", "Row", "Code", });
     internal_static_imcodec_constraints_v1_NonEmpty_descriptor =
-      getDescriptor().getMessageTypes().get(4);
+      getDescriptor().getMessageTypes().get(8);
     internal_static_imcodec_constraints_v1_NonEmpty_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imcodec_constraints_v1_NonEmpty_descriptor,
         new java.lang.String[] { "Row", "Code", "Summary", "Source", });
     internal_static_imcodec_constraints_v1_Range_descriptor =
-      getDescriptor().getMessageTypes().get(5);
+      getDescriptor().getMessageTypes().get(9);
     internal_static_imcodec_constraints_v1_Range_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imcodec_constraints_v1_Range_descriptor,
         new java.lang.String[] { "Row", "Code", "Min", "Max", "Source", });
     internal_static_imcodec_constraints_v1_MessageRule_descriptor =
-      getDescriptor().getMessageTypes().get(6);
+      getDescriptor().getMessageTypes().get(10);
     internal_static_imcodec_constraints_v1_MessageRule_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imcodec_constraints_v1_MessageRule_descriptor,
-        new java.lang.String[] { "Row", "Codes", "Summary", "Source", });
+        new java.lang.String[] { "Row", "Codes", "Summary", "Source", "Check", });
     internal_static_imcodec_constraints_v1_MessageConstraints_descriptor =
-      getDescriptor().getMessageTypes().get(7);
+      getDescriptor().getMessageTypes().get(11);
     internal_static_imcodec_constraints_v1_MessageConstraints_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imcodec_constraints_v1_MessageConstraints_descriptor,
