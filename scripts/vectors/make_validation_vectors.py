@@ -504,8 +504,8 @@ def conn(**fields):
 
 
 # One case of validation-rules.json: `id` without its "validate.rule." prefix.
-Rule = collections.namedtuple("Rule", "id comment value findings kind profile flags",
-                              defaults=("message", "sdk-guide", ()))
+Rule = collections.namedtuple("Rule", "id comment value findings kind profile flags limits",
+                              defaults=("message", "sdk-guide", (), None))
 
 
 def clean_messages():
@@ -583,9 +583,9 @@ def merger_msg_num_and_key():
     yield Rule("merger-msg-num-with-key", "msgNum 150 with a JsonMsgKey and no messages: the messages are stored apart.",
                msg(C2C, merger([], msgNum=150, jsonMsgKey="relay_key_1")), [])
     yield Rule("merger-msg-num-mismatch", "msgNum 3 on a merger of two messages.",
-               msg(C2C, merger(nested(2), msgNum=3)), [finding("rule.merger.msg-num", "elems[0].merger.msgNum")])
+               msg(C2C, merger(nested(2), msgNum=3)), [finding("rule.merger.msg-num", "elems[0].merger.msgNum", 2, 3)])
     yield Rule("merger-msg-num-mismatch-current", "msgNum 1 on a merger of two messages, current profile.",
-               msg(C2C, merger(nested(2), msgNum=1)), [finding("rule.merger.msg-num", "elems[0].merger.msgNum")],
+               msg(C2C, merger(nested(2), msgNum=1)), [finding("rule.merger.msg-num", "elems[0].merger.msgNum", 2, 1)],
                profile="current")
     yield Rule("merger-key-with-messages", "A JsonMsgKey on a merger that also holds its messages.",
                msg(C2C, merger(nested(2), msgNum=2, jsonMsgKey="relay_key_1")),
@@ -595,11 +595,11 @@ def merger_msg_num_and_key():
                [finding("rule.merger.key-with-messages", "elems[0].merger.jsonMsgKey")], profile="current")
     yield Rule("merger-msg-num-and-key-with-messages", "msgNum 5 and a JsonMsgKey on a merger of two messages: both rules.",
                msg(C2C, merger(nested(2), msgNum=5, jsonMsgKey="relay_key_1")),
-               [finding("rule.merger.msg-num", "elems[0].merger.msgNum"),
+               [finding("rule.merger.msg-num", "elems[0].merger.msgNum", 2, 5),
                 finding("rule.merger.key-with-messages", "elems[0].merger.jsonMsgKey")])
     yield Rule("nested-merger-msg-num-mismatch", "A merged message holding a merger whose msgNum 2 differs from its one "
                "message.", msg(C2C, merger([msg({"receiver": "user_bob"}, merger(nested(1), msgNum=2))])),
-               [finding("rule.merger.msg-num", "elems[0].merger.messages[0].elems[0].merger.msgNum")])
+               [finding("rule.merger.msg-num", "elems[0].merger.messages[0].elems[0].merger.msgNum", 1, 2)])
 
 
 def rule_m5_compatible_text():
@@ -1200,6 +1200,92 @@ def batch_paths():
                {"messages": [msg(C2C), {"msgId": "m2", "elems": [TEXT]}]},
                [finding("rule.message.target-missing", "messages[1]")], kind="batch")
 
+def declaration_readings():
+    """How the declarations are read where a reading could go two ways (docs/spec/validation.md, "Reading the
+    declarations"), from both sides: the image rule's "must equal" half, the body measured without a merger's nested
+    messages and each nested message on its own, nothing below a too-deep merger, the first custom elem past the limit,
+    custom changes counted alone, a group change's value measured by its type, receipt and owner user IDs, the
+    add-request types of a relationship change and a connection state left at 0 beside a RongCloud status."""
+    original = level("ORIGINAL", 3024, 4032)
+    image = lambda *levels: msg(C2C, {"image": {"format": "IMAGE_FORMAT_JPG", "levels": list(levels)}})
+    large, thumbnail = declared("largeImageShortSide")["sdk-guide"], declared("thumbnailShortSide")["sdk-guide"]
+    yield Rule("reading-image-large-below-scaled", f"A large level whose shorter side is {large - 20} px under a 3024 px "
+               f"original: scaling gives exactly {large}.", image(original, level("LARGE", large - 20, 933)),
+               [finding("rule.image.large-size", "elems[0].image.levels[1]", large, large - 20)])
+    yield Rule("reading-image-thumbnail-below-small-original", f"A 150 px thumbnail under a 500 px original: scaling "
+               f"gives min({thumbnail}, 500).", image(level("ORIGINAL", 500, 600), level("THUMBNAIL", 150, 180)),
+               [finding("rule.image.thumbnail-size", "elems[0].image.levels[1]", thumbnail, 150)])
+    yield Rule("reading-image-large-below-bound-without-original", f"A large level of {large - 20} px and no original: "
+               f"only the bound {large} applies.", image(level("LARGE", large - 20, 933)), [])
+    yield Rule("reading-image-large-over-bound-original-unreported", f"A large level of {large + 1} px beside an original "
+               f"of unreported size (0 x 0): the bound {large} applies.",
+               image(level("ORIGINAL", 0, 0), level("LARGE", large + 1, 961)),
+               [finding("rule.image.large-size", "elems[0].image.levels[1]", large, large + 1)])
+    body = declared("maxMessageBodyBytes")["current"]
+    half = body // 2 + 100
+    yield Rule("reading-body-without-nested-messages", f"A merger forwarding two messages of {half}-byte texts: together "
+               f"past {body} bytes, but a merger's body counts without its nested messages, each under the limit.",
+               msg(C2C, merger([msg({"receiver": "user_bob"}, {"text": {"text": "x" * half}})] * 2)), [],
+               profile="current")
+    yield Rule("reading-body-of-a-nested-message", f"A merger forwarding one message whose body is {body_size(body + 712)} "
+               "bytes: that message is measured on its own, at its elems.",
+               msg(C2C, merger([msg({"receiver": "user_bob"}, {"text": {"text": "x" * (body + 712)}})])),
+               [finding("limit.message.body-bytes", "elems[0].merger.messages[0].elems", body, body_size(body + 712))],
+               profile="current")
+    depth = declared("maxMergerDepth")["current"]
+    for layers, deep in ((depth, True), (depth + 1, False)):
+        value = {"receiver": "user_bob"}
+        for _ in range(layers):
+            value = {"receiver": "user_bob", "elems": [merger([value])]}
+        inner = ".".join(["elems[0].merger.messages[0]"] * layers)
+        findings = ([finding("rule.message.elems-missing", inner + ".elems")] if deep else
+                    [finding("limit.merger.depth", ".".join(["elems[0].merger.messages[0]"] * depth)
+                             + ".elems[0].merger.messages", depth, depth + 1)])
+        yield Rule(f"reading-merger-{'at' if deep else 'past'}-depth-with-empty-message",
+                   f"A message without elems at merger layer {layers}: "
+                   + ("within the depth limit it is validated." if deep else
+                      "below a merger past the depth limit nothing is validated; the depth is the one finding."),
+                   value, findings, profile="current", flags=["DecodeLimits"], limits={"maxDepth": 2 * depth})
+    custom = declared("maxCustomElems")["current"]
+    elems = [TEXT, {"custom": {"desc": "d"}}] * (custom + 1)
+    yield Rule("reading-custom-elems-first-past-the-limit", f"{custom + 1} custom elems among text elems: reported at the "
+               "first custom elem past the limit, with the number of custom elems.", msg(C2C, *elems),
+               [finding("limit.message.custom-elems", f"elems[{2 * custom + 1}]", custom, custom + 1)], profile="current")
+    fields = declared("maxGroupCustomFields")["current"]
+    custom_changes = [{"type": "GROUP_INFO_CHANGE_TYPE_CUSTOM", "key": f"k{i}", "value": "v"} for i in range(fields)]
+    yield Rule("reading-custom-changes-counted-alone", f"{fields} custom-field changes and a name change: only custom "
+               "changes count.", group_with(tips(groupChangeList=custom_changes + [
+                   {"type": "GROUP_INFO_CHANGE_TYPE_NAME", "value": "n"}])), [], profile="current")
+    name = declared("maxGroupNameBytes")["sdk-guide"]
+    yield Rule("reading-change-value-by-type", f"An introduction change of {name + 1} bytes: past the name limit, but a "
+               "value obeys the limit of the field its type changes.",
+               group_with(change("INTRODUCTION", "x" * (name + 1))), [])
+    user = declared("maxUserIDBytes")["current"]
+    yield Rule("reading-owner-change-user-id", f"An owner change to a user ID of {user + 1} bytes.",
+               group_with(change("OWNER", "u" * (user + 1))),
+               [finding("limit.user.id-bytes", "elems[0].groupTips.groupChangeList[0].value", user, user + 1)],
+               profile="current")
+    yield Rule("reading-receipt-user-id", f"A receipt naming a user ID of {user + 1} bytes.",
+               {"readReceipt": {"receipts": [{"msgId": "m", "userId": "u" * (user + 1)}]}},
+               [finding("limit.user.id-bytes", "readReceipt.receipts[0].userId", user, user + 1)], kind="event",
+               profile="current")
+    yield Rule("reading-wording-on-del-friend-req", "A wording on a DEL_FRIEND_REQ change: only ADD_FRIEND_REQ is an "
+               "add request.", msg(C2C, sns([{"identifier": "user_dave", "wording": "hi"}], kind="DEL_FRIEND_REQ")),
+               [finding("rule.sns.wording-type", "elems[0].snsSystem.users[0].wording")])
+    yield Rule("reading-connection-state-0-with-rong-cloud", "State 0 beside a RongCloud status: the state is not "
+               "reported.", {"connection": {"rongCloudStatus": {"code": "CONNECTION_STATUS_CODE_TIMEOUT"}}}, [],
+               kind="event")
+
+
+def body_size(text_bytes):
+    """The canonical size of the elems field of a message holding one text elem of `text_bytes` bytes."""
+    def vlen(x):
+        return 1 if x < 128 else 2 if x < 16384 else 3
+    inner = 1 + vlen(text_bytes) + text_bytes
+    elem = 1 + vlen(inner) + inner
+    return 2 + vlen(elem) + elem
+
+
 # The rule cases in file order, one table per rule or group of rules.
 RULE_TABLES = (
     clean_messages, rule_m12_target, rules_m10_m11_at_and_targeted, rule_g1_group_type, rule_m16_and_unknown_kinds,
@@ -1210,6 +1296,7 @@ RULE_TABLES = (
     rules_c1_to_c5_connection, rule_c3_rong_cloud_status, rule_c6_error_codes, user_status_rules,
     receipt_recall_and_modification_rules, rules_on_event_kinds, rules_g20_to_g22_creation_joining_and_pendency,
     rules_on_conversations_and_notifications, read_member_page, batch_paths, rule_m21_batch_stored_messages,
+    declaration_readings,
 )
 
 
@@ -1223,7 +1310,7 @@ def write_rule_file():
     for table in RULE_TABLES:
         for row in table():
             validate_case(vf, f"validate.rule.{row.id}", row.comment, row.kind, row.value, row.profile, row.findings,
-                          flags=row.flags)
+                          flags=row.flags, limits=row.limits)
     return [vf.write()]
 
 
