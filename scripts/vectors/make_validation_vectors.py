@@ -1272,6 +1272,15 @@ def declaration_readings():
     yield Rule("reading-wording-on-del-friend-req", "A wording on a DEL_FRIEND_REQ change: only ADD_FRIEND_REQ is an "
                "add request.", msg(C2C, sns([{"identifier": "user_dave", "wording": "hi"}], kind="DEL_FRIEND_REQ")),
                [finding("rule.sns.wording-type", "elems[0].snsSystem.users[0].wording")])
+    profile_bytes = declared("maxProfileStringBytes")["current"]
+    for n, past in ((profile_bytes, False), (profile_bytes + 1, True)):
+        yield Rule(f"reading-profile-custom-value-{'n-plus-1' if past else 'n'}", f"A profile custom field whose bytes "
+                   f"value is {n} bytes, beside a number value: each bytes value is a profile string.",
+                   group_with(tips(type="GROUP_TIPS_TYPE_QUIT", opUserInfo={"identifier": "user_bob", "customInfo": [
+                       {"key": "Tag_Profile_Custom_city", "number": "7"},
+                       {"key": "Tag_Profile_Custom_bio", "data": b64(b"x" * n)}]})),
+                   [finding("limit.profile.string-bytes", "elems[0].groupTips.opUserInfo.customInfo[1].data",
+                            profile_bytes, n)] if past else [], profile="current")
     yield Rule("reading-connection-state-0-with-rong-cloud", "State 0 beside a RongCloud status: the state is not "
                "reported.", {"connection": {"rongCloudStatus": {"code": "CONNECTION_STATUS_CODE_TIMEOUT"}}}, [],
                kind="event")

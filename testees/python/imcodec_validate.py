@@ -374,7 +374,7 @@ class Run:
             total = self.amount(limit, getattr(message, field.name), node)
             total += sum(self.amount(limit, getattr(message, other), node) for other in limit.sum_with)
             if total > bound:
-                self.report(limit.code, holder_path, bound, total)
+                self.report(limit.code, holder_path if applied.report == cp.REPORT_HOLDER else path, bound, total)
         else:
             target = holder_path if applied.report == cp.REPORT_HOLDER else path
             self.measure_value(limit, bound, getattr(message, field.name), target, message, node)

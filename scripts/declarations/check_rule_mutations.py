@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Shows that validation is executed from the declarations of Schemas/, not restated beside them.
+
+Each mutation below changes one declaration in a copy of Schemas/ (a limit's
+value, a condition, where a finding is reported, what is counted, a check's
+form or field), regenerates the Python testee's descriptors from the copy with
+protoc, and runs the Python testee's validator
+(testees/python/imcodec_validate.py, which reads nothing but the descriptors
+and Schemas/imcodec/constraints/v1/finding_codes.json) over every validate
+vector. The check fails unless the unchanged schema passes every case and each
+mutation makes at least one case fail: a declaration the engine did not
+execute would change nothing.
+
+    python3 scripts/declarations/check_rule_mutations.py           # every mutation
+    python3 scripts/declarations/check_rule_mutations.py --list    # the mutations
+
+Needs protoc and the Python testee's environment (.build/python-testee, made by
+`testees/python/testee --build`), whose protobuf runtime it runs the engine in.
+"""
+
+import argparse
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
+
+import generated  # noqa: E402
+
+PYTHON = os.path.join(ROOT, ".build", "python-testee", "bin", "python")
+
+# (name, schema file under Schemas/, text, replacement): each text occurs exactly once in its file.
+MUTATIONS = [
+    ("a limit's value", "imcodec/v1/model.proto",
+     'name: "maxGroupNameBytes"\n      row: "G3"\n      code: "limit.group.name-bytes"\n'
+     '      measure: MEASURE_UTF8_BYTES\n      sdk_guide: {number: 30}',
+     'name: "maxGroupNameBytes"\n      row: "G3"\n      code: "limit.group.name-bytes"\n'
+     '      measure: MEASURE_UTF8_BYTES\n      sdk_guide: {number: 31}'),
+    ("a limit's condition", "imcodec/v1/model.proto",
+     'when: {field: "type" strings: "GROUP_INFO_CHANGE_TYPE_INTRODUCTION"}',
+     'when: {field: "type" strings: "GROUP_INFO_CHANGE_TYPE_NOTIFICATION"}'),
+    ("a use's condition", "imcodec/v1/model.proto",
+     'use: {limit: "maxUserIDBytes" when: {field: "type" strings: "GROUP_INFO_CHANGE_TYPE_OWNER"}}',
+     'use: {limit: "maxUserIDBytes" when: {field: "type" strings: "GROUP_INFO_CHANGE_TYPE_NAME"}}'),
+    ("where a limit reports", "imcodec/v1/model.proto",
+     '      sum_with: "ext"\n      report: REPORT_HOLDER',
+     '      sum_with: "ext"\n      report: REPORT_FIELD'),
+    ("what a count counts", "imcodec/v1/model.proto",
+     'count_when: {field: "type" strings: "GROUP_INFO_CHANGE_TYPE_CUSTOM"}',
+     'count_when: {field: "type" strings: "GROUP_INFO_CHANGE_TYPE_NAME"}'),
+    ("the first entry past a limit", "imcodec/v1/model.proto",
+     'count_when: {field: "custom" present: true}\n      report: REPORT_FIRST_EXCESS',
+     'count_when: {field: "custom" present: true}\n      report: REPORT_FIELD'),
+    ("an entry's measured field", "imcodec/v1/model.proto",
+     'use: {limit: "maxProfileStringBytes" entry_field: "data" report: REPORT_ENTRY}',
+     'use: {limit: "maxProfileStringBytes" entry_field: "key" report: REPORT_ENTRY}'),
+    ("a per-key limit's key", "imcodec/v1/model.proto",
+     'key: "^Message.group_type"', 'key: "^Message.msg_id"'),
+    ("a check's form", "imcodec/v1/model.proto",
+     'check: {code: "rule.message.target-ambiguous" form: FORM_AT_MOST_ONE',
+     'check: {code: "rule.message.target-ambiguous" form: FORM_AT_LEAST_ONE'),
+    ("a check's condition", "imcodec/v1/model.proto",
+     'strings: "SNS_SYSTEM_TYPE_ADD_FRIEND_REQ" negate: true}}\n      check: {code: "rule.sns.source-type"',
+     'strings: "SNS_SYSTEM_TYPE_DEL_FRIEND_REQ" negate: true}}\n      check: {code: "rule.sns.source-type"'),
+    ("a check's field", "imcodec/v1/model.proto",
+     'check: {code: "rule.merger.key-with-messages" form: FORM_ABSENT fields: "json_msg_key"',
+     'check: {code: "rule.merger.key-with-messages" form: FORM_ABSENT fields: "title"'),
+    ("a check's place", "imcodec/v1/model.proto",
+     'when: {field: "^MergerElem" present: true} at: "."}',
+     'when: {field: "^MergerElem" present: true}}'),
+    ("what a finding carries", "imcodec/v1/group.proto",
+     'fields: "members_info" actual: ACTUAL_COUNT', 'fields: "members_info" actual: ACTUAL_NONE'),
+    ("a discriminator's condition", "imcodec/v1/model.proto",
+     'discriminator_when: {field: "rong_cloud_status" present: false}',
+     'discriminator_when: {field: "rong_cloud_status" present: true}'),
+    ("a forbidden prefix", "imcodec/v1/group.proto",
+     'measure: MEASURE_FORBIDDEN_PREFIX', 'measure: MEASURE_PREFIX'),
+]
+
+
+def vectors():
+    cases = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "Vectors", "limits", "validation-*.json"))):
+        with open(path, encoding="utf-8") as f:
+            cases += [c for c in json.load(f)["cases"] if c["operation"] == "validate"]
+    return cases
+
+
+def run_cases(generated_dir):
+    """Runs the engine with the descriptors of `generated_dir` over every validate vector, in a fresh interpreter;
+    returns the ids of the cases whose findings differ."""
+    program = r'''
+import json, sys
+sys.path[:0] = [sys.argv[1], sys.argv[2]]
+sys.setrecursionlimit(20000)
+from google.protobuf.internal import api_implementation
+if api_implementation.Type() == "upb":  # merger chains nest past upb's default 100 levels, as in the testee
+    from google._upb import _message
+    _message.SetAllowOversizeProtos(True)
+from imcodec.v1 import model_pb2, event_pb2
+import imcodec_validate
+kinds = {"message": model_pb2.Message, "batch": model_pb2.MessageBatch, "event": event_pb2.Event}
+failed = []
+for case in json.load(sys.stdin):
+    message = kinds[case["kind"]]()
+    message.ParseFromString(bytes.fromhex(case["input"]["payloadHex"]))
+    try:
+        got = [list(f) for f in imcodec_validate.validate(message, case["input"]["profile"])]
+    except Exception:
+        failed.append(case["id"])
+        continue
+    ok = True
+    for want in case["expected"].get("findings", []):
+        for i, f in enumerate(got):
+            if (f[0], f[1], f[2]) == (want["code"], want.get("path", ""), want["severity"]) and \
+                    all(k not in want or want[k] == (f[j] or 0) for k, j in (("limit", 3), ("actual", 4))):
+                del got[i]
+                break
+        else:
+            ok = False
+    if not ok or got:
+        failed.append(case["id"])
+json.dump(failed, sys.stdout)
+'''
+    result = subprocess.run([PYTHON, "-c", program, generated_dir, os.path.join(ROOT, "testees", "python")],
+                            input=json.dumps(vectors()), capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit("check_rule_mutations.py: the engine's run failed:\n" + result.stderr[-2000:])
+    return json.loads(result.stdout)
+
+
+def generate(schemas, out):
+    os.makedirs(out)
+    paths = [os.path.join(schemas, p) for p in (*generated.SCHEMAS, generated.OPTIONS_SCHEMA)]
+    subprocess.run(["protoc", "-I" + schemas, "--python_out=" + out, *paths], check=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--list", action="store_true", help="print the mutations and exit")
+    arguments = parser.parse_args()
+    if arguments.list:
+        for name, path, _, _ in MUTATIONS:
+            print(f"{name} ({path})")
+        return 0
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        schemas = os.path.join(tmp, "Schemas")
+        shutil.copytree(os.path.join(ROOT, "Schemas"), schemas)
+        generate(schemas, os.path.join(tmp, "unchanged"))
+        baseline = run_cases(os.path.join(tmp, "unchanged"))
+        if baseline:
+            problems.append(f"the unchanged declarations fail {len(baseline)} cases: {', '.join(baseline[:5])}")
+        for index, (name, path, text, replacement) in enumerate(MUTATIONS):
+            file = os.path.join(schemas, path)
+            with open(file, encoding="utf-8") as f:
+                original = f.read()
+            if original.count(text) != 1:
+                problems.append(f"{name}: the text to change occurs {original.count(text)} times in {path}")
+                continue
+            with open(file, "w", encoding="utf-8") as f:
+                f.write(original.replace(text, replacement))
+            out = os.path.join(tmp, f"mutation-{index}")
+            generate(schemas, out)
+            failed = run_cases(out)
+            with open(file, "w", encoding="utf-8") as f:
+                f.write(original)
+            if failed:
+                print(f"{name}: {len(failed)} cases fail ({', '.join(failed[:3])}{', ...' if len(failed) > 3 else ''})")
+            else:
+                problems.append(f"{name}: no case fails, so the engine does not execute this declaration")
+    for problem in problems:
+        print("check_rule_mutations.py: " + problem, file=sys.stderr)
+    if problems:
+        return 1
+    print(f"{len(MUTATIONS)} mutations of the declarations, each one failing validate vectors in the Python testee")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
