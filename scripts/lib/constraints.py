@@ -107,6 +107,7 @@ class Use:
 
     def __init__(self, data, message, field):
         self.limit, self.when, self.report, self.entry_field, self.key = "", [], "field", "", ""
+        self.count_when = []
         self.message, self.field = message, field
         for n, w, v in _fields(data):
             if n == 1: self.limit = v.decode()
@@ -114,6 +115,7 @@ class Use:
             elif n == 3: self.report = REPORTS[v]
             elif n == 4: self.entry_field = v.decode()
             elif n == 5: self.key = v.decode()
+            elif n == 6: self.count_when.append(Condition(v))
 
 
 class Check:
@@ -121,7 +123,7 @@ class Check:
 
     def __init__(self, data):
         self.code, self.form, self.fields, self.when, self.at = "", "unspecified", [], [], ""
-        self.numbers, self.predicate, self.entry_when = [], "", []
+        self.numbers, self.predicate, self.entry_when, self.actual = [], "", [], "none"
         for n, w, v in _fields(data):
             if n == 1: self.code = v.decode()
             elif n == 2: self.form = FORMS[v]
@@ -131,6 +133,7 @@ class Check:
             elif n == 6: self.numbers.append(_signed(v))
             elif n == 7: self.predicate = v.decode()
             elif n == 8: self.entry_when.append(Condition(v))
+            elif n == 9: self.actual = {0: "none", 1: "value", 2: "count"}[v]
 
 
 class Limit:
@@ -145,7 +148,7 @@ class Limit:
         self.uses = [Use(b"", message, field)]
         self.report, self.entry_field, self.when, self.count_when = "field", "", [], []
         self.sum_with, self.after_prefix, self.exclude, self.predicate, self.key = [], "", [], "", ""
-        self.charset = ""
+        self.charset, self.applies_to = "", ""
         for n, w, v in _fields(data):
             if n == 1: self.name = v.decode()
             elif n == 2: self.row = v.decode()
@@ -166,6 +169,7 @@ class Limit:
             elif n == 17: self.predicate = v.decode()
             elif n == 18: self.key = v.decode()
             elif n == 19: self.charset = v.decode()
+            elif n == 20: self.applies_to = v.decode()
         own = self.uses[0]
         own.limit, own.when, own.report, own.entry_field = self.name, self.when, self.report, self.entry_field
         own.key = self.key

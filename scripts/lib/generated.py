@@ -49,7 +49,7 @@ OUTPUTS = (
            "protoc-c, generate_constraints.py (constraints.h, constraints.c), embed_dictionary_c.py"),
     Output("testees/python/generated", "folder", "protoc --python_out"),
     Output("testees/java/generated", "folder", "protoc --java_out"),
-    Output("js/generated", "folder", "generate_js.py"),
+    Output("js/generated", "folder", "generate_js.py, generate_constraints.py (rules.js)"),
     Output("docs/spec/limits.md", "file", "generate_constraints.py"),
     Output("docs/spec/error-and-finding-codes.md", "section", "generate_constraints.py (the finding code table)"),
     Output("FuzzTesting/FuzzPayload.dict", "file", "scripts/fuzz/make_fuzz_dicts.py"),

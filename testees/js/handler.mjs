@@ -16,9 +16,9 @@ import {
     payloadType,
 } from "../../js/src/index.js";
 import { DecodedFrame } from "../../js/generated/testee.js";
+import { UnknownProfileError, validate } from "../../js/src/validate.js";
 
 const UNSUPPORTED = {
-    validate: "the validator is not implemented in JavaScript",
     restToPayload: "the Tencent REST form is not implemented in JavaScript",
     payloadToRest: "the Tencent REST form is not implemented in JavaScript",
     validateRest: "the Tencent REST form is not implemented in JavaScript",
@@ -125,13 +125,17 @@ export async function handle(request, options = {}) {
                 const type = typeOf(op.kind);
                 return { json: type.toJSONString(type.decode(op.payload, limits)) };
             }
+            case "validate": {
+                const type = typeOf(op.kind);
+                return { findings: { findings: validate(type.decode(op.payload, limits), type, op.profile) } };
+            }
             default:
                 if (operation.case in UNSUPPORTED) return { skipped: UNSUPPORTED[operation.case] };
                 return { runtimeError: `unknown operation ${operation.case}` };
         }
     } catch (error) {
         if (error instanceof IMCodecError) return { failure: failureOf(error) };
-        if (error instanceof BadRequest) return { runtimeError: error.message };
+        if (error instanceof BadRequest || error instanceof UnknownProfileError) return { runtimeError: error.message };
         return { runtimeError: `${error.name}: ${error.message}` };
     }
 }
