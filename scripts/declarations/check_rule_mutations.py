@@ -3,19 +3,21 @@
 
 Each mutation below changes one declaration in a copy of Schemas/ (a limit's
 value, a condition, where a finding is reported, what is counted, a check's
-form or field), regenerates the Python testee's descriptors from the copy with
-protoc, and runs the Python testee's validator
-(testees/python/imcodec_validate.py, which reads nothing but the descriptors
-and Schemas/imcodec/constraints/v1/finding_codes.json) over every validate
-vector. The check fails unless the unchanged schema passes every case and each
-mutation makes at least one case fail: a declaration the engine did not
+form or field) and runs every validator that executes the declarations over
+every validate vector, each with what it reads made from the copy: the Python
+testee's (testees/python/imcodec_validate.py, which reads the descriptors
+protoc makes) and the JavaScript one (js/src/validate.js, which reads
+js/generated/rules.js, made by scripts/codegen/generate_constraints.py). The
+check fails unless the unchanged schema passes every case in each and each
+mutation makes at least one case fail in each: a declaration an engine did not
 execute would change nothing.
 
     python3 scripts/declarations/check_rule_mutations.py           # every mutation
     python3 scripts/declarations/check_rule_mutations.py --list    # the mutations
 
-Needs protoc and the Python testee's environment (.build/python-testee, made by
-`testees/python/testee --build`), whose protobuf runtime it runs the engine in.
+Needs protoc, Node and the Python testee's environment (.build/python-testee,
+made by `testees/python/testee --build`), whose protobuf runtime it runs the
+Python engine in.
 """
 
 import argparse
@@ -134,6 +136,51 @@ json.dump(failed, sys.stdout)
     return json.loads(result.stdout)
 
 
+def run_js_cases(schemas, out):
+    """Runs the JavaScript validator with the rule table made from `schemas` over every validate vector; returns
+    the ids of the cases whose findings differ."""
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "codegen", "generate_constraints.py"),
+                    os.path.join(out, "generated-root")], env={**os.environ, "IMCODEC_SCHEMAS": schemas}, check=True,
+                   stdout=subprocess.DEVNULL)
+    js = os.path.join(out, "js")
+    shutil.copytree(os.path.join(ROOT, "js", "src"), os.path.join(js, "src"))
+    shutil.copytree(os.path.join(ROOT, "js", "generated"), os.path.join(js, "generated"))
+    shutil.copy(os.path.join(out, "generated-root", "js", "generated", "rules.js"),
+                os.path.join(js, "generated", "rules.js"))
+    program = r'''
+import { readFileSync } from "node:fs";
+const root = process.argv[1];
+const model = await import(root + "/generated/model.js");
+const { validate } = await import(root + "/src/validate.js");
+const kinds = { message: "Message", batch: "MessageBatch", event: "Event" };
+const failed = [];
+for (const c of JSON.parse(readFileSync(0, "utf8"))) {
+    const type = model[kinds[c.kind]];
+    let left;
+    try {
+        left = validate(type.decode(Buffer.from(c.input.payloadHex, "hex"), c.limits ?? {}), type, c.input.profile);
+    } catch (error) {
+        failed.push(c.id);
+        continue;
+    }
+    let ok = true;
+    for (const want of c.expected.findings ?? []) {
+        const i = left.findIndex((f) => f.code === want.code && f.path === (want.path ?? "") &&
+            f.severity === want.severity && (want.limit === undefined || want.limit === (f.limit ?? 0)) &&
+            (want.actual === undefined || want.actual === (f.actual ?? 0)));
+        if (i < 0) ok = false; else left.splice(i, 1);
+    }
+    if (!ok || left.length) failed.push(c.id);
+}
+process.stdout.write(JSON.stringify(failed));
+'''
+    result = subprocess.run(["node", "--input-type=module", "-e", program, js], input=json.dumps(vectors()),
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit("check_rule_mutations.py: the JavaScript engine's run failed:\n" + result.stderr[-2000:])
+    return json.loads(result.stdout)
+
+
 def generate(schemas, out):
     os.makedirs(out)
     paths = [os.path.join(schemas, p) for p in (*generated.SCHEMAS, generated.OPTIONS_SCHEMA)]
@@ -153,9 +200,11 @@ def main():
         schemas = os.path.join(tmp, "Schemas")
         shutil.copytree(os.path.join(ROOT, "Schemas"), schemas)
         generate(schemas, os.path.join(tmp, "unchanged"))
-        baseline = run_cases(os.path.join(tmp, "unchanged"))
-        if baseline:
-            problems.append(f"the unchanged declarations fail {len(baseline)} cases: {', '.join(baseline[:5])}")
+        for engine, failed in (("Python", run_cases(os.path.join(tmp, "unchanged"))),
+                               ("JavaScript", run_js_cases(schemas, os.path.join(tmp, "unchanged-js")))):
+            if failed:
+                problems.append(f"the unchanged declarations fail {len(failed)} cases in {engine}: "
+                                + ", ".join(failed[:5]))
         for index, (name, path, text, replacement) in enumerate(MUTATIONS):
             file = os.path.join(schemas, path)
             with open(file, encoding="utf-8") as f:
@@ -167,18 +216,19 @@ def main():
                 f.write(original.replace(text, replacement))
             out = os.path.join(tmp, f"mutation-{index}")
             generate(schemas, out)
-            failed = run_cases(out)
+            results = (("Python", run_cases(out)), ("JavaScript", run_js_cases(schemas, out + "-js")))
             with open(file, "w", encoding="utf-8") as f:
                 f.write(original)
-            if failed:
-                print(f"{name}: {len(failed)} cases fail ({', '.join(failed[:3])}{', ...' if len(failed) > 3 else ''})")
-            else:
-                problems.append(f"{name}: no case fails, so the engine does not execute this declaration")
+            print(f"{name}: " + "; ".join(f"{engine} {len(failed)} cases fail" for engine, failed in results)
+                  + f" ({', '.join(results[0][1][:2])}, ...)")
+            problems += [f"{name}: no case fails in {engine}, so its engine does not execute this declaration"
+                         for engine, failed in results if not failed]
     for problem in problems:
         print("check_rule_mutations.py: " + problem, file=sys.stderr)
     if problems:
         return 1
-    print(f"{len(MUTATIONS)} mutations of the declarations, each one failing validate vectors in the Python testee")
+    print(f"{len(MUTATIONS)} mutations of the declarations, each one failing validate vectors in the Python and "
+          "JavaScript validators")
     return 0
 
 
