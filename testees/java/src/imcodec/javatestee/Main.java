@@ -29,9 +29,6 @@ public final class Main {
 
     /** What it does not implement, answered {@code skipped}; testees/java/failure-list.txt declares the same. */
     private static final Map<Testee.Request.OperationCase, String> UNSUPPORTED = Map.of(
-            Testee.Request.OperationCase.VALIDATE,
-            "validation is not implemented (testees/java/README.md, \"What it does not do, and what"
-                    + " protobuf-java decides differently\")",
             Testee.Request.OperationCase.REST_TO_PAYLOAD, "the Tencent REST form is not implemented",
             Testee.Request.OperationCase.PAYLOAD_TO_REST, "the Tencent REST form is not implemented",
             Testee.Request.OperationCase.VALIDATE_REST, "the Tencent REST form is not implemented");
@@ -133,6 +130,7 @@ public final class Main {
                     FrameWriter.encode(request.getEncodeFrame(), limits)));
             case DECODE_STREAM -> response.setStream(Frames.decodeStream(request.getDecodeStream().getChunksList(),
                     limits));
+            case VALIDATE -> response.setFindings(Validator.answer(request.getValidate(), limits));
             case JSON_TO_PAYLOAD -> {
                 var op = request.getJsonToPayload();
                 var message = JsonInput.read(op.getKindValue(), op.getJson(), op.getJsonBytes().size(), limits);
