@@ -1295,6 +1295,114 @@ def body_size(text_bytes):
     return 2 + vlen(elem) + elem
 
 
+# Values that break no rule, per message type: what a container needs so that the one finding of a declared-site
+# case is the site's (a kind field set, a target named).
+CLEAN = {
+    "Message": {"msgId": "m1", "sender": "user_alice", "receiver": "user_bob", "elems": [TEXT]},
+    "GroupTipsElem": {"type": "GROUP_TIPS_TYPE_QUIT", "platform": "iOS"},
+    "GroupSystemElem": {"type": "GROUP_SYSTEM_TYPE_QUIT_GROUP", "platform": "iOS"},
+    "SnsSystemElem": {"type": "SNS_SYSTEM_TYPE_ADD_FRIEND_REQ"},
+    "SnsChangeInfo": {"identifier": "user_dave"},
+    "ProfileSystemElem": {"type": "PROFILE_SYSTEM_TYPE_FRIEND_PROFILE_CHANGE"},
+    "Conversation": {"type": "CONVERSATION_TYPE_C2C"},
+    "MessageReceipt": {"msgId": "m", "userId": "user_bob"},
+    "GroupPendencyItem": {"getType": "GROUP_PENDENCY_GET_TYPE_JOIN"},
+}
+# Where a site needs its holder otherwise: a group message for its group fields, a member-info-change tip for its
+# member changes, an invitation for a pendency's invitee, a group receipt for its group.
+CLEAN_AT = {
+    ("Message", "group_id"): {"msgId": "m1", "sender": "user_alice", "groupType": "Public", "elems": [TEXT]},
+    ("Message", "group_type"): {"msgId": "m1", "sender": "user_alice", "groupId": "@TGS#1", "elems": [TEXT]},
+    ("Message", "targeted_receivers"): dict(GROUP, elems=[TEXT]),
+    ("Message", "at_user_list"): dict(GROUP, elems=[TEXT]),
+    ("GroupTipsElem", "member_change_list"): {"type": "GROUP_TIPS_TYPE_MEMBER_INFO_CHANGE", "platform": "iOS"},
+    ("GroupPendencyItem", "to_user"): {"getType": "GROUP_PENDENCY_GET_TYPE_INVITE"},
+    ("MessageReceipt", "group_id"): {"msgId": "m"},
+}
+# Fields a declared-site case must not choose as the way to a type: a group message (its @ list, targeted receivers)
+# and a forwarded message are paths of their own.
+AVOID = {("Elem", "merger"), ("Event", "modification"), ("Conversation", "last_message"), ("GroupInfo", "last_msg")}
+
+
+def way_to(target):
+    """The kind, the fields from the root to `target` and their JSON path, by the fewest fields, preferring a message
+    over an event."""
+    for kind, root in (("message", "Message"), ("event", "Event")):
+        queue, seen = [(root, [])], {root}
+        while queue:
+            name, way = queue.pop(0)
+            if name == target:
+                return kind, way
+            for f in SCHEMA.messages[name]:
+                if f.type in SCHEMA.messages and f.type not in seen and (name, f.name) not in AVOID:
+                    seen.add(f.type)
+                    queue.append((f.type, way + [(name, f)]))
+    raise ValueError(f"no way to {target}")
+
+
+def embedded(target, field, value):
+    """A clean root value holding `value` in `field` of a `target`, and the JSON path of that field."""
+    kind, way = way_to(target)
+    inner = dict(CLEAN_AT.get((target, field), CLEAN.get(target, {})))
+    f = SCHEMA.field(target, field)
+    inner[f.json_name] = [value] if f.repeated else value
+    path = f.json_name + ("[0]" if f.repeated else "")
+    for holder, step in reversed(way):
+        outer = dict(CLEAN_AT.get((holder, step.name), CLEAN.get(holder, {})))
+        if holder == "Message" and step.name == "elems":
+            outer["elems"] = []
+        outer[step.json_name] = [inner] if step.repeated else inner
+        path = step.json_name + ("[0]." if step.repeated else ".") + path
+        inner = outer
+    return kind, inner, path
+
+
+def declared_sites():
+    """Every field a string limit is declared on or used at, without a condition, broken once in the current
+    profile (which has every such limit) in an otherwise clean value: the field's path, with the limit and the
+    measured value (docs/spec/validation.md, "Reading the declarations")."""
+    breakers = {
+        "maxUserIDBytes": lambda n: ("u" * (n + 1), n, n + 1),
+        "maxGroupIDBytes": lambda n: ("g" * (n + 1), n, n + 1),
+        "requiresPrintableASCIIGroupID": lambda _: ("team\u0001", None, 1),
+        "maxProfileStringBytes": lambda n: ("p" * (n + 1), n, n + 1),
+        "groupTypes": lambda _: ("Work", None, None),
+        "operatorPlatforms": lambda _: ("Symbian", None, None),
+        "maxFriendRemarkBytes": lambda n: ("r" * (n + 1), n, n + 1),
+        "maxFriendWordingBytes": lambda n: ("w" * (n + 1), n, n + 1),
+        "maxGroupNameBytes": lambda n: ("n" * (n + 1), n, n + 1),
+        "maxGroupIntroductionBytes": lambda n: ("i" * (n + 1), n, n + 1),
+        "maxGroupNotificationBytes": lambda n: ("o" * (n + 1), n, n + 1),
+        "maxGroupFaceURLBytes": lambda n: ("f" * (n + 1), n, n + 1),
+        "maxNameCardBytes": lambda n: ("c" * (n + 1), n, n + 1),
+    }
+    for name, breaker in breakers.items():
+        limit = DECLARED.limit(name)
+        bound = DECLARED.value(name, "current")
+        for use in limit.uses:
+            if use.when or use.entry_field or not use.field:
+                continue
+            value, expected_limit, actual = breaker(bound)
+            field = SCHEMA.field(use.message, use.field)
+            if field.type == "bytes":
+                value = b64(value.encode())
+            kind, root, path = embedded(use.message, use.field, value)
+            yield Rule(f"site-{name}-{use.message}-{field.json_name}", f"{use.message}.{use.field} breaks {name} "
+                       f"({limit.code}), alone in an otherwise clean {kind}.", root,
+                       [finding(limit.code, path, expected_limit, actual)], kind=kind, profile="current")
+    yield Rule("site-owner-change-long-value", "An owner change to a 600-byte user ID: the user-ID limit applies, not "
+               "the custom-field value limit.", group_with(change("OWNER", "u" * 600)),
+               [finding("limit.user.id-bytes", "elems[0].groupTips.groupChangeList[0].value",
+                        DECLARED.value("maxUserIDBytes", "current"), 600)], profile="current")
+    key_bytes = DECLARED.value("maxGroupCustomKeyBytes", "current")
+    yield Rule("site-long-key-on-name-change", f"A {key_bytes + 1}-byte key on a name change: the key does not belong, "
+               "and only custom-field keys are measured.", group_with(change("NAME", "n", key="k" * (key_bytes + 1))),
+               [finding("rule.group-change.key-type", "elems[0].groupTips.groupChangeList[0].key")], profile="current")
+    yield Rule("site-sns-type-0", "A relationship-chain system elem of type 0: unspecified, and not also an unknown "
+               "value.", msg(C2C, {"snsSystem": {"users": [{"identifier": "user_dave"}]}}),
+               [finding("enum.unspecified", "elems[0].snsSystem.type", actual=0)], profile="current")
+
+
 # The rule cases in file order, one table per rule or group of rules.
 RULE_TABLES = (
     clean_messages, rule_m12_target, rules_m10_m11_at_and_targeted, rule_g1_group_type, rule_m16_and_unknown_kinds,
@@ -1305,7 +1413,7 @@ RULE_TABLES = (
     rules_c1_to_c5_connection, rule_c3_rong_cloud_status, rule_c6_error_codes, user_status_rules,
     receipt_recall_and_modification_rules, rules_on_event_kinds, rules_g20_to_g22_creation_joining_and_pendency,
     rules_on_conversations_and_notifications, read_member_page, batch_paths, rule_m21_batch_stored_messages,
-    declaration_readings,
+    declaration_readings, declared_sites,
 )
 
 
