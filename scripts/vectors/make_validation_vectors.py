@@ -1375,6 +1375,8 @@ def declared_sites():
         "maxGroupNotificationBytes": lambda n: ("o" * (n + 1), n, n + 1),
         "maxGroupFaceURLBytes": lambda n: ("f" * (n + 1), n, n + 1),
         "maxNameCardBytes": lambda n: ("c" * (n + 1), n, n + 1),
+        "addSourcePrefix": lambda _: ("Android", None, None),
+        "maxAddSourceBytes": lambda n: (DECLARED.value("addSourcePrefix", "current") + "a" * (n + 1), n, n + 1),
     }
     for name, breaker in breakers.items():
         limit = DECLARED.limit(name)
