@@ -166,7 +166,12 @@ def resolve(node, ref):
         type_name, _, rest = ref[1:].partition(".")
         enclosing = node.enclosing(type_name)
         if enclosing is None:
-            return None, None, "", None
+            if not rest:
+                return None, None, "", None
+            # No enclosing message: the field reads its default.
+            package = node.message.DESCRIPTOR.full_name.rpartition(".")[0]
+            descriptor = node.message.DESCRIPTOR.file.pool.FindMessageTypeByName(package + "." + type_name)
+            return None, descriptor.fields_by_name[rest.split(".")[0]], "", None
         if not rest:
             return enclosing.message, None, enclosing.path, None
         message, path, ref = enclosing.message, enclosing.path, rest
@@ -486,11 +491,11 @@ class Run:
             number = ref_value(node, check.fields[0])
             count = len(ref_value(node, check.fields[1]))
             if number != count:
-                self.report(check.code, at or self.path_of(node, check.fields[0]), count, number)
+                self.report(check.code, at if at is not None else self.path_of(node, check.fields[0]), count, number)
         elif form == cp.FORM_NOT_ABOVE:
             value, ceiling = ref_value(node, check.fields[0]), ref_value(node, check.fields[1])
             if ceiling and value > ceiling:
-                self.report(check.code, at or self.path_of(node, check.fields[0]), ceiling, value)
+                self.report(check.code, at if at is not None else self.path_of(node, check.fields[0]), ceiling, value)
         elif form == cp.FORM_UNIQUE:
             entries, path = ref_value(node, check.fields[0]), self.path_of(node, check.fields[0])
             seen = set()
