@@ -105,7 +105,11 @@ function resolve(node, ref) {
         const dot = ref.indexOf(".");
         const typeName = dot < 0 ? ref.slice(1) : ref.slice(1, dot);
         const enclosing = node.enclosing(typeName);
-        if (!enclosing) return { value: undefined, field: undefined, path: "", oneof: undefined, found: false };
+        if (!enclosing) {
+            // No enclosing message: the field reads its default.
+            const field = dot < 0 ? undefined : fieldOf(typeName, ref.slice(dot + 1).split(".")[0]);
+            return { value: undefined, field, path: "", oneof: undefined, found: false };
+        }
         if (dot < 0) return { value: enclosing.value, field: undefined, path: enclosing.path, found: true };
         ({ value, type, path } = enclosing);
         ref = ref.slice(dot + 1);
