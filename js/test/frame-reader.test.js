@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { FrameReader, decodeFrame, readFrames } from "../src/index.js";
+import { FrameReader, decodeFrame, encodeFrameBytes, readFrames } from "../src/index.js";
 import { DICTIONARY_1, EVENT, STORED } from "./frame.test.js";
 import { hex, thrown } from "./helpers.js";
 
@@ -94,4 +94,50 @@ test("readFrames reads an async iterable of chunks", async () => {
         for await (const frame of readFrames(cut())) assert.fail(`no frame expected, got ${frame.kind}`);
     });
     assert.equal(error.code, "frame.truncated");
+});
+
+// A 1 MiB stored frame, its payload bytes counting up.
+async function largeFrame() {
+    const payload = new Uint8Array(1 << 20).map((_, index) => index & 0xff);
+    const frame = await encodeFrameBytes(1, payload, { policy: { compression: 0 } });
+    return { payload, frame };
+}
+
+test("a 1 MiB frame fed one byte at a time copies each byte at most twice, besides the header's few peeks", async () => {
+    const { payload, frame } = await largeFrame();
+    const reader = new FrameReader();
+    const set = Uint8Array.prototype.set;
+    let copied = 0;
+    Uint8Array.prototype.set = function (source, offset) {
+        copied += source.length;
+        return set.call(this, source, offset);
+    };
+    let read = null;
+    try {
+        for (let at = 0; at < frame.length && read === null; at++) {
+            reader.append(frame.subarray(at, at + 1));
+            read = await reader.next();
+        }
+    } finally {
+        Uint8Array.prototype.set = set;
+    }
+    assert.ok(read !== null, "the frame is read once its last byte arrived");
+    assert.ok(read.payload.length === payload.length && read.payload.every((byte, index) => byte === payload[index]));
+    // Each call before the header is whole copies what there is of it (at most 21 bytes).
+    assert.ok(copied <= 2 * frame.length + 21 * 21, `${copied} bytes copied for a frame of ${frame.length}`);
+    assert.equal(reader.bufferedByteCount, 0);
+});
+
+test("a 1 MiB frame fed one byte at a time is read in linear time (generous bound: 20 s; quadratic took minutes)", async () => {
+    const { frame } = await largeFrame();
+    const reader = new FrameReader();
+    const started = performance.now();
+    let read = null;
+    for (let at = 0; at < frame.length; at++) {
+        reader.append(frame.subarray(at, at + 1));
+        read = (await reader.next()) ?? read;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    assert.equal(read.payload.length, 1 << 20);
+    assert.ok(seconds < 20, `${seconds.toFixed(1)} s`);
 });
