@@ -1,5 +1,6 @@
 // The streaming reader: bytes as they arrive, split anywhere, in whole frames.
 
+import { toBytes } from "./bytes.js";
 import { ErrorCode, IMCodecError } from "./errors.js";
 import { platformDeflate } from "./deflate.js";
 import { MAX_HEADER_BYTES, checkFrameSizes, decodePayload, frameBodyPayload, readFrameHeader } from "./frame.js";
@@ -68,10 +69,11 @@ export class FrameReader {
     /**
      * Adds bytes that arrived. The reader keeps the array: do not change it
      * afterwards.
-     * @param {Uint8Array|ArrayBuffer} chunk
+     * @param {import("./bytes.js").BytesLike} chunk A Uint8Array, Buffer, ArrayBuffer or DataView.
+     * @throws {TypeError} When the chunk is not bytes.
      */
     append(chunk) {
-        const bytes = chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk);
+        const bytes = toBytes(chunk, "the chunk");
         const length = bytes.length;
         if (length === 0) return;
         this.buffered += length;
@@ -255,7 +257,7 @@ export class FrameReader {
  * Reads the frames of a stream of chunks, as an async generator: for a
  * `ReadableStream` body (`response.body`), a Node stream, or any async
  * iterable of byte chunks.
- * @param {AsyncIterable<Uint8Array|ArrayBuffer>} chunks
+ * @param {AsyncIterable<import("./bytes.js").BytesLike>} chunks
  * @param {import("./frame.js").FrameOptions} [options]
  * @returns {AsyncGenerator<import("./frame.js").Frame>}
  * @throws {IMCodecError} The first error; `frame.truncated` when the stream ends inside a frame.

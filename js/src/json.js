@@ -4,6 +4,7 @@
 // text, so 64-bit integers lose nothing), the scalar conversions with their
 // codes, and a writer. The generated codecs call these.
 
+import { toBytes } from "./bytes.js";
 import { ErrorCode, IMCodecError } from "./errors.js";
 
 /** A JSON number in a parsed document, kept as its literal text. */
@@ -235,16 +236,29 @@ export function parseJSON(text, options = {}) {
  * the tree {@link parseJSON} makes, so that it can be read as proto3 JSON.
  * Bigints become exact number literals; `-0` stays `-0`.
  * @param {any} value
+ * @param {number} [maxNesting] The deepest nesting of arrays and objects accepted.
+ * @param {number} [nesting] The nesting `value` is at (0 for the root).
  * @returns {any}
+ * @throws {IMCodecError} `json.depth` past `maxNesting`.
  */
-export function jsonTree(value) {
+export function jsonTree(value, maxNesting = Infinity, nesting = 0) {
     if (value === null || typeof value === "string" || typeof value === "boolean") return value;
     if (typeof value === "number") return new JSONNumber(formatNumber(value));
     if (typeof value === "bigint") return new JSONNumber(value.toString());
     if (value instanceof JSONNumber || value instanceof JSONObject) return value;
-    if (Array.isArray(value)) return value.map(jsonTree);
+    if (typeof value === "object" && nesting >= maxNesting) {
+        throw new IMCodecError(ErrorCode.jsonDepth, "arrays and objects nest deeper than allowed", {
+            limit: maxNesting,
+            observed: nesting + 1,
+        });
+    }
+    if (Array.isArray(value)) return value.map((entry) => jsonTree(entry, maxNesting, nesting + 1));
     if (typeof value === "object") {
-        return new JSONObject(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, jsonTree(v)]));
+        return new JSONObject(
+            Object.entries(value)
+                .filter(([, v]) => v !== undefined)
+                .map(([k, v]) => [k, jsonTree(v, maxNesting, nesting + 1)]),
+        );
     }
     throw new TypeError(`${typeof value} has no JSON form`);
 }
@@ -315,6 +329,7 @@ SEXTETS["_".charCodeAt(0)] = 63;
  * @returns {string}
  */
 export function base64Encode(bytes) {
+    bytes = toBytes(bytes, "bytes");
     let out = "";
     let k = 0;
     for (; k + 3 <= bytes.length; k += 3) {

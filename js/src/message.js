@@ -1,6 +1,8 @@
 // What every generated message type offers: creating, encoding, decoding and
 // the proto3 JSON form, around the generated per-message functions.
 
+import { toBytes } from "./bytes.js";
+import { checkValue } from "./check.js";
 import { ErrorCode, IMCodecError } from "./errors.js";
 import { jsonTree, parseJSON, stringifyJSON } from "./json.js";
 import { resolveLimits } from "./limits.js";
@@ -14,13 +16,20 @@ import { DecodeContext, WireReader, WireWriter } from "./wire.js";
  * @typedef {object} MessageType
  * @property {string} typeName The schema's full name (`imcodec.v1.Message`).
  * @property {(init?: Partial<T>) => T} create A value with every field at its default, then `init`'s members.
- * @property {(value: T) => Uint8Array} encode The canonical encoding (Payloads.md, "Canonical encoding").
- * @property {(bytes: Uint8Array, limits?: Partial<import("./limits.js").DecodingLimits>) => T} decode
+ * @property {(value: T, limits?: Partial<import("./limits.js").DecodingLimits>) => Uint8Array} encode
+ *   The canonical encoding (Payloads.md, "Canonical encoding") of a value that
+ *   matches the schema: anything else throws {@link IMCodecError} with the code the
+ *   JSON reader gives the same mistake (`json.type`, `json.value`,
+ *   `json.unknown-field`) and its path, and `limit.depth` past `maxDepth` merger layers.
+ * @property {(bytes: import("./bytes.js").BytesLike, limits?: Partial<import("./limits.js").DecodingLimits>) => T} decode
  *   Decodes with the rules and limits of Payloads.md; throws {@link IMCodecError} (`payload.*`, `limit.*`).
- * @property {(value: T) => object} toJSON The proto3 JSON form as a plain object (`-0` kept as `-0`).
- * @property {(value: T, options?: {pretty?: boolean}) => string} toJSONString The proto3 JSON form as text.
+ * @property {(value: T, limits?: Partial<import("./limits.js").DecodingLimits>) => object} toJSON
+ *   The proto3 JSON form as a plain object (`-0` kept as `-0`); the value is checked as by `encode`.
+ * @property {(value: T, options?: {pretty?: boolean, limits?: Partial<import("./limits.js").DecodingLimits>}) => string} toJSONString
+ *   The proto3 JSON form as text; the value is checked as by `encode`.
  * @property {(json: any, limits?: Partial<import("./limits.js").DecodingLimits>) => T} fromJSON
- *   Reads a plain object as proto3 JSON; throws `json.*` and `limit.*`.
+ *   Reads a plain object as proto3 JSON; throws `json.*` (`json.depth` past the nesting
+ *   `fromJSONString` allows) and `limit.*`.
  * @property {(text: string, limits?: Partial<import("./limits.js").DecodingLimits>) => T} fromJSONString
  *   Reads proto3 JSON text (duplicate members refused, 64-bit integers exact); throws
  *   `limit.document-size`, `json.*` and `limit.*`.
@@ -48,40 +57,47 @@ export function utf8Length(text) {
 /**
  * Builds a message type from its generated functions. Called by the
  * generated modules only.
- * @param {{name: string, create: Function, encode: Function, merge: Function, toJSON: Function, fromJSON: Function}} spec
+ * @param {{name: string, create: Function, encode: Function, merge: Function, toJSON: Function, fromJSON: Function, shape: Function}} spec
  * @returns {MessageType<any>}
  */
 export function messageType(spec) {
-    const { name, create, encode, merge, toJSON, fromJSON } = spec;
-    return Object.freeze({
+    const { name, create, encode, merge, toJSON, fromJSON, shape } = spec;
+    const type = Object.freeze({
         typeName: name,
+        /** @internal The fields, for src/check.js. */
+        shape,
         create(init) {
             const value = create();
             return init ? Object.assign(value, init) : value;
         },
-        encode(value) {
+        encode(value, limits) {
+            checkValue(type, value, resolveLimits(limits));
             const writer = new WireWriter();
             encode(writer, value);
             return writer.finish();
         },
-        /** @internal Encodes into a writer, for the frame layer. */
-        encodeTo(writer, value) {
+        /** @internal Checks and encodes into a writer, for the frame layer. */
+        encodeTo(writer, value, limits) {
+            checkValue(type, value, limits);
             encode(writer, value);
         },
         decode(bytes, limits) {
-            const reader = new WireReader(bytes);
+            const reader = new WireReader(toBytes(bytes, "bytes"));
             const value = create();
             merge(reader, value, new DecodeContext(resolveLimits(limits)));
             return value;
         },
-        toJSON(value) {
+        toJSON(value, limits) {
+            checkValue(type, value, resolveLimits(limits));
             return toJSON(value);
         },
         toJSONString(value, options) {
+            checkValue(type, value, resolveLimits(options?.limits));
             return stringifyJSON(toJSON(value), options);
         },
         fromJSON(json, limits) {
-            return fromJSON(jsonTree(json), new DecodeContext(resolveLimits(limits)));
+            const resolved = resolveLimits(limits);
+            return fromJSON(jsonTree(json, resolved.maxDepth * 8 + 64), new DecodeContext(resolved));
         },
         fromJSONString(text, limits) {
             const resolved = resolveLimits(limits);
@@ -103,4 +119,5 @@ export function messageType(spec) {
             return fromJSON(tree, new DecodeContext(resolved));
         },
     });
+    return type;
 }

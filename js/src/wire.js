@@ -3,6 +3,7 @@
 // a writer of the canonical encoding. The generated codecs
 // (js/generated/*.js) call these; nothing here knows the schema.
 
+import { toBytes } from "./bytes.js";
 import { ErrorCode, IMCodecError } from "./errors.js";
 
 const utf8Decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -361,8 +362,9 @@ export class WireWriter {
         this.pos += 8;
     }
 
-    /** Writes a length-prefixed byte string. @param {Uint8Array} value */
+    /** Writes a length-prefixed byte string. @param {import("./bytes.js").BytesLike} value */
     bytes(value) {
+        value = toBytes(value, "bytes");
         this.uint32(value.length);
         this.raw(value);
     }

@@ -123,7 +123,7 @@ def present(f, v):
     if t in (T_STRING, T_BOOL, T_INT32, T_UINT32, T_ENUM, T_INT64, T_UINT64):
         return v
     if t == T_BYTES:
-        return "%s !== undefined && %s.length > 0" % (v, v)
+        return "%s !== undefined && %s.byteLength > 0" % (v, v)
     if t == T_DOUBLE:
         return "%s !== undefined && (%s !== 0 || Object.is(%s, -0))" % (v, v, v)
     raise AssertionError(t)
@@ -372,14 +372,29 @@ def gen_from_json(m):
     return "".join(out)
 
 
+def gen_shape(m):
+    """The fields as src/check.js reads them: [name, type, flags, message type, oneof]."""
+    entries = []
+    for f in m.fields:
+        flags = (1 if f.repeated else 0) | (2 if (m.name, f.name) in LAYER_FIELDS else 0)
+        entry = ['"%s"' % lower_camel(f.name), str(f.type), str(flags)]
+        ref = f.short_type if f.type == T_MESSAGE else "undefined"
+        if f.oneof_index is not None:
+            entry += [ref, '"%s"' % oneof_name(m, f)]
+        elif ref != "undefined":
+            entry.append(ref)
+        entries.append("[%s]" % ", ".join(entry))
+    return "() => [%s]" % ", ".join(entries)
+
+
 def gen_message(m, package):
     for f in m.fields:
         check_supported(m, f)
     out = [gen_create(m), gen_encode(m), gen_merge(m), gen_to_json(m), gen_from_json(m)]
     out.append(gen_typedef(m))
     out.append("export const %s = messageType({\n    name: \"%s.%s\",\n    create: create_%s,\n    encode: encode_%s,\n"
-               "    merge: merge_%s,\n    toJSON: toJSON_%s,\n    fromJSON: fromJSON_%s,\n});\n" % (
-                   m.name, package, m.name, m.name, m.name, m.name, m.name, m.name))
+               "    merge: merge_%s,\n    toJSON: toJSON_%s,\n    fromJSON: fromJSON_%s,\n    shape: %s,\n});\n" % (
+                   m.name, package, m.name, m.name, m.name, m.name, m.name, m.name, gen_shape(m)))
     return "".join(out)
 
 
