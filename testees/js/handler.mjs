@@ -14,7 +14,7 @@ import {
     encodeFrame,
     encodeFrameBytes,
     payloadType,
-} from "../../js/src/index.js";
+} from "../../js/src/api.js";
 import { DecodedFrame } from "../../js/generated/testee.js";
 
 const UNSUPPORTED = {
