@@ -34,3 +34,11 @@ test("every entry point exports the names of api.js, and browser.js nothing that
         assert.doesNotMatch(repoText(`js/src/${file}`), /["']node:|deflate-node/, file);
     }
 });
+
+test("the declarations' ErrorCode (types/index.d.ts) names the codes of src/errors.js", async () => {
+    const { ErrorCode } = await import("../src/errors.js");
+    const declared = Object.fromEntries(
+        [...repoText("js/types/index.d.ts").matchAll(/^ {4}readonly (\w+): "([a-z0-9.-]+)";$/gm)].map((m) => [m[1], m[2]]),
+    );
+    assert.deepEqual(declared, { ...ErrorCode });
+});

@@ -12,6 +12,9 @@ Output (overwritten), relative to the repository or to OUTPUT_ROOT:
                                  rules and limits of Payloads.md, proto3 JSON
                                  printer and reader
   js/generated/testee.js         imcodec.testee.v1, the testee protocol, the same way
+  js/generated/model.d.ts        TypeScript declarations of model.js: each enum's
+  js/generated/testee.d.ts       numbers, each message's fields and oneofs; the
+                                 API around them is declared in js/types/index.d.ts
   js/generated/limits.js         DEFAULT_LIMITS, the decoding limits' declared defaults
   js/generated/dictionaries.js   the shipped dictionary ids and their loader
   js/generated/dictionary-<id>.js  each dictionary's bytes, loaded on first use
@@ -410,6 +413,65 @@ def generate_unit(unit, descriptors):
     return header + "\n" + imports + "\n" + "\n".join(body)
 
 
+TS_TYPE = {T_DOUBLE: "number", T_INT64: "bigint", T_UINT64: "bigint", T_INT32: "number", T_BOOL: "boolean",
+           T_STRING: "string", T_BYTES: "Uint8Array", T_UINT32: "number", T_ENUM: "number"}
+
+
+def ts_doc(text, indent):
+    lines = [l.rstrip() for l in text.strip().split("\n")]
+    lines = [l[1:] if l.startswith(" ") else l for l in lines]
+    return "%s/**\n%s%s */\n" % (indent, "".join("%s *%s\n" % (indent, (" " + l) if l else "") for l in lines), indent)
+
+
+def ts_type(f):
+    base = f.short_type if f.type == T_MESSAGE else TS_TYPE[f.type]
+    return "Array<%s>" % base if f.repeated else base
+
+
+def gen_dts_enum(e):
+    out = [ts_doc((e.comment.strip() + "\n\n" if e.comment else "The `%s` enum of the schema.\n\n" % e.name)
+                  + "Numbers by name; a field of this enum holds any number (proto3 enums are open).", "")]
+    out.append("export declare const %s: {\n" % e.name)
+    for name, number, comment in e.values:
+        out.append(ts_doc("`%s` (%d)%s" % (name, number, (": " + comment.strip()) if comment else "."), "    "))
+        out.append("    readonly %s: %d;\n" % (enum_key(e, name), number))
+    out.append("};\n")
+    return "".join(out)
+
+
+def gen_dts_message(m):
+    out = [ts_doc((m.comment.strip() if m.comment else "The `%s` message of the schema." % m.name)
+                  + "\n\nA plain object; {@link %s} creates, encodes, decodes and converts it." % m.name, "")]
+    out.append("export interface %s {\n" % m.name)
+    done = set()
+    for f in sorted(m.fields, key=lambda f: f.number):
+        if f.oneof_index is not None:
+            if f.oneof_index in done:
+                continue
+            done.add(f.oneof_index)
+            members = [g for g in m.fields if g.oneof_index == f.oneof_index]
+            out.append(ts_doc("The `%s` oneof: the member set, if any." % m.oneofs[f.oneof_index], "    "))
+            out.append("    %s?:\n%s;\n" % (oneof_name(m, f), "\n".join(
+                '        | { case: "%s"; value: %s }' % (lower_camel(g.name), ts_type(g)) for g in members)))
+            continue
+        optional = f.type == T_MESSAGE and not f.repeated
+        out.append(ts_doc(field_doc(m, f), "    "))
+        out.append("    %s%s: %s;\n" % (f.json_name, "?" if optional else "", ts_type(f)))
+    out.append(ts_doc("Fields the schema does not know, kept as their bytes.", "    "))
+    out.append("    $unknown?: Uint8Array;\n}\n")
+    out.append("/** Creates, encodes, decodes and converts {@link %s} values. */\n" % m.name)
+    out.append("export declare const %s: MessageType<%s>;\n" % (m.name, m.name))
+    return "".join(out)
+
+
+def generate_dts(unit, descriptors):
+    files = [f for f in descriptors if f.package == unit["package"]]
+    header = HEADER % ", ".join("Schemas/" + f.name for f in files)
+    imports = 'import type { MessageType } from "../types/index.js";\n'
+    body = [gen_dts_enum(e) for f in files for e in f.enums] + [gen_dts_message(m) for f in files for m in f.messages]
+    return header + "\n" + imports + "\n" + "\n".join(body)
+
+
 def gen_limits(decl):
     limits = [l for l in decl.limits if l.decoding]
     out = [HEADER % "Schemas/ (the constraint options of the testee protocol's Limits)", "\n"]
@@ -469,6 +531,8 @@ def write(descriptor_set, root=ROOT):
     with open(descriptor_set, "rb") as f:
         decl = constraints.parse(f.read())
     outputs = {unit["path"]: generate_unit(unit, descriptors) for unit in UNITS}
+    for unit in UNITS:
+        outputs[unit["path"][:-3] + ".d.ts"] = generate_dts(unit, descriptors)
     outputs["js/generated/limits.js"] = gen_limits(decl)
     ids = dictionary_ids(schemas)
     outputs["js/generated/dictionaries.js"] = gen_dictionaries(ids)
