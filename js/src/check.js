@@ -3,7 +3,7 @@
 // proto3 JSON reader gives the same mistakes, and its merger layers against
 // the depth limit, so that no path recurses without bound.
 
-import { ErrorCode, IMCodecError } from "./errors.js";
+import { ErrorCode, IMCodecError, at } from "./errors.js";
 import { isBytes } from "./bytes.js";
 
 // Field types: descriptor.proto's FieldDescriptorProto.Type numbers.
@@ -25,6 +25,22 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
 
+// The JavaScript type of each scalar, and a test that accepts its common
+// values at once (anything it refuses gets the full check and its error).
+const JS_TYPES = { [T_STRING]: "string", [T_BOOL]: "boolean", [T_DOUBLE]: "number", [T_INT32]: "number",
+    [T_ENUM]: "number", [T_UINT32]: "number", [T_INT64]: "bigint", [T_UINT64]: "bigint", [T_BYTES]: "object" };
+const FAST = {
+    [T_STRING]: (value) => !SURROGATE.test(value),
+    [T_BOOL]: () => true,
+    [T_DOUBLE]: () => true,
+    [T_INT32]: (value) => (value | 0) === value,
+    [T_ENUM]: (value) => (value | 0) === value,
+    [T_UINT32]: (value) => value >>> 0 === value,
+    [T_INT64]: (value) => value >= INT64_MIN && value <= INT64_MAX,
+    [T_UINT64]: (value) => value >= 0n && value <= UINT64_MAX,
+    [T_BYTES]: (value) => value instanceof Uint8Array,
+};
+
 // Per message type: its fields by property name, and its oneofs' members by
 // case name; built on first use from the generated shape.
 const compiled = new WeakMap();
@@ -35,14 +51,29 @@ function compile(type) {
     const fields = new Map();
     const oneofs = new Map();
     for (const [name, kind, flags, message, oneof] of type.shape()) {
-        const field = { name, kind, repeated: (flags & REPEATED) !== 0, layer: (flags & LAYER) !== 0, message };
+        const field = {
+            name,
+            kind,
+            repeated: (flags & REPEATED) !== 0,
+            layer: (flags & LAYER) !== 0,
+            message,
+            js: JS_TYPES[kind],
+            // Only for a single scalar: a test that accepts its common values at once.
+            fast: (flags & REPEATED) === 0 ? FAST[kind] : undefined,
+        };
         if (oneof === undefined) fields.set(name, field);
         else {
             if (!oneofs.has(oneof)) oneofs.set(oneof, new Map());
             oneofs.get(oneof).set(name, field);
         }
     }
-    table = { name: type.typeName.slice(type.typeName.lastIndexOf(".") + 1), fields, oneofs };
+    table = {
+        name: type.typeName.slice(type.typeName.lastIndexOf(".") + 1),
+        fields,
+        oneofs,
+        list: [...fields.values()],
+        oneofList: [...oneofs.entries()],
+    };
     compiled.set(type, table);
     return table;
 }
@@ -54,140 +85,172 @@ function describe(value) {
     return typeof value;
 }
 
-function typeError(path, value, expected) {
-    return new IMCodecError(ErrorCode.jsonType, `expected ${expected}, found ${describe(value)}`, { path });
+// Errors are made where the mistake is, with an empty path; each level puts
+// its field (and entry index) in front as the error passes (`at`), so that a
+// value that matches costs no path.
+function typeError(value, expected) {
+    return new IMCodecError(ErrorCode.jsonType, `expected ${expected}, found ${describe(value)}`);
 }
 
-function valueError(path, reason) {
-    return new IMCodecError(ErrorCode.jsonValue, reason, { path });
+function valueError(reason) {
+    return new IMCodecError(ErrorCode.jsonValue, reason);
+}
+
+function unknownField(reason, key) {
+    return new IMCodecError(ErrorCode.jsonUnknownField, reason, { path: [key] });
 }
 
 function isPlainObject(value) {
     return typeof value === "object" && value !== null && !Array.isArray(value) && !isBytes(value);
 }
 
-function checkInteger(value, path, low, high, what) {
-    if (typeof value !== "number") throw typeError(path, value, what);
-    if (!Number.isInteger(value) || value < low || value > high) throw valueError(path, `${value} is not ${what}`);
+function checkInteger(value, low, high, what) {
+    if (typeof value !== "number") throw typeError(value, what);
+    if (!Number.isInteger(value) || value < low || value > high) throw valueError(`${value} is not ${what}`);
 }
 
-function checkLong(value, path, low, high, what) {
+function checkLong(value, low, high, what) {
     let big;
     if (typeof value === "bigint") big = value;
     else if (typeof value === "number") {
-        if (!Number.isSafeInteger(value)) throw valueError(path, `${value} is not ${what} (give a bigint)`);
+        if (!Number.isSafeInteger(value)) throw valueError(`${value} is not ${what} (give a bigint)`);
         big = BigInt(value);
-    } else throw typeError(path, value, `${what} (a bigint)`);
-    if (big < low || big > high) throw valueError(path, `${big} is not ${what}`);
+    } else throw typeError(value, `${what} (a bigint)`);
+    if (big < low || big > high) throw valueError(`${big} is not ${what}`);
 }
 
-function checkScalar(field, value, path) {
-    switch (field.kind) {
+function checkScalar(kind, value) {
+    switch (kind) {
         case T_STRING:
-            if (typeof value !== "string") throw typeError(path, value, "a string");
-            if (typeof value.isWellFormed === "function" && !value.isWellFormed()) {
-                throw valueError(path, "a string with a lone surrogate has no UTF-8 form");
-            }
+            if (typeof value !== "string") throw typeError(value, "a string");
+            if (!wellFormed(value)) throw valueError("a string with a lone surrogate has no UTF-8 form");
             return;
         case T_BOOL:
-            if (typeof value !== "boolean") throw typeError(path, value, "true or false");
+            if (typeof value !== "boolean") throw typeError(value, "true or false");
             return;
         case T_BYTES:
-            if (!isBytes(value)) throw typeError(path, value, "bytes (a Uint8Array)");
+            if (!isBytes(value)) throw typeError(value, "bytes (a Uint8Array)");
             return;
         case T_DOUBLE:
-            if (typeof value !== "number") throw typeError(path, value, "a number");
+            if (typeof value !== "number") throw typeError(value, "a number");
             return;
         case T_INT32:
         case T_ENUM:
-            checkInteger(value, path, -(2 ** 31), 2 ** 31 - 1, "a 32-bit integer");
+            if ((value | 0) !== value) checkInteger(value, -(2 ** 31), 2 ** 31 - 1, "a 32-bit integer");
             return;
         case T_UINT32:
-            checkInteger(value, path, 0, 2 ** 32 - 1, "an unsigned 32-bit integer");
+            if (value >>> 0 !== value) checkInteger(value, 0, 2 ** 32 - 1, "an unsigned 32-bit integer");
             return;
         case T_INT64:
-            checkLong(value, path, INT64_MIN, INT64_MAX, "a 64-bit integer");
+            checkLong(value, INT64_MIN, INT64_MAX, "a 64-bit integer");
             return;
         case T_UINT64:
-            checkLong(value, path, 0n, UINT64_MAX, "an unsigned 64-bit integer");
+            checkLong(value, 0n, UINT64_MAX, "an unsigned 64-bit integer");
             return;
         default:
-            throw new Error(`field type ${field.kind} is not known`);
+            throw new Error(`field type ${kind} is not known`);
     }
 }
 
-function checkSingle(field, value, path, layer, limits) {
-    if (field.kind === T_MESSAGE) checkMessage(field.message, value, path, layer, limits);
-    else checkScalar(field, value, path);
+// Whether a string has a UTF-8 form (no lone surrogate): isWellFormed where
+// the platform has it, else a scan (only strings with a surrogate are scanned).
+const SURROGATE = /[\ud800-\udfff]/;
+function wellFormed(text) {
+    if (typeof text.isWellFormed === "function") return text.isWellFormed();
+    if (!SURROGATE.test(text)) return true;
+    return !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
 }
 
-function checkField(field, value, path, layer, limits) {
+function checkSingle(field, value, layer, limits) {
+    if (field.kind === T_MESSAGE) checkMessage(field.message, value, layer, limits);
+    else checkScalar(field.kind, value);
+}
+
+function checkField(field, value, layer, limits) {
     if (!field.repeated) {
-        checkSingle(field, value, path, layer, limits);
+        checkSingle(field, value, layer, limits);
         return;
     }
-    if (!Array.isArray(value)) throw typeError(path, value, "an array");
+    if (!Array.isArray(value)) throw typeError(value, "an array");
     let entryLayer = layer;
     if (field.layer) {
         entryLayer = layer + 1;
         if (value.length > 0 && entryLayer > limits.maxDepth) {
             throw new IMCodecError(ErrorCode.limitDepth, "messages nest deeper than the depth budget", {
-                path: [...path, 0],
+                path: [0],
                 limit: limits.maxDepth,
                 observed: entryLayer,
             });
         }
     }
     for (let index = 0; index < value.length; index++) {
-        checkSingle(field, value[index], [...path, index], entryLayer, limits);
+        try {
+            checkSingle(field, value[index], entryLayer, limits);
+        } catch (error) {
+            throw at(error, index);
+        }
     }
 }
 
-function checkMessage(type, value, path, layer, limits) {
-    if (!isPlainObject(value)) throw typeError(path, value, `an object (${type.typeName})`);
-    const table = compile(type);
-    for (const key of Object.keys(value)) {
+function checkMessage(type, value, layer, limits) {
+    if (!isPlainObject(value)) throw typeError(value, `an object (${type.typeName})`);
+    const table = compiled.get(type) ?? compile(type);
+    // The schema's fields first, by name; then a count of the value's
+    // properties tells whether it has one the schema does not name.
+    let present = 0;
+    const list = table.list;
+    for (let n = 0; n < list.length; n++) {
+        const field = list[n];
+        const member = value[field.name];
+        if (member === undefined) continue;
+        present++;
+        if (field.fast !== undefined && typeof member === field.js && field.fast(member)) continue;
+        if (member === null && field.kind === T_MESSAGE && !field.repeated) continue;
+        try {
+            checkField(field, member, layer, limits);
+        } catch (error) {
+            throw at(error, field.name);
+        }
+    }
+    const oneofs = table.oneofList;
+    for (let n = 0; n < oneofs.length; n++) {
+        const [key, members] = oneofs[n];
         const member = value[key];
         if (member === undefined) continue;
-        const field = table.fields.get(key);
-        if (field !== undefined) {
-            if (member === null && field.kind === T_MESSAGE && !field.repeated) continue;
-            checkField(field, member, [...path, key], layer, limits);
-            continue;
+        present++;
+        if (member !== null) checkOneof(members, member, key, layer, limits);
+    }
+    const unknown = value.$unknown;
+    if (unknown !== undefined) {
+        present++;
+        if (!(unknown instanceof Uint8Array)) throw at(typeError(unknown, "a Uint8Array"), "$unknown");
+    }
+    let count = 0;
+    for (const key in value) count++;
+    if (count === present) return;
+    for (const key in value) {
+        if (value[key] !== undefined && !table.fields.has(key) && !table.oneofs.has(key) && key !== "$unknown") {
+            throw unknownField(`${table.name} has no field named ${key}`, key);
         }
-        const oneof = table.oneofs.get(key);
-        if (oneof !== undefined) {
-            if (member === null) continue;
-            checkOneof(oneof, member, [...path, key], path, layer, limits);
-            continue;
-        }
-        if (key === "$unknown") {
-            if (!(member instanceof Uint8Array)) throw typeError([...path, key], member, "a Uint8Array");
-            continue;
-        }
-        throw new IMCodecError(ErrorCode.jsonUnknownField, `${table.name} has no field named ${key}`, {
-            path: [...path, key],
-        });
     }
 }
 
-function checkOneof(members, value, oneofPath, path, layer, limits) {
-    if (!isPlainObject(value)) throw typeError(oneofPath, value, "a oneof's {case, value}");
-    for (const key of Object.keys(value)) {
+function checkOneof(members, value, oneofKey, layer, limits) {
+    if (!isPlainObject(value)) throw at(typeError(value, "a oneof's {case, value}"), oneofKey);
+    for (const key in value) {
         if (key !== "case" && key !== "value") {
-            throw new IMCodecError(ErrorCode.jsonUnknownField, `a oneof's value has no member named ${key}`, {
-                path: [...oneofPath, key],
-            });
+            throw at(unknownField(`a oneof's value has no member named ${key}`, key), oneofKey);
         }
     }
-    if (typeof value.case !== "string") throw typeError([...oneofPath, "case"], value.case, "a member's name");
-    const field = members.get(value.case);
-    if (field === undefined) {
-        throw new IMCodecError(ErrorCode.jsonUnknownField, `the oneof has no member named ${value.case}`, {
-            path: [...path, value.case],
-        });
+    const name = value.case;
+    if (typeof name !== "string") throw at(at(typeError(name, "a member's name"), "case"), oneofKey);
+    const field = members.get(name);
+    if (field === undefined) throw unknownField(`the oneof has no member named ${name}`, name);
+    try {
+        checkSingle(field, value.value, layer, limits);
+    } catch (error) {
+        throw at(error, name);
     }
-    checkSingle(field, value.value, [...path, value.case], layer, limits);
 }
 
 /**
@@ -205,5 +268,5 @@ function checkOneof(members, value, oneofPath, path, layer, limits) {
  *   `limit.depth` for more merger layers than `maxDepth`.
  */
 export function checkValue(type, value, limits) {
-    checkMessage(type, value, [], 0, limits);
+    checkMessage(type, value, 0, limits);
 }

@@ -173,3 +173,16 @@ test("limits are names and whole numbers: a misspelling or a string is refused, 
     assert.throws(() => resolveLimits({ maxElems: -1 }), RangeError);
     assert.throws(() => Message.decode(new Uint8Array(0), { maxDepht: 3 }), TypeError);
 });
+
+test("a string with a lone surrogate, which has no UTF-8 form, is json.value, not silently replaced", async () => {
+    for (const [value, path] of [
+        [{ msgId: "a\ud800" }, "msgId"],
+        [{ atUserList: ["ok", "\udc00b"] }, "atUserList[1]"],
+        [{ elems: [text("x\ud83d")] }, "elems[0].text.text"],
+    ]) {
+        const error = await thrown(() => Message.encode(value));
+        assert.deepEqual([error.code, error.pathText], ["json.value", path]);
+    }
+    // A surrogate pair is a character like any other.
+    assert.equal(Message.decode(Message.encode({ msgId: "👋" })).msgId, "👋");
+});
