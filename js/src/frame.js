@@ -29,6 +29,9 @@ export const FrameCompression = Object.freeze({ none: 0, deflate: 1, zstd: 2 });
 /** The longest header: version, flags, three 5-byte varints and the checksum. */
 export const MAX_HEADER_BYTES = 21;
 
+/** The members of a {@link CompressionPolicy}. */
+const POLICY_MEMBERS = ["compression", "threshold", "level", "dictionaryId"];
+
 /** The deflate level that `level: 0` (or none) stands for: zlib's default. */
 const DEFAULT_DEFLATE_LEVEL = 6;
 
@@ -297,12 +300,18 @@ export async function decodeFramePayload(bytes, options = {}) {
  *   shipped; `frame.zstd-unavailable` for compression 2;
  *   `frame.dictionary-unavailable` for a dictionary the deflate codec cannot take.
  * @throws {RangeError} For a kind, compression or level out of range.
+ * @throws {TypeError} For a policy member that is not one (a misspelling).
  */
 export async function encodeFrameBytes(kind, payload, options = {}) {
     payloadType(kind);
     payload = toBytes(payload, "the payload");
     const limits = resolveLimits(options.limits);
     const policy = options.policy ?? {};
+    for (const name of Object.keys(policy)) {
+        if (!POLICY_MEMBERS.includes(name)) {
+            throw new TypeError(`${name} is not a member of a compression policy (${POLICY_MEMBERS.join(", ")})`);
+        }
+    }
     const compression = policy.compression ?? FrameCompression.deflate;
     const threshold = policy.threshold ?? 256;
     // 0 is the default level, as in the testee protocol's encode_frame.

@@ -163,6 +163,7 @@ test("level 0 is the default level, 6, as in the testee protocol; 1 to 9 are zli
     assert.equal((await decodeFrame(one)).payload.length, payload.length);
     await assert.rejects(encodeFrameBytes(1, payload, policy(10)), RangeError);
     await assert.rejects(encodeFrameBytes(1, payload, policy(-1)), RangeError);
+    await assert.rejects(encodeFrameBytes(1, payload, { policy: { compresion: 0 } }), TypeError);
 });
 
 test("limits are names and whole numbers: a misspelling or a string is refused, not ignored", () => {
