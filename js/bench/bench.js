@@ -10,22 +10,32 @@
 //   same payloads alone: what the frame layer adds;
 // - the streaming reader fed a 1 MiB frame one byte at a time.
 //
+// With --protobufjs DIR (a protobufjs 7 package folder, with its
+// @protobufjs/* dependencies resolvable from it; never part of this
+// repository), protobuf.js runs beside it in the same iterations, on the
+// same messages read from Schemas/ by protobuf.js's own parser: its decode
+// and encode, and the same with node:zlib around it (inflateRawSync or
+// deflateRawSync at level 6 from 256 bytes, the default policy's), and the
+// table gives each of ours as a ratio to its peer.
+//
 // Iterations are interleaved (every measure once per iteration, in turn) and
-// the table prints medians. protobuf.js is not measured beside it: Debian has
-// no node-protobufjs and npm's registry is unreachable here (js/README.md,
-// "Speed").
+// the table prints medians.
 //
 //   swift build --product imcodec-devtools
 //   .build/debug/imcodec-devtools write-corpus --output /tmp/traffic.bin
-//   node js/bench/bench.js /tmp/traffic.bin [ITERATIONS]
+//   node js/bench/bench.js /tmp/traffic.bin [ITERATIONS] [--protobufjs DIR]
 
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import zlib from "node:zlib";
 import { FrameReader, Message, decodeFramePayload, encodeFrame, encodeFrameBytes } from "../src/node.js";
 
-const [file, iterationsText] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const pbjsAt = args.indexOf("--protobufjs");
+const pbjsDir = pbjsAt >= 0 ? args.splice(pbjsAt, 2)[1] : undefined;
+const [file, iterationsText] = args;
 if (!file) {
-    process.stderr.write("usage: node js/bench/bench.js CORPUS [ITERATIONS]\n");
+    process.stderr.write("usage: node js/bench/bench.js CORPUS [ITERATIONS] [--protobufjs DIR]\n");
     process.exit(64);
 }
 const iterations = Number(iterationsText ?? 15);
@@ -41,6 +51,23 @@ const values = payloads.map((payload) => Message.decode(payload));
 const frames = await Promise.all(values.map((value) => encodeFrame({ kind: 1, value })));
 const deflated = payloads.map((payload) => (payload.length >= 256 ? zlib.deflateRawSync(payload, { level: 6 }) : null));
 const bytes = payloads.reduce((sum, payload) => sum + payload.length, 0);
+
+// protobuf.js, when given: Schemas/ read by its parser, imports resolved
+// against Schemas/ and the system's protobuf includes.
+let pbjs = null;
+if (pbjsDir !== undefined) {
+    const protobuf = createRequire(import.meta.url)(pbjsDir);
+    const schemas = new URL("../../Schemas/", import.meta.url).pathname;
+    const root = new protobuf.Root();
+    root.resolvePath = (origin, target) => {
+        for (const base of [schemas, "/usr/include/"]) if (existsSync(base + target)) return base + target;
+        return protobuf.util.path.resolve(origin, target);
+    };
+    root.loadSync(["imcodec/v1/model.proto"]);
+    root.resolveAll();
+    const type = root.lookupType("imcodec.v1.Message");
+    pbjs = { protobuf, type, values: payloads.map((payload) => type.decode(payload)) };
+}
 
 let sink = 0;
 const measures = {
@@ -65,6 +92,36 @@ const measures = {
         for (const payload of payloads) if (payload.length >= 256) sink += zlib.deflateRawSync(payload, { level: 6 }).length;
     },
 };
+// Each of ours and its protobuf.js peer.
+const PEERS = {
+    "payload decode": "protobuf.js decode",
+    "payload encode": "protobuf.js encode",
+    "frame decode (payload decoded)": "node:zlib inflateRawSync + protobuf.js decode",
+    "frame encode (default policy)": "protobuf.js encode + node:zlib deflateRawSync",
+};
+if (pbjs !== null) {
+    const { type, values: pbValues } = pbjs;
+    Object.assign(measures, {
+        "protobuf.js decode": () => {
+            for (const payload of payloads) sink += type.decode(payload).elems.length;
+        },
+        "protobuf.js encode": () => {
+            for (const value of pbValues) sink += type.encode(value).finish().length;
+        },
+        "node:zlib inflateRawSync + protobuf.js decode": () => {
+            for (let i = 0; i < payloads.length; i++) {
+                const payload = deflated[i] !== null ? zlib.inflateRawSync(deflated[i]) : payloads[i];
+                sink += type.decode(payload).elems.length;
+            }
+        },
+        "protobuf.js encode + node:zlib deflateRawSync": () => {
+            for (const value of pbValues) {
+                const payload = type.encode(value).finish();
+                sink += (payload.length >= 256 ? zlib.deflateRawSync(payload, { level: 6 }) : payload).length;
+            }
+        },
+    });
+}
 
 const times = Object.fromEntries(Object.keys(measures).map((name) => [name, []]));
 const names = Object.keys(measures);
@@ -101,10 +158,19 @@ for (let round = 0; round < 3; round++) {
 
 console.log(`Node ${process.version}; ${payloads.length} messages, mean payload ${Math.round(bytes / payloads.length)} bytes;` +
     ` median of ${iterations} interleaved iterations (checksum ${sink % 997})\n`);
-console.log("| measure | µs per message | MB/s of payload |");
-console.log("|---|---:|---:|");
+// Each iteration's ratio of ours to its peer, then their median: timed back
+// to back, the ratio moves less than either time on a busy machine.
+function ratio(name) {
+    const peer = PEERS[name];
+    if (pbjs === null || peer === undefined) return "";
+    const each = times[name].map((seconds, i) => seconds / times[peer][i]);
+    return `${median(each).toFixed(2)}× ${peer}`;
+}
+if (pbjs !== null) console.log(`protobuf.js ${pbjs.protobuf.util.Long ? "with" : "without"} long, beside it\n`);
+console.log("| measure | µs per message | MB/s of payload | time ÷ peer's |");
+console.log("|---|---:|---:|---|");
 for (const name of names) {
     const seconds = median(times[name]);
-    console.log(`| ${name} | ${((seconds / payloads.length) * 1e6).toFixed(2)} | ${(bytes / seconds / 1e6).toFixed(0)} |`);
+    console.log(`| ${name} | ${((seconds / payloads.length) * 1e6).toFixed(2)} | ${(bytes / seconds / 1e6).toFixed(0)} | ${ratio(name)} |`);
 }
-console.log(`| FrameReader: a 1 MiB frame fed one byte at a time | ${(median(dripTimes) * 1e3).toFixed(0)} ms for the frame | |`);
+console.log(`| FrameReader: a 1 MiB frame fed one byte at a time | ${(median(dripTimes) * 1e3).toFixed(0)} ms for the frame | | |`);
