@@ -6563,7 +6563,7 @@ export const Message = messageType({
     merge: merge_Message,
     toJSON: toJSON_Message,
     fromJSON: fromJSON_Message,
-    shape: () => [["msgId", 9, 0], ["sender", 9, 0], ["receiver", 9, 0], ["groupId", 9, 0], ["groupType", 9, 0], ["timestamp", 3, 0], ["seq", 4, 0], ["random", 13, 0], ["priority", 14, 0], ["needReadReceipt", 8, 0], ["excludedFromUnreadCount", 8, 0], ["excludedFromLastMessage", 8, 0], ["onlineUserOnly", 8, 0], ["targetedReceivers", 9, 1], ["atUserList", 9, 1], ["offlinePushInfo", 11, 0, OfflinePushInfo], ["cloudCustomData", 12, 0], ["elems", 11, 1, Elem], ["isSelf", 8, 0], ["atType", 14, 0]],
+    shape: () => [["msgId", 9, 0], ["sender", 9, 0], ["receiver", 9, 0], ["groupId", 9, 0], ["groupType", 9, 0], ["timestamp", 3, 0], ["seq", 4, 0], ["random", 13, 0], ["priority", 14, 0], ["needReadReceipt", 8, 0], ["excludedFromUnreadCount", 8, 0], ["excludedFromLastMessage", 8, 0], ["onlineUserOnly", 8, 0], ["targetedReceivers", 9, 1], ["atUserList", 9, 1], ["offlinePushInfo", 11, 0, OfflinePushInfo], ["cloudCustomData", 12, 0], ["elems", 11, 5, Elem], ["isSelf", 8, 0], ["atType", 14, 0]],
 });
 
 function create_MessageBatch() {
@@ -6665,7 +6665,7 @@ export const MessageBatch = messageType({
     merge: merge_MessageBatch,
     toJSON: toJSON_MessageBatch,
     fromJSON: fromJSON_MessageBatch,
-    shape: () => [["messages", 11, 1, Message]],
+    shape: () => [["messages", 11, 9, Message]],
 });
 
 function create_MessageReceipt() {

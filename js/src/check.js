@@ -20,6 +20,12 @@ const T_ENUM = 14;
 
 const REPEATED = 1;
 const LAYER = 2;
+const COUNTED_BY_ELEMS = 4;
+const COUNTED_BY_BATCH = 8;
+
+// Whether the value being checked has a repeated field past its count limit
+// (which encode writes, and a reader refuses: see checkValue).
+let overCount = false;
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -56,6 +62,8 @@ function compile(type) {
             kind,
             repeated: (flags & REPEATED) !== 0,
             layer: (flags & LAYER) !== 0,
+            countLimit:
+                (flags & COUNTED_BY_ELEMS) !== 0 ? "maxElems" : (flags & COUNTED_BY_BATCH) !== 0 ? "maxBatchMessages" : "maxRepeated",
             message,
             js: JS_TYPES[kind],
             // Only for a single scalar: a test that accepts its common values at once.
@@ -172,6 +180,7 @@ function checkField(field, value, layer, limits) {
         return;
     }
     if (!Array.isArray(value)) throw typeError(value, "an array");
+    if (value.length > limits[field.countLimit]) overCount = true;
     let entryLayer = layer;
     if (field.layer) {
         entryLayer = layer + 1;
@@ -266,7 +275,13 @@ function checkOneof(members, value, oneofKey, layer, limits) {
  *   integer out of its type's range, a fraction, a string with a lone
  *   surrogate), `json.unknown-field` (a property the schema does not name);
  *   `limit.depth` for more merger layers than `maxDepth`.
+ * @returns {boolean} Whether every repeated field is within its count limit
+ *   (`maxElems`, `maxBatchMessages`, `maxRepeated`): a value that matches the
+ *   schema, has no unknown fields and is within them is one a reader with the
+ *   limits decodes, so encodeFrame need not decode it again to know.
  */
 export function checkValue(type, value, limits) {
+    overCount = false;
     checkMessage(type, value, 0, limits);
+    return !overCount;
 }

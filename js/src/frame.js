@@ -367,20 +367,6 @@ function assemble(header, payload, body) {
     return writer.finish();
 }
 
-// The fewest payload bytes that can cross a count or depth limit: an elem
-// takes at least 3 bytes (a 2-byte tag and a length), any other repeated
-// entry 2, and a layer 2 (an unknown group's start and end tags; a merger
-// layer takes more). A shorter payload without unknown fields has nothing a
-// reader with the limits would refuse.
-function bytesToCrossLimits(limits) {
-    return Math.min(
-        3 * (limits.maxElems + 1),
-        2 * (limits.maxRepeated + 1),
-        2 * (limits.maxBatchMessages + 1),
-        2 * (limits.maxDepth + 1),
-    );
-}
-
 /**
  * Encodes a value canonically and frames it (FrameFormat.md, "Writing
  * frames: writer within reader"): never a frame that a reader with the
@@ -400,9 +386,12 @@ export async function encodeFrame(content, options = {}) {
     const type = payloadType(content.kind);
     const writer = new WireWriter();
     const limits = resolveLimits(options.limits);
-    type.encodeTo(writer, content.value, limits);
+    const withinCounts = type.encodeTo(writer, content.value, limits);
     const payload = writer.finish();
     const frame = await encodeFrameBytes(content.kind, payload, options);
-    if (writer.wroteUnknown || payload.length >= bytesToCrossLimits(limits)) type.decode(payload, limits);
+    // The check has applied the depth limit and counted every repeated field;
+    // only unknown fields (whose bytes the check does not read) or a count
+    // past its limit need the reader itself, for its error and path.
+    if (writer.wroteUnknown || !withinCounts) type.decode(payload, limits);
     return frame;
 }

@@ -102,10 +102,14 @@ export function messageType(spec) {
                 giveScratch(writer);
             }
         },
-        /** @internal Checks and encodes into a writer, for the frame layer. */
+        /**
+         * @internal Checks and encodes into a writer, for the frame layer.
+         * @returns {boolean} Whether every repeated field is within its count limit.
+         */
         encodeTo(writer, value, limits) {
-            checkValue(type, value, limits);
+            const withinCounts = checkValue(type, value, limits);
             encode(writer, value);
+            return withinCounts;
         },
         decode(bytes, limits) {
             const reader = new WireReader(toBytes(bytes, "bytes"));

@@ -376,10 +376,15 @@ def gen_from_json(m):
 
 
 def gen_shape(m):
-    """The fields as src/check.js reads them: [name, type, flags, message type, oneof]."""
+    """The fields as src/check.js reads them: [name, type, flags, message type, oneof].
+
+    flags: 1 repeated, 2 one merger layer deeper, 4 counted by maxElems, 8 by
+    maxBatchMessages (any other repeated field by maxRepeated)."""
     entries = []
     for f in m.fields:
-        flags = (1 if f.repeated else 0) | (2 if (m.name, f.name) in LAYER_FIELDS else 0)
+        limit = limit_of(m, f)[0] if f.repeated else None
+        flags = ((1 if f.repeated else 0) | (2 if (m.name, f.name) in LAYER_FIELDS else 0)
+                 | (4 if limit == "maxElems" else 0) | (8 if limit == "maxBatchMessages" else 0))
         entry = ['"%s"' % lower_camel(f.name), str(f.type), str(flags)]
         ref = f.short_type if f.type == T_MESSAGE else "undefined"
         if f.oneof_index is not None:
