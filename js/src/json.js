@@ -6,6 +6,7 @@
 
 import { toBytes } from "./bytes.js";
 import { ErrorCode, IMCodecError } from "./errors.js";
+import { DEFAULT_LIMITS } from "../generated/limits.js";
 
 /** A JSON number in a parsed document, kept as its literal text. */
 export class JSONNumber {
@@ -277,12 +278,19 @@ function quote(text) {
  * `null`, numbers with `-0` kept, bigints as number literals) or of a tree
  * from {@link parseJSON}.
  * @param {any} value
- * @param {{pretty?: boolean}} [options] Indent by two spaces, one member per line.
+ * @param {{pretty?: boolean, maxNesting?: number}} [options] `pretty`: indent by two
+ *   spaces, one member per line. `maxNesting`: the deepest nesting of arrays and
+ *   objects written, the outermost being level 1; by default the nesting the
+ *   message types' JSON readers accept with the default limits
+ *   (`maxDepth * 8 + 64`), so that no value overflows the call stack.
  * @returns {string}
+ * @throws {IMCodecError} `json.depth` past `maxNesting`.
  */
 export function stringifyJSON(value, options = {}) {
     const pretty = options.pretty === true;
+    const maxNesting = options.maxNesting ?? DEFAULT_LIMITS.maxDepth * 8 + 64;
     const out = [];
+    let nesting = 0;
     const write = (v, indent) => {
         if (v === null || v === undefined) out.push("null");
         else if (typeof v === "string") out.push(quote(v));
@@ -293,6 +301,12 @@ export function stringifyJSON(value, options = {}) {
         } else if (typeof v === "bigint") out.push(v.toString());
         else if (v instanceof JSONNumber) out.push(v.text);
         else {
+            if (++nesting > maxNesting) {
+                throw new IMCodecError(ErrorCode.jsonDepth, "arrays and objects nest deeper than allowed", {
+                    limit: maxNesting,
+                    observed: nesting,
+                });
+            }
             const isArray = Array.isArray(v);
             const entries = isArray ? v.map((e) => [null, e]) : v instanceof JSONObject ? v.members : Object.entries(v);
             out.push(isArray ? "[" : "{");
@@ -305,6 +319,7 @@ export function stringifyJSON(value, options = {}) {
             });
             if (pretty && entries.length > 0) out.push("\n" + indent);
             out.push(isArray ? "]" : "}");
+            nesting--;
         }
     };
     write(value, "");

@@ -122,8 +122,11 @@ export function messageType(spec) {
             return toJSON(value);
         },
         toJSONString(value, options) {
-            checkValue(type, value, resolveLimits(options?.limits));
-            return stringifyJSON(toJSON(value), options);
+            const limits = resolveLimits(options?.limits);
+            checkValue(type, value, limits);
+            // The nesting the JSON readers accept with these limits, which
+            // holds any value within maxDepth merger layers.
+            return stringifyJSON(toJSON(value), { pretty: options?.pretty, maxNesting: limits.maxDepth * 8 + 64 });
         },
         fromJSON(json, limits) {
             const resolved = resolveLimits(limits);

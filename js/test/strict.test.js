@@ -15,7 +15,9 @@ import {
     decodeFramePayload,
     encodeFrame,
     encodeFrameBytes,
+    parseJSON,
     resolveLimits,
+    stringifyJSON,
 } from "../src/index.js";
 import { STORED } from "./frame.test.js";
 import { thrown } from "./helpers.js";
@@ -144,13 +146,27 @@ test("merger layers are bounded by maxDepth when encoding and printing, however 
     assert.deepEqual([error.code, error.pathText], ["limit.depth", "elems[0].merger.messages[0].elems[0].merger.messages[0].elems[0].merger.messages[0].elems[0].merger.messages[0]"]);
     const decodeError = await thrown(() => Message.decode(Message.encode(nested(4)), { maxDepth: 3 }));
     assert.deepEqual([decodeError.code, decodeError.pathText], [error.code, error.pathText]);
+    // Limits raised past the defaults hold for printing and reading back too.
+    const raised = { maxDepth: 300 };
+    const text = Message.toJSONString(nested(300), { limits: raised });
+    // (Compared as their encodings: Node's deepEqual itself recurses too deep for this value.)
+    assert.deepEqual(Message.encode(Message.fromJSONString(text, raised), raised), Message.encode(nested(300), raised));
+    assert.equal((await thrown(() => Message.toJSONString(nested(300)))).code, "limit.depth");
 });
 
-test("fromJSON of a plain object nested past the JSON nesting limit is json.depth, not a stack overflow", async () => {
+test("fromJSON and stringifyJSON of a plain object nested past the JSON nesting limit are json.depth, not a stack overflow", async () => {
     let json = {};
     for (let n = 0; n < 100_000; n++) json = { elems: [{ merger: { messages: [json] } }] };
     const error = await thrown(() => Message.fromJSON(json));
     assert.equal(error.code, "json.depth");
+    const written = await thrown(() => stringifyJSON(json));
+    assert.deepEqual([written.code, written.limit], ["json.depth", 100 * 8 + 64]);
+    // The text parseJSON reads without a bound, written back.
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    assert.equal((await thrown(() => stringifyJSON(parseJSON(deep)))).code, "json.depth");
+    // At the bound N nested arrays are written, N + 1 are not.
+    assert.equal(stringifyJSON(parseJSON("[[[]]]"), { maxNesting: 3 }), "[[[]]]");
+    assert.equal((await thrown(() => stringifyJSON(parseJSON("[[[[]]]]"), { maxNesting: 3 }))).code, "json.depth");
 });
 
 test("level 0 is the default level, 6, as in the testee protocol; 1 to 9 are zlib's", async () => {

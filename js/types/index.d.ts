@@ -137,8 +137,8 @@ export declare class JSONObject {
  */
 export declare function parseJSON(text: string, options?: { maxNesting?: number; maxArrayEntries?: number }): unknown;
 
-/** Writes JSON text of a plain value or of a tree from {@link parseJSON}. */
-export declare function stringifyJSON(value: unknown, options?: { pretty?: boolean }): string;
+/** Writes JSON text of a plain value or of a tree from {@link parseJSON}. @throws {IMCodecError} `json.depth` past `maxNesting` (by default the readers' JSON nesting). */
+export declare function stringifyJSON(value: unknown, options?: { pretty?: boolean; maxNesting?: number }): string;
 
 /**
  * A message type of the schema (`Message`, `Elem`, `Event`, ...); its values are plain objects.
