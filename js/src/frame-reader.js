@@ -81,16 +81,30 @@ export class FrameReader {
         if (length <= SMALL_CHUNK && last >= this.head) {
             let gather = this.gather;
             if (gather === null || this.chunks[last] !== gather || this.lastLength + length > gather.length) {
+                this.sealGather();
                 // At most the bytes already buffered (and 4 KiB) are allocated
                 // ahead of their arrival.
-                gather = this.gather = new Uint8Array(Math.max(GATHER_BYTES, Math.min(this.buffered, MAX_GATHER_BYTES)));
+                gather = new Uint8Array(Math.max(GATHER_BYTES, Math.min(this.buffered, MAX_GATHER_BYTES)));
                 this.push(gather, 0);
+                this.gather = gather;
             }
             gather.set(bytes, this.lastLength);
             this.lastLength += length;
             return;
         }
+        this.sealGather();
         this.push(bytes, length);
+    }
+
+    // The gathering array stops taking bytes: when it is the last chunk it
+    // is replaced by a view of the bytes written into it, since only the
+    // last chunk's length is kept apart from its array's.
+    sealGather() {
+        const last = this.chunks.length - 1;
+        if (this.gather !== null && last >= this.head && this.chunks[last] === this.gather) {
+            this.chunks[last] = this.gather.subarray(0, this.lastLength);
+        }
+        this.gather = null;
     }
 
     push(bytes, length) {

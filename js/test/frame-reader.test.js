@@ -141,3 +141,32 @@ test("a 1 MiB frame fed one byte at a time is read in linear time (generous boun
     assert.equal(read.payload.length, 1 << 20);
     assert.ok(seconds < 20, `${seconds.toFixed(1)} s`);
 });
+
+test("chunks of every size mixed (gathered small ones, then large ones kept in place) read as the frames", async () => {
+    // Three large stored frames around the three small ones, split into runs
+    // of sizes in turn: small chunks are gathered behind buffered bytes (into
+    // a new array when the last one cannot take them), large ones are kept
+    // as they are.
+    // The last one is 10,000 bytes, past what one gathering array holds at first.
+    const large = await Promise.all([700, 700, 10_000].map((length, n) =>
+        encodeFrameBytes(1, new Uint8Array(length).map((_, i) => (i * 7 + n) & 0xff), { policy: { compression: 0 } })));
+    const stream = new Uint8Array([...large[0], ...STORED, ...large[1], ...DICTIONARY_1, ...large[2], ...EVENT]);
+    const whole = await Promise.all([large[0], STORED, large[1], DICTIONARY_1, large[2], EVENT].map((f) => decodeFrame(f)));
+    // And 50 splits drawn from a fixed seed (a linear congruential generator),
+    // run lengths from 1 to 600.
+    let seed = 12345;
+    const draw = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % 600 + 1;
+    const drawn = Array.from({ length: 50 }, () => Array.from({ length: 64 }, draw));
+    for (const sizes of [[1, 3, 300, 40], [300, 1, 1, 257], [5, 256, 257, 2], [3], [7, 250], ...drawn]) {
+        const reader = new FrameReader();
+        const frames = [];
+        for (let at = 0, k = 0; at < stream.length; k++) {
+            const size = sizes[k % sizes.length];
+            reader.append(stream.slice(at, at + size));
+            at += size;
+            frames.push(...(await drain(reader)));
+        }
+        reader.finish();
+        assert.deepEqual(frames, whole, `runs of ${sizes}`);
+    }
+});
