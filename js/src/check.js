@@ -1,7 +1,9 @@
 // The check a value passes before it is encoded or printed: its shape against
 // the schema (the generated `shape` of each message type), with the codes the
 // proto3 JSON reader gives the same mistakes, and its merger layers against
-// the depth limit, so that no path recurses without bound.
+// the depth limit, so that no path recurses without bound. It also counts
+// each repeated field against its count limit, which it reports instead of
+// refusing (encodeFrame then lets the reader give the error).
 
 import { ErrorCode, IMCodecError, at } from "./errors.js";
 import { isBytes } from "./bytes.js";
