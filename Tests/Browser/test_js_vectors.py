@@ -20,17 +20,27 @@ in Debian's chromium driven by Playwright, and checks:
    need nothing but the platform (the claim of README.md and FrameFormat.md);
 4. with --report, the Node run agrees case by case with the conformance
    runner's JSON report of the JavaScript testee (`imcodec conformance
-   --testee testees/js/testee --json FILE`).
+   --testee testees/js/testee --json FILE`);
+5. with --bundle, the same for the page built by Debian's esbuild for
+   browsers (`--platform=browser`, resolving `imcodec` through js/package.json's
+   "exports"): checks 1 to 3 again in the bundled page, which has no `node:`
+   import; and the package's own browser bundle (`export * from "imcodec"`)
+   has none either, and what a page loads of it (the dictionaries apart) is
+   at most 40 KB gzipped.
 
-    .build/browser/bin/python Tests/Browser/test_js_vectors.py [--report FILE]
+    .build/browser/bin/python Tests/Browser/test_js_vectors.py [--report FILE] [--bundle]
 
 Needs Playwright from PyPI (Tests/Browser/requirements.txt, in .build/browser),
-Debian's chromium and node-pako, and Node 20. Prints each check and ends with
+Debian's chromium and node-pako, and Node 20; with --bundle, Debian's esbuild. Prints each check and ends with
 "N passed, N failed"; exits 1 when a check fails.
 """
 
 import argparse
 import functools
+import gzip
+import re
+import shutil
+import tempfile
 import http.server
 import json
 import os
@@ -43,8 +53,19 @@ from playwright.sync_api import sync_playwright
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 CHROMIUM = os.environ.get("IMCODEC_CHROMIUM", "/usr/bin/chromium")
+ESBUILD = os.environ.get("IMCODEC_ESBUILD", "esbuild")
 PAKO = os.environ.get("IMCODEC_PAKO", "/usr/share/nodejs/pako/dist/pako.esm.mjs")
 SERVED = {"/js/": "js", "/testees/js/": "testees/js", "/Vectors/": "Vectors"}
+# With --bundle, the esbuild output is served at /bundle/.
+BUNDLE_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>imcodec: the vectors through the browser bundle</title>
+<script type="module" src="./vectors-page.js"></script></head>
+<body><pre id="result">loading…</pre></body></html>
+"""
+# The size budget of the package's browser bundle, minified, gzipped (js/README.md, "Bundles").
+SIZE_BUDGET = 40 * 1024
+# An import of a Node built-in, static or dynamic, in esbuild's output.
+NODE_IMPORT = re.compile(r"""(\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["']node:""")
 TYPES = {".js": "text/javascript", ".mjs": "text/javascript", ".json": "application/json",
          ".html": "text/html; charset=utf-8"}
 
@@ -59,7 +80,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             file = PAKO
         for prefix, folder in SERVED.items():
             if path.startswith(prefix):
-                base = os.path.join(ROOT, folder)
+                base = os.path.join(ROOT, folder) if not os.path.isabs(folder) else folder
                 candidate = os.path.normpath(os.path.join(base, path[len(prefix):]))
                 if candidate.startswith(base + os.sep):
                     file = candidate
@@ -139,58 +160,76 @@ def outcome(case):
     return case["status"], case["failure"], case["code"]
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--report", help="the conformance runner's JSON report of testees/js/testee")
-    args = parser.parse_args()
+def build_bundles(folder, check):
+    """Builds the package's browser bundle and the bundled test page with esbuild into folder."""
+    modules = os.path.join(folder, "node_modules")
+    os.makedirs(modules)
+    os.symlink(os.path.join(ROOT, "js"), os.path.join(modules, "imcodec"))
+    with open(os.path.join(folder, "lib.js"), "w") as f:
+        f.write('export * from "imcodec";\n')
+    env = dict(os.environ, NODE_PATH=modules)
+    common = [ESBUILD, "--bundle", "--format=esm", "--platform=browser", "--splitting", "--log-level=warning"]
+    for entry, out, extra in [(os.path.join(folder, "lib.js"), "lib", ["--minify"]),
+                              (os.path.join(ROOT, "js", "test", "browser", "vectors-page.js"), "page",
+                               ["--external:/vendor/*"])]:
+        built = subprocess.run(common + extra + [entry, "--outdir=" + os.path.join(folder, out)],
+                               capture_output=True, text=True, env=env)
+        check("esbuild --platform=browser bundles %s" % os.path.relpath(entry, folder if out == "lib" else ROOT),
+              built.returncode == 0, built.stderr.strip()[-2000:])
+        if built.returncode != 0:
+            return False
+    with open(os.path.join(folder, "page", "index.html"), "w") as f:
+        f.write(BUNDLE_PAGE)
+    for out in ("lib", "page"):
+        names = sorted(os.listdir(os.path.join(folder, out)))
+        texts = {n: open(os.path.join(folder, out, n), encoding="utf-8").read() for n in names if n.endswith(".js")}
+        found = sorted(n for n, text in texts.items() if NODE_IMPORT.search(text))
+        check("the %s bundle has no node: import (%d files)" % (out, len(texts)), texts and not found, ", ".join(found))
+    # What a page loads: the entry and the chunks it imports statically;
+    # the rest (the dictionaries) only when a frame names one.
+    lib = os.path.join(folder, "lib")
+    eager, todo = set(), ["lib.js"]
+    while todo:
+        name = todo.pop()
+        if name not in eager:
+            eager.add(name)
+            todo += re.findall(r"""(?:from|import)\s*["']\./([^"']+)["']""", open(os.path.join(lib, name)).read())
+    raw = sum(os.path.getsize(os.path.join(lib, n)) for n in eager)
+    zipped = sum(len(gzip.compress(open(os.path.join(lib, n), "rb").read(), 9)) for n in eager)
+    lazy = [n for n in os.listdir(lib) if n not in eager]
+    check("the browser bundle: what a page loads for payloads and frames is at most %d bytes gzipped "
+          "(%d bytes, %d gzipped; %d chunks loaded on use: the dictionaries)" % (SIZE_BUDGET, raw, zipped, len(lazy)),
+          zipped <= SIZE_BUDGET)
+    return True
 
-    results = []
 
-    def check(name, ok, detail=""):
-        ok = bool(ok)
-        results.append(ok)
-        print("%s %s%s" % ("PASS" if ok else "FAIL", name, (": " + detail) if detail else ""), flush=True)
+def check_page(browser, name, url, paths, node_run, check):
+    """Runs checks 1 to 3 in the page at url."""
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url)
+    page.wait_for_function("window.imcodec !== undefined", timeout=30000)
+    print("== %s" % name)
 
-    started = time.monotonic()
-    node = subprocess.run(["node", os.path.join(ROOT, "js", "test", "run-vectors.js")], check=True,
-                          capture_output=True, text=True)
-    node_run = json.loads(node.stdout)
-    print("node %s: %s (%.1f s)" % (node_run["runtime"], json.dumps(node_run["counts"]), time.monotonic() - started))
+    facts = page.evaluate("window.imcodec.platformFacts()")
+    check("the page inflates and deflates raw deflate with Compression Streams",
+          facts["decompressDeflateRaw"] and facts["compressDeflateRaw"], json.dumps(facts))
+    check("this Chromium's DecompressionStream refuses zstd", not facts["decompressZstd"])
+    check("js/ in a page uses Compression Streams, which take no preset dictionary",
+          facts["platformDeflate"] == "compression-streams" and not facts["platformDictionaries"])
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = "http://127.0.0.1:%d/js/test/browser/index.html" % server.server_address[1]
-    paths = vector_paths()
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            page = browser.new_page()
-            errors = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.goto(url)
-            page.wait_for_function("window.imcodec !== undefined", timeout=30000)
-            print("browser: %s" % browser.version)
+    table = page.evaluate("window.imcodec.deflateTable()")
+    check("Compression Streams and pako inflate, overflow and break in the documented order "
+          "(js/test/deflate-cases.js)", not table["wrong"], "; ".join(table["wrong"]))
 
-            facts = page.evaluate("window.imcodec.platformFacts()")
-            check("the page inflates and deflates raw deflate with Compression Streams",
-                  facts["decompressDeflateRaw"] and facts["compressDeflateRaw"], json.dumps(facts))
-            check("this Chromium's DecompressionStream refuses zstd", not facts["decompressZstd"])
-            check("js/ in a page uses Compression Streams, which take no preset dictionary",
-                  facts["platformDeflate"] == "compression-streams" and not facts["platformDictionaries"])
-
-            table = page.evaluate("window.imcodec.deflateTable()")
-            check("Compression Streams and pako inflate, overflow and break in the documented order "
-                  "(js/test/deflate-cases.js)", not table["wrong"], "; ".join(table["wrong"]))
-
-            with_pako = page.evaluate("(paths) => window.imcodec.runSuite(paths, {pako: true})", paths)
-            print("chromium, %s: %s (%.1f s)" % (with_pako["deflate"], json.dumps(with_pako["counts"]),
-                                                  with_pako["seconds"]))
-            alone = page.evaluate("(paths) => window.imcodec.runSuite(paths, {pako: false})", paths)
-            print("chromium, %s: %s (%.1f s)" % (alone["deflate"], json.dumps(alone["counts"]), alone["seconds"]))
-            check("no error in the page", not errors, "; ".join(errors))
-            browser.close()
-    finally:
-        server.shutdown()
+    with_pako = page.evaluate("(paths) => window.imcodec.runSuite(paths, {pako: true})", paths)
+    print("chromium, %s: %s (%.1f s)" % (with_pako["deflate"], json.dumps(with_pako["counts"]),
+                                          with_pako["seconds"]))
+    alone = page.evaluate("(paths) => window.imcodec.runSuite(paths, {pako: false})", paths)
+    print("chromium, %s: %s (%.1f s)" % (alone["deflate"], json.dumps(alone["counts"]), alone["seconds"]))
+    check("no error in the page", not errors, "; ".join(errors))
+    page.close()
 
     node_cases, page_cases = node_run["cases"], with_pako["cases"]
     differ = sorted(i for i in set(node_cases) | set(page_cases)
@@ -210,6 +249,53 @@ def main():
           not wrong and refused,
           ", ".join("%s: %s" % (i, alone["cases"][i]) for i in wrong[:10]))
 
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--report", help="the conformance runner's JSON report of testees/js/testee")
+    parser.add_argument("--bundle", action="store_true",
+                        help="also run the page built by esbuild for browsers, through js/package.json's exports")
+    args = parser.parse_args()
+
+    results = []
+
+    def check(name, ok, detail=""):
+        ok = bool(ok)
+        results.append(ok)
+        print("%s %s%s" % ("PASS" if ok else "FAIL", name, (": " + detail) if detail else ""), flush=True)
+
+    started = time.monotonic()
+    node = subprocess.run(["node", os.path.join(ROOT, "js", "test", "run-vectors.js")], check=True,
+                          capture_output=True, text=True)
+    node_run = json.loads(node.stdout)
+    print("node %s: %s (%.1f s)" % (node_run["runtime"], json.dumps(node_run["counts"]), time.monotonic() - started))
+
+    pages = [("js/ as files", "/js/test/browser/index.html")]
+    bundle_dir = None
+    if args.bundle:
+        bundle_dir = tempfile.mkdtemp(prefix="imcodec-bundle-")
+        if not build_bundles(bundle_dir, check):
+            return 1
+        SERVED["/bundle/"] = os.path.join(bundle_dir, "page")
+        pages.append(("the esbuild bundle", "/bundle/index.html"))
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    paths = vector_paths()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            print("browser: %s" % browser.version)
+            for name, page_path in pages:
+                url = "http://127.0.0.1:%d%s" % (server.server_address[1], page_path)
+                check_page(browser, name, url, paths, node_run, check)
+            browser.close()
+    finally:
+        server.shutdown()
+        if bundle_dir:
+            shutil.rmtree(bundle_dir, ignore_errors=True)
+
+    node_cases = node_run["cases"]
     if args.report:
         with open(args.report) as f:
             report = json.load(f)

@@ -22,24 +22,33 @@ of Debian's chromium driven by Playwright, and checks:
 4. the relay's log has a "closed" line with each of those reasons, and one
    "rejected" line with the refused message's code.
 
+With --bundle the relay serves the page built by Debian's esbuild for browsers
+instead (`chat.js` bundled with the JavaScript implementation, resolved by
+the package's name through js/package.json's "exports"), and the test also
+checks that the bundle has no `node:` import and that the pages load no file
+of /js/: every check above then runs on the bundle.
+
 With --screenshot PNG it also saves the two pages side by side, showing the
 conversation and the rejection (docs/images/relay_chat.png is made this way).
 
     .build/browser/bin/python Tests/Browser/test_relay_chat.py \
-        --relay .build-nio/debug/imcodec-relay [--screenshot docs/images/relay_chat.png]
+        --relay .build-nio/debug/imcodec-relay [--bundle] [--screenshot docs/images/relay_chat.png]
 
 Needs Playwright from PyPI (Tests/Browser/requirements.txt, in .build/browser),
 Debian's chromium and node-pako, and the relay built (`swift build
 --package-path Examples/RelayServer --scratch-path .build-nio`). Prints each
-check and ends with "N passed, N failed"; exits 1 when a check fails.
+check and ends with "N passed, N failed"; exits 1 when a check fails. With
+--bundle, needs Debian's esbuild too.
 """
 
 import argparse
 import base64
 import os
 import re
+import shutil
 import signal
 import subprocess
+import tempfile
 import sys
 import time
 
@@ -47,6 +56,10 @@ from playwright.sync_api import sync_playwright
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 CHROMIUM = os.environ.get("IMCODEC_CHROMIUM", "/usr/bin/chromium")
+ESBUILD = os.environ.get("IMCODEC_ESBUILD", "esbuild")
+WEB = os.path.join(ROOT, "Examples", "RelayServer", "Web")
+# Requests of the chat pages, by path.
+REQUESTED = []
 GROUP = "lobby"
 # The current profile's message body bound is 12 KB (docs/spec/limits.md, M13);
 # the sdk-guide profile, the relay's default, has none.
@@ -56,7 +69,7 @@ TIMEOUT_MS = 10000
 # A real frame from the page's own encoder, with one bit of its checksum
 # flipped: the checksum is the 4 bytes before the (uncompressed) body.
 BAD_CHECKSUM = """async () => {
-    const { FrameKind, Message, encodeFrame } = await import("./js/src/index.js");
+    const { FrameKind, Message, encodeFrame } = await import("./js/src/browser.js");
     const message = Message.create({ msgId: "m", sender: "mallory", groupId: "%s",
         elems: [{ kind: { case: "text", value: { text: "flipped" } } }] });
     const frame = await encodeFrame({ kind: FrameKind.message, value: message }, { policy: { compression: 0 } });
@@ -70,10 +83,10 @@ BAD_CHECKSUM = """async () => {
 class Relay:
     """The relay as its own process, its stdout and stderr kept."""
 
-    def __init__(self, binary):
+    def __init__(self, binary, page_directory):
         self.process = subprocess.Popen(
             [binary, "--port", "0", "--web-port", "0", "--profile", "current",
-             "--page-directory", os.path.join(ROOT, "Examples", "RelayServer", "Web"),
+             "--page-directory", page_directory,
              "--js-directory", os.path.join(ROOT, "js")],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
         self.web_port = None
@@ -103,6 +116,7 @@ class Relay:
 def open_chat(browser, url, user):
     """A page on the chat page, joined to GROUP as `user` through its form."""
     page = browser.new_page(viewport={"width": 640, "height": 640})
+    page.on("request", lambda request: REQUESTED.append(re.sub(r"^https?://[^/]+", "", request.url)))
     page.goto(url)
     page.fill("#user", user)
     page.fill("#group", GROUP)
@@ -153,10 +167,41 @@ def side_by_side(browser, pages, path):
     canvas.close()
 
 
+def build_page(folder):
+    """The chat page with chat.js bundled by esbuild for browsers, in folder/page; problems found, if any."""
+    modules = os.path.join(folder, "node_modules")
+    os.makedirs(modules)
+    os.symlink(os.path.join(ROOT, "js"), os.path.join(modules, "imcodec"))
+    page = os.path.join(folder, "page")
+    os.makedirs(page)
+    for name in ("index.html", "chat.css"):
+        shutil.copy(os.path.join(WEB, name), page)
+    built = subprocess.run(
+        [ESBUILD, os.path.join(WEB, "chat.js"), "--bundle", "--format=esm", "--platform=browser", "--minify",
+         "--splitting", "--external:./pako.esm.mjs", "--log-level=warning", "--outdir=" + page],
+        capture_output=True, text=True, env=dict(os.environ, NODE_PATH=modules))
+    if built.returncode != 0:
+        return ["esbuild: " + built.stderr.strip()[-2000:]]
+    # chat.js, and the dictionaries as chunks of their own, loaded on use.
+    scripts = sorted(name for name in os.listdir(page) if name.endswith(".js"))
+    problems = []
+    for name in scripts:
+        with open(os.path.join(page, name)) as f:
+            text = f.read()
+        if re.search(r"""(\bfrom\s*|\bimport\s*\(?\s*)["']node:""", text):
+            problems.append("%s has a node: import" % name)
+        if re.search(r"""(\bfrom\s*|\bimport\s*\(?\s*)["'][^"']*/js/""", text):
+            problems.append("%s imports a file of /js/" % name)
+    print("the page bundled by esbuild: %s" % ", ".join(
+        "%s %d bytes" % (name, os.path.getsize(os.path.join(page, name))) for name in scripts))
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--relay", required=True, help="the imcodec-relay binary")
     parser.add_argument("--screenshot", metavar="PNG", help="where to save the two pages side by side")
+    parser.add_argument("--bundle", action="store_true", help="serve the page built by esbuild from the package")
     arguments = parser.parse_args()
     results = []
 
@@ -164,7 +209,16 @@ def main():
         results.append(ok)
         print("%s %s%s" % ("ok  " if ok else "FAIL", name, "" if ok else ": " + detail))
 
-    relay = Relay(arguments.relay)
+    page_directory, bundle_dir = WEB, None
+    if arguments.bundle:
+        bundle_dir = tempfile.mkdtemp(prefix="imcodec-chat-")
+        problems = build_page(bundle_dir)
+        check("esbuild --platform=browser bundles chat.js with the package, no node: import, no file of /js/",
+              not problems, "; ".join(problems))
+        if problems:
+            return 1
+        page_directory = os.path.join(bundle_dir, "page")
+    relay = Relay(arguments.relay, page_directory)
     url = "http://127.0.0.1:%d/" % relay.web_port
     started = time.monotonic()
     try:
@@ -172,6 +226,12 @@ def main():
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             alice = open_chat(browser, url, "alice")
             bob = open_chat(browser, url, "bob")
+            from_js = sorted({path for path in REQUESTED if path.startswith("/js/")})
+            if arguments.bundle:
+                check("the bundled pages load no file of /js/", not from_js, ", ".join(from_js))
+            else:
+                check("the pages load js/ from /js/src/ through the import map",
+                      "/js/src/browser.js" in from_js, ", ".join(from_js))
             check("both pages joined %s over ws://127.0.0.1:%d/frames" % (GROUP, relay.web_port),
                   alice.evaluate("window.imcodecChat.state") == "open"
                   and bob.evaluate("window.imcodecChat.state") == "open")
@@ -238,6 +298,8 @@ def main():
             browser.close()
     finally:
         status, out, err = relay.stop()
+        if bundle_dir:
+            shutil.rmtree(bundle_dir, ignore_errors=True)
     closes = re.findall(r"reason=(\S+)", "\n".join(line for line in err.splitlines() if " closed" in line))
     for reason in ("connection.websocket-text", "frame.version", "frame.checksum"):
         check("the relay logs a close with reason %s" % reason, reason in closes, repr(closes))

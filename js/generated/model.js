@@ -1169,6 +1169,7 @@ export const CustomInfoEntry = messageType({
     merge: merge_CustomInfoEntry,
     toJSON: toJSON_CustomInfoEntry,
     fromJSON: fromJSON_CustomInfoEntry,
+    shape: () => [["key", 9, 0], ["data", 12, 0, undefined, "value"], ["number", 3, 0, undefined, "value"]],
 });
 
 function create_MemberCustomEntry() {
@@ -1182,7 +1183,7 @@ function encode_MemberCustomEntry(w, m) {
         w.string(v);
     }
     v = m.data;
-    if (v !== undefined && v.length > 0) {
+    if (v !== undefined && v.byteLength > 0) {
         w.byte(18);
         w.bytes(v);
     }
@@ -1222,7 +1223,7 @@ function toJSON_MemberCustomEntry(m) {
     v = m.key;
     if (v) o.key = v;
     v = m.data;
-    if (v !== undefined && v.length > 0) o.data = base64Encode(v);
+    if (v !== undefined && v.byteLength > 0) o.data = base64Encode(v);
     return o;
 }
 function fromJSON_MemberCustomEntry(j, c) {
@@ -1275,6 +1276,7 @@ export const MemberCustomEntry = messageType({
     merge: merge_MemberCustomEntry,
     toJSON: toJSON_MemberCustomEntry,
     fromJSON: fromJSON_MemberCustomEntry,
+    shape: () => [["key", 9, 0], ["data", 12, 0]],
 });
 
 function create_UserProfile() {
@@ -1303,7 +1305,7 @@ function encode_UserProfile(w, m) {
         w.string(v);
     }
     v = m.selfSignature;
-    if (v !== undefined && v.length > 0) {
+    if (v !== undefined && v.byteLength > 0) {
         w.byte(42);
         w.bytes(v);
     }
@@ -1318,7 +1320,7 @@ function encode_UserProfile(w, m) {
         w.uint32(v);
     }
     v = m.location;
-    if (v !== undefined && v.length > 0) {
+    if (v !== undefined && v.byteLength > 0) {
         w.byte(66);
         w.bytes(v);
     }
@@ -1444,13 +1446,13 @@ function toJSON_UserProfile(m) {
     v = m.faceUrl;
     if (v) o.faceUrl = v;
     v = m.selfSignature;
-    if (v !== undefined && v.length > 0) o.selfSignature = base64Encode(v);
+    if (v !== undefined && v.byteLength > 0) o.selfSignature = base64Encode(v);
     v = m.gender;
     if (v) o.gender = Gender$names[v] ?? v;
     v = m.birthday;
     if (v) o.birthday = v;
     v = m.location;
-    if (v !== undefined && v.length > 0) o.location = base64Encode(v);
+    if (v !== undefined && v.byteLength > 0) o.location = base64Encode(v);
     v = m.language;
     if (v) o.language = v;
     v = m.level;
@@ -1596,6 +1598,7 @@ export const UserProfile = messageType({
     merge: merge_UserProfile,
     toJSON: toJSON_UserProfile,
     fromJSON: fromJSON_UserProfile,
+    shape: () => [["identifier", 9, 0], ["nickname", 9, 0], ["allowType", 14, 0], ["faceUrl", 9, 0], ["selfSignature", 12, 0], ["gender", 14, 0], ["birthday", 13, 0], ["location", 12, 0], ["language", 13, 0], ["level", 13, 0], ["role", 13, 0], ["customInfo", 11, 1, CustomInfoEntry]],
 });
 
 function create_GroupMemberInfo() {
@@ -1797,6 +1800,7 @@ export const GroupMemberInfo = messageType({
     merge: merge_GroupMemberInfo,
     toJSON: toJSON_GroupMemberInfo,
     fromJSON: fromJSON_GroupMemberInfo,
+    shape: () => [["member", 9, 0], ["nameCard", 9, 0], ["joinTime", 3, 0], ["role", 14, 0], ["silentUntil", 13, 0], ["customInfo", 11, 1, MemberCustomEntry]],
 });
 
 function create_TextElem() {
@@ -1879,6 +1883,7 @@ export const TextElem = messageType({
     merge: merge_TextElem,
     toJSON: toJSON_TextElem,
     fromJSON: fromJSON_TextElem,
+    shape: () => [["text", 9, 0]],
 });
 
 function create_CustomElem() {
@@ -1887,7 +1892,7 @@ function create_CustomElem() {
 function encode_CustomElem(w, m) {
     let v;
     v = m.data;
-    if (v !== undefined && v.length > 0) {
+    if (v !== undefined && v.byteLength > 0) {
         w.byte(10);
         w.bytes(v);
     }
@@ -1950,7 +1955,7 @@ function toJSON_CustomElem(m) {
     const o = {};
     let v;
     v = m.data;
-    if (v !== undefined && v.length > 0) o.data = base64Encode(v);
+    if (v !== undefined && v.byteLength > 0) o.data = base64Encode(v);
     v = m.desc;
     if (v) o.desc = v;
     v = m.ext;
@@ -2021,6 +2026,7 @@ export const CustomElem = messageType({
     merge: merge_CustomElem,
     toJSON: toJSON_CustomElem,
     fromJSON: fromJSON_CustomElem,
+    shape: () => [["data", 12, 0], ["desc", 9, 0], ["ext", 9, 0], ["sound", 9, 0]],
 });
 
 function create_ImageLevel() {
@@ -2203,6 +2209,7 @@ export const ImageLevel = messageType({
     merge: merge_ImageLevel,
     toJSON: toJSON_ImageLevel,
     fromJSON: fromJSON_ImageLevel,
+    shape: () => [["type", 14, 0], ["uuid", 9, 0], ["size", 13, 0], ["width", 13, 0], ["height", 13, 0], ["url", 9, 0]],
 });
 
 function create_ImageElem() {
@@ -2344,6 +2351,7 @@ export const ImageElem = messageType({
     merge: merge_ImageElem,
     toJSON: toJSON_ImageElem,
     fromJSON: fromJSON_ImageElem,
+    shape: () => [["uuid", 9, 0], ["format", 14, 0], ["levels", 11, 1, ImageLevel]],
 });
 
 function create_SoundElem() {
@@ -2526,6 +2534,7 @@ export const SoundElem = messageType({
     merge: merge_SoundElem,
     toJSON: toJSON_SoundElem,
     fromJSON: fromJSON_SoundElem,
+    shape: () => [["uuid", 9, 0], ["url", 9, 0], ["size", 13, 0], ["duration", 13, 0], ["downloadFlag", 13, 0], ["isPlayed", 8, 0]],
 });
 
 function create_VideoElem() {
@@ -2848,6 +2857,7 @@ export const VideoElem = messageType({
     merge: merge_VideoElem,
     toJSON: toJSON_VideoElem,
     fromJSON: fromJSON_VideoElem,
+    shape: () => [["videoUuid", 9, 0], ["videoUrl", 9, 0], ["videoSize", 13, 0], ["videoDuration", 13, 0], ["videoFormat", 9, 0], ["snapshotUuid", 9, 0], ["snapshotUrl", 9, 0], ["snapshotSize", 13, 0], ["snapshotWidth", 13, 0], ["snapshotHeight", 13, 0], ["snapshotFormat", 9, 0], ["videoDownloadFlag", 13, 0], ["snapshotDownloadFlag", 13, 0]],
 });
 
 function create_FileElem() {
@@ -3010,6 +3020,7 @@ export const FileElem = messageType({
     merge: merge_FileElem,
     toJSON: toJSON_FileElem,
     fromJSON: fromJSON_FileElem,
+    shape: () => [["uuid", 9, 0], ["url", 9, 0], ["name", 9, 0], ["size", 13, 0], ["downloadFlag", 13, 0]],
 });
 
 function create_LocationElem() {
@@ -3132,6 +3143,7 @@ export const LocationElem = messageType({
     merge: merge_LocationElem,
     toJSON: toJSON_LocationElem,
     fromJSON: fromJSON_LocationElem,
+    shape: () => [["desc", 9, 0], ["longitude", 1, 0], ["latitude", 1, 0]],
 });
 
 function create_FaceElem() {
@@ -3145,7 +3157,7 @@ function encode_FaceElem(w, m) {
         w.int32(v);
     }
     v = m.data;
-    if (v !== undefined && v.length > 0) {
+    if (v !== undefined && v.byteLength > 0) {
         w.byte(18);
         w.bytes(v);
     }
@@ -3185,7 +3197,7 @@ function toJSON_FaceElem(m) {
     v = m.index;
     if (v) o.index = v;
     v = m.data;
-    if (v !== undefined && v.length > 0) o.data = base64Encode(v);
+    if (v !== undefined && v.byteLength > 0) o.data = base64Encode(v);
     return o;
 }
 function fromJSON_FaceElem(j, c) {
@@ -3234,6 +3246,7 @@ export const FaceElem = messageType({
     merge: merge_FaceElem,
     toJSON: toJSON_FaceElem,
     fromJSON: fromJSON_FaceElem,
+    shape: () => [["index", 5, 0], ["data", 12, 0]],
 });
 
 function create_MergerElem() {
@@ -3473,6 +3486,7 @@ export const MergerElem = messageType({
     merge: merge_MergerElem,
     toJSON: toJSON_MergerElem,
     fromJSON: fromJSON_MergerElem,
+    shape: () => [["title", 9, 0], ["abstracts", 9, 1], ["compatibleText", 9, 0], ["messages", 11, 3, Message], ["layersOverLimit", 8, 0], ["msgNum", 13, 0], ["jsonMsgKey", 9, 0]],
 });
 
 function create_GroupChangeInfo() {
@@ -3595,6 +3609,7 @@ export const GroupChangeInfo = messageType({
     merge: merge_GroupChangeInfo,
     toJSON: toJSON_GroupChangeInfo,
     fromJSON: fromJSON_GroupChangeInfo,
+    shape: () => [["type", 14, 0], ["value", 9, 0], ["key", 9, 0]],
 });
 
 function create_MemberChangeInfo() {
@@ -3697,6 +3712,7 @@ export const MemberChangeInfo = messageType({
     merge: merge_MemberChangeInfo,
     toJSON: toJSON_MemberChangeInfo,
     fromJSON: fromJSON_MemberChangeInfo,
+    shape: () => [["identifier", 9, 0], ["shutupTime", 13, 0]],
 });
 
 function create_ChangedUserInfo() {
@@ -3804,6 +3820,7 @@ export const ChangedUserInfo = messageType({
     merge: merge_ChangedUserInfo,
     toJSON: toJSON_ChangedUserInfo,
     fromJSON: fromJSON_ChangedUserInfo,
+    shape: () => [["identifier", 9, 0], ["profile", 11, 0, UserProfile]],
 });
 
 function create_ChangedGroupMemberInfo() {
@@ -3911,6 +3928,7 @@ export const ChangedGroupMemberInfo = messageType({
     merge: merge_ChangedGroupMemberInfo,
     toJSON: toJSON_ChangedGroupMemberInfo,
     fromJSON: fromJSON_ChangedGroupMemberInfo,
+    shape: () => [["identifier", 9, 0], ["info", 11, 0, GroupMemberInfo]],
 });
 
 function create_GroupTipsElem() {
@@ -4332,6 +4350,7 @@ export const GroupTipsElem = messageType({
     merge: merge_GroupTipsElem,
     toJSON: toJSON_GroupTipsElem,
     fromJSON: fromJSON_GroupTipsElem,
+    shape: () => [["groupId", 9, 0], ["type", 14, 0], ["opUser", 9, 0], ["userList", 9, 1], ["groupName", 9, 0], ["groupChangeList", 11, 1, GroupChangeInfo], ["memberChangeList", 11, 1, MemberChangeInfo], ["opUserInfo", 11, 0, UserProfile], ["opGroupMemberInfo", 11, 0, GroupMemberInfo], ["changedUserInfo", 11, 1, ChangedUserInfo], ["changedGroupMemberInfo", 11, 1, ChangedGroupMemberInfo], ["memberCount", 13, 0], ["platform", 9, 0]],
 });
 
 function create_GroupSystemElem() {
@@ -4365,12 +4384,12 @@ function encode_GroupSystemElem(w, m) {
         w.uint64(BigInt(v));
     }
     v = m.authKey;
-    if (v !== undefined && v.length > 0) {
+    if (v !== undefined && v.byteLength > 0) {
         w.byte(50);
         w.bytes(v);
     }
     v = m.userData;
-    if (v !== undefined && v.length > 0) {
+    if (v !== undefined && v.byteLength > 0) {
         w.byte(58);
         w.bytes(v);
     }
@@ -4483,9 +4502,9 @@ function toJSON_GroupSystemElem(m) {
     v = m.msgKey;
     if (v) o.msgKey = String(v);
     v = m.authKey;
-    if (v !== undefined && v.length > 0) o.authKey = base64Encode(v);
+    if (v !== undefined && v.byteLength > 0) o.authKey = base64Encode(v);
     v = m.userData;
-    if (v !== undefined && v.length > 0) o.userData = base64Encode(v);
+    if (v !== undefined && v.byteLength > 0) o.userData = base64Encode(v);
     v = m.opUserInfo;
     if (v !== undefined && v !== null) o.opUserInfo = toJSON_UserProfile(v);
     v = m.opGroupMemberInfo;
@@ -4604,6 +4623,7 @@ export const GroupSystemElem = messageType({
     merge: merge_GroupSystemElem,
     toJSON: toJSON_GroupSystemElem,
     fromJSON: fromJSON_GroupSystemElem,
+    shape: () => [["type", 14, 0], ["groupId", 9, 0], ["user", 9, 0], ["msg", 9, 0], ["msgKey", 4, 0], ["authKey", 12, 0], ["userData", 12, 0], ["opUserInfo", 11, 0, UserProfile], ["opGroupMemberInfo", 11, 0, GroupMemberInfo], ["platform", 9, 0]],
 });
 
 function create_SnsChangeInfo() {
@@ -4726,6 +4746,7 @@ export const SnsChangeInfo = messageType({
     merge: merge_SnsChangeInfo,
     toJSON: toJSON_SnsChangeInfo,
     fromJSON: fromJSON_SnsChangeInfo,
+    shape: () => [["identifier", 9, 0], ["wording", 9, 0], ["source", 9, 0]],
 });
 
 function create_SnsSystemElem() {
@@ -4847,6 +4868,7 @@ export const SnsSystemElem = messageType({
     merge: merge_SnsSystemElem,
     toJSON: toJSON_SnsSystemElem,
     fromJSON: fromJSON_SnsSystemElem,
+    shape: () => [["type", 14, 0], ["users", 11, 1, SnsChangeInfo]],
 });
 
 function create_ProfileSystemElem() {
@@ -4969,6 +4991,7 @@ export const ProfileSystemElem = messageType({
     merge: merge_ProfileSystemElem,
     toJSON: toJSON_ProfileSystemElem,
     fromJSON: fromJSON_ProfileSystemElem,
+    shape: () => [["type", 14, 0], ["fromUser", 9, 0], ["nickname", 9, 0]],
 });
 
 function create_Elem() {
@@ -5407,6 +5430,7 @@ export const Elem = messageType({
     merge: merge_Elem,
     toJSON: toJSON_Elem,
     fromJSON: fromJSON_Elem,
+    shape: () => [["text", 11, 0, TextElem, "kind"], ["custom", 11, 0, CustomElem, "kind"], ["image", 11, 0, ImageElem, "kind"], ["sound", 11, 0, SoundElem, "kind"], ["video", 11, 0, VideoElem, "kind"], ["file", 11, 0, FileElem, "kind"], ["location", 11, 0, LocationElem, "kind"], ["face", 11, 0, FaceElem, "kind"], ["merger", 11, 0, MergerElem, "kind"], ["groupTips", 11, 0, GroupTipsElem, "kind"], ["groupSystem", 11, 0, GroupSystemElem, "kind"], ["snsSystem", 11, 0, SnsSystemElem, "kind"], ["profileSystem", 11, 0, ProfileSystemElem, "kind"]],
 });
 
 function create_OfflinePushInfo() {
@@ -5619,6 +5643,7 @@ export const OfflinePushInfo = messageType({
     merge: merge_OfflinePushInfo,
     toJSON: toJSON_OfflinePushInfo,
     fromJSON: fromJSON_OfflinePushInfo,
+    shape: () => [["title", 9, 0], ["desc", 9, 0], ["ext", 9, 0], ["iosSound", 9, 0], ["pushFlag", 13, 0], ["android", 11, 0, AndroidPushInfo], ["apns", 11, 0, ApnsPushInfo]],
 });
 
 function create_AndroidPushInfo() {
@@ -5861,6 +5886,7 @@ export const AndroidPushInfo = messageType({
     merge: merge_AndroidPushInfo,
     toJSON: toJSON_AndroidPushInfo,
     fromJSON: fromJSON_AndroidPushInfo,
+    shape: () => [["sound", 9, 0], ["huaweiChannelId", 9, 0], ["xiaomiChannelId", 9, 0], ["oppoChannelId", 9, 0], ["googleChannelId", 9, 0], ["vivoClassification", 13, 0], ["huaweiImportance", 9, 0], ["extAsHuaweiIntentParam", 13, 0], ["huaweiCategory", 9, 0]],
 });
 
 function create_ApnsPushInfo() {
@@ -6023,6 +6049,7 @@ export const ApnsPushInfo = messageType({
     merge: merge_ApnsPushInfo,
     toJSON: toJSON_ApnsPushInfo,
     fromJSON: fromJSON_ApnsPushInfo,
+    shape: () => [["badgeMode", 13, 0], ["title", 9, 0], ["subTitle", 9, 0], ["image", 9, 0], ["mutableContent", 13, 0]],
 });
 
 function create_Message() {
@@ -6117,7 +6144,7 @@ function encode_Message(w, m) {
         w.end(k);
     }
     v = m.cloudCustomData;
-    if (v !== undefined && v.length > 0) {
+    if (v !== undefined && v.byteLength > 0) {
         w.byte(138); w.byte(1);
         w.bytes(v);
     }
@@ -6309,7 +6336,7 @@ function toJSON_Message(m) {
     v = m.offlinePushInfo;
     if (v !== undefined && v !== null) o.offlinePushInfo = toJSON_OfflinePushInfo(v);
     v = m.cloudCustomData;
-    if (v !== undefined && v.length > 0) o.cloudCustomData = base64Encode(v);
+    if (v !== undefined && v.byteLength > 0) o.cloudCustomData = base64Encode(v);
     v = m.elems;
     if (v !== undefined && v.length > 0) o.elems = v.map((e) => toJSON_Elem(e));
     v = m.isSelf;
@@ -6536,6 +6563,7 @@ export const Message = messageType({
     merge: merge_Message,
     toJSON: toJSON_Message,
     fromJSON: fromJSON_Message,
+    shape: () => [["msgId", 9, 0], ["sender", 9, 0], ["receiver", 9, 0], ["groupId", 9, 0], ["groupType", 9, 0], ["timestamp", 3, 0], ["seq", 4, 0], ["random", 13, 0], ["priority", 14, 0], ["needReadReceipt", 8, 0], ["excludedFromUnreadCount", 8, 0], ["excludedFromLastMessage", 8, 0], ["onlineUserOnly", 8, 0], ["targetedReceivers", 9, 1], ["atUserList", 9, 1], ["offlinePushInfo", 11, 0, OfflinePushInfo], ["cloudCustomData", 12, 0], ["elems", 11, 5, Elem], ["isSelf", 8, 0], ["atType", 14, 0]],
 });
 
 function create_MessageBatch() {
@@ -6637,6 +6665,7 @@ export const MessageBatch = messageType({
     merge: merge_MessageBatch,
     toJSON: toJSON_MessageBatch,
     fromJSON: fromJSON_MessageBatch,
+    shape: () => [["messages", 11, 9, Message]],
 });
 
 function create_MessageReceipt() {
@@ -6841,6 +6870,7 @@ export const MessageReceipt = messageType({
     merge: merge_MessageReceipt,
     toJSON: toJSON_MessageReceipt,
     fromJSON: fromJSON_MessageReceipt,
+    shape: () => [["msgId", 9, 0], ["userId", 9, 0], ["groupId", 9, 0], ["isPeerRead", 8, 0], ["timestamp", 3, 0], ["readCount", 4, 0], ["unreadCount", 4, 0]],
 });
 
 function create_ReadReceiptEvent() {
@@ -6942,6 +6972,7 @@ export const ReadReceiptEvent = messageType({
     merge: merge_ReadReceiptEvent,
     toJSON: toJSON_ReadReceiptEvent,
     fromJSON: fromJSON_ReadReceiptEvent,
+    shape: () => [["receipts", 11, 1, MessageReceipt]],
 });
 
 function create_RecallEvent() {
@@ -7024,6 +7055,7 @@ export const RecallEvent = messageType({
     merge: merge_RecallEvent,
     toJSON: toJSON_RecallEvent,
     fromJSON: fromJSON_RecallEvent,
+    shape: () => [["msgId", 9, 0]],
 });
 
 function create_ModificationEvent() {
@@ -7111,6 +7143,7 @@ export const ModificationEvent = messageType({
     merge: merge_ModificationEvent,
     toJSON: toJSON_ModificationEvent,
     fromJSON: fromJSON_ModificationEvent,
+    shape: () => [["message", 11, 0, Message]],
 });
 
 function create_ConnectionEvent() {
@@ -7259,6 +7292,7 @@ export const ConnectionEvent = messageType({
     merge: merge_ConnectionEvent,
     toJSON: toJSON_ConnectionEvent,
     fromJSON: fromJSON_ConnectionEvent,
+    shape: () => [["state", 14, 0], ["code", 5, 0], ["text", 9, 0], ["rongCloudStatus", 11, 0, RongCloudStatus]],
 });
 
 function create_RongCloudStatus() {
@@ -7342,6 +7376,7 @@ export const RongCloudStatus = messageType({
     merge: merge_RongCloudStatus,
     toJSON: toJSON_RongCloudStatus,
     fromJSON: fromJSON_RongCloudStatus,
+    shape: () => [["code", 14, 0]],
 });
 
 function create_UserStatusEvent() {
@@ -7464,6 +7499,7 @@ export const UserStatusEvent = messageType({
     merge: merge_UserStatusEvent,
     toJSON: toJSON_UserStatusEvent,
     fromJSON: fromJSON_UserStatusEvent,
+    shape: () => [["type", 14, 0], ["code", 5, 0], ["text", 9, 0]],
 });
 
 function create_GroupMessageReadMembers() {
@@ -7647,6 +7683,7 @@ export const GroupMessageReadMembers = messageType({
     merge: merge_GroupMessageReadMembers,
     toJSON: toJSON_GroupMessageReadMembers,
     fromJSON: fromJSON_GroupMessageReadMembers,
+    shape: () => [["msgId", 9, 0], ["members", 11, 1, GroupMemberInfo], ["nextSeq", 4, 0], ["isFinished", 8, 0], ["filter", 14, 0]],
 });
 
 function create_GroupAtInfo() {
@@ -7750,6 +7787,7 @@ export const GroupAtInfo = messageType({
     merge: merge_GroupAtInfo,
     toJSON: toJSON_GroupAtInfo,
     fromJSON: fromJSON_GroupAtInfo,
+    shape: () => [["seq", 4, 0], ["atType", 14, 0]],
 });
 
 function create_Conversation() {
@@ -8038,6 +8076,7 @@ export const Conversation = messageType({
     merge: merge_Conversation,
     toJSON: toJSON_Conversation,
     fromJSON: fromJSON_Conversation,
+    shape: () => [["type", 14, 0], ["conversationId", 9, 0], ["userId", 9, 0], ["groupId", 9, 0], ["groupType", 9, 0], ["showName", 9, 0], ["unreadCount", 4, 0], ["groupAtInfoList", 11, 1, GroupAtInfo], ["lastMessage", 11, 0, Message], ["recvOpt", 14, 0]],
 });
 
 function create_ConversationList() {
@@ -8139,6 +8178,7 @@ export const ConversationList = messageType({
     merge: merge_ConversationList,
     toJSON: toJSON_ConversationList,
     fromJSON: fromJSON_ConversationList,
+    shape: () => [["conversations", 11, 1, Conversation]],
 });
 
 function create_Friend() {
@@ -8398,6 +8438,7 @@ export const Friend = messageType({
     merge: merge_Friend,
     toJSON: toJSON_Friend,
     fromJSON: fromJSON_Friend,
+    shape: () => [["identifier", 9, 0], ["remark", 9, 0], ["groups", 9, 1], ["addWording", 9, 0], ["addSource", 9, 0], ["addTime", 4, 0], ["customInfo", 11, 1, CustomInfoEntry], ["profile", 11, 0, UserProfile]],
 });
 
 function create_FriendRequest() {
@@ -8560,6 +8601,7 @@ export const FriendRequest = messageType({
     merge: merge_FriendRequest,
     toJSON: toJSON_FriendRequest,
     fromJSON: fromJSON_FriendRequest,
+    shape: () => [["identifier", 9, 0], ["remark", 9, 0], ["addWording", 9, 0], ["addSource", 9, 0], ["group", 9, 0]],
 });
 
 function create_FriendResponse() {
@@ -8682,6 +8724,7 @@ export const FriendResponse = messageType({
     merge: merge_FriendResponse,
     toJSON: toJSON_FriendResponse,
     fromJSON: fromJSON_FriendResponse,
+    shape: () => [["responseType", 14, 0], ["identifier", 9, 0], ["remark", 9, 0]],
 });
 
 function create_FriendResult() {
@@ -8804,6 +8847,7 @@ export const FriendResult = messageType({
     merge: merge_FriendResult,
     toJSON: toJSON_FriendResult,
     fromJSON: fromJSON_FriendResult,
+    shape: () => [["identifier", 9, 0], ["resultCode", 14, 0], ["resultInfo", 9, 0]],
 });
 
 function create_FriendCheckInfo() {
@@ -8919,6 +8963,7 @@ export const FriendCheckInfo = messageType({
     merge: merge_FriendCheckInfo,
     toJSON: toJSON_FriendCheckInfo,
     fromJSON: fromJSON_FriendCheckInfo,
+    shape: () => [["users", 9, 1], ["checkType", 14, 0]],
 });
 
 function create_CheckFriendResult() {
@@ -9061,6 +9106,7 @@ export const CheckFriendResult = messageType({
     merge: merge_CheckFriendResult,
     toJSON: toJSON_CheckFriendResult,
     fromJSON: fromJSON_CheckFriendResult,
+    shape: () => [["identifier", 9, 0], ["resultCode", 14, 0], ["resultInfo", 9, 0], ["resultType", 14, 0]],
 });
 
 function create_FriendPendencyRequest() {
@@ -9203,6 +9249,7 @@ export const FriendPendencyRequest = messageType({
     merge: merge_FriendPendencyRequest,
     toJSON: toJSON_FriendPendencyRequest,
     fromJSON: fromJSON_FriendPendencyRequest,
+    shape: () => [["seq", 4, 0], ["timestamp", 4, 0], ["numPerPage", 4, 0], ["type", 14, 0]],
 });
 
 function create_FriendPendencyResponse() {
@@ -9325,6 +9372,7 @@ export const FriendPendencyResponse = messageType({
     merge: merge_FriendPendencyResponse,
     toJSON: toJSON_FriendPendencyResponse,
     fromJSON: fromJSON_FriendPendencyResponse,
+    shape: () => [["seq", 4, 0], ["timestamp", 4, 0], ["unreadCnt", 4, 0]],
 });
 
 function create_FriendPendencyItem() {
@@ -9507,6 +9555,7 @@ export const FriendPendencyItem = messageType({
     merge: merge_FriendPendencyItem,
     toJSON: toJSON_FriendPendencyItem,
     fromJSON: fromJSON_FriendPendencyItem,
+    shape: () => [["identifier", 9, 0], ["addTime", 4, 0], ["addSource", 9, 0], ["addWording", 9, 0], ["nickname", 9, 0], ["type", 14, 0]],
 });
 
 function create_FriendGroup() {
@@ -9643,6 +9692,7 @@ export const FriendGroup = messageType({
     merge: merge_FriendGroup,
     toJSON: toJSON_FriendGroup,
     fromJSON: fromJSON_FriendGroup,
+    shape: () => [["name", 9, 0], ["userCnt", 4, 0], ["friends", 9, 1]],
 });
 
 function create_FriendList() {
@@ -9744,6 +9794,7 @@ export const FriendList = messageType({
     merge: merge_FriendList,
     toJSON: toJSON_FriendList,
     fromJSON: fromJSON_FriendList,
+    shape: () => [["friends", 11, 1, Friend]],
 });
 
 function create_Blacklist() {
@@ -9845,6 +9896,7 @@ export const Blacklist = messageType({
     merge: merge_Blacklist,
     toJSON: toJSON_Blacklist,
     fromJSON: fromJSON_Blacklist,
+    shape: () => [["friends", 11, 1, Friend]],
 });
 
 function create_FriendPendencyPage() {
@@ -9997,6 +10049,7 @@ export const FriendPendencyPage = messageType({
     merge: merge_FriendPendencyPage,
     toJSON: toJSON_FriendPendencyPage,
     fromJSON: fromJSON_FriendPendencyPage,
+    shape: () => [["request", 11, 0, FriendPendencyRequest], ["response", 11, 0, FriendPendencyResponse], ["items", 11, 1, FriendPendencyItem]],
 });
 
 function create_FriendCheck() {
@@ -10123,6 +10176,7 @@ export const FriendCheck = messageType({
     merge: merge_FriendCheck,
     toJSON: toJSON_FriendCheck,
     fromJSON: fromJSON_FriendCheck,
+    shape: () => [["info", 11, 0, FriendCheckInfo], ["results", 11, 1, CheckFriendResult]],
 });
 
 function create_FriendResults() {
@@ -10225,6 +10279,7 @@ export const FriendResults = messageType({
     merge: merge_FriendResults,
     toJSON: toJSON_FriendResults,
     fromJSON: fromJSON_FriendResults,
+    shape: () => [["results", 11, 1, FriendResult]],
 });
 
 function create_FriendGroupList() {
@@ -10326,6 +10381,7 @@ export const FriendGroupList = messageType({
     merge: merge_FriendGroupList,
     toJSON: toJSON_FriendGroupList,
     fromJSON: fromJSON_FriendGroupList,
+    shape: () => [["groups", 11, 1, FriendGroup]],
 });
 
 function create_FriendDelete() {
@@ -10442,6 +10498,7 @@ export const FriendDelete = messageType({
     merge: merge_FriendDelete,
     toJSON: toJSON_FriendDelete,
     fromJSON: fromJSON_FriendDelete,
+    shape: () => [["users", 9, 1], ["deleteType", 14, 0]],
 });
 
 function create_FriendUserList() {
@@ -10540,6 +10597,7 @@ export const FriendUserList = messageType({
     merge: merge_FriendUserList,
     toJSON: toJSON_FriendUserList,
     fromJSON: fromJSON_FriendUserList,
+    shape: () => [["users", 9, 1]],
 });
 
 function create_FriendProfileUpdate() {
@@ -10642,6 +10700,7 @@ export const FriendProfileUpdate = messageType({
     merge: merge_FriendProfileUpdate,
     toJSON: toJSON_FriendProfileUpdate,
     fromJSON: fromJSON_FriendProfileUpdate,
+    shape: () => [["friends", 11, 1, Friend]],
 });
 
 function create_FriendPendencyAdded() {
@@ -10743,6 +10802,7 @@ export const FriendPendencyAdded = messageType({
     merge: merge_FriendPendencyAdded,
     toJSON: toJSON_FriendPendencyAdded,
     fromJSON: fromJSON_FriendPendencyAdded,
+    shape: () => [["items", 11, 1, FriendPendencyItem]],
 });
 
 function create_FriendPendencyRead() {
@@ -10826,6 +10886,7 @@ export const FriendPendencyRead = messageType({
     merge: merge_FriendPendencyRead,
     toJSON: toJSON_FriendPendencyRead,
     fromJSON: fromJSON_FriendPendencyRead,
+    shape: () => [["timestamp", 4, 0]],
 });
 
 function create_GroupCustomEntry() {
@@ -10839,7 +10900,7 @@ function encode_GroupCustomEntry(w, m) {
         w.string(v);
     }
     v = m.data;
-    if (v !== undefined && v.length > 0) {
+    if (v !== undefined && v.byteLength > 0) {
         w.byte(18);
         w.bytes(v);
     }
@@ -10879,7 +10940,7 @@ function toJSON_GroupCustomEntry(m) {
     v = m.key;
     if (v) o.key = v;
     v = m.data;
-    if (v !== undefined && v.length > 0) o.data = base64Encode(v);
+    if (v !== undefined && v.byteLength > 0) o.data = base64Encode(v);
     return o;
 }
 function fromJSON_GroupCustomEntry(j, c) {
@@ -10929,6 +10990,7 @@ export const GroupCustomEntry = messageType({
     merge: merge_GroupCustomEntry,
     toJSON: toJSON_GroupCustomEntry,
     fromJSON: fromJSON_GroupCustomEntry,
+    shape: () => [["key", 9, 0], ["data", 12, 0]],
 });
 
 function create_GroupSelfInfo() {
@@ -11072,6 +11134,7 @@ export const GroupSelfInfo = messageType({
     merge: merge_GroupSelfInfo,
     toJSON: toJSON_GroupSelfInfo,
     fromJSON: fromJSON_GroupSelfInfo,
+    shape: () => [["joinTime", 13, 0], ["role", 14, 0], ["recvOpt", 14, 0], ["unreadMessageNum", 13, 0]],
 });
 
 function create_GroupInfo() {
@@ -11563,6 +11626,7 @@ export const GroupInfo = messageType({
     merge: merge_GroupInfo,
     toJSON: toJSON_GroupInfo,
     fromJSON: fromJSON_GroupInfo,
+    shape: () => [["group", 9, 0], ["groupName", 9, 0], ["owner", 9, 0], ["groupType", 9, 0], ["createTime", 13, 0], ["lastInfoTime", 13, 0], ["lastMsgTime", 13, 0], ["maxMemberNum", 13, 0], ["memberNum", 13, 0], ["addOpt", 14, 0], ["notification", 9, 0], ["introduction", 9, 0], ["faceUrl", 9, 0], ["lastMsg", 11, 0, Message], ["onlineMemberNum", 13, 0], ["isSearchable", 14, 0], ["isMemberVisible", 14, 0], ["allShutup", 8, 0], ["selfInfo", 11, 0, GroupSelfInfo], ["customInfo", 11, 1, GroupCustomEntry]],
 });
 
 function create_CreateGroupMemberInfo() {
@@ -11705,6 +11769,7 @@ export const CreateGroupMemberInfo = messageType({
     merge: merge_CreateGroupMemberInfo,
     toJSON: toJSON_CreateGroupMemberInfo,
     fromJSON: fromJSON_CreateGroupMemberInfo,
+    shape: () => [["member", 9, 0], ["role", 14, 0], ["customInfo", 11, 1, MemberCustomEntry]],
 });
 
 function create_CreateGroupInfo() {
@@ -12025,6 +12090,7 @@ export const CreateGroupInfo = messageType({
     merge: merge_CreateGroupInfo,
     toJSON: toJSON_CreateGroupInfo,
     fromJSON: fromJSON_CreateGroupInfo,
+    shape: () => [["group", 9, 0], ["groupName", 9, 0], ["groupType", 9, 0], ["setAddOpt", 8, 0], ["addOpt", 14, 0], ["maxMemberNum", 13, 0], ["notification", 9, 0], ["introduction", 9, 0], ["faceUrl", 9, 0], ["customInfo", 11, 1, GroupCustomEntry], ["membersInfo", 11, 1, CreateGroupMemberInfo]],
 });
 
 function create_GroupMemberResult() {
@@ -12128,6 +12194,7 @@ export const GroupMemberResult = messageType({
     merge: merge_GroupMemberResult,
     toJSON: toJSON_GroupMemberResult,
     fromJSON: fromJSON_GroupMemberResult,
+    shape: () => [["member", 9, 0], ["status", 14, 0]],
 });
 
 function create_GroupPendencyMeta() {
@@ -12250,6 +12317,7 @@ export const GroupPendencyMeta = messageType({
     merge: merge_GroupPendencyMeta,
     toJSON: toJSON_GroupPendencyMeta,
     fromJSON: fromJSON_GroupPendencyMeta,
+    shape: () => [["nextStartTime", 4, 0], ["readTimeSeq", 4, 0], ["unreadCnt", 13, 0]],
 });
 
 function create_GroupPendencyItem() {
@@ -12512,6 +12580,7 @@ export const GroupPendencyItem = messageType({
     merge: merge_GroupPendencyItem,
     toJSON: toJSON_GroupPendencyItem,
     fromJSON: fromJSON_GroupPendencyItem,
+    shape: () => [["groupId", 9, 0], ["fromUser", 9, 0], ["toUser", 9, 0], ["addTime", 4, 0], ["getType", 14, 0], ["handleStatus", 14, 0], ["handleResult", 14, 0], ["requestMsg", 9, 0], ["handledMsg", 9, 0], ["selfIdentifier", 9, 0]],
 });
 
 function create_GroupInfoList() {
@@ -12613,6 +12682,7 @@ export const GroupInfoList = messageType({
     merge: merge_GroupInfoList,
     toJSON: toJSON_GroupInfoList,
     fromJSON: fromJSON_GroupInfoList,
+    shape: () => [["groups", 11, 1, GroupInfo]],
 });
 
 function create_GroupMemberList() {
@@ -12754,6 +12824,7 @@ export const GroupMemberList = messageType({
     merge: merge_GroupMemberList,
     toJSON: toJSON_GroupMemberList,
     fromJSON: fromJSON_GroupMemberList,
+    shape: () => [["groupId", 9, 0], ["members", 11, 1, GroupMemberInfo], ["nextSeq", 4, 0]],
 });
 
 function create_GroupMemberResults() {
@@ -12876,6 +12947,7 @@ export const GroupMemberResults = messageType({
     merge: merge_GroupMemberResults,
     toJSON: toJSON_GroupMemberResults,
     fromJSON: fromJSON_GroupMemberResults,
+    shape: () => [["groupId", 9, 0], ["results", 11, 1, GroupMemberResult]],
 });
 
 function create_GroupPendencyRequest() {
@@ -12979,6 +13051,7 @@ export const GroupPendencyRequest = messageType({
     merge: merge_GroupPendencyRequest,
     toJSON: toJSON_GroupPendencyRequest,
     fromJSON: fromJSON_GroupPendencyRequest,
+    shape: () => [["timestamp", 4, 0], ["numPerPage", 13, 0]],
 });
 
 function create_GroupPendencyPage() {
@@ -13131,6 +13204,7 @@ export const GroupPendencyPage = messageType({
     merge: merge_GroupPendencyPage,
     toJSON: toJSON_GroupPendencyPage,
     fromJSON: fromJSON_GroupPendencyPage,
+    shape: () => [["meta", 11, 0, GroupPendencyMeta], ["items", 11, 1, GroupPendencyItem], ["request", 11, 0, GroupPendencyRequest]],
 });
 
 function create_Event() {
@@ -14016,4 +14090,5 @@ export const Event = messageType({
     merge: merge_Event,
     toJSON: toJSON_Event,
     fromJSON: fromJSON_Event,
+    shape: () => [["readReceipt", 11, 0, ReadReceiptEvent, "kind"], ["recall", 11, 0, RecallEvent, "kind"], ["modification", 11, 0, ModificationEvent, "kind"], ["connection", 11, 0, ConnectionEvent, "kind"], ["userStatus", 11, 0, UserStatusEvent, "kind"], ["readMembers", 11, 0, GroupMessageReadMembers, "kind"], ["conversations", 11, 0, ConversationList, "kind"], ["friendList", 11, 0, FriendList, "kind"], ["friendRequest", 11, 0, FriendRequest, "kind"], ["friendResponse", 11, 0, FriendResponse, "kind"], ["friendResults", 11, 0, FriendResults, "kind"], ["friendCheck", 11, 0, FriendCheck, "kind"], ["friendPendency", 11, 0, FriendPendencyPage, "kind"], ["friendGroups", 11, 0, FriendGroupList, "kind"], ["blacklist", 11, 0, Blacklist, "kind"], ["groupProfiles", 11, 0, GroupInfoList, "kind"], ["createGroup", 11, 0, CreateGroupInfo, "kind"], ["groupMembers", 11, 0, GroupMemberList, "kind"], ["groupMemberResults", 11, 0, GroupMemberResults, "kind"], ["groupPendency", 11, 0, GroupPendencyPage, "kind"], ["friendDelete", 11, 0, FriendDelete, "kind"], ["friendsAdded", 11, 0, FriendUserList, "kind"], ["friendsDeleted", 11, 0, FriendUserList, "kind"], ["friendProfilesUpdated", 11, 0, FriendProfileUpdate, "kind"], ["friendPendencyAdded", 11, 0, FriendPendencyAdded, "kind"], ["friendPendencyDeleted", 11, 0, FriendUserList, "kind"], ["friendPendencyRead", 11, 0, FriendPendencyRead, "kind"], ["blacklistAdded", 11, 0, FriendUserList, "kind"], ["blacklistDeleted", 11, 0, FriendUserList, "kind"]],
 });

@@ -276,6 +276,7 @@ export const Limits = messageType({
     merge: merge_Limits,
     toJSON: toJSON_Limits,
     fromJSON: fromJSON_Limits,
+    shape: () => [["maxFrameBytes", 13, 0], ["maxInflatedBytes", 13, 0], ["maxInflateRatio", 13, 0], ["maxDepth", 13, 0], ["maxElems", 13, 0], ["maxRepeated", 13, 0], ["maxBatchMessages", 13, 0], ["maxDocumentBytes", 13, 0], ["maxProblems", 13, 0]],
 });
 
 function create_DecodePayloadRequest() {
@@ -289,7 +290,7 @@ function encode_DecodePayloadRequest(w, m) {
         w.int32(v);
     }
     v = m.payload;
-    if (v !== undefined && v.length > 0) {
+    if (v !== undefined && v.byteLength > 0) {
         w.byte(18);
         w.bytes(v);
     }
@@ -329,7 +330,7 @@ function toJSON_DecodePayloadRequest(m) {
     v = m.kind;
     if (v) o.kind = PayloadKind$names[v] ?? v;
     v = m.payload;
-    if (v !== undefined && v.length > 0) o.payload = base64Encode(v);
+    if (v !== undefined && v.byteLength > 0) o.payload = base64Encode(v);
     return o;
 }
 function fromJSON_DecodePayloadRequest(j, c) {
@@ -378,6 +379,7 @@ export const DecodePayloadRequest = messageType({
     merge: merge_DecodePayloadRequest,
     toJSON: toJSON_DecodePayloadRequest,
     fromJSON: fromJSON_DecodePayloadRequest,
+    shape: () => [["kind", 14, 0], ["payload", 12, 0]],
 });
 
 function create_DecodeFrameRequest() {
@@ -386,7 +388,7 @@ function create_DecodeFrameRequest() {
 function encode_DecodeFrameRequest(w, m) {
     let v;
     v = m.frame;
-    if (v !== undefined && v.length > 0) {
+    if (v !== undefined && v.byteLength > 0) {
         w.byte(10);
         w.bytes(v);
     }
@@ -419,7 +421,7 @@ function toJSON_DecodeFrameRequest(m) {
     const o = {};
     let v;
     v = m.frame;
-    if (v !== undefined && v.length > 0) o.frame = base64Encode(v);
+    if (v !== undefined && v.byteLength > 0) o.frame = base64Encode(v);
     return o;
 }
 function fromJSON_DecodeFrameRequest(j, c) {
@@ -461,6 +463,7 @@ export const DecodeFrameRequest = messageType({
     merge: merge_DecodeFrameRequest,
     toJSON: toJSON_DecodeFrameRequest,
     fromJSON: fromJSON_DecodeFrameRequest,
+    shape: () => [["frame", 12, 0]],
 });
 
 function create_EncodeFrameRequest() {
@@ -474,7 +477,7 @@ function encode_EncodeFrameRequest(w, m) {
         w.int32(v);
     }
     v = m.payload;
-    if (v !== undefined && v.length > 0) {
+    if (v !== undefined && v.byteLength > 0) {
         w.byte(18);
         w.bytes(v);
     }
@@ -554,7 +557,7 @@ function toJSON_EncodeFrameRequest(m) {
     v = m.kind;
     if (v) o.kind = PayloadKind$names[v] ?? v;
     v = m.payload;
-    if (v !== undefined && v.length > 0) o.payload = base64Encode(v);
+    if (v !== undefined && v.byteLength > 0) o.payload = base64Encode(v);
     v = m.compression;
     if (v) o.compression = v;
     v = m.threshold;
@@ -646,6 +649,7 @@ export const EncodeFrameRequest = messageType({
     merge: merge_EncodeFrameRequest,
     toJSON: toJSON_EncodeFrameRequest,
     fromJSON: fromJSON_EncodeFrameRequest,
+    shape: () => [["kind", 14, 0], ["payload", 12, 0], ["compression", 13, 0], ["threshold", 13, 0], ["level", 13, 0], ["dictionaryId", 13, 0]],
 });
 
 function create_DecodeStreamRequest() {
@@ -741,6 +745,7 @@ export const DecodeStreamRequest = messageType({
     merge: merge_DecodeStreamRequest,
     toJSON: toJSON_DecodeStreamRequest,
     fromJSON: fromJSON_DecodeStreamRequest,
+    shape: () => [["chunks", 12, 1]],
 });
 
 function create_ValidateRequest() {
@@ -754,7 +759,7 @@ function encode_ValidateRequest(w, m) {
         w.int32(v);
     }
     v = m.payload;
-    if (v !== undefined && v.length > 0) {
+    if (v !== undefined && v.byteLength > 0) {
         w.byte(18);
         w.bytes(v);
     }
@@ -804,7 +809,7 @@ function toJSON_ValidateRequest(m) {
     v = m.kind;
     if (v) o.kind = PayloadKind$names[v] ?? v;
     v = m.payload;
-    if (v !== undefined && v.length > 0) o.payload = base64Encode(v);
+    if (v !== undefined && v.byteLength > 0) o.payload = base64Encode(v);
     v = m.profile;
     if (v) o.profile = v;
     return o;
@@ -864,6 +869,7 @@ export const ValidateRequest = messageType({
     merge: merge_ValidateRequest,
     toJSON: toJSON_ValidateRequest,
     fromJSON: fromJSON_ValidateRequest,
+    shape: () => [["kind", 14, 0], ["payload", 12, 0], ["profile", 9, 0]],
 });
 
 function create_JsonToPayloadRequest() {
@@ -966,6 +972,7 @@ export const JsonToPayloadRequest = messageType({
     merge: merge_JsonToPayloadRequest,
     toJSON: toJSON_JsonToPayloadRequest,
     fromJSON: fromJSON_JsonToPayloadRequest,
+    shape: () => [["kind", 14, 0], ["json", 9, 0]],
 });
 
 function create_PayloadToJsonRequest() {
@@ -979,7 +986,7 @@ function encode_PayloadToJsonRequest(w, m) {
         w.int32(v);
     }
     v = m.payload;
-    if (v !== undefined && v.length > 0) {
+    if (v !== undefined && v.byteLength > 0) {
         w.byte(18);
         w.bytes(v);
     }
@@ -1019,7 +1026,7 @@ function toJSON_PayloadToJsonRequest(m) {
     v = m.kind;
     if (v) o.kind = PayloadKind$names[v] ?? v;
     v = m.payload;
-    if (v !== undefined && v.length > 0) o.payload = base64Encode(v);
+    if (v !== undefined && v.byteLength > 0) o.payload = base64Encode(v);
     return o;
 }
 function fromJSON_PayloadToJsonRequest(j, c) {
@@ -1068,6 +1075,7 @@ export const PayloadToJsonRequest = messageType({
     merge: merge_PayloadToJsonRequest,
     toJSON: toJSON_PayloadToJsonRequest,
     fromJSON: fromJSON_PayloadToJsonRequest,
+    shape: () => [["kind", 14, 0], ["payload", 12, 0]],
 });
 
 function create_RestToPayloadRequest() {
@@ -1172,6 +1180,7 @@ export const RestToPayloadRequest = messageType({
     merge: merge_RestToPayloadRequest,
     toJSON: toJSON_RestToPayloadRequest,
     fromJSON: fromJSON_RestToPayloadRequest,
+    shape: () => [["kind", 14, 0], ["rest", 9, 0]],
 });
 
 function create_PayloadToRestRequest() {
@@ -1185,7 +1194,7 @@ function encode_PayloadToRestRequest(w, m) {
         w.int32(v);
     }
     v = m.payload;
-    if (v !== undefined && v.length > 0) {
+    if (v !== undefined && v.byteLength > 0) {
         w.byte(18);
         w.bytes(v);
     }
@@ -1225,7 +1234,7 @@ function toJSON_PayloadToRestRequest(m) {
     v = m.kind;
     if (v) o.kind = PayloadKind$names[v] ?? v;
     v = m.payload;
-    if (v !== undefined && v.length > 0) o.payload = base64Encode(v);
+    if (v !== undefined && v.byteLength > 0) o.payload = base64Encode(v);
     return o;
 }
 function fromJSON_PayloadToRestRequest(j, c) {
@@ -1275,6 +1284,7 @@ export const PayloadToRestRequest = messageType({
     merge: merge_PayloadToRestRequest,
     toJSON: toJSON_PayloadToRestRequest,
     fromJSON: fromJSON_PayloadToRestRequest,
+    shape: () => [["kind", 14, 0], ["payload", 12, 0]],
 });
 
 function create_ValidateRestRequest() {
@@ -1378,6 +1388,7 @@ export const ValidateRestRequest = messageType({
     merge: merge_ValidateRestRequest,
     toJSON: toJSON_ValidateRestRequest,
     fromJSON: fromJSON_ValidateRestRequest,
+    shape: () => [["rest", 9, 0], ["profile", 9, 0]],
 });
 
 function create_Request() {
@@ -1776,6 +1787,7 @@ export const Request = messageType({
     merge: merge_Request,
     toJSON: toJSON_Request,
     fromJSON: fromJSON_Request,
+    shape: () => [["caseId", 9, 0], ["limits", 11, 0, Limits], ["decodePayload", 11, 0, DecodePayloadRequest, "operation"], ["decodeFrame", 11, 0, DecodeFrameRequest, "operation"], ["encodeFrame", 11, 0, EncodeFrameRequest, "operation"], ["decodeStream", 11, 0, DecodeStreamRequest, "operation"], ["validate", 11, 0, ValidateRequest, "operation"], ["jsonToPayload", 11, 0, JsonToPayloadRequest, "operation"], ["payloadToJson", 11, 0, PayloadToJsonRequest, "operation"], ["restToPayload", 11, 0, RestToPayloadRequest, "operation"], ["payloadToRest", 11, 0, PayloadToRestRequest, "operation"], ["validateRest", 11, 0, ValidateRestRequest, "operation"]],
 });
 
 function create_Failure() {
@@ -1898,6 +1910,7 @@ export const Failure = messageType({
     merge: merge_Failure,
     toJSON: toJSON_Failure,
     fromJSON: fromJSON_Failure,
+    shape: () => [["code", 9, 0], ["path", 9, 0], ["reason", 9, 0]],
 });
 
 function create_DecodedFrame() {
@@ -1921,7 +1934,7 @@ function encode_DecodedFrame(w, m) {
         w.uint32(v);
     }
     v = m.payload;
-    if (v !== undefined && v.length > 0) {
+    if (v !== undefined && v.byteLength > 0) {
         w.byte(34);
         w.bytes(v);
     }
@@ -1975,7 +1988,7 @@ function toJSON_DecodedFrame(m) {
     v = m.dictionaryId;
     if (v) o.dictionaryId = v;
     v = m.payload;
-    if (v !== undefined && v.length > 0) o.payload = base64Encode(v);
+    if (v !== undefined && v.byteLength > 0) o.payload = base64Encode(v);
     return o;
 }
 function fromJSON_DecodedFrame(j, c) {
@@ -2040,6 +2053,7 @@ export const DecodedFrame = messageType({
     merge: merge_DecodedFrame,
     toJSON: toJSON_DecodedFrame,
     fromJSON: fromJSON_DecodedFrame,
+    shape: () => [["kind", 14, 0], ["compression", 13, 0], ["dictionaryId", 13, 0], ["payload", 12, 0]],
 });
 
 function create_StreamResult() {
@@ -2188,6 +2202,7 @@ export const StreamResult = messageType({
     merge: merge_StreamResult,
     toJSON: toJSON_StreamResult,
     fromJSON: fromJSON_StreamResult,
+    shape: () => [["frames", 11, 1, DecodedFrame], ["failure", 11, 0, Failure], ["incompleteTail", 8, 0]],
 });
 
 function create_Finding() {
@@ -2350,6 +2365,7 @@ export const Finding = messageType({
     merge: merge_Finding,
     toJSON: toJSON_Finding,
     fromJSON: fromJSON_Finding,
+    shape: () => [["code", 9, 0], ["path", 9, 0], ["severity", 9, 0], ["limit", 3, 0], ["actual", 3, 0]],
 });
 
 function create_Findings() {
@@ -2451,6 +2467,7 @@ export const Findings = messageType({
     merge: merge_Findings,
     toJSON: toJSON_Findings,
     fromJSON: fromJSON_Findings,
+    shape: () => [["findings", 11, 1, Finding]],
 });
 
 function create_Response() {
@@ -2762,4 +2779,5 @@ export const Response = messageType({
     merge: merge_Response,
     toJSON: toJSON_Response,
     fromJSON: fromJSON_Response,
+    shape: () => [["payload", 12, 0, undefined, "result"], ["frame", 11, 0, DecodedFrame, "result"], ["frameBytes", 12, 0, undefined, "result"], ["stream", 11, 0, StreamResult, "result"], ["findings", 11, 0, Findings, "result"], ["json", 9, 0, undefined, "result"], ["rest", 9, 0, undefined, "result"], ["failure", 11, 0, Failure, "result"], ["skipped", 9, 0, undefined, "result"], ["runtimeError", 9, 0, undefined, "result"]],
 });

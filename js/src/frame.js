@@ -2,6 +2,7 @@
 // checks a reader makes in their order, CRC-32, stored and deflate bodies with
 // the preset dictionaries, and a writer that refuses what readers refuse.
 
+import { toBytes } from "./bytes.js";
 import { crc32 } from "./crc32.js";
 import { platformDeflate } from "./deflate.js";
 import { ErrorCode, IMCodecError } from "./errors.js";
@@ -27,6 +28,12 @@ export const FrameCompression = Object.freeze({ none: 0, deflate: 1, zstd: 2 });
 
 /** The longest header: version, flags, three 5-byte varints and the checksum. */
 export const MAX_HEADER_BYTES = 21;
+
+/** The members of a {@link CompressionPolicy}. */
+const POLICY_MEMBERS = ["compression", "threshold", "level", "dictionaryId"];
+
+/** The deflate level that `level: 0` (or none) stands for: zlib's default. */
+const DEFAULT_DEFLATE_LEVEL = 6;
 
 const PAYLOAD_TYPES = { 1: Message, 2: MessageBatch, 3: Event };
 const SHIPPED = new Set(DICTIONARY_IDS);
@@ -107,13 +114,14 @@ function headerVarint(bytes, at) {
 /**
  * Reads a frame header from the start of `bytes` (checks 1 and 2 of
  * FrameFormat.md, "Checks a reader makes, in order").
- * @param {Uint8Array} bytes The frame's first bytes (at least
+ * @param {import("./bytes.js").BytesLike} bytes The frame's first bytes (at least
  *   {@link MAX_HEADER_BYTES} of them, or all there are).
  * @returns {FrameHeader|null} The header, or null when the bytes end inside it.
  * @throws {IMCodecError} `frame.version`, `frame.kind`, `frame.compression`,
  *   `frame.reserved-bits`, `frame.dictionary`, `frame.varint`.
  */
 export function readFrameHeader(bytes) {
+    bytes = toBytes(bytes, "the header");
     if (bytes.length < 2) return null;
     if (bytes[0] !== 1) throw frameError(ErrorCode.frameVersion, `version ${bytes[0]} is not 1`);
     const flags = bytes[1];
@@ -209,7 +217,7 @@ export async function frameBodyPayload(header, headerBytes, body, deflate) {
 /**
  * Decodes exactly one frame (steps 1 to 7): its header fields and payload
  * bytes. The payload is not decoded; {@link decodePayload} does that.
- * @param {Uint8Array} bytes The frame; nothing may follow it.
+ * @param {import("./bytes.js").BytesLike} bytes The frame; nothing may follow it.
  * @param {FrameOptions} [options]
  * @returns {Promise<Frame>}
  * @throws {IMCodecError} The frame codes and `limit.frame-size`,
@@ -217,6 +225,7 @@ export async function frameBodyPayload(header, headerBytes, body, deflate) {
  *   that end inside the frame, `frame.trailing-bytes` for bytes after it.
  */
 export async function decodeFrame(bytes, options = {}) {
+    bytes = toBytes(bytes, "the frame");
     const limits = resolveLimits(options.limits);
     const deflate = options.deflate ?? (await platformDeflate());
     const header = readFrameHeader(bytes);
@@ -246,7 +255,7 @@ export function payloadType(kind) {
 /**
  * Step 8: decodes a payload of a kind with the decoding limits.
  * @param {number} kind One of {@link FrameKind}.
- * @param {Uint8Array} payload
+ * @param {import("./bytes.js").BytesLike} payload
  * @param {Partial<import("./limits.js").DecodingLimits>} [limits]
  * @returns {object} The value.
  * @throws {IMCodecError} `payload.*`, `limit.*`.
@@ -257,7 +266,7 @@ export function decodePayload(kind, payload, limits) {
 
 /**
  * Decodes one frame and its payload (steps 1 to 8).
- * @param {Uint8Array} bytes The frame; nothing may follow it.
+ * @param {import("./bytes.js").BytesLike} bytes The frame; nothing may follow it.
  * @param {FrameOptions} [options]
  * @returns {Promise<FramePayload>}
  * @throws {IMCodecError} As {@link decodeFrame}, then `payload.*` and `limit.*`.
@@ -272,8 +281,9 @@ export async function decodeFramePayload(bytes, options = {}) {
  * @typedef {object} CompressionPolicy
  * @property {number} [compression=1] 0 never, 1 deflate when it pays; 2 (zstd) is refused with `frame.zstd-unavailable`.
  * @property {number} [threshold=256] Payloads shorter than this are stored.
- * @property {number} [level=6] The zlib level, 0 to 9 (Compression Streams have no level and use their own);
- *   not looked at with compression 0.
+ * @property {number} [level=0] The zlib level, 1 (fastest) to 9 (smallest), or 0 for the default, 6
+ *   (zlib's own), as in the testee protocol's `encode_frame`; Compression Streams have no level and
+ *   use their own. Not looked at with compression 0.
  * @property {number} [dictionaryId=0] A shipped preset dictionary, 0 for none.
  */
 
@@ -282,7 +292,7 @@ export async function decodeFramePayload(bytes, options = {}) {
  * compressed when the policy asks, the compressed body is smaller and a
  * reader with the limits accepts it (check 3); stored otherwise.
  * @param {number} kind One of {@link FrameKind}.
- * @param {Uint8Array} payload
+ * @param {import("./bytes.js").BytesLike} payload
  * @param {FrameOptions & {policy?: CompressionPolicy}} [options]
  * @returns {Promise<Uint8Array>} The frame.
  * @throws {IMCodecError} `limit.frame-size` when even the stored frame is too
@@ -290,14 +300,22 @@ export async function decodeFramePayload(bytes, options = {}) {
  *   shipped; `frame.zstd-unavailable` for compression 2;
  *   `frame.dictionary-unavailable` for a dictionary the deflate codec cannot take.
  * @throws {RangeError} For a kind, compression or level out of range.
+ * @throws {TypeError} For a policy member that is not one (a misspelling).
  */
 export async function encodeFrameBytes(kind, payload, options = {}) {
     payloadType(kind);
+    payload = toBytes(payload, "the payload");
     const limits = resolveLimits(options.limits);
     const policy = options.policy ?? {};
+    for (const name of Object.keys(policy)) {
+        if (!POLICY_MEMBERS.includes(name)) {
+            throw new TypeError(`${name} is not a member of a compression policy (${POLICY_MEMBERS.join(", ")})`);
+        }
+    }
     const compression = policy.compression ?? FrameCompression.deflate;
     const threshold = policy.threshold ?? 256;
-    const level = policy.level ?? 6;
+    // 0 is the default level, as in the testee protocol's encode_frame.
+    const level = policy.level || DEFAULT_DEFLATE_LEVEL;
     const dictionaryId = policy.dictionaryId ?? 0;
     if (dictionaryId !== 0 && !SHIPPED.has(dictionaryId)) {
         throw frameError(ErrorCode.frameDictionary, `no shipped dictionary has id ${dictionaryId}`);
@@ -307,8 +325,8 @@ export async function encodeFrameBytes(kind, payload, options = {}) {
     }
     if (compression !== 0 && compression !== 1) throw new RangeError(`compression ${compression} is not 0, 1 or 2`);
     // The level is the compressor's: with compression 0 it is not looked at.
-    if (compression !== 0 && (!Number.isInteger(level) || level < 0 || level > 9)) {
-        throw new RangeError(`level ${level} is not 0...9`);
+    if (compression !== 0 && (!Number.isInteger(level) || level < 1 || level > 9)) {
+        throw new RangeError(`level ${policy.level} is not 0 (the default) or 1...9`);
     }
     if (compression === FrameCompression.deflate && payload.length >= threshold) {
         const deflate = options.deflate ?? (await platformDeflate());
@@ -349,20 +367,6 @@ function assemble(header, payload, body) {
     return writer.finish();
 }
 
-// The fewest payload bytes that can cross a count or depth limit: an elem
-// takes at least 3 bytes (a 2-byte tag and a length), any other repeated
-// entry 2, and a layer 2 (an unknown group's start and end tags; a merger
-// layer takes more). A shorter payload without unknown fields has nothing a
-// reader with the limits would refuse.
-function bytesToCrossLimits(limits) {
-    return Math.min(
-        3 * (limits.maxElems + 1),
-        2 * (limits.maxRepeated + 1),
-        2 * (limits.maxBatchMessages + 1),
-        2 * (limits.maxDepth + 1),
-    );
-}
-
 /**
  * Encodes a value canonically and frames it (FrameFormat.md, "Writing
  * frames: writer within reader"): never a frame that a reader with the
@@ -371,17 +375,23 @@ function bytesToCrossLimits(limits) {
  * @param {FramePayload} content The kind and the value.
  * @param {FrameOptions & {policy?: CompressionPolicy}} [options]
  * @returns {Promise<Uint8Array>} The frame.
- * @throws {IMCodecError} As {@link encodeFrameBytes}; then the `limit.*`
- *   (or, for unknown fields that are not whole fields, `payload.*`) error a
- *   reader would give the payload, with its path.
+ * @throws {IMCodecError} For a value that does not match the schema, the
+ *   code the JSON reader gives the same mistake (`json.type`, `json.value`,
+ *   `json.unknown-field`) or `limit.depth`, with its path, before anything is
+ *   written; then as {@link encodeFrameBytes}; then the `limit.*` (or, for
+ *   unknown fields that are not whole fields, `payload.*`) error a reader
+ *   would give the payload, with its path.
  */
 export async function encodeFrame(content, options = {}) {
     const type = payloadType(content.kind);
     const writer = new WireWriter();
-    type.encodeTo(writer, content.value);
+    const limits = resolveLimits(options.limits);
+    const withinCounts = type.encodeTo(writer, content.value, limits);
     const payload = writer.finish();
     const frame = await encodeFrameBytes(content.kind, payload, options);
-    const limits = resolveLimits(options.limits);
-    if (writer.wroteUnknown || payload.length >= bytesToCrossLimits(limits)) type.decode(payload, limits);
+    // The check has applied the depth limit and counted every repeated field;
+    // only unknown fields (whose bytes the check does not read) or a count
+    // past its limit need the reader itself, for its error and path.
+    if (writer.wroteUnknown || !withinCounts) type.decode(payload, limits);
     return frame;
 }

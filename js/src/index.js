@@ -1,25 +1,14 @@
-// The imcodec format in JavaScript: payloads (js/generated/model.js, from
-// Schemas/), frames and streams. Runs in browsers and in Node 20 alike; the
-// deflate codec is the platform's (src/deflate.js).
+// The entry point for a page or a program that loads the files as they are,
+// without a bundler (package.json "exports", condition "default"):
+// everything of src/api.js, with the platform's deflate picked where the code
+// runs: node:zlib under Node (loaded only there), Compression Streams
+// elsewhere. Bundlers take src/browser.js or src/node.js instead.
 
-export { ErrorCode, IMCodecError, pathText } from "./errors.js";
-export { DEFAULT_LIMITS, resolveLimits } from "./limits.js";
-export { crc32 } from "./crc32.js";
-export { parseJSON, stringifyJSON, JSONNumber, JSONObject } from "./json.js";
-export {
-    FrameKind,
-    FrameCompression,
-    MAX_HEADER_BYTES,
-    readFrameHeader,
-    checkFrameSizes,
-    decodeFrame,
-    decodeFramePayload,
-    decodePayload,
-    encodeFrame,
-    encodeFrameBytes,
-    payloadType,
-} from "./frame.js";
-export { FrameReader, readFrames } from "./frame-reader.js";
-export { platformDeflate } from "./deflate.js";
-export { DICTIONARY_IDS, loadDictionary } from "../generated/dictionaries.js";
-export * from "../generated/model.js";
+import { setPlatformDeflate } from "./deflate.js";
+import { webDeflate } from "./deflate-web.js";
+
+const isNode = typeof process !== "undefined" && process.versions != null && process.versions.node != null;
+if (isNode) setPlatformDeflate(() => import("./deflate-node.js").then((module) => module.nodeDeflate()));
+else setPlatformDeflate(() => webDeflate());
+
+export * from "./api.js";

@@ -4,7 +4,9 @@
 // text, so 64-bit integers lose nothing), the scalar conversions with their
 // codes, and a writer. The generated codecs call these.
 
+import { toBytes } from "./bytes.js";
 import { ErrorCode, IMCodecError } from "./errors.js";
+import { DEFAULT_LIMITS } from "../generated/limits.js";
 
 /** A JSON number in a parsed document, kept as its literal text. */
 export class JSONNumber {
@@ -235,16 +237,29 @@ export function parseJSON(text, options = {}) {
  * the tree {@link parseJSON} makes, so that it can be read as proto3 JSON.
  * Bigints become exact number literals; `-0` stays `-0`.
  * @param {any} value
+ * @param {number} [maxNesting] The deepest nesting of arrays and objects accepted.
+ * @param {number} [nesting] The nesting `value` is at (0 for the root).
  * @returns {any}
+ * @throws {IMCodecError} `json.depth` past `maxNesting`.
  */
-export function jsonTree(value) {
+export function jsonTree(value, maxNesting = Infinity, nesting = 0) {
     if (value === null || typeof value === "string" || typeof value === "boolean") return value;
     if (typeof value === "number") return new JSONNumber(formatNumber(value));
     if (typeof value === "bigint") return new JSONNumber(value.toString());
     if (value instanceof JSONNumber || value instanceof JSONObject) return value;
-    if (Array.isArray(value)) return value.map(jsonTree);
+    if (typeof value === "object" && nesting >= maxNesting) {
+        throw new IMCodecError(ErrorCode.jsonDepth, "arrays and objects nest deeper than allowed", {
+            limit: maxNesting,
+            observed: nesting + 1,
+        });
+    }
+    if (Array.isArray(value)) return value.map((entry) => jsonTree(entry, maxNesting, nesting + 1));
     if (typeof value === "object") {
-        return new JSONObject(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, jsonTree(v)]));
+        return new JSONObject(
+            Object.entries(value)
+                .filter(([, v]) => v !== undefined)
+                .map(([k, v]) => [k, jsonTree(v, maxNesting, nesting + 1)]),
+        );
     }
     throw new TypeError(`${typeof value} has no JSON form`);
 }
@@ -263,12 +278,19 @@ function quote(text) {
  * `null`, numbers with `-0` kept, bigints as number literals) or of a tree
  * from {@link parseJSON}.
  * @param {any} value
- * @param {{pretty?: boolean}} [options] Indent by two spaces, one member per line.
+ * @param {{pretty?: boolean, maxNesting?: number}} [options] `pretty`: indent by two
+ *   spaces, one member per line. `maxNesting`: the deepest nesting of arrays and
+ *   objects written, the outermost being level 1; by default the nesting the
+ *   message types' JSON readers accept with the default limits
+ *   (`maxDepth * 8 + 64`), so that no value overflows the call stack.
  * @returns {string}
+ * @throws {IMCodecError} `json.depth` past `maxNesting`.
  */
 export function stringifyJSON(value, options = {}) {
     const pretty = options.pretty === true;
+    const maxNesting = options.maxNesting ?? DEFAULT_LIMITS.maxDepth * 8 + 64;
     const out = [];
+    let nesting = 0;
     const write = (v, indent) => {
         if (v === null || v === undefined) out.push("null");
         else if (typeof v === "string") out.push(quote(v));
@@ -279,6 +301,12 @@ export function stringifyJSON(value, options = {}) {
         } else if (typeof v === "bigint") out.push(v.toString());
         else if (v instanceof JSONNumber) out.push(v.text);
         else {
+            if (++nesting > maxNesting) {
+                throw new IMCodecError(ErrorCode.jsonDepth, "arrays and objects nest deeper than allowed", {
+                    limit: maxNesting,
+                    observed: nesting,
+                });
+            }
             const isArray = Array.isArray(v);
             const entries = isArray ? v.map((e) => [null, e]) : v instanceof JSONObject ? v.members : Object.entries(v);
             out.push(isArray ? "[" : "{");
@@ -291,6 +319,7 @@ export function stringifyJSON(value, options = {}) {
             });
             if (pretty && entries.length > 0) out.push("\n" + indent);
             out.push(isArray ? "]" : "}");
+            nesting--;
         }
     };
     write(value, "");
@@ -315,6 +344,7 @@ SEXTETS["_".charCodeAt(0)] = 63;
  * @returns {string}
  */
 export function base64Encode(bytes) {
+    bytes = toBytes(bytes, "bytes");
     let out = "";
     let k = 0;
     for (; k + 3 <= bytes.length; k += 3) {

@@ -22,17 +22,28 @@ import { DEFAULT_LIMITS } from "../generated/limits.js";
 export { DEFAULT_LIMITS };
 
 /**
- * Complete limits: the documented defaults, with every member of `limits`
- * that is a number put in their place.
+ * Complete limits: the documented defaults, with each member of `limits`
+ * that is not `undefined` put in their place.
  * @param {Partial<DecodingLimits>} [limits]
  * @returns {DecodingLimits}
+ * @throws {TypeError} For a member that is not a limit's name (a misspelling)
+ *   or whose value is not a number.
+ * @throws {RangeError} For a value that is not a whole number from 0 on.
  */
 export function resolveLimits(limits) {
     if (limits === undefined || limits === null) return DEFAULT_LIMITS;
+    if (limits === DEFAULT_LIMITS) return limits;
+    if (typeof limits !== "object") throw new TypeError(`limits are an object of numbers, not ${typeof limits}`);
     const resolved = { ...DEFAULT_LIMITS };
-    for (const name of Object.keys(DEFAULT_LIMITS)) {
+    for (const name of Object.keys(limits)) {
         const value = limits[name];
-        if (typeof value === "number") resolved[name] = value;
+        if (value === undefined) continue;
+        if (!Object.hasOwn(DEFAULT_LIMITS, name)) {
+            throw new TypeError(`${name} is not a limit (${Object.keys(DEFAULT_LIMITS).join(", ")})`);
+        }
+        if (typeof value !== "number") throw new TypeError(`limit ${name} is a ${typeof value}, not a number`);
+        if (!Number.isInteger(value) || value < 0) throw new RangeError(`limit ${name} is ${value}, not a whole number`);
+        resolved[name] = value;
     }
     return resolved;
 }

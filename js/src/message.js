@@ -1,6 +1,8 @@
 // What every generated message type offers: creating, encoding, decoding and
 // the proto3 JSON form, around the generated per-message functions.
 
+import { toBytes } from "./bytes.js";
+import { checkValue } from "./check.js";
 import { ErrorCode, IMCodecError } from "./errors.js";
 import { jsonTree, parseJSON, stringifyJSON } from "./json.js";
 import { resolveLimits } from "./limits.js";
@@ -14,13 +16,20 @@ import { DecodeContext, WireReader, WireWriter } from "./wire.js";
  * @typedef {object} MessageType
  * @property {string} typeName The schema's full name (`imcodec.v1.Message`).
  * @property {(init?: Partial<T>) => T} create A value with every field at its default, then `init`'s members.
- * @property {(value: T) => Uint8Array} encode The canonical encoding (Payloads.md, "Canonical encoding").
- * @property {(bytes: Uint8Array, limits?: Partial<import("./limits.js").DecodingLimits>) => T} decode
+ * @property {(value: T, limits?: Partial<import("./limits.js").DecodingLimits>) => Uint8Array} encode
+ *   The canonical encoding (Payloads.md, "Canonical encoding") of a value that
+ *   matches the schema: anything else throws {@link IMCodecError} with the code the
+ *   JSON reader gives the same mistake (`json.type`, `json.value`,
+ *   `json.unknown-field`) and its path, and `limit.depth` past `maxDepth` merger layers.
+ * @property {(bytes: import("./bytes.js").BytesLike, limits?: Partial<import("./limits.js").DecodingLimits>) => T} decode
  *   Decodes with the rules and limits of Payloads.md; throws {@link IMCodecError} (`payload.*`, `limit.*`).
- * @property {(value: T) => object} toJSON The proto3 JSON form as a plain object (`-0` kept as `-0`).
- * @property {(value: T, options?: {pretty?: boolean}) => string} toJSONString The proto3 JSON form as text.
+ * @property {(value: T, limits?: Partial<import("./limits.js").DecodingLimits>) => object} toJSON
+ *   The proto3 JSON form as a plain object (`-0` kept as `-0`); the value is checked as by `encode`.
+ * @property {(value: T, options?: {pretty?: boolean, limits?: Partial<import("./limits.js").DecodingLimits>}) => string} toJSONString
+ *   The proto3 JSON form as text; the value is checked as by `encode`.
  * @property {(json: any, limits?: Partial<import("./limits.js").DecodingLimits>) => T} fromJSON
- *   Reads a plain object as proto3 JSON; throws `json.*` and `limit.*`.
+ *   Reads a plain object as proto3 JSON; throws `json.*` (`json.depth` past the nesting
+ *   `fromJSONString` allows) and `limit.*`.
  * @property {(text: string, limits?: Partial<import("./limits.js").DecodingLimits>) => T} fromJSONString
  *   Reads proto3 JSON text (duplicate members refused, 64-bit integers exact); throws
  *   `limit.document-size`, `json.*` and `limit.*`.
@@ -45,43 +54,83 @@ export function utf8Length(text) {
     return n;
 }
 
+// One buffer that encode writes into and copies the value's bytes out of, so
+// that encoding a value allocates only its result. A buffer grown past
+// SCRATCH_BYTES is not kept; an encode inside an encode (a getter of the
+// value that encodes) gets a writer of its own.
+const SCRATCH_BYTES = 1 << 16;
+let scratch = new Uint8Array(1024);
+let scratchInUse = false;
+
+function takeScratch() {
+    if (scratchInUse) return new WireWriter();
+    scratchInUse = true;
+    const writer = new WireWriter(scratch);
+    writer.scratch = true;
+    return writer;
+}
+
+function giveScratch(writer) {
+    if (writer.scratch !== true) return;
+    if (writer.buf.length <= SCRATCH_BYTES) scratch = writer.buf;
+    scratchInUse = false;
+}
+
 /**
  * Builds a message type from its generated functions. Called by the
  * generated modules only.
- * @param {{name: string, create: Function, encode: Function, merge: Function, toJSON: Function, fromJSON: Function}} spec
+ * @param {{name: string, create: Function, encode: Function, merge: Function, toJSON: Function, fromJSON: Function, shape: Function}} spec
  * @returns {MessageType<any>}
  */
 export function messageType(spec) {
-    const { name, create, encode, merge, toJSON, fromJSON } = spec;
-    return Object.freeze({
+    const { name, create, encode, merge, toJSON, fromJSON, shape } = spec;
+    const type = Object.freeze({
         typeName: name,
+        /** @internal The fields, for src/check.js. */
+        shape,
         create(init) {
             const value = create();
             return init ? Object.assign(value, init) : value;
         },
-        encode(value) {
-            const writer = new WireWriter();
-            encode(writer, value);
-            return writer.finish();
+        encode(value, limits) {
+            checkValue(type, value, resolveLimits(limits));
+            const writer = takeScratch();
+            try {
+                encode(writer, value);
+                return writer.finish();
+            } finally {
+                giveScratch(writer);
+            }
         },
-        /** @internal Encodes into a writer, for the frame layer. */
-        encodeTo(writer, value) {
+        /**
+         * @internal Checks and encodes into a writer, for the frame layer.
+         * @returns {boolean} Whether every repeated field is within its count limit.
+         */
+        encodeTo(writer, value, limits) {
+            const withinCounts = checkValue(type, value, limits);
             encode(writer, value);
+            return withinCounts;
         },
         decode(bytes, limits) {
-            const reader = new WireReader(bytes);
+            const reader = new WireReader(toBytes(bytes, "bytes"));
             const value = create();
             merge(reader, value, new DecodeContext(resolveLimits(limits)));
             return value;
         },
-        toJSON(value) {
+        toJSON(value, limits) {
+            checkValue(type, value, resolveLimits(limits));
             return toJSON(value);
         },
         toJSONString(value, options) {
-            return stringifyJSON(toJSON(value), options);
+            const limits = resolveLimits(options?.limits);
+            checkValue(type, value, limits);
+            // The nesting the JSON readers accept with these limits, which
+            // holds any value within maxDepth merger layers.
+            return stringifyJSON(toJSON(value), { pretty: options?.pretty, maxNesting: limits.maxDepth * 8 + 64 });
         },
         fromJSON(json, limits) {
-            return fromJSON(jsonTree(json), new DecodeContext(resolveLimits(limits)));
+            const resolved = resolveLimits(limits);
+            return fromJSON(jsonTree(json, resolved.maxDepth * 8 + 64), new DecodeContext(resolved));
         },
         fromJSONString(text, limits) {
             const resolved = resolveLimits(limits);
@@ -103,4 +152,5 @@ export function messageType(spec) {
             return fromJSON(tree, new DecodeContext(resolved));
         },
     });
+    return type;
 }

@@ -3,6 +3,7 @@
 // a writer of the canonical encoding. The generated codecs
 // (js/generated/*.js) call these; nothing here knows the schema.
 
+import { toBytes } from "./bytes.js";
 import { ErrorCode, IMCodecError } from "./errors.js";
 
 const utf8Decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -288,15 +289,21 @@ export class WireReader {
     }
 }
 
+// A double's bytes, through one shared array instead of a DataView per value.
+const FLOAT = new Float64Array(1);
+const FLOAT_BYTES = new Uint8Array(FLOAT.buffer);
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /**
  * Writes the canonical encoding into one growing buffer. A nested message's
  * length is reserved as one byte and widened in place when the message turns
  * out longer, so no message is encoded twice.
  */
 export class WireWriter {
-    constructor() {
+    /** @param {Uint8Array} [buffer] Where to start writing (a scratch buffer reused between values). */
+    constructor(buffer) {
         /** The output so far (only the first `pos` bytes are written). */
-        this.buf = new Uint8Array(256);
+        this.buf = buffer ?? new Uint8Array(256);
         /** Bytes written. */
         this.pos = 0;
         /** Whether unknown fields were written anywhere in the value. */
@@ -345,24 +352,37 @@ export class WireWriter {
 
     /** Writes a 64-bit varint of the value's 64-bit two's complement. @param {bigint} value */
     uint64(value) {
-        let v = BigInt.asUintN(64, value);
-        this.reserve(10);
-        while (v >= 0x80n) {
-            this.buf[this.pos++] = Number(v & 0x7fn) | 0x80;
-            v >>= 7n;
+        const v = BigInt.asUintN(64, value);
+        if (v <= 0xffffffffn) {
+            this.uint32(Number(v));
+            return;
         }
-        this.buf[this.pos++] = Number(v);
+        // Two 32-bit halves, shifted as numbers: BigInt arithmetic per byte
+        // costs more than the rest of the field.
+        let lo = Number(v & 0xffffffffn);
+        let hi = Number(v >> 32n);
+        this.reserve(10);
+        while (hi > 0 || lo >= 0x80) {
+            this.buf[this.pos++] = (lo & 0x7f) | 0x80;
+            lo = ((lo >>> 7) | (hi << 25)) >>> 0;
+            hi >>>= 7;
+        }
+        this.buf[this.pos++] = lo;
     }
 
     /** Writes a `double`, 8 bytes little-endian. @param {number} value */
     double(value) {
         this.reserve(8);
-        new DataView(this.buf.buffer, this.buf.byteOffset + this.pos, 8).setFloat64(0, value, true);
+        FLOAT[0] = value;
+        const at = this.pos;
+        if (LITTLE_ENDIAN) for (let i = 0; i < 8; i++) this.buf[at + i] = FLOAT_BYTES[i];
+        else for (let i = 0; i < 8; i++) this.buf[at + i] = FLOAT_BYTES[7 - i];
         this.pos += 8;
     }
 
-    /** Writes a length-prefixed byte string. @param {Uint8Array} value */
+    /** Writes a length-prefixed byte string. @param {import("./bytes.js").BytesLike} value */
     bytes(value) {
+        value = toBytes(value, "bytes");
         this.uint32(value.length);
         this.raw(value);
     }

@@ -6,6 +6,7 @@ import { test } from "node:test";
 import {
     Elem,
     Message,
+    MessageBatch,
     TextElem,
     decodeFrame,
     decodeFramePayload,
@@ -86,6 +87,22 @@ test("the writer refuses what readers with its limits refuse, with their code an
     assert.deepEqual([size.code, size.limit, size.observed], ["limit.frame-size", 50, 102]);
     const dictionary = await thrown(() => encodeFrame({ kind: 1, value }, { policy: { dictionaryId: 9 } }));
     assert.equal(dictionary.code, "frame.dictionary");
+    // Each count limit, at N and N + 1, in a payload short enough that no
+    // size limit is near: the batch's messages, any other repeated field.
+    const batch = (n) => MessageBatch.create({ messages: Array.from({ length: n }, () => Message.create({ msgId: "m" })) });
+    const atBatch = await encodeFrame({ kind: 2, value: batch(2) }, { limits: { maxBatchMessages: 2 } });
+    assert.equal((await decodeFramePayload(atBatch)).value.messages.length, 2);
+    const overBatch = await thrown(() => encodeFrame({ kind: 2, value: batch(3) }, { limits: { maxBatchMessages: 2 } }));
+    assert.deepEqual([overBatch.code, overBatch.pathText, overBatch.limit], ["limit.batch-messages", "messages[2]", 2]);
+    const mentions = (n) => Message.create({ atUserList: Array.from({ length: n }, (_, i) => `u${i}`) });
+    await encodeFrame({ kind: 1, value: mentions(3) }, { limits: { maxRepeated: 3 } });
+    const overRepeated = await thrown(() => encodeFrame({ kind: 1, value: mentions(4) }, { limits: { maxRepeated: 3 } }));
+    assert.deepEqual([overRepeated.code, overRepeated.pathText], ["limit.repeated", "atUserList[3]"]);
+    // A count past its limit inside a merger, one layer down.
+    const nested = Message.create({ elems: [Elem.create({ kind: { case: "merger", value: { title: "", abstracts: [],
+        compatibleText: "", messages: [mentions(4)] } } })] });
+    const deep = await thrown(() => encodeFrame({ kind: 1, value: nested }, { limits: { maxRepeated: 3 } }));
+    assert.deepEqual([deep.code, deep.pathText], ["limit.repeated", "elems[0].merger.messages[0].atUserList[3]"]);
 });
 
 test("a header's sizes are judged against the limits before the body is needed", async () => {

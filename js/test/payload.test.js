@@ -3,7 +3,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Elem, MergerElem, Message, MessageBatch, TextElem } from "../src/index.js";
+import { Elem, LocationElem, MergerElem, Message, MessageBatch, TextElem } from "../src/index.js";
 import { hex, thrown } from "./helpers.js";
 
 const text = (value) => Elem.create({ kind: { case: "text", value: TextElem.create({ text: value }) } });
@@ -97,4 +97,18 @@ test("a value read from a plain object encodes like the same JSON text", () => {
     const fromObject = Message.fromJSON({ msgId: "m1", seq: 7n, elems: [{ text: { text: "hi" } }] });
     const fromText = Message.fromJSONString('{"msgId": "m1", "seq": "7", "elems": [{"text": {"text": "hi"}}]}');
     assert.deepEqual(Message.encode(fromObject), Message.encode(fromText));
+});
+
+test("64-bit varints past 32 bits and doubles are written as the wire format has them", () => {
+    // Varints by hand: 7 bits a byte, least significant first; field 7 (seq,
+    // uint64) has tag 0x38, field 6 (timestamp, int64) 0x30.
+    assert.deepEqual(Message.encode({ seq: 2n ** 32n }), hex("38 80 80 80 80 10"));
+    assert.deepEqual(Message.encode({ seq: 2n ** 35n + 1n }), hex("38 81 80 80 80 80 01"));
+    assert.deepEqual(Message.encode({ seq: 2n ** 63n }), hex("38 80 80 80 80 80 80 80 80 80 01"));
+    assert.deepEqual(Message.encode({ seq: 2n ** 64n - 1n }), hex("38 ff ff ff ff ff ff ff ff ff 01"));
+    assert.deepEqual(Message.encode({ timestamp: -1n }), hex("30 ff ff ff ff ff ff ff ff ff 01"));
+    assert.deepEqual(Message.encode({ timestamp: -(2n ** 63n) }), hex("30 80 80 80 80 80 80 80 80 80 01"));
+    // IEEE 754 little-endian: 1.5 is 0x3FF8000000000000, -0 has the sign bit alone.
+    assert.deepEqual(LocationElem.encode({ latitude: 1.5, longitude: -0 }),
+        hex("11 00 00 00 00 00 00 00 80 19 00 00 00 00 00 00 f8 3f"));
 });

@@ -12,6 +12,9 @@ Output (overwritten), relative to the repository or to OUTPUT_ROOT:
                                  rules and limits of Payloads.md, proto3 JSON
                                  printer and reader
   js/generated/testee.js         imcodec.testee.v1, the testee protocol, the same way
+  js/generated/model.d.ts        TypeScript declarations of model.js: each enum's
+  js/generated/testee.d.ts       numbers, each message's fields and oneofs; the
+                                 API around them is declared in js/types/index.d.ts
   js/generated/limits.js         DEFAULT_LIMITS, the decoding limits' declared defaults
   js/generated/dictionaries.js   the shipped dictionary ids and their loader
   js/generated/dictionary-<id>.js  each dictionary's bytes, loaded on first use
@@ -123,7 +126,7 @@ def present(f, v):
     if t in (T_STRING, T_BOOL, T_INT32, T_UINT32, T_ENUM, T_INT64, T_UINT64):
         return v
     if t == T_BYTES:
-        return "%s !== undefined && %s.length > 0" % (v, v)
+        return "%s !== undefined && %s.byteLength > 0" % (v, v)
     if t == T_DOUBLE:
         return "%s !== undefined && (%s !== 0 || Object.is(%s, -0))" % (v, v, v)
     raise AssertionError(t)
@@ -372,14 +375,34 @@ def gen_from_json(m):
     return "".join(out)
 
 
+def gen_shape(m):
+    """The fields as src/check.js reads them: [name, type, flags, message type, oneof].
+
+    flags: 1 repeated, 2 one merger layer deeper, 4 counted by maxElems, 8 by
+    maxBatchMessages (any other repeated field by maxRepeated)."""
+    entries = []
+    for f in m.fields:
+        limit = limit_of(m, f)[0] if f.repeated else None
+        flags = ((1 if f.repeated else 0) | (2 if (m.name, f.name) in LAYER_FIELDS else 0)
+                 | (4 if limit == "maxElems" else 0) | (8 if limit == "maxBatchMessages" else 0))
+        entry = ['"%s"' % lower_camel(f.name), str(f.type), str(flags)]
+        ref = f.short_type if f.type == T_MESSAGE else "undefined"
+        if f.oneof_index is not None:
+            entry += [ref, '"%s"' % oneof_name(m, f)]
+        elif ref != "undefined":
+            entry.append(ref)
+        entries.append("[%s]" % ", ".join(entry))
+    return "() => [%s]" % ", ".join(entries)
+
+
 def gen_message(m, package):
     for f in m.fields:
         check_supported(m, f)
     out = [gen_create(m), gen_encode(m), gen_merge(m), gen_to_json(m), gen_from_json(m)]
     out.append(gen_typedef(m))
     out.append("export const %s = messageType({\n    name: \"%s.%s\",\n    create: create_%s,\n    encode: encode_%s,\n"
-               "    merge: merge_%s,\n    toJSON: toJSON_%s,\n    fromJSON: fromJSON_%s,\n});\n" % (
-                   m.name, package, m.name, m.name, m.name, m.name, m.name, m.name))
+               "    merge: merge_%s,\n    toJSON: toJSON_%s,\n    fromJSON: fromJSON_%s,\n    shape: %s,\n});\n" % (
+                   m.name, package, m.name, m.name, m.name, m.name, m.name, m.name, gen_shape(m)))
     return "".join(out)
 
 
@@ -392,6 +415,65 @@ def generate_unit(unit, descriptors):
                'import { J, base64Encode, markSeen, unknownField } from "../src/json.js";\n'
                'import { messageType } from "../src/message.js";\n')
     body = [gen_enum(e) for f in files for e in f.enums] + [gen_message(m, unit["package"]) for f in files for m in f.messages]
+    return header + "\n" + imports + "\n" + "\n".join(body)
+
+
+TS_TYPE = {T_DOUBLE: "number", T_INT64: "bigint", T_UINT64: "bigint", T_INT32: "number", T_BOOL: "boolean",
+           T_STRING: "string", T_BYTES: "Uint8Array", T_UINT32: "number", T_ENUM: "number"}
+
+
+def ts_doc(text, indent):
+    lines = [l.rstrip() for l in text.strip().split("\n")]
+    lines = [l[1:] if l.startswith(" ") else l for l in lines]
+    return "%s/**\n%s%s */\n" % (indent, "".join("%s *%s\n" % (indent, (" " + l) if l else "") for l in lines), indent)
+
+
+def ts_type(f):
+    base = f.short_type if f.type == T_MESSAGE else TS_TYPE[f.type]
+    return "Array<%s>" % base if f.repeated else base
+
+
+def gen_dts_enum(e):
+    out = [ts_doc((e.comment.strip() + "\n\n" if e.comment else "The `%s` enum of the schema.\n\n" % e.name)
+                  + "Numbers by name; a field of this enum holds any number (proto3 enums are open).", "")]
+    out.append("export declare const %s: {\n" % e.name)
+    for name, number, comment in e.values:
+        out.append(ts_doc("`%s` (%d)%s" % (name, number, (": " + comment.strip()) if comment else "."), "    "))
+        out.append("    readonly %s: %d;\n" % (enum_key(e, name), number))
+    out.append("};\n")
+    return "".join(out)
+
+
+def gen_dts_message(m):
+    out = [ts_doc((m.comment.strip() if m.comment else "The `%s` message of the schema." % m.name)
+                  + "\n\nA plain object; {@link %s} creates, encodes, decodes and converts it." % m.name, "")]
+    out.append("export interface %s {\n" % m.name)
+    done = set()
+    for f in sorted(m.fields, key=lambda f: f.number):
+        if f.oneof_index is not None:
+            if f.oneof_index in done:
+                continue
+            done.add(f.oneof_index)
+            members = [g for g in m.fields if g.oneof_index == f.oneof_index]
+            out.append(ts_doc("The `%s` oneof: the member set, if any." % m.oneofs[f.oneof_index], "    "))
+            out.append("    %s?:\n%s;\n" % (oneof_name(m, f), "\n".join(
+                '        | { case: "%s"; value: %s }' % (lower_camel(g.name), ts_type(g)) for g in members)))
+            continue
+        optional = f.type == T_MESSAGE and not f.repeated
+        out.append(ts_doc(field_doc(m, f), "    "))
+        out.append("    %s%s: %s;\n" % (f.json_name, "?" if optional else "", ts_type(f)))
+    out.append(ts_doc("Fields the schema does not know, kept as their bytes.", "    "))
+    out.append("    $unknown?: Uint8Array;\n}\n")
+    out.append("/** Creates, encodes, decodes and converts {@link %s} values. */\n" % m.name)
+    out.append("export declare const %s: MessageType<%s>;\n" % (m.name, m.name))
+    return "".join(out)
+
+
+def generate_dts(unit, descriptors):
+    files = [f for f in descriptors if f.package == unit["package"]]
+    header = HEADER % ", ".join("Schemas/" + f.name for f in files)
+    imports = 'import type { MessageType } from "../types/index.js";\n'
+    body = [gen_dts_enum(e) for f in files for e in f.enums] + [gen_dts_message(m) for f in files for m in f.messages]
     return header + "\n" + imports + "\n" + "\n".join(body)
 
 
@@ -454,6 +536,8 @@ def write(descriptor_set, root=ROOT):
     with open(descriptor_set, "rb") as f:
         decl = constraints.parse(f.read())
     outputs = {unit["path"]: generate_unit(unit, descriptors) for unit in UNITS}
+    for unit in UNITS:
+        outputs[unit["path"][:-3] + ".d.ts"] = generate_dts(unit, descriptors)
     outputs["js/generated/limits.js"] = gen_limits(decl)
     ids = dictionary_ids(schemas)
     outputs["js/generated/dictionaries.js"] = gen_dictionaries(ids)

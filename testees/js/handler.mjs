@@ -14,7 +14,7 @@ import {
     encodeFrame,
     encodeFrameBytes,
     payloadType,
-} from "../../js/src/index.js";
+} from "../../js/src/api.js";
 import { DecodedFrame } from "../../js/generated/testee.js";
 import { UnknownProfileError, validate } from "../../js/src/validate.js";
 
@@ -43,7 +43,7 @@ function typeOf(kind) {
 
 function canonical(kind, payload, limits) {
     const type = typeOf(kind);
-    return type.encode(type.decode(payload, limits));
+    return type.encode(type.decode(payload, limits), limits);
 }
 
 function decoded(frame, limits) {
@@ -66,7 +66,7 @@ async function encode(operation, limits, deflate) {
         throw new IMCodecError("frame.dictionary", `no shipped dictionary has id ${dictionaryId}`);
     }
     if (compression > 2) throw new BadRequest(`compression ${compression} is not 0, 1 or 2`);
-    const options = { limits, deflate, policy: { compression, threshold, level: level || 6, dictionaryId } };
+    const options = { limits, deflate, policy: { compression, threshold, level, dictionaryId } };
     // The reader's order: the frame's size first (on the bytes as given),
     // then the payload decoded with the limits, then the canonical frame.
     await encodeFrameBytes(kind, payload, options);
@@ -119,11 +119,11 @@ export async function handle(request, options = {}) {
                 return { stream: await stream(op.chunks, limits, deflate) };
             case "jsonToPayload": {
                 const type = typeOf(op.kind);
-                return { payload: type.encode(type.fromJSONString(op.json, limits)) };
+                return { payload: type.encode(type.fromJSONString(op.json, limits), limits) };
             }
             case "payloadToJson": {
                 const type = typeOf(op.kind);
-                return { json: type.toJSONString(type.decode(op.payload, limits)) };
+                return { json: type.toJSONString(type.decode(op.payload, limits), { limits }) };
             }
             case "validate": {
                 const type = typeOf(op.kind);

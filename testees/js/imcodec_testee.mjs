@@ -4,7 +4,10 @@
 // Node 20; `testee` beside this file starts it.
 
 import { Request, Response } from "../../js/generated/testee.js";
+import { nodeDeflate } from "../../js/src/deflate-node.js";
 import { handle } from "./handler.mjs";
+
+const deflate = nodeDeflate();
 
 function respond(result) {
     const [name] = Object.keys(result);
@@ -38,7 +41,7 @@ for await (const chunk of process.stdin) {
             respond({ runtimeError: `the request does not parse: ${error}` });
             continue;
         }
-        respond(await handle(request));
+        respond(await handle(request, { deflate }));
     }
 }
 if (pending.length > 0) {

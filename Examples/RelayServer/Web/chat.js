@@ -1,7 +1,11 @@
 // The relay's chat page: joins a group over the relay's WebSocket endpoint,
 // sends text messages and shows what arrives, with the findings of any
 // message the relay refuses. Frames are made and read by the imcodec
-// JavaScript implementation, served by the relay from the repository's js/.
+// JavaScript implementation, imported by the package's name: index.html's
+// import map points it at the files the relay serves from the repository's
+// js/ (its browser entry point), and a bundler resolves it through
+// js/package.json's "exports" (Tests/Browser/test_relay_chat.py --bundle
+// serves the page built so by esbuild).
 //
 // window.imcodecChat is the page's API, which the buttons use and a test
 // can drive (Examples/RelayServer/README.md, "The chat page"):
@@ -17,8 +21,7 @@
 //   state                    "closed", "connecting" or "open"
 //   waitFor(predicate, ms)   resolves when predicate() holds, rejects after ms
 
-import { FrameKind, Message, decodeFramePayload, encodeFrame } from "./js/src/index.js";
-import { webDeflate } from "./js/src/deflate-web.js";
+import { FrameKind, Message, decodeFramePayload, encodeFrame, webDeflate } from "imcodec";
 
 const REJECTION = "imcodec-relay.rejection";
 

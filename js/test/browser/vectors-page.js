@@ -4,12 +4,12 @@
 // and tells what the platform offers. Served over HTTP from the repository
 // root, with pako at /vendor/pako.esm.mjs.
 
-import { decodeFrame, platformDeflate, readFrameHeader } from "../../src/index.js";
-import { webDeflate } from "../../src/deflate-web.js";
+import { decodeFrame, platformDeflate, readFrameHeader } from "imcodec";
+import { webDeflate } from "imcodec/web";
 import { handle } from "../../../testees/js/handler.mjs";
 import { runDeflateCases } from "../deflate-cases.js";
 import { runVectors } from "../vectors.js";
-import { loadDictionary } from "../../generated/dictionaries.js";
+import { loadDictionary } from "imcodec";
 
 function accepts(make) {
     try {
