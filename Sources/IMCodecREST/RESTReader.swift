@@ -1,7 +1,7 @@
 import IMCodec
 
 /// One walk over a REST document: builds the model and collects every
-/// problem, in document order (Sources/IMCodecREST/IMCodecREST.docc/REST.md, "Strictness").
+/// problem, in document order (docs/spec/rest.md, "Strictness").
 ///
 /// A problem does not stop the walk: the member is skipped and the walk goes
 /// on, so a validation run reports everything at once (the first ``keep``
@@ -303,8 +303,7 @@ package final class RESTReader {
         passedOver = nil
     }
 
-    /// Paths of the envelope keys skipped (Sources/IMCodecREST/IMCodecREST.docc/REST.md, "Envelope keys that
-    /// are not part of the message"), in document order.
+    /// Paths of the envelope keys skipped (docs/spec/rest.md, "Envelope-only keys"), in document order.
     var skippedKeys: [FieldPath] {
         skipped.sorted { $0.order.lexicographicallyPrecedes($1.order) }.map(\.path)
     }

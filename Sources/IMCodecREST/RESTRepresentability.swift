@@ -1,7 +1,7 @@
 import IMCodec
 
 /// Finds the first part of a model value that the REST form cannot hold
-/// (Sources/IMCodecREST/IMCodecREST.docc/REST.md, "Export"), in field-number order, depth first.
+/// (docs/spec/rest.md, "Export"), in field-number order, depth first.
 ///
 /// Forwarded messages wait on a heap stack instead of being checked by
 /// recursion, so a deep merger costs no stack.

@@ -1,6 +1,6 @@
 import IMCodec
 
-/// Writes model values as canonical REST documents (Sources/IMCodecREST/IMCodecREST.docc/REST.md, "Export").
+/// Writes model values as canonical REST documents (docs/spec/rest.md, "Export").
 ///
 /// Callers run ``RESTRepresentability`` first: the writer assumes every value
 /// it meets has a REST form. Forwarded messages are written from a heap stack

@@ -19,6 +19,7 @@ sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rest_form  # noqa: E402
+from generate_constraints import fill, write  # noqa: E402
 from generate_swift import swift_name  # noqa: E402
 from schema import ROOT  # noqa: E402
 
@@ -275,21 +276,11 @@ def gen_doc(rest):
     return "\n".join(out)
 
 
-def write(root, rel, text):
-    path = os.path.join(root, rel)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-
-
 def write_all(root=ROOT):
     """Writes every output under `root` (the repository unless told)."""
     rest = rest_form.load()
     write(root, SWIFT, gen_swift(rest))
-    with open(os.path.join(ROOT, DOC)) as f:
-        doc = f.read()
-    start, end = doc.index(DOC_START) + len(DOC_START), doc.index(DOC_END)
-    write(root, DOC, doc[:start] + "\n" + gen_doc(rest) + "\n" + doc[end:])
+    fill(root, DOC, DOC_START, DOC_END, gen_doc(rest))
 
 
 def main():
