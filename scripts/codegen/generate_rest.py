@@ -37,8 +37,7 @@ SWIFT_VALUES = {"string": "string", "text": "text", "uint32": "uint32", "int32":
 def swift_path(form, key):
     if key.swift is not None:
         return key.swift
-    prefix = "apns." if form.swift_model == "RESTApns" else ""
-    return prefix + swift_name(key.field)
+    return form.swift_prefix + swift_name(key.field)
 
 
 def swift_key(form, key):
@@ -217,11 +216,12 @@ def gen_doc(rest):
     out.append("")
     out.append("### Value forms")
     out.append("")
-    out.append("| value form | JSON | range | meaning |")
-    out.append("| --- | --- | --- | --- |")
+    out.append("| value form | JSON | range | model type | meaning |")
+    out.append("| --- | --- | --- | --- | --- |")
     for v in rest.value_forms.values():
         bounds = "%d ... %d" % (v["min"], v["max"]) if "min" in v else ""
-        out.append("| `%s` | %s | %s | %s |" % (v["name"], v["json"], bounds, doc_cell(v["doc"])))
+        model = "`%s`" % v["model"] if "model" in v else ""
+        out.append("| `%s` | %s | %s | %s | %s |" % (v["name"], v["json"], bounds, model, doc_cell(v["doc"])))
     out.append("")
     for form in rest.forms.values():
         out.append("### Form `%s`" % form.name)

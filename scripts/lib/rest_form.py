@@ -23,9 +23,11 @@ import schema
 
 DECLARATION = "imcodec/rest/v1/rest.json"
 PRESENCES = ("required", "optional", "group")
+# "table": the elem maps by its form alone (the generated mapping); "custom": by code beside the table.
+MAPPINGS = ("table", "custom")
 
 Key = collections.namedtuple("Key", "name field json value presence form swift limit outside")
-Form = collections.namedtuple("Form", "name model swift_model keys doc")
+Form = collections.namedtuple("Form", "name model swift_model swift_prefix keys doc")
 ElemType = collections.namedtuple("ElemType", "msg_type case kind form mapping unrepresentable")
 
 
@@ -64,7 +66,7 @@ class RestForm:
             if unknown:
                 raise ValueError(f"{DECLARATION}: form {name} requires undeclared keys {sorted(unknown)}")
             keys = [k._replace(presence="required" if k.name in required else "optional") for k in base.keys]
-            return Form(name, base.model, base.swift_model, keys, entry.get("doc", ""))
+            return Form(name, base.model, base.swift_model, base.swift_prefix, keys, entry.get("doc", ""))
         message = entry["model"]
         keys = []
         for k in entry["keys"]:
@@ -84,7 +86,8 @@ class RestForm:
         names = [k.name for k in keys]
         if len(set(names)) != len(names):
             raise ValueError(f"{DECLARATION}: form {name} declares a key twice")
-        return Form(name, message, entry.get("swiftModel", message), keys, entry.get("doc", ""))
+        return Form(name, message, entry.get("swiftModel", message), entry.get("swiftPrefix", ""), keys,
+                    entry.get("doc", ""))
 
     def _check(self, model):
         for form in self.forms.values():
@@ -92,6 +95,8 @@ class RestForm:
                 if key.form is not None and key.form not in self.forms:
                     raise ValueError(f"{DECLARATION}: {form.name}.{key.name} names no form {key.form!r}")
         for elem in self.elems:
+            if elem.mapping not in MAPPINGS:
+                raise ValueError(f"{DECLARATION}: {elem.msg_type}: mapping {elem.mapping!r} is not one of {MAPPINGS}")
             model.field("Elem", elem.kind)
             if elem.form not in self.forms:
                 raise ValueError(f"{DECLARATION}: {elem.msg_type} names no form {elem.form!r}")
