@@ -84,6 +84,7 @@ RELAY_KEYS = [(k.name, _type(k) if k.value not in ("objects", "strings") else k.
               for k in REST.forms["relay"].keys]
 
 MESSAGE_KEYS = [(k.name, _type(k), k.json) for k in REST.forms["message"].keys]  # (REST key, type, model field)
+BODY_KEY = next(key for key, t, _ in MESSAGE_KEYS if t == "body")
 ENTRY_REQUIRED = [k.name for k in REST.forms["forwardedMessage"].keys if k.presence == "required"]
 PUSH_KEYS = [(k.name, _type(k), k.json) for k in REST.forms["offlinePush"].keys]
 ANDROID_KEYS = [(k.name, _type(k), k.json) for k in REST.forms["android"].keys]
@@ -538,20 +539,20 @@ def export_message(m, path, style):
     push = export_push(m.get("offlinePushInfo") or {})
     cloud_custom_data = _utf8(m.get("cloudCustomData", ""), p("cloudCustomData"))
     body = [export_elem(e, f"{p('elems')}[{i}]") for i, e in enumerate(m.get("elems", []))]
-    values = {"From_Account": m.get("sender", ""), "To_Account": m.get("receiver", ""),
-              "GroupId": m.get("groupId", ""), "MsgSeq": seq, "MsgRandom": int(m.get("random", 0)),
-              "MsgTimeStamp": timestamp, "MsgBody": body, "CloudCustomData": cloud_custom_data,
-              "OfflinePushInfo": push}
+    by_field = {"seq": seq, "timestamp": timestamp, "elems": body, "cloudCustomData": cloud_custom_data,
+                "offlinePushInfo": push}
+    values = {key: by_field[field] if field in by_field else int(m.get(field, 0)) if t == "u32" else m.get(field, "")
+              for key, t, field in MESSAGE_KEYS}
     if m.get("isSelf"):  # field 19, after the elems
         raise Unrepresentable(p("isSelf"))
     if m.get("atType") not in (None, 0, "GROUP_AT_TYPE_UNSPECIFIED"):  # field 22
         raise Unrepresentable(p("atType"))
-    envelope = any(values[k] for k in values if k != "MsgBody")
+    envelope = any(values[k] for k in values if k != BODY_KEY)
     if style == "top" and not envelope:
         return body
     out = {}
     for key, _, _ in MESSAGE_KEYS:
-        if key == "MsgBody" or values[key] or (style == "entry" and key in ENTRY_REQUIRED):
+        if key == BODY_KEY or values[key] or (style == "entry" and key in ENTRY_REQUIRED):
             out[key] = values[key]
     return out
 
