@@ -115,7 +115,23 @@ def _has_lone_surrogate(value):
     return False
 
 
-def parse(text):
+def max_nesting(limits):
+    """The JSON nesting a REST document may reach (docs/spec/rest.md): a merger layer takes five levels
+    (message, MsgBody, element, MsgContent, MsgList), eight per layer leave room for push-info objects."""
+    return (limits["max_depth"] + 1) * 8 + 8
+
+
+def parse(text, limits=None, nesting_break=None):
+    """The document's value; its size, then the first of a syntax error and a nesting past the limit (in
+    document order: `nesting_break` finds where the first container past the limit opens)."""
+    if limits is not None and len(text.encode("utf-8")) > limits["max_document_bytes"]:
+        raise Problem("limit.document-size", "", "the document is too large")
+    if nesting_break is not None:
+        past = nesting_break(text, max_nesting(limits))
+        if past is not None:
+            offset, closers = past
+            parse(text[:offset] + "0" + closers)  # the text before it, closed: is it JSON so far?
+            raise Problem("json.depth", "", "arrays and objects nest too deep")
     try:
         value = json.loads(text, object_pairs_hook=Obj, parse_int=Num, parse_float=Num, parse_constant=_no_constant)
     except (ValueError, RecursionError):
@@ -135,8 +151,9 @@ def _member(path, key):
 
 
 class Importer:
-    def __init__(self, limits):
+    def __init__(self, limits, nesting_break=None):
         self.limits = limits
+        self.nesting_break = nesting_break
         self.problems = []
 
     def problem(self, code, path):
@@ -212,7 +229,7 @@ class Importer:
 
     def document(self, text, batch):
         try:
-            root = parse(text)
+            root = parse(text, self.limits, self.nesting_break)
         except Problem as problem:
             self.problem(problem.code, "")
             return None
@@ -418,9 +435,9 @@ def _push(out):
 PUSH_READERS = {"offlinePush": _push, "android": lambda o: _prune(o) or None}
 
 
-def rest_to_json(text, batch, limits):
+def rest_to_json(text, batch, limits, nesting_break=None):
     """The proto3 JSON value of a REST document, or raises the first problem."""
-    importer = Importer(limits)
+    importer = Importer(limits, nesting_break)
     value = importer.document(text, batch)
     if importer.problems:
         raise Problem(*importer.problems[0])
@@ -711,14 +728,15 @@ def message_to_rest(value, batch):
     return dump(writer.message(value, "top"))
 
 
-def rest_to_payload(cls, text, limits):
-    """A REST document read into a new message of `cls` (Message or MessageBatch), or raises its first problem."""
+def rest_to_payload(cls, text, limits, nesting_break=None):
+    """A REST document read into a new message of `cls` (Message or MessageBatch), or raises its first problem;
+    `nesting_break(text, limit)` finds the first container past the nesting limit."""
     from google.protobuf import json_format
 
     batch = cls.DESCRIPTOR.name == "MessageBatch"
     if not batch and cls.DESCRIPTOR.name != "Message":
         raise ValueError(f"the REST form has no {cls.DESCRIPTOR.name}")
-    value = rest_to_json(text, batch, limits)
+    value = rest_to_json(text, batch, limits, nesting_break)
     message = cls()
     json_format.ParseDict(value, message, max_recursion_depth=3 * limits["max_depth"] + 16)
     return message

@@ -950,7 +950,8 @@ def handle(request):
             response.json = payload_to_json(op.kind, op.payload, limits)
         elif operation == "rest_to_payload":
             op = request.rest_to_payload
-            response.payload = canonical(imcodec_rest.rest_to_payload(message_class(op.kind), op.rest, limits))
+            message = imcodec_rest.rest_to_payload(message_class(op.kind), op.rest, limits, nesting_break)
+            response.payload = canonical(message)
         elif operation == "payload_to_rest":
             op = request.payload_to_rest
             response.rest = imcodec_rest.payload_to_rest(decode_payload(op.kind, op.payload, limits))

@@ -177,8 +177,11 @@ final class RestImport {
     private Message document(String text, boolean batch) {
         JsonText.Value root;
         try {
+            if (text.getBytes(StandardCharsets.UTF_8).length > limits.maxDocumentBytes) {
+                throw new Failure("limit.document-size", "", "the document is too large");
+            }
             long widest = Math.max(limits.maxElems, Math.max(limits.maxRepeated, limits.maxBatchMessages));
-            root = JsonText.parse(text, limits.jsonNesting(), (int) Math.min(widest + 1, 1 << 30));
+            root = JsonText.parse(text, maxNesting(), (int) Math.min(widest + 1, 1 << 30));
         } catch (Failure failure) {
             problem(failure.code, "");
             return null;
@@ -218,6 +221,14 @@ final class RestImport {
             case "message" -> message((JsonText.Obj) root, "", 0, "message");
             default -> messageList((JsonText.Obj) root);
         };
+    }
+
+    /**
+     * The JSON nesting a REST document may reach (docs/spec/rest.md): a merger layer takes five levels (message,
+     * MsgBody, element, MsgContent, MsgList), eight per layer leave room for push-info objects.
+     */
+    private long maxNesting() {
+        return (limits.maxDepth + 1) * 8 + 8;
     }
 
     private Message messageList(JsonText.Obj obj) {
