@@ -518,7 +518,8 @@ MESSAGE_FLAG_FIELDS = [("groupType", ""), ("needReadReceipt", False), ("excluded
 
 
 def export_message(m, path, style):
-    """style: 'top' (bare array when no envelope), 'entry' (a MsgList entry)."""
+    """style: 'top' (bare array when no envelope), 'list' (an entry of a message list: always an object),
+    'entry' (a MsgList entry of a relay: its required keys always)."""
     p = lambda f: member(path, f)
     if m.get("msgId"):
         raise Unrepresentable(p("msgId"))
@@ -646,7 +647,7 @@ def export_merger(c, path):
 
 def export_value(kind, value):
     if kind == "batch":
-        return {"MsgList": [export_message(m, f"messages[{i}]", "entry")
+        return {"MsgList": [export_message(m, f"messages[{i}]", "list")
                             for i, m in enumerate(value.get("messages", []))]}
     return export_message(value, "", "top")
 

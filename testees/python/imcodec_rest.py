@@ -633,7 +633,8 @@ class Writer:
         return self.table("offlinePush", push, written) or None
 
     def message(self, m, style):
-        """style: "top" (a bare MsgBody when nothing else is set) or "entry" (a MsgList entry)."""
+        """style: "top" (a bare MsgBody when nothing else is set), "list" (an entry of a message list: always an
+        object) or "entry" (a MsgList entry of a relay: the forwarded form's required keys always)."""
         form = "forwardedMessage" if style == "entry" else "message"
         keys = FORMS[form]
         body = [self.elem(e) for e in m.elems]
@@ -723,7 +724,7 @@ def message_to_rest(value, batch):
         for i, m in enumerate(value.messages):
             check_representable(m, f"messages[{i}]")
         _unknown(value, "")
-        return dump({LIST_KEYS[0]: [writer.message(m, "entry") for m in value.messages]})
+        return dump({LIST_KEYS[0]: [writer.message(m, "list") for m in value.messages]})
     check_representable(value, "")
     return dump(writer.message(value, "top"))
 

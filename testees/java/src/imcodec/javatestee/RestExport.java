@@ -43,7 +43,7 @@ final class RestExport {
             unknown(batch, "");
             List<Object> entries = new ArrayList<>();
             for (Model.Message m : batch.getMessagesList()) {
-                entries.add(message(m, true));
+                entries.add(message(m, false, false));
             }
             Map<String, Object> out = new LinkedHashMap<>();
             out.put(RestForm.LIST_KEYS.get(0), entries);
@@ -51,7 +51,7 @@ final class RestExport {
         }
         if (value instanceof Model.Message message) {
             check(message, "");
-            return dump(message(message, false));
+            return dump(message(message, false, true));
         }
         throw new BadRequest("the REST form has no document for " + value.getDescriptorForType().getName());
     }
@@ -309,7 +309,11 @@ final class RestExport {
         return out;
     }
 
-    private static Object message(Model.Message m, boolean entry) {
+    /**
+     * A message: {@code entry} for a MsgList entry of a relay (the forwarded form's required keys always),
+     * {@code bare} for a message at the top, written as its bare MsgBody when nothing else is set.
+     */
+    private static Object message(Model.Message m, boolean entry, boolean bare) {
         String form = entry ? "forwardedMessage" : "message";
         List<Object> body = new ArrayList<>();
         for (Model.Elem e : m.getElemsList()) {
@@ -333,7 +337,7 @@ final class RestExport {
                 }
             }
         }
-        if (!entry && out.size() == 1 && out.containsKey(bodyKey)) {
+        if (bare && out.size() == 1 && out.containsKey(bodyKey)) {
             return body;
         }
         return out;
@@ -348,7 +352,7 @@ final class RestExport {
             Model.MergerElem merger = (Model.MergerElem) content;
             List<Object> messages = new ArrayList<>();
             for (Model.Message m : merger.getMessagesList()) {
-                messages.add(message(m, true));
+                messages.add(message(m, true, false));
             }
             written.put(RestForm.keyOfField("relay", "msg_num").name(),
                     merger.getMsgNum() != 0 ? Integer.toUnsignedLong(merger.getMsgNum()) : (long) messages.size());
