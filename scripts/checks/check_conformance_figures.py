@@ -29,14 +29,16 @@ SENTENCES = [
      r"NUMBER are skipped in part or in whole\s+by its declared operations, and NUMBER are listed protobuf-c limits",
      ("cases", "passed", "skipped", "knownFailures")),
     ("README.md", "python",
-     r"another language: NUMBER cases\s+pass, NUMBER fail, and the NUMBER validation and REST cases",
+     r"another language: NUMBER cases\s+pass, NUMBER fail \(the REST import and export cases among them,[^)]*\),"
+     r"\s+and the NUMBER validation and REST validation\s+cases",
      ("passed", "failed", "skipped")),
     ("README.md", "js",
      r"\(`testees/js`\) NUMBER cases pass, NUMBER fail, the NUMBER validation and REST cases\s+are skipped as declared "
      r"and the NUMBER zstd cases",
      ("passed", "failed", "skipped", "knownFailures")),
     ("README.md", "java",
-     r"but for NUMBER listed cases protobuf-java decides otherwise\s+\(NUMBER cases pass, NUMBER fail\)",
+     r"but for NUMBER listed cases protobuf-java decides otherwise, and\s+so do the REST import and export cases"
+     r"\s+\(NUMBER cases pass, NUMBER fail\)",
      ("knownFailures", "passed", "failed")),
     ("js/README.md", "js",
      r"through the testee: NUMBER cases pass, NUMBER fail, NUMBER are skipped \(the\s+validation and REST cases\), "
