@@ -1,7 +1,7 @@
 import IMCodec
 
 extension IMCodecError.Code {
-    // MARK: Tencent REST MsgBody codes (Sources/IMCodecREST/IMCodecREST.docc/REST.md)
+    // MARK: Tencent REST MsgBody codes (docs/spec/rest.md)
 
     /// A REST value has the wrong JSON type: a number where a string is
     /// expected or the reverse, `null`, a fraction where an integer is

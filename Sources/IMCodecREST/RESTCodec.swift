@@ -1,6 +1,6 @@
 import IMCodec
 
-/// Reads and writes Tencent Cloud IM REST `MsgBody` JSON (Sources/IMCodecREST/IMCodecREST.docc/REST.md).
+/// Reads and writes Tencent Cloud IM REST `MsgBody` JSON (docs/spec/rest.md).
 ///
 /// ```swift
 /// let text = #"[{"MsgType": "TIMTextElem", "MsgContent": {"Text": "hi"}}]"#
@@ -153,7 +153,7 @@ public enum RESTCodec {
 
 /// What a REST import produced: the value, and the paths of the envelope keys
 /// that were accepted but not carried into it (`CallbackCommand`, `MsgTime`,
-/// … — Sources/IMCodecREST/IMCodecREST.docc/REST.md lists them).
+/// … — docs/spec/rest.md lists them).
 public struct RESTImport<Value> {
     /// The imported value.
     public var value: Value

@@ -1,7 +1,7 @@
 import IMCodec
 
 /// One walk over a REST document: builds the model and collects every
-/// problem, in document order (Sources/IMCodecREST/IMCodecREST.docc/REST.md, "Strictness").
+/// problem, in document order (docs/spec/rest.md, "Strictness").
 ///
 /// A problem does not stop the walk: the member is skipped and the walk goes
 /// on, so a validation run reports everything at once (the first ``keep``
@@ -303,8 +303,7 @@ package final class RESTReader {
         passedOver = nil
     }
 
-    /// Paths of the envelope keys skipped (Sources/IMCodecREST/IMCodecREST.docc/REST.md, "Envelope keys that
-    /// are not part of the message"), in document order.
+    /// Paths of the envelope keys skipped (docs/spec/rest.md, "Envelope-only keys"), in document order.
     var skippedKeys: [FieldPath] {
         skipped.sorted { $0.order.lexicographicallyPrecedes($1.order) }.map(\.path)
     }
@@ -509,7 +508,7 @@ package final class RESTReader {
         var listKey: String?
         while let key = lookahead.nextKey() {
             if key == "MsgBody" { return nil }
-            if listKey == nil && (key == "MsgList" || key == "RspMsgList") { listKey = key }
+            if listKey == nil && RESTForms.messageListKeys.contains(key) { listKey = key }
             lookahead.skipValue()
         }
         return listKey
@@ -769,16 +768,11 @@ package final class RESTReader {
     private func content(
         _ type: RESTElemType, at location: Location, layer: Int, target: (owner: Int, elem: Int)
     ) -> Elem.Kind {
+        if let kind = tableContent(type, at: location) { return kind }
         switch type {
-        case .text: .text(form(RESTForms.text, at: location, into: TextElem()))
-        case .location: .location(form(RESTForms.location, at: location, into: LocationElem()))
-        case .face: .face(form(RESTForms.face, at: location, into: FaceElem()))
-        case .custom: .custom(form(RESTForms.custom, at: location, into: CustomElem()))
-        case .sound: .sound(form(RESTForms.sound, at: location, into: SoundElem()))
-        case .file: .file(form(RESTForms.file, at: location, into: FileElem()))
-        case .video: .video(form(RESTForms.video, at: location, into: VideoElem()))
-        case .image: .image(image(at: location))
-        case .relay: .merger(relay(at: location, layer: layer, target: target))
+        case .image: return .image(image(at: location))
+        case .relay: return .merger(relay(at: location, layer: layer, target: target))
+        default: preconditionFailure("\(type) maps by its table (Generated/RESTTables.swift)")
         }
     }
 
@@ -896,7 +890,7 @@ package final class RESTReader {
 
     /// Reads the object at the reader's position into `model`: scalar keys
     /// by the table, nested ones through `nested`; then reports absent keys.
-    private func form<Model>(
+    func form<Model>(
         _ form: RESTForm<Model>,
         at location: Location,
         into model: Model,

@@ -1,7 +1,7 @@
 import IMCodec
 
 /// Finds the first part of a model value that the REST form cannot hold
-/// (Sources/IMCodecREST/IMCodecREST.docc/REST.md, "Export"), in field-number order, depth first.
+/// (docs/spec/rest.md, "Export"), in field-number order, depth first.
 ///
 /// Forwarded messages wait on a heap stack instead of being checked by
 /// recursion, so a deep merger costs no stack.
@@ -121,78 +121,62 @@ enum RESTRepresentability {
     }
 
     private static func check(_ elem: Elem, at path: FieldPath) throws(IMCodecError) {
-        switch elem.kind {
-        case .text(let text): try unknown(text.unknownFields, at: join(path, .field("text")))
-        case .custom(let custom):
-            try utf8(custom.data, at: join(path, .field("custom"), .field("data")))
-            try unknown(custom.unknownFields, at: join(path, .field("custom")))
-        case .image(let image):
-            for (index, level) in image.levels.enumerated() {
-                let levelPath = join(path, .field("image"), .field("levels"), .index(index))
-                if !(1...3).contains(level.type.rawValue) {
-                    throw unrepresentable(join(levelPath, .field("type")), "REST image levels are Type 1, 2 or 3")
+        if try !checkTable(elem.kind, at: path) {
+            switch elem.kind {
+            case .image(let image):
+                for (index, level) in image.levels.enumerated() {
+                    let levelPath = join(path, .field("image"), .field("levels"), .index(index))
+                    if !(1...3).contains(level.type.rawValue) {
+                        throw unrepresentable(join(levelPath, .field("type")), "REST image levels are Type 1, 2 or 3")
+                    }
+                    if !level.uuid.isEmpty {
+                        throw unrepresentable(join(levelPath, .field("uuid")), "REST image levels have no UUID")
+                    }
+                    try unknown(level.unknownFields, at: levelPath)
                 }
-                if !level.uuid.isEmpty {
-                    throw unrepresentable(join(levelPath, .field("uuid")), "REST image levels have no UUID")
-                }
-                try unknown(level.unknownFields, at: levelPath)
-            }
-            try unknown(image.unknownFields, at: join(path, .field("image")))
-        case .sound(let sound):
-            if sound.isPlayed {
+                try unknown(image.unknownFields, at: join(path, .field("image")))
+            case .merger:
+                preconditionFailure("mergers are checked by run(_:)")
+            case .groupTips:
+                throw unrepresentable(join(path, .field("groupTips")), "group tips are not a REST element type")
+            case .groupSystem:
                 throw unrepresentable(
-                    join(path, .field("sound"), .field("isPlayed")), "REST sound elements have no played state")
-            }
-            try unknown(sound.unknownFields, at: join(path, .field("sound")))
-        case .video(let video): try unknown(video.unknownFields, at: join(path, .field("video")))
-        case .file(let file): try unknown(file.unknownFields, at: join(path, .field("file")))
-        case .location(let location):
-            if !location.longitude.isFinite {
+                    join(path, .field("groupSystem")), "group system elems are not a REST element type")
+            case .snsSystem:
                 throw unrepresentable(
-                    join(path, .field("location"), .field("longitude")), "JSON has no \(location.longitude)")
-            }
-            if !location.latitude.isFinite {
+                    join(path, .field("snsSystem")), "relationship system elems are not a REST element type")
+            case .profileSystem:
                 throw unrepresentable(
-                    join(path, .field("location"), .field("latitude")), "JSON has no \(location.latitude)")
+                    join(path, .field("profileSystem")), "profile system elems are not a REST element type")
+            case nil: throw unrepresentable(path, "an elem of no known kind has no REST element type")
+            default:
+                preconditionFailure("\(String(describing: elem.kind)) maps by its table (Generated/RESTTables.swift)")
             }
-            try unknown(location.unknownFields, at: join(path, .field("location")))
-        case .face(let face):
-            try utf8(face.data, at: join(path, .field("face"), .field("data")))
-            try unknown(face.unknownFields, at: join(path, .field("face")))
-        case .merger:
-            preconditionFailure("mergers are checked by run(_:)")
-        case .groupTips:
-            throw unrepresentable(join(path, .field("groupTips")), "group tips are not a REST element type")
-        case .groupSystem:
-            throw unrepresentable(join(path, .field("groupSystem")), "group system elems are not a REST element type")
-        case .snsSystem:
-            throw unrepresentable(
-                join(path, .field("snsSystem")), "relationship system elems are not a REST element type")
-        case .profileSystem:
-            throw unrepresentable(
-                join(path, .field("profileSystem")), "profile system elems are not a REST element type")
-        case nil: throw unrepresentable(path, "an elem of no known kind has no REST element type")
         }
         try unknown(elem.unknownFields, at: path)
     }
 
-    private static func utf8(_ data: [UInt8], at path: FieldPath) throws(IMCodecError) {
+    static func finite(_ value: Double, at path: FieldPath) throws(IMCodecError) {
+        guard value.isFinite else { throw unrepresentable(path, "JSON has no \(value)") }
+    }
+
+    static func utf8(_ data: [UInt8], at path: FieldPath) throws(IMCodecError) {
         guard String(validatingUTF8: data) != nil else {
             throw unrepresentable(path, "REST Data is a string; these bytes are not UTF-8")
         }
     }
 
-    private static func unknown(_ fields: UnknownFields, at path: FieldPath) throws(IMCodecError) {
+    static func unknown(_ fields: UnknownFields, at path: FieldPath) throws(IMCodecError) {
         guard fields.isEmpty else {
             throw unrepresentable(path, "\(fields.bytes.count) bytes of unknown fields have no REST form")
         }
     }
 
-    private static func unrepresentable(_ path: FieldPath, _ reason: String) -> IMCodecError {
+    static func unrepresentable(_ path: FieldPath, _ reason: String) -> IMCodecError {
         IMCodecError(.restUnrepresentable, path: path, reason: reason)
     }
 
-    private static func join(_ path: FieldPath, _ components: FieldPath.Component...) -> FieldPath {
+    static func join(_ path: FieldPath, _ components: FieldPath.Component...) -> FieldPath {
         path.appending(FieldPath(components))
     }
 }

@@ -1,6 +1,6 @@
 import IMCodec
 
-/// Writes model values as canonical REST documents (Sources/IMCodecREST/IMCodecREST.docc/REST.md, "Export").
+/// Writes model values as canonical REST documents (docs/spec/rest.md, "Export").
 ///
 /// Callers run ``RESTRepresentability`` first: the writer assumes every value
 /// it meets has a REST form. Forwarded messages are written from a heap stack
@@ -186,23 +186,17 @@ package struct RESTWriter {
     private mutating func element(_ elem: Elem) {
         json.beginObject()
         json.key("MsgType")
-        switch elem.kind {
-        case .text(let text): content(.text) { $0.form(RESTForms.text, text) }
-        case .location(let location): content(.location) { $0.form(RESTForms.location, location) }
-        case .face(let face): content(.face) { $0.form(RESTForms.face, face) }
-        case .custom(let custom): content(.custom) { $0.form(RESTForms.custom, custom) }
-        case .sound(let sound): content(.sound) { $0.form(RESTForms.sound, sound) }
-        case .file(let file): content(.file) { $0.form(RESTForms.file, file) }
-        case .video(let video): content(.video) { $0.form(RESTForms.video, video) }
-        case .image(let image): content(.image) { $0.image(image) }
-        case .merger(let merger): content(.relay) { $0.storedRelay(merger) }
-        case .groupTips, .groupSystem, .snsSystem, .profileSystem, nil:
-            preconditionFailure("RESTRepresentability admits only REST element kinds")
+        if !tableElement(elem.kind) {
+            switch elem.kind {
+            case .image(let image): content(.image) { $0.image(image) }
+            case .merger(let merger): content(.relay) { $0.storedRelay(merger) }
+            default: preconditionFailure("RESTRepresentability admits only REST element kinds")
+            }
         }
         json.endObject()
     }
 
-    private mutating func content(_ type: RESTElemType, _ body: (inout RESTWriter) -> Void) {
+    mutating func content(_ type: RESTElemType, _ body: (inout RESTWriter) -> Void) {
         json.string(type.rawValue)
         json.key("MsgContent")
         body(&self)
@@ -234,7 +228,7 @@ package struct RESTWriter {
     /// Writes an object of `form`: required keys always, group keys when the
     /// group is in use, optional keys when not the default, nested keys
     /// through `nested` (which returns whether it wrote anything).
-    private mutating func form<Model>(
+    mutating func form<Model>(
         _ form: RESTForm<Model>,
         _ model: Model,
         nested: (inout RESTWriter, String) -> Bool = { _, _ in false }

@@ -296,7 +296,7 @@ package enum RESTPath {
             case (.image, "levels"): return (["ImageInfoArray"], .level)
             case (.relay, "messages"): return (["MsgList"], .message)
             case (.relay, "abstracts"): return (["AbstractList"], .other)
-            default: return ([key(form(type), name)], .other)
+            default: return ([key(type.contentKeys, name)], .other)
             }
         case .level: return ([key(RESTForms.imageLevel, name)], .other)
         case .push:
@@ -316,22 +316,5 @@ package enum RESTPath {
 
     private static func key(_ names: [(field: String, name: String)], _ field: String) -> String {
         names.first { $0.field == field }?.name ?? field
-    }
-
-    private static func form(_ type: RESTElemType) -> [(field: String, name: String)] {
-        func pairs<Model>(_ form: RESTForm<Model>) -> [(field: String, name: String)] {
-            form.keys.map { ($0.field, $0.name) }
-        }
-        return switch type {
-        case .text: pairs(RESTForms.text)
-        case .location: pairs(RESTForms.location)
-        case .face: pairs(RESTForms.face)
-        case .custom: pairs(RESTForms.custom)
-        case .sound: pairs(RESTForms.sound)
-        case .image: pairs(RESTForms.image)
-        case .file: pairs(RESTForms.file)
-        case .video: pairs(RESTForms.video)
-        case .relay: pairs(RESTForms.relay)
-        }
     }
 }

@@ -29,15 +29,16 @@ SENTENCES = [
      r"NUMBER are skipped in part or in whole\s+by its declared operations, and NUMBER are listed protobuf-c limits",
      ("cases", "passed", "skipped", "knownFailures")),
     ("README.md", "python",
-     r"\):\s+NUMBER cases pass, NUMBER fail, and the NUMBER REST cases",
+     r"\):\s+NUMBER cases pass, NUMBER fail \(the REST import and export cases among them,[^)]*\),"
+     r"\s+and the NUMBER REST validation cases",
      ("passed", "failed", "skipped")),
     ("README.md", "js",
      r"\(`testees/js`\) NUMBER cases pass, NUMBER fail, the NUMBER REST cases\s+are skipped as declared "
      r"and the NUMBER zstd cases",
      ("passed", "failed", "skipped", "knownFailures")),
     ("README.md", "java",
-     r"but for NUMBER listed cases protobuf-java decides otherwise\s+\(NUMBER cases pass, NUMBER fail\),\s+"
-     r"and the NUMBER REST cases it declares unsupported",
+     r"but for NUMBER listed cases protobuf-java decides otherwise, and\s+so do the REST import and export cases"
+     r"\s+\(NUMBER cases pass, NUMBER fail\),\s+and the NUMBER REST validation cases it declares unsupported",
      ("knownFailures", "passed", "failed", "skipped")),
     ("js/README.md", "js",
      r"through the testee: NUMBER cases pass, NUMBER fail, NUMBER are skipped \(the\s+REST cases\), "

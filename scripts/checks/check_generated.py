@@ -7,7 +7,7 @@ into a temporary folder with the one recipe (scripts/codegen/regenerate.py
     python3 scripts/checks/check_generated.py           check
     python3 scripts/checks/check_generated.py --plant   prove that the check fails: in a copy of the
                                                         repository, a one-byte edit of each generated
-                                                        file, schema file and dictionary, one at a time
+                                                        file, schema file, declaration and dictionary, one at a time
 
 It fails when
 - a generated file differs from its regeneration, or is missing, or a folder
@@ -210,6 +210,7 @@ def plant():
             print("plant: the unedited copy fails the check already", file=sys.stderr)
             return 1
         inputs = ["Schemas/" + p for p in (*generated.SCHEMAS, generated.OPTIONS_SCHEMA)]
+        inputs += list(generated.DECLARATIONS)
         inputs += sorted(os.path.relpath(os.path.join(generated.DICTIONARIES, n), ".")
                          for n in os.listdir(os.path.join(ROOT, generated.DICTIONARIES)) if n.endswith(".bin"))
         outputs = sorted(p for o in generated.OUTPUTS for p in files_under(ROOT, o.path))
@@ -232,7 +233,7 @@ def plant():
         if missed:
             print("plant: the check passed with a one-byte edit in:\n  " + "\n  ".join(missed), file=sys.stderr)
             return 1
-        print(f"plant: {caught} one-byte edits, one at a time ({len(inputs)} schema and dictionary files, "
+        print(f"plant: {caught} one-byte edits, one at a time ({len(inputs)} schema, declaration and dictionary files, "
               f"{len(outputs)} generated files): the check failed on every one")
         return 0
 

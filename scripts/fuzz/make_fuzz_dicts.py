@@ -11,7 +11,8 @@ scripts/lib/schema.py) as its varint bytes. FuzzJSON.dict: every JSON field name
 JSON punctuation. FuzzFrame.dict and FuzzStream.dict: frame header bytes
 (version, flag bytes for every kind, compression and dictionary bit, and
 every shipped dictionary id).
-FuzzREST.dict: every REST key and MsgType Sources/IMCodecREST/IMCodecREST.docc/REST.md names, and JSON
+FuzzREST.dict: every REST key and MsgType of the REST form's declaration
+(Schemas/imcodec/rest/v1/rest.json, read by scripts/lib/rest_form.py), and JSON
 punctuation. FuzzReference.dict: the field tags and the frame header starts.
 FuzzValidate.dict: the selector bytes of its first byte (kind and form), the
 field tags, the JSON names, and every string a declared limit names (group
@@ -27,6 +28,7 @@ sys.dont_write_bytecode = True  # keep scripts/ free of __pycache__
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "lib"))
 from schema import ROOT, Schema, varint  # noqa: E402
 import constraints  # noqa: E402
+import rest_form  # noqa: E402
 
 # Strings the rules compare with beyond the declared limits: the @-all user ID
 # (M20) and the handler of an application to join (G22).
@@ -64,13 +66,11 @@ def main(root=ROOT):
         for token in ["{", "}", "[", "]", ":", ",", "null", "true", "false", "\\\"NaN\\\"", "-0", "1e308",
                       "\\\\u0000", "\\\\ud83d\\\\ude00"]:
             f.write('"%s"\n' % token)
-    with open(os.path.join(ROOT, "Sources/IMCodecREST/IMCodecREST.docc/REST.md")) as f:
-        rest = f.read()
-    # REST keys and MsgTypes: the capitalised names Sources/IMCodecREST/IMCodecREST.docc/REST.md quotes.
-    rest_names = set(re.findall(r"`([A-Z][A-Za-z_]*)`", rest))
-    rest_names.update(re.findall(r"`([A-Z][A-Za-z_]*)` →", rest))
+    # REST keys and MsgTypes: every name the REST form's declaration holds.
+    rest = rest_form.load(model=model)
+    rest_names = set(rest.all_keys()) | {e.msg_type for e in rest.elems}
     with open(os.path.join(out, "FuzzREST.dict"), "w") as f:
-        f.write("# REST keys and MsgTypes named in Sources/IMCodecREST/IMCodecREST.docc/REST.md (scripts/fuzz/make_fuzz_dicts.py).\n")
+        f.write("# REST keys and MsgTypes of Schemas/imcodec/rest/v1/rest.json (scripts/fuzz/make_fuzz_dicts.py).\n")
         for name in sorted(rest_names):
             f.write('"\\"%s\\""\n' % name)
         for token in ["{", "}", "[", "]", ":", ",", "null", "true", "false", "-0", "4294967295", "4294967296",

@@ -26,6 +26,9 @@ SCHEMAS = (
 # The constraint options the schemas import: read by the generators through
 # the descriptor set; only the Python testee needs its generated module.
 OPTIONS_SCHEMA = "imcodec/constraints/v1/constraints.proto"
+# The REST form's declaration (scripts/lib/rest_form.py reads it; scripts/codegen/generate_rest.py,
+# the REST vector writer and the fuzz dictionaries are made from it).
+DECLARATIONS = ("Schemas/imcodec/rest/v1/rest.json",)
 # The preset dictionaries, Schemas/dictionaries/<id>.bin, embedded in Swift and C.
 DICTIONARIES = "Schemas/dictionaries"
 
@@ -47,11 +50,13 @@ OUTPUTS = (
     Output("Sources/IMCodecConformance/Generated", "folder", "generate_constraints.py"),
     Output("Sources/IMCodecReference/Generated", "folder",
            "protoc-c, generate_constraints.py (constraints.h, constraints.c), embed_dictionary_c.py"),
+    Output("Sources/IMCodecREST/Generated", "folder", "generate_rest.py (RESTForms, RESTElemType, the table mappings)"),
     Output("testees/python/generated", "folder", "protoc --python_out"),
     Output("testees/java/generated", "folder", "protoc --java_out"),
     Output("js/generated", "folder", "generate_js.py, generate_constraints.py (rules.js)"),
     Output("docs/spec/limits.md", "file", "generate_constraints.py"),
     Output("docs/spec/error-and-finding-codes.md", "section", "generate_constraints.py (the finding code table)"),
+    Output("docs/spec/rest.md", "section", "generate_rest.py (the REST key tables)"),
     Output("FuzzTesting/FuzzPayload.dict", "file", "scripts/fuzz/make_fuzz_dicts.py"),
     Output("FuzzTesting/FuzzJSON.dict", "file", "scripts/fuzz/make_fuzz_dicts.py"),
     Output("FuzzTesting/FuzzFrame.dict", "file", "scripts/fuzz/make_fuzz_dicts.py"),

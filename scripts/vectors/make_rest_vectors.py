@@ -37,6 +37,7 @@ import os
 import re
 
 from common import KIND_TYPES, constraints, SCHEMA, VECTORS, VectorFile, encode, hexs, ld, report, tag, varint
+import rest_form  # scripts/lib, on the path through common
 
 U32 = (0, 2**32 - 1)
 I32 = (-(2**31), 2**31 - 1)
@@ -49,75 +50,45 @@ MAX_REPEATED = _DECLARED.value("maxRepeated")
 MAX_BATCH = _DECLARED.value("maxBatchMessages")
 BODY_LIMIT = _DECLARED.value("maxMessageBodyBytes", "current")
 
-# Keys about the delivery rather than the message (Sources/IMCodecREST/IMCodecREST.docc/REST.md, "Envelope keys").
-ENVELOPE_KEYS = [
-    "CallbackCommand", "MsgTime", "MsgKey", "OnlineOnlyFlag", "SendMsgResult", "ErrorInfo", "ErrorCode",
-    "ErrorDisplay", "ActionStatus", "UnreadMsgNum", "EventTime", "SyncOtherMachine", "MsgLifeTime",
-    "SendMsgControl", "ForbidCallbackControl", "SupportMessageExtension", "IsPlaceMsg", "IsSystemMsg",
-    "MsgPriority", "MsgFlagBits", "IsPeerRead", "IsFinished", "Complete", "MsgCnt", "LastMsgTime", "LastMsgKey",
-    "Operator_Account", "TopicId", "Type", "SyncFromOldSystem",
-]
+# The REST form's tables, from its declaration (Schemas/imcodec/rest/v1/rest.json, read by
+# scripts/lib/rest_form.py; docs/spec/rest.md): the keys of every object in export order.
+REST = rest_form.load(model=SCHEMA)
+# Keys about the delivery rather than the message, skipped (docs/spec/rest.md, "Envelope-only keys").
+ENVELOPE_KEYS = REST.envelope_only_keys
 # Another spelling of a message key: group send requests and callbacks write Random for MsgRandom.
-ALIASES = {"Random": "MsgRandom"}
+ALIASES = REST.aliases
+# This writer's names of the value forms.
+TYPES = {"string": "str", "text": "bytes", "uint32": "u32", "int32": "i32", "imageFormat": "fmt",
+         "double": "double", "levelType": "level", "body": "body"}
 
-# ---------------------------------------------------------------------------
-# The mapping tables of Sources/IMCodecREST/IMCodecREST.docc/REST.md, in the order of the tables (export order)
-# ---------------------------------------------------------------------------
+
+def _type(key):
+    if key.value == "objects" and key.form == "imageLevel":
+        return "levels"
+    if key.value == "object":
+        return "push" if key.form == "offlinePush" else key.form
+    return TYPES[key.value]
+
 
 # (REST key, type, model field, required); type: str, u32, i32, fmt, double, bytes, levels
 # Keys of the current form of sound, file and video are in GROUPS: all or none.
-FORMS = {
-    "TIMTextElem": ("text", [("Text", "str", "text", True)]),
-    "TIMLocationElem": ("location", [("Desc", "str", "desc", True), ("Latitude", "double", "latitude", True),
-                                     ("Longitude", "double", "longitude", True)]),
-    "TIMFaceElem": ("face", [("Index", "i32", "index", True), ("Data", "bytes", "data", False)]),
-    "TIMCustomElem": ("custom", [("Data", "bytes", "data", True), ("Desc", "str", "desc", False),
-                                 ("Ext", "str", "ext", False), ("Sound", "str", "sound", False)]),
-    "TIMSoundElem": ("sound", [("Url", "str", "url", False), ("UUID", "str", "uuid", True),
-                               ("Size", "u32", "size", True), ("Second", "u32", "duration", True),
-                               ("Download_Flag", "u32", "downloadFlag", False)]),
-    "TIMImageElem": ("image", [("UUID", "str", "uuid", True), ("ImageFormat", "fmt", "format", True),
-                               ("ImageInfoArray", "levels", "levels", True)]),
-    "TIMFileElem": ("file", [("Url", "str", "url", False), ("UUID", "str", "uuid", True),
-                             ("FileSize", "u32", "size", True), ("FileName", "str", "name", True),
-                             ("Download_Flag", "u32", "downloadFlag", False)]),
-    "TIMVideoFileElem": ("video", [
-        ("VideoUrl", "str", "videoUrl", False), ("VideoUUID", "str", "videoUuid", True),
-        ("VideoSize", "u32", "videoSize", True), ("VideoSecond", "u32", "videoDuration", True),
-        ("VideoFormat", "str", "videoFormat", True), ("VideoDownloadFlag", "u32", "videoDownloadFlag", False),
-        ("ThumbUrl", "str", "snapshotUrl", False), ("ThumbUUID", "str", "snapshotUuid", True),
-        ("ThumbSize", "u32", "snapshotSize", True), ("ThumbWidth", "u32", "snapshotWidth", True),
-        ("ThumbHeight", "u32", "snapshotHeight", True), ("ThumbFormat", "str", "snapshotFormat", True),
-        ("ThumbDownloadFlag", "u32", "snapshotDownloadFlag", False)]),
-    "TIMRelayElem": ("merger", None),
-}
-GROUPS = {
-    "sound": ["Url", "Download_Flag"],
-    "file": ["Url", "Download_Flag"],
-    "video": ["VideoUrl", "VideoDownloadFlag", "ThumbUrl", "ThumbDownloadFlag"],
-}
-OPTIONAL_WHEN_SET = {"face": ["Data"], "custom": ["Desc", "Ext", "Sound"]}
+FORMS = {e.msg_type: (e.kind, None if e.mapping == "custom" and e.form == "relay" else
+                      [(k.name, _type(k), k.json, k.presence == "required") for k in REST.forms[e.form].keys])
+         for e in REST.elems}
+GROUPS = {e.kind: [k.name for k in REST.forms[e.form].keys if k.presence == "group"]
+          for e in REST.elems if any(k.presence == "group" for k in REST.forms[e.form].keys)}
 KIND_FORM = {kind: name for name, (kind, _) in FORMS.items()}
-LEVEL_KEYS = [("Type", "type"), ("Size", "size"), ("Width", "width"), ("Height", "height"), ("URL", "url")]
-RELAY_KEYS = ["Title", "MsgNum", "CompatibleText", "AbstractList", "MsgList", "JsonMsgKey"]
+LEVEL_KEYS = [(k.name, k.json) for k in REST.forms["imageLevel"].keys]
+LEVEL_TYPES = {k.name: _type(k) for k in REST.forms["imageLevel"].keys}
+RELAY_KEYS = [(k.name, _type(k) if k.value not in ("objects", "strings") else k.value, k.json, k.presence == "required")
+              for k in REST.forms["relay"].keys]
 
-MESSAGE_KEYS = [  # (REST key, type, model field)
-    ("From_Account", "str", "sender"), ("To_Account", "str", "receiver"), ("GroupId", "str", "groupId"),
-    ("MsgSeq", "u32", "seq"), ("MsgRandom", "u32", "random"), ("MsgTimeStamp", "u32", "timestamp"),
-    ("MsgBody", "body", "elems"), ("CloudCustomData", "bytes", "cloudCustomData"),
-    ("OfflinePushInfo", "push", "offlinePushInfo"),
-]
-ENTRY_REQUIRED = ["From_Account", "MsgSeq", "MsgRandom", "MsgTimeStamp", "MsgBody"]
-PUSH_KEYS = [("PushFlag", "u32", "pushFlag"), ("Title", "str", "title"), ("Desc", "str", "desc"),
-             ("Ext", "str", "ext"), ("AndroidInfo", "android", "android"), ("ApnsInfo", "apns", "apns")]
-ANDROID_KEYS = [("Sound", "str", "sound"), ("HuaWeiChannelID", "str", "huaweiChannelId"),
-                ("XiaoMiChannelID", "str", "xiaomiChannelId"), ("OPPOChannelID", "str", "oppoChannelId"),
-                ("GoogleChannelID", "str", "googleChannelId"), ("VIVOClassification", "u32", "vivoClassification"),
-                ("HuaWeiImportance", "str", "huaweiImportance"),
-                ("ExtAsHuaweiIntentParam", "u32", "extAsHuaweiIntentParam"),
-                ("HuaWeiCategory", "str", "huaweiCategory")]
-APNS_KEYS = [("Sound", "str", "iosSound"), ("BadgeMode", "u32", "badgeMode"), ("Title", "str", "title"),
-             ("SubTitle", "str", "subTitle"), ("Image", "str", "image"), ("MutableContent", "u32", "mutableContent")]
+MESSAGE_KEYS = [(k.name, _type(k), k.json) for k in REST.forms["message"].keys]  # (REST key, type, model field)
+BODY_KEY = next(key for key, t, _ in MESSAGE_KEYS if t == "body")
+ENTRY_REQUIRED = [k.name for k in REST.forms["forwardedMessage"].keys if k.presence == "required"]
+PUSH_KEYS = [(k.name, _type(k), k.json) for k in REST.forms["offlinePush"].keys]
+ANDROID_KEYS = [(k.name, _type(k), k.json) for k in REST.forms["android"].keys]
+APNS_KEYS = [(k.name, _type(k), k.json) for k in REST.forms["apns"].keys]
 
 
 def b64(data):
@@ -448,8 +419,7 @@ class Importer:
             p = f"{path}[{i}]"
             if not self.is_object(e, p):
                 continue
-            handlers = {k: (lambda x, q, t=("level" if k == "Type" else "str" if k == "URL" else "u32"):
-                            self.read(t, x, q)) for k, _ in LEVEL_KEYS}
+            handlers = {k: (lambda x, q, t=LEVEL_TYPES[k]: self.read(t, x, q)) for k, _ in LEVEL_KEYS}
             res, present, _ = self.members(e, p, handlers)
             for k, _ in LEVEL_KEYS:
                 if k not in present:
@@ -494,22 +464,21 @@ class Importer:
                 return None
             return key
 
-        handlers = {"Title": lambda x, p: self.read("str", x, p), "MsgNum": lambda x, p: self.read("u32", x, p),
-                    "CompatibleText": lambda x, p: self.read("str", x, p), "AbstractList": abstracts,
-                    "MsgList": msg_list, "JsonMsgKey": json_msg_key}
+        keys = {field: key for key, _, field, _ in RELAY_KEYS}
+        handlers = {key: (lambda x, p, t=t: self.read(t, x, p)) for key, t, _, _ in RELAY_KEYS}
+        handlers.update({keys["abstracts"]: abstracts, keys["messages"]: msg_list, keys["jsonMsgKey"]: json_msg_key})
         results, present, clean = self.members(v, path, handlers)
-        for key in ("Title", "MsgNum", "CompatibleText", "AbstractList"):
-            if key not in present:
+        for key, _, _, required in RELAY_KEYS:
+            if required and key not in present:
                 self.problem("rest.missing-key", member(path, key))
-        if "MsgList" not in present and "JsonMsgKey" not in present:
-            self.problem("rest.missing-key", member(path, "MsgList"))
-        if "MsgList" in present and "JsonMsgKey" in present:
+        if keys["messages"] not in present and keys["jsonMsgKey"] not in present:
+            self.problem("rest.missing-key", member(path, keys["messages"]))
+        if keys["messages"] in present and keys["jsonMsgKey"] in present:
             self.problem("rest.relay-list-and-key", path)
-        if "MsgNum" in clean and list_length is not None and results["MsgNum"] != list_length:
-            self.problem("rest.relay-msg-num", member(path, "MsgNum"))
+        if keys["msgNum"] in clean and list_length is not None and results[keys["msgNum"]] != list_length:
+            self.problem("rest.relay-msg-num", member(path, keys["msgNum"]))
         out = {}
-        for key, field in (("Title", "title"), ("AbstractList", "abstracts"), ("CompatibleText", "compatibleText"),
-                           ("MsgList", "messages"), ("MsgNum", "msgNum"), ("JsonMsgKey", "jsonMsgKey")):
+        for key, _, field, _ in RELAY_KEYS:
             if results.get(key) is not None:
                 out[field] = results[key]
         return out
@@ -549,7 +518,8 @@ MESSAGE_FLAG_FIELDS = [("groupType", ""), ("needReadReceipt", False), ("excluded
 
 
 def export_message(m, path, style):
-    """style: 'top' (bare array when no envelope), 'entry' (a MsgList entry)."""
+    """style: 'top' (bare array when no envelope), 'list' (an entry of a message list: always an object),
+    'entry' (a MsgList entry of a relay: its required keys always)."""
     p = lambda f: member(path, f)
     if m.get("msgId"):
         raise Unrepresentable(p("msgId"))
@@ -570,20 +540,20 @@ def export_message(m, path, style):
     push = export_push(m.get("offlinePushInfo") or {})
     cloud_custom_data = _utf8(m.get("cloudCustomData", ""), p("cloudCustomData"))
     body = [export_elem(e, f"{p('elems')}[{i}]") for i, e in enumerate(m.get("elems", []))]
-    values = {"From_Account": m.get("sender", ""), "To_Account": m.get("receiver", ""),
-              "GroupId": m.get("groupId", ""), "MsgSeq": seq, "MsgRandom": int(m.get("random", 0)),
-              "MsgTimeStamp": timestamp, "MsgBody": body, "CloudCustomData": cloud_custom_data,
-              "OfflinePushInfo": push}
+    by_field = {"seq": seq, "timestamp": timestamp, "elems": body, "cloudCustomData": cloud_custom_data,
+                "offlinePushInfo": push}
+    values = {key: by_field[field] if field in by_field else int(m.get(field, 0)) if t == "u32" else m.get(field, "")
+              for key, t, field in MESSAGE_KEYS}
     if m.get("isSelf"):  # field 19, after the elems
         raise Unrepresentable(p("isSelf"))
     if m.get("atType") not in (None, 0, "GROUP_AT_TYPE_UNSPECIFIED"):  # field 22
         raise Unrepresentable(p("atType"))
-    envelope = any(values[k] for k in values if k != "MsgBody")
+    envelope = any(values[k] for k in values if k != BODY_KEY)
     if style == "top" and not envelope:
         return body
     out = {}
     for key, _, _ in MESSAGE_KEYS:
-        if key == "MsgBody" or values[key] or (style == "entry" and key in ENTRY_REQUIRED):
+        if key == BODY_KEY or values[key] or (style == "entry" and key in ENTRY_REQUIRED):
             out[key] = values[key]
     return out
 
@@ -653,8 +623,9 @@ def export_level(lv, path):
         raise Unrepresentable(f"{path}.type")
     if lv.get("uuid"):
         raise Unrepresentable(f"{path}.uuid")
-    return {"Type": t, "Size": int(lv.get("size", 0)), "Width": int(lv.get("width", 0)),
-            "Height": int(lv.get("height", 0)), "URL": lv.get("url", "")}
+    values = {f: (t if f == "type" else lv.get(f, "") if LEVEL_TYPES[k] == "str" else int(lv.get(f, 0)))
+              for k, f in LEVEL_KEYS}
+    return {k: values[f] for k, f in LEVEL_KEYS}
 
 
 def export_merger(c, path):
@@ -668,18 +639,15 @@ def export_merger(c, path):
         raise Unrepresentable(f"{path}.msgNum")
     if c.get("jsonMsgKey") and messages:
         raise Unrepresentable(f"{path}.jsonMsgKey")
-    out = {"Title": c.get("title", ""), "MsgNum": int(c.get("msgNum", 0)) or len(messages),
-           "CompatibleText": c.get("compatibleText", ""), "AbstractList": list(c.get("abstracts", []))}
-    if c.get("jsonMsgKey"):
-        out["JsonMsgKey"] = c["jsonMsgKey"]
-    else:
-        out["MsgList"] = entries
-    return out
+    values = {"title": c.get("title", ""), "msgNum": int(c.get("msgNum", 0)) or len(messages),
+              "compatibleText": c.get("compatibleText", ""), "abstracts": list(c.get("abstracts", [])),
+              "jsonMsgKey": c.get("jsonMsgKey") or None, "messages": None if c.get("jsonMsgKey") else entries}
+    return {key: values[field] for key, _, field, _ in RELAY_KEYS if values[field] is not None}
 
 
 def export_value(kind, value):
     if kind == "batch":
-        return {"MsgList": [export_message(m, f"messages[{i}]", "entry")
+        return {"MsgList": [export_message(m, f"messages[{i}]", "list")
                             for i, m in enumerate(value.get("messages", []))]}
     return export_message(value, "", "top")
 

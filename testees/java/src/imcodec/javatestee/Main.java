@@ -29,9 +29,9 @@ public final class Main {
 
     /** What it does not implement, answered {@code skipped}; testees/java/failure-list.txt declares the same. */
     private static final Map<Testee.Request.OperationCase, String> UNSUPPORTED = Map.of(
-            Testee.Request.OperationCase.REST_TO_PAYLOAD, "the Tencent REST form is not implemented",
-            Testee.Request.OperationCase.PAYLOAD_TO_REST, "the Tencent REST form is not implemented",
-            Testee.Request.OperationCase.VALIDATE_REST, "the Tencent REST form is not implemented");
+            Testee.Request.OperationCase.VALIDATE_REST,
+            "REST validation is the REST form's import problems (RestImport) followed by the validator's findings at"
+                    + " their REST paths, which this testee does not map yet");
 
     /** The repository root, which holds Schemas/dictionaries: the launcher passes it as imcodec.root. */
     static Path repositoryRoot() {
@@ -139,6 +139,15 @@ public final class Main {
             case PAYLOAD_TO_JSON -> {
                 var op = request.getPayloadToJson();
                 response.setJson(JsonInput.print(Payloads.decode(op.getKindValue(), op.getPayload().toByteArray(),
+                        limits)));
+            }
+            case REST_TO_PAYLOAD -> {
+                var op = request.getRestToPayload();
+                response.setPayload(RestImport.read(op.getKindValue(), op.getRest(), limits).toByteString());
+            }
+            case PAYLOAD_TO_REST -> {
+                var op = request.getPayloadToRest();
+                response.setRest(RestExport.write(Payloads.decode(op.getKindValue(), op.getPayload().toByteArray(),
                         limits)));
             }
             case OPERATION_NOT_SET -> response.setRuntimeError("the request names no operation");
