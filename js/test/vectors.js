@@ -11,7 +11,7 @@
 import { JSONNumber, JSONObject, parseJSON, stringifyJSON } from "../src/json.js";
 
 const KINDS = { message: 1, batch: 2, event: 3 };
-const OPERATIONS = new Set(["payload", "decode-frame", "decode-stream", "encode-frame"]);
+const OPERATIONS = new Set(["payload", "decode-frame", "decode-stream", "encode-frame", "validate"]);
 
 function hex(text) {
     const out = new Uint8Array(text.length / 2);
@@ -156,6 +156,29 @@ function checksOf(vector) {
                 if ((got === undefined) !== (error === undefined)) return "wrong-answer";
                 if (got !== undefined && (got.code !== error.code || got.path !== error.path)) return "wrong-answer";
                 return stream.incompleteTail === incompleteTail ? null : "wrong-answer";
+            });
+            break;
+        }
+        case "validate": {
+            // The findings in any order, each with its code, path and severity, and its limit and actual
+            // where the vector gives them (Vectors/README.md, "validate").
+            const wanted = (get(expected, "findings") ?? []).map((f) => ({
+                code: get(f, "code"), path: get(f, "path") ?? "", severity: get(f, "severity"),
+                limit: get(f, "limit") === undefined ? undefined : number(get(f, "limit")),
+                actual: get(f, "actual") === undefined ? undefined : number(get(f, "actual")),
+            }));
+            const profile = get(input, "profile");
+            add("validate", { kind, payload: hex(get(input, "payloadHex")), profile }, (answer) => {
+                if (answer.findings === undefined) return answer.failure ? `error:${answer.failure.code}` : "wrong-answer";
+                const left = [...answer.findings.findings];
+                for (const w of wanted) {
+                    const i = left.findIndex((f) => f.code === w.code && f.path === w.path && f.severity === w.severity &&
+                        (w.limit === undefined || Number(f.limit ?? 0) === w.limit) &&
+                        (w.actual === undefined || Number(f.actual ?? 0) === w.actual));
+                    if (i < 0) return "wrong-answer";
+                    left.splice(i, 1);
+                }
+                return left.length === 0 ? null : "wrong-answer";
             });
             break;
         }
