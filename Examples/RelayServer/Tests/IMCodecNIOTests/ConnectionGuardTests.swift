@@ -76,24 +76,43 @@ import Testing
         #expect(channel.isActive)
     }
 
-    @Test func aSharedBudgetRefusesTheFrameThatWouldPassIt() throws {
+    @Test func aSharedBudgetRefusesTheBytesThatWouldPassIt() throws {
         let budget = IMCodecBufferBudget(capacity: 5_000)
-        let header = Samples.header(declaringBody: 3_000)
+        // The start of a frame: its header and 2,900 of its 3,000 body bytes.
+        let start = Samples.header(declaringBody: 3_000) + [UInt8](repeating: 0x5A, count: 2_900)
         let first = try decoderChannel(budget: budget)
         let second = try decoderChannel(budget: budget)
-        try first.writeInbound(ByteBuffer(bytes: header))
-        #expect(budget.reservedBytes >= 3_000)
+        try first.writeInbound(ByteBuffer(bytes: start))
+        #expect(budget.reservedBytes == start.count)
         #expect(first.isActive)
+        // The second's header alone fits; its body would pass the budget.
+        try second.writeInbound(ByteBuffer(bytes: start.prefix(8)))
+        #expect(second.isActive)
         #expect(throws: IMCodecConnectionError(.bufferLimit, reason: "")) {
-            try second.writeInbound(ByteBuffer(bytes: header))
+            try second.writeInbound(ByteBuffer(bytes: start.dropFirst(8)))
         }
         #expect(!second.isActive)
         // Closing the first gives its reservation back, and a third fits.
         _ = try? first.finish()
         #expect(budget.reservedBytes == 0)
         let third = try decoderChannel(budget: budget)
-        try third.writeInbound(ByteBuffer(bytes: header))
+        try third.writeInbound(ByteBuffer(bytes: start))
         #expect(third.isActive)
+    }
+
+    @Test func aHeaderThatDeclaresALargeFrameReservesOnlyTheBytesSent() throws {
+        // 16 headers each declaring almost 4 MiB take 16 x 8 bytes of a
+        // 64 MiB budget, not all of it.
+        let budget = IMCodecBufferBudget(capacity: 64 << 20)
+        let header = Samples.header(declaringBody: UInt32(DecodingLimits.default.maxFrameBytes - 64))
+        var channels: [EmbeddedChannel] = []
+        for _ in 0..<16 {
+            let channel = try decoderChannel(budget: budget)
+            try channel.writeInbound(ByteBuffer(bytes: header))
+            channels.append(channel)
+        }
+        #expect(budget.reservedBytes == 16 * header.count)
+        #expect(channels.allSatisfy { $0.isActive })
     }
 
     @Test func aCompletedFrameGivesItsReservationBack() throws {
@@ -101,7 +120,7 @@ import Testing
         let large = Samples.frame(.message(Samples.message(textBytes: 20_000)))
         let channel = try decoderChannel(budget: budget)
         try channel.writeInbound(ByteBuffer(bytes: large.prefix(1_000)))
-        #expect(budget.reservedBytes == large.count)
+        #expect(budget.reservedBytes == 1_000)
         try channel.writeInbound(ByteBuffer(bytes: large.dropFirst(1_000)))
         #expect(budget.reservedBytes == 0)
         #expect(try channel.readInbound(as: FramePayload.self) != nil)
