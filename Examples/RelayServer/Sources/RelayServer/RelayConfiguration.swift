@@ -50,9 +50,28 @@ public struct RelayConfiguration: Sendable {
     /// The longest group ID a join or a message may name, in UTF-8 bytes,
     /// whatever the profile allows.
     public var maxGroupIDBytes = 128
+    /// The longest user ID (a join's or a message's sender) the relay
+    /// accepts, in UTF-8 bytes, whatever the profile allows: 32, the limit
+    /// Tencent documents for user IDs (the `current` profile's).
+    public var maxUserIDBytes = 32
+    /// How often a refusal a peer can repeat at will (a refused connection,
+    /// a rejected message, by reason or code) is logged: one line per
+    /// interval, which counts the lines left out; one second by default.
+    public var refusalLogInterval: TimeAmount = .seconds(1)
     /// How many connections (TCP, WebSocket and plain HTTP together) may be
     /// open; one more is closed as soon as it is accepted.
     public var maxConnections = 1024
+    /// How many of those connections may come from one IP address; one
+    /// more from it is closed as soon as it is accepted, so that one host's
+    /// idle sockets cannot lock everyone else out. 64 by default.
+    public var maxConnectionsPerAddress = 64
+    /// The port of a listener that serves `GET /metrics` only, outside the
+    /// connection caps (it has its own: ``maxMetricsConnections``), so that
+    /// the metrics stay readable while the caps turn clients away; `nil`
+    /// (the default) for none, 0 to let the system choose.
+    public var metricsPort: Int?
+    /// How many connections the metrics listener keeps open at once.
+    public var maxMetricsConnections = 8
     /// The bytes of incomplete frames every connection together may hold
     /// (an `IMCodecBufferBudget`); 64 MiB by default.
     public var maxBufferedBytes = 64 << 20
@@ -65,6 +84,10 @@ public struct RelayConfiguration: Sendable {
     /// How long a frame may take to arrive, from its first byte; 10 seconds
     /// by default.
     public var partialFrameTimeout: TimeAmount? = .seconds(10)
+    /// How long an HTTP request head (the WebSocket upgrade request among
+    /// them) may take to arrive whole, from the connection's start or the
+    /// end of the request before; 10 seconds by default.
+    public var requestHeadTimeout: TimeAmount? = .seconds(10)
     /// How long a graceful shutdown waits for members to read what is
     /// queued for them before it closes the rest; 5 seconds by default.
     public var shutdownGracePeriod: TimeAmount = .seconds(5)
@@ -92,6 +115,10 @@ public struct RelayStatistics: Sendable, Hashable {
     /// Connections closed as soon as they were accepted because
     /// ``RelayConfiguration/maxConnections`` were open.
     public var connectionsRefused = 0
+    /// Connections among ``connectionsRefused`` refused because
+    /// ``RelayConfiguration/maxConnectionsPerAddress`` were open from their
+    /// address.
+    public var connectionsRefusedPerAddress = 0
     /// Frames read, joins included.
     public var framesReceived = 0
     /// Frames written to members: one per member a message reached.

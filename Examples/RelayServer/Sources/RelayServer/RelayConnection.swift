@@ -71,6 +71,8 @@ final class RelayConnection: ChannelDuplexHandler {
             try hub.received(unwrapInboundIn(data), from: self)
         } catch {
             record(error)
+            // The replies to the good frames of this read go out first.
+            hub.flush()
             switch transport {
             case .tcp:
                 context.close(promise: nil)
@@ -89,6 +91,9 @@ final class RelayConnection: ChannelDuplexHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         record(error)
+        // The replies to the good frames of this read go out before the
+        // channel closes.
+        hub.flush()
         // A decoder, the WebSocket handler or a guard has fired why it closes
         // the channel, and closes it (a WebSocket after its close frame);
         // other errors (a reset connection) end it here.

@@ -34,8 +34,14 @@ final class RelayHub: @unchecked Sendable {
     private let metrics: RelayMetrics
     private var groups: [String: [ObjectIdentifier: RelayConnection]] = [:]
     private var channels: [ObjectIdentifier: Channel] = [:]
+    /// Open connections by the peer's IP address.
+    private var perAddress: [String: Int] = [:]
+    /// Open connections of the metrics listener, outside the caps.
+    private var metricsChannels = 0
     /// The channels that carry a ``RelayConnection``, whose closes it logs.
     private var relayChannels: Set<ObjectIdentifier> = []
+    /// Why a plain HTTP connection was closed, when a guard closed it.
+    private var httpReasons: [ObjectIdentifier: String] = [:]
     private var nextID = 0
     private let reframer: FrameEncoder?
     private let replyEncoder = FrameEncoder()
@@ -44,12 +50,16 @@ final class RelayHub: @unchecked Sendable {
     private var unflushed: [RelayConnection] = []
     private var isShuttingDown = false
     private var drained: [EventLoopPromise<Void>] = []
+    /// When the budget's meters were last set.
+    private var sampled = NIODeadline.uptimeNanoseconds(0)
+    private let refusals: RelayLogLimiter
 
     init(eventLoop: EventLoop, configuration: RelayConfiguration) {
         self.eventLoop = eventLoop
         self.configuration = configuration
         budget = IMCodecBufferBudget(capacity: configuration.maxBufferedBytes)
         logger = configuration.logger
+        refusals = RelayLogLimiter(interval: configuration.refusalLogInterval)
         metrics = RelayMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory)
         if case .reframed(let policy) = configuration.forwarding {
             reframer = FrameEncoder(policy: policy, limits: configuration.limits)
@@ -71,32 +81,51 @@ final class RelayHub: @unchecked Sendable {
     func admit(_ channel: Channel, web: Bool) -> Bool {
         eventLoop.preconditionInEventLoop()
         stats.connections += 1
-        guard !isShuttingDown, channels.count < configuration.maxConnections else {
+        let address = channel.remoteAddress?.ipAddress ?? "?"
+        let fromAddress = perAddress[address, default: 0]
+        guard !isShuttingDown, channels.count < configuration.maxConnections,
+            fromAddress < configuration.maxConnectionsPerAddress
+        else {
             stats.connectionsRefused += 1
             metrics.refused.increment()
-            logger.warning(
-                "refused",
-                metadata: [
-                    "remote": "\(channel.remoteAddress?.description ?? "?")",
-                    "reason": "\(isShuttingDown ? "connection.shutdown" : "connection.limit")",
-                    "open": "\(channels.count)",
-                ])
+            let reason =
+                isShuttingDown
+                ? "connection.shutdown"
+                : channels.count >= configuration.maxConnections ? "connection.limit" : "connection.address-limit"
+            if reason == "connection.address-limit" { stats.connectionsRefusedPerAddress += 1 }
+            if let suppressed = refusals.admit("refused " + reason) {
+                logger.warning(
+                    "refused",
+                    metadata: [
+                        "remote": "\(channel.remoteAddress?.description ?? "?")", "reason": "\(reason)",
+                        "open": "\(channels.count)", "suppressed": "\(suppressed)",
+                    ])
+            }
             return false
         }
         channels[ObjectIdentifier(channel)] = channel
+        perAddress[address] = fromAddress + 1
         (web ? metrics.webOpened : metrics.tcpOpened).increment()
         metrics.open.increment()
         channel.closeFuture.whenComplete { [self] _ in
             channels[ObjectIdentifier(channel)] = nil
+            if let count = perAddress[address], count > 1 {
+                perAddress[address] = count - 1
+            } else {
+                perAddress[address] = nil
+            }
             metrics.open.decrement()
             if relayChannels.remove(ObjectIdentifier(channel)) == nil {
-                // A web connection that served files and never upgraded.
-                stats.closes["http-closed", default: 0] += 1
-                metrics.closed(reason: "http-closed")
-                logger.debug(
+                // A web connection that served files and never upgraded, or
+                // one a guard closed before its request head was in.
+                let reason = httpReasons.removeValue(forKey: ObjectIdentifier(channel)) ?? "http-closed"
+                stats.closes[reason, default: 0] += 1
+                metrics.closed(reason: reason)
+                logger.log(
+                    level: reason == "http-closed" ? .debug : .notice,
                     "closed",
                     metadata: [
-                        "transport": "http", "reason": "http-closed",
+                        "transport": "http", "reason": "\(reason)",
                         "remote": "\(channel.remoteAddress?.description ?? "?")",
                     ])
             }
@@ -107,6 +136,23 @@ final class RelayHub: @unchecked Sendable {
             }
         }
         return true
+    }
+
+    /// Takes a connection of the metrics listener under its own cap, apart
+    /// from every other connection; false when it must be closed at once.
+    func admitMetrics(_ channel: Channel) -> Bool {
+        eventLoop.preconditionInEventLoop()
+        guard !isShuttingDown, metricsChannels < configuration.maxMetricsConnections else { return false }
+        metricsChannels += 1
+        channel.closeFuture.whenComplete { [self] _ in metricsChannels -= 1 }
+        return true
+    }
+
+    /// Notes why a guard closes a plain HTTP connection, for its close line.
+    func httpFailed(_ channel: Channel, reason: String) {
+        eventLoop.preconditionInEventLoop()
+        guard channels[ObjectIdentifier(channel)] != nil else { return }
+        httpReasons[ObjectIdentifier(channel)] = reason
     }
 
     func connected(_ connection: RelayConnection, on channel: Channel) {
@@ -135,13 +181,14 @@ final class RelayHub: @unchecked Sendable {
         metrics.closed(reason: reason)
         var metadata: Logger.Metadata = [
             "connection": "\(connection.id)", "transport": "\(connection.transport.rawValue)",
-            "reason": "\(reason)", "detail": "\(detail)",
+            "reason": "\(reason)", "detail": RelayLog.escaped(detail, limit: 200),
         ]
-        if let user = connection.user { metadata["user"] = "\(user)" }
+        if let user = connection.user { metadata["user"] = RelayLog.escaped(user) }
         logger.log(
             level: reason == "client-closed" || reason == "connection.shutdown" ? .info : .notice, "closed",
             metadata: metadata)
         connection.isWritable = true
+        sampleBudget()
         releasePauses(by: connection)
         for group in connection.groups {
             groups[group]?[ObjectIdentifier(connection)] = nil
@@ -183,6 +230,17 @@ final class RelayHub: @unchecked Sendable {
                         "a group ID of \(message.groupID.utf8.count) bytes; the relay takes at most "
                             + "\(configuration.maxGroupIDBytes)",
                         limit: configuration.maxGroupIDBytes, actual: message.groupID.utf8.count)
+                ])
+        }
+        if message.sender.utf8.count > configuration.maxUserIDBytes {
+            return reject(
+                message, from: sender, join: isJoin,
+                [
+                    finding(
+                        RelayRejection.Code.userIDLength, "sender",
+                        "a sender of \(message.sender.utf8.count) bytes; the relay takes at most "
+                            + "\(configuration.maxUserIDBytes)",
+                        limit: configuration.maxUserIDBytes, actual: message.sender.utf8.count)
                 ])
         }
         if message.sender.isEmpty {
@@ -234,8 +292,8 @@ final class RelayHub: @unchecked Sendable {
         logger.info(
             "joined",
             metadata: [
-                "connection": "\(connection.id)", "user": "\(message.sender)", "group": "\(group)",
-                "members": "\(groups[group]?.count ?? 0)",
+                "connection": "\(connection.id)", "user": RelayLog.escaped(message.sender),
+                "group": RelayLog.escaped(group), "members": "\(groups[group]?.count ?? 0)",
             ])
         // The acknowledgement is the join itself, forwarded.
         guard let bytes = outgoing(frame) else { return }
@@ -323,13 +381,19 @@ final class RelayHub: @unchecked Sendable {
         if join { stats.joinsRefused += 1 }
         let code = findings.first?.code.rawValue ?? "?"
         metrics.rejected(code: code)
-        logger.notice(
-            "rejected",
-            metadata: [
-                "connection": "\(connection.id)", "user": "\(connection.user ?? "")",
-                "kind": "\(join ? "join" : "message")",
-                "codes": "\(findings.prefix(RelayRejection.maxFindings).map(\.code.rawValue).joined(separator: ","))",
-            ])
+        // One line per first code a second: a peer repeats rejections at will.
+        if let suppressed = refusals.admit("rejected " + code) {
+            logger.notice(
+                "rejected",
+                metadata: [
+                    "connection": "\(connection.id)", "user": RelayLog.escaped(connection.user ?? ""),
+                    "kind": "\(join ? "join" : "message")",
+                    "codes": RelayLog.escaped(
+                        findings.prefix(RelayRejection.maxFindings).map(\.code.rawValue).joined(separator: ","),
+                        limit: 512),
+                    "suppressed": "\(suppressed)",
+                ])
+        }
         let reply = RelayRejection.reply(
             to: message, user: connection.user ?? "", findings: findings,
             maxGroupIDBytes: configuration.maxGroupIDBytes)
@@ -354,6 +418,7 @@ final class RelayHub: @unchecked Sendable {
     /// read burst rather than once per frame.
     func flush() {
         eventLoop.preconditionInEventLoop()
+        sampleBudget()
         writeBatch()
         guard !unflushed.isEmpty else { return }
         let written = unflushed
@@ -362,6 +427,16 @@ final class RelayHub: @unchecked Sendable {
             connection.flush()
             if let queued = connection.queuedBytes { metrics.queuedBytes.record(queued) }
         }
+    }
+
+    /// Sets the budget's meters, at most four times a second: after a read
+    /// burst, and when a connection closes.
+    private func sampleBudget() {
+        let now = NIODeadline.now()
+        guard now - sampled >= .milliseconds(250) else { return }
+        sampled = now
+        metrics.bufferedBytes.set(budget.reservedBytes)
+        metrics.webSocketPartialBytes.set(budget.reservedWebSocketFrameBytes)
     }
 
     /// Writes a frame to a connection, to be flushed with the burst.

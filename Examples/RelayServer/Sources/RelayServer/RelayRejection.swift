@@ -55,6 +55,10 @@ public enum RelayRejection {
         /// A frame that is not a group message: a one-to-one message, a
         /// batch or an event, which the relay does not route.
         public static let notRouted = FindingCode("relay.not-routed")
+        /// A sender (user ID) longer than the relay accepts
+        /// (``RelayConfiguration/maxUserIDBytes``; path `sender`), checked
+        /// before anything else about the sender.
+        public static let userIDLength = FindingCode("relay.user-id-length")
         /// A join or message without a sender.
         public static let senderMissing = FindingCode("relay.sender-missing")
     }

@@ -33,6 +33,12 @@ struct RelayCommand: AsyncParsableCommand {
     @Option(help: "The HTTP port of the chat page, /metrics and the WebSocket endpoint /frames; none by default.")
     var webPort: Int?
 
+    @Option(help: "The HTTP port of a listener serving /metrics only, outside the connection caps; none by default.")
+    var metricsPort: Int?
+
+    @Option(help: "The most connections open at once from one IP address.")
+    var maxConnectionsPerAddress = RelayConfiguration().maxConnectionsPerAddress
+
     @Option(help: "The validation profile: \(ValidationLimits.profileNames.joined(separator: ", ")).")
     var profile = "sdk-guide"
 
@@ -63,8 +69,14 @@ struct RelayCommand: AsyncParsableCommand {
     @Option(help: "Seconds a frame may take to arrive from its first byte; 0 for no limit.")
     var partialFrameTimeout = 10
 
+    @Option(help: "Seconds an HTTP request head (a WebSocket upgrade request) may take to arrive; 0 for no limit.")
+    var requestHeadTimeout = 10
+
     @Option(help: "The longest group ID a join may name, in bytes.")
     var maxGroupIDBytes = RelayConfiguration().maxGroupIDBytes
+
+    @Option(help: "The longest user ID (sender) a join or message may name, in bytes.")
+    var maxUserIDBytes = RelayConfiguration().maxUserIDBytes
 
     @Option(help: "How many groups one connection may join.")
     var maxGroupsPerConnection = RelayConfiguration().maxGroupsPerConnection
@@ -84,8 +96,9 @@ struct RelayCommand: AsyncParsableCommand {
         }
         guard policy != nil else { throw ValidationError("--slow-consumer is disconnect, drop or backpressure") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
-        guard maxConnections >= 1, maxBufferedBytes >= 0, maxQueuedBytes >= 2, idleTimeout >= 0,
-            partialFrameTimeout >= 0, maxGroupIDBytes >= 1, maxGroupsPerConnection >= 1
+        guard maxConnections >= 1, maxConnectionsPerAddress >= 1, maxBufferedBytes >= 0, maxQueuedBytes >= 2,
+            idleTimeout >= 0, partialFrameTimeout >= 0, requestHeadTimeout >= 0, maxGroupIDBytes >= 1,
+            maxUserIDBytes >= 1, maxGroupsPerConnection >= 1
         else { throw ValidationError("the bounds must be positive") }
     }
 
@@ -112,6 +125,8 @@ struct RelayCommand: AsyncParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.webPort = webPort
+        configuration.metricsPort = metricsPort
+        configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
         // validate() has refused any name that is not a profile's.
         configuration.profile = ValidationLimits.profile(named: profile) ?? .sdkGuide
         if reframe { configuration.forwarding = .reframed(noCompression ? .disabled : .default) }
@@ -122,7 +137,9 @@ struct RelayCommand: AsyncParsableCommand {
         configuration.slowConsumerPolicy = policy ?? .disconnect
         configuration.idleTimeout = idleTimeout > 0 ? .seconds(Int64(idleTimeout)) : nil
         configuration.partialFrameTimeout = partialFrameTimeout > 0 ? .seconds(Int64(partialFrameTimeout)) : nil
+        configuration.requestHeadTimeout = requestHeadTimeout > 0 ? .seconds(Int64(requestHeadTimeout)) : nil
         configuration.maxGroupIDBytes = maxGroupIDBytes
+        configuration.maxUserIDBytes = maxUserIDBytes
         configuration.maxGroupsPerConnection = maxGroupsPerConnection
         if let pageDirectory { configuration.web.pageDirectory = pageDirectory }
         if let jsDirectory { configuration.web.jsDirectory = jsDirectory }
@@ -135,6 +152,7 @@ struct RelayCommand: AsyncParsableCommand {
         print("listening on \(server.localAddress)")
         if let port = server.localAddress.port { print("port \(port)") }
         if let port = server.webAddress?.port { print("web port \(port)") }
+        if let port = server.metricsAddress?.port { print("metrics port \(port)") }
         // Scripts wait for the port lines; stdout is a pipe there, not a terminal.
         fflush(nil)
 
