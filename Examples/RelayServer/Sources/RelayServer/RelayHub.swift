@@ -5,6 +5,12 @@ import IMCodecValidation
 import Logging
 import NIOCore
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// The groups of a relay and their members, confined to the server's one
 /// event loop: every connection of the server is on that loop, so no state
 /// here is ever touched from two threads.
@@ -34,6 +40,8 @@ final class RelayHub: @unchecked Sendable {
     private let metrics: RelayMetrics
     private var groups: [String: [ObjectIdentifier: RelayConnection]] = [:]
     private var channels: [ObjectIdentifier: Channel] = [:]
+    /// The connection each logged-in user is on.
+    private var users: [String: RelayConnection] = [:]
     /// Open connections by the peer's IP address.
     private var perAddress: [String: Int] = [:]
     /// Open connections of the metrics listener, outside the caps.
@@ -187,6 +195,8 @@ final class RelayHub: @unchecked Sendable {
         logger.log(
             level: reason == "client-closed" || reason == "connection.shutdown" ? .info : .notice, "closed",
             metadata: metadata)
+        connection.expiryTask?.cancel()
+        if let user = connection.user, users[user] === connection { users[user] = nil }
         connection.isWritable = true
         sampleBudget()
         releasePauses(by: connection)
@@ -210,6 +220,7 @@ final class RelayHub: @unchecked Sendable {
         stats.framesReceived += 1
         metrics.framesReceived.increment()
         metrics.bytesReceived.increment(by: frame.bytes.count)
+        throttle(sender, bytes: frame.bytes.count, inflatedBytes: frame.payload.count, at: started)
         let payload = try FramePayload(decoding: frame, limits: configuration.limits)
         guard case .message(let message) = payload, message.isGroupMessage else {
             stats.framesUnrouted += 1
@@ -257,6 +268,26 @@ final class RelayHub: @unchecked Sendable {
                         "this connection speaks for the user its first join named, not for another")
                 ])
         }
+        if isJoin, sender.user == nil, case .tickets(let secret) = configuration.identity {
+            let ticket = String(decoding: message.cloudCustomData.prefix(RelayTicket.maxLength + 1), as: UTF8.self)
+            switch RelayTicket.verify(ticket, user: message.sender, secret: secret, now: Self.now()) {
+            case .valid(let expiry):
+                sender.ticketExpiry = expiry
+            case .expired:
+                sendUserStatus(.userSigExpired, to: sender)
+                return reject(
+                    message, from: sender, join: true,
+                    [finding(RelayRejection.Code.ticketExpired, "cloudCustomData", "the login ticket has expired")])
+            case .invalid:
+                return reject(
+                    message, from: sender, join: true,
+                    [
+                        finding(
+                            RelayRejection.Code.ticketInvalid, "cloudCustomData",
+                            "a first join carries a login ticket signed for its sender")
+                    ])
+            }
+        }
         var errors = Validator.validate(message, limits: configuration.profile).filter { $0.severity == .error }
         if isJoin {
             // A join is a group message without elems by definition.
@@ -288,7 +319,7 @@ final class RelayHub: @unchecked Sendable {
             // A new member that is already behind holds back its new group too.
             if configuration.slowConsumerPolicy == .backpressure, !connection.isWritable { pauseGroups(of: connection) }
         }
-        if connection.user == nil { connection.user = message.sender }
+        if connection.user == nil { logIn(connection, as: message.sender) }
         logger.info(
             "joined",
             metadata: [
@@ -299,6 +330,68 @@ final class RelayHub: @unchecked Sendable {
         guard let bytes = outgoing(frame) else { return }
         write(bytes, to: connection)
     }
+
+    /// Takes a frame's tokens from its sender's buckets; a sender past its
+    /// rates is not read until they refill (what it has sent meanwhile
+    /// waits in its socket, so TCP slows it down).
+    private func throttle(_ connection: RelayConnection, bytes: Int, inflatedBytes: Int, at now: NIODeadline) {
+        let rates = RelayThrottle.Rates(
+            frames: configuration.maxFramesPerSecond, bytes: configuration.maxBytesPerSecond,
+            inflatedBytes: configuration.maxInflatedBytesPerSecond)
+        guard !rates.isUnlimited else { return }
+        if connection.throttle == nil { connection.throttle = RelayThrottle(rates: rates, now: now) }
+        guard let wait = connection.throttle?.take(bytes: bytes, inflatedBytes: inflatedBytes, now: now),
+            !connection.isThrottled
+        else { return }
+        connection.isThrottled = true
+        stats.throttles += 1
+        metrics.throttles.increment()
+        throttledCount += 1
+        metrics.throttled.set(throttledCount)
+        eventLoop.assumeIsolated().scheduleTask(in: wait) { [self, weak connection] in
+            throttledCount -= 1
+            metrics.throttled.set(throttledCount)
+            connection?.isThrottled = false
+        }
+    }
+
+    private var throttledCount = 0
+
+    /// Binds a connection to its user: a connection the user was logged in
+    /// on before is forced offline, and a ticket's expiry is scheduled.
+    private func logIn(_ connection: RelayConnection, as user: String) {
+        connection.user = user
+        if let earlier = users[user], earlier !== connection {
+            sendUserStatus(.forcedOffline, to: earlier)
+            earlier.end(
+                with: IMCodecConnectionError(
+                    .init("relay.kicked-offline"), reason: "the user logged in on another connection"))
+        }
+        users[user] = connection
+        if let expiry = connection.ticketExpiry {
+            let delay = TimeAmount.seconds(max(0, expiry - Self.now()))
+            connection.expiryTask = eventLoop.assumeIsolated().scheduleTask(in: delay) {
+                [self, weak connection] in
+                guard let connection else { return }
+                sendUserStatus(.userSigExpired, to: connection)
+                connection.end(
+                    with: IMCodecConnectionError(.init("relay.ticket-expired"), reason: "the login ticket expired"))
+            }
+        }
+    }
+
+    /// Writes a user status event (the seeds' forced-offline or
+    /// signature-expired) to a connection, flushed with the burst.
+    private func sendUserStatus(_ type: UserStatusType, to connection: RelayConnection) {
+        var event = Event()
+        event.kind = .userStatus(UserStatusEvent(type: type))
+        // An event of one enum field: within every default limit.
+        guard let bytes = try? replyEncoder.encode(FramePayload.event(event)) else { return }
+        write(ByteBuffer(bytes: bytes), to: connection)
+    }
+
+    /// The time in Unix seconds.
+    static func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
 
     private func fanOut(_ message: Message, frame: Frame, from sender: RelayConnection) {
         guard let members = groups[message.groupID], members[ObjectIdentifier(sender)] != nil else {

@@ -10,6 +10,12 @@ import Prometheus
 import RelayServer
 import ServiceLifecycle
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// Runs the relay server until it is sent SIGINT or SIGTERM, then drains it
 /// and prints what it did.
 @main
@@ -72,6 +78,15 @@ struct RelayCommand: AsyncParsableCommand {
     @Option(help: "Seconds an HTTP request head (a WebSocket upgrade request) may take to arrive; 0 for no limit.")
     var requestHeadTimeout = 10
 
+    @Option(help: "The frames one connection may send per second before it is read more slowly; 0 for no limit.")
+    var maxFramesPerSecond = RelayConfiguration().maxFramesPerSecond ?? 0
+
+    @Option(help: "The frame bytes one connection may send per second; 0 for no limit.")
+    var maxBytesPerSecond = RelayConfiguration().maxBytesPerSecond ?? 0
+
+    @Option(help: "The bytes one connection's frames may inflate to per second; 0 for no limit.")
+    var maxInflatedBytesPerSecond = RelayConfiguration().maxInflatedBytesPerSecond ?? 0
+
     @Option(help: "The longest group ID a join may name, in bytes.")
     var maxGroupIDBytes = RelayConfiguration().maxGroupIDBytes
 
@@ -80,6 +95,18 @@ struct RelayCommand: AsyncParsableCommand {
 
     @Option(help: "How many groups one connection may join.")
     var maxGroupsPerConnection = RelayConfiguration().maxGroupsPerConnection
+
+    @Option(help: "A file whose bytes are the secret that signs login tickets (HMAC-SHA256).")
+    var ticketSecretFile: String?
+
+    @Flag(help: "Log users in without tickets, as whatever user a first join names: for the chat page and demos only.")
+    var insecureDemo = false
+
+    @Option(help: "Print a login ticket for this user, signed with --ticket-secret-file, and exit.")
+    var issueTicket: String?
+
+    @Option(help: "With --issue-ticket: seconds the ticket is valid.")
+    var ticketLifetime = 86_400
 
     @Option(help: "The chat page's folder (Examples/RelayServer/Web of this checkout by default).")
     var pageDirectory: String?
@@ -91,6 +118,12 @@ struct RelayCommand: AsyncParsableCommand {
     var logLevel = "info"
 
     func validate() throws {
+        guard (ticketSecretFile != nil) != insecureDemo else {
+            throw ValidationError("give --ticket-secret-file to verify login tickets, or --insecure-demo to take none")
+        }
+        guard issueTicket == nil || ticketSecretFile != nil else {
+            throw ValidationError("--issue-ticket signs with --ticket-secret-file")
+        }
         guard ValidationLimits.profile(named: profile) != nil else {
             throw ValidationError("unknown profile \(profile); known: \(ValidationLimits.profileNames)")
         }
@@ -111,7 +144,20 @@ struct RelayCommand: AsyncParsableCommand {
         }
     }
 
+    /// The secret's bytes, at least 16 of them.
+    private func secret(_ path: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path), data.count >= 16 else {
+            throw ValidationError("\(path): a ticket secret of at least 16 bytes")
+        }
+        return Array(data)
+    }
+
     func run() async throws {
+        if let user = issueTicket, let path = ticketSecretFile {
+            let expiry = Int64(Date().timeIntervalSince1970) + Int64(ticketLifetime)
+            print(RelayTicket.issue(user: user, expiry: expiry, secret: try secret(path)))
+            return
+        }
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -140,6 +186,10 @@ struct RelayCommand: AsyncParsableCommand {
         configuration.requestHeadTimeout = requestHeadTimeout > 0 ? .seconds(Int64(requestHeadTimeout)) : nil
         configuration.maxGroupIDBytes = maxGroupIDBytes
         configuration.maxUserIDBytes = maxUserIDBytes
+        configuration.maxFramesPerSecond = maxFramesPerSecond > 0 ? maxFramesPerSecond : nil
+        configuration.maxBytesPerSecond = maxBytesPerSecond > 0 ? maxBytesPerSecond : nil
+        configuration.maxInflatedBytesPerSecond = maxInflatedBytesPerSecond > 0 ? maxInflatedBytesPerSecond : nil
+        configuration.identity = try ticketSecretFile.map { .tickets(secret: try secret($0)) } ?? .insecureDemo
         configuration.maxGroupsPerConnection = maxGroupsPerConnection
         if let pageDirectory { configuration.web.pageDirectory = pageDirectory }
         if let jsDirectory { configuration.web.jsDirectory = jsDirectory }
@@ -168,7 +218,8 @@ struct RelayCommand: AsyncParsableCommand {
             frames received \(statistics.framesReceived), delivered \(statistics.framesDelivered), \
             rejected \(statistics.messagesRejected), unrouted \(statistics.framesUnrouted), \
             joins refused \(statistics.joinsRefused), failed connections \(statistics.connectionsFailed), \
-            slow consumers disconnected \(statistics.slowConsumerDisconnects), read pauses \(statistics.readPauses)
+            slow consumers disconnected \(statistics.slowConsumerDisconnects), read pauses \(statistics.readPauses), \
+            throttles \(statistics.throttles)
             closes: \(closes.joined(separator: ", "))
             """)
         try await group.shutdownGracefully()

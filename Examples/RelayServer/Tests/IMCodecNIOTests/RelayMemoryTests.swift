@@ -124,7 +124,8 @@ final class RelayProcess: @unchecked Sendable {
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("relay-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process.executableURL = try Self.executable
-        process.arguments = ["--host", "127.0.0.1", "--port", "0", "--log-level", "notice"] + arguments
+        process.arguments =
+            ["--host", "127.0.0.1", "--port", "0", "--log-level", "notice", "--insecure-demo"] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: logFile)

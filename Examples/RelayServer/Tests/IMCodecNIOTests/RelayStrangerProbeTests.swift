@@ -292,6 +292,49 @@ final class RawWebClient: Sendable {
         try await relay.shutdown()
     }
 
+    @Test func aFlooderIsThrottledBeforeAnyMemberFallsBehind() async throws {
+        // 1 MiB a second; the flood is 4 MB of 4 KB messages.
+        let relay = try await RelayHarness { $0.maxBytesPerSecond = 1 << 20 }
+        let flooder = try await relay.client()
+        let control = try await relay.client()
+        // A member that reads a little every millisecond, far slower than
+        // the flooder can write.
+        let paced = try await relay.client(autoRead: false, receiveBuffer: 4_096)
+        try await flooder.join("room", as: "flooder")
+        try await control.join("room", as: "control")
+        paced.channel.read()
+        try await paced.join("room", as: "paced")
+        let reading = Task {
+            while !Task.isCancelled {
+                paced.channel.read()
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        }
+        let count = 1_000
+        let started = ContinuousClock.now
+        // Written at once, as fast as the socket takes them.
+        for seq in 0..<count {
+            var message = Samples.message(group: "room", sender: "flooder", seq: seq)
+            message.elems = [.text(String(repeating: "0123456789", count: 400))]
+            flooder.channel.write(RelayClient.frame(message), promise: nil)
+        }
+        flooder.channel.flush()
+        try await eventually("every frame delivered", seconds: 60) {
+            control.sequences(from: "flooder").count == count && paced.sequences(from: "flooder").count == count
+        }
+        reading.cancel()
+        // A second's worth of tokens at the start, and at most one read
+        // burst (256 KiB) taken past them at the end: 4 MB takes at least
+        // (4 - 1 - 0.25) seconds.
+        #expect(ContinuousClock.now - started >= .seconds(2.5))
+        #expect(control.sequences(from: "flooder") == Array(0..<count))
+        #expect(paced.sequences(from: "flooder") == Array(0..<count))
+        #expect(try await relay.server.statistics().throttles > 0)
+        #expect(try relay.metrics.expectCounter("imcodec_relay_throttles").totalValue > 0)
+        #expect(relay.closeReasons.isEmpty)
+        try await relay.shutdown()
+    }
+
     /// A raw client from a chosen loopback address (the whole of 127/8 is
     /// this machine's), so that a test can be several hosts.
     func connect(from host: String, to port: Int, group: EventLoopGroup) async throws -> Channel {
