@@ -115,10 +115,19 @@
         }
 
         /// Makes the connection failed: nothing more is read, the timer
-        /// stops and the reservation is given back.
+        /// stops and the reservation of what the decoder held is given
+        /// back. What NIOWebSocket's decoder holds of an unfinished
+        /// WebSocket frame stays reserved until the channel has closed
+        /// (``close()``), since those bytes stay in memory until then (a
+        /// WebSocket closes after its close handshake, up to two seconds).
         func fail() {
             hasFailed = true
-            close()
+            timer?.cancel()
+            timer = nil
+            if held > 0, let budget {
+                _ = budget.update(from: reserved, to: wireHeld, wireFrom: wireHeld, wireTo: wireHeld)
+            }
+            held = 0
         }
 
         /// Stops the timer and gives the reservation back: the connection

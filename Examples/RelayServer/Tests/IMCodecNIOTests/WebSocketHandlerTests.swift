@@ -246,6 +246,11 @@ import Testing
         let close = try closeFrame(channel)
         #expect(close?.code == 1008)
         #expect(close?.reason == "connection.partial-frame-timeout")
+        // The bytes stay in NIOWebSocket's decoder, and reserved, until the
+        // socket has closed: after the close handshake, or two seconds.
+        #expect(budget.reservedBytes == bytes.count - 10)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(!channel.isActive)
         #expect(budget.reservedBytes == 0)
         // Past the budget, the same bytes close the socket with 1013.
         let small = IMCodecBufferBudget(capacity: 1_000)
