@@ -261,6 +261,32 @@ import Testing
         #expect(small.reservedBytes == 0)
     }
 
+    /// A 64 KiB frame in one WebSocket message fed one byte at a time: the
+    /// bytes NIOWebSocket's decoder holds are exactly those fed after every
+    /// byte (each held once), and the message is read whole.
+    @Test func aLargeMessageFedOneByteAtATimeIsHeldOnceAndReadWhole() throws {
+        let budget = IMCodecBufferBudget(capacity: 8 << 20)
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(
+            ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: 4 << 20)))
+        try channel.pipeline.syncOperations.addHandler(
+            IMCodecWebSocketFrameHandler(partialFrameTimeout: nil, budget: budget))
+        let large = Samples.frame(.message(Samples.message(textBytes: 64 << 10)))
+        let bytes = try message(large)
+        var heldOnce = true
+        var byte = ByteBuffer()
+        for (index, value) in bytes.enumerated() {
+            byte.clear()
+            byte.writeInteger(value)
+            try channel.writeInbound(byte)
+            if index + 1 < bytes.count, budget.reservedWebSocketFrameBytes != index + 1 { heldOnce = false }
+        }
+        #expect(heldOnce)
+        let frame = try #require(try channel.readInbound(as: Frame.self))
+        #expect(Array(frame.bytes) == large)
+        #expect(budget.reservedBytes == 0)
+    }
+
     @Test func anUnfinishedWebSocketFrameFinishedInTimeIsPassedOn() throws {
         let budget = IMCodecBufferBudget(capacity: 1_000_000)
         let channel = try serverChannel(partialFrameTimeout: .seconds(5), budget: budget)
