@@ -1,9 +1,11 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 // A relay server on IMCodecNIO (TCP and WebSocket, with a chat page), and the
 // integration's tests over loopback sockets. It depends on imcodec as a
-// server would, with the SwiftNIO trait on; the root package's own
+// server would, with the SwiftNIO trait on beside Zstd and LibDeflate (naming
+// traits replaces the default ones, which would leave zstd frames refused
+// with frame.zstd-unavailable); the root package's own
 // `swift build` and `swift test` never build NIO. From the repository root:
 //
 //     swift build --package-path Examples/RelayServer --scratch-path .build-nio
@@ -17,13 +19,15 @@ let package = Package(
         .executable(name: "imcodec-relay-load", targets: ["imcodec-relay-load"]),
     ],
     dependencies: [
-        .package(name: "imcodec", path: "../..", traits: ["SwiftNIO"]),
+        .package(name: "imcodec", path: "../..", traits: ["SwiftNIO", "Zstd", "LibDeflate"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // HMAC-SHA256 of the login tickets.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // Groups, validation, fan-out, the connection guards and the chat
@@ -41,6 +45,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(

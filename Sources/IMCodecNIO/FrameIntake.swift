@@ -10,42 +10,99 @@
     final class PartialFrameGuard {
         private let timeout: TimeAmount?
         private let budget: IMCodecBufferBudget?
-        private var reserved = 0
+        /// What the decoder (or the WebSocket handler's message) holds.
+        private var held = 0
+        /// What NIOWebSocket's frame decoder holds of a WebSocket frame not
+        /// yet whole, counted by ``IMCodecWebSocketWireGuard``.
+        private var wireHeld = 0
+        private var reserved: Int { held + wireHeld }
         private var timer: Scheduled<Void>?
         private(set) var hasFailed = false
+        /// Whether a ``IMCodecWebSocketWireGuard`` in front of NIOWebSocket's
+        /// decoder runs the timer, which then counts from a message's first
+        /// byte on the wire.
+        var timedOnTheWire = false
 
         init(timeout: TimeAmount?, budget: IMCodecBufferBudget?) {
             self.timeout = timeout
             self.budget = budget
         }
 
-        /// Makes the budget's reservation `holding` bytes.
+        /// The bytes reserved in the budget for this connection now.
+        var reservedBytes: Int { reserved }
+
+        /// Makes the budget's reservation for what the decoder holds
+        /// `holding` bytes.
         ///
         /// - Throws: ``IMCodecConnectionError/Code/bufferLimit`` when growing
         ///   it would pass the budget's capacity; the reservation is then
         ///   unchanged.
         func reserve(_ holding: Int) throws(IMCodecConnectionError) {
-            guard let budget, holding != reserved else { return }
-            guard budget.update(from: reserved, to: holding) else {
+            try update(held: holding, wire: wireHeld)
+        }
+
+        /// Makes the budget's reservation for the unfinished WebSocket frame
+        /// `holding` bytes.
+        ///
+        /// - Throws: ``IMCodecConnectionError/Code/bufferLimit``, as
+        ///   ``reserve(_:)``.
+        func reserveWire(_ holding: Int) throws(IMCodecConnectionError) {
+            try update(held: held, wire: holding)
+        }
+
+        private func update(held newHeld: Int, wire newWire: Int) throws(IMCodecConnectionError) {
+            let next = newHeld + newWire
+            guard let budget else {
+                (held, wireHeld) = (newHeld, newWire)
+                return
+            }
+            guard next != reserved || newWire != wireHeld else {
+                (held, wireHeld) = (newHeld, newWire)
+                return
+            }
+            guard budget.update(from: reserved, to: next, wireFrom: wireHeld, wireTo: newWire) else {
                 throw IMCodecConnectionError(
                     .bufferLimit,
-                    reason: "keeping a \(holding)-byte frame would pass the \(budget.capacity)-byte buffer budget "
-                        + "shared by every connection (\(budget.reservedBytes) reserved)")
+                    reason: "holding \(next) bytes of an unfinished frame would pass the \(budget.capacity)-byte "
+                        + "buffer budget shared by every connection (\(budget.reservedBytes) reserved)")
             }
-            reserved = holding
+            (held, wireHeld) = (newHeld, newWire)
         }
 
         /// Runs the partial-frame timer while `pending` (a frame or message
         /// has started and not finished), from the moment it starts; stops it
-        /// otherwise.
-        func time(pending: Bool, on loop: EventLoop, onTimeout: @escaping () -> Void) {
+        /// otherwise. With `restart`, a timer already running counts again
+        /// from now: the frame it timed has ended and another has begun
+        /// (moving its start costs a clock read, not a new scheduled task).
+        func time(pending: Bool, restart: Bool = false, on loop: EventLoop, onTimeout: @escaping () -> Void) {
             guard let timeout else { return }
             if pending {
-                guard timer == nil else { return }
-                timer = loop.assumeIsolated().scheduleTask(in: timeout, onTimeout)
+                // The loop's clock, which a test's loop moves by hand.
+                if timer == nil {
+                    started = loop.now
+                    schedule(at: started + timeout, timeout: timeout, on: loop, onTimeout: onTimeout)
+                } else if restart {
+                    started = loop.now
+                }
             } else if let running = timer {
                 running.cancel()
                 timer = nil
+            }
+        }
+
+        private var started = NIODeadline.uptimeNanoseconds(0)
+
+        private func schedule(
+            at deadline: NIODeadline, timeout: TimeAmount, on loop: EventLoop, onTimeout: @escaping () -> Void
+        ) {
+            timer = loop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+                let due = started + timeout
+                if due > loop.now {
+                    schedule(at: due, timeout: timeout, on: loop, onTimeout: onTimeout)
+                } else {
+                    timer = nil
+                    onTimeout()
+                }
             }
         }
 
@@ -58,10 +115,19 @@
         }
 
         /// Makes the connection failed: nothing more is read, the timer
-        /// stops and the reservation is given back.
+        /// stops and the reservation of what the decoder held is given
+        /// back. What NIOWebSocket's decoder holds of an unfinished
+        /// WebSocket frame stays reserved until the channel has closed
+        /// (``close()``), since those bytes stay in memory until then (a
+        /// WebSocket closes after its close handshake, up to two seconds).
         func fail() {
             hasFailed = true
-            close()
+            timer?.cancel()
+            timer = nil
+            if held > 0, let budget {
+                _ = budget.update(from: reserved, to: wireHeld, wireFrom: wireHeld, wireTo: wireHeld)
+            }
+            held = 0
         }
 
         /// Stops the timer and gives the reservation back: the connection
@@ -70,9 +136,9 @@
             timer?.cancel()
             timer = nil
             if reserved > 0, let budget {
-                _ = budget.update(from: reserved, to: 0)
-                reserved = 0
+                _ = budget.update(from: reserved, to: 0, wireFrom: wireHeld, wireTo: 0)
             }
+            (held, wireHeld) = (0, 0)
         }
     }
 

@@ -8,10 +8,12 @@
     /// `DecodingLimits.maxFrameBytes`; a server with many connections shares
     /// one budget between their decoders so that many peers each sending
     /// the start of a large frame cannot make it hold connections ×
-    /// `maxFrameBytes`. A decoder reserves the declared length of the frame
-    /// it is putting together as soon as the frame's header is in, before
-    /// more of its body is kept, and gives the reservation back when the
-    /// frame is complete or the connection closes. A reservation that would
+    /// `maxFrameBytes`. A decoder reserves the bytes it holds of the frame
+    /// it is putting together as they arrive (not the length the frame's
+    /// header declares, so headers alone cannot take the budget from peers
+    /// that send), and gives the reservation back when the frame is complete
+    /// or the connection closes. On WebSocket the bytes that NIOWebSocket's
+    /// decoder holds of an unfinished WebSocket frame count too. A reservation that would
     /// pass ``capacity`` fails that connection with
     /// ``IMCodecConnectionError/Code/bufferLimit`` and closes it; the other
     /// connections are untouched.
@@ -26,7 +28,9 @@
     public final class IMCodecBufferBudget: Sendable {
         /// The most bytes the decoders sharing the budget may hold together.
         public let capacity: Int
-        private let used = NIOLockedValueBox(0)
+        /// The bytes reserved, and the part of them held by NIOWebSocket's
+        /// decoders of WebSocket frames not yet whole.
+        private let used = NIOLockedValueBox((total: 0, webSocketFrames: 0))
 
         /// Creates a budget.
         ///
@@ -38,18 +42,26 @@
         }
 
         /// The bytes reserved now.
-        public var reservedBytes: Int { used.withLockedValue { $0 } }
+        public var reservedBytes: Int { used.withLockedValue { $0.total } }
 
-        /// Changes one holder's reservation from `old` to `new` bytes.
+        /// The part of ``reservedBytes`` that is bytes of unfinished
+        /// WebSocket frames, held by NIOWebSocket's decoders before any
+        /// ``IMCodecWebSocketHandler`` sees them.
+        public var reservedWebSocketFrameBytes: Int { used.withLockedValue { $0.webSocketFrames } }
+
+        /// Changes one holder's reservation from `old` to `new` bytes, of
+        /// which `oldWire` and `newWire` are bytes of unfinished WebSocket
+        /// frames.
         ///
         /// - Returns: `false`, reserving nothing more, when growing the
         ///   reservation would pass the capacity; a reservation that shrinks
         ///   always succeeds.
-        func update(from old: Int, to new: Int) -> Bool {
+        func update(from old: Int, to new: Int, wireFrom oldWire: Int = 0, wireTo newWire: Int = 0) -> Bool {
             used.withLockedValue { used in
-                let next = used - old + new
+                let next = used.total - old + new
                 guard new <= old || next <= capacity else { return false }
-                used = next
+                used.total = next
+                used.webSocketFrames += newWire - oldWire
                 return true
             }
         }

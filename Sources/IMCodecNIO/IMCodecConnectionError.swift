@@ -72,6 +72,10 @@
             /// malformed WebSocket frame, a continuation with nothing to
             /// continue, a control frame too long (close code 1002).
             public static let webSocketProtocol = Self("connection.websocket-protocol")
+            /// An HTTP request head (a WebSocket upgrade request, say) did not
+            /// arrive whole within its timeout
+            /// (``IMCodecRequestHeadTimeoutHandler``).
+            public static let requestHeadTimeout = Self("connection.request-head-timeout")
             /// The server is shutting down (close code 1001 on WebSocket).
             public static let shutdown = Self("connection.shutdown")
         }

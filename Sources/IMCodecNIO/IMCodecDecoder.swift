@@ -42,8 +42,10 @@
     /// (`DecodingLimits.maxFrameBytes`, 4 MiB by default: a frame whose
     /// header declares more fails with `limit.frame-size` before any of its
     /// body is kept). The first malformed frame fires its `IMCodecError`
-    /// (`frame.*`, `limit.*`) down the pipeline through `errorCaught` and
-    /// closes the channel; what came before it has been passed on. A stream
+    /// (`frame.*`, `limit.*`) down the pipeline through `errorCaught`, flushes
+    /// what the handlers wrote for the frames before it (their replies are
+    /// not lost to the close, even when they flush only once a read is
+    /// done) and closes the channel; what came before it has been passed on. A stream
     /// that ends inside a frame fires `frame.truncated` and closes.
     ///
     /// Two guards for a server facing peers it does not trust, each failing
@@ -56,9 +58,10 @@
     ///   followed by silence, or a frame trickled in a byte at a time,
     ///   cannot hold a connection and its buffer open. `nil` turns it off.
     /// - **A buffer budget shared across connections** (none by default):
-    ///   with an ``IMCodecBufferBudget``, the declared length of the frame a
-    ///   connection is putting together is reserved in it once the frame's
-    ///   header is in; a reservation past its capacity fails the connection
+    ///   with an ``IMCodecBufferBudget``, the bytes a connection holds of the
+    ///   frame it is putting together are reserved in it as they arrive (not
+    ///   the length its header declares, which a peer can state without
+    ///   sending it); a reservation past its capacity fails the connection
     ///   with ``IMCodecConnectionError/Code/bufferLimit``.
     public struct IMCodecDecoder<InboundOut>: ByteToMessageDecoder {
         private let intake: FrameIntake<InboundOut>
@@ -124,11 +127,18 @@
                 return
             }
             do {
-                try intake.read(&buffer) { context.fireChannelRead(NIOAny($0)) }
+                var completed = false
+                try intake.read(&buffer) {
+                    completed = true
+                    context.fireChannelRead(NIOAny($0))
+                }
                 if atEndOfStream {
                     try intake.reader.finish()
                 } else {
-                    intake.guarding.time(pending: !intake.reader.isAtFrameBoundary, on: context.eventLoop) {
+                    // Each frame has the whole timeout from its first byte.
+                    intake.guarding.time(
+                        pending: !intake.reader.isAtFrameBoundary, restart: completed, on: context.eventLoop
+                    ) {
                         let error = intake.guarding.timeoutError(holding: intake.reader.reservedByteCount)
                         Self.fail(intake, context: context, error: error)
                     }
@@ -142,6 +152,10 @@
             guard !intake.guarding.hasFailed else { return }
             intake.guarding.fail()
             context.fireErrorCaught(error)
+            // What the handlers after this one wrote for the good frames
+            // before the bad one (a server that flushes once a read is done)
+            // goes out before the close.
+            context.flush()
             context.close(promise: nil)
         }
     }

@@ -26,8 +26,8 @@
     /// | binary, a malformed frame or payload | close 1007, its `frame.*`, `payload.*` or `limit.*` code |
     /// | binary, larger than `DecodingLimits.maxFrameBytes` allows | close 1009, `limit.frame-size` (from the frame's header, or from the WebSocket frame's length before its data arrives) |
     /// | text | close 1003, `connection.websocket-text` |
-    /// | a message not finished within the partial-frame timeout | close 1008, `connection.partial-frame-timeout` |
-    /// | one that would pass the ``IMCodecBufferBudget`` | close 1013, `connection.buffer-limit` |
+    /// | a message not finished within the partial-frame timeout, from its first byte on the wire (whether its frame sits inside one unfinished WebSocket frame or is split across several) | close 1008, `connection.partial-frame-timeout` |
+    /// | bytes of an unfinished message, or of an unfinished WebSocket frame held by NIOWebSocket's decoder, that would pass the ``IMCodecBufferBudget`` | close 1013, `connection.buffer-limit` |
     /// | masked the wrong way (a server reads masked frames only), reserved bits, a new message inside a fragmented one, a continuation with nothing to continue, a fragmented or long control frame | close 1002, `connection.websocket-protocol` |
     /// | ping | pong with the same data |
     /// | close | close echoed, then the connection closes |
@@ -64,6 +64,7 @@
         private var header: FrameHeader?
         private var inMessage = false
         private var isClosing = false
+        private var context: ChannelHandlerContext?
 
         private init(
             limits: DecodingLimits, role: IMCodecWebSocketRole, partialFrameTimeout: TimeAmount?,
@@ -75,6 +76,32 @@
             decoder = FrameDecoder(limits: limits)
             guarding = PartialFrameGuard(timeout: partialFrameTimeout, budget: budget)
             self.output = output
+        }
+
+        /// Puts the guard of unfinished WebSocket frames in front of
+        /// NIOWebSocket's decoder, when the pipeline has one.
+        ///
+        /// The guard counts the bytes that the decoder holds of a WebSocket
+        /// frame not yet whole against the buffer budget, and runs the
+        /// partial-frame timer from a message's first byte on the wire.
+        ///
+        /// - Parameter context: The handler's context.
+        public func handlerAdded(context: ChannelHandlerContext) {
+            self.context = context
+            let pipeline = context.pipeline.syncOperations
+            guard let decoder = try? pipeline.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self) else {
+                return
+            }
+            let wire = WebSocketWireGuard(guarding: guarding) { [weak self] error in
+                guard let self, let context = self.context else { return }
+                self.fail(context: context, error: error)
+            }
+            do {
+                try pipeline.addHandler(wire, position: .before(decoder))
+                guarding.timedOnTheWire = true
+            } catch {
+                // The pipeline is closing; there is nothing to guard.
+            }
         }
 
         /// Reads one WebSocket frame.
@@ -138,17 +165,18 @@
                 if let peeked = try FrameHeader.peek(message) {
                     try peeked.checkLimits(limits)
                     header = peeked
-                    // The frame and one byte more: enough to tell a message
-                    // the frame does not fill from one it fills exactly.
-                    try guarding.reserve(peeked.frameLength + 1)
-                    message.reserveCapacity(peeked.frameLength + 1)
                 }
             }
             if let header {
+                // The frame and one byte more: enough to tell a message the
+                // frame does not fill from one it fills exactly.
                 let room = header.frameLength + 1 - message.count
                 message += data.readBytes(length: min(room, data.readableBytes)) ?? []
             }
+            // What is held, as it arrives: a declared length reserves nothing.
+            try guarding.reserve(message.count)
             guard frame.fin else {
+                guard !guarding.timedOnTheWire else { return }
                 guarding.time(pending: true, on: context.eventLoop) { [weak self] in
                     guard let self else { return }
                     self.fail(context: context, error: self.guarding.timeoutError(holding: self.message.count))
@@ -160,7 +188,7 @@
             header = nil
             inMessage = false
             try guarding.reserve(0)
-            guarding.time(pending: false, on: context.eventLoop) {}
+            if !guarding.timedOnTheWire { guarding.time(pending: false, on: context.eventLoop) {} }
             // In the format's order of checks: a frame cut short is
             // frame.truncated, one that does not fill the message
             // frame.trailing-bytes, after the checks of its body.
@@ -283,6 +311,7 @@
         /// - Parameter context: The handler's context.
         public func handlerRemoved(context: ChannelHandlerContext) {
             guarding.close()
+            self.context = nil
         }
 
         /// Fires the error, sends the close frame its code maps to, and drops
@@ -394,8 +423,9 @@
         ///   - role: Which end of the WebSocket the handler is: the server
         ///     (the default) reads masked frames and sends them unmasked, a
         ///     client the reverse.
-        ///   - partialFrameTimeout: How long a fragmented message may take to
-        ///     arrive whole, from its first fragment; `nil` for no limit.
+        ///   - partialFrameTimeout: How long a message may take to arrive
+        ///     whole, from its first byte on the wire (behind NIOWebSocket's
+        ///     decoder) or its first fragment (elsewhere); `nil` for no limit.
         ///   - budget: The buffer budget shared with other connections, if any.
         public convenience init(
             limits: DecodingLimits = .default, role: IMCodecWebSocketRole = .server,
@@ -415,8 +445,9 @@
         ///   - role: Which end of the WebSocket the handler is: the server
         ///     (the default) reads masked frames and sends them unmasked, a
         ///     client the reverse.
-        ///   - partialFrameTimeout: How long a fragmented message may take to
-        ///     arrive whole, from its first fragment; `nil` for no limit.
+        ///   - partialFrameTimeout: How long a message may take to arrive
+        ///     whole, from its first byte on the wire (behind NIOWebSocket's
+        ///     decoder) or its first fragment (elsewhere); `nil` for no limit.
         ///   - budget: The buffer budget shared with other connections, if any.
         public convenience init(
             limits: DecodingLimits = .default, role: IMCodecWebSocketRole = .server,
@@ -437,6 +468,9 @@
         /// allow (`maxFrameBytes` plus the longest header), and protocol
         /// errors reach ``IMCodecWebSocketHandler``, which closes with the
         /// mapped code and the reason, instead of NIOWebSocket's own handler.
+        /// An ``IMCodecRequestHeadTimeoutHandler`` in the pipeline stops its
+        /// timer once the upgrade request's head is in, and leaves the
+        /// pipeline when the connection upgrades.
         ///
         /// ```swift
         /// let upgrader = NIOWebSocketServerUpgrader.imcodec(
@@ -468,8 +502,20 @@
         ) -> NIOWebSocketServerUpgrader {
             NIOWebSocketServerUpgrader(
                 maxFrameSize: min(limits.maxFrameBytes + FrameHeader.maxEncodedLength, Int(UInt32.max)),
-                automaticErrorHandling: false, shouldUpgrade: shouldUpgrade,
-                upgradePipelineHandler: upgradePipelineHandler)
+                automaticErrorHandling: false,
+                shouldUpgrade: { channel, head in
+                    // The head is in: the request-head timer, if any, stops.
+                    try? channel.pipeline.syncOperations.handler(type: IMCodecRequestHeadTimeoutHandler.self)
+                        .headArrived()
+                    return shouldUpgrade(channel, head)
+                },
+                upgradePipelineHandler: { channel, head in
+                    let pipeline = channel.pipeline.syncOperations
+                    if let timer = try? pipeline.handler(type: IMCodecRequestHeadTimeoutHandler.self) {
+                        pipeline.removeHandler(timer, promise: nil)
+                    }
+                    return upgradePipelineHandler(channel, head)
+                })
         }
     }
 #endif

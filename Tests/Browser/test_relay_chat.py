@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The relay's chat page in real Chromium, over the relay's WebSocket endpoint.
 
-Starts the example relay (`imcodec-relay --port 0 --web-port 0 --profile current`, the binary
+Starts the example relay (`imcodec-relay --port 0 --web-port 0 --profile current --insecure-demo`,
+whose pages log in without tickets; the binary
 given by --relay), opens its chat page (`GET /` on the web port) in two pages
 of Debian's chromium driven by Playwright, and checks:
 
@@ -85,7 +86,7 @@ class Relay:
 
     def __init__(self, binary, page_directory):
         self.process = subprocess.Popen(
-            [binary, "--port", "0", "--web-port", "0", "--profile", "current",
+            [binary, "--port", "0", "--web-port", "0", "--profile", "current", "--insecure-demo",
              "--page-directory", page_directory,
              "--js-directory", os.path.join(ROOT, "js")],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)

@@ -162,6 +162,45 @@ void test_reader(void) {
     }
     check(all, "reader: every pair of cuts in a %zu-byte stream", tail_len);
 
+    /* A 1 MiB frame fed one byte at a time: the reader keeps each byte once, in one buffer reserved from the
+     * header, so the work is linear in the frame's length: it holds exactly the bytes fed so far after every
+     * byte, and makes a handful of allocations in all, not one per chunk. */
+    {
+        size_t n = (size_t)1 << 20;
+        bytes big = {0};
+        b_tag(&big, 1, 2);
+        b_varint(&big, n);
+        unsigned char *filler = malloc(n);
+        memset(filler, 'a', n);
+        b_raw(&big, filler, n);
+        free(filler);
+        bytes f = encode(IMCODEC_REF_KIND_MESSAGE, &big, 0, 0);
+        imcodec_ref_reader *reader = imcodec_ref_reader_new(NULL);
+        alloc_reset();
+        int frames = 0, ok = 1;
+        for (size_t k = 0; k < f.len && ok; k++) {
+            ok = imcodec_ref_reader_feed(reader, f.data + k, 1) == IMCODEC_REF_OK;
+            for (;;) {
+                imcodec_ref_frame frame;
+                imcodec_ref_status st = imcodec_ref_reader_next(reader, &frame, NULL);
+                if (st == IMCODEC_REF_NEED_MORE) break;
+                if (st != IMCODEC_REF_OK || !b_equal(&big, frame.payload, frame.payload_len)) {
+                    ok = 0;
+                    break;
+                }
+                frames++;
+            }
+            if (imcodec_ref_reader_buffered(reader) != (frames > 0 ? 0 : k + 1)) ok = 0;
+        }
+        size_t allocations = alloc_count();
+        check(ok && frames == 1 && allocations <= 8,
+              "reader: a %zu-byte frame fed one byte at a time is read whole (%d frames, %zu allocations)", f.len,
+              frames, allocations);
+        imcodec_ref_reader_free(reader);
+        b_free(&big);
+        b_free(&f);
+    }
+
     /* An incomplete tail is not an error: the reader holds its bytes. */
     for (size_t drop = 1; drop < boundaries[5] - boundaries[4]; drop++) {
         size_t cut = stream.len / 2;

@@ -29,6 +29,7 @@ int check(int ok, const char *format, ...) {
 /* ------------------------------------------------------------------------ */
 
 static size_t largest_allocation;
+static size_t allocation_count;
 
 void *__real_malloc(size_t size);
 void *__real_realloc(void *pointer, size_t size);
@@ -36,17 +37,23 @@ void *__wrap_malloc(size_t size);
 void *__wrap_realloc(void *pointer, size_t size);
 
 void *__wrap_malloc(size_t size) {
+    allocation_count++;
     if (size > largest_allocation) largest_allocation = size;
     return __real_malloc(size);
 }
 
 void *__wrap_realloc(void *pointer, size_t size) {
+    allocation_count++;
     if (size > largest_allocation) largest_allocation = size;
     return __real_realloc(pointer, size);
 }
 
 void alloc_reset(void) {
     largest_allocation = 0;
+    allocation_count = 0;
+}
+size_t alloc_count(void) {
+    return allocation_count;
 }
 size_t alloc_largest(void) {
     return largest_allocation;

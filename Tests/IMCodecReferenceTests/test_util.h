@@ -42,6 +42,8 @@ int b_equal(const bytes *b, const unsigned char *data, size_t len);
 /* The largest single malloc/realloc request since the last reset (the library's objects are linked with --wrap). */
 void alloc_reset(void);
 size_t alloc_largest(void);
+/* How many malloc/realloc requests the library made since the last reset. */
+size_t alloc_count(void);
 
 /* Payload expectations. */
 void expect_payload_error(const char *name, imcodec_ref_kind kind, const bytes *input, const imcodec_ref_limits *limits,

@@ -54,7 +54,10 @@ run() {
     # The web listener (and the chat page's files it holds) only when the
     # load is over WebSocket.
     [ "$transport" = websocket ] && flags+=(--web-port 0)
-    "$bin/imcodec-relay" --host 127.0.0.1 --port 0 --profile "$profile" --log-level warning \
+    # Its clients join without login tickets, and send as fast as they can:
+    # the per-connection rates are off, to measure forwarding alone.
+    "$bin/imcodec-relay" --host 127.0.0.1 --port 0 --profile "$profile" --log-level warning --insecure-demo \
+        --max-frames-per-second 0 --max-bytes-per-second 0 --max-inflated-bytes-per-second 0 \
         "${flags[@]}" >"$work/relay.log" 2>&1 &
     server=$!
     local port="" web_port=""

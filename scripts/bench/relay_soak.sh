@@ -39,8 +39,9 @@ trap 'kill $sampler 2>/dev/null || true; if [ -n "$server" ]; then kill "$server
 
 # The faulty clients' timeouts: idle 3 s, partial frame 2 s; a member is slow
 # past 256 KiB queued.
+# Its clients join without login tickets (--insecure-demo).
 "$bin/imcodec-relay" --host 127.0.0.1 --port 0 --web-port 0 --idle-timeout 3 --partial-frame-timeout 2 \
-    --max-queued-bytes 262144 --log-level notice >"$work/relay.out" 2>"$work/relay.log" &
+    --insecure-demo --max-queued-bytes 262144 --log-level notice >"$work/relay.out" 2>"$work/relay.log" &
 server=$!
 port=""
 web_port=""

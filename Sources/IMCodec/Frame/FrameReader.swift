@@ -69,14 +69,12 @@ public final class FrameReader {
     /// How many appended bytes are held for frames not yet returned.
     var bufferedByteCount: Int { partial.count + input.count }
 
-    /// How many bytes the reader holds or has reserved for the frame it is
-    /// putting together: the declared length of that frame once its header
-    /// is in (its buffer is reserved at that size), the bytes of its
-    /// incomplete header before, 0 at a frame boundary. After ``next()`` has
-    /// returned `nil`, this is what the reader keeps until more bytes come.
-    package var reservedByteCount: Int {
-        max(partialHeader?.frameLength ?? 0, partial.count) + input.count
-    }
+    /// How many bytes the reader holds for the frame it is putting together:
+    /// the bytes of it received so far (not its declared length, which a
+    /// peer may state without sending), 0 at a frame boundary. After
+    /// ``next()`` has returned `nil`, this is what the reader keeps until
+    /// more bytes come.
+    package var reservedByteCount: Int { partial.count + input.count }
 
     /// Creates a reader for one stream, which stops at the first error.
     ///

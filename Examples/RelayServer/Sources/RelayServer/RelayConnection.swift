@@ -33,23 +33,37 @@ final class RelayConnection: ChannelDuplexHandler {
     /// The user the connection is bound to: the sender of its first
     /// accepted join.
     var user: String?
+    /// The expiry of the ticket the connection logged in with, in Unix
+    /// seconds; `nil` without tickets.
+    var ticketExpiry: Int64?
     /// The groups this connection has joined.
     var groups: Set<String> = []
     /// Why the connection closed (or is closing): a stable code and a detail.
     private(set) var closeReason: (code: String, detail: String)?
+    /// When the login ticket's expiry ends the connection.
+    var expiryTask: Scheduled<Void>?
     /// Whether a malformed frame or payload closed it.
     private(set) var hasFailed = false
     /// The members this connection, while it is slow, holds back.
     var paused: [ObjectIdentifier: RelayConnection] = [:]
     /// Whether the channel accepts writes without queueing past its bound.
     var isWritable = true
+    /// The connection's token buckets.
+    var throttle: RelayThrottle?
+    /// Whether the connection sent past its rates and is not read until
+    /// its buckets refill.
+    var isThrottled = false {
+        didSet { resumeReadingIfFree() }
+    }
     /// How many slow members hold this connection's reads back.
     var pauseCount = 0 {
-        didSet {
-            if pauseCount == 0, hasPendingRead, let context {
-                hasPendingRead = false
-                context.read()
-            }
+        didSet { resumeReadingIfFree() }
+    }
+
+    private func resumeReadingIfFree() {
+        if pauseCount == 0, !isThrottled, hasPendingRead, let context {
+            hasPendingRead = false
+            context.read()
         }
     }
 
@@ -71,6 +85,8 @@ final class RelayConnection: ChannelDuplexHandler {
             try hub.received(unwrapInboundIn(data), from: self)
         } catch {
             record(error)
+            // The replies to the good frames of this read go out first.
+            hub.flush()
             switch transport {
             case .tcp:
                 context.close(promise: nil)
@@ -89,6 +105,9 @@ final class RelayConnection: ChannelDuplexHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         record(error)
+        // The replies to the good frames of this read go out before the
+        // channel closes.
+        hub.flush()
         // A decoder, the WebSocket handler or a guard has fired why it closes
         // the channel, and closes it (a WebSocket after its close frame);
         // other errors (a reset connection) end it here.
@@ -125,11 +144,22 @@ final class RelayConnection: ChannelDuplexHandler {
     }
 
     func read(context: ChannelHandlerContext) {
-        if pauseCount > 0 {
+        if pauseCount > 0 || isThrottled {
             hasPendingRead = true
         } else {
             context.read()
         }
+    }
+
+    /// Closes the connection for the relay's own reason: what is written is
+    /// flushed, the error goes down the pipeline from its head (a WebSocket
+    /// sends its close frame with the code as reason) and the channel closes.
+    func end(with error: IMCodecConnectionError) {
+        guard let context else { return }
+        record(error)
+        context.flush()
+        context.pipeline.fireErrorCaught(error)
+        context.close(promise: nil)
     }
 
     /// Keeps the first reason the connection closes for.

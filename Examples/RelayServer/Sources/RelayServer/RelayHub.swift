@@ -5,6 +5,12 @@ import IMCodecValidation
 import Logging
 import NIOCore
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// The groups of a relay and their members, confined to the server's one
 /// event loop: every connection of the server is on that loop, so no state
 /// here is ever touched from two threads.
@@ -34,8 +40,16 @@ final class RelayHub: @unchecked Sendable {
     private let metrics: RelayMetrics
     private var groups: [String: [ObjectIdentifier: RelayConnection]] = [:]
     private var channels: [ObjectIdentifier: Channel] = [:]
+    /// The connection each logged-in user is on.
+    private var users: [String: RelayConnection] = [:]
+    /// Open connections by the peer's IP address.
+    private var perAddress: [String: Int] = [:]
+    /// Open connections of the metrics listener, outside the caps.
+    private var metricsChannels = 0
     /// The channels that carry a ``RelayConnection``, whose closes it logs.
     private var relayChannels: Set<ObjectIdentifier> = []
+    /// Why a plain HTTP connection was closed, when a guard closed it.
+    private var httpReasons: [ObjectIdentifier: String] = [:]
     private var nextID = 0
     private let reframer: FrameEncoder?
     private let replyEncoder = FrameEncoder()
@@ -44,12 +58,16 @@ final class RelayHub: @unchecked Sendable {
     private var unflushed: [RelayConnection] = []
     private var isShuttingDown = false
     private var drained: [EventLoopPromise<Void>] = []
+    /// When the budget's meters were last set.
+    private var sampled = NIODeadline.uptimeNanoseconds(0)
+    private let refusals: RelayLogLimiter
 
     init(eventLoop: EventLoop, configuration: RelayConfiguration) {
         self.eventLoop = eventLoop
         self.configuration = configuration
         budget = IMCodecBufferBudget(capacity: configuration.maxBufferedBytes)
         logger = configuration.logger
+        refusals = RelayLogLimiter(interval: configuration.refusalLogInterval)
         metrics = RelayMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory)
         if case .reframed(let policy) = configuration.forwarding {
             reframer = FrameEncoder(policy: policy, limits: configuration.limits)
@@ -71,32 +89,51 @@ final class RelayHub: @unchecked Sendable {
     func admit(_ channel: Channel, web: Bool) -> Bool {
         eventLoop.preconditionInEventLoop()
         stats.connections += 1
-        guard !isShuttingDown, channels.count < configuration.maxConnections else {
+        let address = channel.remoteAddress?.ipAddress ?? "?"
+        let fromAddress = perAddress[address, default: 0]
+        guard !isShuttingDown, channels.count < configuration.maxConnections,
+            fromAddress < configuration.maxConnectionsPerAddress
+        else {
             stats.connectionsRefused += 1
             metrics.refused.increment()
-            logger.warning(
-                "refused",
-                metadata: [
-                    "remote": "\(channel.remoteAddress?.description ?? "?")",
-                    "reason": "\(isShuttingDown ? "connection.shutdown" : "connection.limit")",
-                    "open": "\(channels.count)",
-                ])
+            let reason =
+                isShuttingDown
+                ? "connection.shutdown"
+                : channels.count >= configuration.maxConnections ? "connection.limit" : "connection.address-limit"
+            if reason == "connection.address-limit" { stats.connectionsRefusedPerAddress += 1 }
+            if let suppressed = refusals.admit("refused " + reason) {
+                logger.warning(
+                    "refused",
+                    metadata: [
+                        "remote": "\(channel.remoteAddress?.description ?? "?")", "reason": "\(reason)",
+                        "open": "\(channels.count)", "suppressed": "\(suppressed)",
+                    ])
+            }
             return false
         }
         channels[ObjectIdentifier(channel)] = channel
+        perAddress[address] = fromAddress + 1
         (web ? metrics.webOpened : metrics.tcpOpened).increment()
         metrics.open.increment()
         channel.closeFuture.whenComplete { [self] _ in
             channels[ObjectIdentifier(channel)] = nil
+            if let count = perAddress[address], count > 1 {
+                perAddress[address] = count - 1
+            } else {
+                perAddress[address] = nil
+            }
             metrics.open.decrement()
             if relayChannels.remove(ObjectIdentifier(channel)) == nil {
-                // A web connection that served files and never upgraded.
-                stats.closes["http-closed", default: 0] += 1
-                metrics.closed(reason: "http-closed")
-                logger.debug(
+                // A web connection that served files and never upgraded, or
+                // one a guard closed before its request head was in.
+                let reason = httpReasons.removeValue(forKey: ObjectIdentifier(channel)) ?? "http-closed"
+                stats.closes[reason, default: 0] += 1
+                metrics.closed(reason: reason)
+                logger.log(
+                    level: reason == "http-closed" ? .debug : .notice,
                     "closed",
                     metadata: [
-                        "transport": "http", "reason": "http-closed",
+                        "transport": "http", "reason": "\(reason)",
                         "remote": "\(channel.remoteAddress?.description ?? "?")",
                     ])
             }
@@ -107,6 +144,23 @@ final class RelayHub: @unchecked Sendable {
             }
         }
         return true
+    }
+
+    /// Takes a connection of the metrics listener under its own cap, apart
+    /// from every other connection; false when it must be closed at once.
+    func admitMetrics(_ channel: Channel) -> Bool {
+        eventLoop.preconditionInEventLoop()
+        guard !isShuttingDown, metricsChannels < configuration.maxMetricsConnections else { return false }
+        metricsChannels += 1
+        channel.closeFuture.whenComplete { [self] _ in metricsChannels -= 1 }
+        return true
+    }
+
+    /// Notes why a guard closes a plain HTTP connection, for its close line.
+    func httpFailed(_ channel: Channel, reason: String) {
+        eventLoop.preconditionInEventLoop()
+        guard channels[ObjectIdentifier(channel)] != nil else { return }
+        httpReasons[ObjectIdentifier(channel)] = reason
     }
 
     func connected(_ connection: RelayConnection, on channel: Channel) {
@@ -135,13 +189,16 @@ final class RelayHub: @unchecked Sendable {
         metrics.closed(reason: reason)
         var metadata: Logger.Metadata = [
             "connection": "\(connection.id)", "transport": "\(connection.transport.rawValue)",
-            "reason": "\(reason)", "detail": "\(detail)",
+            "reason": "\(reason)", "detail": RelayLog.escaped(detail, limit: 200),
         ]
-        if let user = connection.user { metadata["user"] = "\(user)" }
+        if let user = connection.user { metadata["user"] = RelayLog.escaped(user) }
         logger.log(
             level: reason == "client-closed" || reason == "connection.shutdown" ? .info : .notice, "closed",
             metadata: metadata)
+        connection.expiryTask?.cancel()
+        if let user = connection.user, users[user] === connection { users[user] = nil }
         connection.isWritable = true
+        sampleBudget()
         releasePauses(by: connection)
         for group in connection.groups {
             groups[group]?[ObjectIdentifier(connection)] = nil
@@ -163,6 +220,7 @@ final class RelayHub: @unchecked Sendable {
         stats.framesReceived += 1
         metrics.framesReceived.increment()
         metrics.bytesReceived.increment(by: frame.bytes.count)
+        throttle(sender, bytes: frame.bytes.count, inflatedBytes: frame.payload.count, at: started)
         let payload = try FramePayload(decoding: frame, limits: configuration.limits)
         guard case .message(let message) = payload, message.isGroupMessage else {
             stats.framesUnrouted += 1
@@ -185,6 +243,17 @@ final class RelayHub: @unchecked Sendable {
                         limit: configuration.maxGroupIDBytes, actual: message.groupID.utf8.count)
                 ])
         }
+        if message.sender.utf8.count > configuration.maxUserIDBytes {
+            return reject(
+                message, from: sender, join: isJoin,
+                [
+                    finding(
+                        RelayRejection.Code.userIDLength, "sender",
+                        "a sender of \(message.sender.utf8.count) bytes; the relay takes at most "
+                            + "\(configuration.maxUserIDBytes)",
+                        limit: configuration.maxUserIDBytes, actual: message.sender.utf8.count)
+                ])
+        }
         if message.sender.isEmpty {
             return reject(
                 message, from: sender, join: isJoin,
@@ -198,6 +267,26 @@ final class RelayHub: @unchecked Sendable {
                         RelayRejection.Code.senderMismatch, "sender",
                         "this connection speaks for the user its first join named, not for another")
                 ])
+        }
+        if isJoin, sender.user == nil, case .tickets(let secret) = configuration.identity {
+            let ticket = String(decoding: message.cloudCustomData.prefix(RelayTicket.maxLength + 1), as: UTF8.self)
+            switch RelayTicket.verify(ticket, user: message.sender, secret: secret, now: Self.now()) {
+            case .valid(let expiry):
+                sender.ticketExpiry = expiry
+            case .expired:
+                sendUserStatus(.userSigExpired, to: sender)
+                return reject(
+                    message, from: sender, join: true,
+                    [finding(RelayRejection.Code.ticketExpired, "cloudCustomData", "the login ticket has expired")])
+            case .invalid:
+                return reject(
+                    message, from: sender, join: true,
+                    [
+                        finding(
+                            RelayRejection.Code.ticketInvalid, "cloudCustomData",
+                            "a first join carries a login ticket signed for its sender")
+                    ])
+            }
         }
         var errors = Validator.validate(message, limits: configuration.profile).filter { $0.severity == .error }
         if isJoin {
@@ -230,17 +319,79 @@ final class RelayHub: @unchecked Sendable {
             // A new member that is already behind holds back its new group too.
             if configuration.slowConsumerPolicy == .backpressure, !connection.isWritable { pauseGroups(of: connection) }
         }
-        if connection.user == nil { connection.user = message.sender }
+        if connection.user == nil { logIn(connection, as: message.sender) }
         logger.info(
             "joined",
             metadata: [
-                "connection": "\(connection.id)", "user": "\(message.sender)", "group": "\(group)",
-                "members": "\(groups[group]?.count ?? 0)",
+                "connection": "\(connection.id)", "user": RelayLog.escaped(message.sender),
+                "group": RelayLog.escaped(group), "members": "\(groups[group]?.count ?? 0)",
             ])
         // The acknowledgement is the join itself, forwarded.
         guard let bytes = outgoing(frame) else { return }
         write(bytes, to: connection)
     }
+
+    /// Takes a frame's tokens from its sender's buckets; a sender past its
+    /// rates is not read until they refill (what it has sent meanwhile
+    /// waits in its socket, so TCP slows it down).
+    private func throttle(_ connection: RelayConnection, bytes: Int, inflatedBytes: Int, at now: NIODeadline) {
+        let rates = RelayThrottle.Rates(
+            frames: configuration.maxFramesPerSecond, bytes: configuration.maxBytesPerSecond,
+            inflatedBytes: configuration.maxInflatedBytesPerSecond)
+        guard !rates.isUnlimited else { return }
+        if connection.throttle == nil { connection.throttle = RelayThrottle(rates: rates, now: now) }
+        guard let wait = connection.throttle?.take(bytes: bytes, inflatedBytes: inflatedBytes, now: now),
+            !connection.isThrottled
+        else { return }
+        connection.isThrottled = true
+        stats.throttles += 1
+        metrics.throttles.increment()
+        throttledCount += 1
+        metrics.throttled.set(throttledCount)
+        eventLoop.assumeIsolated().scheduleTask(in: wait) { [self, weak connection] in
+            throttledCount -= 1
+            metrics.throttled.set(throttledCount)
+            connection?.isThrottled = false
+        }
+    }
+
+    private var throttledCount = 0
+
+    /// Binds a connection to its user: a connection the user was logged in
+    /// on before is forced offline, and a ticket's expiry is scheduled.
+    private func logIn(_ connection: RelayConnection, as user: String) {
+        connection.user = user
+        if let earlier = users[user], earlier !== connection {
+            sendUserStatus(.forcedOffline, to: earlier)
+            earlier.end(
+                with: IMCodecConnectionError(
+                    .init("relay.kicked-offline"), reason: "the user logged in on another connection"))
+        }
+        users[user] = connection
+        if let expiry = connection.ticketExpiry {
+            let delay = TimeAmount.seconds(max(0, expiry - Self.now()))
+            connection.expiryTask = eventLoop.assumeIsolated().scheduleTask(in: delay) {
+                [self, weak connection] in
+                guard let connection else { return }
+                sendUserStatus(.userSigExpired, to: connection)
+                connection.end(
+                    with: IMCodecConnectionError(.init("relay.ticket-expired"), reason: "the login ticket expired"))
+            }
+        }
+    }
+
+    /// Writes a user status event (the seeds' forced-offline or
+    /// signature-expired) to a connection, flushed with the burst.
+    private func sendUserStatus(_ type: UserStatusType, to connection: RelayConnection) {
+        var event = Event()
+        event.kind = .userStatus(UserStatusEvent(type: type))
+        // An event of one enum field: within every default limit.
+        guard let bytes = try? replyEncoder.encode(FramePayload.event(event)) else { return }
+        write(ByteBuffer(bytes: bytes), to: connection)
+    }
+
+    /// The time in Unix seconds.
+    static func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
 
     private func fanOut(_ message: Message, frame: Frame, from sender: RelayConnection) {
         guard let members = groups[message.groupID], members[ObjectIdentifier(sender)] != nil else {
@@ -323,13 +474,19 @@ final class RelayHub: @unchecked Sendable {
         if join { stats.joinsRefused += 1 }
         let code = findings.first?.code.rawValue ?? "?"
         metrics.rejected(code: code)
-        logger.notice(
-            "rejected",
-            metadata: [
-                "connection": "\(connection.id)", "user": "\(connection.user ?? "")",
-                "kind": "\(join ? "join" : "message")",
-                "codes": "\(findings.prefix(RelayRejection.maxFindings).map(\.code.rawValue).joined(separator: ","))",
-            ])
+        // One line per first code a second: a peer repeats rejections at will.
+        if let suppressed = refusals.admit("rejected " + code) {
+            logger.notice(
+                "rejected",
+                metadata: [
+                    "connection": "\(connection.id)", "user": RelayLog.escaped(connection.user ?? ""),
+                    "kind": "\(join ? "join" : "message")",
+                    "codes": RelayLog.escaped(
+                        findings.prefix(RelayRejection.maxFindings).map(\.code.rawValue).joined(separator: ","),
+                        limit: 512),
+                    "suppressed": "\(suppressed)",
+                ])
+        }
         let reply = RelayRejection.reply(
             to: message, user: connection.user ?? "", findings: findings,
             maxGroupIDBytes: configuration.maxGroupIDBytes)
@@ -354,6 +511,7 @@ final class RelayHub: @unchecked Sendable {
     /// read burst rather than once per frame.
     func flush() {
         eventLoop.preconditionInEventLoop()
+        sampleBudget()
         writeBatch()
         guard !unflushed.isEmpty else { return }
         let written = unflushed
@@ -362,6 +520,16 @@ final class RelayHub: @unchecked Sendable {
             connection.flush()
             if let queued = connection.queuedBytes { metrics.queuedBytes.record(queued) }
         }
+    }
+
+    /// Sets the budget's meters, at most four times a second: after a read
+    /// burst, and when a connection closes.
+    private func sampleBudget() {
+        let now = NIODeadline.now()
+        guard now - sampled >= .milliseconds(250) else { return }
+        sampled = now
+        metrics.bufferedBytes.set(budget.reservedBytes)
+        metrics.webSocketPartialBytes.set(budget.reservedWebSocketFrameBytes)
     }
 
     /// Writes a frame to a connection, to be flushed with the burst.

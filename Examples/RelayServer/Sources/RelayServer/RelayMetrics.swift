@@ -16,6 +16,10 @@ import CoreMetrics
 /// | `imcodec_relay_slow_consumer_disconnects` | counter | | members disconnected for not reading |
 /// | `imcodec_relay_queued_bytes` | recorder | | bytes queued toward a member, each time its writes are flushed |
 /// | `imcodec_relay_frame_duration` | timer | | from a frame read to its copies queued: decoding, validation and fan-out |
+/// | `imcodec_relay_throttles` | counter | | times a connection was not read for a while because it sent past its rates |
+/// | `imcodec_relay_throttled_connections` | meter | | connections not read now because of their rates |
+/// | `imcodec_relay_buffered_bytes` | meter | | bytes of unfinished frames held, in the shared budget (set after a read burst or a close, at most four times a second) |
+/// | `imcodec_relay_websocket_partial_bytes` | meter | | the part of them that is unfinished WebSocket frames (sampled with it) |
 final class RelayMetrics {
     private let factory: any MetricsFactory
     let tcpOpened: Counter
@@ -30,6 +34,10 @@ final class RelayMetrics {
     let slowConsumerDisconnects: Counter
     let queuedBytes: Recorder
     let frameDuration: Timer
+    let bufferedBytes: Meter
+    let throttles: Counter
+    let throttled: Meter
+    let webSocketPartialBytes: Meter
     private var rejections: [String: Counter] = [:]
     private var closes: [String: Counter] = [:]
 
@@ -50,6 +58,10 @@ final class RelayMetrics {
         slowConsumerDisconnects = Counter(label: "imcodec_relay_slow_consumer_disconnects", factory: factory)
         queuedBytes = Recorder(label: "imcodec_relay_queued_bytes", factory: factory)
         frameDuration = Timer(label: "imcodec_relay_frame_duration", factory: factory)
+        bufferedBytes = Meter(label: "imcodec_relay_buffered_bytes", factory: factory)
+        throttles = Counter(label: "imcodec_relay_throttles", factory: factory)
+        throttled = Meter(label: "imcodec_relay_throttled_connections", factory: factory)
+        webSocketPartialBytes = Meter(label: "imcodec_relay_websocket_partial_bytes", factory: factory)
     }
 
     func rejected(code: String) {

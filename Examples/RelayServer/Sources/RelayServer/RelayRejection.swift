@@ -55,6 +55,17 @@ public enum RelayRejection {
         /// A frame that is not a group message: a one-to-one message, a
         /// batch or an event, which the relay does not route.
         public static let notRouted = FindingCode("relay.not-routed")
+        /// A sender (user ID) longer than the relay accepts
+        /// (``RelayConfiguration/maxUserIDBytes``; path `sender`), checked
+        /// before anything else about the sender.
+        public static let userIDLength = FindingCode("relay.user-id-length")
+        /// A first join without a valid login ticket for its sender (path
+        /// `cloudCustomData`).
+        public static let ticketInvalid = FindingCode("relay.ticket-invalid")
+        /// A first join whose login ticket has expired (path
+        /// `cloudCustomData`); the signature-expired event comes before the
+        /// reply.
+        public static let ticketExpired = FindingCode("relay.ticket-expired")
         /// A join or message without a sender.
         public static let senderMissing = FindingCode("relay.sender-missing")
     }

@@ -37,16 +37,21 @@ public final class RelayServer: Service, Sendable {
     /// The address of the HTTP listener (chat page and WebSocket), when
     /// there is one.
     public let webAddress: SocketAddress?
+    /// The address of the metrics listener, when there is one.
+    public let metricsAddress: SocketAddress?
     private let channel: Channel
     private let webChannel: Channel?
+    private let metricsChannel: Channel?
     private let hub: RelayHub
 
-    private init(channel: Channel, webChannel: Channel?, hub: RelayHub) throws {
+    private init(channel: Channel, webChannel: Channel?, metricsChannel: Channel?, hub: RelayHub) throws {
         guard let address = channel.localAddress else { throw ChannelError.unknownLocalAddress }
         localAddress = address
         webAddress = webChannel?.localAddress
+        metricsAddress = metricsChannel?.localAddress
         self.channel = channel
         self.webChannel = webChannel
+        self.metricsChannel = metricsChannel
         self.hub = hub
     }
 
@@ -80,25 +85,34 @@ public final class RelayServer: Service, Sendable {
             .bind(host: configuration.host, port: configuration.port)
             .get()
         var webChannel: Channel?
-        if let webPort = configuration.webPort {
-            do {
+        var metricsChannel: Channel?
+        do {
+            if let webPort = configuration.webPort {
                 webChannel = try await bindWeb(port: webPort, hub: hub, configuration: configuration, on: eventLoop)
-            } catch {
-                try? await channel.close()
-                throw error
             }
+            if let metricsPort = configuration.metricsPort {
+                metricsChannel = try await bindMetrics(
+                    port: metricsPort, hub: hub, configuration: configuration, on: eventLoop)
+            }
+        } catch {
+            try? await channel.close()
+            try? await webChannel?.close()
+            throw error
         }
         do {
-            let server = try RelayServer(channel: channel, webChannel: webChannel, hub: hub)
+            let server = try RelayServer(
+                channel: channel, webChannel: webChannel, metricsChannel: metricsChannel, hub: hub)
             configuration.logger.info(
                 "listening",
                 metadata: [
                     "tcp": "\(server.localAddress)", "web": "\(server.webAddress.map { "\($0)" } ?? "none")",
+                    "metrics": "\(server.metricsAddress.map { "\($0)" } ?? "none")",
                 ])
             return server
         } catch {
             try? await channel.close()
             try? await webChannel?.close()
+            try? await metricsChannel?.close()
             throw error
         }
     }
@@ -118,7 +132,7 @@ public final class RelayServer: Service, Sendable {
                     guard hub.admit(channel, web: true) else { throw RelayRefused() }
                     let pipeline = channel.pipeline.syncOperations
                     try addGuards(pipeline, configuration)
-                    let http = RelayHTTPHandler(content: content, metrics: metrics)
+                    let http = RelayHTTPHandler(content: content, metrics: metrics, hub: hub)
                     let removable = NIOLoopBound(http, eventLoop: channel.eventLoop)
                     let upgrader = NIOWebSocketServerUpgrader.imcodec(
                         limits: configuration.limits,
@@ -143,7 +157,35 @@ public final class RelayServer: Service, Sendable {
                                 context.pipeline.syncOperations.removeHandler(removable.value, promise: nil)
                             }
                         ))
+                    if let timeout = configuration.requestHeadTimeout {
+                        // Taken out by the upgrader when the connection upgrades.
+                        try pipeline.addHandler(IMCodecRequestHeadTimeoutHandler(timeout: timeout))
+                    }
                     try pipeline.addHandler(http)
+                }
+            }
+            .bind(host: configuration.host, port: port)
+            .get()
+    }
+
+    /// The metrics listener: `GET /metrics` only, under its own small cap
+    /// and outside the connection caps, with the request-head and idle
+    /// timeouts.
+    private static func bindMetrics(
+        port: Int, hub: RelayHub, configuration: RelayConfiguration, on eventLoop: EventLoop
+    ) async throws -> Channel {
+        let metrics = configuration.metricsExposition
+        return try await ServerBootstrap(group: eventLoop)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    guard hub.admitMetrics(channel) else { throw RelayRefused() }
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addIMCodecIdleTimeout(configuration.idleTimeout ?? .seconds(120))
+                    try pipeline.configureHTTPServerPipeline()
+                    try pipeline.addHandler(
+                        IMCodecRequestHeadTimeoutHandler(timeout: configuration.requestHeadTimeout ?? .seconds(10)))
+                    try pipeline.addHandler(RelayHTTPHandler(content: RelayWebContent(), metrics: metrics, hub: hub))
                 }
             }
             .bind(host: configuration.host, port: port)
@@ -202,6 +244,7 @@ public final class RelayServer: Service, Sendable {
     public func shutdown() async throws {
         try? await channel.close()
         try? await webChannel?.close()
+        try? await metricsChannel?.close()
         let hub = self.hub
         try await hub.eventLoop.flatSubmit { hub.drain() }.get()
     }
@@ -213,6 +256,7 @@ public final class RelayServer: Service, Sendable {
     public func close() async throws {
         try await channel.close()
         try await webChannel?.close()
+        try await metricsChannel?.close()
     }
 }
 

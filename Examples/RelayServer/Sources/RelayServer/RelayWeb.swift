@@ -1,3 +1,4 @@
+import IMCodecNIO
 import NIOCore
 import NIOHTTP1
 
@@ -49,6 +50,9 @@ struct RelayWebContent: Sendable {
 
     var files: [String: File] = [:]
 
+    /// No files: the metrics listener's.
+    init() {}
+
     /// Reads the files.
     ///
     /// - Throws: When the page's folder or the JavaScript folders cannot
@@ -92,10 +96,12 @@ final class RelayHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let content: RelayWebContent
     private let metrics: (@Sendable () -> String)?
     private var request: HTTPRequestHead?
+    private let hub: RelayHub
 
-    init(content: RelayWebContent, metrics: (@Sendable () -> String)?) {
+    init(content: RelayWebContent, metrics: (@Sendable () -> String)?, hub: RelayHub) {
         self.content = content
         self.metrics = metrics
+        self.hub = hub
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -154,6 +160,9 @@ final class RelayHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if let error = error as? IMCodecConnectionError {
+            hub.httpFailed(context.channel, reason: error.code.rawValue)
+        }
         context.close(promise: nil)
     }
 }

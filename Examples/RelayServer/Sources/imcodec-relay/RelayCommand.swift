@@ -10,6 +10,12 @@ import Prometheus
 import RelayServer
 import ServiceLifecycle
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// Runs the relay server until it is sent SIGINT or SIGTERM, then drains it
 /// and prints what it did.
 @main
@@ -32,6 +38,12 @@ struct RelayCommand: AsyncParsableCommand {
 
     @Option(help: "The HTTP port of the chat page, /metrics and the WebSocket endpoint /frames; none by default.")
     var webPort: Int?
+
+    @Option(help: "The HTTP port of a listener serving /metrics only, outside the connection caps; none by default.")
+    var metricsPort: Int?
+
+    @Option(help: "The most connections open at once from one IP address.")
+    var maxConnectionsPerAddress = RelayConfiguration().maxConnectionsPerAddress
 
     @Option(help: "The validation profile: \(ValidationLimits.profileNames.joined(separator: ", ")).")
     var profile = "sdk-guide"
@@ -63,11 +75,38 @@ struct RelayCommand: AsyncParsableCommand {
     @Option(help: "Seconds a frame may take to arrive from its first byte; 0 for no limit.")
     var partialFrameTimeout = 10
 
+    @Option(help: "Seconds an HTTP request head (a WebSocket upgrade request) may take to arrive; 0 for no limit.")
+    var requestHeadTimeout = 10
+
+    @Option(help: "The frames one connection may send per second before it is read more slowly; 0 for no limit.")
+    var maxFramesPerSecond = RelayConfiguration().maxFramesPerSecond ?? 0
+
+    @Option(help: "The frame bytes one connection may send per second; 0 for no limit.")
+    var maxBytesPerSecond = RelayConfiguration().maxBytesPerSecond ?? 0
+
+    @Option(help: "The bytes one connection's frames may inflate to per second; 0 for no limit.")
+    var maxInflatedBytesPerSecond = RelayConfiguration().maxInflatedBytesPerSecond ?? 0
+
     @Option(help: "The longest group ID a join may name, in bytes.")
     var maxGroupIDBytes = RelayConfiguration().maxGroupIDBytes
 
+    @Option(help: "The longest user ID (sender) a join or message may name, in bytes.")
+    var maxUserIDBytes = RelayConfiguration().maxUserIDBytes
+
     @Option(help: "How many groups one connection may join.")
     var maxGroupsPerConnection = RelayConfiguration().maxGroupsPerConnection
+
+    @Option(help: "A file whose bytes are the secret that signs login tickets (HMAC-SHA256).")
+    var ticketSecretFile: String?
+
+    @Flag(help: "Log users in without tickets, as whatever user a first join names: for the chat page and demos only.")
+    var insecureDemo = false
+
+    @Option(help: "Print a login ticket for this user, signed with --ticket-secret-file, and exit.")
+    var issueTicket: String?
+
+    @Option(help: "With --issue-ticket: seconds the ticket is valid.")
+    var ticketLifetime = 86_400
 
     @Option(help: "The chat page's folder (Examples/RelayServer/Web of this checkout by default).")
     var pageDirectory: String?
@@ -79,13 +118,20 @@ struct RelayCommand: AsyncParsableCommand {
     var logLevel = "info"
 
     func validate() throws {
+        guard (ticketSecretFile != nil) != insecureDemo else {
+            throw ValidationError("give --ticket-secret-file to verify login tickets, or --insecure-demo to take none")
+        }
+        guard issueTicket == nil || ticketSecretFile != nil else {
+            throw ValidationError("--issue-ticket signs with --ticket-secret-file")
+        }
         guard ValidationLimits.profile(named: profile) != nil else {
             throw ValidationError("unknown profile \(profile); known: \(ValidationLimits.profileNames)")
         }
         guard policy != nil else { throw ValidationError("--slow-consumer is disconnect, drop or backpressure") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
-        guard maxConnections >= 1, maxBufferedBytes >= 0, maxQueuedBytes >= 2, idleTimeout >= 0,
-            partialFrameTimeout >= 0, maxGroupIDBytes >= 1, maxGroupsPerConnection >= 1
+        guard maxConnections >= 1, maxConnectionsPerAddress >= 1, maxBufferedBytes >= 0, maxQueuedBytes >= 2,
+            idleTimeout >= 0, partialFrameTimeout >= 0, requestHeadTimeout >= 0, maxGroupIDBytes >= 1,
+            maxUserIDBytes >= 1, maxGroupsPerConnection >= 1
         else { throw ValidationError("the bounds must be positive") }
     }
 
@@ -98,7 +144,20 @@ struct RelayCommand: AsyncParsableCommand {
         }
     }
 
+    /// The secret's bytes, at least 16 of them.
+    private func secret(_ path: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path), data.count >= 16 else {
+            throw ValidationError("\(path): a ticket secret of at least 16 bytes")
+        }
+        return Array(data)
+    }
+
     func run() async throws {
+        if let user = issueTicket, let path = ticketSecretFile {
+            let expiry = Int64(Date().timeIntervalSince1970) + Int64(ticketLifetime)
+            print(RelayTicket.issue(user: user, expiry: expiry, secret: try secret(path)))
+            return
+        }
         let level = Logger.Level(rawValue: logLevel) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -112,6 +171,8 @@ struct RelayCommand: AsyncParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.webPort = webPort
+        configuration.metricsPort = metricsPort
+        configuration.maxConnectionsPerAddress = maxConnectionsPerAddress
         // validate() has refused any name that is not a profile's.
         configuration.profile = ValidationLimits.profile(named: profile) ?? .sdkGuide
         if reframe { configuration.forwarding = .reframed(noCompression ? .disabled : .default) }
@@ -122,7 +183,13 @@ struct RelayCommand: AsyncParsableCommand {
         configuration.slowConsumerPolicy = policy ?? .disconnect
         configuration.idleTimeout = idleTimeout > 0 ? .seconds(Int64(idleTimeout)) : nil
         configuration.partialFrameTimeout = partialFrameTimeout > 0 ? .seconds(Int64(partialFrameTimeout)) : nil
+        configuration.requestHeadTimeout = requestHeadTimeout > 0 ? .seconds(Int64(requestHeadTimeout)) : nil
         configuration.maxGroupIDBytes = maxGroupIDBytes
+        configuration.maxUserIDBytes = maxUserIDBytes
+        configuration.maxFramesPerSecond = maxFramesPerSecond > 0 ? maxFramesPerSecond : nil
+        configuration.maxBytesPerSecond = maxBytesPerSecond > 0 ? maxBytesPerSecond : nil
+        configuration.maxInflatedBytesPerSecond = maxInflatedBytesPerSecond > 0 ? maxInflatedBytesPerSecond : nil
+        configuration.identity = try ticketSecretFile.map { .tickets(secret: try secret($0)) } ?? .insecureDemo
         configuration.maxGroupsPerConnection = maxGroupsPerConnection
         if let pageDirectory { configuration.web.pageDirectory = pageDirectory }
         if let jsDirectory { configuration.web.jsDirectory = jsDirectory }
@@ -135,6 +202,7 @@ struct RelayCommand: AsyncParsableCommand {
         print("listening on \(server.localAddress)")
         if let port = server.localAddress.port { print("port \(port)") }
         if let port = server.webAddress?.port { print("web port \(port)") }
+        if let port = server.metricsAddress?.port { print("metrics port \(port)") }
         // Scripts wait for the port lines; stdout is a pipe there, not a terminal.
         fflush(nil)
 
@@ -150,7 +218,8 @@ struct RelayCommand: AsyncParsableCommand {
             frames received \(statistics.framesReceived), delivered \(statistics.framesDelivered), \
             rejected \(statistics.messagesRejected), unrouted \(statistics.framesUnrouted), \
             joins refused \(statistics.joinsRefused), failed connections \(statistics.connectionsFailed), \
-            slow consumers disconnected \(statistics.slowConsumerDisconnects), read pauses \(statistics.readPauses)
+            slow consumers disconnected \(statistics.slowConsumerDisconnects), read pauses \(statistics.readPauses), \
+            throttles \(statistics.throttles)
             closes: \(closes.joined(separator: ", "))
             """)
         try await group.shutdownGracefully()

@@ -104,6 +104,8 @@ final class ClientLogger: ChannelInboundHandler {
     {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         var configuration = RelayConfiguration()
+        // Routing, not logins: RelayLoginTests has the tickets.
+        configuration.identity = .insecureDemo
         configure(&configuration)
         let server = try await RelayServer.start(configuration: configuration, on: group.next())
         return (server, group)

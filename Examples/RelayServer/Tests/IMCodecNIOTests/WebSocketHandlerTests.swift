@@ -212,7 +212,11 @@ import Testing
         let budget = IMCodecBufferBudget(capacity: 1_000)
         let large = Samples.frame(.message(Samples.message(textBytes: 2_000)))
         let channel = try serverChannel(budget: budget)
-        let error = failingRead(channel, try wire([(.binary, false, Array(large.prefix(100)))]))
+        // The first fragment fits; the bytes of the second would pass.
+        try channel.writeInbound(ByteBuffer(bytes: try wire([(.binary, false, Array(large.prefix(100)))])))
+        #expect(budget.reservedBytes == 100)
+        let error = failingRead(
+            channel, try wire([(.continuation, false, Array(large.dropFirst(100).prefix(1_000)))]))
         #expect((error as? IMCodecConnectionError)?.code == .bufferLimit)
         let close = try closeFrame(channel)
         #expect(close?.code == 1013)
@@ -224,6 +228,77 @@ import Testing
         try other.writeInbound(ByteBuffer(bytes: try wire([(.binary, false, Array(large.prefix(100)))])))
         try other.writeInbound(ByteBuffer(bytes: try wire([(.continuation, true, Array(large.dropFirst(100)))])))
         #expect(try payloads(other).count == 1)
+    }
+
+    @Test func anUnfinishedWebSocketFrameCountsAgainstTheBudgetAndTheTimeout() throws {
+        let budget = IMCodecBufferBudget(capacity: 1_000_000)
+        let large = Samples.frame(.message(Samples.message(textBytes: 2_000)))
+        let channel = try serverChannel(partialFrameTimeout: .seconds(5), budget: budget)
+        // One WebSocket frame holding the whole imcodec frame, sent but for
+        // its last 10 bytes: NIOWebSocket's decoder holds it all.
+        let bytes = try message(large)
+        try channel.writeInbound(ByteBuffer(bytes: bytes.dropLast(10)))
+        #expect(budget.reservedBytes == bytes.count - 10)
+        #expect(budget.reservedWebSocketFrameBytes == bytes.count - 10)
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(4_999))
+        #expect(try closeFrame(channel) == nil)
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(1))
+        let close = try closeFrame(channel)
+        #expect(close?.code == 1008)
+        #expect(close?.reason == "connection.partial-frame-timeout")
+        // The bytes stay in NIOWebSocket's decoder, and reserved, until the
+        // socket has closed: after the close handshake, or two seconds.
+        #expect(budget.reservedBytes == bytes.count - 10)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(!channel.isActive)
+        #expect(budget.reservedBytes == 0)
+        // Past the budget, the same bytes close the socket with 1013.
+        let small = IMCodecBufferBudget(capacity: 1_000)
+        let other = try serverChannel(budget: small)
+        let error = failingRead(other, Array(bytes.dropLast(10)))
+        #expect((error as? IMCodecConnectionError)?.code == .bufferLimit)
+        #expect(try closeFrame(other)?.code == 1013)
+        #expect(small.reservedBytes == 0)
+    }
+
+    /// A 64 KiB frame in one WebSocket message fed one byte at a time: the
+    /// bytes NIOWebSocket's decoder holds are exactly those fed after every
+    /// byte (each held once), and the message is read whole.
+    @Test func aLargeMessageFedOneByteAtATimeIsHeldOnceAndReadWhole() throws {
+        let budget = IMCodecBufferBudget(capacity: 8 << 20)
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(
+            ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: 4 << 20)))
+        try channel.pipeline.syncOperations.addHandler(
+            IMCodecWebSocketFrameHandler(partialFrameTimeout: nil, budget: budget))
+        let large = Samples.frame(.message(Samples.message(textBytes: 64 << 10)))
+        let bytes = try message(large)
+        var heldOnce = true
+        var byte = ByteBuffer()
+        for (index, value) in bytes.enumerated() {
+            byte.clear()
+            byte.writeInteger(value)
+            try channel.writeInbound(byte)
+            if index + 1 < bytes.count, budget.reservedWebSocketFrameBytes != index + 1 { heldOnce = false }
+        }
+        #expect(heldOnce)
+        let frame = try #require(try channel.readInbound(as: Frame.self))
+        #expect(Array(frame.bytes) == large)
+        #expect(budget.reservedBytes == 0)
+    }
+
+    @Test func anUnfinishedWebSocketFrameFinishedInTimeIsPassedOn() throws {
+        let budget = IMCodecBufferBudget(capacity: 1_000_000)
+        let channel = try serverChannel(partialFrameTimeout: .seconds(5), budget: budget)
+        let bytes = try message(sample)
+        for byte in bytes {
+            try channel.writeInbound(ByteBuffer(bytes: [byte]))
+            channel.embeddedEventLoop.advanceTime(by: .milliseconds(10))
+        }
+        #expect(try payloads(channel).count == 1)
+        #expect(budget.reservedBytes == 0)
+        channel.embeddedEventLoop.advanceTime(by: .seconds(10))
+        #expect(try closeFrame(channel) == nil)
     }
 
     @Test func sendsEachFrameOfABufferAsItsOwnBinaryMessage() throws {
