@@ -11,7 +11,11 @@ of Debian's chromium driven by Playwright, and checks:
    page shows on the other as a `li.message` with `data-sender`, in order, in
    both directions;
 2. a message the validation profile refuses (a text past the 12 KB message
-   body, `limit.message.body-bytes`) is answered to its sender alone: the
+   body, `limit.message.body-bytes`) is not sent at all: the page validates it
+   with the JavaScript validator against the relay's profile (the page is
+   opened with `?profile=current`) and shows the finding's code and path at
+   once as a `li.rejection.local`, with no round trip and no frame on the
+   socket; sent without that check, it is answered to its sender alone: the
    sender's page shows a `li.rejection` naming the message and the finding's
    code and path, and the other page never shows the message;
 3. a third page that sends a text WebSocket message is closed with 1003 and
@@ -135,11 +139,11 @@ def received(page):
     return page.evaluate("window.imcodecChat.messages.map((m) => [m.sender, m.text])")
 
 
-def wait_for(page, predicate):
-    """Waits until the page's `predicate` (JavaScript over `chat`) holds; False when it never does."""
+def wait_for(page, predicate, ms=TIMEOUT_MS):
+    """Waits until the page's `predicate` (JavaScript over `chat`) holds, at most `ms`; False when it never does."""
     try:
         page.evaluate("(p) => window.imcodecChat.waitFor(() => (new Function('chat', 'return ' + p))"
-                      "(window.imcodecChat), %d)" % TIMEOUT_MS, predicate)
+                      "(window.imcodecChat), %d)" % ms, predicate)
         return True
     except Exception:
         return False
@@ -220,7 +224,7 @@ def main():
             return 1
         page_directory = os.path.join(bundle_dir, "page")
     relay = Relay(arguments.relay, page_directory)
-    url = "http://127.0.0.1:%d/" % relay.web_port
+    url = "http://127.0.0.1:%d/?profile=current" % relay.web_port
     started = time.monotonic()
     try:
         with sync_playwright() as playwright:
@@ -252,7 +256,17 @@ def main():
             check("alice's own messages show as li.message.mine",
                   alice.locator("#log li.message.mine").count() == 2)
 
-            sent = alice.evaluate("(text) => window.imcodecChat.send(text)", TOO_LONG)
+            unsent = alice.evaluate("(text) => window.imcodecChat.send(text)", TOO_LONG)
+            local = alice.locator("#log li.rejection.local[data-msg-id='%s']" % unsent["msgId"])
+            check("the page refuses a text past 12 KB itself, with limit.message.body-bytes at elems, and sends nothing",
+                  [(f["code"], f["path"]) for f in unsent.get("findings", [])] == [("limit.message.body-bytes", "elems")]
+                  and alice.evaluate("window.imcodecChat.refusedHere.length") == 1
+                  and alice.evaluate("window.imcodecChat.rejections.length") == 0
+                  and local.count() == 1 and "limit.message.body-bytes" in local.inner_text(),
+                  repr(unsent))
+            check("the page's own refusal took no round trip: no rejection from the relay follows",
+                  not wait_for(alice, "chat.rejections.length >= 1", 1500), "a rejection arrived")
+            sent = alice.evaluate("(text) => window.imcodecChat.send(text, {check: false})", TOO_LONG)
             wait_for(alice, "chat.rejections.length >= 1")
             rejections = alice.evaluate("window.imcodecChat.rejections")
             findings = rejections[0]["findings"] if rejections else []

@@ -12,7 +12,13 @@
 //   connect(url?)            opens the WebSocket (ws://<host>/frames by default)
 //   join(user, group)        sends a join; resolves when the relay echoes it,
 //                            rejects with the rejection when it refuses it
-//   send(text)               sends one text message; resolves to {msgId, seq}
+//   send(text, {check})      sends one text message; resolves to {msgId, seq}. The page first
+//                            validates it against its profile (?profile= in the page's
+//                            address, the relay's default sdk-guide without one) and sends
+//                            nothing when it finds an error: it shows the findings at once
+//                            and resolves to {msgId, seq, findings}. check: false sends
+//                            without validating, for the relay to judge
+//   refusedHere              messages the page did not send: {msgId, findings}
 //   sendBytes(bytes)         sends one binary message as given (a malformed frame)
 //   sendText(text)           sends one text message (the relay closes with 1003)
 //   messages                 received chat messages: {sender, group, seq, msgId, text}
@@ -22,6 +28,7 @@
 //   waitFor(predicate, ms)   resolves when predicate() holds, rejects after ms
 
 import { FrameKind, Message, decodeFramePayload, encodeFrame, webDeflate } from "imcodec";
+import { validate } from "imcodec/validate";
 
 const REJECTION = "imcodec-relay.rejection";
 
@@ -35,6 +42,8 @@ const deflate = import("./pako.esm.mjs").then(
 const chat = {
     messages: [],
     rejections: [],
+    refusedHere: [],
+    profile: new URLSearchParams(location.search).get("profile") ?? "sdk-guide",
     closed: null,
     state: "closed",
     user: null,
@@ -128,7 +137,7 @@ const chat = {
         document.getElementById("send").disabled = false;
     },
 
-    async send(text) {
+    async send(text, { check = true } = {}) {
         if (this.user === null) throw new Error("join a group first");
         const seq = this.seq++;
         const msgId = `${this.user}-${seq}`;
@@ -140,6 +149,15 @@ const chat = {
             timestamp: BigInt(Math.floor(Date.now() / 1000)),
             elems: [{ kind: { case: "text", value: { text } } }],
         });
+        if (check) {
+            // The relay's rules, applied here: a message it would refuse is not sent.
+            const findings = validate(message, Message, this.profile).filter((f) => f.severity === "error");
+            if (findings.length > 0) {
+                this.refusedHere.push({ msgId, findings });
+                this.showRejection({ msgId, findings }, "local");
+                return { msgId, seq, findings };
+            }
+        }
         await this.enqueue(message);
         this.show("message mine", text, this.user);
         return { msgId, seq };
@@ -203,17 +221,20 @@ const chat = {
         log.scrollTop = log.scrollHeight;
     },
 
-    showRejection(rejection) {
+    // A refusal: the relay's (with each finding's reason), or this page's own ("local": not sent).
+    showRejection(rejection, where = "relay") {
         const log = document.getElementById("log");
         const item = document.createElement("li");
-        item.className = "rejection";
+        item.className = where === "local" ? "rejection local" : "rejection";
         item.dataset.msgId = rejection.msgId;
-        item.append(document.createTextNode(`refused ${rejection.msgId || "a frame"}: `));
+        const verb = where === "local" ? "not sent" : "refused";
+        item.append(document.createTextNode(`${verb} ${rejection.msgId || "a frame"}: `));
         rejection.findings.forEach((finding, index) => {
             if (index > 0) item.append(document.createTextNode("; "));
             const code = document.createElement("code");
             code.textContent = finding.code;
-            item.append(code, document.createTextNode(`${finding.path ? ` at ${finding.path}` : ""} (${finding.reason})`));
+            const detail = finding.reason ?? (finding.limit !== undefined ? `limit ${finding.limit}, ${finding.actual}` : "");
+            item.append(code, document.createTextNode(`${finding.path ? ` at ${finding.path}` : ""}${detail ? ` (${detail})` : ""}`));
         });
         log.append(item);
         log.scrollTop = log.scrollHeight;
