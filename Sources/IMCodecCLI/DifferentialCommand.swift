@@ -41,7 +41,8 @@ struct DifferentialCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The failure list of the testee named at the same position; repeatable.", valueName: "file"))
+            "The failure list of the testee at the same position (files joined by commas are merged); repeatable.",
+            valueName: "file"))
     var failureList: [String] = []
 
     @Option(help: ArgumentHelp("The name of the testee at the same position; repeatable.", valueName: "name"))
@@ -86,7 +87,9 @@ struct DifferentialCommand: ParsableCommand {
             throw ValidationError("give one --name per --testee, in the same order, or none")
         }
         guard count != nil || seconds != nil else { throw ValidationError("bound the run with --count or --seconds") }
-        if let seconds { guard seconds > 0, seconds.isFinite else { throw ValidationError("--seconds must be positive") } }
+        if let seconds {
+            guard seconds > 0, seconds.isFinite else { throw ValidationError("--seconds must be positive") }
+        }
         for operation in operations where !FailureList.operations.contains(operation) {
             throw ValidationError("\(operation) is not an operation of the testee protocol")
         }
@@ -100,7 +103,10 @@ struct DifferentialCommand: ParsableCommand {
             for (index, command) in testee.enumerated() {
                 var list = FailureList()
                 if !failureList.isEmpty {
-                    list = try FailureList(parsing: String(contentsOfFile: failureList[index], encoding: .utf8))
+                    for path in failureList[index].split(separator: ",") {
+                        list = list.merging(
+                            try FailureList(parsing: String(contentsOfFile: String(path), encoding: .utf8)))
+                    }
                 }
                 let label = name.isEmpty ? command : name[index]
                 implementations.append(.init(name: label, testee: ProcessTestee(command: command), failureList: list))

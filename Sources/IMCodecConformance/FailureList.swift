@@ -26,7 +26,8 @@
 /// - `differential OPERATION REFERENCE OTHER # reason` declares a known
 ///   disagreement of `imcodec differential` (``DifferentialSignature``):
 ///   on `OPERATION`, the reference answered `REFERENCE` and this
-///   implementation `OTHER`. Conformance runs ignore these lines.
+///   implementation `OTHER`; `*` in place of a word matches any.
+///   Conformance runs ignore these lines.
 ///
 /// The reason is required everywhere.
 public struct FailureList: Sendable, Hashable {
@@ -98,7 +99,7 @@ public struct FailureList: Sendable, Hashable {
                     throw fail("expected `differential OPERATION REFERENCE OTHER # reason`")
                 }
                 guard !reason.isEmpty else { throw fail("\(words[1]): the reason is empty") }
-                guard Self.operations.contains(words[1]) else {
+                guard words[1] == "*" || Self.operations.contains(words[1]) else {
                     throw fail("\(words[1]) is not an operation of the testee protocol")
                 }
                 let signature = words[1...].joined(separator: " ")
@@ -173,5 +174,35 @@ public enum CheckFailure {
 extension StringProtocol {
     func trimmingWhitespace() -> String {
         String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}
+
+extension FailureList {
+    /// The reason a differential disagreement is listed with, or nil when no
+    /// `differential` line matches it (exactly, or with `*` for any word).
+    ///
+    /// - Parameter signature: The disagreement's signature.
+    /// - Returns: The reason of the first matching line.
+    public func differentialReason(for signature: DifferentialSignature) -> String? {
+        if let reason = differentials[signature.description] { return reason }
+        let words = [signature.operation, signature.reference, signature.other]
+        for (key, reason) in differentials.sorted(by: { $0.key < $1.key }) {
+            let pattern = key.split(separator: " ").map(String.init)
+            if pattern.count == 3 && zip(pattern, words).allSatisfy({ $0 == "*" || $0 == $1 }) { return reason }
+        }
+        return nil
+    }
+
+    /// The union of two lists: the skips and known disagreements of both;
+    /// for a key in both, this list's entry.
+    ///
+    /// - Parameter other: The other list.
+    /// - Returns: The merged list.
+    public func merging(_ other: FailureList) -> FailureList {
+        var merged = self
+        merged.entries.merge(other.entries) { mine, _ in mine }
+        merged.skips.merge(other.skips) { mine, _ in mine }
+        merged.differentials.merge(other.differentials) { mine, _ in mine }
+        return merged
     }
 }

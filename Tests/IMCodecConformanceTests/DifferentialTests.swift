@@ -55,6 +55,23 @@ import Testing
         response.result = .failure(failure)
     }
 
+    /// A runtime's recursion limit, as protobuf-java's and upb's stop at 100
+    /// nested messages: a payload more than 33 merger layers deep (3
+    /// messages a layer) is refused with a runtime error.
+    static func refusesDeepMergers(_ request: TesteeRequest, _ response: inout TesteeResponse) {
+        guard case .payload = response.result, isDeeperThan33Layers(request) else { return }
+        response.result = .runtimeError("Protocol message had too many levels of nesting")
+    }
+
+    static func isDeeperThan33Layers(_ request: TesteeRequest) -> Bool {
+        var shallow = request
+        var limits = TesteeLimits()
+        limits.maxDepth = 33
+        shallow.limits = limits
+        guard case .failure(let failure) = InProcessTestee().handle(shallow).result else { return false }
+        return failure.code == "limit.depth"
+    }
+
     static func vectors() throws -> [VectorFile] {
         try VectorLoader.loadDirectory(repositoryRoot + "/Vectors")
     }
@@ -139,6 +156,17 @@ import Testing
         #expect(minimal.payload.count <= 3, "minimal payload \(Hex.encode(minimal.payload))")
     }
 
+    @Test func findsARuntimeRecursionLimitOnItsOwnAndShrinksIt() throws {
+        let start = ContinuousClock.now
+        let result = try Self.run(Self.refusesDeepMergers, operations: ["decode_payload", "json_to_payload"])
+        #expect(ContinuousClock.now - start < .seconds(60))
+        let group = try #require(result.groups.first { $0.signature.operation == "decode_payload" })
+        #expect(group.signature.description == "decode_payload payload runtime-error")
+        #expect(Self.isDeeperThan33Layers(group.minimal))
+        #expect(DifferentialShrinker.size(group.minimal) < DifferentialShrinker.size(group.original))
+        #expect(Self.isOneMinimal(group.minimal, group.signature, Self.refusesDeepMergers))
+    }
+
     @Test func theLibraryAgainstItselfAgrees() throws {
         var options = DifferentialRun.Options()
         options.maxRequests = 1_500
@@ -171,14 +199,14 @@ import Testing
     }
 
     @Test func equalSeedsGiveEqualRequests() throws {
-        let seeds = try Self.vectors().flatMap(\.cases).prefix(200).flatMap { CaseCheck.checks(for: $0) }.map(\.request)
+        let seeds = try Self.vectors().flatMap(\.cases).flatMap { CaseCheck.checks(for: $0) }.map(\.request)
         let operations = Set(FailureList.operations)
         var first = DifferentialGenerator(seed: 7, seeds: seeds, operations: operations)
         var second = DifferentialGenerator(seed: 7, seeds: seeds, operations: operations)
         var third = DifferentialGenerator(seed: 8, seeds: seeds, operations: operations)
-        let a = (0..<200).map { _ in first.next() }
-        let b = (0..<200).map { _ in second.next() }
-        let c = (0..<200).map { _ in third.next() }
+        let a = (0..<1_000).map { _ in first.next() }
+        let b = (0..<1_000).map { _ in second.next() }
+        let c = (0..<1_000).map { _ in third.next() }
         #expect(a == b)
         #expect(a != c)
         let names = Set(a.compactMap { $0.operation.map(DifferentialGenerator.name) })

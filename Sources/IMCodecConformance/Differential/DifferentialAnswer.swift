@@ -20,6 +20,7 @@ public struct DifferentialAnswer: Sendable, Equatable, CustomStringConvertible {
     /// Whether the implementation does not implement the operation.
     public var isSkipped: Bool { token == "skipped" }
 
+    /// The token and the detail, for people.
     public var description: String { detail.isEmpty ? token : "\(token) \(detail)" }
 
     init(token: String, detail: String, json: VectorJSON? = nil) {
@@ -147,5 +148,6 @@ public struct DifferentialSignature: Sendable, Hashable, Comparable, CustomStrin
     /// The three words, separated by spaces, as failure lists write them.
     public var description: String { "\(operation) \(reference) \(other)" }
 
+    /// Orders signatures by their text.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.description < rhs.description }
 }

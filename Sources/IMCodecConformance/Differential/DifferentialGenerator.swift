@@ -174,7 +174,8 @@ struct DifferentialGenerator {
 
     /// Doubles that implementations print, read or drop differently.
     static let edgeDoubles: [Double] = [
-        -0.0, 0.0, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, 2.2250738585072014e-308, 1.7976931348623157e308, -1.7976931348623157e308,
+        -0.0, 0.0, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, 2.2250738585072014e-308, 1.7976931348623157e308,
+        -1.7976931348623157e308,
         0.1, 1e21, 1e-7, 123456789.12345679, 9007199254740992, 1.5, -90, 180, 90.000000000000014,
         .infinity, -.infinity, .nan,
     ]

@@ -141,7 +141,8 @@ struct DifferentialMutator {
             let unknown = WireField(
                 number: UInt64(random.pick([15, 99, 1000, 19_000, 536_870_911])), wireType: random.pick([0, 2, 5]),
                 value: [0x01, 0x02, 0x03, 0x04].prefix(random.int(1...4)).map { $0 })
-            let inserted = unknown.wireType == 0 ? WireField(number: unknown.number, wireType: 0, value: [0x01]) : unknown
+            let inserted =
+                unknown.wireType == 0 ? WireField(number: unknown.number, wireType: 0, value: [0x01]) : unknown
             return random.chance(50) ? [inserted, field] : [field, inserted]
         case 6:
             field.number = UInt64(random.int(1...25))
@@ -149,7 +150,8 @@ struct DifferentialMutator {
             field.wireType = 1
             field.children = nil
             let bits = random.pick([
-                (-0.0).bitPattern, Double.nan.bitPattern, Double.infinity.bitPattern, Double.leastNonzeroMagnitude.bitPattern,
+                (-0.0).bitPattern, Double.nan.bitPattern, Double.infinity.bitPattern,
+                Double.leastNonzeroMagnitude.bitPattern,
                 UInt64(0x7FF0_0000_0000_0001),
             ])
             field.value = (0..<8).map { UInt8(truncatingIfNeeded: bits >> ($0 * 8)) }
@@ -189,8 +191,9 @@ struct DifferentialMutator {
     // MARK: Frames and streams
 
     mutating func mutateFrame(_ bytes: [UInt8]) -> [UInt8] {
-        if random.chance(40), let frame = try? FrameDecoder(limits: DifferentialAnswer.generousLimits)
-            .decodeFrame(bytes)
+        if random.chance(40),
+            let frame = try? FrameDecoder(limits: DifferentialAnswer.generousLimits)
+                .decodeFrame(bytes)
         {
             // The same header's policy around a mutated payload: a frame
             // whose checksum holds, so the payload's decoding is what differs.
@@ -208,7 +211,8 @@ struct DifferentialMutator {
         case 0 where !bytes.isEmpty:
             // The header: magic, version, kind, flags, lengths, checksum.
             let index = random.int(0...min(bytes.count, 16) - 1)
-            bytes[index] = random.chance(50)
+            bytes[index] =
+                random.chance(50)
                 ? bytes[index] ^ (1 << UInt8(random.int(0...7))) : UInt8(truncatingIfNeeded: random.next())
         case 1:
             bytes += bytes.prefix(random.int(1...max(1, bytes.count)))

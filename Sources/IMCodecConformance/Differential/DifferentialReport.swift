@@ -5,7 +5,9 @@ extension DifferentialResult {
     /// The run as text: checks per implementation, then each signature with
     /// its count, whether a failure list names it, and its minimal request.
     public func text() -> String {
-        var lines = ["differential: \(requests) requests in \(Self.format(seconds)) s (seed \(seed)), reference \(reference)"]
+        var lines = [
+            "differential: \(requests) requests in \(Self.format(seconds)) s (seed \(seed)), reference \(reference)"
+        ]
         for pair in pairs {
             var line = "  \(pair.name): \(pair.checks) checks, \(pair.disagreements) disagreements"
             line += ", \(Int(pair.checksPerSecond.rounded())) checks/s"
@@ -14,7 +16,9 @@ extension DifferentialResult {
         }
         for (index, group) in groups.enumerated() {
             let status = group.listedReason.map { "listed: \($0)" } ?? "NOT LISTED"
-            lines.append("  [\(index + 1)] \(group.implementation): differential \(group.signature)  × \(group.count) (\(status))")
+            lines.append(
+                "  [\(index + 1)] \(group.implementation): differential \(group.signature)  × \(group.count) (\(status))"
+            )
             lines.append("      minimal request: \(Self.describe(group.minimal)) (\(group.shrinkAttempts) tries)")
             lines.append("      \(reference): \(Self.shorten(group.reference.description))")
             lines.append("      \(group.implementation): \(Self.shorten(group.other.description))")
@@ -87,7 +91,11 @@ extension DifferentialResult {
             ("format", .string(VectorFile.format)), ("version", .number(String(VectorFile.version))),
             ("area", .string("differential")),
             ("title", .string("Disagreements found by imcodec differential (seed \(seed))")),
-            ("description", .string("Each case is the minimal request on which an implementation answered otherwise than \(reference).")),
+            (
+                "description",
+                .string(
+                    "Each case is the minimal request on which an implementation answered otherwise than \(reference).")
+            ),
             (
                 "derivation",
                 .string(
@@ -97,8 +105,17 @@ extension DifferentialResult {
             (
                 "flags",
                 .object([
-                    ("Differential", .string("Found by imcodec differential; the comment names the implementation and the signature.")),
-                    ("Decide", .string("Every other implementation asked answers otherwise than the reference: decide which answer is right before trusting the expectation.")),
+                    (
+                        "Differential",
+                        .string(
+                            "Found by imcodec differential; the comment names the implementation and the signature.")
+                    ),
+                    (
+                        "Decide",
+                        .string(
+                            "Every other implementation asked answers otherwise than the reference: decide which answer is right before trusting the expectation."
+                        )
+                    ),
                 ])
             ),
             ("cases", .array(cases)),
@@ -114,7 +131,13 @@ extension DifferentialResult {
         var comment = "\(group.implementation): differential \(group.signature) (\(group.other.description))"
         comment = shorten(comment, limit: 300)
         members.append(("comment", .string(comment)))
-        members.append(("flags", .array(group.referenceIsOddOneOut ? [.string("Differential"), .string("Decide")] : [.string("Differential")])))
+        members.append(
+            (
+                "flags",
+                .array(
+                    group.referenceIsOddOneOut
+                        ? [.string("Differential"), .string("Decide")] : [.string("Differential")])
+            ))
         let answer = library.handle(request)
         var input: [(key: String, value: VectorJSON)] = []
         var expected: [(key: String, value: VectorJSON)] = []
@@ -186,13 +209,14 @@ extension DifferentialResult {
             operation = "encode-frame"
             kind = o.kind.rawValue
             input.append(("payloadHex", .string(Hex.encode(o.payload))))
-            input.append((
-                "policy",
-                .object([
-                    ("compression", .number(String(o.compression))), ("threshold", .number(String(o.threshold))),
-                    ("level", .number(String(o.level))), ("dictionaryId", .number(String(o.dictionaryID))),
-                ])
-            ))
+            input.append(
+                (
+                    "policy",
+                    .object([
+                        ("compression", .number(String(o.compression))), ("threshold", .number(String(o.threshold))),
+                        ("level", .number(String(o.level))), ("dictionaryId", .number(String(o.dictionaryID))),
+                    ])
+                ))
             switch answer.result {
             case .frameBytes(let bytes):
                 guard let decoded = try? FrameDecoder(limits: DifferentialAnswer.generousLimits).decodeFrame(bytes)

@@ -85,6 +85,7 @@ public final class DifferentialRun {
     ///   sent so far and the disagreements found.
     /// - Returns: What was found.
     public func run(progress: ((_ requests: Int, _ disagreements: Int) -> Void)? = nil) -> DifferentialResult {
+        warmUp()
         let start = ContinuousClock.now
         runEnd = options.duration.map { start + $0 }
         var result = DifferentialResult(
@@ -128,6 +129,20 @@ public final class DifferentialRun {
         return result
     }
 
+    /// Starts every implementation with one request outside the run's clock
+    /// and deadlines: a launcher that builds or a virtual machine that starts
+    /// is not a disagreement, and its start is not counted in its speed.
+    func warmUp() {
+        var request = TesteeRequest()
+        request.caseID = "differential.warm-up"
+        var operation = TesteeDecodePayloadRequest()
+        operation.kind = TesteePayloadKind(rawValue: 1)
+        request.operation = .decodePayload(operation)
+        for implementation in implementations {
+            _ = implementation.testee.respond(to: request, deadline: ContinuousClock.now + .seconds(300))
+        }
+    }
+
     func answer(_ testee: any Testee, _ request: TesteeRequest) -> DifferentialAnswer {
         DifferentialAnswer(testee.respond(to: request, deadline: ContinuousClock.now + options.timeout))
     }
@@ -164,7 +179,7 @@ public final class DifferentialRun {
             if third.agrees(with: otherAnswer) { sidingWithOther += 1 }
             if third.agrees(with: referenceAnswer) { sidingWithReference += 1 }
         }
-        let listed = implementations[index].failureList.differentials[signature.description]
+        let listed = implementations[index].failureList.differentialReason(for: signature)
         return DifferentialResult.Group(
             implementation: implementations[index].name, signature: signature, count: 1, listedReason: listed,
             original: request, minimal: minimal, reference: referenceAnswer, other: otherAnswer,

@@ -81,7 +81,14 @@ struct DifferentialShrinker {
             var chunkings: [[[UInt8]]] = []
             let whole = operation.chunks.flatMap { $0 }
             if operation.chunks.count > 1 { chunkings.append([whole]) }
-            for index in operation.chunks.indices {
+            if operation.chunks.count > 32 {
+                // Many chunks: halve their number first, by merging pairs.
+                chunkings.append(
+                    stride(from: 0, to: operation.chunks.count, by: 2).map { start in
+                        operation.chunks[start..<min(start + 2, operation.chunks.count)].flatMap { $0 }
+                    })
+            }
+            for index in operation.chunks.indices where operation.chunks.count <= 32 {
                 var fewer = operation.chunks
                 fewer.remove(at: index)
                 chunkings.append(fewer)
@@ -116,7 +123,7 @@ struct DifferentialShrinker {
     static func payloads(_ bytes: [UInt8]) -> [[UInt8]] {
         var out: [[UInt8]] = []
         if let tree = WireTree.parse(bytes) {
-            for path in WireTree.paths(tree) {
+            for path in WireTree.paths(tree).prefix(512) {
                 out.append(WireTree.encode(WireTree.replacing(tree, at: path) { _ in [] }))
                 if let field = WireTree.field(tree, at: path), let children = field.children {
                     out.append(WireTree.encode(WireTree.replacing(tree, at: path) { _ in children }))
@@ -126,11 +133,12 @@ struct DifferentialShrinker {
         return out + byteRuns(bytes)
     }
 
-    /// The bytes with one run removed, long runs first.
+    /// The bytes with one run removed, long runs first; runs too short to
+    /// try on long inputs (more than 512 of them) are left out.
     static func byteRuns(_ bytes: [UInt8]) -> [[UInt8]] {
         var out: [[UInt8]] = []
         var run = max(1, bytes.count / 2)
-        while true {
+        while bytes.count / run <= 512 {
             var start = 0
             while start < bytes.count {
                 var fewer = bytes
@@ -171,7 +179,7 @@ struct DifferentialShrinker {
             return byteRuns(Array(text.utf8)).map { String(decoding: $0, as: UTF8.self) }
         }
         var out: [String] = []
-        for path in DifferentialMutator.jsonPaths(value) where !path.isEmpty {
+        for path in DifferentialMutator.jsonPaths(value).prefix(512) where !path.isEmpty {
             let parent = Array(path.dropLast())
             let index = path[path.count - 1]
             out.append(

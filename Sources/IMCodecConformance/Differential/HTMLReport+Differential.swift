@@ -34,7 +34,8 @@ extension HTMLReport {
             body += "<table class=\"differential-pairs\"><thead><tr><th>pair</th><th>checks</th>"
             body += "<th>disagreements</th><th>checks/s</th><th>not sent (declared skips)</th></tr></thead><tbody>\n"
             for pair in run.pairs {
-                body += "<tr data-pair=\"\(escape(pair.name))\"><td>\(escape(run.reference)) × \(escape(pair.name))</td>"
+                body +=
+                    "<tr data-pair=\"\(escape(pair.name))\"><td>\(escape(run.reference)) × \(escape(pair.name))</td>"
                 body += "<td class=\"checks\">\(pair.checks)</td><td class=\"disagreements\">\(pair.disagreements)</td>"
                 body += "<td>\(Int(pair.checksPerSecond.rounded()))</td><td>\(pair.skipped)</td></tr>\n"
             }
@@ -65,7 +66,8 @@ extension HTMLReport {
                 body += escape("\(run.reference): \(group.reference)") + "\n"
                 body += escape("\(group.implementation): \(group.other)") + "</pre>"
                 if group.referenceIsOddOneOut {
-                    body += "<p>Every other implementation asked agrees with \(escape(group.implementation)): decide.</p>"
+                    body +=
+                        "<p>Every other implementation asked agrees with \(escape(group.implementation)): decide.</p>"
                 }
                 body += "</details>\n"
             }
