@@ -225,6 +225,32 @@ import Testing
         #expect(faulty.unexpected.count == file.cases.count)
     }
 
+    @Test func theHTMLSectionShowsPairsSignaturesAndMinimalCases() throws {
+        var options = DifferentialRun.Options()
+        options.maxRequests = 1_000
+        options.operations = ["decode_payload"]
+        options.shrinkBudget = .seconds(2)
+        let run = DifferentialRun(
+            reference: InProcessTestee(),
+            implementations: [.init(name: "faulty", testee: FaultyTestee(fault: Self.flipsLocationByte))],
+            vectors: try Self.vectors(), options: options)
+        let result = run.run()
+        let group = try #require(result.groups.first)
+        let page = HTMLReport.matrix(nil, differential: [result], casesFile: "found.json")
+        #expect(page.contains("<td class=\"checks\">\(result.pairs[0].checks)</td>"))
+        #expect(page.contains("<td class=\"disagreements\">\(result.pairs[0].disagreements)</td>"))
+        #expect(page.contains("<code>decode_payload payload payload</code>"))
+        #expect(page.contains("<a href=\"#differential-1-1\">differential.1</a>"))
+        #expect(page.contains("<details id=\"differential-1-1\">"))
+        #expect(page.contains(Hex.encode(group.minimal.serializedBytes().isEmpty ? [] : Self.payload(group.minimal))))
+        #expect(page.contains("<a href=\"found.json\">"))
+    }
+
+    static func payload(_ request: TesteeRequest) -> [UInt8] {
+        if case .decodePayload(let operation) = request.operation { return operation.payload }
+        return []
+    }
+
     @Test func answersAreComparedAsTheProtocolSays() {
         func json(_ text: String) -> DifferentialAnswer {
             var response = TesteeResponse()
