@@ -170,7 +170,7 @@ let package = Package(
         ),
         .target(
             name: "IMCodecConformance",
-            dependencies: ["IMCodec", "IMCodecREST", "IMCodecValidation", "IMCodecTestee"]
+            dependencies: ["IMCodec", "IMCodecREST", "IMCodecValidation", "IMCodecTestee", "IMCodecTraffic"]
         ),
         .executableTarget(
             name: "IMCodecCLI",

@@ -47,6 +47,7 @@ struct IMCodecCommand: ParsableCommand {
             ValidateCommand.self,
             ConformanceCommand.self,
             ReportCommand.self,
+            DifferentialCommand.self,
             TesteeCommand.self,
         ]
     )

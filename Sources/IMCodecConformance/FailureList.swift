@@ -23,6 +23,12 @@
 ///   `runtime-error`, `wrong-answer` or `error:CODE`. A listed case that
 ///   passes, is skipped, or fails another way fails the run.
 ///
+/// - `differential OPERATION REFERENCE OTHER # reason` declares a known
+///   disagreement of `imcodec differential` (``DifferentialSignature``):
+///   on `OPERATION`, the reference answered `REFERENCE` and this
+///   implementation `OTHER`; `*` in place of a word matches any.
+///   Conformance runs ignore these lines.
+///
 /// The reason is required everywhere.
 public struct FailureList: Sendable, Hashable {
     /// A known failure: how the case fails and why.
@@ -43,6 +49,9 @@ public struct FailureList: Sendable, Hashable {
     /// The operations declared unsupported, with the reason, by operation
     /// name.
     public var skips: [String: String]
+    /// The known disagreements of differential runs, reason by signature
+    /// (``DifferentialSignature/description``).
+    public var differentials: [String: String]
 
     /// The reason of every listed case, by case id.
     public var reasons: [String: String] { entries.mapValues(\.reason) }
@@ -64,6 +73,7 @@ public struct FailureList: Sendable, Hashable {
     public init() {
         entries = [:]
         skips = [:]
+        differentials = [:]
     }
 
     /// Parses the text format.
@@ -84,6 +94,19 @@ public struct FailureList: Sendable, Hashable {
             }
             let words = line[..<hash].split(whereSeparator: \.isWhitespace).map(String.init)
             let reason = line[line.index(after: hash)...].trimmingWhitespace()
+            if words.first == "differential" {
+                guard words.count == 4 else {
+                    throw fail("expected `differential OPERATION REFERENCE OTHER # reason`")
+                }
+                guard !reason.isEmpty else { throw fail("\(words[1]): the reason is empty") }
+                guard words[1] == "*" || Self.operations.contains(words[1]) else {
+                    throw fail("\(words[1]) is not an operation of the testee protocol")
+                }
+                let signature = words[1...].joined(separator: " ")
+                guard differentials[signature] == nil else { throw fail("differential \(signature) is listed twice") }
+                differentials[signature] = reason
+                continue
+            }
             guard words.count == 2 else {
                 throw fail(
                     "expected `skip OPERATION # reason` or `CASE-ID FAILURE # reason`"
@@ -116,7 +139,8 @@ public struct FailureList: Sendable, Hashable {
         let entryLines = entries.sorted { $0.key < $1.key }.map {
             "\($0.key)  \($0.value.failure)  # \($0.value.reason)"
         }
-        return (skipLines + entryLines).joined(separator: "\n") + "\n"
+        let differentialLines = differentials.sorted { $0.key < $1.key }.map { "differential \($0.key)  # \($0.value)" }
+        return (skipLines + entryLines + differentialLines).joined(separator: "\n") + "\n"
     }
 }
 
@@ -150,5 +174,35 @@ public enum CheckFailure {
 extension StringProtocol {
     func trimmingWhitespace() -> String {
         String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}
+
+extension FailureList {
+    /// The reason a differential disagreement is listed with, or nil when no
+    /// `differential` line matches it (exactly, or with `*` for any word).
+    ///
+    /// - Parameter signature: The disagreement's signature.
+    /// - Returns: The reason of the first matching line.
+    public func differentialReason(for signature: DifferentialSignature) -> String? {
+        if let reason = differentials[signature.description] { return reason }
+        let words = [signature.operation, signature.reference, signature.other]
+        for (key, reason) in differentials.sorted(by: { $0.key < $1.key }) {
+            let pattern = key.split(separator: " ").map(String.init)
+            if pattern.count == 3 && zip(pattern, words).allSatisfy({ $0 == "*" || $0 == $1 }) { return reason }
+        }
+        return nil
+    }
+
+    /// The union of two lists: the skips and known disagreements of both;
+    /// for a key in both, this list's entry.
+    ///
+    /// - Parameter other: The other list.
+    /// - Returns: The merged list.
+    public func merging(_ other: FailureList) -> FailureList {
+        var merged = self
+        merged.entries.merge(other.entries) { mine, _ in mine }
+        merged.skips.merge(other.skips) { mine, _ in mine }
+        merged.differentials.merge(other.differentials) { mine, _ in mine }
+        return merged
     }
 }

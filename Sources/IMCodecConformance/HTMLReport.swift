@@ -305,7 +305,7 @@ public enum HTMLReport {
         return out
     }
 
-    private static func page(title: String, body: String, script: String) -> String {
+    static func page(title: String, body: String, script: String) -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
