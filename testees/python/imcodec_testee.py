@@ -812,8 +812,15 @@ def check_field(descriptor, field, value, path, layer, limits):
         code, limit = repeated_limit(descriptor, field, limits)
         if len(value) > limit:
             raise Failure(code, f"{path}[{limit}]", f"more than {limit} entries")
-        return [check_single(descriptor, field, entry, f"{path}[{index}]", layer, limits)
+        return [check_entry(descriptor, field, entry, f"{path}[{index}]", layer, limits)
                 for index, entry in enumerate(value)]
+    return check_single(descriptor, field, value, path, layer, limits)
+
+
+def check_entry(descriptor, field, value, path, layer, limits):
+    """One entry of a repeated field: null stands for a default only where a member could be left out."""
+    if value is None:
+        raise Failure("json.type", path, "null is not an entry")
     return check_single(descriptor, field, value, path, layer, limits)
 
 
