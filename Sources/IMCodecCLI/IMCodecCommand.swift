@@ -21,7 +21,7 @@ struct IMCodecCommand: ParsableCommand {
         abstract: "Encode, decode, inspect and validate IM message frames.",
         discussion: """
             A frame wraps one message, batch of messages or event: its canonical \
-            protobuf payload, compressed with zlib when that pays, behind a header \
+            protobuf payload, compressed with \(HelpText.compressions) when that pays, behind a header \
             with a version, kind, lengths and a CRC-32 (docs/spec/frame-format.md). \
             Values are read and written in their proto3 JSON form.
 
