@@ -15,7 +15,7 @@ struct EncodeCommand: ParsableCommand {
             as a stream, all or nothing: the first line that fails stops the \
             command (exit 1, the error naming the line) and no frame is written.
 
-            Compression (\(HelpText.compressions) or none): by default ('--compression \
+            Compression (none, \(HelpText.compressions)): by default ('--compression \
             auto') a payload of at least --threshold bytes \
             (\(CompressionPolicy.default.threshold)) is deflated at --level \
             (\(CompressionPolicy.default.level)) with \(HelpText.defaultDictionary) and kept \
