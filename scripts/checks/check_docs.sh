@@ -12,6 +12,10 @@
 #   makes for what is not curated.
 # It builds in its own scratch path, .build-docs, with every trait on
 # (IMCodecNIO is empty without SwiftNIO), so the root build is left as it is.
+# That build is the one that has IMCodecNIO, so this script also compares
+# IMCodecNIO's public API with docs/api/IMCodecNIO.txt, as
+# scripts/checks/check_api.sh does for the other modules
+# (IMCODEC_API_UPDATE=1 rewrites that file instead).
 #
 #   scripts/checks/check_docs.sh              check
 #   scripts/checks/check_docs.sh OUTPUT-DIR   check, and keep the archives there
@@ -46,3 +50,15 @@ for module in "${modules[@]}"; do
 done
 
 python3 scripts/lib/doc_archives.py "$out" "$work" "${modules[@]}"
+
+# IMCodecNIO's public API listing (docs/api/IMCodecNIO.txt), from this build.
+imcodec_symbol_graph "$work/IMCodecNIO.graph" IMCodecNIO
+python3 scripts/lib/api_symbols.py list "$work/IMCodecNIO.graph" "$work/IMCodecNIO.txt" IMCodecNIO
+python3 scripts/lib/api_symbols.py underscored "$work/IMCodecNIO.sdk.json" IMCodecNIO
+if [ "${IMCODEC_API_UPDATE:-}" = 1 ]; then
+    cp "$work/IMCodecNIO.txt" docs/api/IMCodecNIO.txt
+    echo "docs/api/IMCodecNIO.txt updated"
+elif ! diff -u docs/api/IMCodecNIO.txt "$work/IMCodecNIO.txt"; then
+    echo "the public API of IMCodecNIO changed: if that is meant, run IMCODEC_API_UPDATE=1 scripts/checks/check_docs.sh and commit docs/api/IMCodecNIO.txt" >&2
+    exit 1
+fi
