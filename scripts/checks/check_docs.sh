@@ -25,7 +25,15 @@ export IMCODEC_DOCS=1
 modules=(IMCodec IMCodecFoundation IMCodecREST IMCodecValidation IMCodecTestee IMCodecConformance IMCodecNIO)
 scratch=.build-docs
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# This build resolves more packages than the root build (swift-nio, the DocC
+# plugin) and writes them into Package.resolved, which the root build in
+# .build shares: put the root's back when done, so that the steps after this
+# one neither fetch swift-nio nor rebuild for a graph they do not use.
+if [ -f Package.resolved ]; then cp Package.resolved "$work/Package.resolved"; fi
+restore_resolved() {
+    if [ -f "$work/Package.resolved" ]; then cp "$work/Package.resolved" Package.resolved; else rm -f Package.resolved; fi
+}
+trap 'restore_resolved; rm -rf "$work"' EXIT
 out=${1:-$work/archives}
 
 swift=(swift package --scratch-path "$scratch" --enable-all-traits)
