@@ -2,7 +2,7 @@
 #define IMCODEC_CLIBDEFLATE_SHIM_H
 
 /* libdeflate: whole-buffer raw deflate, zlib-compatible output
-   (docs/PERFORMANCE.md, "libdeflate"). */
+   (docs/PERFORMANCE-INVESTIGATIONS.md, "libdeflate"). */
 #include <libdeflate.h>
 
 #endif

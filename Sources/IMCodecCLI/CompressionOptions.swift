@@ -24,7 +24,7 @@ struct CompressionOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "'auto' deflates payloads of at least --threshold bytes when that makes them smaller; 'zstd' does so with zstd; 'none' stores every payload."
+            "'auto' deflates payloads of at least --threshold bytes when that makes them smaller; 'zstd' compresses with zstd; 'none' stores every payload. Each takes the library's defaults for the options below that are not given."
         ))
     var compression: Mode = .auto
 
@@ -33,24 +33,25 @@ struct CompressionOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Payloads shorter than this many bytes are stored. 0 tries every payload.", valueName: "bytes"))
-    var threshold: Int = CompressionPolicy.default.threshold
+            "Payloads shorter than this many bytes are stored. 0 tries every payload. Default \(CompressionPolicy.default.threshold) with deflate, \(CompressionPolicy.zstd().threshold) with zstd.",
+            valueName: "bytes"))
+    var threshold: Int?
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "The level: zlib's 1 (fastest) to 9 (smallest), default \(CompressionPolicy.default.level); zstd's 1 to 19, default \(CompressionPolicy.zstd().level).",
+            "The level: deflate's 1 (fastest) to 9 (smallest), default \(CompressionPolicy.default.level); zstd's 1 to \(CompressionPolicy.Algorithm.zstd.levels.upperBound), default \(CompressionPolicy.zstd().level).",
             valueName: "level"))
     var level: Int?
 
     @Option(
         help: ArgumentHelp(
-            "Compress with this shipped dictionary (1 to 4: IM messages; 3 and 4 are zstd dictionaries). Default: none.",
+            "Compress with this shipped dictionary (\(HelpText.dictionaryIDs)), or 'none'. Default \(HelpText.defaultDictionary) with deflate, \(HelpText.zstdDictionary) with zstd.",
             valueName: "id"))
-    var dictionary: UInt32?
+    var dictionary: DictionaryOption?
 
     func validate() throws {
-        guard threshold >= 0 else { throw negativeOption("--threshold", threshold) }
+        if let threshold, threshold < 0 { throw negativeOption("--threshold", threshold) }
         if let level, let algorithm = compression.algorithm {
             // Level 0 stores deflate blocks and never makes a frame smaller.
             let levels = 1...algorithm.levels.upperBound
@@ -61,17 +62,39 @@ struct CompressionOptions: ParsableArguments {
         if compression == .zstd && !FrameCompression.zstd.isAvailable {
             throw ValidationError("--compression zstd: this build has no zstd (the Zstd trait is off)")
         }
-        if let dictionary, PresetDictionary(id: dictionary) == nil {
-            let known = PresetDictionary.known.map { String($0.id) }.joined(separator: ", ")
-            throw ValidationError("--dictionary \(dictionary) is not a shipped dictionary (known: \(known))")
+    }
+
+    /// The policy these options describe: the library's policy for the
+    /// algorithm (``CompressionPolicy/default`` for deflate,
+    /// ``CompressionPolicy/zstd(level:dictionary:threshold:)``'s defaults for
+    /// zstd) with the options given put in its place.
+    var policy: CompressionPolicy {
+        guard let algorithm = compression.algorithm else { return .disabled }
+        let defaults = algorithm == .zstd ? CompressionPolicy.zstd() : CompressionPolicy.default
+        return CompressionPolicy(
+            algorithm: algorithm, level: level, threshold: threshold ?? defaults.threshold,
+            dictionary: dictionary.map(\.dictionary) ?? defaults.dictionary)
+    }
+}
+
+/// `--dictionary`: a shipped dictionary's id, or `none`.
+struct DictionaryOption: ExpressibleByArgument {
+    /// The dictionary, or `nil` for `none`.
+    let dictionary: PresetDictionary?
+
+    /// Reads `none` or the id of a shipped dictionary.
+    ///
+    /// - Parameter argument: `none` or an id of ``PresetDictionary/known``.
+    init?(argument: String) {
+        if argument == "none" {
+            dictionary = nil
+        } else if let id = UInt32(argument), let known = PresetDictionary(id: id) {
+            dictionary = known
+        } else {
+            return nil
         }
     }
 
-    /// The policy these options describe.
-    var policy: CompressionPolicy {
-        guard let algorithm = compression.algorithm else { return .disabled }
-        return CompressionPolicy(
-            algorithm: algorithm, level: level, threshold: threshold,
-            dictionary: dictionary.flatMap { PresetDictionary(id: $0) })
-    }
+    /// The values `--help` lists.
+    static var allValueStrings: [String] { PresetDictionary.known.map { String($0.id) } + ["none"] }
 }

@@ -74,7 +74,7 @@ struct DecodeCommand: ParsableCommand {
             (frameIndex, frameStart) = (reader.frameCount, reader.offset)
             try reader.finish()
         } catch let error as IMCodecError {
-            throw report(error, context: inputOptions.context("frame \(frameIndex) at byte \(frameStart)"))
+            throw report(error, context: inputOptions.context(frameLocation(frameIndex, byte: frameStart)))
         }
     }
 }

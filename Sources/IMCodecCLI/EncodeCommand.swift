@@ -12,17 +12,23 @@ struct EncodeCommand: ParsableCommand {
             Reads one JSON document (a Message, MessageBatch or Event in its proto3 \
             JSON form, as --kind says) and writes its frame. With --lines every \
             non-empty line is a document, and the frames are written back to back \
-            as a stream.
+            as a stream, all or nothing: the first line that fails stops the \
+            command (exit 1, the error naming the line) and no frame is written.
 
-            Compression: by default ('--compression auto') a payload of at least \
-            --threshold bytes (\(CompressionPolicy.default.threshold)) is deflated at \
-            --level (\(CompressionPolicy.default.level)) and kept compressed \
-            only when that makes it smaller; '--compression none' stores every \
-            payload; '--threshold 0' tries every payload. --dictionary 1 or 2 primes \
-            deflate with a shipped IM dictionary; readers need no option for it.
+            Compression (none, \(HelpText.compressions)): by default ('--compression \
+            auto') a payload of at least --threshold bytes \
+            (\(CompressionPolicy.default.threshold)) is deflated at --level \
+            (\(CompressionPolicy.default.level)) with \(HelpText.defaultDictionary) and kept \
+            compressed only when that makes it smaller: a payload shorter than \
+            \(CompressionPolicy.default.threshold) bytes, such as most chat messages, is stored \
+            uncompressed. '--compression zstd' takes the library's zstd policy: \
+            threshold \(CompressionPolicy.zstd().threshold), level \(CompressionPolicy.zstd().level), \
+            \(HelpText.zstdDictionary). '--compression none' stores every payload. \
+            --dictionary (\(HelpText.dictionaryIDs), or none) primes the compressor \
+            with a shipped IM dictionary; readers need no option for it.
 
             Each document is validated against the documented limits first \
-            (--profile sdk-guide, the default, or current; docs/spec/validation.md): an error \
+            (--profile \(HelpText.profiles); docs/spec/validation.md): an error \
             finding stops the command with 'validation.failed' and the finding's \
             code and path; --no-validate encodes without checking.
 
@@ -42,7 +48,7 @@ struct EncodeCommand: ParsableCommand {
             they differ from the defaults.
 
             A JSON document (a line, with --lines) past --max-document-bytes \
-            (64 MiB) is refused with 'limit.document-size' as soon as that much \
+            (\(HelpText.bytes(DecodingLimits.default.maxDocumentBytes))) is refused with 'limit.document-size' as soon as that much \
             has been read; with --lines the input is read a line at a time.
 
             Frames are binary: they are not written to a terminal unless asked for \
@@ -69,10 +75,13 @@ struct EncodeCommand: ParsableCommand {
     @Option(help: "The input's JSON: json (proto3 JSON, the default) or restapi (Tencent REST MsgBody JSON).")
     var from: DocumentFormatOption = .json
 
-    @Flag(help: "Read one JSON document per line and write a stream of frames.")
+    @Flag(
+        help:
+            "Read one JSON document per line and write a stream of frames; a line that fails stops the command before any frame is written."
+    )
     var lines = false
 
-    @Option(help: "The limits to validate against: sdk-guide (the default; seed is accepted too) or current.")
+    @Option(help: "The limits to validate against: \(HelpText.profiles).")
     var profile: ProfileOption = .sdkGuide
 
     @Flag(help: "Encode without validating against the documented limits.")

@@ -40,3 +40,13 @@ func note(_ text: String, context: String? = nil) {
     if let context { line += " [\(context)]" }
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
+
+/// Where a frame of the input is, in the one form every command prints:
+/// `frame 3 at byte 120`, or `frame 3` when where it starts is not known.
+///
+/// - Parameters:
+///   - index: The frame's index in the stream, from 0.
+///   - offset: The byte at which it starts, when known.
+func frameLocation(_ index: Int, byte offset: Int?) -> String {
+    offset.map { "frame \(index) at byte \($0)" } ?? "frame \(index)"
+}

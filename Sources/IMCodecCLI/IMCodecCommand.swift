@@ -10,9 +10,9 @@ import IMCodec
 /// cannot be read at all (missing, a directory, refused by the system) and 64
 /// (`EX_USAGE`, ArgumentParser's own status for a `ValidationError` or a parse
 /// error) on a usage error such as an unknown option or a bad option value.
-/// The version `imcodec --version` prints: the frame format's version and
-/// the release of the tool.
-let imcodecVersion = "0.1.0 (frame format \(FrameHeader.version))"
+/// The version `imcodec --version` prints: the release of the tool
+/// (``imcodecRelease``) and the frame format's version.
+let imcodecVersion = "\(imcodecRelease) (frame format \(FrameHeader.version))"
 
 @main
 struct IMCodecCommand: ParsableCommand {
@@ -21,7 +21,7 @@ struct IMCodecCommand: ParsableCommand {
         abstract: "Encode, decode, inspect and validate IM message frames.",
         discussion: """
             A frame wraps one message, batch of messages or event: its canonical \
-            protobuf payload, compressed with zlib when that pays, behind a header \
+            protobuf payload, compressed with \(HelpText.compressions) when that pays, behind a header \
             with a version, kind, lengths and a CRC-32 (docs/spec/frame-format.md). \
             Values are read and written in their proto3 JSON form.
 

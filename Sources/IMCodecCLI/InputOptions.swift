@@ -13,6 +13,19 @@ struct InputOptions: ParsableArguments {
     ///   missing (`input.missing`), a directory (`input.directory`) or
     ///   cannot be opened (`input.unreadable`, with the system's reason).
     func open() throws -> FileHandle {
+        try Self.open(input)
+    }
+
+    /// Opens a file named on the command line for reading, as every
+    /// subcommand does, so that a file that cannot be read is reported in
+    /// one format by all of them.
+    ///
+    /// - Parameter input: The file's path, or `-` for standard input.
+    /// - Returns: The open file.
+    /// - Throws: after reporting it, exit status 2 for a file that is
+    ///   missing (`input.missing`), a directory (`input.directory`) or
+    ///   cannot be opened (`input.unreadable`, with the system's reason).
+    static func open(_ input: String) throws -> FileHandle {
         if input == "-" { return .standardInput }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
@@ -29,7 +42,7 @@ struct InputOptions: ParsableArguments {
             ).reported()
         }
         let descriptor = openFile(input)
-        guard descriptor >= 0 else { throw unreadable(errno: errno) }
+        guard descriptor >= 0 else { throw unreadable(input, errno: errno) }
         return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 
@@ -41,7 +54,7 @@ struct InputOptions: ParsableArguments {
     }
 
     /// The reported problem of a file the system refuses to open or read.
-    private func unreadable(errno code: Int32) -> ExitCode {
+    static func unreadable(_ input: String, errno code: Int32) -> ExitCode {
         InputProblem(
             error: IMCodecError(
                 .inputUnreadable, reason: "cannot read \(displayName(input)): \(String(cString: strerror(code)))"),
@@ -125,7 +138,7 @@ struct InputOptions: ParsableArguments {
             let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else {
-                if count < 0 { throw unreadable(errno: errno) }
+                if count < 0 { throw Self.unreadable(input, errno: errno) }
                 return
             }
             try body(Array(buffer[0..<count]))

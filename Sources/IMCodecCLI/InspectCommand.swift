@@ -41,7 +41,7 @@ struct InspectCommand: ParsableCommand {
         var index = 0
         while offset < bytes.endIndex {
             let rest = bytes[offset...]
-            print("frame \(index) at byte \(offset)")
+            print(frameLocation(index, byte: offset))
             do {
                 guard let header = try FrameHeader.peek(rest) else {
                     _ = try decoder.decodeFrame(rest)  // throws frame.truncated with its reason
@@ -65,7 +65,7 @@ struct InspectCommand: ParsableCommand {
                 index += 1
             } catch {
                 print("  integrity       failed: \(error.code)")
-                throw report(error, context: inputOptions.context("frame \(index) at byte \(offset)"))
+                throw report(error, context: inputOptions.context(frameLocation(index, byte: offset)))
             }
         }
     }

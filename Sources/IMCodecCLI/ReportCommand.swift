@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IMCodec
 import IMCodecConformance
 
 /// `imcodec report`: several conformance runs' JSON reports side by side.
@@ -8,25 +9,25 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Set several conformance runs side by side: implementations × areas.",
         discussion: """
-            Reads the JSON reports of conformance runs ('imcodec conformance \\
-            --json FILE', one per implementation, each named by its --name) and \\
-            prints the matrix of implementations × vector areas: in each cell the \\
-            cases passed, failed (unexpected passes included), skipped as \\
-            declared and known failures, then how many cases the \\
-            implementations differ on. With --html it writes the matrix as one \\
-            self-contained page (no external files), in the manner of the \\
-            Autobahn test suite's report index: each cell drills down to the \\
-            cases of its area on which the implementations differ, with every \\
+            Reads the JSON reports of conformance runs ('imcodec conformance \
+            --json FILE', one per implementation, each named by its --name) and \
+            prints the matrix of implementations × vector areas: in each cell the \
+            cases passed, failed (unexpected passes included), skipped as \
+            declared and known failures, then how many cases the \
+            implementations differ on. With --html it writes the matrix as one \
+            self-contained page (no external files), in the manner of the \
+            Autobahn test suite's report index: each cell drills down to the \
+            cases of its area on which the implementations differ, with every \
             implementation's status and what happened.
 
-            Exit status: 0 when the matrix was made; 1 when a file is not a \\
-            conformance report or two reports name the same implementation; 2 \\
-            when a file cannot be read; 64 on a usage error. The runs' own \\
+            Exit status: 0 when the matrix was made; 1 when a file is not a \
+            conformance report or two reports name the same implementation; 2 \
+            when a file cannot be read; 64 on a usage error. The runs' own \
             results do not change it: 'imcodec conformance' decides those.
 
             Examples:
               imcodec conformance --json swift.json --name swift
-              imcodec conformance --testee testees/java/testee --name java \\\\
+              imcodec conformance --testee testees/java/testee --name java \\
                   --failure-list testees/java/failure-list.txt --json java.json
               imcodec report swift.json java.json
               imcodec report --html matrix.html swift.json c.json python.json java.json
@@ -47,12 +48,19 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         var runs: [ReportedRun] = []
         for path in reports {
+            // Missing, a directory or refused: reported as every command
+            // reports its input (input.missing, input.directory,
+            // input.unreadable), exit status 2.
+            let handle = try InputOptions.open(path)
             let text: String
             do {
-                text = try String(contentsOfFile: path, encoding: .utf8)
+                text = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
             } catch {
-                fail("cannot read '\(path)': \(error.localizedDescription)")
-                throw unreadableInputStatus
+                throw InputProblem(
+                    error: IMCodecError(
+                        .inputUnreadable, reason: "cannot read '\(path)': \(error.localizedDescription)"),
+                    hint: "check that the file is readable by you (ls -l)", status: unreadableInputStatus
+                ).reported()
             }
             do {
                 runs.append(try ReportedRun(json: text))

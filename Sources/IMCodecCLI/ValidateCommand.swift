@@ -21,10 +21,13 @@ struct ValidateCommand: ParsableCommand {
             or a callback, or a message list such as a history answer. Every problem \
             is reported with its JSON path (MsgBody[1].MsgContent.ImageInfoArray[0].URL): \
             first what keeps the document from being read (wrong types, unknown or \
-            mis-cased keys, missing keys, ranges; the first 100, then \
+            mis-cased keys, missing keys, ranges; the first \(DecodingLimits.default.maxProblems), then \
             limit.problems with their number), else the limits and rules of \
-            --profile; the current profile adds the REST rules (12 KB body measured \
-            on the compact JSON, download flags of 2, documented image formats).
+            --profile; the current profile adds the REST rules (download flags of \
+            \(ValidationLimits.current.restDownloadFlag.map(String.init) ?? "any value"), \
+            image formats \(HelpText.sorted(ValidationLimits.current.restImageFormats))) and a message \
+            body of at most \(HelpText.bytes(ValidationLimits.current.maxMessageBodyBytes)) \
+            (docs/spec/limits.md).
 
             Examples:
               imcodec validate message.json
@@ -52,7 +55,7 @@ struct ValidateCommand: ParsableCommand {
         case text, json
     }
 
-    @Option(help: "The limits: sdk-guide (the Tencent IM SDK guides, the default; seed is accepted too) or current.")
+    @Option(help: "The limits: \(HelpText.profiles); docs/spec/limits.md has their values.")
     var profile: ProfileOption = .sdkGuide
 
     @Option(help: "How to print findings: text or json.")
@@ -98,7 +101,9 @@ struct ValidateCommand: ParsableCommand {
                 output.flush()
                 if let failure = report.failure {
                     counts.unreadable += 1
-                    let place = report.failedFrame.map { "\(report.name) frame \($0)" } ?? report.name
+                    let place =
+                        report.failedFrame.map { "\(report.name), \(frameLocation($0, byte: failure.frameOffset))" }
+                        ?? report.name
                     _ = IMCodecCLI.report(failure, context: place)
                 }
             }
@@ -188,10 +193,11 @@ struct ValidateCommand: ParsableCommand {
 
     // MARK: Printing
 
-    /// The line of one finding, `<file>[#frame]: <severity> <code> at <path>: <reason>`.
+    /// The line of one finding, `<file>[, frame <n>]: <severity> <code> at <path>: <reason>`: the frame
+    /// named as every command names it (``frameLocation(_:byte:)``).
     static func line(_ located: ValidationReport.LocatedFinding, in file: String) -> String {
         let finding = located.finding
-        let place = located.frame.map { "\(file)#\($0)" } ?? file
+        let place = located.frame.map { "\(file), \(frameLocation($0, byte: nil))" } ?? file
         var line = "\(place): \(finding.severity) \(finding.code)"
         line += " at \(finding.path.isEmpty ? "(root)" : finding.path.description): \(finding.reason)"
         switch (finding.limit, finding.actual) {

@@ -17,7 +17,7 @@ extension AsyncFrameReaderSequence {
     /// - Parameter path: The iterator's method to call.
     /// - Returns: The elements, in order.
     /// - Throws: What the iterator throws.
-    public func collect(via path: AsyncPath) async throws -> [Element] {
+    public func collect(via path: AsyncPath) async throws(IMCodecError) -> [Element] {
         var iterator = makeAsyncIterator()
         var elements: [Element] = []
         while let element = try await iterator.next(via: path) { elements.append(element) }
@@ -30,8 +30,8 @@ extension AsyncFrameReaderSequence.AsyncIterator {
     ///
     /// - Parameter path: The iterator's method to call.
     /// - Returns: The next element, or `nil` at the end.
-    /// - Throws: What the iterator throws.
-    public mutating func next(via path: AsyncPath) async throws -> Element? {
+    /// - Throws: What the iterator throws, an ``IMCodecError`` on both paths.
+    public mutating func next(via path: AsyncPath) async throws(IMCodecError) -> Element? {
         switch path {
         case .isolation: try await next(isolation: nil)
         case .portable: try await next()

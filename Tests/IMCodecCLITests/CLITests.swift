@@ -406,10 +406,12 @@ import Testing
         #expect(text.status == 1)
         let lines = text.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "\(text.standardOutput)")
-        #expect(lines.first?.hasPrefix("\(stream)#0: error limit.friend.remark-bytes at friendRequest.remark:") == true)
+        #expect(
+            lines.first?.hasPrefix("\(stream), frame 0: error limit.friend.remark-bytes at friendRequest.remark:")
+                == true)
         #expect(
             lines.dropFirst().first?.hasPrefix(
-                "\(stream)#1: error limit.group.member-num at groupProfiles.groups[0].memberNum:") == true)
+                "\(stream), frame 1: error limit.group.member-num at groupProfiles.groups[0].memberNum:") == true)
         #expect(lines.last == "1 file: 2 errors, 0 warnings")
     }
 

@@ -30,8 +30,9 @@ import Testing
                 decoded.payload = payload.serializedBytes()
                 result.frames.append(decoded)
             }
-        } catch let error as IMCodecError {
-            // The testee protocol answers a stream that ends inside a frame
+        } catch {
+            // Every error of the loop is an IMCodecError (the iterator's and
+            // the payload decoder's typed throws). The testee protocol answers a stream that ends inside a frame
             // with `incomplete_tail`; the sequence throws frame.truncated then.
             if error.code == .frameTruncated {
                 result.incompleteTail = true

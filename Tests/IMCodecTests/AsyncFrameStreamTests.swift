@@ -191,10 +191,39 @@ struct RecordingChunks: AsyncSequence, Sendable {
         #expect(try await iterator.next() == nil)
     }
 
-    @Test func passesTheSourcesErrorOn() async throws {
+    @Test func passesTheSourcesErrorOnAsStreamSource() async throws {
         let (stream, _) = try sampleStream()
         var iterator = FailingChunks(chunks: [Array(stream.prefix(3))]).frames().makeAsyncIterator()
-        await #expect(throws: FailingChunks.SourceError.self) { try await iterator.next() }
+        do {
+            _ = try await iterator.next()
+            Issue.record("the source's error was not thrown")
+        } catch {
+            // `error` is an IMCodecError: next() declares throws(IMCodecError).
+            #expect(error.code == .streamSource)
+            #expect(error.underlyingError is FailingChunks.SourceError)
+            #expect(error.frameIndex == 0 && error.frameOffset == 0)
+        }
+        #expect(try await iterator.next() == nil)
+    }
+
+    /// The pattern the README shows: a `while let` loop over the iterator's
+    /// `next()`, whose `catch` reads the frame of an IMCodecError with no cast.
+    @Test(arguments: AsyncPath.allCases)
+    func aLoopOverNextCatchesAnIMCodecErrorWithoutACast(path: AsyncPath) async throws {
+        var stream = DamagedStream()
+        stream.sound(0x61)
+        stream.badChecksum()
+        var senders: [String] = []
+        var payloads = asyncChunks(chunked(stream.bytes, by: 4)).framePayloads().makeAsyncIterator()
+        do {
+            while let payload = try await payloads.next(via: path) { senders.append(payload.message?.sender ?? "") }
+            Issue.record("the damaged frame was not thrown")
+        } catch {
+            #expect(error.code == .frameChecksum)
+            #expect(error.frameIndex == 1)
+            #expect(error.frameOffset == stream.offset(of: 1))
+        }
+        #expect(senders == ["a"])
     }
 
     @Test func endsWithCancellationWhileWaitingForBytes() async throws {
@@ -209,7 +238,12 @@ struct RecordingChunks: AsyncSequence, Sendable {
         }
         try await Task.sleep(for: .milliseconds(50))
         reading.cancel()
-        await #expect(throws: CancellationError.self) { try await reading.value }
+        await #expect {
+            try await reading.value
+        } throws: { error in
+            let error = error as? IMCodecError
+            return error?.code == .streamCancelled && error?.underlyingError is CancellationError
+        }
         continuation.finish()
     }
 

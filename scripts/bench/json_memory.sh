@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Peak resident memory of `imcodec encode` and `imcodec validate` on large
 # JSON documents, proto3 JSON and Tencent REST, measured with /usr/bin/time -v
-# (docs/PERFORMANCE.md, "JSON input").
+# (docs/PERFORMANCE-INVESTIGATIONS.md, "JSON input").
 #
 # Each document is written by json_memory_documents.py into a temporary folder;
 # each command runs on it once. A row's target is the peak RSS the reading of

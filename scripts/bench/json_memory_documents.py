@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the large JSON documents scripts/bench/json_memory.sh measures
-imcodec encode and validate on (docs/PERFORMANCE.md, "JSON input").
+imcodec encode and validate on (docs/PERFORMANCE-INVESTIGATIONS.md, "JSON input").
 
     python3 scripts/bench/json_memory_documents.py FOLDER
 """

@@ -1,7 +1,7 @@
 /*
  * libdeflate against zlib for the default policy's frames (deflate level 6,
  * raw, threshold 256, a body kept only when smaller than the payload), on
- * the benchmarks' traffic corpus; docs/PERFORMANCE.md, "libdeflate".
+ * the benchmarks' traffic corpus; docs/PERFORMANCE-INVESTIGATIONS.md, "libdeflate".
  *
  *   apt-get install -y libdeflate-dev
  *   swift run imcodec-devtools write-corpus --output /tmp/traffic.bin

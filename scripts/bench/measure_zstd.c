@@ -1,6 +1,6 @@
 /*
  * zstd compression alone on the benchmarks' traffic corpus, with the frame
- * format's parameters (docs/PERFORMANCE.md, "zstd frames"): magicless, no
+ * format's parameters (docs/PERFORMANCE-INVESTIGATIONS.md, "zstd frames"): magicless, no
  * content size, checksum or dictionary id, the dictionary digested once into
  * a ZSTD_CDict, a body one byte smaller than the payload. Then decompression
  * of the same bodies, the library's way (a stream into a buffer of the

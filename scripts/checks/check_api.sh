@@ -9,6 +9,10 @@
 #
 #   scripts/checks/check_api.sh            compare (needs `swift build` first)
 #   scripts/checks/check_api.sh --update   rewrite docs/api/*.txt
+#
+# IMCodecNIO is built only with the SwiftNIO trait, which the root build
+# leaves off: scripts/checks/check_docs.sh, whose build has every trait,
+# compares docs/api/IMCodecNIO.txt (IMCODEC_API_UPDATE=1 rewrites it).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/imcodec_module.sh

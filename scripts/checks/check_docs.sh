@@ -12,6 +12,10 @@
 #   makes for what is not curated.
 # It builds in its own scratch path, .build-docs, with every trait on
 # (IMCodecNIO is empty without SwiftNIO), so the root build is left as it is.
+# That build is the one that has IMCodecNIO, so this script also compares
+# IMCodecNIO's public API with docs/api/IMCodecNIO.txt, as
+# scripts/checks/check_api.sh does for the other modules
+# (IMCODEC_API_UPDATE=1 rewrites that file instead).
 #
 #   scripts/checks/check_docs.sh              check
 #   scripts/checks/check_docs.sh OUTPUT-DIR   check, and keep the archives there
@@ -21,7 +25,15 @@ export IMCODEC_DOCS=1
 modules=(IMCodec IMCodecFoundation IMCodecREST IMCodecValidation IMCodecTestee IMCodecConformance IMCodecNIO)
 scratch=.build-docs
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# This build resolves more packages than the root build (swift-nio, the DocC
+# plugin) and writes them into Package.resolved, which the root build in
+# .build shares: put the root's back when done, so that the steps after this
+# one neither fetch swift-nio nor rebuild for a graph they do not use.
+if [ -f Package.resolved ]; then cp Package.resolved "$work/Package.resolved"; fi
+restore_resolved() {
+    if [ -f "$work/Package.resolved" ]; then cp "$work/Package.resolved" Package.resolved; else rm -f Package.resolved; fi
+}
+trap 'restore_resolved; rm -rf "$work"' EXIT
 out=${1:-$work/archives}
 
 swift=(swift package --scratch-path "$scratch" --enable-all-traits)
@@ -46,3 +58,15 @@ for module in "${modules[@]}"; do
 done
 
 python3 scripts/lib/doc_archives.py "$out" "$work" "${modules[@]}"
+
+# IMCodecNIO's public API listing (docs/api/IMCodecNIO.txt), from this build.
+imcodec_symbol_graph "$work/IMCodecNIO.graph" IMCodecNIO
+python3 scripts/lib/api_symbols.py list "$work/IMCodecNIO.graph" "$work/IMCodecNIO.txt" IMCodecNIO
+python3 scripts/lib/api_symbols.py underscored "$work/IMCodecNIO.sdk.json" IMCodecNIO
+if [ "${IMCODEC_API_UPDATE:-}" = 1 ]; then
+    cp "$work/IMCodecNIO.txt" docs/api/IMCodecNIO.txt
+    echo "docs/api/IMCodecNIO.txt updated"
+elif ! diff -u docs/api/IMCodecNIO.txt "$work/IMCodecNIO.txt"; then
+    echo "the public API of IMCodecNIO changed: if that is meant, run IMCODEC_API_UPDATE=1 scripts/checks/check_docs.sh and commit docs/api/IMCodecNIO.txt" >&2
+    exit 1
+fi

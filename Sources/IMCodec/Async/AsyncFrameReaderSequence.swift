@@ -35,13 +35,17 @@ where Base.Element: FrameStreamChunk
 /// stays bounded by the largest frame they allow.
 ///
 /// Iteration ends with `nil` when the source ends at a frame boundary. It
-/// throws the reader's first error (then ends), `frame.truncated` when the
-/// source ends inside a frame, the source's own errors, and
-/// `CancellationError` when the task is cancelled while more bytes are
-/// needed: cancellation is checked before every chunk is requested and when
-/// the source ends (sources such as `AsyncStream` end when their task is
-/// cancelled). The reader's errors say which frame they are about
-/// (``IMCodecError/frameIndex``, ``IMCodecError/frameOffset``). A sequence
+/// throws ``IMCodecError`` alone (then ends): the reader's first error,
+/// `frame.truncated` when the source ends inside a frame, `stream.source`
+/// holding the source's own error, and `stream.cancelled` when the task is
+/// cancelled while more bytes are needed: cancellation is checked before
+/// every chunk is requested and when the source ends (sources such as
+/// `AsyncStream` end when their task is cancelled). Every error says which
+/// frame it is about (``IMCodecError/frameIndex``,
+/// ``IMCodecError/frameOffset``), and the iterator's methods declare
+/// `throws(IMCodecError)`, so a loop over ``AsyncIterator/next()`` catches an
+/// ``IMCodecError`` with no cast on every platform the package supports
+/// (see ``AsyncIterator/next()``). A sequence
 /// made with `skippingDamagedFrames:` reports a frame whose header is sound
 /// but whose body (or, for payloads, whose payload) is not, and goes on with
 /// the next frame, as ``FrameReader/init(limits:skippingDamagedFrames:)``
@@ -109,18 +113,38 @@ where Base.Element: FrameStreamChunk {
         /// The path of releases before `next(isolation:)`: it reads the
         /// source with its `next()`. A `for try await` loop calls
         /// ``next(isolation:)`` instead where the standard library has it.
+        /// Called directly, in a `while let` loop, it throws ``IMCodecError``
+        /// alone on every platform, so the `catch` of the loop reads the
+        /// error's ``IMCodecError/frameIndex`` without a cast:
+        ///
+        /// ```swift
+        /// var payloads = chunks.framePayloads().makeAsyncIterator()
+        /// do {
+        ///     while let payload = try await payloads.next() { show(payload) }
+        /// } catch {
+        ///     print("frame \(error.frameIndex ?? -1): \(error.code)")
+        /// }
+        /// ```
         ///
         /// - Returns: The next frame or payload, or `nil` once the stream has
         ///   ended at a frame boundary or after an error.
         /// - Throws: The codes of ``FrameReader/next()`` (frames) or
         ///   ``FrameReader/nextPayload()`` (payloads), `frame.truncated` when
-        ///   the stream ends inside a frame, the source's errors, and
-        ///   `CancellationError`.
-        public mutating func next() async throws -> Element? {
+        ///   the stream ends inside a frame, `stream.source` when the source
+        ///   throws and `stream.cancelled` when the task is cancelled (the
+        ///   source's error or the `CancellationError` as the error's
+        ///   ``IMCodecError/underlyingError``).
+        public mutating func next() async throws(IMCodecError) -> Element? {
             while !isFinished {
-                do {
+                do throws(IMCodecError) {
                     if let element = try readyElement() { return element }
-                    try receive(await base.next())
+                    let chunk: Base.Element?
+                    do {
+                        chunk = try await base.next()
+                    } catch {
+                        throw sourceError(error)
+                    }
+                    try receive(chunk)
                 } catch {
                     isFinished = true
                     throw error
@@ -138,13 +162,19 @@ where Base.Element: FrameStreamChunk {
         /// - Parameter actor: The actor the caller runs on.
         /// - Returns: The next frame or payload, or `nil` once the stream has
         ///   ended at a frame boundary or after an error.
-        /// - Throws: The errors of ``next()``.
+        /// - Throws: The errors of ``next()``, all ``IMCodecError``.
         @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(IMCodecError) -> Element? {
             while !isFinished {
-                do {
+                do throws(IMCodecError) {
                     if let element = try readyElement() { return element }
-                    try receive(await base.next(isolation: actor))
+                    let chunk: Base.Element?
+                    do {
+                        chunk = try await base.next(isolation: actor)
+                    } catch {
+                        throw sourceError(error)
+                    }
+                    try receive(chunk)
                 } catch {
                     isFinished = true
                     throw error
@@ -155,24 +185,45 @@ where Base.Element: FrameStreamChunk {
 
         /// The element the reader holds, or `nil` when it needs the next
         /// chunk, which may be asked for only while the task is not cancelled.
-        private func readyElement() throws -> Element? {
+        private func readyElement() throws(IMCodecError) -> Element? {
             if let element = try output.next(reader) { return element }
-            try Task.checkCancellation()
+            try checkCancellation()
             return nil
         }
 
         /// Hands the source's next chunk to the reader or, when the source
         /// has ended, checks that the stream did too.
-        private mutating func receive(_ chunk: Base.Element?) throws {
+        private mutating func receive(_ chunk: Base.Element?) throws(IMCodecError) {
             guard let chunk else {
                 isFinished = true
                 // Sources such as AsyncStream end when their task is
                 // cancelled; that is not the end of the byte stream.
-                try Task.checkCancellation()
+                try checkCancellation()
                 try reader.finish()
                 return
             }
             chunk.appendBytes(to: reader)
+        }
+
+        /// `stream.cancelled` when the task is cancelled.
+        private func checkCancellation() throws(IMCodecError) {
+            do {
+                try Task.checkCancellation()
+            } catch {
+                throw IMCodecError(
+                    .streamCancelled, reason: "the task was cancelled while the stream needed more bytes"
+                ).inFrame(reader.frameCount + reader.skippedFrameCount, at: reader.offset).caused(by: error)
+            }
+        }
+
+        /// `stream.source`, holding what the source threw; a
+        /// `CancellationError` from the source is `stream.cancelled`.
+        private func sourceError(_ error: any Error) -> IMCodecError {
+            let wrapped =
+                error is CancellationError
+                ? IMCodecError(.streamCancelled, reason: "the source of chunks was cancelled")
+                : IMCodecError(.streamSource, reason: "the source of chunks threw: \(error)")
+            return wrapped.inFrame(reader.frameCount + reader.skippedFrameCount, at: reader.offset).caused(by: error)
         }
     }
 }

@@ -10,7 +10,7 @@ import CZlib
 /// when the package is built with the `LibDeflate` trait: its whole-buffer
 /// compressor writes the same format (any inflater reads it) in about a
 /// third less time than zlib for the same bytes on IM payloads
-/// (`docs/PERFORMANCE.md`, "libdeflate"). libdeflate has no preset
+/// (`docs/PERFORMANCE-INVESTIGATIONS.md`, "libdeflate"). libdeflate has no preset
 /// dictionary, so every dictionary frame, level 0, and builds without the
 /// trait use zlib.
 ///

@@ -29,12 +29,13 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
         let observed: Int64?
         let frameIndex: Int?
         let frameOffset: Int?
+        let underlyingError: (any Error)?
         let file: String
         let line: UInt
 
         init(
             code: Code, path: FieldPath, reason: String, limit: Int64?, observed: Int64?, frameIndex: Int?,
-            frameOffset: Int?, file: String, line: UInt
+            frameOffset: Int?, underlyingError: (any Error)? = nil, file: String, line: UInt
         ) {
             self.code = code
             self.path = path
@@ -43,6 +44,7 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
             self.observed = observed
             self.frameIndex = frameIndex
             self.frameOffset = frameOffset
+            self.underlyingError = underlyingError
             self.file = file
             self.line = line
         }
@@ -53,13 +55,15 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Replaces one field, leaving the others as they are.
     private mutating func update(
         code: Code? = nil, path: FieldPath? = nil, reason: String? = nil, limit: Int64?? = nil, observed: Int64?? = nil,
-        frameIndex: Int?? = nil, frameOffset: Int?? = nil, file: String? = nil, line: UInt? = nil
+        frameIndex: Int?? = nil, frameOffset: Int?? = nil, underlyingError: (any Error)?? = nil, file: String? = nil,
+        line: UInt? = nil
     ) {
         let old = storage
         storage = Storage(
             code: code ?? old.code, path: path ?? old.path, reason: reason ?? old.reason, limit: limit ?? old.limit,
             observed: observed ?? old.observed, frameIndex: frameIndex ?? old.frameIndex,
-            frameOffset: frameOffset ?? old.frameOffset, file: file ?? old.file, line: line ?? old.line)
+            frameOffset: frameOffset ?? old.frameOffset, underlyingError: underlyingError ?? old.underlyingError,
+            file: file ?? old.file, line: line ?? old.line)
     }
 
     /// The stable code naming the kind of problem.
@@ -103,6 +107,12 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
     public var frameOffset: Int? {
         get { storage.frameOffset }
         set { update(frameOffset: .some(newValue)) }
+    }
+    /// For `stream.source` and `stream.cancelled`, the errors of an
+    /// asynchronous frame sequence that are not the format's: the error the
+    /// source of chunks threw, or the `CancellationError`; `nil` otherwise.
+    public var underlyingError: (any Error)? {
+        storage.underlyingError
     }
     /// The source file that raised the error, for debugging.
     public var file: String {
@@ -179,6 +189,17 @@ public struct IMCodecError: Error, Hashable, Sendable, CustomStringConvertible {
     package func inFrame(_ index: Int, at offset: Int) -> IMCodecError {
         var copy = self
         copy.update(frameIndex: .some(index), frameOffset: .some(offset))
+        return copy
+    }
+
+    /// Returns this error with the error that caused it, which is not the
+    /// format's (``underlyingError``).
+    ///
+    /// - Parameter cause: The source's error, or the `CancellationError`.
+    /// - Returns: The same error, holding its cause.
+    package func caused(by cause: any Error) -> IMCodecError {
+        var copy = self
+        copy.update(underlyingError: .some(cause))
         return copy
     }
 
