@@ -81,6 +81,11 @@ extension ValidationRun {
         checkCount(
             Int(group.memberNum), against: typeLimit, .groupMembers, at: "memberNum",
             what: "the group's member count", unit: "members")
+        if group.groupType == Self.avChatRoom && group.memberNum != 0 {
+            report(
+                .avChatRoomMemberNum, at: "memberNum", actual: Int64(group.memberNum),
+                "an AVChatRoom profile with a member count of \(group.memberNum); live-streaming groups report none")
+        }
         checkEnum(group.addOpt.isKnown, group.addOpt.rawValue, at: "addOpt", what: "add option")
         if group.groupType == Self.privateGroup && (group.addOpt == .auth || group.addOpt == .any) {
             report(
@@ -94,6 +99,10 @@ extension ValidationRun {
         checkEnum(
             group.isMemberVisible.isKnown, group.isMemberVisible.rawValue, at: "isMemberVisible",
             what: "member visible type")
+        if group.groupType == Self.avChatRoom && group.selfInfo != nil {
+            report(
+                .avChatRoomSelfInfo, at: "selfInfo", "an AVChatRoom profile with self info, which cannot be pulled there")
+        }
         if let selfInfo = group.selfInfo {
             push("selfInfo")
             checkEnum(selfInfo.role.isKnown, selfInfo.role.rawValue, at: "role", what: "member role")

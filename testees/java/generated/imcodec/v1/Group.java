@@ -16567,7 +16567,7 @@ public final class Group {
       "me\030\001 \001(\r\0221\n\004role\030\002 \001(\0162\033.imcodec.v1.Grou" +
       "pMemberRoleB\006\362\251\031\002 \001\022<\n\010recv_opt\030\003 \001(\0162\"." +
       "imcodec.v1.GroupReceiveMessageOptB\006\362\251\031\002 " +
-      "\001\022\032\n\022unread_message_num\030\004 \001(\r\"\200\r\n\tGroupI" +
+      "\001\022\032\n\022unread_message_num\030\004 \001(\r\"\326\021\n\tGroupI" +
       "nfo\022C\n\005group\030\001 \001(\tB4\362\251\0310\022\017maxGroupIDByte" +
       "s\022\035requiresPrintableASCIIGroupID\022+\n\ngrou" +
       "p_name\030\002 \001(\tB\027\362\251\031\023\022\021maxGroupNameBytes\022#\n" +
@@ -16591,7 +16591,7 @@ public final class Group {
       "\022 \001(\010\022,\n\tself_info\030\023 \001(\0132\031.imcodec.v1.Gr" +
       "oupSelfInfo\022M\n\013custom_info\030\024 \003(\0132\034.imcod" +
       "ec.v1.GroupCustomEntryB\032\362\251\031\026\022\024maxGroupCu" +
-      "stomFields:\323\005\362\251\031\316\005\n\301\002\n\002G2\022\026limit.group.m" +
+      "stomFields:\251\n\362\251\031\244\n\n\301\002\n\002G2\022\026limit.group.m" +
       "ember-num\022\023limit.group.members\032~A group " +
       "profile\'s memberNum is at most its maxMe" +
       "mberNum (when set), and both are at most" +
@@ -16609,118 +16609,133 @@ public final class Group {
       "n and not application.*p\n\032rule.private-g" +
       "roup.add-opt\020\001\032\007add_opt\"\025\n\ngroup_type\032\007P" +
       "rivate\"0\n\007add_opt\032\022GROUP_ADD_OPT_AUTH\032\021G" +
-      "ROUP_ADD_OPT_ANY\"\346\001\n\025CreateGroupMemberIn" +
-      "fo\022$\n\006member\030\001 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes" +
-      "\0221\n\004role\030\002 \001(\0162\033.imcodec.v1.GroupMemberR" +
-      "oleB\006\362\251\031\002 \001\022t\n\013custom_info\030\003 \003(\0132\035.imcod" +
-      "ec.v1.MemberCustomEntryB@\362\251\031<\022\025maxMember" +
-      "CustomFields:#\n\031maxMemberCustomValueByte" +
-      "s\030\001\"\004data\"\352\013\n\017CreateGroupInfo\022\313\002\n\005group\030" +
-      "\001 \001(\tB\273\002\362\251\031\266\002\n\203\002\n\025reservedGroupIDPrefix\022" +
-      "\003G14\032\026format.group.id-prefix \016:\007*\005@TGS#B" +
-      "\177The prefix of server-assigned group IDs" +
-      ", which a custom group ID given at creat" +
-      "ion must not start with; nil turns the r" +
-      "ule off.JAThe Use Limits page: a custom " +
-      "group ID must not start with @TGS#.\022\017max" +
-      "GroupIDBytes\022\035requiresPrintableASCIIGrou" +
-      "pID\022+\n\ngroup_name\030\002 \001(\tB\027\362\251\031\023\022\021maxGroupN" +
-      "ameBytes\022$\n\ngroup_type\030\003 \001(\tB\020\362\251\031\014\022\ngrou" +
-      "pTypes\022\023\n\013set_add_opt\030\004 \001(\010\0220\n\007add_opt\030\005" +
-      " \001(\0162\027.imcodec.v1.GroupAddOptB\006\362\251\031\002 \001\022;\n" +
-      "\016max_member_num\030\006 \001(\rB#\362\251\031\037:\035\n\017maxGroupM" +
-      "embers*\ngroup_type\0225\n\014notification\030\007 \001(\t" +
-      "B\037\362\251\031\033\022\031maxGroupNotificationBytes\0225\n\014int" +
-      "roduction\030\010 \001(\tB\037\362\251\031\033\022\031maxGroupIntroduct" +
-      "ionBytes\022,\n\010face_url\030\t \001(\tB\032\362\251\031\026\022\024maxGro" +
-      "upFaceURLBytes\022M\n\013custom_info\030\n \003(\0132\034.im" +
-      "codec.v1.GroupCustomEntryB\032\362\251\031\026\022\024maxGrou" +
-      "pCustomFields\022\\\n\014members_info\030\013 \003(\0132!.im" +
-      "codec.v1.CreateGroupMemberInfoB#\362\251\031\037:\035\n\017" +
-      "maxGroupMembers*\ngroup_type:\350\004\362\251\031\343\004\n\312\002\n\003" +
-      "G20\022\037rule.avchatroom.member-addition\032lAn" +
-      " AVChatRoom group is created without ini" +
-      "tial members: live-streaming groups do n" +
-      "ot support adding members.\"eGroup guide," +
-      " group creation: a live-streaming group " +
-      "does not support features such as adding" +
-      " members.*M\n\037rule.avchatroom.member-addi" +
-      "tion\020\001\032\014members_info\"\030\n\ngroup_type\032\nAVCh" +
-      "atRoomH\002\n\223\002\n\003G21\022\032rule.private-group.add" +
-      "-opt\032_A Private group is created with se" +
-      "tAddOpt false: users join a Private grou" +
-      "p only by invitation.\"KGroup guide, TIMC" +
-      "reateGroupInfo.setAddOpt: set to false f" +
-      "or private groups.*B\n\032rule.private-group" +
-      ".add-opt\020\001\032\013set_add_opt\"\025\n\ngroup_type\032\007P" +
-      "rivate\"p\n\021GroupMemberResult\022$\n\006member\030\001 " +
-      "\001(\tB\024\362\251\031\020\022\016maxUserIDBytes\0225\n\006status\030\002 \001(" +
-      "\0162\035.imcodec.v1.GroupMemberStatusB\006\362\251\031\002 \001" +
-      "\"W\n\021GroupPendencyMeta\022\027\n\017next_start_time" +
-      "\030\001 \001(\004\022\025\n\rread_time_seq\030\002 \001(\004\022\022\n\nunread_" +
-      "cnt\030\003 \001(\r\"\360\007\n\021GroupPendencyItem\022F\n\010group" +
-      "_id\030\001 \001(\tB4\362\251\0310\022\017maxGroupIDBytes\022\035requir" +
-      "esPrintableASCIIGroupID\022\'\n\tfrom_user\030\002 \001" +
-      "(\tB\024\362\251\031\020\022\016maxUserIDBytes\022%\n\007to_user\030\003 \001(" +
-      "\tB\024\362\251\031\020\022\016maxUserIDBytes\022\020\n\010add_time\030\004 \001(" +
-      "\004\022:\n\010get_type\030\005 \001(\0162 .imcodec.v1.GroupPe" +
-      "ndencyGetTypeB\006\362\251\031\002 \001\022D\n\rhandle_status\030\006" +
-      " \001(\0162%.imcodec.v1.GroupPendencyHandleSta" +
-      "tusB\006\362\251\031\002 \001\022D\n\rhandle_result\030\007 \001(\0162%.imc" +
-      "odec.v1.GroupPendencyHandleResultB\006\362\251\031\002 " +
-      "\001\022\023\n\013request_msg\030\010 \001(\t\022\023\n\013handled_msg\030\t " +
-      "\001(\t\022-\n\017self_identifier\030\n \001(\tB\024\362\251\031\020\022\016maxU" +
-      "serIDBytes:\217\004\362\251\031\212\004\n\207\004\n\003G22\022 rule.group-p" +
-      "endency.to-user-type\022#rule.group-pendenc" +
-      "y.to-user-missing\032{The handler follows f" +
-      "rom the request type: an application to " +
-      "join names none (empty or 0), an invitat" +
-      "ion names the invitee.\"uGroup guide, TIM" +
-      "GroupPendencyItem.toUser: 0 for an apply" +
-      "-to-join request, the invitee for an inv" +
-      "ited-to-join request.*g\n rule.group-pend" +
-      "ency.to-user-type\020\001\032\007to_user\"(\n\010get_type" +
-      "\032\034GROUP_PENDENCY_GET_TYPE_JOIN\"\016\n\007to_use" +
-      "r\032\0010(\001*\\\n#rule.group-pendency.to-user-mi" +
-      "ssing\020\002\032\007to_user\"*\n\010get_type\032\036GROUP_PEND" +
-      "ENCY_GET_TYPE_INVITE\"6\n\rGroupInfoList\022%\n" +
-      "\006groups\030\001 \003(\0132\025.imcodec.v1.GroupInfo\"\231\001\n" +
-      "\017GroupMemberList\022F\n\010group_id\030\001 \001(\tB4\362\251\0310" +
-      "\022\017maxGroupIDBytes\022\035requiresPrintableASCI" +
-      "IGroupID\022,\n\007members\030\002 \003(\0132\033.imcodec.v1.G" +
-      "roupMemberInfo\022\020\n\010next_seq\030\003 \001(\004\"\214\001\n\022Gro" +
-      "upMemberResults\022F\n\010group_id\030\001 \001(\tB4\362\251\0310\022" +
-      "\017maxGroupIDBytes\022\035requiresPrintableASCII" +
-      "GroupID\022.\n\007results\030\002 \003(\0132\035.imcodec.v1.Gr" +
-      "oupMemberResult\"?\n\024GroupPendencyRequest\022" +
-      "\021\n\ttimestamp\030\001 \001(\004\022\024\n\014num_per_page\030\002 \001(\r" +
-      "\"\241\001\n\021GroupPendencyPage\022+\n\004meta\030\001 \001(\0132\035.i" +
-      "mcodec.v1.GroupPendencyMeta\022,\n\005items\030\002 \003" +
-      "(\0132\035.imcodec.v1.GroupPendencyItem\0221\n\007req" +
-      "uest\030\003 \001(\0132 .imcodec.v1.GroupPendencyReq" +
-      "uest*V\n\013GroupAddOpt\022\030\n\024GROUP_ADD_OPT_FOR" +
-      "BID\020\000\022\026\n\022GROUP_ADD_OPT_AUTH\020\001\022\025\n\021GROUP_A" +
-      "DD_OPT_ANY\020\002*\210\001\n\023GroupSearchableType\022!\n\035" +
-      "GROUP_SEARCHABLE_TYPE_UNKNOWN\020\000\022(\n$GROUP" +
-      "_SEARCHABLE_TYPE_NOT_SEARCHABLE\020\001\022$\n GRO" +
-      "UP_SEARCHABLE_TYPE_SEARCHABLE\020\002*\221\001\n\026Grou" +
-      "pMemberVisibleType\022%\n!GROUP_MEMBER_VISIB" +
-      "LE_TYPE_UNKNOWN\020\000\022)\n%GROUP_MEMBER_VISIBL" +
-      "E_TYPE_NOT_VISIBLE\020\001\022%\n!GROUP_MEMBER_VIS" +
-      "IBLE_TYPE_VISIBLE\020\002*\224\001\n\026GroupReceiveMess" +
-      "ageOpt\022%\n!GROUP_RECEIVE_MESSAGE_OPT_RECE" +
-      "IVE\020\000\022)\n%GROUP_RECEIVE_MESSAGE_OPT_NOT_R" +
-      "ECEIVE\020\001\022(\n$GROUP_RECEIVE_MESSAGE_OPT_NO" +
-      "T_NOTIFY\020\002*\\\n\024GroupPendencyGetType\022 \n\034GR" +
-      "OUP_PENDENCY_GET_TYPE_JOIN\020\000\022\"\n\036GROUP_PE" +
-      "NDENCY_GET_TYPE_INVITE\020\001*\252\001\n\031GroupPenden" +
-      "cyHandleStatus\022*\n&GROUP_PENDENCY_HANDLE_" +
-      "STATUS_UNHANDLED\020\000\022.\n*GROUP_PENDENCY_HAN" +
-      "DLE_STATUS_OTHER_HANDLED\020\001\0221\n-GROUP_PEND" +
-      "ENCY_HANDLE_STATUS_OPERATOR_HANDLED\020\002*l\n" +
-      "\031GroupPendencyHandleResult\022\'\n#GROUP_PEND" +
-      "ENCY_HANDLE_RESULT_REFUSE\020\000\022&\n\"GROUP_PEN" +
-      "DENCY_HANDLE_RESULT_AGREE\020\001b\006proto3"
+      "ROUP_ADD_OPT_ANY\n\323\004\n\003G23\022\032rule.avchatroo" +
+      "m.member-num\022\031rule.avchatroom.self-info\032" +
+      "\272\001An AVChatRoom group\'s profile carries " +
+      "no member count and no self info: live-s" +
+      "treaming groups do not report their tota" +
+      "l number of members, and one\'s own profi" +
+      "le in them cannot be pulled.\"\313\001Group gui" +
+      "de, group types (a live-streaming group " +
+      "does not support querying the total numb" +
+      "er of members) and getting one\'s own pro" +
+      "file in a group (live-streaming group: y" +
+      "our own profile cannot be pulled).*F\n\032ru" +
+      "le.avchatroom.member-num\020\001\032\nmember_num\"\030" +
+      "\n\ngroup_type\032\nAVChatRoomH\001*B\n\031rule.avcha" +
+      "troom.self-info\020\001\032\tself_info\"\030\n\ngroup_ty" +
+      "pe\032\nAVChatRoom\"\346\001\n\025CreateGroupMemberInfo" +
+      "\022$\n\006member\030\001 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\0221" +
+      "\n\004role\030\002 \001(\0162\033.imcodec.v1.GroupMemberRol" +
+      "eB\006\362\251\031\002 \001\022t\n\013custom_info\030\003 \003(\0132\035.imcodec" +
+      ".v1.MemberCustomEntryB@\362\251\031<\022\025maxMemberCu" +
+      "stomFields:#\n\031maxMemberCustomValueBytes\030" +
+      "\001\"\004data\"\352\013\n\017CreateGroupInfo\022\313\002\n\005group\030\001 " +
+      "\001(\tB\273\002\362\251\031\266\002\n\203\002\n\025reservedGroupIDPrefix\022\003G" +
+      "14\032\026format.group.id-prefix \016:\007*\005@TGS#B\177T" +
+      "he prefix of server-assigned group IDs, " +
+      "which a custom group ID given at creatio" +
+      "n must not start with; nil turns the rul" +
+      "e off.JAThe Use Limits page: a custom gr" +
+      "oup ID must not start with @TGS#.\022\017maxGr" +
+      "oupIDBytes\022\035requiresPrintableASCIIGroupI" +
+      "D\022+\n\ngroup_name\030\002 \001(\tB\027\362\251\031\023\022\021maxGroupNam" +
+      "eBytes\022$\n\ngroup_type\030\003 \001(\tB\020\362\251\031\014\022\ngroupT" +
+      "ypes\022\023\n\013set_add_opt\030\004 \001(\010\0220\n\007add_opt\030\005 \001" +
+      "(\0162\027.imcodec.v1.GroupAddOptB\006\362\251\031\002 \001\022;\n\016m" +
+      "ax_member_num\030\006 \001(\rB#\362\251\031\037:\035\n\017maxGroupMem" +
+      "bers*\ngroup_type\0225\n\014notification\030\007 \001(\tB\037" +
+      "\362\251\031\033\022\031maxGroupNotificationBytes\0225\n\014intro" +
+      "duction\030\010 \001(\tB\037\362\251\031\033\022\031maxGroupIntroductio" +
+      "nBytes\022,\n\010face_url\030\t \001(\tB\032\362\251\031\026\022\024maxGroup" +
+      "FaceURLBytes\022M\n\013custom_info\030\n \003(\0132\034.imco" +
+      "dec.v1.GroupCustomEntryB\032\362\251\031\026\022\024maxGroupC" +
+      "ustomFields\022\\\n\014members_info\030\013 \003(\0132!.imco" +
+      "dec.v1.CreateGroupMemberInfoB#\362\251\031\037:\035\n\017ma" +
+      "xGroupMembers*\ngroup_type:\350\004\362\251\031\343\004\n\312\002\n\003G2" +
+      "0\022\037rule.avchatroom.member-addition\032lAn A" +
+      "VChatRoom group is created without initi" +
+      "al members: live-streaming groups do not" +
+      " support adding members.\"eGroup guide, g" +
+      "roup creation: a live-streaming group do" +
+      "es not support features such as adding m" +
+      "embers.*M\n\037rule.avchatroom.member-additi" +
+      "on\020\001\032\014members_info\"\030\n\ngroup_type\032\nAVChat" +
+      "RoomH\002\n\223\002\n\003G21\022\032rule.private-group.add-o" +
+      "pt\032_A Private group is created with setA" +
+      "ddOpt false: users join a Private group " +
+      "only by invitation.\"KGroup guide, TIMCre" +
+      "ateGroupInfo.setAddOpt: set to false for" +
+      " private groups.*B\n\032rule.private-group.a" +
+      "dd-opt\020\001\032\013set_add_opt\"\025\n\ngroup_type\032\007Pri" +
+      "vate\"p\n\021GroupMemberResult\022$\n\006member\030\001 \001(" +
+      "\tB\024\362\251\031\020\022\016maxUserIDBytes\0225\n\006status\030\002 \001(\0162" +
+      "\035.imcodec.v1.GroupMemberStatusB\006\362\251\031\002 \001\"W" +
+      "\n\021GroupPendencyMeta\022\027\n\017next_start_time\030\001" +
+      " \001(\004\022\025\n\rread_time_seq\030\002 \001(\004\022\022\n\nunread_cn" +
+      "t\030\003 \001(\r\"\360\007\n\021GroupPendencyItem\022F\n\010group_i" +
+      "d\030\001 \001(\tB4\362\251\0310\022\017maxGroupIDBytes\022\035requires" +
+      "PrintableASCIIGroupID\022\'\n\tfrom_user\030\002 \001(\t" +
+      "B\024\362\251\031\020\022\016maxUserIDBytes\022%\n\007to_user\030\003 \001(\tB" +
+      "\024\362\251\031\020\022\016maxUserIDBytes\022\020\n\010add_time\030\004 \001(\004\022" +
+      ":\n\010get_type\030\005 \001(\0162 .imcodec.v1.GroupPend" +
+      "encyGetTypeB\006\362\251\031\002 \001\022D\n\rhandle_status\030\006 \001" +
+      "(\0162%.imcodec.v1.GroupPendencyHandleStatu" +
+      "sB\006\362\251\031\002 \001\022D\n\rhandle_result\030\007 \001(\0162%.imcod" +
+      "ec.v1.GroupPendencyHandleResultB\006\362\251\031\002 \001\022" +
+      "\023\n\013request_msg\030\010 \001(\t\022\023\n\013handled_msg\030\t \001(" +
+      "\t\022-\n\017self_identifier\030\n \001(\tB\024\362\251\031\020\022\016maxUse" +
+      "rIDBytes:\217\004\362\251\031\212\004\n\207\004\n\003G22\022 rule.group-pen" +
+      "dency.to-user-type\022#rule.group-pendency." +
+      "to-user-missing\032{The handler follows fro" +
+      "m the request type: an application to jo" +
+      "in names none (empty or 0), an invitatio" +
+      "n names the invitee.\"uGroup guide, TIMGr" +
+      "oupPendencyItem.toUser: 0 for an apply-t" +
+      "o-join request, the invitee for an invit" +
+      "ed-to-join request.*g\n rule.group-penden" +
+      "cy.to-user-type\020\001\032\007to_user\"(\n\010get_type\032\034" +
+      "GROUP_PENDENCY_GET_TYPE_JOIN\"\016\n\007to_user\032" +
+      "\0010(\001*\\\n#rule.group-pendency.to-user-miss" +
+      "ing\020\002\032\007to_user\"*\n\010get_type\032\036GROUP_PENDEN" +
+      "CY_GET_TYPE_INVITE\"6\n\rGroupInfoList\022%\n\006g" +
+      "roups\030\001 \003(\0132\025.imcodec.v1.GroupInfo\"\231\001\n\017G" +
+      "roupMemberList\022F\n\010group_id\030\001 \001(\tB4\362\251\0310\022\017" +
+      "maxGroupIDBytes\022\035requiresPrintableASCIIG" +
+      "roupID\022,\n\007members\030\002 \003(\0132\033.imcodec.v1.Gro" +
+      "upMemberInfo\022\020\n\010next_seq\030\003 \001(\004\"\214\001\n\022Group" +
+      "MemberResults\022F\n\010group_id\030\001 \001(\tB4\362\251\0310\022\017m" +
+      "axGroupIDBytes\022\035requiresPrintableASCIIGr" +
+      "oupID\022.\n\007results\030\002 \003(\0132\035.imcodec.v1.Grou" +
+      "pMemberResult\"?\n\024GroupPendencyRequest\022\021\n" +
+      "\ttimestamp\030\001 \001(\004\022\024\n\014num_per_page\030\002 \001(\r\"\241" +
+      "\001\n\021GroupPendencyPage\022+\n\004meta\030\001 \001(\0132\035.imc" +
+      "odec.v1.GroupPendencyMeta\022,\n\005items\030\002 \003(\013" +
+      "2\035.imcodec.v1.GroupPendencyItem\0221\n\007reque" +
+      "st\030\003 \001(\0132 .imcodec.v1.GroupPendencyReque" +
+      "st*V\n\013GroupAddOpt\022\030\n\024GROUP_ADD_OPT_FORBI" +
+      "D\020\000\022\026\n\022GROUP_ADD_OPT_AUTH\020\001\022\025\n\021GROUP_ADD" +
+      "_OPT_ANY\020\002*\210\001\n\023GroupSearchableType\022!\n\035GR" +
+      "OUP_SEARCHABLE_TYPE_UNKNOWN\020\000\022(\n$GROUP_S" +
+      "EARCHABLE_TYPE_NOT_SEARCHABLE\020\001\022$\n GROUP" +
+      "_SEARCHABLE_TYPE_SEARCHABLE\020\002*\221\001\n\026GroupM" +
+      "emberVisibleType\022%\n!GROUP_MEMBER_VISIBLE" +
+      "_TYPE_UNKNOWN\020\000\022)\n%GROUP_MEMBER_VISIBLE_" +
+      "TYPE_NOT_VISIBLE\020\001\022%\n!GROUP_MEMBER_VISIB" +
+      "LE_TYPE_VISIBLE\020\002*\224\001\n\026GroupReceiveMessag" +
+      "eOpt\022%\n!GROUP_RECEIVE_MESSAGE_OPT_RECEIV" +
+      "E\020\000\022)\n%GROUP_RECEIVE_MESSAGE_OPT_NOT_REC" +
+      "EIVE\020\001\022(\n$GROUP_RECEIVE_MESSAGE_OPT_NOT_" +
+      "NOTIFY\020\002*\\\n\024GroupPendencyGetType\022 \n\034GROU" +
+      "P_PENDENCY_GET_TYPE_JOIN\020\000\022\"\n\036GROUP_PEND" +
+      "ENCY_GET_TYPE_INVITE\020\001*\252\001\n\031GroupPendency" +
+      "HandleStatus\022*\n&GROUP_PENDENCY_HANDLE_ST" +
+      "ATUS_UNHANDLED\020\000\022.\n*GROUP_PENDENCY_HANDL" +
+      "E_STATUS_OTHER_HANDLED\020\001\0221\n-GROUP_PENDEN" +
+      "CY_HANDLE_STATUS_OPERATOR_HANDLED\020\002*l\n\031G" +
+      "roupPendencyHandleResult\022\'\n#GROUP_PENDEN" +
+      "CY_HANDLE_RESULT_REFUSE\020\000\022&\n\"GROUP_PENDE" +
+      "NCY_HANDLE_RESULT_AGREE\020\001b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
