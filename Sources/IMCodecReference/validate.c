@@ -1200,10 +1200,12 @@ static void visit_create_group(run *r, const Imcodec__V1__CreateGroupInfo *info)
     check_group_custom_info(r, info->custom_info, info->n_custom_info);
     if (strcmp(info->group_type, AV_CHAT_ROOM) == 0 && info->n_members_info > 0)
         report(r, "rule.avchatroom.member-addition", "membersInfo", 0, (int64_t)info->n_members_info);
-    {
-        int64_t limit;
-        if (info->group_type[0] != '\0' && member_limit(l, info->group_type, &limit))
-            check_count(r, 1, limit, (int64_t)info->n_members_info, "limit.group.members", "membersInfo");
+    /* G2: the creator is added without being named, so the initial members
+     * are held to the type's member limit less one. */
+    for (size_t i = 0; info->group_type[0] != '\0' && i < l->n_max_group_initial_members; i++) {
+        if (strcmp(l->max_group_initial_members_keys[i], info->group_type) == 0)
+            check_count(r, 1, l->max_group_initial_members_values[i], (int64_t)info->n_members_info,
+                        "limit.group.members", "membersInfo");
     }
     size_t mark = enter(r, "membersInfo");
     for (size_t i = 0; i < info->n_members_info; i++) {
@@ -1211,6 +1213,9 @@ static void visit_create_group(run *r, const Imcodec__V1__CreateGroupInfo *info)
         size_t at = enter_index(r, i);
         check_user_id(r, member->member, "member");
         check_enum(r, &imcodec__v1__group_member_role__descriptor, (int)member->role, "role");
+        /* G19: the creator is the owner; no initial member is named owner. */
+        if (member->role == IMCODEC__V1__GROUP_MEMBER_ROLE__GROUP_MEMBER_ROLE_OWNER)
+            report(r, "rule.create-group.owner-role", "role", 0, 0);
         check_count(r, l->has_max_member_custom_fields, l->max_member_custom_fields, (int64_t)member->n_custom_info,
                     "limit.member.custom-fields", "customInfo");
         if (l->has_max_member_custom_value_bytes) {

@@ -144,14 +144,20 @@ extension ValidationRun {
                 .avChatRoomMemberAddition, at: "membersInfo", actual: Int64(info.membersInfo.count),
                 "an AVChatRoom group created with \(info.membersInfo.count) members; it does not add members")
         }
+        // The creator is added without being named, so the limit is the
+        // type's member limit less one (docs/spec/validation.md).
+        let initialLimit = info.groupType.isEmpty ? nil : limits.maxGroupInitialMembers[info.groupType]
         checkCount(
-            info.membersInfo.count, against: typeLimit, .groupMembers, at: "membersInfo",
+            info.membersInfo.count, against: initialLimit, .groupMembers, at: "membersInfo",
             what: "the initial members", unit: "members")
         push("membersInfo")
         for (index, member) in info.membersInfo.enumerated() {
             push(index: index)
             checkUserID(member.member, at: "member")
             checkEnum(member.role.isKnown, member.role.rawValue, at: "role", what: "member role")
+            if member.role == .owner {
+                report(.createGroupOwnerRole, at: "role", "an initial member with the owner role; the creator is the owner")
+            }
             checkMemberCustomInfo(member.customInfo)
             pop()
         }

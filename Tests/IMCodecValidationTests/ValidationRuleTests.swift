@@ -500,6 +500,16 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
                         )
                     ))),
             expected: []),
+        // G19 on creation
+        RuleCase(
+            name: "initial member with the owner role",
+            payload: .event(
+                Event(
+                    kind: .createGroup(
+                        CreateGroupInfo(
+                            groupType: "Public",
+                            membersInfo: [CreateGroupMemberInfo(member: "bob"), CreateGroupMemberInfo(role: .owner)])))),
+            expected: [F.error(.createGroupOwnerRole, "createGroup.membersInfo[1].role")]),
         // F12
         RuleCase(
             name: "rejection with a remark",

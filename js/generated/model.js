@@ -12015,7 +12015,7 @@ function fromJSON_CreateGroupInfo(j, c) {
  * @property {string} introduction `introduction` (field 8, string).
  * @property {string} faceUrl `face_url` (field 9, string).
  * @property {Array<GroupCustomEntry>} customInfo `custom_info` (field 10, repeated GroupCustomEntry).
- * @property {Array<CreateGroupMemberInfo>} membersInfo The initial members (the creator is added without being named): at most  the member limit of the group's type. `members_info` (field 11, repeated CreateGroupMemberInfo).
+ * @property {Array<CreateGroupMemberInfo>} membersInfo The initial members (the creator is added without being named): at most  the member limit of the group's type less the creator. `members_info` (field 11, repeated CreateGroupMemberInfo).
  * @property {Uint8Array} [$unknown] Fields the schema does not know, kept as their bytes.
  */
 export const CreateGroupInfo = messageType({

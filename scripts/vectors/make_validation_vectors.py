@@ -309,8 +309,9 @@ EVENT_NUMBER_LIMITS = [
      lambda n: create_group(maxMemberNum=n), "createGroup.maxMemberNum"),
 ]
 EVENT_COUNT_LIMITS = [
-    # Initial members are counted, not read: the entries are empty.
-    ("create-group-members-public", "limit.group.members", declared_key("maxGroupMembers", "Public"),
+    # Initial members are counted, not read: the entries are empty. The creator is added without
+    # being named, so the limit is the type's member limit less one.
+    ("create-group-members-public", "limit.group.members", declared_key("maxGroupInitialMembers", "Public"),
      lambda n: create_group(groupType="Public", membersInfo=[{}] * n), "createGroup.membersInfo"),
     ("group-profile-custom-fields", "limit.group.custom-fields", declared("maxGroupCustomFields"),
      lambda n: group_profile(customInfo=[{"key": f"k{i}"} for i in range(n)]), "groupProfiles.groups[0].customInfo"),
@@ -1157,6 +1158,13 @@ def rules_seed_statements():
                response("REJECT", ""), [], kind="event")
     yield Rule("friend-response-agree-and-add-with-remark", "A friend request agreed and added back, with a remark.",
                response("AGREE_AND_ADD", "dave"), [], kind="event")
+    owner = lambda role: create_group(groupType="Public", membersInfo=[
+        {"member": "iOS_001"}, {"member": "iOS_002", "role": f"GROUP_MEMBER_ROLE_{role}"}])
+    yield Rule("create-group-member-owner", "A creation naming an initial member with the owner role: the creator is "
+               "the owner.", owner("OWNER"), [finding("rule.create-group.owner-role", "createGroup.membersInfo[1].role")],
+               kind="event")
+    yield Rule("create-group-member-admin", "A creation naming an initial member with the admin role.", owner("ADMIN"), [],
+               kind="event")
     yield Rule("friend-response-agree-with-remark", "A friend request agreed with a remark: the rule names rejections "
                "only.", response("AGREE", "dave"), [], kind="event")
 

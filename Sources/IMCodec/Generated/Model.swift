@@ -4545,7 +4545,7 @@ public struct CreateGroupInfo: WireMessage {
     public var customInfo: [GroupCustomEntry] = []
 
     /// The initial members (the creator is added without being named): at most
-    /// the member limit of the group's type.
+    /// the member limit of the group's type less the creator.
     ///
     /// `members_info` (field 11, repeated CreateGroupMemberInfo).
     public var membersInfo: [CreateGroupMemberInfo] = []

@@ -516,7 +516,7 @@ public nonisolated struct Imcodec_V1_CreateGroupInfo: Sendable {
   public var customInfo: [Imcodec_V1_GroupCustomEntry] = []
 
   /// The initial members (the creator is added without being named): at most
-  /// the member limit of the group's type.
+  /// the member limit of the group's type less the creator.
   public var membersInfo: [Imcodec_V1_CreateGroupMemberInfo] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()

@@ -125,6 +125,9 @@ extension FindingCode {
     /// A `changedGroupMemberInfo` entry of a member-info-change tip (0x07) whose `info.role` is owner (400), at that
     /// `role`; an info-change tip (the owner transfer) may show the new owner (G19).
     public static let groupTipsOwnerRole = Self("rule.group-tips.owner-role")
+    /// A group creation names an initial member with the owner role, at `createGroup.membersInfo[i].role`: the creator
+    /// is the owner (G19).
+    public static let createGroupOwnerRole = Self("rule.create-group.owner-role")
     /// In a message whose `groupType` is `AVChatRoom`: set-admin or cancel-admin tips, or a grant-admin or cancel-admin
     /// group system notice, at the elem's `type` (G20).
     public static let avChatRoomRoleChange = Self("rule.avchatroom.role-change")
@@ -274,17 +277,17 @@ extension FindingCode {
         .messageBodyBytes, .messageCustomElems, .customDescExtBytes, .unknownGroupType, .groupMembers, .groupMemberNum,
         .groupNameBytes, .groupIntroductionBytes, .groupNotificationBytes, .groupFaceURLBytes, .groupNameCardBytes,
         .groupTipsMemberCountType, .groupTipsGroupChangeListType, .groupTipsMemberChangeListType,
-        .groupTipsUserListType, .groupTipsOwnerRole, .avChatRoomRoleChange, .avChatRoomOwnerTransfer,
-        .avChatRoomMemberAddition, .avChatRoomMemberNum, .avChatRoomSelfInfo, .groupTipsDuplicateIdentifier,
-        .groupChangeValueMissing, .groupChangeKeyType, .groupChangeKeyMissing, .groupSystemUserDataType,
-        .unknownPlatform, .groupIDBytes, .groupIDCharacters, .groupIDPrefix, .groupCustomFields, .groupCustomKeyBytes,
-        .groupCustomValueBytes, .memberCustomFields, .memberCustomValueBytes, .friendRemarkBytes,
-        .friendResponseRemarkOnReject, .snsWordingBytes, .snsSourceFormat, .snsSourceBytes, .snsWordingType,
-        .snsSourceType, .snsIdentifierMissing, .profileStringBytes, .userIDBytes, .profileCustomKeyFormat,
-        .friendCustomKeyFormat, .connectionCodeState, .userStatusCodeType, .receiptTargetMissing,
-        .receiptTargetAmbiguous, .receiptPeerReadOnGroup, .receiptCountsOnOneToOne, .recallMsgIDMissing,
-        .modificationMessageMissing, .privateGroupAddOpt, .privateGroupJoinRequest, .groupPendencyToUserType,
-        .groupPendencyToUserMissing, .batchOnlineOnly, .batchAVChatRoom, .undocumentedCode, .unknownEnumValue,
-        .unspecifiedEnumValue, .unknownKind,
+        .groupTipsUserListType, .groupTipsOwnerRole, .createGroupOwnerRole, .avChatRoomRoleChange,
+        .avChatRoomOwnerTransfer, .avChatRoomMemberAddition, .avChatRoomMemberNum, .avChatRoomSelfInfo,
+        .groupTipsDuplicateIdentifier, .groupChangeValueMissing, .groupChangeKeyType, .groupChangeKeyMissing,
+        .groupSystemUserDataType, .unknownPlatform, .groupIDBytes, .groupIDCharacters, .groupIDPrefix,
+        .groupCustomFields, .groupCustomKeyBytes, .groupCustomValueBytes, .memberCustomFields, .memberCustomValueBytes,
+        .friendRemarkBytes, .friendResponseRemarkOnReject, .snsWordingBytes, .snsSourceFormat, .snsSourceBytes,
+        .snsWordingType, .snsSourceType, .snsIdentifierMissing, .profileStringBytes, .userIDBytes,
+        .profileCustomKeyFormat, .friendCustomKeyFormat, .connectionCodeState, .userStatusCodeType,
+        .receiptTargetMissing, .receiptTargetAmbiguous, .receiptPeerReadOnGroup, .receiptCountsOnOneToOne,
+        .recallMsgIDMissing, .modificationMessageMissing, .privateGroupAddOpt, .privateGroupJoinRequest,
+        .groupPendencyToUserType, .groupPendencyToUserMissing, .batchOnlineOnly, .batchAVChatRoom, .undocumentedCode,
+        .unknownEnumValue, .unspecifiedEnumValue, .unknownKind,
     ]
 }

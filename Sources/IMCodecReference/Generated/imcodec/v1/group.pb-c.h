@@ -221,7 +221,7 @@ struct  Imcodec__V1__CreateGroupInfo
   Imcodec__V1__GroupCustomEntry **custom_info;
   /*
    * The initial members (the creator is added without being named): at most
-   * the member limit of the group's type.
+   * the member limit of the group's type less the creator.
    */
   size_t n_members_info;
   Imcodec__V1__CreateGroupMemberInfo **members_info;

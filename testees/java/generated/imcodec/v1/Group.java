@@ -6568,7 +6568,7 @@ public final class Group {
     /**
      * <pre>
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type.
+     * the member limit of the group's type less the creator.
      * </pre>
      *
      * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -6578,7 +6578,7 @@ public final class Group {
     /**
      * <pre>
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type.
+     * the member limit of the group's type less the creator.
      * </pre>
      *
      * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -6587,7 +6587,7 @@ public final class Group {
     /**
      * <pre>
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type.
+     * the member limit of the group's type less the creator.
      * </pre>
      *
      * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -6596,7 +6596,7 @@ public final class Group {
     /**
      * <pre>
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type.
+     * the member limit of the group's type less the creator.
      * </pre>
      *
      * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -6606,7 +6606,7 @@ public final class Group {
     /**
      * <pre>
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type.
+     * the member limit of the group's type less the creator.
      * </pre>
      *
      * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -7000,7 +7000,7 @@ public final class Group {
     /**
      * <pre>
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type.
+     * the member limit of the group's type less the creator.
      * </pre>
      *
      * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -7012,7 +7012,7 @@ public final class Group {
     /**
      * <pre>
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type.
+     * the member limit of the group's type less the creator.
      * </pre>
      *
      * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -7025,7 +7025,7 @@ public final class Group {
     /**
      * <pre>
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type.
+     * the member limit of the group's type less the creator.
      * </pre>
      *
      * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -7037,7 +7037,7 @@ public final class Group {
     /**
      * <pre>
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type.
+     * the member limit of the group's type less the creator.
      * </pre>
      *
      * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -7049,7 +7049,7 @@ public final class Group {
     /**
      * <pre>
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type.
+     * the member limit of the group's type less the creator.
      * </pre>
      *
      * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8553,7 +8553,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8568,7 +8568,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8583,7 +8583,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8598,7 +8598,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8620,7 +8620,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8639,7 +8639,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8660,7 +8660,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8682,7 +8682,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8701,7 +8701,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8720,7 +8720,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8740,7 +8740,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8758,7 +8758,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8776,7 +8776,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8788,7 +8788,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8803,7 +8803,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8819,7 +8819,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8831,7 +8831,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8844,7 +8844,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -16630,7 +16630,7 @@ public final class Group {
       "eB\006\362\251\031\002 \001\022t\n\013custom_info\030\003 \003(\0132\035.imcodec" +
       ".v1.MemberCustomEntryB@\362\251\031<\022\025maxMemberCu" +
       "stomFields:#\n\031maxMemberCustomValueBytes\030" +
-      "\001\"\004data\"\352\013\n\017CreateGroupInfo\022\313\002\n\005group\030\001 " +
+      "\001\"\004data\"\247\022\n\017CreateGroupInfo\022\313\002\n\005group\030\001 " +
       "\001(\tB\273\002\362\251\031\266\002\n\203\002\n\025reservedGroupIDPrefix\022\003G" +
       "14\032\026format.group.id-prefix \016:\007*\005@TGS#B\177T" +
       "he prefix of server-assigned group IDs, " +
@@ -16650,92 +16650,113 @@ public final class Group {
       "nBytes\022,\n\010face_url\030\t \001(\tB\032\362\251\031\026\022\024maxGroup" +
       "FaceURLBytes\022M\n\013custom_info\030\n \003(\0132\034.imco" +
       "dec.v1.GroupCustomEntryB\032\362\251\031\026\022\024maxGroupC" +
-      "ustomFields\022\\\n\014members_info\030\013 \003(\0132!.imco" +
-      "dec.v1.CreateGroupMemberInfoB#\362\251\031\037:\035\n\017ma" +
-      "xGroupMembers*\ngroup_type:\350\004\362\251\031\343\004\n\312\002\n\003G2" +
-      "0\022\037rule.avchatroom.member-addition\032lAn A" +
-      "VChatRoom group is created without initi" +
-      "al members: live-streaming groups do not" +
-      " support adding members.\"eGroup guide, g" +
-      "roup creation: a live-streaming group do" +
-      "es not support features such as adding m" +
-      "embers.*M\n\037rule.avchatroom.member-additi" +
-      "on\020\001\032\014members_info\"\030\n\ngroup_type\032\nAVChat" +
-      "RoomH\002\n\223\002\n\003G21\022\032rule.private-group.add-o" +
-      "pt\032_A Private group is created with setA" +
-      "ddOpt false: users join a Private group " +
-      "only by invitation.\"KGroup guide, TIMCre" +
-      "ateGroupInfo.setAddOpt: set to false for" +
-      " private groups.*B\n\032rule.private-group.a" +
-      "dd-opt\020\001\032\013set_add_opt\"\025\n\ngroup_type\032\007Pri" +
-      "vate\"p\n\021GroupMemberResult\022$\n\006member\030\001 \001(" +
-      "\tB\024\362\251\031\020\022\016maxUserIDBytes\0225\n\006status\030\002 \001(\0162" +
-      "\035.imcodec.v1.GroupMemberStatusB\006\362\251\031\002 \001\"W" +
-      "\n\021GroupPendencyMeta\022\027\n\017next_start_time\030\001" +
-      " \001(\004\022\025\n\rread_time_seq\030\002 \001(\004\022\022\n\nunread_cn" +
-      "t\030\003 \001(\r\"\360\007\n\021GroupPendencyItem\022F\n\010group_i" +
-      "d\030\001 \001(\tB4\362\251\0310\022\017maxGroupIDBytes\022\035requires" +
-      "PrintableASCIIGroupID\022\'\n\tfrom_user\030\002 \001(\t" +
-      "B\024\362\251\031\020\022\016maxUserIDBytes\022%\n\007to_user\030\003 \001(\tB" +
-      "\024\362\251\031\020\022\016maxUserIDBytes\022\020\n\010add_time\030\004 \001(\004\022" +
-      ":\n\010get_type\030\005 \001(\0162 .imcodec.v1.GroupPend" +
-      "encyGetTypeB\006\362\251\031\002 \001\022D\n\rhandle_status\030\006 \001" +
-      "(\0162%.imcodec.v1.GroupPendencyHandleStatu" +
-      "sB\006\362\251\031\002 \001\022D\n\rhandle_result\030\007 \001(\0162%.imcod" +
-      "ec.v1.GroupPendencyHandleResultB\006\362\251\031\002 \001\022" +
-      "\023\n\013request_msg\030\010 \001(\t\022\023\n\013handled_msg\030\t \001(" +
-      "\t\022-\n\017self_identifier\030\n \001(\tB\024\362\251\031\020\022\016maxUse" +
-      "rIDBytes:\217\004\362\251\031\212\004\n\207\004\n\003G22\022 rule.group-pen" +
-      "dency.to-user-type\022#rule.group-pendency." +
-      "to-user-missing\032{The handler follows fro" +
-      "m the request type: an application to jo" +
-      "in names none (empty or 0), an invitatio" +
-      "n names the invitee.\"uGroup guide, TIMGr" +
-      "oupPendencyItem.toUser: 0 for an apply-t" +
-      "o-join request, the invitee for an invit" +
-      "ed-to-join request.*g\n rule.group-penden" +
-      "cy.to-user-type\020\001\032\007to_user\"(\n\010get_type\032\034" +
-      "GROUP_PENDENCY_GET_TYPE_JOIN\"\016\n\007to_user\032" +
-      "\0010(\001*\\\n#rule.group-pendency.to-user-miss" +
-      "ing\020\002\032\007to_user\"*\n\010get_type\032\036GROUP_PENDEN" +
-      "CY_GET_TYPE_INVITE\"6\n\rGroupInfoList\022%\n\006g" +
-      "roups\030\001 \003(\0132\025.imcodec.v1.GroupInfo\"\231\001\n\017G" +
-      "roupMemberList\022F\n\010group_id\030\001 \001(\tB4\362\251\0310\022\017" +
-      "maxGroupIDBytes\022\035requiresPrintableASCIIG" +
-      "roupID\022,\n\007members\030\002 \003(\0132\033.imcodec.v1.Gro" +
-      "upMemberInfo\022\020\n\010next_seq\030\003 \001(\004\"\214\001\n\022Group" +
-      "MemberResults\022F\n\010group_id\030\001 \001(\tB4\362\251\0310\022\017m" +
-      "axGroupIDBytes\022\035requiresPrintableASCIIGr" +
-      "oupID\022.\n\007results\030\002 \003(\0132\035.imcodec.v1.Grou" +
-      "pMemberResult\"?\n\024GroupPendencyRequest\022\021\n" +
-      "\ttimestamp\030\001 \001(\004\022\024\n\014num_per_page\030\002 \001(\r\"\241" +
-      "\001\n\021GroupPendencyPage\022+\n\004meta\030\001 \001(\0132\035.imc" +
-      "odec.v1.GroupPendencyMeta\022,\n\005items\030\002 \003(\013" +
-      "2\035.imcodec.v1.GroupPendencyItem\0221\n\007reque" +
-      "st\030\003 \001(\0132 .imcodec.v1.GroupPendencyReque" +
-      "st*V\n\013GroupAddOpt\022\030\n\024GROUP_ADD_OPT_FORBI" +
-      "D\020\000\022\026\n\022GROUP_ADD_OPT_AUTH\020\001\022\025\n\021GROUP_ADD" +
-      "_OPT_ANY\020\002*\210\001\n\023GroupSearchableType\022!\n\035GR" +
-      "OUP_SEARCHABLE_TYPE_UNKNOWN\020\000\022(\n$GROUP_S" +
-      "EARCHABLE_TYPE_NOT_SEARCHABLE\020\001\022$\n GROUP" +
-      "_SEARCHABLE_TYPE_SEARCHABLE\020\002*\221\001\n\026GroupM" +
-      "emberVisibleType\022%\n!GROUP_MEMBER_VISIBLE" +
-      "_TYPE_UNKNOWN\020\000\022)\n%GROUP_MEMBER_VISIBLE_" +
-      "TYPE_NOT_VISIBLE\020\001\022%\n!GROUP_MEMBER_VISIB" +
-      "LE_TYPE_VISIBLE\020\002*\224\001\n\026GroupReceiveMessag" +
-      "eOpt\022%\n!GROUP_RECEIVE_MESSAGE_OPT_RECEIV" +
-      "E\020\000\022)\n%GROUP_RECEIVE_MESSAGE_OPT_NOT_REC" +
-      "EIVE\020\001\022(\n$GROUP_RECEIVE_MESSAGE_OPT_NOT_" +
-      "NOTIFY\020\002*\\\n\024GroupPendencyGetType\022 \n\034GROU" +
-      "P_PENDENCY_GET_TYPE_JOIN\020\000\022\"\n\036GROUP_PEND" +
-      "ENCY_GET_TYPE_INVITE\020\001*\252\001\n\031GroupPendency" +
-      "HandleStatus\022*\n&GROUP_PENDENCY_HANDLE_ST" +
-      "ATUS_UNHANDLED\020\000\022.\n*GROUP_PENDENCY_HANDL" +
-      "E_STATUS_OTHER_HANDLED\020\001\0221\n-GROUP_PENDEN" +
-      "CY_HANDLE_STATUS_OPERATOR_HANDLED\020\002*l\n\031G" +
-      "roupPendencyHandleResult\022\'\n#GROUP_PENDEN" +
-      "CY_HANDLE_RESULT_REFUSE\020\000\022&\n\"GROUP_PENDE" +
-      "NCY_HANDLE_RESULT_AGREE\020\001b\006proto3"
+      "ustomFields\022\244\004\n\014members_info\030\013 \003(\0132!.imc" +
+      "odec.v1.CreateGroupMemberInfoB\352\003\362\251\031\345\003\n\342\003" +
+      "\n\026maxGroupInitialMembers\022\002G2\032\023limit.grou" +
+      "p.members \n2*2\014\n\007Private\020\357.2\013\n\006Public\020\357." +
+      "2\r\n\010ChatRoom\020\357.:;2\014\n\007Private\020\357.2\013\n\006Publi" +
+      "c\020\357.2\r\n\010ChatRoom\020\357.2\017\n\tCommunity\020\237\215\006B\260\001T" +
+      "he most initial members a creation names" +
+      ", by group type name: the type\'s member " +
+      "limit less the creator, who is added wit" +
+      "hout being named; a type without an entr" +
+      "y has no limit.J\203\001Group guide, createGro" +
+      "up members: the creator is added by defa" +
+      "ult; Public, Private and ChatRoom groups" +
+      " support up to 6,000 members.\222\001\ngroup_ty" +
+      "pe:\334\007\362\251\031\327\007\n\312\002\n\003G20\022\037rule.avchatroom.memb" +
+      "er-addition\032lAn AVChatRoom group is crea" +
+      "ted without initial members: live-stream" +
+      "ing groups do not support adding members" +
+      ".\"eGroup guide, group creation: a live-s" +
+      "treaming group does not support features" +
+      " such as adding members.*M\n\037rule.avchatr" +
+      "oom.member-addition\020\001\032\014members_info\"\030\n\ng" +
+      "roup_type\032\nAVChatRoomH\002\n\223\002\n\003G21\022\032rule.pr" +
+      "ivate-group.add-opt\032_A Private group is " +
+      "created with setAddOpt false: users join" +
+      " a Private group only by invitation.\"KGr" +
+      "oup guide, TIMCreateGroupInfo.setAddOpt:" +
+      " set to false for private groups.*B\n\032rul" +
+      "e.private-group.add-opt\020\001\032\013set_add_opt\"\025" +
+      "\n\ngroup_type\032\007Private\n\361\002\n\003G19\022\034rule.crea" +
+      "te-group.owner-role\032wA creation names no" +
+      " initial member with the owner role: the" +
+      " creator is the owner, and ownership mov" +
+      "es only by transfer.\"|Group guide, creat" +
+      "eGroup (the creator is added by default)" +
+      " and the member role: the modified role " +
+      "cannot be the group owner.*U\n\034rule.creat" +
+      "e-group.owner-role\020\n\032\014members_info\032\004role" +
+      "B\037\n\004role\032\027GROUP_MEMBER_ROLE_OWNER\"p\n\021Gro" +
+      "upMemberResult\022$\n\006member\030\001 \001(\tB\024\362\251\031\020\022\016ma" +
+      "xUserIDBytes\0225\n\006status\030\002 \001(\0162\035.imcodec.v" +
+      "1.GroupMemberStatusB\006\362\251\031\002 \001\"W\n\021GroupPend" +
+      "encyMeta\022\027\n\017next_start_time\030\001 \001(\004\022\025\n\rrea" +
+      "d_time_seq\030\002 \001(\004\022\022\n\nunread_cnt\030\003 \001(\r\"\360\007\n" +
+      "\021GroupPendencyItem\022F\n\010group_id\030\001 \001(\tB4\362\251" +
+      "\0310\022\017maxGroupIDBytes\022\035requiresPrintableAS" +
+      "CIIGroupID\022\'\n\tfrom_user\030\002 \001(\tB\024\362\251\031\020\022\016max" +
+      "UserIDBytes\022%\n\007to_user\030\003 \001(\tB\024\362\251\031\020\022\016maxU" +
+      "serIDBytes\022\020\n\010add_time\030\004 \001(\004\022:\n\010get_type" +
+      "\030\005 \001(\0162 .imcodec.v1.GroupPendencyGetType" +
+      "B\006\362\251\031\002 \001\022D\n\rhandle_status\030\006 \001(\0162%.imcode" +
+      "c.v1.GroupPendencyHandleStatusB\006\362\251\031\002 \001\022D" +
+      "\n\rhandle_result\030\007 \001(\0162%.imcodec.v1.Group" +
+      "PendencyHandleResultB\006\362\251\031\002 \001\022\023\n\013request_" +
+      "msg\030\010 \001(\t\022\023\n\013handled_msg\030\t \001(\t\022-\n\017self_i" +
+      "dentifier\030\n \001(\tB\024\362\251\031\020\022\016maxUserIDBytes:\217\004" +
+      "\362\251\031\212\004\n\207\004\n\003G22\022 rule.group-pendency.to-us" +
+      "er-type\022#rule.group-pendency.to-user-mis" +
+      "sing\032{The handler follows from the reque" +
+      "st type: an application to join names no" +
+      "ne (empty or 0), an invitation names the" +
+      " invitee.\"uGroup guide, TIMGroupPendency" +
+      "Item.toUser: 0 for an apply-to-join requ" +
+      "est, the invitee for an invited-to-join " +
+      "request.*g\n rule.group-pendency.to-user-" +
+      "type\020\001\032\007to_user\"(\n\010get_type\032\034GROUP_PENDE" +
+      "NCY_GET_TYPE_JOIN\"\016\n\007to_user\032\0010(\001*\\\n#rul" +
+      "e.group-pendency.to-user-missing\020\002\032\007to_u" +
+      "ser\"*\n\010get_type\032\036GROUP_PENDENCY_GET_TYPE" +
+      "_INVITE\"6\n\rGroupInfoList\022%\n\006groups\030\001 \003(\013" +
+      "2\025.imcodec.v1.GroupInfo\"\231\001\n\017GroupMemberL" +
+      "ist\022F\n\010group_id\030\001 \001(\tB4\362\251\0310\022\017maxGroupIDB" +
+      "ytes\022\035requiresPrintableASCIIGroupID\022,\n\007m" +
+      "embers\030\002 \003(\0132\033.imcodec.v1.GroupMemberInf" +
+      "o\022\020\n\010next_seq\030\003 \001(\004\"\214\001\n\022GroupMemberResul" +
+      "ts\022F\n\010group_id\030\001 \001(\tB4\362\251\0310\022\017maxGroupIDBy" +
+      "tes\022\035requiresPrintableASCIIGroupID\022.\n\007re" +
+      "sults\030\002 \003(\0132\035.imcodec.v1.GroupMemberResu" +
+      "lt\"?\n\024GroupPendencyRequest\022\021\n\ttimestamp\030" +
+      "\001 \001(\004\022\024\n\014num_per_page\030\002 \001(\r\"\241\001\n\021GroupPen" +
+      "dencyPage\022+\n\004meta\030\001 \001(\0132\035.imcodec.v1.Gro" +
+      "upPendencyMeta\022,\n\005items\030\002 \003(\0132\035.imcodec." +
+      "v1.GroupPendencyItem\0221\n\007request\030\003 \001(\0132 ." +
+      "imcodec.v1.GroupPendencyRequest*V\n\013Group" +
+      "AddOpt\022\030\n\024GROUP_ADD_OPT_FORBID\020\000\022\026\n\022GROU" +
+      "P_ADD_OPT_AUTH\020\001\022\025\n\021GROUP_ADD_OPT_ANY\020\002*" +
+      "\210\001\n\023GroupSearchableType\022!\n\035GROUP_SEARCHA" +
+      "BLE_TYPE_UNKNOWN\020\000\022(\n$GROUP_SEARCHABLE_T" +
+      "YPE_NOT_SEARCHABLE\020\001\022$\n GROUP_SEARCHABLE" +
+      "_TYPE_SEARCHABLE\020\002*\221\001\n\026GroupMemberVisibl" +
+      "eType\022%\n!GROUP_MEMBER_VISIBLE_TYPE_UNKNO" +
+      "WN\020\000\022)\n%GROUP_MEMBER_VISIBLE_TYPE_NOT_VI" +
+      "SIBLE\020\001\022%\n!GROUP_MEMBER_VISIBLE_TYPE_VIS" +
+      "IBLE\020\002*\224\001\n\026GroupReceiveMessageOpt\022%\n!GRO" +
+      "UP_RECEIVE_MESSAGE_OPT_RECEIVE\020\000\022)\n%GROU" +
+      "P_RECEIVE_MESSAGE_OPT_NOT_RECEIVE\020\001\022(\n$G" +
+      "ROUP_RECEIVE_MESSAGE_OPT_NOT_NOTIFY\020\002*\\\n" +
+      "\024GroupPendencyGetType\022 \n\034GROUP_PENDENCY_" +
+      "GET_TYPE_JOIN\020\000\022\"\n\036GROUP_PENDENCY_GET_TY" +
+      "PE_INVITE\020\001*\252\001\n\031GroupPendencyHandleStatu" +
+      "s\022*\n&GROUP_PENDENCY_HANDLE_STATUS_UNHAND" +
+      "LED\020\000\022.\n*GROUP_PENDENCY_HANDLE_STATUS_OT" +
+      "HER_HANDLED\020\001\0221\n-GROUP_PENDENCY_HANDLE_S" +
+      "TATUS_OPERATOR_HANDLED\020\002*l\n\031GroupPendenc" +
+      "yHandleResult\022\'\n#GROUP_PENDENCY_HANDLE_R" +
+      "ESULT_REFUSE\020\000\022&\n\"GROUP_PENDENCY_HANDLE_" +
+      "RESULT_AGREE\020\001b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

@@ -52233,423 +52233,423 @@ public final class Model {
       "t\020\001\032\004type\"s\n\004type\032#GROUP_SYSTEM_TYPE_ADD" +
       "_GROUP_REQUEST\032\"GROUP_SYSTEM_TYPE_ADD_GR" +
       "OUP_ACCEPT\032\"GROUP_SYSTEM_TYPE_ADD_GROUP_" +
-      "REFUSE\"\036\n\023^Message.group_type\032\007Private\"\267" +
+      "REFUSE\"\036\n\023^Message.group_type\032\007Private\"\264" +
       "\013\n\rSnsChangeInfo\022(\n\nidentifier\030\001 \001(\tB\024\362\251" +
-      "\031\020\022\016maxUserIDBytes\022\351\001\n\007wording\030\002 \001(\tB\327\001\362" +
-      "\251\031\322\001\n\317\001\n\025maxFriendWordingBytes\022\002F2\032\027limi" +
+      "\031\020\022\016maxUserIDBytes\022\346\001\n\007wording\030\002 \001(\tB\324\001\362" +
+      "\251\031\317\001\n\314\001\n\025maxFriendWordingBytes\022\002F2\032\027limi" +
       "t.sns.wording-bytes \0012\002\010x:\002\010xB)The longe" +
-      "st add-friend wording, in bytes.JdRelati" +
-      "onship chain guide, TIMAddFriendRequest." +
-      "addWording comment (the web SDK allows 2" +
-      "56: override).\022\236\004\n\006source\030\003 \001(\tB\215\004\362\251\031\210\004\n" +
-      "\216\002\n\017addSourcePrefix\022\002F3\032\021format.sns.sour" +
-      "ce \t2\021*\017AddSource_Type_:\021*\017AddSource_Typ" +
-      "e_BiThe prefix every add source starts w" +
-      "ith, followed by English letters; nil tu" +
-      "rns the add source rules off.JDRelations" +
-      "hip chain guide, addSource comment: the " +
-      "prefix is required.\212\001\nadd-source\n\364\001\n\021max" +
-      "AddSourceBytes\022\002F3\032\026limit.sns.source-byt" +
-      "es \0012\002\010\010:\002\010\010BJThe longest add source nam" +
-      "e after the prefix, in bytes of English " +
-      "letters.J\\Relationship chain guide, addS" +
-      "ource comment: the source after the pref" +
-      "ix is at most 8 bytes.z\017addSourcePrefix:" +
-      "\356\004\362\251\031\351\004\n\346\004\n\002F5\022\025rule.sns.wording-type\022\033r" +
-      "ule.sns.identifier-missing\022\024rule.sns.sou" +
-      "rce-type\032\223\001A relationship change names i" +
-      "ts user; a wording and a source only on " +
-      "add requests (add-friend and delete-frie" +
-      "nd notices carry only the identifier).\"\232" +
-      "\001Relationship chain guide, SNS change in" +
-      "fo: wording and source are filled in whe" +
-      "n applying; the add-friend and delete-fr" +
-      "iend notices list identifier alone.*+\n\033r" +
-      "ule.sns.identifier-missing\020\002\032\nidentifier" +
-      "*[\n\025rule.sns.wording-type\020\001\032\007wording\"7\n\023" +
-      "^SnsSystemElem.type\032\036SNS_SYSTEM_TYPE_ADD" +
-      "_FRIEND_REQ(\001*Y\n\024rule.sns.source-type\020\001\032" +
-      "\006source\"7\n\023^SnsSystemElem.type\032\036SNS_SYST" +
-      "EM_TYPE_ADD_FRIEND_REQ(\001\"\320\002\n\rSnsSystemEl" +
-      "em\022\224\002\n\004type\030\001 \001(\0162\031.imcodec.v1.SnsSystem" +
-      "TypeB\352\001\362\251\031\345\001\n\340\001\n\016snsSystemTypes\022\002F4\032\022enu" +
-      "m.unknown-value \0102\004 \001 \004:\004 \001 \016B<The relat" +
-      "ionship-chain system types the documenta" +
-      "tion names.J`Relationship chain guide: f" +
-      "our relationship-chain system types; the" +
-      " SDK headers define fourteen.b\010\n\004type \001(" +
-      "\001\022(\n\005users\030\002 \003(\0132\031.imcodec.v1.SnsChangeI" +
-      "nfo\"\271\002\n\021ProfileSystemElem\0225\n\004type\030\001 \001(\0162" +
-      "\035.imcodec.v1.ProfileSystemTypeB\010\362\251\031\004 \001(\001" +
-      "\022\'\n\tfrom_user\030\002 \001(\tB\024\362\251\031\020\022\016maxUserIDByte" +
-      "s\022-\n\010nickname\030\003 \001(\tB\033\362\251\031\027\022\025maxProfileStr" +
-      "ingBytes:\224\001\362\251\031\217\001\n\214\001\n\002F6\022\022enum.unknown-va" +
-      "lue\022\020enum.unspecified\0320Profile system ty" +
-      "pe 0x01, friend profile change.\".Relatio" +
-      "nship chain guide, profile system elem.\"" +
-      "\262\007\n\004Elem\022$\n\004text\030\001 \001(\0132\024.imcodec.v1.Text" +
-      "ElemH\000\022(\n\006custom\030\002 \001(\0132\026.imcodec.v1.Cust" +
-      "omElemH\000\022&\n\005image\030\003 \001(\0132\025.imcodec.v1.Ima" +
-      "geElemH\000\022&\n\005sound\030\004 \001(\0132\025.imcodec.v1.Sou" +
-      "ndElemH\000\022&\n\005video\030\005 \001(\0132\025.imcodec.v1.Vid" +
-      "eoElemH\000\022$\n\004file\030\006 \001(\0132\024.imcodec.v1.File" +
-      "ElemH\000\022,\n\010location\030\007 \001(\0132\030.imcodec.v1.Lo" +
-      "cationElemH\000\022$\n\004face\030\010 \001(\0132\024.imcodec.v1." +
-      "FaceElemH\000\022(\n\006merger\030\t \001(\0132\026.imcodec.v1." +
-      "MergerElemH\000\022/\n\ngroup_tips\030\n \001(\0132\031.imcod" +
-      "ec.v1.GroupTipsElemH\000\0223\n\014group_system\030\013 " +
-      "\001(\0132\033.imcodec.v1.GroupSystemElemH\000\022/\n\nsn" +
-      "s_system\030\014 \001(\0132\031.imcodec.v1.SnsSystemEle" +
-      "mH\000\0227\n\016profile_system\030\r \001(\0132\035.imcodec.v1" +
-      ".ProfileSystemElemH\000:\345\002\362\251\031\340\002\n\206\001\n\003M16\022\021en" +
-      "um.unknown-kind\032(Every elem has a kind t" +
-      "his schema knows.\"%Messaging guide, mult" +
-      "i-elem messages.*\033\n\021enum.unknown-kind\020\003\032" +
-      "\004kind\n\324\001\n\002M3\022\037rule.merger.contains-group" +
-      "-tips\032<An elem of a message in a merger\'" +
-      "s list is never group tips.\"*Messaging g" +
-      "uide, combined-message example.*C\n\037rule." +
-      "merger.contains-group-tips\020\001\032\ngroup_tips" +
-      "\"\017\n\013^MergerElem \001*\001.B\006\n\004kind\"\267\001\n\017Offline" +
-      "PushInfo\022\r\n\005title\030\001 \001(\t\022\014\n\004desc\030\002 \001(\t\022\013\n" +
-      "\003ext\030\003 \001(\t\022\021\n\tios_sound\030\004 \001(\t\022\021\n\tpush_fl" +
-      "ag\030\005 \001(\r\022,\n\007android\030\006 \001(\0132\033.imcodec.v1.A" +
-      "ndroidPushInfo\022&\n\004apns\030\007 \001(\0132\030.imcodec.v" +
-      "1.ApnsPushInfo\"\377\001\n\017AndroidPushInfo\022\r\n\005so" +
-      "und\030\001 \001(\t\022\031\n\021huawei_channel_id\030\002 \001(\t\022\031\n\021" +
-      "xiaomi_channel_id\030\003 \001(\t\022\027\n\017oppo_channel_" +
-      "id\030\004 \001(\t\022\031\n\021google_channel_id\030\005 \001(\t\022\033\n\023v" +
-      "ivo_classification\030\006 \001(\r\022\031\n\021huawei_impor" +
-      "tance\030\007 \001(\t\022\"\n\032ext_as_huawei_intent_para" +
-      "m\030\010 \001(\r\022\027\n\017huawei_category\030\t \001(\t\"l\n\014Apns" +
-      "PushInfo\022\022\n\nbadge_mode\030\001 \001(\r\022\r\n\005title\030\002 " +
-      "\001(\t\022\021\n\tsub_title\030\003 \001(\t\022\r\n\005image\030\004 \001(\t\022\027\n" +
-      "\017mutable_content\030\005 \001(\r\"\234\"\n\007Message\022\016\n\006ms" +
-      "g_id\030\001 \001(\t\022\235\001\n\006sender\030\002 \001(\tB\214\001\362\251\031\207\001\n\204\001\n\016" +
-      "maxUserIDBytes\022\002F8\032\023limit.user.id-bytes " +
-      "\001:\002\010 B\036The longest user ID, in bytes.J3T" +
-      "he Use Limits page: a user ID is at most" +
-      " 32 bytes.\022&\n\010receiver\030\003 \001(\tB\024\362\251\031\020\022\016maxU" +
-      "serIDBytes\022\354\002\n\010group_id\030\004 \001(\tB\331\002\362\251\031\324\002\n\220\001" +
-      "\n\017maxGroupIDBytes\022\003G14\032\024limit.group.id-b" +
-      "ytes \001:\002\0100B\037The longest group ID, in byt" +
-      "es.J;The Use Limits page: a custom group" +
-      " ID is at most 48 bytes.\n\276\001\n\035requiresPri" +
-      "ntableASCIIGroupID\022\003G14\032\032format.group.id" +
-      "-characters \0052\002\020\000:\002\020\001B8Whether group IDs" +
-      " must be printable ASCII, 0x20 to 0x7E.J" +
-      "3The Use Limits page: group IDs are prin" +
-      "table ASCII.\232\001\002 ~\022\357\002\n\ngroup_type\030\005 \001(\tB\332" +
-      "\002\362\251\031\325\002\n\322\002\n\ngroupTypes\022\002G1\032\027enum.unknown-" +
-      "group-type \0062=\032\007Private\032\006Public\032\010ChatRoo" +
-      "m\032\nAVChatRoom\032\tBChatRoom\032\tCommunity:=\032\007P" +
-      "rivate\032\006Public\032\010ChatRoom\032\nAVChatRoom\032\tBC" +
-      "hatRoom\032\tCommunityB@The group types a me" +
-      "ssage\'s groupType may name; nil accepts " +
-      "any.JeGroup guide: Private, Public, Chat" +
-      "Room, AVChatRoom and BChatRoom; the mess" +
-      "aging guide adds Community.\022\021\n\ttimestamp" +
-      "\030\006 \001(\003\022\013\n\003seq\030\007 \001(\004\022\016\n\006random\030\010 \001(\r\022.\n\010p" +
-      "riority\030\t \001(\0162\024.imcodec.v1.PriorityB\006\362\251\031" +
-      "\002 \001\022\031\n\021need_read_receipt\030\n \001(\010\022\"\n\032exclud" +
-      "ed_from_unread_count\030\013 \001(\010\022\"\n\032excluded_f" +
-      "rom_last_message\030\014 \001(\010\022\030\n\020online_user_on" +
-      "ly\030\r \001(\010\0220\n\022targeted_receivers\030\016 \003(\tB\024\362\251" +
-      "\031\020\022\016maxUserIDBytes\022*\n\014at_user_list\030\017 \003(\t" +
-      "B\024\362\251\031\020\022\016maxUserIDBytes\0226\n\021offline_push_i" +
-      "nfo\030\020 \001(\0132\033.imcodec.v1.OfflinePushInfo\022\031" +
-      "\n\021cloud_custom_data\030\021 \001(\014\022\301\006\n\005elems\030\022 \003(" +
-      "\0132\020.imcodec.v1.ElemB\237\006\362\251\031\232\006\n\340\002\n\023maxMessa" +
-      "geBodyBytes\022\003M13\032\030limit.message.body-byt" +
-      "es \014(\002:\003\010\200`B\266\001The largest message body, " +
-      "in bytes: the canonical protobuf size of" +
-      " the message\'s elems, where a merger ele" +
-      "m counts without its nested messages (ea" +
-      "ch of which is measured on its own).JRTh" +
-      "e Use Limits page: a message body is at " +
-      "most 12 KB (older SDKs 8 KB: set 8,192)." +
-      "\202\001\023MergerElem.messages\n\257\001\n\016maxCustomElem" +
-      "s\022\003M14\032\032limit.message.custom-elems \003:\002\010\001" +
-      "B(The most custom elems one message hold" +
-      "s.J>The REST MsgBody documentation: one " +
-      "TIMCustomElem per message.P\003j\n\n\006custom \001" +
-      "\032\202\002\n\003M17\022\032rule.message.elems-missing\032\"A " +
-      "message holds at least one elem.\"\272\001Messa" +
-      "ging guide, Message Classification and H" +
-      "ow can I send a message containing multi" +
-      "ple Elem (a message is one or more elems" +
-      "); the REST MsgBody documentation (an em" +
-      "pty body is refused).\022\017\n\007is_self\030\023 \001(\010\0220" +
-      "\n\007at_type\030\026 \001(\0162\027.imcodec.v1.GroupAtType" +
-      "B\006\362\251\031\002 \001:\302\020\362\251\031\275\020\n\236\002\n\003M10\022\031rule.at.not-gr" +
-      "oup-message\022\021rule.at.text-only\032L@ user l" +
-      "ists only on group messages, and an @ me" +
-      "ssage holds only text elems.\"*Messaging " +
-      "guide, Sending group @ messages.*9\n\031rule" +
-      ".at.not-group-message\020\001\032\014at_user_list\"\014\n" +
-      "\010group_id \000*4\n\021rule.at.text-only\020\010\032\005elem" +
-      "s\032\004text\"\020\n\014at_user_list \001\n\325\003\n\003M11\022\037rule." +
-      "targeted.not-group-message\022\025rule.targete" +
-      "d.with-at\022\030rule.targeted.group-type\032jTar" +
-      "geted receivers only on group messages, " +
-      "never on an @ message, never in AVChatRo" +
-      "om or Community groups.\"1Messaging guide" +
-      ", Sending Targeted Group Messages.*E\n\037ru" +
-      "le.targeted.not-group-message\020\001\032\022targete" +
-      "d_receivers\"\014\n\010group_id \000*?\n\025rule.target" +
-      "ed.with-at\020\001\032\022targeted_receivers\"\020\n\014at_u" +
-      "ser_list \001*U\n\030rule.targeted.group-type\020\001" +
-      "\032\022targeted_receivers\"#\n\ngroup_type\032\nAVCh" +
-      "atRoom\032\tCommunity\n\257\002\n\003M12\022\033rule.message." +
-      "target-missing\022\035rule.message.target-ambi" +
-      "guous\032VA one-to-one message names a rece" +
-      "iver user ID, a group message a group ID" +
-      "; never both.\"(Messaging guide, Message " +
-      "Classification.*3\n\033rule.message.target-m" +
-      "issing\020\003\032\010receiver\032\010group_id*5\n\035rule.mes" +
-      "sage.target-ambiguous\020\004\032\010receiver\032\010group" +
-      "_id\n\240\002\n\003M23\022\032rule.group-tips.one-to-one\032" +
-      "XGroup tips travel in group messages onl" +
-      "y: a one-to-one message holds no group t" +
-      "ips elem.\"RMessaging guide, elem table: " +
-      "a group tip carries a system notificatio" +
-      "n in a group.*O\n\032rule.group-tips.one-to-" +
-      "one\020\n\032\005elems\032\ngroup_tips\"\014\n\010receiver \001B\016" +
-      "\n\ngroup_tips \001\n\273\002\n\003M16\022\022enum.unknown-val" +
-      "ue\022\021enum.unknown-kind\032\323\001The message flag" +
-      "s (read receipt, unread count, last mess" +
-      "age, online only, priority, offline push" +
-      " info, cloud custom data) and several el" +
-      "ems in order; the priority is a document" +
-      "ed value and every elem has a kind.\"7Mes" +
-      "saging guide, message flags and multi-el" +
-      "em messages.\n\256\003\n\003M20\022\025rule.at.type-misma" +
-      "tch\032\316\001An @ type follows from the @ user " +
-      "list: only on a message that has one; @ " +
-      "all needs the @-all user ID __kImSDK_Mes" +
-      "ssageAtALL__ in the list, @ me another u" +
-      "ser ID and not the @-all user ID, @ all " +
-      "and me both.\"\221\001Messaging guide, receivin" +
-      "g group @ messages: the @ types @ me, @ " +
-      "all members and @ me and @ all members; " +
-      "kImSDK_MesssageAtALL in the SDK headers." +
-      "*+\n\025rule.at.type-mismatch\020\007*\007at_type:\007at" +
-      "-type\"\254\004\n\014MessageBatch\022%\n\010messages\030\001 \003(\013" +
-      "2\023.imcodec.v1.Message:\364\003\362\251\031\357\003\n\354\003\n\003M21\022\026r" +
-      "ule.batch.online-only\022\025rule.batch.avchat" +
-      "room\032wA batch holds stored messages only" +
-      ": no online-only message and no AVChatRo" +
-      "om message, which are never stored or ro" +
-      "amed.\"\243\001Messaging guide, onlineUserOnly " +
-      "(not stored offline, locally or in the c" +
-      "loud, no roaming) and historical message" +
-      "s (AVChatRoom messages have no storage o" +
-      "r roaming).*L\n\026rule.batch.online-only\020\n\032" +
-      "\010messages\032\020online_user_onlyB\024\n\020online_us" +
-      "er_only \001*I\n\025rule.batch.avchatroom\020\n\032\010me" +
-      "ssages\032\ngroup_typeB\030\n\ngroup_type\032\nAVChat" +
-      "Room\"\252\006\n\016MessageReceipt\022\016\n\006msg_id\030\001 \001(\t\022" +
-      "%\n\007user_id\030\002 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\022F" +
-      "\n\010group_id\030\003 \001(\tB4\362\251\0310\022\017maxGroupIDBytes\022" +
-      "\035requiresPrintableASCIIGroupID\022\024\n\014is_pee" +
-      "r_read\030\004 \001(\010\022\021\n\ttimestamp\030\005 \001(\003\022\022\n\nread_" +
-      "count\030\006 \001(\004\022\024\n\014unread_count\030\007 \001(\004:\305\004\362\251\031\300" +
-      "\004\n\275\004\n\002C4\022\033rule.receipt.target-missing\022\035r" +
-      "ule.receipt.target-ambiguous\022\037rule.recei" +
-      "pt.peer-read-on-group\022!rule.receipt.coun" +
-      "ts-on-one-to-one\032\201\001A read receipt names " +
-      "a user (one-to-one, may carry the peer-r" +
-      "ead flag) or a group (may carry read and" +
-      " unread counts), never both.\"\037Messaging " +
-      "guide, read receipts.*2\n\033rule.receipt.ta" +
-      "rget-missing\020\003\032\007user_id\032\010group_id*4\n\035rul" +
-      "e.receipt.target-ambiguous\020\004\032\007user_id\032\010g" +
-      "roup_id*L\n\037rule.receipt.peer-read-on-gro" +
-      "up\020\001\032\014is_peer_read\"\014\n\010group_id \001\"\013\n\007user" +
-      "_id \000*Z\n!rule.receipt.counts-on-one-to-o" +
-      "ne\020\001\032\nread_count\032\014unread_count\"\013\n\007user_i" +
-      "d \001\"\014\n\010group_id \000\"@\n\020ReadReceiptEvent\022,\n" +
-      "\010receipts\030\001 \003(\0132\032.imcodec.v1.MessageRece" +
-      "ipt\"\302\001\n\013RecallEvent\022\016\n\006msg_id\030\001 \001(\t:\242\001\362\251" +
-      "\031\235\001\n\232\001\n\002C5\022\032rule.recall.msg-id-missing\0326" +
-      "A recall notification carries the recall" +
-      "ed message ID.\"\030Messaging guide, recall." +
-      "*&\n\032rule.recall.msg-id-missing\020\002\032\006msg_id" +
-      "\"\212\002\n\021ModificationEvent\022$\n\007message\030\001 \001(\0132" +
-      "\023.imcodec.v1.Message:\316\001\362\251\031\311\001\n\306\001\n\002C5\022!rul" +
-      "e.modification.message-missing\032MA modifi" +
-      "cation carries the modified message, whi" +
-      "ch is validated as a message.\"\036Messaging" +
-      " guide, modification.*.\n!rule.modificati" +
-      "on.message-missing\020\002\032\007message\"\207\t\n\017Connec" +
-      "tionEvent\022K\n\005state\030\001 \001(\0162\033.imcodec.v1.Co" +
-      "nnectionStateB\037\362\251\031\033 \001(\001B\025\n\021rong_cloud_st" +
-      "atus \000\022C\n\004code\030\002 \001(\005B5\362\251\0311J/\n\026imcodec.v1" +
-      ".ImErrorCode\022\002C6\032\021code.undocumented\022\014\n\004t" +
-      "ext\030\003 \001(\t\0226\n\021rong_cloud_status\030\005 \001(\0132\033.i" +
-      "mcodec.v1.RongCloudStatus:\215\007\362\251\031\210\007\n\357\002\n\002C1" +
-      "\022\032rule.connection.code-state\022\022enum.unkno" +
-      "wn-value\022\020enum.unspecified\032\215\001Connection " +
-      "events: connected, connecting, failed (c" +
-      "ode, text), disconnected (code, text); o" +
-      "nly failed and disconnected carry a code" +
-      " and text.\"\'SDK manager guide, connectio" +
-      "n listener.*n\n\032rule.connection.code-stat" +
-      "e\020\001\032\004code\032\004text\"@\n\005state\032\032CONNECTION_STA" +
-      "TE_CONNECTED\032\033CONNECTION_STATE_CONNECTIN" +
-      "GH\001\n\260\002\n\002C3\022\022enum.unknown-value\032\276\001Connect" +
-      "ion status codes 6 kicked by another cli" +
-      "ent, 14 reconnect timed out, 15 token in" +
-      "correct, 16 banned, and 0 connected; an " +
-      "event that carries a RongCloud status ma" +
-      "y leave the state at 0.\"UConnection stat" +
-      "us page; ConnectionStatus_Connected is 0" +
-      " in the RongCloud SDK headers.\n\340\001\n\002C6\022\021c" +
+      "st add-friend wording, in bytes.JaRelati" +
+      "onship chain guide, TIMFriendRequest.add" +
+      "Wording comment (the web SDK allows 256:" +
+      " override).\022\236\004\n\006source\030\003 \001(\tB\215\004\362\251\031\210\004\n\216\002\n" +
+      "\017addSourcePrefix\022\002F3\032\021format.sns.source " +
+      "\t2\021*\017AddSource_Type_:\021*\017AddSource_Type_B" +
+      "iThe prefix every add source starts with" +
+      ", followed by English letters; nil turns" +
+      " the add source rules off.JDRelationship" +
+      " chain guide, addSource comment: the pre" +
+      "fix is required.\212\001\nadd-source\n\364\001\n\021maxAdd" +
+      "SourceBytes\022\002F3\032\026limit.sns.source-bytes " +
+      "\0012\002\010\010:\002\010\010BJThe longest add source name a" +
+      "fter the prefix, in bytes of English let" +
+      "ters.J\\Relationship chain guide, addSour" +
+      "ce comment: the source after the prefix " +
+      "is at most 8 bytes.z\017addSourcePrefix:\356\004\362" +
+      "\251\031\351\004\n\346\004\n\002F5\022\025rule.sns.wording-type\022\033rule" +
+      ".sns.identifier-missing\022\024rule.sns.source" +
+      "-type\032\223\001A relationship change names its " +
+      "user; a wording and a source only on add" +
+      " requests (add-friend and delete-friend " +
+      "notices carry only the identifier).\"\232\001Re" +
+      "lationship chain guide, SNS change info:" +
+      " wording and source are filled in when a" +
+      "pplying; the add-friend and delete-frien" +
+      "d notices list identifier alone.*+\n\033rule" +
+      ".sns.identifier-missing\020\002\032\nidentifier*[\n" +
+      "\025rule.sns.wording-type\020\001\032\007wording\"7\n\023^Sn" +
+      "sSystemElem.type\032\036SNS_SYSTEM_TYPE_ADD_FR" +
+      "IEND_REQ(\001*Y\n\024rule.sns.source-type\020\001\032\006so" +
+      "urce\"7\n\023^SnsSystemElem.type\032\036SNS_SYSTEM_" +
+      "TYPE_ADD_FRIEND_REQ(\001\"\320\002\n\rSnsSystemElem\022" +
+      "\224\002\n\004type\030\001 \001(\0162\031.imcodec.v1.SnsSystemTyp" +
+      "eB\352\001\362\251\031\345\001\n\340\001\n\016snsSystemTypes\022\002F4\032\022enum.u" +
+      "nknown-value \0102\004 \001 \004:\004 \001 \016B<The relation" +
+      "ship-chain system types the documentatio" +
+      "n names.J`Relationship chain guide: four" +
+      " relationship-chain system types; the SD" +
+      "K headers define fourteen.b\010\n\004type \001(\001\022(" +
+      "\n\005users\030\002 \003(\0132\031.imcodec.v1.SnsChangeInfo" +
+      "\"\271\002\n\021ProfileSystemElem\0225\n\004type\030\001 \001(\0162\035.i" +
+      "mcodec.v1.ProfileSystemTypeB\010\362\251\031\004 \001(\001\022\'\n" +
+      "\tfrom_user\030\002 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\022-" +
+      "\n\010nickname\030\003 \001(\tB\033\362\251\031\027\022\025maxProfileString" +
+      "Bytes:\224\001\362\251\031\217\001\n\214\001\n\002F6\022\022enum.unknown-value" +
+      "\022\020enum.unspecified\0320Profile system type " +
+      "0x01, friend profile change.\".Relationsh" +
+      "ip chain guide, profile system elem.\"\262\007\n" +
+      "\004Elem\022$\n\004text\030\001 \001(\0132\024.imcodec.v1.TextEle" +
+      "mH\000\022(\n\006custom\030\002 \001(\0132\026.imcodec.v1.CustomE" +
+      "lemH\000\022&\n\005image\030\003 \001(\0132\025.imcodec.v1.ImageE" +
+      "lemH\000\022&\n\005sound\030\004 \001(\0132\025.imcodec.v1.SoundE" +
+      "lemH\000\022&\n\005video\030\005 \001(\0132\025.imcodec.v1.VideoE" +
+      "lemH\000\022$\n\004file\030\006 \001(\0132\024.imcodec.v1.FileEle" +
+      "mH\000\022,\n\010location\030\007 \001(\0132\030.imcodec.v1.Locat" +
+      "ionElemH\000\022$\n\004face\030\010 \001(\0132\024.imcodec.v1.Fac" +
+      "eElemH\000\022(\n\006merger\030\t \001(\0132\026.imcodec.v1.Mer" +
+      "gerElemH\000\022/\n\ngroup_tips\030\n \001(\0132\031.imcodec." +
+      "v1.GroupTipsElemH\000\0223\n\014group_system\030\013 \001(\013" +
+      "2\033.imcodec.v1.GroupSystemElemH\000\022/\n\nsns_s" +
+      "ystem\030\014 \001(\0132\031.imcodec.v1.SnsSystemElemH\000" +
+      "\0227\n\016profile_system\030\r \001(\0132\035.imcodec.v1.Pr" +
+      "ofileSystemElemH\000:\345\002\362\251\031\340\002\n\206\001\n\003M16\022\021enum." +
+      "unknown-kind\032(Every elem has a kind this" +
+      " schema knows.\"%Messaging guide, multi-e" +
+      "lem messages.*\033\n\021enum.unknown-kind\020\003\032\004ki" +
+      "nd\n\324\001\n\002M3\022\037rule.merger.contains-group-ti" +
+      "ps\032<An elem of a message in a merger\'s l" +
+      "ist is never group tips.\"*Messaging guid" +
+      "e, combined-message example.*C\n\037rule.mer" +
+      "ger.contains-group-tips\020\001\032\ngroup_tips\"\017\n" +
+      "\013^MergerElem \001*\001.B\006\n\004kind\"\267\001\n\017OfflinePus" +
+      "hInfo\022\r\n\005title\030\001 \001(\t\022\014\n\004desc\030\002 \001(\t\022\013\n\003ex" +
+      "t\030\003 \001(\t\022\021\n\tios_sound\030\004 \001(\t\022\021\n\tpush_flag\030" +
+      "\005 \001(\r\022,\n\007android\030\006 \001(\0132\033.imcodec.v1.Andr" +
+      "oidPushInfo\022&\n\004apns\030\007 \001(\0132\030.imcodec.v1.A" +
+      "pnsPushInfo\"\377\001\n\017AndroidPushInfo\022\r\n\005sound" +
+      "\030\001 \001(\t\022\031\n\021huawei_channel_id\030\002 \001(\t\022\031\n\021xia" +
+      "omi_channel_id\030\003 \001(\t\022\027\n\017oppo_channel_id\030" +
+      "\004 \001(\t\022\031\n\021google_channel_id\030\005 \001(\t\022\033\n\023vivo" +
+      "_classification\030\006 \001(\r\022\031\n\021huawei_importan" +
+      "ce\030\007 \001(\t\022\"\n\032ext_as_huawei_intent_param\030\010" +
+      " \001(\r\022\027\n\017huawei_category\030\t \001(\t\"l\n\014ApnsPus" +
+      "hInfo\022\022\n\nbadge_mode\030\001 \001(\r\022\r\n\005title\030\002 \001(\t" +
+      "\022\021\n\tsub_title\030\003 \001(\t\022\r\n\005image\030\004 \001(\t\022\027\n\017mu" +
+      "table_content\030\005 \001(\r\"\234\"\n\007Message\022\016\n\006msg_i" +
+      "d\030\001 \001(\t\022\235\001\n\006sender\030\002 \001(\tB\214\001\362\251\031\207\001\n\204\001\n\016max" +
+      "UserIDBytes\022\002F8\032\023limit.user.id-bytes \001:\002" +
+      "\010 B\036The longest user ID, in bytes.J3The " +
+      "Use Limits page: a user ID is at most 32" +
+      " bytes.\022&\n\010receiver\030\003 \001(\tB\024\362\251\031\020\022\016maxUser" +
+      "IDBytes\022\354\002\n\010group_id\030\004 \001(\tB\331\002\362\251\031\324\002\n\220\001\n\017m" +
+      "axGroupIDBytes\022\003G14\032\024limit.group.id-byte" +
+      "s \001:\002\0100B\037The longest group ID, in bytes." +
+      "J;The Use Limits page: a custom group ID" +
+      " is at most 48 bytes.\n\276\001\n\035requiresPrinta" +
+      "bleASCIIGroupID\022\003G14\032\032format.group.id-ch" +
+      "aracters \0052\002\020\000:\002\020\001B8Whether group IDs mu" +
+      "st be printable ASCII, 0x20 to 0x7E.J3Th" +
+      "e Use Limits page: group IDs are printab" +
+      "le ASCII.\232\001\002 ~\022\357\002\n\ngroup_type\030\005 \001(\tB\332\002\362\251" +
+      "\031\325\002\n\322\002\n\ngroupTypes\022\002G1\032\027enum.unknown-gro" +
+      "up-type \0062=\032\007Private\032\006Public\032\010ChatRoom\032\n" +
+      "AVChatRoom\032\tBChatRoom\032\tCommunity:=\032\007Priv" +
+      "ate\032\006Public\032\010ChatRoom\032\nAVChatRoom\032\tBChat" +
+      "Room\032\tCommunityB@The group types a messa" +
+      "ge\'s groupType may name; nil accepts any" +
+      ".JeGroup guide: Private, Public, ChatRoo" +
+      "m, AVChatRoom and BChatRoom; the messagi" +
+      "ng guide adds Community.\022\021\n\ttimestamp\030\006 " +
+      "\001(\003\022\013\n\003seq\030\007 \001(\004\022\016\n\006random\030\010 \001(\r\022.\n\010prio" +
+      "rity\030\t \001(\0162\024.imcodec.v1.PriorityB\006\362\251\031\002 \001" +
+      "\022\031\n\021need_read_receipt\030\n \001(\010\022\"\n\032excluded_" +
+      "from_unread_count\030\013 \001(\010\022\"\n\032excluded_from" +
+      "_last_message\030\014 \001(\010\022\030\n\020online_user_only\030" +
+      "\r \001(\010\0220\n\022targeted_receivers\030\016 \003(\tB\024\362\251\031\020\022" +
+      "\016maxUserIDBytes\022*\n\014at_user_list\030\017 \003(\tB\024\362" +
+      "\251\031\020\022\016maxUserIDBytes\0226\n\021offline_push_info" +
+      "\030\020 \001(\0132\033.imcodec.v1.OfflinePushInfo\022\031\n\021c" +
+      "loud_custom_data\030\021 \001(\014\022\301\006\n\005elems\030\022 \003(\0132\020" +
+      ".imcodec.v1.ElemB\237\006\362\251\031\232\006\n\340\002\n\023maxMessageB" +
+      "odyBytes\022\003M13\032\030limit.message.body-bytes " +
+      "\014(\002:\003\010\200`B\266\001The largest message body, in " +
+      "bytes: the canonical protobuf size of th" +
+      "e message\'s elems, where a merger elem c" +
+      "ounts without its nested messages (each " +
+      "of which is measured on its own).JRThe U" +
+      "se Limits page: a message body is at mos" +
+      "t 12 KB (older SDKs 8 KB: set 8,192).\202\001\023" +
+      "MergerElem.messages\n\257\001\n\016maxCustomElems\022\003" +
+      "M14\032\032limit.message.custom-elems \003:\002\010\001B(T" +
+      "he most custom elems one message holds.J" +
+      ">The REST MsgBody documentation: one TIM" +
+      "CustomElem per message.P\003j\n\n\006custom \001\032\202\002" +
+      "\n\003M17\022\032rule.message.elems-missing\032\"A mes" +
+      "sage holds at least one elem.\"\272\001Messagin" +
+      "g guide, Message Classification and How " +
+      "can I send a message containing multiple" +
+      " Elem (a message is one or more elems); " +
+      "the REST MsgBody documentation (an empty" +
+      " body is refused).\022\017\n\007is_self\030\023 \001(\010\0220\n\007a" +
+      "t_type\030\026 \001(\0162\027.imcodec.v1.GroupAtTypeB\006\362" +
+      "\251\031\002 \001:\302\020\362\251\031\275\020\n\236\002\n\003M10\022\031rule.at.not-group" +
+      "-message\022\021rule.at.text-only\032L@ user list" +
+      "s only on group messages, and an @ messa" +
+      "ge holds only text elems.\"*Messaging gui" +
+      "de, Sending group @ messages.*9\n\031rule.at" +
+      ".not-group-message\020\001\032\014at_user_list\"\014\n\010gr" +
+      "oup_id \000*4\n\021rule.at.text-only\020\010\032\005elems\032\004" +
+      "text\"\020\n\014at_user_list \001\n\325\003\n\003M11\022\037rule.tar" +
+      "geted.not-group-message\022\025rule.targeted.w" +
+      "ith-at\022\030rule.targeted.group-type\032jTarget" +
+      "ed receivers only on group messages, nev" +
+      "er on an @ message, never in AVChatRoom " +
+      "or Community groups.\"1Messaging guide, S" +
+      "ending Targeted Group Messages.*E\n\037rule." +
+      "targeted.not-group-message\020\001\032\022targeted_r" +
+      "eceivers\"\014\n\010group_id \000*?\n\025rule.targeted." +
+      "with-at\020\001\032\022targeted_receivers\"\020\n\014at_user" +
+      "_list \001*U\n\030rule.targeted.group-type\020\001\032\022t" +
+      "argeted_receivers\"#\n\ngroup_type\032\nAVChatR" +
+      "oom\032\tCommunity\n\257\002\n\003M12\022\033rule.message.tar" +
+      "get-missing\022\035rule.message.target-ambiguo" +
+      "us\032VA one-to-one message names a receive" +
+      "r user ID, a group message a group ID; n" +
+      "ever both.\"(Messaging guide, Message Cla" +
+      "ssification.*3\n\033rule.message.target-miss" +
+      "ing\020\003\032\010receiver\032\010group_id*5\n\035rule.messag" +
+      "e.target-ambiguous\020\004\032\010receiver\032\010group_id" +
+      "\n\240\002\n\003M23\022\032rule.group-tips.one-to-one\032XGr" +
+      "oup tips travel in group messages only: " +
+      "a one-to-one message holds no group tips" +
+      " elem.\"RMessaging guide, elem table: a g" +
+      "roup tip carries a system notification i" +
+      "n a group.*O\n\032rule.group-tips.one-to-one" +
+      "\020\n\032\005elems\032\ngroup_tips\"\014\n\010receiver \001B\016\n\ng" +
+      "roup_tips \001\n\273\002\n\003M16\022\022enum.unknown-value\022" +
+      "\021enum.unknown-kind\032\323\001The message flags (" +
+      "read receipt, unread count, last message" +
+      ", online only, priority, offline push in" +
+      "fo, cloud custom data) and several elems" +
+      " in order; the priority is a documented " +
+      "value and every elem has a kind.\"7Messag" +
+      "ing guide, message flags and multi-elem " +
+      "messages.\n\256\003\n\003M20\022\025rule.at.type-mismatch" +
+      "\032\316\001An @ type follows from the @ user lis" +
+      "t: only on a message that has one; @ all" +
+      " needs the @-all user ID __kImSDK_Messsa" +
+      "geAtALL__ in the list, @ me another user" +
+      " ID and not the @-all user ID, @ all and" +
+      " me both.\"\221\001Messaging guide, receiving g" +
+      "roup @ messages: the @ types @ me, @ all" +
+      " members and @ me and @ all members; kIm" +
+      "SDK_MesssageAtALL in the SDK headers.*+\n" +
+      "\025rule.at.type-mismatch\020\007*\007at_type:\007at-ty" +
+      "pe\"\254\004\n\014MessageBatch\022%\n\010messages\030\001 \003(\0132\023." +
+      "imcodec.v1.Message:\364\003\362\251\031\357\003\n\354\003\n\003M21\022\026rule" +
+      ".batch.online-only\022\025rule.batch.avchatroo" +
+      "m\032wA batch holds stored messages only: n" +
+      "o online-only message and no AVChatRoom " +
+      "message, which are never stored or roame" +
+      "d.\"\243\001Messaging guide, onlineUserOnly (no" +
+      "t stored offline, locally or in the clou" +
+      "d, no roaming) and historical messages (" +
+      "AVChatRoom messages have no storage or r" +
+      "oaming).*L\n\026rule.batch.online-only\020\n\032\010me" +
+      "ssages\032\020online_user_onlyB\024\n\020online_user_" +
+      "only \001*I\n\025rule.batch.avchatroom\020\n\032\010messa" +
+      "ges\032\ngroup_typeB\030\n\ngroup_type\032\nAVChatRoo" +
+      "m\"\252\006\n\016MessageReceipt\022\016\n\006msg_id\030\001 \001(\t\022%\n\007" +
+      "user_id\030\002 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\022F\n\010g" +
+      "roup_id\030\003 \001(\tB4\362\251\0310\022\017maxGroupIDBytes\022\035re" +
+      "quiresPrintableASCIIGroupID\022\024\n\014is_peer_r" +
+      "ead\030\004 \001(\010\022\021\n\ttimestamp\030\005 \001(\003\022\022\n\nread_cou" +
+      "nt\030\006 \001(\004\022\024\n\014unread_count\030\007 \001(\004:\305\004\362\251\031\300\004\n\275" +
+      "\004\n\002C4\022\033rule.receipt.target-missing\022\035rule" +
+      ".receipt.target-ambiguous\022\037rule.receipt." +
+      "peer-read-on-group\022!rule.receipt.counts-" +
+      "on-one-to-one\032\201\001A read receipt names a u" +
+      "ser (one-to-one, may carry the peer-read" +
+      " flag) or a group (may carry read and un" +
+      "read counts), never both.\"\037Messaging gui" +
+      "de, read receipts.*2\n\033rule.receipt.targe" +
+      "t-missing\020\003\032\007user_id\032\010group_id*4\n\035rule.r" +
+      "eceipt.target-ambiguous\020\004\032\007user_id\032\010grou" +
+      "p_id*L\n\037rule.receipt.peer-read-on-group\020" +
+      "\001\032\014is_peer_read\"\014\n\010group_id \001\"\013\n\007user_id" +
+      " \000*Z\n!rule.receipt.counts-on-one-to-one\020" +
+      "\001\032\nread_count\032\014unread_count\"\013\n\007user_id \001" +
+      "\"\014\n\010group_id \000\"@\n\020ReadReceiptEvent\022,\n\010re" +
+      "ceipts\030\001 \003(\0132\032.imcodec.v1.MessageReceipt" +
+      "\"\302\001\n\013RecallEvent\022\016\n\006msg_id\030\001 \001(\t:\242\001\362\251\031\235\001" +
+      "\n\232\001\n\002C5\022\032rule.recall.msg-id-missing\0326A r" +
+      "ecall notification carries the recalled " +
+      "message ID.\"\030Messaging guide, recall.*&\n" +
+      "\032rule.recall.msg-id-missing\020\002\032\006msg_id\"\212\002" +
+      "\n\021ModificationEvent\022$\n\007message\030\001 \001(\0132\023.i" +
+      "mcodec.v1.Message:\316\001\362\251\031\311\001\n\306\001\n\002C5\022!rule.m" +
+      "odification.message-missing\032MA modificat" +
+      "ion carries the modified message, which " +
+      "is validated as a message.\"\036Messaging gu" +
+      "ide, modification.*.\n!rule.modification." +
+      "message-missing\020\002\032\007message\"\207\t\n\017Connectio" +
+      "nEvent\022K\n\005state\030\001 \001(\0162\033.imcodec.v1.Conne" +
+      "ctionStateB\037\362\251\031\033 \001(\001B\025\n\021rong_cloud_statu" +
+      "s \000\022C\n\004code\030\002 \001(\005B5\362\251\0311J/\n\026imcodec.v1.Im" +
+      "ErrorCode\022\002C6\032\021code.undocumented\022\014\n\004text" +
+      "\030\003 \001(\t\0226\n\021rong_cloud_status\030\005 \001(\0132\033.imco" +
+      "dec.v1.RongCloudStatus:\215\007\362\251\031\210\007\n\357\002\n\002C1\022\032r" +
+      "ule.connection.code-state\022\022enum.unknown-" +
+      "value\022\020enum.unspecified\032\215\001Connection eve" +
+      "nts: connected, connecting, failed (code" +
+      ", text), disconnected (code, text); only" +
+      " failed and disconnected carry a code an" +
+      "d text.\"\'SDK manager guide, connection l" +
+      "istener.*n\n\032rule.connection.code-state\020\001" +
+      "\032\004code\032\004text\"@\n\005state\032\032CONNECTION_STATE_" +
+      "CONNECTED\032\033CONNECTION_STATE_CONNECTINGH\001" +
+      "\n\260\002\n\002C3\022\022enum.unknown-value\032\276\001Connection" +
+      " status codes 6 kicked by another client" +
+      ", 14 reconnect timed out, 15 token incor" +
+      "rect, 16 banned, and 0 connected; an eve" +
+      "nt that carries a RongCloud status may l" +
+      "eave the state at 0.\"UConnection status " +
+      "page; ConnectionStatus_Connected is 0 in" +
+      " the RongCloud SDK headers.\n\340\001\n\002C6\022\021code" +
+      ".undocumented\032\210\001An error code of a conne" +
+      "ction or user-status event is 0 or a cod" +
+      "e the documents name (ImErrorCode); anot" +
+      "her is reported as undocumented.\"<SDK ma" +
+      "nager guide (6208) and messaging guide (" +
+      "20007, 20009).J\004\010\004\020\005R\006status\"I\n\017RongClou" +
+      "dStatus\0226\n\004code\030\001 \001(\0162 .imcodec.v1.Conne" +
+      "ctionStatusCodeB\006\362\251\031\002 \001\"\357\005\n\017UserStatusEv" +
+      "ent\0222\n\004type\030\001 \001(\0162\032.imcodec.v1.UserStatu" +
+      "sTypeB\010\362\251\031\004 \001(\001\022C\n\004code\030\002 \001(\005B5\362\251\0311J/\n\026i" +
+      "mcodec.v1.ImErrorCode\022\002C6\032\021code.undocume" +
+      "nted\022\014\n\004text\030\003 \001(\t:\324\004\362\251\031\317\004\n\351\002\n\002C2\022\032rule." +
+      "user-status.code-type\022\022enum.unknown-valu" +
+      "e\022\020enum.unspecified\032}User status: forced" +
+      " offline, reconnect failed (code, text)," +
+      " signature expired; only reconnect faile" +
+      "d carries a code and text.\"(SDK manager " +
+      "guide, user status listener.*x\n\032rule.use" +
+      "r-status.code-type\020\001\032\004code\032\004text\"J\n\004type" +
+      "\032\037USER_STATUS_TYPE_FORCED_OFFLINE\032!USER_" +
+      "STATUS_TYPE_USER_SIG_EXPIREDH\001\n\340\001\n\002C6\022\021c" +
       "ode.undocumented\032\210\001An error code of a co" +
       "nnection or user-status event is 0 or a " +
       "code the documents name (ImErrorCode); a" +
       "nother is reported as undocumented.\"<SDK" +
       " manager guide (6208) and messaging guid" +
-      "e (20007, 20009).J\004\010\004\020\005R\006status\"I\n\017RongC" +
-      "loudStatus\0226\n\004code\030\001 \001(\0162 .imcodec.v1.Co" +
-      "nnectionStatusCodeB\006\362\251\031\002 \001\"\357\005\n\017UserStatu" +
-      "sEvent\0222\n\004type\030\001 \001(\0162\032.imcodec.v1.UserSt" +
-      "atusTypeB\010\362\251\031\004 \001(\001\022C\n\004code\030\002 \001(\005B5\362\251\0311J/" +
-      "\n\026imcodec.v1.ImErrorCode\022\002C6\032\021code.undoc" +
-      "umented\022\014\n\004text\030\003 \001(\t:\324\004\362\251\031\317\004\n\351\002\n\002C2\022\032ru" +
-      "le.user-status.code-type\022\022enum.unknown-v" +
-      "alue\022\020enum.unspecified\032}User status: for" +
-      "ced offline, reconnect failed (code, tex" +
-      "t), signature expired; only reconnect fa" +
-      "iled carries a code and text.\"(SDK manag" +
-      "er guide, user status listener.*x\n\032rule." +
-      "user-status.code-type\020\001\032\004code\032\004text\"J\n\004t" +
-      "ype\032\037USER_STATUS_TYPE_FORCED_OFFLINE\032!US" +
-      "ER_STATUS_TYPE_USER_SIG_EXPIREDH\001\n\340\001\n\002C6" +
-      "\022\021code.undocumented\032\210\001An error code of a" +
-      " connection or user-status event is 0 or" +
-      " a code the documents name (ImErrorCode)" +
-      "; another is reported as undocumented.\"<" +
-      "SDK manager guide (6208) and messaging g" +
-      "uide (20007, 20009).\"\265\001\n\027GroupMessageRea" +
-      "dMembers\022\016\n\006msg_id\030\001 \001(\t\022,\n\007members\030\002 \003(" +
-      "\0132\033.imcodec.v1.GroupMemberInfo\022\020\n\010next_s" +
-      "eq\030\003 \001(\004\022\023\n\013is_finished\030\004 \001(\010\0225\n\006filter\030" +
-      "\005 \001(\0162\035.imcodec.v1.ReadMembersFilterB\006\362\251" +
-      "\031\002 \001\"L\n\013GroupAtInfo\022\013\n\003seq\030\001 \001(\004\0220\n\007at_t" +
-      "ype\030\002 \001(\0162\027.imcodec.v1.GroupAtTypeB\006\362\251\031\002" +
-      " \001\"\264\003\n\014Conversation\0224\n\004type\030\001 \001(\0162\034.imco" +
-      "dec.v1.ConversationTypeB\010\362\251\031\004 \001(\001\022\027\n\017con" +
-      "versation_id\030\002 \001(\t\022%\n\007user_id\030\003 \001(\tB\024\362\251\031" +
-      "\020\022\016maxUserIDBytes\022F\n\010group_id\030\004 \001(\tB4\362\251\031" +
-      "0\022\017maxGroupIDBytes\022\035requiresPrintableASC" +
-      "IIGroupID\022$\n\ngroup_type\030\005 \001(\tB\020\362\251\031\014\022\ngro" +
-      "upTypes\022\021\n\tshow_name\030\006 \001(\t\022\024\n\014unread_cou" +
-      "nt\030\007 \001(\004\0223\n\022group_at_info_list\030\010 \003(\0132\027.i" +
-      "mcodec.v1.GroupAtInfo\022)\n\014last_message\030\t " +
-      "\001(\0132\023.imcodec.v1.Message\0227\n\010recv_opt\030\n \001" +
-      "(\0162\035.imcodec.v1.ReceiveMessageOptB\006\362\251\031\002 " +
-      "\001\"C\n\020ConversationList\022/\n\rconversations\030\001" +
-      " \003(\0132\030.imcodec.v1.Conversation*Z\n\010Priori" +
-      "ty\022\024\n\020PRIORITY_DEFAULT\020\000\022\021\n\rPRIORITY_HIG" +
-      "H\020\001\022\023\n\017PRIORITY_NORMAL\020\002\022\020\n\014PRIORITY_LOW" +
-      "\020\003*\215\001\n\016ImageLevelType\022 \n\034IMAGE_LEVEL_TYP" +
-      "E_UNSPECIFIED\020\000\022\035\n\031IMAGE_LEVEL_TYPE_ORIG" +
-      "INAL\020\001\022\032\n\026IMAGE_LEVEL_TYPE_LARGE\020\002\022\036\n\032IM" +
-      "AGE_LEVEL_TYPE_THUMBNAIL\020\003*\234\001\n\013ImageForm" +
-      "at\022\034\n\030IMAGE_FORMAT_UNSPECIFIED\020\000\022\024\n\020IMAG" +
-      "E_FORMAT_JPG\020\001\022\024\n\020IMAGE_FORMAT_GIF\020\002\022\024\n\020" +
-      "IMAGE_FORMAT_PNG\020\003\022\024\n\020IMAGE_FORMAT_BMP\020\004" +
-      "\022\027\n\022IMAGE_FORMAT_OTHER\020\377\001*@\n\006Gender\022\022\n\016G" +
-      "ENDER_UNKNOWN\020\000\022\017\n\013GENDER_MALE\020\001\022\021\n\rGEND" +
-      "ER_FEMALE\020\002*v\n\017FriendAllowType\022\037\n\033FRIEND" +
-      "_ALLOW_TYPE_ALLOW_ANY\020\000\022\"\n\036FRIEND_ALLOW_" +
-      "TYPE_NEED_CONFIRM\020\001\022\036\n\032FRIEND_ALLOW_TYPE" +
-      "_DENY_ANY\020\002*\215\001\n\017GroupMemberRole\022\037\n\033GROUP" +
-      "_MEMBER_ROLE_UNDEFINED\020\000\022\035\n\030GROUP_MEMBER" +
-      "_ROLE_MEMBER\020\310\001\022\034\n\027GROUP_MEMBER_ROLE_ADM" +
-      "IN\020\254\002\022\034\n\027GROUP_MEMBER_ROLE_OWNER\020\220\003*\214\002\n\r" +
-      "GroupTipsType\022\037\n\033GROUP_TIPS_TYPE_UNSPECI" +
-      "FIED\020\000\022\032\n\026GROUP_TIPS_TYPE_INVITE\020\001\022\030\n\024GR" +
-      "OUP_TIPS_TYPE_QUIT\020\002\022\032\n\026GROUP_TIPS_TYPE_" +
-      "KICKED\020\003\022\035\n\031GROUP_TIPS_TYPE_SET_ADMIN\020\004\022" +
-      " \n\034GROUP_TIPS_TYPE_CANCEL_ADMIN\020\005\022\037\n\033GRO" +
-      "UP_TIPS_TYPE_INFO_CHANGE\020\006\022&\n\"GROUP_TIPS" +
-      "_TYPE_MEMBER_INFO_CHANGE\020\007*\232\002\n\023GroupInfo" +
-      "ChangeType\022&\n\"GROUP_INFO_CHANGE_TYPE_UNS" +
-      "PECIFIED\020\000\022\037\n\033GROUP_INFO_CHANGE_TYPE_NAM" +
-      "E\020\001\022\'\n#GROUP_INFO_CHANGE_TYPE_INTRODUCTI" +
-      "ON\020\002\022\'\n#GROUP_INFO_CHANGE_TYPE_NOTIFICAT",
-      "ION\020\003\022#\n\037GROUP_INFO_CHANGE_TYPE_FACE_URL" +
-      "\020\004\022 \n\034GROUP_INFO_CHANGE_TYPE_OWNER\020\005\022!\n\035" +
-      "GROUP_INFO_CHANGE_TYPE_CUSTOM\020\006*\204\005\n\017Grou" +
-      "pSystemType\022!\n\035GROUP_SYSTEM_TYPE_UNSPECI" +
-      "FIED\020\000\022\'\n#GROUP_SYSTEM_TYPE_ADD_GROUP_RE" +
-      "QUEST\020\001\022&\n\"GROUP_SYSTEM_TYPE_ADD_GROUP_A" +
-      "CCEPT\020\002\022&\n\"GROUP_SYSTEM_TYPE_ADD_GROUP_R" +
-      "EFUSE\020\003\022)\n%GROUP_SYSTEM_TYPE_KICK_OFF_FR" +
-      "OM_GROUP\020\004\022\"\n\036GROUP_SYSTEM_TYPE_DELETE_G" +
-      "ROUP\020\005\022\"\n\036GROUP_SYSTEM_TYPE_CREATE_GROUP" +
-      "\020\006\022&\n\"GROUP_SYSTEM_TYPE_INVITED_TO_GROUP" +
-      "\020\007\022 \n\034GROUP_SYSTEM_TYPE_QUIT_GROUP\020\010\022!\n\035" +
-      "GROUP_SYSTEM_TYPE_GRANT_ADMIN\020\t\022\"\n\036GROUP" +
-      "_SYSTEM_TYPE_CANCEL_ADMIN\020\n\022\"\n\036GROUP_SYS" +
-      "TEM_TYPE_REVOKE_GROUP\020\013\022-\n)GROUP_SYSTEM_" +
-      "TYPE_INVITE_TO_GROUP_REQUEST\020\014\022,\n(GROUP_" +
-      "SYSTEM_TYPE_INVITE_TO_GROUP_ACCEPT\020\r\022,\n(" +
-      "GROUP_SYSTEM_TYPE_INVITE_TO_GROUP_REFUSE" +
-      "\020\016\022\"\n\035GROUP_SYSTEM_TYPE_CUSTOM_INFO\020\377\001*\270" +
-      "\001\n\rSnsSystemType\022\037\n\033SNS_SYSTEM_TYPE_UNSP" +
-      "ECIFIED\020\000\022\036\n\032SNS_SYSTEM_TYPE_ADD_FRIEND\020" +
-      "\001\022\036\n\032SNS_SYSTEM_TYPE_DEL_FRIEND\020\002\022\"\n\036SNS" +
-      "_SYSTEM_TYPE_ADD_FRIEND_REQ\020\003\022\"\n\036SNS_SYS" +
-      "TEM_TYPE_DEL_FRIEND_REQ\020\004*g\n\021ProfileSyst" +
-      "emType\022#\n\037PROFILE_SYSTEM_TYPE_UNSPECIFIE" +
-      "D\020\000\022-\n)PROFILE_SYSTEM_TYPE_FRIEND_PROFIL" +
-      "E_CHANGE\020\001*\264\001\n\017ConnectionState\022 \n\034CONNEC" +
-      "TION_STATE_UNSPECIFIED\020\000\022\036\n\032CONNECTION_S" +
-      "TATE_CONNECTED\020\001\022\037\n\033CONNECTION_STATE_CON" +
-      "NECTING\020\002\022\033\n\027CONNECTION_STATE_FAILED\020\003\022!" +
-      "\n\035CONNECTION_STATE_DISCONNECTED\020\004*\365\001\n\024Co" +
-      "nnectionStatusCode\022$\n CONNECTION_STATUS_" +
-      "CODE_CONNECTED\020\000\0229\n5CONNECTION_STATUS_CO" +
-      "DE_KICKED_OFFLINE_BY_OTHER_CLIENT\020\006\022\"\n\036C" +
-      "ONNECTION_STATUS_CODE_TIMEOUT\020\016\022*\n&CONNE" +
-      "CTION_STATUS_CODE_TOKEN_INCORRECT\020\017\022,\n(C" +
-      "ONNECTION_STATUS_CODE_DISCONN_EXCEPTION\020" +
-      "\020*\221\001\n\013ImErrorCode\022\026\n\022IM_ERROR_CODE_SUCC\020" +
-      "\000\022#\n\036IM_ERROR_CODE_KICKED_BY_OTHERS\020\3000\022%" +
-      "\n\037IM_ERROR_CODE_IN_PEER_BLOCKLIST\020\247\234\001\022\036\n" +
-      "\030IM_ERROR_CODE_NOT_FRIEND\020\251\234\001*\362\002\n\014Friend" +
-      "Status\022\026\n\022FRIEND_STATUS_SUCC\020\000\022(\n\"FRIEND" +
-      "_STATUS_ADD_SELF_FRIEND_FULL\020\272\352\001\022)\n#FRIE" +
-      "ND_STATUS_ADD_THEIR_FRIEND_FULL\020\276\352\001\022*\n$F" +
-      "RIEND_STATUS_ADD_IN_SELF_BLACK_LIST\020\263\356\001\022" +
-      ".\n(FRIEND_STATUS_ADD_FRIEND_SIDE_FORBID_" +
-      "ADD\020\264\356\001\0220\n*FRIEND_STATUS_ADD_IN_OTHER_SI" +
-      "DE_BLACK_LIST\020\275\356\001\022\037\n\031FRIEND_STATUS_ADD_P" +
-      "ENDING\020\313\356\001\022#\n\035FRIEND_STATUS_RESPONSE_NO_" +
-      "REQ\020\226\357\001\022!\n\033FRIEND_STATUS_DEL_NO_FRIEND\020\330" +
-      "\367\001*\221\001\n\021GroupMemberStatus\022\034\n\030GROUP_MEMBER" +
-      "_STATUS_FAIL\020\000\022\034\n\030GROUP_MEMBER_STATUS_SU" +
-      "CC\020\001\022\037\n\033GROUP_MEMBER_STATUS_INVALID\020\002\022\037\n" +
-      "\033GROUP_MEMBER_STATUS_PENDING\020\003*\177\n\013GroupA" +
-      "tType\022\035\n\031GROUP_AT_TYPE_UNSPECIFIED\020\000\022\027\n\023" +
-      "GROUP_AT_TYPE_AT_ME\020\001\022\030\n\024GROUP_AT_TYPE_A" +
-      "T_ALL\020\002\022\036\n\032GROUP_AT_TYPE_AT_ALL_AT_ME\020\003*" +
-      "m\n\020ConversationType\022!\n\035CONVERSATION_TYPE" +
-      "_UNSPECIFIED\020\000\022\031\n\025CONVERSATION_TYPE_C2C\020" +
-      "\001\022\033\n\027CONVERSATION_TYPE_GROUP\020\002*}\n\021Receiv" +
-      "eMessageOpt\022\037\n\033RECEIVE_MESSAGE_OPT_RECEI" +
-      "VE\020\000\022#\n\037RECEIVE_MESSAGE_OPT_NOT_RECEIVE\020" +
-      "\001\022\"\n\036RECEIVE_MESSAGE_OPT_NOT_NOTIFY\020\002*Q\n" +
-      "\021ReadMembersFilter\022\034\n\030READ_MEMBERS_FILTE" +
-      "R_READ\020\000\022\036\n\032READ_MEMBERS_FILTER_UNREAD\020\001" +
-      "*\245\001\n\016UserStatusType\022 \n\034USER_STATUS_TYPE_" +
-      "UNSPECIFIED\020\000\022#\n\037USER_STATUS_TYPE_FORCED" +
-      "_OFFLINE\020\001\022%\n!USER_STATUS_TYPE_RECONNECT" +
-      "_FAILED\020\002\022%\n!USER_STATUS_TYPE_USER_SIG_E" +
-      "XPIRED\020\003b\006proto3"
+      "e (20007, 20009).\"\265\001\n\027GroupMessageReadMe" +
+      "mbers\022\016\n\006msg_id\030\001 \001(\t\022,\n\007members\030\002 \003(\0132\033" +
+      ".imcodec.v1.GroupMemberInfo\022\020\n\010next_seq\030" +
+      "\003 \001(\004\022\023\n\013is_finished\030\004 \001(\010\0225\n\006filter\030\005 \001" +
+      "(\0162\035.imcodec.v1.ReadMembersFilterB\006\362\251\031\002 " +
+      "\001\"L\n\013GroupAtInfo\022\013\n\003seq\030\001 \001(\004\0220\n\007at_type" +
+      "\030\002 \001(\0162\027.imcodec.v1.GroupAtTypeB\006\362\251\031\002 \001\"" +
+      "\264\003\n\014Conversation\0224\n\004type\030\001 \001(\0162\034.imcodec" +
+      ".v1.ConversationTypeB\010\362\251\031\004 \001(\001\022\027\n\017conver" +
+      "sation_id\030\002 \001(\t\022%\n\007user_id\030\003 \001(\tB\024\362\251\031\020\022\016" +
+      "maxUserIDBytes\022F\n\010group_id\030\004 \001(\tB4\362\251\0310\022\017" +
+      "maxGroupIDBytes\022\035requiresPrintableASCIIG" +
+      "roupID\022$\n\ngroup_type\030\005 \001(\tB\020\362\251\031\014\022\ngroupT" +
+      "ypes\022\021\n\tshow_name\030\006 \001(\t\022\024\n\014unread_count\030" +
+      "\007 \001(\004\0223\n\022group_at_info_list\030\010 \003(\0132\027.imco" +
+      "dec.v1.GroupAtInfo\022)\n\014last_message\030\t \001(\013" +
+      "2\023.imcodec.v1.Message\0227\n\010recv_opt\030\n \001(\0162" +
+      "\035.imcodec.v1.ReceiveMessageOptB\006\362\251\031\002 \001\"C" +
+      "\n\020ConversationList\022/\n\rconversations\030\001 \003(" +
+      "\0132\030.imcodec.v1.Conversation*Z\n\010Priority\022" +
+      "\024\n\020PRIORITY_DEFAULT\020\000\022\021\n\rPRIORITY_HIGH\020\001" +
+      "\022\023\n\017PRIORITY_NORMAL\020\002\022\020\n\014PRIORITY_LOW\020\003*" +
+      "\215\001\n\016ImageLevelType\022 \n\034IMAGE_LEVEL_TYPE_U" +
+      "NSPECIFIED\020\000\022\035\n\031IMAGE_LEVEL_TYPE_ORIGINA" +
+      "L\020\001\022\032\n\026IMAGE_LEVEL_TYPE_LARGE\020\002\022\036\n\032IMAGE" +
+      "_LEVEL_TYPE_THUMBNAIL\020\003*\234\001\n\013ImageFormat\022" +
+      "\034\n\030IMAGE_FORMAT_UNSPECIFIED\020\000\022\024\n\020IMAGE_F" +
+      "ORMAT_JPG\020\001\022\024\n\020IMAGE_FORMAT_GIF\020\002\022\024\n\020IMA" +
+      "GE_FORMAT_PNG\020\003\022\024\n\020IMAGE_FORMAT_BMP\020\004\022\027\n" +
+      "\022IMAGE_FORMAT_OTHER\020\377\001*@\n\006Gender\022\022\n\016GEND" +
+      "ER_UNKNOWN\020\000\022\017\n\013GENDER_MALE\020\001\022\021\n\rGENDER_" +
+      "FEMALE\020\002*v\n\017FriendAllowType\022\037\n\033FRIEND_AL" +
+      "LOW_TYPE_ALLOW_ANY\020\000\022\"\n\036FRIEND_ALLOW_TYP" +
+      "E_NEED_CONFIRM\020\001\022\036\n\032FRIEND_ALLOW_TYPE_DE" +
+      "NY_ANY\020\002*\215\001\n\017GroupMemberRole\022\037\n\033GROUP_ME" +
+      "MBER_ROLE_UNDEFINED\020\000\022\035\n\030GROUP_MEMBER_RO" +
+      "LE_MEMBER\020\310\001\022\034\n\027GROUP_MEMBER_ROLE_ADMIN\020" +
+      "\254\002\022\034\n\027GROUP_MEMBER_ROLE_OWNER\020\220\003*\214\002\n\rGro" +
+      "upTipsType\022\037\n\033GROUP_TIPS_TYPE_UNSPECIFIE" +
+      "D\020\000\022\032\n\026GROUP_TIPS_TYPE_INVITE\020\001\022\030\n\024GROUP" +
+      "_TIPS_TYPE_QUIT\020\002\022\032\n\026GROUP_TIPS_TYPE_KIC" +
+      "KED\020\003\022\035\n\031GROUP_TIPS_TYPE_SET_ADMIN\020\004\022 \n\034" +
+      "GROUP_TIPS_TYPE_CANCEL_ADMIN\020\005\022\037\n\033GROUP_" +
+      "TIPS_TYPE_INFO_CHANGE\020\006\022&\n\"GROUP_TIPS_TY" +
+      "PE_MEMBER_INFO_CHANGE\020\007*\232\002\n\023GroupInfoCha" +
+      "ngeType\022&\n\"GROUP_INFO_CHANGE_TYPE_UNSPEC" +
+      "IFIED\020\000\022\037\n\033GROUP_INFO_CHANGE_TYPE_NAME\020\001" +
+      "\022\'\n#GROUP_INFO_CHANGE_TYPE_INTRODUCTION\020" +
+      "\002\022\'\n#GROUP_INFO_CHANGE_TYPE_NOTIFICATION",
+      "\020\003\022#\n\037GROUP_INFO_CHANGE_TYPE_FACE_URL\020\004\022" +
+      " \n\034GROUP_INFO_CHANGE_TYPE_OWNER\020\005\022!\n\035GRO" +
+      "UP_INFO_CHANGE_TYPE_CUSTOM\020\006*\204\005\n\017GroupSy" +
+      "stemType\022!\n\035GROUP_SYSTEM_TYPE_UNSPECIFIE" +
+      "D\020\000\022\'\n#GROUP_SYSTEM_TYPE_ADD_GROUP_REQUE" +
+      "ST\020\001\022&\n\"GROUP_SYSTEM_TYPE_ADD_GROUP_ACCE" +
+      "PT\020\002\022&\n\"GROUP_SYSTEM_TYPE_ADD_GROUP_REFU" +
+      "SE\020\003\022)\n%GROUP_SYSTEM_TYPE_KICK_OFF_FROM_" +
+      "GROUP\020\004\022\"\n\036GROUP_SYSTEM_TYPE_DELETE_GROU" +
+      "P\020\005\022\"\n\036GROUP_SYSTEM_TYPE_CREATE_GROUP\020\006\022" +
+      "&\n\"GROUP_SYSTEM_TYPE_INVITED_TO_GROUP\020\007\022" +
+      " \n\034GROUP_SYSTEM_TYPE_QUIT_GROUP\020\010\022!\n\035GRO" +
+      "UP_SYSTEM_TYPE_GRANT_ADMIN\020\t\022\"\n\036GROUP_SY" +
+      "STEM_TYPE_CANCEL_ADMIN\020\n\022\"\n\036GROUP_SYSTEM" +
+      "_TYPE_REVOKE_GROUP\020\013\022-\n)GROUP_SYSTEM_TYP" +
+      "E_INVITE_TO_GROUP_REQUEST\020\014\022,\n(GROUP_SYS" +
+      "TEM_TYPE_INVITE_TO_GROUP_ACCEPT\020\r\022,\n(GRO" +
+      "UP_SYSTEM_TYPE_INVITE_TO_GROUP_REFUSE\020\016\022" +
+      "\"\n\035GROUP_SYSTEM_TYPE_CUSTOM_INFO\020\377\001*\270\001\n\r" +
+      "SnsSystemType\022\037\n\033SNS_SYSTEM_TYPE_UNSPECI" +
+      "FIED\020\000\022\036\n\032SNS_SYSTEM_TYPE_ADD_FRIEND\020\001\022\036" +
+      "\n\032SNS_SYSTEM_TYPE_DEL_FRIEND\020\002\022\"\n\036SNS_SY" +
+      "STEM_TYPE_ADD_FRIEND_REQ\020\003\022\"\n\036SNS_SYSTEM" +
+      "_TYPE_DEL_FRIEND_REQ\020\004*g\n\021ProfileSystemT" +
+      "ype\022#\n\037PROFILE_SYSTEM_TYPE_UNSPECIFIED\020\000" +
+      "\022-\n)PROFILE_SYSTEM_TYPE_FRIEND_PROFILE_C" +
+      "HANGE\020\001*\264\001\n\017ConnectionState\022 \n\034CONNECTIO" +
+      "N_STATE_UNSPECIFIED\020\000\022\036\n\032CONNECTION_STAT" +
+      "E_CONNECTED\020\001\022\037\n\033CONNECTION_STATE_CONNEC" +
+      "TING\020\002\022\033\n\027CONNECTION_STATE_FAILED\020\003\022!\n\035C" +
+      "ONNECTION_STATE_DISCONNECTED\020\004*\365\001\n\024Conne" +
+      "ctionStatusCode\022$\n CONNECTION_STATUS_COD" +
+      "E_CONNECTED\020\000\0229\n5CONNECTION_STATUS_CODE_" +
+      "KICKED_OFFLINE_BY_OTHER_CLIENT\020\006\022\"\n\036CONN" +
+      "ECTION_STATUS_CODE_TIMEOUT\020\016\022*\n&CONNECTI" +
+      "ON_STATUS_CODE_TOKEN_INCORRECT\020\017\022,\n(CONN" +
+      "ECTION_STATUS_CODE_DISCONN_EXCEPTION\020\020*\221" +
+      "\001\n\013ImErrorCode\022\026\n\022IM_ERROR_CODE_SUCC\020\000\022#" +
+      "\n\036IM_ERROR_CODE_KICKED_BY_OTHERS\020\3000\022%\n\037I" +
+      "M_ERROR_CODE_IN_PEER_BLOCKLIST\020\247\234\001\022\036\n\030IM" +
+      "_ERROR_CODE_NOT_FRIEND\020\251\234\001*\362\002\n\014FriendSta" +
+      "tus\022\026\n\022FRIEND_STATUS_SUCC\020\000\022(\n\"FRIEND_ST" +
+      "ATUS_ADD_SELF_FRIEND_FULL\020\272\352\001\022)\n#FRIEND_" +
+      "STATUS_ADD_THEIR_FRIEND_FULL\020\276\352\001\022*\n$FRIE" +
+      "ND_STATUS_ADD_IN_SELF_BLACK_LIST\020\263\356\001\022.\n(" +
+      "FRIEND_STATUS_ADD_FRIEND_SIDE_FORBID_ADD" +
+      "\020\264\356\001\0220\n*FRIEND_STATUS_ADD_IN_OTHER_SIDE_" +
+      "BLACK_LIST\020\275\356\001\022\037\n\031FRIEND_STATUS_ADD_PEND" +
+      "ING\020\313\356\001\022#\n\035FRIEND_STATUS_RESPONSE_NO_REQ" +
+      "\020\226\357\001\022!\n\033FRIEND_STATUS_DEL_NO_FRIEND\020\330\367\001*" +
+      "\221\001\n\021GroupMemberStatus\022\034\n\030GROUP_MEMBER_ST" +
+      "ATUS_FAIL\020\000\022\034\n\030GROUP_MEMBER_STATUS_SUCC\020" +
+      "\001\022\037\n\033GROUP_MEMBER_STATUS_INVALID\020\002\022\037\n\033GR" +
+      "OUP_MEMBER_STATUS_PENDING\020\003*\177\n\013GroupAtTy" +
+      "pe\022\035\n\031GROUP_AT_TYPE_UNSPECIFIED\020\000\022\027\n\023GRO" +
+      "UP_AT_TYPE_AT_ME\020\001\022\030\n\024GROUP_AT_TYPE_AT_A" +
+      "LL\020\002\022\036\n\032GROUP_AT_TYPE_AT_ALL_AT_ME\020\003*m\n\020" +
+      "ConversationType\022!\n\035CONVERSATION_TYPE_UN" +
+      "SPECIFIED\020\000\022\031\n\025CONVERSATION_TYPE_C2C\020\001\022\033" +
+      "\n\027CONVERSATION_TYPE_GROUP\020\002*}\n\021ReceiveMe" +
+      "ssageOpt\022\037\n\033RECEIVE_MESSAGE_OPT_RECEIVE\020" +
+      "\000\022#\n\037RECEIVE_MESSAGE_OPT_NOT_RECEIVE\020\001\022\"" +
+      "\n\036RECEIVE_MESSAGE_OPT_NOT_NOTIFY\020\002*Q\n\021Re" +
+      "adMembersFilter\022\034\n\030READ_MEMBERS_FILTER_R" +
+      "EAD\020\000\022\036\n\032READ_MEMBERS_FILTER_UNREAD\020\001*\245\001" +
+      "\n\016UserStatusType\022 \n\034USER_STATUS_TYPE_UNS" +
+      "PECIFIED\020\000\022#\n\037USER_STATUS_TYPE_FORCED_OF" +
+      "FLINE\020\001\022%\n!USER_STATUS_TYPE_RECONNECT_FA" +
+      "ILED\020\002\022%\n!USER_STATUS_TYPE_USER_SIG_EXPI" +
+      "RED\020\003b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
