@@ -101,7 +101,8 @@ extension ValidationRun {
             what: "member visible type")
         if group.groupType == Self.avChatRoom && group.selfInfo != nil {
             report(
-                .avChatRoomSelfInfo, at: "selfInfo", "an AVChatRoom profile with self info, which cannot be pulled there")
+                .avChatRoomSelfInfo, at: "selfInfo",
+                "an AVChatRoom profile with self info, which cannot be pulled there")
         }
         if let selfInfo = group.selfInfo {
             push("selfInfo")
@@ -156,7 +157,9 @@ extension ValidationRun {
             checkUserID(member.member, at: "member")
             checkEnum(member.role.isKnown, member.role.rawValue, at: "role", what: "member role")
             if member.role == .owner {
-                report(.createGroupOwnerRole, at: "role", "an initial member with the owner role; the creator is the owner")
+                report(
+                    .createGroupOwnerRole, at: "role", "an initial member with the owner role; the creator is the owner"
+                )
             }
             checkMemberCustomInfo(member.customInfo)
             pop()
