@@ -688,6 +688,10 @@ static void visit_elem(run *r, const Imcodec__V1__Elem *elem, const Imcodec__V1_
         mark = enter(r, "video");
         check_count(r, l->has_max_video_bytes, l->max_video_bytes, elem->video->video_size, "limit.video.size",
                     "videoSize");
+        /* M22: a video elem carries its image too. */
+        if (elem->video->video_uuid[0] != '\0' && elem->video->snapshot_uuid[0] == '\0' &&
+            elem->video->snapshot_url[0] == '\0')
+            report(r, "rule.video.snapshot-missing", NULL, 0, 0);
         leave(r, mark);
         break;
     case IMCODEC__V1__ELEM__KIND_FILE:
@@ -851,6 +855,9 @@ static void visit_message(run *r, const Imcodec__V1__Message *message, int64_t l
         size_t at = enter_index(r, i);
         if (in_merger_list && elem->kind_case == IMCODEC__V1__ELEM__KIND_GROUP_TIPS)
             report(r, "rule.merger.contains-group-tips", NULL, 0, 0);
+        /* M23: group tips travel in group messages only. */
+        if (message->receiver[0] != '\0' && elem->kind_case == IMCODEC__V1__ELEM__KIND_GROUP_TIPS)
+            report(r, "rule.group-tips.one-to-one", "groupTips", 0, 0);
         if (elem->kind_case == IMCODEC__V1__ELEM__KIND_CUSTOM && l->has_max_custom_elems) {
             custom_seen++;
             if (custom_seen == l->max_custom_elems + 1)
@@ -1021,6 +1028,10 @@ static int visit_relationship(run *r, const Imcodec__V1__Event *event) {
         check_enum(r, &imcodec__v1__friend_response_type__descriptor, (int)response->response_type, "responseType");
         check_user_id(r, response->identifier, "identifier");
         check_remark(r, response->remark, "remark");
+        /* F12: a remark goes with adding the requester; a rejection carries none. */
+        if (response->response_type == IMCODEC__V1__FRIEND_RESPONSE_TYPE__FRIEND_RESPONSE_TYPE_REJECT &&
+            response->remark[0] != '\0')
+            report(r, "rule.friend-response.remark-on-reject", "remark", 0, 0);
         break;
     }
     case IMCODEC__V1__EVENT__KIND_FRIEND_RESULTS:
@@ -1147,6 +1158,11 @@ static void visit_group_info(run *r, const Imcodec__V1__GroupInfo *group) {
     if (group->max_member_num != 0 && group->member_num > group->max_member_num)
         report(r, "limit.group.member-num", "memberNum", group->max_member_num, group->member_num);
     check_type_members(r, group->group_type, group->member_num, "memberNum");
+    /* G23: an AVChatRoom profile reports no member count and no self info. */
+    if (strcmp(group->group_type, AV_CHAT_ROOM) == 0 && group->member_num != 0)
+        report(r, "rule.avchatroom.member-num", "memberNum", 0, group->member_num);
+    if (strcmp(group->group_type, AV_CHAT_ROOM) == 0 && group->self_info != NULL)
+        report(r, "rule.avchatroom.self-info", "selfInfo", 0, 0);
     check_enum(r, &imcodec__v1__group_add_opt__descriptor, (int)group->add_opt, "addOpt");
     if (strcmp(group->group_type, PRIVATE_GROUP) == 0 &&
         (group->add_opt == IMCODEC__V1__GROUP_ADD_OPT__GROUP_ADD_OPT_AUTH ||
@@ -1184,10 +1200,12 @@ static void visit_create_group(run *r, const Imcodec__V1__CreateGroupInfo *info)
     check_group_custom_info(r, info->custom_info, info->n_custom_info);
     if (strcmp(info->group_type, AV_CHAT_ROOM) == 0 && info->n_members_info > 0)
         report(r, "rule.avchatroom.member-addition", "membersInfo", 0, (int64_t)info->n_members_info);
-    {
-        int64_t limit;
-        if (info->group_type[0] != '\0' && member_limit(l, info->group_type, &limit))
-            check_count(r, 1, limit, (int64_t)info->n_members_info, "limit.group.members", "membersInfo");
+    /* G2: the creator is added without being named, so the initial members
+     * are held to the type's member limit less one. */
+    for (size_t i = 0; info->group_type[0] != '\0' && i < l->n_max_group_initial_members; i++) {
+        if (strcmp(l->max_group_initial_members_keys[i], info->group_type) == 0)
+            check_count(r, 1, l->max_group_initial_members_values[i], (int64_t)info->n_members_info,
+                        "limit.group.members", "membersInfo");
     }
     size_t mark = enter(r, "membersInfo");
     for (size_t i = 0; i < info->n_members_info; i++) {
@@ -1195,6 +1213,9 @@ static void visit_create_group(run *r, const Imcodec__V1__CreateGroupInfo *info)
         size_t at = enter_index(r, i);
         check_user_id(r, member->member, "member");
         check_enum(r, &imcodec__v1__group_member_role__descriptor, (int)member->role, "role");
+        /* G19: the creator is the owner; no initial member is named owner. */
+        if (member->role == IMCODEC__V1__GROUP_MEMBER_ROLE__GROUP_MEMBER_ROLE_OWNER)
+            report(r, "rule.create-group.owner-role", "role", 0, 0);
         check_count(r, l->has_max_member_custom_fields, l->max_member_custom_fields, (int64_t)member->n_custom_info,
                     "limit.member.custom-fields", "customInfo");
         if (l->has_max_member_custom_value_bytes) {

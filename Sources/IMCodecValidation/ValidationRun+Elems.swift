@@ -34,6 +34,9 @@ extension ValidationRun {
             push("video")
             checkCount(
                 Int(video.videoSize), against: limits.maxVideoBytes, .videoSize, at: "videoSize", what: "the video")
+            if !video.videoUUID.isEmpty && video.snapshotUUID.isEmpty && video.snapshotURL.isEmpty {
+                report(.videoSnapshotMissing, "a video elem without its image: no snapshot UUID or URL")
+            }
             pop()
         case .file(let file):
             push("file")

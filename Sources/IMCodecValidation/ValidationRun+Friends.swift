@@ -25,6 +25,11 @@ extension ValidationRun {
                 what: "friend response type")
             checkUserID(response.identifier, at: "identifier")
             checkRemark(response.remark, at: "remark")
+            if response.responseType == .reject && !response.remark.isEmpty {
+                report(
+                    .friendResponseRemarkOnReject, at: "remark",
+                    "a rejection carries a remark; a remark goes with adding the requester as a friend")
+            }
             pop()
         case .friendResults(let results):
             push("friendResults")

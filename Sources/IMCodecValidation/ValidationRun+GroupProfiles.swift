@@ -81,6 +81,11 @@ extension ValidationRun {
         checkCount(
             Int(group.memberNum), against: typeLimit, .groupMembers, at: "memberNum",
             what: "the group's member count", unit: "members")
+        if group.groupType == Self.avChatRoom && group.memberNum != 0 {
+            report(
+                .avChatRoomMemberNum, at: "memberNum", actual: Int64(group.memberNum),
+                "an AVChatRoom profile with a member count of \(group.memberNum); live-streaming groups report none")
+        }
         checkEnum(group.addOpt.isKnown, group.addOpt.rawValue, at: "addOpt", what: "add option")
         if group.groupType == Self.privateGroup && (group.addOpt == .auth || group.addOpt == .any) {
             report(
@@ -94,6 +99,11 @@ extension ValidationRun {
         checkEnum(
             group.isMemberVisible.isKnown, group.isMemberVisible.rawValue, at: "isMemberVisible",
             what: "member visible type")
+        if group.groupType == Self.avChatRoom && group.selfInfo != nil {
+            report(
+                .avChatRoomSelfInfo, at: "selfInfo",
+                "an AVChatRoom profile with self info, which cannot be pulled there")
+        }
         if let selfInfo = group.selfInfo {
             push("selfInfo")
             checkEnum(selfInfo.role.isKnown, selfInfo.role.rawValue, at: "role", what: "member role")
@@ -135,14 +145,22 @@ extension ValidationRun {
                 .avChatRoomMemberAddition, at: "membersInfo", actual: Int64(info.membersInfo.count),
                 "an AVChatRoom group created with \(info.membersInfo.count) members; it does not add members")
         }
+        // The creator is added without being named, so the limit is the
+        // type's member limit less one (docs/spec/validation.md).
+        let initialLimit = info.groupType.isEmpty ? nil : limits.maxGroupInitialMembers[info.groupType]
         checkCount(
-            info.membersInfo.count, against: typeLimit, .groupMembers, at: "membersInfo",
+            info.membersInfo.count, against: initialLimit, .groupMembers, at: "membersInfo",
             what: "the initial members", unit: "members")
         push("membersInfo")
         for (index, member) in info.membersInfo.enumerated() {
             push(index: index)
             checkUserID(member.member, at: "member")
             checkEnum(member.role.isKnown, member.role.rawValue, at: "role", what: "member role")
+            if member.role == .owner {
+                report(
+                    .createGroupOwnerRole, at: "role", "an initial member with the owner role; the creator is the owner"
+                )
+            }
             checkMemberCustomInfo(member.customInfo)
             pop()
         }

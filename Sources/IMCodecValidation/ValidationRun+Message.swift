@@ -65,6 +65,9 @@ extension ValidationRun {
             if isInMergerList, case .groupTips = elem.kind {
                 report(.mergerContainsGroupTips, "a message in a merger's list holds group tips")
             }
+            if !message.receiver.isEmpty, case .groupTips = elem.kind {
+                report(.groupTipsOneToOne, at: "groupTips", "a one-to-one message holds group tips")
+            }
             if elem.isCustom, let limit = limits.maxCustomElems {
                 customElemsSeen += 1
                 if customElemsSeen == limit + 1 {

@@ -21,7 +21,7 @@ import Testing
     /// The seeds are not part of the repository; where they are beside it
     /// (or in `IMCODEC_SEEDS`), every declaration and heading must lie in a
     /// row of its file.
-    @Test(.enabled(if: SeedCoverage.seedsFolder(root: repositoryRoot) != nil))
+    @Test(.enabled(if: SeedCoverage.seedsFolder(root: repositoryRoot) != nil, SeedInventory.absentSeeds))
     func everyDeclarationAndSectionOfTheSeedsHasARow() throws {
         let folder = try #require(SeedCoverage.seedsFolder(root: repositoryRoot))
         let text = try String(contentsOfFile: "\(repositoryRoot)/\(Self.table)", encoding: .utf8)
@@ -34,6 +34,67 @@ import Testing
             #expect(missing.isEmpty, "\(file): no row holds \(missing)")
         }
         #expect(checked > 100)
+    }
+
+    /// docs/spec/seed-inventory.md: every row has a disposition that names
+    /// things that exist, or a reason.
+    @Test func everyInventoryRowHasADisposition() throws {
+        let names = try RepositoryNames.load(root: repositoryRoot)
+        let inventory = try SeedInventory(
+            text: String(contentsOfFile: "\(repositoryRoot)/\(SeedInventory.path)", encoding: .utf8))
+        #expect(inventory.rows.count > 500)
+        let problems = inventory.problems(names: names)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    /// Where the seeds are at hand, every line that declares a field, a
+    /// parameter or an enum value, or states a rule, has a row of the
+    /// inventory, and every row names a line of its seed. Where they are
+    /// not, the test says so: it is skipped with the reason, never passed.
+    @Test(.enabled(if: SeedCoverage.seedsFolder(root: repositoryRoot) != nil, SeedInventory.absentSeeds))
+    func everyFieldAndRuleLineOfTheSeedsHasAnInventoryRow() throws {
+        let folder = try #require(SeedCoverage.seedsFolder(root: repositoryRoot))
+        let inventory = try SeedInventory(
+            text: String(contentsOfFile: "\(repositoryRoot)/\(SeedInventory.path)", encoding: .utf8))
+        var checked = 0
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder).sorted() where file.hasSuffix(".txt") {
+            let seed = try String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8)
+            let prefix = String(file.prefix(3))
+            let lines = try SeedInventory.statements(in: seed)
+            checked += lines.count
+            let missing = lines.filter { !inventory.lines.contains("\(prefix):\($0)") }
+            #expect(missing.isEmpty, "\(file): no inventory row for lines \(missing)")
+            let count = seed.split(separator: "\n", omittingEmptySubsequences: false).count
+            let beyond = inventory.rows.filter { $0.file == prefix && !(1...count).contains($0.line) }
+            #expect(beyond.isEmpty, "\(file): rows past the end of the seed: \(beyond.map(\.line))")
+        }
+        #expect(checked > 500)
+    }
+
+    /// The inventory's checks fail on planted bad rows and a planted seed
+    /// line, one problem each.
+    @Test func plantedInventoryProblemsAreReported() throws {
+        let names = try RepositoryNames.load(root: repositoryRoot)
+        let good = "| 004:1 | field | a | `GroupInfo.add_opt`, `rule.private-group.add-opt`; a note |"
+        #expect(SeedInventory(text: good).problems(names: names).isEmpty)
+        let planted: [(String, String)] = [
+            ("unknown field", "| 004:1 | field | a | `GroupInfo.add_option` |"),
+            ("unknown code", "| 004:1 | rule | a | `rule.no-such` |"),
+            ("no disposition", "| 004:1 | rule | a | |"),
+            ("short reason", "| 004:1 | rule | a | Reason: no. |"),
+            ("prose only", "| 004:1 | rule | a | carried somewhere |"),
+            ("cell count", "| 004:1 | rule | a |"),
+        ]
+        for (label, row) in planted {
+            #expect(SeedInventory(text: row).problems(names: names).count == 1, "\(label)")
+        }
+        let seed = [
+            "@property(nonatomic,strong) NSString * group;", " *  @param succ  Success callback",
+            " *  @param filter     Group member role filter", "  TIM_GROUP_TIPS_TYPE_INVITE = 0x01,",
+            "The name cannot exceed 30 bytes.", "an unremarkable line", " *  用户备注(备注最大96字节)",
+            "| timestamp | The start timestamp |", "| Parameter | Description |",
+        ].joined(separator: "\n")
+        #expect(try SeedInventory.statements(in: seed) == [1, 3, 4, 5, 7, 8])
     }
 
     /// The checks fail on planted bad rows, one problem each.
@@ -240,6 +301,104 @@ struct SeedCoverage {
     static func backticked(_ cell: String) -> [String] {
         cell.split(separator: "`", omittingEmptySubsequences: false).enumerated().compactMap { index, part in
             index % 2 == 1 ? String(part) : nil
+        }
+    }
+}
+
+/// docs/spec/seed-inventory.md: the seed lines that declare a field or state
+/// a rule, each with its disposition.
+struct SeedInventory {
+    static let path = "docs/spec/seed-inventory.md"
+    static let absentSeeds: Comment =
+        "The seeds are not at ../shared/seeds (beside the repository) or in IMCODEC_SEEDS: the line-by-line check of docs/spec/seed-inventory.md against them is skipped."
+
+    struct Row {
+        var tableLine: Int
+        var file: String
+        var line: Int
+        var cells: [String]
+    }
+
+    let rows: [Row]
+    /// `file:line` of every row.
+    let lines: Set<String>
+
+    init(text: String) {
+        rows = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
+            guard line.range(of: #"^\| 00\d:\d+ \|"#, options: .regularExpression) != nil else { return nil }
+            let cells = Array(
+                line.split(separator: "|", omittingEmptySubsequences: false).map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }.dropFirst().dropLast())
+            let seed = cells[0].split(separator: ":")
+            return Row(tableLine: index + 1, file: String(seed[0]), line: Int(seed[1]) ?? 0, cells: cells)
+        }
+        lines = Set(rows.map { "\($0.file):\($0.line)" })
+    }
+
+    /// Every problem of every row, one line each: the wrong number of cells,
+    /// no disposition, a reason too short to say anything, prose without a
+    /// name, or a name that does not exist.
+    func problems(names: RepositoryNames) -> [String] {
+        var problems: [String] = []
+        for row in rows {
+            let at = "line \(row.tableLine)"
+            guard row.cells.count == 4 else {
+                problems.append("\(at): \(row.cells.count) cells, not 4")
+                continue
+            }
+            let disposition = row.cells[3]
+            if disposition.hasPrefix("Reason: ") {
+                if disposition.count < 40 { problems.append("\(at): the reason says too little") }
+                continue
+            }
+            let tokens = SeedCoverage.backticked(disposition)
+            if tokens.isEmpty {
+                problems.append("\(at): no disposition (a schema name, a code, or a reason)")
+                continue
+            }
+            for token in tokens where !Self.exists(token, names: names) {
+                problems.append("\(at): no type, field, code or row \(token)")
+            }
+        }
+        return problems
+    }
+
+    static func exists(_ token: String, names: RepositoryNames) -> Bool {
+        if names.codes.contains(token) || names.rows.contains(token) { return true }
+        let parts = token.split(separator: ".").map(String.init)
+        guard let fields = names.fields[parts[0]] else { return false }
+        return parts.count == 1 || (parts.count == 2 && fields.contains(parts[1]))
+    }
+
+    private static let callbacks: Set<Substring> = ["succ", "fail", "progress"]
+    // NSRegularExpression reads the rule words: case-insensitive, with \b
+    // around the English ones.
+    private static let ruleWordsPattern =
+        #"\b(limit|limits|limited|unlimited|must|only|cannot|can not|up to|at most|maximum|not support|exceed|exceeds|valid at|valid for|valid when)\b|必须|只能|只有|只做|只用|只在|仅|不能|无法|最大|最多|不超过|上限|限制|不支持|有效"#
+
+    /// The lines of a seed (1-based) that declare a field, a parameter or an
+    /// enum value, or state a rule: the kinds docs/spec/seed-inventory.md
+    /// defines.
+    static func statements(in seed: String) throws -> [Int] {
+        let ruleWords = try NSRegularExpression(pattern: ruleWordsPattern, options: [.caseInsensitive])
+        let property = #/@property\b/#
+        let parameter = #/@param\s+(\w+)/#
+        let tableName = #/^\s*\|?\s*`?([a-z][A-Za-z0-9_]*)`?\s*\|/#
+        let enumValue = #/^\s*[A-Z][A-Za-z0-9_]*\s*=\s*(0x[0-9a-fA-F]+|-?\d+)\s*,?\s*(//.*)?$/#
+        let statusWithValue = #/^[A-Za-z]+_[A-Za-z_]+\d+\S/#
+        return seed.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
+            let text = String(line)
+            if text.contains(property) { return index + 1 }
+            if let match = text.firstMatch(of: parameter) {
+                if !callbacks.contains(match.output.1) { return index + 1 }
+            } else if text.wholeMatch(of: enumValue) != nil || text.prefixMatch(of: statusWithValue) != nil {
+                return index + 1
+            } else if let match = text.prefixMatch(of: tableName), !callbacks.contains(match.output.1) {
+                return index + 1
+            }
+            let range = NSRange(text.startIndex..., in: text)
+            return ruleWords.firstMatch(in: text, range: range) != nil ? index + 1 : nil
         }
     }
 }

@@ -104,6 +104,7 @@ import Testing
         F.error(.fileSize, "elems[6].file.size", limit: 100 << 20, actual: 101 << 20),
         F.error(.locationLatitude, "elems[7].location.latitude", limit: 90),
         F.error(.locationLongitude, "elems[7].location.longitude", limit: 180),
+        F.error(.groupTipsOneToOne, "elems[8].groupTips"),  // group tips in a one-to-one message (M23)
         F.error(.groupNameBytes, "elems[8].groupTips.groupName", limit: 30, actual: 33),
         F.error(.groupTipsMemberCountType, "elems[8].groupTips.memberCount"),
         F.error(.groupTipsGroupChangeListType, "elems[8].groupTips.groupChangeList"),

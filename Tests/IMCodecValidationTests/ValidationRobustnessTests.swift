@@ -36,6 +36,7 @@ import Testing
                 F.error(.mergerTitleMissing, "elems[8].merger.title"),
                 F.error(.mergerAbstractsMissing, "elems[8].merger.abstracts"),
                 F.error(.mergerCompatibleTextMissing, "elems[8].merger.compatibleText"),
+                F.error(.groupTipsOneToOne, "elems[9].groupTips"),
                 F.warning(.unspecifiedEnumValue, "elems[9].groupTips.type", actual: 0),
                 F.warning(.unspecifiedEnumValue, "elems[10].groupSystem.type", actual: 0),
                 F.warning(.unspecifiedEnumValue, "elems[11].snsSystem.type", actual: 0),
@@ -50,8 +51,9 @@ import Testing
             allowType: FriendAllowType(rawValue: odd), gender: Gender(rawValue: odd),
             customInfo: [CustomInfoEntry(key: "k")])
         let member = GroupMemberInfo(role: GroupMemberRole(rawValue: odd), customInfo: [MemberCustomEntry()])
+        // A group message: group tips in a one-to-one message are an error (M23).
         let message = Message(
-            receiver: "b", priority: Priority(rawValue: odd),
+            groupID: "g", priority: Priority(rawValue: odd),
             elems: [
                 Elem(
                     kind: .image(

@@ -459,6 +459,70 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
             payload: .event(
                 Event(kind: .groupPendency(GroupPendencyPage(items: [GroupPendencyItem(getType: .invite)])))),
             expected: [F.error(.groupPendencyToUserMissing, "groupPendency.items[0].toUser")]),
+        // M22
+        RuleCase(
+            name: "video without its snapshot",
+            payload: .message(F.directMessage([Elem(kind: .video(VideoElem(videoUUID: "v")))])),
+            expected: [F.error(.videoSnapshotMissing, "elems[0].video")]),
+        RuleCase(
+            name: "video with its snapshot URL",
+            payload: .message(F.directMessage([Elem(kind: .video(VideoElem(videoUUID: "v", snapshotURL: "s")))])),
+            expected: []),
+        // M23
+        RuleCase(
+            name: "group tips in a one-to-one message",
+            payload: .message(
+                F.directMessage([F.text(), Elem(kind: .groupTips(GroupTipsElem(type: .quit, platform: "iOS")))])),
+            expected: [F.error(.groupTipsOneToOne, "elems[1].groupTips")]),
+        RuleCase(
+            name: "group tips in a group message",
+            payload: .message(F.groupMessage([Elem(kind: .groupTips(GroupTipsElem(type: .quit, platform: "iOS")))])),
+            expected: []),
+        // G23
+        RuleCase(
+            name: "AVChatRoom profile with a member count",
+            payload: .event(
+                Event(kind: .groupProfiles(GroupInfoList(groups: [GroupInfo(groupType: "AVChatRoom", memberNum: 12)])))),
+            expected: [F.error(.avChatRoomMemberNum, "groupProfiles.groups[0].memberNum", actual: 12)]),
+        RuleCase(
+            name: "AVChatRoom profile with self info",
+            payload: .event(
+                Event(
+                    kind: .groupProfiles(
+                        GroupInfoList(groups: [GroupInfo(groupType: "AVChatRoom", selfInfo: GroupSelfInfo())])))),
+            expected: [F.error(.avChatRoomSelfInfo, "groupProfiles.groups[0].selfInfo")]),
+        RuleCase(
+            name: "Public profile with a member count and self info",
+            payload: .event(
+                Event(
+                    kind: .groupProfiles(
+                        GroupInfoList(groups: [GroupInfo(groupType: "Public", memberNum: 12, selfInfo: GroupSelfInfo())]
+                        )
+                    ))),
+            expected: []),
+        // G19 on creation
+        RuleCase(
+            name: "initial member with the owner role",
+            payload: .event(
+                Event(
+                    kind: .createGroup(
+                        CreateGroupInfo(
+                            groupType: "Public",
+                            membersInfo: [CreateGroupMemberInfo(member: "bob"), CreateGroupMemberInfo(role: .owner)])))),
+            expected: [F.error(.createGroupOwnerRole, "createGroup.membersInfo[1].role")]),
+        // F12
+        RuleCase(
+            name: "rejection with a remark",
+            payload: .event(
+                Event(kind: .friendResponse(FriendResponse(responseType: .reject, identifier: "dave", remark: "d")))),
+            expected: [F.error(.friendResponseRemarkOnReject, "friendResponse.remark")]),
+        RuleCase(
+            name: "agree and add with a remark",
+            payload: .event(
+                Event(
+                    kind: .friendResponse(FriendResponse(responseType: .agreeAndAdd, identifier: "dave", remark: "d")))
+            ),
+            expected: []),
         // M21
         RuleCase(
             name: "online-only message in a batch",

@@ -869,6 +869,68 @@ export declare const GroupPendencyHandleResult: {
 };
 
 /**
+ * TIMGroupMemberFilter: which members a paged member list holds, by role (the
+ * group guide names it as getGroupMembers' filter; numbers from the SDK
+ * headers). The values are bits: a filter of owner and admins is 3, which a
+ * reader keeps as a number the enum does not name.
+ *
+ * Numbers by name; a field of this enum holds any number (proto3 enums are open).
+ */
+export declare const GroupMemberFilter: {
+    /**
+     * `GROUP_MEMBER_FILTER_ALL` (0).
+     */
+    readonly ALL: 0;
+    /**
+     * `GROUP_MEMBER_FILTER_SUPER` (1).
+     */
+    readonly SUPER: 1;
+    /**
+     * `GROUP_MEMBER_FILTER_ADMIN` (2).
+     */
+    readonly ADMIN: 2;
+    /**
+     * `GROUP_MEMBER_FILTER_COMMON` (4).
+     */
+    readonly COMMON: 4;
+};
+
+/**
+ * TIMGetGroupMemInfoFlag: which member profile fields a paged member list
+ * carries (the group guide names it as getGroupMembers' flags; numbers from
+ * the SDK headers, 0 added for none as proto3 requires). The values are bits,
+ * combined as in the filter.
+ *
+ * Numbers by name; a field of this enum holds any number (proto3 enums are open).
+ */
+export declare const GroupMemberInfoFlag: {
+    /**
+     * `GROUP_MEMBER_INFO_FLAG_NONE` (0).
+     */
+    readonly NONE: 0;
+    /**
+     * `GROUP_MEMBER_INFO_FLAG_JOIN_TIME` (1).
+     */
+    readonly JOIN_TIME: 1;
+    /**
+     * `GROUP_MEMBER_INFO_FLAG_MSG_FLAG` (2).
+     */
+    readonly MSG_FLAG: 2;
+    /**
+     * `GROUP_MEMBER_INFO_FLAG_ROLE_INFO` (8).
+     */
+    readonly ROLE_INFO: 8;
+    /**
+     * `GROUP_MEMBER_INFO_FLAG_SHUTUP_TIME` (16).
+     */
+    readonly SHUTUP_TIME: 16;
+    /**
+     * `GROUP_MEMBER_INFO_FLAG_NAME_CARD` (32).
+     */
+    readonly NAME_CARD: 32;
+};
+
+/**
  * One entry of a custom-field dictionary: a key and a bytes or number value
  * (the relationship chain guide: "value is NSData or NSNumber").
  *
@@ -2992,7 +3054,7 @@ export interface CreateGroupInfo {
     customInfo: Array<GroupCustomEntry>;
     /**
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type. `members_info` (field 11, repeated CreateGroupMemberInfo).
+     * the member limit of the group's type less the creator. `members_info` (field 11, repeated CreateGroupMemberInfo).
      */
     membersInfo: Array<CreateGroupMemberInfo>;
     /**
@@ -3143,12 +3205,49 @@ export interface GroupMemberList {
      */
     nextSeq: bigint;
     /**
+     * The paged request the list answers, when it is a page. `request` (field 4, GroupMemberListRequest).
+     */
+    request?: GroupMemberListRequest;
+    /**
      * Fields the schema does not know, kept as their bytes.
      */
     $unknown?: Uint8Array;
 }
 /** Creates, encodes, decodes and converts {@link GroupMemberList} values. */
 export declare const GroupMemberList: MessageType<GroupMemberList>;
+
+/**
+ * The paged member-list request (the group guide:
+ * getGroupMembers:ByFilter:flags:custom:nextSeq:): the role filter, the
+ * profile flags, the custom keys to return and the page asked for. The
+ * group is the list's own group_id.
+ *
+ * A plain object; {@link GroupMemberListRequest} creates, encodes, decodes and converts it.
+ */
+export interface GroupMemberListRequest {
+    /**
+     * `filter` (field 1, GroupMemberFilter), a number of {@link GroupMemberFilter}.
+     */
+    filter: number;
+    /**
+     * `flags` (field 2, GroupMemberInfoFlag), a number of {@link GroupMemberInfoFlag}.
+     */
+    flags: number;
+    /**
+     * The member custom keys to return. `custom` (field 3, repeated string).
+     */
+    custom: Array<string>;
+    /**
+     * 0 for the first page, then the next_seq of the page before. `next_seq` (field 4, uint64).
+     */
+    nextSeq: bigint;
+    /**
+     * Fields the schema does not know, kept as their bytes.
+     */
+    $unknown?: Uint8Array;
+}
+/** Creates, encodes, decodes and converts {@link GroupMemberListRequest} values. */
+export declare const GroupMemberListRequest: MessageType<GroupMemberListRequest>;
 
 /**
  * Per-member results of a member operation (inviteGroupMember,

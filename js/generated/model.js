@@ -1035,6 +1035,78 @@ export const GroupPendencyHandleResult = Object.freeze({
 const GroupPendencyHandleResult$numbers = Object.freeze({ GROUP_PENDENCY_HANDLE_RESULT_REFUSE: 0, GROUP_PENDENCY_HANDLE_RESULT_AGREE: 1 });
 const GroupPendencyHandleResult$names = Object.freeze({ "0": "GROUP_PENDENCY_HANDLE_RESULT_REFUSE", "1": "GROUP_PENDENCY_HANDLE_RESULT_AGREE" });
 
+/**
+ * TIMGroupMemberFilter: which members a paged member list holds, by role (the
+ * group guide names it as getGroupMembers' filter; numbers from the SDK
+ * headers). The values are bits: a filter of owner and admins is 3, which a
+ * reader keeps as a number the enum does not name.
+ *
+ * Numbers by name. Values are plain numbers, and a value the schema does not
+ * name is kept (proto3 enums are open).
+ * @readonly
+ * @enum {number}
+ */
+export const GroupMemberFilter = Object.freeze({
+    /**
+     * `GROUP_MEMBER_FILTER_ALL` (0).
+     */
+    ALL: 0,
+    /**
+     * `GROUP_MEMBER_FILTER_SUPER` (1).
+     */
+    SUPER: 1,
+    /**
+     * `GROUP_MEMBER_FILTER_ADMIN` (2).
+     */
+    ADMIN: 2,
+    /**
+     * `GROUP_MEMBER_FILTER_COMMON` (4).
+     */
+    COMMON: 4,
+});
+const GroupMemberFilter$numbers = Object.freeze({ GROUP_MEMBER_FILTER_ALL: 0, GROUP_MEMBER_FILTER_SUPER: 1, GROUP_MEMBER_FILTER_ADMIN: 2, GROUP_MEMBER_FILTER_COMMON: 4 });
+const GroupMemberFilter$names = Object.freeze({ "0": "GROUP_MEMBER_FILTER_ALL", "1": "GROUP_MEMBER_FILTER_SUPER", "2": "GROUP_MEMBER_FILTER_ADMIN", "4": "GROUP_MEMBER_FILTER_COMMON" });
+
+/**
+ * TIMGetGroupMemInfoFlag: which member profile fields a paged member list
+ * carries (the group guide names it as getGroupMembers' flags; numbers from
+ * the SDK headers, 0 added for none as proto3 requires). The values are bits,
+ * combined as in the filter.
+ *
+ * Numbers by name. Values are plain numbers, and a value the schema does not
+ * name is kept (proto3 enums are open).
+ * @readonly
+ * @enum {number}
+ */
+export const GroupMemberInfoFlag = Object.freeze({
+    /**
+     * `GROUP_MEMBER_INFO_FLAG_NONE` (0).
+     */
+    NONE: 0,
+    /**
+     * `GROUP_MEMBER_INFO_FLAG_JOIN_TIME` (1).
+     */
+    JOIN_TIME: 1,
+    /**
+     * `GROUP_MEMBER_INFO_FLAG_MSG_FLAG` (2).
+     */
+    MSG_FLAG: 2,
+    /**
+     * `GROUP_MEMBER_INFO_FLAG_ROLE_INFO` (8).
+     */
+    ROLE_INFO: 8,
+    /**
+     * `GROUP_MEMBER_INFO_FLAG_SHUTUP_TIME` (16).
+     */
+    SHUTUP_TIME: 16,
+    /**
+     * `GROUP_MEMBER_INFO_FLAG_NAME_CARD` (32).
+     */
+    NAME_CARD: 32,
+});
+const GroupMemberInfoFlag$numbers = Object.freeze({ GROUP_MEMBER_INFO_FLAG_NONE: 0, GROUP_MEMBER_INFO_FLAG_JOIN_TIME: 1, GROUP_MEMBER_INFO_FLAG_MSG_FLAG: 2, GROUP_MEMBER_INFO_FLAG_ROLE_INFO: 8, GROUP_MEMBER_INFO_FLAG_SHUTUP_TIME: 16, GROUP_MEMBER_INFO_FLAG_NAME_CARD: 32 });
+const GroupMemberInfoFlag$names = Object.freeze({ "0": "GROUP_MEMBER_INFO_FLAG_NONE", "1": "GROUP_MEMBER_INFO_FLAG_JOIN_TIME", "2": "GROUP_MEMBER_INFO_FLAG_MSG_FLAG", "8": "GROUP_MEMBER_INFO_FLAG_ROLE_INFO", "16": "GROUP_MEMBER_INFO_FLAG_SHUTUP_TIME", "32": "GROUP_MEMBER_INFO_FLAG_NAME_CARD" });
+
 function create_CustomInfoEntry() {
     return { key: "" };
 }
@@ -12080,7 +12152,7 @@ function fromJSON_CreateGroupInfo(j, c) {
  * @property {string} introduction `introduction` (field 8, string).
  * @property {string} faceUrl `face_url` (field 9, string).
  * @property {Array<GroupCustomEntry>} customInfo `custom_info` (field 10, repeated GroupCustomEntry).
- * @property {Array<CreateGroupMemberInfo>} membersInfo The initial members (the creator is added without being named): at most  the member limit of the group's type. `members_info` (field 11, repeated CreateGroupMemberInfo).
+ * @property {Array<CreateGroupMemberInfo>} membersInfo The initial members (the creator is added without being named): at most  the member limit of the group's type less the creator. `members_info` (field 11, repeated CreateGroupMemberInfo).
  * @property {Uint8Array} [$unknown] Fields the schema does not know, kept as their bytes.
  */
 export const CreateGroupInfo = messageType({
@@ -12709,6 +12781,13 @@ function encode_GroupMemberList(w, m) {
         w.byte(24);
         w.uint64(BigInt(v));
     }
+    v = m.request;
+    if (v !== undefined && v !== null) {
+        w.byte(34);
+        const k = w.begin();
+        encode_GroupMemberListRequest(w, v);
+        w.end(k);
+    }
     w.unknown(m.$unknown);
 }
 function merge_GroupMemberList(r, m, c) {
@@ -12742,6 +12821,14 @@ function merge_GroupMemberList(r, m, c) {
                     m.nextSeq = r.uint64();
                     break;
                 }
+                case 34: {
+                    f = "request";
+                    const o = r.enter();
+                    const v = m.request ?? (m.request = create_GroupMemberListRequest());
+                    merge_GroupMemberListRequest(r, v, c);
+                    r.leave(o);
+                    break;
+                }
                 default:
                     r.skip(tag, start, m, c);
             }
@@ -12759,11 +12846,13 @@ function toJSON_GroupMemberList(m) {
     if (v !== undefined && v.length > 0) o.members = v.map((e) => toJSON_GroupMemberInfo(e));
     v = m.nextSeq;
     if (v) o.nextSeq = String(v);
+    v = m.request;
+    if (v !== undefined && v !== null) o.request = toJSON_GroupMemberListRequest(v);
     return o;
 }
 function fromJSON_GroupMemberList(j, c) {
     const m = create_GroupMemberList();
-    const seen = new Uint8Array(3);
+    const seen = new Uint8Array(4);
     for (const [key, value] of J.members(j)) {
         let f;
         try {
@@ -12798,6 +12887,13 @@ function fromJSON_GroupMemberList(j, c) {
                     m.nextSeq = J.uint64(value);
                     break;
                 }
+                case "request": {
+                    markSeen(seen, 3, key);
+                    if (value === null) continue;
+                    f = "request";
+                    m.request = fromJSON_GroupMemberListRequest(value, c);
+                    break;
+                }
                 default:
                     throw unknownField(key, "GroupMemberList");
             }
@@ -12815,6 +12911,7 @@ function fromJSON_GroupMemberList(j, c) {
  * @property {string} groupId `group_id` (field 1, string).
  * @property {Array<GroupMemberInfo>} members `members` (field 2, repeated GroupMemberInfo).
  * @property {bigint} nextSeq The sequence to ask for the next page with; 0 when there is none. `next_seq` (field 3, uint64).
+ * @property {GroupMemberListRequest} [request] The paged request the list answers, when it is a page. `request` (field 4, GroupMemberListRequest).
  * @property {Uint8Array} [$unknown] Fields the schema does not know, kept as their bytes.
  */
 export const GroupMemberList = messageType({
@@ -12824,7 +12921,166 @@ export const GroupMemberList = messageType({
     merge: merge_GroupMemberList,
     toJSON: toJSON_GroupMemberList,
     fromJSON: fromJSON_GroupMemberList,
-    shape: () => [["groupId", 9, 0], ["members", 11, 1, GroupMemberInfo], ["nextSeq", 4, 0]],
+    shape: () => [["groupId", 9, 0], ["members", 11, 1, GroupMemberInfo], ["nextSeq", 4, 0], ["request", 11, 0, GroupMemberListRequest]],
+});
+
+function create_GroupMemberListRequest() {
+    return { filter: 0, flags: 0, custom: [], nextSeq: 0n };
+}
+function encode_GroupMemberListRequest(w, m) {
+    let v;
+    v = m.filter;
+    if (v) {
+        w.byte(8);
+        w.int32(v);
+    }
+    v = m.flags;
+    if (v) {
+        w.byte(16);
+        w.int32(v);
+    }
+    v = m.custom;
+    if (v !== undefined) {
+        for (const e of v) {
+            w.byte(26);
+            w.string(e);
+        }
+    }
+    v = m.nextSeq;
+    if (v) {
+        w.byte(32);
+        w.uint64(BigInt(v));
+    }
+    w.unknown(m.$unknown);
+}
+function merge_GroupMemberListRequest(r, m, c) {
+    let f;
+    let i;
+    try {
+        while (r.pos < r.end) {
+            f = undefined;
+            i = undefined;
+            const start = r.pos;
+            const tag = r.tag();
+            switch (tag) {
+                case 8: {
+                    f = "filter";
+                    m.filter = r.int32();
+                    break;
+                }
+                case 16: {
+                    f = "flags";
+                    m.flags = r.int32();
+                    break;
+                }
+                case 26: {
+                    f = "custom";
+                    i = m.custom.length;
+                    if (i >= c.limits.maxRepeated) throw atLimit("limit.repeated", i, c.limits.maxRepeated);
+                    m.custom.push(r.string());
+                    break;
+                }
+                case 32: {
+                    f = "nextSeq";
+                    m.nextSeq = r.uint64();
+                    break;
+                }
+                default:
+                    r.skip(tag, start, m, c);
+            }
+        }
+    } catch (e) {
+        throw f === undefined ? e : at(e, f, i);
+    }
+}
+function toJSON_GroupMemberListRequest(m) {
+    const o = {};
+    let v;
+    v = m.filter;
+    if (v) o.filter = GroupMemberFilter$names[v] ?? v;
+    v = m.flags;
+    if (v) o.flags = GroupMemberInfoFlag$names[v] ?? v;
+    v = m.custom;
+    if (v !== undefined && v.length > 0) o.custom = v.map((e) => e);
+    v = m.nextSeq;
+    if (v) o.nextSeq = String(v);
+    return o;
+}
+function fromJSON_GroupMemberListRequest(j, c) {
+    const m = create_GroupMemberListRequest();
+    const seen = new Uint8Array(4);
+    for (const [key, value] of J.members(j)) {
+        let f;
+        try {
+            switch (key) {
+                case "filter": {
+                    markSeen(seen, 0, key);
+                    if (value === null) continue;
+                    f = "filter";
+                    m.filter = J.enumValue(value, GroupMemberFilter$numbers, "GroupMemberFilter");
+                    break;
+                }
+                case "flags": {
+                    markSeen(seen, 1, key);
+                    if (value === null) continue;
+                    f = "flags";
+                    m.flags = J.enumValue(value, GroupMemberInfoFlag$numbers, "GroupMemberInfoFlag");
+                    break;
+                }
+                case "custom": {
+                    markSeen(seen, 2, key);
+                    if (value === null) continue;
+                    f = "custom";
+                    const a = J.array(value);
+                    f = undefined;
+                    if (a.length > c.limits.maxRepeated) throw overLimit("limit.repeated", "custom", c.limits.maxRepeated, c.limits.maxRepeated);
+                    for (let n = 0; n < a.length; n++) {
+                        try {
+                            m.custom.push(J.string(a[n]));
+                        } catch (e) {
+                            throw at(e, "custom", n);
+                        }
+                    }
+                    break;
+                }
+                case "nextSeq": case "next_seq": {
+                    markSeen(seen, 3, key);
+                    if (value === null) continue;
+                    f = "nextSeq";
+                    m.nextSeq = J.uint64(value);
+                    break;
+                }
+                default:
+                    throw unknownField(key, "GroupMemberListRequest");
+            }
+        } catch (e) {
+            throw f === undefined ? e : at(e, f);
+        }
+    }
+    return m;
+}
+/**
+ * The paged member-list request (the group guide:
+ * getGroupMembers:ByFilter:flags:custom:nextSeq:): the role filter, the
+ * profile flags, the custom keys to return and the page asked for. The
+ * group is the list's own group_id.
+ *
+ * A plain object; {@link GroupMemberListRequest} creates, encodes, decodes and converts it.
+ * @typedef {object} GroupMemberListRequest
+ * @property {number} filter `filter` (field 1, GroupMemberFilter), a number of {@link GroupMemberFilter}.
+ * @property {number} flags `flags` (field 2, GroupMemberInfoFlag), a number of {@link GroupMemberInfoFlag}.
+ * @property {Array<string>} custom The member custom keys to return. `custom` (field 3, repeated string).
+ * @property {bigint} nextSeq 0 for the first page, then the next_seq of the page before. `next_seq` (field 4, uint64).
+ * @property {Uint8Array} [$unknown] Fields the schema does not know, kept as their bytes.
+ */
+export const GroupMemberListRequest = messageType({
+    name: "imcodec.v1.GroupMemberListRequest",
+    create: create_GroupMemberListRequest,
+    encode: encode_GroupMemberListRequest,
+    merge: merge_GroupMemberListRequest,
+    toJSON: toJSON_GroupMemberListRequest,
+    fromJSON: fromJSON_GroupMemberListRequest,
+    shape: () => [["filter", 14, 0], ["flags", 14, 0], ["custom", 9, 1], ["nextSeq", 4, 0]],
 });
 
 function create_GroupMemberResults() {

@@ -103,6 +103,7 @@ def repeated_fields():
         ("groupProfiles.groups", "message"), ("groupProfiles.groups[0].customInfo", "message"),
         ("createGroup.customInfo", "message"), ("createGroup.membersInfo", "message"),
         ("createGroup.membersInfo[0].customInfo", "message"), ("groupMembers.members", "message"),
+        ("groupMembers.request.custom", "string"),
         ("groupMemberResults.results", "message"), ("groupPendency.items", "message"),
         ("friendDelete.users", "string"), ("friendsAdded.users", "string"),
         ("friendProfilesUpdated.friends", "message"), ("friendPendencyAdded.items", "message"),
@@ -306,7 +307,7 @@ def main():
     counted |= {"FriendList.friends", "Friend.groups", "Friend.custom_info", "Blacklist.friends", "FriendResults.results",
                 "FriendCheckInfo.users", "FriendCheck.results", "FriendPendencyPage.items", "FriendGroupList.groups",
                 "FriendGroup.friends", "GroupInfoList.groups", "GroupInfo.custom_info", "CreateGroupInfo.custom_info",
-                "CreateGroupInfo.members_info", "CreateGroupMemberInfo.custom_info", "GroupMemberList.members",
+                "CreateGroupInfo.members_info", "CreateGroupMemberInfo.custom_info", "GroupMemberList.members", "GroupMemberListRequest.custom",
                 "GroupMemberResults.results", "GroupPendencyPage.items", "FriendDelete.users", "FriendUserList.users",
                 "FriendProfileUpdate.friends", "FriendPendencyAdded.items", "ConversationList.conversations",
                 "Conversation.group_at_info_list"}

@@ -902,7 +902,9 @@ GROUP_EVENTS = {
                         {"member": "iOS_002"}],
     },
     "groupMembers": {"groupId": "@TGS#2C5SZEAEF", "members": [GROUP_MEMBER_INFO, {"member": "user_carol"}],
-                     "nextSeq": "40"},
+                     "nextSeq": "40",
+                     "request": {"filter": "GROUP_MEMBER_FILTER_ADMIN", "flags": "GROUP_MEMBER_INFO_FLAG_NAME_CARD",
+                                 "custom": ["Title", "Level"], "nextSeq": "20"}},
     "groupMemberResults": {"groupId": "TGID1JYSZEAEQ", "results": [
         {"member": "iOS_002", "status": "GROUP_MEMBER_STATUS_SUCC"},
         {"member": "iOS_003", "status": "GROUP_MEMBER_STATUS_INVALID"},
@@ -933,6 +935,9 @@ EVENT_ENUMS = {
                       ("groups.isSearchable", {"groups": [{"isSearchable": 3}]})],
     "groupMemberResults": [("results.status", {"results": [{"status": 4}]})],
     "groupPendency": [("items.handleResult", {"items": [{"handleResult": 2}]})],
+    # The filter and flags are bit sets: owner and admins (1 | 2) and join time, role and name card
+    # (1 | 8 | 32) are numbers the enums do not name, kept as numbers.
+    "groupMembers": [("request.filter", {"request": {"filter": 3}}), ("request.flags", {"request": {"flags": 41}})],
     "readMembers": [("filter", {"filter": 2})],
     "conversations": [("conversations.type", {"conversations": [{"type": 3}]}),
                       ("conversations.recvOpt", {"conversations": [{"recvOpt": 3}]})],

@@ -179,7 +179,8 @@ NUMBER_LIMITS = [
     ("file-size", "limit.file.size", declared("maxFileBytes"),
      lambda n: msg(C2C, {"file": {"uuid": "f", "size": n}}), "elems[0].file.size"),
     ("video-size", "limit.video.size", declared("maxVideoBytes"),
-     lambda n: msg(C2C, {"video": {"videoUuid": "v", "videoSize": n}}), "elems[0].video.videoSize"),
+     lambda n: msg(C2C, {"video": {"videoUuid": "v", "videoSize": n, "snapshotUuid": "s"}}),
+     "elems[0].video.videoSize"),
     ("image-size", "limit.image.size", declared("maxImageBytes"),
      lambda n: msg(C2C, {"image": {"levels": [{"type": "IMAGE_LEVEL_TYPE_ORIGINAL", "size": n}]}}),
      "elems[0].image.levels[0].size"),
@@ -308,8 +309,9 @@ EVENT_NUMBER_LIMITS = [
      lambda n: create_group(maxMemberNum=n), "createGroup.maxMemberNum"),
 ]
 EVENT_COUNT_LIMITS = [
-    # Initial members are counted, not read: the entries are empty.
-    ("create-group-members-public", "limit.group.members", declared_key("maxGroupMembers", "Public"),
+    # Initial members are counted, not read: the entries are empty. The creator is added without
+    # being named, so the limit is the type's member limit less one.
+    ("create-group-members-public", "limit.group.members", declared_key("maxGroupInitialMembers", "Public"),
      lambda n: create_group(groupType="Public", membersInfo=[{}] * n), "createGroup.membersInfo"),
     ("group-profile-custom-fields", "limit.group.custom-fields", declared("maxGroupCustomFields"),
      lambda n: group_profile(customInfo=[{"key": f"k{i}"} for i in range(n)]), "groupProfiles.groups[0].customInfo"),
@@ -1110,6 +1112,63 @@ def rules_g20_to_g22_creation_joining_and_pendency():
                        pending(get_type, to_user), findings, kind="event", profile=profile)
 
 
+def rules_seed_statements():
+    """M22: a video elem carries its image; M23: group tips only in group messages; G23: an AVChatRoom
+    profile has no member count and no self info; F12: a rejection carries no remark. The same in
+    both profiles."""
+    video = lambda **fields: msg(C2C, {"video": dict({"videoUuid": "v", "videoSize": 1}, **fields)})
+    yield Rule("video-without-snapshot", "A video elem with a video UUID and neither a snapshot UUID nor a snapshot "
+               "URL: a video message contains a video file and an image.", video(),
+               [finding("rule.video.snapshot-missing", "elems[0].video")])
+    yield Rule("video-with-snapshot-uuid", "A video elem with its snapshot UUID.", video(snapshotUuid="s"), [])
+    yield Rule("video-with-snapshot-url", "A video elem with its snapshot URL only.", video(snapshotUrl="https://s"), [])
+    yield Rule("video-without-video-uuid", "A video elem with only a URL and no snapshot: without a video UUID the rule "
+               "does not apply.", msg(C2C, {"video": {"videoUrl": "https://v"}}), [])
+    tips_elem = {"groupTips": {"type": "GROUP_TIPS_TYPE_QUIT", "platform": "iOS", "opUser": "user_bob"}}
+    yield Rule("group-tips-in-one-to-one-message", "A one-to-one message (a receiver) holding group tips as its second "
+               "elem: group tips travel in group messages.", msg(C2C, TEXT, tips_elem),
+               [finding("rule.group-tips.one-to-one", "elems[1].groupTips")])
+    yield Rule("group-tips-in-group-message", "The same group tips in a group message.", msg(GROUP, TEXT, tips_elem), [])
+    yield Rule("group-tips-in-one-to-one-merger-entry", "A merger in a group message whose one-to-one entry holds "
+               "group tips: the merger rule and the one-to-one rule both report the elem.",
+               msg(GROUP, merger([{"receiver": "user_bob", "elems": [tips_elem]}])),
+               [finding("rule.merger.contains-group-tips", "elems[0].merger.messages[0].elems[0]"),
+                finding("rule.group-tips.one-to-one", "elems[0].merger.messages[0].elems[0].groupTips")])
+    yield Rule("avchatroom-profile-member-num", "An AVChatRoom group's profile with a member count of 12: live-streaming "
+               "groups do not report their total number of members.", group_profile(groupType="AVChatRoom", memberNum=12),
+               [finding("rule.avchatroom.member-num", "groupProfiles.groups[0].memberNum", actual=12)], kind="event")
+    yield Rule("avchatroom-profile-without-member-num", "An AVChatRoom group's profile without a member count.",
+               group_profile(groupType="AVChatRoom", onlineMemberNum=12), [], kind="event")
+    yield Rule("bchatroom-profile-member-num", "A BChatRoom group's profile with a member count: the rule names "
+               "AVChatRoom only.", group_profile(groupType="BChatRoom", memberNum=12), [], kind="event")
+    yield Rule("public-profile-member-num", "A Public group's profile with a member count of 12.",
+               group_profile(memberNum=12), [], kind="event")
+    self_info = {"role": "GROUP_MEMBER_ROLE_MEMBER", "joinTime": 1700000000}
+    yield Rule("avchatroom-profile-self-info", "An AVChatRoom group's profile with self info: one's own profile in a "
+               "live-streaming group cannot be pulled.", group_profile(groupType="AVChatRoom", selfInfo=self_info),
+               [finding("rule.avchatroom.self-info", "groupProfiles.groups[0].selfInfo")], kind="event")
+    yield Rule("public-profile-self-info", "A Public group's profile with self info (getGroupList's answer holds it).",
+               group_profile(selfInfo=self_info), [], kind="event")
+    response = lambda response_type, remark: {"friendResponse": {
+        "responseType": f"FRIEND_RESPONSE_TYPE_{response_type}", "identifier": "user_dave", "remark": remark}}
+    yield Rule("friend-response-reject-with-remark", "A rejected friend request answered with a remark: a remark goes "
+               "with adding the requester as a friend.", response("REJECT", "dave"),
+               [finding("rule.friend-response.remark-on-reject", "friendResponse.remark")], kind="event")
+    yield Rule("friend-response-reject-without-remark", "A rejected friend request answered without a remark.",
+               response("REJECT", ""), [], kind="event")
+    yield Rule("friend-response-agree-and-add-with-remark", "A friend request agreed and added back, with a remark.",
+               response("AGREE_AND_ADD", "dave"), [], kind="event")
+    owner = lambda role: create_group(groupType="Public", membersInfo=[
+        {"member": "iOS_001"}, {"member": "iOS_002", "role": f"GROUP_MEMBER_ROLE_{role}"}])
+    yield Rule("create-group-member-owner", "A creation naming an initial member with the owner role: the creator is "
+               "the owner.", owner("OWNER"), [finding("rule.create-group.owner-role", "createGroup.membersInfo[1].role")],
+               kind="event")
+    yield Rule("create-group-member-admin", "A creation naming an initial member with the admin role.", owner("ADMIN"), [],
+               kind="event")
+    yield Rule("friend-response-agree-with-remark", "A friend request agreed with a remark: the rule names rejections "
+               "only.", response("AGREE", "dave"), [], kind="event")
+
+
 def rule_m21_batch_stored_messages():
     """M21: a batch (a history page or an offline sync) holds no online-only and no AVChatRoom message."""
     live = dict(GROUP, groupType="AVChatRoom")
@@ -1308,8 +1367,8 @@ CLEAN = {
     "MessageReceipt": {"msgId": "m", "userId": "user_bob"},
     "GroupPendencyItem": {"getType": "GROUP_PENDENCY_GET_TYPE_JOIN"},
 }
-# Where a site needs its holder otherwise: a group message for its group fields, a member-info-change tip for its
-# member changes, an invitation for a pendency's invitee, a group receipt for its group.
+# Where a site needs its holder otherwise: a group message for its group fields and its elems, a member-info-change
+# tip for its member changes, an invitation for a pendency's invitee, a group receipt for its group.
 CLEAN_AT = {
     ("Message", "group_id"): {"msgId": "m1", "sender": "user_alice", "groupType": "Public", "elems": [TEXT]},
     ("Message", "group_type"): {"msgId": "m1", "sender": "user_alice", "groupId": "@TGS#1", "elems": [TEXT]},
@@ -1318,6 +1377,8 @@ CLEAN_AT = {
     ("GroupTipsElem", "member_change_list"): {"type": "GROUP_TIPS_TYPE_MEMBER_INFO_CHANGE", "platform": "iOS"},
     ("GroupPendencyItem", "to_user"): {"getType": "GROUP_PENDENCY_GET_TYPE_INVITE"},
     ("MessageReceipt", "group_id"): {"msgId": "m"},
+    # Elems sit in a group message: group tips and group system elems belong to one.
+    ("Message", "elems"): dict(GROUP),
 }
 # Fields a declared-site case must not choose as the way to a type: a group message (its @ list, targeted receivers)
 # and a forwarded message are paths of their own.
@@ -1415,14 +1476,14 @@ RULE_TABLES = (
     rules_c1_to_c5_connection, rule_c3_rong_cloud_status, rule_c6_error_codes, user_status_rules,
     receipt_recall_and_modification_rules, rules_on_event_kinds, rules_g20_to_g22_creation_joining_and_pendency,
     rules_on_conversations_and_notifications, read_member_page, batch_paths, rule_m21_batch_stored_messages,
-    declaration_readings, declared_sites,
+    declaration_readings, declared_sites, rules_seed_statements,
 )
 
 
 def write_rule_file():
     vf = VectorFile("limits", "validation-rules", "Validator rules",
-                    "Every rule of docs/spec/limits.md that has no number (M3, M6, M7, M9-M12, M16-M21, G1, G8-G14, "
-                    "G18-G22, F3-F6, F10, C1-C6), breaking and keeping each against an otherwise clean message, in the sdk-guide profile "
+                    "Every rule of docs/spec/limits.md that has no number (M3, M6, M7, M9-M12, M16-M23, G1, G8-G14, "
+                    "G18-G23, F3-F6, F10, F12, C1-C6), breaking and keeping each against an otherwise clean message, in the sdk-guide profile "
                     "(rules are the same in both) and, where a profile changes the outcome, in both.",
                     DERIVATION, FLAGS)
 

@@ -6556,6 +6556,12 @@ extension GroupMemberList: WireCodable {
             size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
         }
         if self.nextSeq != 0 { size &+= 1 &+ WireFormat.varintSize(self.nextSeq) }
+        if let value = self.request {
+            let slot = cache.reserve()
+            let count = value._encodedSize(&cache)
+            cache.record(count, at: slot)
+            size &+= 1 &+ WireFormat.lengthDelimitedSize(count)
+        }
         if !unknownFields.isEmpty {
             size &+= unknownFields.bytes.count
             cache.holdsUnknownFields = true
@@ -6578,6 +6584,11 @@ extension GroupMemberList: WireCodable {
         if self.nextSeq != 0 {
             writer.writeByte(0x18)
             writer.writeVarint(self.nextSeq)
+        }
+        if let value = self.request {
+            writer.writeByte(0x22)
+            writer.writeLength(cache.next())
+            value._encode(to: &writer, &cache)
         }
         if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
     }
@@ -6608,6 +6619,13 @@ extension GroupMemberList: WireCodable {
                 } catch { throw error.prefixed(field: "members", index: index) }
             case 24:
                 do { self.nextSeq = try reader.readVarint() } catch { throw error.prefixed(field: "nextSeq") }
+            case 34:
+                do {
+                    var nested = try reader.readNested()
+                    var value = self.request.take() ?? GroupMemberListRequest()
+                    try value._merge(from: &nested, &context)
+                    self.request = value
+                } catch { throw error.prefixed(field: "request") }
             default:
                 try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
             }
@@ -6626,6 +6644,94 @@ extension GroupMemberList: WireCodable {
                     try entries[index]._checkLimits(&context, unknownFields: unknownFields)
                 } catch { throw error.prefixed(field: "members", index: index) }
             }
+        }
+        if let value = self.request {
+            do throws(IMCodecError) {
+                try value._checkLimits(&context, unknownFields: unknownFields)
+            } catch { throw error.prefixed(field: "request") }
+        }
+        if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
+    }
+}
+
+extension GroupMemberListRequest: WireCodable {
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encodedSize(_ cache: inout SizeCache) -> Int {
+        var size = 0
+        if self.filter.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.filter.rawValue) }
+        if self.flags.rawValue != 0 { size &+= 1 &+ WireFormat.int32Size(self.flags.rawValue) }
+        for value in self.custom {
+            size &+= 1 &+ WireFormat.lengthDelimitedSize(value.utf8.count)
+        }
+        if self.nextSeq != 0 { size &+= 1 &+ WireFormat.varintSize(self.nextSeq) }
+        if !unknownFields.isEmpty {
+            size &+= unknownFields.bytes.count
+            cache.holdsUnknownFields = true
+        }
+        return size
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _encode(to writer: inout WireWriter, _ cache: inout SizeCache) {
+        if self.filter.rawValue != 0 {
+            writer.writeByte(0x08)
+            writer.writeInt32(self.filter.rawValue)
+        }
+        if self.flags.rawValue != 0 {
+            writer.writeByte(0x10)
+            writer.writeInt32(self.flags.rawValue)
+        }
+        for value in self.custom {
+            writer.writeByte(0x1A)
+            writer.writeLengthDelimited(value)
+        }
+        if self.nextSeq != 0 {
+            writer.writeByte(0x20)
+            writer.writeVarint(self.nextSeq)
+        }
+        if !unknownFields.isEmpty { writer.writeBytes(unknownFields.bytes) }
+    }
+
+    @inline(never)
+    @usableFromInline
+    package mutating func _merge(from reader: inout WireReader, _ context: inout DecodeContext) throws(IMCodecError) {
+        while reader.hasMore {
+            let start = reader.mark
+            let tag = try reader.readTag()
+            switch tag {
+            case 8:
+                do { self.filter = GroupMemberFilter(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "filter") }
+            case 16:
+                do { self.flags = GroupMemberInfoFlag(rawValue: Int32(truncatingIfNeeded: try reader.readVarint())) } catch { throw error.prefixed(field: "flags") }
+            case 26:
+                let index = self.custom.count
+                if index >= context.limits.maxRepeated {
+                    throw IMCodecError(
+                        .limitRepeated, path: [.field("custom"), .index(index)],
+                        reason: "more entries than the limit allows", limit: context.limits.maxRepeated, observed: index + 1)
+                }
+                do {
+                    let value = try reader.readString()
+                    if index == 0 {
+                        self.custom.reserveCapacity(reader.entryCount(withTag: 26, limit: context.limits.maxRepeated))
+                    }
+                    self.custom.append(value)
+                } catch { throw error.prefixed(field: "custom", index: index) }
+            case 32:
+                do { self.nextSeq = try reader.readVarint() } catch { throw error.prefixed(field: "nextSeq") }
+            default:
+                try reader.skipUnknown(tag: tag, from: start, into: &unknownFields, context: context)
+            }
+        }
+    }
+
+    @_effects(releasenone)
+    @usableFromInline
+    package func _checkLimits(_ context: inout DecodeContext, unknownFields: Bool) throws(IMCodecError) {
+        if self.custom.count > context.limits.maxRepeated {
+            throw Self._overLimit(.limitRepeated, "custom", context.limits.maxRepeated, context.limits.maxRepeated)
         }
         if !self.unknownFields.isEmpty { try self.unknownFields._checkLimits(context) }
     }

@@ -5286,6 +5286,10 @@ extension GroupMemberList {
             writer.key("nextSeq")
             writer.uint64(self.nextSeq)
         }
+        if let value = self.request {
+            writer.key("request")
+            value._writeJSON(to: &writer)
+        }
         writer.endObject()
     }
 
@@ -5324,10 +5328,91 @@ extension GroupMemberList {
                 do {
                     self.nextSeq = try JSONScalar.uint64(&reader)
                 } catch { throw error.prefixed(field: "nextSeq") }
+            case "request":
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.request = try GroupMemberListRequest(_json: &reader, &context)
+                } catch { throw error.prefixed(field: "request") }
             default:
                 throw IMCodecError(
                     .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
                     reason: "GroupMemberList has no field named \(key)")
+            }
+        }
+    }
+}
+
+extension GroupMemberListRequest {
+    @usableFromInline
+    package func _writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if self.filter.rawValue != 0 {
+            writer.key("filter")
+            if let name = self.filter.protoName { writer.string(name) } else { writer.int32(self.filter.rawValue) }
+        }
+        if self.flags.rawValue != 0 {
+            writer.key("flags")
+            if let name = self.flags.protoName { writer.string(name) } else { writer.int32(self.flags.rawValue) }
+        }
+        if !self.custom.isEmpty {
+            writer.key("custom")
+            writer.beginArray()
+            for value in self.custom { writer.string(value) }
+            writer.endArray()
+        }
+        if self.nextSeq != 0 {
+            writer.key("nextSeq")
+            writer.uint64(self.nextSeq)
+        }
+        writer.endObject()
+    }
+
+    @usableFromInline
+    package init(_json reader: inout JSONReader, _ context: inout JSONDecodeContext) throws(IMCodecError) {
+        self.init()
+        var seen: UInt64 = 0
+        try JSONScalar.beginObject(&reader)
+        while let key = reader.nextKey() {
+            switch key {
+            case "filter":
+                try JSONDecodeContext.markSeen(&seen, bit: 0, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.filter = GroupMemberFilter(rawValue: try JSONScalar.enumValue(&reader, named: GroupMemberFilter._number(forProtoName:)))
+                } catch { throw error.prefixed(field: "filter") }
+            case "flags":
+                try JSONDecodeContext.markSeen(&seen, bit: 1, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.flags = GroupMemberInfoFlag(rawValue: try JSONScalar.enumValue(&reader, named: GroupMemberInfoFlag._number(forProtoName:)))
+                } catch { throw error.prefixed(field: "flags") }
+            case "custom":
+                try JSONDecodeContext.markSeen(&seen, bit: 2, key: key)
+                if reader.skipNull() { continue }
+                let count: Int?
+                do { count = try JSONScalar.beginArray(&reader) } catch { throw error.prefixed(field: "custom") }
+                if let count, count > context.limits.maxRepeated {
+                    throw Self._overLimit(.limitRepeated, "custom", context.limits.maxRepeated, context.limits.maxRepeated)
+                }
+                if let count { self.custom.reserveCapacity(count) }
+                var index = 0
+                while reader.nextEntry() {
+                    do {
+                        self.custom.append(try JSONScalar.string(&reader))
+                    } catch { throw error.prefixed(field: "custom", index: index) }
+                    index += 1
+                }
+            case "nextSeq", "next_seq":
+                try JSONDecodeContext.markSeen(&seen, bit: 3, key: key)
+                if reader.skipNull() { continue }
+                do {
+                    self.nextSeq = try JSONScalar.uint64(&reader)
+                } catch { throw error.prefixed(field: "nextSeq") }
+            default:
+                throw IMCodecError(
+                    .jsonUnknownField, path: JSONDecodeContext.path(ofKey: key),
+                    reason: "GroupMemberListRequest has no field named \(key)")
             }
         }
     }

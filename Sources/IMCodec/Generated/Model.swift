@@ -1791,6 +1791,124 @@ public struct GroupPendencyHandleResult: RawRepresentable, Hashable, Sendable, C
     public var description: String { protoName ?? String(rawValue) }
 }
 
+/// TIMGroupMemberFilter: which members a paged member list holds, by role (the
+/// group guide names it as getGroupMembers' filter; numbers from the SDK
+/// headers). The values are bits: a filter of owner and admins is 3, which a
+/// reader keeps as a number the enum does not name.
+///
+/// Values the schema does not name are kept (proto3 enums are open), so
+/// data from a newer schema survives decoding and re-encoding.
+public struct GroupMemberFilter: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The numeric value on the wire.
+    public var rawValue: Int32
+
+    /// Creates a value from its number; any number is kept.
+    @inlinable public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// `GROUP_MEMBER_FILTER_ALL` (0).
+    public static let all = GroupMemberFilter(rawValue: 0)
+    /// `GROUP_MEMBER_FILTER_SUPER` (1).
+    public static let `super` = GroupMemberFilter(rawValue: 1)
+    /// `GROUP_MEMBER_FILTER_ADMIN` (2).
+    public static let admin = GroupMemberFilter(rawValue: 2)
+    /// `GROUP_MEMBER_FILTER_COMMON` (4).
+    public static let common = GroupMemberFilter(rawValue: 4)
+
+    /// The values the schema names, in declaration order.
+    public static let knownValues: [GroupMemberFilter] = [.all, .`super`, .admin, .common]
+
+    /// Whether the schema names this value.
+    public var isKnown: Bool { protoName != nil }
+
+    /// The schema's name of this value (`GROUP_MEMBER_FILTER_COMMON`), or nil for an unnamed value.
+    public var protoName: String? {
+        switch rawValue {
+        case 0: "GROUP_MEMBER_FILTER_ALL"
+        case 1: "GROUP_MEMBER_FILTER_SUPER"
+        case 2: "GROUP_MEMBER_FILTER_ADMIN"
+        case 4: "GROUP_MEMBER_FILTER_COMMON"
+        default: nil
+        }
+    }
+
+    /// The number of the value the schema names `name`.
+    package static func _number(forProtoName name: String) -> Int32? {
+        switch name {
+        case "GROUP_MEMBER_FILTER_ALL": 0
+        case "GROUP_MEMBER_FILTER_SUPER": 1
+        case "GROUP_MEMBER_FILTER_ADMIN": 2
+        case "GROUP_MEMBER_FILTER_COMMON": 4
+        default: nil
+        }
+    }
+
+    /// The schema's name, or the number for an unnamed value.
+    public var description: String { protoName ?? String(rawValue) }
+}
+
+/// TIMGetGroupMemInfoFlag: which member profile fields a paged member list
+/// carries (the group guide names it as getGroupMembers' flags; numbers from
+/// the SDK headers, 0 added for none as proto3 requires). The values are bits,
+/// combined as in the filter.
+///
+/// Values the schema does not name are kept (proto3 enums are open), so
+/// data from a newer schema survives decoding and re-encoding.
+public struct GroupMemberInfoFlag: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The numeric value on the wire.
+    public var rawValue: Int32
+
+    /// Creates a value from its number; any number is kept.
+    @inlinable public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// `GROUP_MEMBER_INFO_FLAG_NONE` (0).
+    public static let none = GroupMemberInfoFlag(rawValue: 0)
+    /// `GROUP_MEMBER_INFO_FLAG_JOIN_TIME` (1).
+    public static let joinTime = GroupMemberInfoFlag(rawValue: 1)
+    /// `GROUP_MEMBER_INFO_FLAG_MSG_FLAG` (2).
+    public static let msgFlag = GroupMemberInfoFlag(rawValue: 2)
+    /// `GROUP_MEMBER_INFO_FLAG_ROLE_INFO` (8).
+    public static let roleInfo = GroupMemberInfoFlag(rawValue: 8)
+    /// `GROUP_MEMBER_INFO_FLAG_SHUTUP_TIME` (16).
+    public static let shutupTime = GroupMemberInfoFlag(rawValue: 16)
+    /// `GROUP_MEMBER_INFO_FLAG_NAME_CARD` (32).
+    public static let nameCard = GroupMemberInfoFlag(rawValue: 32)
+
+    /// The values the schema names, in declaration order.
+    public static let knownValues: [GroupMemberInfoFlag] = [.none, .joinTime, .msgFlag, .roleInfo, .shutupTime, .nameCard]
+
+    /// Whether the schema names this value.
+    public var isKnown: Bool { protoName != nil }
+
+    /// The schema's name of this value (`GROUP_MEMBER_INFO_FLAG_NAME_CARD`), or nil for an unnamed value.
+    public var protoName: String? {
+        switch rawValue {
+        case 0: "GROUP_MEMBER_INFO_FLAG_NONE"
+        case 1: "GROUP_MEMBER_INFO_FLAG_JOIN_TIME"
+        case 2: "GROUP_MEMBER_INFO_FLAG_MSG_FLAG"
+        case 8: "GROUP_MEMBER_INFO_FLAG_ROLE_INFO"
+        case 16: "GROUP_MEMBER_INFO_FLAG_SHUTUP_TIME"
+        case 32: "GROUP_MEMBER_INFO_FLAG_NAME_CARD"
+        default: nil
+        }
+    }
+
+    /// The number of the value the schema names `name`.
+    package static func _number(forProtoName name: String) -> Int32? {
+        switch name {
+        case "GROUP_MEMBER_INFO_FLAG_NONE": 0
+        case "GROUP_MEMBER_INFO_FLAG_JOIN_TIME": 1
+        case "GROUP_MEMBER_INFO_FLAG_MSG_FLAG": 2
+        case "GROUP_MEMBER_INFO_FLAG_ROLE_INFO": 8
+        case "GROUP_MEMBER_INFO_FLAG_SHUTUP_TIME": 16
+        case "GROUP_MEMBER_INFO_FLAG_NAME_CARD": 32
+        default: nil
+        }
+    }
+
+    /// The schema's name, or the number for an unnamed value.
+    public var description: String { protoName ?? String(rawValue) }
+}
+
 /// One entry of a custom-field dictionary: a key and a bytes or number value
 /// (the relationship chain guide: "value is NSData or NSNumber").
 public struct CustomInfoEntry: WireMessage {
@@ -4545,7 +4663,7 @@ public struct CreateGroupInfo: WireMessage {
     public var customInfo: [GroupCustomEntry] = []
 
     /// The initial members (the creator is added without being named): at most
-    /// the member limit of the group's type.
+    /// the member limit of the group's type less the creator.
     ///
     /// `members_info` (field 11, repeated CreateGroupMemberInfo).
     public var membersInfo: [CreateGroupMemberInfo] = []
@@ -4749,6 +4867,11 @@ public struct GroupMemberList: WireMessage {
     /// `next_seq` (field 3, uint64).
     public var nextSeq: UInt64 = 0
 
+    /// The paged request the list answers, when it is a page.
+    ///
+    /// `request` (field 4, GroupMemberListRequest).
+    public var request: GroupMemberListRequest? = nil
+
     /// Fields this schema does not know, kept for re-encoding.
     public var unknownFields = UnknownFields()
 
@@ -4759,10 +4882,56 @@ public struct GroupMemberList: WireMessage {
     public init(
         groupID: String = "",
         members: [GroupMemberInfo] = [],
-        nextSeq: UInt64 = 0
+        nextSeq: UInt64 = 0,
+        request: GroupMemberListRequest? = nil
     ) {
         self.groupID = groupID
         self.members = members
+        self.nextSeq = nextSeq
+        self.request = request
+    }
+}
+
+/// The paged member-list request (the group guide:
+/// getGroupMembers:ByFilter:flags:custom:nextSeq:): the role filter, the
+/// profile flags, the custom keys to return and the page asked for. The
+/// group is the list's own group_id.
+public struct GroupMemberListRequest: WireMessage {
+    /// `imcodec.v1.GroupMemberListRequest`.
+    public static var protoMessageName: String { "imcodec.v1.GroupMemberListRequest" }
+
+    /// `filter` (field 1, GroupMemberFilter).
+    public var filter: GroupMemberFilter = GroupMemberFilter(rawValue: 0)
+
+    /// `flags` (field 2, GroupMemberInfoFlag).
+    public var flags: GroupMemberInfoFlag = GroupMemberInfoFlag(rawValue: 0)
+
+    /// The member custom keys to return.
+    ///
+    /// `custom` (field 3, repeated string).
+    public var custom: [String] = []
+
+    /// 0 for the first page, then the next_seq of the page before.
+    ///
+    /// `next_seq` (field 4, uint64).
+    public var nextSeq: UInt64 = 0
+
+    /// Fields this schema does not know, kept for re-encoding.
+    public var unknownFields = UnknownFields()
+
+    /// Creates a value with every field at its default.
+    public init() {}
+
+    /// Creates a value from its fields; omitted fields keep their defaults.
+    public init(
+        filter: GroupMemberFilter = GroupMemberFilter(rawValue: 0),
+        flags: GroupMemberInfoFlag = GroupMemberInfoFlag(rawValue: 0),
+        custom: [String] = [],
+        nextSeq: UInt64 = 0
+    ) {
+        self.filter = filter
+        self.flags = flags
+        self.custom = custom
         self.nextSeq = nextSeq
     }
 }

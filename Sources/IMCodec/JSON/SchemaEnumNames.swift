@@ -37,6 +37,8 @@ enum SchemaEnumNames {
         ("GroupSearchableType", GroupSearchableType.knownValues.compactMap(\.protoName)),
         ("GroupMemberVisibleType", GroupMemberVisibleType.knownValues.compactMap(\.protoName)),
         ("GroupReceiveMessageOpt", GroupReceiveMessageOpt.knownValues.compactMap(\.protoName)),
+        ("GroupMemberFilter", GroupMemberFilter.knownValues.compactMap(\.protoName)),
+        ("GroupMemberInfoFlag", GroupMemberInfoFlag.knownValues.compactMap(\.protoName)),
         ("GroupPendencyGetType", GroupPendencyGetType.knownValues.compactMap(\.protoName)),
         ("GroupPendencyHandleStatus", GroupPendencyHandleStatus.knownValues.compactMap(\.protoName)),
         ("GroupPendencyHandleResult", GroupPendencyHandleResult.knownValues.compactMap(\.protoName)),

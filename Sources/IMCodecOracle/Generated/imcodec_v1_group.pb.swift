@@ -311,6 +311,106 @@ public nonisolated enum Imcodec_V1_GroupPendencyHandleResult: SwiftProtobuf.Enum
 
 }
 
+/// TIMGroupMemberFilter: which members a paged member list holds, by role (the
+/// group guide names it as getGroupMembers' filter; numbers from the SDK
+/// headers). The values are bits: a filter of owner and admins is 3, which a
+/// reader keeps as a number the enum does not name.
+public nonisolated enum Imcodec_V1_GroupMemberFilter: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case all // = 0
+  case `super` // = 1
+  case admin // = 2
+  case common // = 4
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .all
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .all
+    case 1: self = .super
+    case 2: self = .admin
+    case 4: self = .common
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .all: return 0
+    case .super: return 1
+    case .admin: return 2
+    case .common: return 4
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Imcodec_V1_GroupMemberFilter] = [
+    .all,
+    .super,
+    .admin,
+    .common,
+  ]
+
+}
+
+/// TIMGetGroupMemInfoFlag: which member profile fields a paged member list
+/// carries (the group guide names it as getGroupMembers' flags; numbers from
+/// the SDK headers, 0 added for none as proto3 requires). The values are bits,
+/// combined as in the filter.
+public nonisolated enum Imcodec_V1_GroupMemberInfoFlag: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case none // = 0
+  case joinTime // = 1
+  case msgFlag // = 2
+  case roleInfo // = 8
+  case shutupTime // = 16
+  case nameCard // = 32
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .none
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .none
+    case 1: self = .joinTime
+    case 2: self = .msgFlag
+    case 8: self = .roleInfo
+    case 16: self = .shutupTime
+    case 32: self = .nameCard
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .none: return 0
+    case .joinTime: return 1
+    case .msgFlag: return 2
+    case .roleInfo: return 8
+    case .shutupTime: return 16
+    case .nameCard: return 32
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Imcodec_V1_GroupMemberInfoFlag] = [
+    .none,
+    .joinTime,
+    .msgFlag,
+    .roleInfo,
+    .shutupTime,
+    .nameCard,
+  ]
+
+}
+
 /// One entry of a group's custom-field dictionary: a key and a bytes value
 /// (the group guide: NSDictionary with NSString keys and NSData values).
 public nonisolated struct Imcodec_V1_GroupCustomEntry: Sendable {
@@ -516,7 +616,7 @@ public nonisolated struct Imcodec_V1_CreateGroupInfo: Sendable {
   public var customInfo: [Imcodec_V1_GroupCustomEntry] = []
 
   /// The initial members (the creator is added without being named): at most
-  /// the member limit of the group's type.
+  /// the member limit of the group's type less the creator.
   public var membersInfo: [Imcodec_V1_CreateGroupMemberInfo] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -612,6 +712,42 @@ public nonisolated struct Imcodec_V1_GroupMemberList: Sendable {
   public var members: [Imcodec_V1_GroupMemberInfo] = []
 
   /// The sequence to ask for the next page with; 0 when there is none.
+  public var nextSeq: UInt64 = 0
+
+  /// The paged request the list answers, when it is a page.
+  public var request: Imcodec_V1_GroupMemberListRequest {
+    get {_request ?? Imcodec_V1_GroupMemberListRequest()}
+    set {_request = newValue}
+  }
+  /// Returns true if `request` has been explicitly set.
+  public var hasRequest: Bool {self._request != nil}
+  /// Clears the value of `request`. Subsequent reads from it will return its default value.
+  public mutating func clearRequest() {self._request = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _request: Imcodec_V1_GroupMemberListRequest? = nil
+}
+
+/// The paged member-list request (the group guide:
+/// getGroupMembers:ByFilter:flags:custom:nextSeq:): the role filter, the
+/// profile flags, the custom keys to return and the page asked for. The
+/// group is the list's own group_id.
+public nonisolated struct Imcodec_V1_GroupMemberListRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var filter: Imcodec_V1_GroupMemberFilter = .all
+
+  public var flags: Imcodec_V1_GroupMemberInfoFlag = .none
+
+  /// The member custom keys to return.
+  public var custom: [String] = []
+
+  /// 0 for the first page, then the next_seq of the page before.
   public var nextSeq: UInt64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -718,6 +854,14 @@ nonisolated extension Imcodec_V1_GroupPendencyHandleStatus: SwiftProtobuf._Proto
 
 nonisolated extension Imcodec_V1_GroupPendencyHandleResult: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0GROUP_PENDENCY_HANDLE_RESULT_REFUSE\0\u{1}GROUP_PENDENCY_HANDLE_RESULT_AGREE\0")
+}
+
+nonisolated extension Imcodec_V1_GroupMemberFilter: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0GROUP_MEMBER_FILTER_ALL\0\u{1}GROUP_MEMBER_FILTER_SUPER\0\u{1}GROUP_MEMBER_FILTER_ADMIN\0\u{2}\u{2}GROUP_MEMBER_FILTER_COMMON\0")
+}
+
+nonisolated extension Imcodec_V1_GroupMemberInfoFlag: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0GROUP_MEMBER_INFO_FLAG_NONE\0\u{1}GROUP_MEMBER_INFO_FLAG_JOIN_TIME\0\u{1}GROUP_MEMBER_INFO_FLAG_MSG_FLAG\0\u{2}\u{6}GROUP_MEMBER_INFO_FLAG_ROLE_INFO\0\u{2}\u{8}GROUP_MEMBER_INFO_FLAG_SHUTUP_TIME\0\u{2}\u{10}GROUP_MEMBER_INFO_FLAG_NAME_CARD\0")
 }
 
 nonisolated extension Imcodec_V1_GroupCustomEntry: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
@@ -1305,7 +1449,7 @@ nonisolated extension Imcodec_V1_GroupInfoList: SwiftProtobuf.Message, SwiftProt
 
 nonisolated extension Imcodec_V1_GroupMemberList: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".GroupMemberList"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}group_id\0\u{1}members\0\u{3}next_seq\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}group_id\0\u{1}members\0\u{3}next_seq\0\u{1}request\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1316,12 +1460,17 @@ nonisolated extension Imcodec_V1_GroupMemberList: SwiftProtobuf.Message, SwiftPr
       case 1: try { try decoder.decodeSingularStringField(value: &self.groupID) }()
       case 2: try { try decoder.decodeRepeatedMessageField(value: &self.members) }()
       case 3: try { try decoder.decodeSingularUInt64Field(value: &self.nextSeq) }()
+      case 4: try { try decoder.decodeSingularMessageField(value: &self._request) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if !self.groupID.isEmpty {
       try visitor.visitSingularStringField(value: self.groupID, fieldNumber: 1)
     }
@@ -1331,12 +1480,61 @@ nonisolated extension Imcodec_V1_GroupMemberList: SwiftProtobuf.Message, SwiftPr
     if self.nextSeq != 0 {
       try visitor.visitSingularUInt64Field(value: self.nextSeq, fieldNumber: 3)
     }
+    try { if let v = self._request {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Imcodec_V1_GroupMemberList, rhs: Imcodec_V1_GroupMemberList) -> Bool {
     if lhs.groupID != rhs.groupID {return false}
     if lhs.members != rhs.members {return false}
+    if lhs.nextSeq != rhs.nextSeq {return false}
+    if lhs._request != rhs._request {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Imcodec_V1_GroupMemberListRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GroupMemberListRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}filter\0\u{1}flags\0\u{1}custom\0\u{3}next_seq\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.filter) }()
+      case 2: try { try decoder.decodeSingularEnumField(value: &self.flags) }()
+      case 3: try { try decoder.decodeRepeatedStringField(value: &self.custom) }()
+      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.nextSeq) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.filter != .all {
+      try visitor.visitSingularEnumField(value: self.filter, fieldNumber: 1)
+    }
+    if self.flags != .none {
+      try visitor.visitSingularEnumField(value: self.flags, fieldNumber: 2)
+    }
+    if !self.custom.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.custom, fieldNumber: 3)
+    }
+    if self.nextSeq != 0 {
+      try visitor.visitSingularUInt64Field(value: self.nextSeq, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Imcodec_V1_GroupMemberListRequest, rhs: Imcodec_V1_GroupMemberListRequest) -> Bool {
+    if lhs.filter != rhs.filter {return false}
+    if lhs.flags != rhs.flags {return false}
+    if lhs.custom != rhs.custom {return false}
     if lhs.nextSeq != rhs.nextSeq {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true

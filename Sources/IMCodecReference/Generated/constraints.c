@@ -4,6 +4,8 @@
 static const char *const sdk_guide_group_types[] = {"Private", "Public", "ChatRoom", "AVChatRoom", "BChatRoom", "Community"};
 static const char *const sdk_guide_max_group_members_keys[] = {"Private", "Public", "ChatRoom"};
 static const int64_t sdk_guide_max_group_members_values[] = {6000, 6000, 6000};
+static const char *const sdk_guide_max_group_initial_members_keys[] = {"Private", "Public", "ChatRoom"};
+static const int64_t sdk_guide_max_group_initial_members_values[] = {5999, 5999, 5999};
 static const char *const sdk_guide_operator_platforms[] = {"iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown"};
 static const int64_t sdk_guide_sns_system_types[] = {1, 4};
 
@@ -15,6 +17,7 @@ const imcodec_ref_validation_limits imcodec_ref_validation_sdk_guide = {
     .has_thumbnail_short_side = 1, .thumbnail_short_side = 198,
     .has_group_types = 1, .group_types = sdk_guide_group_types, .n_group_types = 6,
     .max_group_members_keys = sdk_guide_max_group_members_keys, .max_group_members_values = sdk_guide_max_group_members_values, .n_max_group_members = 3,
+    .max_group_initial_members_keys = sdk_guide_max_group_initial_members_keys, .max_group_initial_members_values = sdk_guide_max_group_initial_members_values, .n_max_group_initial_members = 3,
     .has_max_group_name_bytes = 1, .max_group_name_bytes = 30,
     .has_max_group_introduction_bytes = 1, .max_group_introduction_bytes = 120,
     .has_max_group_notification_bytes = 1, .max_group_notification_bytes = 150,
@@ -34,6 +37,8 @@ static const int64_t current_rest_image_formats[] = {1, 2, 3, 4, 255};
 static const char *const current_group_types[] = {"Private", "Public", "ChatRoom", "AVChatRoom", "BChatRoom", "Community"};
 static const char *const current_max_group_members_keys[] = {"Private", "Public", "ChatRoom", "Community"};
 static const int64_t current_max_group_members_values[] = {6000, 6000, 6000, 100000};
+static const char *const current_max_group_initial_members_keys[] = {"Private", "Public", "ChatRoom", "Community"};
+static const int64_t current_max_group_initial_members_values[] = {5999, 5999, 5999, 99999};
 static const char *const current_operator_platforms[] = {"iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown"};
 static const int64_t current_sns_system_types[] = {1, 14};
 
@@ -56,6 +61,7 @@ const imcodec_ref_validation_limits imcodec_ref_validation_current = {
     .has_max_custom_desc_ext_bytes = 1, .max_custom_desc_ext_bytes = 3072,
     .has_group_types = 1, .group_types = current_group_types, .n_group_types = 6,
     .max_group_members_keys = current_max_group_members_keys, .max_group_members_values = current_max_group_members_values, .n_max_group_members = 4,
+    .max_group_initial_members_keys = current_max_group_initial_members_keys, .max_group_initial_members_values = current_max_group_initial_members_values, .n_max_group_initial_members = 4,
     .has_max_group_name_bytes = 1, .max_group_name_bytes = 30,
     .has_max_group_introduction_bytes = 1, .max_group_introduction_bytes = 240,
     .has_max_group_notification_bytes = 1, .max_group_notification_bytes = 300,

@@ -84,6 +84,10 @@ typedef struct imcodec_ref_validation_limits {
     const char *const *max_group_members_keys;
     const int64_t *max_group_members_values;
     size_t n_max_group_members;
+    /* G2 maxGroupInitialMembers (limit.group.members) */
+    const char *const *max_group_initial_members_keys;
+    const int64_t *max_group_initial_members_values;
+    size_t n_max_group_initial_members;
     /* G3 maxGroupNameBytes (limit.group.name-bytes) */
     int has_max_group_name_bytes;
     int64_t max_group_name_bytes;

@@ -1087,6 +1087,22 @@ extension GroupMemberList: Arbitrary {
             generator.leaveNested()
         }
         if generator.setField() { value.nextSeq = generator.uint64() }
+        if generator.setField(), generator.enterNested() {
+            value.request = GroupMemberListRequest.arbitrary(using: &generator)
+            generator.leaveNested()
+        }
+        value.unknownFields = generator.unknownFields()
+        return value
+    }
+}
+
+extension GroupMemberListRequest: Arbitrary {
+    public static func arbitrary(using generator: inout ValueGenerator) -> GroupMemberListRequest {
+        var value = GroupMemberListRequest()
+        if generator.setField() { value.filter = GroupMemberFilter(rawValue: generator.enumNumber(known: GroupMemberFilter.knownValues.map(\.rawValue))) }
+        if generator.setField() { value.flags = GroupMemberInfoFlag(rawValue: generator.enumNumber(known: GroupMemberInfoFlag.knownValues.map(\.rawValue))) }
+        for _ in 0..<generator.count() { value.custom.append(generator.string()) }
+        if generator.setField() { value.nextSeq = generator.uint64() }
         value.unknownFields = generator.unknownFields()
         return value
     }

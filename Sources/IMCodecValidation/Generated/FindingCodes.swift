@@ -13,6 +13,9 @@ extension FindingCode {
     public static let mergerMessages = Self("limit.merger.messages")
     /// A message in a merger's list holds a group tips elem (path: that elem) (M3).
     public static let mergerContainsGroupTips = Self("rule.merger.contains-group-tips")
+    /// A one-to-one message (one with a receiver) holds a group tips elem (path: that elem): group tips travel in group
+    /// messages (M23).
+    public static let groupTipsOneToOne = Self("rule.group-tips.one-to-one")
     /// A merger's messages are deeper than ``ValidationLimits/maxMergerDepth`` layers (M4).
     public static let mergerDepth = Self("limit.merger.depth")
     /// A merger has more than ``ValidationLimits/maxMergerAbstracts`` abstract lines (M5).
@@ -34,6 +37,9 @@ extension FindingCode {
     public static let messageElemsMissing = Self("rule.message.elems-missing")
     /// An image elem carries no level (path: its `levels`; REST: an empty `ImageInfoArray`); every profile (M18).
     public static let imageLevelsMissing = Self("rule.image.levels-missing")
+    /// A video elem with a video UUID carries neither a snapshot UUID nor a snapshot URL (path: the video elem): a
+    /// video message contains a video file and an image (M22).
+    public static let videoSnapshotMissing = Self("rule.video.snapshot-missing")
     /// A merger has no title, at its `title`; every profile, a merger stored apart (`jsonMsgKey`) too (M19).
     public static let mergerTitleMissing = Self("rule.merger.title-missing")
     /// A merger has no abstract line, at its `abstracts`; every profile (M19).
@@ -119,6 +125,9 @@ extension FindingCode {
     /// A `changedGroupMemberInfo` entry of a member-info-change tip (0x07) whose `info.role` is owner (400), at that
     /// `role`; an info-change tip (the owner transfer) may show the new owner (G19).
     public static let groupTipsOwnerRole = Self("rule.group-tips.owner-role")
+    /// A group creation names an initial member with the owner role, at `createGroup.membersInfo[i].role`: the creator
+    /// is the owner (G19).
+    public static let createGroupOwnerRole = Self("rule.create-group.owner-role")
     /// In a message whose `groupType` is `AVChatRoom`: set-admin or cancel-admin tips, or a grant-admin or cancel-admin
     /// group system notice, at the elem's `type` (G20).
     public static let avChatRoomRoleChange = Self("rule.avchatroom.role-change")
@@ -128,6 +137,12 @@ extension FindingCode {
     /// system notice, at its `type`; an `AVChatRoom` group created with initial members, at `createGroup.membersInfo`.
     /// Invite tips are not checked: on groups other than Private they announce that users joined (G20).
     public static let avChatRoomMemberAddition = Self("rule.avchatroom.member-addition")
+    /// An `AVChatRoom` group's profile carries a member count, at its `memberNum` (actual: the count): live-streaming
+    /// groups do not report their total number of members (G23).
+    public static let avChatRoomMemberNum = Self("rule.avchatroom.member-num")
+    /// An `AVChatRoom` group's profile carries self info, at its `selfInfo`: one's own profile in a live-streaming
+    /// group cannot be pulled (G23).
+    public static let avChatRoomSelfInfo = Self("rule.avchatroom.self-info")
     /// A user ID a second time in `changedUserInfo` or in `changedGroupMemberInfo` (dictionaries in the SDK), at the
     /// later entry's `identifier`; IDs compare as bytes (G18).
     public static let groupTipsDuplicateIdentifier = Self("rule.group-tips.duplicate-identifier")
@@ -165,6 +180,9 @@ extension FindingCode {
     /// A friend remark (friend and blacklist entries, add requests, answers) is longer than
     /// ``ValidationLimits/maxFriendRemarkBytes`` (F1).
     public static let friendRemarkBytes = Self("limit.friend.remark-bytes")
+    /// An answer rejecting a friend request carries a remark, at its `remark`: a remark goes with adding the requester
+    /// as a friend (F12).
+    public static let friendResponseRemarkOnReject = Self("rule.friend-response.remark-on-reject")
     /// An add-friend wording (relationship changes, friend and blacklist entries, add requests, pendency items) is
     /// longer than ``ValidationLimits/maxFriendWordingBytes`` (F2).
     public static let snsWordingBytes = Self("limit.sns.wording-bytes")
@@ -250,20 +268,21 @@ extension FindingCode {
     /// Every code this version of the validator reports, in the order of the finding code
     /// table of docs/spec/error-and-finding-codes.md.
     public static let validatorCodes: [FindingCode] = [
-        .fileSize, .videoSize, .imageSize, .soundSize, .mergerMessages, .mergerContainsGroupTips, .mergerDepth,
-        .mergerAbstracts, .mergerAbstractLength, .mergerCompatibleTextMissing, .mergerMsgNum, .mergerKeyWithMessages,
-        .messageElemsMissing, .imageLevelsMissing, .mergerTitleMissing, .mergerAbstractsMissing, .atTypeMismatch,
-        .restDownloadFlag, .restImageFormat, .imageDuplicateLevel, .imageLargeSize, .imageThumbnailSize,
-        .locationLatitude, .locationLongitude, .atNotGroupMessage, .atTextOnly, .targetedNotGroupMessage,
-        .targetedWithAt, .targetedGroupType, .messageTargetMissing, .messageTargetAmbiguous, .messageBodyBytes,
-        .messageCustomElems, .customDescExtBytes, .unknownGroupType, .groupMembers, .groupMemberNum, .groupNameBytes,
-        .groupIntroductionBytes, .groupNotificationBytes, .groupFaceURLBytes, .groupNameCardBytes,
+        .fileSize, .videoSize, .imageSize, .soundSize, .mergerMessages, .mergerContainsGroupTips, .groupTipsOneToOne,
+        .mergerDepth, .mergerAbstracts, .mergerAbstractLength, .mergerCompatibleTextMissing, .mergerMsgNum,
+        .mergerKeyWithMessages, .messageElemsMissing, .imageLevelsMissing, .videoSnapshotMissing, .mergerTitleMissing,
+        .mergerAbstractsMissing, .atTypeMismatch, .restDownloadFlag, .restImageFormat, .imageDuplicateLevel,
+        .imageLargeSize, .imageThumbnailSize, .locationLatitude, .locationLongitude, .atNotGroupMessage, .atTextOnly,
+        .targetedNotGroupMessage, .targetedWithAt, .targetedGroupType, .messageTargetMissing, .messageTargetAmbiguous,
+        .messageBodyBytes, .messageCustomElems, .customDescExtBytes, .unknownGroupType, .groupMembers, .groupMemberNum,
+        .groupNameBytes, .groupIntroductionBytes, .groupNotificationBytes, .groupFaceURLBytes, .groupNameCardBytes,
         .groupTipsMemberCountType, .groupTipsGroupChangeListType, .groupTipsMemberChangeListType,
-        .groupTipsUserListType, .groupTipsOwnerRole, .avChatRoomRoleChange, .avChatRoomOwnerTransfer,
-        .avChatRoomMemberAddition, .groupTipsDuplicateIdentifier, .groupChangeValueMissing, .groupChangeKeyType,
-        .groupChangeKeyMissing, .groupSystemUserDataType, .unknownPlatform, .groupIDBytes, .groupIDCharacters,
-        .groupIDPrefix, .groupCustomFields, .groupCustomKeyBytes, .groupCustomValueBytes, .memberCustomFields,
-        .memberCustomValueBytes, .friendRemarkBytes, .snsWordingBytes, .snsSourceFormat, .snsSourceBytes,
+        .groupTipsUserListType, .groupTipsOwnerRole, .createGroupOwnerRole, .avChatRoomRoleChange,
+        .avChatRoomOwnerTransfer, .avChatRoomMemberAddition, .avChatRoomMemberNum, .avChatRoomSelfInfo,
+        .groupTipsDuplicateIdentifier, .groupChangeValueMissing, .groupChangeKeyType, .groupChangeKeyMissing,
+        .groupSystemUserDataType, .unknownPlatform, .groupIDBytes, .groupIDCharacters, .groupIDPrefix,
+        .groupCustomFields, .groupCustomKeyBytes, .groupCustomValueBytes, .memberCustomFields, .memberCustomValueBytes,
+        .friendRemarkBytes, .friendResponseRemarkOnReject, .snsWordingBytes, .snsSourceFormat, .snsSourceBytes,
         .snsWordingType, .snsSourceType, .snsIdentifierMissing, .profileStringBytes, .userIDBytes,
         .profileCustomKeyFormat, .friendCustomKeyFormat, .connectionCodeState, .userStatusCodeType,
         .receiptTargetMissing, .receiptTargetAmbiguous, .receiptPeerReadOnGroup, .receiptCountsOnOneToOne,

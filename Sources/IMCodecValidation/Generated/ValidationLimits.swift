@@ -68,6 +68,11 @@ public struct ValidationLimits: Sendable, Hashable {
     /// `limit.group.members`). SDK guides: Private: 6,000; Public: 6,000; ChatRoom: 6,000; current: Private: 6,000;
     /// Public: 6,000; ChatRoom: 6,000; Community: 100,000.
     public var maxGroupMembers: [String: Int] = ["Private": 6_000, "Public": 6_000, "ChatRoom": 6_000]
+    /// The most initial members a creation names, by group type name: the type's member limit less the creator, who is
+    /// added without being named; a type without an entry has no limit (G2, `limit.group.members`). SDK guides:
+    /// Private: 5,999; Public: 5,999; ChatRoom: 5,999; current: Private: 5,999; Public: 5,999; ChatRoom: 5,999;
+    /// Community: 99,999.
+    public var maxGroupInitialMembers: [String: Int] = ["Private": 5_999, "Public": 5_999, "ChatRoom": 5_999]
     /// The longest group name, in bytes (G3, `limit.group.name-bytes`). SDK guides and current: 30.
     public var maxGroupNameBytes: Int? = 30
     /// The longest group introduction, in bytes (G4, `limit.group.introduction-bytes`). SDK guides: 120; current: 240.
@@ -154,6 +159,7 @@ extension ValidationLimits {
         limits.maxCustomElems = 1
         limits.maxCustomDescExtBytes = 3_072
         limits.maxGroupMembers = ["Private": 6_000, "Public": 6_000, "ChatRoom": 6_000, "Community": 100_000]
+        limits.maxGroupInitialMembers = ["Private": 5_999, "Public": 5_999, "ChatRoom": 5_999, "Community": 99_999]
         limits.maxGroupIntroductionBytes = 240
         limits.maxGroupNotificationBytes = 300
         limits.maxNameCardBytes = 50

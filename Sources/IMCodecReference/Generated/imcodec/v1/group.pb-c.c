@@ -457,6 +457,51 @@ void   imcodec__v1__group_member_list__free_unpacked
   assert(message->base.descriptor == &imcodec__v1__group_member_list__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   imcodec__v1__group_member_list_request__init
+                     (Imcodec__V1__GroupMemberListRequest         *message)
+{
+  static const Imcodec__V1__GroupMemberListRequest init_value = IMCODEC__V1__GROUP_MEMBER_LIST_REQUEST__INIT;
+  *message = init_value;
+}
+size_t imcodec__v1__group_member_list_request__get_packed_size
+                     (const Imcodec__V1__GroupMemberListRequest *message)
+{
+  assert(message->base.descriptor == &imcodec__v1__group_member_list_request__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imcodec__v1__group_member_list_request__pack
+                     (const Imcodec__V1__GroupMemberListRequest *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imcodec__v1__group_member_list_request__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imcodec__v1__group_member_list_request__pack_to_buffer
+                     (const Imcodec__V1__GroupMemberListRequest *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imcodec__v1__group_member_list_request__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imcodec__V1__GroupMemberListRequest *
+       imcodec__v1__group_member_list_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imcodec__V1__GroupMemberListRequest *)
+     protobuf_c_message_unpack (&imcodec__v1__group_member_list_request__descriptor,
+                                allocator, len, data);
+}
+void   imcodec__v1__group_member_list_request__free_unpacked
+                     (Imcodec__V1__GroupMemberListRequest *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imcodec__v1__group_member_list_request__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   imcodec__v1__group_member_results__init
                      (Imcodec__V1__GroupMemberResults         *message)
 {
@@ -1545,7 +1590,7 @@ const ProtobufCMessageDescriptor imcodec__v1__group_info_list__descriptor =
   (ProtobufCMessageInit) imcodec__v1__group_info_list__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor imcodec__v1__group_member_list__field_descriptors[3] =
+static const ProtobufCFieldDescriptor imcodec__v1__group_member_list__field_descriptors[4] =
 {
   {
     "group_id",
@@ -1583,16 +1628,29 @@ static const ProtobufCFieldDescriptor imcodec__v1__group_member_list__field_desc
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "request",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__GroupMemberList, request),
+    &imcodec__v1__group_member_list_request__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imcodec__v1__group_member_list__field_indices_by_name[] = {
   0,   /* field[0] = group_id */
   1,   /* field[1] = members */
   2,   /* field[2] = next_seq */
+  3,   /* field[3] = request */
 };
 static const ProtobufCIntRange imcodec__v1__group_member_list__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 3 }
+  { 0, 4 }
 };
 const ProtobufCMessageDescriptor imcodec__v1__group_member_list__descriptor =
 {
@@ -1602,11 +1660,88 @@ const ProtobufCMessageDescriptor imcodec__v1__group_member_list__descriptor =
   "Imcodec__V1__GroupMemberList",
   "imcodec.v1",
   sizeof(Imcodec__V1__GroupMemberList),
-  3,
+  4,
   imcodec__v1__group_member_list__field_descriptors,
   imcodec__v1__group_member_list__field_indices_by_name,
   1,  imcodec__v1__group_member_list__number_ranges,
   (ProtobufCMessageInit) imcodec__v1__group_member_list__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor imcodec__v1__group_member_list_request__field_descriptors[4] =
+{
+  {
+    "filter",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__GroupMemberListRequest, filter),
+    &imcodec__v1__group_member_filter__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "flags",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_ENUM,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__GroupMemberListRequest, flags),
+    &imcodec__v1__group_member_info_flag__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "custom",
+    3,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_STRING,
+    offsetof(Imcodec__V1__GroupMemberListRequest, n_custom),
+    offsetof(Imcodec__V1__GroupMemberListRequest, custom),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "next_seq",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Imcodec__V1__GroupMemberListRequest, next_seq),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imcodec__v1__group_member_list_request__field_indices_by_name[] = {
+  2,   /* field[2] = custom */
+  0,   /* field[0] = filter */
+  1,   /* field[1] = flags */
+  3,   /* field[3] = next_seq */
+};
+static const ProtobufCIntRange imcodec__v1__group_member_list_request__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 4 }
+};
+const ProtobufCMessageDescriptor imcodec__v1__group_member_list_request__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imcodec.v1.GroupMemberListRequest",
+  "GroupMemberListRequest",
+  "Imcodec__V1__GroupMemberListRequest",
+  "imcodec.v1",
+  sizeof(Imcodec__V1__GroupMemberListRequest),
+  4,
+  imcodec__v1__group_member_list_request__field_descriptors,
+  imcodec__v1__group_member_list_request__field_indices_by_name,
+  1,  imcodec__v1__group_member_list_request__number_ranges,
+  (ProtobufCMessageInit) imcodec__v1__group_member_list_request__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor imcodec__v1__group_member_results__field_descriptors[2] =
@@ -1979,5 +2114,73 @@ const ProtobufCEnumDescriptor imcodec__v1__group_pendency_handle_result__descrip
   imcodec__v1__group_pendency_handle_result__enum_values_by_name,
   1,
   imcodec__v1__group_pendency_handle_result__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue imcodec__v1__group_member_filter__enum_values_by_number[4] =
+{
+  { "GROUP_MEMBER_FILTER_ALL", "IMCODEC__V1__GROUP_MEMBER_FILTER__GROUP_MEMBER_FILTER_ALL", 0 },
+  { "GROUP_MEMBER_FILTER_SUPER", "IMCODEC__V1__GROUP_MEMBER_FILTER__GROUP_MEMBER_FILTER_SUPER", 1 },
+  { "GROUP_MEMBER_FILTER_ADMIN", "IMCODEC__V1__GROUP_MEMBER_FILTER__GROUP_MEMBER_FILTER_ADMIN", 2 },
+  { "GROUP_MEMBER_FILTER_COMMON", "IMCODEC__V1__GROUP_MEMBER_FILTER__GROUP_MEMBER_FILTER_COMMON", 4 },
+};
+static const ProtobufCIntRange imcodec__v1__group_member_filter__value_ranges[] = {
+{0, 0},{4, 3},{0, 4}
+};
+static const ProtobufCEnumValueIndex imcodec__v1__group_member_filter__enum_values_by_name[4] =
+{
+  { "GROUP_MEMBER_FILTER_ADMIN", 2 },
+  { "GROUP_MEMBER_FILTER_ALL", 0 },
+  { "GROUP_MEMBER_FILTER_COMMON", 3 },
+  { "GROUP_MEMBER_FILTER_SUPER", 1 },
+};
+const ProtobufCEnumDescriptor imcodec__v1__group_member_filter__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "imcodec.v1.GroupMemberFilter",
+  "GroupMemberFilter",
+  "Imcodec__V1__GroupMemberFilter",
+  "imcodec.v1",
+  4,
+  imcodec__v1__group_member_filter__enum_values_by_number,
+  4,
+  imcodec__v1__group_member_filter__enum_values_by_name,
+  2,
+  imcodec__v1__group_member_filter__value_ranges,
+  NULL,NULL,NULL,NULL   /* reserved[1234] */
+};
+static const ProtobufCEnumValue imcodec__v1__group_member_info_flag__enum_values_by_number[6] =
+{
+  { "GROUP_MEMBER_INFO_FLAG_NONE", "IMCODEC__V1__GROUP_MEMBER_INFO_FLAG__GROUP_MEMBER_INFO_FLAG_NONE", 0 },
+  { "GROUP_MEMBER_INFO_FLAG_JOIN_TIME", "IMCODEC__V1__GROUP_MEMBER_INFO_FLAG__GROUP_MEMBER_INFO_FLAG_JOIN_TIME", 1 },
+  { "GROUP_MEMBER_INFO_FLAG_MSG_FLAG", "IMCODEC__V1__GROUP_MEMBER_INFO_FLAG__GROUP_MEMBER_INFO_FLAG_MSG_FLAG", 2 },
+  { "GROUP_MEMBER_INFO_FLAG_ROLE_INFO", "IMCODEC__V1__GROUP_MEMBER_INFO_FLAG__GROUP_MEMBER_INFO_FLAG_ROLE_INFO", 8 },
+  { "GROUP_MEMBER_INFO_FLAG_SHUTUP_TIME", "IMCODEC__V1__GROUP_MEMBER_INFO_FLAG__GROUP_MEMBER_INFO_FLAG_SHUTUP_TIME", 16 },
+  { "GROUP_MEMBER_INFO_FLAG_NAME_CARD", "IMCODEC__V1__GROUP_MEMBER_INFO_FLAG__GROUP_MEMBER_INFO_FLAG_NAME_CARD", 32 },
+};
+static const ProtobufCIntRange imcodec__v1__group_member_info_flag__value_ranges[] = {
+{0, 0},{8, 3},{16, 4},{32, 5},{0, 6}
+};
+static const ProtobufCEnumValueIndex imcodec__v1__group_member_info_flag__enum_values_by_name[6] =
+{
+  { "GROUP_MEMBER_INFO_FLAG_JOIN_TIME", 1 },
+  { "GROUP_MEMBER_INFO_FLAG_MSG_FLAG", 2 },
+  { "GROUP_MEMBER_INFO_FLAG_NAME_CARD", 5 },
+  { "GROUP_MEMBER_INFO_FLAG_NONE", 0 },
+  { "GROUP_MEMBER_INFO_FLAG_ROLE_INFO", 3 },
+  { "GROUP_MEMBER_INFO_FLAG_SHUTUP_TIME", 4 },
+};
+const ProtobufCEnumDescriptor imcodec__v1__group_member_info_flag__descriptor =
+{
+  PROTOBUF_C__ENUM_DESCRIPTOR_MAGIC,
+  "imcodec.v1.GroupMemberInfoFlag",
+  "GroupMemberInfoFlag",
+  "Imcodec__V1__GroupMemberInfoFlag",
+  "imcodec.v1",
+  6,
+  imcodec__v1__group_member_info_flag__enum_values_by_number,
+  6,
+  imcodec__v1__group_member_info_flag__enum_values_by_name,
+  4,
+  imcodec__v1__group_member_info_flag__value_ranges,
   NULL,NULL,NULL,NULL   /* reserved[1234] */
 };

@@ -26,6 +26,7 @@ typedef struct Imcodec__V1__GroupPendencyMeta Imcodec__V1__GroupPendencyMeta;
 typedef struct Imcodec__V1__GroupPendencyItem Imcodec__V1__GroupPendencyItem;
 typedef struct Imcodec__V1__GroupInfoList Imcodec__V1__GroupInfoList;
 typedef struct Imcodec__V1__GroupMemberList Imcodec__V1__GroupMemberList;
+typedef struct Imcodec__V1__GroupMemberListRequest Imcodec__V1__GroupMemberListRequest;
 typedef struct Imcodec__V1__GroupMemberResults Imcodec__V1__GroupMemberResults;
 typedef struct Imcodec__V1__GroupPendencyRequest Imcodec__V1__GroupPendencyRequest;
 typedef struct Imcodec__V1__GroupPendencyPage Imcodec__V1__GroupPendencyPage;
@@ -108,6 +109,34 @@ typedef enum _Imcodec__V1__GroupPendencyHandleResult {
   IMCODEC__V1__GROUP_PENDENCY_HANDLE_RESULT__GROUP_PENDENCY_HANDLE_RESULT_AGREE = 1
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GROUP_PENDENCY_HANDLE_RESULT)
 } Imcodec__V1__GroupPendencyHandleResult;
+/*
+ * TIMGroupMemberFilter: which members a paged member list holds, by role (the
+ * group guide names it as getGroupMembers' filter; numbers from the SDK
+ * headers). The values are bits: a filter of owner and admins is 3, which a
+ * reader keeps as a number the enum does not name.
+ */
+typedef enum _Imcodec__V1__GroupMemberFilter {
+  IMCODEC__V1__GROUP_MEMBER_FILTER__GROUP_MEMBER_FILTER_ALL = 0,
+  IMCODEC__V1__GROUP_MEMBER_FILTER__GROUP_MEMBER_FILTER_SUPER = 1,
+  IMCODEC__V1__GROUP_MEMBER_FILTER__GROUP_MEMBER_FILTER_ADMIN = 2,
+  IMCODEC__V1__GROUP_MEMBER_FILTER__GROUP_MEMBER_FILTER_COMMON = 4
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GROUP_MEMBER_FILTER)
+} Imcodec__V1__GroupMemberFilter;
+/*
+ * TIMGetGroupMemInfoFlag: which member profile fields a paged member list
+ * carries (the group guide names it as getGroupMembers' flags; numbers from
+ * the SDK headers, 0 added for none as proto3 requires). The values are bits,
+ * combined as in the filter.
+ */
+typedef enum _Imcodec__V1__GroupMemberInfoFlag {
+  IMCODEC__V1__GROUP_MEMBER_INFO_FLAG__GROUP_MEMBER_INFO_FLAG_NONE = 0,
+  IMCODEC__V1__GROUP_MEMBER_INFO_FLAG__GROUP_MEMBER_INFO_FLAG_JOIN_TIME = 1,
+  IMCODEC__V1__GROUP_MEMBER_INFO_FLAG__GROUP_MEMBER_INFO_FLAG_MSG_FLAG = 2,
+  IMCODEC__V1__GROUP_MEMBER_INFO_FLAG__GROUP_MEMBER_INFO_FLAG_ROLE_INFO = 8,
+  IMCODEC__V1__GROUP_MEMBER_INFO_FLAG__GROUP_MEMBER_INFO_FLAG_SHUTUP_TIME = 16,
+  IMCODEC__V1__GROUP_MEMBER_INFO_FLAG__GROUP_MEMBER_INFO_FLAG_NAME_CARD = 32
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMCODEC__V1__GROUP_MEMBER_INFO_FLAG)
+} Imcodec__V1__GroupMemberInfoFlag;
 
 /* --- messages --- */
 
@@ -221,7 +250,7 @@ struct  Imcodec__V1__CreateGroupInfo
   Imcodec__V1__GroupCustomEntry **custom_info;
   /*
    * The initial members (the creator is added without being named): at most
-   * the member limit of the group's type.
+   * the member limit of the group's type less the creator.
    */
   size_t n_members_info;
   Imcodec__V1__CreateGroupMemberInfo **members_info;
@@ -310,10 +339,40 @@ struct  Imcodec__V1__GroupMemberList
    * The sequence to ask for the next page with; 0 when there is none.
    */
   uint64_t next_seq;
+  /*
+   * The paged request the list answers, when it is a page.
+   */
+  Imcodec__V1__GroupMemberListRequest *request;
 };
 #define IMCODEC__V1__GROUP_MEMBER_LIST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__group_member_list__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL, 0 }
+    , (char *)protobuf_c_empty_string, 0,NULL, 0, NULL }
+
+
+/*
+ * The paged member-list request (the group guide:
+ * getGroupMembers:ByFilter:flags:custom:nextSeq:): the role filter, the
+ * profile flags, the custom keys to return and the page asked for. The
+ * group is the list's own group_id.
+ */
+struct  Imcodec__V1__GroupMemberListRequest
+{
+  ProtobufCMessage base;
+  Imcodec__V1__GroupMemberFilter filter;
+  Imcodec__V1__GroupMemberInfoFlag flags;
+  /*
+   * The member custom keys to return.
+   */
+  size_t n_custom;
+  char **custom;
+  /*
+   * 0 for the first page, then the next_seq of the page before.
+   */
+  uint64_t next_seq;
+};
+#define IMCODEC__V1__GROUP_MEMBER_LIST_REQUEST__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imcodec__v1__group_member_list_request__descriptor) \
+    , IMCODEC__V1__GROUP_MEMBER_FILTER__GROUP_MEMBER_FILTER_ALL, IMCODEC__V1__GROUP_MEMBER_INFO_FLAG__GROUP_MEMBER_INFO_FLAG_NONE, 0,NULL, 0 }
 
 
 /*
@@ -560,6 +619,25 @@ Imcodec__V1__GroupMemberList *
 void   imcodec__v1__group_member_list__free_unpacked
                      (Imcodec__V1__GroupMemberList *message,
                       ProtobufCAllocator *allocator);
+/* Imcodec__V1__GroupMemberListRequest methods */
+void   imcodec__v1__group_member_list_request__init
+                     (Imcodec__V1__GroupMemberListRequest         *message);
+size_t imcodec__v1__group_member_list_request__get_packed_size
+                     (const Imcodec__V1__GroupMemberListRequest   *message);
+size_t imcodec__v1__group_member_list_request__pack
+                     (const Imcodec__V1__GroupMemberListRequest   *message,
+                      uint8_t             *out);
+size_t imcodec__v1__group_member_list_request__pack_to_buffer
+                     (const Imcodec__V1__GroupMemberListRequest   *message,
+                      ProtobufCBuffer     *buffer);
+Imcodec__V1__GroupMemberListRequest *
+       imcodec__v1__group_member_list_request__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imcodec__v1__group_member_list_request__free_unpacked
+                     (Imcodec__V1__GroupMemberListRequest *message,
+                      ProtobufCAllocator *allocator);
 /* Imcodec__V1__GroupMemberResults methods */
 void   imcodec__v1__group_member_results__init
                      (Imcodec__V1__GroupMemberResults         *message);
@@ -649,6 +727,9 @@ typedef void (*Imcodec__V1__GroupInfoList_Closure)
 typedef void (*Imcodec__V1__GroupMemberList_Closure)
                  (const Imcodec__V1__GroupMemberList *message,
                   void *closure_data);
+typedef void (*Imcodec__V1__GroupMemberListRequest_Closure)
+                 (const Imcodec__V1__GroupMemberListRequest *message,
+                  void *closure_data);
 typedef void (*Imcodec__V1__GroupMemberResults_Closure)
                  (const Imcodec__V1__GroupMemberResults *message,
                   void *closure_data);
@@ -671,6 +752,8 @@ extern const ProtobufCEnumDescriptor    imcodec__v1__group_receive_message_opt__
 extern const ProtobufCEnumDescriptor    imcodec__v1__group_pendency_get_type__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__group_pendency_handle_status__descriptor;
 extern const ProtobufCEnumDescriptor    imcodec__v1__group_pendency_handle_result__descriptor;
+extern const ProtobufCEnumDescriptor    imcodec__v1__group_member_filter__descriptor;
+extern const ProtobufCEnumDescriptor    imcodec__v1__group_member_info_flag__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__group_custom_entry__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__group_self_info__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__group_info__descriptor;
@@ -681,6 +764,7 @@ extern const ProtobufCMessageDescriptor imcodec__v1__group_pendency_meta__descri
 extern const ProtobufCMessageDescriptor imcodec__v1__group_pendency_item__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__group_info_list__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__group_member_list__descriptor;
+extern const ProtobufCMessageDescriptor imcodec__v1__group_member_list_request__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__group_member_results__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__group_pendency_request__descriptor;
 extern const ProtobufCMessageDescriptor imcodec__v1__group_pendency_page__descriptor;

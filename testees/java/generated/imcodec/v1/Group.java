@@ -872,6 +872,290 @@ public final class Group {
     // @@protoc_insertion_point(enum_scope:imcodec.v1.GroupPendencyHandleResult)
   }
 
+  /**
+   * <pre>
+   * TIMGroupMemberFilter: which members a paged member list holds, by role (the
+   * group guide names it as getGroupMembers' filter; numbers from the SDK
+   * headers). The values are bits: a filter of owner and admins is 3, which a
+   * reader keeps as a number the enum does not name.
+   * </pre>
+   *
+   * Protobuf enum {@code imcodec.v1.GroupMemberFilter}
+   */
+  public enum GroupMemberFilter
+      implements com.google.protobuf.ProtocolMessageEnum {
+    /**
+     * <code>GROUP_MEMBER_FILTER_ALL = 0;</code>
+     */
+    GROUP_MEMBER_FILTER_ALL(0),
+    /**
+     * <code>GROUP_MEMBER_FILTER_SUPER = 1;</code>
+     */
+    GROUP_MEMBER_FILTER_SUPER(1),
+    /**
+     * <code>GROUP_MEMBER_FILTER_ADMIN = 2;</code>
+     */
+    GROUP_MEMBER_FILTER_ADMIN(2),
+    /**
+     * <code>GROUP_MEMBER_FILTER_COMMON = 4;</code>
+     */
+    GROUP_MEMBER_FILTER_COMMON(4),
+    UNRECOGNIZED(-1),
+    ;
+
+    /**
+     * <code>GROUP_MEMBER_FILTER_ALL = 0;</code>
+     */
+    public static final int GROUP_MEMBER_FILTER_ALL_VALUE = 0;
+    /**
+     * <code>GROUP_MEMBER_FILTER_SUPER = 1;</code>
+     */
+    public static final int GROUP_MEMBER_FILTER_SUPER_VALUE = 1;
+    /**
+     * <code>GROUP_MEMBER_FILTER_ADMIN = 2;</code>
+     */
+    public static final int GROUP_MEMBER_FILTER_ADMIN_VALUE = 2;
+    /**
+     * <code>GROUP_MEMBER_FILTER_COMMON = 4;</code>
+     */
+    public static final int GROUP_MEMBER_FILTER_COMMON_VALUE = 4;
+
+
+    public final int getNumber() {
+      if (this == UNRECOGNIZED) {
+        throw new java.lang.IllegalArgumentException(
+            "Can't get the number of an unknown enum value.");
+      }
+      return value;
+    }
+
+    /**
+     * @param value The numeric wire value of the corresponding enum entry.
+     * @return The enum associated with the given numeric wire value.
+     * @deprecated Use {@link #forNumber(int)} instead.
+     */
+    @java.lang.Deprecated
+    public static GroupMemberFilter valueOf(int value) {
+      return forNumber(value);
+    }
+
+    /**
+     * @param value The numeric wire value of the corresponding enum entry.
+     * @return The enum associated with the given numeric wire value.
+     */
+    public static GroupMemberFilter forNumber(int value) {
+      switch (value) {
+        case 0: return GROUP_MEMBER_FILTER_ALL;
+        case 1: return GROUP_MEMBER_FILTER_SUPER;
+        case 2: return GROUP_MEMBER_FILTER_ADMIN;
+        case 4: return GROUP_MEMBER_FILTER_COMMON;
+        default: return null;
+      }
+    }
+
+    public static com.google.protobuf.Internal.EnumLiteMap<GroupMemberFilter>
+        internalGetValueMap() {
+      return internalValueMap;
+    }
+    private static final com.google.protobuf.Internal.EnumLiteMap<
+        GroupMemberFilter> internalValueMap =
+          new com.google.protobuf.Internal.EnumLiteMap<GroupMemberFilter>() {
+            public GroupMemberFilter findValueByNumber(int number) {
+              return GroupMemberFilter.forNumber(number);
+            }
+          };
+
+    public final com.google.protobuf.Descriptors.EnumValueDescriptor
+        getValueDescriptor() {
+      if (this == UNRECOGNIZED) {
+        throw new java.lang.IllegalStateException(
+            "Can't get the descriptor of an unrecognized enum value.");
+      }
+      return getDescriptor().getValues().get(ordinal());
+    }
+    public final com.google.protobuf.Descriptors.EnumDescriptor
+        getDescriptorForType() {
+      return getDescriptor();
+    }
+    public static final com.google.protobuf.Descriptors.EnumDescriptor
+        getDescriptor() {
+      return imcodec.v1.Group.getDescriptor().getEnumTypes().get(7);
+    }
+
+    private static final GroupMemberFilter[] VALUES = values();
+
+    public static GroupMemberFilter valueOf(
+        com.google.protobuf.Descriptors.EnumValueDescriptor desc) {
+      if (desc.getType() != getDescriptor()) {
+        throw new java.lang.IllegalArgumentException(
+          "EnumValueDescriptor is not for this type.");
+      }
+      if (desc.getIndex() == -1) {
+        return UNRECOGNIZED;
+      }
+      return VALUES[desc.getIndex()];
+    }
+
+    private final int value;
+
+    private GroupMemberFilter(int value) {
+      this.value = value;
+    }
+
+    // @@protoc_insertion_point(enum_scope:imcodec.v1.GroupMemberFilter)
+  }
+
+  /**
+   * <pre>
+   * TIMGetGroupMemInfoFlag: which member profile fields a paged member list
+   * carries (the group guide names it as getGroupMembers' flags; numbers from
+   * the SDK headers, 0 added for none as proto3 requires). The values are bits,
+   * combined as in the filter.
+   * </pre>
+   *
+   * Protobuf enum {@code imcodec.v1.GroupMemberInfoFlag}
+   */
+  public enum GroupMemberInfoFlag
+      implements com.google.protobuf.ProtocolMessageEnum {
+    /**
+     * <code>GROUP_MEMBER_INFO_FLAG_NONE = 0;</code>
+     */
+    GROUP_MEMBER_INFO_FLAG_NONE(0),
+    /**
+     * <code>GROUP_MEMBER_INFO_FLAG_JOIN_TIME = 1;</code>
+     */
+    GROUP_MEMBER_INFO_FLAG_JOIN_TIME(1),
+    /**
+     * <code>GROUP_MEMBER_INFO_FLAG_MSG_FLAG = 2;</code>
+     */
+    GROUP_MEMBER_INFO_FLAG_MSG_FLAG(2),
+    /**
+     * <code>GROUP_MEMBER_INFO_FLAG_ROLE_INFO = 8;</code>
+     */
+    GROUP_MEMBER_INFO_FLAG_ROLE_INFO(8),
+    /**
+     * <code>GROUP_MEMBER_INFO_FLAG_SHUTUP_TIME = 16;</code>
+     */
+    GROUP_MEMBER_INFO_FLAG_SHUTUP_TIME(16),
+    /**
+     * <code>GROUP_MEMBER_INFO_FLAG_NAME_CARD = 32;</code>
+     */
+    GROUP_MEMBER_INFO_FLAG_NAME_CARD(32),
+    UNRECOGNIZED(-1),
+    ;
+
+    /**
+     * <code>GROUP_MEMBER_INFO_FLAG_NONE = 0;</code>
+     */
+    public static final int GROUP_MEMBER_INFO_FLAG_NONE_VALUE = 0;
+    /**
+     * <code>GROUP_MEMBER_INFO_FLAG_JOIN_TIME = 1;</code>
+     */
+    public static final int GROUP_MEMBER_INFO_FLAG_JOIN_TIME_VALUE = 1;
+    /**
+     * <code>GROUP_MEMBER_INFO_FLAG_MSG_FLAG = 2;</code>
+     */
+    public static final int GROUP_MEMBER_INFO_FLAG_MSG_FLAG_VALUE = 2;
+    /**
+     * <code>GROUP_MEMBER_INFO_FLAG_ROLE_INFO = 8;</code>
+     */
+    public static final int GROUP_MEMBER_INFO_FLAG_ROLE_INFO_VALUE = 8;
+    /**
+     * <code>GROUP_MEMBER_INFO_FLAG_SHUTUP_TIME = 16;</code>
+     */
+    public static final int GROUP_MEMBER_INFO_FLAG_SHUTUP_TIME_VALUE = 16;
+    /**
+     * <code>GROUP_MEMBER_INFO_FLAG_NAME_CARD = 32;</code>
+     */
+    public static final int GROUP_MEMBER_INFO_FLAG_NAME_CARD_VALUE = 32;
+
+
+    public final int getNumber() {
+      if (this == UNRECOGNIZED) {
+        throw new java.lang.IllegalArgumentException(
+            "Can't get the number of an unknown enum value.");
+      }
+      return value;
+    }
+
+    /**
+     * @param value The numeric wire value of the corresponding enum entry.
+     * @return The enum associated with the given numeric wire value.
+     * @deprecated Use {@link #forNumber(int)} instead.
+     */
+    @java.lang.Deprecated
+    public static GroupMemberInfoFlag valueOf(int value) {
+      return forNumber(value);
+    }
+
+    /**
+     * @param value The numeric wire value of the corresponding enum entry.
+     * @return The enum associated with the given numeric wire value.
+     */
+    public static GroupMemberInfoFlag forNumber(int value) {
+      switch (value) {
+        case 0: return GROUP_MEMBER_INFO_FLAG_NONE;
+        case 1: return GROUP_MEMBER_INFO_FLAG_JOIN_TIME;
+        case 2: return GROUP_MEMBER_INFO_FLAG_MSG_FLAG;
+        case 8: return GROUP_MEMBER_INFO_FLAG_ROLE_INFO;
+        case 16: return GROUP_MEMBER_INFO_FLAG_SHUTUP_TIME;
+        case 32: return GROUP_MEMBER_INFO_FLAG_NAME_CARD;
+        default: return null;
+      }
+    }
+
+    public static com.google.protobuf.Internal.EnumLiteMap<GroupMemberInfoFlag>
+        internalGetValueMap() {
+      return internalValueMap;
+    }
+    private static final com.google.protobuf.Internal.EnumLiteMap<
+        GroupMemberInfoFlag> internalValueMap =
+          new com.google.protobuf.Internal.EnumLiteMap<GroupMemberInfoFlag>() {
+            public GroupMemberInfoFlag findValueByNumber(int number) {
+              return GroupMemberInfoFlag.forNumber(number);
+            }
+          };
+
+    public final com.google.protobuf.Descriptors.EnumValueDescriptor
+        getValueDescriptor() {
+      if (this == UNRECOGNIZED) {
+        throw new java.lang.IllegalStateException(
+            "Can't get the descriptor of an unrecognized enum value.");
+      }
+      return getDescriptor().getValues().get(ordinal());
+    }
+    public final com.google.protobuf.Descriptors.EnumDescriptor
+        getDescriptorForType() {
+      return getDescriptor();
+    }
+    public static final com.google.protobuf.Descriptors.EnumDescriptor
+        getDescriptor() {
+      return imcodec.v1.Group.getDescriptor().getEnumTypes().get(8);
+    }
+
+    private static final GroupMemberInfoFlag[] VALUES = values();
+
+    public static GroupMemberInfoFlag valueOf(
+        com.google.protobuf.Descriptors.EnumValueDescriptor desc) {
+      if (desc.getType() != getDescriptor()) {
+        throw new java.lang.IllegalArgumentException(
+          "EnumValueDescriptor is not for this type.");
+      }
+      if (desc.getIndex() == -1) {
+        return UNRECOGNIZED;
+      }
+      return VALUES[desc.getIndex()];
+    }
+
+    private final int value;
+
+    private GroupMemberInfoFlag(int value) {
+      this.value = value;
+    }
+
+    // @@protoc_insertion_point(enum_scope:imcodec.v1.GroupMemberInfoFlag)
+  }
+
   public interface GroupCustomEntryOrBuilder extends
       // @@protoc_insertion_point(interface_extends:imcodec.v1.GroupCustomEntry)
       com.google.protobuf.MessageOrBuilder {
@@ -6568,7 +6852,7 @@ public final class Group {
     /**
      * <pre>
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type.
+     * the member limit of the group's type less the creator.
      * </pre>
      *
      * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -6578,7 +6862,7 @@ public final class Group {
     /**
      * <pre>
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type.
+     * the member limit of the group's type less the creator.
      * </pre>
      *
      * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -6587,7 +6871,7 @@ public final class Group {
     /**
      * <pre>
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type.
+     * the member limit of the group's type less the creator.
      * </pre>
      *
      * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -6596,7 +6880,7 @@ public final class Group {
     /**
      * <pre>
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type.
+     * the member limit of the group's type less the creator.
      * </pre>
      *
      * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -6606,7 +6890,7 @@ public final class Group {
     /**
      * <pre>
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type.
+     * the member limit of the group's type less the creator.
      * </pre>
      *
      * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -7000,7 +7284,7 @@ public final class Group {
     /**
      * <pre>
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type.
+     * the member limit of the group's type less the creator.
      * </pre>
      *
      * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -7012,7 +7296,7 @@ public final class Group {
     /**
      * <pre>
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type.
+     * the member limit of the group's type less the creator.
      * </pre>
      *
      * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -7025,7 +7309,7 @@ public final class Group {
     /**
      * <pre>
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type.
+     * the member limit of the group's type less the creator.
      * </pre>
      *
      * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -7037,7 +7321,7 @@ public final class Group {
     /**
      * <pre>
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type.
+     * the member limit of the group's type less the creator.
      * </pre>
      *
      * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -7049,7 +7333,7 @@ public final class Group {
     /**
      * <pre>
      * The initial members (the creator is added without being named): at most
-     * the member limit of the group's type.
+     * the member limit of the group's type less the creator.
      * </pre>
      *
      * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8553,7 +8837,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8568,7 +8852,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8583,7 +8867,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8598,7 +8882,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8620,7 +8904,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8639,7 +8923,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8660,7 +8944,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8682,7 +8966,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8701,7 +8985,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8720,7 +9004,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8740,7 +9024,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8758,7 +9042,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8776,7 +9060,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8788,7 +9072,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8803,7 +9087,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8819,7 +9103,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8831,7 +9115,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -8844,7 +9128,7 @@ public final class Group {
       /**
        * <pre>
        * The initial members (the creator is added without being named): at most
-       * the member limit of the group's type.
+       * the member limit of the group's type less the creator.
        * </pre>
        *
        * <code>repeated .imcodec.v1.CreateGroupMemberInfo members_info = 11 [(.imcodec.constraints.v1.field) = { ... }</code>
@@ -12767,6 +13051,33 @@ public final class Group {
      * @return The nextSeq.
      */
     long getNextSeq();
+
+    /**
+     * <pre>
+     * The paged request the list answers, when it is a page.
+     * </pre>
+     *
+     * <code>.imcodec.v1.GroupMemberListRequest request = 4;</code>
+     * @return Whether the request field is set.
+     */
+    boolean hasRequest();
+    /**
+     * <pre>
+     * The paged request the list answers, when it is a page.
+     * </pre>
+     *
+     * <code>.imcodec.v1.GroupMemberListRequest request = 4;</code>
+     * @return The request.
+     */
+    imcodec.v1.Group.GroupMemberListRequest getRequest();
+    /**
+     * <pre>
+     * The paged request the list answers, when it is a page.
+     * </pre>
+     *
+     * <code>.imcodec.v1.GroupMemberListRequest request = 4;</code>
+     */
+    imcodec.v1.Group.GroupMemberListRequestOrBuilder getRequestOrBuilder();
   }
   /**
    * <pre>
@@ -12909,6 +13220,44 @@ public final class Group {
       return nextSeq_;
     }
 
+    public static final int REQUEST_FIELD_NUMBER = 4;
+    private imcodec.v1.Group.GroupMemberListRequest request_;
+    /**
+     * <pre>
+     * The paged request the list answers, when it is a page.
+     * </pre>
+     *
+     * <code>.imcodec.v1.GroupMemberListRequest request = 4;</code>
+     * @return Whether the request field is set.
+     */
+    @java.lang.Override
+    public boolean hasRequest() {
+      return request_ != null;
+    }
+    /**
+     * <pre>
+     * The paged request the list answers, when it is a page.
+     * </pre>
+     *
+     * <code>.imcodec.v1.GroupMemberListRequest request = 4;</code>
+     * @return The request.
+     */
+    @java.lang.Override
+    public imcodec.v1.Group.GroupMemberListRequest getRequest() {
+      return request_ == null ? imcodec.v1.Group.GroupMemberListRequest.getDefaultInstance() : request_;
+    }
+    /**
+     * <pre>
+     * The paged request the list answers, when it is a page.
+     * </pre>
+     *
+     * <code>.imcodec.v1.GroupMemberListRequest request = 4;</code>
+     */
+    @java.lang.Override
+    public imcodec.v1.Group.GroupMemberListRequestOrBuilder getRequestOrBuilder() {
+      return request_ == null ? imcodec.v1.Group.GroupMemberListRequest.getDefaultInstance() : request_;
+    }
+
     private byte memoizedIsInitialized = -1;
     @java.lang.Override
     public final boolean isInitialized() {
@@ -12932,6 +13281,9 @@ public final class Group {
       if (nextSeq_ != 0L) {
         output.writeUInt64(3, nextSeq_);
       }
+      if (request_ != null) {
+        output.writeMessage(4, getRequest());
+      }
       getUnknownFields().writeTo(output);
     }
 
@@ -12951,6 +13303,10 @@ public final class Group {
       if (nextSeq_ != 0L) {
         size += com.google.protobuf.CodedOutputStream
           .computeUInt64Size(3, nextSeq_);
+      }
+      if (request_ != null) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeMessageSize(4, getRequest());
       }
       size += getUnknownFields().getSerializedSize();
       memoizedSize = size;
@@ -12973,6 +13329,11 @@ public final class Group {
           .equals(other.getMembersList())) return false;
       if (getNextSeq()
           != other.getNextSeq()) return false;
+      if (hasRequest() != other.hasRequest()) return false;
+      if (hasRequest()) {
+        if (!getRequest()
+            .equals(other.getRequest())) return false;
+      }
       if (!getUnknownFields().equals(other.getUnknownFields())) return false;
       return true;
     }
@@ -12993,6 +13354,10 @@ public final class Group {
       hash = (37 * hash) + NEXT_SEQ_FIELD_NUMBER;
       hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
           getNextSeq());
+      if (hasRequest()) {
+        hash = (37 * hash) + REQUEST_FIELD_NUMBER;
+        hash = (53 * hash) + getRequest().hashCode();
+      }
       hash = (29 * hash) + getUnknownFields().hashCode();
       memoizedHashCode = hash;
       return hash;
@@ -13135,6 +13500,11 @@ public final class Group {
         }
         bitField0_ = (bitField0_ & ~0x00000002);
         nextSeq_ = 0L;
+        request_ = null;
+        if (requestBuilder_ != null) {
+          requestBuilder_.dispose();
+          requestBuilder_ = null;
+        }
         return this;
       }
 
@@ -13186,6 +13556,11 @@ public final class Group {
         }
         if (((from_bitField0_ & 0x00000004) != 0)) {
           result.nextSeq_ = nextSeq_;
+        }
+        if (((from_bitField0_ & 0x00000008) != 0)) {
+          result.request_ = requestBuilder_ == null
+              ? request_
+              : requestBuilder_.build();
         }
       }
 
@@ -13267,6 +13642,9 @@ public final class Group {
         if (other.getNextSeq() != 0L) {
           setNextSeq(other.getNextSeq());
         }
+        if (other.hasRequest()) {
+          mergeRequest(other.getRequest());
+        }
         this.mergeUnknownFields(other.getUnknownFields());
         onChanged();
         return this;
@@ -13316,6 +13694,13 @@ public final class Group {
                 bitField0_ |= 0x00000004;
                 break;
               } // case 24
+              case 34: {
+                input.readMessage(
+                    getRequestFieldBuilder().getBuilder(),
+                    extensionRegistry);
+                bitField0_ |= 0x00000008;
+                break;
+              } // case 34
               default: {
                 if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                   done = true; // was an endgroup tag
@@ -13688,6 +14073,161 @@ public final class Group {
         onChanged();
         return this;
       }
+
+      private imcodec.v1.Group.GroupMemberListRequest request_;
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Group.GroupMemberListRequest, imcodec.v1.Group.GroupMemberListRequest.Builder, imcodec.v1.Group.GroupMemberListRequestOrBuilder> requestBuilder_;
+      /**
+       * <pre>
+       * The paged request the list answers, when it is a page.
+       * </pre>
+       *
+       * <code>.imcodec.v1.GroupMemberListRequest request = 4;</code>
+       * @return Whether the request field is set.
+       */
+      public boolean hasRequest() {
+        return ((bitField0_ & 0x00000008) != 0);
+      }
+      /**
+       * <pre>
+       * The paged request the list answers, when it is a page.
+       * </pre>
+       *
+       * <code>.imcodec.v1.GroupMemberListRequest request = 4;</code>
+       * @return The request.
+       */
+      public imcodec.v1.Group.GroupMemberListRequest getRequest() {
+        if (requestBuilder_ == null) {
+          return request_ == null ? imcodec.v1.Group.GroupMemberListRequest.getDefaultInstance() : request_;
+        } else {
+          return requestBuilder_.getMessage();
+        }
+      }
+      /**
+       * <pre>
+       * The paged request the list answers, when it is a page.
+       * </pre>
+       *
+       * <code>.imcodec.v1.GroupMemberListRequest request = 4;</code>
+       */
+      public Builder setRequest(imcodec.v1.Group.GroupMemberListRequest value) {
+        if (requestBuilder_ == null) {
+          if (value == null) {
+            throw new NullPointerException();
+          }
+          request_ = value;
+        } else {
+          requestBuilder_.setMessage(value);
+        }
+        bitField0_ |= 0x00000008;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The paged request the list answers, when it is a page.
+       * </pre>
+       *
+       * <code>.imcodec.v1.GroupMemberListRequest request = 4;</code>
+       */
+      public Builder setRequest(
+          imcodec.v1.Group.GroupMemberListRequest.Builder builderForValue) {
+        if (requestBuilder_ == null) {
+          request_ = builderForValue.build();
+        } else {
+          requestBuilder_.setMessage(builderForValue.build());
+        }
+        bitField0_ |= 0x00000008;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The paged request the list answers, when it is a page.
+       * </pre>
+       *
+       * <code>.imcodec.v1.GroupMemberListRequest request = 4;</code>
+       */
+      public Builder mergeRequest(imcodec.v1.Group.GroupMemberListRequest value) {
+        if (requestBuilder_ == null) {
+          if (((bitField0_ & 0x00000008) != 0) &&
+            request_ != null &&
+            request_ != imcodec.v1.Group.GroupMemberListRequest.getDefaultInstance()) {
+            getRequestBuilder().mergeFrom(value);
+          } else {
+            request_ = value;
+          }
+        } else {
+          requestBuilder_.mergeFrom(value);
+        }
+        bitField0_ |= 0x00000008;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The paged request the list answers, when it is a page.
+       * </pre>
+       *
+       * <code>.imcodec.v1.GroupMemberListRequest request = 4;</code>
+       */
+      public Builder clearRequest() {
+        bitField0_ = (bitField0_ & ~0x00000008);
+        request_ = null;
+        if (requestBuilder_ != null) {
+          requestBuilder_.dispose();
+          requestBuilder_ = null;
+        }
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The paged request the list answers, when it is a page.
+       * </pre>
+       *
+       * <code>.imcodec.v1.GroupMemberListRequest request = 4;</code>
+       */
+      public imcodec.v1.Group.GroupMemberListRequest.Builder getRequestBuilder() {
+        bitField0_ |= 0x00000008;
+        onChanged();
+        return getRequestFieldBuilder().getBuilder();
+      }
+      /**
+       * <pre>
+       * The paged request the list answers, when it is a page.
+       * </pre>
+       *
+       * <code>.imcodec.v1.GroupMemberListRequest request = 4;</code>
+       */
+      public imcodec.v1.Group.GroupMemberListRequestOrBuilder getRequestOrBuilder() {
+        if (requestBuilder_ != null) {
+          return requestBuilder_.getMessageOrBuilder();
+        } else {
+          return request_ == null ?
+              imcodec.v1.Group.GroupMemberListRequest.getDefaultInstance() : request_;
+        }
+      }
+      /**
+       * <pre>
+       * The paged request the list answers, when it is a page.
+       * </pre>
+       *
+       * <code>.imcodec.v1.GroupMemberListRequest request = 4;</code>
+       */
+      private com.google.protobuf.SingleFieldBuilderV3<
+          imcodec.v1.Group.GroupMemberListRequest, imcodec.v1.Group.GroupMemberListRequest.Builder, imcodec.v1.Group.GroupMemberListRequestOrBuilder> 
+          getRequestFieldBuilder() {
+        if (requestBuilder_ == null) {
+          requestBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+              imcodec.v1.Group.GroupMemberListRequest, imcodec.v1.Group.GroupMemberListRequest.Builder, imcodec.v1.Group.GroupMemberListRequestOrBuilder>(
+                  getRequest(),
+                  getParentForChildren(),
+                  isClean());
+          request_ = null;
+        }
+        return requestBuilder_;
+      }
       @java.lang.Override
       public final Builder setUnknownFields(
           final com.google.protobuf.UnknownFieldSet unknownFields) {
@@ -13747,6 +14287,1008 @@ public final class Group {
 
     @java.lang.Override
     public imcodec.v1.Group.GroupMemberList getDefaultInstanceForType() {
+      return DEFAULT_INSTANCE;
+    }
+
+  }
+
+  public interface GroupMemberListRequestOrBuilder extends
+      // @@protoc_insertion_point(interface_extends:imcodec.v1.GroupMemberListRequest)
+      com.google.protobuf.MessageOrBuilder {
+
+    /**
+     * <code>.imcodec.v1.GroupMemberFilter filter = 1;</code>
+     * @return The enum numeric value on the wire for filter.
+     */
+    int getFilterValue();
+    /**
+     * <code>.imcodec.v1.GroupMemberFilter filter = 1;</code>
+     * @return The filter.
+     */
+    imcodec.v1.Group.GroupMemberFilter getFilter();
+
+    /**
+     * <code>.imcodec.v1.GroupMemberInfoFlag flags = 2;</code>
+     * @return The enum numeric value on the wire for flags.
+     */
+    int getFlagsValue();
+    /**
+     * <code>.imcodec.v1.GroupMemberInfoFlag flags = 2;</code>
+     * @return The flags.
+     */
+    imcodec.v1.Group.GroupMemberInfoFlag getFlags();
+
+    /**
+     * <pre>
+     * The member custom keys to return.
+     * </pre>
+     *
+     * <code>repeated string custom = 3;</code>
+     * @return A list containing the custom.
+     */
+    java.util.List<java.lang.String>
+        getCustomList();
+    /**
+     * <pre>
+     * The member custom keys to return.
+     * </pre>
+     *
+     * <code>repeated string custom = 3;</code>
+     * @return The count of custom.
+     */
+    int getCustomCount();
+    /**
+     * <pre>
+     * The member custom keys to return.
+     * </pre>
+     *
+     * <code>repeated string custom = 3;</code>
+     * @param index The index of the element to return.
+     * @return The custom at the given index.
+     */
+    java.lang.String getCustom(int index);
+    /**
+     * <pre>
+     * The member custom keys to return.
+     * </pre>
+     *
+     * <code>repeated string custom = 3;</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the custom at the given index.
+     */
+    com.google.protobuf.ByteString
+        getCustomBytes(int index);
+
+    /**
+     * <pre>
+     * 0 for the first page, then the next_seq of the page before.
+     * </pre>
+     *
+     * <code>uint64 next_seq = 4;</code>
+     * @return The nextSeq.
+     */
+    long getNextSeq();
+  }
+  /**
+   * <pre>
+   * The paged member-list request (the group guide:
+   * getGroupMembers:ByFilter:flags:custom:nextSeq:): the role filter, the
+   * profile flags, the custom keys to return and the page asked for. The
+   * group is the list's own group_id.
+   * </pre>
+   *
+   * Protobuf type {@code imcodec.v1.GroupMemberListRequest}
+   */
+  public static final class GroupMemberListRequest extends
+      com.google.protobuf.GeneratedMessageV3 implements
+      // @@protoc_insertion_point(message_implements:imcodec.v1.GroupMemberListRequest)
+      GroupMemberListRequestOrBuilder {
+  private static final long serialVersionUID = 0L;
+    // Use GroupMemberListRequest.newBuilder() to construct.
+    private GroupMemberListRequest(com.google.protobuf.GeneratedMessageV3.Builder<?> builder) {
+      super(builder);
+    }
+    private GroupMemberListRequest() {
+      filter_ = 0;
+      flags_ = 0;
+      custom_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+    }
+
+    @java.lang.Override
+    @SuppressWarnings({"unused"})
+    protected java.lang.Object newInstance(
+        UnusedPrivateParameter unused) {
+      return new GroupMemberListRequest();
+    }
+
+    @java.lang.Override
+    public final com.google.protobuf.UnknownFieldSet
+    getUnknownFields() {
+      return this.unknownFields;
+    }
+    public static final com.google.protobuf.Descriptors.Descriptor
+        getDescriptor() {
+      return imcodec.v1.Group.internal_static_imcodec_v1_GroupMemberListRequest_descriptor;
+    }
+
+    @java.lang.Override
+    protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+        internalGetFieldAccessorTable() {
+      return imcodec.v1.Group.internal_static_imcodec_v1_GroupMemberListRequest_fieldAccessorTable
+          .ensureFieldAccessorsInitialized(
+              imcodec.v1.Group.GroupMemberListRequest.class, imcodec.v1.Group.GroupMemberListRequest.Builder.class);
+    }
+
+    public static final int FILTER_FIELD_NUMBER = 1;
+    private int filter_ = 0;
+    /**
+     * <code>.imcodec.v1.GroupMemberFilter filter = 1;</code>
+     * @return The enum numeric value on the wire for filter.
+     */
+    @java.lang.Override public int getFilterValue() {
+      return filter_;
+    }
+    /**
+     * <code>.imcodec.v1.GroupMemberFilter filter = 1;</code>
+     * @return The filter.
+     */
+    @java.lang.Override public imcodec.v1.Group.GroupMemberFilter getFilter() {
+      imcodec.v1.Group.GroupMemberFilter result = imcodec.v1.Group.GroupMemberFilter.forNumber(filter_);
+      return result == null ? imcodec.v1.Group.GroupMemberFilter.UNRECOGNIZED : result;
+    }
+
+    public static final int FLAGS_FIELD_NUMBER = 2;
+    private int flags_ = 0;
+    /**
+     * <code>.imcodec.v1.GroupMemberInfoFlag flags = 2;</code>
+     * @return The enum numeric value on the wire for flags.
+     */
+    @java.lang.Override public int getFlagsValue() {
+      return flags_;
+    }
+    /**
+     * <code>.imcodec.v1.GroupMemberInfoFlag flags = 2;</code>
+     * @return The flags.
+     */
+    @java.lang.Override public imcodec.v1.Group.GroupMemberInfoFlag getFlags() {
+      imcodec.v1.Group.GroupMemberInfoFlag result = imcodec.v1.Group.GroupMemberInfoFlag.forNumber(flags_);
+      return result == null ? imcodec.v1.Group.GroupMemberInfoFlag.UNRECOGNIZED : result;
+    }
+
+    public static final int CUSTOM_FIELD_NUMBER = 3;
+    @SuppressWarnings("serial")
+    private com.google.protobuf.LazyStringList custom_;
+    /**
+     * <pre>
+     * The member custom keys to return.
+     * </pre>
+     *
+     * <code>repeated string custom = 3;</code>
+     * @return A list containing the custom.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getCustomList() {
+      return custom_;
+    }
+    /**
+     * <pre>
+     * The member custom keys to return.
+     * </pre>
+     *
+     * <code>repeated string custom = 3;</code>
+     * @return The count of custom.
+     */
+    public int getCustomCount() {
+      return custom_.size();
+    }
+    /**
+     * <pre>
+     * The member custom keys to return.
+     * </pre>
+     *
+     * <code>repeated string custom = 3;</code>
+     * @param index The index of the element to return.
+     * @return The custom at the given index.
+     */
+    public java.lang.String getCustom(int index) {
+      return custom_.get(index);
+    }
+    /**
+     * <pre>
+     * The member custom keys to return.
+     * </pre>
+     *
+     * <code>repeated string custom = 3;</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the custom at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getCustomBytes(int index) {
+      return custom_.getByteString(index);
+    }
+
+    public static final int NEXT_SEQ_FIELD_NUMBER = 4;
+    private long nextSeq_ = 0L;
+    /**
+     * <pre>
+     * 0 for the first page, then the next_seq of the page before.
+     * </pre>
+     *
+     * <code>uint64 next_seq = 4;</code>
+     * @return The nextSeq.
+     */
+    @java.lang.Override
+    public long getNextSeq() {
+      return nextSeq_;
+    }
+
+    private byte memoizedIsInitialized = -1;
+    @java.lang.Override
+    public final boolean isInitialized() {
+      byte isInitialized = memoizedIsInitialized;
+      if (isInitialized == 1) return true;
+      if (isInitialized == 0) return false;
+
+      memoizedIsInitialized = 1;
+      return true;
+    }
+
+    @java.lang.Override
+    public void writeTo(com.google.protobuf.CodedOutputStream output)
+                        throws java.io.IOException {
+      if (filter_ != imcodec.v1.Group.GroupMemberFilter.GROUP_MEMBER_FILTER_ALL.getNumber()) {
+        output.writeEnum(1, filter_);
+      }
+      if (flags_ != imcodec.v1.Group.GroupMemberInfoFlag.GROUP_MEMBER_INFO_FLAG_NONE.getNumber()) {
+        output.writeEnum(2, flags_);
+      }
+      for (int i = 0; i < custom_.size(); i++) {
+        com.google.protobuf.GeneratedMessageV3.writeString(output, 3, custom_.getRaw(i));
+      }
+      if (nextSeq_ != 0L) {
+        output.writeUInt64(4, nextSeq_);
+      }
+      getUnknownFields().writeTo(output);
+    }
+
+    @java.lang.Override
+    public int getSerializedSize() {
+      int size = memoizedSize;
+      if (size != -1) return size;
+
+      size = 0;
+      if (filter_ != imcodec.v1.Group.GroupMemberFilter.GROUP_MEMBER_FILTER_ALL.getNumber()) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeEnumSize(1, filter_);
+      }
+      if (flags_ != imcodec.v1.Group.GroupMemberInfoFlag.GROUP_MEMBER_INFO_FLAG_NONE.getNumber()) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeEnumSize(2, flags_);
+      }
+      {
+        int dataSize = 0;
+        for (int i = 0; i < custom_.size(); i++) {
+          dataSize += computeStringSizeNoTag(custom_.getRaw(i));
+        }
+        size += dataSize;
+        size += 1 * getCustomList().size();
+      }
+      if (nextSeq_ != 0L) {
+        size += com.google.protobuf.CodedOutputStream
+          .computeUInt64Size(4, nextSeq_);
+      }
+      size += getUnknownFields().getSerializedSize();
+      memoizedSize = size;
+      return size;
+    }
+
+    @java.lang.Override
+    public boolean equals(final java.lang.Object obj) {
+      if (obj == this) {
+       return true;
+      }
+      if (!(obj instanceof imcodec.v1.Group.GroupMemberListRequest)) {
+        return super.equals(obj);
+      }
+      imcodec.v1.Group.GroupMemberListRequest other = (imcodec.v1.Group.GroupMemberListRequest) obj;
+
+      if (filter_ != other.filter_) return false;
+      if (flags_ != other.flags_) return false;
+      if (!getCustomList()
+          .equals(other.getCustomList())) return false;
+      if (getNextSeq()
+          != other.getNextSeq()) return false;
+      if (!getUnknownFields().equals(other.getUnknownFields())) return false;
+      return true;
+    }
+
+    @java.lang.Override
+    public int hashCode() {
+      if (memoizedHashCode != 0) {
+        return memoizedHashCode;
+      }
+      int hash = 41;
+      hash = (19 * hash) + getDescriptor().hashCode();
+      hash = (37 * hash) + FILTER_FIELD_NUMBER;
+      hash = (53 * hash) + filter_;
+      hash = (37 * hash) + FLAGS_FIELD_NUMBER;
+      hash = (53 * hash) + flags_;
+      if (getCustomCount() > 0) {
+        hash = (37 * hash) + CUSTOM_FIELD_NUMBER;
+        hash = (53 * hash) + getCustomList().hashCode();
+      }
+      hash = (37 * hash) + NEXT_SEQ_FIELD_NUMBER;
+      hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+          getNextSeq());
+      hash = (29 * hash) + getUnknownFields().hashCode();
+      memoizedHashCode = hash;
+      return hash;
+    }
+
+    public static imcodec.v1.Group.GroupMemberListRequest parseFrom(
+        java.nio.ByteBuffer data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Group.GroupMemberListRequest parseFrom(
+        java.nio.ByteBuffer data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Group.GroupMemberListRequest parseFrom(
+        com.google.protobuf.ByteString data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Group.GroupMemberListRequest parseFrom(
+        com.google.protobuf.ByteString data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Group.GroupMemberListRequest parseFrom(byte[] data)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data);
+    }
+    public static imcodec.v1.Group.GroupMemberListRequest parseFrom(
+        byte[] data,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws com.google.protobuf.InvalidProtocolBufferException {
+      return PARSER.parseFrom(data, extensionRegistry);
+    }
+    public static imcodec.v1.Group.GroupMemberListRequest parseFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Group.GroupMemberListRequest parseFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.v1.Group.GroupMemberListRequest parseDelimitedFrom(java.io.InputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Group.GroupMemberListRequest parseDelimitedFrom(
+        java.io.InputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseDelimitedWithIOException(PARSER, input, extensionRegistry);
+    }
+    public static imcodec.v1.Group.GroupMemberListRequest parseFrom(
+        com.google.protobuf.CodedInputStream input)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input);
+    }
+    public static imcodec.v1.Group.GroupMemberListRequest parseFrom(
+        com.google.protobuf.CodedInputStream input,
+        com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+        throws java.io.IOException {
+      return com.google.protobuf.GeneratedMessageV3
+          .parseWithIOException(PARSER, input, extensionRegistry);
+    }
+
+    @java.lang.Override
+    public Builder newBuilderForType() { return newBuilder(); }
+    public static Builder newBuilder() {
+      return DEFAULT_INSTANCE.toBuilder();
+    }
+    public static Builder newBuilder(imcodec.v1.Group.GroupMemberListRequest prototype) {
+      return DEFAULT_INSTANCE.toBuilder().mergeFrom(prototype);
+    }
+    @java.lang.Override
+    public Builder toBuilder() {
+      return this == DEFAULT_INSTANCE
+          ? new Builder() : new Builder().mergeFrom(this);
+    }
+
+    @java.lang.Override
+    protected Builder newBuilderForType(
+        com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+      Builder builder = new Builder(parent);
+      return builder;
+    }
+    /**
+     * <pre>
+     * The paged member-list request (the group guide:
+     * getGroupMembers:ByFilter:flags:custom:nextSeq:): the role filter, the
+     * profile flags, the custom keys to return and the page asked for. The
+     * group is the list's own group_id.
+     * </pre>
+     *
+     * Protobuf type {@code imcodec.v1.GroupMemberListRequest}
+     */
+    public static final class Builder extends
+        com.google.protobuf.GeneratedMessageV3.Builder<Builder> implements
+        // @@protoc_insertion_point(builder_implements:imcodec.v1.GroupMemberListRequest)
+        imcodec.v1.Group.GroupMemberListRequestOrBuilder {
+      public static final com.google.protobuf.Descriptors.Descriptor
+          getDescriptor() {
+        return imcodec.v1.Group.internal_static_imcodec_v1_GroupMemberListRequest_descriptor;
+      }
+
+      @java.lang.Override
+      protected com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+          internalGetFieldAccessorTable() {
+        return imcodec.v1.Group.internal_static_imcodec_v1_GroupMemberListRequest_fieldAccessorTable
+            .ensureFieldAccessorsInitialized(
+                imcodec.v1.Group.GroupMemberListRequest.class, imcodec.v1.Group.GroupMemberListRequest.Builder.class);
+      }
+
+      // Construct using imcodec.v1.Group.GroupMemberListRequest.newBuilder()
+      private Builder() {
+
+      }
+
+      private Builder(
+          com.google.protobuf.GeneratedMessageV3.BuilderParent parent) {
+        super(parent);
+
+      }
+      @java.lang.Override
+      public Builder clear() {
+        super.clear();
+        bitField0_ = 0;
+        filter_ = 0;
+        flags_ = 0;
+        custom_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+        bitField0_ = (bitField0_ & ~0x00000004);
+        nextSeq_ = 0L;
+        return this;
+      }
+
+      @java.lang.Override
+      public com.google.protobuf.Descriptors.Descriptor
+          getDescriptorForType() {
+        return imcodec.v1.Group.internal_static_imcodec_v1_GroupMemberListRequest_descriptor;
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Group.GroupMemberListRequest getDefaultInstanceForType() {
+        return imcodec.v1.Group.GroupMemberListRequest.getDefaultInstance();
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Group.GroupMemberListRequest build() {
+        imcodec.v1.Group.GroupMemberListRequest result = buildPartial();
+        if (!result.isInitialized()) {
+          throw newUninitializedMessageException(result);
+        }
+        return result;
+      }
+
+      @java.lang.Override
+      public imcodec.v1.Group.GroupMemberListRequest buildPartial() {
+        imcodec.v1.Group.GroupMemberListRequest result = new imcodec.v1.Group.GroupMemberListRequest(this);
+        buildPartialRepeatedFields(result);
+        if (bitField0_ != 0) { buildPartial0(result); }
+        onBuilt();
+        return result;
+      }
+
+      private void buildPartialRepeatedFields(imcodec.v1.Group.GroupMemberListRequest result) {
+        if (((bitField0_ & 0x00000004) != 0)) {
+          custom_ = custom_.getUnmodifiableView();
+          bitField0_ = (bitField0_ & ~0x00000004);
+        }
+        result.custom_ = custom_;
+      }
+
+      private void buildPartial0(imcodec.v1.Group.GroupMemberListRequest result) {
+        int from_bitField0_ = bitField0_;
+        if (((from_bitField0_ & 0x00000001) != 0)) {
+          result.filter_ = filter_;
+        }
+        if (((from_bitField0_ & 0x00000002) != 0)) {
+          result.flags_ = flags_;
+        }
+        if (((from_bitField0_ & 0x00000008) != 0)) {
+          result.nextSeq_ = nextSeq_;
+        }
+      }
+
+      @java.lang.Override
+      public Builder clone() {
+        return super.clone();
+      }
+      @java.lang.Override
+      public Builder setField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.setField(field, value);
+      }
+      @java.lang.Override
+      public Builder clearField(
+          com.google.protobuf.Descriptors.FieldDescriptor field) {
+        return super.clearField(field);
+      }
+      @java.lang.Override
+      public Builder clearOneof(
+          com.google.protobuf.Descriptors.OneofDescriptor oneof) {
+        return super.clearOneof(oneof);
+      }
+      @java.lang.Override
+      public Builder setRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          int index, java.lang.Object value) {
+        return super.setRepeatedField(field, index, value);
+      }
+      @java.lang.Override
+      public Builder addRepeatedField(
+          com.google.protobuf.Descriptors.FieldDescriptor field,
+          java.lang.Object value) {
+        return super.addRepeatedField(field, value);
+      }
+      @java.lang.Override
+      public Builder mergeFrom(com.google.protobuf.Message other) {
+        if (other instanceof imcodec.v1.Group.GroupMemberListRequest) {
+          return mergeFrom((imcodec.v1.Group.GroupMemberListRequest)other);
+        } else {
+          super.mergeFrom(other);
+          return this;
+        }
+      }
+
+      public Builder mergeFrom(imcodec.v1.Group.GroupMemberListRequest other) {
+        if (other == imcodec.v1.Group.GroupMemberListRequest.getDefaultInstance()) return this;
+        if (other.filter_ != 0) {
+          setFilterValue(other.getFilterValue());
+        }
+        if (other.flags_ != 0) {
+          setFlagsValue(other.getFlagsValue());
+        }
+        if (!other.custom_.isEmpty()) {
+          if (custom_.isEmpty()) {
+            custom_ = other.custom_;
+            bitField0_ = (bitField0_ & ~0x00000004);
+          } else {
+            ensureCustomIsMutable();
+            custom_.addAll(other.custom_);
+          }
+          onChanged();
+        }
+        if (other.getNextSeq() != 0L) {
+          setNextSeq(other.getNextSeq());
+        }
+        this.mergeUnknownFields(other.getUnknownFields());
+        onChanged();
+        return this;
+      }
+
+      @java.lang.Override
+      public final boolean isInitialized() {
+        return true;
+      }
+
+      @java.lang.Override
+      public Builder mergeFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws java.io.IOException {
+        if (extensionRegistry == null) {
+          throw new java.lang.NullPointerException();
+        }
+        try {
+          boolean done = false;
+          while (!done) {
+            int tag = input.readTag();
+            switch (tag) {
+              case 0:
+                done = true;
+                break;
+              case 8: {
+                filter_ = input.readEnum();
+                bitField0_ |= 0x00000001;
+                break;
+              } // case 8
+              case 16: {
+                flags_ = input.readEnum();
+                bitField0_ |= 0x00000002;
+                break;
+              } // case 16
+              case 26: {
+                java.lang.String s = input.readStringRequireUtf8();
+                ensureCustomIsMutable();
+                custom_.add(s);
+                break;
+              } // case 26
+              case 32: {
+                nextSeq_ = input.readUInt64();
+                bitField0_ |= 0x00000008;
+                break;
+              } // case 32
+              default: {
+                if (!super.parseUnknownField(input, extensionRegistry, tag)) {
+                  done = true; // was an endgroup tag
+                }
+                break;
+              } // default:
+            } // switch (tag)
+          } // while (!done)
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.unwrapIOException();
+        } finally {
+          onChanged();
+        } // finally
+        return this;
+      }
+      private int bitField0_;
+
+      private int filter_ = 0;
+      /**
+       * <code>.imcodec.v1.GroupMemberFilter filter = 1;</code>
+       * @return The enum numeric value on the wire for filter.
+       */
+      @java.lang.Override public int getFilterValue() {
+        return filter_;
+      }
+      /**
+       * <code>.imcodec.v1.GroupMemberFilter filter = 1;</code>
+       * @param value The enum numeric value on the wire for filter to set.
+       * @return This builder for chaining.
+       */
+      public Builder setFilterValue(int value) {
+        filter_ = value;
+        bitField0_ |= 0x00000001;
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.GroupMemberFilter filter = 1;</code>
+       * @return The filter.
+       */
+      @java.lang.Override
+      public imcodec.v1.Group.GroupMemberFilter getFilter() {
+        imcodec.v1.Group.GroupMemberFilter result = imcodec.v1.Group.GroupMemberFilter.forNumber(filter_);
+        return result == null ? imcodec.v1.Group.GroupMemberFilter.UNRECOGNIZED : result;
+      }
+      /**
+       * <code>.imcodec.v1.GroupMemberFilter filter = 1;</code>
+       * @param value The filter to set.
+       * @return This builder for chaining.
+       */
+      public Builder setFilter(imcodec.v1.Group.GroupMemberFilter value) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        bitField0_ |= 0x00000001;
+        filter_ = value.getNumber();
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.GroupMemberFilter filter = 1;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearFilter() {
+        bitField0_ = (bitField0_ & ~0x00000001);
+        filter_ = 0;
+        onChanged();
+        return this;
+      }
+
+      private int flags_ = 0;
+      /**
+       * <code>.imcodec.v1.GroupMemberInfoFlag flags = 2;</code>
+       * @return The enum numeric value on the wire for flags.
+       */
+      @java.lang.Override public int getFlagsValue() {
+        return flags_;
+      }
+      /**
+       * <code>.imcodec.v1.GroupMemberInfoFlag flags = 2;</code>
+       * @param value The enum numeric value on the wire for flags to set.
+       * @return This builder for chaining.
+       */
+      public Builder setFlagsValue(int value) {
+        flags_ = value;
+        bitField0_ |= 0x00000002;
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.GroupMemberInfoFlag flags = 2;</code>
+       * @return The flags.
+       */
+      @java.lang.Override
+      public imcodec.v1.Group.GroupMemberInfoFlag getFlags() {
+        imcodec.v1.Group.GroupMemberInfoFlag result = imcodec.v1.Group.GroupMemberInfoFlag.forNumber(flags_);
+        return result == null ? imcodec.v1.Group.GroupMemberInfoFlag.UNRECOGNIZED : result;
+      }
+      /**
+       * <code>.imcodec.v1.GroupMemberInfoFlag flags = 2;</code>
+       * @param value The flags to set.
+       * @return This builder for chaining.
+       */
+      public Builder setFlags(imcodec.v1.Group.GroupMemberInfoFlag value) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        bitField0_ |= 0x00000002;
+        flags_ = value.getNumber();
+        onChanged();
+        return this;
+      }
+      /**
+       * <code>.imcodec.v1.GroupMemberInfoFlag flags = 2;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearFlags() {
+        bitField0_ = (bitField0_ & ~0x00000002);
+        flags_ = 0;
+        onChanged();
+        return this;
+      }
+
+      private com.google.protobuf.LazyStringList custom_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+      private void ensureCustomIsMutable() {
+        if (!((bitField0_ & 0x00000004) != 0)) {
+          custom_ = new com.google.protobuf.LazyStringArrayList(custom_);
+          bitField0_ |= 0x00000004;
+         }
+      }
+      /**
+       * <pre>
+       * The member custom keys to return.
+       * </pre>
+       *
+       * <code>repeated string custom = 3;</code>
+       * @return A list containing the custom.
+       */
+      public com.google.protobuf.ProtocolStringList
+          getCustomList() {
+        return custom_.getUnmodifiableView();
+      }
+      /**
+       * <pre>
+       * The member custom keys to return.
+       * </pre>
+       *
+       * <code>repeated string custom = 3;</code>
+       * @return The count of custom.
+       */
+      public int getCustomCount() {
+        return custom_.size();
+      }
+      /**
+       * <pre>
+       * The member custom keys to return.
+       * </pre>
+       *
+       * <code>repeated string custom = 3;</code>
+       * @param index The index of the element to return.
+       * @return The custom at the given index.
+       */
+      public java.lang.String getCustom(int index) {
+        return custom_.get(index);
+      }
+      /**
+       * <pre>
+       * The member custom keys to return.
+       * </pre>
+       *
+       * <code>repeated string custom = 3;</code>
+       * @param index The index of the value to return.
+       * @return The bytes of the custom at the given index.
+       */
+      public com.google.protobuf.ByteString
+          getCustomBytes(int index) {
+        return custom_.getByteString(index);
+      }
+      /**
+       * <pre>
+       * The member custom keys to return.
+       * </pre>
+       *
+       * <code>repeated string custom = 3;</code>
+       * @param index The index to set the value at.
+       * @param value The custom to set.
+       * @return This builder for chaining.
+       */
+      public Builder setCustom(
+          int index, java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        ensureCustomIsMutable();
+        custom_.set(index, value);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The member custom keys to return.
+       * </pre>
+       *
+       * <code>repeated string custom = 3;</code>
+       * @param value The custom to add.
+       * @return This builder for chaining.
+       */
+      public Builder addCustom(
+          java.lang.String value) {
+        if (value == null) { throw new NullPointerException(); }
+        ensureCustomIsMutable();
+        custom_.add(value);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The member custom keys to return.
+       * </pre>
+       *
+       * <code>repeated string custom = 3;</code>
+       * @param values The custom to add.
+       * @return This builder for chaining.
+       */
+      public Builder addAllCustom(
+          java.lang.Iterable<java.lang.String> values) {
+        ensureCustomIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, custom_);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The member custom keys to return.
+       * </pre>
+       *
+       * <code>repeated string custom = 3;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearCustom() {
+        custom_ = com.google.protobuf.LazyStringArrayList.EMPTY;
+        bitField0_ = (bitField0_ & ~0x00000004);
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * The member custom keys to return.
+       * </pre>
+       *
+       * <code>repeated string custom = 3;</code>
+       * @param value The bytes of the custom to add.
+       * @return This builder for chaining.
+       */
+      public Builder addCustomBytes(
+          com.google.protobuf.ByteString value) {
+        if (value == null) { throw new NullPointerException(); }
+        checkByteStringIsUtf8(value);
+        ensureCustomIsMutable();
+        custom_.add(value);
+        onChanged();
+        return this;
+      }
+
+      private long nextSeq_ ;
+      /**
+       * <pre>
+       * 0 for the first page, then the next_seq of the page before.
+       * </pre>
+       *
+       * <code>uint64 next_seq = 4;</code>
+       * @return The nextSeq.
+       */
+      @java.lang.Override
+      public long getNextSeq() {
+        return nextSeq_;
+      }
+      /**
+       * <pre>
+       * 0 for the first page, then the next_seq of the page before.
+       * </pre>
+       *
+       * <code>uint64 next_seq = 4;</code>
+       * @param value The nextSeq to set.
+       * @return This builder for chaining.
+       */
+      public Builder setNextSeq(long value) {
+        
+        nextSeq_ = value;
+        bitField0_ |= 0x00000008;
+        onChanged();
+        return this;
+      }
+      /**
+       * <pre>
+       * 0 for the first page, then the next_seq of the page before.
+       * </pre>
+       *
+       * <code>uint64 next_seq = 4;</code>
+       * @return This builder for chaining.
+       */
+      public Builder clearNextSeq() {
+        bitField0_ = (bitField0_ & ~0x00000008);
+        nextSeq_ = 0L;
+        onChanged();
+        return this;
+      }
+      @java.lang.Override
+      public final Builder setUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.setUnknownFields(unknownFields);
+      }
+
+      @java.lang.Override
+      public final Builder mergeUnknownFields(
+          final com.google.protobuf.UnknownFieldSet unknownFields) {
+        return super.mergeUnknownFields(unknownFields);
+      }
+
+
+      // @@protoc_insertion_point(builder_scope:imcodec.v1.GroupMemberListRequest)
+    }
+
+    // @@protoc_insertion_point(class_scope:imcodec.v1.GroupMemberListRequest)
+    private static final imcodec.v1.Group.GroupMemberListRequest DEFAULT_INSTANCE;
+    static {
+      DEFAULT_INSTANCE = new imcodec.v1.Group.GroupMemberListRequest();
+    }
+
+    public static imcodec.v1.Group.GroupMemberListRequest getDefaultInstance() {
+      return DEFAULT_INSTANCE;
+    }
+
+    private static final com.google.protobuf.Parser<GroupMemberListRequest>
+        PARSER = new com.google.protobuf.AbstractParser<GroupMemberListRequest>() {
+      @java.lang.Override
+      public GroupMemberListRequest parsePartialFrom(
+          com.google.protobuf.CodedInputStream input,
+          com.google.protobuf.ExtensionRegistryLite extensionRegistry)
+          throws com.google.protobuf.InvalidProtocolBufferException {
+        Builder builder = newBuilder();
+        try {
+          builder.mergeFrom(input, extensionRegistry);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+          throw e.setUnfinishedMessage(builder.buildPartial());
+        } catch (com.google.protobuf.UninitializedMessageException e) {
+          throw e.asInvalidProtocolBufferException().setUnfinishedMessage(builder.buildPartial());
+        } catch (java.io.IOException e) {
+          throw new com.google.protobuf.InvalidProtocolBufferException(e)
+              .setUnfinishedMessage(builder.buildPartial());
+        }
+        return builder.buildPartial();
+      }
+    };
+
+    public static com.google.protobuf.Parser<GroupMemberListRequest> parser() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public com.google.protobuf.Parser<GroupMemberListRequest> getParserForType() {
+      return PARSER;
+    }
+
+    @java.lang.Override
+    public imcodec.v1.Group.GroupMemberListRequest getDefaultInstanceForType() {
       return DEFAULT_INSTANCE;
     }
 
@@ -16535,6 +18077,11 @@ public final class Group {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_imcodec_v1_GroupMemberList_fieldAccessorTable;
   private static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_imcodec_v1_GroupMemberListRequest_descriptor;
+  private static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_imcodec_v1_GroupMemberListRequest_fieldAccessorTable;
+  private static final com.google.protobuf.Descriptors.Descriptor
     internal_static_imcodec_v1_GroupMemberResults_descriptor;
   private static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -16567,7 +18114,7 @@ public final class Group {
       "me\030\001 \001(\r\0221\n\004role\030\002 \001(\0162\033.imcodec.v1.Grou" +
       "pMemberRoleB\006\362\251\031\002 \001\022<\n\010recv_opt\030\003 \001(\0162\"." +
       "imcodec.v1.GroupReceiveMessageOptB\006\362\251\031\002 " +
-      "\001\022\032\n\022unread_message_num\030\004 \001(\r\"\200\r\n\tGroupI" +
+      "\001\022\032\n\022unread_message_num\030\004 \001(\r\"\326\021\n\tGroupI" +
       "nfo\022C\n\005group\030\001 \001(\tB4\362\251\0310\022\017maxGroupIDByte" +
       "s\022\035requiresPrintableASCIIGroupID\022+\n\ngrou" +
       "p_name\030\002 \001(\tB\027\362\251\031\023\022\021maxGroupNameBytes\022#\n" +
@@ -16591,7 +18138,7 @@ public final class Group {
       "\022 \001(\010\022,\n\tself_info\030\023 \001(\0132\031.imcodec.v1.Gr" +
       "oupSelfInfo\022M\n\013custom_info\030\024 \003(\0132\034.imcod" +
       "ec.v1.GroupCustomEntryB\032\362\251\031\026\022\024maxGroupCu" +
-      "stomFields:\323\005\362\251\031\316\005\n\301\002\n\002G2\022\026limit.group.m" +
+      "stomFields:\251\n\362\251\031\244\n\n\301\002\n\002G2\022\026limit.group.m" +
       "ember-num\022\023limit.group.members\032~A group " +
       "profile\'s memberNum is at most its maxMe" +
       "mberNum (when set), and both are at most" +
@@ -16609,118 +18156,169 @@ public final class Group {
       "n and not application.*p\n\032rule.private-g" +
       "roup.add-opt\020\001\032\007add_opt\"\025\n\ngroup_type\032\007P" +
       "rivate\"0\n\007add_opt\032\022GROUP_ADD_OPT_AUTH\032\021G" +
-      "ROUP_ADD_OPT_ANY\"\346\001\n\025CreateGroupMemberIn" +
-      "fo\022$\n\006member\030\001 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes" +
-      "\0221\n\004role\030\002 \001(\0162\033.imcodec.v1.GroupMemberR" +
-      "oleB\006\362\251\031\002 \001\022t\n\013custom_info\030\003 \003(\0132\035.imcod" +
-      "ec.v1.MemberCustomEntryB@\362\251\031<\022\025maxMember" +
-      "CustomFields:#\n\031maxMemberCustomValueByte" +
-      "s\030\001\"\004data\"\352\013\n\017CreateGroupInfo\022\313\002\n\005group\030" +
-      "\001 \001(\tB\273\002\362\251\031\266\002\n\203\002\n\025reservedGroupIDPrefix\022" +
-      "\003G14\032\026format.group.id-prefix \016:\007*\005@TGS#B" +
-      "\177The prefix of server-assigned group IDs" +
-      ", which a custom group ID given at creat" +
-      "ion must not start with; nil turns the r" +
-      "ule off.JAThe Use Limits page: a custom " +
-      "group ID must not start with @TGS#.\022\017max" +
+      "ROUP_ADD_OPT_ANY\n\323\004\n\003G23\022\032rule.avchatroo" +
+      "m.member-num\022\031rule.avchatroom.self-info\032" +
+      "\272\001An AVChatRoom group\'s profile carries " +
+      "no member count and no self info: live-s" +
+      "treaming groups do not report their tota" +
+      "l number of members, and one\'s own profi" +
+      "le in them cannot be pulled.\"\313\001Group gui" +
+      "de, group types (a live-streaming group " +
+      "does not support querying the total numb" +
+      "er of members) and getting one\'s own pro" +
+      "file in a group (live-streaming group: y" +
+      "our own profile cannot be pulled).*F\n\032ru" +
+      "le.avchatroom.member-num\020\001\032\nmember_num\"\030" +
+      "\n\ngroup_type\032\nAVChatRoomH\001*B\n\031rule.avcha" +
+      "troom.self-info\020\001\032\tself_info\"\030\n\ngroup_ty" +
+      "pe\032\nAVChatRoom\"\346\001\n\025CreateGroupMemberInfo" +
+      "\022$\n\006member\030\001 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\0221" +
+      "\n\004role\030\002 \001(\0162\033.imcodec.v1.GroupMemberRol" +
+      "eB\006\362\251\031\002 \001\022t\n\013custom_info\030\003 \003(\0132\035.imcodec" +
+      ".v1.MemberCustomEntryB@\362\251\031<\022\025maxMemberCu" +
+      "stomFields:#\n\031maxMemberCustomValueBytes\030" +
+      "\001\"\004data\"\247\022\n\017CreateGroupInfo\022\313\002\n\005group\030\001 " +
+      "\001(\tB\273\002\362\251\031\266\002\n\203\002\n\025reservedGroupIDPrefix\022\003G" +
+      "14\032\026format.group.id-prefix \016:\007*\005@TGS#B\177T" +
+      "he prefix of server-assigned group IDs, " +
+      "which a custom group ID given at creatio" +
+      "n must not start with; nil turns the rul" +
+      "e off.JAThe Use Limits page: a custom gr" +
+      "oup ID must not start with @TGS#.\022\017maxGr" +
+      "oupIDBytes\022\035requiresPrintableASCIIGroupI" +
+      "D\022+\n\ngroup_name\030\002 \001(\tB\027\362\251\031\023\022\021maxGroupNam" +
+      "eBytes\022$\n\ngroup_type\030\003 \001(\tB\020\362\251\031\014\022\ngroupT" +
+      "ypes\022\023\n\013set_add_opt\030\004 \001(\010\0220\n\007add_opt\030\005 \001" +
+      "(\0162\027.imcodec.v1.GroupAddOptB\006\362\251\031\002 \001\022;\n\016m" +
+      "ax_member_num\030\006 \001(\rB#\362\251\031\037:\035\n\017maxGroupMem" +
+      "bers*\ngroup_type\0225\n\014notification\030\007 \001(\tB\037" +
+      "\362\251\031\033\022\031maxGroupNotificationBytes\0225\n\014intro" +
+      "duction\030\010 \001(\tB\037\362\251\031\033\022\031maxGroupIntroductio" +
+      "nBytes\022,\n\010face_url\030\t \001(\tB\032\362\251\031\026\022\024maxGroup" +
+      "FaceURLBytes\022M\n\013custom_info\030\n \003(\0132\034.imco" +
+      "dec.v1.GroupCustomEntryB\032\362\251\031\026\022\024maxGroupC" +
+      "ustomFields\022\244\004\n\014members_info\030\013 \003(\0132!.imc" +
+      "odec.v1.CreateGroupMemberInfoB\352\003\362\251\031\345\003\n\342\003" +
+      "\n\026maxGroupInitialMembers\022\002G2\032\023limit.grou" +
+      "p.members \n2*2\014\n\007Private\020\357.2\013\n\006Public\020\357." +
+      "2\r\n\010ChatRoom\020\357.:;2\014\n\007Private\020\357.2\013\n\006Publi" +
+      "c\020\357.2\r\n\010ChatRoom\020\357.2\017\n\tCommunity\020\237\215\006B\260\001T" +
+      "he most initial members a creation names" +
+      ", by group type name: the type\'s member " +
+      "limit less the creator, who is added wit" +
+      "hout being named; a type without an entr" +
+      "y has no limit.J\203\001Group guide, createGro" +
+      "up members: the creator is added by defa" +
+      "ult; Public, Private and ChatRoom groups" +
+      " support up to 6,000 members.\222\001\ngroup_ty" +
+      "pe:\334\007\362\251\031\327\007\n\312\002\n\003G20\022\037rule.avchatroom.memb" +
+      "er-addition\032lAn AVChatRoom group is crea" +
+      "ted without initial members: live-stream" +
+      "ing groups do not support adding members" +
+      ".\"eGroup guide, group creation: a live-s" +
+      "treaming group does not support features" +
+      " such as adding members.*M\n\037rule.avchatr" +
+      "oom.member-addition\020\001\032\014members_info\"\030\n\ng" +
+      "roup_type\032\nAVChatRoomH\002\n\223\002\n\003G21\022\032rule.pr" +
+      "ivate-group.add-opt\032_A Private group is " +
+      "created with setAddOpt false: users join" +
+      " a Private group only by invitation.\"KGr" +
+      "oup guide, TIMCreateGroupInfo.setAddOpt:" +
+      " set to false for private groups.*B\n\032rul" +
+      "e.private-group.add-opt\020\001\032\013set_add_opt\"\025" +
+      "\n\ngroup_type\032\007Private\n\361\002\n\003G19\022\034rule.crea" +
+      "te-group.owner-role\032wA creation names no" +
+      " initial member with the owner role: the" +
+      " creator is the owner, and ownership mov" +
+      "es only by transfer.\"|Group guide, creat" +
+      "eGroup (the creator is added by default)" +
+      " and the member role: the modified role " +
+      "cannot be the group owner.*U\n\034rule.creat" +
+      "e-group.owner-role\020\n\032\014members_info\032\004role" +
+      "B\037\n\004role\032\027GROUP_MEMBER_ROLE_OWNER\"p\n\021Gro" +
+      "upMemberResult\022$\n\006member\030\001 \001(\tB\024\362\251\031\020\022\016ma" +
+      "xUserIDBytes\0225\n\006status\030\002 \001(\0162\035.imcodec.v" +
+      "1.GroupMemberStatusB\006\362\251\031\002 \001\"W\n\021GroupPend" +
+      "encyMeta\022\027\n\017next_start_time\030\001 \001(\004\022\025\n\rrea" +
+      "d_time_seq\030\002 \001(\004\022\022\n\nunread_cnt\030\003 \001(\r\"\360\007\n" +
+      "\021GroupPendencyItem\022F\n\010group_id\030\001 \001(\tB4\362\251" +
+      "\0310\022\017maxGroupIDBytes\022\035requiresPrintableAS" +
+      "CIIGroupID\022\'\n\tfrom_user\030\002 \001(\tB\024\362\251\031\020\022\016max" +
+      "UserIDBytes\022%\n\007to_user\030\003 \001(\tB\024\362\251\031\020\022\016maxU" +
+      "serIDBytes\022\020\n\010add_time\030\004 \001(\004\022:\n\010get_type" +
+      "\030\005 \001(\0162 .imcodec.v1.GroupPendencyGetType" +
+      "B\006\362\251\031\002 \001\022D\n\rhandle_status\030\006 \001(\0162%.imcode" +
+      "c.v1.GroupPendencyHandleStatusB\006\362\251\031\002 \001\022D" +
+      "\n\rhandle_result\030\007 \001(\0162%.imcodec.v1.Group" +
+      "PendencyHandleResultB\006\362\251\031\002 \001\022\023\n\013request_" +
+      "msg\030\010 \001(\t\022\023\n\013handled_msg\030\t \001(\t\022-\n\017self_i" +
+      "dentifier\030\n \001(\tB\024\362\251\031\020\022\016maxUserIDBytes:\217\004" +
+      "\362\251\031\212\004\n\207\004\n\003G22\022 rule.group-pendency.to-us" +
+      "er-type\022#rule.group-pendency.to-user-mis" +
+      "sing\032{The handler follows from the reque" +
+      "st type: an application to join names no" +
+      "ne (empty or 0), an invitation names the" +
+      " invitee.\"uGroup guide, TIMGroupPendency" +
+      "Item.toUser: 0 for an apply-to-join requ" +
+      "est, the invitee for an invited-to-join " +
+      "request.*g\n rule.group-pendency.to-user-" +
+      "type\020\001\032\007to_user\"(\n\010get_type\032\034GROUP_PENDE" +
+      "NCY_GET_TYPE_JOIN\"\016\n\007to_user\032\0010(\001*\\\n#rul" +
+      "e.group-pendency.to-user-missing\020\002\032\007to_u" +
+      "ser\"*\n\010get_type\032\036GROUP_PENDENCY_GET_TYPE" +
+      "_INVITE\"6\n\rGroupInfoList\022%\n\006groups\030\001 \003(\013" +
+      "2\025.imcodec.v1.GroupInfo\"\316\001\n\017GroupMemberL" +
+      "ist\022F\n\010group_id\030\001 \001(\tB4\362\251\0310\022\017maxGroupIDB" +
+      "ytes\022\035requiresPrintableASCIIGroupID\022,\n\007m" +
+      "embers\030\002 \003(\0132\033.imcodec.v1.GroupMemberInf" +
+      "o\022\020\n\010next_seq\030\003 \001(\004\0223\n\007request\030\004 \001(\0132\".i" +
+      "mcodec.v1.GroupMemberListRequest\"\231\001\n\026Gro" +
+      "upMemberListRequest\022-\n\006filter\030\001 \001(\0162\035.im" +
+      "codec.v1.GroupMemberFilter\022.\n\005flags\030\002 \001(" +
+      "\0162\037.imcodec.v1.GroupMemberInfoFlag\022\016\n\006cu" +
+      "stom\030\003 \003(\t\022\020\n\010next_seq\030\004 \001(\004\"\214\001\n\022GroupMe" +
+      "mberResults\022F\n\010group_id\030\001 \001(\tB4\362\251\0310\022\017max" +
       "GroupIDBytes\022\035requiresPrintableASCIIGrou" +
-      "pID\022+\n\ngroup_name\030\002 \001(\tB\027\362\251\031\023\022\021maxGroupN" +
-      "ameBytes\022$\n\ngroup_type\030\003 \001(\tB\020\362\251\031\014\022\ngrou" +
-      "pTypes\022\023\n\013set_add_opt\030\004 \001(\010\0220\n\007add_opt\030\005" +
-      " \001(\0162\027.imcodec.v1.GroupAddOptB\006\362\251\031\002 \001\022;\n" +
-      "\016max_member_num\030\006 \001(\rB#\362\251\031\037:\035\n\017maxGroupM" +
-      "embers*\ngroup_type\0225\n\014notification\030\007 \001(\t" +
-      "B\037\362\251\031\033\022\031maxGroupNotificationBytes\0225\n\014int" +
-      "roduction\030\010 \001(\tB\037\362\251\031\033\022\031maxGroupIntroduct" +
-      "ionBytes\022,\n\010face_url\030\t \001(\tB\032\362\251\031\026\022\024maxGro" +
-      "upFaceURLBytes\022M\n\013custom_info\030\n \003(\0132\034.im" +
-      "codec.v1.GroupCustomEntryB\032\362\251\031\026\022\024maxGrou" +
-      "pCustomFields\022\\\n\014members_info\030\013 \003(\0132!.im" +
-      "codec.v1.CreateGroupMemberInfoB#\362\251\031\037:\035\n\017" +
-      "maxGroupMembers*\ngroup_type:\350\004\362\251\031\343\004\n\312\002\n\003" +
-      "G20\022\037rule.avchatroom.member-addition\032lAn" +
-      " AVChatRoom group is created without ini" +
-      "tial members: live-streaming groups do n" +
-      "ot support adding members.\"eGroup guide," +
-      " group creation: a live-streaming group " +
-      "does not support features such as adding" +
-      " members.*M\n\037rule.avchatroom.member-addi" +
-      "tion\020\001\032\014members_info\"\030\n\ngroup_type\032\nAVCh" +
-      "atRoomH\002\n\223\002\n\003G21\022\032rule.private-group.add" +
-      "-opt\032_A Private group is created with se" +
-      "tAddOpt false: users join a Private grou" +
-      "p only by invitation.\"KGroup guide, TIMC" +
-      "reateGroupInfo.setAddOpt: set to false f" +
-      "or private groups.*B\n\032rule.private-group" +
-      ".add-opt\020\001\032\013set_add_opt\"\025\n\ngroup_type\032\007P" +
-      "rivate\"p\n\021GroupMemberResult\022$\n\006member\030\001 " +
-      "\001(\tB\024\362\251\031\020\022\016maxUserIDBytes\0225\n\006status\030\002 \001(" +
-      "\0162\035.imcodec.v1.GroupMemberStatusB\006\362\251\031\002 \001" +
-      "\"W\n\021GroupPendencyMeta\022\027\n\017next_start_time" +
-      "\030\001 \001(\004\022\025\n\rread_time_seq\030\002 \001(\004\022\022\n\nunread_" +
-      "cnt\030\003 \001(\r\"\360\007\n\021GroupPendencyItem\022F\n\010group" +
-      "_id\030\001 \001(\tB4\362\251\0310\022\017maxGroupIDBytes\022\035requir" +
-      "esPrintableASCIIGroupID\022\'\n\tfrom_user\030\002 \001" +
-      "(\tB\024\362\251\031\020\022\016maxUserIDBytes\022%\n\007to_user\030\003 \001(" +
-      "\tB\024\362\251\031\020\022\016maxUserIDBytes\022\020\n\010add_time\030\004 \001(" +
-      "\004\022:\n\010get_type\030\005 \001(\0162 .imcodec.v1.GroupPe" +
-      "ndencyGetTypeB\006\362\251\031\002 \001\022D\n\rhandle_status\030\006" +
-      " \001(\0162%.imcodec.v1.GroupPendencyHandleSta" +
-      "tusB\006\362\251\031\002 \001\022D\n\rhandle_result\030\007 \001(\0162%.imc" +
-      "odec.v1.GroupPendencyHandleResultB\006\362\251\031\002 " +
-      "\001\022\023\n\013request_msg\030\010 \001(\t\022\023\n\013handled_msg\030\t " +
-      "\001(\t\022-\n\017self_identifier\030\n \001(\tB\024\362\251\031\020\022\016maxU" +
-      "serIDBytes:\217\004\362\251\031\212\004\n\207\004\n\003G22\022 rule.group-p" +
-      "endency.to-user-type\022#rule.group-pendenc" +
-      "y.to-user-missing\032{The handler follows f" +
-      "rom the request type: an application to " +
-      "join names none (empty or 0), an invitat" +
-      "ion names the invitee.\"uGroup guide, TIM" +
-      "GroupPendencyItem.toUser: 0 for an apply" +
-      "-to-join request, the invitee for an inv" +
-      "ited-to-join request.*g\n rule.group-pend" +
-      "ency.to-user-type\020\001\032\007to_user\"(\n\010get_type" +
-      "\032\034GROUP_PENDENCY_GET_TYPE_JOIN\"\016\n\007to_use" +
-      "r\032\0010(\001*\\\n#rule.group-pendency.to-user-mi" +
-      "ssing\020\002\032\007to_user\"*\n\010get_type\032\036GROUP_PEND" +
-      "ENCY_GET_TYPE_INVITE\"6\n\rGroupInfoList\022%\n" +
-      "\006groups\030\001 \003(\0132\025.imcodec.v1.GroupInfo\"\231\001\n" +
-      "\017GroupMemberList\022F\n\010group_id\030\001 \001(\tB4\362\251\0310" +
-      "\022\017maxGroupIDBytes\022\035requiresPrintableASCI" +
-      "IGroupID\022,\n\007members\030\002 \003(\0132\033.imcodec.v1.G" +
-      "roupMemberInfo\022\020\n\010next_seq\030\003 \001(\004\"\214\001\n\022Gro" +
-      "upMemberResults\022F\n\010group_id\030\001 \001(\tB4\362\251\0310\022" +
-      "\017maxGroupIDBytes\022\035requiresPrintableASCII" +
-      "GroupID\022.\n\007results\030\002 \003(\0132\035.imcodec.v1.Gr" +
-      "oupMemberResult\"?\n\024GroupPendencyRequest\022" +
-      "\021\n\ttimestamp\030\001 \001(\004\022\024\n\014num_per_page\030\002 \001(\r" +
-      "\"\241\001\n\021GroupPendencyPage\022+\n\004meta\030\001 \001(\0132\035.i" +
-      "mcodec.v1.GroupPendencyMeta\022,\n\005items\030\002 \003" +
-      "(\0132\035.imcodec.v1.GroupPendencyItem\0221\n\007req" +
-      "uest\030\003 \001(\0132 .imcodec.v1.GroupPendencyReq" +
-      "uest*V\n\013GroupAddOpt\022\030\n\024GROUP_ADD_OPT_FOR" +
-      "BID\020\000\022\026\n\022GROUP_ADD_OPT_AUTH\020\001\022\025\n\021GROUP_A" +
-      "DD_OPT_ANY\020\002*\210\001\n\023GroupSearchableType\022!\n\035" +
-      "GROUP_SEARCHABLE_TYPE_UNKNOWN\020\000\022(\n$GROUP" +
-      "_SEARCHABLE_TYPE_NOT_SEARCHABLE\020\001\022$\n GRO" +
-      "UP_SEARCHABLE_TYPE_SEARCHABLE\020\002*\221\001\n\026Grou" +
-      "pMemberVisibleType\022%\n!GROUP_MEMBER_VISIB" +
-      "LE_TYPE_UNKNOWN\020\000\022)\n%GROUP_MEMBER_VISIBL" +
-      "E_TYPE_NOT_VISIBLE\020\001\022%\n!GROUP_MEMBER_VIS" +
-      "IBLE_TYPE_VISIBLE\020\002*\224\001\n\026GroupReceiveMess" +
-      "ageOpt\022%\n!GROUP_RECEIVE_MESSAGE_OPT_RECE" +
-      "IVE\020\000\022)\n%GROUP_RECEIVE_MESSAGE_OPT_NOT_R" +
-      "ECEIVE\020\001\022(\n$GROUP_RECEIVE_MESSAGE_OPT_NO" +
-      "T_NOTIFY\020\002*\\\n\024GroupPendencyGetType\022 \n\034GR" +
-      "OUP_PENDENCY_GET_TYPE_JOIN\020\000\022\"\n\036GROUP_PE" +
-      "NDENCY_GET_TYPE_INVITE\020\001*\252\001\n\031GroupPenden" +
-      "cyHandleStatus\022*\n&GROUP_PENDENCY_HANDLE_" +
-      "STATUS_UNHANDLED\020\000\022.\n*GROUP_PENDENCY_HAN" +
-      "DLE_STATUS_OTHER_HANDLED\020\001\0221\n-GROUP_PEND" +
-      "ENCY_HANDLE_STATUS_OPERATOR_HANDLED\020\002*l\n" +
-      "\031GroupPendencyHandleResult\022\'\n#GROUP_PEND" +
-      "ENCY_HANDLE_RESULT_REFUSE\020\000\022&\n\"GROUP_PEN" +
-      "DENCY_HANDLE_RESULT_AGREE\020\001b\006proto3"
+      "pID\022.\n\007results\030\002 \003(\0132\035.imcodec.v1.GroupM" +
+      "emberResult\"?\n\024GroupPendencyRequest\022\021\n\tt" +
+      "imestamp\030\001 \001(\004\022\024\n\014num_per_page\030\002 \001(\r\"\241\001\n" +
+      "\021GroupPendencyPage\022+\n\004meta\030\001 \001(\0132\035.imcod" +
+      "ec.v1.GroupPendencyMeta\022,\n\005items\030\002 \003(\0132\035" +
+      ".imcodec.v1.GroupPendencyItem\0221\n\007request" +
+      "\030\003 \001(\0132 .imcodec.v1.GroupPendencyRequest" +
+      "*V\n\013GroupAddOpt\022\030\n\024GROUP_ADD_OPT_FORBID\020" +
+      "\000\022\026\n\022GROUP_ADD_OPT_AUTH\020\001\022\025\n\021GROUP_ADD_O" +
+      "PT_ANY\020\002*\210\001\n\023GroupSearchableType\022!\n\035GROU" +
+      "P_SEARCHABLE_TYPE_UNKNOWN\020\000\022(\n$GROUP_SEA" +
+      "RCHABLE_TYPE_NOT_SEARCHABLE\020\001\022$\n GROUP_S" +
+      "EARCHABLE_TYPE_SEARCHABLE\020\002*\221\001\n\026GroupMem" +
+      "berVisibleType\022%\n!GROUP_MEMBER_VISIBLE_T" +
+      "YPE_UNKNOWN\020\000\022)\n%GROUP_MEMBER_VISIBLE_TY" +
+      "PE_NOT_VISIBLE\020\001\022%\n!GROUP_MEMBER_VISIBLE" +
+      "_TYPE_VISIBLE\020\002*\224\001\n\026GroupReceiveMessageO" +
+      "pt\022%\n!GROUP_RECEIVE_MESSAGE_OPT_RECEIVE\020" +
+      "\000\022)\n%GROUP_RECEIVE_MESSAGE_OPT_NOT_RECEI" +
+      "VE\020\001\022(\n$GROUP_RECEIVE_MESSAGE_OPT_NOT_NO" +
+      "TIFY\020\002*\\\n\024GroupPendencyGetType\022 \n\034GROUP_" +
+      "PENDENCY_GET_TYPE_JOIN\020\000\022\"\n\036GROUP_PENDEN" +
+      "CY_GET_TYPE_INVITE\020\001*\252\001\n\031GroupPendencyHa" +
+      "ndleStatus\022*\n&GROUP_PENDENCY_HANDLE_STAT" +
+      "US_UNHANDLED\020\000\022.\n*GROUP_PENDENCY_HANDLE_" +
+      "STATUS_OTHER_HANDLED\020\001\0221\n-GROUP_PENDENCY" +
+      "_HANDLE_STATUS_OPERATOR_HANDLED\020\002*l\n\031Gro" +
+      "upPendencyHandleResult\022\'\n#GROUP_PENDENCY" +
+      "_HANDLE_RESULT_REFUSE\020\000\022&\n\"GROUP_PENDENC" +
+      "Y_HANDLE_RESULT_AGREE\020\001*\216\001\n\021GroupMemberF" +
+      "ilter\022\033\n\027GROUP_MEMBER_FILTER_ALL\020\000\022\035\n\031GR" +
+      "OUP_MEMBER_FILTER_SUPER\020\001\022\035\n\031GROUP_MEMBE" +
+      "R_FILTER_ADMIN\020\002\022\036\n\032GROUP_MEMBER_FILTER_" +
+      "COMMON\020\004*\365\001\n\023GroupMemberInfoFlag\022\037\n\033GROU" +
+      "P_MEMBER_INFO_FLAG_NONE\020\000\022$\n GROUP_MEMBE" +
+      "R_INFO_FLAG_JOIN_TIME\020\001\022#\n\037GROUP_MEMBER_" +
+      "INFO_FLAG_MSG_FLAG\020\002\022$\n GROUP_MEMBER_INF" +
+      "O_FLAG_ROLE_INFO\020\010\022&\n\"GROUP_MEMBER_INFO_" +
+      "FLAG_SHUTUP_TIME\020\020\022$\n GROUP_MEMBER_INFO_" +
+      "FLAG_NAME_CARD\020 b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -16787,21 +18385,27 @@ public final class Group {
     internal_static_imcodec_v1_GroupMemberList_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imcodec_v1_GroupMemberList_descriptor,
-        new java.lang.String[] { "GroupId", "Members", "NextSeq", });
-    internal_static_imcodec_v1_GroupMemberResults_descriptor =
+        new java.lang.String[] { "GroupId", "Members", "NextSeq", "Request", });
+    internal_static_imcodec_v1_GroupMemberListRequest_descriptor =
       getDescriptor().getMessageTypes().get(10);
+    internal_static_imcodec_v1_GroupMemberListRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_imcodec_v1_GroupMemberListRequest_descriptor,
+        new java.lang.String[] { "Filter", "Flags", "Custom", "NextSeq", });
+    internal_static_imcodec_v1_GroupMemberResults_descriptor =
+      getDescriptor().getMessageTypes().get(11);
     internal_static_imcodec_v1_GroupMemberResults_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imcodec_v1_GroupMemberResults_descriptor,
         new java.lang.String[] { "GroupId", "Results", });
     internal_static_imcodec_v1_GroupPendencyRequest_descriptor =
-      getDescriptor().getMessageTypes().get(11);
+      getDescriptor().getMessageTypes().get(12);
     internal_static_imcodec_v1_GroupPendencyRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imcodec_v1_GroupPendencyRequest_descriptor,
         new java.lang.String[] { "Timestamp", "NumPerPage", });
     internal_static_imcodec_v1_GroupPendencyPage_descriptor =
-      getDescriptor().getMessageTypes().get(12);
+      getDescriptor().getMessageTypes().get(13);
     internal_static_imcodec_v1_GroupPendencyPage_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imcodec_v1_GroupPendencyPage_descriptor,

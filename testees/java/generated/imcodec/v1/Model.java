@@ -51894,7 +51894,7 @@ public final class Model {
       "its page: the same number for sound.\022\020\n\010" +
       "duration\030\004 \001(\r\022-\n\rdownload_flag\030\005 \001(\rB\026\362" +
       "\251\031\022\022\020restDownloadFlag\022\021\n\tis_played\030\006 \001(\010" +
-      "\"\237\004\n\tVideoElem\022\022\n\nvideo_uuid\030\001 \001(\t\022\021\n\tvi" +
+      "\"\276\006\n\tVideoElem\022\022\n\nvideo_uuid\030\001 \001(\t\022\021\n\tvi" +
       "deo_url\030\002 \001(\t\022\301\001\n\nvideo_size\030\003 \001(\rB\254\001\362\251\031" +
       "\247\001\n\244\001\n\rmaxVideoBytes\022\002M1\032\020limit.video.si" +
       "ze \004(\001:\005\010\200\200\2002B!The largest video elem, i" +
@@ -51907,734 +51907,749 @@ public final class Model {
       "height\030\n \001(\r\022\027\n\017snapshot_format\030\013 \001(\t\0223\n" +
       "\023video_download_flag\030\014 \001(\rB\026\362\251\031\022\022\020restDo" +
       "wnloadFlag\0226\n\026snapshot_download_flag\030\r \001" +
-      "(\rB\026\362\251\031\022\022\020restDownloadFlag\"\343\004\n\010FileElem\022" +
-      "\014\n\004uuid\030\001 \001(\t\022\013\n\003url\030\002 \001(\t\022\014\n\004name\030\003 \001(\t" +
-      "\022\317\001\n\004size\030\004 \001(\rB\300\001\362\251\031\273\001\n\270\001\n\014maxFileBytes" +
-      "\022\002M1\032\017limit.file.size \004(\0012\005\010\200\200\2002:\005\010\200\200\2002B" +
-      " The largest file elem, in bytes.J_Messa" +
-      "ging guide, elem table (a file message i" +
-      "s at most 100 MB); the Use Limits page r" +
-      "epeats it.\022\333\002\n\rdownload_flag\030\005 \001(\rB\303\002\362\251\031" +
-      "\276\002\n\273\002\n\020restDownloadFlag\022\002M1\032\027rule.rest.d" +
-      "ownload-flag \r:\002\010\002B\233\001The value every RES" +
-      "T download flag must have (Download_Flag" +
-      ", VideoDownloadFlag, ThumbDownloadFlag: " +
-      "2, download through the URL); checked on" +
-      " REST documents.J_The REST message forma" +
-      "ts page: REST senders set Download_Flag " +
-      "(and the video\'s two flags) to 2.\242\001\004rest" +
-      "\"\305\002\n\014LocationElem\022\014\n\004desc\030\001 \001(\t\022\224\001\n\tlong" +
-      "itude\030\002 \001(\001B\200\001\362\251\031|2z\n\002M9\022\030range.location" +
-      ".longitude\031\000\000\000\000\000\200f\300!\000\000\000\000\000\200f@*HMessaging " +
-      "guide, location elem table: longitude is" +
-      " a physical longitude.\022\217\001\n\010latitude\030\003 \001(" +
-      "\001B}\362\251\031y2w\n\002M9\022\027range.location.latitude\031\000" +
-      "\000\000\000\000\200V\300!\000\000\000\000\000\200V@*FMessaging guide, locat" +
-      "ion elem table: latitude is a physical l" +
-      "atitude.\"\'\n\010FaceElem\022\r\n\005index\030\001 \001(\005\022\014\n\004d" +
-      "ata\030\002 \001(\014\"\306\020\n\nMergerElem\022\274\001\n\005title\030\001 \001(\t" +
-      "B\254\001\362\251\031\247\001\032\244\001\n\003M19\022\031rule.merger.title-miss" +
-      "ing\032\031A merger carries a title.\"gMessagin" +
-      "g guide, combined messages: a title and " +
-      "abstracts are required to display the co" +
-      "mbined message.\022\365\004\n\tabstracts\030\002 \003(\tB\341\004\362\251" +
-      "\031\334\004\n\241\001\n\022maxMergerAbstracts\022\002M5\032\026limit.me" +
-      "rger.abstracts \003:\002\010\005B$The most abstract " +
-      "lines of a merger.JCcreateMergerMessage " +
-      "in the SDK reference: at most 5 abstract" +
-      " lines.\n\367\001\n\027maxMergerAbstractLength\022\002M5\032" +
-      "\034limit.merger.abstract-length \002:\002\010dB\\The" +
-      " longest merger abstract line, in UTF-16" +
-      " code units, the unit of the SDKs\' strin" +
-      "g length.JTcreateMergerMessage: each lin" +
-      "e at most 100 characters, counted in UTF" +
-      "-16 code units.P\001\032\273\001\n\003M19\022\035rule.merger.a" +
-      "bstracts-missing\032,A merger carries at le" +
-      "ast one abstract line.\"gMessaging guide," +
-      " combined messages: a title and abstract" +
-      "s are required to display the combined m" +
-      "essage.\022\353\001\n\017compatible_text\030\003 \001(\tB\321\001\362\251\031\314" +
-      "\001\n\311\001\n\034requiresMergerCompatibleText\022\002M5\032#" +
-      "rule.merger.compatible-text-missing \0052\002\020" +
-      "\000:\002\020\001B>Whether a merger must carry compa" +
-      "tible text for older clients.J6createMer" +
-      "gerMessage: compatible text must not be " +
-      "null.\022\240\004\n\010messages\030\004 \003(\0132\023.imcodec.v1.Me" +
-      "ssageB\370\003\362\251\031\363\003\n\314\001\n\021maxMergerMessages\022\002M2\032" +
-      "\025limit.merger.messages \0032\003\010\254\002:\003\010\254\002B+The " +
-      "most messages one merger elem combines.J" +
-      "cMessaging guide, elem table (a combined" +
-      " message holds up to 300) and the SDK\'s " +
-      "createMergerMessage.\n\241\002\n\016maxMergerDepth\022" +
-      "\002M4\032\022limit.merger.depth \013:\002\010dB\213\001The most" +
-      " merger layers: the messages of a merger" +
-      " in a top-level message are layer 1, and" +
-      " a message at layer maxMergerDepth + 1 i" +
-      "s too deep.JcThe V2TIMMergerElem referen" +
-      "ce: past 100 layers layersOverLimit is s" +
-      "et. The SDK guides set no bound.\022\031\n\021laye" +
-      "rs_over_limit\030\005 \001(\010\022\017\n\007msg_num\030\006 \001(\r\022\024\n\014" +
-      "json_msg_key\030\007 \001(\t:\255\003\362\251\031\250\003\n\245\003\n\002M2\022\023rule." +
-      "merger.msg-num\022\035rule.merger.key-with-mes" +
-      "sages\032\220\001A merger that carries its messag" +
-      "es counts them in msgNum (when it sets o" +
-      "ne) and names no jsonMsgKey, which stand" +
-      "s for messages uploaded instead.\"RSDK re" +
-      "ference, V2TIMMergerElem; the REST MsgBo" +
-      "dy documentation of forwarded lists.*E\n\023" +
-      "rule.merger.msg-num\020\005\032\007msg_num\032\010messages" +
-      "\"\013\n\007msg_num \001\"\014\n\010messages \001*=\n\035rule.merg" +
-      "er.key-with-messages\020\001\032\014json_msg_key\"\014\n\010" +
-      "messages \001\"\303\021\n\017GroupChangeInfo\0227\n\004type\030\001" +
-      " \001(\0162\037.imcodec.v1.GroupInfoChangeTypeB\010\362" +
-      "\251\031\004 \001(\001\022\257\010\n\005value\030\002 \001(\tB\237\010\362\251\031\232\010\n\374\001\n\031maxG" +
-      "roupIntroductionBytes\022\002G4\032\036limit.group.i" +
-      "ntroduction-bytes \0012\002\010x:\003\010\360\001B)The longes" +
-      "t group introduction, in bytes.JXGroup g" +
-      "uide, modifyGroupIntroduction; error 850" +
-      "3 gives 240 (newest pages 400: override)" +
-      ".b+\n\004type\032#GROUP_INFO_CHANGE_TYPE_INTROD" +
-      "UCTION\n\363\001\n\031maxGroupNotificationBytes\022\002G5" +
-      "\032\036limit.group.notification-bytes \0012\003\010\226\001:" +
-      "\003\010\254\002B)The longest group notification, in" +
-      " bytes.JNGroup guide, modifyGroupNotific" +
-      "ation; error 8504 gives 300 (newest page" +
-      "s 400).b+\n\004type\032#GROUP_INFO_CHANGE_TYPE_" +
-      "NOTIFICATION\n\333\001\n\024maxGroupFaceURLBytes\022\002G" +
-      "6\032\032limit.group.face-url-bytes \0012\002\010d:\002\010dB" +
-      "%The longest group face URL, in bytes.JI" +
-      "Group guide, modifyGroupFaceUrl; error 8" +
-      "505 keeps 100 (newest pages 500).b\'\n\004typ" +
-      "e\032\037GROUP_INFO_CHANGE_TYPE_FACE_URL\n\322\001\n\030m" +
-      "axGroupCustomValueBytes\022\003G15\032\036limit.grou" +
-      "p.custom-value-bytes \001:\003\010\200\004B/The longest" +
-      " group custom field value, in bytes.J2Th" +
-      "e Use Limits page: a value is at most 51" +
-      "2 bytes.b%\n\004type\032\035GROUP_INFO_CHANGE_TYPE" +
-      "_CUSTOM:8\n\021maxGroupNameBytes\022#\n\004type\032\033GR" +
-      "OUP_INFO_CHANGE_TYPE_NAME:6\n\016maxUserIDBy" +
-      "tes\022$\n\004type\032\034GROUP_INFO_CHANGE_TYPE_OWNE" +
-      "R\022\336\001\n\003key\030\003 \001(\tB\320\001\362\251\031\313\001\n\310\001\n\026maxGroupCust" +
-      "omKeyBytes\022\003G15\032\034limit.group.custom-key-" +
-      "bytes \001:\002\010\020B-The longest group custom fi" +
-      "eld key, in bytes.J/The Use Limits page:" +
-      " a key is at most 16 bytes.b%\n\004type\032\035GRO" +
-      "UP_INFO_CHANGE_TYPE_CUSTOM:\343\006\362\251\031\336\006\n\333\006\n\003G" +
-      "10\022\037rule.group-change.value-missing\022\032rul" +
-      "e.group-change.key-type\022\035rule.group-chan" +
-      "ge.key-missing\032\230\001A group change\'s value " +
-      "obeys the limit of the field it changes " +
-      "(G3 to G6); a name or owner change carri" +
-      "es a value; only custom-field changes na" +
-      "me a key.\"3Group guide, group tips chang" +
-      "e list, with G3 to G6.*m\n\037rule.group-cha" +
-      "nge.value-missing\020\002\032\005value\"A\n\004type\032\033GROU" +
-      "P_INFO_CHANGE_TYPE_NAME\032\034GROUP_INFO_CHAN" +
-      "GE_TYPE_OWNER*M\n\035rule.group-change.key-m" +
-      "issing\020\002\032\003key\"%\n\004type\032\035GROUP_INFO_CHANGE" +
-      "_TYPE_CUSTOM*\366\001\n\032rule.group-change.key-t" +
-      "ype\020\001\032\003key\"\320\001\n\004type\032\"GROUP_INFO_CHANGE_T" +
-      "YPE_UNSPECIFIED\032\033GROUP_INFO_CHANGE_TYPE_" +
-      "NAME\032#GROUP_INFO_CHANGE_TYPE_INTRODUCTIO" +
-      "N\032#GROUP_INFO_CHANGE_TYPE_NOTIFICATION\032\037" +
-      "GROUP_INFO_CHANGE_TYPE_FACE_URL\032\034GROUP_I" +
-      "NFO_CHANGE_TYPE_OWNER*q\n\036rule.avchatroom" +
-      ".owner-transfer\020\001\032\004type\"$\n\004type\032\034GROUP_I" +
-      "NFO_CHANGE_TYPE_OWNER\"!\n\023^Message.group_" +
-      "type\032\nAVChatRoom\"\312\001\n\020MemberChangeInfo\022(\n" +
-      "\nidentifier\030\001 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\022" +
-      "\023\n\013shutup_time\030\002 \001(\r:w\362\251\031s\nq\n\003G17\032HThe m" +
-      "ute duration is uint32 seconds; the fiel" +
-      "d\'s type is the whole rule.\" Group guide" +
-      ", member info change.\"e\n\017ChangedUserInfo" +
-      "\022(\n\nidentifier\030\001 \001(\tB\024\362\251\031\020\022\016maxUserIDByt" +
-      "es\022(\n\007profile\030\002 \001(\0132\027.imcodec.v1.UserPro" +
-      "file\"\311\003\n\026ChangedGroupMemberInfo\022(\n\nident" +
-      "ifier\030\001 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\022)\n\004inf" +
-      "o\030\002 \001(\0132\033.imcodec.v1.GroupMemberInfo:\331\002\362" +
-      "\251\031\324\002\n\321\002\n\003G19\022\032rule.group-tips.owner-role" +
-      "\032GA changed member of a member-info-chan" +
-      "ge tip never gets the owner role.\"XGroup" +
-      " guide, modifyGroupMemberInfoSetRole: th" +
-      "e modified role can not be the group own" +
-      "er.*\212\001\n\032rule.group-tips.owner-role\020\001\032\tin" +
-      "fo.role\"$\n\tinfo.role\032\027GROUP_MEMBER_ROLE_" +
-      "OWNER\"9\n\023^GroupTipsElem.type\032\"GROUP_TIPS" +
-      "_TYPE_MEMBER_INFO_CHANGE\"\302$\n\rGroupTipsEl" +
-      "em\022F\n\010group_id\030\001 \001(\tB4\362\251\0310\022\017maxGroupIDBy" +
-      "tes\022\035requiresPrintableASCIIGroupID\0221\n\004ty" +
-      "pe\030\002 \001(\0162\031.imcodec.v1.GroupTipsTypeB\010\362\251\031" +
-      "\004 \001(\001\022%\n\007op_user\030\003 \001(\tB\024\362\251\031\020\022\016maxUserIDB" +
-      "ytes\022\'\n\tuser_list\030\004 \003(\tB\024\362\251\031\020\022\016maxUserID" +
-      "Bytes\022\334\001\n\ngroup_name\030\005 \001(\tB\307\001\362\251\031\302\001\n\277\001\n\021m" +
-      "axGroupNameBytes\022\002G3\032\026limit.group.name-b" +
-      "ytes \0012\002\010\036:\002\010\036B!The longest group name, " +
-      "in bytes.JaGroup guide, createGroup para" +
-      "meter; error 8502 keeps 30 (the newest S" +
-      "DK pages say 100: override).\022\225\002\n\021group_c" +
-      "hange_list\030\006 \003(\0132\033.imcodec.v1.GroupChang" +
-      "eInfoB\334\001\362\251\031\327\001\n\324\001\n\024maxGroupCustomFields\022\003" +
-      "G15\032\031limit.group.custom-fields \003:\002\010\nB9Th" +
-      "e most group custom fields one group tip" +
-      "s elem changes.J4The Use Limits page: at" +
-      " most 10 group custom fields.j%\n\004type\032\035G" +
-      "ROUP_INFO_CHANGE_TYPE_CUSTOM\0228\n\022member_c" +
-      "hange_list\030\007 \003(\0132\034.imcodec.v1.MemberChan" +
-      "geInfo\022-\n\014op_user_info\030\010 \001(\0132\027.imcodec.v" +
-      "1.UserProfile\0229\n\024op_group_member_info\030\t " +
-      "\001(\0132\033.imcodec.v1.GroupMemberInfo\0226\n\021chan" +
-      "ged_user_info\030\n \003(\0132\033.imcodec.v1.Changed" +
-      "UserInfo\022E\n\031changed_group_member_info\030\013 " +
-      "\003(\0132\".imcodec.v1.ChangedGroupMemberInfo\022" +
-      "\214\004\n\014member_count\030\014 \001(\rB\365\003\362\251\031\360\003\n\355\003\n\017maxGr" +
-      "oupMembers\022\002G2\032\023limit.group.members \n2*2" +
-      "\014\n\007Private\020\360.2\013\n\006Public\020\360.2\r\n\010ChatRoom\020\360" +
-      ".:;2\014\n\007Private\020\360.2\013\n\006Public\020\360.2\r\n\010ChatRo" +
-      "om\020\360.2\017\n\tCommunity\020\240\215\006BdThe most members" +
-      " a group of each type has, by group type" +
-      " name; a type without an entry has no li" +
-      "mit.J\331\001Group guide, createGroup paramete" +
-      "rs (AVChatRoom unlimited). The Use Limit" +
-      "s page makes the cap edition-dependent (" +
-      "20 to 6,000) and gives Community 100,000" +
-      "; the validator cannot know the edition," +
-      " so it uses the highest.\222\001\023^Message.grou" +
-      "p_type\022\352\002\n\010platform\030\r \001(\tB\327\002\362\251\031\322\002\n\317\002\n\021op" +
-      "eratorPlatforms\022\003G13\032\025enum.unknown-platf" +
-      "orm \00627\032\003iOS\032\007Android\032\007Windows\032\003Mac\032\003Web" +
-      "\032\013RESTful API\032\007Unknown:7\032\003iOS\032\007Android\032\007" +
-      "Windows\032\003Mac\032\003Web\032\013RESTful API\032\007UnknownB" +
-      "SThe operator platforms a group tips or " +
-      "group system elem may name; nil accepts " +
-      "any.JUGroup guide, platform comment: iOS" +
-      ", Android, Windows, Mac, Web, RESTful AP" +
-      "I, Unknown.:\317\025\362\251\031\312\025\n\241\001\n\002G8\022\022enum.unknown" +
-      "-value\022\020enum.unspecified\032VGroup tips typ" +
-      "es 0x01 invite to 0x07 member info chang" +
-      "e (the V2 SDKs renumbered them).\"\035Group " +
-      "guide, group tips elem.\n\355\n\n\002G9\022!rule.gro" +
-      "up-tips.member-count-type\022&rule.group-ti" +
-      "ps.group-change-list-type\022\'rule.group-ti" +
-      "ps.member-change-list-type\022\036rule.group-t" +
-      "ips.user-list-type\032\337\001memberCount only on" +
-      " invite, quit and kicked tips; group cha" +
-      "nges only on info-change tips; member ch" +
-      "anges only on member-info-change tips; u" +
-      "serList only on the types whose comments" +
-      " name it (0x01 invite to 0x05 cancel adm" +
-      "in).\"xGroup guide, group tips elem field" +
-      "s per type; the TIM_GROUP_TIPS_TYPE comm" +
-      "ents name the user list for 0x01 to 0x05" +
-      " only.*\323\001\n!rule.group-tips.member-count-" +
-      "type\020\001\032\014member_count\"\235\001\n\004type\032\033GROUP_TIP" +
-      "S_TYPE_UNSPECIFIED\032\031GROUP_TIPS_TYPE_SET_" +
-      "ADMIN\032\034GROUP_TIPS_TYPE_CANCEL_ADMIN\032\033GRO" +
-      "UP_TIPS_TYPE_INFO_CHANGE\032\"GROUP_TIPS_TYP" +
-      "E_MEMBER_INFO_CHANGE*\206\002\n&rule.group-tips" +
-      ".group-change-list-type\020\001\032\021group_change_" +
-      "list\"\306\001\n\004type\032\033GROUP_TIPS_TYPE_UNSPECIFI" +
-      "ED\032\026GROUP_TIPS_TYPE_INVITE\032\024GROUP_TIPS_T" +
-      "YPE_QUIT\032\026GROUP_TIPS_TYPE_KICKED\032\031GROUP_" +
-      "TIPS_TYPE_SET_ADMIN\032\034GROUP_TIPS_TYPE_CAN" +
-      "CEL_ADMIN\032\"GROUP_TIPS_TYPE_MEMBER_INFO_C" +
-      "HANGE*\201\002\n\'rule.group-tips.member-change-" +
-      "list-type\020\001\032\022member_change_list\"\277\001\n\004type" +
-      "\032\033GROUP_TIPS_TYPE_UNSPECIFIED\032\026GROUP_TIP" +
-      "S_TYPE_INVITE\032\024GROUP_TIPS_TYPE_QUIT\032\026GRO" +
-      "UP_TIPS_TYPE_KICKED\032\031GROUP_TIPS_TYPE_SET" +
-      "_ADMIN\032\034GROUP_TIPS_TYPE_CANCEL_ADMIN\032\033GR" +
-      "OUP_TIPS_TYPE_INFO_CHANGE*\223\001\n\036rule.group" +
-      "-tips.user-list-type\020\001\032\tuser_list\"d\n\004typ" +
-      "e\032\033GROUP_TIPS_TYPE_UNSPECIFIED\032\033GROUP_TI" +
-      "PS_TYPE_INFO_CHANGE\032\"GROUP_TIPS_TYPE_MEM" +
-      "BER_INFO_CHANGE\n\222\003\n\003G18\022$rule.group-tips" +
-      ".duplicate-identifier\032nchangedUserInfo a" +
-      "nd changedGroupMemberInfo are dictionari" +
-      "es keyed by user ID: no identifier twice" +
-      " in one list.\"[Group guide, TIMGroupTips" +
-      "Elem: changedUserInfo and changedGroupMe" +
-      "mberInfo are NSDictionary.*G\n$rule.group" +
-      "-tips.duplicate-identifier\020\006\032\021changed_us" +
-      "er_info\032\nidentifier*O\n$rule.group-tips.d" +
-      "uplicate-identifier\020\006\032\031changed_group_mem" +
-      "ber_info\032\nidentifier\n\236\006\n\003G20\022\033rule.avcha" +
-      "troom.role-change\022\036rule.avchatroom.owner" +
-      "-transfer\022\037rule.avchatroom.member-additi" +
-      "on\032\331\002An AVChatRoom group has no role cha" +
-      "nges (set-admin and cancel-admin tips, g" +
-      "rant-admin and cancel-admin notices), no" +
-      " owner transfers (owner changes) and no " +
-      "member additions (invited-to-group notic" +
-      "es and invitation requests, accepts and " +
-      "refusals). Invite tips are not member ad" +
-      "ditions: on groups other than Private th" +
-      "ey announce that users joined.\"\320\001Group g" +
-      "uide: live-streaming groups do not suppo" +
-      "rt adding members or modifying members\' " +
-      "roles, and their ownership cannot be tra" +
-      "nsferred; the invite tips comment (other" +
-      " group types: userList joined the group)" +
-      ".*\211\001\n\033rule.avchatroom.role-change\020\001\032\004typ" +
-      "e\"?\n\004type\032\031GROUP_TIPS_TYPE_SET_ADMIN\032\034GR" +
-      "OUP_TIPS_TYPE_CANCEL_ADMIN\"!\n\023^Message.g" +
-      "roup_type\032\nAVChatRoom\"\257\017\n\017GroupSystemEle" +
-      "m\0223\n\004type\030\001 \001(\0162\033.imcodec.v1.GroupSystem" +
-      "TypeB\010\362\251\031\004 \001(\001\022F\n\010group_id\030\002 \001(\tB4\362\251\0310\022\017",
+      "(\rB\026\362\251\031\022\022\020restDownloadFlag:\234\002\362\251\031\227\002\n\224\002\n\003M" +
+      "22\022\033rule.video.snapshot-missing\032PA video" +
+      " elem that carries a video carries its i" +
+      "mage too: a snapshot UUID or URL.\"PMessa" +
+      "ging guide, elem table: a video message " +
+      "contains a video file and an image.*L\n\033r" +
+      "ule.video.snapshot-missing\020\003\032\rsnapshot_u" +
+      "uid\032\014snapshot_url\"\016\n\nvideo_uuid \001\"\343\004\n\010Fi" +
+      "leElem\022\014\n\004uuid\030\001 \001(\t\022\013\n\003url\030\002 \001(\t\022\014\n\004nam" +
+      "e\030\003 \001(\t\022\317\001\n\004size\030\004 \001(\rB\300\001\362\251\031\273\001\n\270\001\n\014maxFi" +
+      "leBytes\022\002M1\032\017limit.file.size \004(\0012\005\010\200\200\2002:" +
+      "\005\010\200\200\2002B The largest file elem, in bytes." +
+      "J_Messaging guide, elem table (a file me" +
+      "ssage is at most 100 MB); the Use Limits" +
+      " page repeats it.\022\333\002\n\rdownload_flag\030\005 \001(" +
+      "\rB\303\002\362\251\031\276\002\n\273\002\n\020restDownloadFlag\022\002M1\032\027rule" +
+      ".rest.download-flag \r:\002\010\002B\233\001The value ev" +
+      "ery REST download flag must have (Downlo" +
+      "ad_Flag, VideoDownloadFlag, ThumbDownloa" +
+      "dFlag: 2, download through the URL); che" +
+      "cked on REST documents.J_The REST messag" +
+      "e formats page: REST senders set Downloa" +
+      "d_Flag (and the video\'s two flags) to 2." +
+      "\242\001\004rest\"\305\002\n\014LocationElem\022\014\n\004desc\030\001 \001(\t\022\224" +
+      "\001\n\tlongitude\030\002 \001(\001B\200\001\362\251\031|2z\n\002M9\022\030range.l" +
+      "ocation.longitude\031\000\000\000\000\000\200f\300!\000\000\000\000\000\200f@*HMes" +
+      "saging guide, location elem table: longi" +
+      "tude is a physical longitude.\022\217\001\n\010latitu" +
+      "de\030\003 \001(\001B}\362\251\031y2w\n\002M9\022\027range.location.lat" +
+      "itude\031\000\000\000\000\000\200V\300!\000\000\000\000\000\200V@*FMessaging guide" +
+      ", location elem table: latitude is a phy" +
+      "sical latitude.\"\'\n\010FaceElem\022\r\n\005index\030\001 \001" +
+      "(\005\022\014\n\004data\030\002 \001(\014\"\306\020\n\nMergerElem\022\274\001\n\005titl" +
+      "e\030\001 \001(\tB\254\001\362\251\031\247\001\032\244\001\n\003M19\022\031rule.merger.tit" +
+      "le-missing\032\031A merger carries a title.\"gM" +
+      "essaging guide, combined messages: a tit" +
+      "le and abstracts are required to display" +
+      " the combined message.\022\365\004\n\tabstracts\030\002 \003" +
+      "(\tB\341\004\362\251\031\334\004\n\241\001\n\022maxMergerAbstracts\022\002M5\032\026l" +
+      "imit.merger.abstracts \003:\002\010\005B$The most ab" +
+      "stract lines of a merger.JCcreateMergerM" +
+      "essage in the SDK reference: at most 5 a" +
+      "bstract lines.\n\367\001\n\027maxMergerAbstractLeng" +
+      "th\022\002M5\032\034limit.merger.abstract-length \002:\002" +
+      "\010dB\\The longest merger abstract line, in" +
+      " UTF-16 code units, the unit of the SDKs" +
+      "\' string length.JTcreateMergerMessage: e" +
+      "ach line at most 100 characters, counted" +
+      " in UTF-16 code units.P\001\032\273\001\n\003M19\022\035rule.m" +
+      "erger.abstracts-missing\032,A merger carrie" +
+      "s at least one abstract line.\"gMessaging" +
+      " guide, combined messages: a title and a" +
+      "bstracts are required to display the com" +
+      "bined message.\022\353\001\n\017compatible_text\030\003 \001(\t" +
+      "B\321\001\362\251\031\314\001\n\311\001\n\034requiresMergerCompatibleTex" +
+      "t\022\002M5\032#rule.merger.compatible-text-missi" +
+      "ng \0052\002\020\000:\002\020\001B>Whether a merger must carr" +
+      "y compatible text for older clients.J6cr" +
+      "eateMergerMessage: compatible text must " +
+      "not be null.\022\240\004\n\010messages\030\004 \003(\0132\023.imcode" +
+      "c.v1.MessageB\370\003\362\251\031\363\003\n\314\001\n\021maxMergerMessag" +
+      "es\022\002M2\032\025limit.merger.messages \0032\003\010\254\002:\003\010\254" +
+      "\002B+The most messages one merger elem com" +
+      "bines.JcMessaging guide, elem table (a c" +
+      "ombined message holds up to 300) and the" +
+      " SDK\'s createMergerMessage.\n\241\002\n\016maxMerge" +
+      "rDepth\022\002M4\032\022limit.merger.depth \013:\002\010dB\213\001T" +
+      "he most merger layers: the messages of a" +
+      " merger in a top-level message are layer" +
+      " 1, and a message at layer maxMergerDept" +
+      "h + 1 is too deep.JcThe V2TIMMergerElem " +
+      "reference: past 100 layers layersOverLim" +
+      "it is set. The SDK guides set no bound.\022" +
+      "\031\n\021layers_over_limit\030\005 \001(\010\022\017\n\007msg_num\030\006 " +
+      "\001(\r\022\024\n\014json_msg_key\030\007 \001(\t:\255\003\362\251\031\250\003\n\245\003\n\002M2" +
+      "\022\023rule.merger.msg-num\022\035rule.merger.key-w" +
+      "ith-messages\032\220\001A merger that carries its" +
+      " messages counts them in msgNum (when it" +
+      " sets one) and names no jsonMsgKey, whic" +
+      "h stands for messages uploaded instead.\"" +
+      "RSDK reference, V2TIMMergerElem; the RES" +
+      "T MsgBody documentation of forwarded lis" +
+      "ts.*E\n\023rule.merger.msg-num\020\005\032\007msg_num\032\010m" +
+      "essages\"\013\n\007msg_num \001\"\014\n\010messages \001*=\n\035ru" +
+      "le.merger.key-with-messages\020\001\032\014json_msg_" +
+      "key\"\014\n\010messages \001\"\303\021\n\017GroupChangeInfo\0227\n" +
+      "\004type\030\001 \001(\0162\037.imcodec.v1.GroupInfoChange" +
+      "TypeB\010\362\251\031\004 \001(\001\022\257\010\n\005value\030\002 \001(\tB\237\010\362\251\031\232\010\n\374" +
+      "\001\n\031maxGroupIntroductionBytes\022\002G4\032\036limit." +
+      "group.introduction-bytes \0012\002\010x:\003\010\360\001B)The" +
+      " longest group introduction, in bytes.JX" +
+      "Group guide, modifyGroupIntroduction; er" +
+      "ror 8503 gives 240 (newest pages 400: ov" +
+      "erride).b+\n\004type\032#GROUP_INFO_CHANGE_TYPE" +
+      "_INTRODUCTION\n\363\001\n\031maxGroupNotificationBy" +
+      "tes\022\002G5\032\036limit.group.notification-bytes " +
+      "\0012\003\010\226\001:\003\010\254\002B)The longest group notificat" +
+      "ion, in bytes.JNGroup guide, modifyGroup" +
+      "Notification; error 8504 gives 300 (newe" +
+      "st pages 400).b+\n\004type\032#GROUP_INFO_CHANG" +
+      "E_TYPE_NOTIFICATION\n\333\001\n\024maxGroupFaceURLB" +
+      "ytes\022\002G6\032\032limit.group.face-url-bytes \0012\002" +
+      "\010d:\002\010dB%The longest group face URL, in b" +
+      "ytes.JIGroup guide, modifyGroupFaceUrl; " +
+      "error 8505 keeps 100 (newest pages 500)." +
+      "b\'\n\004type\032\037GROUP_INFO_CHANGE_TYPE_FACE_UR" +
+      "L\n\322\001\n\030maxGroupCustomValueBytes\022\003G15\032\036lim" +
+      "it.group.custom-value-bytes \001:\003\010\200\004B/The " +
+      "longest group custom field value, in byt" +
+      "es.J2The Use Limits page: a value is at " +
+      "most 512 bytes.b%\n\004type\032\035GROUP_INFO_CHAN" +
+      "GE_TYPE_CUSTOM:8\n\021maxGroupNameBytes\022#\n\004t" +
+      "ype\032\033GROUP_INFO_CHANGE_TYPE_NAME:6\n\016maxU" +
+      "serIDBytes\022$\n\004type\032\034GROUP_INFO_CHANGE_TY" +
+      "PE_OWNER\022\336\001\n\003key\030\003 \001(\tB\320\001\362\251\031\313\001\n\310\001\n\026maxGr" +
+      "oupCustomKeyBytes\022\003G15\032\034limit.group.cust" +
+      "om-key-bytes \001:\002\010\020B-The longest group cu" +
+      "stom field key, in bytes.J/The Use Limit" +
+      "s page: a key is at most 16 bytes.b%\n\004ty" +
+      "pe\032\035GROUP_INFO_CHANGE_TYPE_CUSTOM:\343\006\362\251\031\336" +
+      "\006\n\333\006\n\003G10\022\037rule.group-change.value-missi" +
+      "ng\022\032rule.group-change.key-type\022\035rule.gro" +
+      "up-change.key-missing\032\230\001A group change\'s" +
+      " value obeys the limit of the field it c" +
+      "hanges (G3 to G6); a name or owner chang" +
+      "e carries a value; only custom-field cha" +
+      "nges name a key.\"3Group guide, group tip" +
+      "s change list, with G3 to G6.*m\n\037rule.gr" +
+      "oup-change.value-missing\020\002\032\005value\"A\n\004typ" +
+      "e\032\033GROUP_INFO_CHANGE_TYPE_NAME\032\034GROUP_IN" +
+      "FO_CHANGE_TYPE_OWNER*M\n\035rule.group-chang" +
+      "e.key-missing\020\002\032\003key\"%\n\004type\032\035GROUP_INFO" +
+      "_CHANGE_TYPE_CUSTOM*\366\001\n\032rule.group-chang" +
+      "e.key-type\020\001\032\003key\"\320\001\n\004type\032\"GROUP_INFO_C" +
+      "HANGE_TYPE_UNSPECIFIED\032\033GROUP_INFO_CHANG" +
+      "E_TYPE_NAME\032#GROUP_INFO_CHANGE_TYPE_INTR" +
+      "ODUCTION\032#GROUP_INFO_CHANGE_TYPE_NOTIFIC" +
+      "ATION\032\037GROUP_INFO_CHANGE_TYPE_FACE_URL\032\034" +
+      "GROUP_INFO_CHANGE_TYPE_OWNER*q\n\036rule.avc" +
+      "hatroom.owner-transfer\020\001\032\004type\"$\n\004type\032\034" +
+      "GROUP_INFO_CHANGE_TYPE_OWNER\"!\n\023^Message" +
+      ".group_type\032\nAVChatRoom\"\312\001\n\020MemberChange" +
+      "Info\022(\n\nidentifier\030\001 \001(\tB\024\362\251\031\020\022\016maxUserI" +
+      "DBytes\022\023\n\013shutup_time\030\002 \001(\r:w\362\251\031s\nq\n\003G17" +
+      "\032HThe mute duration is uint32 seconds; t" +
+      "he field\'s type is the whole rule.\" Grou" +
+      "p guide, member info change.\"e\n\017ChangedU" +
+      "serInfo\022(\n\nidentifier\030\001 \001(\tB\024\362\251\031\020\022\016maxUs" +
+      "erIDBytes\022(\n\007profile\030\002 \001(\0132\027.imcodec.v1." +
+      "UserProfile\"\311\003\n\026ChangedGroupMemberInfo\022(" +
+      "\n\nidentifier\030\001 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes" +
+      "\022)\n\004info\030\002 \001(\0132\033.imcodec.v1.GroupMemberI" +
+      "nfo:\331\002\362\251\031\324\002\n\321\002\n\003G19\022\032rule.group-tips.own" +
+      "er-role\032GA changed member of a member-in" +
+      "fo-change tip never gets the owner role." +
+      "\"XGroup guide, modifyGroupMemberInfoSetR" +
+      "ole: the modified role can not be the gr" +
+      "oup owner.*\212\001\n\032rule.group-tips.owner-rol" +
+      "e\020\001\032\tinfo.role\"$\n\tinfo.role\032\027GROUP_MEMBE" +
+      "R_ROLE_OWNER\"9\n\023^GroupTipsElem.type\032\"GRO" +
+      "UP_TIPS_TYPE_MEMBER_INFO_CHANGE\"\302$\n\rGrou" +
+      "pTipsElem\022F\n\010group_id\030\001 \001(\tB4\362\251\0310\022\017maxGr" +
+      "oupIDBytes\022\035requiresPrintableASCIIGroupI" +
+      "D\0221\n\004type\030\002 \001(\0162\031.imcodec.v1.GroupTipsTy" +
+      "peB\010\362\251\031\004 \001(\001\022%\n\007op_user\030\003 \001(\tB\024\362\251\031\020\022\016max" +
+      "UserIDBytes\022\'\n\tuser_list\030\004 \003(\tB\024\362\251\031\020\022\016ma" +
+      "xUserIDBytes\022\334\001\n\ngroup_name\030\005 \001(\tB\307\001\362\251\031\302" +
+      "\001\n\277\001\n\021maxGroupNameBytes\022\002G3\032\026limit.group" +
+      ".name-bytes \0012\002\010\036:\002\010\036B!The longest group" +
+      " name, in bytes.JaGroup guide, createGro" +
+      "up parameter; error 8502 keeps 30 (the n" +
+      "ewest SDK pages say 100: override).\022\225\002\n\021" +
+      "group_change_list\030\006 \003(\0132\033.imcodec.v1.Gro" +
+      "upChangeInfoB\334\001\362\251\031\327\001\n\324\001\n\024maxGroupCustomF" +
+      "ields\022\003G15\032\031limit.group.custom-fields \003:" +
+      "\002\010\nB9The most group custom fields one gr" +
+      "oup tips elem changes.J4The Use Limits p" +
+      "age: at most 10 group custom fields.j%\n\004" +
+      "type\032\035GROUP_INFO_CHANGE_TYPE_CUSTOM\0228\n\022m" +
+      "ember_change_list\030\007 \003(\0132\034.imcodec.v1.Mem" +
+      "berChangeInfo\022-\n\014op_user_info\030\010 \001(\0132\027.im" +
+      "codec.v1.UserProfile\0229\n\024op_group_member_" +
+      "info\030\t \001(\0132\033.imcodec.v1.GroupMemberInfo\022" +
+      "6\n\021changed_user_info\030\n \003(\0132\033.imcodec.v1." +
+      "ChangedUserInfo\022E\n\031changed_group_member_" +
+      "info\030\013 \003(\0132\".imcodec.v1.ChangedGroupMemb" +
+      "erInfo\022\214\004\n\014member_count\030\014 \001(\rB\365\003\362\251\031\360\003\n\355\003" +
+      "\n\017maxGroupMembers\022\002G2\032\023limit.group.membe" +
+      "rs \n2*2\014\n\007Private\020\360.2\013\n\006Public\020\360.2\r\n\010Cha" +
+      "tRoom\020\360.:;2\014\n\007Private\020\360.2\013\n\006Public\020\360.2\r\n" +
+      "\010ChatRoom\020\360.2\017\n\tCommunity\020\240\215\006BdThe most " +
+      "members a group of each type has, by gro" +
+      "up type name; a type without an entry ha" +
+      "s no limit.J\331\001Group guide, createGroup p" +
+      "arameters (AVChatRoom unlimited). The Us" +
+      "e Limits page makes the cap edition-depe" +
+      "ndent (20 to 6,000) and gives Community " +
+      "100,000; the validator cannot know the e" +
+      "dition, so it uses the highest.\222\001\023^Messa" +
+      "ge.group_type\022\352\002\n\010platform\030\r \001(\tB\327\002\362\251\031\322\002" +
+      "\n\317\002\n\021operatorPlatforms\022\003G13\032\025enum.unknow" +
+      "n-platform \00627\032\003iOS\032\007Android\032\007Windows\032\003M" +
+      "ac\032\003Web\032\013RESTful API\032\007Unknown:7\032\003iOS\032\007An" +
+      "droid\032\007Windows\032\003Mac\032\003Web\032\013RESTful API\032\007U" +
+      "nknownBSThe operator platforms a group t" +
+      "ips or group system elem may name; nil a" +
+      "ccepts any.JUGroup guide, platform comme" +
+      "nt: iOS, Android, Windows, Mac, Web, RES" +
+      "Tful API, Unknown.:\317\025\362\251\031\312\025\n\241\001\n\002G8\022\022enum." +
+      "unknown-value\022\020enum.unspecified\032VGroup t" +
+      "ips types 0x01 invite to 0x07 member inf" +
+      "o change (the V2 SDKs renumbered them).\"" +
+      "\035Group guide, group tips elem.\n\355\n\n\002G9\022!r" +
+      "ule.group-tips.member-count-type\022&rule.g" +
+      "roup-tips.group-change-list-type\022\'rule.g" +
+      "roup-tips.member-change-list-type\022\036rule." +
+      "group-tips.user-list-type\032\337\001memberCount " +
+      "only on invite, quit and kicked tips; gr" +
+      "oup changes only on info-change tips; me" +
+      "mber changes only on member-info-change " +
+      "tips; userList only on the types whose c" +
+      "omments name it (0x01 invite to 0x05 can" +
+      "cel admin).\"xGroup guide, group tips ele" +
+      "m fields per type; the TIM_GROUP_TIPS_TY" +
+      "PE comments name the user list for 0x01 " +
+      "to 0x05 only.*\323\001\n!rule.group-tips.member" +
+      "-count-type\020\001\032\014member_count\"\235\001\n\004type\032\033GR" +
+      "OUP_TIPS_TYPE_UNSPECIFIED\032\031GROUP_TIPS_TY" +
+      "PE_SET_ADMIN\032\034GROUP_TIPS_TYPE_CANCEL_ADM" +
+      "IN\032\033GROUP_TIPS_TYPE_INFO_CHANGE\032\"GROUP_T" +
+      "IPS_TYPE_MEMBER_INFO_CHANGE*\206\002\n&rule.gro" +
+      "up-tips.group-change-list-type\020\001\032\021group_" +
+      "change_list\"\306\001\n\004type\032\033GROUP_TIPS_TYPE_UN" +
+      "SPECIFIED\032\026GROUP_TIPS_TYPE_INVITE\032\024GROUP" +
+      "_TIPS_TYPE_QUIT\032\026GROUP_TIPS_TYPE_KICKED\032" +
+      "\031GROUP_TIPS_TYPE_SET_ADMIN\032\034GROUP_TIPS_T" +
+      "YPE_CANCEL_ADMIN\032\"GROUP_TIPS_TYPE_MEMBER" +
+      "_INFO_CHANGE*\201\002\n\'rule.group-tips.member-" +
+      "change-list-type\020\001\032\022member_change_list\"\277" +
+      "\001\n\004type\032\033GROUP_TIPS_TYPE_UNSPECIFIED\032\026GR" +
+      "OUP_TIPS_TYPE_INVITE\032\024GROUP_TIPS_TYPE_QU" +
+      "IT\032\026GROUP_TIPS_TYPE_KICKED\032\031GROUP_TIPS_T" +
+      "YPE_SET_ADMIN\032\034GROUP_TIPS_TYPE_CANCEL_AD" +
+      "MIN\032\033GROUP_TIPS_TYPE_INFO_CHANGE*\223\001\n\036rul" +
+      "e.group-tips.user-list-type\020\001\032\tuser_list" +
+      "\"d\n\004type\032\033GROUP_TIPS_TYPE_UNSPECIFIED\032\033G" +
+      "ROUP_TIPS_TYPE_INFO_CHANGE\032\"GROUP_TIPS_T" +
+      "YPE_MEMBER_INFO_CHANGE\n\222\003\n\003G18\022$rule.gro" +
+      "up-tips.duplicate-identifier\032nchangedUse" +
+      "rInfo and changedGroupMemberInfo are dic" +
+      "tionaries keyed by user ID: no identifie" +
+      "r twice in one list.\"[Group guide, TIMGr" +
+      "oupTipsElem: changedUserInfo and changed" +
+      "GroupMemberInfo are NSDictionary.*G\n$rul" +
+      "e.group-tips.duplicate-identifier\020\006\032\021cha" +
+      "nged_user_info\032\nidentifier*O\n$rule.group" +
+      "-tips.duplicate-identifier\020\006\032\031changed_gr" +
+      "oup_member_info\032\nidentifier\n\236\006\n\003G20\022\033rul" +
+      "e.avchatroom.role-change\022\036rule.avchatroo" +
+      "m.owner-transfer\022\037rule.avchatroom.member" +
+      "-addition\032\331\002An AVChatRoom group has no r" +
+      "ole changes (set-admin and cancel-admin " +
+      "tips, grant-admin and cancel-admin notic" +
+      "es), no owner transfers (owner changes) " +
+      "and no member additions (invited-to-grou" +
+      "p notices and invitation requests, accep" +
+      "ts and refusals). Invite tips are not me" +
+      "mber additions: on groups other than Pri" +
+      "vate they announce that users joined.\"\320\001" +
+      "Group guide: live-streaming groups do no" +
+      "t support adding members or modifying me" +
+      "mbers\' roles, and their ownership cannot" +
+      " be transferred; the invite tips comment",
+      " (other group types: userList joined the" +
+      " group).*\211\001\n\033rule.avchatroom.role-change" +
+      "\020\001\032\004type\"?\n\004type\032\031GROUP_TIPS_TYPE_SET_AD" +
+      "MIN\032\034GROUP_TIPS_TYPE_CANCEL_ADMIN\"!\n\023^Me" +
+      "ssage.group_type\032\nAVChatRoom\"\257\017\n\017GroupSy" +
+      "stemElem\0223\n\004type\030\001 \001(\0162\033.imcodec.v1.Grou" +
+      "pSystemTypeB\010\362\251\031\004 \001(\001\022F\n\010group_id\030\002 \001(\tB" +
+      "4\362\251\0310\022\017maxGroupIDBytes\022\035requiresPrintabl" +
+      "eASCIIGroupID\022\"\n\004user\030\003 \001(\tB\024\362\251\031\020\022\016maxUs" +
+      "erIDBytes\022\013\n\003msg\030\004 \001(\t\022\017\n\007msg_key\030\005 \001(\004\022" +
+      "\020\n\010auth_key\030\006 \001(\014\022\021\n\tuser_data\030\007 \001(\014\022-\n\014" +
+      "op_user_info\030\010 \001(\0132\027.imcodec.v1.UserProf" +
+      "ile\0229\n\024op_group_member_info\030\t \001(\0132\033.imco" +
+      "dec.v1.GroupMemberInfo\022)\n\010platform\030\n \001(\t" +
+      "B\027\362\251\031\023\022\021operatorPlatforms:\242\014\362\251\031\235\014\n~\n\003G11" +
+      "\022\022enum.unknown-value\022\020enum.unspecified\0320" +
+      "Group system types 0x01 to 0x0e and 0xff" +
+      " custom.\"\037Group guide, group system elem" +
+      ".\n\327\001\n\003G12\022 rule.group-system.user-data-t" +
+      "ype\0323userData only on a custom (0xff) gr" +
+      "oup system elem.\"\037Group guide, group sys" +
+      "tem elem.*X\n rule.group-system.user-data" +
+      "-type\020\001\032\tuser_data\"\'\n\004type\032\035GROUP_SYSTEM" +
+      "_TYPE_CUSTOM_INFO(\001\n\332\005\n\003G20\022\033rule.avchat" +
+      "room.role-change\022\037rule.avchatroom.member" +
+      "-addition\032\250\001In an AVChatRoom group, no g" +
+      "rant-admin or cancel-admin notice (role " +
+      "changes) and no invited-to-group notice " +
+      "or invitation request, accept or refusal" +
+      " (member additions).\"]Group guide: live-" +
+      "streaming groups do not support adding m" +
+      "embers or modifying members\' roles.*\217\001\n\033" +
+      "rule.avchatroom.role-change\020\001\032\004type\"E\n\004t" +
+      "ype\032\035GROUP_SYSTEM_TYPE_GRANT_ADMIN\032\036GROU" +
+      "P_SYSTEM_TYPE_CANCEL_ADMIN\"!\n\023^Message.g" +
+      "roup_type\032\nAVChatRoom*\370\001\n\037rule.avchatroo" +
+      "m.member-addition\020\001\032\004type\"\251\001\n\004type\032\"GROU" +
+      "P_SYSTEM_TYPE_INVITED_TO_GROUP\032)GROUP_SY" +
+      "STEM_TYPE_INVITE_TO_GROUP_REQUEST\032(GROUP" +
+      "_SYSTEM_TYPE_INVITE_TO_GROUP_ACCEPT\032(GRO" +
+      "UP_SYSTEM_TYPE_INVITE_TO_GROUP_REFUSE\"!\n" +
+      "\023^Message.group_type\032\nAVChatRoom\n\343\003\n\003G21" +
+      "\022\037rule.private-group.join-request\032eIn a " +
+      "Private group, no application to join: n" +
+      "o join request, accept or refusal notice" +
+      " (0x01 to 0x03).\"\222\001Group guide: joinGrou" +
+      "p is valid only for public groups, chat " +
+      "rooms and audio-video chat rooms; users " +
+      "join a private group only through invita" +
+      "tion.*\276\001\n\037rule.private-group.join-reques" +
+      "t\020\001\032\004type\"s\n\004type\032#GROUP_SYSTEM_TYPE_ADD" +
+      "_GROUP_REQUEST\032\"GROUP_SYSTEM_TYPE_ADD_GR" +
+      "OUP_ACCEPT\032\"GROUP_SYSTEM_TYPE_ADD_GROUP_" +
+      "REFUSE\"\036\n\023^Message.group_type\032\007Private\"\264" +
+      "\013\n\rSnsChangeInfo\022(\n\nidentifier\030\001 \001(\tB\024\362\251" +
+      "\031\020\022\016maxUserIDBytes\022\346\001\n\007wording\030\002 \001(\tB\324\001\362" +
+      "\251\031\317\001\n\314\001\n\025maxFriendWordingBytes\022\002F2\032\027limi" +
+      "t.sns.wording-bytes \0012\002\010x:\002\010xB)The longe" +
+      "st add-friend wording, in bytes.JaRelati" +
+      "onship chain guide, TIMFriendRequest.add" +
+      "Wording comment (the web SDK allows 256:" +
+      " override).\022\236\004\n\006source\030\003 \001(\tB\215\004\362\251\031\210\004\n\216\002\n" +
+      "\017addSourcePrefix\022\002F3\032\021format.sns.source " +
+      "\t2\021*\017AddSource_Type_:\021*\017AddSource_Type_B" +
+      "iThe prefix every add source starts with" +
+      ", followed by English letters; nil turns" +
+      " the add source rules off.JDRelationship" +
+      " chain guide, addSource comment: the pre" +
+      "fix is required.\212\001\nadd-source\n\364\001\n\021maxAdd" +
+      "SourceBytes\022\002F3\032\026limit.sns.source-bytes " +
+      "\0012\002\010\010:\002\010\010BJThe longest add source name a" +
+      "fter the prefix, in bytes of English let" +
+      "ters.J\\Relationship chain guide, addSour" +
+      "ce comment: the source after the prefix " +
+      "is at most 8 bytes.z\017addSourcePrefix:\356\004\362" +
+      "\251\031\351\004\n\346\004\n\002F5\022\025rule.sns.wording-type\022\033rule" +
+      ".sns.identifier-missing\022\024rule.sns.source" +
+      "-type\032\223\001A relationship change names its " +
+      "user; a wording and a source only on add" +
+      " requests (add-friend and delete-friend " +
+      "notices carry only the identifier).\"\232\001Re" +
+      "lationship chain guide, SNS change info:" +
+      " wording and source are filled in when a" +
+      "pplying; the add-friend and delete-frien" +
+      "d notices list identifier alone.*+\n\033rule" +
+      ".sns.identifier-missing\020\002\032\nidentifier*[\n" +
+      "\025rule.sns.wording-type\020\001\032\007wording\"7\n\023^Sn" +
+      "sSystemElem.type\032\036SNS_SYSTEM_TYPE_ADD_FR" +
+      "IEND_REQ(\001*Y\n\024rule.sns.source-type\020\001\032\006so" +
+      "urce\"7\n\023^SnsSystemElem.type\032\036SNS_SYSTEM_" +
+      "TYPE_ADD_FRIEND_REQ(\001\"\320\002\n\rSnsSystemElem\022" +
+      "\224\002\n\004type\030\001 \001(\0162\031.imcodec.v1.SnsSystemTyp" +
+      "eB\352\001\362\251\031\345\001\n\340\001\n\016snsSystemTypes\022\002F4\032\022enum.u" +
+      "nknown-value \0102\004 \001 \004:\004 \001 \016B<The relation" +
+      "ship-chain system types the documentatio" +
+      "n names.J`Relationship chain guide: four" +
+      " relationship-chain system types; the SD" +
+      "K headers define fourteen.b\010\n\004type \001(\001\022(" +
+      "\n\005users\030\002 \003(\0132\031.imcodec.v1.SnsChangeInfo" +
+      "\"\271\002\n\021ProfileSystemElem\0225\n\004type\030\001 \001(\0162\035.i" +
+      "mcodec.v1.ProfileSystemTypeB\010\362\251\031\004 \001(\001\022\'\n" +
+      "\tfrom_user\030\002 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\022-" +
+      "\n\010nickname\030\003 \001(\tB\033\362\251\031\027\022\025maxProfileString" +
+      "Bytes:\224\001\362\251\031\217\001\n\214\001\n\002F6\022\022enum.unknown-value" +
+      "\022\020enum.unspecified\0320Profile system type " +
+      "0x01, friend profile change.\".Relationsh" +
+      "ip chain guide, profile system elem.\"\262\007\n" +
+      "\004Elem\022$\n\004text\030\001 \001(\0132\024.imcodec.v1.TextEle" +
+      "mH\000\022(\n\006custom\030\002 \001(\0132\026.imcodec.v1.CustomE" +
+      "lemH\000\022&\n\005image\030\003 \001(\0132\025.imcodec.v1.ImageE" +
+      "lemH\000\022&\n\005sound\030\004 \001(\0132\025.imcodec.v1.SoundE" +
+      "lemH\000\022&\n\005video\030\005 \001(\0132\025.imcodec.v1.VideoE" +
+      "lemH\000\022$\n\004file\030\006 \001(\0132\024.imcodec.v1.FileEle" +
+      "mH\000\022,\n\010location\030\007 \001(\0132\030.imcodec.v1.Locat" +
+      "ionElemH\000\022$\n\004face\030\010 \001(\0132\024.imcodec.v1.Fac" +
+      "eElemH\000\022(\n\006merger\030\t \001(\0132\026.imcodec.v1.Mer" +
+      "gerElemH\000\022/\n\ngroup_tips\030\n \001(\0132\031.imcodec." +
+      "v1.GroupTipsElemH\000\0223\n\014group_system\030\013 \001(\013" +
+      "2\033.imcodec.v1.GroupSystemElemH\000\022/\n\nsns_s" +
+      "ystem\030\014 \001(\0132\031.imcodec.v1.SnsSystemElemH\000" +
+      "\0227\n\016profile_system\030\r \001(\0132\035.imcodec.v1.Pr" +
+      "ofileSystemElemH\000:\345\002\362\251\031\340\002\n\206\001\n\003M16\022\021enum." +
+      "unknown-kind\032(Every elem has a kind this" +
+      " schema knows.\"%Messaging guide, multi-e" +
+      "lem messages.*\033\n\021enum.unknown-kind\020\003\032\004ki" +
+      "nd\n\324\001\n\002M3\022\037rule.merger.contains-group-ti" +
+      "ps\032<An elem of a message in a merger\'s l" +
+      "ist is never group tips.\"*Messaging guid" +
+      "e, combined-message example.*C\n\037rule.mer" +
+      "ger.contains-group-tips\020\001\032\ngroup_tips\"\017\n" +
+      "\013^MergerElem \001*\001.B\006\n\004kind\"\267\001\n\017OfflinePus" +
+      "hInfo\022\r\n\005title\030\001 \001(\t\022\014\n\004desc\030\002 \001(\t\022\013\n\003ex" +
+      "t\030\003 \001(\t\022\021\n\tios_sound\030\004 \001(\t\022\021\n\tpush_flag\030" +
+      "\005 \001(\r\022,\n\007android\030\006 \001(\0132\033.imcodec.v1.Andr" +
+      "oidPushInfo\022&\n\004apns\030\007 \001(\0132\030.imcodec.v1.A" +
+      "pnsPushInfo\"\377\001\n\017AndroidPushInfo\022\r\n\005sound" +
+      "\030\001 \001(\t\022\031\n\021huawei_channel_id\030\002 \001(\t\022\031\n\021xia" +
+      "omi_channel_id\030\003 \001(\t\022\027\n\017oppo_channel_id\030" +
+      "\004 \001(\t\022\031\n\021google_channel_id\030\005 \001(\t\022\033\n\023vivo" +
+      "_classification\030\006 \001(\r\022\031\n\021huawei_importan" +
+      "ce\030\007 \001(\t\022\"\n\032ext_as_huawei_intent_param\030\010" +
+      " \001(\r\022\027\n\017huawei_category\030\t \001(\t\"l\n\014ApnsPus" +
+      "hInfo\022\022\n\nbadge_mode\030\001 \001(\r\022\r\n\005title\030\002 \001(\t" +
+      "\022\021\n\tsub_title\030\003 \001(\t\022\r\n\005image\030\004 \001(\t\022\027\n\017mu" +
+      "table_content\030\005 \001(\r\"\234\"\n\007Message\022\016\n\006msg_i" +
+      "d\030\001 \001(\t\022\235\001\n\006sender\030\002 \001(\tB\214\001\362\251\031\207\001\n\204\001\n\016max" +
+      "UserIDBytes\022\002F8\032\023limit.user.id-bytes \001:\002" +
+      "\010 B\036The longest user ID, in bytes.J3The " +
+      "Use Limits page: a user ID is at most 32" +
+      " bytes.\022&\n\010receiver\030\003 \001(\tB\024\362\251\031\020\022\016maxUser" +
+      "IDBytes\022\354\002\n\010group_id\030\004 \001(\tB\331\002\362\251\031\324\002\n\220\001\n\017m" +
+      "axGroupIDBytes\022\003G14\032\024limit.group.id-byte" +
+      "s \001:\002\0100B\037The longest group ID, in bytes." +
+      "J;The Use Limits page: a custom group ID" +
+      " is at most 48 bytes.\n\276\001\n\035requiresPrinta" +
+      "bleASCIIGroupID\022\003G14\032\032format.group.id-ch" +
+      "aracters \0052\002\020\000:\002\020\001B8Whether group IDs mu" +
+      "st be printable ASCII, 0x20 to 0x7E.J3Th" +
+      "e Use Limits page: group IDs are printab" +
+      "le ASCII.\232\001\002 ~\022\357\002\n\ngroup_type\030\005 \001(\tB\332\002\362\251" +
+      "\031\325\002\n\322\002\n\ngroupTypes\022\002G1\032\027enum.unknown-gro" +
+      "up-type \0062=\032\007Private\032\006Public\032\010ChatRoom\032\n" +
+      "AVChatRoom\032\tBChatRoom\032\tCommunity:=\032\007Priv" +
+      "ate\032\006Public\032\010ChatRoom\032\nAVChatRoom\032\tBChat" +
+      "Room\032\tCommunityB@The group types a messa" +
+      "ge\'s groupType may name; nil accepts any" +
+      ".JeGroup guide: Private, Public, ChatRoo" +
+      "m, AVChatRoom and BChatRoom; the messagi" +
+      "ng guide adds Community.\022\021\n\ttimestamp\030\006 " +
+      "\001(\003\022\013\n\003seq\030\007 \001(\004\022\016\n\006random\030\010 \001(\r\022.\n\010prio" +
+      "rity\030\t \001(\0162\024.imcodec.v1.PriorityB\006\362\251\031\002 \001" +
+      "\022\031\n\021need_read_receipt\030\n \001(\010\022\"\n\032excluded_" +
+      "from_unread_count\030\013 \001(\010\022\"\n\032excluded_from" +
+      "_last_message\030\014 \001(\010\022\030\n\020online_user_only\030" +
+      "\r \001(\010\0220\n\022targeted_receivers\030\016 \003(\tB\024\362\251\031\020\022" +
+      "\016maxUserIDBytes\022*\n\014at_user_list\030\017 \003(\tB\024\362" +
+      "\251\031\020\022\016maxUserIDBytes\0226\n\021offline_push_info" +
+      "\030\020 \001(\0132\033.imcodec.v1.OfflinePushInfo\022\031\n\021c" +
+      "loud_custom_data\030\021 \001(\014\022\301\006\n\005elems\030\022 \003(\0132\020" +
+      ".imcodec.v1.ElemB\237\006\362\251\031\232\006\n\340\002\n\023maxMessageB" +
+      "odyBytes\022\003M13\032\030limit.message.body-bytes " +
+      "\014(\002:\003\010\200`B\266\001The largest message body, in " +
+      "bytes: the canonical protobuf size of th" +
+      "e message\'s elems, where a merger elem c" +
+      "ounts without its nested messages (each " +
+      "of which is measured on its own).JRThe U" +
+      "se Limits page: a message body is at mos" +
+      "t 12 KB (older SDKs 8 KB: set 8,192).\202\001\023" +
+      "MergerElem.messages\n\257\001\n\016maxCustomElems\022\003" +
+      "M14\032\032limit.message.custom-elems \003:\002\010\001B(T" +
+      "he most custom elems one message holds.J" +
+      ">The REST MsgBody documentation: one TIM" +
+      "CustomElem per message.P\003j\n\n\006custom \001\032\202\002" +
+      "\n\003M17\022\032rule.message.elems-missing\032\"A mes" +
+      "sage holds at least one elem.\"\272\001Messagin" +
+      "g guide, Message Classification and How " +
+      "can I send a message containing multiple" +
+      " Elem (a message is one or more elems); " +
+      "the REST MsgBody documentation (an empty" +
+      " body is refused).\022\017\n\007is_self\030\023 \001(\010\0220\n\007a" +
+      "t_type\030\026 \001(\0162\027.imcodec.v1.GroupAtTypeB\006\362" +
+      "\251\031\002 \001:\302\020\362\251\031\275\020\n\236\002\n\003M10\022\031rule.at.not-group" +
+      "-message\022\021rule.at.text-only\032L@ user list" +
+      "s only on group messages, and an @ messa" +
+      "ge holds only text elems.\"*Messaging gui" +
+      "de, Sending group @ messages.*9\n\031rule.at" +
+      ".not-group-message\020\001\032\014at_user_list\"\014\n\010gr" +
+      "oup_id \000*4\n\021rule.at.text-only\020\010\032\005elems\032\004" +
+      "text\"\020\n\014at_user_list \001\n\325\003\n\003M11\022\037rule.tar" +
+      "geted.not-group-message\022\025rule.targeted.w" +
+      "ith-at\022\030rule.targeted.group-type\032jTarget" +
+      "ed receivers only on group messages, nev" +
+      "er on an @ message, never in AVChatRoom " +
+      "or Community groups.\"1Messaging guide, S" +
+      "ending Targeted Group Messages.*E\n\037rule." +
+      "targeted.not-group-message\020\001\032\022targeted_r" +
+      "eceivers\"\014\n\010group_id \000*?\n\025rule.targeted." +
+      "with-at\020\001\032\022targeted_receivers\"\020\n\014at_user" +
+      "_list \001*U\n\030rule.targeted.group-type\020\001\032\022t" +
+      "argeted_receivers\"#\n\ngroup_type\032\nAVChatR" +
+      "oom\032\tCommunity\n\257\002\n\003M12\022\033rule.message.tar" +
+      "get-missing\022\035rule.message.target-ambiguo" +
+      "us\032VA one-to-one message names a receive" +
+      "r user ID, a group message a group ID; n" +
+      "ever both.\"(Messaging guide, Message Cla" +
+      "ssification.*3\n\033rule.message.target-miss" +
+      "ing\020\003\032\010receiver\032\010group_id*5\n\035rule.messag" +
+      "e.target-ambiguous\020\004\032\010receiver\032\010group_id" +
+      "\n\240\002\n\003M23\022\032rule.group-tips.one-to-one\032XGr" +
+      "oup tips travel in group messages only: " +
+      "a one-to-one message holds no group tips" +
+      " elem.\"RMessaging guide, elem table: a g" +
+      "roup tip carries a system notification i" +
+      "n a group.*O\n\032rule.group-tips.one-to-one" +
+      "\020\n\032\005elems\032\ngroup_tips\"\014\n\010receiver \001B\016\n\ng" +
+      "roup_tips \001\n\273\002\n\003M16\022\022enum.unknown-value\022" +
+      "\021enum.unknown-kind\032\323\001The message flags (" +
+      "read receipt, unread count, last message" +
+      ", online only, priority, offline push in" +
+      "fo, cloud custom data) and several elems" +
+      " in order; the priority is a documented " +
+      "value and every elem has a kind.\"7Messag" +
+      "ing guide, message flags and multi-elem " +
+      "messages.\n\256\003\n\003M20\022\025rule.at.type-mismatch" +
+      "\032\316\001An @ type follows from the @ user lis" +
+      "t: only on a message that has one; @ all" +
+      " needs the @-all user ID __kImSDK_Messsa" +
+      "geAtALL__ in the list, @ me another user" +
+      " ID and not the @-all user ID, @ all and" +
+      " me both.\"\221\001Messaging guide, receiving g" +
+      "roup @ messages: the @ types @ me, @ all" +
+      " members and @ me and @ all members; kIm" +
+      "SDK_MesssageAtALL in the SDK headers.*+\n" +
+      "\025rule.at.type-mismatch\020\007*\007at_type:\007at-ty" +
+      "pe\"\254\004\n\014MessageBatch\022%\n\010messages\030\001 \003(\0132\023." +
+      "imcodec.v1.Message:\364\003\362\251\031\357\003\n\354\003\n\003M21\022\026rule" +
+      ".batch.online-only\022\025rule.batch.avchatroo" +
+      "m\032wA batch holds stored messages only: n" +
+      "o online-only message and no AVChatRoom " +
+      "message, which are never stored or roame" +
+      "d.\"\243\001Messaging guide, onlineUserOnly (no" +
+      "t stored offline, locally or in the clou" +
+      "d, no roaming) and historical messages (" +
+      "AVChatRoom messages have no storage or r" +
+      "oaming).*L\n\026rule.batch.online-only\020\n\032\010me" +
+      "ssages\032\020online_user_onlyB\024\n\020online_user_" +
+      "only \001*I\n\025rule.batch.avchatroom\020\n\032\010messa" +
+      "ges\032\ngroup_typeB\030\n\ngroup_type\032\nAVChatRoo" +
+      "m\"\252\006\n\016MessageReceipt\022\016\n\006msg_id\030\001 \001(\t\022%\n\007" +
+      "user_id\030\002 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\022F\n\010g" +
+      "roup_id\030\003 \001(\tB4\362\251\0310\022\017maxGroupIDBytes\022\035re" +
+      "quiresPrintableASCIIGroupID\022\024\n\014is_peer_r" +
+      "ead\030\004 \001(\010\022\021\n\ttimestamp\030\005 \001(\003\022\022\n\nread_cou" +
+      "nt\030\006 \001(\004\022\024\n\014unread_count\030\007 \001(\004:\305\004\362\251\031\300\004\n\275" +
+      "\004\n\002C4\022\033rule.receipt.target-missing\022\035rule" +
+      ".receipt.target-ambiguous\022\037rule.receipt." +
+      "peer-read-on-group\022!rule.receipt.counts-" +
+      "on-one-to-one\032\201\001A read receipt names a u" +
+      "ser (one-to-one, may carry the peer-read" +
+      " flag) or a group (may carry read and un" +
+      "read counts), never both.\"\037Messaging gui" +
+      "de, read receipts.*2\n\033rule.receipt.targe" +
+      "t-missing\020\003\032\007user_id\032\010group_id*4\n\035rule.r" +
+      "eceipt.target-ambiguous\020\004\032\007user_id\032\010grou" +
+      "p_id*L\n\037rule.receipt.peer-read-on-group\020" +
+      "\001\032\014is_peer_read\"\014\n\010group_id \001\"\013\n\007user_id" +
+      " \000*Z\n!rule.receipt.counts-on-one-to-one\020" +
+      "\001\032\nread_count\032\014unread_count\"\013\n\007user_id \001" +
+      "\"\014\n\010group_id \000\"@\n\020ReadReceiptEvent\022,\n\010re" +
+      "ceipts\030\001 \003(\0132\032.imcodec.v1.MessageReceipt" +
+      "\"\302\001\n\013RecallEvent\022\016\n\006msg_id\030\001 \001(\t:\242\001\362\251\031\235\001" +
+      "\n\232\001\n\002C5\022\032rule.recall.msg-id-missing\0326A r" +
+      "ecall notification carries the recalled " +
+      "message ID.\"\030Messaging guide, recall.*&\n" +
+      "\032rule.recall.msg-id-missing\020\002\032\006msg_id\"\212\002" +
+      "\n\021ModificationEvent\022$\n\007message\030\001 \001(\0132\023.i" +
+      "mcodec.v1.Message:\316\001\362\251\031\311\001\n\306\001\n\002C5\022!rule.m" +
+      "odification.message-missing\032MA modificat" +
+      "ion carries the modified message, which " +
+      "is validated as a message.\"\036Messaging gu" +
+      "ide, modification.*.\n!rule.modification." +
+      "message-missing\020\002\032\007message\"\207\t\n\017Connectio" +
+      "nEvent\022K\n\005state\030\001 \001(\0162\033.imcodec.v1.Conne" +
+      "ctionStateB\037\362\251\031\033 \001(\001B\025\n\021rong_cloud_statu" +
+      "s \000\022C\n\004code\030\002 \001(\005B5\362\251\0311J/\n\026imcodec.v1.Im" +
+      "ErrorCode\022\002C6\032\021code.undocumented\022\014\n\004text" +
+      "\030\003 \001(\t\0226\n\021rong_cloud_status\030\005 \001(\0132\033.imco" +
+      "dec.v1.RongCloudStatus:\215\007\362\251\031\210\007\n\357\002\n\002C1\022\032r" +
+      "ule.connection.code-state\022\022enum.unknown-" +
+      "value\022\020enum.unspecified\032\215\001Connection eve" +
+      "nts: connected, connecting, failed (code" +
+      ", text), disconnected (code, text); only" +
+      " failed and disconnected carry a code an" +
+      "d text.\"\'SDK manager guide, connection l" +
+      "istener.*n\n\032rule.connection.code-state\020\001" +
+      "\032\004code\032\004text\"@\n\005state\032\032CONNECTION_STATE_" +
+      "CONNECTED\032\033CONNECTION_STATE_CONNECTINGH\001" +
+      "\n\260\002\n\002C3\022\022enum.unknown-value\032\276\001Connection" +
+      " status codes 6 kicked by another client" +
+      ", 14 reconnect timed out, 15 token incor" +
+      "rect, 16 banned, and 0 connected; an eve" +
+      "nt that carries a RongCloud status may l" +
+      "eave the state at 0.\"UConnection status " +
+      "page; ConnectionStatus_Connected is 0 in" +
+      " the RongCloud SDK headers.\n\340\001\n\002C6\022\021code" +
+      ".undocumented\032\210\001An error code of a conne" +
+      "ction or user-status event is 0 or a cod" +
+      "e the documents name (ImErrorCode); anot" +
+      "her is reported as undocumented.\"<SDK ma" +
+      "nager guide (6208) and messaging guide (" +
+      "20007, 20009).J\004\010\004\020\005R\006status\"I\n\017RongClou" +
+      "dStatus\0226\n\004code\030\001 \001(\0162 .imcodec.v1.Conne" +
+      "ctionStatusCodeB\006\362\251\031\002 \001\"\357\005\n\017UserStatusEv" +
+      "ent\0222\n\004type\030\001 \001(\0162\032.imcodec.v1.UserStatu" +
+      "sTypeB\010\362\251\031\004 \001(\001\022C\n\004code\030\002 \001(\005B5\362\251\0311J/\n\026i" +
+      "mcodec.v1.ImErrorCode\022\002C6\032\021code.undocume" +
+      "nted\022\014\n\004text\030\003 \001(\t:\324\004\362\251\031\317\004\n\351\002\n\002C2\022\032rule." +
+      "user-status.code-type\022\022enum.unknown-valu" +
+      "e\022\020enum.unspecified\032}User status: forced" +
+      " offline, reconnect failed (code, text)," +
+      " signature expired; only reconnect faile" +
+      "d carries a code and text.\"(SDK manager " +
+      "guide, user status listener.*x\n\032rule.use" +
+      "r-status.code-type\020\001\032\004code\032\004text\"J\n\004type" +
+      "\032\037USER_STATUS_TYPE_FORCED_OFFLINE\032!USER_" +
+      "STATUS_TYPE_USER_SIG_EXPIREDH\001\n\340\001\n\002C6\022\021c" +
+      "ode.undocumented\032\210\001An error code of a co" +
+      "nnection or user-status event is 0 or a " +
+      "code the documents name (ImErrorCode); a" +
+      "nother is reported as undocumented.\"<SDK" +
+      " manager guide (6208) and messaging guid" +
+      "e (20007, 20009).\"\265\001\n\027GroupMessageReadMe" +
+      "mbers\022\016\n\006msg_id\030\001 \001(\t\022,\n\007members\030\002 \003(\0132\033" +
+      ".imcodec.v1.GroupMemberInfo\022\020\n\010next_seq\030" +
+      "\003 \001(\004\022\023\n\013is_finished\030\004 \001(\010\0225\n\006filter\030\005 \001" +
+      "(\0162\035.imcodec.v1.ReadMembersFilterB\006\362\251\031\002 " +
+      "\001\"L\n\013GroupAtInfo\022\013\n\003seq\030\001 \001(\004\0220\n\007at_type" +
+      "\030\002 \001(\0162\027.imcodec.v1.GroupAtTypeB\006\362\251\031\002 \001\"" +
+      "\264\003\n\014Conversation\0224\n\004type\030\001 \001(\0162\034.imcodec" +
+      ".v1.ConversationTypeB\010\362\251\031\004 \001(\001\022\027\n\017conver" +
+      "sation_id\030\002 \001(\t\022%\n\007user_id\030\003 \001(\tB\024\362\251\031\020\022\016" +
+      "maxUserIDBytes\022F\n\010group_id\030\004 \001(\tB4\362\251\0310\022\017" +
       "maxGroupIDBytes\022\035requiresPrintableASCIIG" +
-      "roupID\022\"\n\004user\030\003 \001(\tB\024\362\251\031\020\022\016maxUserIDByt" +
-      "es\022\013\n\003msg\030\004 \001(\t\022\017\n\007msg_key\030\005 \001(\004\022\020\n\010auth" +
-      "_key\030\006 \001(\014\022\021\n\tuser_data\030\007 \001(\014\022-\n\014op_user" +
-      "_info\030\010 \001(\0132\027.imcodec.v1.UserProfile\0229\n\024" +
-      "op_group_member_info\030\t \001(\0132\033.imcodec.v1." +
-      "GroupMemberInfo\022)\n\010platform\030\n \001(\tB\027\362\251\031\023\022" +
-      "\021operatorPlatforms:\242\014\362\251\031\235\014\n~\n\003G11\022\022enum." +
-      "unknown-value\022\020enum.unspecified\0320Group s" +
-      "ystem types 0x01 to 0x0e and 0xff custom" +
-      ".\"\037Group guide, group system elem.\n\327\001\n\003G" +
-      "12\022 rule.group-system.user-data-type\0323us" +
-      "erData only on a custom (0xff) group sys" +
-      "tem elem.\"\037Group guide, group system ele" +
-      "m.*X\n rule.group-system.user-data-type\020\001" +
-      "\032\tuser_data\"\'\n\004type\032\035GROUP_SYSTEM_TYPE_C" +
-      "USTOM_INFO(\001\n\332\005\n\003G20\022\033rule.avchatroom.ro" +
-      "le-change\022\037rule.avchatroom.member-additi" +
-      "on\032\250\001In an AVChatRoom group, no grant-ad" +
-      "min or cancel-admin notice (role changes" +
-      ") and no invited-to-group notice or invi" +
-      "tation request, accept or refusal (membe" +
-      "r additions).\"]Group guide: live-streami" +
-      "ng groups do not support adding members " +
-      "or modifying members\' roles.*\217\001\n\033rule.av" +
-      "chatroom.role-change\020\001\032\004type\"E\n\004type\032\035GR" +
-      "OUP_SYSTEM_TYPE_GRANT_ADMIN\032\036GROUP_SYSTE" +
-      "M_TYPE_CANCEL_ADMIN\"!\n\023^Message.group_ty" +
-      "pe\032\nAVChatRoom*\370\001\n\037rule.avchatroom.membe" +
-      "r-addition\020\001\032\004type\"\251\001\n\004type\032\"GROUP_SYSTE" +
-      "M_TYPE_INVITED_TO_GROUP\032)GROUP_SYSTEM_TY" +
-      "PE_INVITE_TO_GROUP_REQUEST\032(GROUP_SYSTEM" +
-      "_TYPE_INVITE_TO_GROUP_ACCEPT\032(GROUP_SYST" +
-      "EM_TYPE_INVITE_TO_GROUP_REFUSE\"!\n\023^Messa" +
-      "ge.group_type\032\nAVChatRoom\n\343\003\n\003G21\022\037rule." +
-      "private-group.join-request\032eIn a Private" +
-      " group, no application to join: no join " +
-      "request, accept or refusal notice (0x01 " +
-      "to 0x03).\"\222\001Group guide: joinGroup is va" +
-      "lid only for public groups, chat rooms a" +
-      "nd audio-video chat rooms; users join a " +
-      "private group only through invitation.*\276" +
-      "\001\n\037rule.private-group.join-request\020\001\032\004ty" +
-      "pe\"s\n\004type\032#GROUP_SYSTEM_TYPE_ADD_GROUP_" +
-      "REQUEST\032\"GROUP_SYSTEM_TYPE_ADD_GROUP_ACC" +
-      "EPT\032\"GROUP_SYSTEM_TYPE_ADD_GROUP_REFUSE\"" +
-      "\036\n\023^Message.group_type\032\007Private\"\267\013\n\rSnsC" +
-      "hangeInfo\022(\n\nidentifier\030\001 \001(\tB\024\362\251\031\020\022\016max" +
-      "UserIDBytes\022\351\001\n\007wording\030\002 \001(\tB\327\001\362\251\031\322\001\n\317\001" +
-      "\n\025maxFriendWordingBytes\022\002F2\032\027limit.sns.w" +
-      "ording-bytes \0012\002\010x:\002\010xB)The longest add-" +
-      "friend wording, in bytes.JdRelationship " +
-      "chain guide, TIMAddFriendRequest.addWord" +
-      "ing comment (the web SDK allows 256: ove" +
-      "rride).\022\236\004\n\006source\030\003 \001(\tB\215\004\362\251\031\210\004\n\216\002\n\017add" +
-      "SourcePrefix\022\002F3\032\021format.sns.source \t2\021*" +
-      "\017AddSource_Type_:\021*\017AddSource_Type_BiThe" +
-      " prefix every add source starts with, fo" +
-      "llowed by English letters; nil turns the" +
-      " add source rules off.JDRelationship cha" +
-      "in guide, addSource comment: the prefix " +
-      "is required.\212\001\nadd-source\n\364\001\n\021maxAddSour" +
-      "ceBytes\022\002F3\032\026limit.sns.source-bytes \0012\002\010" +
-      "\010:\002\010\010BJThe longest add source name after" +
-      " the prefix, in bytes of English letters" +
-      ".J\\Relationship chain guide, addSource c" +
-      "omment: the source after the prefix is a" +
-      "t most 8 bytes.z\017addSourcePrefix:\356\004\362\251\031\351\004" +
-      "\n\346\004\n\002F5\022\025rule.sns.wording-type\022\033rule.sns" +
-      ".identifier-missing\022\024rule.sns.source-typ" +
-      "e\032\223\001A relationship change names its user" +
-      "; a wording and a source only on add req" +
-      "uests (add-friend and delete-friend noti" +
-      "ces carry only the identifier).\"\232\001Relati" +
-      "onship chain guide, SNS change info: wor" +
-      "ding and source are filled in when apply" +
-      "ing; the add-friend and delete-friend no" +
-      "tices list identifier alone.*+\n\033rule.sns" +
-      ".identifier-missing\020\002\032\nidentifier*[\n\025rul" +
-      "e.sns.wording-type\020\001\032\007wording\"7\n\023^SnsSys" +
-      "temElem.type\032\036SNS_SYSTEM_TYPE_ADD_FRIEND" +
-      "_REQ(\001*Y\n\024rule.sns.source-type\020\001\032\006source" +
-      "\"7\n\023^SnsSystemElem.type\032\036SNS_SYSTEM_TYPE" +
-      "_ADD_FRIEND_REQ(\001\"\320\002\n\rSnsSystemElem\022\224\002\n\004" +
-      "type\030\001 \001(\0162\031.imcodec.v1.SnsSystemTypeB\352\001" +
-      "\362\251\031\345\001\n\340\001\n\016snsSystemTypes\022\002F4\032\022enum.unkno" +
-      "wn-value \0102\004 \001 \004:\004 \001 \016B<The relationship" +
-      "-chain system types the documentation na" +
-      "mes.J`Relationship chain guide: four rel" +
-      "ationship-chain system types; the SDK he" +
-      "aders define fourteen.b\010\n\004type \001(\001\022(\n\005us" +
-      "ers\030\002 \003(\0132\031.imcodec.v1.SnsChangeInfo\"\271\002\n" +
-      "\021ProfileSystemElem\0225\n\004type\030\001 \001(\0162\035.imcod" +
-      "ec.v1.ProfileSystemTypeB\010\362\251\031\004 \001(\001\022\'\n\tfro" +
-      "m_user\030\002 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\022-\n\010ni" +
-      "ckname\030\003 \001(\tB\033\362\251\031\027\022\025maxProfileStringByte" +
-      "s:\224\001\362\251\031\217\001\n\214\001\n\002F6\022\022enum.unknown-value\022\020en" +
-      "um.unspecified\0320Profile system type 0x01" +
-      ", friend profile change.\".Relationship c" +
-      "hain guide, profile system elem.\"\262\007\n\004Ele" +
-      "m\022$\n\004text\030\001 \001(\0132\024.imcodec.v1.TextElemH\000\022" +
-      "(\n\006custom\030\002 \001(\0132\026.imcodec.v1.CustomElemH" +
-      "\000\022&\n\005image\030\003 \001(\0132\025.imcodec.v1.ImageElemH" +
-      "\000\022&\n\005sound\030\004 \001(\0132\025.imcodec.v1.SoundElemH" +
-      "\000\022&\n\005video\030\005 \001(\0132\025.imcodec.v1.VideoElemH" +
-      "\000\022$\n\004file\030\006 \001(\0132\024.imcodec.v1.FileElemH\000\022" +
-      ",\n\010location\030\007 \001(\0132\030.imcodec.v1.LocationE" +
-      "lemH\000\022$\n\004face\030\010 \001(\0132\024.imcodec.v1.FaceEle" +
-      "mH\000\022(\n\006merger\030\t \001(\0132\026.imcodec.v1.MergerE" +
-      "lemH\000\022/\n\ngroup_tips\030\n \001(\0132\031.imcodec.v1.G" +
-      "roupTipsElemH\000\0223\n\014group_system\030\013 \001(\0132\033.i" +
-      "mcodec.v1.GroupSystemElemH\000\022/\n\nsns_syste" +
-      "m\030\014 \001(\0132\031.imcodec.v1.SnsSystemElemH\000\0227\n\016" +
-      "profile_system\030\r \001(\0132\035.imcodec.v1.Profil" +
-      "eSystemElemH\000:\345\002\362\251\031\340\002\n\206\001\n\003M16\022\021enum.unkn" +
-      "own-kind\032(Every elem has a kind this sch" +
-      "ema knows.\"%Messaging guide, multi-elem " +
-      "messages.*\033\n\021enum.unknown-kind\020\003\032\004kind\n\324" +
-      "\001\n\002M3\022\037rule.merger.contains-group-tips\032<" +
-      "An elem of a message in a merger\'s list " +
-      "is never group tips.\"*Messaging guide, c" +
-      "ombined-message example.*C\n\037rule.merger." +
-      "contains-group-tips\020\001\032\ngroup_tips\"\017\n\013^Me" +
-      "rgerElem \001*\001.B\006\n\004kind\"\267\001\n\017OfflinePushInf" +
-      "o\022\r\n\005title\030\001 \001(\t\022\014\n\004desc\030\002 \001(\t\022\013\n\003ext\030\003 " +
-      "\001(\t\022\021\n\tios_sound\030\004 \001(\t\022\021\n\tpush_flag\030\005 \001(" +
-      "\r\022,\n\007android\030\006 \001(\0132\033.imcodec.v1.AndroidP" +
-      "ushInfo\022&\n\004apns\030\007 \001(\0132\030.imcodec.v1.ApnsP" +
-      "ushInfo\"\377\001\n\017AndroidPushInfo\022\r\n\005sound\030\001 \001" +
-      "(\t\022\031\n\021huawei_channel_id\030\002 \001(\t\022\031\n\021xiaomi_" +
-      "channel_id\030\003 \001(\t\022\027\n\017oppo_channel_id\030\004 \001(" +
-      "\t\022\031\n\021google_channel_id\030\005 \001(\t\022\033\n\023vivo_cla" +
-      "ssification\030\006 \001(\r\022\031\n\021huawei_importance\030\007" +
-      " \001(\t\022\"\n\032ext_as_huawei_intent_param\030\010 \001(\r" +
-      "\022\027\n\017huawei_category\030\t \001(\t\"l\n\014ApnsPushInf" +
-      "o\022\022\n\nbadge_mode\030\001 \001(\r\022\r\n\005title\030\002 \001(\t\022\021\n\t" +
-      "sub_title\030\003 \001(\t\022\r\n\005image\030\004 \001(\t\022\027\n\017mutabl" +
-      "e_content\030\005 \001(\r\"\371\037\n\007Message\022\016\n\006msg_id\030\001 " +
-      "\001(\t\022\235\001\n\006sender\030\002 \001(\tB\214\001\362\251\031\207\001\n\204\001\n\016maxUser" +
-      "IDBytes\022\002F8\032\023limit.user.id-bytes \001:\002\010 B\036" +
-      "The longest user ID, in bytes.J3The Use " +
-      "Limits page: a user ID is at most 32 byt" +
-      "es.\022&\n\010receiver\030\003 \001(\tB\024\362\251\031\020\022\016maxUserIDBy" +
-      "tes\022\354\002\n\010group_id\030\004 \001(\tB\331\002\362\251\031\324\002\n\220\001\n\017maxGr" +
-      "oupIDBytes\022\003G14\032\024limit.group.id-bytes \001:" +
-      "\002\0100B\037The longest group ID, in bytes.J;Th" +
-      "e Use Limits page: a custom group ID is " +
-      "at most 48 bytes.\n\276\001\n\035requiresPrintableA" +
-      "SCIIGroupID\022\003G14\032\032format.group.id-charac" +
-      "ters \0052\002\020\000:\002\020\001B8Whether group IDs must b" +
-      "e printable ASCII, 0x20 to 0x7E.J3The Us" +
-      "e Limits page: group IDs are printable A" +
-      "SCII.\232\001\002 ~\022\357\002\n\ngroup_type\030\005 \001(\tB\332\002\362\251\031\325\002\n" +
-      "\322\002\n\ngroupTypes\022\002G1\032\027enum.unknown-group-t" +
-      "ype \0062=\032\007Private\032\006Public\032\010ChatRoom\032\nAVCh" +
-      "atRoom\032\tBChatRoom\032\tCommunity:=\032\007Private\032" +
-      "\006Public\032\010ChatRoom\032\nAVChatRoom\032\tBChatRoom" +
-      "\032\tCommunityB@The group types a message\'s" +
-      " groupType may name; nil accepts any.JeG" +
-      "roup guide: Private, Public, ChatRoom, A" +
-      "VChatRoom and BChatRoom; the messaging g" +
-      "uide adds Community.\022\021\n\ttimestamp\030\006 \001(\003\022" +
-      "\013\n\003seq\030\007 \001(\004\022\016\n\006random\030\010 \001(\r\022.\n\010priority" +
-      "\030\t \001(\0162\024.imcodec.v1.PriorityB\006\362\251\031\002 \001\022\031\n\021" +
-      "need_read_receipt\030\n \001(\010\022\"\n\032excluded_from" +
-      "_unread_count\030\013 \001(\010\022\"\n\032excluded_from_las" +
-      "t_message\030\014 \001(\010\022\030\n\020online_user_only\030\r \001(" +
-      "\010\0220\n\022targeted_receivers\030\016 \003(\tB\024\362\251\031\020\022\016max" +
-      "UserIDBytes\022*\n\014at_user_list\030\017 \003(\tB\024\362\251\031\020\022" +
-      "\016maxUserIDBytes\0226\n\021offline_push_info\030\020 \001" +
-      "(\0132\033.imcodec.v1.OfflinePushInfo\022\031\n\021cloud" +
-      "_custom_data\030\021 \001(\014\022\301\006\n\005elems\030\022 \003(\0132\020.imc" +
-      "odec.v1.ElemB\237\006\362\251\031\232\006\n\340\002\n\023maxMessageBodyB" +
-      "ytes\022\003M13\032\030limit.message.body-bytes \014(\002:" +
-      "\003\010\200`B\266\001The largest message body, in byte" +
-      "s: the canonical protobuf size of the me" +
-      "ssage\'s elems, where a merger elem count" +
-      "s without its nested messages (each of w" +
-      "hich is measured on its own).JRThe Use L" +
-      "imits page: a message body is at most 12" +
-      " KB (older SDKs 8 KB: set 8,192).\202\001\023Merg" +
-      "erElem.messages\n\257\001\n\016maxCustomElems\022\003M14\032" +
-      "\032limit.message.custom-elems \003:\002\010\001B(The m" +
-      "ost custom elems one message holds.J>The" +
-      " REST MsgBody documentation: one TIMCust" +
-      "omElem per message.P\003j\n\n\006custom \001\032\202\002\n\003M1" +
-      "7\022\032rule.message.elems-missing\032\"A message" +
-      " holds at least one elem.\"\272\001Messaging gu" +
-      "ide, Message Classification and How can " +
-      "I send a message containing multiple Ele" +
-      "m (a message is one or more elems); the " +
-      "REST MsgBody documentation (an empty bod" +
-      "y is refused).\022\017\n\007is_self\030\023 \001(\010\0220\n\007at_ty" +
-      "pe\030\026 \001(\0162\027.imcodec.v1.GroupAtTypeB\006\362\251\031\002 " +
-      "\001:\237\016\362\251\031\232\016\n\236\002\n\003M10\022\031rule.at.not-group-mes" +
-      "sage\022\021rule.at.text-only\032L@ user lists on" +
-      "ly on group messages, and an @ message h" +
-      "olds only text elems.\"*Messaging guide, " +
-      "Sending group @ messages.*9\n\031rule.at.not" +
-      "-group-message\020\001\032\014at_user_list\"\014\n\010group_" +
-      "id \000*4\n\021rule.at.text-only\020\010\032\005elems\032\004text" +
-      "\"\020\n\014at_user_list \001\n\325\003\n\003M11\022\037rule.targete" +
-      "d.not-group-message\022\025rule.targeted.with-" +
-      "at\022\030rule.targeted.group-type\032jTargeted r" +
-      "eceivers only on group messages, never o" +
-      "n an @ message, never in AVChatRoom or C" +
-      "ommunity groups.\"1Messaging guide, Sendi" +
-      "ng Targeted Group Messages.*E\n\037rule.targ" +
-      "eted.not-group-message\020\001\032\022targeted_recei" +
-      "vers\"\014\n\010group_id \000*?\n\025rule.targeted.with" +
-      "-at\020\001\032\022targeted_receivers\"\020\n\014at_user_lis" +
-      "t \001*U\n\030rule.targeted.group-type\020\001\032\022targe" +
-      "ted_receivers\"#\n\ngroup_type\032\nAVChatRoom\032" +
-      "\tCommunity\n\257\002\n\003M12\022\033rule.message.target-" +
-      "missing\022\035rule.message.target-ambiguous\032V" +
-      "A one-to-one message names a receiver us" +
-      "er ID, a group message a group ID; never" +
-      " both.\"(Messaging guide, Message Classif" +
-      "ication.*3\n\033rule.message.target-missing\020" +
-      "\003\032\010receiver\032\010group_id*5\n\035rule.message.ta" +
-      "rget-ambiguous\020\004\032\010receiver\032\010group_id\n\273\002\n" +
-      "\003M16\022\022enum.unknown-value\022\021enum.unknown-k" +
-      "ind\032\323\001The message flags (read receipt, u" +
-      "nread count, last message, online only, " +
-      "priority, offline push info, cloud custo" +
-      "m data) and several elems in order; the " +
-      "priority is a documented value and every" +
-      " elem has a kind.\"7Messaging guide, mess" +
-      "age flags and multi-elem messages.\n\256\003\n\003M" +
-      "20\022\025rule.at.type-mismatch\032\316\001An @ type fo" +
-      "llows from the @ user list: only on a me" +
-      "ssage that has one; @ all needs the @-al" +
-      "l user ID __kImSDK_MesssageAtALL__ in th" +
-      "e list, @ me another user ID and not the" +
-      " @-all user ID, @ all and me both.\"\221\001Mes" +
-      "saging guide, receiving group @ messages" +
-      ": the @ types @ me, @ all members and @ " +
-      "me and @ all members; kImSDK_MesssageAtA" +
-      "LL in the SDK headers.*+\n\025rule.at.type-m" +
-      "ismatch\020\007*\007at_type:\007at-type\"\254\004\n\014MessageB" +
-      "atch\022%\n\010messages\030\001 \003(\0132\023.imcodec.v1.Mess" +
-      "age:\364\003\362\251\031\357\003\n\354\003\n\003M21\022\026rule.batch.online-o" +
-      "nly\022\025rule.batch.avchatroom\032wA batch hold" +
-      "s stored messages only: no online-only m" +
-      "essage and no AVChatRoom message, which " +
-      "are never stored or roamed.\"\243\001Messaging " +
-      "guide, onlineUserOnly (not stored offlin" +
-      "e, locally or in the cloud, no roaming) " +
-      "and historical messages (AVChatRoom mess" +
-      "ages have no storage or roaming).*L\n\026rul" +
-      "e.batch.online-only\020\n\032\010messages\032\020online_" +
-      "user_onlyB\024\n\020online_user_only \001*I\n\025rule." +
-      "batch.avchatroom\020\n\032\010messages\032\ngroup_type" +
-      "B\030\n\ngroup_type\032\nAVChatRoom\"\252\006\n\016MessageRe" +
-      "ceipt\022\016\n\006msg_id\030\001 \001(\t\022%\n\007user_id\030\002 \001(\tB\024" +
-      "\362\251\031\020\022\016maxUserIDBytes\022F\n\010group_id\030\003 \001(\tB4" +
-      "\362\251\0310\022\017maxGroupIDBytes\022\035requiresPrintable" +
-      "ASCIIGroupID\022\024\n\014is_peer_read\030\004 \001(\010\022\021\n\tti" +
-      "mestamp\030\005 \001(\003\022\022\n\nread_count\030\006 \001(\004\022\024\n\014unr" +
-      "ead_count\030\007 \001(\004:\305\004\362\251\031\300\004\n\275\004\n\002C4\022\033rule.rec" +
-      "eipt.target-missing\022\035rule.receipt.target" +
-      "-ambiguous\022\037rule.receipt.peer-read-on-gr" +
-      "oup\022!rule.receipt.counts-on-one-to-one\032\201" +
-      "\001A read receipt names a user (one-to-one" +
-      ", may carry the peer-read flag) or a gro" +
-      "up (may carry read and unread counts), n" +
-      "ever both.\"\037Messaging guide, read receip" +
-      "ts.*2\n\033rule.receipt.target-missing\020\003\032\007us" +
-      "er_id\032\010group_id*4\n\035rule.receipt.target-a" +
-      "mbiguous\020\004\032\007user_id\032\010group_id*L\n\037rule.re" +
-      "ceipt.peer-read-on-group\020\001\032\014is_peer_read" +
-      "\"\014\n\010group_id \001\"\013\n\007user_id \000*Z\n!rule.rece" +
-      "ipt.counts-on-one-to-one\020\001\032\nread_count\032\014" +
-      "unread_count\"\013\n\007user_id \001\"\014\n\010group_id \000\"" +
-      "@\n\020ReadReceiptEvent\022,\n\010receipts\030\001 \003(\0132\032." +
-      "imcodec.v1.MessageReceipt\"\302\001\n\013RecallEven" +
-      "t\022\016\n\006msg_id\030\001 \001(\t:\242\001\362\251\031\235\001\n\232\001\n\002C5\022\032rule.r" +
-      "ecall.msg-id-missing\0326A recall notificat" +
-      "ion carries the recalled message ID.\"\030Me" +
-      "ssaging guide, recall.*&\n\032rule.recall.ms" +
-      "g-id-missing\020\002\032\006msg_id\"\212\002\n\021ModificationE" +
-      "vent\022$\n\007message\030\001 \001(\0132\023.imcodec.v1.Messa" +
-      "ge:\316\001\362\251\031\311\001\n\306\001\n\002C5\022!rule.modification.mes" +
-      "sage-missing\032MA modification carries the" +
-      " modified message, which is validated as" +
-      " a message.\"\036Messaging guide, modificati" +
-      "on.*.\n!rule.modification.message-missing" +
-      "\020\002\032\007message\"\207\t\n\017ConnectionEvent\022K\n\005state" +
-      "\030\001 \001(\0162\033.imcodec.v1.ConnectionStateB\037\362\251\031" +
-      "\033 \001(\001B\025\n\021rong_cloud_status \000\022C\n\004code\030\002 \001" +
-      "(\005B5\362\251\0311J/\n\026imcodec.v1.ImErrorCode\022\002C6\032\021" +
-      "code.undocumented\022\014\n\004text\030\003 \001(\t\0226\n\021rong_" +
-      "cloud_status\030\005 \001(\0132\033.imcodec.v1.RongClou" +
-      "dStatus:\215\007\362\251\031\210\007\n\357\002\n\002C1\022\032rule.connection." +
-      "code-state\022\022enum.unknown-value\022\020enum.uns" +
-      "pecified\032\215\001Connection events: connected," +
-      " connecting, failed (code, text), discon" +
-      "nected (code, text); only failed and dis" +
-      "connected carry a code and text.\"\'SDK ma" +
-      "nager guide, connection listener.*n\n\032rul" +
-      "e.connection.code-state\020\001\032\004code\032\004text\"@\n" +
-      "\005state\032\032CONNECTION_STATE_CONNECTED\032\033CONN" +
-      "ECTION_STATE_CONNECTINGH\001\n\260\002\n\002C3\022\022enum.u" +
-      "nknown-value\032\276\001Connection status codes 6" +
-      " kicked by another client, 14 reconnect " +
-      "timed out, 15 token incorrect, 16 banned" +
-      ", and 0 connected; an event that carries" +
-      " a RongCloud status may leave the state " +
-      "at 0.\"UConnection status page; Connectio" +
-      "nStatus_Connected is 0 in the RongCloud " +
-      "SDK headers.\n\340\001\n\002C6\022\021code.undocumented\032\210" +
-      "\001An error code of a connection or user-s" +
-      "tatus event is 0 or a code the documents" +
-      " name (ImErrorCode); another is reported" +
-      " as undocumented.\"<SDK manager guide (62" +
-      "08) and messaging guide (20007, 20009).J" +
-      "\004\010\004\020\005R\006status\"I\n\017RongCloudStatus\0226\n\004code" +
-      "\030\001 \001(\0162 .imcodec.v1.ConnectionStatusCode" +
-      "B\006\362\251\031\002 \001\"\357\005\n\017UserStatusEvent\0222\n\004type\030\001 \001" +
-      "(\0162\032.imcodec.v1.UserStatusTypeB\010\362\251\031\004 \001(\001" +
-      "\022C\n\004code\030\002 \001(\005B5\362\251\0311J/\n\026imcodec.v1.ImErr" +
-      "orCode\022\002C6\032\021code.undocumented\022\014\n\004text\030\003 " +
-      "\001(\t:\324\004\362\251\031\317\004\n\351\002\n\002C2\022\032rule.user-status.cod" +
-      "e-type\022\022enum.unknown-value\022\020enum.unspeci" +
-      "fied\032}User status: forced offline, recon" +
-      "nect failed (code, text), signature expi" +
-      "red; only reconnect failed carries a cod" +
-      "e and text.\"(SDK manager guide, user sta" +
-      "tus listener.*x\n\032rule.user-status.code-t" +
-      "ype\020\001\032\004code\032\004text\"J\n\004type\032\037USER_STATUS_T" +
-      "YPE_FORCED_OFFLINE\032!USER_STATUS_TYPE_USE" +
-      "R_SIG_EXPIREDH\001\n\340\001\n\002C6\022\021code.undocumente" +
-      "d\032\210\001An error code of a connection or use" +
-      "r-status event is 0 or a code the docume" +
-      "nts name (ImErrorCode); another is repor" +
-      "ted as undocumented.\"<SDK manager guide " +
-      "(6208) and messaging guide (20007, 20009" +
-      ").\"\265\001\n\027GroupMessageReadMembers\022\016\n\006msg_id" +
-      "\030\001 \001(\t\022,\n\007members\030\002 \003(\0132\033.imcodec.v1.Gro" +
-      "upMemberInfo\022\020\n\010next_seq\030\003 \001(\004\022\023\n\013is_fin" +
-      "ished\030\004 \001(\010\0225\n\006filter\030\005 \001(\0162\035.imcodec.v1" +
-      ".ReadMembersFilterB\006\362\251\031\002 \001\"L\n\013GroupAtInf" +
-      "o\022\013\n\003seq\030\001 \001(\004\0220\n\007at_type\030\002 \001(\0162\027.imcode" +
-      "c.v1.GroupAtTypeB\006\362\251\031\002 \001\"\264\003\n\014Conversatio" +
-      "n\0224\n\004type\030\001 \001(\0162\034.imcodec.v1.Conversatio" +
-      "nTypeB\010\362\251\031\004 \001(\001\022\027\n\017conversation_id\030\002 \001(\t" +
-      "\022%\n\007user_id\030\003 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\022" +
-      "F\n\010group_id\030\004 \001(\tB4\362\251\0310\022\017maxGroupIDBytes" +
-      "\022\035requiresPrintableASCIIGroupID\022$\n\ngroup" +
-      "_type\030\005 \001(\tB\020\362\251\031\014\022\ngroupTypes\022\021\n\tshow_na" +
-      "me\030\006 \001(\t\022\024\n\014unread_count\030\007 \001(\004\0223\n\022group_" +
-      "at_info_list\030\010 \003(\0132\027.imcodec.v1.GroupAtI" +
-      "nfo\022)\n\014last_message\030\t \001(\0132\023.imcodec.v1.M" +
-      "essage\0227\n\010recv_opt\030\n \001(\0162\035.imcodec.v1.Re" +
-      "ceiveMessageOptB\006\362\251\031\002 \001\"C\n\020ConversationL" +
-      "ist\022/\n\rconversations\030\001 \003(\0132\030.imcodec.v1." +
-      "Conversation*Z\n\010Priority\022\024\n\020PRIORITY_DEF" +
-      "AULT\020\000\022\021\n\rPRIORITY_HIGH\020\001\022\023\n\017PRIORITY_NO" +
-      "RMAL\020\002\022\020\n\014PRIORITY_LOW\020\003*\215\001\n\016ImageLevelT" +
-      "ype\022 \n\034IMAGE_LEVEL_TYPE_UNSPECIFIED\020\000\022\035\n" +
-      "\031IMAGE_LEVEL_TYPE_ORIGINAL\020\001\022\032\n\026IMAGE_LE" +
-      "VEL_TYPE_LARGE\020\002\022\036\n\032IMAGE_LEVEL_TYPE_THU" +
-      "MBNAIL\020\003*\234\001\n\013ImageFormat\022\034\n\030IMAGE_FORMAT" +
-      "_UNSPECIFIED\020\000\022\024\n\020IMAGE_FORMAT_JPG\020\001\022\024\n\020" +
-      "IMAGE_FORMAT_GIF\020\002\022\024\n\020IMAGE_FORMAT_PNG\020\003" +
-      "\022\024\n\020IMAGE_FORMAT_BMP\020\004\022\027\n\022IMAGE_FORMAT_O" +
-      "THER\020\377\001*@\n\006Gender\022\022\n\016GENDER_UNKNOWN\020\000\022\017\n" +
-      "\013GENDER_MALE\020\001\022\021\n\rGENDER_FEMALE\020\002*v\n\017Fri" +
-      "endAllowType\022\037\n\033FRIEND_ALLOW_TYPE_ALLOW_" +
-      "ANY\020\000\022\"\n\036FRIEND_ALLOW_TYPE_NEED_CONFIRM\020" +
-      "\001\022\036\n\032FRIEND_ALLOW_TYPE_DENY_ANY\020\002*\215\001\n\017Gr" +
-      "oupMemberRole\022\037\n\033GROUP_MEMBER_ROLE_UNDEF" +
-      "INED\020\000\022\035\n\030GROUP_MEMBER_ROLE_MEMBER\020\310\001\022\034\n" +
-      "\027GROUP_MEMBER_ROLE_ADMIN\020\254\002\022\034\n\027GROUP_MEM" +
-      "BER_ROLE_OWNER\020\220\003*\214\002\n\rGroupTipsType\022\037\n\033G" +
-      "ROUP_TIPS_TYPE_UNSPECIFIED\020\000\022\032\n\026GROUP_TI" +
-      "PS_TYPE_INVITE\020\001\022\030\n\024GROUP_TIPS_TYPE_QUIT" +
-      "\020\002\022\032\n\026GROUP_TIPS_TYPE_KICKED\020\003\022\035\n\031GROUP_" +
-      "TIPS_TYPE_SET_ADMIN\020\004\022 \n\034GROUP_TIPS_TYPE" +
-      "_CANCEL_ADMIN\020\005\022\037\n\033GROUP_TIPS_TYPE_INFO_" +
-      "CHANGE\020\006\022&\n\"GROUP_TIPS_TYPE_MEMBER_INFO_" +
-      "CHANGE\020\007*\232\002\n\023GroupInfoChangeType\022&\n\"GROU" +
-      "P_INFO_CHANGE_TYPE_UNSPECIFIED\020\000\022\037\n\033GROU" +
-      "P_INFO_CHANGE_TYPE_NAME\020\001\022\'\n#GROUP_INFO_" +
-      "CHANGE_TYPE_INTRODUCTION\020\002\022\'\n#GROUP_INFO" +
-      "_CHANGE_TYPE_NOTIFICATION\020\003\022#\n\037GROUP_INF" +
-      "O_CHANGE_TYPE_FACE_URL\020\004\022 \n\034GROUP_INFO_C" +
-      "HANGE_TYPE_OWNER\020\005\022!\n\035GROUP_INFO_CHANGE_" +
-      "TYPE_CUSTOM\020\006*\204\005\n\017GroupSystemType\022!\n\035GRO" +
-      "UP_SYSTEM_TYPE_UNSPECIFIED\020\000\022\'\n#GROUP_SY" +
-      "STEM_TYPE_ADD_GROUP_REQUEST\020\001\022&\n\"GROUP_S" +
-      "YSTEM_TYPE_ADD_GROUP_ACCEPT\020\002\022&\n\"GROUP_S" +
-      "YSTEM_TYPE_ADD_GROUP_REFUSE\020\003\022)\n%GROUP_S" +
-      "YSTEM_TYPE_KICK_OFF_FROM_GROUP\020\004\022\"\n\036GROU" +
-      "P_SYSTEM_TYPE_DELETE_GROUP\020\005\022\"\n\036GROUP_SY" +
-      "STEM_TYPE_CREATE_GROUP\020\006\022&\n\"GROUP_SYSTEM" +
-      "_TYPE_INVITED_TO_GROUP\020\007\022 \n\034GROUP_SYSTEM" +
-      "_TYPE_QUIT_GROUP\020\010\022!\n\035GROUP_SYSTEM_TYPE_" +
-      "GRANT_ADMIN\020\t\022\"\n\036GROUP_SYSTEM_TYPE_CANCE" +
-      "L_ADMIN\020\n\022\"\n\036GROUP_SYSTEM_TYPE_REVOKE_GR",
-      "OUP\020\013\022-\n)GROUP_SYSTEM_TYPE_INVITE_TO_GRO" +
-      "UP_REQUEST\020\014\022,\n(GROUP_SYSTEM_TYPE_INVITE" +
-      "_TO_GROUP_ACCEPT\020\r\022,\n(GROUP_SYSTEM_TYPE_" +
-      "INVITE_TO_GROUP_REFUSE\020\016\022\"\n\035GROUP_SYSTEM" +
-      "_TYPE_CUSTOM_INFO\020\377\001*\270\001\n\rSnsSystemType\022\037" +
-      "\n\033SNS_SYSTEM_TYPE_UNSPECIFIED\020\000\022\036\n\032SNS_S" +
-      "YSTEM_TYPE_ADD_FRIEND\020\001\022\036\n\032SNS_SYSTEM_TY" +
-      "PE_DEL_FRIEND\020\002\022\"\n\036SNS_SYSTEM_TYPE_ADD_F" +
-      "RIEND_REQ\020\003\022\"\n\036SNS_SYSTEM_TYPE_DEL_FRIEN" +
-      "D_REQ\020\004*g\n\021ProfileSystemType\022#\n\037PROFILE_" +
-      "SYSTEM_TYPE_UNSPECIFIED\020\000\022-\n)PROFILE_SYS" +
-      "TEM_TYPE_FRIEND_PROFILE_CHANGE\020\001*\264\001\n\017Con" +
-      "nectionState\022 \n\034CONNECTION_STATE_UNSPECI" +
-      "FIED\020\000\022\036\n\032CONNECTION_STATE_CONNECTED\020\001\022\037" +
-      "\n\033CONNECTION_STATE_CONNECTING\020\002\022\033\n\027CONNE" +
-      "CTION_STATE_FAILED\020\003\022!\n\035CONNECTION_STATE" +
-      "_DISCONNECTED\020\004*\365\001\n\024ConnectionStatusCode" +
-      "\022$\n CONNECTION_STATUS_CODE_CONNECTED\020\000\0229" +
-      "\n5CONNECTION_STATUS_CODE_KICKED_OFFLINE_" +
-      "BY_OTHER_CLIENT\020\006\022\"\n\036CONNECTION_STATUS_C" +
-      "ODE_TIMEOUT\020\016\022*\n&CONNECTION_STATUS_CODE_" +
-      "TOKEN_INCORRECT\020\017\022,\n(CONNECTION_STATUS_C" +
-      "ODE_DISCONN_EXCEPTION\020\020*\221\001\n\013ImErrorCode\022" +
-      "\026\n\022IM_ERROR_CODE_SUCC\020\000\022#\n\036IM_ERROR_CODE" +
-      "_KICKED_BY_OTHERS\020\3000\022%\n\037IM_ERROR_CODE_IN" +
-      "_PEER_BLOCKLIST\020\247\234\001\022\036\n\030IM_ERROR_CODE_NOT" +
-      "_FRIEND\020\251\234\001*\362\002\n\014FriendStatus\022\026\n\022FRIEND_S" +
-      "TATUS_SUCC\020\000\022(\n\"FRIEND_STATUS_ADD_SELF_F" +
-      "RIEND_FULL\020\272\352\001\022)\n#FRIEND_STATUS_ADD_THEI" +
-      "R_FRIEND_FULL\020\276\352\001\022*\n$FRIEND_STATUS_ADD_I" +
-      "N_SELF_BLACK_LIST\020\263\356\001\022.\n(FRIEND_STATUS_A" +
-      "DD_FRIEND_SIDE_FORBID_ADD\020\264\356\001\0220\n*FRIEND_" +
-      "STATUS_ADD_IN_OTHER_SIDE_BLACK_LIST\020\275\356\001\022" +
-      "\037\n\031FRIEND_STATUS_ADD_PENDING\020\313\356\001\022#\n\035FRIE" +
-      "ND_STATUS_RESPONSE_NO_REQ\020\226\357\001\022!\n\033FRIEND_" +
-      "STATUS_DEL_NO_FRIEND\020\330\367\001*\221\001\n\021GroupMember" +
-      "Status\022\034\n\030GROUP_MEMBER_STATUS_FAIL\020\000\022\034\n\030" +
-      "GROUP_MEMBER_STATUS_SUCC\020\001\022\037\n\033GROUP_MEMB" +
-      "ER_STATUS_INVALID\020\002\022\037\n\033GROUP_MEMBER_STAT" +
-      "US_PENDING\020\003*\177\n\013GroupAtType\022\035\n\031GROUP_AT_" +
-      "TYPE_UNSPECIFIED\020\000\022\027\n\023GROUP_AT_TYPE_AT_M" +
-      "E\020\001\022\030\n\024GROUP_AT_TYPE_AT_ALL\020\002\022\036\n\032GROUP_A" +
-      "T_TYPE_AT_ALL_AT_ME\020\003*m\n\020ConversationTyp" +
-      "e\022!\n\035CONVERSATION_TYPE_UNSPECIFIED\020\000\022\031\n\025" +
-      "CONVERSATION_TYPE_C2C\020\001\022\033\n\027CONVERSATION_" +
-      "TYPE_GROUP\020\002*}\n\021ReceiveMessageOpt\022\037\n\033REC" +
-      "EIVE_MESSAGE_OPT_RECEIVE\020\000\022#\n\037RECEIVE_ME" +
-      "SSAGE_OPT_NOT_RECEIVE\020\001\022\"\n\036RECEIVE_MESSA" +
-      "GE_OPT_NOT_NOTIFY\020\002*Q\n\021ReadMembersFilter" +
-      "\022\034\n\030READ_MEMBERS_FILTER_READ\020\000\022\036\n\032READ_M" +
-      "EMBERS_FILTER_UNREAD\020\001*\245\001\n\016UserStatusTyp" +
-      "e\022 \n\034USER_STATUS_TYPE_UNSPECIFIED\020\000\022#\n\037U" +
-      "SER_STATUS_TYPE_FORCED_OFFLINE\020\001\022%\n!USER" +
-      "_STATUS_TYPE_RECONNECT_FAILED\020\002\022%\n!USER_" +
-      "STATUS_TYPE_USER_SIG_EXPIRED\020\003b\006proto3"
+      "roupID\022$\n\ngroup_type\030\005 \001(\tB\020\362\251\031\014\022\ngroupT" +
+      "ypes\022\021\n\tshow_name\030\006 \001(\t\022\024\n\014unread_count\030" +
+      "\007 \001(\004\0223\n\022group_at_info_list\030\010 \003(\0132\027.imco" +
+      "dec.v1.GroupAtInfo\022)\n\014last_message\030\t \001(\013" +
+      "2\023.imcodec.v1.Message\0227\n\010recv_opt\030\n \001(\0162" +
+      "\035.imcodec.v1.ReceiveMessageOptB\006\362\251\031\002 \001\"C" +
+      "\n\020ConversationList\022/\n\rconversations\030\001 \003(" +
+      "\0132\030.imcodec.v1.Conversation*Z\n\010Priority\022" +
+      "\024\n\020PRIORITY_DEFAULT\020\000\022\021\n\rPRIORITY_HIGH\020\001" +
+      "\022\023\n\017PRIORITY_NORMAL\020\002\022\020\n\014PRIORITY_LOW\020\003*" +
+      "\215\001\n\016ImageLevelType\022 \n\034IMAGE_LEVEL_TYPE_U" +
+      "NSPECIFIED\020\000\022\035\n\031IMAGE_LEVEL_TYPE_ORIGINA" +
+      "L\020\001\022\032\n\026IMAGE_LEVEL_TYPE_LARGE\020\002\022\036\n\032IMAGE" +
+      "_LEVEL_TYPE_THUMBNAIL\020\003*\234\001\n\013ImageFormat\022" +
+      "\034\n\030IMAGE_FORMAT_UNSPECIFIED\020\000\022\024\n\020IMAGE_F" +
+      "ORMAT_JPG\020\001\022\024\n\020IMAGE_FORMAT_GIF\020\002\022\024\n\020IMA" +
+      "GE_FORMAT_PNG\020\003\022\024\n\020IMAGE_FORMAT_BMP\020\004\022\027\n" +
+      "\022IMAGE_FORMAT_OTHER\020\377\001*@\n\006Gender\022\022\n\016GEND" +
+      "ER_UNKNOWN\020\000\022\017\n\013GENDER_MALE\020\001\022\021\n\rGENDER_" +
+      "FEMALE\020\002*v\n\017FriendAllowType\022\037\n\033FRIEND_AL" +
+      "LOW_TYPE_ALLOW_ANY\020\000\022\"\n\036FRIEND_ALLOW_TYP" +
+      "E_NEED_CONFIRM\020\001\022\036\n\032FRIEND_ALLOW_TYPE_DE" +
+      "NY_ANY\020\002*\215\001\n\017GroupMemberRole\022\037\n\033GROUP_ME" +
+      "MBER_ROLE_UNDEFINED\020\000\022\035\n\030GROUP_MEMBER_RO" +
+      "LE_MEMBER\020\310\001\022\034\n\027GROUP_MEMBER_ROLE_ADMIN\020" +
+      "\254\002\022\034\n\027GROUP_MEMBER_ROLE_OWNER\020\220\003*\214\002\n\rGro" +
+      "upTipsType\022\037\n\033GROUP_TIPS_TYPE_UNSPECIFIE" +
+      "D\020\000\022\032\n\026GROUP_TIPS_TYPE_INVITE\020\001\022\030\n\024GROUP" +
+      "_TIPS_TYPE_QUIT\020\002\022\032\n\026GROUP_TIPS_TYPE_KIC" +
+      "KED\020\003\022\035\n\031GROUP_TIPS_TYPE_SET_ADMIN\020\004\022 \n\034" +
+      "GROUP_TIPS_TYPE_CANCEL_ADMIN\020\005\022\037\n\033GROUP_" +
+      "TIPS_TYPE_INFO_CHANGE\020\006\022&\n\"GROUP_TIPS_TY" +
+      "PE_MEMBER_INFO_CHANGE\020\007*\232\002\n\023GroupInfoCha" +
+      "ngeType\022&\n\"GROUP_INFO_CHANGE_TYPE_UNSPEC" +
+      "IFIED\020\000\022\037\n\033GROUP_INFO_CHANGE_TYPE_NAME\020\001" +
+      "\022\'\n#GROUP_INFO_CHANGE_TYPE_INTRODUCTION\020" +
+      "\002\022\'\n#GROUP_INFO_CHANGE_TYPE_NOTIFICATION",
+      "\020\003\022#\n\037GROUP_INFO_CHANGE_TYPE_FACE_URL\020\004\022" +
+      " \n\034GROUP_INFO_CHANGE_TYPE_OWNER\020\005\022!\n\035GRO" +
+      "UP_INFO_CHANGE_TYPE_CUSTOM\020\006*\204\005\n\017GroupSy" +
+      "stemType\022!\n\035GROUP_SYSTEM_TYPE_UNSPECIFIE" +
+      "D\020\000\022\'\n#GROUP_SYSTEM_TYPE_ADD_GROUP_REQUE" +
+      "ST\020\001\022&\n\"GROUP_SYSTEM_TYPE_ADD_GROUP_ACCE" +
+      "PT\020\002\022&\n\"GROUP_SYSTEM_TYPE_ADD_GROUP_REFU" +
+      "SE\020\003\022)\n%GROUP_SYSTEM_TYPE_KICK_OFF_FROM_" +
+      "GROUP\020\004\022\"\n\036GROUP_SYSTEM_TYPE_DELETE_GROU" +
+      "P\020\005\022\"\n\036GROUP_SYSTEM_TYPE_CREATE_GROUP\020\006\022" +
+      "&\n\"GROUP_SYSTEM_TYPE_INVITED_TO_GROUP\020\007\022" +
+      " \n\034GROUP_SYSTEM_TYPE_QUIT_GROUP\020\010\022!\n\035GRO" +
+      "UP_SYSTEM_TYPE_GRANT_ADMIN\020\t\022\"\n\036GROUP_SY" +
+      "STEM_TYPE_CANCEL_ADMIN\020\n\022\"\n\036GROUP_SYSTEM" +
+      "_TYPE_REVOKE_GROUP\020\013\022-\n)GROUP_SYSTEM_TYP" +
+      "E_INVITE_TO_GROUP_REQUEST\020\014\022,\n(GROUP_SYS" +
+      "TEM_TYPE_INVITE_TO_GROUP_ACCEPT\020\r\022,\n(GRO" +
+      "UP_SYSTEM_TYPE_INVITE_TO_GROUP_REFUSE\020\016\022" +
+      "\"\n\035GROUP_SYSTEM_TYPE_CUSTOM_INFO\020\377\001*\270\001\n\r" +
+      "SnsSystemType\022\037\n\033SNS_SYSTEM_TYPE_UNSPECI" +
+      "FIED\020\000\022\036\n\032SNS_SYSTEM_TYPE_ADD_FRIEND\020\001\022\036" +
+      "\n\032SNS_SYSTEM_TYPE_DEL_FRIEND\020\002\022\"\n\036SNS_SY" +
+      "STEM_TYPE_ADD_FRIEND_REQ\020\003\022\"\n\036SNS_SYSTEM" +
+      "_TYPE_DEL_FRIEND_REQ\020\004*g\n\021ProfileSystemT" +
+      "ype\022#\n\037PROFILE_SYSTEM_TYPE_UNSPECIFIED\020\000" +
+      "\022-\n)PROFILE_SYSTEM_TYPE_FRIEND_PROFILE_C" +
+      "HANGE\020\001*\264\001\n\017ConnectionState\022 \n\034CONNECTIO" +
+      "N_STATE_UNSPECIFIED\020\000\022\036\n\032CONNECTION_STAT" +
+      "E_CONNECTED\020\001\022\037\n\033CONNECTION_STATE_CONNEC" +
+      "TING\020\002\022\033\n\027CONNECTION_STATE_FAILED\020\003\022!\n\035C" +
+      "ONNECTION_STATE_DISCONNECTED\020\004*\365\001\n\024Conne" +
+      "ctionStatusCode\022$\n CONNECTION_STATUS_COD" +
+      "E_CONNECTED\020\000\0229\n5CONNECTION_STATUS_CODE_" +
+      "KICKED_OFFLINE_BY_OTHER_CLIENT\020\006\022\"\n\036CONN" +
+      "ECTION_STATUS_CODE_TIMEOUT\020\016\022*\n&CONNECTI" +
+      "ON_STATUS_CODE_TOKEN_INCORRECT\020\017\022,\n(CONN" +
+      "ECTION_STATUS_CODE_DISCONN_EXCEPTION\020\020*\221" +
+      "\001\n\013ImErrorCode\022\026\n\022IM_ERROR_CODE_SUCC\020\000\022#" +
+      "\n\036IM_ERROR_CODE_KICKED_BY_OTHERS\020\3000\022%\n\037I" +
+      "M_ERROR_CODE_IN_PEER_BLOCKLIST\020\247\234\001\022\036\n\030IM" +
+      "_ERROR_CODE_NOT_FRIEND\020\251\234\001*\362\002\n\014FriendSta" +
+      "tus\022\026\n\022FRIEND_STATUS_SUCC\020\000\022(\n\"FRIEND_ST" +
+      "ATUS_ADD_SELF_FRIEND_FULL\020\272\352\001\022)\n#FRIEND_" +
+      "STATUS_ADD_THEIR_FRIEND_FULL\020\276\352\001\022*\n$FRIE" +
+      "ND_STATUS_ADD_IN_SELF_BLACK_LIST\020\263\356\001\022.\n(" +
+      "FRIEND_STATUS_ADD_FRIEND_SIDE_FORBID_ADD" +
+      "\020\264\356\001\0220\n*FRIEND_STATUS_ADD_IN_OTHER_SIDE_" +
+      "BLACK_LIST\020\275\356\001\022\037\n\031FRIEND_STATUS_ADD_PEND" +
+      "ING\020\313\356\001\022#\n\035FRIEND_STATUS_RESPONSE_NO_REQ" +
+      "\020\226\357\001\022!\n\033FRIEND_STATUS_DEL_NO_FRIEND\020\330\367\001*" +
+      "\221\001\n\021GroupMemberStatus\022\034\n\030GROUP_MEMBER_ST" +
+      "ATUS_FAIL\020\000\022\034\n\030GROUP_MEMBER_STATUS_SUCC\020" +
+      "\001\022\037\n\033GROUP_MEMBER_STATUS_INVALID\020\002\022\037\n\033GR" +
+      "OUP_MEMBER_STATUS_PENDING\020\003*\177\n\013GroupAtTy" +
+      "pe\022\035\n\031GROUP_AT_TYPE_UNSPECIFIED\020\000\022\027\n\023GRO" +
+      "UP_AT_TYPE_AT_ME\020\001\022\030\n\024GROUP_AT_TYPE_AT_A" +
+      "LL\020\002\022\036\n\032GROUP_AT_TYPE_AT_ALL_AT_ME\020\003*m\n\020" +
+      "ConversationType\022!\n\035CONVERSATION_TYPE_UN" +
+      "SPECIFIED\020\000\022\031\n\025CONVERSATION_TYPE_C2C\020\001\022\033" +
+      "\n\027CONVERSATION_TYPE_GROUP\020\002*}\n\021ReceiveMe" +
+      "ssageOpt\022\037\n\033RECEIVE_MESSAGE_OPT_RECEIVE\020" +
+      "\000\022#\n\037RECEIVE_MESSAGE_OPT_NOT_RECEIVE\020\001\022\"" +
+      "\n\036RECEIVE_MESSAGE_OPT_NOT_NOTIFY\020\002*Q\n\021Re" +
+      "adMembersFilter\022\034\n\030READ_MEMBERS_FILTER_R" +
+      "EAD\020\000\022\036\n\032READ_MEMBERS_FILTER_UNREAD\020\001*\245\001" +
+      "\n\016UserStatusType\022 \n\034USER_STATUS_TYPE_UNS" +
+      "PECIFIED\020\000\022#\n\037USER_STATUS_TYPE_FORCED_OF" +
+      "FLINE\020\001\022%\n!USER_STATUS_TYPE_RECONNECT_FA" +
+      "ILED\020\002\022%\n!USER_STATUS_TYPE_USER_SIG_EXPI" +
+      "RED\020\003b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

@@ -19574,81 +19574,90 @@ public final class Relationship {
       "dd_wording\030\003 \001(\tB\033\362\251\031\027\022\025maxFriendWording" +
       "Bytes\022<\n\nadd_source\030\004 \001(\tB(\362\251\031$\022\017addSour" +
       "cePrefix\022\021maxAddSourceBytes\022\r\n\005group\030\005 \001" +
-      "(\t\"\245\001\n\016FriendResponse\022=\n\rresponse_type\030\001" +
+      "(\t\"\223\004\n\016FriendResponse\022=\n\rresponse_type\030\001" +
       " \001(\0162\036.imcodec.v1.FriendResponseTypeB\006\362\251" +
       "\031\002 \001\022(\n\nidentifier\030\002 \001(\tB\024\362\251\031\020\022\016maxUserI" +
       "DBytes\022*\n\006remark\030\003 \001(\tB\032\362\251\031\026\022\024maxFriendR" +
-      "emarkBytes\"\237\003\n\014FriendResult\022(\n\nidentifie" +
-      "r\030\001 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\0225\n\013result_" +
-      "code\030\002 \001(\0162\030.imcodec.v1.FriendStatusB\006\362\251" +
-      "\031\002 \001\022\023\n\013result_info\030\003 \001(\t:\230\002\362\251\031\223\002\n\220\002\n\002F9" +
-      "\022\022enum.unknown-value\032\241\001Friendship status" +
-      " codes 0, 30010, 30014, 30515, 30516, 30" +
-      "525, 30539, 30614 and 31704 are the resu" +
-      "lts of friend-list calls; any other resu" +
-      "lt code is undocumented.\"RRelationship c" +
-      "hain guide, status codes of addFriend, d" +
-      "eleteFriends and doResponse.\"o\n\017FriendCh" +
-      "eckInfo\022#\n\005users\030\001 \003(\tB\024\362\251\031\020\022\016maxUserIDB" +
-      "ytes\0227\n\ncheck_type\030\002 \001(\0162\033.imcodec.v1.Fr" +
-      "iendCheckTypeB\006\362\251\031\002 \001\"\306\001\n\021CheckFriendRes" +
-      "ult\022(\n\nidentifier\030\001 \001(\tB\024\362\251\031\020\022\016maxUserID" +
-      "Bytes\0225\n\013result_code\030\002 \001(\0162\030.imcodec.v1." +
-      "FriendStatusB\006\362\251\031\002 \001\022\023\n\013result_info\030\003 \001(" +
-      "\t\022;\n\013result_type\030\004 \001(\0162\036.imcodec.v1.Frie" +
-      "ndRelationTypeB\006\362\251\031\002 \001\"}\n\025FriendPendency" +
-      "Request\022\013\n\003seq\030\001 \001(\004\022\021\n\ttimestamp\030\002 \001(\004\022" +
-      "\024\n\014num_per_page\030\003 \001(\004\022.\n\004type\030\004 \001(\0162\030.im" +
-      "codec.v1.PendencyTypeB\006\362\251\031\002 \001\"L\n\026FriendP" +
-      "endencyResponse\022\013\n\003seq\030\001 \001(\004\022\021\n\ttimestam" +
-      "p\030\002 \001(\004\022\022\n\nunread_cnt\030\003 \001(\004\"\237\002\n\022FriendPe" +
-      "ndencyItem\022(\n\nidentifier\030\001 \001(\tB\024\362\251\031\020\022\016ma" +
-      "xUserIDBytes\022\020\n\010add_time\030\002 \001(\004\022<\n\nadd_so" +
-      "urce\030\003 \001(\tB(\362\251\031$\022\017addSourcePrefix\022\021maxAd" +
-      "dSourceBytes\0220\n\013add_wording\030\004 \001(\tB\033\362\251\031\027\022" +
-      "\025maxFriendWordingBytes\022-\n\010nickname\030\005 \001(\t" +
-      "B\033\362\251\031\027\022\025maxProfileStringBytes\022.\n\004type\030\006 " +
-      "\001(\0162\030.imcodec.v1.PendencyTypeB\006\362\251\031\002 \001\"T\n" +
-      "\013FriendGroup\022\014\n\004name\030\001 \001(\t\022\020\n\010user_cnt\030\002" +
-      " \001(\004\022%\n\007friends\030\003 \003(\tB\024\362\251\031\020\022\016maxUserIDBy" +
-      "tes\"1\n\nFriendList\022#\n\007friends\030\001 \003(\0132\022.imc" +
-      "odec.v1.Friend\"0\n\tBlacklist\022#\n\007friends\030\001" +
-      " \003(\0132\022.imcodec.v1.Friend\"\255\001\n\022FriendPende" +
-      "ncyPage\0222\n\007request\030\001 \001(\0132!.imcodec.v1.Fr" +
-      "iendPendencyRequest\0224\n\010response\030\002 \001(\0132\"." +
-      "imcodec.v1.FriendPendencyResponse\022-\n\005ite" +
-      "ms\030\003 \003(\0132\036.imcodec.v1.FriendPendencyItem" +
-      "\"h\n\013FriendCheck\022)\n\004info\030\001 \001(\0132\033.imcodec." +
-      "v1.FriendCheckInfo\022.\n\007results\030\002 \003(\0132\035.im" +
-      "codec.v1.CheckFriendResult\":\n\rFriendResu" +
-      "lts\022)\n\007results\030\001 \003(\0132\030.imcodec.v1.Friend" +
-      "Result\":\n\017FriendGroupList\022\'\n\006groups\030\001 \003(" +
-      "\0132\027.imcodec.v1.FriendGroup\"n\n\014FriendDele" +
-      "te\022#\n\005users\030\001 \003(\tB\024\362\251\031\020\022\016maxUserIDBytes\022" +
-      "9\n\013delete_type\030\002 \001(\0162\034.imcodec.v1.Friend" +
-      "DeleteTypeB\006\362\251\031\002 \001\"5\n\016FriendUserList\022#\n\005" +
-      "users\030\001 \003(\tB\024\362\251\031\020\022\016maxUserIDBytes\":\n\023Fri" +
-      "endProfileUpdate\022#\n\007friends\030\001 \003(\0132\022.imco" +
-      "dec.v1.Friend\"D\n\023FriendPendencyAdded\022-\n\005" +
-      "items\030\001 \003(\0132\036.imcodec.v1.FriendPendencyI" +
-      "tem\"\'\n\022FriendPendencyRead\022\021\n\ttimestamp\030\001" +
-      " \001(\004*}\n\022FriendResponseType\022\036\n\032FRIEND_RES" +
-      "PONSE_TYPE_AGREE\020\000\022&\n\"FRIEND_RESPONSE_TY" +
-      "PE_AGREE_AND_ADD\020\001\022\037\n\033FRIEND_RESPONSE_TY" +
-      "PE_REJECT\020\002*{\n\017FriendCheckType\022!\n\035FRIEND" +
-      "_CHECK_TYPE_UNSPECIFIED\020\000\022\"\n\036FRIEND_CHEC" +
-      "K_TYPE_UNIDIRECTION\020\001\022!\n\035FRIEND_CHECK_TY" +
-      "PE_BIDIRECTION\020\002*\232\001\n\022FriendRelationType\022" +
-      "\035\n\031FRIEND_RELATION_TYPE_NONE\020\000\022\037\n\033FRIEND" +
-      "_RELATION_TYPE_MY_UNI\020\001\022\"\n\036FRIEND_RELATI" +
-      "ON_TYPE_OTHER_UNI\020\002\022 \n\034FRIEND_RELATION_T" +
-      "YPE_BOTHWAY\020\003*|\n\014PendencyType\022\035\n\031PENDENC" +
-      "Y_TYPE_UNSPECIFIED\020\000\022\031\n\025PENDENCY_TYPE_CO" +
-      "ME_IN\020\001\022\032\n\026PENDENCY_TYPE_SEND_OUT\020\002\022\026\n\022P" +
-      "ENDENCY_TYPE_BOTH\020\003*r\n\020FriendDeleteType\022" +
-      "\"\n\036FRIEND_DELETE_TYPE_UNSPECIFIED\020\000\022\035\n\031F" +
-      "RIEND_DELETE_TYPE_SINGLE\020\001\022\033\n\027FRIEND_DEL" +
-      "ETE_TYPE_BOTH\020\002b\006proto3"
+      "emarkBytes:\353\002\362\251\031\346\002\n\343\002\n\003F12\022%rule.friend-" +
+      "response.remark-on-reject\032[A remark goes" +
+      " with an answer that adds the requester " +
+      "as a friend; a rejection carries none.\"w" +
+      "Relationship chain guide, TIMFriendRespo" +
+      "nse.remark: a remark for the friend, opt" +
+      "ional, if adding the other as a friend.*" +
+      "_\n%rule.friend-response.remark-on-reject" +
+      "\020\001\032\006remark\",\n\rresponse_type\032\033FRIEND_RESP" +
+      "ONSE_TYPE_REJECT\"\237\003\n\014FriendResult\022(\n\nide" +
+      "ntifier\030\001 \001(\tB\024\362\251\031\020\022\016maxUserIDBytes\0225\n\013r" +
+      "esult_code\030\002 \001(\0162\030.imcodec.v1.FriendStat" +
+      "usB\006\362\251\031\002 \001\022\023\n\013result_info\030\003 \001(\t:\230\002\362\251\031\223\002\n" +
+      "\220\002\n\002F9\022\022enum.unknown-value\032\241\001Friendship " +
+      "status codes 0, 30010, 30014, 30515, 305" +
+      "16, 30525, 30539, 30614 and 31704 are th" +
+      "e results of friend-list calls; any othe" +
+      "r result code is undocumented.\"RRelation" +
+      "ship chain guide, status codes of addFri" +
+      "end, deleteFriends and doResponse.\"o\n\017Fr" +
+      "iendCheckInfo\022#\n\005users\030\001 \003(\tB\024\362\251\031\020\022\016maxU" +
+      "serIDBytes\0227\n\ncheck_type\030\002 \001(\0162\033.imcodec" +
+      ".v1.FriendCheckTypeB\006\362\251\031\002 \001\"\306\001\n\021CheckFri" +
+      "endResult\022(\n\nidentifier\030\001 \001(\tB\024\362\251\031\020\022\016max" +
+      "UserIDBytes\0225\n\013result_code\030\002 \001(\0162\030.imcod" +
+      "ec.v1.FriendStatusB\006\362\251\031\002 \001\022\023\n\013result_inf" +
+      "o\030\003 \001(\t\022;\n\013result_type\030\004 \001(\0162\036.imcodec.v" +
+      "1.FriendRelationTypeB\006\362\251\031\002 \001\"}\n\025FriendPe" +
+      "ndencyRequest\022\013\n\003seq\030\001 \001(\004\022\021\n\ttimestamp\030" +
+      "\002 \001(\004\022\024\n\014num_per_page\030\003 \001(\004\022.\n\004type\030\004 \001(" +
+      "\0162\030.imcodec.v1.PendencyTypeB\006\362\251\031\002 \001\"L\n\026F" +
+      "riendPendencyResponse\022\013\n\003seq\030\001 \001(\004\022\021\n\tti" +
+      "mestamp\030\002 \001(\004\022\022\n\nunread_cnt\030\003 \001(\004\"\237\002\n\022Fr" +
+      "iendPendencyItem\022(\n\nidentifier\030\001 \001(\tB\024\362\251" +
+      "\031\020\022\016maxUserIDBytes\022\020\n\010add_time\030\002 \001(\004\022<\n\n" +
+      "add_source\030\003 \001(\tB(\362\251\031$\022\017addSourcePrefix\022" +
+      "\021maxAddSourceBytes\0220\n\013add_wording\030\004 \001(\tB" +
+      "\033\362\251\031\027\022\025maxFriendWordingBytes\022-\n\010nickname" +
+      "\030\005 \001(\tB\033\362\251\031\027\022\025maxProfileStringBytes\022.\n\004t" +
+      "ype\030\006 \001(\0162\030.imcodec.v1.PendencyTypeB\006\362\251\031" +
+      "\002 \001\"T\n\013FriendGroup\022\014\n\004name\030\001 \001(\t\022\020\n\010user" +
+      "_cnt\030\002 \001(\004\022%\n\007friends\030\003 \003(\tB\024\362\251\031\020\022\016maxUs" +
+      "erIDBytes\"1\n\nFriendList\022#\n\007friends\030\001 \003(\013" +
+      "2\022.imcodec.v1.Friend\"0\n\tBlacklist\022#\n\007fri" +
+      "ends\030\001 \003(\0132\022.imcodec.v1.Friend\"\255\001\n\022Frien" +
+      "dPendencyPage\0222\n\007request\030\001 \001(\0132!.imcodec" +
+      ".v1.FriendPendencyRequest\0224\n\010response\030\002 " +
+      "\001(\0132\".imcodec.v1.FriendPendencyResponse\022" +
+      "-\n\005items\030\003 \003(\0132\036.imcodec.v1.FriendPenden" +
+      "cyItem\"h\n\013FriendCheck\022)\n\004info\030\001 \001(\0132\033.im" +
+      "codec.v1.FriendCheckInfo\022.\n\007results\030\002 \003(" +
+      "\0132\035.imcodec.v1.CheckFriendResult\":\n\rFrie" +
+      "ndResults\022)\n\007results\030\001 \003(\0132\030.imcodec.v1." +
+      "FriendResult\":\n\017FriendGroupList\022\'\n\006group" +
+      "s\030\001 \003(\0132\027.imcodec.v1.FriendGroup\"n\n\014Frie" +
+      "ndDelete\022#\n\005users\030\001 \003(\tB\024\362\251\031\020\022\016maxUserID" +
+      "Bytes\0229\n\013delete_type\030\002 \001(\0162\034.imcodec.v1." +
+      "FriendDeleteTypeB\006\362\251\031\002 \001\"5\n\016FriendUserLi" +
+      "st\022#\n\005users\030\001 \003(\tB\024\362\251\031\020\022\016maxUserIDBytes\"" +
+      ":\n\023FriendProfileUpdate\022#\n\007friends\030\001 \003(\0132" +
+      "\022.imcodec.v1.Friend\"D\n\023FriendPendencyAdd" +
+      "ed\022-\n\005items\030\001 \003(\0132\036.imcodec.v1.FriendPen" +
+      "dencyItem\"\'\n\022FriendPendencyRead\022\021\n\ttimes" +
+      "tamp\030\001 \001(\004*}\n\022FriendResponseType\022\036\n\032FRIE" +
+      "ND_RESPONSE_TYPE_AGREE\020\000\022&\n\"FRIEND_RESPO" +
+      "NSE_TYPE_AGREE_AND_ADD\020\001\022\037\n\033FRIEND_RESPO" +
+      "NSE_TYPE_REJECT\020\002*{\n\017FriendCheckType\022!\n\035" +
+      "FRIEND_CHECK_TYPE_UNSPECIFIED\020\000\022\"\n\036FRIEN" +
+      "D_CHECK_TYPE_UNIDIRECTION\020\001\022!\n\035FRIEND_CH" +
+      "ECK_TYPE_BIDIRECTION\020\002*\232\001\n\022FriendRelatio" +
+      "nType\022\035\n\031FRIEND_RELATION_TYPE_NONE\020\000\022\037\n\033" +
+      "FRIEND_RELATION_TYPE_MY_UNI\020\001\022\"\n\036FRIEND_" +
+      "RELATION_TYPE_OTHER_UNI\020\002\022 \n\034FRIEND_RELA" +
+      "TION_TYPE_BOTHWAY\020\003*|\n\014PendencyType\022\035\n\031P" +
+      "ENDENCY_TYPE_UNSPECIFIED\020\000\022\031\n\025PENDENCY_T" +
+      "YPE_COME_IN\020\001\022\032\n\026PENDENCY_TYPE_SEND_OUT\020" +
+      "\002\022\026\n\022PENDENCY_TYPE_BOTH\020\003*r\n\020FriendDelet" +
+      "eType\022\"\n\036FRIEND_DELETE_TYPE_UNSPECIFIED\020" +
+      "\000\022\035\n\031FRIEND_DELETE_TYPE_SINGLE\020\001\022\033\n\027FRIE" +
+      "ND_DELETE_TYPE_BOTH\020\002b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

@@ -15,7 +15,7 @@ from imcodec.constraints.v1 import constraints_pb2 as imcodec_dot_constraints_do
 from imcodec.v1 import model_pb2 as imcodec_dot_v1_dot_model__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dimcodec/v1/relationship.proto\x12\nimcodec.v1\x1a(imcodec/constraints/v1/constraints.proto\x1a\x16imcodec/v1/model.proto\"\xd3\x07\n\x06\x46riend\x12(\n\nidentifier\x18\x01 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\xd8\x01\n\x06remark\x18\x02 \x01(\tB\xc7\x01\xf2\xa9\x19\xc2\x01\n\xbf\x01\n\x14maxFriendRemarkBytes\x12\x02\x46\x31\x1a\x19limit.friend.remark-bytes \x01\x32\x02\x08`:\x02\x08`B$The longest friend remark, in bytes.JXRelationship chain guide, TIMFriendRequest.remark comment: a remark is at most 96 bytes.\x12\x0e\n\x06groups\x18\x03 \x03(\t\x12\x30\n\x0b\x61\x64\x64_wording\x18\x04 \x01(\tB\x1b\xf2\xa9\x19\x17\x12\x15maxFriendWordingBytes\x12<\n\nadd_source\x18\x05 \x01(\tB(\xf2\xa9\x19$\x12\x0f\x61\x64\x64SourcePrefix\x12\x11maxAddSourceBytes\x12\x10\n\x08\x61\x64\x64_time\x18\x06 \x01(\x04\x12\x87\x04\n\x0b\x63ustom_info\x18\x07 \x03(\x0b\x32\x1b.imcodec.v1.CustomInfoEntryB\xd4\x03\xf2\xa9\x19\xcf\x03\n\xcc\x03\n\x15\x66riendCustomKeyPrefix\x12\x03\x46\x31\x31\x1a\x18\x66ormat.friend.custom-key \t2\x11*\x0fTag_SNS_Custom_BnThe prefix every custom friend field key starts with (TIMFriendTypeKey_Custom_Prefix); nil turns the rule off.J\x87\x02Relationship chain guide, friend keys: custom fields need the TIMFriendTypeKey_Custom_Prefix prefix, Tag_SNS_Custom_ in the SDK headers. The V2TIMFriendInfo reference (friendCustomInfo) takes keys without the prefix, so the current profile does not have the rule.P\x01Z\x03key\x12(\n\x07profile\x18\x08 \x01(\x0b\x32\x17.imcodec.v1.UserProfile\"\xe4\x01\n\rFriendRequest\x12(\n\nidentifier\x18\x01 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12*\n\x06remark\x18\x02 \x01(\tB\x1a\xf2\xa9\x19\x16\x12\x14maxFriendRemarkBytes\x12\x30\n\x0b\x61\x64\x64_wording\x18\x03 \x01(\tB\x1b\xf2\xa9\x19\x17\x12\x15maxFriendWordingBytes\x12<\n\nadd_source\x18\x04 \x01(\tB(\xf2\xa9\x19$\x12\x0f\x61\x64\x64SourcePrefix\x12\x11maxAddSourceBytes\x12\r\n\x05group\x18\x05 \x01(\t\"\xa5\x01\n\x0e\x46riendResponse\x12=\n\rresponse_type\x18\x01 \x01(\x0e\x32\x1e.imcodec.v1.FriendResponseTypeB\x06\xf2\xa9\x19\x02 \x01\x12(\n\nidentifier\x18\x02 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12*\n\x06remark\x18\x03 \x01(\tB\x1a\xf2\xa9\x19\x16\x12\x14maxFriendRemarkBytes\"\x9f\x03\n\x0c\x46riendResult\x12(\n\nidentifier\x18\x01 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\x35\n\x0bresult_code\x18\x02 \x01(\x0e\x32\x18.imcodec.v1.FriendStatusB\x06\xf2\xa9\x19\x02 \x01\x12\x13\n\x0bresult_info\x18\x03 \x01(\t:\x98\x02\xf2\xa9\x19\x93\x02\n\x90\x02\n\x02\x46\x39\x12\x12\x65num.unknown-value\x1a\xa1\x01\x46riendship status codes 0, 30010, 30014, 30515, 30516, 30525, 30539, 30614 and 31704 are the results of friend-list calls; any other result code is undocumented.\"RRelationship chain guide, status codes of addFriend, deleteFriends and doResponse.\"o\n\x0f\x46riendCheckInfo\x12#\n\x05users\x18\x01 \x03(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\x37\n\ncheck_type\x18\x02 \x01(\x0e\x32\x1b.imcodec.v1.FriendCheckTypeB\x06\xf2\xa9\x19\x02 \x01\"\xc6\x01\n\x11\x43heckFriendResult\x12(\n\nidentifier\x18\x01 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\x35\n\x0bresult_code\x18\x02 \x01(\x0e\x32\x18.imcodec.v1.FriendStatusB\x06\xf2\xa9\x19\x02 \x01\x12\x13\n\x0bresult_info\x18\x03 \x01(\t\x12;\n\x0bresult_type\x18\x04 \x01(\x0e\x32\x1e.imcodec.v1.FriendRelationTypeB\x06\xf2\xa9\x19\x02 \x01\"}\n\x15\x46riendPendencyRequest\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x11\n\ttimestamp\x18\x02 \x01(\x04\x12\x14\n\x0cnum_per_page\x18\x03 \x01(\x04\x12.\n\x04type\x18\x04 \x01(\x0e\x32\x18.imcodec.v1.PendencyTypeB\x06\xf2\xa9\x19\x02 \x01\"L\n\x16\x46riendPendencyResponse\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x11\n\ttimestamp\x18\x02 \x01(\x04\x12\x12\n\nunread_cnt\x18\x03 \x01(\x04\"\x9f\x02\n\x12\x46riendPendencyItem\x12(\n\nidentifier\x18\x01 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\x10\n\x08\x61\x64\x64_time\x18\x02 \x01(\x04\x12<\n\nadd_source\x18\x03 \x01(\tB(\xf2\xa9\x19$\x12\x0f\x61\x64\x64SourcePrefix\x12\x11maxAddSourceBytes\x12\x30\n\x0b\x61\x64\x64_wording\x18\x04 \x01(\tB\x1b\xf2\xa9\x19\x17\x12\x15maxFriendWordingBytes\x12-\n\x08nickname\x18\x05 \x01(\tB\x1b\xf2\xa9\x19\x17\x12\x15maxProfileStringBytes\x12.\n\x04type\x18\x06 \x01(\x0e\x32\x18.imcodec.v1.PendencyTypeB\x06\xf2\xa9\x19\x02 \x01\"T\n\x0b\x46riendGroup\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08user_cnt\x18\x02 \x01(\x04\x12%\n\x07\x66riends\x18\x03 \x03(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\"1\n\nFriendList\x12#\n\x07\x66riends\x18\x01 \x03(\x0b\x32\x12.imcodec.v1.Friend\"0\n\tBlacklist\x12#\n\x07\x66riends\x18\x01 \x03(\x0b\x32\x12.imcodec.v1.Friend\"\xad\x01\n\x12\x46riendPendencyPage\x12\x32\n\x07request\x18\x01 \x01(\x0b\x32!.imcodec.v1.FriendPendencyRequest\x12\x34\n\x08response\x18\x02 \x01(\x0b\x32\".imcodec.v1.FriendPendencyResponse\x12-\n\x05items\x18\x03 \x03(\x0b\x32\x1e.imcodec.v1.FriendPendencyItem\"h\n\x0b\x46riendCheck\x12)\n\x04info\x18\x01 \x01(\x0b\x32\x1b.imcodec.v1.FriendCheckInfo\x12.\n\x07results\x18\x02 \x03(\x0b\x32\x1d.imcodec.v1.CheckFriendResult\":\n\rFriendResults\x12)\n\x07results\x18\x01 \x03(\x0b\x32\x18.imcodec.v1.FriendResult\":\n\x0f\x46riendGroupList\x12\'\n\x06groups\x18\x01 \x03(\x0b\x32\x17.imcodec.v1.FriendGroup\"n\n\x0c\x46riendDelete\x12#\n\x05users\x18\x01 \x03(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\x39\n\x0b\x64\x65lete_type\x18\x02 \x01(\x0e\x32\x1c.imcodec.v1.FriendDeleteTypeB\x06\xf2\xa9\x19\x02 \x01\"5\n\x0e\x46riendUserList\x12#\n\x05users\x18\x01 \x03(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\":\n\x13\x46riendProfileUpdate\x12#\n\x07\x66riends\x18\x01 \x03(\x0b\x32\x12.imcodec.v1.Friend\"D\n\x13\x46riendPendencyAdded\x12-\n\x05items\x18\x01 \x03(\x0b\x32\x1e.imcodec.v1.FriendPendencyItem\"\'\n\x12\x46riendPendencyRead\x12\x11\n\ttimestamp\x18\x01 \x01(\x04*}\n\x12\x46riendResponseType\x12\x1e\n\x1a\x46RIEND_RESPONSE_TYPE_AGREE\x10\x00\x12&\n\"FRIEND_RESPONSE_TYPE_AGREE_AND_ADD\x10\x01\x12\x1f\n\x1b\x46RIEND_RESPONSE_TYPE_REJECT\x10\x02*{\n\x0f\x46riendCheckType\x12!\n\x1d\x46RIEND_CHECK_TYPE_UNSPECIFIED\x10\x00\x12\"\n\x1e\x46RIEND_CHECK_TYPE_UNIDIRECTION\x10\x01\x12!\n\x1d\x46RIEND_CHECK_TYPE_BIDIRECTION\x10\x02*\x9a\x01\n\x12\x46riendRelationType\x12\x1d\n\x19\x46RIEND_RELATION_TYPE_NONE\x10\x00\x12\x1f\n\x1b\x46RIEND_RELATION_TYPE_MY_UNI\x10\x01\x12\"\n\x1e\x46RIEND_RELATION_TYPE_OTHER_UNI\x10\x02\x12 \n\x1c\x46RIEND_RELATION_TYPE_BOTHWAY\x10\x03*|\n\x0cPendencyType\x12\x1d\n\x19PENDENCY_TYPE_UNSPECIFIED\x10\x00\x12\x19\n\x15PENDENCY_TYPE_COME_IN\x10\x01\x12\x1a\n\x16PENDENCY_TYPE_SEND_OUT\x10\x02\x12\x16\n\x12PENDENCY_TYPE_BOTH\x10\x03*r\n\x10\x46riendDeleteType\x12\"\n\x1e\x46RIEND_DELETE_TYPE_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x46RIEND_DELETE_TYPE_SINGLE\x10\x01\x12\x1b\n\x17\x46RIEND_DELETE_TYPE_BOTH\x10\x02\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1dimcodec/v1/relationship.proto\x12\nimcodec.v1\x1a(imcodec/constraints/v1/constraints.proto\x1a\x16imcodec/v1/model.proto\"\xd3\x07\n\x06\x46riend\x12(\n\nidentifier\x18\x01 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\xd8\x01\n\x06remark\x18\x02 \x01(\tB\xc7\x01\xf2\xa9\x19\xc2\x01\n\xbf\x01\n\x14maxFriendRemarkBytes\x12\x02\x46\x31\x1a\x19limit.friend.remark-bytes \x01\x32\x02\x08`:\x02\x08`B$The longest friend remark, in bytes.JXRelationship chain guide, TIMFriendRequest.remark comment: a remark is at most 96 bytes.\x12\x0e\n\x06groups\x18\x03 \x03(\t\x12\x30\n\x0b\x61\x64\x64_wording\x18\x04 \x01(\tB\x1b\xf2\xa9\x19\x17\x12\x15maxFriendWordingBytes\x12<\n\nadd_source\x18\x05 \x01(\tB(\xf2\xa9\x19$\x12\x0f\x61\x64\x64SourcePrefix\x12\x11maxAddSourceBytes\x12\x10\n\x08\x61\x64\x64_time\x18\x06 \x01(\x04\x12\x87\x04\n\x0b\x63ustom_info\x18\x07 \x03(\x0b\x32\x1b.imcodec.v1.CustomInfoEntryB\xd4\x03\xf2\xa9\x19\xcf\x03\n\xcc\x03\n\x15\x66riendCustomKeyPrefix\x12\x03\x46\x31\x31\x1a\x18\x66ormat.friend.custom-key \t2\x11*\x0fTag_SNS_Custom_BnThe prefix every custom friend field key starts with (TIMFriendTypeKey_Custom_Prefix); nil turns the rule off.J\x87\x02Relationship chain guide, friend keys: custom fields need the TIMFriendTypeKey_Custom_Prefix prefix, Tag_SNS_Custom_ in the SDK headers. The V2TIMFriendInfo reference (friendCustomInfo) takes keys without the prefix, so the current profile does not have the rule.P\x01Z\x03key\x12(\n\x07profile\x18\x08 \x01(\x0b\x32\x17.imcodec.v1.UserProfile\"\xe4\x01\n\rFriendRequest\x12(\n\nidentifier\x18\x01 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12*\n\x06remark\x18\x02 \x01(\tB\x1a\xf2\xa9\x19\x16\x12\x14maxFriendRemarkBytes\x12\x30\n\x0b\x61\x64\x64_wording\x18\x03 \x01(\tB\x1b\xf2\xa9\x19\x17\x12\x15maxFriendWordingBytes\x12<\n\nadd_source\x18\x04 \x01(\tB(\xf2\xa9\x19$\x12\x0f\x61\x64\x64SourcePrefix\x12\x11maxAddSourceBytes\x12\r\n\x05group\x18\x05 \x01(\t\"\x93\x04\n\x0e\x46riendResponse\x12=\n\rresponse_type\x18\x01 \x01(\x0e\x32\x1e.imcodec.v1.FriendResponseTypeB\x06\xf2\xa9\x19\x02 \x01\x12(\n\nidentifier\x18\x02 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12*\n\x06remark\x18\x03 \x01(\tB\x1a\xf2\xa9\x19\x16\x12\x14maxFriendRemarkBytes:\xeb\x02\xf2\xa9\x19\xe6\x02\n\xe3\x02\n\x03\x46\x31\x32\x12%rule.friend-response.remark-on-reject\x1a[A remark goes with an answer that adds the requester as a friend; a rejection carries none.\"wRelationship chain guide, TIMFriendResponse.remark: a remark for the friend, optional, if adding the other as a friend.*_\n%rule.friend-response.remark-on-reject\x10\x01\x1a\x06remark\",\n\rresponse_type\x1a\x1b\x46RIEND_RESPONSE_TYPE_REJECT\"\x9f\x03\n\x0c\x46riendResult\x12(\n\nidentifier\x18\x01 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\x35\n\x0bresult_code\x18\x02 \x01(\x0e\x32\x18.imcodec.v1.FriendStatusB\x06\xf2\xa9\x19\x02 \x01\x12\x13\n\x0bresult_info\x18\x03 \x01(\t:\x98\x02\xf2\xa9\x19\x93\x02\n\x90\x02\n\x02\x46\x39\x12\x12\x65num.unknown-value\x1a\xa1\x01\x46riendship status codes 0, 30010, 30014, 30515, 30516, 30525, 30539, 30614 and 31704 are the results of friend-list calls; any other result code is undocumented.\"RRelationship chain guide, status codes of addFriend, deleteFriends and doResponse.\"o\n\x0f\x46riendCheckInfo\x12#\n\x05users\x18\x01 \x03(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\x37\n\ncheck_type\x18\x02 \x01(\x0e\x32\x1b.imcodec.v1.FriendCheckTypeB\x06\xf2\xa9\x19\x02 \x01\"\xc6\x01\n\x11\x43heckFriendResult\x12(\n\nidentifier\x18\x01 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\x35\n\x0bresult_code\x18\x02 \x01(\x0e\x32\x18.imcodec.v1.FriendStatusB\x06\xf2\xa9\x19\x02 \x01\x12\x13\n\x0bresult_info\x18\x03 \x01(\t\x12;\n\x0bresult_type\x18\x04 \x01(\x0e\x32\x1e.imcodec.v1.FriendRelationTypeB\x06\xf2\xa9\x19\x02 \x01\"}\n\x15\x46riendPendencyRequest\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x11\n\ttimestamp\x18\x02 \x01(\x04\x12\x14\n\x0cnum_per_page\x18\x03 \x01(\x04\x12.\n\x04type\x18\x04 \x01(\x0e\x32\x18.imcodec.v1.PendencyTypeB\x06\xf2\xa9\x19\x02 \x01\"L\n\x16\x46riendPendencyResponse\x12\x0b\n\x03seq\x18\x01 \x01(\x04\x12\x11\n\ttimestamp\x18\x02 \x01(\x04\x12\x12\n\nunread_cnt\x18\x03 \x01(\x04\"\x9f\x02\n\x12\x46riendPendencyItem\x12(\n\nidentifier\x18\x01 \x01(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\x10\n\x08\x61\x64\x64_time\x18\x02 \x01(\x04\x12<\n\nadd_source\x18\x03 \x01(\tB(\xf2\xa9\x19$\x12\x0f\x61\x64\x64SourcePrefix\x12\x11maxAddSourceBytes\x12\x30\n\x0b\x61\x64\x64_wording\x18\x04 \x01(\tB\x1b\xf2\xa9\x19\x17\x12\x15maxFriendWordingBytes\x12-\n\x08nickname\x18\x05 \x01(\tB\x1b\xf2\xa9\x19\x17\x12\x15maxProfileStringBytes\x12.\n\x04type\x18\x06 \x01(\x0e\x32\x18.imcodec.v1.PendencyTypeB\x06\xf2\xa9\x19\x02 \x01\"T\n\x0b\x46riendGroup\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x10\n\x08user_cnt\x18\x02 \x01(\x04\x12%\n\x07\x66riends\x18\x03 \x03(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\"1\n\nFriendList\x12#\n\x07\x66riends\x18\x01 \x03(\x0b\x32\x12.imcodec.v1.Friend\"0\n\tBlacklist\x12#\n\x07\x66riends\x18\x01 \x03(\x0b\x32\x12.imcodec.v1.Friend\"\xad\x01\n\x12\x46riendPendencyPage\x12\x32\n\x07request\x18\x01 \x01(\x0b\x32!.imcodec.v1.FriendPendencyRequest\x12\x34\n\x08response\x18\x02 \x01(\x0b\x32\".imcodec.v1.FriendPendencyResponse\x12-\n\x05items\x18\x03 \x03(\x0b\x32\x1e.imcodec.v1.FriendPendencyItem\"h\n\x0b\x46riendCheck\x12)\n\x04info\x18\x01 \x01(\x0b\x32\x1b.imcodec.v1.FriendCheckInfo\x12.\n\x07results\x18\x02 \x03(\x0b\x32\x1d.imcodec.v1.CheckFriendResult\":\n\rFriendResults\x12)\n\x07results\x18\x01 \x03(\x0b\x32\x18.imcodec.v1.FriendResult\":\n\x0f\x46riendGroupList\x12\'\n\x06groups\x18\x01 \x03(\x0b\x32\x17.imcodec.v1.FriendGroup\"n\n\x0c\x46riendDelete\x12#\n\x05users\x18\x01 \x03(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\x12\x39\n\x0b\x64\x65lete_type\x18\x02 \x01(\x0e\x32\x1c.imcodec.v1.FriendDeleteTypeB\x06\xf2\xa9\x19\x02 \x01\"5\n\x0e\x46riendUserList\x12#\n\x05users\x18\x01 \x03(\tB\x14\xf2\xa9\x19\x10\x12\x0emaxUserIDBytes\":\n\x13\x46riendProfileUpdate\x12#\n\x07\x66riends\x18\x01 \x03(\x0b\x32\x12.imcodec.v1.Friend\"D\n\x13\x46riendPendencyAdded\x12-\n\x05items\x18\x01 \x03(\x0b\x32\x1e.imcodec.v1.FriendPendencyItem\"\'\n\x12\x46riendPendencyRead\x12\x11\n\ttimestamp\x18\x01 \x01(\x04*}\n\x12\x46riendResponseType\x12\x1e\n\x1a\x46RIEND_RESPONSE_TYPE_AGREE\x10\x00\x12&\n\"FRIEND_RESPONSE_TYPE_AGREE_AND_ADD\x10\x01\x12\x1f\n\x1b\x46RIEND_RESPONSE_TYPE_REJECT\x10\x02*{\n\x0f\x46riendCheckType\x12!\n\x1d\x46RIEND_CHECK_TYPE_UNSPECIFIED\x10\x00\x12\"\n\x1e\x46RIEND_CHECK_TYPE_UNIDIRECTION\x10\x01\x12!\n\x1d\x46RIEND_CHECK_TYPE_BIDIRECTION\x10\x02*\x9a\x01\n\x12\x46riendRelationType\x12\x1d\n\x19\x46RIEND_RELATION_TYPE_NONE\x10\x00\x12\x1f\n\x1b\x46RIEND_RELATION_TYPE_MY_UNI\x10\x01\x12\"\n\x1e\x46RIEND_RELATION_TYPE_OTHER_UNI\x10\x02\x12 \n\x1c\x46RIEND_RELATION_TYPE_BOTHWAY\x10\x03*|\n\x0cPendencyType\x12\x1d\n\x19PENDENCY_TYPE_UNSPECIFIED\x10\x00\x12\x19\n\x15PENDENCY_TYPE_COME_IN\x10\x01\x12\x1a\n\x16PENDENCY_TYPE_SEND_OUT\x10\x02\x12\x16\n\x12PENDENCY_TYPE_BOTH\x10\x03*r\n\x10\x46riendDeleteType\x12\"\n\x1e\x46RIEND_DELETE_TYPE_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x46RIEND_DELETE_TYPE_SINGLE\x10\x01\x12\x1b\n\x17\x46RIEND_DELETE_TYPE_BOTH\x10\x02\x62\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'imcodec.v1.relationship_pb2', globals())
@@ -46,6 +46,8 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _FRIENDRESPONSE.fields_by_name['identifier']._serialized_options = b'\362\251\031\020\022\016maxUserIDBytes'
   _FRIENDRESPONSE.fields_by_name['remark']._options = None
   _FRIENDRESPONSE.fields_by_name['remark']._serialized_options = b'\362\251\031\026\022\024maxFriendRemarkBytes'
+  _FRIENDRESPONSE._options = None
+  _FRIENDRESPONSE._serialized_options = b'\362\251\031\346\002\n\343\002\n\003F12\022%rule.friend-response.remark-on-reject\032[A remark goes with an answer that adds the requester as a friend; a rejection carries none.\"wRelationship chain guide, TIMFriendResponse.remark: a remark for the friend, optional, if adding the other as a friend.*_\n%rule.friend-response.remark-on-reject\020\001\032\006remark\",\n\rresponse_type\032\033FRIEND_RESPONSE_TYPE_REJECT'
   _FRIENDRESULT.fields_by_name['identifier']._options = None
   _FRIENDRESULT.fields_by_name['identifier']._serialized_options = b'\362\251\031\020\022\016maxUserIDBytes'
   _FRIENDRESULT.fields_by_name['result_code']._options = None
@@ -82,56 +84,56 @@ if _descriptor._USE_C_DESCRIPTORS == False:
   _FRIENDDELETE.fields_by_name['delete_type']._serialized_options = b'\362\251\031\002 \001'
   _FRIENDUSERLIST.fields_by_name['users']._options = None
   _FRIENDUSERLIST.fields_by_name['users']._serialized_options = b'\362\251\031\020\022\016maxUserIDBytes'
-  _FRIENDRESPONSETYPE._serialized_start=3646
-  _FRIENDRESPONSETYPE._serialized_end=3771
-  _FRIENDCHECKTYPE._serialized_start=3773
-  _FRIENDCHECKTYPE._serialized_end=3896
-  _FRIENDRELATIONTYPE._serialized_start=3899
-  _FRIENDRELATIONTYPE._serialized_end=4053
-  _PENDENCYTYPE._serialized_start=4055
-  _PENDENCYTYPE._serialized_end=4179
-  _FRIENDDELETETYPE._serialized_start=4181
-  _FRIENDDELETETYPE._serialized_end=4295
+  _FRIENDRESPONSETYPE._serialized_start=4012
+  _FRIENDRESPONSETYPE._serialized_end=4137
+  _FRIENDCHECKTYPE._serialized_start=4139
+  _FRIENDCHECKTYPE._serialized_end=4262
+  _FRIENDRELATIONTYPE._serialized_start=4265
+  _FRIENDRELATIONTYPE._serialized_end=4419
+  _PENDENCYTYPE._serialized_start=4421
+  _PENDENCYTYPE._serialized_end=4545
+  _FRIENDDELETETYPE._serialized_start=4547
+  _FRIENDDELETETYPE._serialized_end=4661
   _FRIEND._serialized_start=112
   _FRIEND._serialized_end=1091
   _FRIENDREQUEST._serialized_start=1094
   _FRIENDREQUEST._serialized_end=1322
   _FRIENDRESPONSE._serialized_start=1325
-  _FRIENDRESPONSE._serialized_end=1490
-  _FRIENDRESULT._serialized_start=1493
-  _FRIENDRESULT._serialized_end=1908
-  _FRIENDCHECKINFO._serialized_start=1910
-  _FRIENDCHECKINFO._serialized_end=2021
-  _CHECKFRIENDRESULT._serialized_start=2024
-  _CHECKFRIENDRESULT._serialized_end=2222
-  _FRIENDPENDENCYREQUEST._serialized_start=2224
-  _FRIENDPENDENCYREQUEST._serialized_end=2349
-  _FRIENDPENDENCYRESPONSE._serialized_start=2351
-  _FRIENDPENDENCYRESPONSE._serialized_end=2427
-  _FRIENDPENDENCYITEM._serialized_start=2430
-  _FRIENDPENDENCYITEM._serialized_end=2717
-  _FRIENDGROUP._serialized_start=2719
-  _FRIENDGROUP._serialized_end=2803
-  _FRIENDLIST._serialized_start=2805
-  _FRIENDLIST._serialized_end=2854
-  _BLACKLIST._serialized_start=2856
-  _BLACKLIST._serialized_end=2904
-  _FRIENDPENDENCYPAGE._serialized_start=2907
-  _FRIENDPENDENCYPAGE._serialized_end=3080
-  _FRIENDCHECK._serialized_start=3082
-  _FRIENDCHECK._serialized_end=3186
-  _FRIENDRESULTS._serialized_start=3188
-  _FRIENDRESULTS._serialized_end=3246
-  _FRIENDGROUPLIST._serialized_start=3248
-  _FRIENDGROUPLIST._serialized_end=3306
-  _FRIENDDELETE._serialized_start=3308
-  _FRIENDDELETE._serialized_end=3418
-  _FRIENDUSERLIST._serialized_start=3420
-  _FRIENDUSERLIST._serialized_end=3473
-  _FRIENDPROFILEUPDATE._serialized_start=3475
-  _FRIENDPROFILEUPDATE._serialized_end=3533
-  _FRIENDPENDENCYADDED._serialized_start=3535
-  _FRIENDPENDENCYADDED._serialized_end=3603
-  _FRIENDPENDENCYREAD._serialized_start=3605
-  _FRIENDPENDENCYREAD._serialized_end=3644
+  _FRIENDRESPONSE._serialized_end=1856
+  _FRIENDRESULT._serialized_start=1859
+  _FRIENDRESULT._serialized_end=2274
+  _FRIENDCHECKINFO._serialized_start=2276
+  _FRIENDCHECKINFO._serialized_end=2387
+  _CHECKFRIENDRESULT._serialized_start=2390
+  _CHECKFRIENDRESULT._serialized_end=2588
+  _FRIENDPENDENCYREQUEST._serialized_start=2590
+  _FRIENDPENDENCYREQUEST._serialized_end=2715
+  _FRIENDPENDENCYRESPONSE._serialized_start=2717
+  _FRIENDPENDENCYRESPONSE._serialized_end=2793
+  _FRIENDPENDENCYITEM._serialized_start=2796
+  _FRIENDPENDENCYITEM._serialized_end=3083
+  _FRIENDGROUP._serialized_start=3085
+  _FRIENDGROUP._serialized_end=3169
+  _FRIENDLIST._serialized_start=3171
+  _FRIENDLIST._serialized_end=3220
+  _BLACKLIST._serialized_start=3222
+  _BLACKLIST._serialized_end=3270
+  _FRIENDPENDENCYPAGE._serialized_start=3273
+  _FRIENDPENDENCYPAGE._serialized_end=3446
+  _FRIENDCHECK._serialized_start=3448
+  _FRIENDCHECK._serialized_end=3552
+  _FRIENDRESULTS._serialized_start=3554
+  _FRIENDRESULTS._serialized_end=3612
+  _FRIENDGROUPLIST._serialized_start=3614
+  _FRIENDGROUPLIST._serialized_end=3672
+  _FRIENDDELETE._serialized_start=3674
+  _FRIENDDELETE._serialized_end=3784
+  _FRIENDUSERLIST._serialized_start=3786
+  _FRIENDUSERLIST._serialized_end=3839
+  _FRIENDPROFILEUPDATE._serialized_start=3841
+  _FRIENDPROFILEUPDATE._serialized_end=3899
+  _FRIENDPENDENCYADDED._serialized_start=3901
+  _FRIENDPENDENCYADDED._serialized_end=3969
+  _FRIENDPENDENCYREAD._serialized_start=3971
+  _FRIENDPENDENCYREAD._serialized_end=4010
 # @@protoc_insertion_point(module_scope)
