@@ -125,7 +125,7 @@ public struct DifferentialAnswer: Sendable, Equatable, CustomStringConvertible {
 /// What groups disagreements: the operation and the two answers' tokens,
 /// the reference's first (`json_to_payload payload payload`: both answered a
 /// payload, and the payloads differ).
-public struct DifferentialSignature: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct DifferentialSignature: Sendable, Hashable, CustomStringConvertible {
     /// The testee-protocol operation, such as `decode_payload`.
     public var operation: String
     /// The reference implementation's ``DifferentialAnswer/token``.
@@ -147,7 +147,4 @@ public struct DifferentialSignature: Sendable, Hashable, Comparable, CustomStrin
 
     /// The three words, separated by spaces, as failure lists write them.
     public var description: String { "\(operation) \(reference) \(other)" }
-
-    /// Orders signatures by their text.
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.description < rhs.description }
 }
