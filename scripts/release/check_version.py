@@ -3,7 +3,8 @@
 agrees: the imcodec tool's version (Sources/IMCodecCLI/Version.swift, and
 `imcodec --version` when --imcodec names a built binary), js/package.json's
 `version`, and the first release section of CHANGELOG.md (or its
-"Unreleased" section before the first release).
+"Unreleased" section before the first release), and what every testee's
+launcher prints for `testees/LANGUAGE/testee --version`.
 
     python3 scripts/release/check_version.py [--imcodec PATH] [--update] [--self-test]
 
@@ -24,6 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SWIFT = Path("Sources/IMCodecCLI/Version.swift")
 PACKAGE_JSON = Path("js/package.json")
 CHANGELOG = Path("CHANGELOG.md")
+# The testee launcher the self-test plants a number in (every launcher is checked).
+LAUNCHER = Path("testees/js/testee")
 SWIFT_PATTERN = re.compile(r'let imcodecRelease = "([^"]*)"')
 SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?$")
 
@@ -51,6 +54,10 @@ def problems(root: Path, imcodec: str | None = None) -> list[str]:
     if not heading or heading.group(1) not in (version, "Unreleased"):
         found.append(f"{CHANGELOG}: first section {heading.group(1) if heading else None}, "
                      f"not {version} or Unreleased")
+    for launcher in sorted((root / "testees").glob("*/testee")):
+        printed = subprocess.run([str(launcher), "--version"], capture_output=True, text=True).stdout.strip()
+        if printed != version:
+            found.append(f"{launcher.relative_to(root)} --version: {printed!r}, VERSION: {version}")
     if imcodec:
         printed = subprocess.run([imcodec, "--version"], capture_output=True, text=True, check=True).stdout.strip()
         if not printed.startswith(version + " "):
@@ -73,14 +80,15 @@ def self_test() -> int:
         str(SWIFT): lambda t: SWIFT_PATTERN.sub('let imcodecRelease = "9.9.9"', t),
         str(PACKAGE_JSON): lambda t: t.replace('"version": "', '"version": "9.', 1),
         str(CHANGELOG): lambda t: re.sub(r"^## .*$", "## [9.9.9]", t, count=1, flags=re.M),
+        str(LAUNCHER): lambda t: t.replace('exec cat "$(dirname "$0")/../../VERSION"', "echo 9.9.9; exit 0"),
     }
     failed = 0
     for name, plant in plants.items():
         with tempfile.TemporaryDirectory() as tmp:
             copy = Path(tmp)
-            for path in ["VERSION", SWIFT, PACKAGE_JSON, CHANGELOG]:
+            for path in ["VERSION", SWIFT, PACKAGE_JSON, CHANGELOG, LAUNCHER]:
                 (copy / path).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy(ROOT / path, copy / path)
+                shutil.copy2(ROOT / path, copy / path)
             if problems(copy):
                 print(f"self-test: the unplanted copy already fails", file=sys.stderr)
                 return 1
@@ -110,7 +118,7 @@ def main() -> int:
     if found:
         print("the version differs from VERSION (python3 scripts/release/check_version.py --update)", file=sys.stderr)
         return 1
-    print(f"version {read_version(ROOT)}: VERSION, {SWIFT}, {PACKAGE_JSON} and {CHANGELOG} agree"
+    print(f"version {read_version(ROOT)}: VERSION, {SWIFT}, {PACKAGE_JSON}, {CHANGELOG} and every testee's --version agree"
           + (", and imcodec --version" if args.imcodec else ""))
     return 0
 
