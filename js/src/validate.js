@@ -108,9 +108,9 @@ function resolve(node, ref) {
         if (!enclosing) {
             // No enclosing message: the field reads its default.
             const field = dot < 0 ? undefined : fieldOf(typeName, ref.slice(dot + 1).split(".")[0]);
-            return { value: undefined, field, path: "", oneof: undefined, found: false };
+            return { value: undefined, field, path: "", oneof: undefined };
         }
-        if (dot < 0) return { value: enclosing.value, field: undefined, path: enclosing.path, found: true };
+        if (dot < 0) return { value: enclosing.value, field: undefined, path: enclosing.path };
         ({ value, type, path } = enclosing);
         ref = ref.slice(dot + 1);
     }
@@ -119,11 +119,11 @@ function resolve(node, ref) {
         const last = i === parts.length - 1;
         const fields = MESSAGES[type].fields;
         if (last && !fields.some((f) => f[0] === parts[i]) && fields.some((f) => f[4] === parts[i])) {
-            return { value, field: undefined, path, oneof: parts[i], found: true };
+            return { value, field: undefined, path, oneof: parts[i] };
         }
         const field = fieldOf(type, parts[i]);
         path = join(path, field.json);
-        if (last) return { value, field, path, found: value !== undefined };
+        if (last) return { value, field, path };
         value = value === undefined ? undefined : getValue(value, field);
         type = field.type;
     }
