@@ -26,7 +26,8 @@ static void expect(const char *name, imcodec_ref_kind kind, const bytes *payload
     imcodec_ref_findings_free(&findings);
 }
 
-/* A one-to-one message holding one group tips elem whose group name is `name_bytes` long. */
+/* A group message holding one group tips elem whose group name is `name_bytes` long (group tips belong to
+ * group messages, M23). */
 static bytes tips_message(size_t name_bytes) {
     char name[256];
     memset(name, 'a', name_bytes);
@@ -36,7 +37,7 @@ static bytes tips_message(size_t name_bytes) {
     b_varint(&tips, 1); /* invite */
     b_string(&tips, 5, name);
     b_message(&elem, 10, &tips);
-    b_string(&message, 3, "bob");
+    b_string(&message, 4, "@TGS#1");
     b_message(&message, 18, &elem);
     b_free(&tips);
     b_free(&elem);
