@@ -221,7 +221,7 @@ private final class WebSocketRecorder: ChannelInboundHandler {
         let script = try await get("/chat.js")
         #expect(script.status == 200 && script.type.hasPrefix("text/javascript"))
         #expect(script.body.contains("window.imcodecChat"))
-        let library = try await get("/js/src/index.js")
+        let library = try await get("/js/src/api.js")
         #expect(library.status == 200 && library.body.contains("decodeFramePayload"))
         #expect(try await get("/js/generated/model.js").status == 200)
         #expect(try await get("/../Package.swift").status == 404)
