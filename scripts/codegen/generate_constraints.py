@@ -605,7 +605,7 @@ def applied_json(use):
         out["entryField"] = use.entry_field
     if use.key:
         out["key"] = use.key
-    if getattr(use, "count_when", None):
+    if use.count_when:
         out["countWhen"] = [condition_json(c) for c in use.count_when]
     return out
 
@@ -640,10 +640,7 @@ def gen_js_rules(decl, codes):
         if l.decoding:
             continue
         for use in l.uses:
-            own = use is l.uses[0]
             item = applied_json(use)
-            if own and l.count_when:
-                item["countWhen"] = [condition_json(c) for c in l.count_when]
             if use.field:
                 field_rules(use.message, use.field).setdefault("applied", []).append(item)
             else:

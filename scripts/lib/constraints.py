@@ -172,7 +172,7 @@ class Limit:
             elif n == 20: self.applies_to = v.decode()
         own = self.uses[0]
         own.limit, own.when, own.report, own.entry_field = self.name, self.when, self.report, self.entry_field
-        own.key = self.key
+        own.key, own.count_when = self.key, self.count_when
 
     @property
     def decoding(self):
