@@ -34,10 +34,25 @@ export class UnknownProfileError extends Error {
 /** The names a profile answers to: `sdk-guide` (the default), its earlier name `seed`, and `current`. */
 export const profileNames = Object.freeze(Object.keys(PROFILES));
 
+// Each message type's fields as objects, in the table's order and by proto name, made once per type.
+const FIELDS = new Map();
+
+function fieldsOf(typeName) {
+    let fields = FIELDS.get(typeName);
+    if (fields === undefined) {
+        const list = MESSAGES[typeName].fields.map((f) => ({
+            name: f[0], json: f[1], type: f[2], repeated: f[3], oneof: f[4], number: f[5],
+        }));
+        fields = { list, byName: new Map(list.map((f) => [f.name, f])) };
+        FIELDS.set(typeName, fields);
+    }
+    return fields;
+}
+
 function fieldOf(typeName, name) {
-    const field = MESSAGES[typeName].fields.find((f) => f[0] === name);
+    const field = fieldsOf(typeName).byName.get(name);
     if (!field) throw new Error(`${typeName} has no field ${name}`);
-    return { name: field[0], json: field[1], type: field[2], repeated: field[3], oneof: field[4] };
+    return field;
 }
 
 function oneofProperty(oneof) {
@@ -117,8 +132,8 @@ function resolve(node, ref) {
     const parts = ref.split(".");
     for (let i = 0; i < parts.length; i++) {
         const last = i === parts.length - 1;
-        const fields = MESSAGES[type].fields;
-        if (last && !fields.some((f) => f[0] === parts[i]) && fields.some((f) => f[4] === parts[i])) {
+        const fields = fieldsOf(type);
+        if (last && !fields.byName.has(parts[i]) && fields.list.some((f) => f.oneof === parts[i])) {
             return { value, field: undefined, path, oneof: parts[i] };
         }
         const field = fieldOf(type, parts[i]);
@@ -215,12 +230,11 @@ class Run {
             this.fieldRules(node, field, rules);
             for (const applied of rules.applied || []) this.apply(node, field, applied);
         }
-        this.descend(node, declared);
+        this.descend(node);
     }
 
-    descend(node, declared) {
-        for (const f of declared.fields) {
-            const field = { name: f[0], json: f[1], type: f[2], repeated: f[3], oneof: f[4] };
+    descend(node) {
+        for (const field of fieldsOf(node.type).list) {
             if (!isMessageType(field.type)) continue;
             const value = getValue(node.value, field);
             if (value === undefined) continue;
@@ -377,10 +391,8 @@ class Run {
     /** MEASURE_ENCODED_BYTES: each entry's tag, length prefix and canonical size, `exclude`d fields left out. */
     encodedBytes(node, field, path, limit, bound) {
         const excluded = (limit.exclude || []).map((e) => e.split("."));
-        const fields = MESSAGES[field.type].fields.map((f) => ({
-            name: f[0], json: f[1], type: f[2], repeated: f[3], oneof: f[4],
-        }));
-        const tag = varintSize(fieldNumber(node.type, field.name) * 8);
+        const fields = fieldsOf(field.type).list;
+        const tag = varintSize(field.number * 8);
         let total = 0;
         for (const entry of getValue(node.value, field)) {
             let copy = entry;
@@ -479,10 +491,6 @@ class Run {
                 throw new Error(`form ${check.form}`);
         }
     }
-}
-
-function fieldNumber(type, name) {
-    return MESSAGES[type].fields.find((f) => f[0] === name)[5];
 }
 
 // The named predicates (docs/spec/validation.md, "Named predicates").
