@@ -249,14 +249,15 @@ import Testing
 
     @Test func aConnectionThatSaysNothingIsClosedAtTheIdleTimeoutOverLoopback() async throws {
         // IdleStateHandler reads the real clock, so this runs on real sockets,
-        // with margins wide enough for a loaded machine: the talker's pauses
-        // are a tenth of the timeout.
+        // with margins wide enough for a loaded machine (one test of many
+        // running at once on two cores): the talker's pauses are a thirtieth
+        // of the timeout.
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let errors = Locked<[String]>([])
         let server = try await ServerBootstrap(group: group)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addIMCodecIdleTimeout(.seconds(1))
+                    try channel.pipeline.syncOperations.addIMCodecIdleTimeout(.seconds(3))
                     try channel.pipeline.syncOperations.addHandler(ErrorRecorder(errors: errors))
                 }
             }
@@ -269,14 +270,14 @@ import Testing
             try await silent.closeFuture.get()
             return ContinuousClock.now - started
         }
-        // The talker sends a byte every 100 ms for two seconds: never idle.
-        for _ in 0..<20 {
+        // The talker sends a byte every 100 ms for four seconds: never idle.
+        for _ in 0..<40 {
             try await talker.send([1])
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(talker.isActive)
         let silentAfter = try await silentClosed.value
-        #expect(silentAfter >= .seconds(1) && silentAfter < .milliseconds(1900))
+        #expect(silentAfter >= .seconds(3) && silentAfter < .milliseconds(4500))
         // Then it stops, and is closed in turn.
         try await talker.closeFuture.get()
         #expect(errors.withLock { $0 } == ["connection.idle-timeout", "connection.idle-timeout"])
