@@ -148,7 +148,7 @@ export class WireReader {
     /** @returns {bigint} A `uint64`. */
     uint64() {
         this.varint();
-        return (BigInt(this.hi) << 32n) | BigInt(this.lo);
+        return this.hi === 0 ? BigInt(this.lo) : (BigInt(this.hi) << 32n) | BigInt(this.lo);
     }
 
     /** @returns {bigint} An `int64`. */

@@ -73,6 +73,7 @@ final class JsonInput {
      */
     private static JsonFormat.Parser parser(DecodingLimits limits) {
         JsonFormat.Parser parser = JsonFormat.parser();
+        if (Payloads.PROTOBUF_JAVA_RECURSION_LIMITS) return parser;
         try {
             Method method = JsonFormat.Parser.class.getDeclaredMethod("usingRecursionLimit", int.class);
             method.setAccessible(true);

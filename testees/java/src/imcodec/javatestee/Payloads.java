@@ -6,6 +6,15 @@ import com.google.protobuf.Message;
 
 /** Payloads: the rules' scan, then protobuf-java parses, merges and re-encodes. */
 final class Payloads {
+    /**
+     * Whether the testee keeps protobuf-java's own recursion limits (100 nested messages in
+     * {@code CodedInputStream} and in {@code JsonFormat}'s parser) instead of raising them to the
+     * request's depth limit: set by {@code IMCODEC_JAVA_RECURSION_LIMITS=protobuf-java}, so that a
+     * differential run can show what the library out of the box refuses (testees/java/README.md).
+     */
+    static final boolean PROTOBUF_JAVA_RECURSION_LIMITS =
+            "protobuf-java".equals(System.getenv("IMCODEC_JAVA_RECURSION_LIMITS"));
+
     private Payloads() {}
 
     /**
@@ -21,7 +30,7 @@ final class Payloads {
         // protobuf-java stops at 100 nested messages and groups; a merger layer is 3 (Message, Elem,
         // MergerElem), so the default maxDepth of 100 layers needs about 300. The scan has bounded the
         // nesting by the request's limits already.
-        input.setRecursionLimit(Integer.MAX_VALUE);
+        if (!PROTOBUF_JAVA_RECURSION_LIMITS) input.setRecursionLimit(Integer.MAX_VALUE);
         try {
             return prototype.getParserForType().parseFrom(input);
         } catch (InvalidProtocolBufferException error) {
