@@ -171,7 +171,11 @@ class Importer:
             if not isinstance(v, Num):
                 self.problem("rest.type", path)
                 return None
-            return float(v.text)
+            number = float(v.text)
+            if not math.isfinite(number):  # past the double's range, as 1e400
+                self.problem("rest.range", path)
+                return None
+            return number
         if not isinstance(v, Num) or not v.is_integer():
             self.problem("rest.type", path)
             return None
