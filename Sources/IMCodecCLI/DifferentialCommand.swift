@@ -30,6 +30,8 @@ struct DifferentialCommand: ParsableCommand {
                   --failure-list testees/c/failure-list.txt --seconds 15
               imcodec differential --testee testees/java/testee --count 100000 \\\\
                   --cases found.json --html found.html
+              imcodec differential --testee testees/js/testee --seconds 12 --json js-differential.json
+              imcodec report swift.json js.json js-differential.json
             """
     )
 
@@ -70,6 +72,12 @@ struct DifferentialCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Write the differential section as an HTML page here.", valueName: "file"))
     var html: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Write the run as a JSON report here, which 'imcodec report' sets below the conformance matrix.",
+            valueName: "file"))
+    var json: String?
 
     @Option(
         name: .customLong("matrix"),
@@ -147,13 +155,19 @@ struct DifferentialCommand: ParsableCommand {
             if let cases {
                 try result.vectorFile().write(toFile: cases, atomically: true, encoding: .utf8)
             }
+            let reported = ReportedDifferentialRun(result, casesFile: cases)
+            if let json {
+                try reported.json().write(toFile: json, atomically: true, encoding: .utf8)
+            }
             if let html {
                 var matrix: ReportMatrix?
                 if !matrixReports.isEmpty {
                     matrix = try ReportMatrix(
                         matrixReports.map { try ReportedRun(json: String(contentsOfFile: $0, encoding: .utf8)) })
                 }
-                try HTMLReport.matrix(matrix, differential: [result], casesFile: cases).write(
+                var linked = reported
+                linked.casesFile = cases.map { linkPath($0, fromPageAt: html) }
+                try HTMLReport.matrix(matrix, differentialRuns: [linked]).write(
                     toFile: html, atomically: true, encoding: .utf8)
             }
         } catch {

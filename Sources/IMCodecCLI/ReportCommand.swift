@@ -20,8 +20,16 @@ struct ReportCommand: ParsableCommand {
             cases of its area on which the implementations differ, with every \
             implementation's status and what happened.
 
+            The JSON reports of differential runs ('imcodec differential \
+            --json FILE') may be given among them: each is printed after the \
+            matrix, and the page gains a differential section below it: the \
+            checks run per pair, the disagreements by signature with their \
+            failure lists' reasons, each signature's minimal request and \
+            answers, and a link to the run's minimal cases as a vector file.
+
             Exit status: 0 when the matrix was made; 1 when a file is not a \
-            conformance report or two reports name the same implementation; 2 \
+            conformance or differential report, or two conformance reports \
+            name the same implementation; 2 \
             when a file cannot be read; 64 on a usage error. The runs' own \
             results do not change it: 'imcodec conformance' decides those.
 
@@ -31,11 +39,14 @@ struct ReportCommand: ParsableCommand {
                   --failure-list testees/java/failure-list.txt --json java.json
               imcodec report swift.json java.json
               imcodec report --html matrix.html swift.json c.json python.json java.json
+              imcodec report --html matrix.html swift.json java.json java-differential.json
             """
     )
 
     @Argument(
-        help: ArgumentHelp("JSON reports of conformance runs, one column each, in this order.", valueName: "file"))
+        help: ArgumentHelp(
+            "JSON reports of conformance runs, one column each, in this order, and of differential runs.",
+            valueName: "file"))
     var reports: [String]
 
     @Option(help: ArgumentHelp("Write the matrix as a self-contained HTML page here.", valueName: "file"))
@@ -47,6 +58,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         var runs: [ReportedRun] = []
+        var differentialRuns: [ReportedDifferentialRun] = []
         for path in reports {
             // Missing, a directory or refused: reported as every command
             // reports its input (input.missing, input.directory,
@@ -62,24 +74,44 @@ struct ReportCommand: ParsableCommand {
                     hint: "check that the file is readable by you (ls -l)", status: unreadableInputStatus
                 ).reported()
             }
+            let isDifferential = ReportedDifferentialRun.isDifferentialReport(text)
             do {
-                runs.append(try ReportedRun(json: text))
+                if isDifferential {
+                    differentialRuns.append(try ReportedDifferentialRun(json: text))
+                } else {
+                    runs.append(try ReportedRun(json: text))
+                }
             } catch {
-                fail("'\(path)' is not a conformance report: \(error)")
+                fail("'\(path)' is not a \(isDifferential ? "differential" : "conformance") report: \(error)")
                 throw ExitCode.failure
             }
         }
-        let matrix: ReportMatrix
-        do {
-            matrix = try ReportMatrix(runs)
-        } catch {
-            fail("\(error)")
-            throw ExitCode.failure
+        var matrix: ReportMatrix?
+        if !runs.isEmpty {
+            do {
+                matrix = try ReportMatrix(runs)
+            } catch {
+                fail("\(error)")
+                throw ExitCode.failure
+            }
         }
-        print(matrix.text())
+        if let matrix { print(matrix.text()) }
+        for run in differentialRuns { print(run.text(), terminator: "") }
         if let html {
             do {
-                try HTMLReport.matrix(matrix).write(toFile: html, atomically: true, encoding: .utf8)
+                // Each run's minimal cases linked from where the page is.
+                let linked = differentialRuns.map {
+                    var run = $0
+                    run.casesFile = run.casesFile.map { linkPath($0, fromPageAt: html) }
+                    return run
+                }
+                let page =
+                    if let matrix, linked.isEmpty {
+                        HTMLReport.matrix(matrix)
+                    } else {
+                        HTMLReport.matrix(matrix, differentialRuns: linked)
+                    }
+                try page.write(toFile: html, atomically: true, encoding: .utf8)
             } catch {
                 fail("cannot write '\(html)': \(error.localizedDescription)")
                 throw ExitCode.failure
@@ -90,4 +122,27 @@ struct ReportCommand: ParsableCommand {
     private func fail(_ message: String) {
         FileHandle.standardError.write(Data("error: \(message)\n".utf8))
     }
+}
+
+/// How a page written at `page` links to `target`, both paths as the user
+/// gave them: relative to the page's folder when `target` is relative to the
+/// working directory, as given when it is absolute or a URL.
+///
+/// - Parameters:
+///   - target: The file the page links to.
+///   - page: Where the page is written.
+/// - Returns: The link.
+func linkPath(_ target: String, fromPageAt page: String) -> String {
+    guard !target.hasPrefix("/"), !target.contains("://") else { return target }
+    let cwd = FileManager.default.currentDirectoryPath
+    func components(_ path: String) -> [String] {
+        let absolute = path.hasPrefix("/") ? path : cwd + "/" + path
+        return URL(fileURLWithPath: absolute).standardizedFileURL.pathComponents
+    }
+    let to = components(target)
+    let from = Array(components(page).dropLast())
+    var common = 0
+    while common < min(to.count, from.count), to[common] == from[common] { common += 1 }
+    let up = Array(repeating: "..", count: from.count - common)
+    return (up + to[common...]).joined(separator: "/")
 }

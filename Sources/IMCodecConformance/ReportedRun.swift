@@ -258,7 +258,7 @@ extension ReportedRun {
 }
 
 /// Reads typed members of a JSON object, naming the member in errors.
-private struct MemberReader {
+struct MemberReader {
     var path: String
 
     func value(_ object: VectorJSON, _ key: String) throws(ReportReadError) -> VectorJSON {
@@ -304,5 +304,18 @@ private struct MemberReader {
             throw ReportReadError("\(path)\(key): not a number of seconds")
         }
         return number
+    }
+
+    func bool(_ object: VectorJSON, _ key: String) throws(ReportReadError) -> Bool {
+        guard let flag = try value(object, key).boolValue else { throw ReportReadError("\(path)\(key): not a boolean") }
+        return flag
+    }
+
+    func optionalString(_ object: VectorJSON, _ key: String) throws(ReportReadError) -> String? {
+        switch try value(object, key) {
+        case .string(let text): return text
+        case .null: return nil
+        default: throw ReportReadError("\(path)\(key): not a string or null")
+        }
     }
 }

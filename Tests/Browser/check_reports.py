@@ -19,7 +19,11 @@ here from the JSON reports (a case's status differs between them, or some
 report lacks it), against the page's count and its rows; the filter to the
 cases some implementation fails (failed, known failure or unexpected pass);
 and the drill-down: a click on each area's cell leaves exactly that area's
-differing cases visible.
+differing cases visible. Differential runs' JSON reports (`imcodec
+differential --json`) given among them: the differential section shows each
+pair's checks and disagreements as the report has them, one signature row
+per group (those no failure list names marked so), and each group's minimal
+case.
 
 Both: the page loads nothing but itself (any other request fails the check).
 Runs in the environment .build/browser (Tests/Browser/requirements.txt) with
@@ -157,11 +161,35 @@ def differing(reports):
     return [(case_id, area, statuses[case_id]) for case_id, area in order if len(set(statuses[case_id])) > 1]
 
 
+def check_differential(page, html, runs):
+    """The differential section against the differential runs' reports."""
+    for run in runs:
+        for pair in run["pairs"]:
+            row = page.locator(f"#differential tr[data-pair='{pair['name']}']")
+            expect(row.count() == 1, f"{html}: {row.count()} rows for the pair {pair['name']}, not 1")
+            if row.count() != 1:
+                continue
+            for key in ("checks", "disagreements"):
+                shown = number(row.locator(f"td.{key}"), f"{html} {pair['name']} {key}")
+                expect(shown == pair[key], f"{html}: {pair['name']} shows {shown} {key}, its report {pair[key]}")
+    groups = [group for run in runs for group in run["groups"]]
+    rows = page.locator("#differential table.differential-signatures tbody tr")
+    expect(rows.count() == len(groups), f"{html}: {rows.count()} signature rows, the reports {len(groups)} groups")
+    unlisted = page.locator("#differential table.differential-signatures tbody tr[data-listed='false']").count()
+    wanted = sum(1 for group in groups if group["listedReason"] is None)
+    expect(unlisted == wanted, f"{html}: {unlisted} signatures shown as not listed, the reports {wanted}")
+    details = page.locator("#differential details").count()
+    expect(details == len(groups), f"{html}: {details} minimal cases, the reports {len(groups)} groups")
+
+
 def check_matrix(browser, html, reports, screenshot):
+    runs = [report for report in reports if report.get("format") == "imcodec-differential-report"]
+    reports = [report for report in reports if report.get("format") != "imcodec-differential-report"]
     url = pathlib.Path(html).resolve().as_uri()
     page = browser.new_page(viewport={"width": 1400, "height": 900})
     watch_requests(page, url)
     page.goto(url)
+    check_differential(page, html, runs)
     headers = page.locator("#matrix thead th[data-implementation]")
     names = [headers.nth(i).get_attribute("data-implementation") for i in range(headers.count())]
     expect(names == [report["implementation"] for report in reports],

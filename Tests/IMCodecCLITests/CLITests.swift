@@ -31,6 +31,40 @@ import Testing
         return path
     }
 
+    @Test func reportSetsADifferentialRunBelowTheMatrix() throws {
+        let differential = #"""
+            {"format": "imcodec-differential-report", "version": 1, "reference": "library", "seed": 7,
+             "requests": 10, "seconds": 1.5, "casesFile": "found.json",
+             "pairs": [{"name": "js", "checks": 9, "disagreements": 2, "checksPerSecond": 6.0, "skipped": 1}],
+             "groups": [{"implementation": "js", "signature": "decode_payload payload runtime-error", "count": 2,
+                         "listedReason": null, "minimal": "decode_payload kind 1 payload 0a00",
+                         "reference": "payload 0a00", "other": "runtime-error", "referenceIsOddOneOut": false,
+                         "shrinkAttempts": 3}]}
+            """#
+        let path = try file(Array(differential.utf8))
+        let html = path + ".html"
+        defer { try? FileManager.default.removeItem(atPath: html) }
+        let report = try imcodec("report", "--html", html, path)
+        #expect(report.status == 0, "\(report.standardError)")
+        #expect(report.standardOutput.contains("js: 9 checks, 2 disagreements, 6 checks/s, 1 requests not sent"))
+        #expect(
+            report.standardOutput.contains(
+                "[1] js: differential decode_payload payload runtime-error  × 2 (NOT LISTED)"))
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        #expect(page.contains("<td class=\"checks\">9</td><td class=\"disagreements\">2</td>"))
+        #expect(page.contains("<b>not listed</b>"))
+        // The cases file, relative to the working directory, linked from the page's folder.
+        let link = try #require(page.range(of: #"<a href="[^"]*found\.json">"#, options: .regularExpression))
+        let href = String(page[link].dropFirst(9).dropLast(2))
+        let linked = URL(fileURLWithPath: html).deletingLastPathComponent().appendingPathComponent(href)
+        #expect(linked.standardizedFileURL.path == URL(fileURLWithPath: "found.json").standardizedFileURL.path)
+        // Counts that disagree with the groups are refused, naming the file.
+        let wrong = try file(Array(differential.replacingOccurrences(of: "\"count\": 2", with: "\"count\": 1").utf8))
+        let refused = try imcodec("report", wrong)
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("is not a differential report"))
+    }
+
     @Test func encodeThenDecodePrintsTheSameMessage() throws {
         let encoded = try imcodec("encode", text: Self.textMessage + "\n")
         #expect(encoded.status == 0, "\(encoded.standardError)")

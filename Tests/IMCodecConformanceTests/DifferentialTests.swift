@@ -246,6 +246,41 @@ import Testing
         #expect(page.contains("<a href=\"found.json\">"))
     }
 
+    @Test func theJSONReportReadsBackAsTheRunAndDrawsTheSamePage() throws {
+        var options = DifferentialRun.Options()
+        options.maxRequests = 1_000
+        options.operations = ["decode_payload"]
+        options.shrinkBudget = .seconds(2)
+        let list = try FailureList(parsing: "differential decode_payload payload payload  # the planted fault\n")
+        let run = DifferentialRun(
+            reference: InProcessTestee(),
+            implementations: [
+                .init(name: "faulty", testee: FaultyTestee(fault: Self.flipsLocationByte), failureList: list)
+            ], vectors: try Self.vectors(), options: options)
+        let result = run.run()
+        #expect(!result.groups.isEmpty)
+        let reported = ReportedDifferentialRun(result, casesFile: "found.json")
+        let document = reported.json()
+        #expect(ReportedDifferentialRun.isDifferentialReport(document))
+        let read = try ReportedDifferentialRun(json: document)
+        #expect(read == reported)
+        #expect(read.groups.first?.listedReason == "the planted fault")
+        #expect(read.text() == result.text())
+        #expect(
+            HTMLReport.matrix(nil, differentialRuns: [read])
+                == HTMLReport.matrix(nil, differential: [result], casesFile: "found.json"))
+        // A document whose counts disagree with its groups, or of another
+        // format, is refused.
+        let disagreements = result.pairs[0].disagreements
+        let tampered = document.replacingOccurrences(
+            of: "\"disagreements\": \(disagreements)", with: "\"disagreements\": \(disagreements + 1)")
+        #expect(tampered != document)
+        #expect(throws: ReportReadError.self) { try ReportedDifferentialRun(json: tampered) }
+        let conformance = JSONReport.json(Runner().run([], against: InProcessTestee()))
+        #expect(!ReportedDifferentialRun.isDifferentialReport(conformance))
+        #expect(throws: ReportReadError.self) { try ReportedDifferentialRun(json: conformance) }
+    }
+
     static func payload(_ request: TesteeRequest) -> [UInt8] {
         if case .decodePayload(let operation) = request.operation { return operation.payload }
         return []

@@ -5,28 +5,7 @@ extension DifferentialResult {
     /// The run as text: checks per implementation, then each signature with
     /// its count, whether a failure list names it, and its minimal request.
     public func text() -> String {
-        var lines = [
-            "differential: \(requests) requests in \(Self.format(seconds)) s (seed \(seed)), reference \(reference)"
-        ]
-        for pair in pairs {
-            var line = "  \(pair.name): \(pair.checks) checks, \(pair.disagreements) disagreements"
-            line += ", \(Int(pair.checksPerSecond.rounded())) checks/s"
-            if pair.skipped > 0 { line += ", \(pair.skipped) requests not sent (declared skips)" }
-            lines.append(line)
-        }
-        for (index, group) in groups.enumerated() {
-            let status = group.listedReason.map { "listed: \($0)" } ?? "NOT LISTED"
-            lines.append(
-                "  [\(index + 1)] \(group.implementation): differential \(group.signature)  × \(group.count) (\(status))"
-            )
-            lines.append("      minimal request: \(Self.describe(group.minimal)) (\(group.shrinkAttempts) tries)")
-            lines.append("      \(reference): \(Self.shorten(group.reference.description))")
-            lines.append("      \(group.implementation): \(Self.shorten(group.other.description))")
-            if group.referenceIsOddOneOut {
-                lines.append("      every other implementation asked agrees with \(group.implementation): decide")
-            }
-        }
-        return lines.joined(separator: "\n") + "\n"
+        ReportedDifferentialRun(self).text()
     }
 
     static func format(_ value: Double) -> String {

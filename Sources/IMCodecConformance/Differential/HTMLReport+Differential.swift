@@ -15,7 +15,21 @@ extension HTMLReport {
     public static func matrix(
         _ matrix: ReportMatrix?, differential: [DifferentialResult], casesFile: String? = nil
     ) -> String {
-        let section = differentialSection(differential, casesFile: casesFile)
+        Self.matrix(matrix, differentialRuns: differential.map { ReportedDifferentialRun($0, casesFile: casesFile) })
+    }
+
+    /// The conformance matrix with a differential section after it, from
+    /// runs as their reports show them (`imcodec report` reads them from
+    /// the JSON of `imcodec differential --json`).
+    ///
+    /// - Parameters:
+    ///   - matrix: The conformance runs side by side; nil for a page with
+    ///     the differential section alone.
+    ///   - differentialRuns: The differential runs, each linking its
+    ///     minimal cases' vector file when it names one.
+    /// - Returns: A self-contained page.
+    public static func matrix(_ matrix: ReportMatrix?, differentialRuns: [ReportedDifferentialRun]) -> String {
+        let section = differentialSection(differentialRuns)
         guard let matrix else {
             return page(title: "imcodec differential", body: section, script: "")
         }
@@ -24,7 +38,7 @@ extension HTMLReport {
         return base.replacingCharacters(in: end.lowerBound..<end.lowerBound, with: section)
     }
 
-    static func differentialSection(_ runs: [DifferentialResult], casesFile: String?) -> String {
+    static func differentialSection(_ runs: [ReportedDifferentialRun]) -> String {
         var body = "<section id=\"differential\"><h2>Differential runs</h2>\n"
         body += "<p>Generated and mutated requests sent to the reference and to each implementation, their answers "
         body += "compared (<code>imcodec differential</code>, docs/spec/testee-protocol.md).</p>\n"
@@ -49,20 +63,20 @@ extension HTMLReport {
             for (index, group) in run.groups.enumerated() {
                 let anchor = "differential-\(runIndex + 1)-\(index + 1)"
                 body += "<tr data-listed=\"\(group.isListed)\"><td>\(escape(group.implementation))</td>"
-                body += "<td><code>\(escape(group.signature.description))</code></td><td>\(group.count)</td>"
+                body += "<td><code>\(escape(group.signature))</code></td><td>\(group.count)</td>"
                 body += "<td>\(group.listedReason.map(escape) ?? "<b>not listed</b>")</td>"
                 body += "<td><a href=\"#\(anchor)\">differential.\(index + 1)</a></td></tr>\n"
             }
             body += "</tbody></table>\n"
-            if let casesFile {
+            if let casesFile = run.casesFile {
                 body += "<p>The minimal cases as a vector file: <a href=\"\(escape(casesFile))\">"
                 body += "\(escape(casesFile))</a>.</p>\n"
             }
             for (index, group) in run.groups.enumerated() {
                 let anchor = "differential-\(runIndex + 1)-\(index + 1)"
                 body += "<details id=\"\(anchor)\"><summary>differential.\(index + 1): \(escape(group.implementation)) "
-                body += "<code>\(escape(group.signature.description))</code></summary>\n<pre>"
-                body += escape(DifferentialResult.describe(group.minimal)) + "\n\n"
+                body += "<code>\(escape(group.signature))</code></summary>\n<pre>"
+                body += escape(group.minimal) + "\n\n"
                 body += escape("\(run.reference): \(group.reference)") + "\n"
                 body += escape("\(group.implementation): \(group.other)") + "</pre>"
                 if group.referenceIsOddOneOut {
