@@ -17,7 +17,8 @@ recipe into a temporary folder and compares. In order:
    testee protocol, limit defaults and dictionaries (js/generated);
 3. scripts/codegen/generate_constraints.py: the limit tables (Swift, C) and
    docs/spec/limits.md, FindingCode's members and the finding-code table
-   of docs/spec/error-and-finding-codes.md; scripts/codegen/generate_rest.py:
+   of docs/spec/error-and-finding-codes.md; scripts/codegen/generate_c_rules.py:
+   the C reference's rule table; scripts/codegen/generate_rest.py:
    the REST form's Swift tables and the key tables of docs/spec/rest.md, from
    Schemas/imcodec/rest/v1/rest.json;
 4. scripts/codegen/embed_dictionary_swift.py and embed_dictionary_c.py: the
@@ -53,6 +54,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, os.pardir, "lib"))
 import embed_dictionary_c  # noqa: E402
 import embed_dictionary_swift  # noqa: E402
+import generate_c_rules  # noqa: E402
 import generate_constraints  # noqa: E402
 import generate_js  # noqa: E402
 import generate_rest  # noqa: E402
@@ -118,6 +120,7 @@ def regenerate(root, oracle):
         generate_swift.write(descriptors, root)
         generate_js.write(descriptors, root)
     generate_constraints.write_all(root)
+    generate_c_rules.write_all(root)
     generate_rest.write_all(root)
     embed_dictionary_swift.main(root)
     embed_dictionary_c.main(root)

@@ -6,18 +6,27 @@ value, a condition, where a finding is reported, what is counted, a check's
 form or field) and runs every validator that executes the declarations over
 every validate vector, each with what it reads made from the copy: the Python
 testee's (testees/python/imcodec_validate.py, which reads the descriptors
-protoc makes) and the JavaScript one (js/src/validate.js, which reads
-js/generated/rules.js, made by scripts/codegen/generate_constraints.py). The
-check fails unless the unchanged schema passes every case in each and each
-mutation makes at least one case fail in each: a declaration an engine did not
-execute would change nothing.
+protoc makes), the JavaScript one (js/src/validate.js, which reads
+js/generated/rules.js, made by scripts/codegen/generate_constraints.py) and the
+C reference's (Sources/IMCodecReference/validate.c, which reads the tables
+scripts/codegen/generate_constraints.py and generate_c_rules.py make; the C
+testee is built against them with the Makefile's TABLES, in a build folder of
+its own where only the objects that read the tables are rebuilt, and the
+conformance runner runs the validate cases through it). The check fails unless
+the unchanged schema passes every case in each and each mutation makes at
+least one case fail in each: a declaration an engine did not execute would
+change nothing. The Java testee is left out: it reads the descriptors of
+classes compiled from the schema, and compiling them again for each mutation
+takes longer than the rest of the check.
 
     python3 scripts/declarations/check_rule_mutations.py           # every mutation
     python3 scripts/declarations/check_rule_mutations.py --list    # the mutations
+    python3 scripts/declarations/check_rule_mutations.py --imcodec PATH   # the runner to use
 
-Needs protoc, Node and the Python testee's environment (.build/python-testee,
-made by `testees/python/testee --build`), whose protobuf runtime it runs the
-Python engine in.
+Needs protoc, Node, the C reference's build dependencies (Sources/IMCodecReference/README.md),
+the imcodec CLI (default: `swift build --show-bin-path`/imcodec) and the Python
+testee's environment (.build/python-testee, made by `testees/python/testee --build`),
+whose protobuf runtime it runs the Python engine in.
 """
 
 import argparse
@@ -181,6 +190,33 @@ process.stdout.write(JSON.stringify(failed));
     return json.loads(result.stdout)
 
 
+def run_c_cases(schemas, out, build, imcodec):
+    """Builds the C testee with the tables made from `schemas` (in `out`, as run_js_cases left it) into `build` and
+    runs every validate vector through it; returns the ids of the cases that do not pass."""
+    root = os.path.join(out, "generated-root")
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "codegen", "generate_c_rules.py"), root],
+                   env={**os.environ, "IMCODEC_SCHEMAS": schemas}, check=True, stdout=subprocess.DEVNULL)
+    tables = os.path.join(root, "Sources", "IMCodecReference", "Generated")
+    subprocess.run(["make", "-s", "-C", os.path.join(ROOT, "Sources", "IMCodecReference"), "BUILD=" + build,
+                    "TABLES=" + tables, "testee"], check=True, stdout=subprocess.DEVNULL)
+    report = os.path.join(out, "c-report.json")
+    subprocess.run([imcodec, "conformance", "--vectors", os.path.join(ROOT, "Vectors"),
+                    "--testee", os.path.join(build, "imcodec-c-testee"), "--filter", "validate.", "--json", report],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if not os.path.exists(report):
+        raise SystemExit("check_rule_mutations.py: the conformance run of the C testee wrote no report")
+    with open(report, encoding="utf-8") as f:
+        status = {c["id"]: c["status"] for c in json.load(f)["cases"]}
+    return [c["id"] for c in vectors() if status.get(c["id"]) != "passed"]
+
+
+def runner():
+    """The imcodec CLI of the Swift build."""
+    bin_path = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True,
+                              text=True).stdout.strip()
+    return os.path.join(bin_path, "imcodec")
+
+
 def generate(schemas, out):
     os.makedirs(out)
     paths = [os.path.join(schemas, p) for p in (*generated.SCHEMAS, generated.OPTIONS_SCHEMA)]
@@ -190,18 +226,22 @@ def generate(schemas, out):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--list", action="store_true", help="print the mutations and exit")
+    parser.add_argument("--imcodec", help="the imcodec CLI that runs the C testee (default: the Swift build's)")
     arguments = parser.parse_args()
     if arguments.list:
         for name, path, _, _ in MUTATIONS:
             print(f"{name} ({path})")
         return 0
+    imcodec = arguments.imcodec or runner()
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
         schemas = os.path.join(tmp, "Schemas")
+        build = os.path.join(tmp, "c-build")
         shutil.copytree(os.path.join(ROOT, "Schemas"), schemas)
         generate(schemas, os.path.join(tmp, "unchanged"))
         for engine, failed in (("Python", run_cases(os.path.join(tmp, "unchanged"))),
-                               ("JavaScript", run_js_cases(schemas, os.path.join(tmp, "unchanged-js")))):
+                               ("JavaScript", run_js_cases(schemas, os.path.join(tmp, "unchanged-js"))),
+                               ("C", run_c_cases(schemas, os.path.join(tmp, "unchanged-js"), build, imcodec))):
             if failed:
                 problems.append(f"the unchanged declarations fail {len(failed)} cases in {engine}: "
                                 + ", ".join(failed[:5]))
@@ -216,7 +256,8 @@ def main():
                 f.write(original.replace(text, replacement))
             out = os.path.join(tmp, f"mutation-{index}")
             generate(schemas, out)
-            results = (("Python", run_cases(out)), ("JavaScript", run_js_cases(schemas, out + "-js")))
+            results = (("Python", run_cases(out)), ("JavaScript", run_js_cases(schemas, out + "-js")),
+                       ("C", run_c_cases(schemas, out + "-js", build, imcodec)))
             with open(file, "w", encoding="utf-8") as f:
                 f.write(original)
             print(f"{name}: " + "; ".join(f"{engine} {len(failed)} cases fail" for engine, failed in results)
@@ -227,8 +268,8 @@ def main():
         print("check_rule_mutations.py: " + problem, file=sys.stderr)
     if problems:
         return 1
-    print(f"{len(MUTATIONS)} mutations of the declarations, each one failing validate vectors in the Python and "
-          "JavaScript validators")
+    print(f"{len(MUTATIONS)} mutations of the declarations, each one failing validate vectors in the Python, "
+          "JavaScript and C validators")
     return 0
 
 

@@ -49,7 +49,8 @@ OUTPUTS = (
     Output("Sources/IMCodecTestSupport/Generated", "folder", "generate_swift.py"),
     Output("Sources/IMCodecConformance/Generated", "folder", "generate_constraints.py"),
     Output("Sources/IMCodecReference/Generated", "folder",
-           "protoc-c, generate_constraints.py (constraints.h, constraints.c), embed_dictionary_c.py"),
+           "protoc-c, generate_constraints.py (constraints.h, constraints.c), "
+           "generate_c_rules.py (validate_rules.h, validate_rules.c), embed_dictionary_c.py"),
     Output("Sources/IMCodecREST/Generated", "folder", "generate_rest.py (RESTForms, RESTElemType, the table mappings)"),
     Output("testees/python/generated", "folder", "protoc --python_out"),
     Output("testees/java/generated", "folder", "protoc --java_out"),
