@@ -30,6 +30,7 @@ whose protobuf runtime it runs the Python engine in.
 """
 
 import argparse
+import concurrent.futures
 import glob
 import json
 import os
@@ -223,6 +224,36 @@ def generate(schemas, out):
     subprocess.run(["protoc", "-I" + schemas, "--python_out=" + out, *paths], check=True)
 
 
+def check_mutations(indices, tmp, worker, imcodec):
+    """Runs the mutations numbered `indices` in a copy of Schemas/ and a C build of the worker's own; returns the
+    line printed for each mutation and the problems."""
+    schemas = os.path.join(tmp, f"Schemas-{worker}")
+    build = os.path.join(tmp, f"c-build-{worker}")
+    shutil.copytree(os.path.join(ROOT, "Schemas"), schemas)
+    lines, problems = {}, []
+    for index in indices:
+        name, path, text, replacement = MUTATIONS[index]
+        file = os.path.join(schemas, path)
+        with open(file, encoding="utf-8") as f:
+            original = f.read()
+        if original.count(text) != 1:
+            problems.append(f"{name}: the text to change occurs {original.count(text)} times in {path}")
+            continue
+        with open(file, "w", encoding="utf-8") as f:
+            f.write(original.replace(text, replacement))
+        out = os.path.join(tmp, f"mutation-{index}")
+        generate(schemas, out)
+        results = (("Python", run_cases(out)), ("JavaScript", run_js_cases(schemas, out + "-js")),
+                   ("C", run_c_cases(schemas, out + "-js", build, imcodec)))
+        with open(file, "w", encoding="utf-8") as f:
+            f.write(original)
+        lines[index] = (f"{name}: " + "; ".join(f"{engine} {len(failed)} cases fail" for engine, failed in results)
+                        + f" ({', '.join(results[0][1][:2])}, ...)")
+        problems += [f"{name}: no case fails in {engine}, so its engine does not execute this declaration"
+                     for engine, failed in results if not failed]
+    return lines, problems
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--list", action="store_true", help="print the mutations and exit")
@@ -236,34 +267,27 @@ def main():
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
         schemas = os.path.join(tmp, "Schemas")
-        build = os.path.join(tmp, "c-build")
         shutil.copytree(os.path.join(ROOT, "Schemas"), schemas)
         generate(schemas, os.path.join(tmp, "unchanged"))
         for engine, failed in (("Python", run_cases(os.path.join(tmp, "unchanged"))),
                                ("JavaScript", run_js_cases(schemas, os.path.join(tmp, "unchanged-js"))),
-                               ("C", run_c_cases(schemas, os.path.join(tmp, "unchanged-js"), build, imcodec))):
+                               ("C", run_c_cases(schemas, os.path.join(tmp, "unchanged-js"),
+                                                 os.path.join(tmp, "c-build"), imcodec))):
             if failed:
                 problems.append(f"the unchanged declarations fail {len(failed)} cases in {engine}: "
                                 + ", ".join(failed[:5]))
-        for index, (name, path, text, replacement) in enumerate(MUTATIONS):
-            file = os.path.join(schemas, path)
-            with open(file, encoding="utf-8") as f:
-                original = f.read()
-            if original.count(text) != 1:
-                problems.append(f"{name}: the text to change occurs {original.count(text)} times in {path}")
-                continue
-            with open(file, "w", encoding="utf-8") as f:
-                f.write(original.replace(text, replacement))
-            out = os.path.join(tmp, f"mutation-{index}")
-            generate(schemas, out)
-            results = (("Python", run_cases(out)), ("JavaScript", run_js_cases(schemas, out + "-js")),
-                       ("C", run_c_cases(schemas, out + "-js", build, imcodec)))
-            with open(file, "w", encoding="utf-8") as f:
-                f.write(original)
-            print(f"{name}: " + "; ".join(f"{engine} {len(failed)} cases fail" for engine, failed in results)
-                  + f" ({', '.join(results[0][1][:2])}, ...)")
-            problems += [f"{name}: no case fails in {engine}, so its engine does not execute this declaration"
-                         for engine, failed in results if not failed]
+        # The engines of one mutation run one after the other, mostly on one core; two mutations at a time.
+        workers = 2
+        lines = {}
+        with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+            futures = [pool.submit(check_mutations, range(worker, len(MUTATIONS), workers), tmp, worker, imcodec)
+                       for worker in range(workers)]
+            for future in futures:
+                worker_lines, worker_problems = future.result()
+                lines.update(worker_lines)
+                problems += worker_problems
+        for index in sorted(lines):
+            print(lines[index])
     for problem in problems:
         print("check_rule_mutations.py: " + problem, file=sys.stderr)
     if problems:
