@@ -25,7 +25,8 @@ import { utf8Length } from "./message.js";
 import { limitsAppliedTo, measureDeclared, validateSkipping } from "./validate.js";
 
 const utf8 = new TextEncoder();
-const strictUTF8 = new TextDecoder("utf-8", { fatal: true });
+// A leading U+FEFF is content, not a byte order mark to drop.
+const strictUTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 // The count limits a declared key may name, with their codes (docs/spec/limits.md).
 const COUNT_LIMITS = { maxRepeated: "limit.repeated" };
@@ -91,7 +92,11 @@ class Importer {
             return form.model === "bytes" ? base64Encode(utf8.encode(v)) : v;
         }
         if (!(v instanceof JSONNumber)) return this.problem(ErrorCode.restType, path);
-        if (form.json === "number") return Number(v.text);
+        if (form.json === "number") {
+            const number = Number(v.text);
+            // A literal past the largest double has no nearest double.
+            return Number.isFinite(number) ? number : this.problem(ErrorCode.restRange, path);
+        }
         if (!/^-?[0-9]+$/.test(v.text)) return this.problem(ErrorCode.restType, path);
         const n = BigInt(v.text);
         if (n < BigInt(form.min) || n > BigInt(form.max)) return this.problem(ErrorCode.restRange, path);

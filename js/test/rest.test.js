@@ -43,6 +43,13 @@ test("a message list is a batch, and a message is not; each error has the first 
     assert.deepEqual([missing.code, missing.pathText], ["rest.key-case", "MsgBody[0].MsgContent.text"]);
 });
 
+test("a number past the largest double is rest.range, and a leading U+FEFF in text data is kept", async () => {
+    const far = await thrown(() => restToMessage('[{"MsgType":"TIMLocationElem","MsgContent":{"Desc":"d","Latitude":1e400,"Longitude":0}}]'));
+    assert.deepEqual([far.code, far.pathText], ["rest.range", "MsgBody[0].MsgContent.Latitude"]);
+    const face = '[{"MsgType":"TIMFaceElem","MsgContent":{"Index":0,"Data":"\ufeffx"}}]';
+    assert.equal(messageToREST(restToMessage(face)), face);
+});
+
 test("payload paths become REST paths one component at a time", () => {
     assert.equal(restPath("elems[1].image.levels[0].url"), "MsgBody[1].MsgContent.ImageInfoArray[0].URL");
     assert.equal(restPath("offlinePushInfo.iosSound"), "OfflinePushInfo.ApnsInfo.Sound");

@@ -185,7 +185,11 @@ class Importer:
             if not isinstance(v, Num):
                 self.problem("rest.type", path)
                 return None
-            return float(v.text)
+            number = float(v.text)
+            if not math.isfinite(number):  # a literal past the largest double has no nearest double
+                self.problem("rest.range", path)
+                return None
+            return number
         if not isinstance(v, Num) or not v.is_integer():
             self.problem("rest.type", path)
             return None

@@ -116,7 +116,12 @@ final class RestImport {
                     problem("rest.type", path);
                     return null;
                 }
-                return Double.parseDouble(n.literal());
+                double number = Double.parseDouble(n.literal());
+                if (Double.isInfinite(number)) { // a literal past the largest double has no nearest double
+                    problem("rest.range", path);
+                    return null;
+                }
+                return number;
             }
             default -> {
                 if (!(v instanceof JsonText.Num n) || !n.literal().matches("-?[0-9]+")) {
