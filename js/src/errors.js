@@ -42,6 +42,17 @@ export const ErrorCode = Object.freeze({
     jsonUnknownField: "json.unknown-field",
     jsonDuplicateField: "json.duplicate-field",
     jsonDepth: "json.depth",
+    limitProblems: "limit.problems",
+    restType: "rest.type",
+    restRange: "rest.range",
+    restMissingKey: "rest.missing-key",
+    restUnknownKey: "rest.unknown-key",
+    restKeyCase: "rest.key-case",
+    restDuplicateKey: "rest.duplicate-key",
+    restMsgType: "rest.msg-type",
+    restRelayListAndKey: "rest.relay-list-and-key",
+    restRelayMsgNum: "rest.relay-msg-num",
+    restUnrepresentable: "rest.unrepresentable",
 });
 
 /**

@@ -200,9 +200,10 @@ function toNumber(value) {
 }
 
 class Run {
-    constructor(profile) {
+    constructor(profile, skipped = []) {
         if (!Object.hasOwn(PROFILES, profile)) throw new UnknownProfileError(profile);
         this.profile = PROFILES[profile];
+        this.skipped = new Set(skipped);
         /** @type {Finding[]} */
         this.findings = [];
     }
@@ -289,7 +290,7 @@ class Run {
 
     apply(node, field, applied) {
         const limit = LIMITS[applied.limit];
-        if (limit.appliesTo) return;
+        if (limit.appliesTo || this.skipped.has(applied.limit)) return;
         const bound = this.bound(applied.limit);
         if (bound === undefined || !allHold(node, applied.when)) return;
         const holderPath = node.path;
@@ -379,6 +380,8 @@ class Run {
         } else if (m === "number_set" || m === "number_range") {
             const inside = m === "number_range" ? value >= bound[0] && value <= bound[1] : bound.includes(value);
             if (!inside) this.report(limit.code, path, undefined, value);
+        } else if (m === "exact") {
+            if (value !== bound) this.report(limit.code, path, bound, value);
         } else if (m === "prefix") {
             if (!value.startsWith(bound)) this.report(limit.code, path);
         } else if (m === "forbidden_prefix") {
@@ -558,5 +561,51 @@ export function validate(value, type = "Message", profile = "sdk-guide") {
     if (!Object.hasOwn(MESSAGES, name)) throw new TypeError(`${name} is not a message type of the schema`);
     const run = new Run(profile);
     run.visit(new Node(value, name, "", undefined));
+    return run.findings;
+}
+
+/**
+ * @internal Every finding of a decoded value but those of the limits named in `skipped`, for a form that
+ * measures those limits itself (src/rest.js).
+ */
+export function validateSkipping(value, typeName, profile, skipped) {
+    const run = new Run(profile, skipped);
+    run.visit(new Node(value, typeName, "", undefined));
+    return run.findings;
+}
+
+/**
+ * @internal The fields governed by limits that apply only to one form (`appliesTo`, "rest"): a map from
+ * `Type.field` (the field's proto3 JSON name) to the names of those limits.
+ */
+export function limitsAppliedTo(scope) {
+    const out = new Map();
+    for (const [typeName, declared] of Object.entries(MESSAGES)) {
+        for (const [name, rules] of Object.entries(declared.fieldRules || {})) {
+            for (const applied of rules.applied || []) {
+                if (LIMITS[applied.limit].appliesTo !== scope) continue;
+                const key = `${typeName}.${fieldOf(typeName, name).json}`;
+                out.set(key, [...(out.get(key) || []), applied.limit]);
+            }
+        }
+    }
+    return out;
+}
+
+/**
+ * @internal A declared limit applied to one value measured elsewhere, at `path`: for a size measure
+ * (`encoded_bytes`) the value is the size. The findings, empty when the profile has no such rule.
+ * @throws {UnknownProfileError} For a profile name no declaration knows.
+ */
+export function measureDeclared(name, value, path, profile) {
+    const run = new Run(profile);
+    const bound = run.bound(name);
+    if (bound === undefined) return [];
+    const limit = LIMITS[name];
+    if (limit.measure === "encoded_bytes") {
+        if (value > bound) run.report(limit.code, path, bound, value);
+    } else {
+        run.measure(limit, bound, value, path);
+    }
     return run.findings;
 }

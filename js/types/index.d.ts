@@ -81,6 +81,17 @@ export declare const ErrorCode: {
     readonly jsonUnknownField: "json.unknown-field";
     readonly jsonDuplicateField: "json.duplicate-field";
     readonly jsonDepth: "json.depth";
+    readonly limitProblems: "limit.problems";
+    readonly restType: "rest.type";
+    readonly restRange: "rest.range";
+    readonly restMissingKey: "rest.missing-key";
+    readonly restUnknownKey: "rest.unknown-key";
+    readonly restKeyCase: "rest.key-case";
+    readonly restDuplicateKey: "rest.duplicate-key";
+    readonly restMsgType: "rest.msg-type";
+    readonly restRelayListAndKey: "rest.relay-list-and-key";
+    readonly restRelayMsgNum: "rest.relay-msg-num";
+    readonly restUnrepresentable: "rest.unrepresentable";
 };
 
 /** One of the stable codes of {@link ErrorCode}. */

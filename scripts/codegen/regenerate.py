@@ -19,8 +19,8 @@ recipe into a temporary folder and compares. In order:
    docs/spec/limits.md, FindingCode's members and the finding-code table
    of docs/spec/error-and-finding-codes.md; scripts/codegen/generate_c_rules.py:
    the C reference's rule table; scripts/codegen/generate_rest.py:
-   the REST form's Swift tables and the key tables of docs/spec/rest.md, from
-   Schemas/imcodec/rest/v1/rest.json;
+   the REST form's Swift and JavaScript tables and the key tables of
+   docs/spec/rest.md, from Schemas/imcodec/rest/v1/rest.json;
 4. scripts/codegen/embed_dictionary_swift.py and embed_dictionary_c.py: the
    preset dictionaries in Swift and C;
 5. protoc-c: the C reference's message code (without the include of the

@@ -1,20 +1,23 @@
 #!/usr/bin/env python3
-"""Fails unless the Swift, Python and Java implementations of the REST form agree on mutated documents.
+"""Fails unless the Swift, Python, Java and JavaScript implementations of the REST form agree on mutated documents.
 
 The vectors pin what the REST form's specification (docs/spec/rest.md) says
 case by case; this check looks between the cases. It mutates the documents of
 the REST import vectors (Vectors/rest) at random with a fixed seed (keys
 dropped, added, re-cased, values replaced by other types and out-of-range
-numbers, array entries dropped or repeated), sends each to the three testees
-over the testee protocol (docs/spec/testee-protocol.md) as `rest_to_payload`,
-and, when it imports, its payload back as `payload_to_rest`, and compares the
-answers: the same payload or REST text, or the same failure code and path.
+numbers, array entries dropped or repeated), sends each to the four testees
+over the testee protocol (docs/spec/testee-protocol.md) as `rest_to_payload`
+and as `validate_rest` (under the sdk-guide and current profiles in turn), and,
+when it imports, its payload back as `payload_to_rest`, and compares the
+answers: the same payload or REST text, or the same failure code and path, or
+the same findings in any order.
 
     .build/python-testee/bin/python scripts/differential/rest_agreement.py IMCODEC [--documents N] [--seed S]
 
 IMCODEC is the imcodec binary (its `testee` subcommand is the Swift testee).
 Runs in the Python testee's environment (it needs protobuf for the protocol's
-messages); the Java testee must be built (`testees/java/testee --build`).
+messages); the Java testee must be built (`testees/java/testee --build`), and
+the JavaScript testee needs Node.
 """
 
 import argparse
@@ -54,6 +57,9 @@ class Testee:
 
 
 def answer(response):
+    if response.HasField("findings"):
+        return ("findings", tuple(sorted((f.code, f.path, f.severity, f.limit, f.actual)
+                                         for f in response.findings.findings)))
     if response.HasField("failure"):
         return ("failure", response.failure.code, response.failure.path)
     if response.runtime_error or response.skipped:
@@ -106,10 +112,11 @@ def main():
     rng = random.Random(arguments.seed)
     testees = {"swift": Testee([os.path.abspath(arguments.imcodec), "testee"]),
                "python": Testee([os.path.join(ROOT, "testees", "python", "testee")]),
-               "java": Testee([os.path.join(ROOT, "testees", "java", "testee")])}
+               "java": Testee([os.path.join(ROOT, "testees", "java", "testee")]),
+               "js": Testee([os.path.join(ROOT, "testees", "js", "testee")])}
     inputs = documents()
     differences, imported = [], 0
-    for _ in range(arguments.documents):
+    for number in range(arguments.documents):
         kind, document = rng.choice(inputs)
         value = json.loads(json.dumps(document))
         for _ in range(rng.randint(1, 3)):
@@ -122,6 +129,12 @@ def main():
         if len(set(answers.values())) > 1:
             differences.append(("rest_to_payload", text, answers))
             continue
+        check = tp.Request()
+        check.validate_rest.rest = text
+        check.validate_rest.profile = ("sdk-guide", "current")[number % 2]
+        found = {name: answer(testee.ask(check)) for name, testee in testees.items()}
+        if len(set(found.values())) > 1:
+            differences.append(("validate_rest", text, found))
         if answers["swift"][0] != "answer":
             continue
         imported += 1
@@ -139,7 +152,7 @@ def main():
             print(f"  {name}: {got}", file=sys.stderr)
     if differences:
         sys.exit(f"the REST implementations disagree on {len(differences)} of {arguments.documents} documents")
-    print(f"REST agreement: Swift, Python and Java answer {arguments.documents} mutated documents alike "
+    print(f"REST agreement: Swift, Python, Java and JavaScript answer {arguments.documents} mutated documents alike "
           f"({imported} import, and export back alike; seed {arguments.seed})")
 
 

@@ -54,7 +54,7 @@ OUTPUTS = (
     Output("Sources/IMCodecREST/Generated", "folder", "generate_rest.py (RESTForms, RESTElemType, the table mappings)"),
     Output("testees/python/generated", "folder", "protoc --python_out"),
     Output("testees/java/generated", "folder", "protoc --java_out"),
-    Output("js/generated", "folder", "generate_js.py, generate_constraints.py (rules.js)"),
+    Output("js/generated", "folder", "generate_js.py, generate_constraints.py (rules.js), generate_rest.py (rest.js)"),
     Output("docs/spec/limits.md", "file", "generate_constraints.py"),
     Output("docs/spec/error-and-finding-codes.md", "section", "generate_constraints.py (the finding code table)"),
     Output("docs/spec/rest.md", "section", "generate_rest.py (the REST key tables)"),

@@ -17,12 +17,7 @@ import {
 } from "../../js/src/api.js";
 import { DecodedFrame } from "../../js/generated/testee.js";
 import { UnknownProfileError, validate } from "../../js/src/validate.js";
-
-const UNSUPPORTED = {
-    restToPayload: "the Tencent REST form is not implemented in JavaScript",
-    payloadToRest: "the Tencent REST form is not implemented in JavaScript",
-    validateRest: "the Tencent REST form is not implemented in JavaScript",
-};
+import { batchToREST, messageToREST, restToBatch, restToMessage, validateREST } from "../../js/src/rest.js";
 
 class BadRequest extends Error {}
 
@@ -39,6 +34,13 @@ function limitsOf(request) {
 function typeOf(kind) {
     if (kind !== 1 && kind !== 2 && kind !== 3) throw new BadRequest(`payload kind ${kind} is not message, batch or event`);
     return payloadType(kind);
+}
+
+// The REST form has a message (a MsgBody array or a message object) and a batch (a message list).
+function restTypeOf(kind) {
+    if (kind === 1) return "message";
+    if (kind === 2) return "batch";
+    throw new BadRequest(`the REST form has no payload of kind ${kind}`);
 }
 
 function canonical(kind, payload, limits) {
@@ -129,8 +131,19 @@ export async function handle(request, options = {}) {
                 const type = typeOf(op.kind);
                 return { findings: { findings: validate(type.decode(op.payload, limits), type, op.profile) } };
             }
+            case "restToPayload": {
+                const type = restTypeOf(op.kind);
+                const value = type === "batch" ? restToBatch(op.rest, limits) : restToMessage(op.rest, limits);
+                return { payload: payloadType(op.kind).encode(value, limits) };
+            }
+            case "payloadToRest": {
+                const type = restTypeOf(op.kind);
+                const value = payloadType(op.kind).decode(op.payload, limits);
+                return { rest: type === "batch" ? batchToREST(value) : messageToREST(value) };
+            }
+            case "validateRest":
+                return { findings: { findings: validateREST(op.rest, op.profile, limits) } };
             default:
-                if (operation.case in UNSUPPORTED) return { skipped: UNSUPPORTED[operation.case] };
                 return { runtimeError: `unknown operation ${operation.case}` };
         }
     } catch (error) {

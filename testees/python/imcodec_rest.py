@@ -56,6 +56,10 @@ def _forms():
 
 
 FORMS = _forms()
+# The model message of each form; a form declared with `keysOf` has its base form's.
+FORM_MODELS = {}
+for _entry in FORM["forms"]:
+    FORM_MODELS[_entry["name"]] = _entry.get("model") or FORM_MODELS[_entry["keysOf"]]
 VALUE_FORMS = {v["name"]: v for v in FORM["valueForms"]}
 ELEMS = {e["msgType"]: e for e in FORM["elems"]}
 ELEM_OF_KIND = {e["kind"]: e for e in FORM["elems"]}
@@ -68,13 +72,16 @@ LIMIT_NAMES = {"maxRepeated": ("limit.repeated", "max_repeated")}
 
 
 class Problem(Exception):
-    """The first problem of a document or a model: a code of docs/spec/rest.md and a path."""
+    """The first problem of a document or a model: a code of docs/spec/rest.md and a path; for a limit, the limit
+    and the observed value."""
 
-    def __init__(self, code, path, reason=""):
+    def __init__(self, code, path, reason="", limit=None, observed=None):
         super().__init__(reason or code)
         self.code = code
         self.path = path
         self.reason = reason or code
+        self.limit = limit
+        self.observed = observed
 
 
 # ---------------------------------------------------------------------------
@@ -124,14 +131,16 @@ def max_nesting(limits):
 def parse(text, limits=None, nesting_break=None):
     """The document's value; its size, then the first of a syntax error and a nesting past the limit (in
     document order: `nesting_break` finds where the first container past the limit opens)."""
-    if limits is not None and len(text.encode("utf-8")) > limits["max_document_bytes"]:
-        raise Problem("limit.document-size", "", "the document is too large")
+    size = len(text.encode("utf-8"))
+    if limits is not None and size > limits["max_document_bytes"]:
+        raise Problem("limit.document-size", "", "the document is too large", limits["max_document_bytes"], size)
     if nesting_break is not None:
         past = nesting_break(text, max_nesting(limits))
         if past is not None:
             offset, closers = past
             parse(text[:offset] + "0" + closers)  # the text before it, closed: is it JSON so far?
-            raise Problem("json.depth", "", "arrays and objects nest too deep")
+            limit = max_nesting(limits)
+            raise Problem("json.depth", "", "arrays and objects nest too deep", limit, limit + 1)
     try:
         value = json.loads(text, object_pairs_hook=Obj, parse_int=Num, parse_float=Num, parse_constant=_no_constant)
     except (ValueError, RecursionError):
@@ -151,13 +160,18 @@ def _member(path, key):
 
 
 class Importer:
-    def __init__(self, limits, nesting_break=None):
+    """Reads a document, every problem in document order. `watched` is a set of (model message, field) pairs
+    whose scalar values are kept, as (model message, field, path, value) in document order, in `values`."""
+
+    def __init__(self, limits, nesting_break=None, watched=()):
         self.limits = limits
         self.nesting_break = nesting_break
         self.problems = []
+        self.watched = set(watched)
+        self.values = []
 
-    def problem(self, code, path):
-        self.problems.append((code, path))
+    def problem(self, code, path, limit=None, observed=None):
+        self.problems.append((code, path, limit, observed))
 
     def scalar(self, value_form, v, path):
         """A scalar of a value form, as proto3 JSON; None after a problem."""
@@ -172,7 +186,7 @@ class Importer:
                 self.problem("rest.type", path)
                 return None
             number = float(v.text)
-            if not math.isfinite(number):  # past the double's range, as 1e400
+            if not math.isfinite(number):  # a literal past the largest double has no nearest double
                 self.problem("rest.range", path)
                 return None
             return number
@@ -227,15 +241,18 @@ class Importer:
 
     def within(self, v, path, code, limit):
         if len(v) > self.limits[limit]:
-            self.problem(code, path)
+            self.problem(code, path, self.limits[limit], len(v))
             return False
         return True
 
     def document(self, text, batch):
+        """The value of a document of the shape asked for (`batch` True or False; None takes any shape, and
+        `shape` then says which it was: "body", "message" or "batch")."""
+        self.shape = None
         try:
             root = parse(text, self.limits, self.nesting_break)
         except Problem as problem:
-            self.problem(problem.code, "")
+            self.problem(problem.code, "", problem.limit, problem.observed)
             return None
         if isinstance(root, Obj):
             keys = [k for k, _ in root]
@@ -245,7 +262,8 @@ class Importer:
         else:
             self.problem("rest.type", "")
             return None
-        if batch != (shape == "batch"):
+        self.shape = shape
+        if batch is not None and batch != (shape == "batch"):
             self.problem("rest.type", "")
             return None
         if shape == "body":
@@ -271,7 +289,8 @@ class Importer:
 
         handlers = {group_key.name: lambda v, p: self.scalar(group_key.value, v, p)}
         handlers.update({k: entries for k in LIST_KEYS})
-        results, _, _ = self.members(obj, "", handlers, skip=ENVELOPE_ONLY)
+        results, present, _ = self.members(obj, "", handlers, skip=ENVELOPE_ONLY)
+        self.list_key = next((k for k, _ in obj if k in LIST_KEYS and k in present), LIST_KEYS[0])
         group = results.get(group_key.name) or ""
         json_name = _camel(group_key.field)
         messages = [m for out in lists for m in out]
@@ -297,6 +316,11 @@ class Importer:
         keys = FORMS[form]
         handlers = {k.name: (special or {}).get(k.name) or self.handler(k, layer) for k in keys}
         results, present, clean = self.members(obj, path, handlers, skip=skip, aliases=aliases)
+        if self.watched:
+            model = FORM_MODELS[form]
+            for k in keys:
+                if k.name in clean and (model, k.field) in self.watched:
+                    self.values.append((model, k.field, _member(path, k.name), results[k.name]))
         in_use = any(k.name in present for k in keys if k.presence == "group")
         for k in keys:
             if (k.presence == "required" or (k.presence == "group" and in_use)) and k.name not in present:
@@ -322,7 +346,7 @@ class Importer:
             return None
         if key.form in ("forwardedMessage",):
             if layer + 1 > self.limits["max_depth"]:
-                self.problem("limit.depth", path)
+                self.problem("limit.depth", path, self.limits["max_depth"], layer + 1)
                 return None
         code, limit = LIMIT_NAMES[key.limit]
         if not self.within(v, path, code, limit):
@@ -444,7 +468,8 @@ def rest_to_json(text, batch, limits, nesting_break=None):
     importer = Importer(limits, nesting_break)
     value = importer.document(text, batch)
     if importer.problems:
-        raise Problem(*importer.problems[0])
+        code, path, limit, observed = importer.problems[0]
+        raise Problem(code, path, code, limit, observed)
     return value
 
 

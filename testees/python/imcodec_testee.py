@@ -13,10 +13,9 @@ in their order, and a walk of the JSON value (`check_json`) does the same for
 JSON input.
 
 The Tencent REST form (docs/spec/rest.md) is imcodec_rest.py beside this file,
-which reads the form's declaration, Schemas/imcodec/rest/v1/rest.json.
-Validation (and so REST validation) is not implemented: the testee answers
-`skipped` to it, and failure-list.txt beside this file declares that with
-the reason.
+which reads the form's declaration, Schemas/imcodec/rest/v1/rest.json; its
+validation is imcodec_rest_validate.py, on the validator of
+imcodec_validate.py.
 
 Run:  imcodec conformance --testee testees/python/testee \\
           --failure-list testees/python/failure-list.txt
@@ -47,6 +46,7 @@ from imcodec.v1 import model_pb2 as mp  # noqa: E402
 
 import imcodec_validate  # noqa: E402  (the validation engine over the declarations of Schemas/)
 import imcodec_rest  # noqa: E402  (the REST form, beside this file)
+import imcodec_rest_validate  # noqa: E402  (REST validation, beside this file)
 
 # upb refuses messages nested more than 100 protobuf levels deep unless told
 # otherwise; a merger layer is 3 levels (Message, Elem, MergerElem), so the
@@ -938,12 +938,17 @@ def validate(op, limits):
     return findings
 
 
-UNSUPPORTED = {
-    "validate_rest": (
-        "REST validation is the REST form's import problems (imcodec_rest.py) followed by the validator's findings at"
-        " their REST paths, which this testee does not map yet"
-    ),
-}
+def validate_rest(op, limits):
+    """Every finding of the REST document under the named profile (imcodec_rest_validate.py)."""
+    try:
+        found = imcodec_rest_validate.validate_rest(op.rest, op.profile, limits, nesting_break)
+    except imcodec_validate.UnknownProfile:
+        known = ", ".join(imcodec_validate.PROFILE_FIELDS)
+        raise BadRequest(f'unknown profile "{op.profile}"; known: {known}') from None
+    findings = tp.Findings()
+    for code, path, severity, limit, actual in found:
+        findings.findings.add(code=code, path=path, severity=severity, limit=limit or 0, actual=actual or 0)
+    return findings
 
 
 def handle(request):
@@ -975,8 +980,8 @@ def handle(request):
         elif operation == "payload_to_rest":
             op = request.payload_to_rest
             response.rest = imcodec_rest.payload_to_rest(decode_payload(op.kind, op.payload, limits))
-        elif operation in UNSUPPORTED:
-            response.skipped = UNSUPPORTED[operation]
+        elif operation == "validate_rest":
+            response.findings.CopyFrom(validate_rest(request.validate_rest, limits))
         else:
             response.runtime_error = f"unknown operation {operation}"
     except (Failure, imcodec_rest.Problem) as failure:

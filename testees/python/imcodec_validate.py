@@ -251,11 +251,12 @@ def varint_size(n):
 class Run:
     """One validation: walks the value and applies every declaration it meets."""
 
-    def __init__(self, declarations, profile):
+    def __init__(self, declarations, profile, skipped=()):
         if profile not in PROFILE_FIELDS:
             raise UnknownProfile(profile)
         self.d = declarations
         self.profile = PROFILE_FIELDS[profile]
+        self.skipped = set(skipped)
         self.findings = []
 
     def report(self, code, path, limit=None, actual=None):
@@ -340,7 +341,7 @@ class Run:
 
     def apply(self, node, field, applied):
         limit = applied.limit
-        if limit.applies_to:
+        if limit.applies_to or limit.name in self.skipped:
             return
         bound = self.value(limit)
         if bound is None or not all_hold(node, applied.when):
@@ -423,6 +424,9 @@ class Run:
             inside = bound[0] <= value <= bound[1] if m == cp.MEASURE_NUMBER_RANGE else value in bound
             if not inside:
                 self.report(limit.code, path, None, value)
+        elif m == cp.MEASURE_EXACT:
+            if value != bound:
+                self.report(limit.code, path, bound, value)
         elif m == cp.MEASURE_PREFIX:
             if not value.startswith(bound):
                 self.report(limit.code, path)
@@ -591,14 +595,19 @@ PREDICATES = {"image.scaled-short-side": image_scaled_short_side, "add-source": 
 _DECLARATIONS = {}
 
 
-def validate(message, profile):
-    """Every finding of `message` (a Message, MessageBatch or Event) under the named profile, as
-    (code, path, severity, limit, actual) tuples; limit and actual are None when the finding has none.
-
-    Raises UnknownProfile for a profile name the declarations do not know."""
-    descriptor = message.DESCRIPTOR
+def declarations(descriptor):
+    """The declarations reachable from a message type, read once."""
     if descriptor.full_name not in _DECLARATIONS:
         _DECLARATIONS[descriptor.full_name] = Declarations([descriptor])
-    run = Run(_DECLARATIONS[descriptor.full_name], profile)
+    return _DECLARATIONS[descriptor.full_name]
+
+
+def validate(message, profile, skipped=()):
+    """Every finding of `message` (a Message, MessageBatch or Event) under the named profile, as
+    (code, path, severity, limit, actual) tuples; limit and actual are None when the finding has none.
+    The limits named in `skipped` are not applied.
+
+    Raises UnknownProfile for a profile name the declarations do not know."""
+    run = Run(declarations(message.DESCRIPTOR), profile, skipped)
     run.visit(Node(message, ""))
     return run.findings

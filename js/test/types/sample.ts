@@ -14,6 +14,7 @@ import {
     type FramePayload,
 } from "imcodec";
 import { validate, type Finding } from "imcodec/validate";
+import { messageToREST, restToMessage, validateREST } from "imcodec/rest";
 import { webDeflate } from "imcodec/web";
 
 declare const socket: WebSocket;
@@ -58,3 +59,8 @@ try {
 const unsent = Message.fromJSONString('{"msgId": "m1", "sender": "alice", "elems": []}');
 const findings: Finding[] = validate(unsent, Message, "sdk-guide");
 for (const finding of findings) console.log(finding.severity, finding.code, finding.path, finding.limit ?? 0);
+
+// js/README.md, "The Tencent REST form".
+const fromREST: Message = restToMessage('[{"MsgType": "TIMTextElem", "MsgContent": {"Text": "hello world"}}]');
+const restText: string = messageToREST(fromREST);
+for (const finding of validateREST(restText, "current")) console.log(finding.code, finding.path);

@@ -18,6 +18,8 @@ final class DecodingLimits {
     final long maxRepeated;
     final long maxBatchMessages;
     final long maxDocumentBytes;
+    /** The most problems a REST validation reports before one {@code limit.problems} finding that counts them. */
+    final long maxProblems;
 
     private static final Testee.Limits DEFAULTS = declaredDefaults();
 
@@ -30,6 +32,7 @@ final class DecodingLimits {
         maxRepeated = pick(given.getMaxRepeated(), DEFAULTS.getMaxRepeated());
         maxBatchMessages = pick(given.getMaxBatchMessages(), DEFAULTS.getMaxBatchMessages());
         maxDocumentBytes = pick(given.getMaxDocumentBytes(), DEFAULTS.getMaxDocumentBytes());
+        maxProblems = pick(given.getMaxProblems(), DEFAULTS.getMaxProblems());
     }
 
     /** The limits of a request: its non-zero fields, the declared defaults for the others. */

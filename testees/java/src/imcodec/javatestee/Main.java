@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
-import java.util.Map;
 
 /**
  * An imcodec testee in Java on protobuf-java, java.util.zip and zstd-jni. It speaks the testee protocol
@@ -26,12 +25,6 @@ public final class Main {
 
     /** The largest request it reads; anything larger ends the testee (its input is out of step). */
     private static final int MAX_REQUEST_BYTES = 1 << 30;
-
-    /** What it does not implement, answered {@code skipped}; testees/java/failure-list.txt declares the same. */
-    private static final Map<Testee.Request.OperationCase, String> UNSUPPORTED = Map.of(
-            Testee.Request.OperationCase.VALIDATE_REST,
-            "REST validation is the REST form's import problems (RestImport) followed by the validator's findings at"
-                    + " their REST paths, which this testee does not map yet");
 
     /** The repository root, which holds Schemas/dictionaries: the launcher passes it as imcodec.root. */
     static Path repositoryRoot() {
@@ -150,15 +143,9 @@ public final class Main {
                 response.setRest(RestExport.write(Payloads.decode(op.getKindValue(), op.getPayload().toByteArray(),
                         limits)));
             }
+            case VALIDATE_REST -> response.setFindings(RestValidator.answer(request.getValidateRest(), limits));
             case OPERATION_NOT_SET -> response.setRuntimeError("the request names no operation");
-            default -> {
-                String reason = UNSUPPORTED.get(request.getOperationCase());
-                if (reason == null) {
-                    response.setRuntimeError("unknown operation " + request.getOperationCase());
-                } else {
-                    response.setSkipped(reason);
-                }
-            }
+            default -> response.setRuntimeError("unknown operation " + request.getOperationCase());
         }
     }
 

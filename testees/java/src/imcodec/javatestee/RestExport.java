@@ -56,6 +56,15 @@ final class RestExport {
         throw new BadRequest("the REST form has no document for " + value.getDescriptorForType().getName());
     }
 
+    /** The canonical text of a message's {@code MsgBody}: its elems as export writes them. */
+    static String body(Model.Message message) {
+        List<Object> elems = new ArrayList<>();
+        for (Model.Elem e : message.getElemsList()) {
+            elems.add(elem(e));
+        }
+        return dump(elems);
+    }
+
     // -- what the form cannot hold ------------------------------------------------------------------------
 
     private static String member(String path, String key) {

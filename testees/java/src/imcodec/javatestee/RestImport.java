@@ -21,7 +21,17 @@ import java.util.function.BiFunction;
  * first one is the import's failure.
  */
 final class RestImport {
-    private record Problem(String code, String path) {}
+    /** A problem of the document: its code and JSON path. */
+    record Problem(String code, String path, Long limit, Long observed) {}
+
+    /** A value the document holds for a watched model field: the form's model message, the field, where. */
+    record Value(String model, String field, String path, long value) {}
+
+    /**
+     * What reading a document of any shape gave: the value (a Message, or a MessageBatch when {@code batch}), the
+     * key of a message list's messages, every problem in document order and the watched fields' values.
+     */
+    record Import(Message value, boolean batch, String listKey, List<Problem> problems, List<Value> values) {}
 
     /** An {@code ApnsInfo}: the ApnsPushInfo and the values of its keys that live outside it. */
     private record Apns(Message apns, Map<String, Object> outside) {}
@@ -32,9 +42,26 @@ final class RestImport {
 
     private final DecodingLimits limits;
     private final List<Problem> problems = new ArrayList<>();
+    /** The model fields, as {@code Model.field} (proto names), whose integer values are kept in {@code values}. */
+    private final Set<String> watched;
+    private final List<Value> values = new ArrayList<>();
+    private String shape;
+    private String listKey = RestForm.LIST_KEYS.get(0);
 
-    private RestImport(DecodingLimits limits) {
+    private RestImport(DecodingLimits limits, Set<String> watched) {
         this.limits = limits;
+        this.watched = watched;
+    }
+
+    /**
+     * Reads a REST document of any shape, collecting every problem in document order and the integer values of
+     * the {@code watched} model fields ({@code Model.field}, proto names) as the document holds them.
+     */
+    static Import inspect(String text, DecodingLimits limits, Set<String> watched) {
+        RestImport reader = new RestImport(limits, watched);
+        Message value = reader.document(text, null);
+        return new Import(value, "batch".equals(reader.shape), reader.listKey, List.copyOf(reader.problems),
+                List.copyOf(reader.values));
     }
 
     /**
@@ -47,7 +74,7 @@ final class RestImport {
         if (kind != 1 && kind != 2) {
             throw new BadRequest("the REST form has no document of payload kind " + kind);
         }
-        RestImport reader = new RestImport(limits);
+        RestImport reader = new RestImport(limits, Set.of());
         Message value = reader.document(text, kind == 2);
         if (!reader.problems.isEmpty()) {
             Problem first = reader.problems.get(0);
@@ -57,7 +84,11 @@ final class RestImport {
     }
 
     private void problem(String code, String path) {
-        problems.add(new Problem(code, path));
+        problems.add(new Problem(code, path, null, null));
+    }
+
+    private void problem(String code, String path, long limit, long observed) {
+        problems.add(new Problem(code, path, limit, observed));
     }
 
     private static String member(String path, String key) {
@@ -85,7 +116,12 @@ final class RestImport {
                     problem("rest.type", path);
                     return null;
                 }
-                return Double.parseDouble(n.literal());
+                double number = Double.parseDouble(n.literal());
+                if (Double.isInfinite(number)) { // a literal past the largest double has no nearest double
+                    problem("rest.range", path);
+                    return null;
+                }
+                return number;
             }
             default -> {
                 if (!(v instanceof JsonText.Num n) || !n.literal().matches("-?[0-9]+")) {
@@ -165,8 +201,9 @@ final class RestImport {
     }
 
     private boolean within(JsonText.Value v, String path, String code, long limit) {
-        if (((JsonText.Arr) v).values().size() > limit) {
-            problem(code, path);
+        int count = ((JsonText.Arr) v).values().size();
+        if (count > limit) {
+            problem(code, path, limit, count);
             return false;
         }
         return true;
@@ -174,16 +211,24 @@ final class RestImport {
 
     // -- documents ----------------------------------------------------------------------------------------
 
-    private Message document(String text, boolean batch) {
+    /** The value of a document of the shape asked for ({@code batch}), or of any shape when it is null. */
+    private Message document(String text, Boolean batch) {
         JsonText.Value root;
+        int size = text.getBytes(StandardCharsets.UTF_8).length;
+        if (size > limits.maxDocumentBytes) {
+            problem("limit.document-size", "", limits.maxDocumentBytes, size);
+            return null;
+        }
         try {
-            if (text.getBytes(StandardCharsets.UTF_8).length > limits.maxDocumentBytes) {
-                throw new Failure("limit.document-size", "", "the document is too large");
-            }
             long widest = Math.max(limits.maxElems, Math.max(limits.maxRepeated, limits.maxBatchMessages));
             root = JsonText.parse(text, maxNesting(), (int) Math.min(widest + 1, 1 << 30));
         } catch (Failure failure) {
-            problem(failure.code, "");
+            if (failure.code.equals("json.depth")) {
+                // The first container past the limit is one level deeper than allowed.
+                problem(failure.code, "", maxNesting(), maxNesting() + 1);
+            } else {
+                problem(failure.code, "");
+            }
             return null;
         }
         String shape;
@@ -201,7 +246,8 @@ final class RestImport {
             problem("rest.type", "");
             return null;
         }
-        if (batch != shape.equals("batch")) {
+        this.shape = shape;
+        if (batch != null && batch != shape.equals("batch")) {
             problem("rest.type", "");
             return null;
         }
@@ -252,6 +298,12 @@ final class RestImport {
             });
         }
         Walk walk = members(obj, "", handlers, RestForm.ENVELOPE_ONLY, Map.of());
+        for (JsonText.Member m : obj.members()) {
+            if (RestForm.LIST_KEYS.contains(m.name()) && walk.present().contains(m.name())) {
+                listKey = m.name();
+                break;
+            }
+        }
         Object group = walk.results().get(groupKey.name());
         Model.MessageBatch.Builder batch = Model.MessageBatch.newBuilder();
         for (Message m : messages) {
@@ -282,6 +334,15 @@ final class RestImport {
             handlers.put(k.name(), special.containsKey(k.name()) ? special.get(k.name()) : handler(k, layer));
         }
         Walk walk = members(obj, path, handlers, skip, aliases);
+        if (!watched.isEmpty()) {
+            String model = RestForm.MODELS.get(form);
+            for (RestForm.Key k : keys) {
+                if (walk.clean().contains(k.name()) && watched.contains(model + "." + k.field())
+                        && walk.results().get(k.name()) instanceof Long n) {
+                    values.add(new Value(model, k.field(), member(path, k.name()), n));
+                }
+            }
+        }
         boolean inUse = false;
         for (RestForm.Key k : keys) {
             inUse |= k.presence().equals("group") && walk.present().contains(k.name());
@@ -386,7 +447,7 @@ final class RestImport {
         }
         boolean messages = key.form().equals("forwardedMessage");
         if (messages && layer + 1 > limits.maxDepth) {
-            problem("limit.depth", path);
+            problem("limit.depth", path, limits.maxDepth, layer + 1);
             return null;
         }
         if (!within(v, path, "limit.repeated", limits.maxRepeated)) {

@@ -51,11 +51,14 @@ final class Validator {
 
     private final Declarations declarations;
     private final Declarations.Profile profile;
+    /** The names of limits this validation does not apply (a form that measures them itself). */
+    private final Set<String> skipped;
     private final Testee.Findings.Builder findings = Testee.Findings.newBuilder();
 
-    private Validator(Declarations declarations, Declarations.Profile profile) {
+    private Validator(Declarations declarations, Declarations.Profile profile, Set<String> skipped) {
         this.declarations = declarations;
         this.profile = profile;
+        this.skipped = skipped;
     }
 
     /**
@@ -77,8 +80,50 @@ final class Validator {
 
     /** Every finding of a message, batch or event under a profile, in the order they were found. */
     static Testee.Findings validate(Message message, Declarations.Profile profile) {
-        Validator run = new Validator(Declarations.of(message.getDescriptorForType()), profile);
+        return validate(message, profile, Set.of());
+    }
+
+    /** Every finding of a message, batch or event under a profile but those of the limits named in skipped. */
+    static Testee.Findings validate(Message message, Declarations.Profile profile, Set<String> skipped) {
+        Validator run = new Validator(Declarations.of(message.getDescriptorForType()), profile, skipped);
         run.visit(Node.root(message));
+        return run.findings.build();
+    }
+
+    /**
+     * A declared limit applied to one number measured elsewhere, at {@code path}: a value as a document holds it
+     * ({@code MEASURE_EXACT}, {@code MEASURE_NUMBER_SET}, {@code MEASURE_NUMBER_RANGE}, {@code MEASURE_VALUE}), or
+     * a size ({@code MEASURE_ENCODED_BYTES}). No findings when the profile has no such rule.
+     */
+    static Testee.Findings measure(Limit limit, Declarations.Profile profile, long number, String path) {
+        Validator run = new Validator(null, profile, Set.of());
+        ProfileValue bound = Declarations.value(limit, profile);
+        if (bound == null) {
+            return run.findings.build();
+        }
+        switch (limit.getMeasure()) {
+            case MEASURE_EXACT -> {
+                if (number != bound.getNumber()) {
+                    run.report(limit.getCode(), path, bound.getNumber(), number);
+                }
+            }
+            case MEASURE_NUMBER_SET, MEASURE_NUMBER_RANGE -> {
+                List<Long> numbers = bound.getNumbersList();
+                boolean inside = limit.getMeasure() == Measure.MEASURE_NUMBER_RANGE
+                        ? numbers.get(0) <= number && number <= numbers.get(1)
+                        : numbers.contains(number);
+                if (!inside) {
+                    run.report(limit.getCode(), path, null, number);
+                }
+            }
+            case MEASURE_VALUE, MEASURE_ENCODED_BYTES -> {
+                if (number > bound.getNumber()) {
+                    run.report(limit.getCode(), path, bound.getNumber(), number);
+                }
+            }
+            default -> throw new IllegalStateException("the limit " + limit.getName() + " has the measure "
+                    + limit.getMeasure() + ", which applies to no number measured elsewhere");
+        }
         return run.findings.build();
     }
 
@@ -218,7 +263,7 @@ final class Validator {
      */
     private void apply(Node node, FieldDescriptor field, Declarations.Applied applied) {
         Limit limit = applied.limit();
-        if (!limit.getAppliesTo().isEmpty()) {
+        if (!limit.getAppliesTo().isEmpty() || skipped.contains(limit.getName())) {
             return;
         }
         ProfileValue bound = value(limit);
