@@ -181,6 +181,9 @@ class Importer:
             if not isinstance(v, Num):
                 self.problem("rest.type", path)
                 return None
+            if not math.isfinite(float(v.text)):  # past the largest double: no nearest double to read
+                self.problem("rest.range", path)
+                return None
             return float(v.text)
         bounds = {"u32": U32, "i32": I32, "fmt": FMT, "level": (1, 3)}[kind]
         if not isinstance(v, Num) or not v.is_integer():
@@ -1058,6 +1061,10 @@ def element_values():
                  "trailing zeros and an exponent: read as the nearest doubles, written in the shortest form.",
                  text='[{"MsgType":"TIMLocationElem","MsgContent":{"Desc":"someinfo","Latitude":29.3406567744699560000,'
                  '"Longitude":1.1677497920478824E2}}]')
+    yield Import("rest.elem.location.past-largest-double", "Longitude 1e400: past the largest double, it has no "
+                 "nearest double to be read as.",
+                 text='[{"MsgType":"TIMLocationElem","MsgContent":{"Desc":"x","Latitude":29.34,"Longitude":1e400}}]',
+                 error=("rest.range", "MsgBody[0].MsgContent.Longitude"))
     yield Import("rest.elem.location.negative-zero", "-0 and 0: -0 keeps its sign (written \"-0\"), 0 is the default.",
                  text='[{"MsgType":"TIMLocationElem","MsgContent":{"Desc":"","Latitude":-0,"Longitude":0}}]')
     yield Import("rest.elem.location.negative-zero-spelled", "-0.0 is read as -0 and written \"-0\".",
