@@ -324,6 +324,40 @@ import Testing
         #expect(DifferentialAnswer(.timedOut(seconds: 10)).token == "no-answer")
     }
 
+    @Test func aStoredAndACompressedFrameOfOnePayloadAgreeWhereCompressingWasAllowed() throws {
+        let message = try Message(
+            jsonString: #"{"elems":[{"text":{"text":"\#(String(repeating: "hello ", count: 100))"}}]}"#)
+        let payload = message.serializedBytes()
+        func request(compression: UInt32, threshold: UInt32, payload: [UInt8] = payload) -> TesteeRequest {
+            var operation = TesteeEncodeFrameRequest()
+            operation.kind = TesteePayloadKind(rawValue: 1)
+            operation.payload = payload
+            operation.compression = compression
+            operation.threshold = threshold
+            var request = TesteeRequest()
+            request.operation = .encodeFrame(operation)
+            return request
+        }
+        let library = InProcessTestee()
+        let compressed = DifferentialAnswer(library.handle(request(compression: 1, threshold: 0)))
+        let stored = DifferentialAnswer(library.handle(request(compression: 0, threshold: 0)))
+        #expect(compressed.detail.contains("compression=1"))
+        #expect(stored.detail.contains("compression=0"))
+        #expect(!compressed.agrees(with: stored))
+        // The request let the payload be compressed: either choice is a compressor's.
+        #expect(compressed.agrees(with: stored, on: request(compression: 1, threshold: 0)))
+        #expect(stored.agrees(with: compressed, on: request(compression: 1, threshold: UInt32(payload.count))))
+        // Not where it had to be stored: compression 0, or a payload under the threshold.
+        #expect(!compressed.agrees(with: stored, on: request(compression: 0, threshold: 0)))
+        #expect(!compressed.agrees(with: stored, on: request(compression: 1, threshold: UInt32(payload.count + 1))))
+        // Nor frames of different payloads.
+        var other = message
+        other.msgID = "m1"
+        let otherStored = DifferentialAnswer(
+            library.handle(request(compression: 0, threshold: 0, payload: other.serializedBytes())))
+        #expect(!compressed.agrees(with: otherStored, on: request(compression: 1, threshold: 0)))
+    }
+
     @Test func failureListsReadDifferentialEntries() throws {
         let list = try FailureList(
             parsing: """

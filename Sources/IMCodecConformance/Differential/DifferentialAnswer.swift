@@ -16,6 +16,8 @@ public struct DifferentialAnswer: Sendable, Equatable, CustomStringConvertible {
     public let detail: String
     /// The JSON value of a `json` answer, compared as a value.
     let json: VectorJSON?
+    /// What a `frame-bytes` answer decodes to.
+    let builtFrame: TesteeDecodedFrame?
 
     /// Whether the implementation does not implement the operation.
     public var isSkipped: Bool { token == "skipped" }
@@ -23,10 +25,11 @@ public struct DifferentialAnswer: Sendable, Equatable, CustomStringConvertible {
     /// The token and the detail, for people.
     public var description: String { detail.isEmpty ? token : "\(token) \(detail)" }
 
-    init(token: String, detail: String, json: VectorJSON? = nil) {
+    init(token: String, detail: String, json: VectorJSON? = nil, builtFrame: TesteeDecodedFrame? = nil) {
         self.token = token
         self.detail = detail
         self.json = json
+        self.builtFrame = builtFrame
     }
 
     /// Reduces what became of a request.
@@ -58,7 +61,7 @@ public struct DifferentialAnswer: Sendable, Equatable, CustomStringConvertible {
                 decoded.compression = UInt32(frame.header.compression.rawValue)
                 decoded.dictionaryID = frame.header.dictionaryID ?? 0
                 decoded.payload = Array(frame.payload)
-                self.init(token: "frame-bytes", detail: Self.describe(decoded))
+                self.init(token: "frame-bytes", detail: Self.describe(decoded), builtFrame: decoded)
             } catch {
                 self.init(token: "frame-bytes", detail: "undecodable: \(error.code.rawValue)")
             }
@@ -104,6 +107,28 @@ public struct DifferentialAnswer: Sendable, Equatable, CustomStringConvertible {
         guard token == other.token else { return false }
         if let json, let otherJSON = other.json { return json.isEquivalent(to: otherJSON) }
         return detail == other.detail
+    }
+
+    /// Whether two answers to `request` agree: as ``agrees(with:)``, except
+    /// that for `encode_frame` a stored frame and a compressed one of the
+    /// same kind and payload agree where the request let the payload be
+    /// compressed (compression 1 or 2, the payload at least the threshold):
+    /// whether a compressed body is smaller than the payload is the
+    /// compressor's to say, and two compressors say it of different
+    /// payloads (docs/spec/testee-protocol.md, "Differential runs").
+    ///
+    /// - Parameters:
+    ///   - other: The other answer.
+    ///   - request: The request both answered.
+    /// - Returns: True when they agree.
+    public func agrees(with other: DifferentialAnswer, on request: TesteeRequest) -> Bool {
+        if agrees(with: other) { return true }
+        guard case .encodeFrame(let operation) = request.operation, operation.compression != 0,
+            let frame = builtFrame, let otherFrame = other.builtFrame,
+            frame.kind == otherFrame.kind, frame.payload == otherFrame.payload,
+            frame.payload.count >= Int(operation.threshold)
+        else { return false }
+        return frame.compression == 0 || otherFrame.compression == 0
     }
 
     /// Large enough that a frame the testee built is read whatever the

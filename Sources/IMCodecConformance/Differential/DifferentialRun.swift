@@ -109,7 +109,7 @@ public final class DifferentialRun {
                 let other = answer(implementation.testee, request)
                 result.pairs[index].seconds += Self.seconds(ContinuousClock.now - checkStart)
                 result.pairs[index].checks += 1
-                if referenceAnswer.agrees(with: other) { continue }
+                if referenceAnswer.agrees(with: other, on: request) { continue }
                 result.pairs[index].disagreements += 1
                 let signature = DifferentialSignature(
                     operation: operation, reference: referenceAnswer.token, other: other.token)
@@ -162,7 +162,7 @@ public final class DifferentialRun {
         var shrinker = DifferentialShrinker(deadline: deadline) { candidate in
             let reference = self.answer(self.reference, candidate)
             let other = self.answer(testee, candidate)
-            return !reference.agrees(with: other) && reference.token == signature.reference
+            return !reference.agrees(with: other, on: candidate) && reference.token == signature.reference
                 && other.token == signature.other
         }
         var minimal = shrinker.shrink(request)
@@ -176,8 +176,8 @@ public final class DifferentialRun {
         for (position, implementation) in implementations.enumerated() where position != index {
             guard implementation.failureList.skips[signature.operation] == nil else { continue }
             let third = answer(implementation.testee, minimal)
-            if third.agrees(with: otherAnswer) { sidingWithOther += 1 }
-            if third.agrees(with: referenceAnswer) { sidingWithReference += 1 }
+            if third.agrees(with: otherAnswer, on: minimal) { sidingWithOther += 1 }
+            if third.agrees(with: referenceAnswer, on: minimal) { sidingWithReference += 1 }
         }
         let listed = implementations[index].failureList.differentialReason(for: signature)
         return DifferentialResult.Group(
