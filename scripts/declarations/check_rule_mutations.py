@@ -12,18 +12,22 @@ C reference's (Sources/IMCodecReference/validate.c, which reads the tables
 scripts/codegen/generate_constraints.py and generate_c_rules.py make; the C
 testee is built against them with the Makefile's TABLES, in a build folder of
 its own where only the objects that read the tables are rebuilt, and the
+conformance runner runs the validate cases through it) and the Java testee's
+(testees/java/src/imcodec/javatestee/Validator.java, which reads the
+descriptors of the classes compiled from the schema, or, with the environment
+variable IMCODEC_JAVA_DECLARATIONS, those of a descriptor set: it is given the
+set protoc makes from the copy, so the classes are not compiled again, and the
 conformance runner runs the validate cases through it). The check fails unless
 the unchanged schema passes every case in each and each mutation makes at
 least one case fail in each: a declaration an engine did not execute would
-change nothing. The Java testee is left out: it reads the descriptors of
-classes compiled from the schema, and compiling them again for each mutation
-takes longer than the rest of the check.
+change nothing.
 
     python3 scripts/declarations/check_rule_mutations.py           # every mutation
     python3 scripts/declarations/check_rule_mutations.py --list    # the mutations
     python3 scripts/declarations/check_rule_mutations.py --imcodec PATH   # the runner to use
 
 Needs protoc, Node, the C reference's build dependencies (Sources/IMCodecReference/README.md),
+the Java testee's (testees/java/README.md; it is built first with `testees/java/testee --build`),
 the imcodec CLI (default: `swift build --show-bin-path`/imcodec) and the Python
 testee's environment (.build/python-testee, made by `testees/python/testee --build`),
 whose protobuf runtime it runs the Python engine in.
@@ -45,6 +49,7 @@ sys.path.insert(0, os.path.join(ROOT, "scripts", "lib"))
 import generated  # noqa: E402
 
 PYTHON = os.path.join(ROOT, ".build", "python-testee", "bin", "python")
+JAVA_TESTEE = os.path.join(ROOT, "testees", "java", "testee")
 
 # (name, schema file under Schemas/, text, replacement): each text occurs exactly once in its file.
 MUTATIONS = [
@@ -211,6 +216,26 @@ def run_c_cases(schemas, out, build, imcodec):
     return [c["id"] for c in vectors() if status.get(c["id"]) != "passed"]
 
 
+def run_java_cases(schemas, out, imcodec):
+    """Runs every validate vector through the Java testee with the declarations of the descriptor set protoc makes
+    from `schemas` (IMCODEC_JAVA_DECLARATIONS); returns the ids of the cases that do not pass."""
+    os.makedirs(out, exist_ok=True)
+    descriptor_set = os.path.join(out, "declarations.pb")
+    paths = [os.path.join(schemas, p) for p in (*generated.SCHEMAS, generated.OPTIONS_SCHEMA)]
+    subprocess.run(["protoc", "-I" + schemas, "--include_imports", "--descriptor_set_out=" + descriptor_set, *paths],
+                   check=True)
+    report = os.path.join(out, "java-report.json")
+    subprocess.run([imcodec, "conformance", "--vectors", os.path.join(ROOT, "Vectors"), "--testee", JAVA_TESTEE,
+                    "--filter", "validate.", "--json", report],
+                   env={**os.environ, "IMCODEC_JAVA_DECLARATIONS": descriptor_set},
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if not os.path.exists(report):
+        raise SystemExit("check_rule_mutations.py: the conformance run of the Java testee wrote no report")
+    with open(report, encoding="utf-8") as f:
+        status = {c["id"]: c["status"] for c in json.load(f)["cases"]}
+    return [c["id"] for c in vectors() if status.get(c["id"]) != "passed"]
+
+
 def runner():
     """The imcodec CLI of the Swift build."""
     bin_path = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True,
@@ -244,7 +269,8 @@ def check_mutations(indices, tmp, worker, imcodec):
         out = os.path.join(tmp, f"mutation-{index}")
         generate(schemas, out)
         results = (("Python", run_cases(out)), ("JavaScript", run_js_cases(schemas, out + "-js")),
-                   ("C", run_c_cases(schemas, out + "-js", build, imcodec)))
+                   ("C", run_c_cases(schemas, out + "-js", build, imcodec)),
+                   ("Java", run_java_cases(schemas, out + "-java", imcodec)))
         with open(file, "w", encoding="utf-8") as f:
             f.write(original)
         lines[index] = (f"{name}: " + "; ".join(f"{engine} {len(failed)} cases fail" for engine, failed in results)
@@ -257,13 +283,16 @@ def check_mutations(indices, tmp, worker, imcodec):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--list", action="store_true", help="print the mutations and exit")
-    parser.add_argument("--imcodec", help="the imcodec CLI that runs the C testee (default: the Swift build's)")
+    parser.add_argument("--imcodec",
+                        help="the imcodec CLI that runs the C and Java testees (default: the Swift build's)")
     arguments = parser.parse_args()
     if arguments.list:
         for name, path, _, _ in MUTATIONS:
             print(f"{name} ({path})")
         return 0
     imcodec = arguments.imcodec or runner()
+    # Built once here: the conformance runner gives a case 10 seconds, the first request (and a build) included.
+    subprocess.run([JAVA_TESTEE, "--build"], check=True)
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
         schemas = os.path.join(tmp, "Schemas")
@@ -272,7 +301,8 @@ def main():
         for engine, failed in (("Python", run_cases(os.path.join(tmp, "unchanged"))),
                                ("JavaScript", run_js_cases(schemas, os.path.join(tmp, "unchanged-js"))),
                                ("C", run_c_cases(schemas, os.path.join(tmp, "unchanged-js"),
-                                                 os.path.join(tmp, "c-build"), imcodec))):
+                                                 os.path.join(tmp, "c-build"), imcodec)),
+                               ("Java", run_java_cases(schemas, os.path.join(tmp, "unchanged-java"), imcodec))):
             if failed:
                 problems.append(f"the unchanged declarations fail {len(failed)} cases in {engine}: "
                                 + ", ".join(failed[:5]))
@@ -293,7 +323,7 @@ def main():
     if problems:
         return 1
     print(f"{len(MUTATIONS)} mutations of the declarations, each one failing validate vectors in the Python, "
-          "JavaScript and C validators")
+          "JavaScript, C and Java validators")
     return 0
 
 

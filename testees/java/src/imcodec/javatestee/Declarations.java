@@ -27,7 +27,9 @@ import java.util.Set;
  * and the {@code (imcodec.constraints.v1.field)} option of each of their fields
  * (Schemas/imcodec/constraints/v1/constraints.proto). Nothing here knows a limit, a field or a code: it only
  * indexes what the schema declares, so that {@link Validator} can execute it (docs/spec/validation.md, "Reading
- * the declarations").
+ * the declarations"). The options are those of the compiled classes' descriptors, or those of the descriptor set
+ * {@code IMCODEC_JAVA_DECLARATIONS} names ({@link DeclarationSet}); the types and fields they are indexed by are
+ * the compiled ones either way.
  */
 final class Declarations {
     /** Every limit by its name, wherever it is declared (a field's or a message's), for {@code uses} and prefixes. */
@@ -88,6 +90,7 @@ final class Declarations {
      * resolves each field's {@code uses} and {@code use} names against the limits declared anywhere among them.
      */
     private Declarations(Descriptor root) {
+        DeclarationSet set = DeclarationSet.fromEnvironment();
         Set<Descriptor> seen = new HashSet<>();
         Set<FileDescriptor> files = new HashSet<>();
         Deque<Descriptor> pending = new ArrayDeque<>(List.of(root));
@@ -97,8 +100,8 @@ final class Declarations {
                 continue;
             }
             typesByName.put(descriptor.getName(), descriptor);
-            addFile(descriptor.getFile(), files);
-            var options = descriptor.getOptions();
+            addFile(set == null ? descriptor.getFile() : set.file(descriptor.getFile()), files);
+            var options = set == null ? descriptor.getOptions() : set.options(descriptor);
             if (options.hasExtension(Constraints.message)) {
                 MessageConstraints constraints = options.getExtension(Constraints.message);
                 messages.put(descriptor, constraints);
@@ -109,8 +112,9 @@ final class Declarations {
                 if (field.getType() == FieldDescriptor.Type.MESSAGE) {
                     pending.push(field.getMessageType());
                 }
-                if (field.getOptions().hasExtension(Constraints.field)) {
-                    FieldConstraints constraints = field.getOptions().getExtension(Constraints.field);
+                var fieldOptions = set == null ? field.getOptions() : set.options(field);
+                if (fieldOptions.hasExtension(Constraints.field)) {
+                    FieldConstraints constraints = fieldOptions.getExtension(Constraints.field);
                     declared.add(new Declared(field, constraints));
                     constraints.getLimitList().forEach(limit -> limits.put(limit.getName(), limit));
                 }

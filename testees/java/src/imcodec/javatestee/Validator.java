@@ -304,7 +304,8 @@ final class Validator {
                         total += amount(limit, other, message.getField(other));
                     }
                     if (total > bound.getNumber()) {
-                        report(limit.getCode(), holderPath, bound.getNumber(), total);
+                        report(limit.getCode(), applied.report() == Report.REPORT_HOLDER ? holderPath : path,
+                                bound.getNumber(), total);
                     }
                 } else {
                     String target = applied.report() == Report.REPORT_HOLDER ? holderPath : path;
