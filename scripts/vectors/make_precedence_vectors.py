@@ -270,6 +270,11 @@ def write_json_file():
         "name).",
         "message", '{"elems": [{"group_tips": {"bogus_field": 1}}]}', "json.unknown-field",
         "elems[0].groupTips.bogus_field", flags=["NameAsWritten", "PathDecision"])
+    vf.json_invalid(
+        "json.path.empty-member-name-adds-nothing", "A member written with the empty name is unknown, and the empty "
+        "name adds nothing to the path: json.unknown-field at elems[0], the holder's path, not elems[0]. with a "
+        "trailing dot.",
+        "message", '{"elems": [{"": {}}]}', "json.unknown-field", "elems[0]", flags=["NameAsWritten", "PathDecision"])
     case = vf.json_invalid(
         "json.path.limit-names-json-name", "maxRepeated 2 and three entries in at_user_list: limit.repeated at "
         "the first entry past the limit, named by the JSON name: atUserList[2].",

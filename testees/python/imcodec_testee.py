@@ -145,7 +145,8 @@ def component(field, index=None):
 
 
 def join(path, part):
-    return part if not path else path + "." + part
+    """`path.part`; `part` at the root, and `path` for a member written with the empty name (payloads.md, "Paths")."""
+    return part if not path else path + "." + part if part else path
 
 
 class Node:
@@ -841,8 +842,13 @@ def check_single(descriptor, field, value, path, layer, limits):
         if not isinstance(value, str) or isinstance(value, Number):
             raise Failure("json.type", path, "expected a base64 string")
         text = value.replace("-", "+").replace("_", "/")
+        data = text.rstrip("=")
+        padding = len(text) - len(data)
+        # Padding is optional, but where it is written it completes the last group of four.
+        if padding > 2 or len(data) % 4 == 1 or (padding and (len(data) + padding) % 4):
+            raise Failure("json.value", path, "not base64")
         try:
-            base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
+            base64.b64decode(data + "=" * (-len(data) % 4), validate=True)
         except ValueError:
             raise Failure("json.value", path, "not base64") from None
         return str(value)

@@ -51,8 +51,11 @@ final class Schema {
                 && field.getNumber() == Model.MergerElem.MESSAGES_FIELD_NUMBER;
     }
 
-    /** A path with one more component, in the syntax of Payloads.md ("Paths"). */
+    /**
+     * A path with one more component, in the syntax of payloads.md ("Paths"); a member written with the empty
+     * name adds nothing.
+     */
     static String join(String path, String component) {
-        return path.isEmpty() ? component : path + "." + component;
+        return path.isEmpty() ? component : component.isEmpty() ? path : path + "." + component;
     }
 }
