@@ -51,6 +51,7 @@ let package = Package(
             name: "IMCodecBenchmarks",
             dependencies: [
                 "BenchmarkCorpus",
+                .product(name: "IMCodec", package: "imcodec"),
                 .product(name: "_IMCodecTraffic", package: "imcodec"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],

@@ -19,7 +19,8 @@ recipe into a temporary folder and compares. In order:
    docs/spec/limits.md, FindingCode's members and the finding-code table
    of docs/spec/error-and-finding-codes.md; scripts/codegen/generate_rest.py:
    the REST form's Swift tables and the key tables of docs/spec/rest.md, from
-   Schemas/imcodec/rest/v1/rest.json;
+   Schemas/imcodec/rest/v1/rest.json; scripts/codegen/generate_swift_rules.py:
+   the Swift validator's rule table;
 4. scripts/codegen/embed_dictionary_swift.py and embed_dictionary_c.py: the
    preset dictionaries in Swift and C;
 5. protoc-c: the C reference's message code (without the include of the
@@ -57,6 +58,7 @@ import generate_constraints  # noqa: E402
 import generate_js  # noqa: E402
 import generate_rest  # noqa: E402
 import generate_swift  # noqa: E402
+import generate_swift_rules  # noqa: E402
 import generated  # noqa: E402
 from schema import ROOT  # noqa: E402
 
@@ -118,6 +120,7 @@ def regenerate(root, oracle):
         generate_swift.write(descriptors, root)
         generate_js.write(descriptors, root)
     generate_constraints.write_all(root)
+    generate_swift_rules.write_all(root)
     generate_rest.write_all(root)
     embed_dictionary_swift.main(root)
     embed_dictionary_c.main(root)

@@ -6,8 +6,10 @@ value, a condition, where a finding is reported, what is counted, a check's
 form or field) and runs every validator that executes the declarations over
 every validate vector, each with what it reads made from the copy: the Python
 testee's (testees/python/imcodec_validate.py, which reads the descriptors
-protoc makes) and the JavaScript one (js/src/validate.js, which reads
-js/generated/rules.js, made by scripts/codegen/generate_constraints.py). The
+protoc makes), the JavaScript one (js/src/validate.js, which reads
+js/generated/rules.js, made by scripts/codegen/generate_constraints.py) and the
+Swift library's (run by `imcodec-devtools check-rule-table` with the table of
+scripts/codegen/generate_swift_rules.py --json, which it compiles at run time). The
 check fails unless the unchanged schema passes every case in each and each
 mutation makes at least one case fail in each: a declaration an engine did not
 execute would change nothing.
@@ -15,7 +17,7 @@ execute would change nothing.
     python3 scripts/declarations/check_rule_mutations.py           # every mutation
     python3 scripts/declarations/check_rule_mutations.py --list    # the mutations
 
-Needs protoc, Node and the Python testee's environment (.build/python-testee,
+Needs protoc, Node, Swift and the Python testee's environment (.build/python-testee,
 made by `testees/python/testee --build`), whose protobuf runtime it runs the
 Python engine in.
 """
@@ -181,6 +183,26 @@ process.stdout.write(JSON.stringify(failed));
     return json.loads(result.stdout)
 
 
+def run_swift_cases(schemas, out):
+    """Runs the Swift rule engine with the table made from `schemas` over every validate vector: the library's
+    engine compiles the JSON of scripts/codegen/generate_swift_rules.py --json at run time
+    (`imcodec-devtools check-rule-table`), so one build serves every mutation. Returns the ids of the cases whose
+    findings differ."""
+    tool = os.path.join(ROOT, ".build", "debug", "imcodec-devtools")
+    if not getattr(run_swift_cases, "built", False):
+        subprocess.run(["swift", "build", "--product", "imcodec-devtools"], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+        run_swift_cases.built = True
+    table = out + ".json"
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "codegen", "generate_swift_rules.py"), "--json",
+                    table], env={**os.environ, "IMCODEC_SCHEMAS": schemas}, check=True)
+    files = sorted(glob.glob(os.path.join(ROOT, "Vectors", "limits", "validation-*.json")))
+    result = subprocess.run([tool, "check-rule-table", "--table", table, *files], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit("check_rule_mutations.py: the Swift engine's run failed:\n" + result.stderr[-2000:])
+    return json.loads(result.stdout)
+
+
 def generate(schemas, out):
     os.makedirs(out)
     paths = [os.path.join(schemas, p) for p in (*generated.SCHEMAS, generated.OPTIONS_SCHEMA)]
@@ -205,6 +227,9 @@ def main():
             if failed:
                 problems.append(f"the unchanged declarations fail {len(failed)} cases in {engine}: "
                                 + ", ".join(failed[:5]))
+        failed = run_swift_cases(schemas, os.path.join(tmp, "unchanged-swift"))
+        if failed:
+            problems.append(f"the unchanged declarations fail {len(failed)} cases in Swift: " + ", ".join(failed[:5]))
         for index, (name, path, text, replacement) in enumerate(MUTATIONS):
             file = os.path.join(schemas, path)
             with open(file, encoding="utf-8") as f:
@@ -217,6 +242,7 @@ def main():
             out = os.path.join(tmp, f"mutation-{index}")
             generate(schemas, out)
             results = (("Python", run_cases(out)), ("JavaScript", run_js_cases(schemas, out + "-js")))
+            results += (("Swift", run_swift_cases(schemas, out + "-swift")),)
             with open(file, "w", encoding="utf-8") as f:
                 f.write(original)
             print(f"{name}: " + "; ".join(f"{engine} {len(failed)} cases fail" for engine, failed in results)
@@ -228,7 +254,7 @@ def main():
     if problems:
         return 1
     print(f"{len(MUTATIONS)} mutations of the declarations, each one failing validate vectors in the Python and "
-          "JavaScript validators")
+          "JavaScript validators and in the Swift library's")
     return 0
 
 
