@@ -45,7 +45,10 @@ let package = Package(
         // One benchmark body in a loop, for callgrind and perf.
         .executableTarget(
             name: "imcodec-bench-profile",
-            dependencies: ["BenchmarkCorpus", .product(name: "_IMCodecTraffic", package: "imcodec")]
+            dependencies: [
+                "BenchmarkCorpus", .product(name: "IMCodec", package: "imcodec"),
+                .product(name: "_IMCodecTraffic", package: "imcodec"),
+            ]
         ),
         .executableTarget(
             name: "IMCodecBenchmarks",

@@ -15,56 +15,87 @@ struct RuleTable: Sendable {
     }
 
     /// One field of a message type.
-    struct Field: Sendable {
+    final class Field: @unchecked Sendable {
         /// Its proto name.
-        var name: String
+        let name: String
         /// Its proto3 JSON name, as paths spell it.
-        var json: String
+        let json: String
         /// What it holds.
-        var kind: FieldKind
+        let kind: FieldKind
         /// The message type's index for a message field, the enum's index
         /// for an enum field, else -1.
-        var type: Int
+        let type: Int
         /// Whether it is repeated.
-        var isRepeated: Bool
+        let isRepeated: Bool
         /// The oneof it belongs to.
-        var oneof: String?
+        let oneof: String?
         /// Its field number.
-        var number: Int
+        let number: Int
         /// Whether its messages wait on the run's pending stack instead of
         /// being visited in place: the field that closes a cycle of the
         /// schema's types (a merger's messages).
         var isDeferred: Bool
+
+        init(
+            name: String, json: String, kind: FieldKind, type: Int, isRepeated: Bool, oneof: String?, number: Int,
+            isDeferred: Bool
+        ) {
+            self.name = name
+            self.json = json
+            self.kind = kind
+            self.type = type
+            self.isRepeated = isRepeated
+            self.oneof = oneof
+            self.number = number
+            self.isDeferred = isDeferred
+        }
     }
 
     /// A field reference of a declaration (`field`, `a.b`, `^Type.field`,
     /// `^Type`, or a oneof's name).
-    struct Reference: Sendable {
+    final class Reference: @unchecked Sendable {
         /// The type of the enclosing message `^Type` names.
-        var enclosing: Int?
+        let enclosing: Int?
         /// The slots from the message read to the field: all but the last
         /// are singular message fields.
-        var slots: [Int]
+        let slots: [Int]
         /// The type each slot is read in.
-        var holders: [Int]
+        let holders: [Int]
         /// The slots of the oneof's members, when the reference names a oneof.
-        var oneofSlots: [Int]
+        let oneofSlots: [Int]
         /// The referenced field; `nil` for a oneof or `^Type` alone.
-        var field: Field?
+        let field: Field?
         /// The proto3 JSON names of the path, for findings.
-        var jsonPath: [String]
+        let jsonPath: [String]
+
+        init(enclosing: Int?, slots: [Int], holders: [Int], oneofSlots: [Int], field: Field?, jsonPath: [String]) {
+            self.enclosing = enclosing
+            self.slots = slots
+            self.holders = holders
+            self.oneofSlots = oneofSlots
+            self.field = field
+            self.jsonPath = jsonPath
+        }
     }
 
     /// A `Condition`.
-    struct Condition: Sendable {
-        var reference: Reference
+    final class Condition: @unchecked Sendable {
+        let reference: Reference
         /// `present`: whether the field must be set (true) or unset (false).
-        var present: Bool?
+        let present: Bool?
         /// The numbers (and enum value names, as numbers) that match.
-        var numbers: [Int64]
+        let numbers: [Int64]
         /// The strings that match a string field.
-        var strings: [String]
-        var negate: Bool
+        let strings: [String]
+        let negate: Bool
+
+        init(reference: Reference, present: Bool?, numbers: [Int64], strings: [String], negate: Bool) {
+            self.reference = reference
+            self.present = present
+            self.numbers = numbers
+            self.strings = strings
+            self.negate = negate
+        }
     }
 
     /// What a limit measures (docs/spec/validation.md, "Limits").
@@ -82,26 +113,45 @@ struct RuleTable: Sendable {
     }
 
     /// A `Limit`.
-    struct Limit: Sendable {
-        var name: String
-        var code: FindingCode
-        var severity: ValidationFinding.Severity
-        var measure: Measure
-        var predicate: Predicate?
+    final class Limit: @unchecked Sendable {
+        let name: String
+        let code: FindingCode
+        let severity: ValidationFinding.Severity
+        let measure: Measure
+        let predicate: Predicate?
         /// The index of the prefix limit an `after_prefix` names.
-        var afterPrefix: Int?
+        let afterPrefix: Int?
         /// The byte ranges of a `charset`.
-        var charset: [ClosedRange<UInt8>]
+        let charset: [ClosedRange<UInt8>]
         /// Whether it applies to the REST form only.
-        var isRESTOnly: Bool
+        let isRESTOnly: Bool
         /// `sum_with`: sibling field names.
-        var sumWith: [String]
+        let sumWith: [String]
         /// `exclude`: (type, slot) of the fields left out of encoded sizes.
-        var exclude: [(type: Int, slot: Int)]
+        let exclude: [(type: Int, slot: Int)]
         /// The index of its property in ``ValidationLimits/boundNames``.
-        var property: Int
+        let property: Int
         /// Its value in each profile, as declared.
-        var values: [String: JSONValue]
+        let values: [String: JSONValue]
+
+        init(
+            name: String, code: FindingCode, severity: ValidationFinding.Severity, measure: Measure,
+            predicate: Predicate?, afterPrefix: Int?, charset: [ClosedRange<UInt8>], isRESTOnly: Bool,
+            sumWith: [String], exclude: [(type: Int, slot: Int)], property: Int, values: [String: JSONValue]
+        ) {
+            self.name = name
+            self.code = code
+            self.severity = severity
+            self.measure = measure
+            self.predicate = predicate
+            self.afterPrefix = afterPrefix
+            self.charset = charset
+            self.isRESTOnly = isRESTOnly
+            self.sumWith = sumWith
+            self.exclude = exclude
+            self.property = property
+            self.values = values
+        }
     }
 
     /// Where a finding of an applied limit is reported.
@@ -110,29 +160,57 @@ struct RuleTable: Sendable {
     }
 
     /// A limit applied to a field (or, without one, to its message).
-    struct Applied: Sendable {
-        var limit: Int
-        var when: [Condition]
-        var report: Report
+    final class Applied: @unchecked Sendable {
+        let limit: Int
+        let when: [Condition]
+        let report: Report
         /// The slot of `entry_field` in the entries' type.
-        var entryField: Int?
-        var key: Reference?
-        var countWhen: [Condition]
+        let entryField: Int?
+        let key: Reference?
+        let countWhen: [Condition]
         /// The slots of the limit's `sum_with` fields in the holder.
-        var sumWith: [Int]
+        let sumWith: [Int]
+
+        init(
+            limit: Int, when: [Condition], report: Report, entryField: Int?, key: Reference?, countWhen: [Condition],
+            sumWith: [Int]
+        ) {
+            self.limit = limit
+            self.when = when
+            self.report = report
+            self.entryField = entryField
+            self.key = key
+            self.countWhen = countWhen
+            self.sumWith = sumWith
+        }
     }
 
     /// The field rules of one field.
-    struct FieldRules: Sendable {
-        var slot: Int
-        var nonEmpty: FindingCode?
-        var range: (code: FindingCode, min: Double, max: Double)?
+    final class FieldRules: @unchecked Sendable {
+        let slot: Int
+        let nonEmpty: FindingCode?
+        let range: (code: FindingCode, min: Double, max: Double)?
         /// The numbers of a `defined_enum` field's enum.
-        var definedEnum: Set<Int64>?
-        var isDiscriminator: Bool
-        var discriminatorWhen: [Condition]
-        var namedValues: (code: FindingCode, numbers: Set<Int64>)?
-        var applied: [Applied]
+        let definedEnum: Set<Int64>?
+        let isDiscriminator: Bool
+        let discriminatorWhen: [Condition]
+        let namedValues: (code: FindingCode, numbers: Set<Int64>)?
+        let applied: [Applied]
+
+        init(
+            slot: Int, nonEmpty: FindingCode?, range: (code: FindingCode, min: Double, max: Double)?,
+            definedEnum: Set<Int64>?, isDiscriminator: Bool, discriminatorWhen: [Condition],
+            namedValues: (code: FindingCode, numbers: Set<Int64>)?, applied: [Applied]
+        ) {
+            self.slot = slot
+            self.nonEmpty = nonEmpty
+            self.range = range
+            self.definedEnum = definedEnum
+            self.isDiscriminator = isDiscriminator
+            self.discriminatorWhen = discriminatorWhen
+            self.namedValues = namedValues
+            self.applied = applied
+        }
     }
 
     /// A check's form.
@@ -148,23 +226,39 @@ struct RuleTable: Sendable {
     }
 
     /// A check of a `MessageRule`.
-    struct Check: Sendable {
-        var code: FindingCode
-        var form: Form
-        var fields: [Reference]
-        var when: [Condition]
+    final class Check: @unchecked Sendable {
+        let code: FindingCode
+        let form: Form
+        let fields: [Reference]
+        let when: [Condition]
         /// `at`: `.` (the message itself) is a reference with no slot.
-        var at: Reference?
-        var numbers: [Int64]?
-        var predicate: Predicate?
+        let at: Reference?
+        let numbers: [Int64]?
+        let predicate: Predicate?
         /// For the entry forms: `fields[1]` read in an entry of `fields[0]`.
-        var entryReference: Reference?
-        var entryWhen: [Condition]
-        var actual: Actual
+        let entryReference: Reference?
+        let entryWhen: [Condition]
+        let actual: Actual
+
+        init(
+            code: FindingCode, form: Form, fields: [Reference], when: [Condition], at: Reference?, numbers: [Int64]?,
+            predicate: Predicate?, entryReference: Reference?, entryWhen: [Condition], actual: Actual
+        ) {
+            self.code = code
+            self.form = form
+            self.fields = fields
+            self.when = when
+            self.at = at
+            self.numbers = numbers
+            self.predicate = predicate
+            self.entryReference = entryReference
+            self.entryWhen = entryWhen
+            self.actual = actual
+        }
     }
 
     /// A message type with its declarations.
-    struct MessageType: Sendable {
+    final class MessageType: @unchecked Sendable {
         var name: String
         /// The fields by slot.
         var fields: [Field]
@@ -179,6 +273,20 @@ struct RuleTable: Sendable {
         var isDeferredTarget: Bool
         /// The layer limits of its repeated message fields: (slot, limit index).
         var layerLimits: [(slot: Int, limit: Int)] = []
+
+        init(
+            name: String, fields: [Field], limits: [Applied], checks: [Check], fieldRules: [FieldRules],
+            messageSlots: [Int], isDeferredTarget: Bool, layerLimits: [(slot: Int, limit: Int)] = []
+        ) {
+            self.name = name
+            self.fields = fields
+            self.limits = limits
+            self.checks = checks
+            self.fieldRules = fieldRules
+            self.messageSlots = messageSlots
+            self.isDeferredTarget = isDeferredTarget
+            self.layerLimits = layerLimits
+        }
     }
 
     /// The message types, by ``ReflectedMessage/reflectedType``.
@@ -429,30 +537,34 @@ extension RuleTable {
                 }
                 let value = rule.value
                 let field = self.types[type].fields[slot]
-                var rules = FieldRules(
-                    slot: slot, nonEmpty: value["nonEmpty"]?.text.map { FindingCode($0) }, range: nil,
-                    definedEnum: nil, isDiscriminator: value["discriminator"]?.flag ?? false,
-                    discriminatorWhen: try conditions(value["discriminatorWhen"], in: type), namedValues: nil,
-                    applied: [])
-                if let range = value["range"] {
-                    guard let code = range["code"]?.text, let low = range["min"]?.number,
-                        let high = range["max"]?.number
+                var range: (code: FindingCode, min: Double, max: Double)?
+                if let item = value["range"] {
+                    guard let code = item["code"]?.text, let low = item["min"]?.number,
+                        let high = item["max"]?.number
                     else { throw fail("range of \(member.key).\(rule.key)") }
-                    rules.range = (FindingCode(code), low, high)
+                    range = (FindingCode(code), low, high)
                 }
+                var definedEnum: Set<Int64>?
                 if value["definedEnum"]?.flag == true {
                     guard field.kind == .enumeration else { throw fail("defined_enum on \(rule.key)") }
-                    rules.definedEnum = Set(enumNames[field.type].keys)
+                    definedEnum = Set(enumNames[field.type].keys)
                 }
+                var namedValues: (code: FindingCode, numbers: Set<Int64>)?
                 if let named = value["namedValues"] {
                     guard let code = named["code"]?.text, let name = named["enum"]?.text,
                         let enumeration = enumIndex[name]
                     else { throw fail("named_values of \(rule.key)") }
-                    rules.namedValues = (FindingCode(code), Set(enumNames[enumeration].keys))
+                    namedValues = (FindingCode(code), Set(enumNames[enumeration].keys))
                 }
+                var applied: [Applied] = []
                 for item in value["applied"]?.elements ?? [] {
-                    rules.applied.append(try applied(item, in: type, field: slot, limitIndex: limitIndex))
+                    applied.append(try self.applied(item, in: type, field: slot, limitIndex: limitIndex))
                 }
+                let rules = FieldRules(
+                    slot: slot, nonEmpty: value["nonEmpty"]?.text.map { FindingCode($0) }, range: range,
+                    definedEnum: definedEnum, isDiscriminator: value["discriminator"]?.flag ?? false,
+                    discriminatorWhen: try conditions(value["discriminatorWhen"], in: type), namedValues: namedValues,
+                    applied: applied)
                 self.types[type].fieldRules.append(rules)
             }
         }

@@ -244,9 +244,9 @@ extension ValidationRun {
     private func apply(
         _ rules: RuleTable.FieldRules, field: RuleTable.Field, value: ReflectedScalar, at depth: Int
     ) {
-        let path: [Component] = [.field(field.json)]
+        func path() -> [Component] { [.field(field.json)] }
         if let code = rules.nonEmpty, !isSet(value) {
-            report(code, at: depth, path)
+            report(code, at: depth, path())
         }
         if let range = rules.range {
             var inside = false
@@ -255,19 +255,19 @@ extension ValidationRun {
             }
             if !inside {
                 report(
-                    range.code, at: depth, path,
+                    range.code, at: depth, path(),
                     limit: Int64(max(abs(range.min), abs(range.max)).rounded(.towardZero)))
             }
         }
         let number = Self.number(value)
         if let known = rules.definedEnum, !known.contains(number) {
-            report(table.definedEnumCode, at: depth, path, actual: number)
+            report(table.definedEnumCode, at: depth, path(), actual: number)
         }
         if rules.isDiscriminator, number == 0, allHold(rules.discriminatorWhen, at: depth) {
-            report(table.discriminatorCode, at: depth, path, actual: 0)
+            report(table.discriminatorCode, at: depth, path(), actual: 0)
         }
         if let named = rules.namedValues, !named.numbers.contains(number) {
-            report(named.code, at: depth, path, actual: number)
+            report(named.code, at: depth, path(), actual: number)
         }
     }
 
@@ -275,7 +275,7 @@ extension ValidationRun {
     func bound(_ limit: Int) -> LimitBound {
         if let tableBounds { return tableBounds[limit] }
         let property = table.limits[limit].property
-        return property < 0 ? .none : limits.bound(property)
+        return property < 0 ? .none : limitBound(property)
     }
 
     /// Applies a limit to field `field` of the current frame's value (or,
@@ -290,7 +290,7 @@ extension ValidationRun {
         if case .none = bound { return }
         guard allHold(applied.when, at: depth) else { return }
         let field = slot.map { type.fields[$0] }
-        let path: [Component] = field.map { [.field($0.json)] } ?? []
+        func path() -> [Component] { field.map { [.field($0.json)] } ?? [] }
         if let predicate = limit.predicate {
             applyPredicate(predicate, limit: limit, bound: bound, field: slot, of: type, at: depth, path: path)
             return
@@ -312,7 +312,7 @@ extension ValidationRun {
                 counted += 1
             }
             if counted > most {
-                let at = applied.report == .firstExcess ? path + [.index(excess)] : path
+                let at = applied.report == .firstExcess ? path() + [.index(excess)] : path()
                 report(limit.code, limit.severity, at: depth, at, limit: Int64(most), actual: Int64(counted))
             }
         case .encodedBytes:
@@ -325,7 +325,7 @@ extension ValidationRun {
                 total += tag + Self.varintSize(UInt64(size)) + size
             }
             if total > most {
-                report(limit.code, limit.severity, at: depth, path, limit: Int64(most), actual: Int64(total))
+                report(limit.code, limit.severity, at: depth, path(), limit: Int64(most), actual: Int64(total))
             }
         case .perKey:
             guard case .perKey(let table) = bound, let key = applied.key,
@@ -333,7 +333,7 @@ extension ValidationRun {
             else { return }
             let measured = Self.number(value.reflectedScalar(slot))
             if measured > Int64(most) {
-                report(limit.code, limit.severity, at: depth, path, limit: Int64(most), actual: measured)
+                report(limit.code, limit.severity, at: depth, path(), limit: Int64(most), actual: measured)
             }
         default:
             if let entryField = applied.entryField {
@@ -342,12 +342,12 @@ extension ValidationRun {
                 for index in 0..<entries {
                     let entry = probe(.scalar(entryField), slot: slot, index: index, at: depth).scalar
                     if sub.oneof != nil && !isSet(entry) { continue }
-                    measure(limit, bound, entry, at: depth, path + [.index(index), .field(sub.json)])
+                    measure(limit, bound, entry, at: depth) { path() + [.index(index), .field(sub.json)] }
                 }
             } else if field.isRepeated {
                 if case .strings(let list) = value.reflectedScalar(slot) {
                     for (index, entry) in list.enumerated() {
-                        measure(limit, bound, .string(entry), at: depth, path + [.index(index)])
+                        measure(limit, bound, .string(entry), at: depth) { path() + [.index(index)] }
                     }
                 }
             } else if !applied.sumWith.isEmpty {
@@ -356,12 +356,13 @@ extension ValidationRun {
                 for other in applied.sumWith { total += amount(limit, value.reflectedScalar(other)) ?? 0 }
                 if total > Int64(most) {
                     report(
-                        limit.code, limit.severity, at: depth, applied.report == .holder ? [] : path,
+                        limit.code, limit.severity, at: depth, applied.report == .holder ? [] : path(),
                         limit: Int64(most), actual: total)
                 }
             } else {
-                measure(
-                    limit, bound, value.reflectedScalar(slot), at: depth, applied.report == .holder ? [] : path)
+                measure(limit, bound, value.reflectedScalar(slot), at: depth) {
+                    applied.report == .holder ? [] : path()
+                }
             }
         }
     }
@@ -393,14 +394,15 @@ extension ValidationRun {
 
     /// Measures one value against a limit; reports at `path` below frame `depth`.
     func measure(
-        _ limit: RuleTable.Limit, _ bound: LimitBound, _ value: ReflectedScalar, at depth: Int, _ path: [Component]
+        _ limit: RuleTable.Limit, _ bound: LimitBound, _ value: ReflectedScalar, at depth: Int,
+        _ path: () -> [Component]
     ) {
         switch limit.measure {
         case .utf8Bytes, .utf16Units, .value:
             guard case .number(let most) = bound, let measured = amount(limit, value), measured > Int64(most) else {
                 return
             }
-            report(limit.code, limit.severity, at: depth, path, limit: Int64(most), actual: measured)
+            report(limit.code, limit.severity, at: depth, path(), limit: Int64(most), actual: measured)
         case .flag:
             if !limit.charset.isEmpty {
                 let bytes: [UInt8]
@@ -410,15 +412,15 @@ extension ValidationRun {
                 default: bytes = []
                 }
                 for byte in bytes where !limit.charset.contains(where: { $0.contains(byte) }) {
-                    report(limit.code, limit.severity, at: depth, path, actual: Int64(byte))
+                    report(limit.code, limit.severity, at: depth, path(), actual: Int64(byte))
                     break
                 }
             } else if !isSet(value) {
-                report(limit.code, limit.severity, at: depth, path)
+                report(limit.code, limit.severity, at: depth, path())
             }
         case .stringSet:
             if case .strings(let set) = bound, case .string(let text) = value, !text.isEmpty, !set.contains(text) {
-                report(limit.code, limit.severity, at: depth, path)
+                report(limit.code, limit.severity, at: depth, path())
             }
         case .numberSet, .numberRange:
             let number = Self.number(value)
@@ -428,13 +430,13 @@ extension ValidationRun {
             case .numbers(let set): inside = Int32(exactly: number).map { set.contains($0) } ?? false
             default: return
             }
-            if !inside { report(limit.code, limit.severity, at: depth, path, actual: number) }
+            if !inside { report(limit.code, limit.severity, at: depth, path(), actual: number) }
         case .prefix, .forbiddenPrefix:
             guard case .string(let prefix) = bound else { return }
             var text = ""
             if case .string(let value) = value { text = value }
             let starts = text.utf8.starts(with: prefix.utf8)
-            if starts != (limit.measure == .prefix) { report(limit.code, limit.severity, at: depth, path) }
+            if starts != (limit.measure == .prefix) { report(limit.code, limit.severity, at: depth, path()) }
         default:
             break
         }
@@ -483,7 +485,7 @@ extension ValidationRun {
 
     /// Runs a check whose conditions hold in frame `depth`'s message.
     func run(_ check: RuleTable.Check, at depth: Int) {
-        let at = check.at.map { place(of: $0, at: depth) }
+        func at() -> (depth: Int, path: [Component])? { check.at.map { place(of: $0, at: depth) } }
         switch check.form {
         case .absent:
             for reference in check.fields {
@@ -496,19 +498,19 @@ extension ValidationRun {
                     if let kind = reference.field?.kind, kind != .string, kind != .bytes { actual = Self.number(value) }
                 case .none: break
                 }
-                let target = at ?? place(of: reference, at: depth)
+                let target = at() ?? place(of: reference, at: depth)
                 report(check.code, at: target.depth, target.path, actual: actual)
             }
         case .present:
             for reference in check.fields where !isSet(read(reference, at: depth)) {
-                let target = at ?? place(of: reference, at: depth)
+                let target = at() ?? place(of: reference, at: depth)
                 report(check.code, at: target.depth, target.path)
             }
         case .atLeastOne, .atMostOne:
             var count = 0
             for reference in check.fields where isSet(read(reference, at: depth)) { count += 1 }
             if (check.form == .atLeastOne && count == 0) || (check.form == .atMostOne && count > 1) {
-                let target = at ?? (depth: depth, path: [])
+                let target = at() ?? (depth: depth, path: [])
                 report(check.code, at: target.depth, target.path)
             }
         case .equalsCount:
@@ -516,7 +518,7 @@ extension ValidationRun {
             let number = Self.number(read(check.fields[0], at: depth))
             let count = Int64(Self.count(read(check.fields[1], at: depth)))
             if number != count {
-                let target = at ?? place(of: check.fields[0], at: depth)
+                let target = at() ?? place(of: check.fields[0], at: depth)
                 report(check.code, at: target.depth, target.path, limit: count, actual: number)
             }
         case .notAbove:
@@ -524,14 +526,14 @@ extension ValidationRun {
             let value = Self.number(read(check.fields[0], at: depth))
             let ceiling = Self.number(read(check.fields[1], at: depth))
             if ceiling != 0 && value > ceiling {
-                let target = at ?? place(of: check.fields[0], at: depth)
+                let target = at() ?? place(of: check.fields[0], at: depth)
                 report(check.code, at: target.depth, target.path, limit: ceiling, actual: value)
             }
         case .unique, .entriesPresent, .entriesAbsent:
             runEntries(check, at: depth)
         case .predicate:
             if let predicate = check.predicate {
-                let target = at ?? (depth: depth, path: [])
+                let target = at() ?? (depth: depth, path: [])
                 applyPredicate(predicate, check: check, at: depth, place: target)
             }
         }

@@ -46,7 +46,7 @@ extension ValidationRun {
     /// A limit whose `predicate` names its rule.
     func applyPredicate(
         _ predicate: RuleTable.Predicate, limit: RuleTable.Limit, bound: LimitBound, field slot: Int?,
-        of type: RuleTable.MessageType, at depth: Int, path: [Component]
+        of type: RuleTable.MessageType, at depth: Int, path: () -> [Component]
     ) {
         let frame = frames[depth]
         switch predicate {
@@ -72,24 +72,24 @@ extension ValidationRun {
             if let originalSide {
                 let expected = min(Int64(most), originalSide)
                 if side != expected {
-                    report(limit.code, limit.severity, at: depth, path, limit: expected, actual: side)
+                    report(limit.code, limit.severity, at: depth, path(), limit: expected, actual: side)
                 }
             } else if side > Int64(most) {
-                report(limit.code, limit.severity, at: depth, path, limit: Int64(most), actual: side)
+                report(limit.code, limit.severity, at: depth, path(), limit: Int64(most), actual: side)
             }
         case .addSource:
             guard let slot, case .string(let prefix) = bound,
                 case .string(let value) = frame.access.reflectedScalar(at: frame.pointer, slot), !value.isEmpty
             else { return }
             guard value.utf8.starts(with: prefix.utf8) else {
-                report(limit.code, limit.severity, at: depth, path)
+                report(limit.code, limit.severity, at: depth, path())
                 return
             }
             let name = value.utf8.dropFirst(prefix.utf8.count)
             let letters = UInt8(ascii: "A")...UInt8(ascii: "Z")
             let lower = UInt8(ascii: "a")...UInt8(ascii: "z")
             if name.isEmpty || name.contains(where: { !letters.contains($0) && !lower.contains($0) }) {
-                report(limit.code, limit.severity, at: depth, path)
+                report(limit.code, limit.severity, at: depth, path())
             }
         case .atType:
             break

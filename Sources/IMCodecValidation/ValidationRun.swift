@@ -86,29 +86,30 @@ final class ValidationRun {
 
     /// The compiled declarations.
     let table: RuleTable
-    /// The limits checked.
-    let limits: ValidationLimits
+    /// The limits checked, held apart so that reading one does not copy
+    /// the whole value.
+    private let limitsStorage: UnsafeMutablePointer<ValidationLimits>
     /// Limit values read from the table for one profile instead of from
     /// ``limits``, by limit index; `nil` for the library's runs.
     let tableBounds: [LimitBound]?
     /// The findings, in the order they were found.
-    private(set) var findings: [ValidationFinding] = []
+    @exclusivity(unchecked) private(set) var findings: [ValidationFinding] = []
     /// The messages being visited below the current node, outermost first.
-    var frames: [Frame] = []
+    @exclusivity(unchecked) var frames: [Frame] = []
     /// The steps of every node.
-    var steps: [Step] = []
+    @exclusivity(unchecked) var steps: [Step] = []
     /// Nodes below the root; node `n` is `nodes[n - 1]`.
-    var nodes: [PathNode] = []
+    @exclusivity(unchecked) var nodes: [PathNode] = []
     /// The node the frames are below; 0 is the root.
-    var node = 0
+    @exclusivity(unchecked) var node = 0
     /// The layer of the current node's root, for layer limits: how many
     /// messages of the deferring holder's type hold it.
-    var nodeLayer = 0
+    @exclusivity(unchecked) var nodeLayer = 0
     /// Deferred lists still to visit, the next one last.
-    var pending: [PendingList] = []
+    @exclusivity(unchecked) var pending: [PendingList] = []
     /// Added to the index of the root's own entries in paths (a batch
     /// validated one message at a time).
-    var rootIndexOffset = 0
+    @exclusivity(unchecked) var rootIndexOffset = 0
     /// Gives each merger's messages as the walk reaches them, when the
     /// mergers hold stand-ins (as many empty messages as they forward)
     /// instead of their messages; `nil` when they hold their messages.
@@ -122,12 +123,23 @@ final class ValidationRun {
     ///   - profile: When given, the limits' values are the table's for
     ///     this profile instead of `limits`.
     init(limits: ValidationLimits, table: RuleTable = .library, profile: String? = nil) {
-        self.limits = limits
+        limitsStorage = .allocate(capacity: 1)
+        limitsStorage.initialize(to: limits)
         self.table = table
         self.tableBounds = profile.map { profile in table.limits.map { LimitBound(declared: $0, profile: profile) } }
         // Frames nest at most once per type below a node (the deferred
         // fields break every cycle), plus one for an entry being probed.
         frames.reserveCapacity(table.types.count + 1)
+    }
+
+    deinit {
+        limitsStorage.deinitialize(count: 1)
+        limitsStorage.deallocate()
+    }
+
+    /// The value of limit property `property` (``ValidationLimits/boundNames``).
+    func limitBound(_ property: Int) -> LimitBound {
+        limitsStorage.pointee.bound(property)
     }
 
     // MARK: Entry points

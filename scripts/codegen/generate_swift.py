@@ -1143,7 +1143,8 @@ def gen_reflection(messages):
             for i, f in message_fields:
                 name = escape(swift_name(f.name))
                 if f.repeated:
-                    body = "visitor.visit(self.%s[index])" % name
+                    # Through the buffer, the entry is passed in place instead of copied out.
+                    body = "self.%s.withUnsafeBufferPointer { visitor.visit($0[index]) }" % name
                 elif f.oneof_index is not None:
                     body = "if case .%s(let value)? = self.%s { visitor.visit(value) }" % (name, oneof_var(m, f))
                 else:

@@ -304,7 +304,7 @@ extension UserProfile: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 11: visitor.visit(self.customInfo[index])
+        case 11: self.customInfo.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -373,7 +373,7 @@ extension GroupMemberInfo: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 5: visitor.visit(self.customInfo[index])
+        case 5: self.customInfo.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -577,7 +577,7 @@ extension ImageElem: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 2: visitor.visit(self.levels[index])
+        case 2: self.levels.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -916,7 +916,7 @@ extension MergerElem: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 3: visitor.visit(self.messages[index])
+        case 3: self.messages.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -1197,12 +1197,12 @@ extension GroupTipsElem: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 5: visitor.visit(self.groupChangeList[index])
-        case 6: visitor.visit(self.memberChangeList[index])
+        case 5: self.groupChangeList.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 6: self.memberChangeList.withUnsafeBufferPointer { visitor.visit($0[index]) }
         case 7: if case .value(let value)? = self._opUserInfo { visitor.visit(value) }
         case 8: if let value = self.opGroupMemberInfo { visitor.visit(value) }
-        case 9: visitor.visit(self.changedUserInfo[index])
-        case 10: visitor.visit(self.changedGroupMemberInfo[index])
+        case 9: self.changedUserInfo.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 10: self.changedGroupMemberInfo.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -1413,7 +1413,7 @@ extension SnsSystemElem: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 1: visitor.visit(self.users[index])
+        case 1: self.users.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -1917,7 +1917,7 @@ extension Message: ReflectedMessage {
     ) {
         switch slot {
         case 15: if case .value(let value)? = self._offlinePushInfo { visitor.visit(value) }
-        case 17: visitor.visit(self.elems[index])
+        case 17: self.elems.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -1992,7 +1992,7 @@ extension MessageBatch: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: visitor.visit(self.messages[index])
+        case 0: self.messages.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -2099,7 +2099,7 @@ extension ReadReceiptEvent: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: visitor.visit(self.receipts[index])
+        case 0: self.receipts.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -2399,7 +2399,7 @@ extension GroupMessageReadMembers: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 1: visitor.visit(self.members[index])
+        case 1: self.members.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -2513,7 +2513,7 @@ extension Conversation: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 7: visitor.visit(self.groupAtInfoList[index])
+        case 7: self.groupAtInfoList.withUnsafeBufferPointer { visitor.visit($0[index]) }
         case 8: if case .value(let value)? = self._lastMessage { visitor.visit(value) }
         default: break
         }
@@ -2579,7 +2579,7 @@ extension ConversationList: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: visitor.visit(self.conversations[index])
+        case 0: self.conversations.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -2641,7 +2641,7 @@ extension Friend: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 6: visitor.visit(self.customInfo[index])
+        case 6: self.customInfo.withUnsafeBufferPointer { visitor.visit($0[index]) }
         case 7: if case .value(let value)? = self._profile { visitor.visit(value) }
         default: break
         }
@@ -3146,7 +3146,7 @@ extension FriendList: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: visitor.visit(self.friends[index])
+        case 0: self.friends.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -3194,7 +3194,7 @@ extension Blacklist: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: visitor.visit(self.friends[index])
+        case 0: self.friends.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -3248,7 +3248,7 @@ extension FriendPendencyPage: ReflectedMessage {
         switch slot {
         case 0: if let value = self.request { visitor.visit(value) }
         case 1: if let value = self.response { visitor.visit(value) }
-        case 2: visitor.visit(self.items[index])
+        case 2: self.items.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -3314,7 +3314,7 @@ extension FriendCheck: ReflectedMessage {
     ) {
         switch slot {
         case 0: if let value = self.info { visitor.visit(value) }
-        case 1: visitor.visit(self.results[index])
+        case 1: self.results.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -3371,7 +3371,7 @@ extension FriendResults: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: visitor.visit(self.results[index])
+        case 0: self.results.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -3419,7 +3419,7 @@ extension FriendGroupList: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: visitor.visit(self.groups[index])
+        case 0: self.groups.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -3552,7 +3552,7 @@ extension FriendProfileUpdate: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: visitor.visit(self.friends[index])
+        case 0: self.friends.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -3600,7 +3600,7 @@ extension FriendPendencyAdded: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: visitor.visit(self.items[index])
+        case 0: self.items.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -3823,7 +3823,7 @@ extension GroupInfo: ReflectedMessage {
         switch slot {
         case 13: if case .value(let value)? = self._lastMsg { visitor.visit(value) }
         case 18: if let value = self.selfInfo { visitor.visit(value) }
-        case 19: visitor.visit(self.customInfo[index])
+        case 19: self.customInfo.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -3907,7 +3907,7 @@ extension CreateGroupMemberInfo: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 2: visitor.visit(self.customInfo[index])
+        case 2: self.customInfo.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -3977,8 +3977,8 @@ extension CreateGroupInfo: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 9: visitor.visit(self.customInfo[index])
-        case 10: visitor.visit(self.membersInfo[index])
+        case 9: self.customInfo.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 10: self.membersInfo.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -4196,7 +4196,7 @@ extension GroupInfoList: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: visitor.visit(self.groups[index])
+        case 0: self.groups.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -4250,7 +4250,7 @@ extension GroupMemberList: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 1: visitor.visit(self.members[index])
+        case 1: self.members.withUnsafeBufferPointer { visitor.visit($0[index]) }
         case 3: if let value = self.request { visitor.visit(value) }
         default: break
         }
@@ -4362,7 +4362,7 @@ extension GroupMemberResults: ReflectedMessage {
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 1: visitor.visit(self.results[index])
+        case 1: self.results.withUnsafeBufferPointer { visitor.visit($0[index]) }
         default: break
         }
     }
@@ -4460,7 +4460,7 @@ extension GroupPendencyPage: ReflectedMessage {
     ) {
         switch slot {
         case 0: if let value = self.meta { visitor.visit(value) }
-        case 1: visitor.visit(self.items[index])
+        case 1: self.items.withUnsafeBufferPointer { visitor.visit($0[index]) }
         case 2: if let value = self.request { visitor.visit(value) }
         default: break
         }

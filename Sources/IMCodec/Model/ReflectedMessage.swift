@@ -45,7 +45,8 @@ package protocol ReflectedList {
 extension Array: ReflectedList where Element: ReflectedMessage {
     /// Hands entry `index` to `visitor`.
     package func reflectedVisit<Visitor: ReflectedVisitor>(at index: Int, _ visitor: inout Visitor) {
-        visitor.visit(self[index])
+        // Through the buffer, the entry is passed in place instead of copied out.
+        withUnsafeBufferPointer { visitor.visit($0[index]) }
     }
 }
 
