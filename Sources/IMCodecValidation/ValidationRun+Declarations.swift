@@ -45,7 +45,7 @@ extension ValidationRun {
             self.oneofSlots = oneofSlots
         }
 
-        mutating func visit<Value: ReflectedMessage>(_ message: Value) {
+        mutating func visit<Value: ReflectedMessage>(_ message: UnsafePointer<Value>) {
             guard let slot = slots.first else {
                 result = .absent
                 for slot in oneofSlots where ValidationRun.isSet(message.reflectedScalar(slot)) {
@@ -166,12 +166,12 @@ extension ValidationRun {
             self.query = query
         }
 
-        mutating func visit<Value: ReflectedMessage>(_ entry: Value) {
+        mutating func visit<Value: ReflectedMessage>(_ entry: UnsafePointer<Value>) {
             switch query {
             case .scalar(let field):
                 scalar = entry.reflectedScalar(field)
             case .encodedSize(let excluded):
-                size = run.encodedSize(of: entry, excluding: excluded)
+                size = run.encodedSize(of: entry.pointee, excluding: excluded)
             case .conditions(let conditions):
                 flag = run.inFrame(entry, slot: slot, index: index) { run.allHold(conditions, at: $0) }
             case .isSet(let reference):
@@ -182,14 +182,14 @@ extension ValidationRun {
 
     /// Runs `body` with `value` as a frame below the current one; `body` gets its depth.
     func inFrame<Value: ReflectedMessage, Result>(
-        _ value: Value, slot: Int, index: Int, _ body: (Int) -> Result
+        _ value: UnsafePointer<Value>, slot: Int, index: Int, _ body: (Int) -> Result
     ) -> Result {
-        withUnsafePointer(to: value) { pointer in
-            frames.append(
-                Frame(type: Value.reflectedType, slot: slot, index: index, pointer: pointer, access: Value.self))
-            defer { frames.removeLast() }
-            return body(frames.count - 1)
-        }
+        frames.append(
+            Frame(
+                type: Value.reflectedType, slot: slot, index: index, pointer: UnsafeRawPointer(value),
+                access: Value.self))
+        defer { frames.removeLast() }
+        return body(frames.count - 1)
     }
 
     /// Asks `query` of entry `index` of field `slot` of frame `depth`'s message.
@@ -219,7 +219,7 @@ extension ValidationRun {
 
     /// Applies a message type's declarations to the current frame's value:
     /// its limits, its checks, then each field's rules.
-    func applyDeclarations<Value: ReflectedMessage>(of type: RuleTable.MessageType, to value: Value) {
+    func applyDeclarations<Value: ReflectedMessage>(of type: RuleTable.MessageType, to value: UnsafePointer<Value>) {
         let depth = frames.count - 1
         for applied in type.limits {
             apply(applied, field: nil, of: type, to: value, at: depth)
@@ -281,7 +281,7 @@ extension ValidationRun {
     /// Applies a limit to field `field` of the current frame's value (or,
     /// without a field, to the value itself).
     private func apply<Value: ReflectedMessage>(
-        _ applied: RuleTable.Applied, field slot: Int?, of type: RuleTable.MessageType, to value: Value,
+        _ applied: RuleTable.Applied, field slot: Int?, of type: RuleTable.MessageType, to value: UnsafePointer<Value>,
         at depth: Int
     ) {
         let limit = table.limits[applied.limit]

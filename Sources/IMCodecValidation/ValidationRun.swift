@@ -177,11 +177,11 @@ final class ValidationRun {
         node = 0
         nodeLayer = 0
         frames.removeAll(keepingCapacity: true)
-        visitDraining(value, slot: -1, index: -1)
+        withUnsafePointer(to: value) { visitDraining($0, slot: -1, index: -1) }
     }
 
     /// Visits a message, then the lists deferred below it.
-    func visitDraining<Value: ReflectedMessage>(_ value: Value, slot: Int, index: Int) {
+    func visitDraining<Value: ReflectedMessage>(_ value: UnsafePointer<Value>, slot: Int, index: Int) {
         let mark = pending.count
         visit(value, slot: slot, index: index)
         drain(downTo: mark)
@@ -208,7 +208,7 @@ final class ValidationRun {
             if let forwarded {
                 let message = forwarded(
                     ForwardedPlace(parent: list.parent, elem: list.elem, index: index, node: node))
-                visit(message, slot: -1, index: -1)
+                withUnsafePointer(to: message) { visit($0, slot: -1, index: -1) }
             } else {
                 var visitor = RootVisitor(run: self)
                 list.list.reflectedVisit(at: index, &visitor)
@@ -223,7 +223,7 @@ final class ValidationRun {
     private struct RootVisitor: ReflectedVisitor {
         unowned(unsafe) let run: ValidationRun
 
-        mutating func visit<Value: ReflectedMessage>(_ message: Value) {
+        mutating func visit<Value: ReflectedMessage>(_ message: UnsafePointer<Value>) {
             run.visit(message, slot: -1, index: -1)
         }
     }
@@ -235,7 +235,7 @@ final class ValidationRun {
         let index: Int
         let drains: Bool
 
-        mutating func visit<Value: ReflectedMessage>(_ message: Value) {
+        mutating func visit<Value: ReflectedMessage>(_ message: UnsafePointer<Value>) {
             if drains {
                 run.visitDraining(message, slot: slot, index: index)
             } else {
@@ -245,15 +245,13 @@ final class ValidationRun {
     }
 
     /// Applies a message's declarations, then visits its message fields.
-    func visit<Value: ReflectedMessage>(_ value: Value, slot: Int, index: Int) {
+    func visit<Value: ReflectedMessage>(_ value: UnsafePointer<Value>, slot: Int, index: Int) {
         let type = Value.reflectedType
         let mark = pending.count
-        withUnsafePointer(to: value) { pointer in
-            frames.append(Frame(type: type, slot: slot, index: index, pointer: pointer, access: Value.self))
-            applyDeclarations(of: table.types[type], to: value)
-            descend(value, type: table.types[type])
-            frames.removeLast()
-        }
+        frames.append(Frame(type: type, slot: slot, index: index, pointer: UnsafeRawPointer(value), access: Value.self))
+        applyDeclarations(of: table.types[type], to: value)
+        descend(value, type: table.types[type])
+        frames.removeLast()
         if table.types[type].isDeferredTarget, pending.count > mark + 1 {
             // The lists were queued in field order; the first must be visited first.
             pending[mark...].reverse()
@@ -261,7 +259,7 @@ final class ValidationRun {
     }
 
     /// Visits the message fields of the current frame's value.
-    private func descend<Value: ReflectedMessage>(_ value: Value, type: RuleTable.MessageType) {
+    private func descend<Value: ReflectedMessage>(_ value: UnsafePointer<Value>, type: RuleTable.MessageType) {
         for slot in type.messageSlots {
             let field = type.fields[slot]
             let drains = table.types[field.type].isDeferredTarget
@@ -272,7 +270,7 @@ final class ValidationRun {
             }
             guard case .count(let count) = value.reflectedScalar(slot), count > 0 else { continue }
             if !type.layerLimits.isEmpty, tooDeep(type: type, slot: slot, at: frames.count - 1) { continue }
-            if field.isDeferred, let list = value.reflectedList(slot) {
+            if field.isDeferred, let list = value.pointee.reflectedList(slot) {
                 deferList(list, slot: slot, layer: layers(of: frames.count - 1))
                 continue
             }

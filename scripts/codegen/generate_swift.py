@@ -1109,6 +1109,19 @@ def reflected_scalar(f, v):
     return ".int(Int64(%s))" % v
 
 
+def reflected_visit_body(m, f):
+    """The statement that hands message field `f` of `self` (an entry `index` of a repeated one) to `visitor`."""
+    name = escape(swift_name(f.name))
+    if f.repeated:
+        # The entry's own address in the array's storage: nothing is copied.
+        return "self.%s.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }" % name
+    if f.oneof_index is not None:
+        return ("if case .%s(let entry)? = self.%s { withUnsafePointer(to: entry) { visitor.visit($0) } }"
+                % (name, oneof_var(m, f)))
+    binding = present_binding(f).replace("let value", "let entry")
+    return "if %s { withUnsafePointer(to: entry) { visitor.visit($0) } }" % binding
+
+
 def gen_reflection(messages):
     """Every message's fields read by slot (its index in the message's declaration order), for the rule engine of
     IMCodecValidation: scalars as values, message fields visited through a generic visitor, so nothing is boxed."""
@@ -1130,26 +1143,28 @@ def gen_reflection(messages):
             out.append("        case %d:\n            %s\n" % (i, reflected_read(m, f)))
         out.append("        default: return .absent\n        }\n    }\n\n")
         message_fields = [(i, f) for i, f in enumerate(m.fields) if f.type == T_MESSAGE]
+        # The static forms read each field through the pointer, so that only
+        # the field is loaded, never the whole value.
         out.append("    package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {\n"
-                   "        pointer.assumingMemoryBound(to: %s.self).pointee.reflectedScalar(slot)\n    }\n\n" % m.name)
+                   "        let value = pointer.assumingMemoryBound(to: %s.self)\n        switch slot {\n" % m.name)
+        for i, f in enumerate(m.fields):
+            out.append("        case %d:\n            %s\n" % (i, reflected_read(m, f).replace("self.", "value.pointee.")))
+        out.append("        default: return .absent\n        }\n    }\n\n")
         out.append("    package static func reflectedVisit<Visitor: ReflectedVisitor>(\n"
-                   "        at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor\n    ) {\n"
-                   "        pointer.assumingMemoryBound(to: %s.self).pointee.reflectedVisit(slot, at: index, &visitor)\n"
-                   "    }\n\n" % m.name)
+                   "        at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor\n    ) {\n")
+        static_fields = [(i, f) for i, f in enumerate(m.fields) if f.type == T_MESSAGE]
+        if static_fields:
+            out.append("        let value = pointer.assumingMemoryBound(to: %s.self)\n        switch slot {\n" % m.name)
+            for i, f in static_fields:
+                out.append("        case %d: %s\n" % (i, reflected_visit_body(m, f).replace("self.", "value.pointee.")))
+            out.append("        default: break\n        }\n")
+        out.append("    }\n\n")
         out.append("    package func reflectedVisit<Visitor: ReflectedVisitor>(\n"
                    "        _ slot: Int, at index: Int, _ visitor: inout Visitor\n    ) {\n")
         if message_fields:
             out.append("        switch slot {\n")
             for i, f in message_fields:
-                name = escape(swift_name(f.name))
-                if f.repeated:
-                    # Through the buffer, the entry is passed in place instead of copied out.
-                    body = "self.%s.withUnsafeBufferPointer { visitor.visit($0[index]) }" % name
-                elif f.oneof_index is not None:
-                    body = "if case .%s(let value)? = self.%s { visitor.visit(value) }" % (name, oneof_var(m, f))
-                else:
-                    body = "if %s { visitor.visit(value) }" % present_binding(f)
-                out.append("        case %d: %s\n" % (i, body))
+                out.append("        case %d: %s\n" % (i, reflected_visit_body(m, f)))
             out.append("        default: break\n        }\n")
         out.append("    }\n\n")
         out.append("    package func reflectedList(_ slot: Int) -> (any ReflectedList)? {\n")

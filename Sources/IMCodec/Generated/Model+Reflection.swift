@@ -182,13 +182,23 @@ extension CustomInfoEntry: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: CustomInfoEntry.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: CustomInfoEntry.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.key)
+        case 1:
+            if case .data(let value)? = value.pointee.value { return .bytes(value) }
+            return .absent
+        case 2:
+            if case .number(let value)? = value.pointee.value { return .int(Int64(value)) }
+            return .absent
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: CustomInfoEntry.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -227,13 +237,19 @@ extension MemberCustomEntry: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: MemberCustomEntry.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: MemberCustomEntry.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.key)
+        case 1:
+            return .bytes(value.pointee.data)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: MemberCustomEntry.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -291,20 +307,51 @@ extension UserProfile: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: UserProfile.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: UserProfile.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.identifier)
+        case 1:
+            return .string(value.pointee.nickname)
+        case 2:
+            return .int(Int64(value.pointee.allowType.rawValue))
+        case 3:
+            return .string(value.pointee.faceURL)
+        case 4:
+            return .bytes(value.pointee.selfSignature)
+        case 5:
+            return .int(Int64(value.pointee.gender.rawValue))
+        case 6:
+            return .int(Int64(value.pointee.birthday))
+        case 7:
+            return .bytes(value.pointee.location)
+        case 8:
+            return .int(Int64(value.pointee.language))
+        case 9:
+            return .int(Int64(value.pointee.level))
+        case 10:
+            return .int(Int64(value.pointee.role))
+        case 11:
+            return .count(value.pointee.customInfo.count)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: UserProfile.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: UserProfile.self)
+        switch slot {
+        case 11: value.pointee.customInfo.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 11: self.customInfo.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 11: self.customInfo.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -360,20 +407,39 @@ extension GroupMemberInfo: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: GroupMemberInfo.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: GroupMemberInfo.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.member)
+        case 1:
+            return .string(value.pointee.nameCard)
+        case 2:
+            return .int(Int64(value.pointee.joinTime))
+        case 3:
+            return .int(Int64(value.pointee.role.rawValue))
+        case 4:
+            return .int(Int64(value.pointee.silentUntil))
+        case 5:
+            return .count(value.pointee.customInfo.count)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: GroupMemberInfo.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: GroupMemberInfo.self)
+        switch slot {
+        case 5: value.pointee.customInfo.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 5: self.customInfo.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 5: self.customInfo.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -413,13 +479,17 @@ extension TextElem: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: TextElem.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: TextElem.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.text)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: TextElem.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -460,13 +530,23 @@ extension CustomElem: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: CustomElem.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: CustomElem.self)
+        switch slot {
+        case 0:
+            return .bytes(value.pointee.data)
+        case 1:
+            return .string(value.pointee.desc)
+        case 2:
+            return .string(value.pointee.ext)
+        case 3:
+            return .string(value.pointee.sound)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: CustomElem.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -514,13 +594,27 @@ extension ImageLevel: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: ImageLevel.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: ImageLevel.self)
+        switch slot {
+        case 0:
+            return .int(Int64(value.pointee.type.rawValue))
+        case 1:
+            return .string(value.pointee.uuid)
+        case 2:
+            return .int(Int64(value.pointee.size))
+        case 3:
+            return .int(Int64(value.pointee.width))
+        case 4:
+            return .int(Int64(value.pointee.height))
+        case 5:
+            return .string(value.pointee.url)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: ImageLevel.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -564,20 +658,33 @@ extension ImageElem: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: ImageElem.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: ImageElem.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.uuid)
+        case 1:
+            return .int(Int64(value.pointee.format.rawValue))
+        case 2:
+            return .count(value.pointee.levels.count)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: ImageElem.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: ImageElem.self)
+        switch slot {
+        case 2: value.pointee.levels.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 2: self.levels.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 2: self.levels.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -624,13 +731,27 @@ extension SoundElem: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: SoundElem.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: SoundElem.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.uuid)
+        case 1:
+            return .string(value.pointee.url)
+        case 2:
+            return .int(Int64(value.pointee.size))
+        case 3:
+            return .int(Int64(value.pointee.duration))
+        case 4:
+            return .int(Int64(value.pointee.downloadFlag))
+        case 5:
+            return .bool(value.pointee.isPlayed)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: SoundElem.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -694,13 +815,41 @@ extension VideoElem: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: VideoElem.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: VideoElem.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.videoUUID)
+        case 1:
+            return .string(value.pointee.videoURL)
+        case 2:
+            return .int(Int64(value.pointee.videoSize))
+        case 3:
+            return .int(Int64(value.pointee.videoDuration))
+        case 4:
+            return .string(value.pointee.videoFormat)
+        case 5:
+            return .string(value.pointee.snapshotUUID)
+        case 6:
+            return .string(value.pointee.snapshotURL)
+        case 7:
+            return .int(Int64(value.pointee.snapshotSize))
+        case 8:
+            return .int(Int64(value.pointee.snapshotWidth))
+        case 9:
+            return .int(Int64(value.pointee.snapshotHeight))
+        case 10:
+            return .string(value.pointee.snapshotFormat)
+        case 11:
+            return .int(Int64(value.pointee.videoDownloadFlag))
+        case 12:
+            return .int(Int64(value.pointee.snapshotDownloadFlag))
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: VideoElem.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -755,13 +904,25 @@ extension FileElem: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: FileElem.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: FileElem.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.uuid)
+        case 1:
+            return .string(value.pointee.url)
+        case 2:
+            return .string(value.pointee.name)
+        case 3:
+            return .int(Int64(value.pointee.size))
+        case 4:
+            return .int(Int64(value.pointee.downloadFlag))
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: FileElem.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -804,13 +965,21 @@ extension LocationElem: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: LocationElem.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: LocationElem.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.desc)
+        case 1:
+            return .double(value.pointee.longitude)
+        case 2:
+            return .double(value.pointee.latitude)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: LocationElem.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -849,13 +1018,19 @@ extension FaceElem: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: FaceElem.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: FaceElem.self)
+        switch slot {
+        case 0:
+            return .int(Int64(value.pointee.index))
+        case 1:
+            return .bytes(value.pointee.data)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: FaceElem.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -903,20 +1078,41 @@ extension MergerElem: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: MergerElem.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: MergerElem.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.title)
+        case 1:
+            return .strings(value.pointee.abstracts)
+        case 2:
+            return .string(value.pointee.compatibleText)
+        case 3:
+            return .count(value.pointee.messages.count)
+        case 4:
+            return .bool(value.pointee.layersOverLimit)
+        case 5:
+            return .int(Int64(value.pointee.msgNum))
+        case 6:
+            return .string(value.pointee.jsonMsgKey)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: MergerElem.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: MergerElem.self)
+        switch slot {
+        case 3: value.pointee.messages.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 3: self.messages.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 3: self.messages.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -961,13 +1157,21 @@ extension GroupChangeInfo: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: GroupChangeInfo.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: GroupChangeInfo.self)
+        switch slot {
+        case 0:
+            return .int(Int64(value.pointee.type.rawValue))
+        case 1:
+            return .string(value.pointee.value)
+        case 2:
+            return .string(value.pointee.key)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: GroupChangeInfo.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -1006,13 +1210,19 @@ extension MemberChangeInfo: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: MemberChangeInfo.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: MemberChangeInfo.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.identifier)
+        case 1:
+            return .int(Int64(value.pointee.shutupTime))
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: MemberChangeInfo.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -1050,20 +1260,31 @@ extension ChangedUserInfo: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: ChangedUserInfo.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: ChangedUserInfo.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.identifier)
+        case 1:
+            return value.pointee._profile == nil ? .absent : .present
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: ChangedUserInfo.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: ChangedUserInfo.self)
+        switch slot {
+        case 1: if case .value(let entry)? = value.pointee._profile { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 1: if case .value(let value)? = self._profile { visitor.visit(value) }
+        case 1: if case .value(let entry)? = self._profile { withUnsafePointer(to: entry) { visitor.visit($0) } }
         default: break
         }
     }
@@ -1106,20 +1327,31 @@ extension ChangedGroupMemberInfo: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: ChangedGroupMemberInfo.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: ChangedGroupMemberInfo.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.identifier)
+        case 1:
+            return value.pointee.info == nil ? .absent : .present
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: ChangedGroupMemberInfo.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: ChangedGroupMemberInfo.self)
+        switch slot {
+        case 1: if let entry = value.pointee.info { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 1: if let value = self.info { visitor.visit(value) }
+        case 1: if let entry = self.info { withUnsafePointer(to: entry) { visitor.visit($0) } }
         default: break
         }
     }
@@ -1184,25 +1416,63 @@ extension GroupTipsElem: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: GroupTipsElem.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: GroupTipsElem.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.groupID)
+        case 1:
+            return .int(Int64(value.pointee.type.rawValue))
+        case 2:
+            return .string(value.pointee.opUser)
+        case 3:
+            return .strings(value.pointee.userList)
+        case 4:
+            return .string(value.pointee.groupName)
+        case 5:
+            return .count(value.pointee.groupChangeList.count)
+        case 6:
+            return .count(value.pointee.memberChangeList.count)
+        case 7:
+            return value.pointee._opUserInfo == nil ? .absent : .present
+        case 8:
+            return value.pointee.opGroupMemberInfo == nil ? .absent : .present
+        case 9:
+            return .count(value.pointee.changedUserInfo.count)
+        case 10:
+            return .count(value.pointee.changedGroupMemberInfo.count)
+        case 11:
+            return .int(Int64(value.pointee.memberCount))
+        case 12:
+            return .string(value.pointee.platform)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: GroupTipsElem.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: GroupTipsElem.self)
+        switch slot {
+        case 5: value.pointee.groupChangeList.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        case 6: value.pointee.memberChangeList.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        case 7: if case .value(let entry)? = value.pointee._opUserInfo { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 8: if let entry = value.pointee.opGroupMemberInfo { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 9: value.pointee.changedUserInfo.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        case 10: value.pointee.changedGroupMemberInfo.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 5: self.groupChangeList.withUnsafeBufferPointer { visitor.visit($0[index]) }
-        case 6: self.memberChangeList.withUnsafeBufferPointer { visitor.visit($0[index]) }
-        case 7: if case .value(let value)? = self._opUserInfo { visitor.visit(value) }
-        case 8: if let value = self.opGroupMemberInfo { visitor.visit(value) }
-        case 9: self.changedUserInfo.withUnsafeBufferPointer { visitor.visit($0[index]) }
-        case 10: self.changedGroupMemberInfo.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 5: self.groupChangeList.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        case 6: self.memberChangeList.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        case 7: if case .value(let entry)? = self._opUserInfo { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 8: if let entry = self.opGroupMemberInfo { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 9: self.changedUserInfo.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        case 10: self.changedGroupMemberInfo.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -1283,21 +1553,49 @@ extension GroupSystemElem: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: GroupSystemElem.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: GroupSystemElem.self)
+        switch slot {
+        case 0:
+            return .int(Int64(value.pointee.type.rawValue))
+        case 1:
+            return .string(value.pointee.groupID)
+        case 2:
+            return .string(value.pointee.user)
+        case 3:
+            return .string(value.pointee.msg)
+        case 4:
+            return .uint(value.pointee.msgKey)
+        case 5:
+            return .bytes(value.pointee.authKey)
+        case 6:
+            return .bytes(value.pointee.userData)
+        case 7:
+            return value.pointee._opUserInfo == nil ? .absent : .present
+        case 8:
+            return value.pointee.opGroupMemberInfo == nil ? .absent : .present
+        case 9:
+            return .string(value.pointee.platform)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: GroupSystemElem.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: GroupSystemElem.self)
+        switch slot {
+        case 7: if case .value(let entry)? = value.pointee._opUserInfo { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 8: if let entry = value.pointee.opGroupMemberInfo { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 7: if case .value(let value)? = self._opUserInfo { visitor.visit(value) }
-        case 8: if let value = self.opGroupMemberInfo { visitor.visit(value) }
+        case 7: if case .value(let entry)? = self._opUserInfo { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 8: if let entry = self.opGroupMemberInfo { withUnsafePointer(to: entry) { visitor.visit($0) } }
         default: break
         }
     }
@@ -1355,13 +1653,21 @@ extension SnsChangeInfo: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: SnsChangeInfo.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: SnsChangeInfo.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.identifier)
+        case 1:
+            return .string(value.pointee.wording)
+        case 2:
+            return .string(value.pointee.source)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: SnsChangeInfo.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -1400,20 +1706,31 @@ extension SnsSystemElem: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: SnsSystemElem.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: SnsSystemElem.self)
+        switch slot {
+        case 0:
+            return .int(Int64(value.pointee.type.rawValue))
+        case 1:
+            return .count(value.pointee.users.count)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: SnsSystemElem.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: SnsSystemElem.self)
+        switch slot {
+        case 1: value.pointee.users.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 1: self.users.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 1: self.users.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -1453,13 +1770,21 @@ extension ProfileSystemElem: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: ProfileSystemElem.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: ProfileSystemElem.self)
+        switch slot {
+        case 0:
+            return .int(Int64(value.pointee.type.rawValue))
+        case 1:
+            return .string(value.pointee.fromUser)
+        case 2:
+            return .string(value.pointee.nickname)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: ProfileSystemElem.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -1533,32 +1858,90 @@ extension Elem: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: Elem.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: Elem.self)
+        switch slot {
+        case 0:
+            if case .text? = value.pointee.kind { return .present }
+            return .absent
+        case 1:
+            if case .custom? = value.pointee.kind { return .present }
+            return .absent
+        case 2:
+            if case .image? = value.pointee.kind { return .present }
+            return .absent
+        case 3:
+            if case .sound? = value.pointee.kind { return .present }
+            return .absent
+        case 4:
+            if case .video? = value.pointee.kind { return .present }
+            return .absent
+        case 5:
+            if case .file? = value.pointee.kind { return .present }
+            return .absent
+        case 6:
+            if case .location? = value.pointee.kind { return .present }
+            return .absent
+        case 7:
+            if case .face? = value.pointee.kind { return .present }
+            return .absent
+        case 8:
+            if case .merger? = value.pointee.kind { return .present }
+            return .absent
+        case 9:
+            if case .groupTips? = value.pointee.kind { return .present }
+            return .absent
+        case 10:
+            if case .groupSystem? = value.pointee.kind { return .present }
+            return .absent
+        case 11:
+            if case .snsSystem? = value.pointee.kind { return .present }
+            return .absent
+        case 12:
+            if case .profileSystem? = value.pointee.kind { return .present }
+            return .absent
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: Elem.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: Elem.self)
+        switch slot {
+        case 0: if case .text(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 1: if case .custom(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 2: if case .image(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 3: if case .sound(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 4: if case .video(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 5: if case .file(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 6: if case .location(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 7: if case .face(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 8: if case .merger(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 9: if case .groupTips(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 10: if case .groupSystem(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 11: if case .snsSystem(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 12: if case .profileSystem(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: if case .text(let value)? = self.kind { visitor.visit(value) }
-        case 1: if case .custom(let value)? = self.kind { visitor.visit(value) }
-        case 2: if case .image(let value)? = self.kind { visitor.visit(value) }
-        case 3: if case .sound(let value)? = self.kind { visitor.visit(value) }
-        case 4: if case .video(let value)? = self.kind { visitor.visit(value) }
-        case 5: if case .file(let value)? = self.kind { visitor.visit(value) }
-        case 6: if case .location(let value)? = self.kind { visitor.visit(value) }
-        case 7: if case .face(let value)? = self.kind { visitor.visit(value) }
-        case 8: if case .merger(let value)? = self.kind { visitor.visit(value) }
-        case 9: if case .groupTips(let value)? = self.kind { visitor.visit(value) }
-        case 10: if case .groupSystem(let value)? = self.kind { visitor.visit(value) }
-        case 11: if case .snsSystem(let value)? = self.kind { visitor.visit(value) }
-        case 12: if case .profileSystem(let value)? = self.kind { visitor.visit(value) }
+        case 0: if case .text(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 1: if case .custom(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 2: if case .image(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 3: if case .sound(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 4: if case .video(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 5: if case .file(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 6: if case .location(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 7: if case .face(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 8: if case .merger(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 9: if case .groupTips(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 10: if case .groupSystem(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 11: if case .snsSystem(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 12: if case .profileSystem(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
         default: break
         }
     }
@@ -1682,21 +2065,43 @@ extension OfflinePushInfo: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: OfflinePushInfo.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: OfflinePushInfo.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.title)
+        case 1:
+            return .string(value.pointee.desc)
+        case 2:
+            return .string(value.pointee.ext)
+        case 3:
+            return .string(value.pointee.iosSound)
+        case 4:
+            return .int(Int64(value.pointee.pushFlag))
+        case 5:
+            return value.pointee._android == nil ? .absent : .present
+        case 6:
+            return value.pointee.apns == nil ? .absent : .present
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: OfflinePushInfo.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: OfflinePushInfo.self)
+        switch slot {
+        case 5: if case .value(let entry)? = value.pointee._android { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 6: if let entry = value.pointee.apns { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 5: if case .value(let value)? = self._android { visitor.visit(value) }
-        case 6: if let value = self.apns { visitor.visit(value) }
+        case 5: if case .value(let entry)? = self._android { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 6: if let entry = self.apns { withUnsafePointer(to: entry) { visitor.visit($0) } }
         default: break
         }
     }
@@ -1763,13 +2168,33 @@ extension AndroidPushInfo: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: AndroidPushInfo.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: AndroidPushInfo.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.sound)
+        case 1:
+            return .string(value.pointee.huaweiChannelID)
+        case 2:
+            return .string(value.pointee.xiaomiChannelID)
+        case 3:
+            return .string(value.pointee.oppoChannelID)
+        case 4:
+            return .string(value.pointee.googleChannelID)
+        case 5:
+            return .int(Int64(value.pointee.vivoClassification))
+        case 6:
+            return .string(value.pointee.huaweiImportance)
+        case 7:
+            return .int(Int64(value.pointee.extAsHuaweiIntentParam))
+        case 8:
+            return .string(value.pointee.huaweiCategory)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: AndroidPushInfo.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -1820,13 +2245,25 @@ extension ApnsPushInfo: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: ApnsPushInfo.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: ApnsPushInfo.self)
+        switch slot {
+        case 0:
+            return .int(Int64(value.pointee.badgeMode))
+        case 1:
+            return .string(value.pointee.title)
+        case 2:
+            return .string(value.pointee.subTitle)
+        case 3:
+            return .string(value.pointee.image)
+        case 4:
+            return .int(Int64(value.pointee.mutableContent))
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: ApnsPushInfo.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -1903,21 +2340,69 @@ extension Message: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: Message.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: Message.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.msgID)
+        case 1:
+            return .string(value.pointee.sender)
+        case 2:
+            return .string(value.pointee.receiver)
+        case 3:
+            return .string(value.pointee.groupID)
+        case 4:
+            return .string(value.pointee.groupType)
+        case 5:
+            return .int(Int64(value.pointee.timestamp))
+        case 6:
+            return .uint(value.pointee.seq)
+        case 7:
+            return .int(Int64(value.pointee.random))
+        case 8:
+            return .int(Int64(value.pointee.priority.rawValue))
+        case 9:
+            return .bool(value.pointee.needReadReceipt)
+        case 10:
+            return .bool(value.pointee.excludedFromUnreadCount)
+        case 11:
+            return .bool(value.pointee.excludedFromLastMessage)
+        case 12:
+            return .bool(value.pointee.onlineUserOnly)
+        case 13:
+            return .strings(value.pointee.targetedReceivers)
+        case 14:
+            return .strings(value.pointee.atUserList)
+        case 15:
+            return value.pointee._offlinePushInfo == nil ? .absent : .present
+        case 16:
+            return .bytes(value.pointee.cloudCustomData)
+        case 17:
+            return .count(value.pointee.elems.count)
+        case 18:
+            return .bool(value.pointee.isSelf)
+        case 19:
+            return .int(Int64(value.pointee.atType.rawValue))
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: Message.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: Message.self)
+        switch slot {
+        case 15: if case .value(let entry)? = value.pointee._offlinePushInfo { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 17: value.pointee.elems.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 15: if case .value(let value)? = self._offlinePushInfo { visitor.visit(value) }
-        case 17: self.elems.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 15: if case .value(let entry)? = self._offlinePushInfo { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 17: self.elems.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -1979,20 +2464,29 @@ extension MessageBatch: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: MessageBatch.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: MessageBatch.self)
+        switch slot {
+        case 0:
+            return .count(value.pointee.messages.count)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: MessageBatch.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: MessageBatch.self)
+        switch slot {
+        case 0: value.pointee.messages.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: self.messages.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 0: self.messages.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -2039,13 +2533,29 @@ extension MessageReceipt: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: MessageReceipt.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: MessageReceipt.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.msgID)
+        case 1:
+            return .string(value.pointee.userID)
+        case 2:
+            return .string(value.pointee.groupID)
+        case 3:
+            return .bool(value.pointee.isPeerRead)
+        case 4:
+            return .int(Int64(value.pointee.timestamp))
+        case 5:
+            return .uint(value.pointee.readCount)
+        case 6:
+            return .uint(value.pointee.unreadCount)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: MessageReceipt.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -2086,20 +2596,29 @@ extension ReadReceiptEvent: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: ReadReceiptEvent.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: ReadReceiptEvent.self)
+        switch slot {
+        case 0:
+            return .count(value.pointee.receipts.count)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: ReadReceiptEvent.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: ReadReceiptEvent.self)
+        switch slot {
+        case 0: value.pointee.receipts.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: self.receipts.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 0: self.receipts.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -2134,13 +2653,17 @@ extension RecallEvent: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: RecallEvent.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: RecallEvent.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.msgID)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: RecallEvent.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -2175,20 +2698,29 @@ extension ModificationEvent: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: ModificationEvent.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: ModificationEvent.self)
+        switch slot {
+        case 0:
+            return value.pointee._message == nil ? .absent : .present
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: ModificationEvent.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: ModificationEvent.self)
+        switch slot {
+        case 0: if case .value(let entry)? = value.pointee._message { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: if case .value(let value)? = self._message { visitor.visit(value) }
+        case 0: if case .value(let entry)? = self._message { withUnsafePointer(to: entry) { visitor.visit($0) } }
         default: break
         }
     }
@@ -2234,20 +2766,35 @@ extension ConnectionEvent: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: ConnectionEvent.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: ConnectionEvent.self)
+        switch slot {
+        case 0:
+            return .int(Int64(value.pointee.state.rawValue))
+        case 1:
+            return .int(Int64(value.pointee.code))
+        case 2:
+            return .string(value.pointee.text)
+        case 3:
+            return value.pointee.rongCloudStatus == nil ? .absent : .present
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: ConnectionEvent.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: ConnectionEvent.self)
+        switch slot {
+        case 3: if let entry = value.pointee.rongCloudStatus { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 3: if let value = self.rongCloudStatus { visitor.visit(value) }
+        case 3: if let entry = self.rongCloudStatus { withUnsafePointer(to: entry) { visitor.visit($0) } }
         default: break
         }
     }
@@ -2290,13 +2837,17 @@ extension RongCloudStatus: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: RongCloudStatus.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: RongCloudStatus.self)
+        switch slot {
+        case 0:
+            return .int(Int64(value.pointee.code.rawValue))
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: RongCloudStatus.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -2335,13 +2886,21 @@ extension UserStatusEvent: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: UserStatusEvent.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: UserStatusEvent.self)
+        switch slot {
+        case 0:
+            return .int(Int64(value.pointee.type.rawValue))
+        case 1:
+            return .int(Int64(value.pointee.code))
+        case 2:
+            return .string(value.pointee.text)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: UserStatusEvent.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -2386,20 +2945,37 @@ extension GroupMessageReadMembers: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: GroupMessageReadMembers.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: GroupMessageReadMembers.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.msgID)
+        case 1:
+            return .count(value.pointee.members.count)
+        case 2:
+            return .uint(value.pointee.nextSeq)
+        case 3:
+            return .bool(value.pointee.isFinished)
+        case 4:
+            return .int(Int64(value.pointee.filter.rawValue))
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: GroupMessageReadMembers.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: GroupMessageReadMembers.self)
+        switch slot {
+        case 1: value.pointee.members.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 1: self.members.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 1: self.members.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -2440,13 +3016,19 @@ extension GroupAtInfo: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: GroupAtInfo.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: GroupAtInfo.self)
+        switch slot {
+        case 0:
+            return .uint(value.pointee.seq)
+        case 1:
+            return .int(Int64(value.pointee.atType.rawValue))
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: GroupAtInfo.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -2500,21 +3082,49 @@ extension Conversation: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: Conversation.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: Conversation.self)
+        switch slot {
+        case 0:
+            return .int(Int64(value.pointee.type.rawValue))
+        case 1:
+            return .string(value.pointee.conversationID)
+        case 2:
+            return .string(value.pointee.userID)
+        case 3:
+            return .string(value.pointee.groupID)
+        case 4:
+            return .string(value.pointee.groupType)
+        case 5:
+            return .string(value.pointee.showName)
+        case 6:
+            return .uint(value.pointee.unreadCount)
+        case 7:
+            return .count(value.pointee.groupAtInfoList.count)
+        case 8:
+            return value.pointee._lastMessage == nil ? .absent : .present
+        case 9:
+            return .int(Int64(value.pointee.recvOpt.rawValue))
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: Conversation.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: Conversation.self)
+        switch slot {
+        case 7: value.pointee.groupAtInfoList.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        case 8: if case .value(let entry)? = value.pointee._lastMessage { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 7: self.groupAtInfoList.withUnsafeBufferPointer { visitor.visit($0[index]) }
-        case 8: if case .value(let value)? = self._lastMessage { visitor.visit(value) }
+        case 7: self.groupAtInfoList.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        case 8: if case .value(let entry)? = self._lastMessage { withUnsafePointer(to: entry) { visitor.visit($0) } }
         default: break
         }
     }
@@ -2566,20 +3176,29 @@ extension ConversationList: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: ConversationList.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: ConversationList.self)
+        switch slot {
+        case 0:
+            return .count(value.pointee.conversations.count)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: ConversationList.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: ConversationList.self)
+        switch slot {
+        case 0: value.pointee.conversations.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: self.conversations.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 0: self.conversations.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -2628,21 +3247,45 @@ extension Friend: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: Friend.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: Friend.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.identifier)
+        case 1:
+            return .string(value.pointee.remark)
+        case 2:
+            return .strings(value.pointee.groups)
+        case 3:
+            return .string(value.pointee.addWording)
+        case 4:
+            return .string(value.pointee.addSource)
+        case 5:
+            return .uint(value.pointee.addTime)
+        case 6:
+            return .count(value.pointee.customInfo.count)
+        case 7:
+            return value.pointee._profile == nil ? .absent : .present
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: Friend.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: Friend.self)
+        switch slot {
+        case 6: value.pointee.customInfo.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        case 7: if case .value(let entry)? = value.pointee._profile { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 6: self.customInfo.withUnsafeBufferPointer { visitor.visit($0[index]) }
-        case 7: if case .value(let value)? = self._profile { visitor.visit(value) }
+        case 6: self.customInfo.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        case 7: if case .value(let entry)? = self._profile { withUnsafePointer(to: entry) { visitor.visit($0) } }
         default: break
         }
     }
@@ -2700,13 +3343,25 @@ extension FriendRequest: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: FriendRequest.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: FriendRequest.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.identifier)
+        case 1:
+            return .string(value.pointee.remark)
+        case 2:
+            return .string(value.pointee.addWording)
+        case 3:
+            return .string(value.pointee.addSource)
+        case 4:
+            return .string(value.pointee.group)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: FriendRequest.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -2749,13 +3404,21 @@ extension FriendResponse: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: FriendResponse.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: FriendResponse.self)
+        switch slot {
+        case 0:
+            return .int(Int64(value.pointee.responseType.rawValue))
+        case 1:
+            return .string(value.pointee.identifier)
+        case 2:
+            return .string(value.pointee.remark)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: FriendResponse.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -2796,13 +3459,21 @@ extension FriendResult: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: FriendResult.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: FriendResult.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.identifier)
+        case 1:
+            return .int(Int64(value.pointee.resultCode.rawValue))
+        case 2:
+            return .string(value.pointee.resultInfo)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: FriendResult.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -2841,13 +3512,19 @@ extension FriendCheckInfo: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: FriendCheckInfo.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: FriendCheckInfo.self)
+        switch slot {
+        case 0:
+            return .strings(value.pointee.users)
+        case 1:
+            return .int(Int64(value.pointee.checkType.rawValue))
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: FriendCheckInfo.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -2889,13 +3566,23 @@ extension CheckFriendResult: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: CheckFriendResult.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: CheckFriendResult.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.identifier)
+        case 1:
+            return .int(Int64(value.pointee.resultCode.rawValue))
+        case 2:
+            return .string(value.pointee.resultInfo)
+        case 3:
+            return .int(Int64(value.pointee.resultType.rawValue))
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: CheckFriendResult.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -2939,13 +3626,23 @@ extension FriendPendencyRequest: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: FriendPendencyRequest.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: FriendPendencyRequest.self)
+        switch slot {
+        case 0:
+            return .uint(value.pointee.seq)
+        case 1:
+            return .uint(value.pointee.timestamp)
+        case 2:
+            return .uint(value.pointee.numPerPage)
+        case 3:
+            return .int(Int64(value.pointee.type.rawValue))
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: FriendPendencyRequest.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -2987,13 +3684,21 @@ extension FriendPendencyResponse: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: FriendPendencyResponse.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: FriendPendencyResponse.self)
+        switch slot {
+        case 0:
+            return .uint(value.pointee.seq)
+        case 1:
+            return .uint(value.pointee.timestamp)
+        case 2:
+            return .uint(value.pointee.unreadCnt)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: FriendPendencyResponse.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -3040,13 +3745,27 @@ extension FriendPendencyItem: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: FriendPendencyItem.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: FriendPendencyItem.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.identifier)
+        case 1:
+            return .uint(value.pointee.addTime)
+        case 2:
+            return .string(value.pointee.addSource)
+        case 3:
+            return .string(value.pointee.addWording)
+        case 4:
+            return .string(value.pointee.nickname)
+        case 5:
+            return .int(Int64(value.pointee.type.rawValue))
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: FriendPendencyItem.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -3090,13 +3809,21 @@ extension FriendGroup: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: FriendGroup.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: FriendGroup.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.name)
+        case 1:
+            return .uint(value.pointee.userCnt)
+        case 2:
+            return .strings(value.pointee.friends)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: FriendGroup.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -3133,20 +3860,29 @@ extension FriendList: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: FriendList.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: FriendList.self)
+        switch slot {
+        case 0:
+            return .count(value.pointee.friends.count)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: FriendList.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: FriendList.self)
+        switch slot {
+        case 0: value.pointee.friends.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: self.friends.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 0: self.friends.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -3181,20 +3917,29 @@ extension Blacklist: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: Blacklist.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: Blacklist.self)
+        switch slot {
+        case 0:
+            return .count(value.pointee.friends.count)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: Blacklist.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: Blacklist.self)
+        switch slot {
+        case 0: value.pointee.friends.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: self.friends.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 0: self.friends.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -3233,22 +3978,37 @@ extension FriendPendencyPage: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: FriendPendencyPage.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: FriendPendencyPage.self)
+        switch slot {
+        case 0:
+            return value.pointee.request == nil ? .absent : .present
+        case 1:
+            return value.pointee.response == nil ? .absent : .present
+        case 2:
+            return .count(value.pointee.items.count)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: FriendPendencyPage.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: FriendPendencyPage.self)
+        switch slot {
+        case 0: if let entry = value.pointee.request { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 1: if let entry = value.pointee.response { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 2: value.pointee.items.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: if let value = self.request { visitor.visit(value) }
-        case 1: if let value = self.response { visitor.visit(value) }
-        case 2: self.items.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 0: if let entry = self.request { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 1: if let entry = self.response { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 2: self.items.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -3300,21 +4060,33 @@ extension FriendCheck: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: FriendCheck.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: FriendCheck.self)
+        switch slot {
+        case 0:
+            return value.pointee.info == nil ? .absent : .present
+        case 1:
+            return .count(value.pointee.results.count)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: FriendCheck.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: FriendCheck.self)
+        switch slot {
+        case 0: if let entry = value.pointee.info { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 1: value.pointee.results.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: if let value = self.info { visitor.visit(value) }
-        case 1: self.results.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 0: if let entry = self.info { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 1: self.results.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -3358,20 +4130,29 @@ extension FriendResults: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: FriendResults.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: FriendResults.self)
+        switch slot {
+        case 0:
+            return .count(value.pointee.results.count)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: FriendResults.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: FriendResults.self)
+        switch slot {
+        case 0: value.pointee.results.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: self.results.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 0: self.results.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -3406,20 +4187,29 @@ extension FriendGroupList: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: FriendGroupList.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: FriendGroupList.self)
+        switch slot {
+        case 0:
+            return .count(value.pointee.groups.count)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: FriendGroupList.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: FriendGroupList.self)
+        switch slot {
+        case 0: value.pointee.groups.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: self.groups.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 0: self.groups.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -3456,13 +4246,19 @@ extension FriendDelete: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: FriendDelete.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: FriendDelete.self)
+        switch slot {
+        case 0:
+            return .strings(value.pointee.users)
+        case 1:
+            return .int(Int64(value.pointee.deleteType.rawValue))
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: FriendDelete.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -3498,13 +4294,17 @@ extension FriendUserList: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: FriendUserList.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: FriendUserList.self)
+        switch slot {
+        case 0:
+            return .strings(value.pointee.users)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: FriendUserList.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -3539,20 +4339,29 @@ extension FriendProfileUpdate: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: FriendProfileUpdate.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: FriendProfileUpdate.self)
+        switch slot {
+        case 0:
+            return .count(value.pointee.friends.count)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: FriendProfileUpdate.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: FriendProfileUpdate.self)
+        switch slot {
+        case 0: value.pointee.friends.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: self.friends.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 0: self.friends.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -3587,20 +4396,29 @@ extension FriendPendencyAdded: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: FriendPendencyAdded.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: FriendPendencyAdded.self)
+        switch slot {
+        case 0:
+            return .count(value.pointee.items.count)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: FriendPendencyAdded.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: FriendPendencyAdded.self)
+        switch slot {
+        case 0: value.pointee.items.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: self.items.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 0: self.items.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -3635,13 +4453,17 @@ extension FriendPendencyRead: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: FriendPendencyRead.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: FriendPendencyRead.self)
+        switch slot {
+        case 0:
+            return .uint(value.pointee.timestamp)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: FriendPendencyRead.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -3678,13 +4500,19 @@ extension GroupCustomEntry: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: GroupCustomEntry.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: GroupCustomEntry.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.key)
+        case 1:
+            return .bytes(value.pointee.data)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: GroupCustomEntry.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -3726,13 +4554,23 @@ extension GroupSelfInfo: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: GroupSelfInfo.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: GroupSelfInfo.self)
+        switch slot {
+        case 0:
+            return .int(Int64(value.pointee.joinTime))
+        case 1:
+            return .int(Int64(value.pointee.role.rawValue))
+        case 2:
+            return .int(Int64(value.pointee.recvOpt.rawValue))
+        case 3:
+            return .int(Int64(value.pointee.unreadMessageNum))
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: GroupSelfInfo.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -3808,22 +4646,71 @@ extension GroupInfo: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: GroupInfo.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: GroupInfo.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.group)
+        case 1:
+            return .string(value.pointee.groupName)
+        case 2:
+            return .string(value.pointee.owner)
+        case 3:
+            return .string(value.pointee.groupType)
+        case 4:
+            return .int(Int64(value.pointee.createTime))
+        case 5:
+            return .int(Int64(value.pointee.lastInfoTime))
+        case 6:
+            return .int(Int64(value.pointee.lastMsgTime))
+        case 7:
+            return .int(Int64(value.pointee.maxMemberNum))
+        case 8:
+            return .int(Int64(value.pointee.memberNum))
+        case 9:
+            return .int(Int64(value.pointee.addOpt.rawValue))
+        case 10:
+            return .string(value.pointee.notification)
+        case 11:
+            return .string(value.pointee.introduction)
+        case 12:
+            return .string(value.pointee.faceURL)
+        case 13:
+            return value.pointee._lastMsg == nil ? .absent : .present
+        case 14:
+            return .int(Int64(value.pointee.onlineMemberNum))
+        case 15:
+            return .int(Int64(value.pointee.isSearchable.rawValue))
+        case 16:
+            return .int(Int64(value.pointee.isMemberVisible.rawValue))
+        case 17:
+            return .bool(value.pointee.allShutup)
+        case 18:
+            return value.pointee.selfInfo == nil ? .absent : .present
+        case 19:
+            return .count(value.pointee.customInfo.count)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: GroupInfo.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: GroupInfo.self)
+        switch slot {
+        case 13: if case .value(let entry)? = value.pointee._lastMsg { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 18: if let entry = value.pointee.selfInfo { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 19: value.pointee.customInfo.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 13: if case .value(let value)? = self._lastMsg { visitor.visit(value) }
-        case 18: if let value = self.selfInfo { visitor.visit(value) }
-        case 19: self.customInfo.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 13: if case .value(let entry)? = self._lastMsg { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 18: if let entry = self.selfInfo { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 19: self.customInfo.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -3894,20 +4781,33 @@ extension CreateGroupMemberInfo: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: CreateGroupMemberInfo.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: CreateGroupMemberInfo.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.member)
+        case 1:
+            return .int(Int64(value.pointee.role.rawValue))
+        case 2:
+            return .count(value.pointee.customInfo.count)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: CreateGroupMemberInfo.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: CreateGroupMemberInfo.self)
+        switch slot {
+        case 2: value.pointee.customInfo.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 2: self.customInfo.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 2: self.customInfo.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -3964,21 +4864,51 @@ extension CreateGroupInfo: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: CreateGroupInfo.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: CreateGroupInfo.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.group)
+        case 1:
+            return .string(value.pointee.groupName)
+        case 2:
+            return .string(value.pointee.groupType)
+        case 3:
+            return .bool(value.pointee.setAddOpt)
+        case 4:
+            return .int(Int64(value.pointee.addOpt.rawValue))
+        case 5:
+            return .int(Int64(value.pointee.maxMemberNum))
+        case 6:
+            return .string(value.pointee.notification)
+        case 7:
+            return .string(value.pointee.introduction)
+        case 8:
+            return .string(value.pointee.faceURL)
+        case 9:
+            return .count(value.pointee.customInfo.count)
+        case 10:
+            return .count(value.pointee.membersInfo.count)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: CreateGroupInfo.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: CreateGroupInfo.self)
+        switch slot {
+        case 9: value.pointee.customInfo.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        case 10: value.pointee.membersInfo.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 9: self.customInfo.withUnsafeBufferPointer { visitor.visit($0[index]) }
-        case 10: self.membersInfo.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 9: self.customInfo.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        case 10: self.membersInfo.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -4026,13 +4956,19 @@ extension GroupMemberResult: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: GroupMemberResult.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: GroupMemberResult.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.member)
+        case 1:
+            return .int(Int64(value.pointee.status.rawValue))
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: GroupMemberResult.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -4072,13 +5008,21 @@ extension GroupPendencyMeta: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: GroupPendencyMeta.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: GroupPendencyMeta.self)
+        switch slot {
+        case 0:
+            return .uint(value.pointee.nextStartTime)
+        case 1:
+            return .uint(value.pointee.readTimeSeq)
+        case 2:
+            return .int(Int64(value.pointee.unreadCnt))
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: GroupPendencyMeta.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -4133,13 +5077,35 @@ extension GroupPendencyItem: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: GroupPendencyItem.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: GroupPendencyItem.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.groupID)
+        case 1:
+            return .string(value.pointee.fromUser)
+        case 2:
+            return .string(value.pointee.toUser)
+        case 3:
+            return .uint(value.pointee.addTime)
+        case 4:
+            return .int(Int64(value.pointee.getType.rawValue))
+        case 5:
+            return .int(Int64(value.pointee.handleStatus.rawValue))
+        case 6:
+            return .int(Int64(value.pointee.handleResult.rawValue))
+        case 7:
+            return .string(value.pointee.requestMsg)
+        case 8:
+            return .string(value.pointee.handledMsg)
+        case 9:
+            return .string(value.pointee.selfIdentifier)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: GroupPendencyItem.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -4183,20 +5149,29 @@ extension GroupInfoList: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: GroupInfoList.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: GroupInfoList.self)
+        switch slot {
+        case 0:
+            return .count(value.pointee.groups.count)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: GroupInfoList.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: GroupInfoList.self)
+        switch slot {
+        case 0: value.pointee.groups.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: self.groups.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 0: self.groups.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -4237,21 +5212,37 @@ extension GroupMemberList: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: GroupMemberList.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: GroupMemberList.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.groupID)
+        case 1:
+            return .count(value.pointee.members.count)
+        case 2:
+            return .uint(value.pointee.nextSeq)
+        case 3:
+            return value.pointee.request == nil ? .absent : .present
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: GroupMemberList.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: GroupMemberList.self)
+        switch slot {
+        case 1: value.pointee.members.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        case 3: if let entry = value.pointee.request { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 1: self.members.withUnsafeBufferPointer { visitor.visit($0[index]) }
-        case 3: if let value = self.request { visitor.visit(value) }
+        case 1: self.members.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        case 3: if let entry = self.request { withUnsafePointer(to: entry) { visitor.visit($0) } }
         default: break
         }
     }
@@ -4303,13 +5294,23 @@ extension GroupMemberListRequest: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: GroupMemberListRequest.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: GroupMemberListRequest.self)
+        switch slot {
+        case 0:
+            return .int(Int64(value.pointee.filter.rawValue))
+        case 1:
+            return .int(Int64(value.pointee.flags.rawValue))
+        case 2:
+            return .strings(value.pointee.custom)
+        case 3:
+            return .uint(value.pointee.nextSeq)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: GroupMemberListRequest.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -4349,20 +5350,31 @@ extension GroupMemberResults: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: GroupMemberResults.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: GroupMemberResults.self)
+        switch slot {
+        case 0:
+            return .string(value.pointee.groupID)
+        case 1:
+            return .count(value.pointee.results.count)
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: GroupMemberResults.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: GroupMemberResults.self)
+        switch slot {
+        case 1: value.pointee.results.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 1: self.results.withUnsafeBufferPointer { visitor.visit($0[index]) }
+        case 1: self.results.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
         default: break
         }
     }
@@ -4400,13 +5412,19 @@ extension GroupPendencyRequest: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: GroupPendencyRequest.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: GroupPendencyRequest.self)
+        switch slot {
+        case 0:
+            return .uint(value.pointee.timestamp)
+        case 1:
+            return .int(Int64(value.pointee.numPerPage))
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: GroupPendencyRequest.self).pointee.reflectedVisit(slot, at: index, &visitor)
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
@@ -4446,22 +5464,37 @@ extension GroupPendencyPage: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: GroupPendencyPage.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: GroupPendencyPage.self)
+        switch slot {
+        case 0:
+            return value.pointee.meta == nil ? .absent : .present
+        case 1:
+            return .count(value.pointee.items.count)
+        case 2:
+            return value.pointee.request == nil ? .absent : .present
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: GroupPendencyPage.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: GroupPendencyPage.self)
+        switch slot {
+        case 0: if let entry = value.pointee.meta { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 1: value.pointee.items.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        case 2: if let entry = value.pointee.request { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: if let value = self.meta { visitor.visit(value) }
-        case 1: self.items.withUnsafeBufferPointer { visitor.visit($0[index]) }
-        case 2: if let value = self.request { visitor.visit(value) }
+        case 0: if let entry = self.meta { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 1: self.items.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
+        case 2: if let entry = self.request { withUnsafePointer(to: entry) { visitor.visit($0) } }
         default: break
         }
     }
@@ -4596,48 +5629,170 @@ extension Event: ReflectedMessage {
     }
 
     package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {
-        pointer.assumingMemoryBound(to: Event.self).pointee.reflectedScalar(slot)
+        let value = pointer.assumingMemoryBound(to: Event.self)
+        switch slot {
+        case 0:
+            if case .readReceipt? = value.pointee.kind { return .present }
+            return .absent
+        case 1:
+            if case .recall? = value.pointee.kind { return .present }
+            return .absent
+        case 2:
+            if case .modification? = value.pointee.kind { return .present }
+            return .absent
+        case 3:
+            if case .connection? = value.pointee.kind { return .present }
+            return .absent
+        case 4:
+            if case .userStatus? = value.pointee.kind { return .present }
+            return .absent
+        case 5:
+            if case .readMembers? = value.pointee.kind { return .present }
+            return .absent
+        case 6:
+            if case .conversations? = value.pointee.kind { return .present }
+            return .absent
+        case 7:
+            if case .friendList? = value.pointee.kind { return .present }
+            return .absent
+        case 8:
+            if case .friendRequest? = value.pointee.kind { return .present }
+            return .absent
+        case 9:
+            if case .friendResponse? = value.pointee.kind { return .present }
+            return .absent
+        case 10:
+            if case .friendResults? = value.pointee.kind { return .present }
+            return .absent
+        case 11:
+            if case .friendCheck? = value.pointee.kind { return .present }
+            return .absent
+        case 12:
+            if case .friendPendency? = value.pointee.kind { return .present }
+            return .absent
+        case 13:
+            if case .friendGroups? = value.pointee.kind { return .present }
+            return .absent
+        case 14:
+            if case .blacklist? = value.pointee.kind { return .present }
+            return .absent
+        case 15:
+            if case .groupProfiles? = value.pointee.kind { return .present }
+            return .absent
+        case 16:
+            if case .createGroup? = value.pointee.kind { return .present }
+            return .absent
+        case 17:
+            if case .groupMembers? = value.pointee.kind { return .present }
+            return .absent
+        case 18:
+            if case .groupMemberResults? = value.pointee.kind { return .present }
+            return .absent
+        case 19:
+            if case .groupPendency? = value.pointee.kind { return .present }
+            return .absent
+        case 20:
+            if case .friendDelete? = value.pointee.kind { return .present }
+            return .absent
+        case 21:
+            if case .friendsAdded? = value.pointee.kind { return .present }
+            return .absent
+        case 22:
+            if case .friendsDeleted? = value.pointee.kind { return .present }
+            return .absent
+        case 23:
+            if case .friendProfilesUpdated? = value.pointee.kind { return .present }
+            return .absent
+        case 24:
+            if case .friendPendencyAdded? = value.pointee.kind { return .present }
+            return .absent
+        case 25:
+            if case .friendPendencyDeleted? = value.pointee.kind { return .present }
+            return .absent
+        case 26:
+            if case .friendPendencyRead? = value.pointee.kind { return .present }
+            return .absent
+        case 27:
+            if case .blacklistAdded? = value.pointee.kind { return .present }
+            return .absent
+        case 28:
+            if case .blacklistDeleted? = value.pointee.kind { return .present }
+            return .absent
+        default: return .absent
+        }
     }
 
     package static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
-        pointer.assumingMemoryBound(to: Event.self).pointee.reflectedVisit(slot, at: index, &visitor)
+        let value = pointer.assumingMemoryBound(to: Event.self)
+        switch slot {
+        case 0: if case .readReceipt(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 1: if case .recall(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 2: if case .modification(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 3: if case .connection(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 4: if case .userStatus(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 5: if case .readMembers(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 6: if case .conversations(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 7: if case .friendList(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 8: if case .friendRequest(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 9: if case .friendResponse(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 10: if case .friendResults(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 11: if case .friendCheck(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 12: if case .friendPendency(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 13: if case .friendGroups(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 14: if case .blacklist(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 15: if case .groupProfiles(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 16: if case .createGroup(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 17: if case .groupMembers(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 18: if case .groupMemberResults(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 19: if case .groupPendency(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 20: if case .friendDelete(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 21: if case .friendsAdded(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 22: if case .friendsDeleted(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 23: if case .friendProfilesUpdated(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 24: if case .friendPendencyAdded(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 25: if case .friendPendencyDeleted(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 26: if case .friendPendencyRead(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 27: if case .blacklistAdded(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 28: if case .blacklistDeleted(let entry)? = value.pointee.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        default: break
+        }
     }
 
     package func reflectedVisit<Visitor: ReflectedVisitor>(
         _ slot: Int, at index: Int, _ visitor: inout Visitor
     ) {
         switch slot {
-        case 0: if case .readReceipt(let value)? = self.kind { visitor.visit(value) }
-        case 1: if case .recall(let value)? = self.kind { visitor.visit(value) }
-        case 2: if case .modification(let value)? = self.kind { visitor.visit(value) }
-        case 3: if case .connection(let value)? = self.kind { visitor.visit(value) }
-        case 4: if case .userStatus(let value)? = self.kind { visitor.visit(value) }
-        case 5: if case .readMembers(let value)? = self.kind { visitor.visit(value) }
-        case 6: if case .conversations(let value)? = self.kind { visitor.visit(value) }
-        case 7: if case .friendList(let value)? = self.kind { visitor.visit(value) }
-        case 8: if case .friendRequest(let value)? = self.kind { visitor.visit(value) }
-        case 9: if case .friendResponse(let value)? = self.kind { visitor.visit(value) }
-        case 10: if case .friendResults(let value)? = self.kind { visitor.visit(value) }
-        case 11: if case .friendCheck(let value)? = self.kind { visitor.visit(value) }
-        case 12: if case .friendPendency(let value)? = self.kind { visitor.visit(value) }
-        case 13: if case .friendGroups(let value)? = self.kind { visitor.visit(value) }
-        case 14: if case .blacklist(let value)? = self.kind { visitor.visit(value) }
-        case 15: if case .groupProfiles(let value)? = self.kind { visitor.visit(value) }
-        case 16: if case .createGroup(let value)? = self.kind { visitor.visit(value) }
-        case 17: if case .groupMembers(let value)? = self.kind { visitor.visit(value) }
-        case 18: if case .groupMemberResults(let value)? = self.kind { visitor.visit(value) }
-        case 19: if case .groupPendency(let value)? = self.kind { visitor.visit(value) }
-        case 20: if case .friendDelete(let value)? = self.kind { visitor.visit(value) }
-        case 21: if case .friendsAdded(let value)? = self.kind { visitor.visit(value) }
-        case 22: if case .friendsDeleted(let value)? = self.kind { visitor.visit(value) }
-        case 23: if case .friendProfilesUpdated(let value)? = self.kind { visitor.visit(value) }
-        case 24: if case .friendPendencyAdded(let value)? = self.kind { visitor.visit(value) }
-        case 25: if case .friendPendencyDeleted(let value)? = self.kind { visitor.visit(value) }
-        case 26: if case .friendPendencyRead(let value)? = self.kind { visitor.visit(value) }
-        case 27: if case .blacklistAdded(let value)? = self.kind { visitor.visit(value) }
-        case 28: if case .blacklistDeleted(let value)? = self.kind { visitor.visit(value) }
+        case 0: if case .readReceipt(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 1: if case .recall(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 2: if case .modification(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 3: if case .connection(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 4: if case .userStatus(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 5: if case .readMembers(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 6: if case .conversations(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 7: if case .friendList(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 8: if case .friendRequest(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 9: if case .friendResponse(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 10: if case .friendResults(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 11: if case .friendCheck(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 12: if case .friendPendency(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 13: if case .friendGroups(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 14: if case .blacklist(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 15: if case .groupProfiles(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 16: if case .createGroup(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 17: if case .groupMembers(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 18: if case .groupMemberResults(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 19: if case .groupPendency(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 20: if case .friendDelete(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 21: if case .friendsAdded(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 22: if case .friendsDeleted(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 23: if case .friendProfilesUpdated(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 24: if case .friendPendencyAdded(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 25: if case .friendPendencyDeleted(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 26: if case .friendPendencyRead(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 27: if case .blacklistAdded(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
+        case 28: if case .blacklistDeleted(let entry)? = self.kind { withUnsafePointer(to: entry) { visitor.visit($0) } }
         default: break
         }
     }

@@ -27,10 +27,12 @@ package enum ReflectedScalar {
 }
 
 /// What visits the message values of a ``ReflectedMessage``'s fields: a
-/// generic call, so no value is boxed or copied on the way.
+/// generic call with the value's address, so no value is boxed, and an entry
+/// of a repeated field is not copied on the way. The pointer is valid only
+/// during the call.
 package protocol ReflectedVisitor {
     /// Visits one message value.
-    mutating func visit<Message: ReflectedMessage>(_ message: Message)
+    mutating func visit<Message: ReflectedMessage>(_ message: UnsafePointer<Message>)
 }
 
 /// A repeated message field, read without knowing its entries' type.
@@ -45,8 +47,8 @@ package protocol ReflectedList {
 extension Array: ReflectedList where Element: ReflectedMessage {
     /// Hands entry `index` to `visitor`.
     package func reflectedVisit<Visitor: ReflectedVisitor>(at index: Int, _ visitor: inout Visitor) {
-        // Through the buffer, the entry is passed in place instead of copied out.
-        withUnsafeBufferPointer { visitor.visit($0[index]) }
+        // The entry's own address in the array's storage: nothing is copied.
+        withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }
     }
 }
 
@@ -85,4 +87,16 @@ package protocol ReflectedMessage: WireMessage {
     /// `Self`, read in place.
     static func reflectedVisit<Visitor: ReflectedVisitor>(
         at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor)
+}
+
+extension UnsafePointer where Pointee: ReflectedMessage {
+    /// ``ReflectedMessage/reflectedScalar(_:)`` of the value here, read in place.
+    package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
+        Pointee.reflectedScalar(at: UnsafeRawPointer(self), slot)
+    }
+
+    /// ``ReflectedMessage/reflectedVisit(_:at:_:)`` of the value here, read in place.
+    package func reflectedVisit<Visitor: ReflectedVisitor>(_ slot: Int, at index: Int, _ visitor: inout Visitor) {
+        Pointee.reflectedVisit(at: UnsafeRawPointer(self), slot, at: index, &visitor)
+    }
 }
