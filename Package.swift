@@ -197,6 +197,7 @@ let package = Package(
             name: "imcodec-devtools",
             dependencies: [
                 "IMCodec",
+                "IMCodecValidation",
                 .target(name: "CZstd", condition: .when(traits: ["Zstd"])),
                 "IMCodecTraffic",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),

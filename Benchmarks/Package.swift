@@ -45,12 +45,16 @@ let package = Package(
         // One benchmark body in a loop, for callgrind and perf.
         .executableTarget(
             name: "imcodec-bench-profile",
-            dependencies: ["BenchmarkCorpus", .product(name: "_IMCodecTraffic", package: "imcodec")]
+            dependencies: [
+                "BenchmarkCorpus", .product(name: "IMCodec", package: "imcodec"),
+                .product(name: "_IMCodecTraffic", package: "imcodec"),
+            ]
         ),
         .executableTarget(
             name: "IMCodecBenchmarks",
             dependencies: [
                 "BenchmarkCorpus",
+                .product(name: "IMCodec", package: "imcodec"),
                 .product(name: "_IMCodecTraffic", package: "imcodec"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],

@@ -6,6 +6,6 @@ struct DevToolsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imcodec-devtools",
         abstract: "Tools that make the project's generated assets.",
-        subcommands: [TrainDictionaryCommand.self, WriteCorpusCommand.self]
+        subcommands: [TrainDictionaryCommand.self, WriteCorpusCommand.self, CheckRuleTableCommand.self]
     )
 }

@@ -1,76 +1,76 @@
 import IMCodec
 
-/// One pass of the validator over a message, batch or event: the findings so
-/// far and where the walk is.
+/// One pass of the validator over a message, batch or event: the rule engine
+/// that executes the constraint declarations of `Schemas/` as a compiled
+/// ``RuleTable`` holds them (docs/spec/validation.md, "Reading the
+/// declarations"). It names no limit, field or finding code of its own but
+/// for the three named predicates (`ValidationRun+Predicates.swift`).
 ///
-/// The walk is iterative: the message lists of mergers wait on ``pending``
-/// instead of being visited by recursion, so a hand-built model nested any
-/// depth cannot overflow the stack, and a waiting list holds the merger's
-/// array rather than copies of its messages. Paths are not built while
-/// walking: the position is a stack of static components (``local``) below
-/// the current message, whose place is a node in a tree of message positions
-/// (``nodes``), and a ``FieldPath`` is made only when a finding is
-/// reported. So the work is linear in the size of the value, plus the length
-/// of the reported paths.
-struct ValidationRun {
-    /// One step of a path: a field name or an index into a repeated field.
-    enum PathComponent {
-        case field(StaticString)
-        case index(Int)
+/// The walk visits a message's declarations, then its message fields in
+/// field order, each entry of a repeated one. Fields whose entries can hold
+/// their holder's type again (a merger's messages) are not visited by
+/// recursion: their lists wait on ``pending`` and are visited after the
+/// message that holds them, in document order, so a value nested any depth
+/// cannot overflow the stack. The visit of every other field recurses only
+/// as deep as the schema's types nest.
+///
+/// Paths are not built while walking: the position is the stack of
+/// ``frames`` below the current node, and a node (a message that waited on
+/// ``pending``, or the root) sits in a tree of ``nodes``; a ``FieldPath`` is
+/// made only when a finding is reported.
+final class ValidationRun {
+    /// A message being visited: where it sits below the frame above it, and
+    /// the value itself, reachable while its visit runs.
+    struct Frame {
+        /// Its type.
+        var type: Int
+        /// Its field's slot in the frame above; -1 for a node's root.
+        var slot: Int
+        /// Its index in that field; -1 for a singular field.
+        var index: Int
+        /// The value, valid while the frame is on the stack.
+        var pointer: UnsafeRawPointer
+        /// Reads the value at ``pointer``.
+        var access: any ReflectedMessage.Type
     }
 
-    /// Where a message sits relative to the message (or root) above it.
-    enum PathStep {
-        /// `messages[i]` of a batch.
-        case batchMessage(Int)
-        /// `modification.message` of an event.
-        case modificationMessage
-        /// `groupProfiles.groups[i].lastMsg` of an event.
-        case groupLastMessage(Int)
-        /// `conversations.conversations[i].lastMessage` of an event.
-        case conversationLastMessage(Int)
-        /// `elems[elem].merger.messages[message]` of the message above.
-        case mergerMessage(elem: Int, message: Int)
+    /// One step of a node's position: field `slot` of a message of type
+    /// `holder`, entry `index` (-1 for a singular field).
+    struct Step {
+        var holder: Int
+        var slot: Int
+        var index: Int
     }
 
-    /// A message position: its parent node and the step from there.
+    /// A node: a message visited from ``pending``, placed below its parent
+    /// node by ``steps``.
     struct PathNode {
         /// The parent node; 0 is the root of the validated value.
         var parent: Int
-        /// The step from the parent.
-        var step: PathStep
+        /// Its steps in ``steps``.
+        var steps: Range<Int>
     }
 
-    /// The messages of one merger, waiting to be visited in order.
+    /// The entries of a deferred field, waiting to be visited in order.
     struct PendingList {
-        /// The merger's messages.
-        var messages: [Message]
-        /// The index of the next message to visit.
+        /// The field's entries.
+        var list: any ReflectedList
+        /// The index of the next entry to visit.
         var next: Int
-        /// The node of the message that holds the merger.
+        /// The node of the field's holder (its steps end at the holder).
+        var holderNode: Int
+        /// The node the holder's frames were below.
         var parent: Int
-        /// The index of the merger elem in that message.
+        /// The last index on the way from that node to the holder (the
+        /// merger elem's index in its message's elems).
         var elem: Int
-        /// The merger layer of the messages.
+        /// The holder's type and the field's slot.
+        var holder: Int
+        var slot: Int
+        /// How many messages of the holder's type hold the field's entries,
+        /// the holder included.
         var layer: Int
     }
-
-    /// The limits checked.
-    let limits: ValidationLimits
-    /// The findings, in the order they were found.
-    private(set) var findings: [ValidationFinding] = []
-    /// Message positions below the root; node `n` is `nodes[n - 1]`.
-    private var nodes: [PathNode] = []
-    /// The node of the message being visited; 0 is the root.
-    private(set) var node = 0
-    /// The components from the current node to the field being checked.
-    private(set) var local: [PathComponent] = []
-    /// Merger message lists still to visit, the next one last.
-    var pending: [PendingList] = []
-    /// Gives each merger's messages as the walk reaches them, when the
-    /// mergers hold stand-ins (as many empty messages as they forward)
-    /// instead of their messages; `nil` when they hold their messages.
-    var forwarded: ((ForwardedPlace) -> Message)?
 
     /// Where a forwarded message stands, as ``forwarded`` is asked for it.
     struct ForwardedPlace {
@@ -84,139 +84,368 @@ struct ValidationRun {
         var node: Int
     }
 
+    /// The compiled declarations.
+    let table: RuleTable
+    /// The limits checked, held apart so that reading one does not copy
+    /// the whole value.
+    private let limitsStorage: UnsafeMutablePointer<ValidationLimits>
+    /// Limit values read from the table for one profile instead of from
+    /// ``limits``, by limit index; `nil` for the library's runs.
+    let tableBounds: [LimitBound]?
+    /// The findings, in the order they were found.
+    @exclusivity(unchecked) private(set) var findings: [ValidationFinding] = []
+    /// The messages being visited below the current node, outermost first.
+    @exclusivity(unchecked) var frames: [Frame] = []
+    /// The steps of every node.
+    @exclusivity(unchecked) var steps: [Step] = []
+    /// Nodes below the root; node `n` is `nodes[n - 1]`.
+    @exclusivity(unchecked) var nodes: [PathNode] = []
+    /// The node the frames are below; 0 is the root.
+    @exclusivity(unchecked) var node = 0
+    /// The layer of the current node's root, for layer limits: how many
+    /// messages of the deferring holder's type hold it.
+    @exclusivity(unchecked) var nodeLayer = 0
+    /// Deferred lists still to visit, the next one last.
+    @exclusivity(unchecked) var pending: [PendingList] = []
+    /// Added to the index of the root's own entries in paths (a batch
+    /// validated one message at a time).
+    @exclusivity(unchecked) var rootIndexOffset = 0
+    /// Gives each merger's messages as the walk reaches them, when the
+    /// mergers hold stand-ins (as many empty messages as they forward)
+    /// instead of their messages; `nil` when they hold their messages.
+    var forwarded: ((ForwardedPlace) -> Message)?
+
     /// Creates a run.
     ///
-    /// - Parameter limits: The limits to check against.
-    init(limits: ValidationLimits) {
-        self.limits = limits
-        local.reserveCapacity(12)
-    }
-
-    // MARK: Position
-
-    /// Makes `node` the current message position, with no local components.
-    mutating func moveTo(node: Int) {
-        self.node = node
-        if !local.isEmpty { local.removeAll(keepingCapacity: true) }
-    }
-
-    /// Enters a field below the current position.
-    @inline(__always)
-    mutating func push(_ field: StaticString) {
-        local.append(.field(field))
-    }
-
-    /// Enters an entry of the repeated field just entered.
-    @inline(__always)
-    mutating func push(index: Int) {
-        local.append(.index(index))
-    }
-
-    /// Leaves the `count` innermost components.
-    @inline(__always)
-    mutating func pop(_ count: Int = 1) {
-        local.removeLast(count)
-    }
-
-    /// Creates the node of a message.
-    ///
     /// - Parameters:
-    ///   - parent: The node above it.
-    ///   - step: The step from there.
-    /// - Returns: The new node.
-    mutating func makeNode(parent: Int, _ step: PathStep) -> Int {
-        nodes.append(PathNode(parent: parent, step: step))
-        return nodes.count
+    ///   - limits: The limits to check against.
+    ///   - table: The declarations to execute.
+    ///   - profile: When given, the limits' values are the table's for
+    ///     this profile instead of `limits`.
+    init(limits: ValidationLimits, table: RuleTable = .library, profile: String? = nil) {
+        limitsStorage = .allocate(capacity: 1)
+        limitsStorage.initialize(to: limits)
+        self.table = table
+        self.tableBounds = profile.map { profile in table.limits.map { LimitBound(declared: $0, profile: profile) } }
+        // Frames nest at most once per type below a node (the deferred
+        // fields break every cycle), plus one for an entry being probed.
+        frames.reserveCapacity(table.types.count + 1)
     }
 
-    /// The path of the current position, with `last` appended.
-    func path(appending last: StaticString?) -> FieldPath {
-        var chain: [PathStep] = []
-        var index = node
-        while index > 0 {
-            chain.append(nodes[index - 1].step)
-            index = nodes[index - 1].parent
+    deinit {
+        limitsStorage.deinitialize(count: 1)
+        limitsStorage.deallocate()
+    }
+
+    /// The value of limit property `property` (``ValidationLimits/boundNames``).
+    func limitBound(_ property: Int) -> LimitBound {
+        limitsStorage.pointee.bound(property)
+    }
+
+    // MARK: Entry points
+
+    /// Validates `message` and every message nested in its mergers.
+    func validate(message: Message) {
+        visitRoot(message)
+    }
+
+    /// Validates a batch, one message at a time (``validate(batchMessage:at:)``).
+    func validate(batch: MessageBatch) {
+        for (index, message) in batch.messages.enumerated() {
+            validate(batchMessage: message, at: index)
+        }
+    }
+
+    /// Validates the message at `index` of a batch, with the batch's rules
+    /// on it, at `messages[index]`: a batch's findings are those of its
+    /// messages in order, so a reader may validate them one at a time.
+    func validate(batchMessage message: Message, at index: Int) {
+        rootIndexOffset = index
+        visitRoot(MessageBatch(messages: [message]))
+        rootIndexOffset = 0
+    }
+
+    /// Validates an event.
+    func validate(event: Event) {
+        visitRoot(event)
+    }
+
+    // MARK: The walk
+
+    /// Visits the root value and every list it defers.
+    private func visitRoot<Value: ReflectedMessage>(_ value: Value) {
+        node = 0
+        nodeLayer = 0
+        frames.removeAll(keepingCapacity: true)
+        withUnsafePointer(to: value) { visitDraining($0, slot: -1, index: -1) }
+    }
+
+    /// Visits a message, then the lists deferred below it.
+    func visitDraining<Value: ReflectedMessage>(_ value: UnsafePointer<Value>, slot: Int, index: Int) {
+        let mark = pending.count
+        visit(value, slot: slot, index: index)
+        drain(downTo: mark)
+    }
+
+    /// Visits the deferred lists above `mark` on ``pending``, each entry as
+    /// the root of a node of its own, until none is left above `mark`.
+    private func drain(downTo mark: Int) {
+        guard pending.count > mark else { return }
+        let savedFrames = frames
+        let savedNode = node
+        let savedLayer = nodeLayer
+        frames.removeAll(keepingCapacity: true)
+        while pending.count > mark {
+            var list = pending.removeLast()
+            let index = list.next
+            list.next += 1
+            if list.next < list.list.count { pending.append(list) }
+            let start = steps.count
+            steps.append(Step(holder: list.holder, slot: list.slot, index: index))
+            nodes.append(PathNode(parent: list.holderNode, steps: start..<steps.count))
+            node = nodes.count
+            nodeLayer = list.layer
+            if let forwarded {
+                let message = forwarded(
+                    ForwardedPlace(parent: list.parent, elem: list.elem, index: index, node: node))
+                withUnsafePointer(to: message) { visit($0, slot: -1, index: -1) }
+            } else {
+                var visitor = RootVisitor(run: self)
+                list.list.reflectedVisit(at: index, &visitor)
+            }
+        }
+        frames = savedFrames
+        node = savedNode
+        nodeLayer = savedLayer
+    }
+
+    /// Hands a deferred entry to ``visit(_:slot:index:)`` as a node's root.
+    private struct RootVisitor: ReflectedVisitor {
+        unowned(unsafe) let run: ValidationRun
+
+        mutating func visit<Value: ReflectedMessage>(_ message: UnsafePointer<Value>) {
+            run.visit(message, slot: -1, index: -1)
+        }
+    }
+
+    /// Visits a field's message in place, one level below the current frame.
+    struct ChildVisitor: ReflectedVisitor {
+        unowned(unsafe) let run: ValidationRun
+        let slot: Int
+        let index: Int
+        let drains: Bool
+
+        mutating func visit<Value: ReflectedMessage>(_ message: UnsafePointer<Value>) {
+            if drains {
+                run.visitDraining(message, slot: slot, index: index)
+            } else {
+                run.visit(message, slot: slot, index: index)
+            }
+        }
+    }
+
+    /// Applies a message's declarations, then visits its message fields.
+    func visit<Value: ReflectedMessage>(_ value: UnsafePointer<Value>, slot: Int, index: Int) {
+        let type = Value.reflectedType
+        let mark = pending.count
+        frames.append(Frame(type: type, slot: slot, index: index, pointer: UnsafeRawPointer(value), access: Value.self))
+        applyDeclarations(of: table.types[type], to: value)
+        descend(value, type: table.types[type])
+        frames.removeLast()
+        if table.types[type].isDeferredTarget, pending.count > mark + 1 {
+            // The lists were queued in field order; the first must be visited first.
+            pending[mark...].reverse()
+        }
+    }
+
+    /// Visits the message fields of the current frame's value.
+    private func descend<Value: ReflectedMessage>(_ value: UnsafePointer<Value>, type: RuleTable.MessageType) {
+        for slot in type.messageSlots {
+            let field = type.fields[slot]
+            let drains = table.types[field.type].isDeferredTarget
+            if !field.isRepeated {
+                var visitor = ChildVisitor(run: self, slot: slot, index: -1, drains: drains)
+                value.reflectedVisit(slot, at: -1, &visitor)
+                continue
+            }
+            guard case .count(let count) = value.reflectedScalar(slot), count > 0 else { continue }
+            if !type.layerLimits.isEmpty, tooDeep(type: type, slot: slot, at: frames.count - 1) { continue }
+            if field.isDeferred, let list = value.pointee.reflectedList(slot) {
+                deferList(list, slot: slot, layer: layers(of: frames.count - 1))
+                continue
+            }
+            for index in 0..<count {
+                var visitor = ChildVisitor(run: self, slot: slot, index: index, drains: drains)
+                value.reflectedVisit(slot, at: index, &visitor)
+            }
+        }
+    }
+
+    /// Queues a deferred field's entries, with a node for their holder.
+    private func deferList(_ list: any ReflectedList, slot: Int, layer: Int) {
+        let start = steps.count
+        var elem = -1
+        for level in frames.indices.dropFirst() {
+            steps.append(Step(holder: frames[level - 1].type, slot: frames[level].slot, index: frames[level].index))
+            if frames[level].index >= 0 { elem = frames[level].index }
+        }
+        nodes.append(PathNode(parent: node, steps: start..<steps.count))
+        let holder = frames[frames.count - 1].type
+        pending.append(
+            PendingList(
+                list: list, next: 0, holderNode: nodes.count, parent: node, elem: elem, holder: holder, slot: slot,
+                layer: layer))
+    }
+
+    /// The layer of frame `depth`'s message: how many messages of its type
+    /// are it and the messages that hold it.
+    func layers(of depth: Int) -> Int {
+        let type = frames[depth].type
+        var layer = 0
+        for frame in frames[...depth] where frame.type == type { layer += 1 }
+        if node > 0, pendingHolderType(of: node) == type { layer += nodeLayer }
+        return layer
+    }
+
+    /// The type of the holder whose deferred field node `node` is an entry of.
+    private func pendingHolderType(of node: Int) -> Int {
+        let steps = nodes[node - 1].steps
+        return steps.isEmpty ? -1 : self.steps[steps.upperBound - 1].holder
+    }
+
+    // MARK: Enclosing messages
+
+    /// The frame of the nearest message of `type` that holds frame `depth`'s
+    /// message (excluded), or -1 when there is none among the frames.
+    func enclosingFrame(of type: Int, below depth: Int) -> Int {
+        var index = depth - 1
+        while index >= 0 {
+            if frames[index].type == type { return index }
+            index -= 1
+        }
+        return -1
+    }
+
+    /// Whether a message of `type` holds the current node's root, among the
+    /// messages above the node (whose values are no longer at hand).
+    func nodeHasEnclosing(_ type: Int) -> Bool {
+        var current = node
+        while current > 0 {
+            let path = nodes[current - 1]
+            for step in steps[path.steps] where step.holder == type { return true }
+            current = path.parent
+        }
+        return false
+    }
+
+    // MARK: Paths and reporting
+
+    /// A path component below a frame.
+    enum Component {
+        case field(String)
+        case index(Int)
+    }
+
+    /// The path of frame `depth`, followed by `extra`.
+    func path(of depth: Int, _ extra: [Component] = []) -> FieldPath {
+        var chain: [Int] = []
+        var current = node
+        while current > 0 {
+            chain.append(current)
+            current = nodes[current - 1].parent
         }
         var path = FieldPath()
-        path.components.reserveCapacity(chain.count * 5 + local.count + 1)
-        for step in chain.reversed() {
-            switch step {
-            case .batchMessage(let message):
-                path.append(.field("messages"))
-                path.append(.index(message))
-            case .modificationMessage:
-                path.append(.field("modification"))
-                path.append(.field("message"))
-            case .groupLastMessage(let group):
-                path.append(.field("groupProfiles"))
-                path.append(.field("groups"))
-                path.append(.index(group))
-                path.append(.field("lastMsg"))
-            case .conversationLastMessage(let conversation):
-                path.append(.field("conversations"))
-                path.append(.field("conversations"))
-                path.append(.index(conversation))
-                path.append(.field("lastMessage"))
-            case .mergerMessage(let elem, let message):
-                path.append(.field("elems"))
-                path.append(.index(elem))
-                path.append(.field("merger"))
-                path.append(.field("messages"))
-                path.append(.index(message))
+        var isRoot = true
+        func add(_ step: Step) {
+            path.append(.field(table.types[step.holder].fields[step.slot].json))
+            if step.index >= 0 { path.append(.index(isRoot ? step.index + rootIndexOffset : step.index)) }
+        }
+        for current in chain.reversed() {
+            for step in steps[nodes[current - 1].steps] {
+                add(step)
+                isRoot = false
             }
         }
-        for component in local {
+        if depth > 0 {
+            for level in 1...depth {
+                add(Step(holder: frames[level - 1].type, slot: frames[level].slot, index: frames[level].index))
+                isRoot = false
+            }
+        }
+        for component in extra {
             switch component {
-            case .field(let name): path.append(.field(name.description))
-            case .index(let index): path.append(.index(index))
+            case .field(let name): path.append(.field(name))
+            case .index(let index):
+                path.append(.index(isRoot ? index + rootIndexOffset : index))
+                isRoot = false
             }
         }
-        if let last { path.append(.field(last.description)) }
         return path
     }
 
-    // MARK: Reporting
-
-    /// Records a finding at the current position.
+    /// Records a finding.
     ///
     /// - Parameters:
-    ///   - code: The rule broken; its severity comes from ``FindingCode/severity``.
-    ///   - last: A field below the current position, or `nil` for the
-    ///     position itself.
+    ///   - code: The rule broken.
+    ///   - severity: Its severity.
+    ///   - depth: The frame the path starts at.
+    ///   - extra: The components below that frame.
     ///   - limit: The limit crossed.
     ///   - actual: The observed value.
-    ///   - reason: A human explanation, built only when reported.
-    mutating func report(
-        _ code: FindingCode,
-        at last: StaticString? = nil,
-        limit: Int64? = nil,
-        actual: Int64? = nil,
-        _ reason: @autoclosure () -> String
+    func report(
+        _ code: FindingCode, _ severity: ValidationFinding.Severity, at depth: Int, _ extra: [Component] = [],
+        limit: Int64? = nil, actual: Int64? = nil
     ) {
         findings.append(
             ValidationFinding(
-                code, path: path(appending: last), severity: code.severity,
-                limit: limit, actual: actual, reason: reason()))
+                code, path: path(of: depth, extra), severity: severity, limit: limit, actual: actual,
+                reason: Self.reason(code, limit: limit, actual: actual)))
     }
 
-    /// Reports `code` when `count` is above `limit`.
-    ///
-    /// - Parameters:
-    ///   - count: The observed byte or entry count.
-    ///   - limit: The limit, or `nil` when the rule is off.
-    ///   - code: The rule.
-    ///   - last: A field below the current position, or `nil`.
-    ///   - what: What was counted, for the reason.
-    ///   - unit: `bytes`, `entries` or another unit, for the reason.
-    mutating func checkCount(
-        _ count: Int,
-        against limit: Int?,
-        _ code: FindingCode,
-        at last: StaticString? = nil,
-        what: StaticString,
-        unit: StaticString = "bytes"
+    /// The finding's sentence for people.
+    private static func reason(_ code: FindingCode, limit: Int64?, actual: Int64?) -> String {
+        switch (limit, actual) {
+        case (let limit?, let actual?): "\(actual) where the rule allows \(limit)"
+        case (nil, let actual?): "the value \(actual) breaks the rule"
+        case (let limit?, nil): "outside the rule's bound \(limit)"
+        case (nil, nil): "the value breaks the rule"
+        }
+    }
+
+    /// Records a finding of a check or field rule, its severity the table's.
+    func report(
+        _ code: FindingCode, at depth: Int, _ extra: [Component] = [], limit: Int64? = nil, actual: Int64? = nil
     ) {
-        guard let limit, count > limit else { return }
-        report(code, at: last, limit: Int64(limit), actual: Int64(count), "\(what) is \(count) \(unit), above \(limit)")
+        report(code, table.severities[code.rawValue] ?? code.severity, at: depth, extra, limit: limit, actual: actual)
+    }
+}
+
+extension LimitBound {
+    /// A limit's declared value in `profile`.
+    init(declared limit: RuleTable.Limit, profile: String) {
+        guard let value = limit.values[profile] else {
+            self = .none
+            return
+        }
+        switch value {
+        case .null: self = .none
+        case .bool(let flag): self = flag ? .flag : .none
+        case .number(let text): self = Int(text).map { .number($0) } ?? .none
+        case .string(let text): self = .string(text)
+        case .array(let items):
+            if limit.measure == .numberRange, items.count == 2, case .number(let low) = items[0],
+                case .number(let high) = items[1], let low = Int32(low), let high = Int32(high)
+            {
+                self = .range(low...high)
+            } else if limit.measure == .numberSet {
+                self = .numbers(Set(items.compactMap { if case .number(let n) = $0 { Int32(n) } else { nil } }))
+            } else {
+                self = .strings(Set(items.compactMap { if case .string(let s) = $0 { s } else { nil } }))
+            }
+        case .object(let members):
+            var table: [String: Int] = [:]
+            for member in members { if case .number(let n) = member.value { table[member.key] = Int(n) } }
+            self = .perKey(table)
+        }
     }
 }

@@ -28,8 +28,8 @@ public enum Validator {
     /// - Returns: Every finding, a message's own before those of the messages
     ///   nested in it; empty when the message is valid.
     public static func validate(_ message: Message, limits: ValidationLimits = .sdkGuide) -> [ValidationFinding] {
-        var run = ValidationRun(limits: limits)
-        run.validate(message: message, at: 0)
+        let run = ValidationRun(limits: limits)
+        run.validate(message: message)
         return run.findings
     }
 
@@ -53,9 +53,10 @@ public enum Validator {
         forwarded: (_ parent: Int, _ elem: Int, _ index: Int, _ node: Int) -> Message
     ) -> [ValidationFinding] {
         withoutActuallyEscaping(forwarded) { forwarded in
-            var run = ValidationRun(limits: limits)
+            let run = ValidationRun(limits: limits)
             run.forwarded = { forwarded($0.parent, $0.elem, $0.index, $0.node) }
-            run.validate(message: message, at: 0)
+            run.validate(message: message)
+            run.forwarded = nil
             return run.findings
         }
     }
@@ -67,7 +68,7 @@ public enum Validator {
     ///   - limits: The limits to check against; the sdk-guide profile by default.
     /// - Returns: Every finding, in message order.
     public static func validate(_ batch: MessageBatch, limits: ValidationLimits = .sdkGuide) -> [ValidationFinding] {
-        var run = ValidationRun(limits: limits)
+        let run = ValidationRun(limits: limits)
         run.validate(batch: batch)
         return run.findings
     }
@@ -85,7 +86,7 @@ public enum Validator {
     package static func validate(_ message: Message, inBatchAt index: Int, limits: ValidationLimits)
         -> [ValidationFinding]
     {
-        var run = ValidationRun(limits: limits)
+        let run = ValidationRun(limits: limits)
         run.validate(batchMessage: message, at: index)
         return run.findings
     }
@@ -99,7 +100,7 @@ public enum Validator {
     ///   - limits: The limits to check against; the sdk-guide profile by default.
     /// - Returns: Every finding.
     public static func validate(_ event: Event, limits: ValidationLimits = .sdkGuide) -> [ValidationFinding] {
-        var run = ValidationRun(limits: limits)
+        let run = ValidationRun(limits: limits)
         run.validate(event: event)
         return run.findings
     }

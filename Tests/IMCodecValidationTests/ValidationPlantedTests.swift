@@ -127,16 +127,17 @@ import Testing
             limit: 90),
     ]
 
-    @Test func plantedViolationsYieldExactlyTheirFindingsInOrder() {
+    @Test func plantedViolationsYieldExactlyTheirFindings() {
         let findings = Validator.validate(Self.plantedMessage(), limits: .current)
         #expect(Set(Self.expectedFindings.map(\.code)).count >= 25)
         #expect(Set(findings) == Set(Self.expectedFindings))
-        #expect(findings == Self.expectedFindings)
+        #expect(findings.inCanonicalOrder == Self.expectedFindings.inCanonicalOrder)
     }
 
     @Test func plantedViolationsSurviveABinaryRoundTrip() throws {
         let decoded = try Message(serializedBytes: Self.plantedMessage().serializedBytes())
-        #expect(Validator.validate(decoded, limits: .current) == Self.expectedFindings)
+        #expect(
+            Validator.validate(decoded, limits: .current).inCanonicalOrder == Self.expectedFindings.inCanonicalOrder)
     }
 
     @Test func everyFindingCarriesAReason() {

@@ -31,18 +31,19 @@ import Testing
         ]
         let message = F.directMessage(kinds.map { Elem(kind: $0) } + [Elem()])
         #expect(
-            Validator.validate(message, limits: .current) == [
-                F.error(.imageLevelsMissing, "elems[2].image.levels"),
-                F.error(.mergerTitleMissing, "elems[8].merger.title"),
-                F.error(.mergerAbstractsMissing, "elems[8].merger.abstracts"),
-                F.error(.mergerCompatibleTextMissing, "elems[8].merger.compatibleText"),
-                F.error(.groupTipsOneToOne, "elems[9].groupTips"),
-                F.warning(.unspecifiedEnumValue, "elems[9].groupTips.type", actual: 0),
-                F.warning(.unspecifiedEnumValue, "elems[10].groupSystem.type", actual: 0),
-                F.warning(.unspecifiedEnumValue, "elems[11].snsSystem.type", actual: 0),
-                F.warning(.unspecifiedEnumValue, "elems[12].profileSystem.type", actual: 0),
-                F.warning(.unknownKind, "elems[13]"),
-            ])
+            Validator.validate(message, limits: .current).inCanonicalOrder
+                == [
+                    F.error(.imageLevelsMissing, "elems[2].image.levels"),
+                    F.error(.mergerTitleMissing, "elems[8].merger.title"),
+                    F.error(.mergerAbstractsMissing, "elems[8].merger.abstracts"),
+                    F.error(.mergerCompatibleTextMissing, "elems[8].merger.compatibleText"),
+                    F.error(.groupTipsOneToOne, "elems[9].groupTips"),
+                    F.warning(.unspecifiedEnumValue, "elems[9].groupTips.type", actual: 0),
+                    F.warning(.unspecifiedEnumValue, "elems[10].groupSystem.type", actual: 0),
+                    F.warning(.unspecifiedEnumValue, "elems[11].snsSystem.type", actual: 0),
+                    F.warning(.unspecifiedEnumValue, "elems[12].profileSystem.type", actual: 0),
+                    F.warning(.unknownKind, "elems[13]"),
+                ].inCanonicalOrder)
     }
 
     @Test func everyEnumFieldOutsideItsSetIsOnlyAWarning() {
@@ -86,7 +87,7 @@ import Testing
         #expect(
             Validator.validate(message, limits: .sdkGuide) == [F.error(.messageTargetMissing, F.pathOfLayer(layers))])
         #expect(
-            Validator.validate(message, limits: .current) == [
+            Validator.validate(message, limits: .current).inCanonicalOrder == [
                 F.error(.mergerDepth, F.pathOfLayer(100) + ".elems[0].merger.messages", limit: 100, actual: 101)
             ])
     }

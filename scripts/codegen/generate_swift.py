@@ -11,6 +11,7 @@ Output (overwritten), relative to the repository or to OUTPUT_ROOT:
   Sources/IMCodec/Generated/Model+Binary.swift   canonical encoder and decoder
   Sources/IMCodec/Generated/Model+JSON.swift     proto3 JSON mapping
   Sources/IMCodec/Generated/SchemaFields.swift   the fields, for the oracle tests
+  Sources/IMCodec/Generated/Model+Reflection.swift  fields read by number, for the rule engine
   Sources/IMCodecTestSupport/Generated/Arbitrary.swift  random values for tests
   Sources/IMCodecTestee/Generated/Testee*.swift  the testee protocol
 
@@ -960,6 +961,7 @@ UNITS = [
         "binary": "Sources/IMCodec/Generated/Model+Binary.swift",
         "json": "Sources/IMCodec/Generated/Model+JSON.swift",
         "schema": "Sources/IMCodec/Generated/SchemaFields.swift",
+        "reflection": "Sources/IMCodec/Generated/Model+Reflection.swift",
         "arbitrary": "Sources/IMCodecTestSupport/Generated/Arbitrary.swift",
         "envelope": True,
     },
@@ -1030,6 +1032,8 @@ def generate(unit, descriptors):
     }
     if "schema" in unit:
         outputs[unit["schema"]] = header + gen_schema_table(messages)
+    if "reflection" in unit:
+        outputs[unit["reflection"]] = header + gen_reflection(messages)
     if "arbitrary" in unit:
         outputs[unit["arbitrary"]] = header + "import IMCodec\n\n" + "\n".join(gen_arbitrary(m) for m in messages)
     return outputs
@@ -1064,6 +1068,142 @@ def gen_schema_table(messages):
             '(%d, "%s")' % (f.number, f.name) for f in sorted(m.fields, key=lambda f: f.number))))
     out.append("    ]\n}\n")
     return "".join(out)
+
+
+# --------------------------------------------------------------------------
+# Model+Reflection.swift
+# --------------------------------------------------------------------------
+
+
+def reflected_read(m, f):
+    """The `ReflectedScalar` expression of field `f` of `self`."""
+    name = escape(swift_name(f.name))
+    if f.oneof_index is not None:
+        member = "case .%s(let value)? = self.%s" % (escape(swift_name(f.name)), oneof_var(m, f))
+        if f.type == T_MESSAGE:
+            return "if %s { return .present }\n            return .absent" % member.replace("(let value)", "")
+        return "if %s { return %s }\n            return .absent" % (member, reflected_scalar(f, "value"))
+    if f.repeated:
+        if f.type == T_STRING:
+            return "return .strings(self.%s)" % name
+        return "return .count(self.%s.count)" % name
+    if f.type == T_MESSAGE:
+        storage = "_" + swift_name(f.name) if is_boxed(f) else name
+        return "return self.%s == nil ? .absent : .present" % storage
+    return "return " + reflected_scalar(f, "self." + name)
+
+
+def reflected_scalar(f, v):
+    if f.type == T_STRING:
+        return ".string(%s)" % v
+    if f.type == T_BYTES:
+        return ".bytes(%s)" % v
+    if f.type == T_BOOL:
+        return ".bool(%s)" % v
+    if f.type == T_DOUBLE:
+        return ".double(%s)" % v
+    if f.type == T_UINT64:
+        return ".uint(%s)" % v
+    if f.type == T_ENUM:
+        return ".int(Int64(%s.rawValue))" % v
+    return ".int(Int64(%s))" % v
+
+
+def reflected_visit_body(m, f):
+    """The statement that hands message field `f` of `self` (an entry `index` of a repeated one) to `visitor`."""
+    name = escape(swift_name(f.name))
+    if f.repeated:
+        # The entry's own address in the array's storage: nothing is copied.
+        return "self.%s.withUnsafeBufferPointer { if let base = $0.baseAddress { visitor.visit(base + index) } }" % name
+    if f.oneof_index is not None:
+        return ("if case .%s(let entry)? = self.%s { withUnsafePointer(to: entry) { visitor.visit($0) } }"
+                % (name, oneof_var(m, f)))
+    binding = present_binding(f).replace("let value", "let entry")
+    return "if %s { withUnsafePointer(to: entry) { visitor.visit($0) } }" % binding
+
+
+def gen_reflection(messages):
+    """Every message's fields read by slot (its index in the message's declaration order), for the rule engine of
+    IMCodecValidation: scalars as values, message fields visited through a generic visitor, so nothing is boxed."""
+    out = ["/// The message types of the schema, in the order of their ``ReflectedMessage/reflectedType``.\n",
+           "package enum ReflectedSchema {\n",
+           "    /// The names of the message types (as in the schema), by type index.\n",
+           "    package static let typeNames: [String] = [\n"]
+    out += ['        "%s",\n' % getattr(m, "proto_name", m.name) for m in messages]
+    out.append("    ]\n\n")
+    out.append("    /// The proto names of each message type's fields, in slot order, by type index.\n")
+    out.append("    package static let fieldNames: [[String]] = [\n")
+    out += ["        [%s],\n" % ", ".join('"%s"' % f.name for f in m.fields) for m in messages]
+    out.append("    ]\n}\n\n")
+    for index, m in enumerate(messages):
+        out.append("extension %s: ReflectedMessage {\n" % m.name)
+        out.append("    package static var reflectedType: Int { %d }\n\n" % index)
+        out.append("    package func reflectedScalar(_ slot: Int) -> ReflectedScalar {\n        switch slot {\n")
+        for i, f in enumerate(m.fields):
+            out.append("        case %d:\n            %s\n" % (i, reflected_read(m, f)))
+        out.append("        default: return .absent\n        }\n    }\n\n")
+        message_fields = [(i, f) for i, f in enumerate(m.fields) if f.type == T_MESSAGE]
+        # The static forms read each field through the pointer, so that only
+        # the field is loaded, never the whole value.
+        out.append("    package static func reflectedScalar(at pointer: UnsafeRawPointer, _ slot: Int) -> ReflectedScalar {\n"
+                   "        let value = pointer.assumingMemoryBound(to: %s.self)\n        switch slot {\n" % m.name)
+        for i, f in enumerate(m.fields):
+            out.append("        case %d:\n            %s\n" % (i, reflected_read(m, f).replace("self.", "value.pointee.")))
+        out.append("        default: return .absent\n        }\n    }\n\n")
+        out.append("    package static func reflectedVisit<Visitor: ReflectedVisitor>(\n"
+                   "        at pointer: UnsafeRawPointer, _ slot: Int, at index: Int, _ visitor: inout Visitor\n    ) {\n")
+        static_fields = [(i, f) for i, f in enumerate(m.fields) if f.type == T_MESSAGE]
+        if static_fields:
+            out.append("        let value = pointer.assumingMemoryBound(to: %s.self)\n        switch slot {\n" % m.name)
+            for i, f in static_fields:
+                out.append("        case %d: %s\n" % (i, reflected_visit_body(m, f).replace("self.", "value.pointee.")))
+            out.append("        default: break\n        }\n")
+        out.append("    }\n\n")
+        out.append("    package func reflectedVisit<Visitor: ReflectedVisitor>(\n"
+                   "        _ slot: Int, at index: Int, _ visitor: inout Visitor\n    ) {\n")
+        if message_fields:
+            out.append("        switch slot {\n")
+            for i, f in message_fields:
+                out.append("        case %d: %s\n" % (i, reflected_visit_body(m, f)))
+            out.append("        default: break\n        }\n")
+        out.append("    }\n\n")
+        out.append("    package func reflectedList(_ slot: Int) -> (any ReflectedList)? {\n")
+        lists = [(i, f) for i, f in message_fields if f.repeated]
+        if lists:
+            out.append("        switch slot {\n")
+            for i, f in lists:
+                out.append("        case %d: return self.%s\n" % (i, escape(swift_name(f.name))))
+            out.append("        default: return nil\n        }\n")
+        else:
+            out.append("        nil\n")
+        out.append("    }\n\n")
+        out.append("    package mutating func reflectedClear(_ slot: Int) {\n        switch slot {\n")
+        for i, f in enumerate(m.fields):
+            name = escape(swift_name(f.name))
+            if f.oneof_index is not None:
+                body = "if case .%s? = self.%s { self.%s = nil }" % (name, oneof_var(m, f), oneof_var(m, f))
+            else:
+                decl, default = member_decl(f)
+                body = "self.%s = %s" % (name, default)
+            out.append("        case %d: %s\n" % (i, body))
+        out.append("        default: break\n        }\n    }\n\n")
+        out.append("    package mutating func reflectedClear(_ slot: Int, inMessage child: Int) {\n")
+        singular = [(i, f) for i, f in message_fields if not f.repeated]
+        if singular:
+            out.append("        switch slot {\n")
+            for i, f in singular:
+                name = escape(swift_name(f.name))
+                if f.oneof_index is not None:
+                    o = oneof_var(m, f)
+                    body = ("if case .%s(var value)? = self.%s {\n                value.reflectedClear(child)\n"
+                            "                self.%s = .%s(value)\n            }") % (name, o, o, name)
+                else:
+                    body = ("if var value = self.%s {\n                value.reflectedClear(child)\n"
+                            "                self.%s = value\n            }") % (name, name)
+                out.append("        case %d:\n            %s\n" % (i, body))
+            out.append("        default: break\n        }\n")
+        out.append("    }\n}\n\n")
+    return "".join(out).rstrip() + "\n"
 
 
 if __name__ == "__main__":

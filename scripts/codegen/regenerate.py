@@ -18,7 +18,8 @@ recipe into a temporary folder and compares. In order:
 3. scripts/codegen/generate_constraints.py: the limit tables (Swift, C) and
    docs/spec/limits.md, FindingCode's members and the finding-code table
    of docs/spec/error-and-finding-codes.md; scripts/codegen/generate_c_rules.py:
-   the C reference's rule table; scripts/codegen/generate_rest.py:
+   the C reference's rule table; scripts/codegen/generate_swift_rules.py:
+   the Swift validator's rule table; scripts/codegen/generate_rest.py:
    the REST form's Swift and JavaScript tables and the key tables of
    docs/spec/rest.md, from Schemas/imcodec/rest/v1/rest.json;
 4. scripts/codegen/embed_dictionary_swift.py and embed_dictionary_c.py: the
@@ -59,6 +60,7 @@ import generate_constraints  # noqa: E402
 import generate_js  # noqa: E402
 import generate_rest  # noqa: E402
 import generate_swift  # noqa: E402
+import generate_swift_rules  # noqa: E402
 import generated  # noqa: E402
 from schema import ROOT  # noqa: E402
 
@@ -121,6 +123,7 @@ def regenerate(root, oracle):
         generate_js.write(descriptors, root)
     generate_constraints.write_all(root)
     generate_c_rules.write_all(root)
+    generate_swift_rules.write_all(root)
     generate_rest.write_all(root)
     embed_dictionary_swift.main(root)
     embed_dictionary_c.main(root)

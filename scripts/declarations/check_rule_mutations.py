@@ -17,7 +17,11 @@ conformance runner runs the validate cases through it) and the Java testee's
 descriptors of the classes compiled from the schema, or, with the environment
 variable IMCODEC_JAVA_DECLARATIONS, those of a descriptor set: it is given the
 set protoc makes from the copy, so the classes are not compiled again, and the
-conformance runner runs the validate cases through it). The check fails unless
+conformance runner runs the validate cases through it) and the Swift
+library's (Sources/IMCodecValidation, run by `imcodec-devtools
+check-rule-table` with the table scripts/codegen/generate_swift_rules.py --json
+writes from the copy, which the library's engine compiles at run time, so one
+build serves every mutation). The check fails unless
 the unchanged schema passes every case in each and each mutation makes at
 least one case fail in each: a declaration an engine did not execute would
 change nothing.
@@ -28,7 +32,8 @@ change nothing.
 
 Needs protoc, Node, the C reference's build dependencies (Sources/IMCodecReference/README.md),
 the Java testee's (testees/java/README.md; it is built first with `testees/java/testee --build`),
-the imcodec CLI (default: `swift build --show-bin-path`/imcodec) and the Python
+the imcodec CLI and imcodec-devtools of a Swift build (default: those of
+`swift build --show-bin-path`; the check does not build them) and the Python
 testee's environment (.build/python-testee, made by `testees/python/testee --build`),
 whose protobuf runtime it runs the Python engine in.
 """
@@ -236,11 +241,25 @@ def run_java_cases(schemas, out, imcodec):
     return [c["id"] for c in vectors() if status.get(c["id"]) != "passed"]
 
 
-def runner():
-    """The imcodec CLI of the Swift build."""
+def built(product):
+    """A product of the Swift build (`swift build --show-bin-path`), which this check does not build."""
     bin_path = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True,
                               text=True).stdout.strip()
-    return os.path.join(bin_path, "imcodec")
+    return os.path.join(bin_path, product)
+
+
+def run_swift_cases(schemas, out, devtools):
+    """Runs the Swift library's rule engine with the table made from `schemas` over every validate vector: the
+    engine compiles the JSON of scripts/codegen/generate_swift_rules.py --json at run time (`imcodec-devtools
+    check-rule-table`), so one build serves every mutation. Returns the ids of the cases whose findings differ."""
+    table = out + "-swift.json"
+    subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "codegen", "generate_swift_rules.py"), "--json",
+                    table], env={**os.environ, "IMCODEC_SCHEMAS": schemas}, check=True, stdout=subprocess.DEVNULL)
+    files = sorted(glob.glob(os.path.join(ROOT, "Vectors", "limits", "validation-*.json")))
+    result = subprocess.run([devtools, "check-rule-table", "--table", table, *files], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit("check_rule_mutations.py: the Swift engine's run failed:\n" + result.stderr[-2000:])
+    return json.loads(result.stdout)
 
 
 def generate(schemas, out):
@@ -249,7 +268,7 @@ def generate(schemas, out):
     subprocess.run(["protoc", "-I" + schemas, "--python_out=" + out, *paths], check=True)
 
 
-def check_mutations(indices, tmp, worker, imcodec):
+def check_mutations(indices, tmp, worker, imcodec, devtools):
     """Runs the mutations numbered `indices` in a copy of Schemas/ and a C build of the worker's own; returns the
     line printed for each mutation and the problems."""
     schemas = os.path.join(tmp, f"Schemas-{worker}")
@@ -270,7 +289,8 @@ def check_mutations(indices, tmp, worker, imcodec):
         generate(schemas, out)
         results = (("Python", run_cases(out)), ("JavaScript", run_js_cases(schemas, out + "-js")),
                    ("C", run_c_cases(schemas, out + "-js", build, imcodec)),
-                   ("Java", run_java_cases(schemas, out + "-java", imcodec)))
+                   ("Java", run_java_cases(schemas, out + "-java", imcodec)),
+                   ("Swift", run_swift_cases(schemas, out, devtools)))
         with open(file, "w", encoding="utf-8") as f:
             f.write(original)
         lines[index] = (f"{name}: " + "; ".join(f"{engine} {len(failed)} cases fail" for engine, failed in results)
@@ -285,12 +305,15 @@ def main():
     parser.add_argument("--list", action="store_true", help="print the mutations and exit")
     parser.add_argument("--imcodec",
                         help="the imcodec CLI that runs the C and Java testees (default: the Swift build's)")
+    parser.add_argument("--devtools",
+                        help="the imcodec-devtools that runs the Swift engine (default: the Swift build's)")
     arguments = parser.parse_args()
     if arguments.list:
         for name, path, _, _ in MUTATIONS:
             print(f"{name} ({path})")
         return 0
-    imcodec = arguments.imcodec or runner()
+    imcodec = arguments.imcodec or built("imcodec")
+    devtools = arguments.devtools or built("imcodec-devtools")
     # Built once here: the conformance runner gives a case 10 seconds, the first request (and a build) included.
     subprocess.run([JAVA_TESTEE, "--build"], check=True)
     problems = []
@@ -302,7 +325,8 @@ def main():
                                ("JavaScript", run_js_cases(schemas, os.path.join(tmp, "unchanged-js"))),
                                ("C", run_c_cases(schemas, os.path.join(tmp, "unchanged-js"),
                                                  os.path.join(tmp, "c-build"), imcodec)),
-                               ("Java", run_java_cases(schemas, os.path.join(tmp, "unchanged-java"), imcodec))):
+                               ("Java", run_java_cases(schemas, os.path.join(tmp, "unchanged-java"), imcodec)),
+                               ("Swift", run_swift_cases(schemas, os.path.join(tmp, "unchanged"), devtools))):
             if failed:
                 problems.append(f"the unchanged declarations fail {len(failed)} cases in {engine}: "
                                 + ", ".join(failed[:5]))
@@ -310,8 +334,8 @@ def main():
         workers = 2
         lines = {}
         with concurrent.futures.ThreadPoolExecutor(workers) as pool:
-            futures = [pool.submit(check_mutations, range(worker, len(MUTATIONS), workers), tmp, worker, imcodec)
-                       for worker in range(workers)]
+            futures = [pool.submit(check_mutations, range(worker, len(MUTATIONS), workers), tmp, worker, imcodec,
+                                   devtools) for worker in range(workers)]
             for future in futures:
                 worker_lines, worker_problems = future.result()
                 lines.update(worker_lines)
@@ -323,7 +347,7 @@ def main():
     if problems:
         return 1
     print(f"{len(MUTATIONS)} mutations of the declarations, each one failing validate vectors in the Python, "
-          "JavaScript, C and Java validators")
+          "JavaScript, C and Java validators and in the Swift library's")
     return 0
 
 

@@ -42,9 +42,10 @@ Output = collections.namedtuple("Output", "path kind writer oracle", defaults=(F
 
 OUTPUTS = (
     Output("Sources/IMCodec/Generated", "folder",
-           "generate_swift.py (model, codecs, schema table), generate_constraints.py (DecodingLimits), "
+           "generate_swift.py (model, codecs, schema table, reflection), generate_constraints.py (DecodingLimits), "
            "embed_dictionary_swift.py (Dictionary<id>.swift)"),
-    Output("Sources/IMCodecValidation/Generated", "folder", "generate_constraints.py"),
+    Output("Sources/IMCodecValidation/Generated", "folder",
+           "generate_constraints.py, generate_swift_rules.py (the rule table, the limits by index)"),
     Output("Sources/IMCodecTestee/Generated", "folder", "generate_swift.py"),
     Output("Sources/IMCodecTestSupport/Generated", "folder", "generate_swift.py"),
     Output("Sources/IMCodecConformance/Generated", "folder", "generate_constraints.py"),

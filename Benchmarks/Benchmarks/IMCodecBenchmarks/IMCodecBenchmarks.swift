@@ -4,6 +4,7 @@ import Foundation
 import IMCodec
 import IMCodecOracle
 import IMCodecTraffic
+import IMCodecValidation
 import SwiftProtobuf
 
 // Every timing benchmark is one measure (payload decode, frame encode with the
@@ -141,6 +142,24 @@ let benchmarks: @Sendable () -> Void = {
         frameBenchmarks("batch-\(policy.rawValue)", work.batches, policy)
     }
     streamBenchmark(work)
+    validationBenchmarks("validate", work.messages)
+    validationBenchmarks("merger300-validate", work.merger)
+}
+
+/// Validation of decoded messages against the SDK guide's limits, with the
+/// payloads' decoding run in the same iterations as a yardstick: the ratio
+/// stays comparable between runs where the machine's speed moves.
+func validationBenchmarks(
+    _ name: String, _ values: PreparedValues<IMCodec.Message, Imcodec_V1_Message>
+) {
+    interleaved(
+        name, units: values.count,
+        [
+            Implementation(name: "imcodec") { forEach(values.values) { blackHole(Validator.validate($0)) } },
+            Implementation(name: "imcodec-decode") {
+                for payload in values.payloads { blackHole(must { try IMCodec.Message(serializedBytes: payload) }) }
+            },
+        ])
 }
 
 /// Payload encode and decode: this library, swift-protobuf, protobuf-c.

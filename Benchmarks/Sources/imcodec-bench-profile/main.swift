@@ -4,6 +4,7 @@ import Foundation
 import IMCodec
 import IMCodecOracle
 import IMCodecTraffic
+import IMCodecValidation
 
 // Runs one benchmark body in a loop, for profilers (valgrind --tool=callgrind,
 // perf record), which need a plain process rather than the benchmark harness.
@@ -12,7 +13,8 @@ import IMCodecTraffic
 //
 // MEASURE: payload-encode, payload-decode, merger300-encode, merger300-decode,
 // frame-default-encode, frame-default-decode, frame-none-encode,
-// frame-none-decode, frame-zstd-encode, frame-zstd-decode, envelope-payload,
+// frame-none-decode, frame-zstd-encode, frame-zstd-decode, validate,
+// merger300-validate, envelope-payload,
 // envelope-payload-walk (no string),
 // envelope-frame-none, envelope-frame-default, envelope-frame-zstd,
 // c-payload-encode, c-payload-decode; `layout` prints the
@@ -80,6 +82,10 @@ case "payload-decode":
     try run { try work.messages.payloads.reduce(0) { $0 &+ (try Message(serializedBytes: $1)).elems.count } }
 case "merger300-encode":
     run { work.merger.values[0].serializedBytes().count }
+case "validate":
+    run { work.messages.values.reduce(0) { $0 &+ Validator.validate($1).count } }
+case "merger300-validate":
+    run { Validator.validate(work.merger.values[0]).count }
 case "merger300-decode":
     try run { try Message(serializedBytes: work.merger.payloads[0]).elems.count }
 case "frame-default-encode", "frame-none-encode", "frame-zstd-encode":

@@ -280,6 +280,18 @@ for (label, key, unit, timeLimit) in [
                 target: targets.joined(separator: "; ")))
     }
 }
+// Validation: the time per message and its ratio to decoding the same
+// payloads in the same iterations.
+for (measure, key, unit) in [
+    ("validate, SDK guide limits", "validate", "µs/msg"), ("validate a 300-message merger", "merger300-validate", "µs"),
+] {
+    let value = ratio(key, "imcodec-decode")
+    let ours = results.time[key]?["imcodec"].map { format($0 / 1_000, 3) + " " + unit } ?? "—"
+    lines.append(
+        Line(
+            measure: measure, ours: ours, swiftProtobuf: "", c: "", naive: "",
+            target: "\(cell(value)) of the payload decode"))
+}
 do {
     // Framing a `FramePayload` costs about what framing its message costs:
     // taking the message out of the enum retains what it holds (about a
