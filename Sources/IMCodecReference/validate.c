@@ -4,9 +4,10 @@
  * decoded (docs/spec/validation.md, "Reading the declarations"). It walks the
  * message through protobuf-c's descriptors and names no limit, field or
  * finding code of its own but for the three named predicates of that page
- * ("Named predicates"); the findings, codes, paths, severities and their order
- * are those of js/src/validate.js and the Swift library. The walk is
- * iterative: a frame per nesting level on the heap, never the C stack.
+ * ("Named predicates"); the findings, codes, paths and severities are those
+ * of js/src/validate.js and the Swift library, and their order the Swift
+ * library's (docs/spec/validation.md, "Order"). The walk is iterative: a frame
+ * per nesting level on the heap, never the C stack.
  */
 #include "constraints.h"
 #include "internal.h"
@@ -40,25 +41,31 @@ typedef struct run {
     const imcodec_ref_validation_limits *profile;
     imcodec_ref_findings *out;
     int out_of_memory;
+    size_t root_index; /* added to the index of the root's entries: a batch's message validated alone */
 } run;
 
-static size_t seg_length(const seg *s) {
+/* A step's index, `root_index` added for an entry of a field of the root (a batch's message validated alone). */
+static size_t seg_index(const seg *s, size_t root_index) {
+    return s->index + (s->up != NULL && s->up->name != NULL && s->up->up == NULL ? root_index : 0);
+}
+
+static size_t seg_length(const seg *s, size_t root_index) {
     char digits[sizeof "[18446744073709551615]"];
     if (s->name != NULL) return strlen(s->name) + (s->up != NULL ? 1 : 0);
-    return (size_t)snprintf(digits, sizeof digits, "[%zu]", s->index);
+    return (size_t)snprintf(digits, sizeof digits, "[%zu]", seg_index(s, root_index));
 }
 
 /* The path as text, in a new allocation. */
-static char *render(const seg *path) {
+static char *render(const seg *path, size_t root_index) {
     size_t total = 0;
     for (const seg *s = path; s != NULL; s = s->up)
-        total += seg_length(s);
+        total += seg_length(s, root_index);
     char *text = malloc(total + 1);
     if (text == NULL) return NULL;
     text[total] = '\0';
     size_t end = total;
     for (const seg *s = path; s != NULL; s = s->up) {
-        size_t n = seg_length(s);
+        size_t n = seg_length(s, root_index);
         end -= n;
         if (s->name != NULL) {
             size_t at = end;
@@ -66,7 +73,7 @@ static char *render(const seg *path) {
             memcpy(text + at, s->name, strlen(s->name));
         } else {
             char digits[sizeof "[18446744073709551615]"];
-            snprintf(digits, sizeof digits, "[%zu]", s->index);
+            snprintf(digits, sizeof digits, "[%zu]", seg_index(s, root_index));
             memcpy(text + end, digits, n);
         }
     }
@@ -93,7 +100,7 @@ static void report(run *r, const char *code, const seg *path, int64_t limit, int
         out->items = items;
         out->capacity = capacity;
     }
-    char *text = render(path);
+    char *text = render(path, r->root_index);
     if (text == NULL) {
         r->out_of_memory = 1;
         return;
@@ -908,8 +915,9 @@ static void visit(run *r, const node *n) {
     }
 }
 
-/* MEASURE_LAYERS: a list at a layer past the limit is reported once and its messages are not visited. */
-static int too_deep(run *r, const node *n, const imcodec_ref_rule_field_name *name) {
+/* MEASURE_LAYERS: a list at a layer past the limit is reported once (when `quiet` is 0) and its messages are not
+ * visited. */
+static int too_deep(run *r, const node *n, const imcodec_ref_rule_field_name *name, int quiet) {
     for (size_t i = 0; i < n->type->n_field_rules; i++) {
         const imcodec_ref_rule_field *rules = &n->type->field_rules[i];
         if (strcmp(rules->field, name->name) != 0) continue;
@@ -921,7 +929,7 @@ static int too_deep(run *r, const node *n, const imcodec_ref_rule_field_name *na
                 layer += up->type == n->type;
             if (layer > bound_number(r, l)) {
                 seg path = {n->path, name->json, 0};
-                report(r, l->code, &path, bound_number(r, l), layer);
+                if (!quiet) report(r, l->code, &path, bound_number(r, l), layer);
                 return 1;
             }
         }
@@ -932,7 +940,11 @@ static int too_deep(run *r, const node *n, const imcodec_ref_rule_field_name *na
 /* ------------------------------------------------------------------------ */
 /* The walk                                                                  */
 
-/* A message on the walk's stack, with where its descent has got to. */
+/* A message on the walk's stack, with where its descent has got to. A frame first visits its message and walks
+ * its fields depth first, leaving out the deferred fields (the field closing a cycle of the schema, a merger's
+ * messages, as the rule table marks it); a frame of that field's entry type below which one was left out then
+ * walks its fields again, seeking, and visits the deferred entries in document order, each as a message of its
+ * own (docs/spec/validation.md, "Order"). */
 typedef struct frame {
     node n;
     seg field_seg;
@@ -940,6 +952,8 @@ typedef struct frame {
     size_t field;
     size_t entry;
     int entered;
+    int seeking;      /* walking again, for the deferred entries below it */
+    int has_deferred; /* a deferred field with entries was left out below it */
     struct frame *below;
 } frame;
 
@@ -949,7 +963,7 @@ typedef struct walk {
 } walk;
 
 static frame *push(run *r, walk *w, const ProtobufCMessage *value, const node *parent, const char *json, int indexed,
-                   size_t index) {
+                   size_t index, int seeking) {
     frame *f = w->spare;
     if (f != NULL) {
         w->spare = f->below;
@@ -964,33 +978,53 @@ static frame *push(run *r, walk *w, const ProtobufCMessage *value, const node *p
     f->field = 0;
     f->entry = 0;
     f->entered = 0;
+    f->seeking = seeking;
+    f->has_deferred = 0;
     f->below = w->top;
     w->top = f;
     return f;
 }
 
-/* The message's own rules, then each message it holds, depth first, in field order. */
+/* For a deferred field, the frame at or below `f` whose message is of the type of the field's entries: the one
+ * they are visited after; NULL for any other field. */
+static frame *deferring_frame(frame *f, const imcodec_ref_rule_field_name *name, const ProtobufCFieldDescriptor *fd) {
+    if (!name->deferred) return NULL;
+    for (frame *up = f; up != NULL; up = up->below)
+        if (up->n.value->descriptor == fd->descriptor) return up;
+    return NULL;
+}
+
+/* The message's own rules, then each message it holds, depth first, in field order; the entries of a deferred
+ * field after the message of their type that holds them. */
 static void validate_tree(run *r, const ProtobufCMessage *root) {
     walk w = {NULL, NULL};
-    if (push(r, &w, root, NULL, NULL, 0, 0) != NULL) visit(r, &w.top->n);
+    if (push(r, &w, root, NULL, NULL, 0, 0, 0) != NULL) visit(r, &w.top->n);
     while (w.top != NULL && !r->out_of_memory) {
         frame *f = w.top;
         const imcodec_ref_rule_message *type = f->n.type;
         const ProtobufCMessage *child = NULL;
         const imcodec_ref_rule_field_name *name = NULL;
         size_t index = 0;
+        int child_seeks = f->seeking;
         while (type != NULL && f->field < type->n_fields && child == NULL) {
             name = &type->fields[f->field];
             const ProtobufCFieldDescriptor *fd = descriptor_of(type, name);
             if (fd != NULL && fd->type == PROTOBUF_C_TYPE_MESSAGE) {
                 int entering = !f->entered;
                 f->entered = 1;
+                frame *holder = deferring_frame(f, name, fd);
                 if (is_repeated(fd)) {
                     size_t count = count_of(f->n.value, fd);
-                    if (entering && count > 0 && too_deep(r, &f->n, name)) f->entry = count;
+                    if (entering && count > 0 && too_deep(r, &f->n, name, f->seeking)) f->entry = count;
+                    if (holder != NULL && !f->seeking) {
+                        /* Left out now, visited after the holder. */
+                        if (f->entry < count) holder->has_deferred = 1;
+                        f->entry = count;
+                    }
                     if (f->entry < count) {
                         index = f->entry++;
                         child = message_at(f->n.value, fd, index);
+                        child_seeks = f->seeking && holder == NULL;
                         if (child != NULL) break;
                         continue;
                     }
@@ -1005,8 +1039,14 @@ static void validate_tree(run *r, const ProtobufCMessage *root) {
         }
         if (child != NULL) {
             const ProtobufCFieldDescriptor *fd = descriptor_of(type, name);
-            frame *g = push(r, &w, child, &f->n, name->json, is_repeated(fd), index);
-            if (g != NULL) visit(r, &g->n);
+            frame *g = push(r, &w, child, &f->n, name->json, is_repeated(fd), index, child_seeks);
+            if (g != NULL && !child_seeks) visit(r, &g->n);
+        } else if (f->has_deferred && !f->seeking) {
+            /* Its own findings are in: now the entries left out below it. */
+            f->seeking = 1;
+            f->field = 0;
+            f->entry = 0;
+            f->entered = 0;
         } else {
             w.top = f->below;
             f->below = w.spare;
@@ -1023,6 +1063,33 @@ static void validate_tree(run *r, const ProtobufCMessage *root) {
         w.spare = f->below;
         free(f);
     }
+}
+
+/* A batch message by message, each as a batch of one at its own index, so that each message's batch rules come
+ * just before its own findings: the findings of a batch are those of its messages in order, as a reader that does
+ * not hold the whole batch gets them (docs/spec/validation.md, "Order"). */
+static void validate_batch(run *r, const ProtobufCMessage *batch) {
+    const ProtobufCFieldDescriptor *fd = protobuf_c_message_descriptor_get_field_by_name(batch->descriptor, "messages");
+    size_t count = fd != NULL ? count_of(batch, fd) : 0;
+    if (fd == NULL || count == 0) {
+        validate_tree(r, batch);
+        return;
+    }
+    ProtobufCMessage *one = malloc(batch->descriptor->sizeof_message);
+    if (one == NULL) {
+        r->out_of_memory = 1;
+        return;
+    }
+    ProtobufCMessage *const *entries = *(ProtobufCMessage *const *const *)member(batch, fd);
+    for (size_t i = 0; i < count && !r->out_of_memory; i++) {
+        memcpy(one, batch, batch->descriptor->sizeof_message);
+        *(size_t *)(void *)((char *)one + fd->quantifier_offset) = 1;
+        *(ProtobufCMessage *const **)(void *)((char *)one + fd->offset) = &entries[i];
+        r->root_index = i;
+        validate_tree(r, one);
+    }
+    r->root_index = 0;
+    free(one);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1161,8 +1228,12 @@ imcodec_ref_status imcodec_ref_validate_payload(imcodec_ref_kind kind, const uns
         return imcodec_ref__status(err, IMCODEC_REF_UNSUPPORTED,
                                    "protobuf-c cannot unpack this payload although it passed the pre-scan");
 
-    run r = {profile, out, 0};
-    validate_tree(&r, value);
+    run r = {profile, out, 0, 0};
+    if (kind == IMCODEC_REF_KIND_BATCH) {
+        validate_batch(&r, value);
+    } else {
+        validate_tree(&r, value);
+    }
     protobuf_c_message_free_unpacked(value, NULL);
     if (r.out_of_memory) {
         imcodec_ref_findings_free(out);

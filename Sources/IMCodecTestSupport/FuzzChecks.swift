@@ -118,10 +118,8 @@ public enum FuzzChecks {
         }
     }
 
-    /// The Swift and C validators on one decoded value: the same findings in
-    /// every profile, in any order (docs/spec/validation.md: the order of
-    /// findings is free; the Swift engine reports them in its declarations'
-    /// order, the C validator in its own).
+    /// The Swift and C validators on one decoded value: the same findings, in
+    /// the same order (docs/spec/validation.md, "Order"), in every profile.
     ///
     /// - Parameter swiftFindings: The Swift validator's findings by profile
     ///   name, when the caller has them already; a profile it leaves out is
@@ -136,9 +134,7 @@ public enum FuzzChecks {
             let fromSwift = (swiftFindings[profile] ?? Validator.validate(payload, limits: limits)).map {
                 "\($0.code) \($0.path) \($0.severity.rawValue) \($0.limit ?? 0) \($0.actual ?? 0)"
             }
-            if fromSwift.sorted() != fromC.sorted() {
-                return "the Swift and C validators disagree in the \(profile) profile"
-            }
+            if fromSwift != fromC { return "the Swift and C validators disagree in the \(profile) profile" }
         }
         return nil
     }

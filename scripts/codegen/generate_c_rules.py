@@ -157,11 +157,14 @@ typedef struct imcodec_ref_rule_field {
     size_t n_uses;
 } imcodec_ref_rule_field;
 
-/* A field of a message type: proto name, proto3 JSON name, oneof (or NULL). */
+/* A field of a message type: proto name, proto3 JSON name, oneof (or NULL), and whether it is deferred: the
+ * field that closes a cycle of the schema (a merger's messages), whose entries are visited after the message of
+ * their type that holds them (docs/spec/validation.md, "Order"). */
 typedef struct imcodec_ref_rule_field_name {
     const char *name;
     const char *json;
     const char *oneof;
+    int deferred;
 } imcodec_ref_rule_field_name;
 
 /* A message type: its fields in schema order and its declarations, field rules in name order. */
@@ -270,6 +273,33 @@ def offsets(limit_name, measure):
     return at("has_" + n), at(n), none, none
 
 
+def deferred_fields(messages):
+    """The fields that close a cycle of the schema, as (type, field) names: the types walked depth first, in name
+    order, from those no field holds, each message field in schema order; a field that leads back to a type the
+    walk is still inside closes a cycle (the rule the Swift library's engine applies to the same tables)."""
+    held = {f[2] for m in messages.values() for f in m["fields"] if f[2] in messages}
+    state, deferred = {}, set()
+
+    def walk(name):
+        state[name] = "inside"
+        for f in messages[name]["fields"]:
+            if f[2] not in messages:
+                continue
+            if state.get(f[2]) == "inside":
+                deferred.add((name, f[0]))
+            elif f[2] not in state:
+                walk(f[2])
+        state[name] = "done"
+
+    for name in sorted(messages):
+        if name not in held and name not in state:
+            walk(name)
+    for name in sorted(messages):
+        if name not in state:
+            walk(name)
+    return deferred
+
+
 def gen(decl, codes):
     """(validate_rules.h, validate_rules.c)."""
     tables = generate_constraints.rule_tables(decl, codes)
@@ -308,9 +338,11 @@ def gen(decl, codes):
         return t.array("imcodec_ref_rule_use", out)
 
     message_items = []
+    deferred = deferred_fields(tables["messages"])
     for name, m in tables["messages"].items():
         fields, n_fields = t.array("imcodec_ref_rule_field_name", [
-            "{%s, %s, %s}" % (c_string(f[0]), c_string(f[1]), c_string(f[4]) if f[4] else "NULL")
+            "{%s, %s, %s, %d}" % (c_string(f[0]), c_string(f[1]), c_string(f[4]) if f[4] else "NULL",
+                                  int((name, f[0]) in deferred))
             for f in m["fields"]])
         own_uses, n_own_uses = uses(m.get("limits"))
         checks = []

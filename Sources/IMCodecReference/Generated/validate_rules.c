@@ -9,24 +9,24 @@
 static const char *const t1[] = {"ext"};
 static const char *const t2[] = {"MergerElem.messages"};
 static const imcodec_ref_rule_field_name t3[] = {
-    {"key", "key", NULL},
-    {"data", "data", "value"},
-    {"number", "number", "value"},
+    {"key", "key", NULL, 0},
+    {"data", "data", "value", 0},
+    {"number", "number", "value", 0},
 };
-static const imcodec_ref_rule_field_name t4[] = {{"key", "key", NULL}, {"data", "data", NULL}};
+static const imcodec_ref_rule_field_name t4[] = {{"key", "key", NULL, 0}, {"data", "data", NULL, 0}};
 static const imcodec_ref_rule_field_name t5[] = {
-    {"identifier", "identifier", NULL},
-    {"nickname", "nickname", NULL},
-    {"allow_type", "allowType", NULL},
-    {"face_url", "faceUrl", NULL},
-    {"self_signature", "selfSignature", NULL},
-    {"gender", "gender", NULL},
-    {"birthday", "birthday", NULL},
-    {"location", "location", NULL},
-    {"language", "language", NULL},
-    {"level", "level", NULL},
-    {"role", "role", NULL},
-    {"custom_info", "customInfo", NULL},
+    {"identifier", "identifier", NULL, 0},
+    {"nickname", "nickname", NULL, 0},
+    {"allow_type", "allowType", NULL, 0},
+    {"face_url", "faceUrl", NULL, 0},
+    {"self_signature", "selfSignature", NULL, 0},
+    {"gender", "gender", NULL, 0},
+    {"birthday", "birthday", NULL, 0},
+    {"location", "location", NULL, 0},
+    {"language", "language", NULL, 0},
+    {"level", "level", NULL, 0},
+    {"role", "role", NULL, 0},
+    {"custom_info", "customInfo", NULL, 0},
 };
 static const imcodec_ref_rule_use t6[] = {
     {0, NULL, 0, IMCODEC_REF_RULE_REPORT_ENTRY, "data", NULL, NULL, 0},
@@ -45,12 +45,12 @@ static const imcodec_ref_rule_field t9[] = {
     {"self_signature", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t7, 1},
 };
 static const imcodec_ref_rule_field_name t10[] = {
-    {"member", "member", NULL},
-    {"name_card", "nameCard", NULL},
-    {"join_time", "joinTime", NULL},
-    {"role", "role", NULL},
-    {"silent_until", "silentUntil", NULL},
-    {"custom_info", "customInfo", NULL},
+    {"member", "member", NULL, 0},
+    {"name_card", "nameCard", NULL, 0},
+    {"join_time", "joinTime", NULL, 0},
+    {"role", "role", NULL, 0},
+    {"silent_until", "silentUntil", NULL, 0},
+    {"custom_info", "customInfo", NULL, 0},
 };
 static const imcodec_ref_rule_use t11[] = {
     {3, NULL, 0, IMCODEC_REF_RULE_REPORT_FIELD, NULL, NULL, NULL, 0},
@@ -63,22 +63,22 @@ static const imcodec_ref_rule_field t13[] = {
     {"name_card", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t12, 1},
     {"role", NULL, NULL, 0.0, 0.0, "enum.unknown-value", NULL, NULL, 0, NULL, NULL, NULL, 0},
 };
-static const imcodec_ref_rule_field_name t14[] = {{"text", "text", NULL}};
+static const imcodec_ref_rule_field_name t14[] = {{"text", "text", NULL, 0}};
 static const imcodec_ref_rule_field_name t15[] = {
-    {"data", "data", NULL},
-    {"desc", "desc", NULL},
-    {"ext", "ext", NULL},
-    {"sound", "sound", NULL},
+    {"data", "data", NULL, 0},
+    {"desc", "desc", NULL, 0},
+    {"ext", "ext", NULL, 0},
+    {"sound", "sound", NULL, 0},
 };
 static const imcodec_ref_rule_use t16[] = {{5, NULL, 0, IMCODEC_REF_RULE_REPORT_HOLDER, NULL, NULL, NULL, 0}};
 static const imcodec_ref_rule_field t17[] = {{"desc", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t16, 1}};
 static const imcodec_ref_rule_field_name t18[] = {
-    {"type", "type", NULL},
-    {"uuid", "uuid", NULL},
-    {"size", "size", NULL},
-    {"width", "width", NULL},
-    {"height", "height", NULL},
-    {"url", "url", NULL},
+    {"type", "type", NULL, 0},
+    {"uuid", "uuid", NULL, 0},
+    {"size", "size", NULL, 0},
+    {"width", "width", NULL, 0},
+    {"height", "height", NULL, 0},
+    {"url", "url", NULL, 0},
 };
 static const char *const t19[] = {"IMAGE_LEVEL_TYPE_LARGE"};
 static const imcodec_ref_rule_condition t20[] = {{"type", NULL, 0, t19, 1, -1, 0}};
@@ -94,9 +94,9 @@ static const imcodec_ref_rule_field t25[] = {
     {"type", NULL, NULL, 0.0, 0.0, "enum.unknown-value", "enum.unspecified", NULL, 0, NULL, NULL, NULL, 0},
 };
 static const imcodec_ref_rule_field_name t26[] = {
-    {"uuid", "uuid", NULL},
-    {"format", "format", NULL},
-    {"levels", "levels", NULL},
+    {"uuid", "uuid", NULL, 0},
+    {"format", "format", NULL, 0},
+    {"levels", "levels", NULL, 0},
 };
 static const char *const t27[] = {"levels", "type"};
 static const int64_t t28[] = {INT64_C(1), INT64_C(2), INT64_C(3)};
@@ -109,12 +109,12 @@ static const imcodec_ref_rule_field t31[] = {
     {"levels", "rule.image.levels-missing", NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0},
 };
 static const imcodec_ref_rule_field_name t32[] = {
-    {"uuid", "uuid", NULL},
-    {"url", "url", NULL},
-    {"size", "size", NULL},
-    {"duration", "duration", NULL},
-    {"download_flag", "downloadFlag", NULL},
-    {"is_played", "isPlayed", NULL},
+    {"uuid", "uuid", NULL, 0},
+    {"url", "url", NULL, 0},
+    {"size", "size", NULL, 0},
+    {"duration", "duration", NULL, 0},
+    {"download_flag", "downloadFlag", NULL, 0},
+    {"is_played", "isPlayed", NULL, 0},
 };
 static const imcodec_ref_rule_use t33[] = {{13, NULL, 0, IMCODEC_REF_RULE_REPORT_FIELD, NULL, NULL, NULL, 0}};
 static const imcodec_ref_rule_use t34[] = {{10, NULL, 0, IMCODEC_REF_RULE_REPORT_FIELD, NULL, NULL, NULL, 0}};
@@ -123,19 +123,19 @@ static const imcodec_ref_rule_field t35[] = {
     {"size", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t34, 1},
 };
 static const imcodec_ref_rule_field_name t36[] = {
-    {"video_uuid", "videoUuid", NULL},
-    {"video_url", "videoUrl", NULL},
-    {"video_size", "videoSize", NULL},
-    {"video_duration", "videoDuration", NULL},
-    {"video_format", "videoFormat", NULL},
-    {"snapshot_uuid", "snapshotUuid", NULL},
-    {"snapshot_url", "snapshotUrl", NULL},
-    {"snapshot_size", "snapshotSize", NULL},
-    {"snapshot_width", "snapshotWidth", NULL},
-    {"snapshot_height", "snapshotHeight", NULL},
-    {"snapshot_format", "snapshotFormat", NULL},
-    {"video_download_flag", "videoDownloadFlag", NULL},
-    {"snapshot_download_flag", "snapshotDownloadFlag", NULL},
+    {"video_uuid", "videoUuid", NULL, 0},
+    {"video_url", "videoUrl", NULL, 0},
+    {"video_size", "videoSize", NULL, 0},
+    {"video_duration", "videoDuration", NULL, 0},
+    {"video_format", "videoFormat", NULL, 0},
+    {"snapshot_uuid", "snapshotUuid", NULL, 0},
+    {"snapshot_url", "snapshotUrl", NULL, 0},
+    {"snapshot_size", "snapshotSize", NULL, 0},
+    {"snapshot_width", "snapshotWidth", NULL, 0},
+    {"snapshot_height", "snapshotHeight", NULL, 0},
+    {"snapshot_format", "snapshotFormat", NULL, 0},
+    {"video_download_flag", "videoDownloadFlag", NULL, 0},
+    {"snapshot_download_flag", "snapshotDownloadFlag", NULL, 0},
 };
 static const char *const t37[] = {"snapshot_uuid", "snapshot_url"};
 static const imcodec_ref_rule_condition t38[] = {{"video_uuid", NULL, 0, NULL, 0, 1, 0}};
@@ -149,11 +149,11 @@ static const imcodec_ref_rule_field t41[] = {
     {"video_size", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t40, 1},
 };
 static const imcodec_ref_rule_field_name t42[] = {
-    {"uuid", "uuid", NULL},
-    {"url", "url", NULL},
-    {"name", "name", NULL},
-    {"size", "size", NULL},
-    {"download_flag", "downloadFlag", NULL},
+    {"uuid", "uuid", NULL, 0},
+    {"url", "url", NULL, 0},
+    {"name", "name", NULL, 0},
+    {"size", "size", NULL, 0},
+    {"download_flag", "downloadFlag", NULL, 0},
 };
 static const imcodec_ref_rule_use t43[] = {{12, NULL, 0, IMCODEC_REF_RULE_REPORT_FIELD, NULL, NULL, NULL, 0}};
 static const imcodec_ref_rule_field t44[] = {
@@ -161,23 +161,23 @@ static const imcodec_ref_rule_field t44[] = {
     {"size", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t43, 1},
 };
 static const imcodec_ref_rule_field_name t45[] = {
-    {"desc", "desc", NULL},
-    {"longitude", "longitude", NULL},
-    {"latitude", "latitude", NULL},
+    {"desc", "desc", NULL, 0},
+    {"longitude", "longitude", NULL, 0},
+    {"latitude", "latitude", NULL, 0},
 };
 static const imcodec_ref_rule_field t46[] = {
     {"latitude", NULL, "range.location.latitude", -90.0, 90.0, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0},
     {"longitude", NULL, "range.location.longitude", -180.0, 180.0, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0},
 };
-static const imcodec_ref_rule_field_name t47[] = {{"index", "index", NULL}, {"data", "data", NULL}};
+static const imcodec_ref_rule_field_name t47[] = {{"index", "index", NULL, 0}, {"data", "data", NULL, 0}};
 static const imcodec_ref_rule_field_name t48[] = {
-    {"title", "title", NULL},
-    {"abstracts", "abstracts", NULL},
-    {"compatible_text", "compatibleText", NULL},
-    {"messages", "messages", NULL},
-    {"layers_over_limit", "layersOverLimit", NULL},
-    {"msg_num", "msgNum", NULL},
-    {"json_msg_key", "jsonMsgKey", NULL},
+    {"title", "title", NULL, 0},
+    {"abstracts", "abstracts", NULL, 0},
+    {"compatible_text", "compatibleText", NULL, 0},
+    {"messages", "messages", NULL, 1},
+    {"layers_over_limit", "layersOverLimit", NULL, 0},
+    {"msg_num", "msgNum", NULL, 0},
+    {"json_msg_key", "jsonMsgKey", NULL, 0},
 };
 static const char *const t49[] = {"msg_num", "messages"};
 static const imcodec_ref_rule_condition t50[] = {
@@ -206,9 +206,9 @@ static const imcodec_ref_rule_field t57[] = {
     {"title", "rule.merger.title-missing", NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0},
 };
 static const imcodec_ref_rule_field_name t58[] = {
-    {"type", "type", NULL},
-    {"value", "value", NULL},
-    {"key", "key", NULL},
+    {"type", "type", NULL, 0},
+    {"value", "value", NULL, 0},
+    {"key", "key", NULL, 0},
 };
 static const char *const t59[] = {"value"};
 static const char *const t60[] = {"GROUP_INFO_CHANGE_TYPE_NAME", "GROUP_INFO_CHANGE_TYPE_OWNER"};
@@ -262,14 +262,17 @@ static const imcodec_ref_rule_field t83[] = {
     {"value", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t82, 6},
 };
 static const imcodec_ref_rule_field_name t84[] = {
-    {"identifier", "identifier", NULL},
-    {"shutup_time", "shutupTime", NULL},
+    {"identifier", "identifier", NULL, 0},
+    {"shutup_time", "shutupTime", NULL, 0},
 };
 static const imcodec_ref_rule_field t85[] = {
     {"identifier", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t8, 1},
 };
-static const imcodec_ref_rule_field_name t86[] = {{"identifier", "identifier", NULL}, {"profile", "profile", NULL}};
-static const imcodec_ref_rule_field_name t87[] = {{"identifier", "identifier", NULL}, {"info", "info", NULL}};
+static const imcodec_ref_rule_field_name t86[] = {
+    {"identifier", "identifier", NULL, 0},
+    {"profile", "profile", NULL, 0},
+};
+static const imcodec_ref_rule_field_name t87[] = {{"identifier", "identifier", NULL, 0}, {"info", "info", NULL, 0}};
 static const char *const t88[] = {"info.role"};
 static const char *const t89[] = {"GROUP_MEMBER_ROLE_OWNER"};
 static const char *const t90[] = {"GROUP_TIPS_TYPE_MEMBER_INFO_CHANGE"};
@@ -281,19 +284,19 @@ static const imcodec_ref_rule_check t92[] = {
     {"rule.group-tips.owner-role", IMCODEC_REF_RULE_FORM_ABSENT, t88, 1, t91, 2, NULL, NULL, 0, NULL, NULL, 0, IMCODEC_REF_RULE_ACTUAL_NONE},
 };
 static const imcodec_ref_rule_field_name t93[] = {
-    {"group_id", "groupId", NULL},
-    {"type", "type", NULL},
-    {"op_user", "opUser", NULL},
-    {"user_list", "userList", NULL},
-    {"group_name", "groupName", NULL},
-    {"group_change_list", "groupChangeList", NULL},
-    {"member_change_list", "memberChangeList", NULL},
-    {"op_user_info", "opUserInfo", NULL},
-    {"op_group_member_info", "opGroupMemberInfo", NULL},
-    {"changed_user_info", "changedUserInfo", NULL},
-    {"changed_group_member_info", "changedGroupMemberInfo", NULL},
-    {"member_count", "memberCount", NULL},
-    {"platform", "platform", NULL},
+    {"group_id", "groupId", NULL, 0},
+    {"type", "type", NULL, 0},
+    {"op_user", "opUser", NULL, 0},
+    {"user_list", "userList", NULL, 0},
+    {"group_name", "groupName", NULL, 0},
+    {"group_change_list", "groupChangeList", NULL, 0},
+    {"member_change_list", "memberChangeList", NULL, 0},
+    {"op_user_info", "opUserInfo", NULL, 0},
+    {"op_group_member_info", "opGroupMemberInfo", NULL, 0},
+    {"changed_user_info", "changedUserInfo", NULL, 0},
+    {"changed_group_member_info", "changedGroupMemberInfo", NULL, 0},
+    {"member_count", "memberCount", NULL, 0},
+    {"platform", "platform", NULL, 0},
 };
 static const char *const t94[] = {"member_count"};
 static const char *const t95[] = {
@@ -370,16 +373,16 @@ static const imcodec_ref_rule_field t116[] = {
     {"user_list", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t8, 1},
 };
 static const imcodec_ref_rule_field_name t117[] = {
-    {"type", "type", NULL},
-    {"group_id", "groupId", NULL},
-    {"user", "user", NULL},
-    {"msg", "msg", NULL},
-    {"msg_key", "msgKey", NULL},
-    {"auth_key", "authKey", NULL},
-    {"user_data", "userData", NULL},
-    {"op_user_info", "opUserInfo", NULL},
-    {"op_group_member_info", "opGroupMemberInfo", NULL},
-    {"platform", "platform", NULL},
+    {"type", "type", NULL, 0},
+    {"group_id", "groupId", NULL, 0},
+    {"user", "user", NULL, 0},
+    {"msg", "msg", NULL, 0},
+    {"msg_key", "msgKey", NULL, 0},
+    {"auth_key", "authKey", NULL, 0},
+    {"user_data", "userData", NULL, 0},
+    {"op_user_info", "opUserInfo", NULL, 0},
+    {"op_group_member_info", "opGroupMemberInfo", NULL, 0},
+    {"platform", "platform", NULL, 0},
 };
 static const char *const t118[] = {"user_data"};
 static const char *const t119[] = {"GROUP_SYSTEM_TYPE_CUSTOM_INFO"};
@@ -422,9 +425,9 @@ static const imcodec_ref_rule_field t129[] = {
     {"user", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t8, 1},
 };
 static const imcodec_ref_rule_field_name t130[] = {
-    {"identifier", "identifier", NULL},
-    {"wording", "wording", NULL},
-    {"source", "source", NULL},
+    {"identifier", "identifier", NULL, 0},
+    {"wording", "wording", NULL, 0},
+    {"source", "source", NULL, 0},
 };
 static const char *const t131[] = {"identifier"};
 static const char *const t132[] = {"wording"};
@@ -446,16 +449,16 @@ static const imcodec_ref_rule_field t139[] = {
     {"source", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t137, 2},
     {"wording", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t138, 1},
 };
-static const imcodec_ref_rule_field_name t140[] = {{"type", "type", NULL}, {"users", "users", NULL}};
+static const imcodec_ref_rule_field_name t140[] = {{"type", "type", NULL, 0}, {"users", "users", NULL, 0}};
 static const imcodec_ref_rule_condition t141[] = {{"type", NULL, 0, NULL, 0, 1, 0}};
 static const imcodec_ref_rule_use t142[] = {{31, t141, 1, IMCODEC_REF_RULE_REPORT_FIELD, NULL, NULL, NULL, 0}};
 static const imcodec_ref_rule_field t143[] = {
     {"type", NULL, NULL, 0.0, 0.0, NULL, "enum.unspecified", NULL, 0, NULL, NULL, t142, 1},
 };
 static const imcodec_ref_rule_field_name t144[] = {
-    {"type", "type", NULL},
-    {"from_user", "fromUser", NULL},
-    {"nickname", "nickname", NULL},
+    {"type", "type", NULL, 0},
+    {"from_user", "fromUser", NULL, 0},
+    {"nickname", "nickname", NULL, 0},
 };
 static const imcodec_ref_rule_field t145[] = {
     {"from_user", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t8, 1},
@@ -463,19 +466,19 @@ static const imcodec_ref_rule_field t145[] = {
     {"type", NULL, NULL, 0.0, 0.0, "enum.unknown-value", "enum.unspecified", NULL, 0, NULL, NULL, NULL, 0},
 };
 static const imcodec_ref_rule_field_name t146[] = {
-    {"text", "text", "kind"},
-    {"custom", "custom", "kind"},
-    {"image", "image", "kind"},
-    {"sound", "sound", "kind"},
-    {"video", "video", "kind"},
-    {"file", "file", "kind"},
-    {"location", "location", "kind"},
-    {"face", "face", "kind"},
-    {"merger", "merger", "kind"},
-    {"group_tips", "groupTips", "kind"},
-    {"group_system", "groupSystem", "kind"},
-    {"sns_system", "snsSystem", "kind"},
-    {"profile_system", "profileSystem", "kind"},
+    {"text", "text", "kind", 0},
+    {"custom", "custom", "kind", 0},
+    {"image", "image", "kind", 0},
+    {"sound", "sound", "kind", 0},
+    {"video", "video", "kind", 0},
+    {"file", "file", "kind", 0},
+    {"location", "location", "kind", 0},
+    {"face", "face", "kind", 0},
+    {"merger", "merger", "kind", 0},
+    {"group_tips", "groupTips", "kind", 0},
+    {"group_system", "groupSystem", "kind", 0},
+    {"sns_system", "snsSystem", "kind", 0},
+    {"profile_system", "profileSystem", "kind", 0},
 };
 static const char *const t147[] = {"kind"};
 static const char *const t148[] = {"group_tips"};
@@ -485,53 +488,53 @@ static const imcodec_ref_rule_check t150[] = {
     {"rule.merger.contains-group-tips", IMCODEC_REF_RULE_FORM_ABSENT, t148, 1, t149, 1, ".", NULL, 0, NULL, NULL, 0, IMCODEC_REF_RULE_ACTUAL_NONE},
 };
 static const imcodec_ref_rule_field_name t151[] = {
-    {"title", "title", NULL},
-    {"desc", "desc", NULL},
-    {"ext", "ext", NULL},
-    {"ios_sound", "iosSound", NULL},
-    {"push_flag", "pushFlag", NULL},
-    {"android", "android", NULL},
-    {"apns", "apns", NULL},
+    {"title", "title", NULL, 0},
+    {"desc", "desc", NULL, 0},
+    {"ext", "ext", NULL, 0},
+    {"ios_sound", "iosSound", NULL, 0},
+    {"push_flag", "pushFlag", NULL, 0},
+    {"android", "android", NULL, 0},
+    {"apns", "apns", NULL, 0},
 };
 static const imcodec_ref_rule_field_name t152[] = {
-    {"sound", "sound", NULL},
-    {"huawei_channel_id", "huaweiChannelId", NULL},
-    {"xiaomi_channel_id", "xiaomiChannelId", NULL},
-    {"oppo_channel_id", "oppoChannelId", NULL},
-    {"google_channel_id", "googleChannelId", NULL},
-    {"vivo_classification", "vivoClassification", NULL},
-    {"huawei_importance", "huaweiImportance", NULL},
-    {"ext_as_huawei_intent_param", "extAsHuaweiIntentParam", NULL},
-    {"huawei_category", "huaweiCategory", NULL},
+    {"sound", "sound", NULL, 0},
+    {"huawei_channel_id", "huaweiChannelId", NULL, 0},
+    {"xiaomi_channel_id", "xiaomiChannelId", NULL, 0},
+    {"oppo_channel_id", "oppoChannelId", NULL, 0},
+    {"google_channel_id", "googleChannelId", NULL, 0},
+    {"vivo_classification", "vivoClassification", NULL, 0},
+    {"huawei_importance", "huaweiImportance", NULL, 0},
+    {"ext_as_huawei_intent_param", "extAsHuaweiIntentParam", NULL, 0},
+    {"huawei_category", "huaweiCategory", NULL, 0},
 };
 static const imcodec_ref_rule_field_name t153[] = {
-    {"badge_mode", "badgeMode", NULL},
-    {"title", "title", NULL},
-    {"sub_title", "subTitle", NULL},
-    {"image", "image", NULL},
-    {"mutable_content", "mutableContent", NULL},
+    {"badge_mode", "badgeMode", NULL, 0},
+    {"title", "title", NULL, 0},
+    {"sub_title", "subTitle", NULL, 0},
+    {"image", "image", NULL, 0},
+    {"mutable_content", "mutableContent", NULL, 0},
 };
 static const imcodec_ref_rule_field_name t154[] = {
-    {"msg_id", "msgId", NULL},
-    {"sender", "sender", NULL},
-    {"receiver", "receiver", NULL},
-    {"group_id", "groupId", NULL},
-    {"group_type", "groupType", NULL},
-    {"timestamp", "timestamp", NULL},
-    {"seq", "seq", NULL},
-    {"random", "random", NULL},
-    {"priority", "priority", NULL},
-    {"need_read_receipt", "needReadReceipt", NULL},
-    {"excluded_from_unread_count", "excludedFromUnreadCount", NULL},
-    {"excluded_from_last_message", "excludedFromLastMessage", NULL},
-    {"online_user_only", "onlineUserOnly", NULL},
-    {"targeted_receivers", "targetedReceivers", NULL},
-    {"at_user_list", "atUserList", NULL},
-    {"offline_push_info", "offlinePushInfo", NULL},
-    {"cloud_custom_data", "cloudCustomData", NULL},
-    {"elems", "elems", NULL},
-    {"is_self", "isSelf", NULL},
-    {"at_type", "atType", NULL},
+    {"msg_id", "msgId", NULL, 0},
+    {"sender", "sender", NULL, 0},
+    {"receiver", "receiver", NULL, 0},
+    {"group_id", "groupId", NULL, 0},
+    {"group_type", "groupType", NULL, 0},
+    {"timestamp", "timestamp", NULL, 0},
+    {"seq", "seq", NULL, 0},
+    {"random", "random", NULL, 0},
+    {"priority", "priority", NULL, 0},
+    {"need_read_receipt", "needReadReceipt", NULL, 0},
+    {"excluded_from_unread_count", "excludedFromUnreadCount", NULL, 0},
+    {"excluded_from_last_message", "excludedFromLastMessage", NULL, 0},
+    {"online_user_only", "onlineUserOnly", NULL, 0},
+    {"targeted_receivers", "targetedReceivers", NULL, 0},
+    {"at_user_list", "atUserList", NULL, 0},
+    {"offline_push_info", "offlinePushInfo", NULL, 0},
+    {"cloud_custom_data", "cloudCustomData", NULL, 0},
+    {"elems", "elems", NULL, 0},
+    {"is_self", "isSelf", NULL, 0},
+    {"at_type", "atType", NULL, 0},
 };
 static const char *const t155[] = {"at_user_list"};
 static const imcodec_ref_rule_condition t156[] = {{"group_id", NULL, 0, NULL, 0, 0, 0}};
@@ -572,7 +575,7 @@ static const imcodec_ref_rule_field t170[] = {
     {"sender", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t8, 1},
     {"targeted_receivers", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t8, 1},
 };
-static const imcodec_ref_rule_field_name t171[] = {{"messages", "messages", NULL}};
+static const imcodec_ref_rule_field_name t171[] = {{"messages", "messages", NULL, 0}};
 static const char *const t172[] = {"messages", "online_user_only"};
 static const imcodec_ref_rule_condition t173[] = {{"online_user_only", NULL, 0, NULL, 0, 1, 0}};
 static const char *const t174[] = {"messages", "group_type"};
@@ -582,13 +585,13 @@ static const imcodec_ref_rule_check t176[] = {
     {"rule.batch.avchatroom", IMCODEC_REF_RULE_FORM_ENTRIES_ABSENT, t174, 2, NULL, 0, NULL, NULL, 0, NULL, t175, 1, IMCODEC_REF_RULE_ACTUAL_NONE},
 };
 static const imcodec_ref_rule_field_name t177[] = {
-    {"msg_id", "msgId", NULL},
-    {"user_id", "userId", NULL},
-    {"group_id", "groupId", NULL},
-    {"is_peer_read", "isPeerRead", NULL},
-    {"timestamp", "timestamp", NULL},
-    {"read_count", "readCount", NULL},
-    {"unread_count", "unreadCount", NULL},
+    {"msg_id", "msgId", NULL, 0},
+    {"user_id", "userId", NULL, 0},
+    {"group_id", "groupId", NULL, 0},
+    {"is_peer_read", "isPeerRead", NULL, 0},
+    {"timestamp", "timestamp", NULL, 0},
+    {"read_count", "readCount", NULL, 0},
+    {"unread_count", "unreadCount", NULL, 0},
 };
 static const char *const t178[] = {"user_id", "group_id"};
 static const char *const t179[] = {"is_peer_read"};
@@ -611,22 +614,22 @@ static const imcodec_ref_rule_field t184[] = {
     {"group_id", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t112, 2},
     {"user_id", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t8, 1},
 };
-static const imcodec_ref_rule_field_name t185[] = {{"receipts", "receipts", NULL}};
-static const imcodec_ref_rule_field_name t186[] = {{"msg_id", "msgId", NULL}};
+static const imcodec_ref_rule_field_name t185[] = {{"receipts", "receipts", NULL, 0}};
+static const imcodec_ref_rule_field_name t186[] = {{"msg_id", "msgId", NULL, 0}};
 static const char *const t187[] = {"msg_id"};
 static const imcodec_ref_rule_check t188[] = {
     {"rule.recall.msg-id-missing", IMCODEC_REF_RULE_FORM_PRESENT, t187, 1, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, IMCODEC_REF_RULE_ACTUAL_NONE},
 };
-static const imcodec_ref_rule_field_name t189[] = {{"message", "message", NULL}};
+static const imcodec_ref_rule_field_name t189[] = {{"message", "message", NULL, 0}};
 static const char *const t190[] = {"message"};
 static const imcodec_ref_rule_check t191[] = {
     {"rule.modification.message-missing", IMCODEC_REF_RULE_FORM_PRESENT, t190, 1, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, IMCODEC_REF_RULE_ACTUAL_NONE},
 };
 static const imcodec_ref_rule_field_name t192[] = {
-    {"state", "state", NULL},
-    {"code", "code", NULL},
-    {"text", "text", NULL},
-    {"rong_cloud_status", "rongCloudStatus", NULL},
+    {"state", "state", NULL, 0},
+    {"code", "code", NULL, 0},
+    {"text", "text", NULL, 0},
+    {"rong_cloud_status", "rongCloudStatus", NULL, 0},
 };
 static const char *const t193[] = {"code", "text"};
 static const char *const t194[] = {"CONNECTION_STATE_CONNECTED", "CONNECTION_STATE_CONNECTING"};
@@ -639,14 +642,14 @@ static const imcodec_ref_rule_field t198[] = {
     {"code", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, &imcodec__v1__im_error_code__descriptor, "code.undocumented", NULL, 0},
     {"state", NULL, NULL, 0.0, 0.0, "enum.unknown-value", "enum.unspecified", t197, 1, NULL, NULL, NULL, 0},
 };
-static const imcodec_ref_rule_field_name t199[] = {{"code", "code", NULL}};
+static const imcodec_ref_rule_field_name t199[] = {{"code", "code", NULL, 0}};
 static const imcodec_ref_rule_field t200[] = {
     {"code", NULL, NULL, 0.0, 0.0, "enum.unknown-value", NULL, NULL, 0, NULL, NULL, NULL, 0},
 };
 static const imcodec_ref_rule_field_name t201[] = {
-    {"type", "type", NULL},
-    {"code", "code", NULL},
-    {"text", "text", NULL},
+    {"type", "type", NULL, 0},
+    {"code", "code", NULL, 0},
+    {"text", "text", NULL, 0},
 };
 static const char *const t202[] = {"USER_STATUS_TYPE_FORCED_OFFLINE", "USER_STATUS_TYPE_USER_SIG_EXPIRED"};
 static const imcodec_ref_rule_condition t203[] = {{"type", NULL, 0, t202, 2, -1, 0}};
@@ -658,30 +661,30 @@ static const imcodec_ref_rule_field t205[] = {
     {"type", NULL, NULL, 0.0, 0.0, "enum.unknown-value", "enum.unspecified", NULL, 0, NULL, NULL, NULL, 0},
 };
 static const imcodec_ref_rule_field_name t206[] = {
-    {"msg_id", "msgId", NULL},
-    {"members", "members", NULL},
-    {"next_seq", "nextSeq", NULL},
-    {"is_finished", "isFinished", NULL},
-    {"filter", "filter", NULL},
+    {"msg_id", "msgId", NULL, 0},
+    {"members", "members", NULL, 0},
+    {"next_seq", "nextSeq", NULL, 0},
+    {"is_finished", "isFinished", NULL, 0},
+    {"filter", "filter", NULL, 0},
 };
 static const imcodec_ref_rule_field t207[] = {
     {"filter", NULL, NULL, 0.0, 0.0, "enum.unknown-value", NULL, NULL, 0, NULL, NULL, NULL, 0},
 };
-static const imcodec_ref_rule_field_name t208[] = {{"seq", "seq", NULL}, {"at_type", "atType", NULL}};
+static const imcodec_ref_rule_field_name t208[] = {{"seq", "seq", NULL, 0}, {"at_type", "atType", NULL, 0}};
 static const imcodec_ref_rule_field t209[] = {
     {"at_type", NULL, NULL, 0.0, 0.0, "enum.unknown-value", NULL, NULL, 0, NULL, NULL, NULL, 0},
 };
 static const imcodec_ref_rule_field_name t210[] = {
-    {"type", "type", NULL},
-    {"conversation_id", "conversationId", NULL},
-    {"user_id", "userId", NULL},
-    {"group_id", "groupId", NULL},
-    {"group_type", "groupType", NULL},
-    {"show_name", "showName", NULL},
-    {"unread_count", "unreadCount", NULL},
-    {"group_at_info_list", "groupAtInfoList", NULL},
-    {"last_message", "lastMessage", NULL},
-    {"recv_opt", "recvOpt", NULL},
+    {"type", "type", NULL, 0},
+    {"conversation_id", "conversationId", NULL, 0},
+    {"user_id", "userId", NULL, 0},
+    {"group_id", "groupId", NULL, 0},
+    {"group_type", "groupType", NULL, 0},
+    {"show_name", "showName", NULL, 0},
+    {"unread_count", "unreadCount", NULL, 0},
+    {"group_at_info_list", "groupAtInfoList", NULL, 0},
+    {"last_message", "lastMessage", NULL, 0},
+    {"recv_opt", "recvOpt", NULL, 0},
 };
 static const imcodec_ref_rule_field t211[] = {
     {"group_id", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t112, 2},
@@ -690,16 +693,16 @@ static const imcodec_ref_rule_field t211[] = {
     {"type", NULL, NULL, 0.0, 0.0, "enum.unknown-value", "enum.unspecified", NULL, 0, NULL, NULL, NULL, 0},
     {"user_id", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t8, 1},
 };
-static const imcodec_ref_rule_field_name t212[] = {{"conversations", "conversations", NULL}};
+static const imcodec_ref_rule_field_name t212[] = {{"conversations", "conversations", NULL, 0}};
 static const imcodec_ref_rule_field_name t213[] = {
-    {"identifier", "identifier", NULL},
-    {"remark", "remark", NULL},
-    {"groups", "groups", NULL},
-    {"add_wording", "addWording", NULL},
-    {"add_source", "addSource", NULL},
-    {"add_time", "addTime", NULL},
-    {"custom_info", "customInfo", NULL},
-    {"profile", "profile", NULL},
+    {"identifier", "identifier", NULL, 0},
+    {"remark", "remark", NULL, 0},
+    {"groups", "groups", NULL, 0},
+    {"add_wording", "addWording", NULL, 0},
+    {"add_source", "addSource", NULL, 0},
+    {"add_time", "addTime", NULL, 0},
+    {"custom_info", "customInfo", NULL, 0},
+    {"profile", "profile", NULL, 0},
 };
 static const imcodec_ref_rule_use t214[] = {{39, NULL, 0, IMCODEC_REF_RULE_REPORT_ENTRY, "key", NULL, NULL, 0}};
 static const imcodec_ref_rule_use t215[] = {{38, NULL, 0, IMCODEC_REF_RULE_REPORT_FIELD, NULL, NULL, NULL, 0}};
@@ -711,11 +714,11 @@ static const imcodec_ref_rule_field t216[] = {
     {"remark", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t215, 1},
 };
 static const imcodec_ref_rule_field_name t217[] = {
-    {"identifier", "identifier", NULL},
-    {"remark", "remark", NULL},
-    {"add_wording", "addWording", NULL},
-    {"add_source", "addSource", NULL},
-    {"group", "group", NULL},
+    {"identifier", "identifier", NULL, 0},
+    {"remark", "remark", NULL, 0},
+    {"add_wording", "addWording", NULL, 0},
+    {"add_source", "addSource", NULL, 0},
+    {"group", "group", NULL, 0},
 };
 static const imcodec_ref_rule_field t218[] = {
     {"add_source", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t137, 2},
@@ -724,9 +727,9 @@ static const imcodec_ref_rule_field t218[] = {
     {"remark", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t215, 1},
 };
 static const imcodec_ref_rule_field_name t219[] = {
-    {"response_type", "responseType", NULL},
-    {"identifier", "identifier", NULL},
-    {"remark", "remark", NULL},
+    {"response_type", "responseType", NULL, 0},
+    {"identifier", "identifier", NULL, 0},
+    {"remark", "remark", NULL, 0},
 };
 static const char *const t220[] = {"remark"};
 static const char *const t221[] = {"FRIEND_RESPONSE_TYPE_REJECT"};
@@ -740,24 +743,24 @@ static const imcodec_ref_rule_field t224[] = {
     {"response_type", NULL, NULL, 0.0, 0.0, "enum.unknown-value", NULL, NULL, 0, NULL, NULL, NULL, 0},
 };
 static const imcodec_ref_rule_field_name t225[] = {
-    {"identifier", "identifier", NULL},
-    {"result_code", "resultCode", NULL},
-    {"result_info", "resultInfo", NULL},
+    {"identifier", "identifier", NULL, 0},
+    {"result_code", "resultCode", NULL, 0},
+    {"result_info", "resultInfo", NULL, 0},
 };
 static const imcodec_ref_rule_field t226[] = {
     {"identifier", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t8, 1},
     {"result_code", NULL, NULL, 0.0, 0.0, "enum.unknown-value", NULL, NULL, 0, NULL, NULL, NULL, 0},
 };
-static const imcodec_ref_rule_field_name t227[] = {{"users", "users", NULL}, {"check_type", "checkType", NULL}};
+static const imcodec_ref_rule_field_name t227[] = {{"users", "users", NULL, 0}, {"check_type", "checkType", NULL, 0}};
 static const imcodec_ref_rule_field t228[] = {
     {"check_type", NULL, NULL, 0.0, 0.0, "enum.unknown-value", NULL, NULL, 0, NULL, NULL, NULL, 0},
     {"users", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t8, 1},
 };
 static const imcodec_ref_rule_field_name t229[] = {
-    {"identifier", "identifier", NULL},
-    {"result_code", "resultCode", NULL},
-    {"result_info", "resultInfo", NULL},
-    {"result_type", "resultType", NULL},
+    {"identifier", "identifier", NULL, 0},
+    {"result_code", "resultCode", NULL, 0},
+    {"result_info", "resultInfo", NULL, 0},
+    {"result_type", "resultType", NULL, 0},
 };
 static const imcodec_ref_rule_field t230[] = {
     {"identifier", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t8, 1},
@@ -765,26 +768,26 @@ static const imcodec_ref_rule_field t230[] = {
     {"result_type", NULL, NULL, 0.0, 0.0, "enum.unknown-value", NULL, NULL, 0, NULL, NULL, NULL, 0},
 };
 static const imcodec_ref_rule_field_name t231[] = {
-    {"seq", "seq", NULL},
-    {"timestamp", "timestamp", NULL},
-    {"num_per_page", "numPerPage", NULL},
-    {"type", "type", NULL},
+    {"seq", "seq", NULL, 0},
+    {"timestamp", "timestamp", NULL, 0},
+    {"num_per_page", "numPerPage", NULL, 0},
+    {"type", "type", NULL, 0},
 };
 static const imcodec_ref_rule_field t232[] = {
     {"type", NULL, NULL, 0.0, 0.0, "enum.unknown-value", NULL, NULL, 0, NULL, NULL, NULL, 0},
 };
 static const imcodec_ref_rule_field_name t233[] = {
-    {"seq", "seq", NULL},
-    {"timestamp", "timestamp", NULL},
-    {"unread_cnt", "unreadCnt", NULL},
+    {"seq", "seq", NULL, 0},
+    {"timestamp", "timestamp", NULL, 0},
+    {"unread_cnt", "unreadCnt", NULL, 0},
 };
 static const imcodec_ref_rule_field_name t234[] = {
-    {"identifier", "identifier", NULL},
-    {"add_time", "addTime", NULL},
-    {"add_source", "addSource", NULL},
-    {"add_wording", "addWording", NULL},
-    {"nickname", "nickname", NULL},
-    {"type", "type", NULL},
+    {"identifier", "identifier", NULL, 0},
+    {"add_time", "addTime", NULL, 0},
+    {"add_source", "addSource", NULL, 0},
+    {"add_wording", "addWording", NULL, 0},
+    {"nickname", "nickname", NULL, 0},
+    {"type", "type", NULL, 0},
 };
 static const imcodec_ref_rule_field t235[] = {
     {"add_source", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t137, 2},
@@ -794,31 +797,31 @@ static const imcodec_ref_rule_field t235[] = {
     {"type", NULL, NULL, 0.0, 0.0, "enum.unknown-value", NULL, NULL, 0, NULL, NULL, NULL, 0},
 };
 static const imcodec_ref_rule_field_name t236[] = {
-    {"name", "name", NULL},
-    {"user_cnt", "userCnt", NULL},
-    {"friends", "friends", NULL},
+    {"name", "name", NULL, 0},
+    {"user_cnt", "userCnt", NULL, 0},
+    {"friends", "friends", NULL, 0},
 };
 static const imcodec_ref_rule_field t237[] = {
     {"friends", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t8, 1},
 };
-static const imcodec_ref_rule_field_name t238[] = {{"friends", "friends", NULL}};
+static const imcodec_ref_rule_field_name t238[] = {{"friends", "friends", NULL, 0}};
 static const imcodec_ref_rule_field_name t239[] = {
-    {"request", "request", NULL},
-    {"response", "response", NULL},
-    {"items", "items", NULL},
+    {"request", "request", NULL, 0},
+    {"response", "response", NULL, 0},
+    {"items", "items", NULL, 0},
 };
-static const imcodec_ref_rule_field_name t240[] = {{"info", "info", NULL}, {"results", "results", NULL}};
-static const imcodec_ref_rule_field_name t241[] = {{"results", "results", NULL}};
-static const imcodec_ref_rule_field_name t242[] = {{"groups", "groups", NULL}};
-static const imcodec_ref_rule_field_name t243[] = {{"users", "users", NULL}, {"delete_type", "deleteType", NULL}};
+static const imcodec_ref_rule_field_name t240[] = {{"info", "info", NULL, 0}, {"results", "results", NULL, 0}};
+static const imcodec_ref_rule_field_name t241[] = {{"results", "results", NULL, 0}};
+static const imcodec_ref_rule_field_name t242[] = {{"groups", "groups", NULL, 0}};
+static const imcodec_ref_rule_field_name t243[] = {{"users", "users", NULL, 0}, {"delete_type", "deleteType", NULL, 0}};
 static const imcodec_ref_rule_field t244[] = {
     {"delete_type", NULL, NULL, 0.0, 0.0, "enum.unknown-value", NULL, NULL, 0, NULL, NULL, NULL, 0},
     {"users", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t8, 1},
 };
-static const imcodec_ref_rule_field_name t245[] = {{"users", "users", NULL}};
+static const imcodec_ref_rule_field_name t245[] = {{"users", "users", NULL, 0}};
 static const imcodec_ref_rule_field t246[] = {{"users", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t8, 1}};
-static const imcodec_ref_rule_field_name t247[] = {{"items", "items", NULL}};
-static const imcodec_ref_rule_field_name t248[] = {{"timestamp", "timestamp", NULL}};
+static const imcodec_ref_rule_field_name t247[] = {{"items", "items", NULL, 0}};
+static const imcodec_ref_rule_field_name t248[] = {{"timestamp", "timestamp", NULL, 0}};
 static const imcodec_ref_rule_use t249[] = {{22, NULL, 0, IMCODEC_REF_RULE_REPORT_FIELD, NULL, NULL, NULL, 0}};
 static const imcodec_ref_rule_use t250[] = {{23, NULL, 0, IMCODEC_REF_RULE_REPORT_FIELD, NULL, NULL, NULL, 0}};
 static const imcodec_ref_rule_field t251[] = {
@@ -826,36 +829,36 @@ static const imcodec_ref_rule_field t251[] = {
     {"key", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t250, 1},
 };
 static const imcodec_ref_rule_field_name t252[] = {
-    {"join_time", "joinTime", NULL},
-    {"role", "role", NULL},
-    {"recv_opt", "recvOpt", NULL},
-    {"unread_message_num", "unreadMessageNum", NULL},
+    {"join_time", "joinTime", NULL, 0},
+    {"role", "role", NULL, 0},
+    {"recv_opt", "recvOpt", NULL, 0},
+    {"unread_message_num", "unreadMessageNum", NULL, 0},
 };
 static const imcodec_ref_rule_field t253[] = {
     {"recv_opt", NULL, NULL, 0.0, 0.0, "enum.unknown-value", NULL, NULL, 0, NULL, NULL, NULL, 0},
     {"role", NULL, NULL, 0.0, 0.0, "enum.unknown-value", NULL, NULL, 0, NULL, NULL, NULL, 0},
 };
 static const imcodec_ref_rule_field_name t254[] = {
-    {"group", "group", NULL},
-    {"group_name", "groupName", NULL},
-    {"owner", "owner", NULL},
-    {"group_type", "groupType", NULL},
-    {"create_time", "createTime", NULL},
-    {"last_info_time", "lastInfoTime", NULL},
-    {"last_msg_time", "lastMsgTime", NULL},
-    {"max_member_num", "maxMemberNum", NULL},
-    {"member_num", "memberNum", NULL},
-    {"add_opt", "addOpt", NULL},
-    {"notification", "notification", NULL},
-    {"introduction", "introduction", NULL},
-    {"face_url", "faceUrl", NULL},
-    {"last_msg", "lastMsg", NULL},
-    {"online_member_num", "onlineMemberNum", NULL},
-    {"is_searchable", "isSearchable", NULL},
-    {"is_member_visible", "isMemberVisible", NULL},
-    {"all_shutup", "allShutup", NULL},
-    {"self_info", "selfInfo", NULL},
-    {"custom_info", "customInfo", NULL},
+    {"group", "group", NULL, 0},
+    {"group_name", "groupName", NULL, 0},
+    {"owner", "owner", NULL, 0},
+    {"group_type", "groupType", NULL, 0},
+    {"create_time", "createTime", NULL, 0},
+    {"last_info_time", "lastInfoTime", NULL, 0},
+    {"last_msg_time", "lastMsgTime", NULL, 0},
+    {"max_member_num", "maxMemberNum", NULL, 0},
+    {"member_num", "memberNum", NULL, 0},
+    {"add_opt", "addOpt", NULL, 0},
+    {"notification", "notification", NULL, 0},
+    {"introduction", "introduction", NULL, 0},
+    {"face_url", "faceUrl", NULL, 0},
+    {"last_msg", "lastMsg", NULL, 0},
+    {"online_member_num", "onlineMemberNum", NULL, 0},
+    {"is_searchable", "isSearchable", NULL, 0},
+    {"is_member_visible", "isMemberVisible", NULL, 0},
+    {"all_shutup", "allShutup", NULL, 0},
+    {"self_info", "selfInfo", NULL, 0},
+    {"custom_info", "customInfo", NULL, 0},
 };
 static const char *const t255[] = {"member_num", "max_member_num"};
 static const char *const t256[] = {"add_opt"};
@@ -893,9 +896,9 @@ static const imcodec_ref_rule_field t267[] = {
     {"owner", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t8, 1},
 };
 static const imcodec_ref_rule_field_name t268[] = {
-    {"member", "member", NULL},
-    {"role", "role", NULL},
-    {"custom_info", "customInfo", NULL},
+    {"member", "member", NULL, 0},
+    {"role", "role", NULL, 0},
+    {"custom_info", "customInfo", NULL, 0},
 };
 static const imcodec_ref_rule_field t269[] = {
     {"custom_info", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t11, 2},
@@ -903,17 +906,17 @@ static const imcodec_ref_rule_field t269[] = {
     {"role", NULL, NULL, 0.0, 0.0, "enum.unknown-value", NULL, NULL, 0, NULL, NULL, NULL, 0},
 };
 static const imcodec_ref_rule_field_name t270[] = {
-    {"group", "group", NULL},
-    {"group_name", "groupName", NULL},
-    {"group_type", "groupType", NULL},
-    {"set_add_opt", "setAddOpt", NULL},
-    {"add_opt", "addOpt", NULL},
-    {"max_member_num", "maxMemberNum", NULL},
-    {"notification", "notification", NULL},
-    {"introduction", "introduction", NULL},
-    {"face_url", "faceUrl", NULL},
-    {"custom_info", "customInfo", NULL},
-    {"members_info", "membersInfo", NULL},
+    {"group", "group", NULL, 0},
+    {"group_name", "groupName", NULL, 0},
+    {"group_type", "groupType", NULL, 0},
+    {"set_add_opt", "setAddOpt", NULL, 0},
+    {"add_opt", "addOpt", NULL, 0},
+    {"max_member_num", "maxMemberNum", NULL, 0},
+    {"notification", "notification", NULL, 0},
+    {"introduction", "introduction", NULL, 0},
+    {"face_url", "faceUrl", NULL, 0},
+    {"custom_info", "customInfo", NULL, 0},
+    {"members_info", "membersInfo", NULL, 0},
 };
 static const char *const t271[] = {"members_info"};
 static const char *const t272[] = {"set_add_opt"};
@@ -943,27 +946,27 @@ static const imcodec_ref_rule_field t279[] = {
     {"members_info", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t278, 1},
     {"notification", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t266, 1},
 };
-static const imcodec_ref_rule_field_name t280[] = {{"member", "member", NULL}, {"status", "status", NULL}};
+static const imcodec_ref_rule_field_name t280[] = {{"member", "member", NULL, 0}, {"status", "status", NULL, 0}};
 static const imcodec_ref_rule_field t281[] = {
     {"member", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t8, 1},
     {"status", NULL, NULL, 0.0, 0.0, "enum.unknown-value", NULL, NULL, 0, NULL, NULL, NULL, 0},
 };
 static const imcodec_ref_rule_field_name t282[] = {
-    {"next_start_time", "nextStartTime", NULL},
-    {"read_time_seq", "readTimeSeq", NULL},
-    {"unread_cnt", "unreadCnt", NULL},
+    {"next_start_time", "nextStartTime", NULL, 0},
+    {"read_time_seq", "readTimeSeq", NULL, 0},
+    {"unread_cnt", "unreadCnt", NULL, 0},
 };
 static const imcodec_ref_rule_field_name t283[] = {
-    {"group_id", "groupId", NULL},
-    {"from_user", "fromUser", NULL},
-    {"to_user", "toUser", NULL},
-    {"add_time", "addTime", NULL},
-    {"get_type", "getType", NULL},
-    {"handle_status", "handleStatus", NULL},
-    {"handle_result", "handleResult", NULL},
-    {"request_msg", "requestMsg", NULL},
-    {"handled_msg", "handledMsg", NULL},
-    {"self_identifier", "selfIdentifier", NULL},
+    {"group_id", "groupId", NULL, 0},
+    {"from_user", "fromUser", NULL, 0},
+    {"to_user", "toUser", NULL, 0},
+    {"add_time", "addTime", NULL, 0},
+    {"get_type", "getType", NULL, 0},
+    {"handle_status", "handleStatus", NULL, 0},
+    {"handle_result", "handleResult", NULL, 0},
+    {"request_msg", "requestMsg", NULL, 0},
+    {"handled_msg", "handledMsg", NULL, 0},
+    {"self_identifier", "selfIdentifier", NULL, 0},
 };
 static const char *const t284[] = {"to_user"};
 static const char *const t285[] = {"GROUP_PENDENCY_GET_TYPE_JOIN"};
@@ -988,60 +991,60 @@ static const imcodec_ref_rule_field t291[] = {
     {"to_user", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t8, 1},
 };
 static const imcodec_ref_rule_field_name t292[] = {
-    {"group_id", "groupId", NULL},
-    {"members", "members", NULL},
-    {"next_seq", "nextSeq", NULL},
-    {"request", "request", NULL},
+    {"group_id", "groupId", NULL, 0},
+    {"members", "members", NULL, 0},
+    {"next_seq", "nextSeq", NULL, 0},
+    {"request", "request", NULL, 0},
 };
 static const imcodec_ref_rule_field t293[] = {
     {"group_id", NULL, NULL, 0.0, 0.0, NULL, NULL, NULL, 0, NULL, NULL, t112, 2},
 };
 static const imcodec_ref_rule_field_name t294[] = {
-    {"filter", "filter", NULL},
-    {"flags", "flags", NULL},
-    {"custom", "custom", NULL},
-    {"next_seq", "nextSeq", NULL},
+    {"filter", "filter", NULL, 0},
+    {"flags", "flags", NULL, 0},
+    {"custom", "custom", NULL, 0},
+    {"next_seq", "nextSeq", NULL, 0},
 };
-static const imcodec_ref_rule_field_name t295[] = {{"group_id", "groupId", NULL}, {"results", "results", NULL}};
+static const imcodec_ref_rule_field_name t295[] = {{"group_id", "groupId", NULL, 0}, {"results", "results", NULL, 0}};
 static const imcodec_ref_rule_field_name t296[] = {
-    {"timestamp", "timestamp", NULL},
-    {"num_per_page", "numPerPage", NULL},
+    {"timestamp", "timestamp", NULL, 0},
+    {"num_per_page", "numPerPage", NULL, 0},
 };
 static const imcodec_ref_rule_field_name t297[] = {
-    {"meta", "meta", NULL},
-    {"items", "items", NULL},
-    {"request", "request", NULL},
+    {"meta", "meta", NULL, 0},
+    {"items", "items", NULL, 0},
+    {"request", "request", NULL, 0},
 };
 static const imcodec_ref_rule_field_name t298[] = {
-    {"read_receipt", "readReceipt", "kind"},
-    {"recall", "recall", "kind"},
-    {"modification", "modification", "kind"},
-    {"connection", "connection", "kind"},
-    {"user_status", "userStatus", "kind"},
-    {"read_members", "readMembers", "kind"},
-    {"conversations", "conversations", "kind"},
-    {"friend_list", "friendList", "kind"},
-    {"friend_request", "friendRequest", "kind"},
-    {"friend_response", "friendResponse", "kind"},
-    {"friend_results", "friendResults", "kind"},
-    {"friend_check", "friendCheck", "kind"},
-    {"friend_pendency", "friendPendency", "kind"},
-    {"friend_groups", "friendGroups", "kind"},
-    {"blacklist", "blacklist", "kind"},
-    {"group_profiles", "groupProfiles", "kind"},
-    {"create_group", "createGroup", "kind"},
-    {"group_members", "groupMembers", "kind"},
-    {"group_member_results", "groupMemberResults", "kind"},
-    {"group_pendency", "groupPendency", "kind"},
-    {"friend_delete", "friendDelete", "kind"},
-    {"friends_added", "friendsAdded", "kind"},
-    {"friends_deleted", "friendsDeleted", "kind"},
-    {"friend_profiles_updated", "friendProfilesUpdated", "kind"},
-    {"friend_pendency_added", "friendPendencyAdded", "kind"},
-    {"friend_pendency_deleted", "friendPendencyDeleted", "kind"},
-    {"friend_pendency_read", "friendPendencyRead", "kind"},
-    {"blacklist_added", "blacklistAdded", "kind"},
-    {"blacklist_deleted", "blacklistDeleted", "kind"},
+    {"read_receipt", "readReceipt", "kind", 0},
+    {"recall", "recall", "kind", 0},
+    {"modification", "modification", "kind", 0},
+    {"connection", "connection", "kind", 0},
+    {"user_status", "userStatus", "kind", 0},
+    {"read_members", "readMembers", "kind", 0},
+    {"conversations", "conversations", "kind", 0},
+    {"friend_list", "friendList", "kind", 0},
+    {"friend_request", "friendRequest", "kind", 0},
+    {"friend_response", "friendResponse", "kind", 0},
+    {"friend_results", "friendResults", "kind", 0},
+    {"friend_check", "friendCheck", "kind", 0},
+    {"friend_pendency", "friendPendency", "kind", 0},
+    {"friend_groups", "friendGroups", "kind", 0},
+    {"blacklist", "blacklist", "kind", 0},
+    {"group_profiles", "groupProfiles", "kind", 0},
+    {"create_group", "createGroup", "kind", 0},
+    {"group_members", "groupMembers", "kind", 0},
+    {"group_member_results", "groupMemberResults", "kind", 0},
+    {"group_pendency", "groupPendency", "kind", 0},
+    {"friend_delete", "friendDelete", "kind", 0},
+    {"friends_added", "friendsAdded", "kind", 0},
+    {"friends_deleted", "friendsDeleted", "kind", 0},
+    {"friend_profiles_updated", "friendProfilesUpdated", "kind", 0},
+    {"friend_pendency_added", "friendPendencyAdded", "kind", 0},
+    {"friend_pendency_deleted", "friendPendencyDeleted", "kind", 0},
+    {"friend_pendency_read", "friendPendencyRead", "kind", 0},
+    {"blacklist_added", "blacklistAdded", "kind", 0},
+    {"blacklist_deleted", "blacklistDeleted", "kind", 0},
 };
 static const imcodec_ref_rule_check t299[] = {
     {"enum.unknown-kind", IMCODEC_REF_RULE_FORM_AT_LEAST_ONE, t147, 1, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, IMCODEC_REF_RULE_ACTUAL_NONE},

@@ -147,11 +147,14 @@ typedef struct imcodec_ref_rule_field {
     size_t n_uses;
 } imcodec_ref_rule_field;
 
-/* A field of a message type: proto name, proto3 JSON name, oneof (or NULL). */
+/* A field of a message type: proto name, proto3 JSON name, oneof (or NULL), and whether it is deferred: the
+ * field that closes a cycle of the schema (a merger's messages), whose entries are visited after the message of
+ * their type that holds them (docs/spec/validation.md, "Order"). */
 typedef struct imcodec_ref_rule_field_name {
     const char *name;
     const char *json;
     const char *oneof;
+    int deferred;
 } imcodec_ref_rule_field_name;
 
 /* A message type: its fields in schema order and its declarations, field rules in name order. */
