@@ -210,12 +210,18 @@ def run_c_cases(schemas, out, build, imcodec):
     tables = os.path.join(root, "Sources", "IMCodecReference", "Generated")
     subprocess.run(["make", "-s", "-C", os.path.join(ROOT, "Sources", "IMCodecReference"), "BUILD=" + build,
                     "TABLES=" + tables, "testee"], check=True, stdout=subprocess.DEVNULL)
-    report = os.path.join(out, "c-report.json")
-    subprocess.run([imcodec, "conformance", "--vectors", os.path.join(ROOT, "Vectors"),
-                    "--testee", os.path.join(build, "imcodec-c-testee"), "--filter", "validate.", "--json", report],
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return run_testee_cases("C", os.path.join(build, "imcodec-c-testee"), os.path.join(out, "c-report.json"),
+                            imcodec)
+
+
+def run_testee_cases(engine, testee, report, imcodec, env=None):
+    """Runs every validate vector through a testee with the conformance runner, its JSON report written to
+    `report`; returns the ids of the cases that do not pass."""
+    subprocess.run([imcodec, "conformance", "--vectors", os.path.join(ROOT, "Vectors"), "--testee", testee,
+                    "--filter", "validate.", "--json", report],
+                   env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     if not os.path.exists(report):
-        raise SystemExit("check_rule_mutations.py: the conformance run of the C testee wrote no report")
+        raise SystemExit(f"check_rule_mutations.py: the conformance run of the {engine} testee wrote no report")
     with open(report, encoding="utf-8") as f:
         status = {c["id"]: c["status"] for c in json.load(f)["cases"]}
     return [c["id"] for c in vectors() if status.get(c["id"]) != "passed"]
@@ -229,16 +235,8 @@ def run_java_cases(schemas, out, imcodec):
     paths = [os.path.join(schemas, p) for p in (*generated.SCHEMAS, generated.OPTIONS_SCHEMA)]
     subprocess.run(["protoc", "-I" + schemas, "--include_imports", "--descriptor_set_out=" + descriptor_set, *paths],
                    check=True)
-    report = os.path.join(out, "java-report.json")
-    subprocess.run([imcodec, "conformance", "--vectors", os.path.join(ROOT, "Vectors"), "--testee", JAVA_TESTEE,
-                    "--filter", "validate.", "--json", report],
-                   env={**os.environ, "IMCODEC_JAVA_DECLARATIONS": descriptor_set},
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    if not os.path.exists(report):
-        raise SystemExit("check_rule_mutations.py: the conformance run of the Java testee wrote no report")
-    with open(report, encoding="utf-8") as f:
-        status = {c["id"]: c["status"] for c in json.load(f)["cases"]}
-    return [c["id"] for c in vectors() if status.get(c["id"]) != "passed"]
+    return run_testee_cases("Java", JAVA_TESTEE, os.path.join(out, "java-report.json"), imcodec,
+                            env={"IMCODEC_JAVA_DECLARATIONS": descriptor_set})
 
 
 def built(product):

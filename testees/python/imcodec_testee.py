@@ -933,24 +933,22 @@ def payload_to_json(kind, data, limits):
 def validate(op, limits):
     """Every finding of the payload under the named profile, from the declarations (imcodec_validate.py)."""
     message = decode_payload(op.kind, op.payload, limits)
-    try:
-        found = imcodec_validate.validate(message, op.profile)
-    except imcodec_validate.UnknownProfile:
-        known = ", ".join(imcodec_validate.PROFILE_FIELDS)
-        raise BadRequest(f'unknown profile "{op.profile}"; known: {known}') from None
-    findings = tp.Findings()
-    for code, path, severity, limit, actual in found:
-        findings.findings.add(code=code, path=path, severity=severity, limit=limit or 0, actual=actual or 0)
-    return findings
+    return findings_of(lambda: imcodec_validate.validate(message, op.profile), op.profile)
 
 
 def validate_rest(op, limits):
     """Every finding of the REST document under the named profile (imcodec_rest_validate.py)."""
+    return findings_of(lambda: imcodec_rest_validate.validate_rest(op.rest, op.profile, limits, nesting_break),
+                       op.profile)
+
+
+def findings_of(run, profile):
+    """The findings `run` returns, as the protocol's Findings; an unknown profile is a bad request."""
     try:
-        found = imcodec_rest_validate.validate_rest(op.rest, op.profile, limits, nesting_break)
+        found = run()
     except imcodec_validate.UnknownProfile:
         known = ", ".join(imcodec_validate.PROFILE_FIELDS)
-        raise BadRequest(f'unknown profile "{op.profile}"; known: {known}') from None
+        raise BadRequest(f'unknown profile "{profile}"; known: {known}') from None
     findings = tp.Findings()
     for code, path, severity, limit, actual in found:
         findings.findings.add(code=code, path=path, severity=severity, limit=limit or 0, actual=actual or 0)
