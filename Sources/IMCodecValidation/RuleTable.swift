@@ -4,307 +4,225 @@ import IMCodec
 /// every name resolved once to a type index, a field slot, a limit index or
 /// an enum number, so that validating a value looks nothing up by string.
 ///
+/// The table is plain values: each kind of entry (fields, references,
+/// conditions, applied limits, checks, field rules) sits in one array, and an
+/// entry names the entries it holds as a ``Span`` of another array, so that
+/// walking the table copies numbers and counts no references. (Held as
+/// objects, the same table spent a third of the validator's time retaining
+/// and releasing them: docs/PERFORMANCE.md, "Validation".)
+///
 /// The library's table is compiled from the generated declarations
 /// (``RuleTable/declarations``, written by
 /// `scripts/codegen/generate_swift_rules.py` in the shape of
-/// `js/generated/rules.js`); a developer tool may compile another.
-struct RuleTable: Sendable {
-    /// What a field holds.
-    enum FieldKind: Sendable {
-        case string, bytes, bool, double, number, enumeration, message
+/// `js/generated/rules.js`) through ``DeclaredRules``; a developer tool may
+/// compile another.
+final class RuleTable: Sendable {
+    typealias FieldKind = DeclaredRules.FieldKind
+    typealias Measure = DeclaredRules.Measure
+    typealias Predicate = DeclaredRules.Predicate
+    typealias Report = DeclaredRules.Report
+    typealias Form = DeclaredRules.Form
+    typealias Actual = DeclaredRules.Actual
+
+    /// Consecutive entries of one of the table's arrays.
+    struct Span: Sendable {
+        var start: Int32 = 0
+        var count: Int32 = 0
+
+        /// The entries' indices.
+        var indices: Range<Int> { Int(start)..<Int(start) + Int(count) }
+        var isEmpty: Bool { count == 0 }
     }
 
     /// One field of a message type.
-    final class Field: @unchecked Sendable {
-        /// Its proto name.
-        let name: String
-        /// Its proto3 JSON name, as paths spell it.
-        let json: String
-        /// What it holds.
-        let kind: FieldKind
+    struct Field: Sendable {
+        var kind: FieldKind
         /// The message type's index for a message field, the enum's index
         /// for an enum field, else -1.
-        let type: Int
-        /// Whether it is repeated.
-        let isRepeated: Bool
-        /// The oneof it belongs to.
-        let oneof: String?
+        var type: Int
+        var isRepeated: Bool
+        /// Whether it belongs to a oneof.
+        var isOneofMember: Bool
         /// Its field number.
-        let number: Int
+        var number: Int
         /// Whether its messages wait on the run's pending stack instead of
-        /// being visited in place: the field that closes a cycle of the
-        /// schema's types (a merger's messages).
+        /// being visited in place (``DeclaredRules/Field/isDeferred``).
         var isDeferred: Bool
-
-        init(
-            name: String, json: String, kind: FieldKind, type: Int, isRepeated: Bool, oneof: String?, number: Int,
-            isDeferred: Bool
-        ) {
-            self.name = name
-            self.json = json
-            self.kind = kind
-            self.type = type
-            self.isRepeated = isRepeated
-            self.oneof = oneof
-            self.number = number
-            self.isDeferred = isDeferred
-        }
+        /// Its proto3 JSON name, as paths spell it: an index in ``strings``.
+        var json: Int32
     }
 
-    /// A field reference of a declaration (`field`, `a.b`, `^Type.field`,
-    /// `^Type`, or a oneof's name).
-    final class Reference: @unchecked Sendable {
-        /// The type of the enclosing message `^Type` names.
-        let enclosing: Int?
-        /// The slots from the message read to the field: all but the last
-        /// are singular message fields.
-        let slots: [Int]
-        /// The type each slot is read in.
-        let holders: [Int]
-        /// The slots of the oneof's members, when the reference names a oneof.
-        let oneofSlots: [Int]
-        /// The referenced field; `nil` for a oneof or `^Type` alone.
-        let field: Field?
-        /// The proto3 JSON names of the path, for findings.
-        let jsonPath: [String]
-
-        init(enclosing: Int?, slots: [Int], holders: [Int], oneofSlots: [Int], field: Field?, jsonPath: [String]) {
-            self.enclosing = enclosing
-            self.slots = slots
-            self.holders = holders
-            self.oneofSlots = oneofSlots
-            self.field = field
-            self.jsonPath = jsonPath
-        }
+    /// A field reference of a declaration (``DeclaredRules/Reference``).
+    struct Reference: Sendable {
+        /// The type of the enclosing message `^Type` names, or -1.
+        var enclosing: Int32
+        /// The slots from the message read to the field (``ints``).
+        var slots: Span
+        /// The slots of the oneof's members, when it names a oneof (``ints``).
+        var oneofSlots: Span
+        /// The referenced field (``fields``), or -1 for a oneof or `^Type` alone.
+        var field: Int32
+        /// The proto3 JSON names of the path (``strings``).
+        var jsonPath: Span
+        /// The slot, when the reference is one field of the message read
+        /// itself (the common case, read without a walk); else -1.
+        var directSlot: Int32
     }
 
     /// A `Condition`.
-    final class Condition: @unchecked Sendable {
-        let reference: Reference
-        /// `present`: whether the field must be set (true) or unset (false).
-        let present: Bool?
-        /// The numbers (and enum value names, as numbers) that match.
-        let numbers: [Int64]
-        /// The strings that match a string field.
-        let strings: [String]
-        let negate: Bool
-
-        init(reference: Reference, present: Bool?, numbers: [Int64], strings: [String], negate: Bool) {
-            self.reference = reference
-            self.present = present
-            self.numbers = numbers
-            self.strings = strings
-            self.negate = negate
-        }
+    struct Condition: Sendable {
+        /// ``references``.
+        var reference: Int32
+        /// `present`: 1 when the field must be set, 0 when unset, -1 when
+        /// the condition compares values instead.
+        var present: Int8
+        /// The numbers (and enum value names, as numbers) that match (``numbers``).
+        var numbers: Span
+        /// The strings that match a string field (``strings``).
+        var strings: Span
+        var negate: Bool
     }
 
-    /// What a limit measures (docs/spec/validation.md, "Limits").
-    enum Measure: String, Sendable {
-        case utf8Bytes = "utf8_bytes", utf16Units = "utf16_units", value, entries, perKey = "per_key", flag
-        case stringSet = "string_set", numberSet = "number_set", numberRange = "number_range", prefix
-        case forbiddenPrefix = "forbidden_prefix", layers, encodedBytes = "encoded_bytes", exact
-    }
-
-    /// The named predicates (docs/spec/validation.md, "Named predicates").
-    enum Predicate: String, Sendable {
-        case scaledShortSide = "image.scaled-short-side"
-        case addSource = "add-source"
-        case atType = "at-type"
+    /// A field of a sub-message left out of an encoded size.
+    struct Exclusion: Sendable {
+        var type: Int
+        var slot: Int
     }
 
     /// A `Limit`.
-    final class Limit: @unchecked Sendable {
-        let name: String
-        let code: FindingCode
-        let severity: ValidationFinding.Severity
-        let measure: Measure
-        let predicate: Predicate?
-        /// The index of the prefix limit an `after_prefix` names.
-        let afterPrefix: Int?
-        /// The byte ranges of a `charset`.
-        let charset: [ClosedRange<UInt8>]
+    struct Limit: Sendable {
+        /// ``codes``.
+        var code: Int32
+        var severity: ValidationFinding.Severity
+        var measure: Measure
+        var predicate: Predicate?
+        /// The index of the prefix limit an `after_prefix` names, or -1.
+        var afterPrefix: Int32
+        /// The byte ranges of a `charset` (``charsets``).
+        var charset: Span
         /// Whether it applies to the REST form only.
-        let isRESTOnly: Bool
-        /// `sum_with`: sibling field names.
-        let sumWith: [String]
-        /// `exclude`: (type, slot) of the fields left out of encoded sizes.
-        let exclude: [(type: Int, slot: Int)]
-        /// The index of its property in ``ValidationLimits/boundNames``.
-        let property: Int
-        /// Its value in each profile, as declared.
-        let values: [String: JSONValue]
-
-        init(
-            name: String, code: FindingCode, severity: ValidationFinding.Severity, measure: Measure,
-            predicate: Predicate?, afterPrefix: Int?, charset: [ClosedRange<UInt8>], isRESTOnly: Bool,
-            sumWith: [String], exclude: [(type: Int, slot: Int)], property: Int, values: [String: JSONValue]
-        ) {
-            self.name = name
-            self.code = code
-            self.severity = severity
-            self.measure = measure
-            self.predicate = predicate
-            self.afterPrefix = afterPrefix
-            self.charset = charset
-            self.isRESTOnly = isRESTOnly
-            self.sumWith = sumWith
-            self.exclude = exclude
-            self.property = property
-            self.values = values
-        }
-    }
-
-    /// Where a finding of an applied limit is reported.
-    enum Report: String, Sendable {
-        case field, holder, entry, firstExcess = "first_excess"
+        var isRESTOnly: Bool
+        /// `exclude` (``exclusions``).
+        var exclude: Span
+        /// The index of its property in ``ValidationLimits/boundNames``, or -1.
+        var property: Int
     }
 
     /// A limit applied to a field (or, without one, to its message).
-    final class Applied: @unchecked Sendable {
-        let limit: Int
-        let when: [Condition]
-        let report: Report
-        /// The slot of `entry_field` in the entries' type.
-        let entryField: Int?
-        let key: Reference?
-        let countWhen: [Condition]
-        /// The slots of the limit's `sum_with` fields in the holder.
-        let sumWith: [Int]
-
-        init(
-            limit: Int, when: [Condition], report: Report, entryField: Int?, key: Reference?, countWhen: [Condition],
-            sumWith: [Int]
-        ) {
-            self.limit = limit
-            self.when = when
-            self.report = report
-            self.entryField = entryField
-            self.key = key
-            self.countWhen = countWhen
-            self.sumWith = sumWith
-        }
+    struct Applied: Sendable {
+        /// ``limits``.
+        var limit: Int32
+        /// ``conditions``.
+        var when: Span
+        var report: Report
+        /// The slot of `entry_field` in the entries' type, or -1.
+        var entryField: Int32
+        /// ``references``, or -1.
+        var key: Int32
+        /// ``conditions``, read in an entry.
+        var countWhen: Span
+        /// The slots of the limit's `sum_with` fields in the holder (``ints``).
+        var sumWith: Span
     }
 
     /// The field rules of one field.
-    final class FieldRules: @unchecked Sendable {
-        let slot: Int
-        let nonEmpty: FindingCode?
-        let range: (code: FindingCode, min: Double, max: Double)?
-        /// The numbers of a `defined_enum` field's enum.
-        let definedEnum: Set<Int64>?
-        let isDiscriminator: Bool
-        let discriminatorWhen: [Condition]
-        let namedValues: (code: FindingCode, numbers: Set<Int64>)?
-        let applied: [Applied]
+    struct FieldRules: Sendable {
+        var slot: Int
+        /// ``codes``, or -1 for each optional rule.
+        var nonEmpty: Int32
+        var rangeCode: Int32
+        var rangeMin: Double
+        var rangeMax: Double
+        /// The numbers of a `defined_enum` field's enum (``numberSets``), or -1.
+        var definedEnum: Int32
+        var isDiscriminator: Bool
+        /// ``conditions``.
+        var discriminatorWhen: Span
+        var namedValuesCode: Int32
+        /// ``numberSets``.
+        var namedValues: Int32
+        /// ``applied``.
+        var applied: Span
 
-        init(
-            slot: Int, nonEmpty: FindingCode?, range: (code: FindingCode, min: Double, max: Double)?,
-            definedEnum: Set<Int64>?, isDiscriminator: Bool, discriminatorWhen: [Condition],
-            namedValues: (code: FindingCode, numbers: Set<Int64>)?, applied: [Applied]
-        ) {
-            self.slot = slot
-            self.nonEmpty = nonEmpty
-            self.range = range
-            self.definedEnum = definedEnum
-            self.isDiscriminator = isDiscriminator
-            self.discriminatorWhen = discriminatorWhen
-            self.namedValues = namedValues
-            self.applied = applied
+        /// Whether any rule besides the applied limits reads the value.
+        var readsValue: Bool {
+            nonEmpty >= 0 || rangeCode >= 0 || definedEnum >= 0 || isDiscriminator || namedValuesCode >= 0
         }
-    }
-
-    /// A check's form.
-    enum Form: String, Sendable {
-        case absent, present, atLeastOne = "at_least_one", atMostOne = "at_most_one"
-        case equalsCount = "equals_count", notAbove = "not_above", unique
-        case entriesPresent = "entries_present", entriesAbsent = "entries_absent", predicate
-    }
-
-    /// What an `ABSENT` finding carries as `actual`.
-    enum Actual: String, Sendable {
-        case none, count, value
     }
 
     /// A check of a `MessageRule`.
-    final class Check: @unchecked Sendable {
-        let code: FindingCode
-        let form: Form
-        let fields: [Reference]
-        let when: [Condition]
-        /// `at`: `.` (the message itself) is a reference with no slot.
-        let at: Reference?
-        let numbers: [Int64]?
-        let predicate: Predicate?
-        /// For the entry forms: `fields[1]` read in an entry of `fields[0]`.
-        let entryReference: Reference?
-        let entryWhen: [Condition]
-        let actual: Actual
-
-        init(
-            code: FindingCode, form: Form, fields: [Reference], when: [Condition], at: Reference?, numbers: [Int64]?,
-            predicate: Predicate?, entryReference: Reference?, entryWhen: [Condition], actual: Actual
-        ) {
-            self.code = code
-            self.form = form
-            self.fields = fields
-            self.when = when
-            self.at = at
-            self.numbers = numbers
-            self.predicate = predicate
-            self.entryReference = entryReference
-            self.entryWhen = entryWhen
-            self.actual = actual
-        }
+    struct Check: Sendable {
+        /// ``codes``.
+        var code: Int32
+        var form: Form
+        /// Reference indices (``ints``).
+        var fields: Span
+        /// ``conditions``.
+        var when: Span
+        /// `at` (``references``; `.` is a reference with no slot), or -1.
+        var at: Int32
+        /// The numbers a `unique` check compares (``numbers``), when `hasNumbers`.
+        var numbers: Span
+        var hasNumbers: Bool
+        var predicate: Predicate?
+        /// For the entry forms: `fields[1]` read in an entry of `fields[0]`
+        /// (``references``), or -1.
+        var entryReference: Int32
+        /// ``conditions``.
+        var entryWhen: Span
+        var actual: Actual
     }
 
     /// A message type with its declarations.
-    final class MessageType: @unchecked Sendable {
-        var name: String
-        /// The fields by slot.
-        var fields: [Field]
-        /// Its message-level limits.
-        var limits: [Applied]
-        var checks: [Check]
-        /// Field rules in the table's order.
-        var fieldRules: [FieldRules]
-        /// The slots of its message fields, in field order: what the walk visits.
-        var messageSlots: [Int]
+    struct MessageType: Sendable {
+        /// The fields by slot (``fields``).
+        var fields: Span
+        /// Its message-level limits (``applied``).
+        var limits: Span
+        /// ``checks``.
+        var checks: Span
+        /// Field rules in the table's order (``fieldRules``).
+        var fieldRules: Span
+        /// The slots of its message fields, in field order: what the walk
+        /// visits (``ints``).
+        var messageSlots: Span
         /// Whether messages of this type are the entries of a deferred field.
         var isDeferredTarget: Bool
-        /// The layer limits of its repeated message fields: (slot, limit index).
-        var layerLimits: [(slot: Int, limit: Int)] = []
-
-        init(
-            name: String, fields: [Field], limits: [Applied], checks: [Check], fieldRules: [FieldRules],
-            messageSlots: [Int], isDeferredTarget: Bool, layerLimits: [(slot: Int, limit: Int)] = []
-        ) {
-            self.name = name
-            self.fields = fields
-            self.limits = limits
-            self.checks = checks
-            self.fieldRules = fieldRules
-            self.messageSlots = messageSlots
-            self.isDeferredTarget = isDeferredTarget
-            self.layerLimits = layerLimits
-        }
+        /// The layer limits of its repeated message fields: pairs of a slot
+        /// and a limit index (``ints``).
+        var layerLimits: Span
     }
 
     /// The message types, by ``ReflectedMessage/reflectedType``.
-    var types: [MessageType]
-    /// The limits.
-    var limits: [Limit]
-    /// The names of each enum's values, by number, by enum index.
-    var enumNames: [[Int64: String]]
-    /// The enums' indices by name.
-    var enumIndex: [String: Int]
-    /// The severity of each code.
-    var severities: [String: ValidationFinding.Severity]
-    /// The code of a `defined_enum` finding.
-    var definedEnumCode = FindingCode("")
-    /// The code of a `discriminator` finding.
-    var discriminatorCode = FindingCode("")
+    let types: [MessageType]
+    let fields: [Field]
+    let references: [Reference]
+    let conditions: [Condition]
+    let limits: [Limit]
+    let applied: [Applied]
+    let fieldRules: [FieldRules]
+    let checks: [Check]
+    /// Slots, reference indices and slot-limit pairs.
+    let ints: [Int]
+    let numbers: [Int64]
+    /// JSON names and the strings conditions compare.
+    let strings: [String]
+    let numberSets: [Set<Int64>]
+    let charsets: [ClosedRange<UInt8>]
+    let exclusions: [Exclusion]
+    /// The finding codes the table names.
+    let codes: [FindingCode]
+    /// The severity of each of ``codes``.
+    let severities: [ValidationFinding.Severity]
+    /// The code of a `defined_enum` finding (``codes``).
+    let definedEnumCode: Int32
+    /// The code of a `discriminator` finding (``codes``).
+    let discriminatorCode: Int32
     /// The fields the named predicates read.
-    var predicateFields = PredicateFields()
+    let predicateFields: PredicateFields
+    /// What the table was compiled from: names and each limit's declared
+    /// values, read when a run starts, never while it walks.
+    let declared: DeclaredRules
 
     /// The table of the library: the generated declarations, compiled once.
     static let library: RuleTable = {
@@ -314,406 +232,209 @@ struct RuleTable: Sendable {
             preconditionFailure("the generated rule table does not compile: \(error)")
         }
     }()
-}
 
-/// Why a rule table does not compile.
-struct RuleTableError: Error, CustomStringConvertible {
-    var description: String
-}
-
-extension JSONValue {
-    fileprivate subscript(key: String) -> JSONValue? {
-        guard case .object(let members) = self else { return nil }
-        return members.first { $0.key == key }?.value
-    }
-
-    fileprivate var members: [Member] {
-        if case .object(let members) = self { return members }
-        return []
-    }
-
-    fileprivate var elements: [JSONValue] {
-        if case .array(let elements) = self { return elements }
-        return []
-    }
-
-    fileprivate var text: String? {
-        if case .string(let text) = self { return text }
-        return nil
-    }
-
-    fileprivate var number: Double? {
-        if case .number(let text) = self { return Double(text) }
-        return nil
-    }
-
-    fileprivate var flag: Bool {
-        if case .bool(let value) = self { return value }
-        return false
-    }
-}
-
-extension RuleTable {
     /// Compiles a table in the JSON form of `generate_swift_rules.py`.
     ///
     /// - Parameter json: The table's text.
     /// - Throws: ``RuleTableError`` for a table that names a type, field,
     ///   limit or enum value the schema does not have.
-    init(json: String) throws {
-        let root: JSONValue
-        do {
-            root = try JSONValue(parsing: Array(json.utf8))
-        } catch {
-            throw RuleTableError(description: "not JSON: \(error)")
-        }
-        try self.init(root: root)
+    convenience init(json: String) throws {
+        self.init(try DeclaredRules(json: json))
     }
 
-    private init(root: JSONValue) throws {
-        func fail(_ text: String) -> RuleTableError { RuleTableError(description: text) }
-        var severities: [String: ValidationFinding.Severity] = [:]
-        for member in root["severities"]?.members ?? [] {
-            severities[member.key] = member.value.text == "warning" ? .warning : .error
-        }
-        self.severities = severities
-        var enumNames: [[Int64: String]] = []
-        var enumIndex: [String: Int] = [:]
-        for member in root["enums"]?.members ?? [] {
-            var names: [Int64: String] = [:]
-            for value in member.value.members {
-                guard let number = Int64(value.key), let name = value.value.text else {
-                    throw fail("enum \(member.key)")
-                }
-                names[number] = name
-            }
-            enumIndex[member.key] = enumNames.count
-            enumNames.append(names)
-        }
-        self.enumNames = enumNames
-        self.enumIndex = enumIndex
+    /// Flattens resolved declarations.
+    init(_ declared: DeclaredRules) {
+        self.declared = declared
+        predicateFields = declared.predicateFields
+        var builder = Builder()
+        builder.flatten(declared)
+        types = builder.types
+        fields = builder.fields
+        references = builder.references
+        conditions = builder.conditions
+        limits = builder.limits
+        applied = builder.applied
+        fieldRules = builder.fieldRules
+        checks = builder.checks
+        ints = builder.ints
+        numbers = builder.numbers
+        strings = builder.strings
+        numberSets = builder.numberSets
+        charsets = builder.charsets
+        exclusions = builder.exclusions
+        codes = builder.codes
+        severities = builder.severities
+        definedEnumCode = builder.definedEnumCode
+        discriminatorCode = builder.discriminatorCode
+    }
 
-        // Types by the schema's reflection, fields by slot.
-        let typeIndex = Dictionary(
-            uniqueKeysWithValues: ReflectedSchema.typeNames.enumerated().map { ($0.element, $0.offset) })
-        let declared = root["messages"]?.members ?? []
-        var rows: [String: [JSONValue]] = [:]
-        for member in declared {
-            rows[member.key] = member.value["fields"]?.elements ?? []
-        }
+    /// The table's arrays while they are filled.
+    private struct Builder {
+        /// The message types, by ``ReflectedMessage/reflectedType``.
         var types: [MessageType] = []
-        for (index, name) in ReflectedSchema.typeNames.enumerated() {
-            guard let fieldRows = rows[name] else { throw fail("the table has no type \(name)") }
-            var fields: [Field] = []
-            for slotName in ReflectedSchema.fieldNames[index] {
-                guard let row = fieldRows.first(where: { $0.elements.first?.text == slotName }) else {
-                    throw fail("the table has no field \(name).\(slotName)")
-                }
-                let cells = row.elements
-                guard cells.count == 6, let json = cells[1].text, let typeName = cells[2].text,
-                    let number = cells[5].number
-                else { throw fail("field row \(name).\(slotName)") }
-                let kind: FieldKind
-                var type = -1
-                switch typeName {
-                case "string": kind = .string
-                case "bytes": kind = .bytes
-                case "bool": kind = .bool
-                case "double": kind = .double
-                case "int32", "uint32", "int64", "uint64": kind = .number
-                default:
-                    if let enumeration = enumIndex[typeName] {
-                        kind = .enumeration
-                        type = enumeration
-                    } else if let message = typeIndex[typeName] {
-                        kind = .message
-                        type = message
-                    } else {
-                        throw fail("field \(name).\(slotName) has type \(typeName)")
-                    }
-                }
-                fields.append(
-                    Field(
-                        name: slotName, json: json, kind: kind, type: type, isRepeated: cells[3].flag,
-                        oneof: cells[4].text, number: Int(number), isDeferred: false))
-            }
-            types.append(
-                MessageType(
-                    name: name, fields: fields, limits: [], checks: [], fieldRules: [],
-                    messageSlots: fields.indices.filter { fields[$0].kind == .message }, isDeferredTarget: false))
-        }
-        // The deferred fields: walking the types depth first from those no
-        // field holds (the roots of every value), in schema order, each field
-        // that leads back to a type the walk is still inside. Every cycle of
-        // the schema has one, so the rest of the walk nests only as deep as
-        // the types do.
-        var held = Set<Int>()
-        for type in types { for slot in type.messageSlots { held.insert(type.fields[slot].type) } }
-        var state = [Int](repeating: 0, count: types.count)  // 0 unseen, 1 inside, 2 done
-        func walk(_ type: Int) {
-            state[type] = 1
-            for slot in types[type].messageSlots {
-                let target = types[type].fields[slot].type
-                if state[target] == 1 {
-                    types[type].fields[slot].isDeferred = true
-                    types[target].isDeferredTarget = true
-                } else if state[target] == 0 {
-                    walk(target)
-                }
-            }
-            state[type] = 2
-        }
-        for type in types.indices where !held.contains(type) && state[type] == 0 { walk(type) }
-        for type in types.indices where state[type] == 0 { walk(type) }
-        for type in types.indices {
-            for slot in types[type].messageSlots where types[type].fields[slot].isDeferred {
-                guard types[type].fields[slot].isRepeated else {
-                    throw fail(
-                        "\(types[type].name).\(types[type].fields[slot].name) closes a cycle but is not repeated")
-                }
-            }
-        }
-        self.types = types
-        self.limits = []
+        var fields: [Field] = []
+        var references: [Reference] = []
+        var conditions: [Condition] = []
+        var limits: [Limit] = []
+        var applied: [Applied] = []
+        var fieldRules: [FieldRules] = []
+        var checks: [Check] = []
+        /// Slots, reference indices and slot-limit pairs.
+        var ints: [Int] = []
+        var numbers: [Int64] = []
+        /// JSON names and the strings conditions compare.
+        var strings: [String] = []
+        var numberSets: [Set<Int64>] = []
+        var charsets: [ClosedRange<UInt8>] = []
+        var exclusions: [Exclusion] = []
+        /// The finding codes the table names.
+        var codes: [FindingCode] = []
+        /// The severity of each of ``codes``.
+        var severities: [ValidationFinding.Severity] = []
+        /// The code of a `defined_enum` finding (``codes``).
+        var definedEnumCode: Int32 = -1
+        /// The code of a `discriminator` finding (``codes``).
+        var discriminatorCode: Int32 = -1
 
-        // Limits.
-        var limitIndex: [String: Int] = [:]
-        let propertyIndex = Dictionary(
-            uniqueKeysWithValues: ValidationLimits.boundNames.enumerated().map { ($0.element, $0.offset) })
-        let limitMembers = root["limits"]?.members ?? []
-        for (index, member) in limitMembers.enumerated() { limitIndex[member.key] = index }
-        for member in limitMembers {
-            let entry = member.value
-            guard let code = entry["code"]?.text, let measureName = entry["measure"]?.text,
-                let measure = Measure(rawValue: measureName)
-            else { throw fail("limit \(member.key)") }
-            var predicate: Predicate?
-            if let name = entry["predicate"]?.text {
-                guard let known = Predicate(rawValue: name) else { throw fail("predicate \(name)") }
-                predicate = known
+        /// Appends the entries of `declared`.
+        mutating func flatten(_ declared: DeclaredRules) {
+            var codeIndex: [String: Int32] = [:]
+            func code(_ code: FindingCode) -> Int32 {
+                if let index = codeIndex[code.rawValue] { return index }
+                let index = Int32(codes.count)
+                codeIndex[code.rawValue] = index
+                codes.append(code)
+                severities.append(declared.severities[code.rawValue] ?? code.severity)
+                return index
             }
-            var afterPrefix: Int?
-            if let name = entry["afterPrefix"]?.text {
-                guard let index = limitIndex[name] else { throw fail("after_prefix \(name)") }
-                afterPrefix = index
-            }
-            var charset: [ClosedRange<UInt8>] = []
-            if let text = entry["charset"]?.text {
-                let bytes = Array(text.utf8)
-                for pair in stride(from: 0, to: bytes.count - 1, by: 2) {
-                    charset.append(bytes[pair]...bytes[pair + 1])
+            definedEnumCode = code(declared.definedEnumCode)
+            discriminatorCode = code(declared.discriminatorCode)
+
+            // Fields first, so that a reference can name any type's field.
+            var fieldStart: [Int] = []
+            for type in declared.types {
+                fieldStart.append(fields.count)
+                for field in type.fields {
+                    strings.append(field.json)
+                    fields.append(
+                        Field(
+                            kind: field.kind, type: field.type, isRepeated: field.isRepeated,
+                            isOneofMember: field.oneof != nil, number: field.number, isDeferred: field.isDeferred,
+                            json: Int32(strings.count - 1)))
                 }
             }
-            var exclude: [(type: Int, slot: Int)] = []
-            for item in entry["exclude"]?.elements ?? [] {
-                let parts = (item.text ?? "").split(separator: ".").map(String.init)
-                guard parts.count == 2, let type = typeIndex[parts[0]],
-                    let slot = types[type].fields.firstIndex(where: { $0.name == parts[1] })
-                else { throw fail("exclude \(item)") }
-                exclude.append((type, slot))
+            var fieldIndex: [ObjectIdentifier: Int32] = [:]
+            for (type, start) in zip(declared.types, fieldStart) {
+                for (slot, field) in type.fields.enumerated() {
+                    fieldIndex[ObjectIdentifier(field)] = Int32(start + slot)
+                }
             }
-            var values: [String: JSONValue] = [:]
-            for value in entry["values"]?.members ?? [] { values[value.key] = value.value }
-            limits.append(
-                Limit(
-                    name: member.key, code: FindingCode(code), severity: severities[code] ?? .error,
-                    measure: measure, predicate: predicate, afterPrefix: afterPrefix, charset: charset,
-                    isRESTOnly: entry["appliesTo"] != nil, sumWith: entry["sumWith"]?.elements.compactMap(\.text) ?? [],
-                    exclude: exclude, property: propertyIndex[member.key] ?? -1, values: values))
+            for limit in declared.limits {
+                let charset = RuleTable.span(&charsets, limit.charset)
+                let exclude = RuleTable.span(&exclusions, limit.exclude.map { Exclusion(type: $0.type, slot: $0.slot) })
+                limits.append(
+                    Limit(
+                        code: code(limit.code), severity: limit.severity, measure: limit.measure,
+                        predicate: limit.predicate, afterPrefix: Int32(limit.afterPrefix ?? -1), charset: charset,
+                        isRESTOnly: limit.isRESTOnly, exclude: exclude, property: limit.property))
+            }
+
+            var referenceIndex: [ObjectIdentifier: Int32] = [:]
+            func reference(_ reference: DeclaredRules.Reference) -> Int32 {
+                if let index = referenceIndex[ObjectIdentifier(reference)] { return index }
+                let direct =
+                    reference.enclosing == nil && reference.oneofSlots.isEmpty && reference.slots.count == 1
+                    ? Int32(reference.slots[0]) : -1
+                let flat = Reference(
+                    enclosing: Int32(reference.enclosing ?? -1), slots: RuleTable.span(&ints, reference.slots),
+                    oneofSlots: RuleTable.span(&ints, reference.oneofSlots),
+                    field: reference.field.flatMap { fieldIndex[ObjectIdentifier($0)] } ?? -1,
+                    jsonPath: RuleTable.span(&strings, reference.jsonPath), directSlot: direct)
+                references.append(flat)
+                let index = Int32(references.count - 1)
+                referenceIndex[ObjectIdentifier(reference)] = index
+                return index
+            }
+            func conditions(_ list: [DeclaredRules.Condition]) -> Span {
+                let flat = list.map { condition in
+                    Condition(
+                        reference: reference(condition.reference),
+                        present: condition.present.map { $0 ? 1 : 0 } ?? -1,
+                        numbers: RuleTable.span(&numbers, condition.numbers),
+                        strings: RuleTable.span(&strings, condition.strings),
+                        negate: condition.negate)
+                }
+                return RuleTable.span(&self.conditions, flat)
+            }
+            func applied(_ list: [DeclaredRules.Applied]) -> Span {
+                let flat = list.map { applied in
+                    Applied(
+                        limit: Int32(applied.limit), when: conditions(applied.when), report: applied.report,
+                        entryField: Int32(applied.entryField ?? -1), key: applied.key.map(reference) ?? -1,
+                        countWhen: conditions(applied.countWhen), sumWith: RuleTable.span(&ints, applied.sumWith))
+                }
+                return RuleTable.span(&self.applied, flat)
+            }
+            var setIndex: [Set<Int64>: Int32] = [:]
+            func numberSet(_ set: Set<Int64>?) -> Int32 {
+                guard let set else { return -1 }
+                if let index = setIndex[set] { return index }
+                numberSets.append(set)
+                setIndex[set] = Int32(numberSets.count - 1)
+                return Int32(numberSets.count - 1)
+            }
+
+            for (index, type) in declared.types.enumerated() {
+                let limits = applied(type.limits)
+                let checks = type.checks.map { check in
+                    let fields = check.fields.map { Int(reference($0)) }
+                    return Check(
+                        code: code(check.code), form: check.form, fields: RuleTable.span(&ints, fields),
+                        when: conditions(check.when), at: check.at.map(reference) ?? -1,
+                        numbers: RuleTable.span(&numbers, check.numbers ?? []), hasNumbers: check.numbers != nil,
+                        predicate: check.predicate, entryReference: check.entryReference.map(reference) ?? -1,
+                        entryWhen: conditions(check.entryWhen), actual: check.actual)
+                }
+                let rules = type.fieldRules.map { rules in
+                    FieldRules(
+                        slot: rules.slot, nonEmpty: rules.nonEmpty.map(code) ?? -1,
+                        rangeCode: rules.range.map { code($0.code) } ?? -1, rangeMin: rules.range?.min ?? 0,
+                        rangeMax: rules.range?.max ?? 0, definedEnum: numberSet(rules.definedEnum),
+                        isDiscriminator: rules.isDiscriminator, discriminatorWhen: conditions(rules.discriminatorWhen),
+                        namedValuesCode: rules.namedValues.map { code($0.code) } ?? -1,
+                        namedValues: numberSet(rules.namedValues?.numbers), applied: applied(rules.applied))
+                }
+                types.append(
+                    MessageType(
+                        fields: Span(start: Int32(fieldStart[index]), count: Int32(type.fields.count)), limits: limits,
+                        checks: RuleTable.span(&self.checks, checks), fieldRules: RuleTable.span(&fieldRules, rules),
+                        messageSlots: RuleTable.span(&ints, type.messageSlots), isDeferredTarget: type.isDeferredTarget,
+                        layerLimits: RuleTable.span(&ints, type.layerLimits.flatMap { [$0.slot, $0.limit] })))
+            }
         }
 
-        // Declarations.
-        for member in declared {
-            guard let type = typeIndex[member.key] else { throw fail("type \(member.key)") }
-            let body = member.value
-            for item in body["limits"]?.elements ?? [] {
-                self.types[type].limits.append(try applied(item, in: type, field: nil, limitIndex: limitIndex))
-            }
-            for item in body["checks"]?.elements ?? [] {
-                self.types[type].checks.append(try check(item, in: type))
-            }
-            for rule in body["fieldRules"]?.members ?? [] {
-                guard let slot = self.types[type].fields.firstIndex(where: { $0.name == rule.key }) else {
-                    throw fail("field rule of \(member.key).\(rule.key)")
-                }
-                let value = rule.value
-                let field = self.types[type].fields[slot]
-                var range: (code: FindingCode, min: Double, max: Double)?
-                if let item = value["range"] {
-                    guard let code = item["code"]?.text, let low = item["min"]?.number,
-                        let high = item["max"]?.number
-                    else { throw fail("range of \(member.key).\(rule.key)") }
-                    range = (FindingCode(code), low, high)
-                }
-                var definedEnum: Set<Int64>?
-                if value["definedEnum"]?.flag == true {
-                    guard field.kind == .enumeration else { throw fail("defined_enum on \(rule.key)") }
-                    definedEnum = Set(enumNames[field.type].keys)
-                }
-                var namedValues: (code: FindingCode, numbers: Set<Int64>)?
-                if let named = value["namedValues"] {
-                    guard let code = named["code"]?.text, let name = named["enum"]?.text,
-                        let enumeration = enumIndex[name]
-                    else { throw fail("named_values of \(rule.key)") }
-                    namedValues = (FindingCode(code), Set(enumNames[enumeration].keys))
-                }
-                var applied: [Applied] = []
-                for item in value["applied"]?.elements ?? [] {
-                    applied.append(try self.applied(item, in: type, field: slot, limitIndex: limitIndex))
-                }
-                let rules = FieldRules(
-                    slot: slot, nonEmpty: value["nonEmpty"]?.text.map { FindingCode($0) }, range: range,
-                    definedEnum: definedEnum, isDiscriminator: value["discriminator"]?.flag ?? false,
-                    discriminatorWhen: try conditions(value["discriminatorWhen"], in: type), namedValues: namedValues,
-                    applied: applied)
-                self.types[type].fieldRules.append(rules)
-            }
-        }
-        for type in self.types.indices {
-            for rules in self.types[type].fieldRules {
-                for applied in rules.applied where limits[applied.limit].measure == .layers {
-                    self.types[type].layerLimits.append((rules.slot, applied.limit))
-                }
-            }
-        }
-        guard let definedEnum = root["fieldRuleCodes"]?["definedEnum"]?.text,
-            let discriminator = root["fieldRuleCodes"]?["discriminator"]?.text
-        else { throw fail("the table names no field rule codes") }
-        definedEnumCode = FindingCode(definedEnum)
-        discriminatorCode = FindingCode(discriminator)
-        predicateFields = PredicateFields(self)
     }
 
-    /// Resolves a field reference read in a message of type `type`.
-    func reference(_ text: String, in type: Int) throws -> Reference {
-        func fail() -> RuleTableError { RuleTableError(description: "reference \(text) in \(types[type].name)") }
-        var rest = Substring(text)
-        var holder = type
-        var enclosing: Int?
-        if rest.hasPrefix("^") {
-            let name = rest.dropFirst().prefix { $0 != "." }
-            guard let index = types.firstIndex(where: { $0.name == name }) else { throw fail() }
-            enclosing = index
-            holder = index
-            rest = rest.dropFirst(name.count + 1)
-            if rest.isEmpty {
-                return Reference(
-                    enclosing: index, slots: [], holders: [], oneofSlots: [], field: nil, jsonPath: [])
-            }
-            rest = rest.dropFirst()
-        }
-        var slots: [Int] = []
-        var holders: [Int] = []
-        var jsonPath: [String] = []
-        let parts = rest.split(separator: ".").map(String.init)
-        for (index, part) in parts.enumerated() {
-            let fields = types[holder].fields
-            if index == parts.count - 1, !fields.contains(where: { $0.name == part }) {
-                let members = fields.indices.filter { fields[$0].oneof == part }
-                guard !members.isEmpty else { throw fail() }
-                return Reference(
-                    enclosing: enclosing, slots: slots, holders: holders, oneofSlots: members, field: nil,
-                    jsonPath: jsonPath)
-            }
-            guard let slot = fields.firstIndex(where: { $0.name == part }) else { throw fail() }
-            slots.append(slot)
-            holders.append(holder)
-            jsonPath.append(fields[slot].json)
-            if index < parts.count - 1 {
-                guard fields[slot].kind == .message, !fields[slot].isRepeated else { throw fail() }
-                holder = fields[slot].type
-            }
-        }
-        guard let last = slots.last, let lastHolder = holders.last else { throw fail() }
-        return Reference(
-            enclosing: enclosing, slots: slots, holders: holders, oneofSlots: [],
-            field: types[lastHolder].fields[last], jsonPath: jsonPath)
+    /// Appends `values` to `pool` as one span.
+    fileprivate static func span<Value>(_ pool: inout [Value], _ values: [Value]) -> Span {
+        pool.append(contentsOf: values)
+        return Span(start: Int32(pool.count - values.count), count: Int32(values.count))
     }
 
-    private func conditions(_ value: JSONValue?, in type: Int) throws -> [Condition] {
-        try (value?.elements ?? []).map { item in
-            guard let field = item["field"]?.text else { throw RuleTableError(description: "condition \(item)") }
-            let reference = try reference(field, in: type)
-            var numbers = (item["numbers"]?.elements ?? []).compactMap { $0.number.map { Int64($0) } }
-            var strings = (item["strings"]?.elements ?? []).compactMap(\.text)
-            if let target = reference.field, target.kind == .enumeration {
-                let names = enumNames[target.type]
-                for name in strings {
-                    if let number = names.first(where: { $0.value == name })?.key { numbers.append(number) }
-                }
-                strings = []
-            }
-            return Condition(
-                reference: reference, present: item["present"].map(\.flag), numbers: numbers, strings: strings,
-                negate: item["negate"]?.flag ?? false)
-        }
+    // MARK: Reading
+
+    /// Field `slot` of message type `type`.
+    func field(_ type: Int, _ slot: Int) -> Field {
+        fields[Int(types[type].fields.start) + slot]
     }
 
-    private func applied(_ item: JSONValue, in type: Int, field: Int?, limitIndex: [String: Int]) throws -> Applied {
-        guard let name = item["limit"]?.text, let limit = limitIndex[name] else {
-            throw RuleTableError(description: "applied limit \(item)")
-        }
-        var entryField: Int?
-        if let entry = item["entryField"]?.text {
-            guard let field, types[type].fields[field].kind == .message,
-                let slot = types[types[type].fields[field].type].fields.firstIndex(where: { $0.name == entry })
-            else { throw RuleTableError(description: "entry_field \(entry)") }
-            entryField = slot
-        }
-        var countWhen: [Condition] = []
-        if let value = item["countWhen"] {
-            guard let field, types[type].fields[field].kind == .message else {
-                throw RuleTableError(description: "count_when of \(name)")
-            }
-            countWhen = try conditions(value, in: types[type].fields[field].type)
-        }
-        let sumWith = try limits[limit].sumWith.map { sibling in
-            guard let slot = types[type].fields.firstIndex(where: { $0.name == sibling }) else {
-                throw RuleTableError(description: "sum_with \(sibling)")
-            }
-            return slot
-        }
-        return Applied(
-            limit: limit, when: try conditions(item["when"], in: type),
-            report: Report(rawValue: item["report"]?.text ?? "field") ?? .field, entryField: entryField,
-            key: try item["key"]?.text.map { try reference($0, in: type) }, countWhen: countWhen, sumWith: sumWith)
+    /// The proto3 JSON name of field `slot` of message type `type`.
+    func json(_ type: Int, _ slot: Int) -> String {
+        strings[Int(field(type, slot).json)]
     }
 
-    private func check(_ item: JSONValue, in type: Int) throws -> Check {
-        guard let code = item["code"]?.text, let formName = item["form"]?.text, let form = Form(rawValue: formName)
-        else { throw RuleTableError(description: "check \(item)") }
-        let names = (item["fields"]?.elements ?? []).compactMap(\.text)
-        var fields: [Reference] = []
-        var entryReference: Reference?
-        var entryWhen: [Condition] = []
-        switch form {
-        case .unique, .entriesPresent, .entriesAbsent:
-            guard names.count == 2 else { throw RuleTableError(description: "check \(code) needs two fields") }
-            let list = try reference(names[0], in: type)
-            guard let field = list.field, field.kind == .message, field.isRepeated else {
-                throw RuleTableError(description: "check \(code): \(names[0]) is no message list")
-            }
-            fields = [list]
-            entryReference = try reference(names[1], in: field.type)
-            entryWhen = try conditions(item["entryWhen"], in: field.type)
-        default:
-            fields = try names.map { try reference($0, in: type) }
-        }
-        var at: Reference?
-        if let text = item["at"]?.text {
-            at =
-                text == "."
-                ? Reference(enclosing: nil, slots: [], holders: [], oneofSlots: [], field: nil, jsonPath: [])
-                : try reference(text, in: type)
-        }
-        var predicate: Predicate?
-        if let name = item["predicate"]?.text {
-            guard let known = Predicate(rawValue: name) else { throw RuleTableError(description: "predicate \(name)") }
-            predicate = known
-        }
-        return Check(
-            code: FindingCode(code), form: form, fields: fields, when: try conditions(item["when"], in: type), at: at,
-            numbers: item["numbers"].map { $0.elements.compactMap { $0.number.map { Int64($0) } } },
-            predicate: predicate, entryReference: entryReference, entryWhen: entryWhen,
-            actual: Actual(rawValue: item["actual"]?.text ?? "none") ?? .none)
+    /// The JSON names of a reference's path.
+    func jsonPath(_ reference: Int32) -> [String] {
+        Array(strings[references[Int(reference)].jsonPath.indices])
     }
 }

@@ -6,9 +6,15 @@ extension ValidationRun {
     /// The value a reference names, read from frame `depth`'s message; `nil`
     /// when it crosses an absent message or finds no enclosing one (the field
     /// then reads its default).
-    func read(_ reference: RuleTable.Reference, at depth: Int) -> ReflectedScalar? {
+    func read(_ index: Int32, at depth: Int) -> ReflectedScalar? {
+        let reference = table.references[Int(index)]
+        if reference.directSlot >= 0 {
+            let frame = frames[depth]
+            return frame.access.reflectedScalar(at: frame.pointer, Int(reference.directSlot))
+        }
         var start = depth
-        if let enclosing = reference.enclosing {
+        if reference.enclosing >= 0 {
+            let enclosing = Int(reference.enclosing)
             start = enclosingFrame(of: enclosing, below: depth)
             if start < 0 {
                 if reference.slots.isEmpty, reference.oneofSlots.isEmpty, nodeHasEnclosing(enclosing) {
@@ -20,27 +26,28 @@ extension ValidationRun {
         }
         let frame = frames[start]
         if reference.oneofSlots.isEmpty && reference.slots.count == 1 {
-            return frame.access.reflectedScalar(at: frame.pointer, reference.slots[0])
+            return frame.access.reflectedScalar(at: frame.pointer, table.ints[Int(reference.slots.start)])
         }
         if reference.slots.isEmpty {
-            for slot in reference.oneofSlots
-            where isSet(frame.access.reflectedScalar(at: frame.pointer, slot)) {
+            for entry in reference.oneofSlots.indices
+            where isSet(frame.access.reflectedScalar(at: frame.pointer, table.ints[entry])) {
                 return .present
             }
             return .absent
         }
-        var reader = PathReader(slots: reference.slots.dropFirst(), oneofSlots: reference.oneofSlots)
-        frame.access.reflectedVisit(at: frame.pointer, reference.slots[0], at: -1, &reader)
+        let slots = table.ints[reference.slots.indices]
+        var reader = PathReader(slots: slots.dropFirst(), oneofSlots: table.ints[reference.oneofSlots.indices])
+        frame.access.reflectedVisit(at: frame.pointer, slots[slots.startIndex], at: -1, &reader)
         return reader.result
     }
 
     /// Reads the rest of a reference's path below a message field.
     struct PathReader: ReflectedVisitor {
         var slots: ArraySlice<Int>
-        let oneofSlots: [Int]
+        let oneofSlots: ArraySlice<Int>
         var result: ReflectedScalar?
 
-        init(slots: ArraySlice<Int>, oneofSlots: [Int]) {
+        init(slots: ArraySlice<Int>, oneofSlots: ArraySlice<Int>) {
             self.slots = slots
             self.oneofSlots = oneofSlots
         }
@@ -109,28 +116,33 @@ extension ValidationRun {
     func holds(_ condition: RuleTable.Condition, at depth: Int) -> Bool {
         let value = read(condition.reference, at: depth)
         let result: Bool
-        if let present = condition.present {
-            result = isSet(value) == present
+        if condition.present >= 0 {
+            result = isSet(value) == (condition.present == 1)
         } else {
+            let numbers = condition.numbers.indices
             switch value {
-            case .int(let number)?: result = condition.numbers.contains(number)
-            case .uint(let number)?: result = condition.numbers.contains { UInt64(exactly: $0) == number }
-            case .double(let number)?: result = condition.numbers.contains { Double($0) == number }
-            case .string(let text)?: result = condition.strings.contains { $0.utf8.elementsEqual(text.utf8) }
+            case .int(let number)?: result = numbers.contains { table.numbers[$0] == number }
+            case .uint(let number)?: result = numbers.contains { UInt64(exactly: table.numbers[$0]) == number }
+            case .double(let number)?: result = numbers.contains { Double(table.numbers[$0]) == number }
+            case .string(let text)?:
+                result = condition.strings.indices.contains { table.strings[$0].utf8.elementsEqual(text.utf8) }
             case nil:
                 // The default: 0 or "".
+                let field = table.references[Int(condition.reference)].field
                 result =
-                    condition.reference.field?.kind == .string
-                    ? condition.strings.contains("") : condition.numbers.contains(0)
+                    field >= 0 && table.fields[Int(field)].kind == .string
+                    ? condition.strings.indices.contains { table.strings[$0].isEmpty }
+                    : numbers.contains { table.numbers[$0] == 0 }
             default: result = false
             }
         }
         return result != condition.negate
     }
 
-    /// Whether every condition holds in frame `depth`'s message.
-    func allHold(_ conditions: [RuleTable.Condition], at depth: Int) -> Bool {
-        for condition in conditions where !holds(condition, at: depth) { return false }
+    /// Whether every condition of a span of the table's conditions holds in
+    /// frame `depth`'s message.
+    func allHold(_ conditions: RuleTable.Span, at depth: Int) -> Bool {
+        for index in conditions.indices where !holds(table.conditions[index], at: depth) { return false }
         return true
     }
 
@@ -139,14 +151,14 @@ extension ValidationRun {
     /// What is asked of one entry of a repeated message field.
     enum EntryQuery {
         /// Whether every condition holds in the entry.
-        case conditions([RuleTable.Condition])
+        case conditions(RuleTable.Span)
         /// Whether the referenced field of the entry is set.
-        case isSet(RuleTable.Reference)
+        case isSet(Int32)
         /// A field's value.
         case scalar(Int)
         /// The entry's canonical size, the given fields of its direct
-        /// sub-messages left out.
-        case encodedSize([(type: Int, slot: Int)])
+        /// sub-messages left out (a span of the table's exclusions).
+        case encodedSize(RuleTable.Span)
     }
 
     /// Asks `query` of one entry, with the entry as a frame below the current one.
@@ -171,7 +183,7 @@ extension ValidationRun {
             case .scalar(let field):
                 scalar = entry.reflectedScalar(field)
             case .encodedSize(let excluded):
-                size = run.encodedSize(of: entry.pointee, excluding: excluded)
+                size = run.encodedSize(of: entry, excluding: excluded)
             case .conditions(let conditions):
                 flag = run.inFrame(entry, slot: slot, index: index) { run.allHold(conditions, at: $0) }
             case .isSet(let reference):
@@ -202,17 +214,20 @@ extension ValidationRun {
 
     /// An entry's canonical size with the `excluded` fields of its direct
     /// sub-messages left out.
-    func encodedSize<Value: ReflectedMessage>(of entry: Value, excluding excluded: [(type: Int, slot: Int)]) -> Int {
-        let type = table.types[Value.reflectedType]
+    func encodedSize<Value: ReflectedMessage>(
+        of entry: UnsafePointer<Value>, excluding excluded: RuleTable.Span
+    ) -> Int {
+        let type = Value.reflectedType
         var copy: Value?
-        for slot in type.messageSlots where !type.fields[slot].isRepeated {
-            for exclusion in excluded where exclusion.type == type.fields[slot].type {
+        for slot in table.ints[table.types[type].messageSlots.indices] where !table.field(type, slot).isRepeated {
+            for exclusion in table.exclusions[excluded.indices] where exclusion.type == table.field(type, slot).type {
                 guard isSet(entry.reflectedScalar(slot)) else { continue }
-                if copy == nil { copy = entry }
+                if copy == nil { copy = entry.pointee }
                 copy?.reflectedClear(slot, inMessage: exclusion.slot)
             }
         }
-        return (copy ?? entry).serializedSize
+        // Measured in place unless a field had to be left out.
+        return copy?.serializedSize ?? entry.pointee.serializedSize
     }
 
     // MARK: Declarations
@@ -221,53 +236,50 @@ extension ValidationRun {
     /// its limits, its checks, then each field's rules.
     func applyDeclarations<Value: ReflectedMessage>(of type: RuleTable.MessageType, to value: UnsafePointer<Value>) {
         let depth = frames.count - 1
-        for applied in type.limits {
-            apply(applied, field: nil, of: type, to: value, at: depth)
+        for index in type.limits.indices {
+            apply(table.applied[index], field: -1, to: value, at: depth)
         }
-        for check in type.checks where allHold(check.when, at: depth) {
-            run(check, at: depth)
+        for index in type.checks.indices {
+            let check = table.checks[index]
+            if allHold(check.when, at: depth) { run(check, at: depth) }
         }
-        for rules in type.fieldRules {
-            let field = type.fields[rules.slot]
-            if rules.nonEmpty != nil || rules.range != nil || rules.definedEnum != nil || rules.isDiscriminator
-                || rules.namedValues != nil
-            {
-                apply(rules, field: field, value: value.reflectedScalar(rules.slot), at: depth)
+        for index in type.fieldRules.indices {
+            let rules = table.fieldRules[index]
+            if rules.readsValue {
+                apply(rules, type: Value.reflectedType, value: value.reflectedScalar(rules.slot), at: depth)
             }
-            for applied in rules.applied {
-                apply(applied, field: rules.slot, of: type, to: value, at: depth)
+            for applied in rules.applied.indices {
+                apply(table.applied[applied], field: rules.slot, to: value, at: depth)
             }
         }
     }
 
     /// The field rules of one field.
-    private func apply(
-        _ rules: RuleTable.FieldRules, field: RuleTable.Field, value: ReflectedScalar, at depth: Int
-    ) {
-        func path() -> [Component] { [.field(field.json)] }
-        if let code = rules.nonEmpty, !isSet(value) {
-            report(code, at: depth, path())
+    private func apply(_ rules: RuleTable.FieldRules, type: Int, value: ReflectedScalar, at depth: Int) {
+        func path() -> [Component] { [.field(table.json(type, rules.slot))] }
+        if rules.nonEmpty >= 0, !isSet(value) {
+            report(rules.nonEmpty, at: depth, path())
         }
-        if let range = rules.range {
+        if rules.rangeCode >= 0 {
             var inside = false
             if case .double(let number) = value {
-                inside = number.isFinite && number >= range.min && number <= range.max
+                inside = number.isFinite && number >= rules.rangeMin && number <= rules.rangeMax
             }
             if !inside {
                 report(
-                    range.code, at: depth, path(),
-                    limit: Int64(max(abs(range.min), abs(range.max)).rounded(.towardZero)))
+                    rules.rangeCode, at: depth, path(),
+                    limit: Int64(max(abs(rules.rangeMin), abs(rules.rangeMax)).rounded(.towardZero)))
             }
         }
         let number = Self.number(value)
-        if let known = rules.definedEnum, !known.contains(number) {
+        if rules.definedEnum >= 0, !table.numberSets[Int(rules.definedEnum)].contains(number) {
             report(table.definedEnumCode, at: depth, path(), actual: number)
         }
         if rules.isDiscriminator, number == 0, allHold(rules.discriminatorWhen, at: depth) {
             report(table.discriminatorCode, at: depth, path(), actual: 0)
         }
-        if let named = rules.namedValues, !named.numbers.contains(number) {
-            report(named.code, at: depth, path(), actual: number)
+        if rules.namedValuesCode >= 0, !table.numberSets[Int(rules.namedValues)].contains(number) {
+            report(rules.namedValuesCode, at: depth, path(), actual: number)
         }
     }
 
@@ -281,21 +293,21 @@ extension ValidationRun {
     /// Applies a limit to field `field` of the current frame's value (or,
     /// without a field, to the value itself).
     private func apply<Value: ReflectedMessage>(
-        _ applied: RuleTable.Applied, field slot: Int?, of type: RuleTable.MessageType, to value: UnsafePointer<Value>,
-        at depth: Int
+        _ applied: RuleTable.Applied, field slot: Int, to value: UnsafePointer<Value>, at depth: Int
     ) {
-        let limit = table.limits[applied.limit]
+        let limit = table.limits[Int(applied.limit)]
         if limit.isRESTOnly || limit.measure == .layers { return }
-        let bound = bound(applied.limit)
+        let bound = bound(Int(applied.limit))
         if case .none = bound { return }
         guard allHold(applied.when, at: depth) else { return }
-        let field = slot.map { type.fields[$0] }
-        func path() -> [Component] { field.map { [.field($0.json)] } ?? [] }
+        let type = Value.reflectedType
+        func path() -> [Component] { slot >= 0 ? [.field(table.json(type, slot))] : [] }
         if let predicate = limit.predicate {
-            applyPredicate(predicate, limit: limit, bound: bound, field: slot, of: type, at: depth, path: path)
+            applyPredicate(predicate, limit: limit, bound: bound, field: slot, at: depth, path: path)
             return
         }
-        guard let slot, let field else { return }
+        guard slot >= 0 else { return }
+        let field = table.field(type, slot)
         switch limit.measure {
         case .entries:
             guard case .number(let most) = bound else { return }
@@ -313,7 +325,7 @@ extension ValidationRun {
             }
             if counted > most {
                 let at = applied.report == .firstExcess ? path() + [.index(excess)] : path()
-                report(limit.code, limit.severity, at: depth, at, limit: Int64(most), actual: Int64(counted))
+                report(limit, at: depth, at, limit: Int64(most), actual: Int64(counted))
             }
         case .encodedBytes:
             guard case .number(let most) = bound else { return }
@@ -325,24 +337,27 @@ extension ValidationRun {
                 total += tag + Self.varintSize(UInt64(size)) + size
             }
             if total > most {
-                report(limit.code, limit.severity, at: depth, path(), limit: Int64(most), actual: Int64(total))
+                report(limit, at: depth, path(), limit: Int64(most), actual: Int64(total))
             }
         case .perKey:
-            guard case .perKey(let table) = bound, let key = applied.key,
-                case .string(let name)? = read(key, at: depth), let most = table[name]
+            guard case .perKey(let perKey) = bound, applied.key >= 0,
+                case .string(let name)? = read(applied.key, at: depth), let most = perKey[name]
             else { return }
             let measured = Self.number(value.reflectedScalar(slot))
             if measured > Int64(most) {
-                report(limit.code, limit.severity, at: depth, path(), limit: Int64(most), actual: measured)
+                report(limit, at: depth, path(), limit: Int64(most), actual: measured)
             }
         default:
-            if let entryField = applied.entryField {
+            if applied.entryField >= 0 {
+                let entryField = Int(applied.entryField)
                 let entries = Self.count(value.reflectedScalar(slot))
-                let sub = self.table.types[field.type].fields[entryField]
+                let sub = table.field(field.type, entryField)
                 for index in 0..<entries {
                     let entry = probe(.scalar(entryField), slot: slot, index: index, at: depth).scalar
-                    if sub.oneof != nil && !isSet(entry) { continue }
-                    measure(limit, bound, entry, at: depth) { path() + [.index(index), .field(sub.json)] }
+                    if sub.isOneofMember && !isSet(entry) { continue }
+                    measure(limit, bound, entry, at: depth) {
+                        path() + [.index(index), .field(table.json(field.type, entryField))]
+                    }
                 }
             } else if field.isRepeated {
                 if case .strings(let list) = value.reflectedScalar(slot) {
@@ -353,11 +368,12 @@ extension ValidationRun {
             } else if !applied.sumWith.isEmpty {
                 guard case .number(let most) = bound else { return }
                 var total = amount(limit, value.reflectedScalar(slot)) ?? 0
-                for other in applied.sumWith { total += amount(limit, value.reflectedScalar(other)) ?? 0 }
+                for other in applied.sumWith.indices {
+                    total += amount(limit, value.reflectedScalar(table.ints[other])) ?? 0
+                }
                 if total > Int64(most) {
                     report(
-                        limit.code, limit.severity, at: depth, applied.report == .holder ? [] : path(),
-                        limit: Int64(most), actual: total)
+                        limit, at: depth, applied.report == .holder ? [] : path(), limit: Int64(most), actual: total)
                 }
             } else {
                 measure(limit, bound, value.reflectedScalar(slot), at: depth) {
@@ -373,8 +389,8 @@ extension ValidationRun {
         switch limit.measure {
         case .utf8Bytes:
             var prefixBytes = 0
-            if let prefixLimit = limit.afterPrefix {
-                guard case .string(let prefix) = bound(prefixLimit), case .string(let text) = value,
+            if limit.afterPrefix >= 0 {
+                guard case .string(let prefix) = bound(Int(limit.afterPrefix)), case .string(let text) = value,
                     text.utf8.starts(with: prefix.utf8)
                 else { return nil }
                 prefixBytes = prefix.utf8.count
@@ -402,25 +418,26 @@ extension ValidationRun {
             guard case .number(let most) = bound, let measured = amount(limit, value), measured > Int64(most) else {
                 return
             }
-            report(limit.code, limit.severity, at: depth, path(), limit: Int64(most), actual: measured)
+            report(limit, at: depth, path(), limit: Int64(most), actual: measured)
         case .flag:
             if !limit.charset.isEmpty {
+                let charset = table.charsets[limit.charset.indices]
                 let bytes: [UInt8]
                 switch value {
                 case .string(let text): bytes = Array(text.utf8)
                 case .bytes(let raw): bytes = raw
                 default: bytes = []
                 }
-                for byte in bytes where !limit.charset.contains(where: { $0.contains(byte) }) {
-                    report(limit.code, limit.severity, at: depth, path(), actual: Int64(byte))
+                for byte in bytes where !charset.contains(where: { $0.contains(byte) }) {
+                    report(limit, at: depth, path(), actual: Int64(byte))
                     break
                 }
             } else if !isSet(value) {
-                report(limit.code, limit.severity, at: depth, path())
+                report(limit, at: depth, path())
             }
         case .stringSet:
             if case .strings(let set) = bound, case .string(let text) = value, !text.isEmpty, !set.contains(text) {
-                report(limit.code, limit.severity, at: depth, path())
+                report(limit, at: depth, path())
             }
         case .numberSet, .numberRange:
             let number = Self.number(value)
@@ -430,13 +447,13 @@ extension ValidationRun {
             case .numbers(let set): inside = Int32(exactly: number).map { set.contains($0) } ?? false
             default: return
             }
-            if !inside { report(limit.code, limit.severity, at: depth, path(), actual: number) }
+            if !inside { report(limit, at: depth, path(), actual: number) }
         case .prefix, .forbiddenPrefix:
             guard case .string(let prefix) = bound else { return }
             var text = ""
             if case .string(let value) = value { text = value }
             let starts = text.utf8.starts(with: prefix.utf8)
-            if starts != (limit.measure == .prefix) { report(limit.code, limit.severity, at: depth, path()) }
+            if starts != (limit.measure == .prefix) { report(limit, at: depth, path()) }
         default:
             break
         }
@@ -444,14 +461,15 @@ extension ValidationRun {
 
     /// A layer limit on repeated field `slot` of frame `depth`'s message: a
     /// list past the limit is reported once and not visited.
-    func tooDeep(type: RuleTable.MessageType, slot: Int, at depth: Int) -> Bool {
-        for (layerSlot, index) in type.layerLimits where layerSlot == slot {
+    func tooDeep(type: Int, _ rules: RuleTable.MessageType, slot: Int, at depth: Int) -> Bool {
+        for pair in stride(from: rules.layerLimits.indices.lowerBound, to: rules.layerLimits.indices.upperBound, by: 2)
+        where table.ints[pair] == slot {
+            let index = table.ints[pair + 1]
             guard case .number(let most) = bound(index) else { continue }
             let layer = layers(of: depth)
             if layer > most {
-                let limit = table.limits[index]
                 report(
-                    limit.code, limit.severity, at: depth, [.field(type.fields[slot].json)], limit: Int64(most),
+                    table.limits[index], at: depth, [.field(table.json(type, slot))], limit: Int64(most),
                     actual: Int64(layer))
                 return true
             }
@@ -474,59 +492,65 @@ extension ValidationRun {
 
     /// The path a reference names below frame `depth` (the enclosing
     /// message's, for `^Type`).
-    func place(of reference: RuleTable.Reference, at depth: Int) -> (depth: Int, path: [Component]) {
+    func place(of index: Int32, at depth: Int) -> (depth: Int, path: [Component]) {
+        let reference = table.references[Int(index)]
         var start = depth
-        if let enclosing = reference.enclosing {
-            start = enclosingFrame(of: enclosing, below: depth)
+        if reference.enclosing >= 0 {
+            start = enclosingFrame(of: Int(reference.enclosing), below: depth)
             if start < 0 { return (0, []) }
         }
-        return (start, reference.jsonPath.map { .field($0) })
+        return (start, table.jsonPath(index).map { .field($0) })
     }
 
     /// Runs a check whose conditions hold in frame `depth`'s message.
     func run(_ check: RuleTable.Check, at depth: Int) {
-        func at() -> (depth: Int, path: [Component])? { check.at.map { place(of: $0, at: depth) } }
+        func at() -> (depth: Int, path: [Component])? { check.at >= 0 ? place(of: check.at, at: depth) : nil }
+        func fieldReference(_ entry: Int) -> Int32 { Int32(table.ints[Int(check.fields.start) + entry]) }
         switch check.form {
         case .absent:
-            for reference in check.fields {
+            for entry in check.fields.indices {
+                let reference = Int32(table.ints[entry])
                 let value = read(reference, at: depth)
                 guard isSet(value) else { continue }
                 var actual: Int64?
                 switch check.actual {
                 case .count: actual = Int64(Self.count(value))
                 case .value:
-                    if let kind = reference.field?.kind, kind != .string, kind != .bytes { actual = Self.number(value) }
+                    let field = table.references[Int(reference)].field
+                    if field >= 0, table.fields[Int(field)].kind != .string, table.fields[Int(field)].kind != .bytes {
+                        actual = Self.number(value)
+                    }
                 case .none: break
                 }
                 let target = at() ?? place(of: reference, at: depth)
                 report(check.code, at: target.depth, target.path, actual: actual)
             }
         case .present:
-            for reference in check.fields where !isSet(read(reference, at: depth)) {
-                let target = at() ?? place(of: reference, at: depth)
+            for entry in check.fields.indices where !isSet(read(Int32(table.ints[entry]), at: depth)) {
+                let target = at() ?? place(of: Int32(table.ints[entry]), at: depth)
                 report(check.code, at: target.depth, target.path)
             }
         case .atLeastOne, .atMostOne:
             var count = 0
-            for reference in check.fields where isSet(read(reference, at: depth)) { count += 1 }
+            for entry in check.fields.indices where isSet(read(Int32(table.ints[entry]), at: depth)) { count += 1 }
             if (check.form == .atLeastOne && count == 0) || (check.form == .atMostOne && count > 1) {
                 let target = at() ?? (depth: depth, path: [])
                 report(check.code, at: target.depth, target.path)
             }
         case .equalsCount:
             guard check.fields.count == 2 else { return }
-            let number = Self.number(read(check.fields[0], at: depth))
-            let count = Int64(Self.count(read(check.fields[1], at: depth)))
+            let number = Self.number(read(fieldReference(0), at: depth))
+            let count = Int64(Self.count(read(fieldReference(1), at: depth)))
             if number != count {
-                let target = at() ?? place(of: check.fields[0], at: depth)
+                let target = at() ?? place(of: fieldReference(0), at: depth)
                 report(check.code, at: target.depth, target.path, limit: count, actual: number)
             }
         case .notAbove:
             guard check.fields.count == 2 else { return }
-            let value = Self.number(read(check.fields[0], at: depth))
-            let ceiling = Self.number(read(check.fields[1], at: depth))
+            let value = Self.number(read(fieldReference(0), at: depth))
+            let ceiling = Self.number(read(fieldReference(1), at: depth))
             if ceiling != 0 && value > ceiling {
-                let target = at() ?? place(of: check.fields[0], at: depth)
+                let target = at() ?? place(of: fieldReference(0), at: depth)
                 report(check.code, at: target.depth, target.path, limit: ceiling, actual: value)
             }
         case .unique, .entriesPresent, .entriesAbsent:
@@ -550,15 +574,23 @@ extension ValidationRun {
 
     /// The checks over the entries of `fields[0]`.
     private func runEntries(_ check: RuleTable.Check, at depth: Int) {
-        guard let list = check.fields.first, let entryReference = check.entryReference,
-            list.enclosing == nil, list.slots.count == 1
-        else { return }
-        let slot = list.slots[0]
-        let count = Self.count(read(list, at: depth))
-        let listPath = list.jsonPath.map { Component.field($0) }
+        guard !check.fields.isEmpty, check.entryReference >= 0 else { return }
+        let listIndex = Int32(table.ints[Int(check.fields.start)])
+        let list = table.references[Int(listIndex)]
+        guard list.enclosing < 0, list.slots.count == 1 else { return }
+        let entryReference = check.entryReference
+        let slot = table.ints[Int(list.slots.start)]
+        let count = Self.count(read(listIndex, at: depth))
+        // Paths are made only for a finding.
+        func listPath() -> [Component] { table.jsonPath(listIndex).map { .field($0) } }
+        func entryPath(_ index: Int) -> [Component] {
+            listPath() + [.index(index)] + table.jsonPath(entryReference).map { .field($0) }
+        }
         switch check.form {
         case .unique:
-            guard let entrySlot = entryReference.slots.first else { return }
+            let entrySlots = table.references[Int(entryReference)].slots
+            guard !entrySlots.isEmpty else { return }
+            let entrySlot = table.ints[Int(entrySlots.start)]
             var seen: Set<Key> = []
             for index in 0..<count {
                 let value = probe(.scalar(entrySlot), slot: slot, index: index, at: depth).scalar
@@ -571,23 +603,23 @@ extension ValidationRun {
                 case .bool(let flag): key = .number(flag ? 1 : 0)
                 default: key = .other
                 }
-                if let numbers = check.numbers, case .number(let number) = key, !numbers.contains(number) { continue }
+                if check.hasNumbers, case .number(let number) = key,
+                    !check.numbers.indices.contains(where: { table.numbers[$0] == number })
+                {
+                    continue
+                }
                 if !seen.insert(key).inserted {
-                    report(
-                        check.code, at: depth,
-                        listPath + [.index(index)] + entryReference.jsonPath.map { Component.field($0) })
+                    report(check.code, at: depth, entryPath(index))
                 }
             }
         case .entriesPresent:
-            if count == 0 { report(check.code, at: depth, listPath) }
+            if count == 0 { report(check.code, at: depth, listPath()) }
             for index in 0..<count where !probe(.isSet(entryReference), slot: slot, index: index, at: depth).flag {
-                report(check.code, at: depth, listPath + [.index(index)])
+                report(check.code, at: depth, listPath() + [.index(index)])
             }
         case .entriesAbsent:
             for index in 0..<count where probe(.conditions(check.entryWhen), slot: slot, index: index, at: depth).flag {
-                report(
-                    check.code, at: depth,
-                    listPath + [.index(index)] + entryReference.jsonPath.map { Component.field($0) })
+                report(check.code, at: depth, entryPath(index))
             }
         default:
             break

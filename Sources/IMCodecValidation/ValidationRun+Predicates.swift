@@ -15,7 +15,7 @@ struct PredicateFields: Sendable {
 
     init() {}
 
-    init(_ table: RuleTable) {
+    init(_ table: DeclaredRules) {
         func type(_ name: String) -> Int { table.types.firstIndex { $0.name == name } ?? -1 }
         func slot(_ type: Int, _ name: String) -> Int {
             type < 0 ? -1 : table.types[type].fields.firstIndex { $0.name == name } ?? -1
@@ -45,8 +45,8 @@ struct PredicateFields: Sendable {
 extension ValidationRun {
     /// A limit whose `predicate` names its rule.
     func applyPredicate(
-        _ predicate: RuleTable.Predicate, limit: RuleTable.Limit, bound: LimitBound, field slot: Int?,
-        of type: RuleTable.MessageType, at depth: Int, path: () -> [Component]
+        _ predicate: RuleTable.Predicate, limit: RuleTable.Limit, bound: LimitBound, field slot: Int, at depth: Int,
+        path: () -> [Component]
     ) {
         let frame = frames[depth]
         switch predicate {
@@ -58,7 +58,8 @@ extension ValidationRun {
             var originalSide: Int64?
             let image = enclosingFrame(of: fields.imageElem, below: depth)
             if image >= 0 {
-                let levels = Self.count(read(imageLevelsReference(fields), at: image))
+                let levels = Self.count(
+                    frames[image].access.reflectedScalar(at: frames[image].pointer, fields.imageLevels))
                 for index in 0..<levels {
                     let entry = { (slot: Int) in
                         Self.number(self.probe(.scalar(slot), slot: fields.imageLevels, index: index, at: image).scalar)
@@ -72,24 +73,24 @@ extension ValidationRun {
             if let originalSide {
                 let expected = min(Int64(most), originalSide)
                 if side != expected {
-                    report(limit.code, limit.severity, at: depth, path(), limit: expected, actual: side)
+                    report(limit, at: depth, path(), limit: expected, actual: side)
                 }
             } else if side > Int64(most) {
-                report(limit.code, limit.severity, at: depth, path(), limit: Int64(most), actual: side)
+                report(limit, at: depth, path(), limit: Int64(most), actual: side)
             }
         case .addSource:
-            guard let slot, case .string(let prefix) = bound,
+            guard slot >= 0, case .string(let prefix) = bound,
                 case .string(let value) = frame.access.reflectedScalar(at: frame.pointer, slot), !value.isEmpty
             else { return }
             guard value.utf8.starts(with: prefix.utf8) else {
-                report(limit.code, limit.severity, at: depth, path())
+                report(limit, at: depth, path())
                 return
             }
             let name = value.utf8.dropFirst(prefix.utf8.count)
             let letters = UInt8(ascii: "A")...UInt8(ascii: "Z")
             let lower = UInt8(ascii: "a")...UInt8(ascii: "z")
             if name.isEmpty || name.contains(where: { !letters.contains($0) && !lower.contains($0) }) {
-                report(limit.code, limit.severity, at: depth, path())
+                report(limit, at: depth, path())
             }
         case .atType:
             break
@@ -124,12 +125,5 @@ extension ValidationRun {
     /// A level's shorter side; `nil` when its width or height is 0.
     private static func shortSide(_ width: Int64, _ height: Int64) -> Int64? {
         width > 0 && height > 0 ? min(width, height) : nil
-    }
-
-    /// The `levels` field of an image elem, as a reference.
-    private func imageLevelsReference(_ fields: PredicateFields) -> RuleTable.Reference {
-        RuleTable.Reference(
-            enclosing: nil, slots: [fields.imageLevels], holders: [fields.imageElem], oneofSlots: [],
-            field: table.types[fields.imageElem].fields[fields.imageLevels], jsonPath: [])
     }
 }

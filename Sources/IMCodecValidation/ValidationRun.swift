@@ -126,7 +126,9 @@ final class ValidationRun {
         limitsStorage = .allocate(capacity: 1)
         limitsStorage.initialize(to: limits)
         self.table = table
-        self.tableBounds = profile.map { profile in table.limits.map { LimitBound(declared: $0, profile: profile) } }
+        self.tableBounds = profile.map { profile in
+            table.declared.limits.map { LimitBound(declared: $0, profile: profile) }
+        }
         // Frames nest at most once per type below a node (the deferred
         // fields break every cycle), plus one for an entry being probed.
         frames.reserveCapacity(table.types.count + 1)
@@ -247,29 +249,36 @@ final class ValidationRun {
     /// Applies a message's declarations, then visits its message fields.
     func visit<Value: ReflectedMessage>(_ value: UnsafePointer<Value>, slot: Int, index: Int) {
         let type = Value.reflectedType
+        let rules = table.types[type]
         let mark = pending.count
         frames.append(Frame(type: type, slot: slot, index: index, pointer: UnsafeRawPointer(value), access: Value.self))
-        applyDeclarations(of: table.types[type], to: value)
-        descend(value, type: table.types[type])
+        applyDeclarations(of: rules, to: value)
+        descend(value, type: type, rules)
         frames.removeLast()
-        if table.types[type].isDeferredTarget, pending.count > mark + 1 {
+        if rules.isDeferredTarget, pending.count > mark + 1 {
             // The lists were queued in field order; the first must be visited first.
             pending[mark...].reverse()
         }
     }
 
     /// Visits the message fields of the current frame's value.
-    private func descend<Value: ReflectedMessage>(_ value: UnsafePointer<Value>, type: RuleTable.MessageType) {
-        for slot in type.messageSlots {
-            let field = type.fields[slot]
+    private func descend<Value: ReflectedMessage>(
+        _ value: UnsafePointer<Value>, type: Int, _ rules: RuleTable.MessageType
+    ) {
+        for entry in rules.messageSlots.indices {
+            let slot = table.ints[entry]
+            let field = table.field(type, slot)
             let drains = table.types[field.type].isDeferredTarget
             if !field.isRepeated {
+                // A oneof's members are asked whether they are set first:
+                // handing one over copies the oneof's value.
+                if field.isOneofMember, !isSet(value.reflectedScalar(slot)) { continue }
                 var visitor = ChildVisitor(run: self, slot: slot, index: -1, drains: drains)
                 value.reflectedVisit(slot, at: -1, &visitor)
                 continue
             }
             guard case .count(let count) = value.reflectedScalar(slot), count > 0 else { continue }
-            if !type.layerLimits.isEmpty, tooDeep(type: type, slot: slot, at: frames.count - 1) { continue }
+            if !rules.layerLimits.isEmpty, tooDeep(type: type, rules, slot: slot, at: frames.count - 1) { continue }
             if field.isDeferred, let list = value.pointee.reflectedList(slot) {
                 deferList(list, slot: slot, layer: layers(of: frames.count - 1))
                 continue
@@ -357,7 +366,7 @@ final class ValidationRun {
         var path = FieldPath()
         var isRoot = true
         func add(_ step: Step) {
-            path.append(.field(table.types[step.holder].fields[step.slot].json))
+            path.append(.field(table.json(step.holder, step.slot)))
             if step.index >= 0 { path.append(.index(isRoot ? step.index + rootIndexOffset : step.index)) }
         }
         for current in chain.reversed() {
@@ -412,17 +421,27 @@ final class ValidationRun {
         }
     }
 
-    /// Records a finding of a check or field rule, its severity the table's.
+    /// Records a finding of code `code` (an index in the table's codes),
+    /// its severity the table's.
     func report(
-        _ code: FindingCode, at depth: Int, _ extra: [Component] = [], limit: Int64? = nil, actual: Int64? = nil
+        _ code: Int32, at depth: Int, _ extra: [Component] = [], limit: Int64? = nil, actual: Int64? = nil
     ) {
-        report(code, table.severities[code.rawValue] ?? code.severity, at: depth, extra, limit: limit, actual: actual)
+        report(
+            table.codes[Int(code)], table.severities[Int(code)], at: depth, extra, limit: limit, actual: actual)
+    }
+
+    /// Records a finding of limit `limit`.
+    func report(
+        _ limit: RuleTable.Limit, at depth: Int, _ extra: [Component] = [], limit bound: Int64? = nil,
+        actual: Int64? = nil
+    ) {
+        report(table.codes[Int(limit.code)], limit.severity, at: depth, extra, limit: bound, actual: actual)
     }
 }
 
 extension LimitBound {
     /// A limit's declared value in `profile`.
-    init(declared limit: RuleTable.Limit, profile: String) {
+    init(declared limit: DeclaredRules.Limit, profile: String) {
         guard let value = limit.values[profile] else {
             self = .none
             return
