@@ -64,9 +64,14 @@ import Testing
     }
 
     static func isDeeperThan33Layers(_ request: TesteeRequest) -> Bool {
+        isNestedDeeper(request, than: 33)
+    }
+
+    /// Whether the request's payload nests messages deeper than `depth`.
+    static func isNestedDeeper(_ request: TesteeRequest, than depth: UInt32) -> Bool {
         var shallow = request
         var limits = TesteeLimits()
-        limits.maxDepth = 33
+        limits.maxDepth = depth
         shallow.limits = limits
         guard case .failure(let failure) = InProcessTestee().handle(shallow).result else { return false }
         return failure.code == "limit.depth"
@@ -165,6 +170,41 @@ import Testing
         #expect(Self.isDeeperThan33Layers(group.minimal))
         #expect(DifferentialShrinker.size(group.minimal) < DifferentialShrinker.size(group.original))
         #expect(Self.isOneMinimal(group.minimal, group.signature, Self.refusesDeepMergers))
+    }
+
+    /// A chain of 100 merger layers refused by a runtime that stops at 33
+    /// nested messages is cut to the first depth it refuses in a few dozen
+    /// tries, each of which would cost a slow testee a round trip: layers go
+    /// by halves, not one at a time.
+    @Test func aDeepMergerChainLosesItsLayersInFewTries() throws {
+        var message = Message(msgID: "m")
+        for _ in 0..<100 { message = Message(elems: [Elem(kind: .merger(MergerElem(messages: [message])))]) }
+        var operation = TesteeDecodePayloadRequest()
+        operation.kind = TesteePayloadKind(rawValue: 1)
+        operation.payload = message.serializedBytes()
+        var request = TesteeRequest()
+        request.operation = .decodePayload(operation)
+        #expect(Self.isDeeperThan33Layers(request))
+        var tries = 0
+        var triesToTheEdge: Int?
+        var shrinker = DifferentialShrinker(deadline: .now + .seconds(60)) { candidate in
+            tries += 1
+            let disagrees = Self.isDeeperThan33Layers(candidate)
+            // A merger layer is three nested messages: the edge is within three of 33.
+            if disagrees, triesToTheEdge == nil, !Self.isNestedDeeper(candidate, than: 36) { triesToTheEdge = tries }
+            return disagrees
+        }
+        let minimal = shrinker.shrink(request)
+        #expect(Self.isDeeperThan33Layers(minimal))
+        #expect(!Self.isNestedDeeper(minimal, than: 36))
+        // 100 layers to the edge by halves: about 2 log2(100) tries.
+        let edge = try #require(triesToTheEdge)
+        #expect(edge <= 30, "\(edge) tries")
+        #expect(
+            Self.isOneMinimal(
+                minimal,
+                DifferentialSignature(operation: "decode_payload", reference: "payload", other: "runtime-error"),
+                Self.refusesDeepMergers))
     }
 
     @Test func theLibraryAgainstItselfAgrees() throws {
@@ -356,6 +396,55 @@ import Testing
         let otherStored = DifferentialAnswer(
             library.handle(request(compression: 0, threshold: 0, payload: other.serializedBytes())))
         #expect(!compressed.agrees(with: otherStored, on: request(compression: 1, threshold: 0)))
+    }
+
+    @Test func aFrameTooLargeAgreesWithWhatAnotherCompressorsFrameLeadsToWhereCompressingWasAllowed() throws {
+        let message = try Message(
+            jsonString: #"{"elems":[{"text":{"text":"\#(String(repeating: "hello ", count: 100))"}}]}"#)
+        let payload = message.serializedBytes()
+        func request(compression: UInt32, threshold: UInt32) -> TesteeRequest {
+            var operation = TesteeEncodeFrameRequest()
+            operation.kind = TesteePayloadKind(rawValue: 1)
+            operation.payload = payload
+            operation.compression = compression
+            operation.threshold = threshold
+            var request = TesteeRequest()
+            request.operation = .encodeFrame(operation)
+            return request
+        }
+        func failure(_ code: String) -> DifferentialAnswer {
+            var value = TesteeFailure()
+            value.code = code
+            var response = TesteeResponse()
+            response.result = .failure(value)
+            return DifferentialAnswer(response)
+        }
+        let library = InProcessTestee()
+        let compressed = DifferentialAnswer(library.handle(request(compression: 1, threshold: 0)))
+        let stored = DifferentialAnswer(library.handle(request(compression: 0, threshold: 0)))
+        #expect(compressed.detail.contains("compression=1"))
+        let tooLarge = failure("limit.frame-size")
+        let allowed = request(compression: 1, threshold: 0)
+        // Whether a compressed frame fits is the compressor's to say: the
+        // other side wrote one, or went on to the payload's own checks.
+        #expect(tooLarge.agrees(with: compressed, on: allowed))
+        #expect(compressed.agrees(with: tooLarge, on: allowed))
+        #expect(tooLarge.agrees(with: failure("limit.elems"), on: allowed))
+        #expect(failure("payload.truncated").agrees(with: tooLarge, on: allowed))
+        // Not a stored frame (its size is no compressor's), nor the checks made
+        // before the frame's size, nor a runtime error.
+        #expect(!tooLarge.agrees(with: stored, on: allowed))
+        #expect(!tooLarge.agrees(with: failure("frame.dictionary"), on: allowed))
+        #expect(!tooLarge.agrees(with: failure("frame.zstd-unavailable"), on: allowed))
+        var runtimeError = TesteeResponse()
+        runtimeError.result = .runtimeError("no")
+        #expect(!tooLarge.agrees(with: DifferentialAnswer(runtimeError), on: allowed))
+        // Not where the payload had to be stored.
+        #expect(!tooLarge.agrees(with: compressed, on: request(compression: 0, threshold: 0)))
+        #expect(!tooLarge.agrees(with: failure("limit.elems"), on: request(compression: 0, threshold: 0)))
+        #expect(
+            !tooLarge.agrees(
+                with: failure("limit.elems"), on: request(compression: 1, threshold: UInt32(payload.count + 1))))
     }
 
     @Test func failureListsReadDifferentialEntries() throws {

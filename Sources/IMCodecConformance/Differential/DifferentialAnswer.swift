@@ -109,13 +109,17 @@ public struct DifferentialAnswer: Sendable, Equatable, CustomStringConvertible {
         return detail == other.detail
     }
 
-    /// Whether two answers to `request` agree: as ``agrees(with:)``, except
-    /// that for `encode_frame` a stored frame and a compressed one of the
-    /// same kind and payload agree where the request let the payload be
-    /// compressed (compression 1 or 2, the payload at least the threshold):
-    /// whether a compressed body is smaller than the payload is the
-    /// compressor's to say, and two compressors say it of different
-    /// payloads (docs/spec/testee-protocol.md, "Differential runs").
+    /// Whether two answers to `request` agree: as ``agrees(with:)``, with two
+    /// allowances for an `encode_frame` request that let the payload be
+    /// compressed (compression 1 or 2, the payload at least the threshold),
+    /// since the size of a compressed body is each compressor's to say and
+    /// two compressors say it differently (docs/spec/testee-protocol.md,
+    /// "Differential runs"):
+    /// - a stored frame and a compressed one of the same kind and payload
+    ///   agree (which body is smaller);
+    /// - `limit.frame-size` agrees with a compressed frame and with any
+    ///   failure of the payload's own checks, which come after the frame's
+    ///   size (whether the compressed frame fits `maxFrameBytes`).
     ///
     /// - Parameters:
     ///   - other: The other answer.
@@ -124,12 +128,29 @@ public struct DifferentialAnswer: Sendable, Equatable, CustomStringConvertible {
     public func agrees(with other: DifferentialAnswer, on request: TesteeRequest) -> Bool {
         if agrees(with: other) { return true }
         guard case .encodeFrame(let operation) = request.operation, operation.compression != 0,
-            let frame = builtFrame, let otherFrame = other.builtFrame,
-            frame.kind == otherFrame.kind, frame.payload == otherFrame.payload,
-            frame.payload.count >= Int(operation.threshold)
+            operation.payload.count >= Int(operation.threshold)
+        else { return false }
+        if token == Self.frameSizeToken || other.token == Self.frameSizeToken {
+            let answer = token == Self.frameSizeToken ? other : self
+            if let frame = answer.builtFrame { return frame.compression != 0 }
+            return answer.token.hasPrefix("failure:") && !Self.checksBeforeFrameSize.contains(answer.token)
+        }
+        guard let frame = builtFrame, let otherFrame = other.builtFrame,
+            frame.kind == otherFrame.kind, frame.payload == otherFrame.payload
         else { return false }
         return frame.compression == 0 || otherFrame.compression == 0
     }
+
+    /// The token of a frame past `maxFrameBytes`.
+    static let frameSizeToken = "failure:" + IMCodecError.Code.limitFrameSize.rawValue
+
+    /// The failures of the checks an `encode_frame` makes before the frame's
+    /// size, which do not depend on a compressor (docs/spec/testee-protocol.md,
+    /// "Encoding frames: the order of checks", checks 1 to 4).
+    static let checksBeforeFrameSize: Set<String> = [
+        "failure:" + IMCodecError.Code.frameDictionary.rawValue,
+        "failure:" + IMCodecError.Code.frameZstdUnavailable.rawValue, frameSizeToken,
+    ]
 
     /// Large enough that a frame the testee built is read whatever the
     /// request's limits: its limits were the testee's to apply.

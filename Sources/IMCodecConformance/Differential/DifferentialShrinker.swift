@@ -118,10 +118,13 @@ struct DifferentialShrinker {
         return value
     }
 
-    /// Smaller payloads: wire fields removed, nested messages hoisted or
-    /// emptied, then runs of bytes removed.
+    /// Smaller payloads: a field put in the place of an enclosing field of
+    /// the same number (layers of a chain removed at once), wire fields
+    /// removed, nested messages hoisted or emptied, then runs of bytes
+    /// removed.
     static func payloads(_ bytes: [UInt8]) -> [[UInt8]] {
         var out: [[UInt8]] = []
+        if let deep = WireTree.parse(bytes, limit: chainDepth) { out += chainCuts(deep) }
         if let tree = WireTree.parse(bytes) {
             for path in WireTree.paths(tree).prefix(512) {
                 out.append(WireTree.encode(WireTree.replacing(tree, at: path) { _ in [] }))
@@ -131,6 +134,53 @@ struct DifferentialShrinker {
             }
         }
         return out + byteRuns(bytes)
+    }
+
+    /// How deep a payload is read for ``chainCuts(_:)``: past the deepest
+    /// chain a run's limits let through (a merger layer is three nested
+    /// messages).
+    static let chainDepth = 400
+
+    /// A chain of fields of one number, each inside the last (a message's
+    /// elems holding a merger holding messages holding elems, one layer a
+    /// turn), shortened in one edit: the outermost link of the chain at each
+    /// of the first 4 nested fields replaced by the link `n`, `n/2`, `n/4`,
+    /// ..., 1 links below it, so that a chain of `n` links reaches the
+    /// length where the disagreement stops in about `log2(n)` kept edits,
+    /// where one link an edit would take a slow testee minutes.
+    static func chainCuts(_ tree: [WireField]) -> [[UInt8]] {
+        // Every field once, depth first: its path and its number and type.
+        var fields: [(path: [Int], number: UInt64, wireType: UInt8, nested: Bool)] = []
+        func walk(_ level: [WireField], _ prefix: [Int]) {
+            for (index, field) in level.enumerated() {
+                let path = prefix + [index]
+                fields.append((path, field.number, field.wireType, field.children != nil))
+                if let children = field.children { walk(children, path) }
+            }
+        }
+        walk(tree, [])
+        var out: [[UInt8]] = []
+        var outer = 0
+        for (index, field) in fields.enumerated() where field.nested {
+            // Its links: the fields of its number below it, which follow it.
+            var links: [[Int]] = []
+            for other in fields[(index + 1)...] {
+                guard other.path.starts(with: field.path) else { break }
+                if other.number == field.number && other.wireType == field.wireType { links.append(other.path) }
+            }
+            guard !links.isEmpty else { continue }
+            links.sort { $0.count < $1.count }
+            var step = links.count
+            while step >= 1 {
+                if let inner = WireTree.field(tree, at: links[step - 1]) {
+                    out.append(WireTree.encode(WireTree.replacing(tree, at: field.path) { _ in [inner] }))
+                }
+                step /= 2
+            }
+            outer += 1
+            if outer == 4 { break }
+        }
+        return out
     }
 
     /// The bytes with one run removed, long runs first; runs too short to

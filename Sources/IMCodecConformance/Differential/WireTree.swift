@@ -40,8 +40,9 @@ enum WireTree {
 
     /// The fields of `bytes`, or nil when they do not read as fields to the
     /// end (a truncated varint, a length past the end, wire type 6 or 7,
-    /// field number 0, a group).
-    static func parse(_ bytes: [UInt8], depth: Int = 0) -> [WireField]? {
+    /// field number 0, a group); content nested deeper than `limit` stays
+    /// bytes.
+    static func parse(_ bytes: [UInt8], depth: Int = 0, limit: Int = maxDepth) -> [WireField]? {
         var fields: [WireField] = []
         var index = 0
         while index < bytes.count {
@@ -65,7 +66,8 @@ enum WireTree {
                     return nil
                 }
                 let content = Array(bytes[start..<start + Int(length)])
-                let children = depth < maxDepth && !content.isEmpty ? parse(content, depth: depth + 1) : nil
+                let children =
+                    depth < limit && !content.isEmpty ? parse(content, depth: depth + 1, limit: limit) : nil
                 fields.append(WireField(number: number, wireType: 2, value: content, children: children))
                 index = start + Int(length)
             default:
