@@ -5,7 +5,8 @@
 # (100 ms; for frames, 100 ms per 64 KiB of declared payload when that is
 # more).
 #
-#   scripts/fuzz/fuzz_smoke.sh            # FUZZ_SMOKE_SECONDS per target (default 40)
+#   scripts/fuzz/fuzz_smoke.sh            # FUZZ_SMOKE_SECONDS per target (default 40),
+#                                         # FUZZ_SMOKE_JOBS targets at a time (default 2)
 #
 # The build is the ClusterFuzzLite / OSS-Fuzz one, run as the image would
 # run it (scripts/fuzz/oss_fuzz_local.sh --build: .clusterfuzzlite/build.sh into
@@ -47,16 +48,15 @@ show_hex() {
     done
 }
 
-failed=()
-summary=()
-for target in "${targets[@]}"; do
-    work=.build-fuzz/smoke/$target
+# One target's smoke: its output goes to stdout, its summary line to
+# $work/summary; the status is 1 when it found anything.
+smoke() {
+    local target=$1 work=.build-fuzz/smoke/$1 status=0
     rm -rf "$work"
     mkdir -p "$work/corpus" "$work/slow"
     python3 -m zipfile -e "$out/${target}_seed_corpus.zip" "$work/corpus"
 
     echo "== fuzz smoke: $target for $seconds s"
-    status=0
     IMCODEC_FUZZ_SLOW_DIR=$work/slow \
         "$out/$target" "$work/corpus" -max_total_time="$seconds" -timeout=10 \
         -rss_limit_mb=512 -max_len=65536 -dict="$out/$target.dict" -artifact_prefix="$work/" -print_final_stats=1 \
@@ -67,11 +67,10 @@ for target in "${targets[@]}"; do
         echo "fuzz smoke: $target FAILED (exit $status); the end of its log:"
         tail -40 "$work/fuzz.log"
         show_hex "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-* "$work"/slow-unit-*
-        failed+=("$target")
-        continue
+        return 1
     fi
 
-    verdict="no input over its bound"
+    local verdict="no input over its bound" replayed over
     if compgen -G "$work/slow/slow-*" >/dev/null; then
         replayed=$(FUZZ_REPLAY_RUNS=5 scripts/fuzz/fuzz.sh --replay "$target" "$work"/slow/slow-*)
         echo "$replayed"
@@ -79,14 +78,40 @@ for target in "${targets[@]}"; do
         if [ "${over:-1}" -ne 0 ]; then
             echo "fuzz smoke: $target FAILED: inputs slower than their bound on every replay:"
             show_hex "$work"/slow/slow-*
-            failed+=("$target")
-            continue
+            return 1
         fi
         verdict="$(find "$work/slow" -name 'slow-*' | wc -l) input(s) over their bound while fuzzing, none on replay"
     fi
+    local done_line slowest
     done_line=$(grep -E "^#[0-9]+[[:space:]]+DONE" "$work/fuzz.log" | tail -1 | tr -s ' \t' ' ' || true)
     slowest=$(grep -E "^slowest input" "$work/fuzz.log" | tail -1 | sed 's/slowest input: \([0-9.]* ms\).*/\1/' || true)
-    summary+=("$target: ${done_line#\#} | slowest input ${slowest:-?} | $verdict")
+    echo "$target: ${done_line#\#} | slowest input ${slowest:-?} | $verdict" >"$work/summary"
+}
+
+# Each libFuzzer process keeps one core busy: FUZZ_SMOKE_JOBS targets (default
+# 2, the CI machine's cores) run side by side, each printed when it ends.
+jobs_at_once=${FUZZ_SMOKE_JOBS:-2}
+failed=()
+summary=()
+for ((first = 0; first < ${#targets[@]}; first += jobs_at_once)); do
+    batch=("${targets[@]:first:jobs_at_once}")
+    pids=()
+    for target in "${batch[@]}"; do
+        mkdir -p .build-fuzz/smoke
+        smoke "$target" >".build-fuzz/smoke/$target.out" 2>&1 &
+        pids+=($!)
+    done
+    for i in "${!batch[@]}"; do
+        target=${batch[$i]}
+        status=0
+        wait "${pids[$i]}" || status=$?
+        cat ".build-fuzz/smoke/$target.out"
+        if [ "$status" -ne 0 ]; then
+            failed+=("$target")
+        else
+            summary+=("$(cat ".build-fuzz/smoke/$target/summary")")
+        fi
+    done
 done
 
 echo "== fuzz smoke summary ($((SECONDS - start)) s in all)"
