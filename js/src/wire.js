@@ -117,6 +117,12 @@ export class WireReader {
      */
     varint() {
         const buf = this.buf;
+        // Most varints are one byte: no loop for them.
+        if (this.pos < this.end && buf[this.pos] < 0x80) {
+            this.lo = buf[this.pos++];
+            this.hi = 0;
+            return;
+        }
         let lo = 0;
         let hi = 0;
         for (let i = 0; i < 10; i++) {
@@ -206,12 +212,18 @@ export class WireReader {
      * @returns {number} The length; the body starts at `pos`.
      */
     length() {
-        this.varint();
-        if (this.hi !== 0 || this.lo >= 0x7fffffff) {
-            throw new IMCodecError(ErrorCode.payloadLength, "a length of 2^31 - 1 or more");
+        let n;
+        if (this.pos < this.end && this.buf[this.pos] < 0x80) {
+            n = this.buf[this.pos++];
+        } else {
+            this.varint();
+            if (this.hi !== 0 || this.lo >= 0x7fffffff) {
+                throw new IMCodecError(ErrorCode.payloadLength, "a length of 2^31 - 1 or more");
+            }
+            n = this.lo;
         }
-        if (this.lo > this.end - this.pos) throw truncated();
-        return this.lo;
+        if (n > this.end - this.pos) throw truncated();
+        return n;
     }
 
     /** @returns {Uint8Array} A `bytes` field's value, copied. */
