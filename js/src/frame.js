@@ -107,11 +107,14 @@ let varintValue = 0;
 // Returns the next position (the value in `varintValue`), or -1 when the
 // bytes end inside it.
 function headerVarint(bytes, at) {
+    // A scale multiplied up, not 2 ** (7 * i): V8 computes a power by a call.
     let value = 0;
+    let scale = 1;
     for (let i = 0; i < 5; i++) {
         if (at + i >= bytes.length) return -1;
         const b = bytes[at + i];
-        value += (b & 0x7f) * 2 ** (7 * i);
+        value += (b & 0x7f) * scale;
+        scale *= 0x80;
         if (b < 0x80) {
             if (value > 0xffffffff || (i > 0 && b === 0)) {
                 throw frameError(ErrorCode.frameVarint, "a header varint is above 2^32 - 1 or not minimally encoded");

@@ -157,12 +157,15 @@ export class WireReader {
                 return first;
             }
         }
+        // A scale multiplied up, not 2 ** (7 * i): V8 computes a power by a call.
         let value = 0;
+        let scale = 1;
         for (let i = 0; i < 5; i++) {
             if (this.pos >= this.end) throw truncated();
             const b = this.buf[this.pos++];
             if (i === 4 && b > 15) throw badTag();
-            value += (b & 0x7f) * 2 ** (7 * i);
+            value += (b & 0x7f) * scale;
+            scale *= 0x80;
             if (b < 0x80) break;
         }
         if (value < 8 || value % 8 >= 6) throw badTag();
