@@ -3,6 +3,7 @@
 import { at, atLimit, overLimit } from "../src/errors.js";
 import { J, base64Encode, markSeen, unknownField } from "../src/json.js";
 import { messageType } from "../src/message.js";
+import { emptyBytes } from "../src/wire.js";
 
 /**
  * Delivery priority of a message (V2TIMMessagePriority).
@@ -1245,7 +1246,7 @@ export const CustomInfoEntry = messageType({
 });
 
 function create_MemberCustomEntry() {
-    return { key: "", data: new Uint8Array(0) };
+    return { key: "", data: emptyBytes() };
 }
 function encode_MemberCustomEntry(w, m) {
     let v;
@@ -1352,7 +1353,7 @@ export const MemberCustomEntry = messageType({
 });
 
 function create_UserProfile() {
-    return { identifier: "", nickname: "", allowType: 0, faceUrl: "", selfSignature: new Uint8Array(0), gender: 0, birthday: 0, location: new Uint8Array(0), language: 0, level: 0, role: 0, customInfo: [] };
+    return { identifier: "", nickname: "", allowType: 0, faceUrl: "", selfSignature: emptyBytes(), gender: 0, birthday: 0, location: emptyBytes(), language: 0, level: 0, role: 0, customInfo: [] };
 }
 function encode_UserProfile(w, m) {
     let v;
@@ -1959,7 +1960,7 @@ export const TextElem = messageType({
 });
 
 function create_CustomElem() {
-    return { data: new Uint8Array(0), desc: "", ext: "", sound: "" };
+    return { data: emptyBytes(), desc: "", ext: "", sound: "" };
 }
 function encode_CustomElem(w, m) {
     let v;
@@ -3219,7 +3220,7 @@ export const LocationElem = messageType({
 });
 
 function create_FaceElem() {
-    return { index: 0, data: new Uint8Array(0) };
+    return { index: 0, data: emptyBytes() };
 }
 function encode_FaceElem(w, m) {
     let v;
@@ -4426,7 +4427,7 @@ export const GroupTipsElem = messageType({
 });
 
 function create_GroupSystemElem() {
-    return { type: 0, groupId: "", user: "", msg: "", msgKey: 0n, authKey: new Uint8Array(0), userData: new Uint8Array(0), platform: "" };
+    return { type: 0, groupId: "", user: "", msg: "", msgKey: 0n, authKey: emptyBytes(), userData: emptyBytes(), platform: "" };
 }
 function encode_GroupSystemElem(w, m) {
     let v;
@@ -6125,7 +6126,7 @@ export const ApnsPushInfo = messageType({
 });
 
 function create_Message() {
-    return { msgId: "", sender: "", receiver: "", groupId: "", groupType: "", timestamp: 0n, seq: 0n, random: 0, priority: 0, needReadReceipt: false, excludedFromUnreadCount: false, excludedFromLastMessage: false, onlineUserOnly: false, targetedReceivers: [], atUserList: [], cloudCustomData: new Uint8Array(0), elems: [], isSelf: false, atType: 0 };
+    return { msgId: "", sender: "", receiver: "", groupId: "", groupType: "", timestamp: 0n, seq: 0n, random: 0, priority: 0, needReadReceipt: false, excludedFromUnreadCount: false, excludedFromLastMessage: false, onlineUserOnly: false, targetedReceivers: [], atUserList: [], cloudCustomData: emptyBytes(), elems: [], isSelf: false, atType: 0 };
 }
 function encode_Message(w, m) {
     let v;
@@ -10962,7 +10963,7 @@ export const FriendPendencyRead = messageType({
 });
 
 function create_GroupCustomEntry() {
-    return { key: "", data: new Uint8Array(0) };
+    return { key: "", data: emptyBytes() };
 }
 function encode_GroupCustomEntry(w, m) {
     let v;

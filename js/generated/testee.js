@@ -3,6 +3,7 @@
 import { at, atLimit, overLimit } from "../src/errors.js";
 import { J, base64Encode, markSeen, unknownField } from "../src/json.js";
 import { messageType } from "../src/message.js";
+import { emptyBytes } from "../src/wire.js";
 
 /**
  * What a payload holds; the numbers are the frame kinds.
@@ -280,7 +281,7 @@ export const Limits = messageType({
 });
 
 function create_DecodePayloadRequest() {
-    return { kind: 0, payload: new Uint8Array(0) };
+    return { kind: 0, payload: emptyBytes() };
 }
 function encode_DecodePayloadRequest(w, m) {
     let v;
@@ -383,7 +384,7 @@ export const DecodePayloadRequest = messageType({
 });
 
 function create_DecodeFrameRequest() {
-    return { frame: new Uint8Array(0) };
+    return { frame: emptyBytes() };
 }
 function encode_DecodeFrameRequest(w, m) {
     let v;
@@ -467,7 +468,7 @@ export const DecodeFrameRequest = messageType({
 });
 
 function create_EncodeFrameRequest() {
-    return { kind: 0, payload: new Uint8Array(0), compression: 0, threshold: 0, level: 0, dictionaryId: 0 };
+    return { kind: 0, payload: emptyBytes(), compression: 0, threshold: 0, level: 0, dictionaryId: 0 };
 }
 function encode_EncodeFrameRequest(w, m) {
     let v;
@@ -749,7 +750,7 @@ export const DecodeStreamRequest = messageType({
 });
 
 function create_ValidateRequest() {
-    return { kind: 0, payload: new Uint8Array(0), profile: "" };
+    return { kind: 0, payload: emptyBytes(), profile: "" };
 }
 function encode_ValidateRequest(w, m) {
     let v;
@@ -976,7 +977,7 @@ export const JsonToPayloadRequest = messageType({
 });
 
 function create_PayloadToJsonRequest() {
-    return { kind: 0, payload: new Uint8Array(0) };
+    return { kind: 0, payload: emptyBytes() };
 }
 function encode_PayloadToJsonRequest(w, m) {
     let v;
@@ -1184,7 +1185,7 @@ export const RestToPayloadRequest = messageType({
 });
 
 function create_PayloadToRestRequest() {
-    return { kind: 0, payload: new Uint8Array(0) };
+    return { kind: 0, payload: emptyBytes() };
 }
 function encode_PayloadToRestRequest(w, m) {
     let v;
@@ -1914,7 +1915,7 @@ export const Failure = messageType({
 });
 
 function create_DecodedFrame() {
-    return { kind: 0, compression: 0, dictionaryId: 0, payload: new Uint8Array(0) };
+    return { kind: 0, compression: 0, dictionaryId: 0, payload: emptyBytes() };
 }
 function encode_DecodedFrame(w, m) {
     let v;

@@ -1,7 +1,8 @@
 // Everything the package exports, whichever entry point is loaded
 // (index.js, browser.js, node.js): payloads (js/generated/model.js, from
 // Schemas/), frames and streams. Nothing here names a platform's module; the
-// entry points differ only in the deflate codec platformDeflate() gives.
+// entry points differ only in the deflate codec platformDeflate() gives and,
+// under Node, the UTF-8 decoder and CRC-32 they set (src/node.js).
 
 export { ErrorCode, IMCodecError, pathText } from "./errors.js";
 export { DEFAULT_LIMITS, resolveLimits } from "./limits.js";

@@ -33,21 +33,33 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
 
-// The JavaScript type of each scalar, and a test that accepts its common
-// values at once (anything it refuses gets the full check and its error).
-const JS_TYPES = { [T_STRING]: "string", [T_BOOL]: "boolean", [T_DOUBLE]: "number", [T_INT32]: "number",
-    [T_ENUM]: "number", [T_UINT32]: "number", [T_INT64]: "bigint", [T_UINT64]: "bigint", [T_BYTES]: "object" };
-const FAST = {
-    [T_STRING]: (value) => !SURROGATE.test(value),
-    [T_BOOL]: () => true,
-    [T_DOUBLE]: () => true,
-    [T_INT32]: (value) => (value | 0) === value,
-    [T_ENUM]: (value) => (value | 0) === value,
-    [T_UINT32]: (value) => value >>> 0 === value,
-    [T_INT64]: (value) => value >= INT64_MIN && value <= INT64_MAX,
-    [T_UINT64]: (value) => value >= 0n && value <= UINT64_MAX,
-    [T_BYTES]: (value) => value instanceof Uint8Array,
-};
+// Whether a single field's value is one of its type's common values, which
+// the check accepts at once (anything else gets the full check and its
+// error). A switch, not a function per type: one call site that calls many
+// functions is slower than the tests themselves.
+function acceptsAtOnce(kind, value) {
+    switch (kind) {
+        case T_STRING:
+            return typeof value === "string" && (HAS_WELL_FORMED ? value.isWellFormed() : !SURROGATE.test(value));
+        case T_BOOL:
+            return typeof value === "boolean";
+        case T_DOUBLE:
+            return typeof value === "number";
+        case T_INT32:
+        case T_ENUM:
+            return typeof value === "number" && (value | 0) === value;
+        case T_UINT32:
+            return typeof value === "number" && value >>> 0 === value;
+        case T_INT64:
+            return typeof value === "bigint" && value >= INT64_MIN && value <= INT64_MAX;
+        case T_UINT64:
+            return typeof value === "bigint" && value >= 0n && value <= UINT64_MAX;
+        case T_BYTES:
+            return value instanceof Uint8Array;
+        default:
+            return false;
+    }
+}
 
 // Per message type: its fields by property name, and its oneofs' members by
 // case name; built on first use from the generated shape.
@@ -67,9 +79,10 @@ function compile(type) {
             countLimit:
                 (flags & COUNTED_BY_ELEMS) !== 0 ? "maxElems" : (flags & COUNTED_BY_BATCH) !== 0 ? "maxBatchMessages" : "maxRepeated",
             message,
-            js: JS_TYPES[kind],
-            // Only for a single scalar: a test that accepts its common values at once.
-            fast: (flags & REPEATED) === 0 ? FAST[kind] : undefined,
+            // The message type's table, looked up on first use.
+            table: null,
+            // Only a single scalar's common values are accepted at once.
+            quick: (flags & REPEATED) === 0 ? kind : 0,
         };
         if (oneof === undefined) fields.set(name, field);
         else {
@@ -78,6 +91,7 @@ function compile(type) {
         }
     }
     table = {
+        type,
         name: type.typeName.slice(type.typeName.lastIndexOf(".") + 1),
         fields,
         oneofs,
@@ -165,14 +179,15 @@ function checkScalar(kind, value) {
 // Whether a string has a UTF-8 form (no lone surrogate): isWellFormed where
 // the platform has it, else a scan (only strings with a surrogate are scanned).
 const SURROGATE = /[\ud800-\udfff]/;
+const HAS_WELL_FORMED = typeof String.prototype.isWellFormed === "function";
 function wellFormed(text) {
-    if (typeof text.isWellFormed === "function") return text.isWellFormed();
+    if (HAS_WELL_FORMED) return text.isWellFormed();
     if (!SURROGATE.test(text)) return true;
     return !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
 }
 
 function checkSingle(field, value, layer, limits) {
-    if (field.kind === T_MESSAGE) checkMessage(field.message, value, layer, limits);
+    if (field.kind === T_MESSAGE) checkMessage(field.table ?? (field.table = compile(field.message)), value, layer, limits);
     else checkScalar(field.kind, value);
 }
 
@@ -203,9 +218,8 @@ function checkField(field, value, layer, limits) {
     }
 }
 
-function checkMessage(type, value, layer, limits) {
-    if (!isPlainObject(value)) throw typeError(value, `an object (${type.typeName})`);
-    const table = compiled.get(type) ?? compile(type);
+function checkMessage(table, value, layer, limits) {
+    if (!isPlainObject(value)) throw typeError(value, `an object (${table.type.typeName})`);
     // The schema's fields first, by name; then a count of the value's
     // properties tells whether it has one the schema does not name.
     let present = 0;
@@ -215,7 +229,7 @@ function checkMessage(type, value, layer, limits) {
         const member = value[field.name];
         if (member === undefined) continue;
         present++;
-        if (field.fast !== undefined && typeof member === field.js && field.fast(member)) continue;
+        if (acceptsAtOnce(field.quick, member)) continue;
         if (member === null && field.kind === T_MESSAGE && !field.repeated) continue;
         try {
             checkField(field, member, layer, limits);
@@ -225,11 +239,11 @@ function checkMessage(type, value, layer, limits) {
     }
     const oneofs = table.oneofList;
     for (let n = 0; n < oneofs.length; n++) {
-        const [key, members] = oneofs[n];
+        const key = oneofs[n][0];
         const member = value[key];
         if (member === undefined) continue;
         present++;
-        if (member !== null) checkOneof(members, member, key, layer, limits);
+        if (member !== null) checkOneof(oneofs[n][1], member, key, layer, limits);
     }
     const unknown = value.$unknown;
     if (unknown !== undefined) {
@@ -284,6 +298,6 @@ function checkOneof(members, value, oneofKey, layer, limits) {
  */
 export function checkValue(type, value, limits) {
     overCount = false;
-    checkMessage(type, value, 0, limits);
+    checkMessage(compile(type), value, 0, limits);
     return !overCount;
 }

@@ -7,7 +7,9 @@ const TOO_LARGE = "ERR_BUFFER_TOO_LARGE";
 
 /**
  * The deflate codec of Node: `node:zlib`, which takes preset dictionaries.
- * zstd is not offered: Node 20's zlib has no zstd.
+ * zstd is not offered: Node 20's zlib has no zstd. Its work is synchronous,
+ * so it also offers it without a promise (`inflateRawSync`, `deflateRawSync`),
+ * which the frame functions use.
  * @returns {import("./frame.js").DeflateCodec}
  */
 export function nodeDeflate() {
@@ -15,13 +17,24 @@ export function nodeDeflate() {
         name: "node:zlib",
         dictionaries: true,
         inflateRaw: async (body, payloadLength, dictionary) => inflateRaw(body, payloadLength, dictionary),
-        deflateRaw: async (payload, level, dictionary) => {
-            const options = { level };
-            if (dictionary) options.dictionary = dictionary;
-            const out = zlib.deflateRawSync(payload, options);
-            return new Uint8Array(out.buffer, out.byteOffset, out.length);
-        },
+        deflateRaw: async (payload, level, dictionary) => deflateRaw(payload, level, dictionary),
+        inflateRawSync: inflateRaw,
+        deflateRawSync: deflateRaw,
     };
+}
+
+/**
+ * zlib's CRC-32 (`zlib.crc32`, from Node 20.15), which src/crc32.js uses
+ * when an entry point sets it; undefined where Node has none.
+ * @type {((bytes: Uint8Array, crc: number) => number) | undefined}
+ */
+export const nodeCRC32 = typeof zlib.crc32 === "function" ? zlib.crc32 : undefined;
+
+function deflateRaw(payload, level, dictionary) {
+    const options = { level };
+    if (dictionary) options.dictionary = dictionary;
+    const out = zlib.deflateRawSync(payload, options);
+    return new Uint8Array(out.buffer, out.byteOffset, out.length);
 }
 
 // Inflates a body into exactly `length` bytes with step 5's order of checks

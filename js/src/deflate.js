@@ -9,6 +9,9 @@ import { webDeflate } from "./deflate-web.js";
 
 let choose = () => webDeflate();
 let platform;
+// The codec once `platform` has resolved, so that the frame functions need
+// not wait for a promise on every call.
+let resolved;
 
 /**
  * The deflate codec of the platform this runs on: {@link nodeDeflate} under
@@ -18,8 +21,26 @@ let platform;
  * @returns {Promise<import("./frame.js").DeflateCodec>}
  */
 export function platformDeflate() {
-    if (platform === undefined) platform = Promise.resolve(choose());
+    if (platform === undefined) {
+        const chosen = Promise.resolve(choose());
+        platform = chosen;
+        chosen.then(
+            (codec) => {
+                if (platform === chosen) resolved = codec;
+            },
+            () => {},
+        );
+    }
     return platform;
+}
+
+/**
+ * The codec {@link platformDeflate} has resolved to, or undefined while it
+ * has not (yet).
+ * @returns {import("./frame.js").DeflateCodec | undefined}
+ */
+export function resolvedPlatformDeflate() {
+    return resolved;
 }
 
 /**
@@ -30,4 +51,5 @@ export function platformDeflate() {
 export function setPlatformDeflate(factory) {
     choose = factory;
     platform = undefined;
+    resolved = undefined;
 }

@@ -2,6 +2,7 @@
 
 import { toBytes } from "./bytes.js";
 import { ErrorCode, IMCodecError } from "./errors.js";
+import { crc32 } from "./crc32.js";
 import { platformDeflate } from "./deflate.js";
 import { MAX_HEADER_BYTES, checkFrameSizes, decodePayload, frameBodyPayload, readFrameHeader } from "./frame.js";
 import { resolveLimits } from "./limits.js";
@@ -197,7 +198,7 @@ export class FrameReader {
             this.header = null;
             this.headerBytes = null;
             const deflate = this.deflate ?? (this.deflate = await platformDeflate());
-            const payload = await frameBodyPayload(header, headerBytes, body, deflate);
+            const payload = await frameBodyPayload(header, crc32(headerBytes), body, deflate);
             return { kind: header.kind, compression: header.compression, dictionaryId: header.dictionaryId, payload };
         } catch (error) {
             this.error = error;

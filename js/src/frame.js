@@ -3,11 +3,11 @@
 // the preset dictionaries, and a writer that refuses what readers refuse.
 
 import { toBytes } from "./bytes.js";
-import { crc32 } from "./crc32.js";
-import { platformDeflate } from "./deflate.js";
+import { crc32, crc32Range } from "./crc32.js";
+import { platformDeflate, resolvedPlatformDeflate } from "./deflate.js";
 import { ErrorCode, IMCodecError } from "./errors.js";
 import { resolveLimits } from "./limits.js";
-import { WireWriter } from "./wire.js";
+import { giveScratchWriter, takeScratchWriter } from "./wire.js";
 import { DICTIONARY_IDS, loadDictionary } from "../generated/dictionaries.js";
 import { Event, Message, MessageBatch } from "../generated/model.js";
 
@@ -48,6 +48,12 @@ const SHIPPED = new Set(DICTIONARY_IDS);
  *   `frame.payload-length` in the order of FrameFormat.md, "Compression".
  * @property {(payload: Uint8Array, level: number, dictionary: Uint8Array|null) => Promise<Uint8Array>} deflateRaw
  *   Deflates a payload (a raw stream, primed with the dictionary when one is given).
+ * @property {(body: Uint8Array, payloadLength: number, dictionary: Uint8Array|null) => Uint8Array} [inflateRawSync]
+ *   `inflateRaw` without a promise, for a codec whose work is synchronous (`node:zlib`):
+ *   the frame functions then take no turn of the event loop for it.
+ * @property {(payload: Uint8Array, level: number, dictionary: Uint8Array|null) => Uint8Array} [deflateRawSync]
+ *   `deflateRaw` without a promise, likewise. It must not keep `payload`, which the
+ *   frame functions may write over once it returns.
  */
 
 /**
@@ -93,19 +99,28 @@ function limitError(code, reason, limit, observed) {
     return new IMCodecError(code, reason, { limit, observed });
 }
 
+// The value of the last header varint read: headerVarint returns the next
+// position, so that a header is read without an array per varint.
+let varintValue = 0;
+
 // A header varint: at most 5 bytes, at most 2^32 - 1, minimally encoded.
-// Returns [value, next position], or null when the bytes end inside it.
+// Returns the next position (the value in `varintValue`), or -1 when the
+// bytes end inside it.
 function headerVarint(bytes, at) {
+    // A scale multiplied up, not 2 ** (7 * i): V8 computes a power by a call.
     let value = 0;
+    let scale = 1;
     for (let i = 0; i < 5; i++) {
-        if (at + i >= bytes.length) return null;
+        if (at + i >= bytes.length) return -1;
         const b = bytes[at + i];
-        value += (b & 0x7f) * 2 ** (7 * i);
+        value += (b & 0x7f) * scale;
+        scale *= 0x80;
         if (b < 0x80) {
             if (value > 0xffffffff || (i > 0 && b === 0)) {
                 throw frameError(ErrorCode.frameVarint, "a header varint is above 2^32 - 1 or not minimally encoded");
             }
-            return [value, at + i + 1];
+            varintValue = value;
+            return at + i + 1;
         }
     }
     throw frameError(ErrorCode.frameVarint, "a header varint is longer than 5 bytes");
@@ -133,22 +148,21 @@ export function readFrameHeader(bytes) {
     let at = 2;
     let dictionaryId = 0;
     if (flags & 0x10) {
-        const read = headerVarint(bytes, at);
-        if (read === null) return null;
-        [dictionaryId, at] = read;
+        at = headerVarint(bytes, at);
+        if (at < 0) return null;
+        dictionaryId = varintValue;
         if (compression === 0 || !SHIPPED.has(dictionaryId)) {
             throw frameError(ErrorCode.frameDictionary, `dictionary ${dictionaryId} with compression ${compression}`);
         }
     }
-    const body = headerVarint(bytes, at);
-    if (body === null) return null;
-    const [bodyLength, afterBody] = body;
-    at = afterBody;
+    at = headerVarint(bytes, at);
+    if (at < 0) return null;
+    const bodyLength = varintValue;
     let payloadLength = bodyLength;
     if (compression !== 0) {
-        const payload = headerVarint(bytes, at);
-        if (payload === null) return null;
-        [payloadLength, at] = payload;
+        at = headerVarint(bytes, at);
+        if (at < 0) return null;
+        payloadLength = varintValue;
     }
     if (bytes.length < at + 4) return null;
     const checksum = (bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16) | (bytes[at + 3] << 24)) >>> 0;
@@ -183,20 +197,20 @@ export function checkFrameSizes(header, limits) {
  * Steps 5 and 6: the body's payload, inflated when compressed, checked
  * against the header's CRC-32.
  * @param {FrameHeader} header
- * @param {Uint8Array} headerBytes The header's bytes before the checksum.
+ * @param {number} headerCRC The CRC-32 of the header's bytes before the checksum.
  * @param {Uint8Array} body The body, all of it.
  * @param {DeflateCodec} deflate
- * @returns {Promise<Uint8Array>} The payload.
+ * @returns {Uint8Array | Promise<Uint8Array>} The payload: at once when
+ *   nothing needs waiting for (a stored body, a codec's `inflateRawSync`).
  * @throws {IMCodecError} `frame.deflate`, `frame.payload-length`,
- *   `frame.dictionary-unavailable`, `frame.zstd-unavailable`, `frame.checksum`.
+ *   `frame.dictionary-unavailable`, `frame.zstd-unavailable`, `frame.checksum`,
+ *   thrown or as the promise's rejection.
  */
-export async function frameBodyPayload(header, headerBytes, body, deflate) {
-    let payload = body;
+export function frameBodyPayload(header, headerCRC, body, deflate) {
     if (header.compression === FrameCompression.zstd) {
         throw frameError(ErrorCode.frameZstdUnavailable, "this implementation has no zstd decoder");
     }
     if (header.compression === FrameCompression.deflate) {
-        let dictionary = null;
         if (header.dictionaryId !== 0) {
             if (!deflate.dictionaries) {
                 throw frameError(
@@ -204,11 +218,26 @@ export async function frameBodyPayload(header, headerBytes, body, deflate) {
                     `${deflate.name} takes no preset dictionary (dictionary ${header.dictionaryId})`,
                 );
             }
-            dictionary = await loadDictionary(header.dictionaryId);
+            return loadDictionary(header.dictionaryId).then((dictionary) =>
+                inflatedPayload(header, headerCRC, body, deflate, dictionary),
+            );
         }
-        payload = await deflate.inflateRaw(body, header.payloadLength, dictionary);
+        return inflatedPayload(header, headerCRC, body, deflate, null);
     }
-    if (crc32(payload, crc32(headerBytes)) !== header.checksum) {
+    return checkedPayload(header, headerCRC, body);
+}
+
+function inflatedPayload(header, headerCRC, body, deflate, dictionary) {
+    if (deflate.inflateRawSync !== undefined) {
+        return checkedPayload(header, headerCRC, deflate.inflateRawSync(body, header.payloadLength, dictionary));
+    }
+    return deflate
+        .inflateRaw(body, header.payloadLength, dictionary)
+        .then((payload) => checkedPayload(header, headerCRC, payload));
+}
+
+function checkedPayload(header, headerCRC, payload) {
+    if (crc32(payload, headerCRC) !== header.checksum) {
         throw frameError(ErrorCode.frameChecksum, "the CRC-32 does not match");
     }
     return payload;
@@ -225,16 +254,29 @@ export async function frameBodyPayload(header, headerBytes, body, deflate) {
  *   that end inside the frame, `frame.trailing-bytes` for bytes after it.
  */
 export async function decodeFrame(bytes, options = {}) {
+    return readFrame(bytes, options);
+}
+
+// decodeFrame's work, at once when nothing needs waiting for (the platform's
+// codec known, a stored body or a synchronous codec), else as a promise: a
+// frame read costs no turn of the event loop but its caller's.
+function readFrame(bytes, options) {
     bytes = toBytes(bytes, "the frame");
     const limits = resolveLimits(options.limits);
-    const deflate = options.deflate ?? (await platformDeflate());
+    const deflate = options.deflate ?? resolvedPlatformDeflate();
+    if (deflate === undefined) return platformDeflate().then(() => readFrame(bytes, options));
     const header = readFrameHeader(bytes);
     if (header === null) throw frameError(ErrorCode.frameTruncated, "the input ends inside the frame header");
     checkFrameSizes(header, limits);
     const end = header.length + header.bodyLength;
     if (bytes.length < end) throw frameError(ErrorCode.frameTruncated, "the input ends inside the frame body");
-    const headerBytes = bytes.subarray(0, header.length - 4);
-    const payload = await frameBodyPayload(header, headerBytes, bytes.subarray(header.length, end), deflate);
+    const headerCRC = crc32Range(bytes, 0, header.length - 4, 0);
+    const payload = frameBodyPayload(header, headerCRC, bytes.subarray(header.length, end), deflate);
+    if (payload instanceof Promise) return payload.then((read) => wholeFrame(header, bytes, end, read));
+    return wholeFrame(header, bytes, end, payload);
+}
+
+function wholeFrame(header, bytes, end, payload) {
     if (bytes.length > end) {
         throw frameError(ErrorCode.frameTrailingBytes, `${bytes.length - end} bytes after the frame`);
     }
@@ -272,7 +314,8 @@ export function decodePayload(kind, payload, limits) {
  * @throws {IMCodecError} As {@link decodeFrame}, then `payload.*` and `limit.*`.
  */
 export async function decodeFramePayload(bytes, options = {}) {
-    const frame = await decodeFrame(bytes, options);
+    let frame = readFrame(bytes, options);
+    if (frame instanceof Promise) frame = await frame;
     return { kind: frame.kind, value: decodePayload(frame.kind, frame.payload, options.limits) };
 }
 
@@ -303,8 +346,14 @@ export async function decodeFramePayload(bytes, options = {}) {
  * @throws {TypeError} For a policy member that is not one (a misspelling).
  */
 export async function encodeFrameBytes(kind, payload, options = {}) {
+    return frameBytes(kind, toBytes(payload, "the payload"), options);
+}
+
+// encodeFrameBytes's work, at once when nothing needs waiting for (a stored
+// body, or the platform's codec known and synchronous), else as a promise.
+// `payload` is read only until the frame is made (a promise's end).
+function frameBytes(kind, payload, options) {
     payloadType(kind);
-    payload = toBytes(payload, "the payload");
     const limits = resolveLimits(options.limits);
     const policy = options.policy ?? {};
     for (const name of Object.keys(policy)) {
@@ -329,42 +378,90 @@ export async function encodeFrameBytes(kind, payload, options = {}) {
         throw new RangeError(`level ${policy.level} is not 0 (the default) or 1...9`);
     }
     if (compression === FrameCompression.deflate && payload.length >= threshold) {
-        const deflate = options.deflate ?? (await platformDeflate());
-        let dictionary = null;
+        const deflate = options.deflate ?? resolvedPlatformDeflate();
+        if (deflate === undefined) return platformDeflate().then(() => frameBytes(kind, payload, options));
         if (dictionaryId !== 0) {
             if (!deflate.dictionaries) {
                 throw frameError(ErrorCode.frameDictionaryUnavailable, `${deflate.name} takes no preset dictionary`);
             }
-            dictionary = await loadDictionary(dictionaryId);
+            return loadDictionary(dictionaryId).then((dictionary) =>
+                deflatedFrame(kind, payload, limits, deflate, level, dictionaryId, dictionary),
+            );
         }
-        const body = await deflate.deflateRaw(payload, level, dictionary);
-        const header = { kind, compression, dictionaryId, bodyLength: body.length, payloadLength: payload.length };
-        let accepted = body.length < payload.length;
-        if (accepted) {
-            try {
-                checkFrameSizes(header, limits);
-            } catch {
-                accepted = false;
-            }
-        }
-        if (accepted) return assemble(header, payload, body);
+        return deflatedFrame(kind, payload, limits, deflate, level, 0, null);
     }
+    return storedFrame(kind, payload, limits);
+}
+
+function deflatedFrame(kind, payload, limits, deflate, level, dictionaryId, dictionary) {
+    if (deflate.deflateRawSync !== undefined) {
+        return smallerFrame(kind, payload, limits, dictionaryId, deflate.deflateRawSync(payload, level, dictionary));
+    }
+    return deflate
+        .deflateRaw(payload, level, dictionary)
+        .then((body) => smallerFrame(kind, payload, limits, dictionaryId, body));
+}
+
+// The deflated frame when its body is smaller and a reader with the limits
+// accepts it (check 3), else the stored one.
+function smallerFrame(kind, payload, limits, dictionaryId, body) {
+    const header = { kind, compression: 1, dictionaryId, bodyLength: body.length, payloadLength: payload.length };
+    let accepted = body.length < payload.length;
+    if (accepted) {
+        try {
+            checkFrameSizes(header, limits);
+        } catch {
+            accepted = false;
+        }
+    }
+    return accepted ? assemble(header, payload, body) : storedFrame(kind, payload, limits);
+}
+
+function storedFrame(kind, payload, limits) {
     const header = { kind, compression: 0, dictionaryId: 0, bodyLength: payload.length, payloadLength: payload.length };
     checkFrameSizes(header, limits);
     return assemble(header, payload, payload);
 }
 
+function varintSize(value) {
+    let size = 1;
+    for (let v = value >>> 7; v > 0; v >>>= 7) size++;
+    return size;
+}
+
+function writeVarint(out, at, value) {
+    let v = value;
+    while (v >= 0x80) {
+        out[at++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+    }
+    out[at++] = v;
+    return at;
+}
+
+// The frame in one array of its length: the header, its CRC-32 over the
+// header and the payload, the body.
 function assemble(header, payload, body) {
-    const writer = new WireWriter();
-    writer.byte(1);
-    writer.byte(header.kind | (header.compression << 2) | (header.dictionaryId !== 0 ? 0x10 : 0));
-    if (header.dictionaryId !== 0) writer.uint32(header.dictionaryId);
-    writer.uint32(header.bodyLength);
-    if (header.compression !== 0) writer.uint32(header.payloadLength);
-    const checksum = crc32(payload, crc32(writer.buf.subarray(0, writer.pos)));
-    writer.raw([checksum & 0xff, (checksum >>> 8) & 0xff, (checksum >>> 16) & 0xff, checksum >>> 24]);
-    writer.raw(body);
-    return writer.finish();
+    const { kind, compression, dictionaryId, bodyLength, payloadLength } = header;
+    const headerLength =
+        2 +
+        (dictionaryId !== 0 ? varintSize(dictionaryId) : 0) +
+        varintSize(bodyLength) +
+        (compression !== 0 ? varintSize(payloadLength) : 0);
+    const frame = new Uint8Array(headerLength + 4 + bodyLength);
+    frame[0] = 1;
+    frame[1] = kind | (compression << 2) | (dictionaryId !== 0 ? 0x10 : 0);
+    let at = 2;
+    if (dictionaryId !== 0) at = writeVarint(frame, at, dictionaryId);
+    at = writeVarint(frame, at, bodyLength);
+    if (compression !== 0) at = writeVarint(frame, at, payloadLength);
+    const checksum = crc32(payload, crc32Range(frame, 0, at, 0));
+    frame[at] = checksum & 0xff;
+    frame[at + 1] = (checksum >>> 8) & 0xff;
+    frame[at + 2] = (checksum >>> 16) & 0xff;
+    frame[at + 3] = checksum >>> 24;
+    frame.set(body, at + 4);
+    return frame;
 }
 
 /**
@@ -384,14 +481,21 @@ function assemble(header, payload, body) {
  */
 export async function encodeFrame(content, options = {}) {
     const type = payloadType(content.kind);
-    const writer = new WireWriter();
     const limits = resolveLimits(options.limits);
-    const withinCounts = type.encodeTo(writer, content.value, limits);
-    const payload = writer.finish();
-    const frame = await encodeFrameBytes(content.kind, payload, options);
-    // The check has applied the depth limit and counted every repeated field;
-    // only unknown fields (whose bytes the check does not read) or a count
-    // past its limit need the reader itself, for its error and path.
-    if (writer.wroteUnknown || !withinCounts) type.decode(payload, limits);
-    return frame;
+    // The payload is written into the shared scratch buffer and read there,
+    // by the deflater and into the frame, until the frame is made.
+    const writer = takeScratchWriter();
+    try {
+        const withinCounts = type.encodeTo(writer, content.value, limits);
+        const payload = writer.buf.subarray(0, writer.pos);
+        let frame = frameBytes(content.kind, payload, options);
+        if (frame instanceof Promise) frame = await frame;
+        // The check has applied the depth limit and counted every repeated field;
+        // only unknown fields (whose bytes the check does not read) or a count
+        // past its limit need the reader itself, for its error and path.
+        if (writer.wroteUnknown || !withinCounts) type.decode(payload, limits);
+        return frame;
+    } finally {
+        giveScratchWriter(writer);
+    }
 }

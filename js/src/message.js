@@ -6,7 +6,7 @@ import { checkValue } from "./check.js";
 import { ErrorCode, IMCodecError } from "./errors.js";
 import { jsonTree, parseJSON, stringifyJSON } from "./json.js";
 import { resolveLimits } from "./limits.js";
-import { DecodeContext, WireReader, WireWriter } from "./wire.js";
+import { DecodeContext, WireReader, giveScratchWriter, takeScratchWriter } from "./wire.js";
 
 /**
  * A message type of the schema, as the generated modules export it (`Message`,
@@ -54,28 +54,6 @@ export function utf8Length(text) {
     return n;
 }
 
-// One buffer that encode writes into and copies the value's bytes out of, so
-// that encoding a value allocates only its result. A buffer grown past
-// SCRATCH_BYTES is not kept; an encode inside an encode (a getter of the
-// value that encodes) gets a writer of its own.
-const SCRATCH_BYTES = 1 << 16;
-let scratch = new Uint8Array(1024);
-let scratchInUse = false;
-
-function takeScratch() {
-    if (scratchInUse) return new WireWriter();
-    scratchInUse = true;
-    const writer = new WireWriter(scratch);
-    writer.scratch = true;
-    return writer;
-}
-
-function giveScratch(writer) {
-    if (writer.scratch !== true) return;
-    if (writer.buf.length <= SCRATCH_BYTES) scratch = writer.buf;
-    scratchInUse = false;
-}
-
 /**
  * Builds a message type from its generated functions. Called by the
  * generated modules only.
@@ -94,12 +72,12 @@ export function messageType(spec) {
         },
         encode(value, limits) {
             checkValue(type, value, resolveLimits(limits));
-            const writer = takeScratch();
+            const writer = takeScratchWriter();
             try {
                 encode(writer, value);
                 return writer.finish();
             } finally {
-                giveScratch(writer);
+                giveScratchWriter(writer);
             }
         },
         /**

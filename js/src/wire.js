@@ -10,6 +10,61 @@ const utf8Decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const utf8Encoder = new TextEncoder();
 const EMPTY = new Uint8Array(0);
 
+// A string field's bytes as text, or `payload.utf8` when they are not UTF-8.
+function strictUTF8(bytes, start, end) {
+    try {
+        return utf8Decoder.decode(bytes.subarray(start, end));
+    } catch {
+        throw new IMCodecError(ErrorCode.payloadUTF8, "a string field is not valid UTF-8");
+    }
+}
+
+/**
+ * Sets a platform's faster UTF-8 decoder that string fields are read with
+ * first, for the entry points (src/node.js: Buffer's utf8Slice, which reads a
+ * range of any Uint8Array in place, without TextDecoder's cost per call); null
+ * for TextDecoder alone. It replaces what is not UTF-8 with U+FFFD, as
+ * TextDecoder does when not fatal: a text without U+FFFD is the strict
+ * decoder's, one with it is decoded again by the strict decoder, which refuses
+ * it or returns the same. The reader's method is replaced by one that holds
+ * the decoder as a constant: called through a variable that may change, V8
+ * calls it more slowly.
+ * @param {((this: Uint8Array, start: number, end: number) => string) | null} slice
+ */
+export function setUTF8Slice(slice) {
+    WireReader.prototype.string = typeof slice === "function" ? stringWithSlice(slice) : stringStrict;
+}
+
+function stringWithSlice(slice) {
+    return function string() {
+        const n = this.length();
+        if (n === 0) return "";
+        const start = this.pos;
+        this.pos += n;
+        const text = slice.call(this.buf, start, start + n);
+        return text.indexOf("\ufffd") === -1 ? text : strictUTF8(this.buf, start, start + n);
+    };
+}
+
+// The zero-length buffer that empty bytes values share: a Uint8Array over a
+// buffer that exists is made in about a tenth of the time of one that needs
+// a buffer of its own, and a decoded message has its empty bytes fields.
+let emptyBuffer = new ArrayBuffer(0);
+
+/**
+ * An empty bytes value: a Uint8Array of its own over a shared zero-length
+ * buffer (a new one if a transfer has detached it).
+ * @returns {Uint8Array}
+ */
+export function emptyBytes() {
+    try {
+        return new Uint8Array(emptyBuffer);
+    } catch {
+        emptyBuffer = new ArrayBuffer(0);
+        return new Uint8Array(emptyBuffer);
+    }
+}
+
 function truncated() {
     return new IMCodecError(ErrorCode.payloadTruncated, "the payload ends inside a field");
 }
@@ -81,6 +136,12 @@ export class WireReader {
      */
     varint() {
         const buf = this.buf;
+        // Most varints are one byte: no loop for them.
+        if (this.pos < this.end && buf[this.pos] < 0x80) {
+            this.lo = buf[this.pos++];
+            this.hi = 0;
+            return;
+        }
         let lo = 0;
         let hi = 0;
         for (let i = 0; i < 10; i++) {
@@ -115,12 +176,15 @@ export class WireReader {
                 return first;
             }
         }
+        // A scale multiplied up, not 2 ** (7 * i): V8 computes a power by a call.
         let value = 0;
+        let scale = 1;
         for (let i = 0; i < 5; i++) {
             if (this.pos >= this.end) throw truncated();
             const b = this.buf[this.pos++];
             if (i === 4 && b > 15) throw badTag();
-            value += (b & 0x7f) * 2 ** (7 * i);
+            value += (b & 0x7f) * scale;
+            scale *= 0x80;
             if (b < 0x80) break;
         }
         if (value < 8 || value % 8 >= 6) throw badTag();
@@ -148,12 +212,17 @@ export class WireReader {
     /** @returns {bigint} A `uint64`. */
     uint64() {
         this.varint();
-        return this.hi === 0 ? BigInt(this.lo) : (BigInt(this.hi) << 32n) | BigInt(this.lo);
+        // Below 2^53 (timestamps, sequence numbers) the value is exact as a
+        // number: one BigInt made instead of four.
+        if (this.hi < 0x200000) return BigInt(this.hi * 0x100000000 + this.lo);
+        return (BigInt(this.hi) << 32n) | BigInt(this.lo);
     }
 
     /** @returns {bigint} An `int64`. */
     int64() {
-        return BigInt.asIntN(64, this.uint64());
+        const value = this.uint64();
+        // Below 2^53 it is the same signed: no second BigInt.
+        return this.hi < 0x200000 ? value : BigInt.asIntN(64, value);
     }
 
     /** @returns {number} A `double`: 8 bytes little-endian. */
@@ -170,18 +239,24 @@ export class WireReader {
      * @returns {number} The length; the body starts at `pos`.
      */
     length() {
-        this.varint();
-        if (this.hi !== 0 || this.lo >= 0x7fffffff) {
-            throw new IMCodecError(ErrorCode.payloadLength, "a length of 2^31 - 1 or more");
+        let n;
+        if (this.pos < this.end && this.buf[this.pos] < 0x80) {
+            n = this.buf[this.pos++];
+        } else {
+            this.varint();
+            if (this.hi !== 0 || this.lo >= 0x7fffffff) {
+                throw new IMCodecError(ErrorCode.payloadLength, "a length of 2^31 - 1 or more");
+            }
+            n = this.lo;
         }
-        if (this.lo > this.end - this.pos) throw truncated();
-        return this.lo;
+        if (n > this.end - this.pos) throw truncated();
+        return n;
     }
 
     /** @returns {Uint8Array} A `bytes` field's value, copied. */
     bytes() {
         const n = this.length();
-        if (n === 0) return new Uint8Array(0);
+        if (n === 0) return emptyBytes();
         const value = this.buf.slice(this.pos, this.pos + n);
         this.pos += n;
         return value;
@@ -193,11 +268,7 @@ export class WireReader {
         if (n === 0) return "";
         const start = this.pos;
         this.pos += n;
-        try {
-            return utf8Decoder.decode(this.buf.subarray(start, start + n));
-        } catch {
-            throw new IMCodecError(ErrorCode.payloadUTF8, "a string field is not valid UTF-8");
-        }
+        return strictUTF8(this.buf, start, start + n);
     }
 
     /**
@@ -289,6 +360,11 @@ export class WireReader {
     }
 }
 
+// The string reader without a platform's decoder, for setUTF8Slice(null).
+const stringStrict = WireReader.prototype.string;
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 // A double's bytes, through one shared array instead of a DataView per value.
 const FLOAT = new Float64Array(1);
 const FLOAT_BYTES = new Uint8Array(FLOAT.buffer);
@@ -308,6 +384,11 @@ export class WireWriter {
         this.pos = 0;
         /** Whether unknown fields were written anywhere in the value. */
         this.wroteUnknown = false;
+        /**
+         * Whether `buf` is the encoders' shared scratch buffer (src/message.js).
+         * Set here, not added later, so that every writer has one shape.
+         */
+        this.scratch = false;
     }
 
     reserve(n) {
@@ -352,15 +433,25 @@ export class WireWriter {
 
     /** Writes a 64-bit varint of the value's 64-bit two's complement. @param {bigint} value */
     uint64(value) {
-        const v = BigInt.asUintN(64, value);
-        if (v <= 0xffffffffn) {
-            this.uint32(Number(v));
-            return;
-        }
         // Two 32-bit halves, shifted as numbers: BigInt arithmetic per byte
-        // costs more than the rest of the field.
-        let lo = Number(v & 0xffffffffn);
-        let hi = Number(v >> 32n);
+        // costs more than the rest of the field. From 0 to 2^53 - 1
+        // (timestamps, sequence numbers) they are taken from the value as a
+        // number, without a BigInt made.
+        let lo;
+        let hi;
+        if (value >= 0n && value <= MAX_SAFE) {
+            const n = Number(value);
+            if (n <= 0xffffffff) {
+                this.uint32(n);
+                return;
+            }
+            lo = n >>> 0;
+            hi = (n - lo) / 0x100000000;
+        } else {
+            const v = BigInt.asUintN(64, value);
+            lo = Number(v & 0xffffffffn);
+            hi = Number(v >> 32n);
+        }
         this.reserve(10);
         while (hi > 0 || lo >= 0x80) {
             this.buf[this.pos++] = (lo & 0x7f) | 0x80;
@@ -389,13 +480,63 @@ export class WireWriter {
 
     /** Writes a length-prefixed UTF-8 string. @param {string} value */
     string(value) {
-        // At most 3 UTF-8 bytes per UTF-16 unit.
-        const most = value.length * 3;
-        if (most < 128) {
-            this.reserve(1 + most);
-            const { written } = utf8Encoder.encodeInto(value, this.buf.subarray(this.pos + 1));
-            this.buf[this.pos] = written;
-            this.pos += 1 + written;
+        const n = value.length;
+        // At most 3 UTF-8 bytes per UTF-16 unit: up to 42 units the length
+        // fits one byte. Such strings (most of a message's) are encoded
+        // here: a call into TextEncoder costs more than the loop.
+        if (n <= 42) {
+            this.reserve(1 + 3 * n);
+            const buf = this.buf;
+            const start = this.pos + 1;
+            let at = start;
+            for (let i = 0; i < n; i++) {
+                const c = value.charCodeAt(i);
+                if (c < 0x80) {
+                    buf[at++] = c;
+                } else if (c < 0x800) {
+                    buf[at++] = 0xc0 | (c >> 6);
+                    buf[at++] = 0x80 | (c & 0x3f);
+                } else if (c < 0xd800 || c >= 0xe000) {
+                    buf[at++] = 0xe0 | (c >> 12);
+                    buf[at++] = 0x80 | ((c >> 6) & 0x3f);
+                    buf[at++] = 0x80 | (c & 0x3f);
+                } else {
+                    const d = c < 0xdc00 && i + 1 < n ? value.charCodeAt(i + 1) : 0;
+                    if (d >= 0xdc00 && d < 0xe000) {
+                        const p = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+                        buf[at++] = 0xf0 | (p >> 18);
+                        buf[at++] = 0x80 | ((p >> 12) & 0x3f);
+                        buf[at++] = 0x80 | ((p >> 6) & 0x3f);
+                        buf[at++] = 0x80 | (p & 0x3f);
+                        i++;
+                    } else {
+                        // A lone surrogate, as TextEncoder writes it: U+FFFD.
+                        buf[at++] = 0xef;
+                        buf[at++] = 0xbf;
+                        buf[at++] = 0xbd;
+                    }
+                }
+            }
+            buf[this.pos] = at - start;
+            this.pos = at;
+            return;
+        }
+        const most = n * 3;
+        if (most < 1 << 14) {
+            // A length of one or two bytes: written after two, moved back
+            // by one when it turns out to need one.
+            this.reserve(2 + most);
+            const at = this.pos;
+            const { written } = utf8Encoder.encodeInto(value, this.buf.subarray(at + 2, at + 2 + most));
+            if (written < 0x80) {
+                this.buf.copyWithin(at + 1, at + 2, at + 2 + written);
+                this.buf[at] = written;
+                this.pos = at + 1 + written;
+            } else {
+                this.buf[at] = (written & 0x7f) | 0x80;
+                this.buf[at + 1] = written >>> 7;
+                this.pos = at + 2 + written;
+            }
             return;
         }
         this.bytes(utf8Encoder.encode(value));
@@ -438,4 +579,33 @@ export class WireWriter {
     finish() {
         return this.pos === 0 ? EMPTY : this.buf.slice(0, this.pos);
     }
+}
+
+// One buffer that the encoders write into and copy a value's bytes out of, so
+// that encoding a value allocates only its result. A buffer grown past
+// SCRATCH_BYTES is not kept; an encode while the buffer is taken (a getter of
+// the value that encodes, a frame waiting for an asynchronous deflater) gets
+// a writer of its own.
+const SCRATCH_BYTES = 1 << 16;
+let scratch = new Uint8Array(1024);
+let scratchInUse = false;
+
+/**
+ * A writer over the shared scratch buffer when it is free, else a new one;
+ * give it back with {@link giveScratchWriter} when its bytes are no longer read.
+ * @returns {WireWriter}
+ */
+export function takeScratchWriter() {
+    if (scratchInUse) return new WireWriter();
+    scratchInUse = true;
+    const writer = new WireWriter(scratch);
+    writer.scratch = true;
+    return writer;
+}
+
+/** Gives back a writer of {@link takeScratchWriter}. @param {WireWriter} writer */
+export function giveScratchWriter(writer) {
+    if (!writer.scratch) return;
+    if (writer.buf.length <= SCRATCH_BYTES) scratch = writer.buf;
+    scratchInUse = false;
 }

@@ -202,6 +202,10 @@ export interface DeflateCodec {
     inflateRaw(body: Uint8Array, payloadLength: number, dictionary: Uint8Array | null): Promise<Uint8Array>;
     /** Deflates a payload into a raw stream, primed with the dictionary when one is given. */
     deflateRaw(payload: Uint8Array, level: number, dictionary: Uint8Array | null): Promise<Uint8Array>;
+    /** `inflateRaw` without a promise, for a codec whose work is synchronous (`node:zlib`). */
+    inflateRawSync?(body: Uint8Array, payloadLength: number, dictionary: Uint8Array | null): Uint8Array;
+    /** `deflateRaw` without a promise; it must not keep `payload` after it returns. */
+    deflateRawSync?(payload: Uint8Array, level: number, dictionary: Uint8Array | null): Uint8Array;
 }
 
 /** Options of the frame functions and the {@link FrameReader}. */

@@ -45,7 +45,7 @@ JS_TYPE = {T_DOUBLE: "number", T_INT64: "bigint", T_UINT64: "bigint", T_INT32: "
 PROTO_TYPE = {T_DOUBLE: "double", T_INT64: "int64", T_UINT64: "uint64", T_INT32: "int32", T_BOOL: "bool",
               T_STRING: "string", T_BYTES: "bytes", T_UINT32: "uint32"}
 DEFAULT = {T_DOUBLE: "0", T_INT64: "0n", T_UINT64: "0n", T_INT32: "0", T_BOOL: "false", T_STRING: '""',
-           T_BYTES: "new Uint8Array(0)", T_UINT32: "0", T_ENUM: "0"}
+           T_BYTES: "emptyBytes()", T_UINT32: "0", T_ENUM: "0"}
 
 # Repeated fields with a limit of their own (Payloads.md, "Limits"); every
 # other repeated field is bounded by maxRepeated.
@@ -413,7 +413,8 @@ def generate_unit(unit, descriptors):
     header = HEADER % ", ".join("Schemas/" + f.name for f in files)
     imports = ('import { at, atLimit, overLimit } from "../src/errors.js";\n'
                'import { J, base64Encode, markSeen, unknownField } from "../src/json.js";\n'
-               'import { messageType } from "../src/message.js";\n')
+               'import { messageType } from "../src/message.js";\n'
+               'import { emptyBytes } from "../src/wire.js";\n')
     body = [gen_enum(e) for f in files for e in f.enums] + [gen_message(m, unit["package"]) for f in files for m in f.messages]
     return header + "\n" + imports + "\n" + "\n".join(body)
 
