@@ -67,14 +67,15 @@ import Testing
         isNestedDeeper(request, than: 33)
     }
 
-    /// Whether the request's payload nests messages deeper than `depth`.
+    /// Whether the request's payload or document nests more than `depth`
+    /// merger layers.
     static func isNestedDeeper(_ request: TesteeRequest, than depth: UInt32) -> Bool {
         var shallow = request
         var limits = TesteeLimits()
         limits.maxDepth = depth
         shallow.limits = limits
         guard case .failure(let failure) = InProcessTestee().handle(shallow).result else { return false }
-        return failure.code == "limit.depth"
+        return failure.code == "limit.depth" || failure.code == "json.depth"
     }
 
     static func vectors() throws -> [VectorFile] {
@@ -190,13 +191,12 @@ import Testing
         var shrinker = DifferentialShrinker(deadline: .now + .seconds(60)) { candidate in
             tries += 1
             let disagrees = Self.isDeeperThan33Layers(candidate)
-            // A merger layer is three nested messages: the edge is within three of 33.
-            if disagrees, triesToTheEdge == nil, !Self.isNestedDeeper(candidate, than: 36) { triesToTheEdge = tries }
+            if disagrees, triesToTheEdge == nil, !Self.isNestedDeeper(candidate, than: 34) { triesToTheEdge = tries }
             return disagrees
         }
         let minimal = shrinker.shrink(request)
         #expect(Self.isDeeperThan33Layers(minimal))
-        #expect(!Self.isNestedDeeper(minimal, than: 36))
+        #expect(!Self.isNestedDeeper(minimal, than: 34))
         // 100 layers to the edge by halves: about 2 log2(100) tries.
         let edge = try #require(triesToTheEdge)
         #expect(edge <= 30, "\(edge) tries")
@@ -205,6 +205,31 @@ import Testing
                 minimal,
                 DifferentialSignature(operation: "decode_payload", reference: "payload", other: "runtime-error"),
                 Self.refusesDeepMergers))
+    }
+
+    /// The same chain as a JSON document loses its layers the same way.
+    @Test func aDeepMergerChainInJSONLosesItsLayersInFewTries() throws {
+        var message = Message(msgID: "m")
+        for _ in 0..<100 { message = Message(elems: [Elem(kind: .merger(MergerElem(messages: [message])))]) }
+        var operation = TesteeJsonToPayloadRequest()
+        operation.kind = TesteePayloadKind(rawValue: 1)
+        operation.json = message.jsonString()
+        var request = TesteeRequest()
+        request.operation = .jsonToPayload(operation)
+        #expect(Self.isDeeperThan33Layers(request))
+        var tries = 0
+        var triesToTheEdge: Int?
+        var shrinker = DifferentialShrinker(deadline: .now + .seconds(60)) { candidate in
+            tries += 1
+            let disagrees = Self.isDeeperThan33Layers(candidate)
+            if disagrees, triesToTheEdge == nil, !Self.isNestedDeeper(candidate, than: 34) { triesToTheEdge = tries }
+            return disagrees
+        }
+        let minimal = shrinker.shrink(request)
+        #expect(Self.isDeeperThan33Layers(minimal))
+        #expect(!Self.isNestedDeeper(minimal, than: 34))
+        let edge = try #require(triesToTheEdge)
+        #expect(edge <= 30, "\(edge) tries")
     }
 
     @Test func theLibraryAgainstItselfAgrees() throws {

@@ -222,13 +222,71 @@ struct DifferentialShrinker {
         return out + byteRuns(bytes)
     }
 
-    /// Smaller JSON documents: members and items removed, a node put in its
-    /// parent's place; for text that is not JSON, runs of bytes removed.
+    /// ``chainCuts(_:)`` of a JSON document: the value of a member replaced
+    /// by the value of a member of the same name `n`, `n/2`, ..., 1 links
+    /// below it (a merger's `elems` holding a merger's `messages` holding
+    /// `elems`), at each of the first 4 members that have such links.
+    static func chainCuts(_ value: VectorJSON) -> [VectorJSON] {
+        // Every member once, depth first: its path and its name.
+        var members: [(path: [Int], key: String)] = []
+        func walk(_ node: VectorJSON, _ prefix: [Int]) {
+            switch node {
+            case .array(let items):
+                for (index, item) in items.enumerated() { walk(item, prefix + [index]) }
+            case .object(let fields):
+                for (index, field) in fields.enumerated() {
+                    members.append((prefix + [index], field.key))
+                    walk(field.value, prefix + [index])
+                }
+            default:
+                break
+            }
+        }
+        walk(value, [])
+        func node(_ value: VectorJSON, at path: [Int]) -> VectorJSON? {
+            guard let first = path.first else { return value }
+            switch value {
+            case .array(let items) where items.indices.contains(first):
+                return node(items[first], at: Array(path.dropFirst()))
+            case .object(let fields) where fields.indices.contains(first):
+                return node(fields[first].value, at: Array(path.dropFirst()))
+            default:
+                return nil
+            }
+        }
+        var out: [VectorJSON] = []
+        var outer = 0
+        for (index, member) in members.enumerated() {
+            var links: [[Int]] = []
+            for other in members[(index + 1)...] {
+                guard other.path.starts(with: member.path) else { break }
+                if other.key == member.key { links.append(other.path) }
+            }
+            guard !links.isEmpty else { continue }
+            links.sort { $0.count < $1.count }
+            var step = links.count
+            while step >= 1 {
+                if let inner = node(value, at: links[step - 1]) {
+                    out.append(DifferentialMutator.replacing(value, at: member.path) { _ in inner })
+                }
+                step /= 2
+            }
+            outer += 1
+            if outer == 4 { break }
+        }
+        return out
+    }
+
+    /// Smaller JSON documents: a member's value put in the place of an
+    /// enclosing member's of the same name (layers of a chain removed at
+    /// once, as ``chainCuts(_:)`` does for payloads), members and items
+    /// removed, a node put in its parent's place; for text that is not JSON,
+    /// runs of bytes removed.
     static func documents(_ text: String) -> [String] {
         guard let value = try? VectorJSON(parsing: text) else {
             return byteRuns(Array(text.utf8)).map { String(decoding: $0, as: UTF8.self) }
         }
-        var out: [String] = []
+        var out = chainCuts(value).map(\.text)
         for path in DifferentialMutator.jsonPaths(value).prefix(512) where !path.isEmpty {
             let parent = Array(path.dropLast())
             let index = path[path.count - 1]
