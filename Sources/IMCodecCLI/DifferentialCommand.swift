@@ -9,28 +9,29 @@ struct DifferentialCommand: ParsableCommand {
         commandName: "differential",
         abstract: "Fuzz implementations against the library: generated and mutated requests, answers compared.",
         discussion: """
-            Generates requests from the model (every elem kind, number and \\
-            unicode edge cases, merger chains around the depth limit) and \\
-            mutates the vectors' inputs (payloads as wire fields, frames with \\
-            their checksums kept, streams re-chunked, JSON as values), sends \\
-            each to the library in this process and to every --testee, and \\
-            compares the answers: bytes, JSON as values, error code and path, \\
-            findings. Each disagreement is shrunk to a minimal request and \\
-            grouped by its signature (operation, the library's answer, the \\
-            testee's answer). A testee's failure list declares the operations \\
-            it skips and its known disagreements: \\
+            Generates requests from the model (every elem kind, number and \
+            unicode edge cases, merger chains around the depth limit) and \
+            mutates the vectors' inputs (payloads as wire fields, frames with \
+            their checksums kept, streams re-chunked, JSON as values), sends \
+            each to the library in this process and to every --testee, and \
+            compares the answers: bytes, JSON as values, error code and path, \
+            findings. Each disagreement is shrunk to a minimal request and \
+            grouped by its signature (operation, the library's answer, the \
+            testee's answer). A testee's failure list declares the operations \
+            it skips and its known disagreements: \
             'differential OPERATION REFERENCE OTHER  # reason'.
 
-            Exit status: 0 when every disagreement is listed; 1 when one is \\
-            not; 2 when the vectors or a failure list cannot be read; 64 on a \\
+            Exit status: 0 when every disagreement is listed; 1 when one is \
+            not; 2 when the vectors or a failure list cannot be read; 64 on a \
             usage error.
 
             Examples:
-              imcodec differential --testee testees/c/testee \\\\
+              imcodec differential --testee testees/c/testee \\
                   --failure-list testees/c/failure-list.txt --seconds 15
-              imcodec differential --testee testees/java/testee --count 100000 \\\\
+              imcodec differential --testee testees/java/testee --count 100000 \\
                   --cases found.json --html found.html
-              imcodec differential --testee testees/js/testee --seconds 12 --json js-differential.json
+              imcodec differential --testee testees/js/testee --seconds 12 \\
+                  --json js-differential.json
               imcodec report swift.json js.json js-differential.json
             """
     )

@@ -12,7 +12,8 @@ import Testing
 
     /// Every command whose help the tool prints.
     static let commands: [[String]] = [
-        [], ["encode"], ["decode"], ["inspect"], ["validate"], ["conformance"], ["report"], ["testee"],
+        [], ["encode"], ["decode"], ["inspect"], ["validate"], ["conformance"], ["report"], ["differential"],
+        ["testee"],
     ]
 
     /// Compressions that exist in the world and not in the frame format: a
