@@ -28,9 +28,13 @@ final class RelayHarness: Sendable {
         // about tickets set `identity` themselves.
         configuration.identity = .insecureDemo
         configure(&configuration)
-        serverGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        // The group table on the first of three loops and the connections
+        // on all three in turn: some share the table's loop, the others
+        // reach it by hops.
+        serverGroup = MultiThreadedEventLoopGroup(numberOfThreads: 3)
         clientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        server = try await RelayServer.start(configuration: configuration, on: serverGroup.next())
+        server = try await RelayServer.start(
+            configuration: configuration, on: serverGroup.next(), connectionsOn: serverGroup)
     }
 
     var port: Int { server.localAddress.port ?? 0 }
