@@ -94,6 +94,9 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
     /// flush, to be written on the connection's loop (on a loop other than
     /// the hub's only).
     var outbox: [ByteBuffer] = []
+    /// The hand-overs of this connection the hub has taken and not yet
+    /// said it answered.
+    var unanswered = 0
     /// How many slow members hold this connection's reads back.
     var pauseCount = 0 {
         didSet {
@@ -164,46 +167,40 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
             checked.append(check)
         }
         guard hasFailed, case .malformed(let error) = check.outcome else { return }
-        // The replies to the good frames of this read go out first.
-        handOver().assumeIsolated().whenComplete { _ in
-            switch self.transport {
-            case .tcp:
-                context.close(promise: nil)
-            case .webSocket:
-                // From the head, so that the WebSocket handler sends its
-                // close frame (1007 and the code) and closes.
-                context.pipeline.fireErrorCaught(error)
-            }
+        // The replies to the good frames of this read go out first: at once
+        // on the hub's loop, or through the close gate, which holds the
+        // close until the hub has answered them.
+        handOver()
+        switch transport {
+        case .tcp:
+            context.close(promise: nil)
+        case .webSocket:
+            // From the head, so that the WebSocket handler sends its close
+            // frame (1007 and the code) and closes.
+            context.pipeline.fireErrorCaught(error)
         }
     }
 
-    /// Hands the hub the frames checked since the last hand-over and has it
-    /// flush what they made it write.
-    ///
-    /// - Returns: A future that succeeds on the connection's loop after the
-    ///   hub's writes to this connection have reached it.
-    @discardableResult
-    private func handOver() -> EventLoopFuture<Void> {
+    /// Hands the hub the frames checked since the last hand-over; it
+    /// flushes what they made it write and says so (``answered(_:)``).
+    private func handOver() {
         if sharesHubLoop {
             hub.flush()
-            return eventLoop.makeSucceededVoidFuture()
+            return
         }
-        // Each frame the hub answers is followed by a flush: with no frame,
-        // there is nothing to flush.
-        guard !checked.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
+        guard !checked.isEmpty else { return }
         let frames = checked
         checked.removeAll(keepingCapacity: true)
         handOvers += 1
         closeGate?.hold()
-        let answered = hub.eventLoop.submit { [hub] in
-            for frame in frames { hub.received(frame, from: self) }
-            hub.flush()
-        }.hop(to: eventLoop)
-        answered.assumeIsolated().whenComplete { _ in
-            self.handOvers -= 1
-            if self.handOvers == 0 { self.closeGate?.release() }
-        }
-        return answered
+        hub.eventLoop.execute { [hub] in hub.received(frames, from: self) }
+    }
+
+    /// Notes that the hub has answered `count` hand-overs and that its
+    /// writes for them have reached this loop.
+    func answered(_ count: Int) {
+        handOvers -= count
+        if handOvers == 0 { closeGate?.release() }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {

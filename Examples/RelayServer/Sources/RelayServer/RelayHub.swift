@@ -17,8 +17,8 @@ import NIOCore
 /// its frames: inflating, decoding and validating, the work whose cost a
 /// sender chooses. The hub gets the frames already checked, by a hop per
 /// read burst, and does only what needs the group table: the login, the
-/// membership, and the fan-out, whose writes go to each member's loop, a
-/// hop per member per burst. One loop owning the table keeps it free of
+/// membership, and the fan-out, whose writes go to each member's loop, one
+/// hop per member for all the bursts queued on the hub's loop together. One loop owning the table keeps it free of
 /// locks and keeps each group's order without any ordering between shards,
 /// and the work left on it is small and the same for every frame whatever
 /// its size, so one sender's large frames stall its own loop, not the
@@ -234,6 +234,8 @@ final class RelayHub: @unchecked Sendable {
         if let user = connection.user, users[user] === connection { users[user] = nil }
         connection.isWritable = true
         connection.outbox.removeAll()
+        // Its channel has closed: nothing waits for the answers.
+        connection.unanswered = 0
         sampleBudget()
         releasePauses(by: connection)
         for group in connection.groups {
@@ -307,6 +309,26 @@ final class RelayHub: @unchecked Sendable {
         received(checked, from: sender)
         if case .malformed(let error) = checked.outcome { throw error }
     }
+
+    /// Takes the frames of one read burst of a connection on another loop,
+    /// and flushes after every hand-over already queued on this loop: the
+    /// frames of several senders' bursts then reach each member in one hop.
+    func received(_ frames: [Checked], from sender: RelayConnection) {
+        eventLoop.preconditionInEventLoop()
+        for frame in frames { received(frame, from: sender) }
+        if sender.unanswered == 0 { answering.append(sender) }
+        sender.unanswered += 1
+        guard !isFlushScheduled else { return }
+        isFlushScheduled = true
+        eventLoop.execute { [self] in
+            isFlushScheduled = false
+            flush()
+        }
+    }
+
+    /// The connections whose hand-overs the next flush answers.
+    private var answering: [RelayConnection] = []
+    private var isFlushScheduled = false
 
     /// Joins or fans out one frame its connection has checked, or answers
     /// why not; a malformed one is only counted (its connection closes).
@@ -601,7 +623,6 @@ final class RelayHub: @unchecked Sendable {
         eventLoop.preconditionInEventLoop()
         sampleBudget()
         writeBatch()
-        guard !unflushed.isEmpty else { return }
         let written = unflushed
         unflushed.removeAll(keepingCapacity: true)
         for connection in written {
@@ -613,12 +634,24 @@ final class RelayHub: @unchecked Sendable {
             let frames = connection.outbox
             guard !frames.isEmpty else { continue }
             connection.outbox.removeAll()
+            let answers = connection.unanswered
+            connection.unanswered = 0
             let queuedBytes = metrics.queuedBytes
+            // The writes, then the answer: the connection's close gate lets
+            // a close through only after them.
             connection.onOwnLoop { connection in
                 for bytes in frames { _ = connection.write(bytes) }
                 connection.flush()
                 if let queued = connection.queuedBytes { queuedBytes.record(queued) }
+                if answers > 0 { connection.answered(answers) }
             }
+        }
+        let senders = answering
+        answering.removeAll(keepingCapacity: true)
+        for sender in senders where sender.unanswered > 0 {
+            let answers = sender.unanswered
+            sender.unanswered = 0
+            sender.onOwnLoop { $0.answered(answers) }
         }
     }
 

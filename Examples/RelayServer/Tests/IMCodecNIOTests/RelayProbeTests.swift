@@ -308,7 +308,9 @@ final class RelayHarness: Sendable {
         try await eventually("every liar closed", seconds: 2) { liars.allSatisfy { $0.isClosed.withLock { $0 } } }
         try await eventually("alice's messages") { bob.sequences(from: "alice").count == 100 }
         #expect(bob.sequences(from: "alice") == Array(0..<100))
-        #expect(relay.closeReasons == lies.map(\.0))
+        // The liars are on different loops, whose closes reach the log in
+        // either order.
+        #expect(relay.closeReasons.sorted() == lies.map(\.0).sorted())
         #expect(try await relay.server.statistics().connectionsFailed == 4)
         try await relay.shutdown()
     }
