@@ -159,7 +159,7 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
         let frame = unwrapInboundIn(data)
         let started = NIODeadline.now()
         throttle(bytes: frame.bytes.count, inflatedBytes: frame.payload.count, at: started)
-        let check = RelayHub.Checked(frame, started: started, configuration: hub.configuration)
+        let check = RelayHub.Checked(frame, started: started, bounds: hub.bounds)
         if case .malformed(let error) = check.outcome { record(error) }
         if sharesHubLoop {
             hub.received(check, from: self)
@@ -287,10 +287,7 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
     /// its rates is not read until they refill (what it has sent meanwhile
     /// waits in its socket, so TCP slows it down).
     private func throttle(bytes: Int, inflatedBytes: Int, at now: NIODeadline) {
-        let configuration = hub.configuration
-        let rates = RelayThrottle.Rates(
-            frames: configuration.maxFramesPerSecond, bytes: configuration.maxBytesPerSecond,
-            inflatedBytes: configuration.maxInflatedBytesPerSecond)
+        let rates = hub.rates
         guard !rates.isUnlimited else { return }
         if throttle == nil { throttle = RelayThrottle(rates: rates, now: now) }
         guard let wait = throttle?.take(bytes: bytes, inflatedBytes: inflatedBytes, now: now), !isThrottled else {

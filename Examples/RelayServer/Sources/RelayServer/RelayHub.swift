@@ -72,9 +72,17 @@ final class RelayHub: @unchecked Sendable {
     private var sampled = NIODeadline.uptimeNanoseconds(0)
     private let refusals: RelayLogLimiter
 
+    /// What a connection's loop reads of the configuration for each frame.
+    let bounds: Checked.Bounds
+    let rates: RelayThrottle.Rates
+
     init(eventLoop: EventLoop, configuration: RelayConfiguration) {
         self.eventLoop = eventLoop
         self.configuration = configuration
+        bounds = Checked.Bounds(configuration)
+        rates = RelayThrottle.Rates(
+            frames: configuration.maxFramesPerSecond, bytes: configuration.maxBytesPerSecond,
+            inflatedBytes: configuration.maxInflatedBytesPerSecond)
         budget = IMCodecBufferBudget(capacity: configuration.maxBufferedBytes)
         logger = configuration.logger
         refusals = RelayLogLimiter(interval: configuration.refusalLogInterval)
@@ -266,9 +274,25 @@ final class RelayHub: @unchecked Sendable {
         /// When the connection read the frame.
         let started: NIODeadline
 
+        /// What the checks read of the configuration, kept apart so that a
+        /// frame's check copies no more than this.
+        struct Bounds: Sendable {
+            let limits: DecodingLimits
+            let profile: ValidationLimits
+            let maxGroupIDBytes: Int
+            let maxUserIDBytes: Int
+
+            init(_ configuration: RelayConfiguration) {
+                limits = configuration.limits
+                profile = configuration.profile
+                maxGroupIDBytes = configuration.maxGroupIDBytes
+                maxUserIDBytes = configuration.maxUserIDBytes
+            }
+        }
+
         /// Decodes and validates a frame: no state of the hub's is read,
         /// so it runs on the connection's loop.
-        init(_ frame: Frame, started: NIODeadline, configuration: RelayConfiguration) {
+        init(_ frame: Frame, started: NIODeadline, bounds configuration: Bounds) {
             self.frame = frame
             self.started = started
             let payload: FramePayload
@@ -305,7 +329,7 @@ final class RelayHub: @unchecked Sendable {
     /// - Throws: The `payload.*` or `limit.*` error of a payload that does
     ///   not decode.
     func received(_ frame: Frame, from sender: RelayConnection) throws(IMCodecError) {
-        let checked = Checked(frame, started: NIODeadline.now(), configuration: configuration)
+        let checked = Checked(frame, started: NIODeadline.now(), bounds: bounds)
         received(checked, from: sender)
         if case .malformed(let error) = checked.outcome { throw error }
     }
