@@ -43,6 +43,9 @@ trap 'if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; fi; rm -rf "
 run() {
     local label=$1 relay_bin=$2 spacers=$3
     shift 3
+    # Emptied here, not by the relay's redirection, which could come after
+    # the wait below reads the last run's port.
+    : >"$work/relay.log"
     "$relay_bin/imcodec-relay" --host 127.0.0.1 --port 0 --log-level warning --insecure-demo "$@" \
         >"$work/relay.log" 2>&1 &
     server=$!

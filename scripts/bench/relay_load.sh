@@ -68,6 +68,9 @@ run() {
     [ "$relay_bin" = "$bin" ] && [ -n "$event_loops" ] && flags+=(--event-loops "$event_loops")
     # Its clients join without login tickets, and send as fast as they can:
     # the per-connection rates are off, to measure forwarding alone.
+    # Emptied here, not by the relay's redirection, which could come after
+    # the wait below reads the last run's port.
+    : >"$work/relay.log"
     "$relay_bin/imcodec-relay" --host 127.0.0.1 --port 0 --profile "$profile" --log-level warning --insecure-demo \
         --max-frames-per-second 0 --max-bytes-per-second 0 --max-inflated-bytes-per-second 0 \
         "${flags[@]}" >"$work/relay.log" 2>&1 &
