@@ -1,7 +1,8 @@
 import Foundation
-import IMCodec
 import IMCodecTestSupport
 import Testing
+
+@testable import IMCodec
 
 /// An asynchronous source of chunks that ends with an error.
 struct FailingChunks: AsyncSequence {
@@ -64,7 +65,75 @@ struct RecordingChunks: AsyncSequence, Sendable {
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunks: chunks, calls: calls) }
 }
 
+/// A source of one byte a chunk that, each time it is asked for the next,
+/// checks that the reader holds every byte it has been given so far, copied
+/// once: so the work of reading a frame is linear in its length.
+struct ByteAtATimeChunks: AsyncSequence, Sendable {
+    /// What the source saw of the reader, set before the first chunk.
+    final class Watch: @unchecked Sendable {
+        // @unchecked: one task iterates the sequence and reads the watch
+        // after it.
+        var reader: FrameReader?
+        /// Whether every byte given was held once, when the next was asked.
+        var heldOnce = true
+        /// The most bytes held, and copied, at once.
+        var largestHeld = 0
+        var largestCopied = 0
+    }
+
+    let bytes: [UInt8]
+    let watch = Watch()
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let bytes: [UInt8]
+        let watch: Watch
+        var given = 0
+
+        mutating func next() async throws -> [UInt8]? {
+            if let reader = watch.reader, given < bytes.count {
+                if reader.bufferedByteCount != given || reader.copiedByteCount != given { watch.heldOnce = false }
+                watch.largestHeld = Swift.max(watch.largestHeld, reader.bufferedByteCount)
+                watch.largestCopied = Swift.max(watch.largestCopied, reader.copiedByteCount)
+            }
+            guard given < bytes.count else { return nil }
+            given += 1
+            return [bytes[given - 1]]
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(bytes: bytes, watch: watch) }
+}
+
 @Suite struct AsyncFrameStreamTests {
+    /// A 1 MiB frame fed one byte a chunk comes out whole, once, and the
+    /// reader holds each byte once on the way: frames and payloads, on both
+    /// reading methods.
+    @Test(arguments: AsyncPath.allCases)
+    func aLargeFrameFedOneByteAtATimeIsHeldOnceAndReadWhole(path: AsyncPath) async throws {
+        let text = String(repeating: "hello, group ", count: (1 << 20) / 13 + 1)
+        let message = Message(from: "alice", toGroup: "g1", elems: [.text(text)])
+        let frame = try FrameEncoder(policy: .disabled).encode(message)
+        #expect(frame.count > 1 << 20)
+
+        let source = ByteAtATimeChunks(bytes: frame)
+        var frames = source.frames().makeAsyncIterator()
+        source.watch.reader = frames.reader
+        let read = try #require(try await frames.next(via: path))
+        #expect(Array(read.bytes) == frame)
+        #expect(try await frames.next(via: path) == nil)
+        #expect(source.watch.heldOnce)
+        #expect(source.watch.largestHeld == frame.count - 1)
+        #expect(source.watch.largestCopied == frame.count - 1)
+
+        let payloadSource = ByteAtATimeChunks(bytes: frame)
+        var payloads = payloadSource.framePayloads().makeAsyncIterator()
+        payloadSource.watch.reader = payloads.reader
+        #expect(try await payloads.next(via: path) == .message(message))
+        #expect(try await payloads.next(via: path) == nil)
+        #expect(payloadSource.watch.heldOnce)
+        #expect(payloadSource.watch.largestCopied == frame.count - 1)
+    }
+
     /// Each reading method of the frame sequence reads its source with the
     /// method of the same release, so the portable path is a path of its own
     /// and not the newer one under another name.

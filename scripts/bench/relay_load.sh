@@ -14,12 +14,20 @@
 #   MODES="forward forward-unbatched reframe" ROUNDS=3 scripts/bench/relay_load.sh
 #   TRANSPORT=websocket MODES=forward scripts/bench/relay_load.sh
 #   CLIENTS=4 FRAMES=50000 scripts/bench/relay_load.sh
+#   BASELINE=/path/to/other/release ROUNDS=3 MODES=forward scripts/bench/relay_load.sh
 #
 # Modes: forward (the relay's default: each frame's bytes, the frames of a
 # read burst in one buffer shared by every member), forward-unbatched (the
 # bytes, each frame written to each member on its own), reframe (each
 # payload framed again and written to each member on its own: the relay
 # before forwarding).
+#
+# BASELINE names the folder of another build's imcodec-relay (another
+# checkout's `swift build -c release --show-bin-path`): each mode then runs
+# with it too, as MODE@baseline, right after this build's run of the mode,
+# so two builds are compared side by side in one run. This build's relay
+# runs with its defaults (one event loop per core); EVENT_LOOPS=N passes
+# --event-loops N to it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -32,6 +40,8 @@ profile=${PROFILE:-current}
 modes=${MODES:-forward reframe}
 rounds=${ROUNDS:-1}
 transport=${TRANSPORT:-tcp}
+baseline=${BASELINE:-}
+event_loops=${EVENT_LOOPS:-}
 scratch=.build-nio
 
 swift build -c release --package-path Examples/RelayServer --scratch-path "$scratch" >&2
@@ -42,9 +52,10 @@ work=$(mktemp -d)
 server=""
 trap 'if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; fi; rm -rf "$work"' EXIT
 
-# run MODE: one relay, one load; appends "mode frames/s p50 p99 rss_kB cpu_ns_per_frame" to $work/results.
+# run MODE [BIN LABEL]: one relay (this build's, or the one in BIN), one load; appends
+# "label frames/s p50 p99 rss_kB cpu_ns_per_frame" to $work/results.
 run() {
-    local mode=$1 flags=()
+    local mode=$1 relay_bin=${2:-$bin} label=${3:-$1} flags=()
     case $mode in
         forward) ;;
         forward-unbatched) flags=(--no-coalesce) ;;
@@ -54,9 +65,13 @@ run() {
     # The web listener (and the chat page's files it holds) only when the
     # load is over WebSocket.
     [ "$transport" = websocket ] && flags+=(--web-port 0)
+    [ "$relay_bin" = "$bin" ] && [ -n "$event_loops" ] && flags+=(--event-loops "$event_loops")
     # Its clients join without login tickets, and send as fast as they can:
     # the per-connection rates are off, to measure forwarding alone.
-    "$bin/imcodec-relay" --host 127.0.0.1 --port 0 --profile "$profile" --log-level warning --insecure-demo \
+    # Emptied here, not by the relay's redirection, which could come after
+    # the wait below reads the last run's port.
+    : >"$work/relay.log"
+    "$relay_bin/imcodec-relay" --host 127.0.0.1 --port 0 --profile "$profile" --log-level warning --insecure-demo \
         --max-frames-per-second 0 --max-bytes-per-second 0 --max-inflated-bytes-per-second 0 \
         "${flags[@]}" >"$work/relay.log" 2>&1 &
     server=$!
@@ -83,15 +98,15 @@ run() {
     kill -TERM "$server"
     wait "$server" || true
     server=""
-    echo "== $mode ($transport)"
+    echo "== $label ($transport)"
     cat "$work/load.log"
     echo "server peak RSS $rss kB, CPU $(awk -v t="$cpu" -v k="$ticks" 'BEGIN {printf "%.2f", t / k}') s"
     grep -E '^(connections|closes)' "$work/relay.log" | sed 's/^/server: /'
     if [ "$status" -ne 0 ]; then
-        echo "relay_load.sh: the $mode run failed" >&2
+        echo "relay_load.sh: the $label run failed" >&2
         exit "$status"
     fi
-    awk -v mode="$mode" -v rss="$rss" -v cpu="$cpu" -v k="$ticks" '
+    awk -v mode="$label" -v rss="$rss" -v cpu="$cpu" -v k="$ticks" '
         /delivered frames\/s/ { rate = $(NF - 2) }
         /^sent/ { delivered = $5 }
         /^latency/ { p50 = $3; p99 = $6 }
@@ -100,11 +115,14 @@ run() {
 }
 
 for _ in $(seq "$rounds"); do
-    for mode in $modes; do run "$mode"; done
+    for mode in $modes; do
+        run "$mode"
+        if [ -n "$baseline" ]; then run "$mode" "$baseline" "$mode@baseline"; fi
+    done
 done
 
 echo
-echo "clients $clients, frames per client $frames, window $window, text bytes $text_bytes, transport $transport, $rounds round(s)"
+echo "clients $clients, frames per client $frames, window $window, text bytes $text_bytes, transport $transport, $rounds round(s)${baseline:+, baseline $baseline}"
 awk '
     { rates[$1] = rates[$1] " " $2; p50[$1] = p50[$1] " " $3; p99[$1] = p99[$1] " " $4; rss[$1] = rss[$1] " " $5
       cpu[$1] = cpu[$1] " " $6; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
@@ -114,10 +132,10 @@ awk '
         return count % 2 ? values[(count + 1) / 2] : (values[count / 2] + values[count / 2 + 1]) / 2
     }
     END {
-        printf "%-18s %14s %8s %8s %10s %14s %8s\n", "mode", "delivered/s", "p50 ms", "p99 ms", "RSS kB", "server ns/frame", "ratio"
+        printf "%-26s %14s %8s %8s %10s %14s %8s\n", "mode", "delivered/s", "p50 ms", "p99 ms", "RSS kB", "server ns/frame", "ratio"
         for (i = 1; i <= n; i++) {
             m = order[i]; r = median(rates[m]); if (i == 1) first = r
-            printf "%-18s %14d %8.2f %8.2f %10d %14d %7.2fx\n", m, r, median(p50[m]), median(p99[m]), median(rss[m]), median(cpu[m]), r / first
+            printf "%-26s %14d %8.2f %8.2f %10d %14d %7.2fx\n", m, r, median(p50[m]), median(p99[m]), median(rss[m]), median(cpu[m]), r / first
         }
     }
 ' "$work/results"

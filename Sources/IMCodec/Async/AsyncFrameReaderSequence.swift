@@ -98,7 +98,9 @@ where Base.Element: FrameStreamChunk {
     /// Not `Sendable`: it owns a ``FrameReader``. Iterate from one task.
     public struct AsyncIterator: AsyncIteratorProtocol {
         private var base: Base.AsyncIterator
-        private let reader: FrameReader
+        /// Internal rather than private: the tests count what it holds and
+        /// copies while the source is read.
+        let reader: FrameReader
         private let output: FrameReaderOutput<Element>
         private var isFinished = false
 

@@ -5,12 +5,24 @@ import NIOCore
 /// One client of the relay, over TCP or WebSocket: the handler after the
 /// frame decoder (or the WebSocket handler).
 ///
-/// Reads go to the hub. It records the first reason the connection is
-/// closed for (a malformed frame's code, a guard's code, a shutdown) so the
-/// hub can log and count it. Under the backpressure policy it holds back
-/// the channel's reads while a slow member of one of its groups has paused
-/// it (``pauseCount`` above zero).
-final class RelayConnection: ChannelDuplexHandler {
+/// It checks each frame on its own event loop (the throttle, the payload's
+/// decoding, the profile's validation: the work a frame's size decides) and
+/// hands the hub frames already checked, so no sender's inflating or
+/// validating holds up the hub's loop or any other connection's. It records
+/// the first reason the connection is closed for (a malformed frame's code,
+/// a guard's code, a shutdown) so the hub can log and count it. Under the
+/// backpressure policy it holds back the channel's reads while a slow member
+/// of one of its groups has paused it.
+///
+/// Two loops touch it: the connection's own (the handler's callbacks, the
+/// throttle, its reads) and the hub's (membership, login, what is queued to
+/// be written); each property says which. When both are one loop (a relay
+/// on one event loop) the hub is called and calls back directly, with no
+/// hop.
+final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
+    // @unchecked: each property is touched on one loop only, as its comment
+    // says, and the hub and the connection reach each other's loop by
+    // `execute`, in order.
     typealias InboundIn = Frame
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -23,13 +35,46 @@ final class RelayConnection: ChannelDuplexHandler {
 
     let hub: RelayHub
     let transport: Transport
+    /// The connection's own loop.
+    let eventLoop: EventLoop
+    /// Whether the connection's loop is the hub's.
+    let sharesHubLoop: Bool
+
+    // MARK: The connection's own loop
+
     private var context: ChannelHandlerContext?
     private var hasPendingRead = false
+    /// The frames of this read burst, checked, not yet handed to the hub
+    /// (on a loop other than the hub's only).
+    private var checked: [RelayHub.Checked] = []
+    /// The hand-overs the hub has not answered yet.
+    private var handOvers = 0
+    /// What holds the channel's close back while the hub answers (on a
+    /// loop other than the hub's only).
+    private let closeGate: RelayClosing?
+    /// Why the connection closed (or is closing): a stable code and a detail.
+    private(set) var closeReason: (code: String, detail: String)?
+    /// Whether a malformed frame or payload closed it.
+    private(set) var hasFailed = false
+    /// The connection's token buckets.
+    private var throttle: RelayThrottle?
+    /// Whether the connection sent past its rates and is not read until
+    /// its buckets refill.
+    private var isThrottled = false {
+        didSet { resumeReadingIfFree() }
+    }
+    /// Whether a slow member of one of its groups holds its reads back.
+    private var isPaused = false {
+        didSet { resumeReadingIfFree() }
+    }
+
+    // MARK: The hub's loop
 
     /// The connection's number in the logs.
     var id = 0
-    /// The peer's address, for the logs.
-    var remote = ""
+    /// The peer's address, for the logs; set before the hub first sees the
+    /// connection.
+    private(set) var remote = ""
     /// The user the connection is bound to: the sender of its first
     /// accepted join.
     var user: String?
@@ -38,68 +83,128 @@ final class RelayConnection: ChannelDuplexHandler {
     var ticketExpiry: Int64?
     /// The groups this connection has joined.
     var groups: Set<String> = []
-    /// Why the connection closed (or is closing): a stable code and a detail.
-    private(set) var closeReason: (code: String, detail: String)?
     /// When the login ticket's expiry ends the connection.
     var expiryTask: Scheduled<Void>?
-    /// Whether a malformed frame or payload closed it.
-    private(set) var hasFailed = false
     /// The members this connection, while it is slow, holds back.
     var paused: [ObjectIdentifier: RelayConnection] = [:]
-    /// Whether the channel accepts writes without queueing past its bound.
+    /// Whether the channel accepts writes without queueing past its bound,
+    /// as the hub last heard.
     var isWritable = true
-    /// The connection's token buckets.
-    var throttle: RelayThrottle?
-    /// Whether the connection sent past its rates and is not read until
-    /// its buckets refill.
-    var isThrottled = false {
-        didSet { resumeReadingIfFree() }
-    }
+    /// The frames the hub has written to the connection since its last
+    /// flush, to be written on the connection's loop (on a loop other than
+    /// the hub's only).
+    var outbox: [ByteBuffer] = []
+    /// The hand-overs of this connection the hub has taken and not yet
+    /// said it answered.
+    var unanswered = 0
     /// How many slow members hold this connection's reads back.
     var pauseCount = 0 {
-        didSet { resumeReadingIfFree() }
+        didSet {
+            guard (pauseCount > 0) != (oldValue > 0) else { return }
+            let paused = pauseCount > 0
+            onOwnLoop { $0.isPaused = paused }
+        }
     }
 
     private func resumeReadingIfFree() {
-        if pauseCount == 0, !isThrottled, hasPendingRead, let context {
+        if !isPaused, !isThrottled, hasPendingRead, let context {
             hasPendingRead = false
             context.read()
         }
     }
 
-    init(hub: RelayHub, transport: Transport) {
+    /// - Parameters:
+    ///   - closeGate: The connection's close gate, which it needs when
+    ///     `eventLoop` is not the hub's.
+    init(hub: RelayHub, transport: Transport, eventLoop: EventLoop, closeGate: RelayClosing? = nil) {
         self.hub = hub
         self.transport = transport
+        self.eventLoop = eventLoop
+        self.closeGate = closeGate
+        sharesHubLoop = eventLoop === hub.eventLoop
+    }
+
+    /// Runs `body` on the connection's loop: at once from that loop, after
+    /// what the caller has already sent there from another.
+    func onOwnLoop(_ body: @escaping @Sendable (RelayConnection) -> Void) {
+        if sharesHubLoop {
+            body(self)
+        } else {
+            eventLoop.execute { body(self) }
+        }
+    }
+
+    /// Runs `body` on the hub's loop, likewise.
+    private func onHubLoop(_ body: @escaping @Sendable (RelayHub) -> Void) {
+        if sharesHubLoop {
+            body(hub)
+        } else {
+            hub.eventLoop.execute { [hub] in body(hub) }
+        }
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        isWritable = context.channel.isWritable
+        let isWritable = context.channel.isWritable
         remote = context.channel.remoteAddress?.description ?? "?"
-        hub.connected(self, on: context.channel)
+        let channel = context.channel
+        onHubLoop { hub in
+            self.isWritable = isWritable
+            hub.connected(self, on: channel)
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !hasFailed else { return }
-        do throws(IMCodecError) {
-            try hub.received(unwrapInboundIn(data), from: self)
-        } catch {
-            record(error)
-            // The replies to the good frames of this read go out first.
-            hub.flush()
-            switch transport {
-            case .tcp:
-                context.close(promise: nil)
-            case .webSocket:
-                // From the head, so that the WebSocket handler sends its
-                // close frame (1007 and the code) and closes.
-                context.pipeline.fireErrorCaught(error)
-            }
+        let frame = unwrapInboundIn(data)
+        let started = NIODeadline.now()
+        throttle(bytes: frame.bytes.count, inflatedBytes: frame.payload.count, at: started)
+        let check = RelayHub.Checked(frame, started: started, bounds: hub.bounds)
+        if case .malformed(let error) = check.outcome { record(error) }
+        if sharesHubLoop {
+            hub.received(check, from: self)
+        } else {
+            checked.append(check)
+        }
+        guard hasFailed, case .malformed(let error) = check.outcome else { return }
+        // The replies to the good frames of this read go out first: at once
+        // on the hub's loop, or through the close gate, which holds the
+        // close until the hub has answered them.
+        handOver()
+        switch transport {
+        case .tcp:
+            context.close(promise: nil)
+        case .webSocket:
+            // From the head, so that the WebSocket handler sends its close
+            // frame (1007 and the code) and closes.
+            context.pipeline.fireErrorCaught(error)
         }
     }
 
+    /// Hands the hub the frames checked since the last hand-over; it
+    /// flushes what they made it write and says so (``answered(_:)``).
+    private func handOver() {
+        if sharesHubLoop {
+            hub.flush()
+            return
+        }
+        guard !checked.isEmpty else { return }
+        let frames = checked
+        checked.removeAll(keepingCapacity: true)
+        handOvers += 1
+        closeGate?.hold()
+        hub.eventLoop.execute { [hub] in hub.received(frames, from: self) }
+    }
+
+    /// Notes that the hub has answered `count` hand-overs and that its
+    /// writes for them have reached this loop.
+    func answered(_ count: Int) {
+        handOvers -= count
+        if handOvers == 0 { closeGate?.release() }
+    }
+
     func channelReadComplete(context: ChannelHandlerContext) {
-        hub.flush()
+        handOver()
         context.fireChannelReadComplete()
     }
 
@@ -107,7 +212,7 @@ final class RelayConnection: ChannelDuplexHandler {
         record(error)
         // The replies to the good frames of this read go out before the
         // channel closes.
-        hub.flush()
+        handOver()
         // A decoder, the WebSocket handler or a guard has fired why it closes
         // the channel, and closes it (a WebSocket after its close frame);
         // other errors (a reset connection) end it here.
@@ -132,19 +237,21 @@ final class RelayConnection: ChannelDuplexHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        hub.disconnected(self)
+        let reason = closeReason
+        let hasFailed = hasFailed
+        onHubLoop { $0.disconnected(self, reason: reason, hasFailed: hasFailed) }
         self.context = nil
         context.fireChannelInactive()
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        isWritable = context.channel.isWritable
-        hub.writabilityChanged(self)
+        let isWritable = context.channel.isWritable
+        onHubLoop { $0.writabilityChanged(self, isWritable: isWritable) }
         context.fireChannelWritabilityChanged()
     }
 
     func read(context: ChannelHandlerContext) {
-        if pauseCount > 0 || isThrottled {
+        if isPaused || isThrottled {
             hasPendingRead = true
         } else {
             context.read()
@@ -176,7 +283,26 @@ final class RelayConnection: ChannelDuplexHandler {
         }
     }
 
-    /// Writes a frame without flushing; false when the channel has gone.
+    /// Takes a frame's tokens from the connection's buckets; a sender past
+    /// its rates is not read until they refill (what it has sent meanwhile
+    /// waits in its socket, so TCP slows it down).
+    private func throttle(bytes: Int, inflatedBytes: Int, at now: NIODeadline) {
+        let rates = hub.rates
+        guard !rates.isUnlimited else { return }
+        if throttle == nil { throttle = RelayThrottle(rates: rates, now: now) }
+        guard let wait = throttle?.take(bytes: bytes, inflatedBytes: inflatedBytes, now: now), !isThrottled else {
+            return
+        }
+        isThrottled = true
+        onHubLoop { $0.throttled(true) }
+        eventLoop.assumeIsolated().scheduleTask(in: wait) { [self] in
+            onHubLoop { $0.throttled(false) }
+            isThrottled = false
+        }
+    }
+
+    /// Writes a frame without flushing, on the connection's loop; false
+    /// when the channel has gone.
     func write(_ bytes: ByteBuffer) -> Bool {
         guard let context else { return false }
         context.write(wrapOutboundOut(bytes), promise: nil)

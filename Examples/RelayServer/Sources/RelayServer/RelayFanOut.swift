@@ -36,11 +36,11 @@ package enum RelayFanOut {
         configuration.logger = Logger(label: "fanout") { _ in SwiftLogNoOpLogHandler() }
         let hub = RelayHub(eventLoop: loop, configuration: configuration)
         let encoder = FrameEncoder()
-        let sender = RelayConnection(hub: hub, transport: .tcp)
+        let sender = RelayConnection(hub: hub, transport: .tcp, eventLoop: loop)
         let group = "fan-out"
         var others: [RelayConnection] = []
         for index in 0...members {
-            let connection = index == 0 ? sender : RelayConnection(hub: hub, transport: .tcp)
+            let connection = index == 0 ? sender : RelayConnection(hub: hub, transport: .tcp, eventLoop: loop)
             if index > 0 { others.append(connection) }
             try hub.received(
                 FrameDecoder().decodeFrame(encoder.encode(Message(from: "user-\(index)", toGroup: group, elems: []))),

@@ -11,9 +11,19 @@ import NIOCore
     import Foundation
 #endif
 
-/// The groups of a relay and their members, confined to the server's one
-/// event loop: every connection of the server is on that loop, so no state
-/// here is ever touched from two threads.
+/// The groups of a relay and their members, confined to one event loop.
+///
+/// Connections run on loops of their own (one per core), where each checks
+/// its frames: inflating, decoding and validating, the work whose cost a
+/// sender chooses. The hub gets the frames already checked, by a hop per
+/// read burst, and does only what needs the group table: the login, the
+/// membership, and the fan-out, whose writes go to each member's loop, one
+/// hop per member for all the bursts queued on the hub's loop together. One loop owning the table keeps it free of
+/// locks and keeps each group's order without any ordering between shards,
+/// and the work left on it is small and the same for every frame whatever
+/// its size, so one sender's large frames stall its own loop, not the
+/// routing of every group. (A relay on one loop runs the hub and every
+/// connection there, and calls across with no hop.)
 ///
 /// A connection becomes a member of a group by sending it a join, a group
 /// message without elems; the relay checks it (the group ID's length, the
@@ -31,8 +41,8 @@ import NIOCore
 /// no longer writable), every connection that shares a group with it stops
 /// reading until it is writable again.
 final class RelayHub: @unchecked Sendable {
-    // @unchecked: every property is touched on `eventLoop` only, which each
-    // entry point asserts.
+    // @unchecked: every mutable property is touched on `eventLoop` only,
+    // which each entry point asserts.
     let eventLoop: EventLoop
     let configuration: RelayConfiguration
     let budget: IMCodecBufferBudget
@@ -62,9 +72,17 @@ final class RelayHub: @unchecked Sendable {
     private var sampled = NIODeadline.uptimeNanoseconds(0)
     private let refusals: RelayLogLimiter
 
+    /// What a connection's loop reads of the configuration for each frame.
+    let bounds: Checked.Bounds
+    let rates: RelayThrottle.Rates
+
     init(eventLoop: EventLoop, configuration: RelayConfiguration) {
         self.eventLoop = eventLoop
         self.configuration = configuration
+        bounds = Checked.Bounds(configuration)
+        rates = RelayThrottle.Rates(
+            frames: configuration.maxFramesPerSecond, bytes: configuration.maxBytesPerSecond,
+            inflatedBytes: configuration.maxInflatedBytesPerSecond)
         budget = IMCodecBufferBudget(capacity: configuration.maxBufferedBytes)
         logger = configuration.logger
         refusals = RelayLogLimiter(interval: configuration.refusalLogInterval)
@@ -74,6 +92,29 @@ final class RelayHub: @unchecked Sendable {
         } else {
             reframer = nil
         }
+    }
+
+    /// Runs `body` on the hub's loop: at once from that loop, after what
+    /// the caller has already sent there from another.
+    func onLoop(_ body: @escaping @Sendable (RelayHub) -> Void) {
+        if eventLoop.inEventLoop {
+            body(self)
+        } else {
+            eventLoop.execute { body(self) }
+        }
+    }
+
+    /// Takes a newly accepted channel under the connection cap, from the
+    /// channel's loop.
+    ///
+    /// - Returns: A future on the channel's loop: false when the channel
+    ///   must be closed at once.
+    func admit(_ channel: Channel, web: Bool, metricsOnly: Bool = false) -> EventLoopFuture<Bool> {
+        let take: @Sendable () -> Bool = { [self] in
+            metricsOnly ? admitMetrics(channel) : admit(channel, web: web)
+        }
+        guard !eventLoop.inEventLoop else { return channel.eventLoop.makeSucceededFuture(take()) }
+        return eventLoop.submit(take).hop(to: channel.eventLoop)
     }
 
     var statistics: RelayStatistics {
@@ -115,7 +156,7 @@ final class RelayHub: @unchecked Sendable {
         perAddress[address] = fromAddress + 1
         (web ? metrics.webOpened : metrics.tcpOpened).increment()
         metrics.open.increment()
-        channel.closeFuture.whenComplete { [self] _ in
+        channel.closeFuture.hop(to: eventLoop).whenComplete { [self] _ in
             channels[ObjectIdentifier(channel)] = nil
             if let count = perAddress[address], count > 1 {
                 perAddress[address] = count - 1
@@ -152,7 +193,7 @@ final class RelayHub: @unchecked Sendable {
         eventLoop.preconditionInEventLoop()
         guard !isShuttingDown, metricsChannels < configuration.maxMetricsConnections else { return false }
         metricsChannels += 1
-        channel.closeFuture.whenComplete { [self] _ in metricsChannels -= 1 }
+        channel.closeFuture.hop(to: eventLoop).whenComplete { [self] _ in metricsChannels -= 1 }
         return true
     }
 
@@ -177,10 +218,12 @@ final class RelayHub: @unchecked Sendable {
             ])
     }
 
-    func disconnected(_ connection: RelayConnection) {
+    func disconnected(
+        _ connection: RelayConnection, reason closeReason: (code: String, detail: String)?, hasFailed: Bool
+    ) {
         eventLoop.preconditionInEventLoop()
-        let (reason, detail) = connection.closeReason ?? ("client-closed", "the peer closed the connection")
-        if connection.hasFailed { stats.connectionsFailed += 1 }
+        let (reason, detail) = closeReason ?? ("client-closed", "the peer closed the connection")
+        if hasFailed { stats.connectionsFailed += 1 }
         if reason == IMCodecConnectionError.Code.slowConsumer.rawValue {
             stats.slowConsumerDisconnects += 1
             metrics.slowConsumerDisconnects.increment()
@@ -198,6 +241,9 @@ final class RelayHub: @unchecked Sendable {
         connection.expiryTask?.cancel()
         if let user = connection.user, users[user] === connection { users[user] = nil }
         connection.isWritable = true
+        connection.outbox.removeAll()
+        // Its channel has closed: nothing waits for the answers.
+        connection.unanswered = 0
         sampleBudget()
         releasePauses(by: connection)
         for group in connection.groups {
@@ -209,29 +255,130 @@ final class RelayHub: @unchecked Sendable {
 
     // MARK: Frames
 
-    /// Checks, joins, validates and fans out one frame from `sender`.
+    /// A frame as its connection's loop checked it: its payload decoded
+    /// and, unless a check the hub makes first refuses it anyway, its
+    /// message validated against the profile.
+    struct Checked: Sendable {
+        enum Outcome: Sendable {
+            /// The payload does not decode: the connection is closed.
+            case malformed(IMCodecError)
+            /// A payload that is not a group message.
+            case unrouted(Message?)
+            /// A group message and the errors the profile finds in it
+            /// (none checked when its IDs' lengths or sender refuse it).
+            case message(Message, errors: [ValidationFinding])
+        }
+
+        let frame: Frame
+        let outcome: Outcome
+        /// When the connection read the frame.
+        let started: NIODeadline
+
+        /// What the checks read of the configuration, kept apart so that a
+        /// frame's check copies no more than this.
+        struct Bounds: Sendable {
+            let limits: DecodingLimits
+            let profile: ValidationLimits
+            let maxGroupIDBytes: Int
+            let maxUserIDBytes: Int
+
+            init(_ configuration: RelayConfiguration) {
+                limits = configuration.limits
+                profile = configuration.profile
+                maxGroupIDBytes = configuration.maxGroupIDBytes
+                maxUserIDBytes = configuration.maxUserIDBytes
+            }
+        }
+
+        /// Decodes and validates a frame: no state of the hub's is read,
+        /// so it runs on the connection's loop.
+        init(_ frame: Frame, started: NIODeadline, bounds configuration: Bounds) {
+            self.frame = frame
+            self.started = started
+            let payload: FramePayload
+            do throws(IMCodecError) {
+                payload = try FramePayload(decoding: frame, limits: configuration.limits)
+            } catch {
+                outcome = .malformed(error)
+                return
+            }
+            guard case .message(let message) = payload, message.isGroupMessage else {
+                outcome = .unrouted(payload.message)
+                return
+            }
+            // Cheap checks first: a huge group ID is refused before the
+            // validator looks at it, and never kept.
+            guard message.groupID.utf8.count <= configuration.maxGroupIDBytes,
+                message.sender.utf8.count <= configuration.maxUserIDBytes, !message.sender.isEmpty
+            else {
+                outcome = .message(message, errors: [])
+                return
+            }
+            var errors = Validator.validate(message, limits: configuration.profile).filter { $0.severity == .error }
+            if message.elems.isEmpty {
+                // A join is a group message without elems by definition.
+                errors.removeAll { $0.code == .messageElemsMissing }
+            }
+            outcome = .message(message, errors: errors)
+        }
+    }
+
+    /// Checks, joins, validates and fans out one frame from `sender`, on
+    /// the hub's loop (the fan-out measurement's way in).
     ///
     /// - Throws: The `payload.*` or `limit.*` error of a payload that does
-    ///   not decode; the connection is then closed.
+    ///   not decode.
     func received(_ frame: Frame, from sender: RelayConnection) throws(IMCodecError) {
+        let checked = Checked(frame, started: NIODeadline.now(), bounds: bounds)
+        received(checked, from: sender)
+        if case .malformed(let error) = checked.outcome { throw error }
+    }
+
+    /// Takes the frames of one read burst of a connection on another loop,
+    /// and flushes after every hand-over already queued on this loop: the
+    /// frames of several senders' bursts then reach each member in one hop.
+    func received(_ frames: [Checked], from sender: RelayConnection) {
         eventLoop.preconditionInEventLoop()
-        let started = NIODeadline.now()
-        defer { metrics.frameDuration.recordNanoseconds((NIODeadline.now() - started).nanoseconds) }
+        for frame in frames { received(frame, from: sender) }
+        if sender.unanswered == 0 { answering.append(sender) }
+        sender.unanswered += 1
+        guard !isFlushScheduled else { return }
+        isFlushScheduled = true
+        eventLoop.execute { [self] in
+            isFlushScheduled = false
+            flush()
+        }
+    }
+
+    /// The connections whose hand-overs the next flush answers.
+    private var answering: [RelayConnection] = []
+    private var isFlushScheduled = false
+
+    /// Joins or fans out one frame its connection has checked, or answers
+    /// why not; a malformed one is only counted (its connection closes).
+    func received(_ checked: Checked, from sender: RelayConnection) {
+        eventLoop.preconditionInEventLoop()
+        let frame = checked.frame
+        // From the read, so that a hop's wait counts.
+        defer { metrics.frameDuration.recordNanoseconds((NIODeadline.now() - checked.started).nanoseconds) }
         stats.framesReceived += 1
         metrics.framesReceived.increment()
         metrics.bytesReceived.increment(by: frame.bytes.count)
-        throttle(sender, bytes: frame.bytes.count, inflatedBytes: frame.payload.count, at: started)
-        let payload = try FramePayload(decoding: frame, limits: configuration.limits)
-        guard case .message(let message) = payload, message.isGroupMessage else {
+        let message: Message
+        let errors: [ValidationFinding]
+        switch checked.outcome {
+        case .malformed:
+            return
+        case .unrouted(let refused):
             stats.framesUnrouted += 1
-            let refused = payload.message ?? Message()
             return reject(
-                refused, from: sender,
+                refused ?? Message(), from: sender,
                 [finding(RelayRejection.Code.notRouted, "", "only group messages are relayed")])
+        case .message(let checkedMessage, let checkedErrors):
+            message = checkedMessage
+            errors = checkedErrors
         }
         let isJoin = message.elems.isEmpty
-        // Cheap checks first: a huge group ID is refused before the
-        // validator looks at it, and never kept.
         if message.groupID.utf8.count > configuration.maxGroupIDBytes {
             return reject(
                 message, from: sender, join: isJoin,
@@ -288,11 +435,6 @@ final class RelayHub: @unchecked Sendable {
                     ])
             }
         }
-        var errors = Validator.validate(message, limits: configuration.profile).filter { $0.severity == .error }
-        if isJoin {
-            // A join is a group message without elems by definition.
-            errors.removeAll { $0.code == .messageElemsMissing }
-        }
         guard errors.isEmpty else { return reject(message, from: sender, join: isJoin, errors) }
         if isJoin {
             join(message, frame: frame, from: sender)
@@ -331,28 +473,18 @@ final class RelayHub: @unchecked Sendable {
         write(bytes, to: connection)
     }
 
-    /// Takes a frame's tokens from its sender's buckets; a sender past its
-    /// rates is not read until they refill (what it has sent meanwhile
-    /// waits in its socket, so TCP slows it down).
-    private func throttle(_ connection: RelayConnection, bytes: Int, inflatedBytes: Int, at now: NIODeadline) {
-        let rates = RelayThrottle.Rates(
-            frames: configuration.maxFramesPerSecond, bytes: configuration.maxBytesPerSecond,
-            inflatedBytes: configuration.maxInflatedBytesPerSecond)
-        guard !rates.isUnlimited else { return }
-        if connection.throttle == nil { connection.throttle = RelayThrottle(rates: rates, now: now) }
-        guard let wait = connection.throttle?.take(bytes: bytes, inflatedBytes: inflatedBytes, now: now),
-            !connection.isThrottled
-        else { return }
-        connection.isThrottled = true
-        stats.throttles += 1
-        metrics.throttles.increment()
-        throttledCount += 1
-        metrics.throttled.set(throttledCount)
-        eventLoop.assumeIsolated().scheduleTask(in: wait) { [self, weak connection] in
+    /// Counts a connection that its throttle stops reading (`true`) or
+    /// reads again (`false`).
+    func throttled(_ isThrottled: Bool) {
+        eventLoop.preconditionInEventLoop()
+        if isThrottled {
+            stats.throttles += 1
+            metrics.throttles.increment()
+            throttledCount += 1
+        } else {
             throttledCount -= 1
-            metrics.throttled.set(throttledCount)
-            connection?.isThrottled = false
         }
+        metrics.throttled.set(throttledCount)
     }
 
     private var throttledCount = 0
@@ -363,7 +495,8 @@ final class RelayHub: @unchecked Sendable {
         connection.user = user
         if let earlier = users[user], earlier !== connection {
             sendUserStatus(.forcedOffline, to: earlier)
-            earlier.end(
+            end(
+                earlier,
                 with: IMCodecConnectionError(
                     .init("relay.kicked-offline"), reason: "the user logged in on another connection"))
         }
@@ -374,7 +507,8 @@ final class RelayHub: @unchecked Sendable {
                 [self, weak connection] in
                 guard let connection else { return }
                 sendUserStatus(.userSigExpired, to: connection)
-                connection.end(
+                end(
+                    connection,
                     with: IMCodecConnectionError(.init("relay.ticket-expired"), reason: "the login ticket expired"))
             }
         }
@@ -513,12 +647,46 @@ final class RelayHub: @unchecked Sendable {
         eventLoop.preconditionInEventLoop()
         sampleBudget()
         writeBatch()
-        guard !unflushed.isEmpty else { return }
         let written = unflushed
         unflushed.removeAll(keepingCapacity: true)
         for connection in written {
-            connection.flush()
-            if let queued = connection.queuedBytes { metrics.queuedBytes.record(queued) }
+            guard !connection.sharesHubLoop else {
+                connection.flush()
+                if let queued = connection.queuedBytes { metrics.queuedBytes.record(queued) }
+                continue
+            }
+            let frames = connection.outbox
+            guard !frames.isEmpty else { continue }
+            connection.outbox.removeAll()
+            let answers = connection.unanswered
+            connection.unanswered = 0
+            let queuedBytes = metrics.queuedBytes
+            // The writes, then the answer: the connection's close gate lets
+            // a close through only after them.
+            connection.onOwnLoop { connection in
+                for bytes in frames { _ = connection.write(bytes) }
+                connection.flush()
+                if let queued = connection.queuedBytes { queuedBytes.record(queued) }
+                if answers > 0 { connection.answered(answers) }
+            }
+        }
+        let senders = answering
+        answering.removeAll(keepingCapacity: true)
+        for sender in senders where sender.unanswered > 0 {
+            let answers = sender.unanswered
+            sender.unanswered = 0
+            sender.onOwnLoop { $0.answered(answers) }
+        }
+    }
+
+    /// Closes a connection for the relay's own reason, after what the hub
+    /// has written to it.
+    private func end(_ connection: RelayConnection, with error: IMCodecConnectionError) {
+        let frames = connection.outbox
+        connection.outbox.removeAll()
+        connection.onOwnLoop { connection in
+            for bytes in frames { _ = connection.write(bytes) }
+            connection.end(with: error)
         }
     }
 
@@ -532,17 +700,23 @@ final class RelayHub: @unchecked Sendable {
         metrics.webSocketPartialBytes.set(budget.reservedWebSocketFrameBytes)
     }
 
-    /// Writes a frame to a connection, to be flushed with the burst.
+    /// Writes a frame to a connection, to be flushed with the burst: at
+    /// once on the hub's loop, or on the connection's own in one hop when
+    /// the burst is flushed.
     private func write(_ bytes: ByteBuffer, to connection: RelayConnection) {
-        if connection.write(bytes) {
-            unflushed.append(connection)
+        if connection.sharesHubLoop {
+            if connection.write(bytes) { unflushed.append(connection) }
+        } else {
+            if connection.outbox.isEmpty { unflushed.append(connection) }
+            connection.outbox.append(bytes)
         }
     }
 
     // MARK: Backpressure (the backpressure policy only)
 
-    func writabilityChanged(_ connection: RelayConnection) {
+    func writabilityChanged(_ connection: RelayConnection, isWritable: Bool) {
         eventLoop.preconditionInEventLoop()
+        connection.isWritable = isWritable
         guard configuration.slowConsumerPolicy == .backpressure else { return }
         if connection.isWritable {
             releasePauses(by: connection)

@@ -29,8 +29,11 @@ import ServiceLifecycle
 ///
 /// A `Service` of swift-service-lifecycle: ``run()`` serves until a graceful
 /// shutdown, then stops accepting, lets every connection write what is
-/// queued for it and closes it (``shutdown()``). All connections share one
-/// event loop, which keeps the group table free of locks.
+/// queued for it and closes it (``shutdown()``). The group table is on one
+/// event loop, which keeps it free of locks; the connections can be on
+/// others (one per core), where each inflates, decodes and validates its
+/// own frames, so that one sender's costly frames hold up its own loop
+/// only.
 public final class RelayServer: Service, Sendable {
     /// The address of the frame stream, with the port the system chose.
     public let localAddress: SocketAddress
@@ -60,26 +63,34 @@ public final class RelayServer: Service, Sendable {
     /// - Parameters:
     ///   - configuration: The addresses, profile, limits, bounds and
     ///     observability.
-    ///   - eventLoop: The loop every connection of the server runs on.
+    ///   - eventLoop: The loop of the group table and the listeners.
+    ///   - connectionLoops: The loops the connections run on, each on one
+    ///     of them in turn; `nil` runs them on `eventLoop` too.
     /// - Returns: The running server.
     /// - Throws: What binding an address throws, or reading the chat page's
     ///   files when there is an HTTP listener.
-    public static func start(configuration: RelayConfiguration, on eventLoop: EventLoop) async throws -> RelayServer {
+    public static func start(
+        configuration: RelayConfiguration, on eventLoop: EventLoop, connectionsOn connectionLoops: EventLoopGroup? = nil
+    ) async throws -> RelayServer {
         let hub = RelayHub(eventLoop: eventLoop, configuration: configuration)
-        let channel = try await ServerBootstrap(group: eventLoop)
+        let children = connectionLoops ?? eventLoop
+        let channel = try await ServerBootstrap(group: eventLoop, childGroup: children)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    guard hub.admit(channel, web: false) else { throw RelayRefused() }
+                hub.admit(channel, web: false).flatMapThrowing { admitted in
+                    guard admitted else { throw RelayRefused() }
                     let pipeline = channel.pipeline.syncOperations
                     try addGuards(pipeline, configuration)
+                    let gate = channel.eventLoop === eventLoop ? nil : RelayCloseGate<ByteBuffer>()
+                    if let gate { try pipeline.addHandler(gate) }
                     try pipeline.addHandler(
                         ByteToMessageHandler(
                             IMCodecFrameDecoder(
                                 limits: configuration.limits, partialFrameTimeout: configuration.partialFrameTimeout,
                                 budget: hub.budget)))
-                    try pipeline.addHandler(RelayConnection(hub: hub, transport: .tcp))
+                    try pipeline.addHandler(
+                        RelayConnection(hub: hub, transport: .tcp, eventLoop: channel.eventLoop, closeGate: gate))
                 }
             }
             .bind(host: configuration.host, port: configuration.port)
@@ -88,11 +99,12 @@ public final class RelayServer: Service, Sendable {
         var metricsChannel: Channel?
         do {
             if let webPort = configuration.webPort {
-                webChannel = try await bindWeb(port: webPort, hub: hub, configuration: configuration, on: eventLoop)
+                webChannel = try await bindWeb(
+                    port: webPort, hub: hub, configuration: configuration, on: eventLoop, children: children)
             }
             if let metricsPort = configuration.metricsPort {
                 metricsChannel = try await bindMetrics(
-                    port: metricsPort, hub: hub, configuration: configuration, on: eventLoop)
+                    port: metricsPort, hub: hub, configuration: configuration, on: eventLoop, children: children)
             }
         } catch {
             try? await channel.close()
@@ -120,16 +132,17 @@ public final class RelayServer: Service, Sendable {
     /// The HTTP listener: the chat page's files, `/metrics`, and the
     /// WebSocket upgrade at `/frames`.
     private static func bindWeb(
-        port: Int, hub: RelayHub, configuration: RelayConfiguration, on eventLoop: EventLoop
+        port: Int, hub: RelayHub, configuration: RelayConfiguration, on eventLoop: EventLoop,
+        children: EventLoopGroup
     ) async throws -> Channel {
         let content = try RelayWebContent(configuration.web)
         let metrics = configuration.metricsExposition
-        return try await ServerBootstrap(group: eventLoop)
+        return try await ServerBootstrap(group: eventLoop, childGroup: children)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    guard hub.admit(channel, web: true) else { throw RelayRefused() }
+                hub.admit(channel, web: true).flatMapThrowing { admitted in
+                    guard admitted else { throw RelayRefused() }
                     let pipeline = channel.pipeline.syncOperations
                     try addGuards(pipeline, configuration)
                     let http = RelayHTTPHandler(content: content, metrics: metrics, hub: hub)
@@ -143,11 +156,18 @@ public final class RelayServer: Service, Sendable {
                         upgradePipelineHandler: { channel, _ in
                             channel.eventLoop.makeCompletedFuture {
                                 let pipeline = channel.pipeline.syncOperations
+                                let gate =
+                                    channel.eventLoop === eventLoop
+                                    ? nil : RelayCloseGate<WebSocketFrame> { $0.opcode == .connectionClose }
+                                if let gate { try pipeline.addHandler(gate) }
                                 try pipeline.addHandler(
                                     IMCodecWebSocketFrameHandler(
                                         limits: configuration.limits,
                                         partialFrameTimeout: configuration.partialFrameTimeout, budget: hub.budget))
-                                try pipeline.addHandler(RelayConnection(hub: hub, transport: .webSocket))
+                                try pipeline.addHandler(
+                                    RelayConnection(
+                                        hub: hub, transport: .webSocket, eventLoop: channel.eventLoop,
+                                        closeGate: gate))
                             }
                         })
                     try pipeline.configureHTTPServerPipeline(
@@ -172,14 +192,15 @@ public final class RelayServer: Service, Sendable {
     /// and outside the connection caps, with the request-head and idle
     /// timeouts.
     private static func bindMetrics(
-        port: Int, hub: RelayHub, configuration: RelayConfiguration, on eventLoop: EventLoop
+        port: Int, hub: RelayHub, configuration: RelayConfiguration, on eventLoop: EventLoop,
+        children: EventLoopGroup
     ) async throws -> Channel {
         let metrics = configuration.metricsExposition
-        return try await ServerBootstrap(group: eventLoop)
+        return try await ServerBootstrap(group: eventLoop, childGroup: children)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    guard hub.admitMetrics(channel) else { throw RelayRefused() }
+                hub.admit(channel, web: false, metricsOnly: true).flatMapThrowing { admitted in
+                    guard admitted else { throw RelayRefused() }
                     let pipeline = channel.pipeline.syncOperations
                     try pipeline.addIMCodecIdleTimeout(configuration.idleTimeout ?? .seconds(120))
                     try pipeline.configureHTTPServerPipeline()

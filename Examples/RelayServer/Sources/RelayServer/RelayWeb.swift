@@ -161,7 +161,9 @@ final class RelayHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         if let error = error as? IMCodecConnectionError {
-            hub.httpFailed(context.channel, reason: error.code.rawValue)
+            let channel = context.channel
+            let reason = error.code.rawValue
+            hub.onLoop { $0.httpFailed(channel, reason: reason) }
         }
         context.close(promise: nil)
     }

@@ -8,14 +8,14 @@ import NIOPosix
     import Glibc
 #endif
 
-/// The relay's load tools: a bounded load, a soak with faulty clients, and
-/// the fan-out measurement.
+/// The relay's load tools: a bounded load, a soak with faulty clients, the
+/// fan-out measurement, and the latency of a control pair beside a flooder.
 @main
 struct LoadTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imcodec-relay-load",
         abstract: "Drives an imcodec-relay on 127.0.0.1 with clients in one process and measures it.",
-        subcommands: [LoadCommand.self, SoakCommand.self, FanOutCommand.self],
+        subcommands: [LoadCommand.self, SoakCommand.self, FanOutCommand.self, FloodCommand.self],
         defaultSubcommand: LoadCommand.self
     )
 }

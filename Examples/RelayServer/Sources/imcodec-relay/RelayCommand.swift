@@ -114,6 +114,14 @@ struct RelayCommand: AsyncParsableCommand {
     @Option(help: "The JavaScript implementation's folder (js/ of this checkout by default).")
     var jsDirectory: String?
 
+    @Option(
+        help: """
+            The event loops the connections run on, where each inflates, decodes and validates its frames; \
+            the group table has a loop of its own beside them. 1 runs everything on one loop. \
+            The number of cores by default.
+            """)
+    var eventLoops = System.coreCount
+
     @Option(help: "The log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -131,7 +139,7 @@ struct RelayCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
         guard maxConnections >= 1, maxConnectionsPerAddress >= 1, maxBufferedBytes >= 0, maxQueuedBytes >= 2,
             idleTimeout >= 0, partialFrameTimeout >= 0, requestHeadTimeout >= 0, maxGroupIDBytes >= 1,
-            maxUserIDBytes >= 1, maxGroupsPerConnection >= 1
+            maxUserIDBytes >= 1, maxGroupsPerConnection >= 1, eventLoops >= 1
         else { throw ValidationError("the bounds must be positive") }
     }
 
@@ -197,8 +205,13 @@ struct RelayCommand: AsyncParsableCommand {
         let logger = Logger(label: "imcodec-relay")
         configuration.logger = logger
 
+        // The group table's loop runs no decoding: a sender's large frames
+        // then stall its own connection loop, never the routing of the
+        // groups on the others.
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let server = try await RelayServer.start(configuration: configuration, on: group.next())
+        let connectionGroup = eventLoops > 1 ? MultiThreadedEventLoopGroup(numberOfThreads: eventLoops) : nil
+        let server = try await RelayServer.start(
+            configuration: configuration, on: group.next(), connectionsOn: connectionGroup)
         print("listening on \(server.localAddress)")
         if let port = server.localAddress.port { print("port \(port)") }
         if let port = server.webAddress?.port { print("web port \(port)") }
@@ -222,6 +235,7 @@ struct RelayCommand: AsyncParsableCommand {
             throttles \(statistics.throttles)
             closes: \(closes.joined(separator: ", "))
             """)
+        try await connectionGroup?.shutdownGracefully()
         try await group.shutdownGracefully()
     }
 }

@@ -109,6 +109,7 @@ import Testing
         try await second.send(Self.join("room", as: "alice", ticket: Self.ticket("alice")))
         try await eventually("the first connection forced offline", seconds: 5) { first.isClosed.withLock { $0 } }
         #expect(statusEvents(first) == [.forcedOffline])
+        try await relay.closesLogged(["relay.kicked-offline"])
         #expect(relay.closeReasons == ["relay.kicked-offline"])
         try await second.send(Samples.message(group: "room", sender: "alice", seq: 2))
         try await eventually("the second connection's message") { bob.sequences(from: "alice") == [2] }
@@ -132,6 +133,7 @@ import Testing
         try await eventually("brief joined") { brief.messages.count == 1 }
         try await eventually("brief's ticket expired", seconds: 5) { brief.isClosed.withLock { $0 } }
         #expect(statusEvents(brief) == [.userSigExpired])
+        try await relay.closesLogged(["relay.ticket-expired"])
         #expect(relay.closeReasons == ["relay.ticket-expired"])
         try await relay.shutdown()
     }

@@ -99,20 +99,24 @@ final class ClientLogger: ChannelInboundHandler {
 /// The example relay over 127.0.0.1: fan-out, one bad connection among
 /// good ones, and a member that stops reading.
 @Suite(.serialized) struct RelayLoopbackTests {
-    func startRelay(_ configure: (inout RelayConfiguration) -> Void = { _ in }) async throws
+    /// A relay on `loops` event loops: with one, everything on it; with
+    /// more, the group table on the first and the connections on each in
+    /// turn.
+    func startRelay(loops: Int = 1, _ configure: (inout RelayConfiguration) -> Void = { _ in }) async throws
         -> (RelayServer, MultiThreadedEventLoopGroup)
     {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: loops)
         var configuration = RelayConfiguration()
         // Routing, not logins: RelayLoginTests has the tickets.
         configuration.identity = .insecureDemo
         configure(&configuration)
-        let server = try await RelayServer.start(configuration: configuration, on: group.next())
+        let server = try await RelayServer.start(
+            configuration: configuration, on: group.next(), connectionsOn: loops > 1 ? group : nil)
         return (server, group)
     }
 
-    @Test func fansMessagesOutToTheOtherMembersOnly() async throws {
-        let (server, serverGroup) = try await startRelay()
+    @Test(arguments: [1, 3]) func fansMessagesOutToTheOtherMembersOnly(loops: Int) async throws {
+        let (server, serverGroup) = try await startRelay(loops: loops)
         let clientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let port = try #require(server.localAddress.port)
         let members = [
@@ -148,8 +152,8 @@ final class ClientLogger: ChannelInboundHandler {
         try await serverGroup.shutdownGracefully()
     }
 
-    @Test func aMalformedFrameClosesItsSenderWhileTheGroupLosesNothing() async throws {
-        let (server, serverGroup) = try await startRelay()
+    @Test(arguments: [1, 3]) func aMalformedFrameClosesItsSenderWhileTheGroupLosesNothing(loops: Int) async throws {
+        let (server, serverGroup) = try await startRelay(loops: loops)
         let clientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         let port = try #require(server.localAddress.port)
         let names = ["a", "b", "c"]
@@ -199,8 +203,9 @@ final class ClientLogger: ChannelInboundHandler {
 
     /// The backpressure policy, kept beside the default (a slow member is
     /// disconnected: RelayProbeTests).
-    @Test func underTheBackpressurePolicyAMemberThatStopsReadingHoldsItsSendersBack() async throws {
-        let (server, serverGroup) = try await startRelay { $0.slowConsumerPolicy = .backpressure }
+    @Test(arguments: [1, 3])
+    func underTheBackpressurePolicyAMemberThatStopsReadingHoldsItsSendersBack(loops: Int) async throws {
+        let (server, serverGroup) = try await startRelay(loops: loops) { $0.slowConsumerPolicy = .backpressure }
         let clientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let port = try #require(server.localAddress.port)
         let sender = try await RelayClient(port: port, group: clientGroup)

@@ -67,6 +67,7 @@ final class RawWebClient: Sendable {
         }
         let open = clients.filter { !$0.isClosed }.count
         #expect(open >= 5)
+        try await relay.closesLogged(Array(repeating: "connection.buffer-limit", count: 10 - open))
         #expect(relay.closeReasons == Array(repeating: "connection.buffer-limit", count: 10 - open))
         #expect(relay.server.bufferedBytes <= budget)
         // The meters are set after a read burst, at most four times a second.
@@ -106,6 +107,7 @@ final class RawWebClient: Sendable {
         // Closed at the timeout (and the close frame's two seconds), not at
         // the end of the frame, which would take 40 seconds.
         #expect(ContinuousClock.now - started < .seconds(8))
+        try await relay.closesLogged(["connection.partial-frame-timeout"])
         #expect(relay.closeReasons == ["connection.partial-frame-timeout"])
         #expect(!control.log.withLock { $0.isClosed })
         try await relay.shutdown()
@@ -130,6 +132,7 @@ final class RawWebClient: Sendable {
         try await eventually("the fragmenter closed", seconds: 10) { client.log.withLock { $0.isClosed } }
         trickling.cancel()
         #expect(client.log.withLock { $0.close?.code } == 1008)
+        try await relay.closesLogged(["connection.partial-frame-timeout"])
         #expect(relay.closeReasons == ["connection.partial-frame-timeout"])
         try await relay.shutdown()
     }
@@ -162,6 +165,7 @@ final class RawWebClient: Sendable {
         try await Task.sleep(for: .milliseconds(1_200))
         try await upgraded.join("room", as: "patient")
         #expect(!upgraded.log.withLock { $0.isClosed })
+        try await relay.closesLogged(Array(repeating: "connection.request-head-timeout", count: 20))
         #expect(relay.closeReasons == Array(repeating: "connection.request-head-timeout", count: 20))
         try await relay.shutdown()
     }
@@ -294,6 +298,7 @@ final class RawWebClient: Sendable {
         try await client.channel.send(Samples.frame(.message(join)) + Samples.corruptFrame())
         try await eventually("the connection closed", seconds: 5) { client.isClosed.withLock { $0 } }
         #expect(client.messages.contains { $0.elems.isEmpty && $0.sender == "hasty" })
+        try await relay.closesLogged(["frame.checksum"])
         #expect(relay.closeReasons == ["frame.checksum"])
         try await relay.shutdown()
     }

@@ -184,6 +184,7 @@ private final class WebSocketRecorder: ChannelInboundHandler {
         try await eventually("first's messages") { second.sequences(from: "first").count == 100 }
         #expect(second.sequences(from: "first") == Array(0..<100))
         #expect(!first.log.withLock { $0.isClosed } && !second.log.withLock { $0.isClosed })
+        try await relay.closesLogged(["connection.websocket-text", "frame.checksum"])
         #expect(relay.closeReasons.sorted() == ["connection.websocket-text", "frame.checksum"])
         try await relay.shutdown()
     }
