@@ -3,14 +3,16 @@
 
 Both were first found by hand (docs/spec/testee-protocol.md, "Differential
 runs"): protobuf-java's JsonFormat reads -0.0 as 0.0 (the default, so the
-field is left out), and protobuf-java stops at 100 nested messages, about 33
-merger layers, where the library reads 100 layers. The Java testee raises
+field is left out), and protobuf-java stops at 100 nested messages, which a
+chain of 33 merger layers reaches (the message and 3 a layer), where the
+library reads 100 layers. The Java testee raises
 that recursion limit to the request's depth limit, unless it runs with
 IMCODEC_JAVA_RECURSION_LIMITS=protobuf-java (testees/java/README.md); run
 so, with no failure list, a seeded differential run of `json_to_payload` must
 report both as disagreements: a minimal document holding a -0 that the
-testee answers with other bytes, and a document of more than 33 merger
-layers that the testee cannot read.
+testee answers with other bytes, and a document of 33 merger layers or more
+that the testee cannot read (the shrinker takes a longer chain down to the
+first length refused).
 
     python3 scripts/differential/finds_known_differences.py IMCODEC [--count N] [--seed S]
 
@@ -27,8 +29,9 @@ import tempfile
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 
-# protobuf-java's default recursion limit is 100 messages; a merger layer is 3 (Message, Elem, MergerElem).
-PROTOBUF_JAVA_LAYERS = 100 // 3
+# protobuf-java's default recursion limit is 100 messages: the root message and 3 a merger layer
+# (Elem, MergerElem, Message) reach it at 33 layers.
+PROTOBUF_JAVA_LAYERS = (100 - 1) // 3
 
 
 def found(cases):
@@ -69,13 +72,13 @@ def main():
     problems = []
     if negative_zero is None:
         problems.append("no minimal document with -0 answered with other bytes")
-    if deepest <= PROTOBUF_JAVA_LAYERS:
-        problems.append(f"no document of more than {PROTOBUF_JAVA_LAYERS} merger layers refused "
+    if deepest < PROTOBUF_JAVA_LAYERS:
+        problems.append(f"no document of {PROTOBUF_JAVA_LAYERS} merger layers or more refused "
                         f"(deepest refused: {deepest})")
     if problems:
         sys.exit("finds_known_differences.py: " + "; ".join(problems))
     print(f"found: -0.0 read as 0.0 ({negative_zero[:80]}), and a chain of {deepest} merger layers refused "
-          f"(protobuf-java's own limit is about {PROTOBUF_JAVA_LAYERS})")
+          f"(protobuf-java's own limit is reached at {PROTOBUF_JAVA_LAYERS})")
 
 
 if __name__ == "__main__":
