@@ -34,7 +34,8 @@ struct CheckRuleTableCommand: ParsableCommand {
     }
 
     func run() throws {
-        let declarations = try String(contentsOfFile: table, encoding: .utf8)
+        // Compiled once for every case.
+        let declarations = try CompiledDeclarations(json: String(contentsOfFile: table, encoding: .utf8))
         var failed: [String] = []
         for file in vectors {
             let data = try Data(contentsOf: URL(fileURLWithPath: file))
@@ -56,7 +57,7 @@ struct CheckRuleTableCommand: ParsableCommand {
                 case "batch": payload = .batch(try MessageBatch(serializedBytes: bytes, limits: limits))
                 default: payload = .event(try Event(serializedBytes: bytes, limits: limits))
                 }
-                let findings = try Validator.validate(
+                let findings = Validator.validate(
                     payload, declarations: declarations, profile: Self.member(input, "profile")?.text ?? "sdk-guide")
                 var got = findings.map {
                     Finding(

@@ -1,5 +1,21 @@
 import IMCodec
 
+/// A rule table compiled once from the JSON form of
+/// `scripts/codegen/generate_swift_rules.py --json`, for
+/// ``Validator/validate(_:declarations:profile:)``: a developer tool that
+/// validates many values with one table compiles it once.
+package struct CompiledDeclarations: Sendable {
+    let table: RuleTable
+
+    /// Compiles a table.
+    ///
+    /// - Parameter json: The table's text.
+    /// - Throws: A description of why the table does not compile.
+    package init(json: String) throws {
+        table = try RuleTable(json: json)
+    }
+}
+
 extension Validator {
     /// Validates a payload with another rule table than the library's, its
     /// limits' values the table's own for a profile: how a developer tool
@@ -8,17 +24,14 @@ extension Validator {
     ///
     /// - Parameters:
     ///   - payload: The value to validate.
-    ///   - declarations: A rule table in the JSON form of
-    ///     `scripts/codegen/generate_swift_rules.py --json`.
+    ///   - declarations: A compiled rule table.
     ///   - profile: A profile name of the table (`sdk-guide`, `seed`, `current`).
     /// - Returns: Every finding, as ``validate(_:limits:)-(FramePayload,_)`` reports them.
-    /// - Throws: A description of why the table does not compile.
     package static func validate(
-        _ payload: FramePayload, declarations: String, profile: String
-    ) throws -> [ValidationFinding] {
-        let table = try RuleTable(json: declarations)
+        _ payload: FramePayload, declarations: CompiledDeclarations, profile: String
+    ) -> [ValidationFinding] {
         let name = ValidationLimits.profilesByName[profile]?.name ?? profile
-        let run = ValidationRun(limits: ValidationLimits(), table: table, profile: name)
+        let run = ValidationRun(limits: ValidationLimits(), table: declarations.table, profile: name)
         switch payload {
         case .message(let message): run.validate(message: message)
         case .batch(let batch): run.validate(batch: batch)

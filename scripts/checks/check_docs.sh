@@ -29,9 +29,11 @@ work=$(mktemp -d)
 # plugin) and writes them into Package.resolved, which the root build in
 # .build shares: put the root's back when done, so that the steps after this
 # one neither fetch swift-nio nor rebuild for a graph they do not use.
-if [ -f Package.resolved ]; then cp Package.resolved "$work/Package.resolved"; fi
+# Copied with its time as well: a newer Package.resolved, even with the same
+# pins, makes the next root build plan again (half a minute).
+if [ -f Package.resolved ]; then cp -p Package.resolved "$work/Package.resolved"; fi
 restore_resolved() {
-    if [ -f "$work/Package.resolved" ]; then cp "$work/Package.resolved" Package.resolved; else rm -f Package.resolved; fi
+    if [ -f "$work/Package.resolved" ]; then cp -p "$work/Package.resolved" Package.resolved; else rm -f Package.resolved; fi
 }
 trap 'restore_resolved; rm -rf "$work"' EXIT
 out=${1:-$work/archives}
