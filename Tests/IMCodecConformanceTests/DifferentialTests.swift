@@ -173,28 +173,41 @@ import Testing
         #expect(Self.isOneMinimal(group.minimal, group.signature, Self.refusesDeepMergers))
     }
 
+    /// 100 merger layers around a message.
+    static func mergerChain() -> Message {
+        var message = Message(msgID: "m")
+        for _ in 0..<100 { message = Message(elems: [Elem(kind: .merger(MergerElem(messages: [message])))]) }
+        return message
+    }
+
+    /// Shrinks `request` against a runtime that refuses more than 33 merger
+    /// layers; returns the minimal request and the tries it took to reach
+    /// the edge (a disagreeing candidate of at most 34 layers).
+    static func shrinkToTheEdge(_ request: TesteeRequest) -> (minimal: TesteeRequest, tries: Int?) {
+        var tries = 0
+        var triesToTheEdge: Int?
+        var shrinker = DifferentialShrinker(deadline: .now + .seconds(60)) { candidate in
+            tries += 1
+            let disagrees = isDeeperThan33Layers(candidate)
+            if disagrees, triesToTheEdge == nil, !isNestedDeeper(candidate, than: 34) { triesToTheEdge = tries }
+            return disagrees
+        }
+        let minimal = shrinker.shrink(request)
+        return (minimal, triesToTheEdge)
+    }
+
     /// A chain of 100 merger layers refused by a runtime that stops at 33
     /// nested messages is cut to the first depth it refuses in a few dozen
     /// tries, each of which would cost a slow testee a round trip: layers go
     /// by halves, not one at a time.
     @Test func aDeepMergerChainLosesItsLayersInFewTries() throws {
-        var message = Message(msgID: "m")
-        for _ in 0..<100 { message = Message(elems: [Elem(kind: .merger(MergerElem(messages: [message])))]) }
         var operation = TesteeDecodePayloadRequest()
         operation.kind = TesteePayloadKind(rawValue: 1)
-        operation.payload = message.serializedBytes()
+        operation.payload = Self.mergerChain().serializedBytes()
         var request = TesteeRequest()
         request.operation = .decodePayload(operation)
         #expect(Self.isDeeperThan33Layers(request))
-        var tries = 0
-        var triesToTheEdge: Int?
-        var shrinker = DifferentialShrinker(deadline: .now + .seconds(60)) { candidate in
-            tries += 1
-            let disagrees = Self.isDeeperThan33Layers(candidate)
-            if disagrees, triesToTheEdge == nil, !Self.isNestedDeeper(candidate, than: 34) { triesToTheEdge = tries }
-            return disagrees
-        }
-        let minimal = shrinker.shrink(request)
+        let (minimal, triesToTheEdge) = Self.shrinkToTheEdge(request)
         #expect(Self.isDeeperThan33Layers(minimal))
         #expect(!Self.isNestedDeeper(minimal, than: 34))
         // 100 layers to the edge by halves: about 2 log2(100) tries.
@@ -209,23 +222,13 @@ import Testing
 
     /// The same chain as a JSON document loses its layers the same way.
     @Test func aDeepMergerChainInJSONLosesItsLayersInFewTries() throws {
-        var message = Message(msgID: "m")
-        for _ in 0..<100 { message = Message(elems: [Elem(kind: .merger(MergerElem(messages: [message])))]) }
         var operation = TesteeJsonToPayloadRequest()
         operation.kind = TesteePayloadKind(rawValue: 1)
-        operation.json = message.jsonString()
+        operation.json = Self.mergerChain().jsonString()
         var request = TesteeRequest()
         request.operation = .jsonToPayload(operation)
         #expect(Self.isDeeperThan33Layers(request))
-        var tries = 0
-        var triesToTheEdge: Int?
-        var shrinker = DifferentialShrinker(deadline: .now + .seconds(60)) { candidate in
-            tries += 1
-            let disagrees = Self.isDeeperThan33Layers(candidate)
-            if disagrees, triesToTheEdge == nil, !Self.isNestedDeeper(candidate, than: 34) { triesToTheEdge = tries }
-            return disagrees
-        }
-        let minimal = shrinker.shrink(request)
+        let (minimal, triesToTheEdge) = Self.shrinkToTheEdge(request)
         #expect(Self.isDeeperThan33Layers(minimal))
         #expect(!Self.isNestedDeeper(minimal, than: 34))
         let edge = try #require(triesToTheEdge)
