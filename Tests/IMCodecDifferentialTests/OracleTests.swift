@@ -47,25 +47,34 @@ import Testing
     }
 
     @Test func agreesWithSwiftProtobufOnGeneratedPopulation() throws {
+        try agreesWithSwiftProtobuf(onPopulationOf: 1)
+    }
+
+    /// The generated population, 10,000 messages, 6,000 events and 300
+    /// batches divided by `divisor`, against swift-protobuf; the whole
+    /// population (`divisor` 1) must exercise every field of the schema.
+    /// (`PortablePathsTests` runs a part of it through the portable string
+    /// path.)
+    func agreesWithSwiftProtobuf(onPopulationOf divisor: Int) throws {
         var generator = ValueGenerator(seed: 0x1AC0_DEC0)
         var differences: [String] = []
         var covered: Set<String> = []
         var checked = 0
-        for _ in 0..<10_000 {
+        for _ in 0..<10_000 / divisor {
             covered.formUnion(
                 try check(
                     Message.arbitrary(using: &generator), oracle: Imcodec_V1_Message.self,
                     differences: &differences))
             checked += 1
         }
-        for _ in 0..<6_000 {
+        for _ in 0..<6_000 / divisor {
             covered.formUnion(
                 try check(
                     Event.arbitrary(using: &generator), oracle: Imcodec_V1_Event.self,
                     differences: &differences))
             checked += 1
         }
-        for _ in 0..<300 {
+        for _ in 0..<300 / divisor {
             covered.formUnion(
                 try check(
                     MessageBatch.arbitrary(using: &generator),
@@ -81,7 +90,7 @@ import Testing
             for number in fields.keys { all.insert("\(message)#\(number)") }
         }
         let missing = all.subtracting(covered).sorted()
-        #expect(missing.isEmpty, "fields never exercised: \(missing)")
+        if divisor == 1 { #expect(missing.isEmpty, "fields never exercised: \(missing)") }
         print(
             "oracle: \(checked) values, 0 allowed differences (found \(differences.count)); "
                 + "\(covered.intersection(all).count) of \(all.count) fields of \(schema.count) types exercised")
