@@ -71,8 +71,8 @@ import Testing
         #expect(checked > 500)
     }
 
-    /// The inventory's checks fail on planted bad rows and a planted seed
-    /// line, one problem each.
+    /// The inventory's checks fail on planted bad rows, one problem each; the
+    /// detector lists the planted seed lines of every kind and no others.
     @Test func plantedInventoryProblemsAreReported() throws {
         let names = try RepositoryNames.load(root: repositoryRoot)
         let good = "| 004:1 | field | a | `GroupInfo.add_opt`, `rule.private-group.add-opt`; a note |"
@@ -92,9 +92,15 @@ import Testing
             "@property(nonatomic,strong) NSString * group;", " *  @param succ  Success callback",
             " *  @param filter     Group member role filter", "  TIM_GROUP_TIPS_TYPE_INVITE = 0x01,",
             "The name cannot exceed 30 bytes.", "an unremarkable line", " *  用户备注(备注最大96字节)",
-            "| timestamp | The start timestamp |", "| Parameter | Description |",
+            "| timestamp | The start timestamp |", "| Parameter | Description |", " *  @prarm forceUpdate 强制从后台拉取",
+            "- (void)onReConnFailed:(int)code err:(NSString*)err;", "- (void)onForceOffline;",
+            "msgKey & authKey | Message identifiers", "成员 说明", "type 变更类型", "", "type outside a table",
+            "        case TIM_GROUP_TIPS_TYPE_KICKED:", "        default:", "message.needReadReceipt = YES;",
+            "**Permission description:**", "- **Private group:** any member can modify the group name.",
+            "**Prototype:**", "- **Private group:** any member can modify the group name.",
+            "The ID is 0 for an apply request.", "@optional",
         ].joined(separator: "\n")
-        #expect(try SeedInventory.statements(in: seed) == [1, 3, 4, 5, 7, 8])
+        #expect(try SeedInventory.statements(in: seed) == [1, 3, 4, 5, 7, 8, 10, 11, 13, 15, 18, 20, 22, 25])
     }
 
     /// The checks fail on planted bad rows, one problem each.
@@ -371,34 +377,155 @@ struct SeedInventory {
         return parts.count == 1 || (parts.count == 2 && fields.contains(parts[1]))
     }
 
-    private static let callbacks: Set<Substring> = ["succ", "fail", "progress"]
+    private static let callbacks: Set<String> = ["succ", "fail", "progress"]
+    /// The cells of a table's header row that no `---` row follows.
+    private static let headerCells: Set<String> = ["Parameter", "Property", "Description", "参数", "成员", "说明"]
+    /// The words before "说明" in the headers of 001's tables without pipes.
+    private static let plainHeaders: Set<String> = ["参数", "成员", "Key Value"]
     // NSRegularExpression reads the rule words: case-insensitive, with \b
     // around the English ones.
-    private static let ruleWordsPattern =
-        #"\b(limit|limits|limited|unlimited|must|only|cannot|can not|up to|at most|maximum|not support|exceed|exceeds|valid at|valid for|valid when)\b|必须|只能|只有|只做|只用|只在|仅|不能|无法|最大|最多|不超过|上限|限制|不支持|有效"#
+    private static let ruleWordsPattern = [
+        #"\b(limit|limits|limited|unlimited|must|only|cannot|can not|up to|at most|maximum|minimum|not support|exceed"#
+            + #"|exceeds|valid at|valid for|valid when|should|need to|needs to|no need|needed|necessary|require|requires"#
+            + #"|required|default(?!:)|defaults|do not|does not|don't|not available|unavailable|recommend|recommended"#
+            + #"|not allowed|at least|no more than|less than|more than|never|ignored|but not|permission to|received by"#
+            + #"|supports|supported|too many|too large|contain|contains|contained|containing|field|indicates|specifies"#
+            + #"|bytes|seconds|pixels)\b"#,
+        #"\b\d[\d,]*\s*(KB|MB|px|minutes?|hours?|days?|members|messages)\b"#,
+        #"\b(is|are|be|to|enter)\s+`?(0|false|true|YES|nil)`?(?=[\s.,;)]|$)"#,
+        #"\b(before|after) (login|logging in|initSdk|initializing|establishing|sending)\b"#,
+        #"\b(key|value)\s*(is of|是)\s"#,
+        #"\b(type|values?)\s*:\s*\w+(,\s*(and\s+)?\w+){2,}"#,
+        #"\(\w+( & \w+)+\)"#,
+        #"\bTrigger:"#,
+        "必须|只能|只有|只做|只用|只在|仅|不能|无法|最大|最多|不超过|上限|限制|不支持|有效",
+        #"需要|需先|才能|默认|建议|不会|不可|不允许|必填|不得|务必|至少|超过|以内|禁止|不返回|收到|字段|多个|按照|导致失败|触发时机:\S"#,
+    ].joined(separator: "|")
+    private static let constantName = "[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+"
+    // An enum constant (`TIM_GROUP_TIPS_TYPE_INVITE`; case-sensitive) at the
+    // start of a line, after `case`, as a call's argument, in backticks, or
+    // with its number (`ERR_IMSDK_KICKED_BY_OTHERS: 6208`).
+    private static let constantPattern = [
+        #"^\s*(?:[-*]|//)?\s*`?\#(constantName)`?(?:[\s:,=]|$)"#, #"^\s*case\s+\#(constantName)\s*:"#,
+        #"\w:\s*\#(constantName)\b"#, #"`\#(constantName)`"#, #"\b\#(constantName):\s*\d+"#,
+    ].joined(separator: "|")
+    // Sample code that sets or reads a property (`message.needReadReceipt =
+    // YES;`, `NSString *title = mergerElem.title;`), or a key of a JSON
+    // object.
+    private static let samplePattern =
+        #"^\s*(?:[\w<>* ]+?\s\*?\s*\w+\s*=\s*)?(?!self\.)\w+(?:\.\w+)+\s*(?:=\s*[^=;][^;]*)?;"#
+        + #"|\{\s*\\?"\w+\\?"\s*:"#
 
     /// The lines of a seed (1-based) that declare a field, a parameter or an
     /// enum value, or state a rule: the kinds docs/spec/seed-inventory.md
     /// defines.
     static func statements(in seed: String) throws -> [Int] {
         let ruleWords = try NSRegularExpression(pattern: ruleWordsPattern, options: [.caseInsensitive])
+        let constant = try NSRegularExpression(pattern: constantPattern)
+        let sample = try NSRegularExpression(pattern: samplePattern)
         let property = #/@property\b/#
-        let parameter = #/@param\s+(\w+)/#
+        let parameter = #/@p(?:aram|rarm)\s+(\w+)/#
         let tableName = #/^\s*\|?\s*`?([a-z][A-Za-z0-9_]*)`?\s*\|/#
         let enumValue = #/^\s*[A-Z][A-Za-z0-9_]*\s*=\s*(0x[0-9a-fA-F]+|-?\d+)\s*,?\s*(//.*)?$/#
         let statusWithValue = #/^[A-Za-z]+_[A-Za-z_]+\d+\S/#
-        return seed.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
-            let text = String(line)
-            if text.contains(property) { return index + 1 }
-            if let match = text.firstMatch(of: parameter) {
-                if !callbacks.contains(match.output.1) { return index + 1 }
-            } else if text.wholeMatch(of: enumValue) != nil || text.prefixMatch(of: statusWithValue) != nil {
-                return index + 1
-            } else if let match = text.prefixMatch(of: tableName), !callbacks.contains(match.output.1) {
-                return index + 1
-            }
+        let separator = #/\s*\|?\s*:?-{3}/#
+        let declaration = #/\s*[-+]\s*\([^)]*\)\s*\w+:.*;\s*/#
+        let argument = #/:\s*\([^)]*\)\s*(\w+)/#
+        let lines = seed.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var found: [Int] = []
+        // Inside a sample's `@interface …Impl`, a table of 001 without
+        // pipes, a "Permission description" block.
+        var inSample = false
+        var inPlainTable = false
+        var inPermissions = false
+        for (index, text) in lines.enumerated() {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
             let range = NSRange(text.startIndex..., in: text)
-            return ruleWords.firstMatch(in: text, range: range) != nil ? index + 1 : nil
+            if trimmed.hasPrefix("@interface") {
+                inSample = (trimmed.split(whereSeparator: { " :<(".contains($0) }).dropFirst().first ?? "")
+                    .hasSuffix("Impl")
+            } else if trimmed.hasPrefix("@end") {
+                inSample = false
+            }
+            let cells = trimmed.trimmingCharacters(in: CharacterSet(charactersIn: "|"))
+                .split(separator: "|", omittingEmptySubsequences: false).map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
+            let words = trimmed.split(whereSeparator: { $0 == " " || $0 == "|" })
+            let isPlainHeader = words.last == "说明" && plainHeaders.contains(words.dropLast().joined(separator: " "))
+            let next = index + 1 < lines.count ? lines[index + 1] : ""
+            let isHeader =
+                isPlainHeader
+                || (trimmed.contains("|")
+                    && (next.prefixMatch(of: separator) != nil || cells.allSatisfy(headerCells.contains)))
+            if isHeader {
+                inPlainTable = isPlainHeader
+            } else if trimmed.isEmpty {
+                inPlainTable = false
+            }
+            if trimmed == "**Permission description:**" {
+                inPermissions = true
+                continue
+            }
+            if trimmed.hasPrefix("#") || trimmed.hasPrefix("```")
+                || (trimmed.hasPrefix("**") && trimmed.hasSuffix(":**"))
+            {
+                inPermissions = false
+            }
+            // Declarations: properties, parameters (documented, in a table
+            // row, or undocumented arguments of a method), enum values.
+            if text.contains(property) {
+                found.append(index + 1)
+                continue
+            }
+            if let match = text.firstMatch(of: parameter) {
+                if !callbacks.contains(String(match.output.1)) {
+                    found.append(index + 1)
+                    continue
+                }
+            } else if text.wholeMatch(of: enumValue) != nil || text.prefixMatch(of: statusWithValue) != nil {
+                found.append(index + 1)
+                continue
+            } else if let match = text.prefixMatch(of: tableName), !callbacks.contains(String(match.output.1)) {
+                found.append(index + 1)
+                continue
+            }
+            let isPipeRow =
+                trimmed.contains("|") && !trimmed.contains("||") && trimmed.prefixMatch(of: separator) == nil
+            if !isHeader && (isPipeRow || (inPlainTable && !trimmed.isEmpty)) {
+                let first = isPipeRow ? cells.first ?? "" : String(trimmed.split(separator: " ").first ?? "")
+                if !callbacks.contains(first) {
+                    found.append(index + 1)
+                    continue
+                }
+            }
+            if !inSample, text.wholeMatch(of: declaration) != nil,
+                text.matches(of: argument).contains(where: { !callbacks.contains(String($0.output.1)) }),
+                !documented(lines, above: index)
+            {
+                found.append(index + 1)
+                continue
+            }
+            let isRule =
+                (inPermissions && !trimmed.isEmpty && trimmed != ">" && !trimmed.hasPrefix("For more information"))
+                || ruleWords.firstMatch(in: text, range: range) != nil
+            if isRule || constant.firstMatch(in: text, range: range) != nil
+                || sample.firstMatch(in: text, range: range) != nil
+            {
+                found.append(index + 1)
+            }
         }
+        return found
+    }
+
+    /// Whether the comment right above line `index` (0-based, blank lines
+    /// between them allowed) documents a parameter.
+    private static func documented(_ lines: [String], above index: Int) -> Bool {
+        var end = index - 1
+        while end >= 0 && lines[end].trimmingCharacters(in: .whitespaces).isEmpty { end -= 1 }
+        guard end >= 0, lines[end].trimmingCharacters(in: .whitespaces).hasSuffix("*/") else { return false }
+        var start = end
+        while start > 0 && !lines[start].contains("/*") { start -= 1 }
+        return lines[start...end].contains { $0.contains(#/@p(?:aram|rarm)\s/#) }
     }
 }
