@@ -15,6 +15,7 @@
 #   TRANSPORT=websocket MODES=forward scripts/bench/relay_load.sh
 #   CLIENTS=4 FRAMES=50000 scripts/bench/relay_load.sh
 #   BASELINE=/path/to/other/release ROUNDS=3 MODES=forward scripts/bench/relay_load.sh
+#   BASELINE=/path/to/older/release BASELINE_FLAGS= ROUNDS=3 MODES=forward scripts/bench/relay_load.sh
 #
 # Modes: forward (the relay's default: each frame's bytes, the frames of a
 # read burst in one buffer shared by every member), forward-unbatched (the
@@ -27,7 +28,9 @@
 # with it too, as MODE@baseline, right after this build's run of the mode,
 # so two builds are compared side by side in one run. This build's relay
 # runs with its defaults (one event loop per core); EVENT_LOOPS=N passes
-# --event-loops N to it.
+# --event-loops N to it. BASELINE_FLAGS replaces, for the baseline's relay,
+# the flags this build's gets (below): a relay from before login tickets
+# and per-connection rates knows none of them (BASELINE_FLAGS= for one).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -68,12 +71,16 @@ run() {
     [ "$relay_bin" = "$bin" ] && [ -n "$event_loops" ] && flags+=(--event-loops "$event_loops")
     # Its clients join without login tickets, and send as fast as they can:
     # the per-connection rates are off, to measure forwarding alone.
+    local relay_flags=(--insecure-demo --max-frames-per-second 0 --max-bytes-per-second 0
+        --max-inflated-bytes-per-second 0)
+    if [ "$relay_bin" != "$bin" ] && [ -n "${BASELINE_FLAGS+set}" ]; then
+        read -ra relay_flags <<<"$BASELINE_FLAGS"
+    fi
     # Emptied here, not by the relay's redirection, which could come after
     # the wait below reads the last run's port.
     : >"$work/relay.log"
-    "$relay_bin/imcodec-relay" --host 127.0.0.1 --port 0 --profile "$profile" --log-level warning --insecure-demo \
-        --max-frames-per-second 0 --max-bytes-per-second 0 --max-inflated-bytes-per-second 0 \
-        "${flags[@]}" >"$work/relay.log" 2>&1 &
+    "$relay_bin/imcodec-relay" --host 127.0.0.1 --port 0 --profile "$profile" --log-level warning \
+        ${relay_flags[@]+"${relay_flags[@]}"} "${flags[@]}" >"$work/relay.log" 2>&1 &
     server=$!
     local port="" web_port=""
     for _ in $(seq 100); do

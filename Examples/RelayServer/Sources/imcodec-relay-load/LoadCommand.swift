@@ -14,8 +14,11 @@ import NIOPosix
 struct LoadTool: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imcodec-relay-load",
-        abstract: "Drives an imcodec-relay on 127.0.0.1 with clients in one process and measures it.",
-        subcommands: [LoadCommand.self, SoakCommand.self, FanOutCommand.self, FloodCommand.self],
+        abstract:
+            "Drives an imcodec-relay on 127.0.0.1 with clients in one process and measures it; times the SwiftNIO readers alone.",
+        subcommands: [
+            LoadCommand.self, SoakCommand.self, FanOutCommand.self, FloodCommand.self, ByteAtATimeCommand.self,
+        ],
         defaultSubcommand: LoadCommand.self
     )
 }
