@@ -99,14 +99,9 @@ done
 
 echo
 echo "control pair every 50 ms for $seconds s, $event_loops event loops, $rounds round(s)${baseline:+, baseline $baseline}"
-awk '
+awk "$(<scripts/lib/median.awk)"'
     { p50[$1] = p50[$1] " " $2; p99[$1] = p99[$1] " " $3; max[$1] = max[$1] " " $4; lost[$1] += $5
       flood[$1] = flood[$1] " " $6; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
-    function median(list,   values, count, i, j, t) {
-        count = split(list, values, " ")
-        for (i = 1; i <= count; i++) for (j = i + 1; j <= count; j++) if (values[j] + 0 < values[i] + 0) { t = values[i]; values[i] = values[j]; values[j] = t }
-        return count % 2 ? values[(count + 1) / 2] : (values[count / 2] + values[count / 2 + 1]) / 2
-    }
     END {
         printf "%-22s %8s %8s %8s %6s %14s\n", "case", "p50 ms", "p99 ms", "max ms", "lost", "flood frames"
         for (i = 1; i <= n; i++) {

@@ -130,14 +130,9 @@ done
 
 echo
 echo "clients $clients, frames per client $frames, window $window, text bytes $text_bytes, transport $transport, $rounds round(s)${baseline:+, baseline $baseline}"
-awk '
+awk "$(<scripts/lib/median.awk)"'
     { rates[$1] = rates[$1] " " $2; p50[$1] = p50[$1] " " $3; p99[$1] = p99[$1] " " $4; rss[$1] = rss[$1] " " $5
       cpu[$1] = cpu[$1] " " $6; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
-    function median(list,   values, count, i, j, t) {
-        count = split(list, values, " ")
-        for (i = 1; i <= count; i++) for (j = i + 1; j <= count; j++) if (values[j] + 0 < values[i] + 0) { t = values[i]; values[i] = values[j]; values[j] = t }
-        return count % 2 ? values[(count + 1) / 2] : (values[count / 2] + values[count / 2 + 1]) / 2
-    }
     END {
         printf "%-26s %14s %8s %8s %10s %14s %8s\n", "mode", "delivered/s", "p50 ms", "p99 ms", "RSS kB", "server ns/frame", "ratio"
         for (i = 1; i <= n; i++) {
