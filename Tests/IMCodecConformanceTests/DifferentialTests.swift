@@ -206,13 +206,7 @@ import Testing
         operation.payload = Self.mergerChain().serializedBytes()
         var request = TesteeRequest()
         request.operation = .decodePayload(operation)
-        #expect(Self.isDeeperThan33Layers(request))
-        let (minimal, triesToTheEdge) = Self.shrinkToTheEdge(request)
-        #expect(Self.isDeeperThan33Layers(minimal))
-        #expect(!Self.isNestedDeeper(minimal, than: 34))
-        // 100 layers to the edge by halves: about 2 log2(100) tries.
-        let edge = try #require(triesToTheEdge)
-        #expect(edge <= 30, "\(edge) tries")
+        let minimal = try Self.expectCutToTheEdgeByHalves(request)
         #expect(
             Self.isOneMinimal(
                 minimal,
@@ -227,12 +221,21 @@ import Testing
         operation.json = Self.mergerChain().jsonString()
         var request = TesteeRequest()
         request.operation = .jsonToPayload(operation)
-        #expect(Self.isDeeperThan33Layers(request))
-        let (minimal, triesToTheEdge) = Self.shrinkToTheEdge(request)
-        #expect(Self.isDeeperThan33Layers(minimal))
-        #expect(!Self.isNestedDeeper(minimal, than: 34))
+        try Self.expectCutToTheEdgeByHalves(request)
+    }
+
+    /// Shrinks a request holding the 100-layer chain and expects it cut to
+    /// the first depth refused (past 33 layers, not past 34) within 30 tries:
+    /// by halves, about 2 log2(100). Returns the minimal request.
+    @discardableResult
+    static func expectCutToTheEdgeByHalves(_ request: TesteeRequest) throws -> TesteeRequest {
+        #expect(isDeeperThan33Layers(request))
+        let (minimal, triesToTheEdge) = shrinkToTheEdge(request)
+        #expect(isDeeperThan33Layers(minimal))
+        #expect(!isNestedDeeper(minimal, than: 34))
         let edge = try #require(triesToTheEdge)
         #expect(edge <= 30, "\(edge) tries")
+        return minimal
     }
 
     @Test func theLibraryAgainstItselfAgrees() throws {
