@@ -173,6 +173,18 @@ final class RuleTable: Sendable {
         var actual: Actual
     }
 
+    /// A message field as the walk visits it (``MessageType/children``).
+    struct Child: Sendable {
+        var slot: Int
+        var isRepeated: Bool
+        var isOneofMember: Bool
+        /// Whether its entries wait on the run's pending stack.
+        var isDeferred: Bool
+        /// Whether its type is a deferred field's entry type, whose visit
+        /// then drains what it deferred.
+        var drains: Bool
+    }
+
     /// A message type with its declarations.
     struct MessageType: Sendable {
         /// The fields by slot (``fields``).
@@ -186,6 +198,8 @@ final class RuleTable: Sendable {
         /// The slots of its message fields, in field order: what the walk
         /// visits (``ints``).
         var messageSlots: Span
+        /// ``messageSlots`` as the walk reads them (``children``).
+        var children = Span()
         /// Whether messages of this type are the entries of a deferred field.
         var isDeferredTarget: Bool
         /// The layer limits of its repeated message fields: pairs of a slot
@@ -196,6 +210,8 @@ final class RuleTable: Sendable {
     /// The message types, by ``ReflectedMessage/reflectedType``.
     let types: [MessageType]
     let fields: [Field]
+    /// The message fields of every type, in field order.
+    let children: [Child]
     let references: [Reference]
     let conditions: [Condition]
     let limits: [Limit]
@@ -207,7 +223,11 @@ final class RuleTable: Sendable {
     let numbers: [Int64]
     /// JSON names and the strings conditions compare.
     let strings: [String]
-    let numberSets: [Set<Int64>]
+    /// The number sets of `defined_enum` and named values, each a span of
+    /// ``setMembers`` (``contains(_:inSet:)``).
+    let numberSets: [Span]
+    /// The members of every number set, each set's in ascending order.
+    let setMembers: [Int64]
     let charsets: [ClosedRange<UInt8>]
     let exclusions: [Exclusion]
     /// The finding codes the table names.
@@ -248,7 +268,22 @@ final class RuleTable: Sendable {
         predicateFields = declared.predicateFields
         var builder = Builder()
         builder.flatten(declared)
-        types = builder.types
+        var types = builder.types
+        var children: [Child] = []
+        for type in types.indices {
+            let start = children.count
+            for entry in types[type].messageSlots.indices {
+                let slot = builder.ints[entry]
+                let field = builder.fields[Int(types[type].fields.start) + slot]
+                children.append(
+                    Child(
+                        slot: slot, isRepeated: field.isRepeated, isOneofMember: field.isOneofMember,
+                        isDeferred: field.isDeferred, drains: builder.types[field.type].isDeferredTarget))
+            }
+            types[type].children = Span(start: Int32(start), count: Int32(children.count - start))
+        }
+        self.types = types
+        self.children = children
         fields = builder.fields
         references = builder.references
         conditions = builder.conditions
@@ -260,6 +295,10 @@ final class RuleTable: Sendable {
         numbers = builder.numbers
         strings = builder.strings
         numberSets = builder.numberSets
+        setMembers = builder.setMembers
+        referencePaths = builder.references.map { reference in
+            builder.strings[reference.jsonPath.indices].map { .field($0) }
+        }
         charsets = builder.charsets
         exclusions = builder.exclusions
         codes = builder.codes
@@ -284,7 +323,8 @@ final class RuleTable: Sendable {
         var numbers: [Int64] = []
         /// JSON names and the strings conditions compare.
         var strings: [String] = []
-        var numberSets: [Set<Int64>] = []
+        var numberSets: [Span] = []
+        var setMembers: [Int64] = []
         var charsets: [ClosedRange<UInt8>] = []
         var exclusions: [Exclusion] = []
         /// The finding codes the table names.
@@ -379,7 +419,7 @@ final class RuleTable: Sendable {
             func numberSet(_ set: Set<Int64>?) -> Int32 {
                 guard let set else { return -1 }
                 if let index = setIndex[set] { return index }
-                numberSets.append(set)
+                numberSets.append(RuleTable.span(&setMembers, set.sorted()))
                 setIndex[set] = Int32(numberSets.count - 1)
                 return Int32(numberSets.count - 1)
             }
@@ -433,8 +473,17 @@ final class RuleTable: Sendable {
         strings[Int(field(type, slot).json)]
     }
 
-    /// The JSON names of a reference's path.
-    func jsonPath(_ reference: Int32) -> [String] {
-        Array(strings[references[Int(reference)].jsonPath.indices])
+    /// Each reference's path as findings spell it: the proto3 JSON names of
+    /// ``Reference/jsonPath``, made once.
+    let referencePaths: [[FieldPath.Component]]
+
+    /// Whether number set `set` (an index in ``numberSets``) holds `number`:
+    /// a scan of a few sorted numbers, which costs less than hashing.
+    func contains(_ number: Int64, inSet set: Int32) -> Bool {
+        for index in numberSets[Int(set)].indices {
+            let member = setMembers[index]
+            if member >= number { return member == number }
+        }
+        return false
     }
 }

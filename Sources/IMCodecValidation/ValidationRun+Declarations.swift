@@ -88,6 +88,13 @@ extension ValidationRun {
 
     func isSet(_ value: ReflectedScalar?) -> Bool { Self.isSet(value) }
 
+    /// Whether two strings have the same UTF-8 bytes (not merely canonically
+    /// equivalent characters, as `==` compares them): lengths first, which
+    /// settles most comparisons without reading a byte.
+    static func sameBytes(_ left: String, _ right: String) -> Bool {
+        left.utf8.count == right.utf8.count && left.utf8.elementsEqual(right.utf8)
+    }
+
     /// A number as findings carry it; 0 for what is not a number.
     static func number(_ value: ReflectedScalar?) -> Int64 {
         switch value {
@@ -125,7 +132,7 @@ extension ValidationRun {
             case .uint(let number)?: result = numbers.contains { UInt64(exactly: table.numbers[$0]) == number }
             case .double(let number)?: result = numbers.contains { Double(table.numbers[$0]) == number }
             case .string(let text)?:
-                result = condition.strings.indices.contains { table.strings[$0].utf8.elementsEqual(text.utf8) }
+                result = condition.strings.indices.contains { Self.sameBytes(table.strings[$0], text) }
             case nil:
                 // The default: 0 or "".
                 let field = table.references[Int(condition.reference)].field
@@ -272,13 +279,13 @@ extension ValidationRun {
             }
         }
         let number = Self.number(value)
-        if rules.definedEnum >= 0, !table.numberSets[Int(rules.definedEnum)].contains(number) {
+        if rules.definedEnum >= 0, !table.contains(number, inSet: rules.definedEnum) {
             report(table.definedEnumCode, at: depth, path(), actual: number)
         }
         if rules.isDiscriminator, number == 0, allHold(rules.discriminatorWhen, at: depth) {
             report(table.discriminatorCode, at: depth, path(), actual: 0)
         }
-        if rules.namedValuesCode >= 0, !table.numberSets[Int(rules.namedValues)].contains(number) {
+        if rules.namedValuesCode >= 0, !table.contains(number, inSet: rules.namedValues) {
             report(rules.namedValuesCode, at: depth, path(), actual: number)
         }
     }
@@ -499,7 +506,7 @@ extension ValidationRun {
             start = enclosingFrame(of: Int(reference.enclosing), below: depth)
             if start < 0 { return (0, []) }
         }
-        return (start, table.jsonPath(index).map { .field($0) })
+        return (start, table.referencePaths[Int(index)])
     }
 
     /// Runs a check whose conditions hold in frame `depth`'s message.
@@ -582,9 +589,9 @@ extension ValidationRun {
         let slot = table.ints[Int(list.slots.start)]
         let count = Self.count(read(listIndex, at: depth))
         // Paths are made only for a finding.
-        func listPath() -> [Component] { table.jsonPath(listIndex).map { .field($0) } }
+        func listPath() -> [Component] { table.referencePaths[Int(listIndex)] }
         func entryPath(_ index: Int) -> [Component] {
-            listPath() + [.index(index)] + table.jsonPath(entryReference).map { .field($0) }
+            listPath() + [.index(index)] + table.referencePaths[Int(entryReference)]
         }
         switch check.form {
         case .unique:

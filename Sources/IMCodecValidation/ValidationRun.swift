@@ -86,9 +86,10 @@ final class ValidationRun {
 
     /// The compiled declarations.
     let table: RuleTable
-    /// The limits checked, held apart so that reading one does not copy
-    /// the whole value.
-    private let limitsStorage: UnsafeMutablePointer<ValidationLimits>
+    /// The limits checked: the caller's value, borrowed for the run's life
+    /// (``Validator`` makes a run inside `withUnsafePointer(to:)`), so that
+    /// starting a run copies and retains none of it.
+    private let limits: UnsafePointer<ValidationLimits>
     /// Limit values read from the table for one profile instead of from
     /// ``limits``, by limit index; `nil` for the library's runs.
     let tableBounds: [LimitBound]?
@@ -96,6 +97,9 @@ final class ValidationRun {
     @exclusivity(unchecked) private(set) var findings: [ValidationFinding] = []
     /// The messages being visited below the current node, outermost first.
     @exclusivity(unchecked) var frames: [Frame] = []
+    /// Emptied frame stacks of nodes whose visit ended, kept for the next
+    /// node's visit so that visiting a node allocates no stack.
+    @exclusivity(unchecked) private var spareFrames: [[Frame]] = []
     /// The steps of every node.
     @exclusivity(unchecked) var steps: [Step] = []
     /// Nodes below the root; node `n` is `nodes[n - 1]`.
@@ -122,9 +126,8 @@ final class ValidationRun {
     ///   - table: The declarations to execute.
     ///   - profile: When given, the limits' values are the table's for
     ///     this profile instead of `limits`.
-    init(limits: ValidationLimits, table: RuleTable = .library, profile: String? = nil) {
-        limitsStorage = .allocate(capacity: 1)
-        limitsStorage.initialize(to: limits)
+    init(limits: UnsafePointer<ValidationLimits>, table: RuleTable = .library, profile: String? = nil) {
+        self.limits = limits
         self.table = table
         self.tableBounds = profile.map { profile in
             table.declared.limits.map { LimitBound(declared: $0, profile: profile) }
@@ -134,14 +137,9 @@ final class ValidationRun {
         frames.reserveCapacity(table.types.count + 1)
     }
 
-    deinit {
-        limitsStorage.deinitialize(count: 1)
-        limitsStorage.deallocate()
-    }
-
     /// The value of limit property `property` (``ValidationLimits/boundNames``).
     func limitBound(_ property: Int) -> LimitBound {
-        limitsStorage.pointee.bound(property)
+        ValidationLimits.bound(property, of: limits)
     }
 
     // MARK: Entry points
@@ -193,10 +191,10 @@ final class ValidationRun {
     /// the root of a node of its own, until none is left above `mark`.
     private func drain(downTo mark: Int) {
         guard pending.count > mark else { return }
-        let savedFrames = frames
+        var savedFrames = spareFrames.popLast() ?? []
+        swap(&frames, &savedFrames)
         let savedNode = node
         let savedLayer = nodeLayer
-        frames.removeAll(keepingCapacity: true)
         while pending.count > mark {
             var list = pending.removeLast()
             let index = list.next
@@ -216,7 +214,9 @@ final class ValidationRun {
                 list.list.reflectedVisit(at: index, &visitor)
             }
         }
-        frames = savedFrames
+        swap(&frames, &savedFrames)
+        savedFrames.removeAll(keepingCapacity: true)
+        spareFrames.append(savedFrames)
         node = savedNode
         nodeLayer = savedLayer
     }
@@ -265,10 +265,10 @@ final class ValidationRun {
     private func descend<Value: ReflectedMessage>(
         _ value: UnsafePointer<Value>, type: Int, _ rules: RuleTable.MessageType
     ) {
-        for entry in rules.messageSlots.indices {
-            let slot = table.ints[entry]
-            let field = table.field(type, slot)
-            let drains = table.types[field.type].isDeferredTarget
+        for entry in rules.children.indices {
+            let field = table.children[entry]
+            let slot = field.slot
+            let drains = field.drains
             if !field.isRepeated {
                 // A oneof's members are asked whether they are set first:
                 // handing one over copies the oneof's value.
@@ -350,10 +350,7 @@ final class ValidationRun {
     // MARK: Paths and reporting
 
     /// A path component below a frame.
-    enum Component {
-        case field(String)
-        case index(Int)
-    }
+    typealias Component = FieldPath.Component
 
     /// The path of frame `depth`, followed by `extra`.
     func path(of depth: Int, _ extra: [Component] = []) -> FieldPath {

@@ -31,12 +31,14 @@ extension Validator {
         _ payload: FramePayload, declarations: CompiledDeclarations, profile: String
     ) -> [ValidationFinding] {
         let name = ValidationLimits.profilesByName[profile]?.name ?? profile
-        let run = ValidationRun(limits: ValidationLimits(), table: declarations.table, profile: name)
-        switch payload {
-        case .message(let message): run.validate(message: message)
-        case .batch(let batch): run.validate(batch: batch)
-        case .event(let event): run.validate(event: event)
+        return withUnsafePointer(to: ValidationLimits()) { limits in
+            let run = ValidationRun(limits: limits, table: declarations.table, profile: name)
+            switch payload {
+            case .message(let message): run.validate(message: message)
+            case .batch(let batch): run.validate(batch: batch)
+            case .event(let event): run.validate(event: event)
+            }
+            return run.findings
         }
-        return run.findings
     }
 }

@@ -28,9 +28,10 @@ public enum Validator {
     /// - Returns: Every finding, a message's own before those of the messages
     ///   nested in it; empty when the message is valid.
     public static func validate(_ message: Message, limits: ValidationLimits = .sdkGuide) -> [ValidationFinding] {
-        let run = ValidationRun(limits: limits)
-        run.validate(message: message)
-        return run.findings
+        withRun(limits) { run in
+            run.validate(message: message)
+            return run.findings
+        }
     }
 
     /// Validates a message whose mergers hold stand-ins for their messages
@@ -53,11 +54,12 @@ public enum Validator {
         forwarded: (_ parent: Int, _ elem: Int, _ index: Int, _ node: Int) -> Message
     ) -> [ValidationFinding] {
         withoutActuallyEscaping(forwarded) { forwarded in
-            let run = ValidationRun(limits: limits)
-            run.forwarded = { forwarded($0.parent, $0.elem, $0.index, $0.node) }
-            run.validate(message: message)
-            run.forwarded = nil
-            return run.findings
+            withRun(limits) { run in
+                run.forwarded = { forwarded($0.parent, $0.elem, $0.index, $0.node) }
+                run.validate(message: message)
+                run.forwarded = nil
+                return run.findings
+            }
         }
     }
 
@@ -68,9 +70,10 @@ public enum Validator {
     ///   - limits: The limits to check against; the sdk-guide profile by default.
     /// - Returns: Every finding, in message order.
     public static func validate(_ batch: MessageBatch, limits: ValidationLimits = .sdkGuide) -> [ValidationFinding] {
-        let run = ValidationRun(limits: limits)
-        run.validate(batch: batch)
-        return run.findings
+        withRun(limits) { run in
+            run.validate(batch: batch)
+            return run.findings
+        }
     }
 
     /// Validates the message at `index` of a batch, batch rules included;
@@ -86,9 +89,10 @@ public enum Validator {
     package static func validate(_ message: Message, inBatchAt index: Int, limits: ValidationLimits)
         -> [ValidationFinding]
     {
-        let run = ValidationRun(limits: limits)
-        run.validate(batchMessage: message, at: index)
-        return run.findings
+        withRun(limits) { run in
+            run.validate(batchMessage: message, at: index)
+            return run.findings
+        }
     }
 
     /// Validates an event: read receipts, recall, modification (whose message
@@ -100,9 +104,10 @@ public enum Validator {
     ///   - limits: The limits to check against; the sdk-guide profile by default.
     /// - Returns: Every finding.
     public static func validate(_ event: Event, limits: ValidationLimits = .sdkGuide) -> [ValidationFinding] {
-        let run = ValidationRun(limits: limits)
-        run.validate(event: event)
-        return run.findings
+        withRun(limits) { run in
+            run.validate(event: event)
+            return run.findings
+        }
     }
 
     /// Validates the content of a frame.
@@ -162,6 +167,13 @@ public enum Validator {
     }
 
     /// Throws `validation.failed` for the first error among `findings`.
+    /// Runs `body` with a run that borrows `limits` for the call.
+    private static func withRun(
+        _ limits: ValidationLimits, _ body: (ValidationRun) -> [ValidationFinding]
+    ) -> [ValidationFinding] {
+        withUnsafePointer(to: limits) { body(ValidationRun(limits: $0)) }
+    }
+
     private static func throwFirstError(of findings: [ValidationFinding]) throws(IMCodecError) {
         if let first = findings.first(where: { $0.severity == .error }) {
             throw IMCodecError(validationFailure: first)

@@ -71,15 +71,18 @@ BOUND = {
 def gen_bounds(decl):
     limits = [l for l in decl.limits if not l.decoding]
     out = [HEADER, "\n", "extension ValidationLimits {\n",
-           "    /// The names of the limits ``bound(_:)`` reads, by index: the names the\n",
+           "    /// The names of the limits ``bound(_:of:)`` reads, by index: the names the\n",
            "    /// declarations give them, which are the properties' names.\n",
            "    static let boundNames: [String] = [\n"]
     out += ['        "%s",\n' % l.name for l in limits]
     out.append("    ]\n\n")
-    out.append("    /// The value of the limit at `index` in ``boundNames``, as the rule engine reads it.\n")
-    out.append("    func bound(_ index: Int) -> LimitBound {\n        switch index {\n")
+    out.append("    /// The value of the limit at `index` in ``boundNames`` of the limits at\n"
+               "    /// `limits`, as the rule engine reads it: the one property read in\n"
+               "    /// place, the rest of the value neither copied nor retained.\n")
+    out.append("    static func bound(_ index: Int, of limits: UnsafePointer<ValidationLimits>) -> LimitBound {\n"
+               "        switch index {\n")
     for i, l in enumerate(limits):
-        out.append("        case %d: %s\n" % (i, BOUND[swift_type(l)] % l.name))
+        out.append("        case %d: %s\n" % (i, BOUND[swift_type(l)] % ("limits.pointee." + l.name)))
     out.append("        default: .none\n        }\n    }\n}\n")
     return "".join(out)
 

@@ -2,7 +2,7 @@
 // swift-format-ignore-file
 
 extension ValidationLimits {
-    /// The names of the limits ``bound(_:)`` reads, by index: the names the
+    /// The names of the limits ``bound(_:of:)`` reads, by index: the names the
     /// declarations give them, which are the properties' names.
     static let boundNames: [String] = [
         "maxProfileStringBytes",
@@ -49,51 +49,53 @@ extension ValidationLimits {
         "maxGroupInitialMembers",
     ]
 
-    /// The value of the limit at `index` in ``boundNames``, as the rule engine reads it.
-    func bound(_ index: Int) -> LimitBound {
+    /// The value of the limit at `index` in ``boundNames`` of the limits at
+    /// `limits`, as the rule engine reads it: the one property read in
+    /// place, the rest of the value neither copied nor retained.
+    static func bound(_ index: Int, of limits: UnsafePointer<ValidationLimits>) -> LimitBound {
         switch index {
-        case 0: maxProfileStringBytes.map { .number($0) } ?? .none
-        case 1: profileCustomKeyPrefix.map { .string($0) } ?? .none
-        case 2: maxNameCardBytes.map { .number($0) } ?? .none
-        case 3: maxMemberCustomFields.map { .number($0) } ?? .none
-        case 4: maxMemberCustomValueBytes.map { .number($0) } ?? .none
-        case 5: maxCustomDescExtBytes.map { .number($0) } ?? .none
-        case 6: maxImageBytes.map { .number($0) } ?? .none
-        case 7: largeImageShortSide.map { .number($0) } ?? .none
-        case 8: thumbnailShortSide.map { .number($0) } ?? .none
-        case 9: restImageFormats.map { .numbers($0) } ?? .none
-        case 10: maxSoundBytes.map { .number($0) } ?? .none
-        case 11: maxVideoBytes.map { .number($0) } ?? .none
-        case 12: maxFileBytes.map { .number($0) } ?? .none
-        case 13: restDownloadFlag.map { .number(Int($0)) } ?? .none
-        case 14: maxMergerAbstracts.map { .number($0) } ?? .none
-        case 15: maxMergerAbstractLength.map { .number($0) } ?? .none
-        case 16: requiresMergerCompatibleText ? .flag : .none
-        case 17: maxMergerMessages.map { .number($0) } ?? .none
-        case 18: maxMergerDepth.map { .number($0) } ?? .none
-        case 19: maxGroupIntroductionBytes.map { .number($0) } ?? .none
-        case 20: maxGroupNotificationBytes.map { .number($0) } ?? .none
-        case 21: maxGroupFaceURLBytes.map { .number($0) } ?? .none
-        case 22: maxGroupCustomValueBytes.map { .number($0) } ?? .none
-        case 23: maxGroupCustomKeyBytes.map { .number($0) } ?? .none
-        case 24: maxGroupNameBytes.map { .number($0) } ?? .none
-        case 25: maxGroupCustomFields.map { .number($0) } ?? .none
-        case 26: .perKey(maxGroupMembers)
-        case 27: operatorPlatforms.map { .strings($0) } ?? .none
-        case 28: maxFriendWordingBytes.map { .number($0) } ?? .none
-        case 29: addSourcePrefix.map { .string($0) } ?? .none
-        case 30: maxAddSourceBytes.map { .number($0) } ?? .none
-        case 31: .range(snsSystemTypes)
-        case 32: maxUserIDBytes.map { .number($0) } ?? .none
-        case 33: maxGroupIDBytes.map { .number($0) } ?? .none
-        case 34: requiresPrintableASCIIGroupID ? .flag : .none
-        case 35: groupTypes.map { .strings($0) } ?? .none
-        case 36: maxMessageBodyBytes.map { .number($0) } ?? .none
-        case 37: maxCustomElems.map { .number($0) } ?? .none
-        case 38: maxFriendRemarkBytes.map { .number($0) } ?? .none
-        case 39: friendCustomKeyPrefix.map { .string($0) } ?? .none
-        case 40: reservedGroupIDPrefix.map { .string($0) } ?? .none
-        case 41: .perKey(maxGroupInitialMembers)
+        case 0: limits.pointee.maxProfileStringBytes.map { .number($0) } ?? .none
+        case 1: limits.pointee.profileCustomKeyPrefix.map { .string($0) } ?? .none
+        case 2: limits.pointee.maxNameCardBytes.map { .number($0) } ?? .none
+        case 3: limits.pointee.maxMemberCustomFields.map { .number($0) } ?? .none
+        case 4: limits.pointee.maxMemberCustomValueBytes.map { .number($0) } ?? .none
+        case 5: limits.pointee.maxCustomDescExtBytes.map { .number($0) } ?? .none
+        case 6: limits.pointee.maxImageBytes.map { .number($0) } ?? .none
+        case 7: limits.pointee.largeImageShortSide.map { .number($0) } ?? .none
+        case 8: limits.pointee.thumbnailShortSide.map { .number($0) } ?? .none
+        case 9: limits.pointee.restImageFormats.map { .numbers($0) } ?? .none
+        case 10: limits.pointee.maxSoundBytes.map { .number($0) } ?? .none
+        case 11: limits.pointee.maxVideoBytes.map { .number($0) } ?? .none
+        case 12: limits.pointee.maxFileBytes.map { .number($0) } ?? .none
+        case 13: limits.pointee.restDownloadFlag.map { .number(Int($0)) } ?? .none
+        case 14: limits.pointee.maxMergerAbstracts.map { .number($0) } ?? .none
+        case 15: limits.pointee.maxMergerAbstractLength.map { .number($0) } ?? .none
+        case 16: limits.pointee.requiresMergerCompatibleText ? .flag : .none
+        case 17: limits.pointee.maxMergerMessages.map { .number($0) } ?? .none
+        case 18: limits.pointee.maxMergerDepth.map { .number($0) } ?? .none
+        case 19: limits.pointee.maxGroupIntroductionBytes.map { .number($0) } ?? .none
+        case 20: limits.pointee.maxGroupNotificationBytes.map { .number($0) } ?? .none
+        case 21: limits.pointee.maxGroupFaceURLBytes.map { .number($0) } ?? .none
+        case 22: limits.pointee.maxGroupCustomValueBytes.map { .number($0) } ?? .none
+        case 23: limits.pointee.maxGroupCustomKeyBytes.map { .number($0) } ?? .none
+        case 24: limits.pointee.maxGroupNameBytes.map { .number($0) } ?? .none
+        case 25: limits.pointee.maxGroupCustomFields.map { .number($0) } ?? .none
+        case 26: .perKey(limits.pointee.maxGroupMembers)
+        case 27: limits.pointee.operatorPlatforms.map { .strings($0) } ?? .none
+        case 28: limits.pointee.maxFriendWordingBytes.map { .number($0) } ?? .none
+        case 29: limits.pointee.addSourcePrefix.map { .string($0) } ?? .none
+        case 30: limits.pointee.maxAddSourceBytes.map { .number($0) } ?? .none
+        case 31: .range(limits.pointee.snsSystemTypes)
+        case 32: limits.pointee.maxUserIDBytes.map { .number($0) } ?? .none
+        case 33: limits.pointee.maxGroupIDBytes.map { .number($0) } ?? .none
+        case 34: limits.pointee.requiresPrintableASCIIGroupID ? .flag : .none
+        case 35: limits.pointee.groupTypes.map { .strings($0) } ?? .none
+        case 36: limits.pointee.maxMessageBodyBytes.map { .number($0) } ?? .none
+        case 37: limits.pointee.maxCustomElems.map { .number($0) } ?? .none
+        case 38: limits.pointee.maxFriendRemarkBytes.map { .number($0) } ?? .none
+        case 39: limits.pointee.friendCustomKeyPrefix.map { .string($0) } ?? .none
+        case 40: limits.pointee.reservedGroupIDPrefix.map { .string($0) } ?? .none
+        case 41: .perKey(limits.pointee.maxGroupInitialMembers)
         default: .none
         }
     }
