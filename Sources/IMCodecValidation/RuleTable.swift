@@ -89,6 +89,14 @@ final class RuleTable: Sendable {
         var slot: Int
     }
 
+    /// Where an exclusion applies: field `child` of the message in the
+    /// singular message field `slot` of a message of type `holder`.
+    struct ExclusionSite: Sendable {
+        var holder: Int
+        var slot: Int
+        var child: Int
+    }
+
     /// A `Limit`.
     struct Limit: Sendable {
         /// ``codes``.
@@ -104,6 +112,9 @@ final class RuleTable: Sendable {
         var isRESTOnly: Bool
         /// `exclude` (``exclusions``).
         var exclude: Span
+        /// The places its exclusions apply, in every type
+        /// (``exclusionSites``).
+        var excludeSites = Span()
         /// The index of its property in ``ValidationLimits/boundNames``, or -1.
         var property: Int
     }
@@ -230,6 +241,7 @@ final class RuleTable: Sendable {
     let setMembers: [Int64]
     let charsets: [ClosedRange<UInt8>]
     let exclusions: [Exclusion]
+    let exclusionSites: [ExclusionSite]
     /// The finding codes the table names.
     let codes: [FindingCode]
     /// The severity of each of ``codes``.
@@ -287,7 +299,25 @@ final class RuleTable: Sendable {
         fields = builder.fields
         references = builder.references
         conditions = builder.conditions
-        limits = builder.limits
+        var limits = builder.limits
+        var sites: [ExclusionSite] = []
+        for index in limits.indices where !limits[index].exclude.isEmpty {
+            let start = sites.count
+            for (holder, type) in builder.types.enumerated() {
+                for entry in type.messageSlots.indices {
+                    let slot = builder.ints[entry]
+                    let field = builder.fields[Int(type.fields.start) + slot]
+                    guard !field.isRepeated else { continue }
+                    for exclusion in builder.exclusions[limits[index].exclude.indices]
+                    where exclusion.type == field.type {
+                        sites.append(ExclusionSite(holder: holder, slot: slot, child: exclusion.slot))
+                    }
+                }
+            }
+            limits[index].excludeSites = Span(start: Int32(start), count: Int32(sites.count - start))
+        }
+        self.limits = limits
+        exclusionSites = sites
         applied = builder.applied
         fieldRules = builder.fieldRules
         checks = builder.checks

@@ -164,7 +164,7 @@ extension ValidationRun {
         /// A field's value.
         case scalar(Int)
         /// The entry's canonical size, the given fields of its direct
-        /// sub-messages left out (a span of the table's exclusions).
+        /// sub-messages left out (a span of the table's exclusion sites).
         case encodedSize(RuleTable.Span)
     }
 
@@ -219,19 +219,18 @@ extension ValidationRun {
         return probe
     }
 
-    /// An entry's canonical size with the `excluded` fields of its direct
-    /// sub-messages left out.
+    /// An entry's canonical size with the fields of its direct sub-messages
+    /// that `sites` (a span of the table's exclusion sites) name left out.
     func encodedSize<Value: ReflectedMessage>(
-        of entry: UnsafePointer<Value>, excluding excluded: RuleTable.Span
+        of entry: UnsafePointer<Value>, excluding sites: RuleTable.Span
     ) -> Int {
         let type = Value.reflectedType
         var copy: Value?
-        for slot in table.ints[table.types[type].messageSlots.indices] where !table.field(type, slot).isRepeated {
-            for exclusion in table.exclusions[excluded.indices] where exclusion.type == table.field(type, slot).type {
-                guard isSet(entry.reflectedScalar(slot)) else { continue }
-                if copy == nil { copy = entry.pointee }
-                copy?.reflectedClear(slot, inMessage: exclusion.slot)
-            }
+        for index in sites.indices {
+            let site = table.exclusionSites[index]
+            guard site.holder == type, isSet(entry.reflectedScalar(site.slot)) else { continue }
+            if copy == nil { copy = entry.pointee }
+            copy?.reflectedClear(site.slot, inMessage: site.child)
         }
         // Measured in place unless a field had to be left out.
         return copy?.serializedSize ?? entry.pointee.serializedSize
@@ -340,7 +339,7 @@ extension ValidationRun {
             let tag = Self.varintSize(UInt64(field.number) << 3)
             var total = 0
             for index in 0..<count {
-                let size = probe(.encodedSize(limit.exclude), slot: slot, index: index, at: depth).size
+                let size = probe(.encodedSize(limit.excludeSites), slot: slot, index: index, at: depth).size
                 total += tag + Self.varintSize(UInt64(size)) + size
             }
             if total > most {
