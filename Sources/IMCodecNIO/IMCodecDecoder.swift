@@ -31,8 +31,30 @@
     /// and closes the channel.
     public typealias IMCodecPayloadDecoder = IMCodecDecoder<FramePayload>
 
+    /// Splits a channel's byte stream into frames whose headers are checked
+    /// and whose bodies are not yet: neither inflated nor decoded.
+    ///
+    /// An ``IMCodecDecoder`` of `UncheckedFrame`, for a server that checks
+    /// costly frames off the channel's event loop: the decoder does no work
+    /// a frame's body decides, `UncheckedFrame.header.payloadLength` says
+    /// how much a frame will inflate to before anything is inflated, and
+    /// `FrameDecoder.decodeFrame(_:)` of the frame's bytes, run on a thread
+    /// pool, does the checks ``IMCodecFrameDecoder`` would have done on the
+    /// loop (a server keeps the frames of one connection in order). Add it
+    /// wrapped in a `ByteToMessageHandler`:
+    ///
+    /// ```swift
+    /// try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(IMCodecUncheckedFrameDecoder()))
+    /// ```
+    ///
+    /// A header the format or the limits refuse fires its error and closes
+    /// the channel, as with the other decoders; a damaged body is found by
+    /// the check that follows.
+    public typealias IMCodecUncheckedFrameDecoder = IMCodecDecoder<UncheckedFrame>
+
     /// Reads the frames of a channel's byte stream and passes on each frame,
-    /// or each frame's decoded payload: ``IMCodecFrameDecoder`` and
+    /// each frame with its body unchecked, or each frame's decoded payload:
+    /// ``IMCodecFrameDecoder``, ``IMCodecUncheckedFrameDecoder`` and
     /// ``IMCodecPayloadDecoder``.
     ///
     /// A `FrameReader` does the reading, so frames split across reads in any
@@ -173,6 +195,23 @@
             budget: IMCodecBufferBudget? = nil
         ) {
             self.init(limits: limits, output: .frames, partialFrameTimeout: partialFrameTimeout, budget: budget)
+        }
+    }
+
+    extension IMCodecDecoder where InboundOut == UncheckedFrame {
+        /// Creates a decoder of frames with unchecked bodies for one channel.
+        ///
+        /// - Parameters:
+        ///   - limits: The limits to check every frame's header against.
+        ///   - partialFrameTimeout: How long a frame may take to arrive whole,
+        ///     from its first byte; `nil` for no limit.
+        ///   - budget: The buffer budget shared with other connections, if any.
+        public init(
+            limits: DecodingLimits = .default, partialFrameTimeout: TimeAmount? = .seconds(30),
+            budget: IMCodecBufferBudget? = nil
+        ) {
+            self.init(
+                limits: limits, output: .uncheckedFrames, partialFrameTimeout: partialFrameTimeout, budget: budget)
         }
     }
 

@@ -10,8 +10,9 @@
     /// Add it after the WebSocket upgrade (an upgrader from
     /// `NIOWebSocketServerUpgrader/imcodec(limits:shouldUpgrade:upgradePipelineHandler:)`
     /// sets the largest WebSocket frame to what the limits allow); after it the
-    /// channel reads `Frame`s (``IMCodecWebSocketFrameHandler``) or
-    /// `FramePayload`s (``IMCodecWebSocketPayloadHandler``) and writes
+    /// channel reads `Frame`s (``IMCodecWebSocketFrameHandler``),
+    /// `FramePayload`s (``IMCodecWebSocketPayloadHandler``) or frames with
+    /// their bodies unchecked (``IMCodecWebSocketUncheckedFrameHandler``) and writes
     /// `ByteBuffer`s, each holding one whole frame, which it sends as one binary
     /// message; a buffer written to many channels is shared, not copied.
     ///
@@ -56,7 +57,7 @@
         /// Which end of the WebSocket this handler is.
         public let role: IMCodecWebSocketRole
         private let decoder: FrameDecoder
-        private let output: @Sendable (Frame, DecodingLimits) throws(IMCodecError) -> InboundOut
+        private let output: @Sendable (MessageBytes, FrameDecoder) throws(IMCodecError) -> InboundOut
         private let guarding: PartialFrameGuard
         /// The bytes of the binary message being received, at most its frame
         /// and one byte more.
@@ -69,7 +70,7 @@
         private init(
             limits: DecodingLimits, role: IMCodecWebSocketRole, partialFrameTimeout: TimeAmount?,
             budget: IMCodecBufferBudget?,
-            output: @escaping @Sendable (Frame, DecodingLimits) throws(IMCodecError) -> InboundOut
+            output: @escaping @Sendable (MessageBytes, FrameDecoder) throws(IMCodecError) -> InboundOut
         ) {
             self.limits = limits
             self.role = role
@@ -153,10 +154,10 @@
                 // decoder has already read whole: decoded where it is, its
                 // bytes copied once, into the frame.
                 inMessage = false
-                let decoded = try data.withUnsafeReadableBytes { bytes in
-                    Result { () throws(IMCodecError) in try decoder.decodeFrame(bytes) }
+                let element = try data.withUnsafeReadableBytes { bytes in
+                    Result { () throws(IMCodecError) in try output(.buffer(bytes), decoder) }
                 }.get()
-                context.fireChannelRead(wrapInboundOut(try output(decoded, limits)))
+                context.fireChannelRead(wrapInboundOut(element))
                 return
             }
             if header == nil {
@@ -192,7 +193,7 @@
             // In the format's order of checks: a frame cut short is
             // frame.truncated, one that does not fill the message
             // frame.trailing-bytes, after the checks of its body.
-            let element = try output(try decoder.decodeFrame(bytes[...]), limits)
+            let element = try output(.array(bytes[...]), decoder)
             context.fireChannelRead(wrapInboundOut(element))
         }
 
@@ -415,6 +416,11 @@
     /// ``IMCodecPayloadDecoder``.
     public typealias IMCodecWebSocketPayloadHandler = IMCodecWebSocketHandler<FramePayload>
 
+    /// Reads frames from binary WebSocket messages with their headers
+    /// checked and their bodies not: the WebSocket counterpart of
+    /// ``IMCodecUncheckedFrameDecoder``.
+    public typealias IMCodecWebSocketUncheckedFrameHandler = IMCodecWebSocketHandler<UncheckedFrame>
+
     extension IMCodecWebSocketHandler where InboundOut == Frame {
         /// Creates a handler for one WebSocket that passes on frames.
         ///
@@ -432,7 +438,7 @@
             partialFrameTimeout: TimeAmount? = .seconds(30), budget: IMCodecBufferBudget? = nil
         ) {
             self.init(limits: limits, role: role, partialFrameTimeout: partialFrameTimeout, budget: budget) {
-                frame, _ throws(IMCodecError) in frame
+                bytes, decoder throws(IMCodecError) in try bytes.frame(decoder)
             }
         }
     }
@@ -454,7 +460,70 @@
             partialFrameTimeout: TimeAmount? = .seconds(30), budget: IMCodecBufferBudget? = nil
         ) {
             self.init(limits: limits, role: role, partialFrameTimeout: partialFrameTimeout, budget: budget) {
-                frame, limits throws(IMCodecError) in try FramePayload(decoding: frame, limits: limits)
+                bytes, decoder throws(IMCodecError) in
+                try FramePayload(decoding: bytes.frame(decoder), limits: decoder.limits)
+            }
+        }
+    }
+
+    extension IMCodecWebSocketHandler where InboundOut == UncheckedFrame {
+        /// Creates a handler for one WebSocket that passes on frames with
+        /// their headers checked and their bodies not, for a server that
+        /// checks costly frames off the event loop
+        /// (``IMCodecUncheckedFrameDecoder`` says how).
+        ///
+        /// An unchecked frame's bytes are the whole message's: a message
+        /// that holds more than its frame is refused when the frame is
+        /// checked (`frame.trailing-bytes`, after the checks of the body, in
+        /// the format's order); one that holds less is refused here
+        /// (`frame.truncated`).
+        ///
+        /// - Parameters:
+        ///   - limits: The limits to check every frame's header against.
+        ///   - role: Which end of the WebSocket the handler is: the server
+        ///     (the default) reads masked frames and sends them unmasked, a
+        ///     client the reverse.
+        ///   - partialFrameTimeout: How long a message may take to arrive
+        ///     whole, from its first byte on the wire (behind NIOWebSocket's
+        ///     decoder) or its first fragment (elsewhere); `nil` for no limit.
+        ///   - budget: The buffer budget shared with other connections, if any.
+        public convenience init(
+            limits: DecodingLimits = .default, role: IMCodecWebSocketRole = .server,
+            partialFrameTimeout: TimeAmount? = .seconds(30), budget: IMCodecBufferBudget? = nil
+        ) {
+            self.init(limits: limits, role: role, partialFrameTimeout: partialFrameTimeout, budget: budget) {
+                bytes, decoder throws(IMCodecError) in try bytes.unchecked(decoder)
+            }
+        }
+    }
+
+    /// A whole binary message's bytes, where the handler holds them: in
+    /// NIOWebSocket's buffer (a message of one WebSocket frame) or in the
+    /// handler's own array (one put together from fragments).
+    enum MessageBytes {
+        case buffer(UnsafeRawBufferPointer)
+        case array(ArraySlice<UInt8>)
+
+        /// The frame the message holds, checked and inflated.
+        func frame(_ decoder: FrameDecoder) throws(IMCodecError) -> Frame {
+            switch self {
+            case .buffer(let bytes): try decoder.decodeFrame(bytes)
+            case .array(let bytes): try decoder.decodeFrame(bytes)
+            }
+        }
+
+        /// The frame the message holds, its header checked, its bytes
+        /// copied out of NIOWebSocket's buffer.
+        func unchecked(_ decoder: FrameDecoder) throws(IMCodecError) -> UncheckedFrame {
+            switch self {
+            case .buffer(let bytes):
+                UncheckedFrame(header: try decoder.frameHeader(of: bytes), bytes: Array(bytes)[...])
+            case .array(let bytes):
+                try bytes.withUnsafeBytes { raw in
+                    Result { () throws(IMCodecError) in
+                        UncheckedFrame(header: try decoder.frameHeader(of: raw), bytes: bytes)
+                    }
+                }.get()
             }
         }
     }

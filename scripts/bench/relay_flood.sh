@@ -10,6 +10,7 @@
 #   scripts/bench/relay_flood.sh                         # this build, 30 s a run
 #   BASELINE=/path/to/other/release ROUNDS=3 scripts/bench/relay_flood.sh
 #   UNTHROTTLED=1 scripts/bench/relay_flood.sh           # also with the per-connection rates off
+#   ON_LOOP=1 scripts/bench/relay_flood.sh               # also with every frame checked on its loop (--off-loop-bytes 0)
 #   SECONDS_PER_RUN=10 scripts/bench/relay_flood.sh      # shorter runs
 #
 # The relay places connections on its event loops in turn, as they connect
@@ -28,6 +29,7 @@ seconds=${SECONDS_PER_RUN:-30}
 rounds=${ROUNDS:-1}
 baseline=${BASELINE:-}
 unthrottled=${UNTHROTTLED:-}
+on_loop=${ON_LOOP:-}
 event_loops=${EVENT_LOOPS:-$(nproc)}
 scratch=.build-nio
 
@@ -92,8 +94,16 @@ cases() {
 
 for _ in $(seq "$rounds"); do
     cases ""
+    if [ -n "$on_loop" ]; then
+        run "apart-on-loop" "$bin" "$((event_loops - 1))" --event-loops "$event_loops" --off-loop-bytes 0
+        run "shared-on-loop" "$bin" 0 --event-loops "$event_loops" --off-loop-bytes 0
+    fi
     if [ -n "$unthrottled" ]; then
         cases "-unthrottled" --max-frames-per-second 0 --max-bytes-per-second 0 --max-inflated-bytes-per-second 0
+        if [ -n "$on_loop" ]; then
+            run "shared-on-loop-unthrottled" "$bin" 0 --event-loops "$event_loops" --off-loop-bytes 0 \
+                --max-frames-per-second 0 --max-bytes-per-second 0 --max-inflated-bytes-per-second 0
+        fi
     fi
 done
 

@@ -85,7 +85,7 @@ public final class FrameDecoder {
     }
 
     /// Checks 1 to 4: the header, the limits, and that the whole frame is there.
-    func frameHeader(of bytes: UnsafeRawBufferPointer) throws(IMCodecError) -> FrameHeader {
+    package func frameHeader(of bytes: UnsafeRawBufferPointer) throws(IMCodecError) -> FrameHeader {
         guard let header = try FrameHeader.peek(bytes) else { throw Self.truncated(bytes.count) }
         try header.checkLimits(limits)
         guard bytes.count >= header.frameLength else { throw Self.truncated(bytes.count, header) }

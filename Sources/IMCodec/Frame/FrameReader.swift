@@ -152,6 +152,34 @@ public final class FrameReader {
         return frame
     }
 
+    /// Returns the next whole frame with its header checked and its body
+    /// not, or `nil` when more bytes are needed.
+    ///
+    /// The stream is split as ``next()`` splits it, and the header checked
+    /// as ``next()`` checks it, against the same ``limits``; the body is
+    /// neither inflated nor checked: `FrameDecoder.decodeFrame(_:)` of the
+    /// frame's bytes does that, wherever the caller runs it (an
+    /// ``UncheckedFrame`` is `Sendable`). The frame counts as read.
+    ///
+    /// - Returns: The next frame, its body unchecked, or `nil` when the
+    ///   appended bytes end before it does.
+    /// - Throws: The errors of a header and of the limits, which are final
+    ///   as in ``next()``, saying which frame.
+    public func nextUnchecked() throws(IMCodecError) -> UncheckedFrame? {
+        if let failure { throw failure }
+        let read: Read
+        do throws(IMCodecError) {
+            read = try partial.isEmpty ? readFromInput(checkingBody: false) : completePartial(checkingBody: false)
+        } catch {
+            throw fail(with: error.inFrame(frameCount + skippedFrameCount, at: offset))
+        }
+        guard case .unchecked(let frame) = read else { return nil }
+        lastFrameOffset = offset
+        offset += frame.header.frameLength
+        frameCount += 1
+        return frame
+    }
+
     /// Reads the next frame, skipping damaged ones when the reader does so,
     /// without counting it as returned.
     func nextFrame() throws(IMCodecError) -> Frame? {
@@ -160,12 +188,12 @@ public final class FrameReader {
             let index = frameCount + skippedFrameCount
             let read: Read
             do throws(IMCodecError) {
-                read = try partial.isEmpty ? readFromInput() : completePartial()
+                read = try partial.isEmpty ? readFromInput(checkingBody: true) : completePartial(checkingBody: true)
             } catch {
                 throw fail(with: error.inFrame(index, at: offset))
             }
             switch read {
-            case .needMore:
+            case .needMore, .unchecked:
                 return nil
             case .frame(let frame):
                 lastFrameOffset = offset
@@ -202,6 +230,8 @@ public final class FrameReader {
         case needMore
         /// A sound frame.
         case frame(Frame)
+        /// A whole frame whose body was not looked at.
+        case unchecked(UncheckedFrame)
         /// A frame whose header is sound but whose body is not, `length`
         /// bytes long in all, already consumed.
         case damaged(IMCodecError, length: Int)
@@ -244,9 +274,11 @@ public final class FrameReader {
 
     /// Reads a frame straight from `input`, or moves its start to `partial`.
     ///
+    /// - Parameter checkingBody: Whether the body is checked and inflated,
+    ///   or the frame returned as ``Read/unchecked(_:)``.
     /// - Throws: The errors of a header and of the limits; those of a body
     ///   come back as ``Read/damaged(_:length:)``, the frame consumed.
-    private func readFromInput() throws(IMCodecError) -> Read {
+    private func readFromInput(checkingBody: Bool) throws(IMCodecError) -> Read {
         guard let header = try FrameHeader.peek(input) else {
             keep(input)
             input = []
@@ -262,11 +294,13 @@ public final class FrameReader {
         }
         let frameBytes = input.prefix(header.frameLength)
         input = input.dropFirst(header.frameLength)
-        return body(frameBytes, header)
+        return body(frameBytes, header, checking: checkingBody)
     }
 
-    /// Checks 5 and 6 of a whole frame whose header passed checks 1 to 4.
-    private func body(_ frameBytes: ArraySlice<UInt8>, _ header: FrameHeader) -> Read {
+    /// Checks 5 and 6 of a whole frame whose header passed checks 1 to 4,
+    /// when `checking`.
+    private func body(_ frameBytes: ArraySlice<UInt8>, _ header: FrameHeader, checking: Bool) -> Read {
+        guard checking else { return .unchecked(UncheckedFrame(header: header, bytes: frameBytes)) }
         do throws(IMCodecError) {
             return .frame(try decoder.decodeFrame(frameBytes, header: header))
         } catch {
@@ -276,8 +310,9 @@ public final class FrameReader {
 
     /// Moves bytes from `input` to `partial` until it holds a whole frame.
     ///
+    /// - Parameter checkingBody: As for ``readFromInput(checkingBody:)``.
     /// - Throws: The errors of a header and of the limits.
-    private func completePartial() throws(IMCodecError) -> Read {
+    private func completePartial(checkingBody: Bool) throws(IMCodecError) -> Read {
         let header: FrameHeader
         if let partialHeader {
             header = partialHeader
@@ -303,7 +338,7 @@ public final class FrameReader {
         let frameBytes = partial
         partial = []
         partialHeader = nil
-        return body(frameBytes[...], header)
+        return body(frameBytes[...], header, checking: checkingBody)
     }
 }
 

@@ -1,7 +1,8 @@
-/// What a stream's reader yields: its checked frames (``FrameReader/next()``)
+/// What a stream's reader yields: its checked frames (``FrameReader/next()``),
+/// its frames with their bodies unchecked (``FrameReader/nextUnchecked()``)
 /// or their decoded payloads (``FrameReader/nextPayload()``).
 ///
-/// The one difference between the frame and the payload forms of the readers
+/// The one difference between the forms of the readers
 /// built on ``FrameReader``: the asynchronous sequences
 /// (``AsyncFrameSequence``, ``AsyncPayloadSequence``) and IMCodecNIO's
 /// decoders are each one generic type over it.
@@ -21,5 +22,12 @@ extension FrameReaderOutput where Element == FramePayload {
     /// The messages, batches and events the reader's frames carry.
     package static var payloads: Self {
         Self { reader throws(IMCodecError) in try reader.nextPayload() }
+    }
+}
+
+extension FrameReaderOutput where Element == UncheckedFrame {
+    /// The reader's frames, their headers checked, their bodies not.
+    package static var uncheckedFrames: Self {
+        Self { reader throws(IMCodecError) in try reader.nextUnchecked() }
     }
 }

@@ -91,6 +91,15 @@ public struct RelayConfiguration: Sendable {
     /// the inflate work it may ask of the relay. 32 MiB by default, `nil`
     /// for no limit.
     public var maxInflatedBytesPerSecond: Int? = 32 << 20
+    /// The payload size, as a frame's header declares it, from which a
+    /// frame is inflated, decoded and validated on a thread of NIO's shared
+    /// thread pool instead of on its connection's event loop, so that one
+    /// sender's costly frames hold up no other connection of that loop;
+    /// the connection reads nothing more, and its later frames wait, until
+    /// the check is done. 64 KiB by default (a chat message's body is at
+    /// most 12 KiB in the `current` profile); `nil` checks every frame on
+    /// its loop.
+    public var offLoopPayloadBytes: Int? = 64 << 10
     /// How many connections (TCP, WebSocket and plain HTTP together) may be
     /// open; one more is closed as soon as it is accepted.
     public var maxConnections = 1024

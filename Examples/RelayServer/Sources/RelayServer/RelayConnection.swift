@@ -1,14 +1,20 @@
 import IMCodec
 import IMCodecNIO
 import NIOCore
+import NIOPosix
 
 /// One client of the relay, over TCP or WebSocket: the handler after the
 /// frame decoder (or the WebSocket handler).
 ///
-/// It checks each frame on its own event loop (the throttle, the payload's
-/// decoding, the profile's validation: the work a frame's size decides) and
-/// hands the hub frames already checked, so no sender's inflating or
-/// validating holds up the hub's loop or any other connection's. It records
+/// It checks each frame on its own event loop (the throttle, the body's
+/// inflating, the payload's decoding, the profile's validation: the work a
+/// frame's size decides) and hands the hub frames already checked, so no
+/// sender's inflating or validating holds up the hub's loop. A frame whose
+/// header declares a payload of at least
+/// ``RelayConfiguration/offLoopPayloadBytes`` is checked on a thread of
+/// NIO's shared pool instead, the connection's later frames waiting behind
+/// it and its reads held, so that a sender of costly frames holds up no
+/// other connection of its loop either. It records
 /// the first reason the connection is closed for (a malformed frame's code,
 /// a guard's code, a shutdown) so the hub can log and count it. Under the
 /// backpressure policy it holds back the channel's reads while a slow member
@@ -23,7 +29,7 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
     // @unchecked: each property is touched on one loop only, as its comment
     // says, and the hub and the connection reach each other's loop by
     // `execute`, in order.
-    typealias InboundIn = Frame
+    typealias InboundIn = UncheckedFrame
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
@@ -49,6 +55,15 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
     private var checked: [RelayHub.Checked] = []
     /// The hand-overs the hub has not answered yet.
     private var handOvers = 0
+    /// Checks the bodies of the frames checked on this loop.
+    private lazy var decoder = FrameDecoder(limits: hub.bounds.limits)
+    /// The frames read while one is checked on the pool, waiting in order.
+    private var waiting: [(frame: UncheckedFrame, started: NIODeadline)] = []
+    /// Whether a frame is being checked on the pool: the connection is not
+    /// read, and the frames already read wait, until it is done.
+    private var isChecking = false {
+        didSet { resumeReadingIfFree() }
+    }
     /// What holds the channel's close back while the hub answers (on a
     /// loop other than the hub's only).
     private let closeGate: RelayClosing?
@@ -107,7 +122,7 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
     }
 
     private func resumeReadingIfFree() {
-        if !isPaused, !isThrottled, hasPendingRead, let context {
+        if !isPaused, !isThrottled, !isChecking, hasPendingRead, let context {
             hasPendingRead = false
             context.read()
         }
@@ -158,15 +173,85 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
         guard !hasFailed else { return }
         let frame = unwrapInboundIn(data)
         let started = NIODeadline.now()
-        throttle(bytes: frame.bytes.count, inflatedBytes: frame.payload.count, at: started)
-        let check = RelayHub.Checked(frame, started: started, bounds: hub.bounds)
-        if case .malformed(let error) = check.outcome { record(error) }
-        if sharesHubLoop {
+        // The declared payload size: a body that does not inflate to it
+        // fails its check.
+        throttle(bytes: frame.bytes.count, inflatedBytes: frame.header.payloadLength, at: started)
+        if isChecking {
+            waiting.append((frame, started))
+        } else {
+            check(frame, started: started, context: context)
+        }
+    }
+
+    /// Checks a frame here, or starts its check on the pool when its
+    /// payload is costly.
+    private func check(_ frame: UncheckedFrame, started: NIODeadline, context: ChannelHandlerContext) {
+        guard let threshold = hub.offLoopPayloadBytes, frame.header.payloadLength >= threshold else {
+            accept(RelayHub.Checked(frame, decoder: decoder, started: started, bounds: hub.bounds), context: context)
+            return
+        }
+        // What is checked already need not wait for this one.
+        handOver()
+        isChecking = true
+        let bounds = hub.bounds
+        // A decoder of its own: the pool's thread shares nothing with this loop.
+        NIOThreadPool.singleton.runIfActive(eventLoop: eventLoop) {
+            var check = RelayHub.Checked(
+                frame, decoder: FrameDecoder(limits: bounds.limits), started: started, bounds: bounds)
+            check.wasCheckedOffLoop = true
+            return check
+        }.whenComplete { [self] result in
+            guard let context = self.context, !hasFailed else {
+                waiting.removeAll()
+                isChecking = false
+                return
+            }
+            switch result {
+            case .success(let check):
+                accept(check, context: context)
+            case .failure:
+                // The pool has stopped (the process is ending): checked here.
+                accept(
+                    RelayHub.Checked(frame, decoder: decoder, started: started, bounds: bounds), context: context)
+            }
+            // The read burst that brought the frame has ended.
+            handOver()
+            checkWaiting(context: context)
+        }
+    }
+
+    /// Checks the frames that waited for one checked on the pool, in order,
+    /// until one more goes to the pool or none is left.
+    private func checkWaiting(context: ChannelHandlerContext) {
+        isChecking = false
+        while !waiting.isEmpty, !isChecking, !hasFailed {
+            let next = waiting.removeFirst()
+            check(next.frame, started: next.started, context: context)
+        }
+        if !isChecking {
+            waiting.removeAll()
+            handOver()
+        }
+    }
+
+    /// Passes a checked frame on to the hub, and closes the connection
+    /// when it is malformed.
+    private func accept(_ check: RelayHub.Checked, context: ChannelHandlerContext) {
+        let failure: IMCodecError?
+        switch check.outcome {
+        case .damaged(let error): failure = error
+        case .malformed(let error): failure = error
+        case .unrouted, .message: failure = nil
+        }
+        if let failure { record(failure) }
+        if case .damaged = check.outcome {
+            // Not a frame read: the hub does not count it.
+        } else if sharesHubLoop {
             hub.received(check, from: self)
         } else {
             checked.append(check)
         }
-        guard hasFailed, case .malformed(let error) = check.outcome else { return }
+        guard hasFailed, let error = failure else { return }
         // The replies to the good frames of this read go out first: at once
         // on the hub's loop, or through the close gate, which holds the
         // close until the hub has answered them.
@@ -251,7 +336,7 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
     }
 
     func read(context: ChannelHandlerContext) {
-        if isPaused || isThrottled {
+        if isPaused || isThrottled || isChecking {
             hasPendingRead = true
         } else {
             context.read()

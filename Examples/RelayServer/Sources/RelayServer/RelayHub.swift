@@ -72,14 +72,18 @@ final class RelayHub: @unchecked Sendable {
     private var sampled = NIODeadline.uptimeNanoseconds(0)
     private let refusals: RelayLogLimiter
 
-    /// What a connection's loop reads of the configuration for each frame.
+    /// What a connection reads of the configuration for each frame.
     let bounds: Checked.Bounds
+    /// The declared payload size from which a frame is checked on the
+    /// thread pool (``RelayConfiguration/offLoopPayloadBytes``).
+    let offLoopPayloadBytes: Int?
     let rates: RelayThrottle.Rates
 
     init(eventLoop: EventLoop, configuration: RelayConfiguration) {
         self.eventLoop = eventLoop
         self.configuration = configuration
         bounds = Checked.Bounds(configuration)
+        offLoopPayloadBytes = configuration.offLoopPayloadBytes
         rates = RelayThrottle.Rates(
             frames: configuration.maxFramesPerSecond, bytes: configuration.maxBytesPerSecond,
             inflatedBytes: configuration.maxInflatedBytesPerSecond)
@@ -255,22 +259,31 @@ final class RelayHub: @unchecked Sendable {
 
     // MARK: Frames
 
-    /// A frame as its connection's loop checked it: its payload decoded
-    /// and, unless a check the hub makes first refuses it anyway, its
-    /// message validated against the profile.
+    /// A frame as its connection checked it, on its loop or, for a costly
+    /// one, on a thread of the pool: its body checked and inflated, its
+    /// payload decoded and, unless a check the hub makes first refuses it
+    /// anyway, its message validated against the profile.
     struct Checked: Sendable {
         enum Outcome: Sendable {
+            /// The frame's body fails the format's checks: it is not a
+            /// frame read, the hub never sees it, and the connection is
+            /// closed.
+            case damaged(IMCodecError)
             /// The payload does not decode: the connection is closed.
             case malformed(IMCodecError)
             /// A payload that is not a group message.
             case unrouted(Message?)
-            /// A group message and the errors the profile finds in it
-            /// (none checked when its IDs' lengths or sender refuse it).
-            case message(Message, errors: [ValidationFinding])
+            /// A group message, the errors the profile finds in it (none
+            /// checked when its IDs' lengths or sender refuse it) and its
+            /// frame.
+            case message(Message, errors: [ValidationFinding], frame: Frame)
         }
 
-        let frame: Frame
+        /// The frame's bytes as received.
+        let wireBytes: Int
         let outcome: Outcome
+        /// Whether it was checked on the thread pool.
+        var wasCheckedOffLoop = false
         /// When the connection read the frame.
         let started: NIODeadline
 
@@ -290,10 +303,29 @@ final class RelayHub: @unchecked Sendable {
             }
         }
 
-        /// Decodes and validates a frame: no state of the hub's is read,
-        /// so it runs on the connection's loop.
+        /// Checks a frame's body with `decoder`, then decodes and validates
+        /// its payload: no state of the hub's or the connection's is read,
+        /// so it runs on any thread.
+        init(_ unchecked: UncheckedFrame, decoder: FrameDecoder, started: NIODeadline, bounds configuration: Bounds) {
+            let frame: Frame
+            do throws(IMCodecError) {
+                frame = try decoder.decodeFrame(unchecked.bytes)
+            } catch {
+                self.init(wireBytes: unchecked.bytes.count, started: started, outcome: .damaged(error))
+                return
+            }
+            self.init(frame, started: started, bounds: configuration)
+        }
+
+        private init(wireBytes: Int, started: NIODeadline, outcome: Outcome) {
+            self.wireBytes = wireBytes
+            self.started = started
+            self.outcome = outcome
+        }
+
+        /// Decodes and validates a checked frame, likewise.
         init(_ frame: Frame, started: NIODeadline, bounds configuration: Bounds) {
-            self.frame = frame
+            wireBytes = frame.bytes.count
             self.started = started
             let payload: FramePayload
             do throws(IMCodecError) {
@@ -311,7 +343,7 @@ final class RelayHub: @unchecked Sendable {
             guard message.groupID.utf8.count <= configuration.maxGroupIDBytes,
                 message.sender.utf8.count <= configuration.maxUserIDBytes, !message.sender.isEmpty
             else {
-                outcome = .message(message, errors: [])
+                outcome = .message(message, errors: [], frame: frame)
                 return
             }
             var errors = Validator.validate(message, limits: configuration.profile).filter { $0.severity == .error }
@@ -319,7 +351,7 @@ final class RelayHub: @unchecked Sendable {
                 // A join is a group message without elems by definition.
                 errors.removeAll { $0.code == .messageElemsMissing }
             }
-            outcome = .message(message, errors: errors)
+            outcome = .message(message, errors: errors, frame: frame)
         }
     }
 
@@ -358,25 +390,27 @@ final class RelayHub: @unchecked Sendable {
     /// why not; a malformed one is only counted (its connection closes).
     func received(_ checked: Checked, from sender: RelayConnection) {
         eventLoop.preconditionInEventLoop()
-        let frame = checked.frame
         // From the read, so that a hop's wait counts.
         defer { metrics.frameDuration.recordNanoseconds((NIODeadline.now() - checked.started).nanoseconds) }
         stats.framesReceived += 1
         metrics.framesReceived.increment()
-        metrics.bytesReceived.increment(by: frame.bytes.count)
+        metrics.bytesReceived.increment(by: checked.wireBytes)
+        if checked.wasCheckedOffLoop { metrics.framesCheckedOffLoop.increment() }
         let message: Message
         let errors: [ValidationFinding]
+        let frame: Frame
         switch checked.outcome {
-        case .malformed:
+        case .damaged, .malformed:
             return
         case .unrouted(let refused):
             stats.framesUnrouted += 1
             return reject(
                 refused ?? Message(), from: sender,
                 [finding(RelayRejection.Code.notRouted, "", "only group messages are relayed")])
-        case .message(let checkedMessage, let checkedErrors):
+        case .message(let checkedMessage, let checkedErrors, let checkedFrame):
             message = checkedMessage
             errors = checkedErrors
+            frame = checkedFrame
         }
         let isJoin = message.elems.isEmpty
         if message.groupID.utf8.count > configuration.maxGroupIDBytes {

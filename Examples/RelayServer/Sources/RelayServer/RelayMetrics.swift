@@ -11,6 +11,7 @@ import CoreMetrics
 /// | `imcodec_relay_connections_open` | meter | | connections open now |
 /// | `imcodec_relay_connections_closed` | counter | `reason` | closes, by reason |
 /// | `imcodec_relay_frames_received`, `imcodec_relay_bytes_received` | counters | | frames read, and their bytes |
+/// | `imcodec_relay_frames_checked_off_loop` | counter | | the part of them checked on the thread pool, their payloads declaring at least `RelayConfiguration.offLoopPayloadBytes` |
 /// | `imcodec_relay_frames_delivered`, `imcodec_relay_bytes_delivered` | counters | | frames written to members, and their bytes |
 /// | `imcodec_relay_rejections` | counter | `code` | refused messages and joins, by the code of their first finding |
 /// | `imcodec_relay_slow_consumer_disconnects` | counter | | members disconnected for not reading |
@@ -29,6 +30,7 @@ final class RelayMetrics {
     let open: Meter
     let framesReceived: Counter
     let bytesReceived: Counter
+    let framesCheckedOffLoop: Counter
     let framesDelivered: Counter
     let bytesDelivered: Counter
     let slowConsumerDisconnects: Counter
@@ -53,6 +55,7 @@ final class RelayMetrics {
         open = Meter(label: "imcodec_relay_connections_open", factory: factory)
         framesReceived = Counter(label: "imcodec_relay_frames_received", factory: factory)
         bytesReceived = Counter(label: "imcodec_relay_bytes_received", factory: factory)
+        framesCheckedOffLoop = Counter(label: "imcodec_relay_frames_checked_off_loop", factory: factory)
         framesDelivered = Counter(label: "imcodec_relay_frames_delivered", factory: factory)
         bytesDelivered = Counter(label: "imcodec_relay_bytes_delivered", factory: factory)
         slowConsumerDisconnects = Counter(label: "imcodec_relay_slow_consumer_disconnects", factory: factory)

@@ -32,8 +32,11 @@ import ServiceLifecycle
 /// queued for it and closes it (``shutdown()``). The group table is on one
 /// event loop, which keeps it free of locks; the connections can be on
 /// others (one per core), where each inflates, decodes and validates its
-/// own frames, so that one sender's costly frames hold up its own loop
-/// only.
+/// own frames, so that one sender's frames hold up its own loop only; and a
+/// frame whose payload declares at least
+/// ``RelayConfiguration/offLoopPayloadBytes`` is checked on a thread of
+/// NIO's shared pool, so that a sender of costly frames holds up no one but
+/// itself.
 public final class RelayServer: Service, Sendable {
     /// The address of the frame stream, with the port the system chose.
     public let localAddress: SocketAddress
@@ -86,7 +89,7 @@ public final class RelayServer: Service, Sendable {
                     if let gate { try pipeline.addHandler(gate) }
                     try pipeline.addHandler(
                         ByteToMessageHandler(
-                            IMCodecFrameDecoder(
+                            IMCodecUncheckedFrameDecoder(
                                 limits: configuration.limits, partialFrameTimeout: configuration.partialFrameTimeout,
                                 budget: hub.budget)))
                     try pipeline.addHandler(
@@ -161,7 +164,7 @@ public final class RelayServer: Service, Sendable {
                                     ? nil : RelayCloseGate<WebSocketFrame> { $0.opcode == .connectionClose }
                                 if let gate { try pipeline.addHandler(gate) }
                                 try pipeline.addHandler(
-                                    IMCodecWebSocketFrameHandler(
+                                    IMCodecWebSocketUncheckedFrameHandler(
                                         limits: configuration.limits,
                                         partialFrameTimeout: configuration.partialFrameTimeout, budget: hub.budget))
                                 try pipeline.addHandler(

@@ -87,6 +87,13 @@ struct RelayCommand: AsyncParsableCommand {
     @Option(help: "The bytes one connection's frames may inflate to per second; 0 for no limit.")
     var maxInflatedBytesPerSecond = RelayConfiguration().maxInflatedBytesPerSecond ?? 0
 
+    @Option(
+        help: """
+            The payload size, as a frame's header declares it, from which a frame is inflated, decoded and \
+            validated on a thread pool instead of its connection's event loop; 0 checks every frame on its loop.
+            """)
+    var offLoopBytes = RelayConfiguration().offLoopPayloadBytes ?? 0
+
     @Option(help: "The longest group ID a join may name, in bytes.")
     var maxGroupIDBytes = RelayConfiguration().maxGroupIDBytes
 
@@ -139,7 +146,7 @@ struct RelayCommand: AsyncParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level \(logLevel)") }
         guard maxConnections >= 1, maxConnectionsPerAddress >= 1, maxBufferedBytes >= 0, maxQueuedBytes >= 2,
             idleTimeout >= 0, partialFrameTimeout >= 0, requestHeadTimeout >= 0, maxGroupIDBytes >= 1,
-            maxUserIDBytes >= 1, maxGroupsPerConnection >= 1, eventLoops >= 1
+            maxUserIDBytes >= 1, maxGroupsPerConnection >= 1, eventLoops >= 1, offLoopBytes >= 0
         else { throw ValidationError("the bounds must be positive") }
     }
 
@@ -197,6 +204,7 @@ struct RelayCommand: AsyncParsableCommand {
         configuration.maxFramesPerSecond = maxFramesPerSecond > 0 ? maxFramesPerSecond : nil
         configuration.maxBytesPerSecond = maxBytesPerSecond > 0 ? maxBytesPerSecond : nil
         configuration.maxInflatedBytesPerSecond = maxInflatedBytesPerSecond > 0 ? maxInflatedBytesPerSecond : nil
+        configuration.offLoopPayloadBytes = offLoopBytes > 0 ? offLoopBytes : nil
         configuration.identity = try ticketSecretFile.map { .tickets(secret: try secret($0)) } ?? .insecureDemo
         configuration.maxGroupsPerConnection = maxGroupsPerConnection
         if let pageDirectory { configuration.web.pageDirectory = pageDirectory }

@@ -123,22 +123,42 @@ import Testing
     /// beside the other suites, too long for every test run.)
     @Test func aLargeFrameFedOneByteAtATimeIsHeldOnceAndReadWhole() throws {
         let budget = IMCodecBufferBudget(capacity: 8 << 20)
-        let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.addHandler(
-            ByteToMessageHandler(IMCodecFrameDecoder(partialFrameTimeout: nil, budget: budget)))
         let large = Samples.frame(.message(Samples.message(textBytes: 64 << 10)))
+        let channel = try feedOneByteAtATime(
+            large, ByteToMessageHandler(IMCodecFrameDecoder(partialFrameTimeout: nil, budget: budget)), budget)
+        let frame = try #require(try channel.readInbound(as: Frame.self))
+        #expect(Array(frame.bytes) == large)
+    }
+
+    /// The same for the decoder that leaves bodies unchecked.
+    @Test func aLargeFrameFedOneByteAtATimeIsHeldOnceAndPassedOnUnchecked() throws {
+        let budget = IMCodecBufferBudget(capacity: 8 << 20)
+        let large = Samples.frame(.message(Samples.message(textBytes: 64 << 10)))
+        let channel = try feedOneByteAtATime(
+            large, ByteToMessageHandler(IMCodecUncheckedFrameDecoder(partialFrameTimeout: nil, budget: budget)), budget)
+        let frame = try #require(try channel.readInbound(as: UncheckedFrame.self))
+        #expect(Array(frame.bytes) == large)
+    }
+
+    /// Feeds `frame` to `handler` one byte per read, expecting the budget
+    /// to hold exactly the bytes fed after every byte but the last, and
+    /// nothing after it.
+    func feedOneByteAtATime(_ frame: [UInt8], _ handler: some ChannelHandler, _ budget: IMCodecBufferBudget) throws
+        -> EmbeddedChannel
+    {
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(handler)
         var heldOnce = true
         var byte = ByteBuffer()
-        for (index, value) in large.enumerated() {
+        for (index, value) in frame.enumerated() {
             byte.clear()
             byte.writeInteger(value)
             try channel.writeInbound(byte)
-            if index + 1 < large.count, budget.reservedBytes != index + 1 { heldOnce = false }
+            if index + 1 < frame.count, budget.reservedBytes != index + 1 { heldOnce = false }
         }
         #expect(heldOnce)
-        let frame = try #require(try channel.readInbound(as: Frame.self))
-        #expect(Array(frame.bytes) == large)
         #expect(budget.reservedBytes == 0)
+        return channel
     }
 
     @Test func aCompletedFrameGivesItsReservationBack() throws {

@@ -111,6 +111,42 @@ import Testing
         #expect(frames[1].header.compression == .deflate)
     }
 
+    @Test func uncheckedFrameDecoderPassesFramesWhoseChecksGiveWhatTheFrameDecoderGives() throws {
+        let stream = Samples.stream()
+        for offset in [0, 1, FrameHeader.maxEncodedLength, stream.count / 2, stream.count] {
+            let channel = EmbeddedChannel(handler: ByteToMessageHandler(IMCodecUncheckedFrameDecoder()))
+            try channel.writeInbound(ByteBuffer(bytes: stream[..<offset]))
+            try channel.writeInbound(ByteBuffer(bytes: stream[offset...]))
+            var frames: [UncheckedFrame] = []
+            while let frame = try channel.readInbound(as: UncheckedFrame.self) { frames.append(frame) }
+            #expect(frames.flatMap(\.bytes) == stream, "split at \(offset)")
+            let checked = try frames.map { try FrameDecoder().decodeFrame($0.bytes) }
+            #expect(checked.map { Array($0.payload) } == Samples.payloads.map { $0.serializedBytes() })
+            // The large message's header says what it inflates to.
+            #expect(frames[1].header.compression == .deflate)
+            #expect(frames[1].header.payloadLength == Samples.payloads[1].serializedBytes().count)
+            #expect(try channel.finish().isClean)
+        }
+    }
+
+    @Test func uncheckedFrameDecoderLeavesABodyToItsCheckAndRefusesAHeaderAtOnce() throws {
+        let channel = EmbeddedChannel(handler: ByteToMessageHandler(IMCodecUncheckedFrameDecoder()))
+        _ = try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        try channel.writeInbound(ByteBuffer(bytes: Samples.corruptFrame()))
+        let damaged = try #require(try channel.readInbound(as: UncheckedFrame.self))
+        #expect(throws: IMCodecError.self) { try FrameDecoder().decodeFrame(damaged.bytes) }
+        #expect(channel.isActive)
+        var limits = DecodingLimits()
+        limits.maxFrameBytes = 1_000
+        let refusing = EmbeddedChannel(handler: ByteToMessageHandler(IMCodecUncheckedFrameDecoder(limits: limits)))
+        _ = try refusing.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        let frame = try FrameEncoder(policy: .disabled).encode(Samples.payloads[1])
+        #expect {
+            try refusing.writeInbound(ByteBuffer(bytes: frame.prefix(FrameHeader.maxEncodedLength)))
+        } throws: { ($0 as? IMCodecError)?.code == .limitFrameSize }
+        #expect(!refusing.isActive)
+    }
+
     @Test func payloadEncoderFramesUnderItsPolicy() throws {
         for (policy, compressesLarge) in [(CompressionPolicy.default, true), (.disabled, false)] {
             let channel = EmbeddedChannel()

@@ -80,8 +80,12 @@ import Testing
         print("huge group IDs, bounded: RSS grew by \(bounded.growth) bytes")
         #expect(bounded.rejections == 32)
         // Each join is decoded (a 1 MiB string) and dropped: the relay holds
-        // at most one at a time, with its frame.
-        #expect(bounded.growth <= 8 << 20, "RSS grew by \(bounded.growth) bytes")
+        // at most one at a time, with its frame. Their payloads declare
+        // 1 MiB, so each is checked on a thread of the pool, whose
+        // allocator keeps what it freed apart from the event loop's: 10 MiB
+        // (6.3 MiB measured with every frame checked on the loop, 7.6 to
+        // 8.4 MiB with the pool).
+        #expect(bounded.growth <= 10 << 20, "RSS grew by \(bounded.growth) bytes")
         // A profile without a group-ID limit and no length bound of the
         // relay's keeps all 32 MiB.
         let unbounded = try await hugeGroupIDs(["--profile", "sdk-guide", "--max-group-id-bytes", "\(2 << 20)"])

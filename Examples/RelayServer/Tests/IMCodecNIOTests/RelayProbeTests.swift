@@ -17,7 +17,9 @@ final class RelayHarness: Sendable {
     let logs: InMemoryLogHandler
     let metrics: TestMetrics
 
-    init(_ configure: (inout RelayConfiguration) -> Void = { _ in }) async throws {
+    /// - Parameter loops: The server's event loops: the group table is on
+    ///   the first, the connections on each in turn.
+    init(loops: Int = 3, _ configure: (inout RelayConfiguration) -> Void = { _ in }) async throws {
         let logs = InMemoryLogHandler()
         self.logs = logs
         metrics = TestMetrics()
@@ -28,10 +30,10 @@ final class RelayHarness: Sendable {
         // about tickets set `identity` themselves.
         configuration.identity = .insecureDemo
         configure(&configuration)
-        // The group table on the first of three loops and the connections
-        // on all three in turn: some share the table's loop, the others
-        // reach it by hops.
-        serverGroup = MultiThreadedEventLoopGroup(numberOfThreads: 3)
+        // By default the group table on the first of three loops and the
+        // connections on all three in turn: some share the table's loop,
+        // the others reach it by hops.
+        serverGroup = MultiThreadedEventLoopGroup(numberOfThreads: loops)
         clientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         server = try await RelayServer.start(
             configuration: configuration, on: serverGroup.next(), connectionsOn: serverGroup)

@@ -35,8 +35,9 @@ final class RawWebClient: Sendable {
 
 /// The probes of a peer that faces the relay as an attacker would, over
 /// loopback and bounded in time: unfinished WebSocket frames against the
-/// buffer budget and the partial-frame timeout, a slow upgrade request, and
-/// headers that declare large frames without sending them.
+/// buffer budget and the partial-frame timeout, a slow upgrade request,
+/// headers that declare large frames without sending them, and frames that
+/// are costly to check beside a control pair on the same loop.
 @Suite(.serialized) struct RelayStrangerProbeTests {
     @Test func unfinishedWebSocketFramesCountAgainstTheBufferBudget() async throws {
         let budget = 8 << 20
@@ -342,6 +343,110 @@ final class RawWebClient: Sendable {
         #expect(paced.sequences(from: "flooder") == Array(0..<count))
         #expect(try await relay.server.statistics().throttles > 0)
         #expect(try relay.metrics.expectCounter("imcodec_relay_throttles").totalValue > 0)
+        #expect(relay.closeReasons.isEmpty)
+        try await relay.shutdown()
+    }
+
+    /// Chat-like text of about `bytes` bytes: words drawn at random, which
+    /// deflate shrinks about sixfold (within the inflate-ratio limit) and
+    /// which inflates at the speed of ordinary text.
+    static func chatText(bytes: Int) -> String {
+        let words = ["hello", "group", "message", "the", "to", "and", "you", "see", "today", "photo", "ok", "thanks"]
+        var state: UInt64 = 0x5EED
+        var text = ""
+        text.reserveCapacity(bytes + 16)
+        while text.utf8.count < bytes {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            text += words[Int((state >> 33) % UInt64(words.count))] + " "
+        }
+        return text
+    }
+
+    /// A flooder and a control pair on one event loop, the rates off: the
+    /// flooder writes `count` frames whose payloads declare 12 MiB of chat
+    /// text (alone in its group, so nothing is forwarded), each but its last
+    /// byte first; once the relay holds the rest, the last byte goes, and
+    /// 2 ms later (a check takes tens) the pair sends a message, which so
+    /// reaches the relay while the relay checks that frame. Returns how long
+    /// each of the pair's messages took.
+    func pairBesideAFlood(offLoopPayloadBytes: Int?, count: Int) async throws -> [Duration] {
+        let relay = try await RelayHarness(loops: 1) {
+            $0.maxFramesPerSecond = nil
+            $0.maxBytesPerSecond = nil
+            $0.maxInflatedBytesPerSecond = nil
+            $0.offLoopPayloadBytes = offLoopPayloadBytes
+        }
+        let flooder = try await relay.client()
+        let alice = try await relay.client()
+        let bob = try await relay.client()
+        try await flooder.join("flood", as: "flooder")
+        try await alice.join("room", as: "alice")
+        try await bob.join("room", as: "bob")
+        let costly = Samples.frame(
+            .message(Message(from: "flooder", toGroup: "flood", elems: [.text(Self.chatText(bytes: 12 << 20))])),
+            with: FrameEncoder(policy: .default))
+        var latencies: [Duration] = []
+        for seq in 0..<count {
+            try await flooder.channel.writeAndFlush(ByteBuffer(bytes: costly.dropLast()))
+            try await eventually("the flood frame but its last byte held") {
+                relay.server.bufferedBytes == costly.count - 1
+            }
+            try await flooder.channel.writeAndFlush(ByteBuffer(bytes: costly.suffix(1)))
+            try await Task.sleep(for: .milliseconds(2))
+            let sent = ContinuousClock.now
+            try await alice.send(Samples.message(group: "room", sender: "alice", seq: seq))
+            try await eventually("bob's copy of \(seq)") { bob.sequences(from: "alice").count == seq + 1 }
+            latencies.append(ContinuousClock.now - sent)
+        }
+        try await eventually("every flood frame taken") {
+            try await relay.server.statistics().framesReceived == 3 + 2 * count
+        }
+        #expect(bob.sequences(from: "alice") == Array(0..<count))
+        let offLoop = try relay.metrics.expectCounter("imcodec_relay_frames_checked_off_loop").totalValue
+        #expect(offLoop == (offLoopPayloadBytes == nil ? 0 : count))
+        #expect(relay.closeReasons.isEmpty)
+        try await relay.shutdown()
+        return latencies
+    }
+
+    @Test func costlyFramesAreCheckedOffTheLoopTheirSenderShares() async throws {
+        let count = 7
+        func median(_ latencies: [Duration]) -> Duration { latencies.sorted()[latencies.count / 2] }
+        // Checked on the loop, each flood frame holds up the pair's
+        // message that arrives meanwhile: the probe can tell.
+        let onLoop = try await pairBesideAFlood(offLoopPayloadBytes: nil, count: count)
+        // The default: frames whose payloads declare 64 KiB or more are
+        // checked on the thread pool, and the pair's loop stays free.
+        let offLoop = try await pairBesideAFlood(
+            offLoopPayloadBytes: RelayConfiguration().offLoopPayloadBytes, count: count)
+        print(
+            "the pair's messages beside a flood: median \(median(onLoop)) with every frame checked on the loop, "
+                + "\(median(offLoop)) with costly ones checked on the pool")
+        #expect(median(offLoop) * 4 < median(onLoop), "on the loop \(onLoop), on the pool \(offLoop)")
+    }
+
+    @Test func framesCheckedOnThePoolKeepTheirPlaceInTheirSendersOrder() async throws {
+        let relay = try await RelayHarness {
+            $0.maxBytesPerSecond = nil
+            $0.maxInflatedBytesPerSecond = nil
+        }
+        let carol = try await relay.client()
+        let dave = try await relay.client()
+        try await carol.join("room", as: "carol")
+        try await dave.join("room", as: "dave")
+        // Every third message declares a payload of about 1 MiB, checked on
+        // the pool; the others are checked on the loop, in one write.
+        var bytes: [UInt8] = []
+        let count = 12
+        for seq in 0..<count {
+            var message = Samples.message(group: "room", sender: "carol", seq: seq)
+            if seq % 3 == 1 { message.elems = [.text(Self.chatText(bytes: 1 << 20))] }
+            bytes += Samples.frame(.message(message), with: FrameEncoder(policy: .default))
+        }
+        try await carol.channel.writeAndFlush(ByteBuffer(bytes: bytes))
+        try await eventually("dave's copies") { dave.sequences(from: "carol").count == count }
+        #expect(dave.sequences(from: "carol") == Array(0..<count))
+        #expect(try relay.metrics.expectCounter("imcodec_relay_frames_checked_off_loop").totalValue == count / 3)
         #expect(relay.closeReasons.isEmpty)
         try await relay.shutdown()
     }

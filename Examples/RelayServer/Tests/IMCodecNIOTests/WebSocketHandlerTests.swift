@@ -145,6 +145,56 @@ import Testing
         #expect(!channel.isActive)
     }
 
+    /// A server channel whose handler passes frames on with their bodies
+    /// unchecked.
+    func uncheckedChannel() throws -> EmbeddedChannel {
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(
+            ByteToMessageHandler(
+                WebSocketFrameDecoder(
+                    maxFrameSize: DecodingLimits.default.maxFrameBytes + FrameHeader.maxEncodedLength)))
+        try channel.pipeline.syncOperations.addHandler(IMCodecWebSocketUncheckedFrameHandler())
+        _ = try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        return channel
+    }
+
+    @Test func passesFramesOnUncheckedWholeOrFragmented() throws {
+        let large = Samples.frame(Samples.payloads[1], with: FrameEncoder())
+        for wire in [
+            try message(sample) + message(large),
+            try wire([(.binary, false, Array(sample.prefix(3))), (.continuation, true, Array(sample.dropFirst(3)))])
+                + message(large),
+        ] {
+            let channel = try uncheckedChannel()
+            try channel.writeInbound(ByteBuffer(bytes: wire))
+            let first = try #require(try channel.readInbound(as: UncheckedFrame.self))
+            let second = try #require(try channel.readInbound(as: UncheckedFrame.self))
+            #expect(first.bytes == sample[...])
+            #expect(second.bytes == large[...])
+            #expect(second.header.payloadLength == Samples.payloads[1].serializedBytes().count)
+            #expect(
+                try FramePayload(decoding: FrameDecoder().decodeFrame(first.bytes)) == .message(Samples.message(seq: 7))
+            )
+        }
+    }
+
+    @Test func leavesWhatFollowsAFrameToItsCheckAndClosesAShortMessage() throws {
+        // A message with a byte after its frame: passed on whole, and its
+        // check refuses it.
+        let channel = try uncheckedChannel()
+        try channel.writeInbound(ByteBuffer(bytes: try message(sample + [0])))
+        let long = try #require(try channel.readInbound(as: UncheckedFrame.self))
+        #expect(long.bytes == (sample + [0])[...])
+        #expect { try FrameDecoder().decodeFrame(long.bytes) } throws: {
+            ($0 as? IMCodecError)?.code == .frameTrailingBytes
+        }
+        // A message shorter than its frame: closed at once, 1007.
+        let short = try uncheckedChannel()
+        let error = failingRead(short, try message(Array(sample.dropLast())))
+        #expect((error as? IMCodecError)?.code == .frameTruncated)
+        #expect(try closeFrame(short)?.code == 1007)
+    }
+
     @Test func closesATextMessageWith1003() throws {
         let channel = try serverChannel()
         let error = failingRead(channel, try wire([(.text, true, Array("hello".utf8))]))
