@@ -60,10 +60,9 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
     /// The frames read while one is checked on the pool, waiting in order.
     private var waiting: [(frame: UncheckedFrame, started: NIODeadline)] = []
     /// Whether a frame is being checked on the pool: the connection is not
-    /// read, and the frames already read wait, until it is done.
-    private var isChecking = false {
-        didSet { resumeReadingIfFree() }
-    }
+    /// read, and the frames already read wait, until it is done and they
+    /// are checked in turn.
+    private var isChecking = false
     /// What holds the channel's close back while the hub answers (on a
     /// loop other than the hub's only).
     private let closeGate: RelayClosing?
@@ -202,6 +201,7 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
             return check
         }.whenComplete { [self] result in
             guard let context = self.context, !hasFailed else {
+                // Closed or closing: what waited is not checked.
                 waiting.removeAll()
                 isChecking = false
                 return
@@ -221,17 +221,17 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
     }
 
     /// Checks the frames that waited for one checked on the pool, in order,
-    /// until one more goes to the pool or none is left.
+    /// until one more goes to the pool or none is left; then reads again.
     private func checkWaiting(context: ChannelHandlerContext) {
         isChecking = false
         while !waiting.isEmpty, !isChecking, !hasFailed {
             let next = waiting.removeFirst()
             check(next.frame, started: next.started, context: context)
         }
-        if !isChecking {
-            waiting.removeAll()
-            handOver()
-        }
+        guard !isChecking else { return }
+        waiting.removeAll()
+        handOver()
+        resumeReadingIfFree()
     }
 
     /// Passes a checked frame on to the hub, and closes the connection
