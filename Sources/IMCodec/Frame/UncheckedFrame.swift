@@ -19,8 +19,10 @@
 public struct UncheckedFrame: Hashable, Sendable {
     /// The frame's header, checked against the reader's limits.
     public let header: FrameHeader
-    /// The frame's bytes, header included: exactly
-    /// ``FrameHeader/frameLength`` of them.
+    /// The frame's bytes, header included: from ``FrameReader``, exactly
+    /// ``FrameHeader/frameLength`` of them; from a WebSocket message
+    /// (IMCodecNIO's handler), the whole message's, which the check refuses
+    /// (`frame.trailing-bytes`) when they are more than the frame.
     public let bytes: ArraySlice<UInt8>
 
     /// A frame whose header passed checks 1 to 4 and the limits.
