@@ -186,7 +186,7 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
     /// payload is costly.
     private func check(_ frame: UncheckedFrame, started: NIODeadline, context: ChannelHandlerContext) {
         guard let threshold = hub.offLoopPayloadBytes, frame.header.payloadLength >= threshold else {
-            accept(RelayHub.Checked(frame, decoder: decoder, started: started, bounds: hub.bounds), context: context)
+            accept(checkedHere(frame, started: started), context: context)
             return
         }
         // What is checked already need not wait for this one.
@@ -211,13 +211,17 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
                 accept(check, context: context)
             case .failure:
                 // The pool has stopped (the process is ending): checked here.
-                accept(
-                    RelayHub.Checked(frame, decoder: decoder, started: started, bounds: bounds), context: context)
+                accept(checkedHere(frame, started: started), context: context)
             }
             // The read burst that brought the frame has ended.
             handOver()
             checkWaiting(context: context)
         }
+    }
+
+    /// Checks a frame on this loop, with the connection's decoder.
+    private func checkedHere(_ frame: UncheckedFrame, started: NIODeadline) -> RelayHub.Checked {
+        RelayHub.Checked(frame, decoder: decoder, started: started, bounds: hub.bounds)
     }
 
     /// Checks the frames that waited for one checked on the pool, in order,
@@ -237,12 +241,7 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
     /// Passes a checked frame on to the hub, and closes the connection
     /// when it is malformed.
     private func accept(_ check: RelayHub.Checked, context: ChannelHandlerContext) {
-        let failure: IMCodecError?
-        switch check.outcome {
-        case .damaged(let error): failure = error
-        case .malformed(let error): failure = error
-        case .unrouted, .message: failure = nil
-        }
+        let failure = check.outcome.error
         if let failure { record(failure) }
         if case .damaged = check.outcome {
             // Not a frame read: the hub does not count it.

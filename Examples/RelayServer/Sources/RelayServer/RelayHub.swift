@@ -277,6 +277,14 @@ final class RelayHub: @unchecked Sendable {
             /// checked when its IDs' lengths or sender refuse it) and its
             /// frame.
             case message(Message, errors: [ValidationFinding], frame: Frame)
+
+            /// The error that closes the connection, if any.
+            var error: IMCodecError? {
+                switch self {
+                case .damaged(let error), .malformed(let error): error
+                case .unrouted, .message: nil
+                }
+            }
         }
 
         /// The frame's bytes as received.
