@@ -45,7 +45,9 @@ extension FuzzChecks {
     /// and its report (in the first profile) must print as JSON that parses.
     /// A message with a merger must give the same findings with its
     /// forwarded messages handed over one at a time
-    /// (``forwardedDifference(_:_:_:)``).
+    /// (``forwardedDifference(_:_:_:)``), and the same findings from the
+    /// engine reading the rule table as from the compiled visits generated
+    /// from it.
     public static func validation(_ input: [UInt8]) -> String? {
         guard let (kind, json, body) = validationInput(input) else { return nil }
         let payload: FramePayload
@@ -73,6 +75,11 @@ extension FuzzChecks {
             // thousands of findings twice would make a large batch's check
             // measure the JSON writer rather than the validator.
             let printReport = findingsByProfile.isEmpty
+            // The library's compiled visits against the engine reading the
+            // same table entry by entry, in the first profile.
+            if printReport, findings != Validator.validateReadingTable(payload, limits: limits) {
+                return "the compiled visits and the engine reading the rule table give different findings"
+            }
             if let difference = inputValidatorDifference(
                 payload, json ? Array(body) : nil, name, limits, findings, printReport: printReport)
             {

@@ -43,8 +43,17 @@ public struct ValidationFinding: Hashable, Sendable, CustomStringConvertible {
     public var limit: Int64?
     /// The observed value: the byte count, entry count, size or enum number.
     public var actual: Int64?
-    /// A human explanation; its wording may change between releases.
-    public var reason: String
+    /// A human explanation; its wording may change between releases. A
+    /// finding of the validator says it from ``limit`` and ``actual``, as
+    /// the finding is read, so that reporting one makes no text.
+    public var reason: String {
+        get { givenReason ?? Self.reason(limit: limit, actual: actual) }
+        set { givenReason = newValue }
+    }
+
+    /// The reason a finding was made with; `nil` for the sentence made
+    /// from ``limit`` and ``actual``.
+    private var givenReason: String?
 
     /// Creates a finding.
     ///
@@ -68,7 +77,27 @@ public struct ValidationFinding: Hashable, Sendable, CustomStringConvertible {
         self.severity = severity
         self.limit = limit
         self.actual = actual
-        self.reason = reason
+        self.givenReason = reason
+    }
+
+    /// A finding whose ``reason`` is said from its limit and observed
+    /// value: what the rule engine reports.
+    package static func ofRule(
+        _ code: FindingCode, path: FieldPath, severity: Severity, limit: Int64?, actual: Int64?
+    ) -> ValidationFinding {
+        var finding = ValidationFinding(code, path: path, severity: severity, limit: limit, actual: actual)
+        finding.givenReason = nil
+        return finding
+    }
+
+    /// The sentence of a finding of the rule engine.
+    private static func reason(limit: Int64?, actual: Int64?) -> String {
+        switch (limit, actual) {
+        case (let limit?, let actual?): "\(actual) where the rule allows \(limit)"
+        case (nil, let actual?): "the value \(actual) breaks the rule"
+        case (let limit?, nil): "outside the rule's bound \(limit)"
+        case (nil, nil): "the value breaks the rule"
+        }
     }
 
     public static func == (lhs: ValidationFinding, rhs: ValidationFinding) -> Bool {

@@ -261,7 +261,7 @@ extension ValidationRun {
     }
 
     /// The field rules of one field.
-    private func apply(_ rules: RuleTable.FieldRules, type: Int, value: ReflectedScalar, at depth: Int) {
+    func apply(_ rules: RuleTable.FieldRules, type: Int, value: ReflectedScalar, at depth: Int) {
         func path() -> [Component] { [.field(table.json(type, rules.slot))] }
         if rules.nonEmpty >= 0, !isSet(value) {
             report(rules.nonEmpty, at: depth, path())
@@ -298,7 +298,7 @@ extension ValidationRun {
 
     /// Applies a limit to field `field` of the current frame's value (or,
     /// without a field, to the value itself).
-    private func apply<Value: ReflectedMessage>(
+    func apply<Value: ReflectedMessage>(
         _ applied: RuleTable.Applied, field slot: Int, to value: UnsafePointer<Value>, at depth: Int
     ) {
         let limit = table.limits[Int(applied.limit)]
@@ -563,8 +563,7 @@ extension ValidationRun {
             runEntries(check, at: depth)
         case .predicate:
             if let predicate = check.predicate {
-                let target = at() ?? (depth: depth, path: [])
-                applyPredicate(predicate, check: check, at: depth, place: target)
+                applyPredicate(predicate, check: check, at: depth) { at() ?? (depth: depth, path: []) }
             }
         }
     }

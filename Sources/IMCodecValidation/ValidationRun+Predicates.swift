@@ -2,10 +2,6 @@ import IMCodec
 
 /// The fields the named predicates read, resolved once per table.
 struct PredicateFields: Sendable {
-    /// `ImageLevel`'s `type`, `width` and `height`.
-    var levelType = -1, levelWidth = -1, levelHeight = -1
-    /// The `ImageElem` type and its `levels`.
-    var imageElem = -1, imageLevels = -1
     /// `IMAGE_LEVEL_TYPE_ORIGINAL`.
     var original: Int64 = -1
     /// `Message`'s `at_type` and `at_user_list`.
@@ -24,12 +20,6 @@ struct PredicateFields: Sendable {
             guard let index = table.enumIndex[enumeration] else { return -1 }
             return table.enumNames[index].first { $0.value == name }?.key ?? -1
         }
-        let level = type("ImageLevel")
-        levelType = slot(level, "type")
-        levelWidth = slot(level, "width")
-        levelHeight = slot(level, "height")
-        imageElem = type("ImageElem")
-        imageLevels = slot(imageElem, "levels")
         original = value("ImageLevelType", "IMAGE_LEVEL_TYPE_ORIGINAL")
         let message = type("Message")
         atType = slot(message, "at_type")
@@ -51,21 +41,19 @@ extension ValidationRun {
         let frame = frames[depth]
         switch predicate {
         case .scaledShortSide:
-            guard case .number(let most) = bound else { return }
-            let fields = table.predicateFields
-            let field = { (slot: Int) in Self.number(frame.access.reflectedScalar(at: frame.pointer, slot)) }
-            guard let side = Self.shortSide(field(fields.levelWidth), field(fields.levelHeight)) else { return }
+            // The rule reads an image level and the levels of its image
+            // elem: the model's own fields, in place.
+            guard case .number(let most) = bound, frame.type == ImageLevel.reflectedType else { return }
+            let level = frame.pointer.assumingMemoryBound(to: ImageLevel.self)
+            guard let side = Self.shortSide(Int64(level.pointee.width), Int64(level.pointee.height)) else { return }
             var originalSide: Int64?
-            let image = enclosingFrame(of: fields.imageElem, below: depth)
+            let image = enclosingFrame(of: ImageElem.reflectedType, below: depth)
             if image >= 0 {
-                let levels = Self.count(
-                    frames[image].access.reflectedScalar(at: frames[image].pointer, fields.imageLevels))
-                for index in 0..<levels {
-                    let entry = { (slot: Int) in
-                        Self.number(self.probe(.scalar(slot), slot: fields.imageLevels, index: index, at: image).scalar)
-                    }
-                    if entry(fields.levelType) == fields.original {
-                        originalSide = Self.shortSide(entry(fields.levelWidth), entry(fields.levelHeight))
+                let original = table.predicateFields.original
+                frames[image].pointer.assumingMemoryBound(to: ImageElem.self).pointee.levels.withUnsafeBufferPointer {
+                    levels in
+                    for index in levels.indices where Int64(levels[index].type.rawValue) == original {
+                        originalSide = Self.shortSide(Int64(levels[index].width), Int64(levels[index].height))
                         break
                     }
                 }
@@ -97,14 +85,18 @@ extension ValidationRun {
         }
     }
 
-    /// A check whose `predicate` names its rule.
+    /// A check whose `predicate` names its rule; `place` gives where a
+    /// finding is reported, asked for only when there is one.
     func applyPredicate(
-        _ predicate: RuleTable.Predicate, check: RuleTable.Check, at depth: Int, place: (depth: Int, path: [Component])
+        _ predicate: RuleTable.Predicate, check: RuleTable.Check, at depth: Int,
+        place: () -> (depth: Int, path: [Component])
     ) {
         guard predicate == .atType else { return }
         let fields = table.predicateFields
         let frame = frames[depth]
         let type = Self.number(frame.access.reflectedScalar(at: frame.pointer, fields.atType))
+        // Only the three mention types have a rule: the list is read for them alone.
+        guard type == fields.atMe || type == fields.atAll || type == fields.atAllAtMe else { return }
         var mentionsAll = false
         var mentionsUser = false
         if case .strings(let list) = frame.access.reflectedScalar(at: frame.pointer, fields.atUserList) {
@@ -119,7 +111,10 @@ extension ValidationRun {
         case fields.atAllAtMe: follows = mentionsAll && mentionsUser
         default: return
         }
-        if !follows { report(check.code, at: place.depth, place.path) }
+        if !follows {
+            let target = place()
+            report(check.code, at: target.depth, target.path)
+        }
     }
 
     /// A level's shorter side; `nil` when its width or height is 0.

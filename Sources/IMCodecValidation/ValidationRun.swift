@@ -14,6 +14,14 @@ import IMCodec
 /// cannot overflow the stack. The visit of every other field recurses only
 /// as deep as the schema's types nest.
 ///
+/// Run with the library's table, a message is visited by its type's compiled
+/// visit (`ValidationRun+Compiled.swift`, generated from the same table by
+/// `scripts/codegen/generate_swift_compiled.py`): the same declarations in
+/// the same order, each field read in place by its property, and each
+/// declaration of a form the generator does not write out handed to this
+/// engine's code for that entry (``apply(_:field:to:at:)``,
+/// ``run(_:at:)``). Any other table is read entry by entry.
+///
 /// Paths are not built while walking: the position is the stack of
 /// ``frames`` below the current node, and a node (a message that waited on
 /// ``pending``, or the root) sits in a tree of ``nodes``; a ``FieldPath`` is
@@ -89,7 +97,11 @@ final class ValidationRun {
     /// The limits checked: the caller's value, borrowed for the run's life
     /// (``Validator`` makes a run inside `withUnsafePointer(to:)`), so that
     /// starting a run copies and retains none of it.
-    private let limits: UnsafePointer<ValidationLimits>
+    let limits: UnsafePointer<ValidationLimits>
+    /// Whether messages are visited by the compiled visits, which were
+    /// generated from the library's table: true for a run of that table
+    /// unless the run was made to read the table instead.
+    let isCompiled: Bool
     /// Limit values read from the table for one profile instead of from
     /// ``limits``, by limit index; `nil` for the library's runs.
     let tableBounds: [LimitBound]?
@@ -126,15 +138,47 @@ final class ValidationRun {
     ///   - table: The declarations to execute.
     ///   - profile: When given, the limits' values are the table's for
     ///     this profile instead of `limits`.
-    init(limits: UnsafePointer<ValidationLimits>, table: RuleTable = .library, profile: String? = nil) {
+    ///   - compiled: Whether the library's table is executed by the
+    ///     compiled visits (false: by reading the table, as for any other).
+    init(
+        limits: UnsafePointer<ValidationLimits>, table: RuleTable = .library, profile: String? = nil,
+        compiled: Bool = true
+    ) {
         self.limits = limits
         self.table = table
+        self.isCompiled = compiled && table === RuleTable.library
         self.tableBounds = profile.map { profile in
             table.declared.limits.map { LimitBound(declared: $0, profile: profile) }
         }
-        // Frames nest at most once per type below a node (the deferred
-        // fields break every cycle), plus one for an entry being probed.
-        frames.reserveCapacity(table.types.count + 1)
+        // Room for the frames of a message's elems and what they hold
+        // (message, elem, image, level, a probed entry, one to spare); a
+        // deeper value grows the stack.
+        frames.reserveCapacity(6)
+    }
+
+    /// The value of a number limit, index `limit` in the table: `value`
+    /// (the limits' property, which the compiled visits read in place),
+    /// unless the run reads the table's values for a profile.
+    @inline(__always) func number(_ limit: Int, _ value: Int?) -> Int? {
+        guard let tableBounds else { return value }
+        if case .number(let number) = tableBounds[limit] { return number }
+        return nil
+    }
+
+    /// Whether a flag limit, index `limit` in the table, is set: `value`
+    /// unless the run reads the table's values for a profile.
+    @inline(__always) func flag(_ limit: Int, _ value: Bool) -> Bool {
+        guard let tableBounds else { return value }
+        if case .flag = tableBounds[limit] { return true }
+        return false
+    }
+
+    /// The strings of a string-set limit, index `limit` in the table:
+    /// `value` unless the run reads the table's values for a profile.
+    @inline(__always) func strings(_ limit: Int, _ value: Set<String>?) -> Set<String>? {
+        guard let tableBounds else { return value }
+        if case .strings(let strings) = tableBounds[limit] { return strings }
+        return nil
     }
 
     /// The value of limit property `property` (``ValidationLimits/boundNames``).
@@ -189,7 +233,7 @@ final class ValidationRun {
 
     /// Visits the deferred lists above `mark` on ``pending``, each entry as
     /// the root of a node of its own, until none is left above `mark`.
-    private func drain(downTo mark: Int) {
+    func drain(downTo mark: Int) {
         guard pending.count > mark else { return }
         var savedFrames = spareFrames.popLast() ?? []
         swap(&frames, &savedFrames)
@@ -246,8 +290,14 @@ final class ValidationRun {
         }
     }
 
-    /// Applies a message's declarations, then visits its message fields.
+    /// Applies a message's declarations, then visits its message fields:
+    /// by the type's compiled visit (`ValidationRun+Compiled.swift`) when
+    /// the run executes the library's table, else by reading the table.
     func visit<Value: ReflectedMessage>(_ value: UnsafePointer<Value>, slot: Int, index: Int) {
+        if isCompiled {
+            visitCompiled(any: value, slot: slot, index: index)
+            return
+        }
         let type = Value.reflectedType
         let rules = table.types[type]
         let mark = pending.count
@@ -291,7 +341,7 @@ final class ValidationRun {
     }
 
     /// Queues a deferred field's entries, with a node for their holder.
-    private func deferList(_ list: any ReflectedList, slot: Int, layer: Int) {
+    func deferList(_ list: any ReflectedList, slot: Int, layer: Int) {
         let start = steps.count
         var elem = -1
         for level in frames.indices.dropFirst() {
@@ -352,41 +402,45 @@ final class ValidationRun {
     /// A path component below a frame.
     typealias Component = FieldPath.Component
 
-    /// The path of frame `depth`, followed by `extra`.
+    /// The path of frame `depth`, followed by `extra`: its components
+    /// counted first, so that the path is one array made at its size.
     func path(of depth: Int, _ extra: [Component] = []) -> FieldPath {
+        var count = extra.count
+        // The nodes above the frames, innermost first (none at the root:
+        // then nothing is allocated for them).
         var chain: [Int] = []
         var current = node
         while current > 0 {
             chain.append(current)
+            for step in steps[nodes[current - 1].steps] { count += step.index >= 0 ? 2 : 1 }
             current = nodes[current - 1].parent
         }
-        var path = FieldPath()
+        if depth > 0 {
+            for level in 1...depth { count += frames[level].index >= 0 ? 2 : 1 }
+        }
+        var components: [Component] = []
+        components.reserveCapacity(count)
         var isRoot = true
-        func add(_ step: Step) {
-            path.append(.field(table.json(step.holder, step.slot)))
-            if step.index >= 0 { path.append(.index(isRoot ? step.index + rootIndexOffset : step.index)) }
+        func add(_ holder: Int, _ slot: Int, _ index: Int) {
+            components.append(.field(table.json(holder, slot)))
+            if index >= 0 { components.append(.index(isRoot ? index + rootIndexOffset : index)) }
+            isRoot = false
         }
         for current in chain.reversed() {
-            for step in steps[nodes[current - 1].steps] {
-                add(step)
-                isRoot = false
-            }
+            for step in steps[nodes[current - 1].steps] { add(step.holder, step.slot, step.index) }
         }
         if depth > 0 {
-            for level in 1...depth {
-                add(Step(holder: frames[level - 1].type, slot: frames[level].slot, index: frames[level].index))
-                isRoot = false
-            }
+            for level in 1...depth { add(frames[level - 1].type, frames[level].slot, frames[level].index) }
         }
         for component in extra {
             switch component {
-            case .field(let name): path.append(.field(name))
+            case .field(let name): components.append(.field(name))
             case .index(let index):
-                path.append(.index(isRoot ? index + rootIndexOffset : index))
+                components.append(.index(isRoot ? index + rootIndexOffset : index))
                 isRoot = false
             }
         }
-        return path
+        return FieldPath(components)
     }
 
     /// Records a finding.
@@ -403,19 +457,7 @@ final class ValidationRun {
         limit: Int64? = nil, actual: Int64? = nil
     ) {
         findings.append(
-            ValidationFinding(
-                code, path: path(of: depth, extra), severity: severity, limit: limit, actual: actual,
-                reason: Self.reason(code, limit: limit, actual: actual)))
-    }
-
-    /// The finding's sentence for people.
-    private static func reason(_ code: FindingCode, limit: Int64?, actual: Int64?) -> String {
-        switch (limit, actual) {
-        case (let limit?, let actual?): "\(actual) where the rule allows \(limit)"
-        case (nil, let actual?): "the value \(actual) breaks the rule"
-        case (let limit?, nil): "outside the rule's bound \(limit)"
-        case (nil, nil): "the value breaks the rule"
-        }
+            .ofRule(code, path: path(of: depth, extra), severity: severity, limit: limit, actual: actual))
     }
 
     /// Records a finding of code `code` (an index in the table's codes),

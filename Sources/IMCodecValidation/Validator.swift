@@ -166,7 +166,27 @@ public enum Validator {
         try throwFirstError(of: validate(payload, limits: limits))
     }
 
-    /// Throws `validation.failed` for the first error among `findings`.
+    /// Validates the content of a frame by reading the library's rule table
+    /// entry by entry, as the engine executes any other table, instead of by
+    /// the compiled visits generated from it: what tests and the fuzz checks
+    /// compare ``validate(_:limits:)-(FramePayload,_)`` with.
+    ///
+    /// - Parameters:
+    ///   - payload: The message, batch or event.
+    ///   - limits: The limits to check against.
+    /// - Returns: Every finding.
+    package static func validateReadingTable(_ payload: FramePayload, limits: ValidationLimits) -> [ValidationFinding] {
+        withUnsafePointer(to: limits) { limits in
+            let run = ValidationRun(limits: limits, compiled: false)
+            switch payload {
+            case .message(let message): run.validate(message: message)
+            case .batch(let batch): run.validate(batch: batch)
+            case .event(let event): run.validate(event: event)
+            }
+            return run.findings
+        }
+    }
+
     /// Runs `body` with a run that borrows `limits` for the call.
     private static func withRun(
         _ limits: ValidationLimits, _ body: (ValidationRun) -> [ValidationFinding]
@@ -174,6 +194,7 @@ public enum Validator {
         withUnsafePointer(to: limits) { body(ValidationRun(limits: $0)) }
     }
 
+    /// Throws `validation.failed` for the first error among `findings`.
     private static func throwFirstError(of findings: [ValidationFinding]) throws(IMCodecError) {
         if let first = findings.first(where: { $0.severity == .error }) {
             throw IMCodecError(validationFailure: first)

@@ -1137,7 +1137,7 @@ def gen_reflection(messages):
     out.append("    ]\n}\n\n")
     for index, m in enumerate(messages):
         out.append("extension %s: ReflectedMessage {\n" % m.name)
-        out.append("    package static var reflectedType: Int { %d }\n\n" % index)
+        out.append("    @inlinable package static var reflectedType: Int { %d }\n\n" % index)
         out.append("    package func reflectedScalar(_ slot: Int) -> ReflectedScalar {\n        switch slot {\n")
         for i, f in enumerate(m.fields):
             out.append("        case %d:\n            %s\n" % (i, reflected_read(m, f)))

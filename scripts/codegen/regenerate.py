@@ -19,7 +19,8 @@ recipe into a temporary folder and compares. In order:
    docs/spec/limits.md, FindingCode's members and the finding-code table
    of docs/spec/error-and-finding-codes.md; scripts/codegen/generate_c_rules.py:
    the C reference's rule table; scripts/codegen/generate_swift_rules.py:
-   the Swift validator's rule table; scripts/codegen/generate_rest.py:
+   the Swift validator's rule table; scripts/codegen/generate_swift_compiled.py:
+   the Swift validator's visits compiled from that table; scripts/codegen/generate_rest.py:
    the REST form's Swift and JavaScript tables and the key tables of
    docs/spec/rest.md, from Schemas/imcodec/rest/v1/rest.json;
 4. scripts/codegen/embed_dictionary_swift.py and embed_dictionary_c.py: the
@@ -60,6 +61,7 @@ import generate_constraints  # noqa: E402
 import generate_js  # noqa: E402
 import generate_rest  # noqa: E402
 import generate_swift  # noqa: E402
+import generate_swift_compiled  # noqa: E402
 import generate_swift_rules  # noqa: E402
 import generated  # noqa: E402
 from schema import ROOT  # noqa: E402
@@ -124,6 +126,7 @@ def regenerate(root, oracle):
     generate_constraints.write_all(root)
     generate_c_rules.write_all(root)
     generate_swift_rules.write_all(root)
+    generate_swift_compiled.write_all(root)
     generate_rest.write_all(root)
     embed_dictionary_swift.main(root)
     embed_dictionary_c.main(root)

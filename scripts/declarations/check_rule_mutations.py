@@ -40,6 +40,7 @@ whose protobuf runtime it runs the Python engine in.
 
 import argparse
 import concurrent.futures
+import contextlib
 import glob
 import json
 import os
@@ -103,6 +104,27 @@ MUTATIONS = [
     ("a forbidden prefix", "imcodec/v1/group.proto",
      'measure: MEASURE_FORBIDDEN_PREFIX', 'measure: MEASURE_PREFIX'),
 ]
+
+
+@contextlib.contextmanager
+def mutated(schemas, index, problems):
+    """Applies mutation `index` to the copy of Schemas/ at `schemas` for the `with` block, and restores it after;
+    yields False (and adds a problem) when the text to change is not in its file exactly once."""
+    name, path, text, replacement = MUTATIONS[index]
+    file = os.path.join(schemas, path)
+    with open(file, encoding="utf-8") as f:
+        original = f.read()
+    if original.count(text) != 1:
+        problems.append(f"{name}: the text to change occurs {original.count(text)} times in {path}")
+        yield False
+        return
+    with open(file, "w", encoding="utf-8") as f:
+        f.write(original.replace(text, replacement))
+    try:
+        yield True
+    finally:
+        with open(file, "w", encoding="utf-8") as f:
+            f.write(original)
 
 
 def vectors():
@@ -274,23 +296,16 @@ def check_mutations(indices, tmp, worker, imcodec, devtools):
     shutil.copytree(os.path.join(ROOT, "Schemas"), schemas)
     lines, problems = {}, []
     for index in indices:
-        name, path, text, replacement = MUTATIONS[index]
-        file = os.path.join(schemas, path)
-        with open(file, encoding="utf-8") as f:
-            original = f.read()
-        if original.count(text) != 1:
-            problems.append(f"{name}: the text to change occurs {original.count(text)} times in {path}")
-            continue
-        with open(file, "w", encoding="utf-8") as f:
-            f.write(original.replace(text, replacement))
-        out = os.path.join(tmp, f"mutation-{index}")
-        generate(schemas, out)
-        results = (("Python", run_cases(out)), ("JavaScript", run_js_cases(schemas, out + "-js")),
-                   ("C", run_c_cases(schemas, out + "-js", build, imcodec)),
-                   ("Java", run_java_cases(schemas, out + "-java", imcodec)),
-                   ("Swift", run_swift_cases(schemas, out, devtools)))
-        with open(file, "w", encoding="utf-8") as f:
-            f.write(original)
+        name = MUTATIONS[index][0]
+        with mutated(schemas, index, problems) as applied:
+            if not applied:
+                continue
+            out = os.path.join(tmp, f"mutation-{index}")
+            generate(schemas, out)
+            results = (("Python", run_cases(out)), ("JavaScript", run_js_cases(schemas, out + "-js")),
+                       ("C", run_c_cases(schemas, out + "-js", build, imcodec)),
+                       ("Java", run_java_cases(schemas, out + "-java", imcodec)),
+                       ("Swift", run_swift_cases(schemas, out, devtools)))
         lines[index] = (f"{name}: " + "; ".join(f"{engine} {len(failed)} cases fail" for engine, failed in results)
                         + f" ({', '.join(results[0][1][:2])}, ...)")
         problems += [f"{name}: no case fails in {engine}, so its engine does not execute this declaration"

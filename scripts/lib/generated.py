@@ -45,7 +45,8 @@ OUTPUTS = (
            "generate_swift.py (model, codecs, schema table, reflection), generate_constraints.py (DecodingLimits), "
            "embed_dictionary_swift.py (Dictionary<id>.swift)"),
     Output("Sources/IMCodecValidation/Generated", "folder",
-           "generate_constraints.py, generate_swift_rules.py (the rule table, the limits by index)"),
+           "generate_constraints.py, generate_swift_rules.py (the rule table, the limits by index), "
+           "generate_swift_compiled.py (the visits compiled from the rule table)"),
     Output("Sources/IMCodecTestee/Generated", "folder", "generate_swift.py"),
     Output("Sources/IMCodecTestSupport/Generated", "folder", "generate_swift.py"),
     Output("Sources/IMCodecConformance/Generated", "folder", "generate_constraints.py"),

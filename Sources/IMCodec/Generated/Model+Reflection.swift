@@ -165,7 +165,7 @@ package enum ReflectedSchema {
 }
 
 extension CustomInfoEntry: ReflectedMessage {
-    package static var reflectedType: Int { 0 }
+    @inlinable package static var reflectedType: Int { 0 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -224,7 +224,7 @@ extension CustomInfoEntry: ReflectedMessage {
 }
 
 extension MemberCustomEntry: ReflectedMessage {
-    package static var reflectedType: Int { 1 }
+    @inlinable package static var reflectedType: Int { 1 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -274,7 +274,7 @@ extension MemberCustomEntry: ReflectedMessage {
 }
 
 extension UserProfile: ReflectedMessage {
-    package static var reflectedType: Int { 2 }
+    @inlinable package static var reflectedType: Int { 2 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -386,7 +386,7 @@ extension UserProfile: ReflectedMessage {
 }
 
 extension GroupMemberInfo: ReflectedMessage {
-    package static var reflectedType: Int { 3 }
+    @inlinable package static var reflectedType: Int { 3 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -468,7 +468,7 @@ extension GroupMemberInfo: ReflectedMessage {
 }
 
 extension TextElem: ReflectedMessage {
-    package static var reflectedType: Int { 4 }
+    @inlinable package static var reflectedType: Int { 4 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -513,7 +513,7 @@ extension TextElem: ReflectedMessage {
 }
 
 extension CustomElem: ReflectedMessage {
-    package static var reflectedType: Int { 5 }
+    @inlinable package static var reflectedType: Int { 5 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -573,7 +573,7 @@ extension CustomElem: ReflectedMessage {
 }
 
 extension ImageLevel: ReflectedMessage {
-    package static var reflectedType: Int { 6 }
+    @inlinable package static var reflectedType: Int { 6 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -643,7 +643,7 @@ extension ImageLevel: ReflectedMessage {
 }
 
 extension ImageElem: ReflectedMessage {
-    package static var reflectedType: Int { 7 }
+    @inlinable package static var reflectedType: Int { 7 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -710,7 +710,7 @@ extension ImageElem: ReflectedMessage {
 }
 
 extension SoundElem: ReflectedMessage {
-    package static var reflectedType: Int { 8 }
+    @inlinable package static var reflectedType: Int { 8 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -780,7 +780,7 @@ extension SoundElem: ReflectedMessage {
 }
 
 extension VideoElem: ReflectedMessage {
-    package static var reflectedType: Int { 9 }
+    @inlinable package static var reflectedType: Int { 9 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -885,7 +885,7 @@ extension VideoElem: ReflectedMessage {
 }
 
 extension FileElem: ReflectedMessage {
-    package static var reflectedType: Int { 10 }
+    @inlinable package static var reflectedType: Int { 10 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -950,7 +950,7 @@ extension FileElem: ReflectedMessage {
 }
 
 extension LocationElem: ReflectedMessage {
-    package static var reflectedType: Int { 11 }
+    @inlinable package static var reflectedType: Int { 11 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -1005,7 +1005,7 @@ extension LocationElem: ReflectedMessage {
 }
 
 extension FaceElem: ReflectedMessage {
-    package static var reflectedType: Int { 12 }
+    @inlinable package static var reflectedType: Int { 12 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -1055,7 +1055,7 @@ extension FaceElem: ReflectedMessage {
 }
 
 extension MergerElem: ReflectedMessage {
-    package static var reflectedType: Int { 13 }
+    @inlinable package static var reflectedType: Int { 13 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -1142,7 +1142,7 @@ extension MergerElem: ReflectedMessage {
 }
 
 extension GroupChangeInfo: ReflectedMessage {
-    package static var reflectedType: Int { 14 }
+    @inlinable package static var reflectedType: Int { 14 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -1197,7 +1197,7 @@ extension GroupChangeInfo: ReflectedMessage {
 }
 
 extension MemberChangeInfo: ReflectedMessage {
-    package static var reflectedType: Int { 15 }
+    @inlinable package static var reflectedType: Int { 15 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -1247,7 +1247,7 @@ extension MemberChangeInfo: ReflectedMessage {
 }
 
 extension ChangedUserInfo: ReflectedMessage {
-    package static var reflectedType: Int { 16 }
+    @inlinable package static var reflectedType: Int { 16 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -1314,7 +1314,7 @@ extension ChangedUserInfo: ReflectedMessage {
 }
 
 extension ChangedGroupMemberInfo: ReflectedMessage {
-    package static var reflectedType: Int { 17 }
+    @inlinable package static var reflectedType: Int { 17 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -1381,7 +1381,7 @@ extension ChangedGroupMemberInfo: ReflectedMessage {
 }
 
 extension GroupTipsElem: ReflectedMessage {
-    package static var reflectedType: Int { 18 }
+    @inlinable package static var reflectedType: Int { 18 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -1524,7 +1524,7 @@ extension GroupTipsElem: ReflectedMessage {
 }
 
 extension GroupSystemElem: ReflectedMessage {
-    package static var reflectedType: Int { 19 }
+    @inlinable package static var reflectedType: Int { 19 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -1638,7 +1638,7 @@ extension GroupSystemElem: ReflectedMessage {
 }
 
 extension SnsChangeInfo: ReflectedMessage {
-    package static var reflectedType: Int { 20 }
+    @inlinable package static var reflectedType: Int { 20 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -1693,7 +1693,7 @@ extension SnsChangeInfo: ReflectedMessage {
 }
 
 extension SnsSystemElem: ReflectedMessage {
-    package static var reflectedType: Int { 21 }
+    @inlinable package static var reflectedType: Int { 21 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -1755,7 +1755,7 @@ extension SnsSystemElem: ReflectedMessage {
 }
 
 extension ProfileSystemElem: ReflectedMessage {
-    package static var reflectedType: Int { 22 }
+    @inlinable package static var reflectedType: Int { 22 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -1810,7 +1810,7 @@ extension ProfileSystemElem: ReflectedMessage {
 }
 
 extension Elem: ReflectedMessage {
-    package static var reflectedType: Int { 23 }
+    @inlinable package static var reflectedType: Int { 23 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -2042,7 +2042,7 @@ extension Elem: ReflectedMessage {
 }
 
 extension OfflinePushInfo: ReflectedMessage {
-    package static var reflectedType: Int { 24 }
+    @inlinable package static var reflectedType: Int { 24 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -2141,7 +2141,7 @@ extension OfflinePushInfo: ReflectedMessage {
 }
 
 extension AndroidPushInfo: ReflectedMessage {
-    package static var reflectedType: Int { 25 }
+    @inlinable package static var reflectedType: Int { 25 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -2226,7 +2226,7 @@ extension AndroidPushInfo: ReflectedMessage {
 }
 
 extension ApnsPushInfo: ReflectedMessage {
-    package static var reflectedType: Int { 26 }
+    @inlinable package static var reflectedType: Int { 26 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -2291,7 +2291,7 @@ extension ApnsPushInfo: ReflectedMessage {
 }
 
 extension Message: ReflectedMessage {
-    package static var reflectedType: Int { 27 }
+    @inlinable package static var reflectedType: Int { 27 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -2453,7 +2453,7 @@ extension Message: ReflectedMessage {
 }
 
 extension MessageBatch: ReflectedMessage {
-    package static var reflectedType: Int { 28 }
+    @inlinable package static var reflectedType: Int { 28 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -2510,7 +2510,7 @@ extension MessageBatch: ReflectedMessage {
 }
 
 extension MessageReceipt: ReflectedMessage {
-    package static var reflectedType: Int { 29 }
+    @inlinable package static var reflectedType: Int { 29 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -2585,7 +2585,7 @@ extension MessageReceipt: ReflectedMessage {
 }
 
 extension ReadReceiptEvent: ReflectedMessage {
-    package static var reflectedType: Int { 30 }
+    @inlinable package static var reflectedType: Int { 30 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -2642,7 +2642,7 @@ extension ReadReceiptEvent: ReflectedMessage {
 }
 
 extension RecallEvent: ReflectedMessage {
-    package static var reflectedType: Int { 31 }
+    @inlinable package static var reflectedType: Int { 31 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -2687,7 +2687,7 @@ extension RecallEvent: ReflectedMessage {
 }
 
 extension ModificationEvent: ReflectedMessage {
-    package static var reflectedType: Int { 32 }
+    @inlinable package static var reflectedType: Int { 32 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -2749,7 +2749,7 @@ extension ModificationEvent: ReflectedMessage {
 }
 
 extension ConnectionEvent: ReflectedMessage {
-    package static var reflectedType: Int { 33 }
+    @inlinable package static var reflectedType: Int { 33 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -2826,7 +2826,7 @@ extension ConnectionEvent: ReflectedMessage {
 }
 
 extension RongCloudStatus: ReflectedMessage {
-    package static var reflectedType: Int { 34 }
+    @inlinable package static var reflectedType: Int { 34 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -2871,7 +2871,7 @@ extension RongCloudStatus: ReflectedMessage {
 }
 
 extension UserStatusEvent: ReflectedMessage {
-    package static var reflectedType: Int { 35 }
+    @inlinable package static var reflectedType: Int { 35 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -2926,7 +2926,7 @@ extension UserStatusEvent: ReflectedMessage {
 }
 
 extension GroupMessageReadMembers: ReflectedMessage {
-    package static var reflectedType: Int { 36 }
+    @inlinable package static var reflectedType: Int { 36 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -3003,7 +3003,7 @@ extension GroupMessageReadMembers: ReflectedMessage {
 }
 
 extension GroupAtInfo: ReflectedMessage {
-    package static var reflectedType: Int { 37 }
+    @inlinable package static var reflectedType: Int { 37 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -3053,7 +3053,7 @@ extension GroupAtInfo: ReflectedMessage {
 }
 
 extension Conversation: ReflectedMessage {
-    package static var reflectedType: Int { 38 }
+    @inlinable package static var reflectedType: Int { 38 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -3165,7 +3165,7 @@ extension Conversation: ReflectedMessage {
 }
 
 extension ConversationList: ReflectedMessage {
-    package static var reflectedType: Int { 39 }
+    @inlinable package static var reflectedType: Int { 39 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -3222,7 +3222,7 @@ extension ConversationList: ReflectedMessage {
 }
 
 extension Friend: ReflectedMessage {
-    package static var reflectedType: Int { 40 }
+    @inlinable package static var reflectedType: Int { 40 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -3324,7 +3324,7 @@ extension Friend: ReflectedMessage {
 }
 
 extension FriendRequest: ReflectedMessage {
-    package static var reflectedType: Int { 41 }
+    @inlinable package static var reflectedType: Int { 41 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -3389,7 +3389,7 @@ extension FriendRequest: ReflectedMessage {
 }
 
 extension FriendResponse: ReflectedMessage {
-    package static var reflectedType: Int { 42 }
+    @inlinable package static var reflectedType: Int { 42 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -3444,7 +3444,7 @@ extension FriendResponse: ReflectedMessage {
 }
 
 extension FriendResult: ReflectedMessage {
-    package static var reflectedType: Int { 43 }
+    @inlinable package static var reflectedType: Int { 43 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -3499,7 +3499,7 @@ extension FriendResult: ReflectedMessage {
 }
 
 extension FriendCheckInfo: ReflectedMessage {
-    package static var reflectedType: Int { 44 }
+    @inlinable package static var reflectedType: Int { 44 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -3549,7 +3549,7 @@ extension FriendCheckInfo: ReflectedMessage {
 }
 
 extension CheckFriendResult: ReflectedMessage {
-    package static var reflectedType: Int { 45 }
+    @inlinable package static var reflectedType: Int { 45 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -3609,7 +3609,7 @@ extension CheckFriendResult: ReflectedMessage {
 }
 
 extension FriendPendencyRequest: ReflectedMessage {
-    package static var reflectedType: Int { 46 }
+    @inlinable package static var reflectedType: Int { 46 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -3669,7 +3669,7 @@ extension FriendPendencyRequest: ReflectedMessage {
 }
 
 extension FriendPendencyResponse: ReflectedMessage {
-    package static var reflectedType: Int { 47 }
+    @inlinable package static var reflectedType: Int { 47 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -3724,7 +3724,7 @@ extension FriendPendencyResponse: ReflectedMessage {
 }
 
 extension FriendPendencyItem: ReflectedMessage {
-    package static var reflectedType: Int { 48 }
+    @inlinable package static var reflectedType: Int { 48 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -3794,7 +3794,7 @@ extension FriendPendencyItem: ReflectedMessage {
 }
 
 extension FriendGroup: ReflectedMessage {
-    package static var reflectedType: Int { 49 }
+    @inlinable package static var reflectedType: Int { 49 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -3849,7 +3849,7 @@ extension FriendGroup: ReflectedMessage {
 }
 
 extension FriendList: ReflectedMessage {
-    package static var reflectedType: Int { 50 }
+    @inlinable package static var reflectedType: Int { 50 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -3906,7 +3906,7 @@ extension FriendList: ReflectedMessage {
 }
 
 extension Blacklist: ReflectedMessage {
-    package static var reflectedType: Int { 51 }
+    @inlinable package static var reflectedType: Int { 51 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -3963,7 +3963,7 @@ extension Blacklist: ReflectedMessage {
 }
 
 extension FriendPendencyPage: ReflectedMessage {
-    package static var reflectedType: Int { 52 }
+    @inlinable package static var reflectedType: Int { 52 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -4047,7 +4047,7 @@ extension FriendPendencyPage: ReflectedMessage {
 }
 
 extension FriendCheck: ReflectedMessage {
-    package static var reflectedType: Int { 53 }
+    @inlinable package static var reflectedType: Int { 53 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -4119,7 +4119,7 @@ extension FriendCheck: ReflectedMessage {
 }
 
 extension FriendResults: ReflectedMessage {
-    package static var reflectedType: Int { 54 }
+    @inlinable package static var reflectedType: Int { 54 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -4176,7 +4176,7 @@ extension FriendResults: ReflectedMessage {
 }
 
 extension FriendGroupList: ReflectedMessage {
-    package static var reflectedType: Int { 55 }
+    @inlinable package static var reflectedType: Int { 55 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -4233,7 +4233,7 @@ extension FriendGroupList: ReflectedMessage {
 }
 
 extension FriendDelete: ReflectedMessage {
-    package static var reflectedType: Int { 56 }
+    @inlinable package static var reflectedType: Int { 56 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -4283,7 +4283,7 @@ extension FriendDelete: ReflectedMessage {
 }
 
 extension FriendUserList: ReflectedMessage {
-    package static var reflectedType: Int { 57 }
+    @inlinable package static var reflectedType: Int { 57 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -4328,7 +4328,7 @@ extension FriendUserList: ReflectedMessage {
 }
 
 extension FriendProfileUpdate: ReflectedMessage {
-    package static var reflectedType: Int { 58 }
+    @inlinable package static var reflectedType: Int { 58 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -4385,7 +4385,7 @@ extension FriendProfileUpdate: ReflectedMessage {
 }
 
 extension FriendPendencyAdded: ReflectedMessage {
-    package static var reflectedType: Int { 59 }
+    @inlinable package static var reflectedType: Int { 59 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -4442,7 +4442,7 @@ extension FriendPendencyAdded: ReflectedMessage {
 }
 
 extension FriendPendencyRead: ReflectedMessage {
-    package static var reflectedType: Int { 60 }
+    @inlinable package static var reflectedType: Int { 60 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -4487,7 +4487,7 @@ extension FriendPendencyRead: ReflectedMessage {
 }
 
 extension GroupCustomEntry: ReflectedMessage {
-    package static var reflectedType: Int { 61 }
+    @inlinable package static var reflectedType: Int { 61 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -4537,7 +4537,7 @@ extension GroupCustomEntry: ReflectedMessage {
 }
 
 extension GroupSelfInfo: ReflectedMessage {
-    package static var reflectedType: Int { 62 }
+    @inlinable package static var reflectedType: Int { 62 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -4597,7 +4597,7 @@ extension GroupSelfInfo: ReflectedMessage {
 }
 
 extension GroupInfo: ReflectedMessage {
-    package static var reflectedType: Int { 63 }
+    @inlinable package static var reflectedType: Int { 63 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -4766,7 +4766,7 @@ extension GroupInfo: ReflectedMessage {
 }
 
 extension CreateGroupMemberInfo: ReflectedMessage {
-    package static var reflectedType: Int { 64 }
+    @inlinable package static var reflectedType: Int { 64 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -4833,7 +4833,7 @@ extension CreateGroupMemberInfo: ReflectedMessage {
 }
 
 extension CreateGroupInfo: ReflectedMessage {
-    package static var reflectedType: Int { 65 }
+    @inlinable package static var reflectedType: Int { 65 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -4943,7 +4943,7 @@ extension CreateGroupInfo: ReflectedMessage {
 }
 
 extension GroupMemberResult: ReflectedMessage {
-    package static var reflectedType: Int { 66 }
+    @inlinable package static var reflectedType: Int { 66 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -4993,7 +4993,7 @@ extension GroupMemberResult: ReflectedMessage {
 }
 
 extension GroupPendencyMeta: ReflectedMessage {
-    package static var reflectedType: Int { 67 }
+    @inlinable package static var reflectedType: Int { 67 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -5048,7 +5048,7 @@ extension GroupPendencyMeta: ReflectedMessage {
 }
 
 extension GroupPendencyItem: ReflectedMessage {
-    package static var reflectedType: Int { 68 }
+    @inlinable package static var reflectedType: Int { 68 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -5138,7 +5138,7 @@ extension GroupPendencyItem: ReflectedMessage {
 }
 
 extension GroupInfoList: ReflectedMessage {
-    package static var reflectedType: Int { 69 }
+    @inlinable package static var reflectedType: Int { 69 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -5195,7 +5195,7 @@ extension GroupInfoList: ReflectedMessage {
 }
 
 extension GroupMemberList: ReflectedMessage {
-    package static var reflectedType: Int { 70 }
+    @inlinable package static var reflectedType: Int { 70 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -5277,7 +5277,7 @@ extension GroupMemberList: ReflectedMessage {
 }
 
 extension GroupMemberListRequest: ReflectedMessage {
-    package static var reflectedType: Int { 71 }
+    @inlinable package static var reflectedType: Int { 71 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -5337,7 +5337,7 @@ extension GroupMemberListRequest: ReflectedMessage {
 }
 
 extension GroupMemberResults: ReflectedMessage {
-    package static var reflectedType: Int { 72 }
+    @inlinable package static var reflectedType: Int { 72 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -5399,7 +5399,7 @@ extension GroupMemberResults: ReflectedMessage {
 }
 
 extension GroupPendencyRequest: ReflectedMessage {
-    package static var reflectedType: Int { 73 }
+    @inlinable package static var reflectedType: Int { 73 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -5449,7 +5449,7 @@ extension GroupPendencyRequest: ReflectedMessage {
 }
 
 extension GroupPendencyPage: ReflectedMessage {
-    package static var reflectedType: Int { 74 }
+    @inlinable package static var reflectedType: Int { 74 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
@@ -5533,7 +5533,7 @@ extension GroupPendencyPage: ReflectedMessage {
 }
 
 extension Event: ReflectedMessage {
-    package static var reflectedType: Int { 75 }
+    @inlinable package static var reflectedType: Int { 75 }
 
     package func reflectedScalar(_ slot: Int) -> ReflectedScalar {
         switch slot {
