@@ -215,8 +215,10 @@ class Writer:
                         result = "(%s)" % " || ".join(
                             "ValidationRun.sameBytes(%s, %s)" % (access, q(s)) for s in strings)
                 else:
+                    # The engine compares a uint64 without clamping it, and
+                    # doubles and flags as their own kinds: those it reads itself.
                     value = self.number(f, holder)
-                    if value is None or k == "bool":
+                    if value is None or k not in ("enum", "int32", "uint32", "int64"):
                         return None
                     if not numbers:
                         result = "false"
