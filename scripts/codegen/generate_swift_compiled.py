@@ -107,14 +107,9 @@ class Writer:
         self.fields = schema.fields[name]
         self.body = schema.tables["messages"][name]
         self.lines = []
-        self.temp = 0
 
     def emit(self, indent, text):
         self.lines.append("    " * indent + text)
-
-    def fresh(self, stem):
-        self.temp += 1
-        return "%s%d" % (stem, self.temp)
 
     # Reading fields -------------------------------------------------------
 
@@ -134,12 +129,6 @@ class Writer:
         if text.startswith("^") or "." in text:
             return None
         return self.s.slot(type_name, text)
-
-    def value_of(self, f, holder="value"):
-        """A Swift expression of a singular scalar field's value (not a oneof member), or None."""
-        if f.oneof or f.repeated or self.kind(f) == "message":
-            return None
-        return "%s.pointee.%s" % (holder, f.swift)
 
     def is_set(self, f, holder="value"):
         """A Swift condition: the field is set (not its default), or None."""
@@ -191,44 +180,39 @@ class Writer:
         if slot is None:
             return None
         f = self.s.fields[type_name][slot]
-        saved = self.fields
-        self.fields = self.s.fields[type_name]
-        try:
-            if "present" in c:
-                test = self.is_set(f, holder)
-                if test is None:
-                    return None
-                result = test if c["present"] else "!(%s)" % test
-            else:
-                k = self.kind(f)
-                numbers = list(c.get("numbers", []))
-                strings = list(c.get("strings", []))
-                if k == "enum":
-                    names = self.s.enums[f.type]
-                    numbers += [names[n] for n in strings if n in names]
-                    strings = []
-                if k == "string" and not f.oneof and not f.repeated:
-                    access = "%s.pointee.%s" % (holder, f.swift)
-                    if not strings:
-                        result = "false"
-                    else:
-                        result = "(%s)" % " || ".join(
-                            "ValidationRun.sameBytes(%s, %s)" % (access, q(s)) for s in strings)
+        if "present" in c:
+            test = self.is_set(f, holder)
+            if test is None:
+                return None
+            result = test if c["present"] else "!(%s)" % test
+        else:
+            k = self.kind(f)
+            numbers = list(c.get("numbers", []))
+            strings = list(c.get("strings", []))
+            if k == "enum":
+                names = self.s.enums[f.type]
+                numbers += [names[n] for n in strings if n in names]
+                strings = []
+            if k == "string" and not f.oneof and not f.repeated:
+                access = "%s.pointee.%s" % (holder, f.swift)
+                if not strings:
+                    result = "false"
                 else:
-                    # The engine compares a uint64 without clamping it, and
-                    # doubles and flags as their own kinds: those it reads itself.
-                    value = self.number(f, holder)
-                    if value is None or k not in ("enum", "int32", "uint32", "int64"):
-                        return None
-                    if not numbers:
-                        result = "false"
-                    else:
-                        result = " || ".join("%s == %d" % (value, n) for n in sorted(set(numbers)))
-            if c.get("negate"):
-                result = "!(%s)" % result
-            return result
-        finally:
-            self.fields = saved
+                    result = "(%s)" % " || ".join(
+                        "ValidationRun.sameBytes(%s, %s)" % (access, q(s)) for s in strings)
+            else:
+                # The engine compares a uint64 without clamping it, and
+                # doubles and flags as their own kinds: those it reads itself.
+                value = self.number(f, holder)
+                if value is None or k not in ("enum", "int32", "uint32", "int64"):
+                    return None
+                if not numbers:
+                    result = "false"
+                else:
+                    result = "(%s)" % " || ".join("%s == %d" % (value, n) for n in sorted(set(numbers)))
+        if c.get("negate"):
+            result = "!(%s)" % result
+        return result
 
     def enclosing_condition(self, c):
         """A condition on a field of the nearest enclosing message of a type (`^Type.field`): read there, or, with
@@ -761,7 +745,7 @@ def generate(tables, limit_types):
                "    func visitCompiled<Value: ReflectedMessage>(any value: UnsafePointer<Value>, slot: Int, index: Int) {\n"
                "        let raw = UnsafeRawPointer(value)\n"
                "        switch Value.reflectedType {\n")
-    for i, name in enumerate(schema.names):
+    for name in schema.names:
         out.append("        case %s.reflectedType: visitCompiled(raw.assumingMemoryBound(to: %s.self), slot: slot, index: index)\n"
                    % (name, name))
     out.append("        default: preconditionFailure(\"no compiled visit for type \\(Value.reflectedType)\")\n"

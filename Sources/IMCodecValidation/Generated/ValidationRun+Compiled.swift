@@ -202,13 +202,13 @@ extension ValidationRun {
     func visitCompiled(_ value: UnsafePointer<ImageLevel>, slot: Int, index: Int) {
         frames.append(Frame(type: ImageLevel.reflectedType, slot: slot, index: index, pointer: UnsafeRawPointer(value), access: ImageLevel.self))
         let depth = frames.count - 1
-        if (Int64(value.pointee.type.rawValue) == 2) {
+        if ((Int64(value.pointee.type.rawValue) == 2)) {
             let bound = bound(3)
             if case .none = bound {} else if let predicate = table.limits[3].predicate {
                 applyPredicate(predicate, limit: table.limits[3], bound: bound, field: -1, at: depth) { [] }
             }
         }
-        if (Int64(value.pointee.type.rawValue) == 3) {
+        if ((Int64(value.pointee.type.rawValue) == 3)) {
             let bound = bound(41)
             if case .none = bound {} else if let predicate = table.limits[41].predicate {
                 applyPredicate(predicate, limit: table.limits[41], bound: bound, field: -1, at: depth) { [] }
@@ -356,19 +356,19 @@ extension ValidationRun {
     func visitCompiled(_ value: UnsafePointer<GroupChangeInfo>, slot: Int, index: Int) {
         frames.append(Frame(type: GroupChangeInfo.reflectedType, slot: slot, index: index, pointer: UnsafeRawPointer(value), access: GroupChangeInfo.self))
         let depth = frames.count - 1
-        if (Int64(value.pointee.type.rawValue) == 1 || Int64(value.pointee.type.rawValue) == 5) {
+        if ((Int64(value.pointee.type.rawValue) == 1 || Int64(value.pointee.type.rawValue) == 5)) {
             if !(!value.pointee.value.isEmpty) { report(table.checks[Int(table.types[GroupChangeInfo.reflectedType].checks.start) + 0].code, at: depth, [.field("value")]) }
         }
-        if (Int64(value.pointee.type.rawValue) == 6) {
+        if ((Int64(value.pointee.type.rawValue) == 6)) {
             if !(!value.pointee.key.isEmpty) { report(table.checks[Int(table.types[GroupChangeInfo.reflectedType].checks.start) + 1].code, at: depth, [.field("key")]) }
         }
-        if (Int64(value.pointee.type.rawValue) == 0 || Int64(value.pointee.type.rawValue) == 1 || Int64(value.pointee.type.rawValue) == 2 || Int64(value.pointee.type.rawValue) == 3 || Int64(value.pointee.type.rawValue) == 4 || Int64(value.pointee.type.rawValue) == 5) {
+        if ((Int64(value.pointee.type.rawValue) == 0 || Int64(value.pointee.type.rawValue) == 1 || Int64(value.pointee.type.rawValue) == 2 || Int64(value.pointee.type.rawValue) == 3 || Int64(value.pointee.type.rawValue) == 4 || Int64(value.pointee.type.rawValue) == 5)) {
             if !value.pointee.key.isEmpty { report(table.checks[Int(table.types[GroupChangeInfo.reflectedType].checks.start) + 2].code, at: depth, [.field("key")]) }
         }
-        if (Int64(value.pointee.type.rawValue) == 5) && ({ let holder = enclosingFrame(of: Message.reflectedType, below: depth); return holder >= 0 ? (ValidationRun.sameBytes(frames[holder].pointer.assumingMemoryBound(to: Message.self).pointee.groupType, "AVChatRoom")) : false }()) {
+        if ((Int64(value.pointee.type.rawValue) == 5)) && ({ let holder = enclosingFrame(of: Message.reflectedType, below: depth); return holder >= 0 ? (ValidationRun.sameBytes(frames[holder].pointer.assumingMemoryBound(to: Message.self).pointee.groupType, "AVChatRoom")) : false }()) {
             if value.pointee.type.rawValue != 0 { report(table.checks[Int(table.types[GroupChangeInfo.reflectedType].checks.start) + 3].code, at: depth, [.field("type")]) }
         }
-        if let most = number(11, limits.pointee.maxGroupCustomKeyBytes), (Int64(value.pointee.type.rawValue) == 6) {
+        if let most = number(11, limits.pointee.maxGroupCustomKeyBytes), ((Int64(value.pointee.type.rawValue) == 6)) {
             if value.pointee.key.utf8.count > most {
                 report(table.limits[11], at: depth, [.field("key")], limit: Int64(most), actual: Int64(value.pointee.key.utf8.count))
             }
@@ -378,32 +378,32 @@ extension ValidationRun {
         default: report(table.definedEnumCode, at: depth, [.field("type")], actual: Int64(value.pointee.type.rawValue))
         }
         if Int64(value.pointee.type.rawValue) == 0 { report(table.discriminatorCode, at: depth, [.field("type")], actual: 0) }
-        if let most = number(16, limits.pointee.maxGroupIntroductionBytes), (Int64(value.pointee.type.rawValue) == 2) {
+        if let most = number(16, limits.pointee.maxGroupIntroductionBytes), ((Int64(value.pointee.type.rawValue) == 2)) {
             if value.pointee.value.utf8.count > most {
                 report(table.limits[16], at: depth, [.field("value")], limit: Int64(most), actual: Int64(value.pointee.value.utf8.count))
             }
         }
-        if let most = number(19, limits.pointee.maxGroupNotificationBytes), (Int64(value.pointee.type.rawValue) == 3) {
+        if let most = number(19, limits.pointee.maxGroupNotificationBytes), ((Int64(value.pointee.type.rawValue) == 3)) {
             if value.pointee.value.utf8.count > most {
                 report(table.limits[19], at: depth, [.field("value")], limit: Int64(most), actual: Int64(value.pointee.value.utf8.count))
             }
         }
-        if let most = number(13, limits.pointee.maxGroupFaceURLBytes), (Int64(value.pointee.type.rawValue) == 4) {
+        if let most = number(13, limits.pointee.maxGroupFaceURLBytes), ((Int64(value.pointee.type.rawValue) == 4)) {
             if value.pointee.value.utf8.count > most {
                 report(table.limits[13], at: depth, [.field("value")], limit: Int64(most), actual: Int64(value.pointee.value.utf8.count))
             }
         }
-        if let most = number(12, limits.pointee.maxGroupCustomValueBytes), (Int64(value.pointee.type.rawValue) == 6) {
+        if let most = number(12, limits.pointee.maxGroupCustomValueBytes), ((Int64(value.pointee.type.rawValue) == 6)) {
             if value.pointee.value.utf8.count > most {
                 report(table.limits[12], at: depth, [.field("value")], limit: Int64(most), actual: Int64(value.pointee.value.utf8.count))
             }
         }
-        if let most = number(18, limits.pointee.maxGroupNameBytes), (Int64(value.pointee.type.rawValue) == 1) {
+        if let most = number(18, limits.pointee.maxGroupNameBytes), ((Int64(value.pointee.type.rawValue) == 1)) {
             if value.pointee.value.utf8.count > most {
                 report(table.limits[18], at: depth, [.field("value")], limit: Int64(most), actual: Int64(value.pointee.value.utf8.count))
             }
         }
-        if let most = number(31, limits.pointee.maxUserIDBytes), (Int64(value.pointee.type.rawValue) == 5) {
+        if let most = number(31, limits.pointee.maxUserIDBytes), ((Int64(value.pointee.type.rawValue) == 5)) {
             if value.pointee.value.utf8.count > most {
                 report(table.limits[31], at: depth, [.field("value")], limit: Int64(most), actual: Int64(value.pointee.value.utf8.count))
             }
@@ -458,21 +458,21 @@ extension ValidationRun {
     func visitCompiled(_ value: UnsafePointer<GroupTipsElem>, slot: Int, index: Int) {
         frames.append(Frame(type: GroupTipsElem.reflectedType, slot: slot, index: index, pointer: UnsafeRawPointer(value), access: GroupTipsElem.self))
         let depth = frames.count - 1
-        if (Int64(value.pointee.type.rawValue) == 0 || Int64(value.pointee.type.rawValue) == 4 || Int64(value.pointee.type.rawValue) == 5 || Int64(value.pointee.type.rawValue) == 6 || Int64(value.pointee.type.rawValue) == 7) {
+        if ((Int64(value.pointee.type.rawValue) == 0 || Int64(value.pointee.type.rawValue) == 4 || Int64(value.pointee.type.rawValue) == 5 || Int64(value.pointee.type.rawValue) == 6 || Int64(value.pointee.type.rawValue) == 7)) {
             if value.pointee.memberCount != 0 { report(table.checks[Int(table.types[GroupTipsElem.reflectedType].checks.start) + 0].code, at: depth, [.field("memberCount")]) }
         }
-        if (Int64(value.pointee.type.rawValue) == 0 || Int64(value.pointee.type.rawValue) == 1 || Int64(value.pointee.type.rawValue) == 2 || Int64(value.pointee.type.rawValue) == 3 || Int64(value.pointee.type.rawValue) == 4 || Int64(value.pointee.type.rawValue) == 5 || Int64(value.pointee.type.rawValue) == 7) {
+        if ((Int64(value.pointee.type.rawValue) == 0 || Int64(value.pointee.type.rawValue) == 1 || Int64(value.pointee.type.rawValue) == 2 || Int64(value.pointee.type.rawValue) == 3 || Int64(value.pointee.type.rawValue) == 4 || Int64(value.pointee.type.rawValue) == 5 || Int64(value.pointee.type.rawValue) == 7)) {
             if !value.pointee.groupChangeList.isEmpty { report(table.checks[Int(table.types[GroupTipsElem.reflectedType].checks.start) + 1].code, at: depth, [.field("groupChangeList")]) }
         }
-        if (Int64(value.pointee.type.rawValue) == 0 || Int64(value.pointee.type.rawValue) == 1 || Int64(value.pointee.type.rawValue) == 2 || Int64(value.pointee.type.rawValue) == 3 || Int64(value.pointee.type.rawValue) == 4 || Int64(value.pointee.type.rawValue) == 5 || Int64(value.pointee.type.rawValue) == 6) {
+        if ((Int64(value.pointee.type.rawValue) == 0 || Int64(value.pointee.type.rawValue) == 1 || Int64(value.pointee.type.rawValue) == 2 || Int64(value.pointee.type.rawValue) == 3 || Int64(value.pointee.type.rawValue) == 4 || Int64(value.pointee.type.rawValue) == 5 || Int64(value.pointee.type.rawValue) == 6)) {
             if !value.pointee.memberChangeList.isEmpty { report(table.checks[Int(table.types[GroupTipsElem.reflectedType].checks.start) + 2].code, at: depth, [.field("memberChangeList")]) }
         }
-        if (Int64(value.pointee.type.rawValue) == 0 || Int64(value.pointee.type.rawValue) == 6 || Int64(value.pointee.type.rawValue) == 7) {
+        if ((Int64(value.pointee.type.rawValue) == 0 || Int64(value.pointee.type.rawValue) == 6 || Int64(value.pointee.type.rawValue) == 7)) {
             if !value.pointee.userList.isEmpty { report(table.checks[Int(table.types[GroupTipsElem.reflectedType].checks.start) + 3].code, at: depth, [.field("userList")]) }
         }
         run(table.checks[Int(table.types[GroupTipsElem.reflectedType].checks.start) + 4], at: depth)
         run(table.checks[Int(table.types[GroupTipsElem.reflectedType].checks.start) + 5], at: depth)
-        if (Int64(value.pointee.type.rawValue) == 4 || Int64(value.pointee.type.rawValue) == 5) && ({ let holder = enclosingFrame(of: Message.reflectedType, below: depth); return holder >= 0 ? (ValidationRun.sameBytes(frames[holder].pointer.assumingMemoryBound(to: Message.self).pointee.groupType, "AVChatRoom")) : false }()) {
+        if ((Int64(value.pointee.type.rawValue) == 4 || Int64(value.pointee.type.rawValue) == 5)) && ({ let holder = enclosingFrame(of: Message.reflectedType, below: depth); return holder >= 0 ? (ValidationRun.sameBytes(frames[holder].pointer.assumingMemoryBound(to: Message.self).pointee.groupType, "AVChatRoom")) : false }()) {
             if value.pointee.type.rawValue != 0 { report(table.checks[Int(table.types[GroupTipsElem.reflectedType].checks.start) + 6].code, at: depth, [.field("type")]) }
         }
         if let most = number(10, limits.pointee.maxGroupCustomFields) {
@@ -480,7 +480,7 @@ extension ValidationRun {
             value.pointee.groupChangeList.withUnsafeBufferPointer { entries in
                 for index in entries.indices {
                     let entry = entries.baseAddress! + index
-                    guard (Int64(entry.pointee.type.rawValue) == 6) else { continue }
+                    guard ((Int64(entry.pointee.type.rawValue) == 6)) else { continue }
                     counted += 1
                 }
             }
@@ -556,16 +556,16 @@ extension ValidationRun {
     func visitCompiled(_ value: UnsafePointer<GroupSystemElem>, slot: Int, index: Int) {
         frames.append(Frame(type: GroupSystemElem.reflectedType, slot: slot, index: index, pointer: UnsafeRawPointer(value), access: GroupSystemElem.self))
         let depth = frames.count - 1
-        if (!(Int64(value.pointee.type.rawValue) == 255)) {
+        if (!((Int64(value.pointee.type.rawValue) == 255))) {
             if !value.pointee.userData.isEmpty { report(table.checks[Int(table.types[GroupSystemElem.reflectedType].checks.start) + 0].code, at: depth, [.field("userData")]) }
         }
-        if (Int64(value.pointee.type.rawValue) == 9 || Int64(value.pointee.type.rawValue) == 10) && ({ let holder = enclosingFrame(of: Message.reflectedType, below: depth); return holder >= 0 ? (ValidationRun.sameBytes(frames[holder].pointer.assumingMemoryBound(to: Message.self).pointee.groupType, "AVChatRoom")) : false }()) {
+        if ((Int64(value.pointee.type.rawValue) == 9 || Int64(value.pointee.type.rawValue) == 10)) && ({ let holder = enclosingFrame(of: Message.reflectedType, below: depth); return holder >= 0 ? (ValidationRun.sameBytes(frames[holder].pointer.assumingMemoryBound(to: Message.self).pointee.groupType, "AVChatRoom")) : false }()) {
             if value.pointee.type.rawValue != 0 { report(table.checks[Int(table.types[GroupSystemElem.reflectedType].checks.start) + 1].code, at: depth, [.field("type")]) }
         }
-        if (Int64(value.pointee.type.rawValue) == 7 || Int64(value.pointee.type.rawValue) == 12 || Int64(value.pointee.type.rawValue) == 13 || Int64(value.pointee.type.rawValue) == 14) && ({ let holder = enclosingFrame(of: Message.reflectedType, below: depth); return holder >= 0 ? (ValidationRun.sameBytes(frames[holder].pointer.assumingMemoryBound(to: Message.self).pointee.groupType, "AVChatRoom")) : false }()) {
+        if ((Int64(value.pointee.type.rawValue) == 7 || Int64(value.pointee.type.rawValue) == 12 || Int64(value.pointee.type.rawValue) == 13 || Int64(value.pointee.type.rawValue) == 14)) && ({ let holder = enclosingFrame(of: Message.reflectedType, below: depth); return holder >= 0 ? (ValidationRun.sameBytes(frames[holder].pointer.assumingMemoryBound(to: Message.self).pointee.groupType, "AVChatRoom")) : false }()) {
             if value.pointee.type.rawValue != 0 { report(table.checks[Int(table.types[GroupSystemElem.reflectedType].checks.start) + 2].code, at: depth, [.field("type")]) }
         }
-        if (Int64(value.pointee.type.rawValue) == 1 || Int64(value.pointee.type.rawValue) == 2 || Int64(value.pointee.type.rawValue) == 3) && ({ let holder = enclosingFrame(of: Message.reflectedType, below: depth); return holder >= 0 ? (ValidationRun.sameBytes(frames[holder].pointer.assumingMemoryBound(to: Message.self).pointee.groupType, "Private")) : false }()) {
+        if ((Int64(value.pointee.type.rawValue) == 1 || Int64(value.pointee.type.rawValue) == 2 || Int64(value.pointee.type.rawValue) == 3)) && ({ let holder = enclosingFrame(of: Message.reflectedType, below: depth); return holder >= 0 ? (ValidationRun.sameBytes(frames[holder].pointer.assumingMemoryBound(to: Message.self).pointee.groupType, "Private")) : false }()) {
             if value.pointee.type.rawValue != 0 { report(table.checks[Int(table.types[GroupSystemElem.reflectedType].checks.start) + 3].code, at: depth, [.field("type")]) }
         }
         if let most = number(14, limits.pointee.maxGroupIDBytes) {
@@ -606,10 +606,10 @@ extension ValidationRun {
         frames.append(Frame(type: SnsChangeInfo.reflectedType, slot: slot, index: index, pointer: UnsafeRawPointer(value), access: SnsChangeInfo.self))
         let depth = frames.count - 1
         if !(!value.pointee.identifier.isEmpty) { report(table.checks[Int(table.types[SnsChangeInfo.reflectedType].checks.start) + 0].code, at: depth, [.field("identifier")]) }
-        if (!{ let holder = enclosingFrame(of: SnsSystemElem.reflectedType, below: depth); return holder >= 0 ? Int64(frames[holder].pointer.assumingMemoryBound(to: SnsSystemElem.self).pointee.type.rawValue) == 3 : false }()) {
+        if (!{ let holder = enclosingFrame(of: SnsSystemElem.reflectedType, below: depth); return holder >= 0 ? (Int64(frames[holder].pointer.assumingMemoryBound(to: SnsSystemElem.self).pointee.type.rawValue) == 3) : false }()) {
             if !value.pointee.wording.isEmpty { report(table.checks[Int(table.types[SnsChangeInfo.reflectedType].checks.start) + 1].code, at: depth, [.field("wording")]) }
         }
-        if (!{ let holder = enclosingFrame(of: SnsSystemElem.reflectedType, below: depth); return holder >= 0 ? Int64(frames[holder].pointer.assumingMemoryBound(to: SnsSystemElem.self).pointee.type.rawValue) == 3 : false }()) {
+        if (!{ let holder = enclosingFrame(of: SnsSystemElem.reflectedType, below: depth); return holder >= 0 ? (Int64(frames[holder].pointer.assumingMemoryBound(to: SnsSystemElem.self).pointee.type.rawValue) == 3) : false }()) {
             if !value.pointee.source.isEmpty { report(table.checks[Int(table.types[SnsChangeInfo.reflectedType].checks.start) + 2].code, at: depth, [.field("source")]) }
         }
         if let most = number(31, limits.pointee.maxUserIDBytes) {
@@ -947,7 +947,7 @@ extension ValidationRun {
     func visitCompiled(_ value: UnsafePointer<ConnectionEvent>, slot: Int, index: Int) {
         frames.append(Frame(type: ConnectionEvent.reflectedType, slot: slot, index: index, pointer: UnsafeRawPointer(value), access: ConnectionEvent.self))
         let depth = frames.count - 1
-        if (Int64(value.pointee.state.rawValue) == 1 || Int64(value.pointee.state.rawValue) == 2) {
+        if ((Int64(value.pointee.state.rawValue) == 1 || Int64(value.pointee.state.rawValue) == 2)) {
             if value.pointee.code != 0 { report(table.checks[Int(table.types[ConnectionEvent.reflectedType].checks.start) + 0].code, at: depth, [.field("code")], actual: Int64(value.pointee.code)) }
             if !value.pointee.text.isEmpty { report(table.checks[Int(table.types[ConnectionEvent.reflectedType].checks.start) + 0].code, at: depth, [.field("text")]) }
         }
@@ -974,7 +974,7 @@ extension ValidationRun {
     func visitCompiled(_ value: UnsafePointer<UserStatusEvent>, slot: Int, index: Int) {
         frames.append(Frame(type: UserStatusEvent.reflectedType, slot: slot, index: index, pointer: UnsafeRawPointer(value), access: UserStatusEvent.self))
         let depth = frames.count - 1
-        if (Int64(value.pointee.type.rawValue) == 1 || Int64(value.pointee.type.rawValue) == 3) {
+        if ((Int64(value.pointee.type.rawValue) == 1 || Int64(value.pointee.type.rawValue) == 3)) {
             if value.pointee.code != 0 { report(table.checks[Int(table.types[UserStatusEvent.reflectedType].checks.start) + 0].code, at: depth, [.field("code")], actual: Int64(value.pointee.code)) }
             if !value.pointee.text.isEmpty { report(table.checks[Int(table.types[UserStatusEvent.reflectedType].checks.start) + 0].code, at: depth, [.field("text")]) }
         }
@@ -1139,7 +1139,7 @@ extension ValidationRun {
     func visitCompiled(_ value: UnsafePointer<FriendResponse>, slot: Int, index: Int) {
         frames.append(Frame(type: FriendResponse.reflectedType, slot: slot, index: index, pointer: UnsafeRawPointer(value), access: FriendResponse.self))
         let depth = frames.count - 1
-        if (Int64(value.pointee.responseType.rawValue) == 2) {
+        if ((Int64(value.pointee.responseType.rawValue) == 2)) {
             if !value.pointee.remark.isEmpty { report(table.checks[Int(table.types[FriendResponse.reflectedType].checks.start) + 0].code, at: depth, [.field("remark")]) }
         }
         if let most = number(31, limits.pointee.maxUserIDBytes) {
@@ -1446,7 +1446,7 @@ extension ValidationRun {
                 report(table.checks[Int(table.types[GroupInfo.reflectedType].checks.start) + 0].code, at: depth, [.field("memberNum")], limit: ceiling, actual: Int64(value.pointee.memberNum))
             }
         }
-        if ((ValidationRun.sameBytes(value.pointee.groupType, "Private"))) && (Int64(value.pointee.addOpt.rawValue) == 1 || Int64(value.pointee.addOpt.rawValue) == 2) {
+        if ((ValidationRun.sameBytes(value.pointee.groupType, "Private"))) && ((Int64(value.pointee.addOpt.rawValue) == 1 || Int64(value.pointee.addOpt.rawValue) == 2)) {
             if value.pointee.addOpt.rawValue != 0 { report(table.checks[Int(table.types[GroupInfo.reflectedType].checks.start) + 1].code, at: depth, [.field("addOpt")]) }
         }
         if ((ValidationRun.sameBytes(value.pointee.groupType, "AVChatRoom"))) {
@@ -1566,7 +1566,7 @@ extension ValidationRun {
             value.pointee.membersInfo.withUnsafeBufferPointer { entries in
                 for index in entries.indices {
                     let entry = entries.baseAddress! + index
-                    if (Int64(entry.pointee.role.rawValue) == 400) { report(table.checks[Int(table.types[CreateGroupInfo.reflectedType].checks.start) + 2].code, at: depth, [.field("membersInfo"), .index(index), .field("role")]) }
+                    if ((Int64(entry.pointee.role.rawValue) == 400)) { report(table.checks[Int(table.types[CreateGroupInfo.reflectedType].checks.start) + 2].code, at: depth, [.field("membersInfo"), .index(index), .field("role")]) }
                 }
             }
         }
@@ -1655,10 +1655,10 @@ extension ValidationRun {
     func visitCompiled(_ value: UnsafePointer<GroupPendencyItem>, slot: Int, index: Int) {
         frames.append(Frame(type: GroupPendencyItem.reflectedType, slot: slot, index: index, pointer: UnsafeRawPointer(value), access: GroupPendencyItem.self))
         let depth = frames.count - 1
-        if (Int64(value.pointee.getType.rawValue) == 0) && (!((ValidationRun.sameBytes(value.pointee.toUser, "0")))) {
+        if ((Int64(value.pointee.getType.rawValue) == 0)) && (!((ValidationRun.sameBytes(value.pointee.toUser, "0")))) {
             if !value.pointee.toUser.isEmpty { report(table.checks[Int(table.types[GroupPendencyItem.reflectedType].checks.start) + 0].code, at: depth, [.field("toUser")]) }
         }
-        if (Int64(value.pointee.getType.rawValue) == 1) {
+        if ((Int64(value.pointee.getType.rawValue) == 1)) {
             if !(!value.pointee.toUser.isEmpty) { report(table.checks[Int(table.types[GroupPendencyItem.reflectedType].checks.start) + 1].code, at: depth, [.field("toUser")]) }
         }
         if let most = number(31, limits.pointee.maxUserIDBytes) {
