@@ -214,6 +214,15 @@ final class ValidationRun {
         visitRoot(event)
     }
 
+    /// Validates the content of a frame: a message, a batch or an event.
+    func validate(payload: FramePayload) {
+        switch payload {
+        case .message(let message): validate(message: message)
+        case .batch(let batch): validate(batch: batch)
+        case .event(let event): validate(event: event)
+        }
+    }
+
     // MARK: The walk
 
     /// Visits the root value and every list it defers.

@@ -33,11 +33,7 @@ extension Validator {
         let name = ValidationLimits.profilesByName[profile]?.name ?? profile
         return withUnsafePointer(to: ValidationLimits()) { limits in
             let run = ValidationRun(limits: limits, table: declarations.table, profile: name)
-            switch payload {
-            case .message(let message): run.validate(message: message)
-            case .batch(let batch): run.validate(batch: batch)
-            case .event(let event): run.validate(event: event)
-            }
+            run.validate(payload: payload)
             return run.findings
         }
     }

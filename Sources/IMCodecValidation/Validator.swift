@@ -176,22 +176,18 @@ public enum Validator {
     ///   - limits: The limits to check against.
     /// - Returns: Every finding.
     package static func validateReadingTable(_ payload: FramePayload, limits: ValidationLimits) -> [ValidationFinding] {
-        withUnsafePointer(to: limits) { limits in
-            let run = ValidationRun(limits: limits, compiled: false)
-            switch payload {
-            case .message(let message): run.validate(message: message)
-            case .batch(let batch): run.validate(batch: batch)
-            case .event(let event): run.validate(event: event)
-            }
+        withRun(limits, compiled: false) { run in
+            run.validate(payload: payload)
             return run.findings
         }
     }
 
-    /// Runs `body` with a run that borrows `limits` for the call.
+    /// Runs `body` with a run that borrows `limits` for the call; `compiled`
+    /// as ``ValidationRun/init(limits:table:profile:compiled:)`` takes it.
     private static func withRun(
-        _ limits: ValidationLimits, _ body: (ValidationRun) -> [ValidationFinding]
+        _ limits: ValidationLimits, compiled: Bool = true, _ body: (ValidationRun) -> [ValidationFinding]
     ) -> [ValidationFinding] {
-        withUnsafePointer(to: limits) { body(ValidationRun(limits: $0)) }
+        withUnsafePointer(to: limits) { body(ValidationRun(limits: $0, compiled: compiled)) }
     }
 
     /// Throws `validation.failed` for the first error among `findings`.
