@@ -233,7 +233,8 @@ extension ValidationRun {
             copy?.reflectedClear(site.slot, inMessage: site.child)
         }
         // Measured in place unless a field had to be left out.
-        return copy?.serializedSize ?? entry.pointee.serializedSize
+        if let copy { return copy.serializedSize }
+        return Value._serializedSize(at: entry)
     }
 
     // MARK: Declarations

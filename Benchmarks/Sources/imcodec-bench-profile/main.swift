@@ -14,7 +14,8 @@ import IMCodecValidation
 // MEASURE: payload-encode, payload-decode, merger300-encode, merger300-decode,
 // frame-default-encode, frame-default-decode, frame-none-encode,
 // frame-none-decode, frame-zstd-encode, frame-zstd-decode, validate,
-// merger300-validate, envelope-payload,
+// validate-current (the `current` profile, which measures each message's
+// body), merger300-validate, envelope-payload,
 // envelope-payload-walk (no string),
 // envelope-frame-none, envelope-frame-default, envelope-frame-zstd,
 // c-payload-encode, c-payload-decode; `layout` prints the
@@ -84,6 +85,9 @@ case "merger300-encode":
     run { work.merger.values[0].serializedBytes().count }
 case "validate":
     run { work.messages.values.reduce(0) { $0 &+ Validator.validate($1).count } }
+case "validate-current":
+    let limits = ValidationLimits.current
+    run { work.messages.values.reduce(0) { $0 &+ Validator.validate($1, limits: limits).count } }
 case "merger300-validate":
     run { Validator.validate(work.merger.values[0]).count }
 case "merger300-decode":

@@ -239,6 +239,20 @@ extension WireMessage {
     }
 }
 
+extension WireMessage {
+    /// ``serializedSize`` of the value `pointer` points to, measured where
+    /// it stands: reading ``serializedSize`` of `pointer.pointee` copies the
+    /// value (every string and array in it retained) before measuring it.
+    @inlinable
+    package static func _serializedSize(at pointer: UnsafePointer<Self>) -> Int {
+        func size<Codable: WireCodable>(as _: Codable.Type) -> Int {
+            let value = UnsafeRawPointer(pointer).assumingMemoryBound(to: Codable.self)
+            return SizeCache.withScratch { cache in value.pointee._encodedSize(&cache) }
+        }
+        return size(as: Self.codable)
+    }
+}
+
 extension WireCodable {
     /// ``WireMessage/serializedSize`` with the value as a parameter (see ``_serializedBytes(of:)``).
     @inlinable

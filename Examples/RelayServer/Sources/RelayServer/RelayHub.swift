@@ -263,6 +263,11 @@ final class RelayHub: @unchecked Sendable {
     /// one, on a thread of the pool: its body checked and inflated, its
     /// payload decoded and, unless a check the hub makes first refuses it
     /// anyway, its message validated against the profile.
+    ///
+    /// A decoded message, its findings and its frame are held by one
+    /// ``Decoded`` object, so that a checked frame is a few words: it is
+    /// queued, handed from the connection's loop to the hub's and read
+    /// there without the message being copied.
     struct Checked: Sendable {
         enum Outcome: Sendable {
             /// The frame's body fails the format's checks: it is not a
@@ -271,12 +276,12 @@ final class RelayHub: @unchecked Sendable {
             case damaged(IMCodecError)
             /// The payload does not decode: the connection is closed.
             case malformed(IMCodecError)
-            /// A payload that is not a group message.
-            case unrouted(Message?)
-            /// A group message, the errors the profile finds in it (none
-            /// checked when its IDs' lengths or sender refuse it) and its
+            /// A payload that is not a group message: a message (kept for
+            /// the reply), or a batch or an event (`nil`).
+            case unrouted(Decoded?)
+            /// A group message, the errors the profile finds in it and its
             /// frame.
-            case message(Message, errors: [ValidationFinding], frame: Frame)
+            case message(Decoded)
 
             /// The error that closes the connection, if any.
             var error: IMCodecError? {
@@ -284,6 +289,22 @@ final class RelayHub: @unchecked Sendable {
                 case .damaged(let error), .malformed(let error): error
                 case .unrouted, .message: nil
                 }
+            }
+        }
+
+        /// A message as checked: the message, the errors the profile finds
+        /// in a group message (none checked when its IDs' lengths or sender
+        /// refuse it, nor in a message that is not routed) and its frame, in
+        /// one object shared by reference.
+        final class Decoded: Sendable {
+            let message: Message
+            let errors: [ValidationFinding]
+            let frame: Frame
+
+            init(_ message: Message, errors: [ValidationFinding], frame: Frame) {
+                self.message = message
+                self.errors = errors
+                self.frame = frame
             }
         }
 
@@ -296,8 +317,9 @@ final class RelayHub: @unchecked Sendable {
         let started: NIODeadline
 
         /// What the checks read of the configuration, kept apart so that a
-        /// frame's check copies no more than this.
-        struct Bounds: Sendable {
+        /// frame's check reads no more than this, and shared by reference
+        /// so that reading it copies nothing.
+        final class Bounds: Sendable {
             let limits: DecodingLimits
             let profile: ValidationLimits
             let maxGroupIDBytes: Int
@@ -335,15 +357,33 @@ final class RelayHub: @unchecked Sendable {
         init(_ frame: Frame, started: NIODeadline, bounds configuration: Bounds) {
             wireBytes = frame.bytes.count
             self.started = started
-            let payload: FramePayload
-            do throws(IMCodecError) {
-                payload = try FramePayload(decoding: frame, limits: configuration.limits)
-            } catch {
+            guard frame.header.kind == .message else {
+                // A batch or an event: decoded to be told apart from a
+                // malformed payload, and answered as not routed.
+                do throws(IMCodecError) {
+                    _ = try FramePayload(decoding: frame, limits: configuration.limits)
+                    outcome = .unrouted(nil)
+                } catch {
+                    outcome = .malformed(error)
+                }
+                return
+            }
+            // The message decoded straight from the frame's payload, not
+            // through a `FramePayload` it would be copied out of.
+            let decoded = frame.payload.withUnsafeBytes { payload in
+                Result { () throws(IMCodecError) in
+                    try Message(serializedBytes: payload, limits: configuration.limits)
+                }
+            }
+            let message: Message
+            switch decoded {
+            case .success(let value): message = value
+            case .failure(let error):
                 outcome = .malformed(error)
                 return
             }
-            guard case .message(let message) = payload, message.isGroupMessage else {
-                outcome = .unrouted(payload.message)
+            guard message.isGroupMessage else {
+                outcome = .unrouted(Decoded(message, errors: [], frame: frame))
                 return
             }
             // Cheap checks first: a huge group ID is refused before the
@@ -351,7 +391,7 @@ final class RelayHub: @unchecked Sendable {
             guard message.groupID.utf8.count <= configuration.maxGroupIDBytes,
                 message.sender.utf8.count <= configuration.maxUserIDBytes, !message.sender.isEmpty
             else {
-                outcome = .message(message, errors: [], frame: frame)
+                outcome = .message(Decoded(message, errors: [], frame: frame))
                 return
             }
             var errors = Validator.validate(message, limits: configuration.profile).filter { $0.severity == .error }
@@ -359,7 +399,7 @@ final class RelayHub: @unchecked Sendable {
                 // A join is a group message without elems by definition.
                 errors.removeAll { $0.code == .messageElemsMissing }
             }
-            outcome = .message(message, errors: errors, frame: frame)
+            outcome = .message(Decoded(message, errors: errors, frame: frame))
         }
     }
 
@@ -404,53 +444,53 @@ final class RelayHub: @unchecked Sendable {
         metrics.framesReceived.increment()
         metrics.bytesReceived.increment(by: checked.wireBytes)
         if checked.wasCheckedOffLoop { metrics.framesCheckedOffLoop.increment() }
-        let message: Message
-        let errors: [ValidationFinding]
-        let frame: Frame
         switch checked.outcome {
         case .damaged, .malformed:
             return
         case .unrouted(let refused):
             stats.framesUnrouted += 1
             return reject(
-                refused ?? Message(), from: sender,
+                refused?.message ?? Message(), from: sender,
                 [finding(RelayRejection.Code.notRouted, "", "only group messages are relayed")])
-        case .message(let checkedMessage, let checkedErrors, let checkedFrame):
-            message = checkedMessage
-            errors = checkedErrors
-            frame = checkedFrame
+        case .message(let decoded):
+            route(decoded, from: sender)
         }
-        let isJoin = message.elems.isEmpty
-        if message.groupID.utf8.count > configuration.maxGroupIDBytes {
+    }
+
+    /// Joins or fans out a group message, or answers why not. The message
+    /// is read where its ``Checked/Decoded`` holds it, never copied out.
+    private func route(_ decoded: Checked.Decoded, from sender: RelayConnection) {
+        let isJoin = decoded.message.elems.isEmpty
+        if decoded.message.groupID.utf8.count > configuration.maxGroupIDBytes {
             return reject(
-                message, from: sender, join: isJoin,
+                decoded.message, from: sender, join: isJoin,
                 [
                     finding(
                         RelayRejection.Code.groupIDLength, "groupId",
-                        "a group ID of \(message.groupID.utf8.count) bytes; the relay takes at most "
+                        "a group ID of \(decoded.message.groupID.utf8.count) bytes; the relay takes at most "
                             + "\(configuration.maxGroupIDBytes)",
-                        limit: configuration.maxGroupIDBytes, actual: message.groupID.utf8.count)
+                        limit: configuration.maxGroupIDBytes, actual: decoded.message.groupID.utf8.count)
                 ])
         }
-        if message.sender.utf8.count > configuration.maxUserIDBytes {
+        if decoded.message.sender.utf8.count > configuration.maxUserIDBytes {
             return reject(
-                message, from: sender, join: isJoin,
+                decoded.message, from: sender, join: isJoin,
                 [
                     finding(
                         RelayRejection.Code.userIDLength, "sender",
-                        "a sender of \(message.sender.utf8.count) bytes; the relay takes at most "
+                        "a sender of \(decoded.message.sender.utf8.count) bytes; the relay takes at most "
                             + "\(configuration.maxUserIDBytes)",
-                        limit: configuration.maxUserIDBytes, actual: message.sender.utf8.count)
+                        limit: configuration.maxUserIDBytes, actual: decoded.message.sender.utf8.count)
                 ])
         }
-        if message.sender.isEmpty {
+        if decoded.message.sender.isEmpty {
             return reject(
-                message, from: sender, join: isJoin,
+                decoded.message, from: sender, join: isJoin,
                 [finding(RelayRejection.Code.senderMissing, "sender", "a message without a sender")])
         }
-        if let user = sender.user, message.sender != user {
+        if let user = sender.user, decoded.message.sender != user {
             return reject(
-                message, from: sender, join: isJoin,
+                decoded.message, from: sender, join: isJoin,
                 [
                     finding(
                         RelayRejection.Code.senderMismatch, "sender",
@@ -458,18 +498,19 @@ final class RelayHub: @unchecked Sendable {
                 ])
         }
         if isJoin, sender.user == nil, case .tickets(let secret) = configuration.identity {
-            let ticket = String(decoding: message.cloudCustomData.prefix(RelayTicket.maxLength + 1), as: UTF8.self)
-            switch RelayTicket.verify(ticket, user: message.sender, secret: secret, now: Self.now()) {
+            let ticket = String(
+                decoding: decoded.message.cloudCustomData.prefix(RelayTicket.maxLength + 1), as: UTF8.self)
+            switch RelayTicket.verify(ticket, user: decoded.message.sender, secret: secret, now: Self.now()) {
             case .valid(let expiry):
                 sender.ticketExpiry = expiry
             case .expired:
                 sendUserStatus(.userSigExpired, to: sender)
                 return reject(
-                    message, from: sender, join: true,
+                    decoded.message, from: sender, join: true,
                     [finding(RelayRejection.Code.ticketExpired, "cloudCustomData", "the login ticket has expired")])
             case .invalid:
                 return reject(
-                    message, from: sender, join: true,
+                    decoded.message, from: sender, join: true,
                     [
                         finding(
                             RelayRejection.Code.ticketInvalid, "cloudCustomData",
@@ -477,20 +518,20 @@ final class RelayHub: @unchecked Sendable {
                     ])
             }
         }
-        guard errors.isEmpty else { return reject(message, from: sender, join: isJoin, errors) }
+        guard decoded.errors.isEmpty else { return reject(decoded.message, from: sender, join: isJoin, decoded.errors) }
         if isJoin {
-            join(message, frame: frame, from: sender)
+            join(decoded, from: sender)
         } else {
-            fanOut(message, frame: frame, from: sender)
+            fanOut(decoded, from: sender)
         }
     }
 
-    private func join(_ message: Message, frame: Frame, from connection: RelayConnection) {
-        let group = message.groupID
+    private func join(_ decoded: Checked.Decoded, from connection: RelayConnection) {
+        let group = decoded.message.groupID
         if !connection.groups.contains(group) {
             guard connection.groups.count < configuration.maxGroupsPerConnection else {
                 return reject(
-                    message, from: connection, join: true,
+                    decoded.message, from: connection, join: true,
                     [
                         finding(
                             RelayRejection.Code.tooManyGroups, "groupId",
@@ -503,15 +544,15 @@ final class RelayHub: @unchecked Sendable {
             // A new member that is already behind holds back its new group too.
             if configuration.slowConsumerPolicy == .backpressure, !connection.isWritable { pauseGroups(of: connection) }
         }
-        if connection.user == nil { logIn(connection, as: message.sender) }
+        if connection.user == nil { logIn(connection, as: decoded.message.sender) }
         logger.info(
             "joined",
             metadata: [
-                "connection": "\(connection.id)", "user": RelayLog.escaped(message.sender),
+                "connection": "\(connection.id)", "user": RelayLog.escaped(decoded.message.sender),
                 "group": RelayLog.escaped(group), "members": "\(groups[group]?.count ?? 0)",
             ])
         // The acknowledgement is the join itself, forwarded.
-        guard let bytes = outgoing(frame) else { return }
+        guard let bytes = outgoing(decoded.frame) else { return }
         write(bytes, to: connection)
     }
 
@@ -569,25 +610,41 @@ final class RelayHub: @unchecked Sendable {
     /// The time in Unix seconds.
     static func now() -> Int64 { Int64(Date().timeIntervalSince1970) }
 
-    private func fanOut(_ message: Message, frame: Frame, from sender: RelayConnection) {
-        guard let members = groups[message.groupID], members[ObjectIdentifier(sender)] != nil else {
+    private func fanOut(_ decoded: Checked.Decoded, from sender: RelayConnection) {
+        let group = decoded.message.groupID
+        if reframer == nil, configuration.coalescesWrites {
+            // The batch of this group and sender: its first frame found the
+            // sender a member, and a member leaves a group only when its
+            // connection closes, after its last frame. It is read through
+            // the optional, not bound: a bound copy would share the batch's
+            // buffer, and appending would then copy the whole buffer.
+            if batch?.group == group, batch?.sender === sender {
+                appendToBatch(decoded.frame)
+                return
+            }
+        }
+        guard let members = groups[group], members[ObjectIdentifier(sender)] != nil else {
             return reject(
-                message, from: sender,
+                decoded.message, from: sender,
                 [finding(RelayRejection.Code.notAMember, "groupId", "the sender has not joined this group")])
         }
         if reframer == nil, configuration.coalescesWrites {
-            if let batch, batch.group != message.groupID || batch.sender !== sender { writeBatch() }
-            if batch == nil {
-                batch = Batch(group: message.groupID, sender: sender, bytes: ByteBuffer())
-            }
-            batch?.bytes.writeBytes(frame.bytes)
-            batch?.frames += 1
-            // One write stays small beside a member's queue bound.
-            if let batch, batch.bytes.readableBytes >= Self.maxBatchBytes { writeBatch() }
+            writeBatch()
+            batch = Batch(group: group, sender: sender, bytes: ByteBuffer())
+            appendToBatch(decoded.frame)
             return
         }
-        guard let bytes = outgoing(frame) else { return }
+        guard let bytes = outgoing(decoded.frame) else { return }
         deliver(bytes, frames: 1, to: members, from: sender)
+    }
+
+    /// Appends a frame's bytes to the batch, which is written at once when
+    /// it has grown large.
+    private func appendToBatch(_ frame: Frame) {
+        batch?.bytes.writeBytes(frame.bytes)
+        batch?.frames += 1
+        // One write stays small beside a member's queue bound.
+        if let batch, batch.bytes.readableBytes >= Self.maxBatchBytes { writeBatch() }
     }
 
     /// The frames of the current read burst for one group from one sender,

@@ -239,6 +239,25 @@ final class RelayHarness: Sendable {
         try await relay.shutdown()
     }
 
+    @Test func aOneToOneMessageIsAnsweredAsNotRoutedWithItsID() async throws {
+        let relay = try await RelayHarness()
+        let alice = try await relay.client()
+        let bob = try await relay.client()
+        try await alice.join("room", as: "alice")
+        try await bob.join("room", as: "bob")
+        var direct = Samples.message(group: "", sender: "alice", seq: 7)
+        direct.receiver = "bob"
+        try await alice.send(direct)
+        try await eventually("alice's rejection") { !alice.rejections.isEmpty }
+        let body = try #require(alice.rejections.first)
+        #expect(body.msgId == "alice-7")
+        #expect(body.findings.map(\.code) == ["relay.not-routed"])
+        #expect(bob.sequences(from: "alice").isEmpty)
+        let statistics = try await relay.server.statistics()
+        #expect(statistics.framesUnrouted == 1)
+        try await relay.shutdown()
+    }
+
     @Test func aRejectedMessageIsAnsweredToItsSenderWithTheFindings() async throws {
         let relay = try await RelayHarness()
         let alice = try await relay.client()
