@@ -376,9 +376,10 @@ final class RelayHub: @unchecked Sendable {
                 }
             }
             let message: Message
-            switch decoded {
-            case .success(let value): message = value
-            case .failure(let error):
+            do throws(IMCodecError) {
+                // Taken out of the result, not copied.
+                message = try decoded.get()
+            } catch {
                 outcome = .malformed(error)
                 return
             }
