@@ -8,8 +8,9 @@ import NIOPosix
 ///
 /// It checks each frame on its own event loop (the throttle, the body's
 /// inflating, the payload's decoding, the profile's validation: the work a
-/// frame's size decides) and hands the hub frames already checked, so no
-/// sender's inflating or validating holds up the hub's loop. A frame whose
+/// frame's size decides) and hands the hub the frames of each read burst
+/// already checked, to be routed on this loop under the hub's lock, so no
+/// sender's inflating or validating is done holding the lock. A frame whose
 /// header declares a payload of at least
 /// ``RelayConfiguration/offLoopPayloadBytes`` is checked on a thread of
 /// NIO's shared pool instead, the connection's later frames waiting behind
@@ -20,15 +21,15 @@ import NIOPosix
 /// backpressure policy it holds back the channel's reads while a slow member
 /// of one of its groups has paused it.
 ///
-/// Two loops touch it: the connection's own (the handler's callbacks, the
-/// throttle, its reads) and the hub's (membership, login, what is queued to
-/// be written); each property says which. When both are one loop (a relay
-/// on one event loop) the hub is called and calls back directly, with no
-/// hop.
+/// Its properties are of two kinds: the connection's own, touched on its
+/// loop only (the handler's callbacks, the throttle, its reads), and the
+/// hub's, touched with the hub's lock held (membership, login, what is
+/// queued to be written), from whichever loop routes a frame; each
+/// property's section says which. The connection writes what the hub queued
+/// for it on its own loop (``drain()``).
 final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
-    // @unchecked: each property is touched on one loop only, as its comment
-    // says, and the hub and the connection reach each other's loop by
-    // `execute`, in order.
+    // @unchecked: each property is touched on the connection's loop only,
+    // or with the hub's lock held, as its section says.
     typealias InboundIn = UncheckedFrame
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -43,18 +44,13 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
     let transport: Transport
     /// The connection's own loop.
     let eventLoop: EventLoop
-    /// Whether the connection's loop is the hub's.
-    let sharesHubLoop: Bool
 
     // MARK: The connection's own loop
 
     private var context: ChannelHandlerContext?
     private var hasPendingRead = false
-    /// The frames of this read burst, checked, not yet handed to the hub
-    /// (on a loop other than the hub's only).
+    /// The frames of this read burst, checked, not yet handed to the hub.
     private var checked: [RelayHub.Checked] = []
-    /// The hand-overs the hub has not answered yet.
-    private var handOvers = 0
     /// Checks the bodies of the frames checked on this loop.
     private lazy var decoder = FrameDecoder(limits: hub.bounds.limits)
     /// The frames read while one is checked on the pool, waiting in order.
@@ -63,9 +59,6 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
     /// read, and the frames already read wait, until it is done and they
     /// are checked in turn.
     private var isChecking = false
-    /// What holds the channel's close back while the hub answers (on a
-    /// loop other than the hub's only).
-    private let closeGate: RelayClosing?
     /// Why the connection closed (or is closing): a stable code and a detail.
     private(set) var closeReason: (code: String, detail: String)?
     /// Whether a malformed frame or payload closed it.
@@ -82,7 +75,7 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
         didSet { resumeReadingIfFree() }
     }
 
-    // MARK: The hub's loop
+    // MARK: The hub's, under its lock
 
     /// The connection's number in the logs.
     var id = 0
@@ -104,19 +97,22 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
     /// Whether the channel accepts writes without queueing past its bound,
     /// as the hub last heard.
     var isWritable = true
-    /// The frames the hub has written to the connection since its last
-    /// flush, to be written on the connection's loop (on a loop other than
-    /// the hub's only).
+    /// The frames the hub has queued for the connection, to be written on
+    /// the connection's loop in this order.
     var outbox: [ByteBuffer] = []
-    /// The hand-overs of this connection the hub has taken and not yet
-    /// said it answered.
-    var unanswered = 0
+    /// Why the relay ends the connection, once what is in the outbox is
+    /// written; nothing more is queued for it then.
+    var ending: IMCodecConnectionError?
+    /// Whether a hop to the connection's loop that writes its outbox is on
+    /// its way.
+    var isDrainScheduled = false
     /// How many slow members hold this connection's reads back.
     var pauseCount = 0 {
         didSet {
             guard (pauseCount > 0) != (oldValue > 0) else { return }
             let paused = pauseCount > 0
-            onOwnLoop { $0.isPaused = paused }
+            // A hop even from the connection's loop: the hub's lock is held.
+            eventLoop.execute { self.isPaused = paused }
         }
     }
 
@@ -127,45 +123,16 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
         }
     }
 
-    /// - Parameters:
-    ///   - closeGate: The connection's close gate, which it needs when
-    ///     `eventLoop` is not the hub's.
-    init(hub: RelayHub, transport: Transport, eventLoop: EventLoop, closeGate: RelayClosing? = nil) {
+    init(hub: RelayHub, transport: Transport, eventLoop: EventLoop) {
         self.hub = hub
         self.transport = transport
         self.eventLoop = eventLoop
-        self.closeGate = closeGate
-        sharesHubLoop = eventLoop === hub.eventLoop
-    }
-
-    /// Runs `body` on the connection's loop: at once from that loop, after
-    /// what the caller has already sent there from another.
-    func onOwnLoop(_ body: @escaping @Sendable (RelayConnection) -> Void) {
-        if sharesHubLoop {
-            body(self)
-        } else {
-            eventLoop.execute { body(self) }
-        }
-    }
-
-    /// Runs `body` on the hub's loop, likewise.
-    private func onHubLoop(_ body: @escaping @Sendable (RelayHub) -> Void) {
-        if sharesHubLoop {
-            body(hub)
-        } else {
-            hub.eventLoop.execute { [hub] in body(hub) }
-        }
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        let isWritable = context.channel.isWritable
         remote = context.channel.remoteAddress?.description ?? "?"
-        let channel = context.channel
-        onHubLoop { hub in
-            self.isWritable = isWritable
-            hub.connected(self, on: channel)
-        }
+        hub.connected(self, on: context.channel, isWritable: context.channel.isWritable)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -245,15 +212,12 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
         if let failure { record(failure) }
         if case .damaged = check.outcome {
             // Not a frame read: the hub does not count it.
-        } else if sharesHubLoop {
-            hub.received(check, from: self)
         } else {
             checked.append(check)
         }
         guard hasFailed, let error = failure else { return }
-        // The replies to the good frames of this read go out first: at once
-        // on the hub's loop, or through the close gate, which holds the
-        // close until the hub has answered them.
+        // The replies to the good frames of this read go out first: the
+        // hand-over writes them before it returns.
         handOver()
         switch transport {
         case .tcp:
@@ -265,26 +229,27 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
         }
     }
 
-    /// Hands the hub the frames checked since the last hand-over; it
-    /// flushes what they made it write and says so (``answered(_:)``).
+    /// Hands the hub the frames checked since the last hand-over, to be
+    /// routed now; what they made it write to this connection is written
+    /// and flushed when it returns.
     private func handOver() {
-        if sharesHubLoop {
-            hub.flush()
-            return
-        }
         guard !checked.isEmpty else { return }
         let frames = checked
         checked.removeAll(keepingCapacity: true)
-        handOvers += 1
-        closeGate?.hold()
-        hub.eventLoop.execute { [hub] in hub.received(frames, from: self) }
+        hub.received(frames, from: self)
     }
 
-    /// Notes that the hub has answered `count` hand-overs and that its
-    /// writes for them have reached this loop.
-    func answered(_ count: Int) {
-        handOvers -= count
-        if handOvers == 0 { closeGate?.release() }
+    /// Writes and flushes what the hub has queued for the connection, on
+    /// its loop, then closes it if the relay ends it.
+    func drain() {
+        let (frames, ending) = hub.takeOutbox(of: self)
+        for bytes in frames { _ = write(bytes) }
+        if let ending {
+            end(with: ending)
+        } else if !frames.isEmpty {
+            flush()
+            if let queued = queuedBytes { hub.record(queuedBytes: queued) }
+        }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -321,16 +286,13 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        let reason = closeReason
-        let hasFailed = hasFailed
-        onHubLoop { $0.disconnected(self, reason: reason, hasFailed: hasFailed) }
         self.context = nil
+        hub.disconnected(self, reason: closeReason, hasFailed: hasFailed)
         context.fireChannelInactive()
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        let isWritable = context.channel.isWritable
-        onHubLoop { $0.writabilityChanged(self, isWritable: isWritable) }
+        hub.writabilityChanged(self, isWritable: context.channel.isWritable)
         context.fireChannelWritabilityChanged()
     }
 
@@ -378,9 +340,9 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
             return
         }
         isThrottled = true
-        onHubLoop { $0.throttled(true) }
+        hub.throttled(true)
         eventLoop.assumeIsolated().scheduleTask(in: wait) { [self] in
-            onHubLoop { $0.throttled(false) }
+            hub.throttled(false)
             isThrottled = false
         }
     }

@@ -3,6 +3,7 @@ import IMCodec
 import IMCodecNIO
 import IMCodecValidation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 
 #if canImport(FoundationEssentials)
@@ -11,19 +12,25 @@ import NIOCore
     import Foundation
 #endif
 
-/// The groups of a relay and their members, confined to one event loop.
+/// The groups of a relay and their members, under one lock.
 ///
-/// Connections run on loops of their own (one per core), where each checks
-/// its frames: inflating, decoding and validating, the work whose cost a
-/// sender chooses. The hub gets the frames already checked, by a hop per
-/// read burst, and does only what needs the group table: the login, the
-/// membership, and the fan-out, whose writes go to each member's loop, one
-/// hop per member for all the bursts queued on the hub's loop together. One loop owning the table keeps it free of
-/// locks and keeps each group's order without any ordering between shards,
-/// and the work left on it is small and the same for every frame whatever
-/// its size, so one sender's large frames stall its own loop, not the
-/// routing of every group. (A relay on one loop runs the hub and every
-/// connection there, and calls across with no hop.)
+/// Connections run on event loops of their own (one per core), where each
+/// checks its frames: inflating, decoding and validating, the work whose
+/// cost a sender chooses. A connection then routes a read burst's checked
+/// frames itself, on its loop, holding the hub's lock for what needs the
+/// group table only: the login, the membership, and queueing each frame's
+/// bytes for every member. That work is small and the same for every frame
+/// whatever its size, so the lock is held briefly, and one sender's large
+/// frames stall its own loop, not the routing of the groups on the others.
+///
+/// The bytes for a member are queued, under the lock, in its outbox, and
+/// written on the member's own loop: at once, after the lock is released,
+/// for the members on the loop that routed them; by one hop for a member on
+/// another loop, which takes everything queued for it by then. Each
+/// member's writes are taken from its outbox in the order the lock queued
+/// them, so every member of a group sees the group's messages in one order.
+/// Nothing that can call back into the hub (a write, a flush, a close) runs
+/// while the lock is held.
 ///
 /// A connection becomes a member of a group by sending it a join, a group
 /// message without elems; the relay checks it (the group ID's length, the
@@ -41,9 +48,12 @@ import NIOCore
 /// no longer writable), every connection that shares a group with it stops
 /// reading until it is writable again.
 final class RelayHub: @unchecked Sendable {
-    // @unchecked: every mutable property is touched on `eventLoop` only,
-    // which each entry point asserts.
+    // @unchecked: every mutable property, and the properties of each
+    // RelayConnection its comments give to the hub, is touched with `lock`
+    // held, which each entry point takes.
+    /// The loop of the listeners, and of the shutdown's grace period.
     let eventLoop: EventLoop
+    private let lock = NIOLock()
     let configuration: RelayConfiguration
     let budget: IMCodecBufferBudget
     private let logger: Logger
@@ -65,6 +75,7 @@ final class RelayHub: @unchecked Sendable {
     private let replyEncoder = FrameEncoder()
     private var scratch: [UInt8] = []
     private var stats = RelayStatistics()
+    /// The connections written to in this hold of the lock.
     private var unflushed: [RelayConnection] = []
     private var isShuttingDown = false
     private var drained: [EventLoopPromise<Void>] = []
@@ -98,32 +109,31 @@ final class RelayHub: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the hub's loop: at once from that loop, after what
-    /// the caller has already sent there from another.
-    func onLoop(_ body: @escaping @Sendable (RelayHub) -> Void) {
-        if eventLoop.inEventLoop {
-            body(self)
-        } else {
-            eventLoop.execute { body(self) }
+    /// Runs `body` with the lock held, then sends what it wrote: the
+    /// writes for a connection of the calling loop are made at once, after
+    /// the lock is released; a connection on another loop is sent one hop
+    /// that makes them there.
+    private func locked<Result>(_ body: () -> Result) -> Result {
+        let (result, here) = lock.withLock { () -> (Result, [RelayConnection]) in
+            let result = body()
+            return (result, sendWritten())
         }
+        for connection in here { connection.drain() }
+        return result
     }
 
-    /// Takes a newly accepted channel under the connection cap, from the
+    /// Takes a newly accepted channel under the connection cap, on the
     /// channel's loop.
     ///
     /// - Returns: A future on the channel's loop: false when the channel
     ///   must be closed at once.
     func admit(_ channel: Channel, web: Bool, metricsOnly: Bool = false) -> EventLoopFuture<Bool> {
-        let take: @Sendable () -> Bool = { [self] in
-            metricsOnly ? admitMetrics(channel) : admit(channel, web: web)
-        }
-        guard !eventLoop.inEventLoop else { return channel.eventLoop.makeSucceededFuture(take()) }
-        return eventLoop.submit(take).hop(to: channel.eventLoop)
+        let admitted = locked { metricsOnly ? admitMetrics(channel) : admit(channel, web: web) }
+        return channel.eventLoop.makeSucceededFuture(admitted)
     }
 
     var statistics: RelayStatistics {
-        eventLoop.preconditionInEventLoop()
-        return stats
+        locked { stats }
     }
 
     // MARK: Connections
@@ -131,8 +141,7 @@ final class RelayHub: @unchecked Sendable {
     /// Takes a newly accepted channel under the connection cap; false when
     /// it must be closed at once (the cap is reached, or the server is
     /// shutting down).
-    func admit(_ channel: Channel, web: Bool) -> Bool {
-        eventLoop.preconditionInEventLoop()
+    private func admit(_ channel: Channel, web: Bool) -> Bool {
         stats.connections += 1
         let address = channel.remoteAddress?.ipAddress ?? "?"
         let fromAddress = perAddress[address, default: 0]
@@ -160,56 +169,71 @@ final class RelayHub: @unchecked Sendable {
         perAddress[address] = fromAddress + 1
         (web ? metrics.webOpened : metrics.tcpOpened).increment()
         metrics.open.increment()
-        channel.closeFuture.hop(to: eventLoop).whenComplete { [self] _ in
-            channels[ObjectIdentifier(channel)] = nil
-            if let count = perAddress[address], count > 1 {
-                perAddress[address] = count - 1
-            } else {
-                perAddress[address] = nil
-            }
-            metrics.open.decrement()
-            if relayChannels.remove(ObjectIdentifier(channel)) == nil {
-                // A web connection that served files and never upgraded, or
-                // one a guard closed before its request head was in.
-                let reason = httpReasons.removeValue(forKey: ObjectIdentifier(channel)) ?? "http-closed"
-                stats.closes[reason, default: 0] += 1
-                metrics.closed(reason: reason)
-                logger.log(
-                    level: reason == "http-closed" ? .debug : .notice,
-                    "closed",
-                    metadata: [
-                        "transport": "http", "reason": "\(reason)",
-                        "remote": "\(channel.remoteAddress?.description ?? "?")",
-                    ])
-            }
-            if channels.isEmpty {
-                let waiting = drained
-                drained.removeAll()
-                for promise in waiting { promise.succeed() }
-            }
+        channel.closeFuture.whenComplete { [self] _ in
+            let drained = locked { closed(channel, from: address) }
+            for promise in drained { promise.succeed() }
         }
         return true
     }
 
+    /// Forgets a closed channel of ``admit(_:web:)``.
+    ///
+    /// - Returns: The promises of a drain that it completes: the caller
+    ///   succeeds them, without the lock.
+    private func closed(_ channel: Channel, from address: String) -> [EventLoopPromise<Void>] {
+        channels[ObjectIdentifier(channel)] = nil
+        if let count = perAddress[address], count > 1 {
+            perAddress[address] = count - 1
+        } else {
+            perAddress[address] = nil
+        }
+        metrics.open.decrement()
+        if relayChannels.remove(ObjectIdentifier(channel)) == nil {
+            // A web connection that served files and never upgraded, or
+            // one a guard closed before its request head was in.
+            let reason = httpReasons.removeValue(forKey: ObjectIdentifier(channel)) ?? "http-closed"
+            stats.closes[reason, default: 0] += 1
+            metrics.closed(reason: reason)
+            logger.log(
+                level: reason == "http-closed" ? .debug : .notice,
+                "closed",
+                metadata: [
+                    "transport": "http", "reason": "\(reason)",
+                    "remote": "\(channel.remoteAddress?.description ?? "?")",
+                ])
+        }
+        guard channels.isEmpty else { return [] }
+        defer { drained.removeAll() }
+        return drained
+    }
+
     /// Takes a connection of the metrics listener under its own cap, apart
     /// from every other connection; false when it must be closed at once.
-    func admitMetrics(_ channel: Channel) -> Bool {
-        eventLoop.preconditionInEventLoop()
+    private func admitMetrics(_ channel: Channel) -> Bool {
         guard !isShuttingDown, metricsChannels < configuration.maxMetricsConnections else { return false }
         metricsChannels += 1
-        channel.closeFuture.hop(to: eventLoop).whenComplete { [self] _ in metricsChannels -= 1 }
+        channel.closeFuture.whenComplete { [self] _ in locked { metricsChannels -= 1 } }
         return true
     }
 
     /// Notes why a guard closes a plain HTTP connection, for its close line.
     func httpFailed(_ channel: Channel, reason: String) {
-        eventLoop.preconditionInEventLoop()
-        guard channels[ObjectIdentifier(channel)] != nil else { return }
-        httpReasons[ObjectIdentifier(channel)] = reason
+        locked {
+            guard channels[ObjectIdentifier(channel)] != nil else { return }
+            httpReasons[ObjectIdentifier(channel)] = reason
+        }
     }
 
-    func connected(_ connection: RelayConnection, on channel: Channel) {
-        eventLoop.preconditionInEventLoop()
+    /// Takes a new connection, whose channel has been admitted, as it is
+    /// added to the channel's pipeline.
+    func connected(_ connection: RelayConnection, on channel: Channel, isWritable: Bool) {
+        locked {
+            connection.isWritable = isWritable
+            connected(connection, on: channel)
+        }
+    }
+
+    private func connected(_ connection: RelayConnection, on channel: Channel) {
         relayChannels.insert(ObjectIdentifier(channel))
         nextID += 1
         connection.id = nextID
@@ -222,10 +246,17 @@ final class RelayHub: @unchecked Sendable {
             ])
     }
 
+    /// Forgets a connection whose channel has closed: its login, its
+    /// groups, what was queued for it.
     func disconnected(
         _ connection: RelayConnection, reason closeReason: (code: String, detail: String)?, hasFailed: Bool
     ) {
-        eventLoop.preconditionInEventLoop()
+        locked { forget(connection, reason: closeReason, hasFailed: hasFailed) }
+    }
+
+    private func forget(
+        _ connection: RelayConnection, reason closeReason: (code: String, detail: String)?, hasFailed: Bool
+    ) {
         let (reason, detail) = closeReason ?? ("client-closed", "the peer closed the connection")
         if hasFailed { stats.connectionsFailed += 1 }
         if reason == IMCodecConnectionError.Code.slowConsumer.rawValue {
@@ -246,8 +277,7 @@ final class RelayHub: @unchecked Sendable {
         if let user = connection.user, users[user] === connection { users[user] = nil }
         connection.isWritable = true
         connection.outbox.removeAll()
-        // Its channel has closed: nothing waits for the answers.
-        connection.unanswered = 0
+        connection.ending = nil
         sampleBudget()
         releasePauses(by: connection)
         for group in connection.groups {
@@ -266,8 +296,8 @@ final class RelayHub: @unchecked Sendable {
     ///
     /// A decoded message, its findings and its frame are held by one
     /// ``Decoded`` object, so that a checked frame is a few words: it is
-    /// queued, handed from the connection's loop to the hub's and read
-    /// there without the message being copied.
+    /// queued (and handed back from the pool) and routed without the
+    /// message being copied.
     struct Checked: Sendable {
         enum Outcome: Sendable {
             /// The frame's body fails the format's checks: it is not a
@@ -404,47 +434,37 @@ final class RelayHub: @unchecked Sendable {
         }
     }
 
-    /// Checks, joins, validates and fans out one frame from `sender`, on
-    /// the hub's loop (the fan-out measurement's way in).
-    ///
-    /// - Throws: The `payload.*` or `limit.*` error of a payload that does
-    ///   not decode.
-    func received(_ frame: Frame, from sender: RelayConnection) throws(IMCodecError) {
-        let checked = Checked(frame, started: NIODeadline.now(), bounds: bounds)
-        received(checked, from: sender)
-        if case .malformed(let error) = checked.outcome { throw error }
-    }
-
-    /// Takes the frames of one read burst of a connection on another loop,
-    /// and flushes after every hand-over already queued on this loop: the
-    /// frames of several senders' bursts then reach each member in one hop.
+    /// Routes the frames of one read burst of `sender`, checked, from the
+    /// sender's loop: the frames of a group from one sender go to each
+    /// member as one buffer, written on the member's loop. When this
+    /// returns, what the frames made the hub write to the connections of
+    /// the calling loop (the sender's replies among them) is written and
+    /// flushed.
     func received(_ frames: [Checked], from sender: RelayConnection) {
-        eventLoop.preconditionInEventLoop()
-        for frame in frames { received(frame, from: sender) }
-        if sender.unanswered == 0 { answering.append(sender) }
-        sender.unanswered += 1
-        guard !isFlushScheduled else { return }
-        isFlushScheduled = true
-        eventLoop.execute { [self] in
-            isFlushScheduled = false
-            flush()
+        locked {
+            var bytes = 0
+            var checkedOffLoop = 0
+            for frame in frames {
+                bytes += frame.wireBytes
+                if frame.wasCheckedOffLoop { checkedOffLoop += 1 }
+                received(frame, from: sender)
+            }
+            // Counted once a burst, and timed with one clock reading: from
+            // each frame's read, so that a wait for the pool or the lock
+            // counts, to its copies queued.
+            let now = NIODeadline.now()
+            for frame in frames { metrics.frameDuration.recordNanoseconds((now - frame.started).nanoseconds) }
+            stats.framesReceived += frames.count
+            metrics.framesReceived.increment(by: frames.count)
+            metrics.bytesReceived.increment(by: bytes)
+            if checkedOffLoop > 0 { metrics.framesCheckedOffLoop.increment(by: checkedOffLoop) }
+            sampleBudget(at: now)
         }
     }
 
-    /// The connections whose hand-overs the next flush answers.
-    private var answering: [RelayConnection] = []
-    private var isFlushScheduled = false
-
     /// Joins or fans out one frame its connection has checked, or answers
     /// why not; a malformed one is only counted (its connection closes).
-    func received(_ checked: Checked, from sender: RelayConnection) {
-        eventLoop.preconditionInEventLoop()
-        // From the read, so that a hop's wait counts.
-        defer { metrics.frameDuration.recordNanoseconds((NIODeadline.now() - checked.started).nanoseconds) }
-        stats.framesReceived += 1
-        metrics.framesReceived.increment()
-        metrics.bytesReceived.increment(by: checked.wireBytes)
-        if checked.wasCheckedOffLoop { metrics.framesCheckedOffLoop.increment() }
+    private func received(_ checked: Checked, from sender: RelayConnection) {
         switch checked.outcome {
         case .damaged, .malformed:
             return
@@ -560,15 +580,16 @@ final class RelayHub: @unchecked Sendable {
     /// Counts a connection that its throttle stops reading (`true`) or
     /// reads again (`false`).
     func throttled(_ isThrottled: Bool) {
-        eventLoop.preconditionInEventLoop()
-        if isThrottled {
-            stats.throttles += 1
-            metrics.throttles.increment()
-            throttledCount += 1
-        } else {
-            throttledCount -= 1
+        locked {
+            if isThrottled {
+                stats.throttles += 1
+                metrics.throttles.increment()
+                throttledCount += 1
+            } else {
+                throttledCount -= 1
+            }
+            metrics.throttled.set(throttledCount)
         }
-        metrics.throttled.set(throttledCount)
     }
 
     private var throttledCount = 0
@@ -587,13 +608,14 @@ final class RelayHub: @unchecked Sendable {
         users[user] = connection
         if let expiry = connection.ticketExpiry {
             let delay = TimeAmount.seconds(max(0, expiry - Self.now()))
-            connection.expiryTask = eventLoop.assumeIsolated().scheduleTask(in: delay) {
-                [self, weak connection] in
+            connection.expiryTask = connection.eventLoop.scheduleTask(in: delay) { [self, weak connection] in
                 guard let connection else { return }
-                sendUserStatus(.userSigExpired, to: connection)
-                end(
-                    connection,
-                    with: IMCodecConnectionError(.init("relay.ticket-expired"), reason: "the login ticket expired"))
+                locked {
+                    sendUserStatus(.userSigExpired, to: connection)
+                    end(
+                        connection,
+                        with: IMCodecConnectionError(.init("relay.ticket-expired"), reason: "the login ticket expired"))
+                }
             }
         }
     }
@@ -741,87 +763,85 @@ final class RelayHub: @unchecked Sendable {
 
     // MARK: Writing
 
-    /// Flushes every connection written to since the last flush: once per
-    /// read burst rather than once per frame.
-    func flush() {
-        eventLoop.preconditionInEventLoop()
-        sampleBudget()
+    /// Ends a hold of the lock (a read burst's routing): writes the batch,
+    /// and sends each connection written to a hop to its loop that writes
+    /// what is queued for it, unless one is on its way.
+    ///
+    /// - Returns: The connections written to that are on the calling loop,
+    ///   whose writes the caller makes once the lock is released.
+    private func sendWritten() -> [RelayConnection] {
+        guard !unflushed.isEmpty || batch != nil else { return [] }
         writeBatch()
-        let written = unflushed
+        var here: [RelayConnection] = []
+        for connection in unflushed {
+            if connection.eventLoop.inEventLoop {
+                here.append(connection)
+            } else if !connection.isDrainScheduled {
+                connection.isDrainScheduled = true
+                connection.eventLoop.execute { connection.drain() }
+            }
+        }
         unflushed.removeAll(keepingCapacity: true)
-        for connection in written {
-            guard !connection.sharesHubLoop else {
-                connection.flush()
-                if let queued = connection.queuedBytes { metrics.queuedBytes.record(queued) }
-                continue
+        return here
+    }
+
+    /// Takes what is queued for a connection, from the connection's loop,
+    /// to be written there in the order it was queued.
+    ///
+    /// - Returns: The frames, and the error to close the connection with
+    ///   after them, if the relay ends it.
+    func takeOutbox(of connection: RelayConnection) -> (frames: [ByteBuffer], ending: IMCodecConnectionError?) {
+        lock.withLock {
+            connection.isDrainScheduled = false
+            defer {
+                connection.outbox.removeAll()
+                connection.ending = nil
             }
-            let frames = connection.outbox
-            guard !frames.isEmpty else { continue }
-            connection.outbox.removeAll()
-            let answers = connection.unanswered
-            connection.unanswered = 0
-            let queuedBytes = metrics.queuedBytes
-            // The writes, then the answer: the connection's close gate lets
-            // a close through only after them.
-            connection.onOwnLoop { connection in
-                for bytes in frames { _ = connection.write(bytes) }
-                connection.flush()
-                if let queued = connection.queuedBytes { queuedBytes.record(queued) }
-                if answers > 0 { connection.answered(answers) }
-            }
+            return (connection.outbox, connection.ending)
         }
-        let senders = answering
-        answering.removeAll(keepingCapacity: true)
-        for sender in senders where sender.unanswered > 0 {
-            let answers = sender.unanswered
-            sender.unanswered = 0
-            sender.onOwnLoop { $0.answered(answers) }
-        }
+    }
+
+    /// Records the bytes queued toward a member after its writes are
+    /// flushed (a metric, safe from any loop).
+    func record(queuedBytes: Int) {
+        metrics.queuedBytes.record(queuedBytes)
     }
 
     /// Closes a connection for the relay's own reason, after what the hub
     /// has written to it.
     private func end(_ connection: RelayConnection, with error: IMCodecConnectionError) {
-        let frames = connection.outbox
-        connection.outbox.removeAll()
-        connection.onOwnLoop { connection in
-            for bytes in frames { _ = connection.write(bytes) }
-            connection.end(with: error)
-        }
+        if connection.outbox.isEmpty, connection.ending == nil { unflushed.append(connection) }
+        if connection.ending == nil { connection.ending = error }
     }
 
     /// Sets the budget's meters, at most four times a second: after a read
     /// burst, and when a connection closes.
-    private func sampleBudget() {
-        let now = NIODeadline.now()
+    private func sampleBudget(at now: NIODeadline = .now()) {
         guard now - sampled >= .milliseconds(250) else { return }
         sampled = now
         metrics.bufferedBytes.set(budget.reservedBytes)
         metrics.webSocketPartialBytes.set(budget.reservedWebSocketFrameBytes)
     }
 
-    /// Writes a frame to a connection, to be flushed with the burst: at
-    /// once on the hub's loop, or on the connection's own in one hop when
-    /// the burst is flushed.
+    /// Queues a frame for a connection, written on its loop when this hold
+    /// of the lock ends.
     private func write(_ bytes: ByteBuffer, to connection: RelayConnection) {
-        if connection.sharesHubLoop {
-            if connection.write(bytes) { unflushed.append(connection) }
-        } else {
-            if connection.outbox.isEmpty { unflushed.append(connection) }
-            connection.outbox.append(bytes)
-        }
+        guard connection.ending == nil else { return }
+        if connection.outbox.isEmpty { unflushed.append(connection) }
+        connection.outbox.append(bytes)
     }
 
     // MARK: Backpressure (the backpressure policy only)
 
     func writabilityChanged(_ connection: RelayConnection, isWritable: Bool) {
-        eventLoop.preconditionInEventLoop()
-        connection.isWritable = isWritable
-        guard configuration.slowConsumerPolicy == .backpressure else { return }
-        if connection.isWritable {
-            releasePauses(by: connection)
-        } else {
-            pauseGroups(of: connection)
+        locked {
+            connection.isWritable = isWritable
+            guard configuration.slowConsumerPolicy == .backpressure else { return }
+            if connection.isWritable {
+                releasePauses(by: connection)
+            } else {
+                pauseGroups(of: connection)
+            }
         }
     }
 
@@ -853,17 +873,23 @@ final class RelayHub: @unchecked Sendable {
     ///
     /// - Returns: A future that succeeds when every connection has closed.
     func drain() -> EventLoopFuture<Void> {
-        eventLoop.preconditionInEventLoop()
-        isShuttingDown = true
-        guard !channels.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
         let promise = eventLoop.makePromise(of: Void.self)
-        drained.append(promise)
-        logger.info("draining", metadata: ["connections": "\(channels.count)"])
-        for channel in channels.values {
+        let open = locked { () -> [Channel] in
+            isShuttingDown = true
+            guard !channels.isEmpty else { return [] }
+            drained.append(promise)
+            return Array(channels.values)
+        }
+        guard !open.isEmpty else {
+            promise.succeed()
+            return promise.futureResult
+        }
+        logger.info("draining", metadata: ["connections": "\(open.count)"])
+        for channel in open {
             channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
         }
         eventLoop.scheduleTask(in: configuration.shutdownGracePeriod) { [self] in
-            for channel in channels.values { channel.close(promise: nil) }
+            for channel in locked({ Array(channels.values) }) { channel.close(promise: nil) }
         }
         return promise.futureResult
     }

@@ -2,7 +2,8 @@ import CoreMetrics
 
 /// The relay's counters, gauges and timers (swift-metrics), made once per
 /// server, plus one counter per rejection code and close reason as they
-/// first occur. Confined to the server's event loop, as the hub is.
+/// first occur. Used with the hub's lock held, but for
+/// `imcodec_relay_queued_bytes`, which a connection records on its loop.
 ///
 /// | label | kind | dimensions | what |
 /// |---|---|---|---|

@@ -66,7 +66,8 @@ public final class RelayServer: Service, Sendable {
     /// - Parameters:
     ///   - configuration: The addresses, profile, limits, bounds and
     ///     observability.
-    ///   - eventLoop: The loop of the group table and the listeners.
+    ///   - eventLoop: The loop of the listeners and of the shutdown's grace
+    ///     period; the group table has no loop (it is used under a lock).
     ///   - connectionLoops: The loops the connections run on, each on one
     ///     of them in turn; `nil` runs them on `eventLoop` too.
     /// - Returns: The running server.
@@ -85,15 +86,13 @@ public final class RelayServer: Service, Sendable {
                     guard admitted else { throw RelayRefused() }
                     let pipeline = channel.pipeline.syncOperations
                     try addGuards(pipeline, configuration)
-                    let gate = channel.eventLoop === eventLoop ? nil : RelayCloseGate<ByteBuffer>()
-                    if let gate { try pipeline.addHandler(gate) }
                     try pipeline.addHandler(
                         ByteToMessageHandler(
                             IMCodecUncheckedFrameDecoder(
                                 limits: configuration.limits, partialFrameTimeout: configuration.partialFrameTimeout,
                                 budget: hub.budget)))
                     try pipeline.addHandler(
-                        RelayConnection(hub: hub, transport: .tcp, eventLoop: channel.eventLoop, closeGate: gate))
+                        RelayConnection(hub: hub, transport: .tcp, eventLoop: channel.eventLoop))
                 }
             }
             .bind(host: configuration.host, port: configuration.port)
@@ -159,18 +158,12 @@ public final class RelayServer: Service, Sendable {
                         upgradePipelineHandler: { channel, _ in
                             channel.eventLoop.makeCompletedFuture {
                                 let pipeline = channel.pipeline.syncOperations
-                                let gate =
-                                    channel.eventLoop === eventLoop
-                                    ? nil : RelayCloseGate<WebSocketFrame> { $0.opcode == .connectionClose }
-                                if let gate { try pipeline.addHandler(gate) }
                                 try pipeline.addHandler(
                                     IMCodecWebSocketUncheckedFrameHandler(
                                         limits: configuration.limits,
                                         partialFrameTimeout: configuration.partialFrameTimeout, budget: hub.budget))
                                 try pipeline.addHandler(
-                                    RelayConnection(
-                                        hub: hub, transport: .webSocket, eventLoop: channel.eventLoop,
-                                        closeGate: gate))
+                                    RelayConnection(hub: hub, transport: .webSocket, eventLoop: channel.eventLoop))
                             }
                         })
                     try pipeline.configureHTTPServerPipeline(
@@ -229,14 +222,9 @@ public final class RelayServer: Service, Sendable {
         }
     }
 
-    /// What the server has done so far.
-    ///
-    /// - Returns: The counts at the moment the server's loop answers.
-    /// - Throws: When the event loop has shut down.
-    public func statistics() async throws -> RelayStatistics {
-        let hub = self.hub
-        return try await hub.eventLoop.submit { hub.statistics }.get()
-    }
+    /// What the server has done so far: the counts as the hub's lock is
+    /// next taken.
+    public var statistics: RelayStatistics { hub.statistics }
 
     /// The bytes of incomplete frames the connections hold now, in the
     /// shared budget.
@@ -269,8 +257,7 @@ public final class RelayServer: Service, Sendable {
         try? await channel.close()
         try? await webChannel?.close()
         try? await metricsChannel?.close()
-        let hub = self.hub
-        try await hub.eventLoop.flatSubmit { hub.drain() }.get()
+        try await hub.drain().get()
     }
 
     /// Stops listening; connections already open stay open until their

@@ -163,7 +163,7 @@ final class RelayHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         if let error = error as? IMCodecConnectionError {
             let channel = context.channel
             let reason = error.code.rawValue
-            hub.onLoop { $0.httpFailed(channel, reason: reason) }
+            hub.httpFailed(channel, reason: reason)
         }
         context.close(promise: nil)
     }

@@ -123,9 +123,8 @@ struct RelayCommand: AsyncParsableCommand {
 
     @Option(
         help: """
-            The event loops the connections run on, where each inflates, decodes and validates its frames; \
-            the group table has a loop of its own beside them. 1 runs everything on one loop. \
-            The number of cores by default.
+            The event loops the connections run on, where each inflates, decodes, validates and routes its \
+            frames; the listeners share the first. 1 runs everything on one loop. The number of cores by default.
             """)
     var eventLoops = System.coreCount
 
@@ -213,13 +212,10 @@ struct RelayCommand: AsyncParsableCommand {
         let logger = Logger(label: "imcodec-relay")
         configuration.logger = logger
 
-        // The group table's loop runs no decoding: a sender's large frames
-        // then stall its own connection loop, never the routing of the
-        // groups on the others.
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let connectionGroup = eventLoops > 1 ? MultiThreadedEventLoopGroup(numberOfThreads: eventLoops) : nil
+        // One loop per core; the listeners share the first.
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: eventLoops)
         let server = try await RelayServer.start(
-            configuration: configuration, on: group.next(), connectionsOn: connectionGroup)
+            configuration: configuration, on: group.next(), connectionsOn: eventLoops > 1 ? group : nil)
         print("listening on \(server.localAddress)")
         if let port = server.localAddress.port { print("port \(port)") }
         if let port = server.webAddress?.port { print("web port \(port)") }
@@ -231,7 +227,7 @@ struct RelayCommand: AsyncParsableCommand {
             configuration: ServiceGroupConfiguration(
                 services: [.init(service: server)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await services.run()
-        let statistics = try await server.statistics()
+        let statistics = server.statistics
         let closes = statistics.closes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         print(
             """
@@ -243,7 +239,6 @@ struct RelayCommand: AsyncParsableCommand {
             throttles \(statistics.throttles)
             closes: \(closes.joined(separator: ", "))
             """)
-        try await connectionGroup?.shutdownGracefully()
         try await group.shutdownGracefully()
     }
 }

@@ -100,7 +100,7 @@ final class ClientLogger: ChannelInboundHandler {
 /// good ones, and a member that stops reading.
 @Suite(.serialized) struct RelayLoopbackTests {
     /// A relay on `loops` event loops: with one, everything on it; with
-    /// more, the group table on the first and the connections on each in
+    /// more, the listeners on the first and the connections on each in
     /// turn.
     func startRelay(loops: Int = 1, _ configure: (inout RelayConfiguration) -> Void = { _ in }) async throws
         -> (RelayServer, MultiThreadedEventLoopGroup)
@@ -113,6 +113,19 @@ final class ClientLogger: ChannelInboundHandler {
         let server = try await RelayServer.start(
             configuration: configuration, on: group.next(), connectionsOn: loops > 1 ? group : nil)
         return (server, group)
+    }
+
+    /// A client for each name, connected in turn and joined to `group`.
+    func clientsJoined(_ names: [String], to group: String, port: Int, on clientGroup: EventLoopGroup)
+        async throws -> [RelayClient]
+    {
+        var clients: [RelayClient] = []
+        for name in names {
+            let client = try await RelayClient(port: port, group: clientGroup)
+            try await client.join(group, as: name)
+            clients.append(client)
+        }
+        return clients
     }
 
     @Test(arguments: [1, 3]) func fansMessagesOutToTheOtherMembersOnly(loops: Int) async throws {
@@ -142,11 +155,52 @@ final class ClientLogger: ChannelInboundHandler {
         try await members[0].send(Samples.message(group: "g1", sender: "a", seq: 51))
         try await eventually("the message after the refused one") { members[1].sequences(from: "a").last == 51 }
         #expect(!members[1].sequences(from: "a").contains(50))
-        let statistics = try await server.statistics()
+        let statistics = server.statistics
         #expect(statistics.messagesRejected == 1)
         #expect(statistics.framesDelivered == 51)
 
         for client in members + [outsider] { try await client.channel.close() }
+        try await server.close()
+        try await clientGroup.shutdownGracefully()
+        try await serverGroup.shutdownGracefully()
+    }
+
+    /// Two members send at once from connections on different loops; the
+    /// two others, each on a loop of its own, receive the group's messages
+    /// in one and the same order.
+    @Test(arguments: [1, 3]) func everyMemberSeesTheGroupsMessagesInOneOrder(loops: Int) async throws {
+        let (server, serverGroup) = try await startRelay(loops: loops)
+        let clientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let port = try #require(server.localAddress.port)
+        let names = ["a", "b", "c", "d"]
+        let clients = try await clientsJoined(names, to: "g", port: port, on: clientGroup)
+        let rounds = 400
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            for index in 0...1 {
+                tasks.addTask {
+                    for seq in 0..<rounds {
+                        try await clients[index].send(Samples.message(group: "g", sender: names[index], seq: seq))
+                    }
+                }
+            }
+            try await tasks.waitForAll()
+        }
+        func order(_ client: RelayClient) -> [String] {
+            client.messages.filter { !$0.elems.isEmpty }.map { "\($0.sender)\($0.seq)" }
+        }
+        try await eventually("every message at c and d") {
+            order(clients[2]).count == 2 * rounds && order(clients[3]).count == 2 * rounds
+        }
+        #expect(order(clients[2]) == order(clients[3]))
+        // Each sender's own messages in the order sent, at every member.
+        for receiver in clients[2...3] {
+            #expect(receiver.sequences(from: "a") == Array(0..<rounds))
+            #expect(receiver.sequences(from: "b") == Array(0..<rounds))
+        }
+        #expect(clients[1].sequences(from: "a") == Array(0..<rounds))
+        #expect(clients[0].sequences(from: "b") == Array(0..<rounds))
+
+        for client in clients { try await client.channel.close() }
         try await server.close()
         try await clientGroup.shutdownGracefully()
         try await serverGroup.shutdownGracefully()
@@ -157,13 +211,7 @@ final class ClientLogger: ChannelInboundHandler {
         let clientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         let port = try #require(server.localAddress.port)
         let names = ["a", "b", "c"]
-        var joined: [RelayClient] = []
-        for name in names {
-            let client = try await RelayClient(port: port, group: clientGroup)
-            try await client.join("g", as: name)
-            joined.append(client)
-        }
-        let clients = joined
+        let clients = try await clientsJoined(names, to: "g", port: port, on: clientGroup)
         let rounds = 300
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
@@ -191,7 +239,7 @@ final class ClientLogger: ChannelInboundHandler {
         // What a sent before its malformed frame arrived, and nothing after.
         #expect(clients[1].sequences(from: "a") == Array(0..<20))
         #expect(clients[2].sequences(from: "a") == Array(0..<20))
-        let statistics = try await server.statistics()
+        let statistics = server.statistics
         #expect(statistics.connectionsFailed == 1)
         #expect(clients[1].channel.isActive && clients[2].channel.isActive)
 
@@ -229,15 +277,15 @@ final class ClientLogger: ChannelInboundHandler {
                 while !sender.channel.isWritable { try await Task.sleep(for: .milliseconds(1)) }
             }
         }
-        try await eventually("the relay pausing the sender") { try await server.statistics().readPauses > 0 }
+        try await eventually("the relay pausing the sender") { server.statistics.readPauses > 0 }
         try await eventually("the sender's channel filling up") { sender.sawUnwritable.withLock { $0 } }
         // Paused, the relay stops reading from the sender (the pause may come
         // and go while the kernel's buffers toward the reader still grow),
         // far short of everything sent.
-        var received = try await server.statistics().framesReceived
+        var received = server.statistics.framesReceived
         try await eventually("the relay to stop reading from the sender") {
             try await Task.sleep(for: .milliseconds(200))
-            let now = try await server.statistics().framesReceived
+            let now = server.statistics.framesReceived
             defer { received = now }
             return now == received
         }

@@ -17,7 +17,7 @@ final class RelayHarness: Sendable {
     let logs: InMemoryLogHandler
     let metrics: TestMetrics
 
-    /// - Parameter loops: The server's event loops: the group table is on
+    /// - Parameter loops: The server's event loops: the listeners are on
     ///   the first, the connections on each in turn.
     init(loops: Int = 3, _ configure: (inout RelayConfiguration) -> Void = { _ in }) async throws {
         let logs = InMemoryLogHandler()
@@ -30,9 +30,9 @@ final class RelayHarness: Sendable {
         // about tickets set `identity` themselves.
         configuration.identity = .insecureDemo
         configure(&configuration)
-        // By default the group table on the first of three loops and the
-        // connections on all three in turn: some share the table's loop,
-        // the others reach it by hops.
+        // By default the listeners on the first of three loops and the
+        // connections on all three in turn: the members of a group are on
+        // different loops, and their frames reach each other by hops.
         serverGroup = MultiThreadedEventLoopGroup(numberOfThreads: loops)
         clientGroup = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         server = try await RelayServer.start(
@@ -211,7 +211,7 @@ final class RelayHarness: Sendable {
         }
         let extra = try await relay.raw()
         try await eventually("the fourth connection closed", seconds: 5) { extra.isClosed.withLock { $0 } }
-        #expect(try await relay.server.statistics().connectionsRefused == 1)
+        #expect(relay.server.statistics.connectionsRefused == 1)
         #expect(relay.logs.entries.contains { $0.message.description == "refused" })
         #expect(try relay.metrics.expectCounter("imcodec_relay_connections_refused").totalValue == 1)
         #expect(clients.allSatisfy { !$0.isClosed.withLock { $0 } })
@@ -253,7 +253,7 @@ final class RelayHarness: Sendable {
         #expect(body.msgId == "alice-7")
         #expect(body.findings.map(\.code) == ["relay.not-routed"])
         #expect(bob.sequences(from: "alice").isEmpty)
-        let statistics = try await relay.server.statistics()
+        let statistics = relay.server.statistics
         #expect(statistics.framesUnrouted == 1)
         try await relay.shutdown()
     }
@@ -312,7 +312,7 @@ final class RelayHarness: Sendable {
         // The 1 MiB group ID is not echoed back.
         #expect(client.rejections.first?.groupId == nil)
         #expect(client.messages.filter { $0.elems.isEmpty }.map(\.groupID) == ["one", "two"])
-        let statistics = try await relay.server.statistics()
+        let statistics = relay.server.statistics
         #expect(statistics.joinsRefused == 3)
         try await relay.shutdown()
     }
@@ -343,7 +343,7 @@ final class RelayHarness: Sendable {
         // either order.
         try await relay.closesLogged(lies.map(\.0).sorted())
         #expect(relay.closeReasons.sorted() == lies.map(\.0).sorted())
-        #expect(try await relay.server.statistics().connectionsFailed == 4)
+        #expect(relay.server.statistics.connectionsFailed == 4)
         try await relay.shutdown()
     }
 
@@ -356,7 +356,7 @@ final class RelayHarness: Sendable {
         let count = 500
         for seq in 0..<count { try await alice.send(Samples.message(group: "room", sender: "alice", seq: seq)) }
         try await eventually("the relay reading them") {
-            try await relay.server.statistics().framesReceived == count + 2
+            relay.server.statistics.framesReceived == count + 2
         }
         try await relay.server.shutdown()
         #expect(bob.sequences(from: "alice") == Array(0..<count))
