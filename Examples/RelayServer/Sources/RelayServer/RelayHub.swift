@@ -810,8 +810,9 @@ final class RelayHub: @unchecked Sendable {
     /// Closes a connection for the relay's own reason, after what the hub
     /// has written to it.
     private func end(_ connection: RelayConnection, with error: IMCodecConnectionError) {
-        if connection.outbox.isEmpty, connection.ending == nil { unflushed.append(connection) }
-        if connection.ending == nil { connection.ending = error }
+        guard connection.ending == nil else { return }
+        if connection.outbox.isEmpty { unflushed.append(connection) }
+        connection.ending = error
     }
 
     /// Sets the budget's meters, at most four times a second: after a read

@@ -47,6 +47,15 @@ final class RelayHarness: Sendable {
 
     func raw() async throws -> RelayClient { try await client() }
 
+    /// Two clients joined to "room", as "alice" and "bob".
+    func aliceAndBob() async throws -> (alice: RelayClient, bob: RelayClient) {
+        let alice = try await client()
+        let bob = try await client()
+        try await alice.join("room", as: "alice")
+        try await bob.join("room", as: "bob")
+        return (alice, bob)
+    }
+
     /// Waits until the relay has logged as many closes as `expected`
     /// holds: a client sees its socket close before the relay, on another
     /// loop, has logged why.
@@ -241,10 +250,7 @@ final class RelayHarness: Sendable {
 
     @Test func aOneToOneMessageIsAnsweredAsNotRoutedWithItsID() async throws {
         let relay = try await RelayHarness()
-        let alice = try await relay.client()
-        let bob = try await relay.client()
-        try await alice.join("room", as: "alice")
-        try await bob.join("room", as: "bob")
+        let (alice, bob) = try await relay.aliceAndBob()
         var direct = Samples.message(group: "", sender: "alice", seq: 7)
         direct.receiver = "bob"
         try await alice.send(direct)
@@ -260,10 +266,7 @@ final class RelayHarness: Sendable {
 
     @Test func aRejectedMessageIsAnsweredToItsSenderWithTheFindings() async throws {
         let relay = try await RelayHarness()
-        let alice = try await relay.client()
-        let bob = try await relay.client()
-        try await alice.join("room", as: "alice")
-        try await bob.join("room", as: "bob")
+        let (alice, bob) = try await relay.aliceAndBob()
         var invalid = Samples.message(group: "room", sender: "alice", seq: 1)
         invalid.receiver = "bob"
         try await alice.send(invalid)
@@ -319,10 +322,7 @@ final class RelayHarness: Sendable {
 
     @Test func garbageAndHeaderLiesAreClosedAtOnceWhileTheGroupFlows() async throws {
         let relay = try await RelayHarness()
-        let alice = try await relay.client()
-        let bob = try await relay.client()
-        try await alice.join("room", as: "alice")
-        try await bob.join("room", as: "bob")
+        let (alice, bob) = try await relay.aliceAndBob()
         let lies: [(String, [UInt8])] = [
             ("frame.version", (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 0x80) }),
             ("frame.checksum", Samples.corruptFrame()),
@@ -349,10 +349,7 @@ final class RelayHarness: Sendable {
 
     @Test func gracefulShutdownDeliversWhatIsQueuedThenClosesEveryone() async throws {
         let relay = try await RelayHarness()
-        let alice = try await relay.client()
-        let bob = try await relay.client()
-        try await alice.join("room", as: "alice")
-        try await bob.join("room", as: "bob")
+        let (alice, bob) = try await relay.aliceAndBob()
         let count = 500
         for seq in 0..<count { try await alice.send(Samples.message(group: "room", sender: "alice", seq: seq)) }
         try await eventually("the relay reading them") {
@@ -371,10 +368,7 @@ final class RelayHarness: Sendable {
 
     @Test func logsAndMetricsFollowEveryConnection() async throws {
         let relay = try await RelayHarness()
-        let alice = try await relay.client()
-        let bob = try await relay.client()
-        try await alice.join("room", as: "alice")
-        try await bob.join("room", as: "bob")
+        let (alice, bob) = try await relay.aliceAndBob()
         for seq in 0..<10 { try await alice.send(Samples.message(group: "room", sender: "alice", seq: seq)) }
         try await eventually("bob's copies") { bob.sequences(from: "alice").count == 10 }
         try await bob.channel.writeAndFlush(ByteBuffer(bytes: Samples.corruptFrame()))

@@ -185,10 +185,7 @@ final class RawWebClient: Sendable {
         try await eventually("the headers read", seconds: 5) {
             relay.server.bufferedBytes == 16 * header.count
         }
-        let alice = try await relay.client()
-        let bob = try await relay.client()
-        try await alice.join("room", as: "alice")
-        try await bob.join("room", as: "bob")
+        let (alice, bob) = try await relay.aliceAndBob()
         // About 200 KB, sent in two writes.
         var message = Samples.message(group: "room", sender: "alice", seq: 1)
         message.elems = (0..<20).map { _ in .text(String(repeating: "0123456789", count: 1_000)) }
