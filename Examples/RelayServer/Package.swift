@@ -49,10 +49,13 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // glibc's mallopt, for the command's allocator setting.
+        .systemLibrary(name: "CMalloc"),
         .executableTarget(
             name: "imcodec-relay",
             dependencies: [
                 "RelayServer",
+                .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "IMCodec", package: "imcodec"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

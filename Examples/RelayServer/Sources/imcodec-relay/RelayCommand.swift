@@ -15,6 +15,9 @@ import ServiceLifecycle
 #else
     import Foundation
 #endif
+#if canImport(CMalloc)
+    import CMalloc
+#endif
 
 /// Runs the relay server until it is sent SIGINT or SIGTERM, then drains it
 /// and prints what it did.
@@ -211,6 +214,7 @@ struct RelayCommand: AsyncParsableCommand {
         configuration.metricsExposition = { registry.emitToString() }
         let logger = Logger(label: "imcodec-relay")
         configuration.logger = logger
+        returnsLargeBuffersToTheSystem()
 
         // One loop per core; the listeners share the first.
         let group = MultiThreadedEventLoopGroup(numberOfThreads: eventLoops)
@@ -240,5 +244,18 @@ struct RelayCommand: AsyncParsableCommand {
             closes: \(closes.joined(separator: ", "))
             """)
         try await group.shutdownGracefully()
+    }
+
+    /// Keeps glibc's threshold for allocating from `mmap` at its default of
+    /// 128 KiB. Left to itself, glibc raises the threshold to the size of
+    /// each mapped block freed (up to 32 MiB), so after the first large frame
+    /// a connection drops, the buffers of large frames come from the heap,
+    /// whose freed pages stay resident: the relay's memory would then follow
+    /// what it once held rather than what it holds, past the buffer budget
+    /// (`RelayMemoryTests`).
+    private func returnsLargeBuffersToTheSystem() {
+        #if canImport(CMalloc)
+            _ = mallopt(M_MMAP_THRESHOLD, 128 << 10)
+        #endif
     }
 }
