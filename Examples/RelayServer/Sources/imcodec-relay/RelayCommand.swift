@@ -247,14 +247,20 @@ struct RelayCommand: AsyncParsableCommand {
     }
 
     /// Keeps glibc's threshold for allocating from `mmap` at its default of
-    /// 128 KiB. Left to itself, glibc raises the threshold to the size of
-    /// each mapped block freed (up to 32 MiB), so after the first large frame
-    /// a connection drops, the buffers of large frames come from the heap,
-    /// whose freed pages stay resident: the relay's memory would then follow
-    /// what it once held rather than what it holds, past the buffer budget
+    /// 128 KiB, unless the environment sets it (`MALLOC_MMAP_THRESHOLD_`, or
+    /// `glibc.malloc.mmap_threshold` in `GLIBC_TUNABLES`). Left to itself,
+    /// glibc raises the threshold to the size of each mapped block freed (up
+    /// to 32 MiB), so after the first large frame a connection drops, the
+    /// buffers of large frames come from the heap, whose freed pages stay
+    /// resident: the relay's memory would then follow what it once held
+    /// rather than what it holds, past the buffer budget
     /// (`RelayMemoryTests`).
     private func returnsLargeBuffersToTheSystem() {
         #if canImport(CMalloc)
+            let environment = ProcessInfo.processInfo.environment
+            guard environment["MALLOC_MMAP_THRESHOLD_"] == nil,
+                environment["GLIBC_TUNABLES"]?.contains("glibc.malloc.mmap_threshold") != true
+            else { return }
             _ = mallopt(M_MMAP_THRESHOLD, 128 << 10)
         #endif
     }

@@ -96,6 +96,61 @@ import Testing
     }
 }
 
+extension RelayMemoryTests {
+    /// Connections each hold 3 MiB of a large frame, one after another on
+    /// the relay's two loops, after two such buffers were freed; six of the
+    /// eight then close. Returns the relay's resident memory above its start
+    /// while the eight held their bytes, and after the six closed.
+    func closingConnections(environment: [String: String]) async throws -> (held: Int, afterClosing: Int) {
+        let relay = try RelayProcess(
+            ["--max-buffered-bytes", "\(1 << 30)", "--partial-frame-timeout", "60", "--event-loops", "2"],
+            environment: environment)
+        defer { relay.stop() }
+        let before = try relay.memory().rss
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let header = ByteBuffer(bytes: Samples.header(declaringBody: UInt32(DecodingLimits.default.maxFrameBytes - 64)))
+        func holding(mebibytes: Int) async throws -> Channel {
+            let client = try await connectRawClient(port: relay.port, group: group)
+            try await client.writeAndFlush(header)
+            try await client.writeAndFlush(ByteBuffer(repeating: 0x5A, count: mebibytes << 20))
+            // The relay has read it, and its buffer lies above the last one's.
+            try await Task.sleep(for: .milliseconds(200))
+            return client
+        }
+        // A freed block of 4 MiB is what makes glibc raise its threshold.
+        for _ in 0..<2 { try await holding(mebibytes: 1).close() }
+        var clients: [Channel] = []
+        for _ in 0..<8 { clients.append(try await holding(mebibytes: 3)) }
+        try await eventually("the relay holding the eight connections' 24 MiB", seconds: 10) {
+            try relay.memory().rss - before >= 24 << 20
+        }
+        let held = try relay.memory().rss - before
+        for client in clients.prefix(6) { try await client.close() }
+        // Until the six closes have given back 16 MiB, for at most 3 s.
+        var afterClosing = held
+        let deadline = ContinuousClock.now + .seconds(3)
+        repeat {
+            try await Task.sleep(for: .milliseconds(100))
+            afterClosing = try relay.memory().rss - before
+        } while afterClosing > held - (16 << 20) && ContinuousClock.now < deadline
+        for client in clients.suffix(2) { try await client.close() }
+        try await group.shutdownGracefully()
+        return (held, afterClosing)
+    }
+
+    @Test func theBuffersOfClosedConnectionsGoBackToTheSystem() async throws {
+        let fixed = try await closingConnections(environment: [:])
+        print("eight connections holding 3 MiB: \(fixed.held) bytes, six closed: \(fixed.afterClosing) bytes")
+        // The six connections' 18 MiB are given back.
+        #expect(fixed.afterClosing <= fixed.held - (16 << 20), "\(fixed.afterClosing) bytes after closing")
+        // With glibc's threshold above the buffers' size (as its default
+        // raises it), the freed buffers below the two kept stay resident.
+        let heap = try await closingConnections(environment: ["MALLOC_MMAP_THRESHOLD_": "\(32 << 20)"])
+        print("the same with buffers from the heap: \(heap.held) bytes, six closed: \(heap.afterClosing) bytes")
+        #expect(heap.afterClosing >= heap.held - (4 << 20), "\(heap.afterClosing) bytes after closing")
+    }
+}
+
 /// An `imcodec-relay` process on 127.0.0.1 with a port the system chose;
 /// its log (standard error) is kept in a file.
 final class RelayProcess: @unchecked Sendable {
@@ -125,10 +180,13 @@ final class RelayProcess: @unchecked Sendable {
         }
     }
 
-    init(_ arguments: [String]) throws {
+    /// Starts the relay with `arguments`, its environment the tests' with
+    /// `environment` added.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         logFile = FileManager.default.temporaryDirectory.appendingPathComponent("relay-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         process.executableURL = try Self.executable
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.arguments =
             ["--host", "127.0.0.1", "--port", "0", "--log-level", "notice", "--insecure-demo"] + arguments
         let output = Pipe()
