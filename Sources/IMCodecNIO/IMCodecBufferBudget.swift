@@ -25,6 +25,14 @@
     ///
     /// It is `Sendable` and locked, so connections on several event loops can
     /// share one.
+    ///
+    /// The budget bounds the bytes held; the process's resident memory
+    /// follows it only if freed buffers go back to the system. With glibc,
+    /// fix the `mmap` threshold (`MALLOC_MMAP_THRESHOLD_=131072`, or
+    /// `mallopt(M_MMAP_THRESHOLD, 128 << 10)` at start, as `imcodec-relay`
+    /// does): otherwise glibc raises it each time a large buffer is freed,
+    /// and the buffers of later large frames come from a heap whose freed
+    /// pages stay resident (<doc:Servers#Bounds-with-their-defaults>).
     public final class IMCodecBufferBudget: Sendable {
         /// The most bytes the decoders sharing the budget may hold together.
         public let capacity: Int
