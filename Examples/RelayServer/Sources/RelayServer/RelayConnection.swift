@@ -234,6 +234,10 @@ final class RelayConnection: ChannelDuplexHandler, @unchecked Sendable {
     /// and flushed when it returns.
     private func handOver() {
         guard !checked.isEmpty else { return }
+        // Taken out before routing, not read in place: routing may close
+        // this channel (the writes made when the lock is released), and the
+        // decoder in front then passes its last frames to channelRead
+        // during the call, to be appended to `checked` and kept.
         let frames = checked
         checked.removeAll(keepingCapacity: true)
         hub.received(frames, from: self)

@@ -205,6 +205,7 @@ final class RelayHarness: Sendable {
         }
         talking.cancel()
         #expect(!talker.isClosed.withLock { $0 })
+        try await relay.closesLogged(Array(repeating: "connection.idle-timeout", count: 50))
         #expect(relay.closeReasons.count == 50)
         #expect(Set(relay.closeReasons) == ["connection.idle-timeout"])
         try await relay.shutdown()
